@@ -1,0 +1,58 @@
+// Two builds:
+// 1. the loader, dist/channel-elements.js: a classic IIFE script with no imports, so it runs plain, async,
+//    defer or as type="module";
+// 2. the elements as ES modules: dist/chunks/<tag>.js per tag, the shared session and React in shared chunks,
+//    and dist/index.js, the npm entry with configure().
+import commonjs from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
+import terser from '@rollup/plugin-terser';
+import esbuild from 'rollup-plugin-esbuild';
+
+const production = process.env.NODE_ENV !== 'development';
+
+const plugins = () => [
+  replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') } }),
+  nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx'] }),
+  commonjs(),
+  esbuild({ target: 'es2020', jsx: 'automatic', legalComments: 'none', tsconfig: 'tsconfig.json' }),
+  // terser packs a few KB tighter than esbuild's minifier, which matters against the 110 KB page budget.
+  production && terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } }),
+];
+
+const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile', 'channel-app'];
+
+/** Shared chunks with stable names: React, and the session every element shares. */
+function manualChunks(id) {
+  if (/node_modules[\\/](react|react-dom|scheduler|@r2wc)[\\/]/.test(id)) return 'react';
+  if (/node_modules[\\/](nanostores|@nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
+  // French texts stay a chunk of their own, fetched only when an element speaks French.
+  if (/[\\/]src[\\/]i18n[\\/]fr\.ts$/.test(id)) return undefined;
+  if (/[\\/]src[\\/](api|stores|lib|i18n|env\.ts|start\.ts)/.test(id)) return 'session';
+  return undefined;
+}
+
+export default [
+  {
+    input: 'src/loader/script.ts',
+    output: { file: 'dist/channel-elements.js', format: 'iife', sourcemap: true },
+    plugins: plugins(),
+  },
+  {
+    input: {
+      index: 'src/index.ts',
+      ...Object.fromEntries(TAGS.map((tag) => [tag, `elements/${tag}.ts`])),
+    },
+    output: {
+      dir: 'dist',
+      format: 'es',
+      sourcemap: true,
+      entryFileNames: (chunk) => (chunk.name === 'index' ? 'index.js' : 'chunks/[name].js'),
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      manualChunks,
+    },
+    // Keep entry exports (start) even though nothing inside the build imports them statically.
+    preserveEntrySignatures: 'exports-only',
+    plugins: plugins(),
+  },
+];

@@ -1,0 +1,358 @@
+/**
+ * The one request layer: every rule of spec sections 7 and 8.
+ *
+ * - the api key goes in the query for GET and DELETE and in the JSON body otherwise; keyless calls carry the
+ *   channel key the same way;
+ * - 30 s timeout per attempt; one retry after 1 s for network faults, timeouts and 5xx (never for 4xx);
+ * - identical concurrent requests are merged into one (the shared fetch is aborted only when every caller has
+ *   cancelled); GET answers are cached for 60 s;
+ * - an error body naming an invalid channel key or api key drops the stored keys, fetches them again and
+ *   retries once after 1 s;
+ * - 401 resets the user; 429, and 4xx/5xx of calls marked global (minus their allowed statuses), fire the
+ *   global api-key error;
+ * - a cancelled request passes through untouched (the caller's AbortError is rethrown as is);
+ * - a failed request posts a JSON log entry to the logging endpoint, except the skip codes;
+ * - every answer is parsed with its contract schema; a mismatch is an InvalidResponseError, never a crash.
+ *
+ * This module knows nothing of stores or the DOM: keys, the user token and the reactions come in as hooks.
+ */
+import type * as z from 'zod/mini';
+import { ErrorBody, endpoints, type EndpointName } from './contract.js';
+import { ApiError, HttpError, InvalidResponseError, NetworkError, TimeoutError, isCancel } from './errors.js';
+import { env, sleep } from '../env.js';
+import { redactData, redactUrl } from '../lib/url.js';
+
+/** Request timeout (spec section 9). */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** Delay before the single retry (spec section 9). */
+export const RETRY_DELAY_MS = 1_000;
+/** Lifetime of cached GET answers (spec section 9, "store cache 60 s"). */
+export const CACHE_TTL_MS = 60_000;
+
+/** What the client needs from the session that owns it. */
+export interface ClientHooks {
+  /** Resolves the channel key (from storage or the keys host). */
+  channelKey(): Promise<string>;
+  /** The configured channel key as given by the embedding, for log entries (never fetches). */
+  channelLabel(): string;
+  /** Resolves the api key (from storage or `get_api_key`); rejects with NoApiKeyError when none can be had. */
+  apiKey(): Promise<string>;
+  /** Drops stored keys after the API said one is invalid. `api_key` also resets the user. */
+  dropKeys(which: 'channel_key' | 'api_key'): void;
+  /** The signed-in user's bearer token, if any. Sent as a header, never in a URL. */
+  token(): string | undefined;
+  /** A 401 answer: reset the user. */
+  onUnauthorized(): void;
+  /** 429, or a failure of a call marked global. `url` is already redacted. */
+  onGlobalError(detail: { error: string; url: string; status: number }): void;
+}
+
+/** Where the client sends requests. */
+export interface ClientConfig {
+  /** API base, e.g. `http://localhost:8080/api` (no trailing slash needed). */
+  apiUrl: string;
+  /** Logging endpoint; defaults to `{apiUrl}/logs`. */
+  logUrl?: string | undefined;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Values for `{name}` placeholders in the endpoint path. */
+  params?: Record<string, string | number>;
+  /** Query parameters; undefined, null and empty values are dropped. */
+  query?: Record<string, string | number | boolean | undefined | null>;
+  /** JSON body for non-GET calls. */
+  body?: Record<string, unknown>;
+  /** Cancels the call for this caller. */
+  signal?: AbortSignal | undefined;
+  /** Fire the global error on 4xx/5xx (except `allow`). */
+  global?: boolean;
+  /** Statuses that are not global errors for this call (e.g. 401 on profile). */
+  allow?: readonly number[];
+  /** Statuses that are not reported to the logging endpoint (e.g. 401 profile, 404 custom forms). */
+  skipLog?: readonly number[];
+  /** Use and fill the 60 s cache (GET only). Default true for GET. */
+  cache?: boolean;
+  /** Retries after network faults, timeouts and 5xx. Default 1. */
+  retries?: number;
+}
+
+type Output<N extends EndpointName> = z.output<(typeof endpoints)[N]['response']>;
+
+interface Shared {
+  promise: Promise<unknown>;
+  controller: AbortController;
+  waiters: number;
+}
+
+/** Builds query strings without empty values, so `?team=` never reaches the server. */
+export function queryString(query: Record<string, string | number | boolean | undefined | null>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    params.set(k, String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The channel API client. */
+export class ApiClient {
+  readonly #inflight = new Map<string, Shared>();
+  readonly #cache = new Map<string, { at: number; value: unknown }>();
+  #config: ClientConfig;
+
+  constructor(
+    config: ClientConfig,
+    readonly hooks: ClientHooks,
+  ) {
+    this.#config = config;
+  }
+
+  /** The API base without a trailing slash. */
+  get apiUrl(): string {
+    return this.#config.apiUrl.replace(/\/+$/, '');
+  }
+
+  /** Forgets cached answers (after sign-in or sign-out, whose answers differ per user). */
+  clearCache(): void {
+    this.#cache.clear();
+  }
+
+  /** Calls a contract endpoint and returns its parsed answer. */
+  call<N extends EndpointName>(name: N, options: CallOptions = {}): Promise<Output<N>> {
+    const spec = endpoints[name];
+    const path = spec.path.replace(/\{(\w+)\}/g, (_, p: string) => {
+      const v = options.params?.[p];
+      if (v === undefined) throw new Error(`Missing path parameter ${p} for ${name}`);
+      return encodeURIComponent(String(v));
+    });
+    const method = spec.method as string;
+    const useCache = options.cache ?? method === 'GET';
+    // The identity of a request: everything but the key, which may change between attempts.
+    const identity = `${method} ${path}${queryString(options.query ?? {})} ${JSON.stringify(options.body ?? null)} ${this.hooks.token() ?? ''}`;
+
+    if (useCache) {
+      const hit = this.#cache.get(identity);
+      if (hit && env().now() - hit.at < CACHE_TTL_MS) return Promise.resolve(hit.value as Output<N>);
+    }
+
+    let shared = this.#inflight.get(identity);
+    if (!shared) {
+      const controller = new AbortController();
+      const promise = this.#run(name, path, options, controller.signal).then(
+        (value) => {
+          if (useCache) this.#cache.set(identity, { at: env().now(), value });
+          return value;
+        },
+      );
+      const entry: Shared = { promise, controller, waiters: 0 };
+      shared = entry;
+      this.#inflight.set(identity, entry);
+      const forget = () => {
+        if (this.#inflight.get(identity) === entry) this.#inflight.delete(identity);
+      };
+      promise.then(forget, forget);
+    }
+    return this.#wait(shared, options.signal) as Promise<Output<N>>;
+  }
+
+  /** Fetches and validates JSON outside the API base (the keys host), with the same timeout and retry. */
+  async fetchJson<S extends z.ZodMiniType>(url: string, schema: S, service: string): Promise<z.output<S>> {
+    const response = await this.#send(url, { method: 'GET' }, undefined, 1, service, undefined);
+    if (!response.ok) {
+      const { message } = await readError(response);
+      const error = new HttpError(response.status, message, redactUrl(url));
+      this.#log(error, service, url, undefined);
+      throw error;
+    }
+    return this.#parse(response, schema, url, service, undefined);
+  }
+
+  /** Joins one caller to a shared request, honouring that caller's own cancel signal. */
+  #wait(shared: Shared, signal: AbortSignal | undefined): Promise<unknown> {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    shared.waiters++;
+    if (!signal) return shared.promise;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        shared.waiters--;
+        if (shared.waiters === 0) shared.controller.abort(abortReason(signal));
+        reject(abortReason(signal));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      shared.promise.then(
+        (v) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (e) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      );
+    });
+  }
+
+  /** One logical call: keys, attempts, key recovery, error reactions, parsing. */
+  async #run(name: EndpointName, path: string, options: CallOptions, signal: AbortSignal): Promise<unknown> {
+    const spec = endpoints[name];
+    const method = spec.method as string;
+    const keyInQuery = method === 'GET' || method === 'DELETE';
+    let keyRetried = false;
+
+    for (;;) {
+      const keyName = spec.keyless ? 'channel_key' : 'api_key';
+      const key = spec.keyless ? await this.hooks.channelKey() : await this.hooks.apiKey();
+      const query = { ...options.query, ...(keyInQuery ? { [keyName]: key } : {}) };
+      const url = `${this.apiUrl}/${path}${queryString(query)}`;
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      const token = this.hooks.token();
+      if (token) headers.Authorization = `Bearer ${token}`;
+      const init: RequestInit = { method, headers };
+      if (!keyInQuery) {
+        headers['Content-Type'] = 'application/json';
+        init.body = JSON.stringify({ ...options.body, [keyName]: key });
+      }
+      const requestData = options.body ?? options.query;
+
+      const response = await this.#send(url, init, signal, options.retries ?? 1, name, requestData);
+      if (response.ok) return this.#parse(response, spec.response, url, name, requestData);
+
+      const { message, errors } = await readError(response);
+      const keyError = errors.channel_key ? 'channel_key' : errors.api_key ? 'api_key' : undefined;
+      if (keyError && !keyRetried) {
+        // The stored key is stale (rotated, channel moved): drop it, get a new one, try once more.
+        keyRetried = true;
+        this.hooks.dropKeys(keyError);
+        await sleep(RETRY_DELAY_MS);
+        throwIfAborted(signal);
+        continue;
+      }
+      const error = new HttpError(response.status, message, redactUrl(url), errors);
+      if (response.status === 401) this.hooks.onUnauthorized();
+      const global = response.status === 429 || (options.global && !(options.allow ?? []).includes(response.status));
+      if (global) this.hooks.onGlobalError({ error: message, url: redactUrl(url), status: response.status });
+      if (!(options.skipLog ?? []).includes(response.status)) this.#log(error, name, url, requestData);
+      throw error;
+    }
+  }
+
+  /** fetch with the 30 s timeout and the retry policy. Rethrows the caller's cancellation untouched. */
+  async #send(
+    url: string,
+    init: RequestInit,
+    signal: AbortSignal | undefined,
+    retries: number,
+    service: string,
+    requestData: unknown,
+  ): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      throwIfAborted(signal);
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = env().setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, REQUEST_TIMEOUT_MS);
+      const onAbort = () => controller.abort(signal ? abortReason(signal) : undefined);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        const response = await env().fetch(url, { ...init, signal: controller.signal });
+        // A 5xx is worth one more try; the last answer, whatever it is, goes back to the caller.
+        if (response.status < 500 || attempt >= retries) return response;
+      } catch (error) {
+        if (signal?.aborted) throw abortReason(signal);
+        if (!timedOut && isCancel(error)) throw error;
+        const failure: ApiError = timedOut
+          ? new TimeoutError(redactUrl(url), REQUEST_TIMEOUT_MS)
+          : new NetworkError(redactUrl(url), error);
+        if (attempt >= retries) {
+          this.#log(failure, service, url, requestData);
+          throw failure;
+        }
+      } finally {
+        env().clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      }
+      await sleep(RETRY_DELAY_MS);
+    }
+  }
+
+  /** Reads and validates a 2xx body. */
+  async #parse<S extends z.ZodMiniType>(
+    response: Response,
+    schema: S,
+    url: string,
+    service: string,
+    requestData: unknown,
+  ): Promise<z.output<S>> {
+    let json: unknown;
+    try {
+      const text = await response.text();
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      const error = new InvalidResponseError(redactUrl(url), 'the body is not JSON');
+      this.#log(error, service, url, requestData);
+      throw error;
+    }
+    const result = schema.safeParse(json);
+    if (!result.success) {
+      const issues = result.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+        .join('; ');
+      const error = new InvalidResponseError(redactUrl(url), issues);
+      this.#log(error, service, url, requestData);
+      throw error;
+    }
+    return result.data as z.output<S>;
+  }
+
+  /** Posts the JSON log entry of a failure (fire and forget; a failing log call is never logged). */
+  #log(error: ApiError, service: string, url: string, requestData: unknown): void {
+    const logUrl = this.#config.logUrl ?? `${this.apiUrl}/${endpoints.log.path}`;
+    const channel = this.hooks.channelLabel();
+    void Promise.resolve()
+      .then(() => {
+        const entry = {
+          date: new Date(env().now()).toISOString(),
+          status: error.status,
+          service,
+          channel,
+          message: error.message,
+          request_data: redactData(requestData ?? null),
+          url: redactUrl(url),
+          channel_key: channel,
+        };
+        return env().fetch(logUrl, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(entry),
+          keepalive: true,
+        });
+      })
+      .catch(() => undefined);
+  }
+}
+
+/** Reads an error body leniently: a non-JSON or odd body still yields a message. */
+async function readError(response: Response): Promise<{ message: string; errors: Record<string, string[] | string> }> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const parsed = ErrorBody.safeParse(body);
+  const message = (parsed.success && parsed.data.message) || `HTTP ${response.status}`;
+  return { message, errors: (parsed.success && parsed.data.errors) || {} };
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The request was cancelled.', 'AbortError');
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortReason(signal);
+}

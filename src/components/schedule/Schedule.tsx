@@ -1,0 +1,437 @@
+/**
+ * `<channel-schedule>`: the channel's events as cards or a table, with filters, badges, favourites star and
+ * links to the watch page. Logic lives in stores (schedule, catalog, toasts); this renders and forwards.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import type { Event, EventCategory } from '../../api/contract.js';
+import { ChannelEventSelectEvent } from '../../events/index.js';
+import { env } from '../../env.js';
+import { formatPrice } from '../../lib/money.js';
+import { formatEventTime } from '../../lib/time.js';
+import { fillTemplate } from '../../lib/url.js';
+import { categories, locations } from '../../stores/catalog.js';
+import { createSchedule, type ScheduleQuery } from '../../stores/schedule.js';
+import { $user } from '../../stores/session.js';
+import { createToasts } from '../../stores/toasts.js';
+import { errorText } from '../ui/messages.js';
+import { ElementShell, ToastList, useElement, type ShellProps } from '../ui/shell.js';
+import { parseScheduleProps, type ScheduleOptions, type ScheduleProps } from './attributes.js';
+import { scheduleCss } from './styles.js';
+
+/** Cards rendered at first, and added each time the end of the list scrolls into view. */
+export const RENDER_STEP = 24;
+
+/** The element's root component. */
+export function Schedule(props: ScheduleProps & ShellProps): ReactNode {
+  return (
+    <ElementShell container={props.container} lang={props.lang} css={scheduleCss} label="elements.schedule">
+      {() => <ScheduleBody {...props} />}
+    </ElementShell>
+  );
+}
+
+/** Filter values chosen in the UI; '' means "All" (overriding an attribute), undefined means "as the attribute says". */
+type Filters = { gender?: string | undefined; sport?: string | undefined; city?: string | undefined; state?: string | undefined };
+
+function ScheduleBody(props: ScheduleProps): ReactNode {
+  const { t, host } = useElement();
+  const { options, notices } = useMemo(() => parseScheduleProps(props), [props]);
+  const [filters, setFilters] = useState<Filters>({});
+  const schedule = useMemo(createSchedule, []);
+  const toasts = useMemo(createToasts, []);
+  useEffect(
+    () => () => {
+      schedule.destroy();
+      toasts.destroy();
+    },
+    [schedule, toasts],
+  );
+
+  const noticeKey = notices.map((n) => `${n.name}=${n.value}`).join('|');
+  useEffect(() => {
+    for (const n of notices) {
+      env().logger.warn(`<channel-schedule>: ignored ${n.name}="${n.value}"; expected ${n.expected}.`);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [noticeKey]);
+
+  // UI filters start from the attributes and override them once chosen.
+  const effective: Filters = {
+    gender: filters.gender ?? options.gender,
+    sport: filters.sport ?? options.sport,
+    city: filters.city ?? options.city,
+    state: filters.state ?? options.state,
+  };
+  const query: ScheduleQuery = {
+    kind: options.kind,
+    category: options.category,
+    team: options.team,
+    school: options.school,
+    limit: options.limit,
+    ...clean(effective),
+  };
+  const queryKey = JSON.stringify(query);
+  useEffect(() => {
+    schedule.setQuery(JSON.parse(queryKey) as ScheduleQuery);
+  }, [schedule, queryKey]);
+
+  const state = useStore(schedule.$state);
+  const toastList = useStore(toasts.$toasts);
+  const filtered = Object.values(clean(effective)).length > 0;
+  const titleId = useId();
+
+  return (
+    <section className={options.layout} aria-labelledby={titleId} aria-busy={state.status === 'loading'} part="schedule">
+      <div className="head">
+        <h2 className="title" id={titleId} part="title">
+          {t(`schedule.titles.${options.kind}`)}
+        </h2>
+        {state.status === 'ready' && state.total > 0 ? (
+          <span className="count" part="count">
+            {t('schedule.count', { count: state.total })}
+          </span>
+        ) : null}
+      </div>
+      {notices.map((n) => (
+        <p className="notice" key={n.name} part="notice">
+          {t('errors.badAttribute', { name: n.name, value: n.value, expected: n.expected })}
+        </p>
+      ))}
+      {options.showFilters ? (
+        <FilterBar
+          value={effective}
+          onChange={(next) => setFilters(next)}
+          onClear={() => setFilters({ gender: '', sport: '', city: '', state: '' })}
+        />
+      ) : null}
+      {state.status === 'loading' ? (
+        <Skeleton />
+      ) : state.status === 'error' ? (
+        <div className="panel error" role="alert" part="error">
+          <p>{t('schedule.loadError')}</p>
+          <p className="detail">{errorText(state.error, t)}</p>
+          <button type="button" className="btn" part="button" onClick={() => schedule.retry()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : state.events.length === 0 ? (
+        <div className="panel" part="empty">
+          <p>{filtered ? t('schedule.empty.filtered') : t(`schedule.empty.${options.kind}`)}</p>
+        </div>
+      ) : (
+        <EventList
+          events={state.events}
+          total={state.total}
+          options={options}
+          loadingMore={state.loadingMore}
+          moreError={state.error}
+          onLoadMore={() => schedule.loadMore()}
+          onSelect={(event, e) => {
+            const select = new ChannelEventSelectEvent({ id: event.id });
+            if (!host.dispatchEvent(select)) e.preventDefault();
+          }}
+          onStar={() => {
+            if (!$user.get()) toasts.show(t('schedule.favourite.login'), 'info');
+          }}
+        />
+      )}
+      <ToastList toasts={toastList} onDismiss={toasts.dismiss} />
+    </section>
+  );
+}
+
+function clean(filters: Filters): Partial<Filters> {
+  const out: Partial<Filters> = {};
+  for (const [k, v] of Object.entries(filters)) if (v) (out as Record<string, string>)[k] = v;
+  return out;
+}
+
+function Skeleton(): ReactNode {
+  const { t } = useElement();
+  return (
+    <div role="status" part="loading">
+      <span className="sr-only">{t('schedule.loading')}</span>
+      <ul className="skeleton" aria-hidden="true">
+        {Array.from({ length: 6 }, (_, i) => (
+          <li key={i} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+interface ListProps {
+  events: Event[];
+  total: number;
+  options: ScheduleOptions;
+  loadingMore: boolean;
+  moreError: unknown;
+  onLoadMore(): void;
+  onSelect(event: Event, e: MouseEvent): void;
+  onStar(event: Event): void;
+}
+
+/**
+ * Renders events incrementally: the first RENDER_STEP at once (first rows on screen right after the data
+ * arrives), more when the end of the list scrolls into view or "Show more" is pressed. Thousands of events
+ * never become thousands of DOM nodes in one task.
+ */
+function EventList(props: ListProps): ReactNode {
+  const { t } = useElement();
+  const { events, total, options } = props;
+  const [shown, setShown] = useState(RENDER_STEP);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const visible = events.slice(0, shown);
+  const hasMore = shown < events.length || events.length < total;
+
+  const more = () => {
+    if (shown < events.length) setShown((s) => s + RENDER_STEP * 2);
+    else props.onLoadMore();
+  };
+  const moreRef = useRef(more);
+  moreRef.current = more;
+
+  useEffect(() => {
+    const node = sentinel.current;
+    if (!node || !hasMore || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) moreRef.current();
+      },
+      { rootMargin: '400px 0px' },
+    );
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, [hasMore, shown, events.length]);
+
+  const rows = visible.map((event) => <EventItem key={event.id} event={event} {...props} />);
+  return (
+    <>
+      {options.view === 'table' ? (
+        <table part="table">
+          <caption className="sr-only">{t(`schedule.titles.${options.kind}`)}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('schedule.columns.event')}</th>
+              <th scope="col">{t('schedule.columns.date')}</th>
+              <th scope="col">{t('schedule.columns.time')}</th>
+              <th scope="col">{t('schedule.columns.access')}</th>
+              <th scope="col">
+                <span className="sr-only">{t('schedule.columns.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>{rows}</tbody>
+        </table>
+      ) : (
+        <ul className="items" part="list">
+          {rows}
+        </ul>
+      )}
+      {hasMore ? (
+        <div className="more" ref={sentinel}>
+          <button type="button" className="btn secondary" part="more" disabled={props.loadingMore} onClick={more}>
+            {props.loadingMore ? t('schedule.loadingMore') : t('schedule.more')}
+          </button>
+        </div>
+      ) : null}
+      {props.moreError ? (
+        <p className="notice" role="alert">
+          {errorText(props.moreError, t)}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** The title of an event: "Away @ Home" with short names for two participants, else its name. */
+export function eventTitle(event: Event, t: (key: string, o?: Record<string, unknown>) => string): string {
+  const [a, b] = event.participants;
+  if (event.participants.length === 2 && a && b) {
+    const home = event.participants.find((p) => p.id === event.home_team_id) ?? b;
+    const away = home === a ? b : a;
+    return t('schedule.versus', { away: away.short_name || away.name, home: home.short_name || home.name });
+  }
+  return event.name;
+}
+
+/** The access badge of an event: free, register, paid/ppv, or purchased when a paid event is accessible. */
+export function accessBadge(event: Event): 'free' | 'register' | 'paid' | 'ppv' | 'purchased' {
+  if (event.type === 'free') return 'free';
+  if (event.type === 'register') return 'register';
+  if (event.has_access) return 'purchased';
+  return event.type === 'ppv' ? 'ppv' : 'paid';
+}
+
+function EventItem(props: ListProps & { event: Event }): ReactNode {
+  const { t, lang, currency } = useElement();
+  const { event, options } = props;
+  const title = eventTitle(event, t as never);
+  const when = formatEventTime(event.event_utc_ts, event.time_zone ?? event.location?.time_zone, lang);
+  const href = fillTemplate(options.watchUrl, { id: event.id }, document.baseURI) ?? `#event-${event.id}`;
+  const access = accessBadge(event);
+  const meta = [event.category?.name, event.location && [event.location.city, event.location.state].filter(Boolean).join(', ')]
+    .filter(Boolean)
+    .join(' · ');
+  const badges = (
+    <span className="badges">
+      {event.stream_status === 'live' ? (
+        <span className="badge live" part="badge badge-live">
+          {t('schedule.badges.live')}
+        </span>
+      ) : null}
+      <span className={`badge ${access}`} part={`badge badge-${access}`}>
+        {t(`schedule.badges.${access}`)}
+        {(access === 'paid' || access === 'ppv') && event.price ? ` · ${formatPrice(event.price, currency, lang)}` : ''}
+      </span>
+    </span>
+  );
+  const star = (
+    <button
+      type="button"
+      className="star"
+      part="favourite"
+      aria-pressed="false"
+      aria-label={t('schedule.favourite.add', { name: title })}
+      onClick={() => props.onStar(event)}
+    >
+      ☆
+    </button>
+  );
+  const time = (
+    <time className="when" dateTime={when.iso}>
+      <span>
+        {when.date} · {when.time}
+      </span>
+      {when.venueTime ? <span className="venue">{t('schedule.venueTime', { time: when.venueTime })}</span> : null}
+    </time>
+  );
+
+  if (options.view === 'table') {
+    return (
+      <tr part="row">
+        <td>
+          <a href={href} onClick={(e) => props.onSelect(event, e)} part="event-link">
+            {title}
+          </a>
+          {meta ? <div className="meta">{meta}</div> : null}
+        </td>
+        <td>{when.date}</td>
+        <td>
+          {when.time}
+          {when.venueTime ? <div className="meta">{t('schedule.venueTime', { time: when.venueTime })}</div> : null}
+        </td>
+        <td>{badges}</td>
+        <td>{star}</td>
+      </tr>
+    );
+  }
+  return (
+    <li className="item" part="event">
+      <a className="card" href={href} onClick={(e) => props.onSelect(event, e)} part="event-link card">
+        {meta ? <span className="meta">{meta}</span> : null}
+        <span className="name" part="event-name">
+          {title}
+        </span>
+        {time}
+        {badges}
+      </a>
+      {star}
+    </li>
+  );
+}
+
+/** The gender, sport, city and state filters (attribute `show-filters`). */
+function FilterBar(props: { value: Filters; onChange(next: Filters): void; onClear(): void }): ReactNode {
+  const { t } = useElement();
+  const cats = useStore(categories.$items);
+  const locs = useStore(locations.$items);
+  useEffect(() => {
+    // Filters are best effort: without the catalogues they offer only "All".
+    categories.load().catch(() => undefined);
+    locations.load().catch(() => undefined);
+  }, []);
+
+  const sports = useMemo(() => sportOptions(cats ?? []), [cats]);
+  const cities = useMemo(() => unique((locs ?? []).map((l) => l.city)), [locs]);
+  const states = useMemo(() => unique((locs ?? []).map((l) => l.state)), [locs]);
+  const v = props.value;
+  const set = (key: keyof Filters) => (e: { target: { value: string } }) =>
+    props.onChange({ ...v, [key]: e.target.value || '' });
+
+  return (
+    <form className="filters" role="search" aria-label={t('schedule.filters.label')} part="filters" onSubmit={(e) => e.preventDefault()}>
+      <Select label={t('schedule.filters.gender')} value={v.gender} onChange={set('gender')}>
+        <option value="male">{t('schedule.filters.male')}</option>
+        <option value="female">{t('schedule.filters.female')}</option>
+      </Select>
+      <Select label={t('schedule.filters.sport')} value={v.sport} onChange={set('sport')}>
+        {withCurrent(sports, v.sport).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </Select>
+      <Select label={t('schedule.filters.city')} value={v.city} onChange={set('city')}>
+        {withCurrent(cities.map((c) => [c, c] as const), v.city).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </Select>
+      <Select label={t('schedule.filters.state')} value={v.state} onChange={set('state')}>
+        {withCurrent(states.map((s) => [s, s] as const), v.state).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </Select>
+      <button type="button" className="btn secondary" onClick={props.onClear}>
+        {t('schedule.filters.clear')}
+      </button>
+    </form>
+  );
+}
+
+function Select(props: {
+  label: string;
+  value: string | undefined;
+  onChange(e: { target: { value: string } }): void;
+  children: ReactNode;
+}): ReactNode {
+  const { t } = useElement();
+  return (
+    <label>
+      {props.label}
+      <select value={props.value ?? ''} onChange={props.onChange}>
+        <option value="">{t('schedule.filters.any')}</option>
+        {props.children}
+      </select>
+    </label>
+  );
+}
+
+/** Keeps a value chosen by attribute selectable even before (or without) the catalogue listing it. */
+function withCurrent(options: readonly (readonly [string, string])[], current: string | undefined): (readonly [string, string])[] {
+  if (!current || options.some(([v]) => v.toLowerCase() === current.toLowerCase())) return [...options];
+  return [...options, [current, current] as const];
+}
+
+function unique(values: (string | null | undefined)[]): string[] {
+  return [...new Set(values.filter((v): v is string => Boolean(v)))].sort((a, b) => a.localeCompare(b));
+}
+
+/** Sports from the category tree: each distinct `sport`, labelled by its top-level category's name. */
+function sportOptions(tree: EventCategory[]): [string, string][] {
+  const out = new Map<string, string>();
+  const walk = (cats: EventCategory[], top?: EventCategory) => {
+    for (const c of cats) {
+      const root = top ?? c;
+      if (c.sport && !out.has(c.sport)) out.set(c.sport, root.sport === c.sport ? root.name : c.sport);
+      if (c.children) walk(c.children, root);
+    }
+  };
+  walk(tree);
+  return [...out].sort((a, b) => a[1].localeCompare(b[1]));
+}

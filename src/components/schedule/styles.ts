@@ -1,0 +1,54 @@
+/** Styles of `<channel-schedule>`. */
+export const scheduleCss = /* css */ `
+.head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 8px 16px; margin-bottom: 12px; }
+.title { font-size: 1.35em; font-weight: 700; line-height: 1.2; }
+.count { color: var(--_muted); font-size: .9em; }
+.filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin-bottom: 14px; }
+.filters label { display: grid; gap: 2px; font-size: .8em; color: var(--_muted); }
+.filters select {
+  min-width: 130px; min-height: 34px; padding: 4px 8px; border: 1px solid var(--_line); border-radius: 8px;
+  background: var(--channel-input-background, #fff); color: var(--channel-input-text, #16181d); font-size: 1.05em;
+}
+.items { list-style: none; display: grid; gap: 12px; }
+.grid .items { grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--channel-card-min-width, 250px)), 1fr)); }
+.item { position: relative; display: flex; min-width: 0; }
+.card {
+  flex: 1; min-width: 0; display: grid; gap: 6px; align-content: start; padding: 14px 46px 14px 14px;
+  border-radius: var(--_radius); background: var(--channel-card-background, var(--_surface));
+  border: 1px solid var(--_line); text-decoration: none; color: inherit;
+  transition: border-color .15s, box-shadow .15s;
+}
+.card:hover { border-color: var(--_accent); box-shadow: 0 2px 10px rgba(0,0,0,.08); }
+.list .card { grid-template-columns: minmax(120px, 180px) 1fr auto; align-items: center; gap: 4px 16px; }
+.list .card .when { grid-row: 1 / span 2; }
+.meta { font-size: .8em; color: var(--_muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.name { font-size: 1.05em; font-weight: 650; line-height: 1.3; overflow-wrap: anywhere; }
+.when { display: grid; font-size: .9em; }
+.when .venue { color: var(--_muted); font-size: .9em; }
+.badges { display: flex; flex-wrap: wrap; gap: 6px; }
+.badge {
+  display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: .75em; font-weight: 700;
+  text-transform: uppercase; letter-spacing: .04em; background: var(--_line); color: inherit;
+}
+.badge.live { background: var(--_live); color: #fff; }
+.badge.free { background: var(--channel-free, #d9f2e1); color: #0f5129; }
+.badge.paid, .badge.ppv { background: var(--channel-paid, #fdecc8); color: #5c3b00; }
+.badge.register { background: #dfe9fb; color: #173e87; }
+.badge.purchased { background: var(--_accent); color: var(--_accent-text); }
+.star {
+  position: absolute; top: 8px; right: 8px; width: 34px; height: 34px; border-radius: 50%;
+  display: grid; place-items: center; cursor: pointer; background: transparent; color: var(--_muted); font-size: 1.25em; line-height: 1;
+}
+.star:hover { color: var(--_accent); background: var(--_line); }
+.star[aria-pressed="true"] { color: #e0a800; }
+table { width: 100%; border-collapse: collapse; font-size: .95em; }
+th, td { text-align: start; padding: 8px 10px; border-bottom: 1px solid var(--_line); vertical-align: middle; }
+th { font-size: .8em; color: var(--_muted); font-weight: 600; }
+td .star { position: static; }
+td a { font-weight: 600; }
+.more { display: flex; justify-content: center; padding: 14px 0 4px; }
+.skeleton { list-style: none; display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 250px), 1fr)); }
+.skeleton li { height: 118px; border-radius: var(--_radius); background: linear-gradient(90deg, var(--_surface), var(--_line), var(--_surface)); background-size: 200% 100%; animation: shimmer 1.2s linear infinite; }
+@keyframes shimmer { to { background-position: -200% 0; } }
+@media (prefers-reduced-motion: reduce) { .skeleton li { animation: none; } }
+`;

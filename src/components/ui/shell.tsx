@@ -1,0 +1,194 @@
+/**
+ * The frame of every element: styles and channel colours adopted into its shadow root, its language, the
+ * configuration error, the start-up loader and the start-up error screen with its Reload countdown.
+ * Each element is its own React root, so this context never crosses tags; what they share lives in stores.
+ */
+import { useStore } from '@nanostores/react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { $languages, loadLanguage, translator, type TFunction } from '../../i18n/index.js';
+import { colorDeclarations } from '../../lib/colors.js';
+import { $config, $configError, toLang, type Lang } from '../../stores/config.js';
+import { $apiKeyError, $colors, $settings, $startup, RELOAD_COUNTDOWN_MS, reloadSession, startSession } from '../../stores/session.js';
+import { env } from '../../env.js';
+import { errorText } from './messages.js';
+import { adopt, baseCss } from './styles.js';
+
+/** What every component inside an element may ask for. */
+export interface ElementInfo {
+  lang: Lang;
+  t: TFunction;
+  host: HTMLElement;
+  currency: string;
+}
+
+const Ctx = createContext<ElementInfo | null>(null);
+
+/** The element's language, translator and host. */
+export function useElement(): ElementInfo {
+  const info = useContext(Ctx);
+  if (!info) throw new Error('useElement() outside <ElementShell>');
+  return info;
+}
+
+/**
+ * The language of an element: its own `lang`, else the script's `data-lang`, else the nearest `[lang]`
+ * around it, else the channel's language setting, else English.
+ */
+export function resolveLang(host: HTMLElement, ownLang: string | undefined, channelLang: string | undefined): Lang {
+  const around = host.parentElement?.closest('[lang]')?.getAttribute('lang') ??
+    (host.getRootNode() as ShadowRoot).host?.closest('[lang]')?.getAttribute('lang');
+  return toLang(ownLang) ?? $config.get()?.lang ?? toLang(around) ?? toLang(channelLang) ?? 'en';
+}
+
+/** Props every element component receives from r2wc. */
+export interface ShellProps {
+  container?: ShadowRoot | HTMLElement;
+  lang?: string;
+}
+
+/** Wraps an element's content; renders it only once the session is ready. */
+export function ElementShell(props: {
+  container: ShellProps['container'];
+  lang: string | undefined;
+  css: string;
+  label: string;
+  children: (info: ElementInfo) => ReactNode;
+}): ReactNode {
+  const { container, css } = props;
+  const root = container instanceof ShadowRoot ? container : undefined;
+  const host = (root?.host ?? container) as HTMLElement;
+  const config = useStore($config);
+  const configError = useStore($configError);
+  const startup = useStore($startup);
+  const settings = useStore($settings);
+  const colors = useStore($colors);
+
+  const lang = resolveLang(host, props.lang, settings?.language);
+  const languages = useStore($languages);
+  const langReady = languages.includes(lang);
+  const info = useMemo<ElementInfo>(
+    () => ({ lang, t: translator(lang), host, currency: settings?.currency ?? 'USD' }),
+    // languages: a newly loaded language gives the same lang a working translator.
+    [lang, host, settings?.currency, languages],
+  );
+  useEffect(() => {
+    if (!langReady) void loadLanguage(lang);
+  }, [lang, langReady]);
+
+  useEffect(() => {
+    if (!root) return;
+    const colorCss = colors ? `:host {\n${colorDeclarations(colors)}\n}` : '';
+    adopt(root, [baseCss, css, colorCss]);
+  }, [root, css, colors]);
+
+  useEffect(() => {
+    if (config && startup.status === 'idle') void startSession();
+  }, [config, startup.status]);
+
+  let body: ReactNode;
+  if (!config) {
+    body = (
+      <div className="panel error" role="alert" part="error">
+        <p>{info.t('errors.config')}</p>
+        {configError ? <p className="detail">{configError.replace(/^channel-elements: /, '')}</p> : null}
+      </div>
+    );
+  } else if (startup.status === 'error') {
+    body = <StartupError info={info} message={errorText(startup.error, info.t)} />;
+  } else if (startup.status !== 'ready' || !langReady) {
+    body = (
+      <div className="panel" role="status" aria-live="polite" part="loading">
+        <p>{info.t('common.loading')}</p>
+      </div>
+    );
+  } else {
+    body = props.children(info);
+  }
+  return (
+    <Ctx.Provider value={info}>
+      <div lang={lang} className="frame" part="frame">
+        {body}
+      </div>
+    </Ctx.Provider>
+  );
+}
+
+/** The start-up error screen (spec section 2) with its 60 s countdown while an api-key error is active. */
+function StartupError({ info, message }: { info: ElementInfo; message: string }): ReactNode {
+  const keyError = useStore($apiKeyError);
+  const remaining = () => (keyError ? Math.max(0, keyError.at + RELOAD_COUNTDOWN_MS - env().now()) : 0);
+  const [left, setLeft] = useState(remaining);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    setLeft(remaining());
+    if (!keyError) return;
+    let timer: unknown;
+    const tick = () => {
+      const ms = remaining();
+      setLeft(ms);
+      if (ms > 0) timer = env().setTimeout(tick, 1000);
+    };
+    timer = env().setTimeout(tick, 1000);
+    return () => env().clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [keyError]);
+
+  const seconds = Math.ceil(left / 1000);
+  return (
+    <div className="panel error" role="alert" part="error">
+      <p>{info.t('errors.startup')}</p>
+      <p className="detail">{message}</p>
+      <button
+        type="button"
+        className="btn"
+        part="button"
+        disabled={seconds > 0 || busy}
+        onClick={() => {
+          setBusy(true);
+          void reloadSession().finally(() => setBusy(false));
+        }}
+      >
+        {info.t('common.reload')}
+      </button>
+      {seconds > 0 ? (
+        <p className="detail" aria-live="polite">
+          {info.t('common.reloadIn', { seconds })}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A "coming soon" placeholder for elements whose issue has not landed yet. */
+export function ComingSoon({ name }: { name: string }): ReactNode {
+  const { t } = useElement();
+  return (
+    <div className="panel" part="placeholder">
+      <p>{t('common.comingSoon', { name: t(name) })}</p>
+    </div>
+  );
+}
+
+/** The toast list of an element. */
+export function ToastList({
+  toasts,
+  onDismiss,
+}: {
+  toasts: { id: number; text: string; type: string }[];
+  onDismiss: (id: number) => void;
+}): ReactNode {
+  const { t } = useElement();
+  return (
+    <div className="toasts" role="status" aria-live="polite" part="toasts">
+      {toasts.map((toast) => (
+        <div key={toast.id} className={`toast ${toast.type}`} part="toast">
+          <span>{toast.text}</span>
+          <button type="button" aria-label={t('common.dismiss')} onClick={() => onDismiss(toast.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * A private i18next instance: the host page's global i18next (if any) is never touched or initialised.
+ * English is bundled; French is a separate chunk fetched only when an element speaks French.
+ */
+import i18next, { type TFunction } from 'i18next';
+import { atom } from 'nanostores';
+import type { Lang } from '../stores/config.js';
+import { en } from './en.js';
+
+const instance = i18next.createInstance();
+void instance.init({
+  resources: { en: { translation: en } },
+  lng: 'en',
+  fallbackLng: 'en',
+  // Resources are bundled, so initialisation finishes synchronously and the first render is translated.
+  initAsync: false,
+  // React escapes text itself; escaping here too would show entities.
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+/** Languages whose texts are loaded; elements re-render when one arrives. */
+export const $languages = atom<readonly Lang[]>(['en']);
+
+const loading = new Map<Lang, Promise<void>>();
+
+/** Loads a language's texts (a no-op for English). Failure leaves English in place. */
+export function loadLanguage(lang: Lang): Promise<void> {
+  if ($languages.get().includes(lang)) return Promise.resolve();
+  let pending = loading.get(lang);
+  if (!pending) {
+    pending = import('./fr.js').then(
+      ({ fr }) => {
+        instance.addResourceBundle(lang, 'translation', fr);
+        $languages.set([...$languages.get(), lang]);
+      },
+      () => {
+        loading.delete(lang);
+      },
+    );
+    loading.set(lang, pending);
+  }
+  return pending;
+}
+
+/** A translate function bound to one language (each element may speak its own). */
+export function translator(lang: Lang): TFunction {
+  return instance.getFixedT(lang);
+}
+
+export type { TFunction };

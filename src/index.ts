@@ -1,0 +1,29 @@
+/**
+ * The npm entry: `configure({ channelKey, apiUrl, lang })` starts the same product as the script tag. Each tag's
+ * code is a chunk loaded when that tag appears on the page.
+ */
+import { autoload, type Tag } from './loader/autoload.js';
+import type { ConfigureOptions } from './stores/config.js';
+
+export type { ConfigureOptions } from './stores/config.js';
+export { ChannelEventSelectEvent } from './events/index.js';
+
+const chunks: Record<Tag, () => Promise<{ start(options: ConfigureOptions, base: string): void }>> = {
+  'channel-schedule': () => import('../elements/channel-schedule.js'),
+  'channel-player': () => import('../elements/channel-player.js'),
+  'channel-checkout': () => import('../elements/channel-checkout.js'),
+  'channel-profile': () => import('../elements/channel-profile.js'),
+  'channel-app': () => import('../elements/channel-app.js'),
+};
+
+let stop: (() => void) | undefined;
+
+/**
+ * Starts channel elements on this page. `apiUrl` defaults to this page's origin + `/api`.
+ * Call it once; calling it again replaces the configuration.
+ */
+export function configure(options: ConfigureOptions): void {
+  const base = typeof location === 'undefined' ? 'http://localhost/' : location.href;
+  stop?.();
+  stop = autoload(async (tag) => (await chunks[tag]()).start(options, base));
+}

@@ -1,0 +1,19 @@
+/** Prices through Intl in the channel's currency (spec section 9: default USD). */
+
+const cache = new Map<string, Intl.NumberFormat>();
+
+/** Formats an amount in a currency for a language; an unknown currency code falls back to USD. */
+export function formatPrice(amount: number, currency: string | null | undefined, lang: string): string {
+  const code = (currency || 'USD').toUpperCase();
+  const key = `${lang}|${code}`;
+  let f = cache.get(key);
+  if (!f) {
+    try {
+      f = new Intl.NumberFormat(lang, { style: 'currency', currency: code });
+    } catch {
+      f = new Intl.NumberFormat(lang, { style: 'currency', currency: 'USD' });
+    }
+    cache.set(key, f);
+  }
+  return f.format(amount);
+}

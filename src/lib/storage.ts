@@ -1,0 +1,119 @@
+/**
+ * Local storage with the `rudy_` prefix and per-entry lifetimes (spec section 9).
+ *
+ * Each entry is stored as `{"v": value, "e": expiresAtMs}`. A value that fails to parse, has the wrong shape or
+ * has expired is dropped rather than trusted. Storage that throws (Safari private mode, sandboxed iframes,
+ * disabled cookies) falls back to an in-memory map for the rest of the page's life.
+ */
+
+/** The prefix of every key this product writes. */
+export const STORAGE_PREFIX = 'rudy_';
+/** Default lifetime of a stored value: about 360 days (spec section 9). */
+export const DEFAULT_LIFETIME_MS = 31104e6;
+
+/** The subset of the Web Storage API this module needs; `localStorage` satisfies it. */
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** A Web Storage stand-in kept in memory. */
+export class MemoryStorage implements KeyValueStorage {
+  readonly #map = new Map<string, string>();
+  getItem(key: string): string | null {
+    return this.#map.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.#map.set(key, String(value));
+  }
+  removeItem(key: string): void {
+    this.#map.delete(key);
+  }
+}
+
+/** Prefixed, expiring storage over a backing store that may throw at any call. */
+export class ExpiringStorage {
+  #backing: KeyValueStorage;
+  readonly #now: () => number;
+  #fellBack = false;
+
+  constructor(backing: () => KeyValueStorage | null | undefined, now: () => number) {
+    this.#now = now;
+    let chosen: KeyValueStorage | null | undefined;
+    try {
+      chosen = backing();
+      // Touch it once: some browsers expose localStorage but throw on the first write.
+      chosen?.setItem(`${STORAGE_PREFIX}probe`, '1');
+      chosen?.removeItem(`${STORAGE_PREFIX}probe`);
+    } catch {
+      chosen = null;
+    }
+    this.#backing = chosen ?? new MemoryStorage();
+    this.#fellBack = !chosen;
+  }
+
+  /** True when the browser's storage was unusable and values live in memory only. */
+  get inMemory(): boolean {
+    return this.#fellBack;
+  }
+
+  /** Reads a value; returns undefined when absent, expired, unparsable or rejected by `accept`. */
+  get<T>(key: string, accept?: (value: unknown) => value is T): T | undefined {
+    const raw = this.#call(() => this.#backing.getItem(STORAGE_PREFIX + key));
+    if (raw == null) return undefined;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(raw);
+    } catch {
+      this.remove(key);
+      return undefined;
+    }
+    if (
+      typeof entry !== 'object' ||
+      entry === null ||
+      !('v' in entry) ||
+      !('e' in entry) ||
+      typeof entry.e !== 'number'
+    ) {
+      this.remove(key);
+      return undefined;
+    }
+    if (entry.e <= this.#now() || (accept && !accept(entry.v))) {
+      this.remove(key);
+      return undefined;
+    }
+    return entry.v as T;
+  }
+
+  /** Stores a JSON-serialisable value for `lifetimeMs` (default about 360 days). */
+  set(key: string, value: unknown, lifetimeMs = DEFAULT_LIFETIME_MS): void {
+    const raw = JSON.stringify({ v: value, e: this.#now() + lifetimeMs });
+    this.#call(() => this.#backing.setItem(STORAGE_PREFIX + key, raw));
+  }
+
+  /** Deletes a value. */
+  remove(key: string): void {
+    this.#call(() => this.#backing.removeItem(STORAGE_PREFIX + key));
+  }
+
+  /** Runs a storage call; on the first throw, moves to memory for good (quota, revoked access). */
+  #call<T>(fn: () => T): T | null {
+    try {
+      return fn();
+    } catch {
+      if (!this.#fellBack) {
+        this.#fellBack = true;
+        this.#backing = new MemoryStorage();
+      }
+      try {
+        return fn();
+      } catch {
+        return null;
+      }
+    }
+  }
+}
+
+/** Type guard for stored strings. */
+export const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;

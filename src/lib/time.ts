@@ -1,0 +1,131 @@
+/**
+ * Time zones and date formatting through `Intl` only.
+ *
+ * Channels label events with zone abbreviations ("EST", "PT"); the alias table maps them to IANA region zones
+ * (spec section 9, "A time zone alias table maps abbreviations to region zones").
+ */
+
+/** Zone abbreviations channels use, mapped to the region zone they stand for. */
+export const TIME_ZONE_ALIASES: Readonly<Record<string, string>> = {
+  EST: 'America/New_York',
+  EDT: 'America/New_York',
+  ET: 'America/New_York',
+  CST: 'America/Chicago',
+  CDT: 'America/Chicago',
+  CT: 'America/Chicago',
+  MST: 'America/Denver',
+  MDT: 'America/Denver',
+  MT: 'America/Denver',
+  PST: 'America/Los_Angeles',
+  PDT: 'America/Los_Angeles',
+  PT: 'America/Los_Angeles',
+  AKST: 'America/Anchorage',
+  AKDT: 'America/Anchorage',
+  HST: 'Pacific/Honolulu',
+  AST: 'America/Halifax',
+  NST: 'America/St_Johns',
+  GMT: 'Europe/London',
+  BST: 'Europe/London',
+  UTC: 'UTC',
+  CET: 'Europe/Paris',
+  CEST: 'Europe/Paris',
+  EET: 'Europe/Athens',
+  AEST: 'Australia/Sydney',
+};
+
+const validZones = new Map<string, boolean>();
+
+/** True when the runtime's Intl knows this IANA zone name. */
+function isZone(name: string): boolean {
+  let ok = validZones.get(name);
+  if (ok === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: name });
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    validZones.set(name, ok);
+  }
+  return ok;
+}
+
+/** Resolves an abbreviation or IANA name to an IANA zone; unknown or empty input gives undefined. */
+export function resolveTimeZone(label: string | null | undefined): string | undefined {
+  if (!label) return undefined;
+  const trimmed = label.trim();
+  const alias = TIME_ZONE_ALIASES[trimmed.toUpperCase()];
+  if (alias) return alias;
+  return isZone(trimmed) ? trimmed : undefined;
+}
+
+/** The viewer's own time zone as the browser reports it. */
+export function viewerTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** A cached DateTimeFormat: building one is far slower than using it, and lists format thousands of dates. */
+export function dateFormat(lang: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = lang + JSON.stringify(options);
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(lang, options);
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+/** How an event's start reads in a list: the viewer's date and time, and the venue's time when it differs. */
+export interface EventTimeText {
+  /** e.g. "Sat, Nov 21" */
+  date: string;
+  /** e.g. "7:00 PM EST" in the viewer's zone */
+  time: string;
+  /** e.g. "6:00 PM CST", the time at the venue, when the venue's zone differs from the viewer's */
+  venueTime?: string;
+  /** ISO 8601 for a <time datetime> attribute */
+  iso: string;
+}
+
+/** Formats an event start (UNIX seconds) for the viewer, labelled with the event's own zone when different. */
+export function formatEventTime(
+  utcSeconds: number,
+  eventZoneLabel: string | null | undefined,
+  lang: string,
+  viewerZone: string = viewerTimeZone(),
+): EventTimeText {
+  const at = new Date(utcSeconds * 1000);
+  const date = dateFormat(lang, { weekday: 'short', month: 'short', day: 'numeric', timeZone: viewerZone }).format(at);
+  const time = dateFormat(lang, {
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone: viewerZone,
+  }).format(at);
+  const eventZone = resolveTimeZone(eventZoneLabel);
+  const text: EventTimeText = { date, time, iso: at.toISOString() };
+  if (eventZone && offsetAt(eventZone, at) !== offsetAt(viewerZone, at)) {
+    const venue = dateFormat(lang, { hour: 'numeric', minute: '2-digit', timeZone: eventZone }).format(at);
+    text.venueTime = `${venue} ${zoneLabel(eventZoneLabel ?? '', eventZone, at, lang)}`;
+  }
+  return text;
+}
+
+/** The zone's short name at that instant (EST vs EDT), keeping the channel's own label when Intl has none. */
+function zoneLabel(label: string, zone: string, at: Date, lang: string): string {
+  const part = dateFormat(lang === 'fr' ? 'en-US' : lang, { timeZone: zone, timeZoneName: 'short' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value;
+  return part && !part.startsWith('GMT') ? part : label.toUpperCase();
+}
+
+/** The zone's UTC offset name at that instant, used only to compare two zones. */
+function offsetAt(zone: string, at: Date): string {
+  return (
+    dateFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+      .formatToParts(at)
+      .find((p) => p.type === 'timeZoneName')?.value ?? zone
+  );
+}

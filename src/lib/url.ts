@@ -1,0 +1,43 @@
+/** URL helpers. */
+
+/**
+ * Fills a link template such as `/watch/{id}` with URI-encoded values. A template whose result is not an
+ * http(s) or relative URL (for example `javascript:`) gives undefined, so a hostile attribute cannot make a link run code.
+ */
+export function fillTemplate(template: string, values: Record<string, string | number>, base: string): string | undefined {
+  const filled = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+    name in values ? encodeURIComponent(String(values[name])) : '',
+  );
+  try {
+    const url = new URL(filled, base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return filled;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes secrets (api keys, tokens) from a URL before it goes into a log, an event or analytics. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    for (const name of [...u.searchParams.keys()]) {
+      if (SECRET_NAMES.test(name)) u.searchParams.set(name, 'REDACTED');
+    }
+    return u.toString();
+  } catch {
+    return url.replace(/([?&](?:api_key|token|access_token|password)=)[^&#]*/gi, '$1REDACTED');
+  }
+}
+
+/** Field names whose values never leave the client in logs or events. */
+export const SECRET_NAMES = /^(api_key|token|access_token|refresh_token|password|password_confirmation|card|cvc|signature)$/i;
+
+/** Copies a request payload with secret fields replaced. */
+export function redactData(data: unknown): unknown {
+  if (!data || typeof data !== 'object') return data;
+  if (Array.isArray(data)) return data.map(redactData);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(data)) out[k] = SECRET_NAMES.test(k) ? 'REDACTED' : redactData(v);
+  return out;
+}

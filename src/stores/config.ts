@@ -1,0 +1,94 @@
+/**
+ * How the page configured the product: from the script tag's data attributes, or from `configure()` when
+ * installed from npm. Validated with zod so that a bad value is a clear console line, not a crash.
+ */
+import { atom } from 'nanostores';
+import * as z from 'zod/mini';
+import { env } from '../env.js';
+
+/** Languages the product speaks. */
+export const LANGUAGES = ['en', 'fr'] as const;
+/** One of the product's languages. */
+export type Lang = (typeof LANGUAGES)[number];
+
+/** What `configure()` accepts. */
+export interface ConfigureOptions {
+  /** The channel key (the script's `data-channel-key`). Required. */
+  channelKey?: string | null | undefined;
+  /** API base URL; default: the bundle's origin + `/api`. */
+  apiUrl?: string | null | undefined;
+  /** Keys host base URL; default: the bundle's origin + `/keys`. */
+  keysUrl?: string | null | undefined;
+  /** Logging endpoint; default: `{apiUrl}/logs`. */
+  logUrl?: string | null | undefined;
+  /** `en` or `fr`; default: the element's nearest `[lang]`, else the channel's language, else English. */
+  lang?: string | null | undefined;
+}
+
+/** The validated configuration the session runs on. */
+export interface ChannelConfig {
+  channelKey: string;
+  apiUrl: string;
+  keysUrl: string;
+  logUrl?: string | undefined;
+  lang?: Lang | undefined;
+}
+
+/** The current configuration, or undefined before `configure()`. */
+export const $config = atom<ChannelConfig | undefined>(undefined);
+/** A configuration problem to show in every element (English for developers; elements translate the kind). */
+export const $configError = atom<string | undefined>(undefined);
+
+const httpUrl = z.string().check(z.refine((v) => /^https?:\/\//i.test(v), 'must be an absolute http(s) URL'));
+
+/** Normalises a language tag to one of ours: `fr-CA` -> `fr`; anything else -> undefined. */
+export function toLang(tag: string | null | undefined): Lang | undefined {
+  const base = tag?.trim().toLowerCase().split(/[-_]/)[0];
+  return base === 'en' || base === 'fr' ? base : undefined;
+}
+
+/**
+ * Sets the configuration. `base` is where the bundle lives (the script's URL), used for the defaults.
+ * Returns the error text when the configuration is unusable (also kept in `$configError`).
+ */
+export function setConfig(options: ConfigureOptions, base: string): string | undefined {
+  const origin = safeOrigin(base);
+  const channelKey = options.channelKey?.trim();
+  if (!channelKey) {
+    return fail(
+      'channel-elements: no channel key. Add data-channel-key="your-channel-key" to the <script> tag that loads channel-elements.js (or pass channelKey to configure()).',
+    );
+  }
+  const apiUrl = (options.apiUrl?.trim() || `${origin}/api`).replace(/\/+$/, '');
+  const keysUrl = (options.keysUrl?.trim() || `${origin}/keys`).replace(/\/+$/, '');
+  for (const [name, value] of [
+    ['data-api-url', apiUrl],
+    ['keys URL', keysUrl],
+  ] as const) {
+    if (!httpUrl.safeParse(value).success) {
+      return fail(`channel-elements: ${name} "${value}" is not an absolute http(s) URL.`);
+    }
+  }
+  const lang = toLang(options.lang);
+  if (options.lang && !lang) {
+    env().logger.warn(`channel-elements: data-lang="${options.lang}" is not supported; use "en" or "fr". Falling back to the page's language.`);
+  }
+  $configError.set(undefined);
+  $config.set({ channelKey, apiUrl, keysUrl, logUrl: options.logUrl?.trim() || undefined, lang });
+  return undefined;
+}
+
+function fail(message: string): string {
+  env().logger.error(message);
+  $config.set(undefined);
+  $configError.set(message);
+  return message;
+}
+
+function safeOrigin(base: string): string {
+  try {
+    return new URL(base).origin;
+  } catch {
+    return typeof location === 'undefined' ? 'http://localhost' : location.origin;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * One schedule's event list: query, pagination, cancellation of stale requests, and its states
+ * (loading, ready, error). Each `<channel-schedule>` owns one; the data below it is shared through the
+ * client's dedup and cache.
+ */
+import { atom, type ReadableAtom } from 'nanostores';
+import { MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
+import { ApiError, isCancel } from '../api/errors.js';
+import { getClient, startSession } from './session.js';
+
+/** Schedule kinds (attribute `kind`) and the stream status each asks for. */
+export const SCHEDULE_KINDS = { live: 'live', upcoming: 'upcoming', vod: 'finished', all: undefined } as const;
+/** A schedule kind. */
+export type ScheduleKind = keyof typeof SCHEDULE_KINDS;
+/** Events fetched per page when the schedule has no `limit`. */
+export const PAGE_SIZE = 50;
+
+/** What a schedule shows. */
+export interface ScheduleQuery {
+  kind: ScheduleKind;
+  category?: string | undefined;
+  team?: string | undefined;
+  school?: string | undefined;
+  sport?: string | undefined;
+  gender?: string | undefined;
+  city?: string | undefined;
+  state?: string | undefined;
+  /** Show at most this many events, fetched at once (no further pages). */
+  limit?: number | undefined;
+}
+
+/** A schedule's state. */
+export interface ScheduleState {
+  status: 'loading' | 'ready' | 'error';
+  events: Event[];
+  total: number;
+  loadingMore: boolean;
+  error?: ApiError | undefined;
+}
+
+/** A schedule's store and actions. */
+export interface Schedule {
+  $state: ReadableAtom<ScheduleState>;
+  /** Shows a new query (drops the current list, cancels its requests). */
+  setQuery(query: ScheduleQuery): void;
+  /** Fetches the next page, if any. */
+  loadMore(): void;
+  /** Runs the current query again after an error. */
+  retry(): void;
+  /** Cancels everything (the element was removed). */
+  destroy(): void;
+}
+
+/** Query parameters of `GET /events` for a schedule query and page. */
+export function eventsQuery(query: ScheduleQuery, offset: number): Record<string, string | number | undefined> {
+  const stream = SCHEDULE_KINDS[query.kind] as StreamStatus | undefined;
+  return {
+    stream_status: stream,
+    category: query.category,
+    team: query.team,
+    school: query.school,
+    sport: query.sport,
+    gender: query.gender,
+    city: query.city,
+    state: query.state,
+    offset,
+    limit: Math.min(query.limit ?? PAGE_SIZE, MAX_EVENTS_PAGE),
+  };
+}
+
+/** Creates one schedule's store. */
+export function createSchedule(): Schedule {
+  const $state = atom<ScheduleState>({ status: 'loading', events: [], total: 0, loadingMore: false });
+  let query: ScheduleQuery | undefined;
+  let controller: AbortController | undefined;
+
+  async function fetchPage(offset: number): Promise<void> {
+    if (!query) return;
+    const current = query;
+    controller ??= new AbortController();
+    const signal = controller.signal;
+    try {
+      await startSession();
+      const answer = await getClient().call('events', { query: eventsQuery(current, offset), signal });
+      if (current !== query || signal.aborted) return;
+      const before = offset === 0 ? [] : $state.get().events;
+      const total = current.limit ? Math.min(answer.data.length, current.limit) : answer.meta.total;
+      $state.set({ status: 'ready', events: [...before, ...answer.data], total, loadingMore: false });
+    } catch (error) {
+      if (isCancel(error) || current !== query) return;
+      const failure = error instanceof ApiError ? error : new ApiError('network', String(error));
+      if (offset === 0) $state.set({ status: 'error', events: [], total: 0, loadingMore: false, error: failure });
+      else $state.set({ ...$state.get(), loadingMore: false, error: failure });
+    }
+  }
+
+  return {
+    $state,
+    setQuery(next) {
+      controller?.abort();
+      controller = undefined;
+      query = next;
+      $state.set({ status: 'loading', events: [], total: 0, loadingMore: false });
+      void fetchPage(0);
+    },
+    loadMore() {
+      const state = $state.get();
+      if (!query || query.limit || state.status !== 'ready' || state.loadingMore) return;
+      if (state.events.length >= state.total) return;
+      $state.set({ ...state, loadingMore: true, error: undefined });
+      void fetchPage(state.events.length);
+    },
+    retry() {
+      if (query) this.setQuery(query);
+    },
+    destroy() {
+      controller?.abort();
+      controller = undefined;
+      query = undefined;
+    },
+  };
+}

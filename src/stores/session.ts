@@ -1,0 +1,237 @@
+/**
+ * The shared session: keys, user, channel settings and colours, and the start-up sequence (spec sections 2, 4,
+ * 7, 8). Every element on the page reads these same stores; this module is the only thing they share.
+ */
+import { atom, computed } from 'nanostores';
+import { ApiClient, type ClientHooks } from '../api/client.js';
+import { ChannelKeyFile, type ColorSettings, type Geo, type Settings, type User } from '../api/contract.js';
+import { ApiError, ConfigError, HttpError, NoApiKeyError } from '../api/errors.js';
+import { env } from '../env.js';
+import { isString } from '../lib/storage.js';
+import { $config, type ChannelConfig } from './config.js';
+
+/** How long the Reload button stays disabled after an api-key error (spec section 2). */
+export const RELOAD_COUNTDOWN_MS = 60_000;
+
+/** The signed-in user, or undefined for a guest. */
+export const $user = atom<User | undefined>(undefined);
+/** The user's bearer token (set by sign-in; kept out of URLs, events and logs). */
+export const $token = atom<string | undefined>(undefined);
+/** Channel settings once loaded. */
+export const $settings = atom<Settings | undefined>(undefined);
+/** Channel colours once loaded. */
+export const $colors = atom<ColorSettings | undefined>(undefined);
+/** Geo data, fetched when the profile cannot be had. */
+export const $geo = atom<Geo | undefined>(undefined);
+/** The last global api-key error (429 or a failing global call), with the time it happened. */
+export const $apiKeyError = atom<{ at: number; error: string; url: string; status: number } | undefined>(undefined);
+
+/** Start-up progress shared by every element. */
+export type StartupState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'ready' }
+  | { status: 'error'; error: ApiError };
+/** Where the start-up sequence is. */
+export const $startup = atom<StartupState>({ status: 'idle' });
+
+/** True when the visitor is geo-blocked (from the profile or the geo answer). */
+export const $geoBlocked = computed([$user, $geo], (user, geo) => Boolean(user?.is_geo_blocked || geo?.is_geo_blocked));
+
+let client: ApiClient | undefined;
+let clientConfig: ChannelConfig | undefined;
+let channelKeyPromise: Promise<string> | undefined;
+let apiKeyPromise: Promise<string> | undefined;
+let startPromise: Promise<void> | undefined;
+
+const storageKeys = (config: ChannelConfig) => ({
+  channel: `channel_key.${config.channelKey}`,
+  api: (channelKey: string) => `api_key.${channelKey}`,
+});
+
+function requireConfig(): ChannelConfig {
+  const config = $config.get();
+  if (!config) throw new ConfigError('channel-elements is not configured: data-channel-key is missing.');
+  return config;
+}
+
+/** Resolves the channel key: stored, else from the keys host (spec section 2: "get the channel key"). */
+function channelKey(): Promise<string> {
+  channelKeyPromise ??= (async () => {
+    const config = requireConfig();
+    const keys = storageKeys(config);
+    const stored = env().storage.get(keys.channel, isString);
+    if (stored) return stored;
+    try {
+      const file = await getClient().fetchJson(
+        `${config.keysUrl}/${encodeURIComponent(config.channelKey)}.json`,
+        ChannelKeyFile,
+        'channel-key',
+      );
+      env().storage.set(keys.channel, file.channel_key);
+      return file.channel_key;
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) {
+        const message = `channel-elements: the channel key "${config.channelKey}" is unknown to ${config.keysUrl}. Check data-channel-key.`;
+        env().logger.error(message);
+        throw new ConfigError(message);
+      }
+      throw error;
+    }
+  })();
+  channelKeyPromise.catch(() => (channelKeyPromise = undefined));
+  return channelKeyPromise;
+}
+
+/** Resolves the api key: stored, else `POST /get_api_key`. Fails with NO_API_KEY when none can be had. */
+function apiKey(): Promise<string> {
+  apiKeyPromise ??= (async () => {
+    const config = requireConfig();
+    const ck = await channelKey();
+    const storageKey = storageKeys(config).api(ck);
+    const stored = env().storage.get(storageKey, isString);
+    if (stored) return stored;
+    let answer;
+    try {
+      answer = await getClient().call('getApiKey', { global: true, cache: false });
+    } catch (error) {
+      if (error instanceof ConfigError) throw error;
+      throw new NoApiKeyError(error instanceof Error ? error.message : String(error));
+    }
+    env().storage.set(storageKey, answer.data.api_key);
+    return answer.data.api_key;
+  })();
+  apiKeyPromise.catch(() => (apiKeyPromise = undefined));
+  return apiKeyPromise;
+}
+
+/** Drops stored keys; the next call fetches them again. */
+function dropKeys(which: 'channel_key' | 'api_key'): void {
+  const config = $config.get();
+  if (!config) return;
+  const keys = storageKeys(config);
+  const ck = env().storage.get(keys.channel, isString) ?? config.channelKey;
+  env().storage.remove(keys.api(ck));
+  apiKeyPromise = undefined;
+  if (which === 'channel_key') {
+    env().storage.remove(keys.channel);
+    channelKeyPromise = undefined;
+  } else {
+    resetUser();
+  }
+}
+
+/** Forgets the signed-in user (401, invalid api key, sign-out). */
+export function resetUser(): void {
+  $token.set(undefined);
+  $user.set(undefined);
+  client?.clearCache();
+}
+
+const hooks: ClientHooks = {
+  channelKey,
+  channelLabel: () => $config.get()?.channelKey ?? '',
+  apiKey,
+  dropKeys,
+  token: () => $token.get(),
+  onUnauthorized: resetUser,
+  onGlobalError(detail) {
+    $apiKeyError.set({ ...detail, at: env().now() });
+    env().eventTarget?.dispatchEvent(
+      new CustomEvent('api_key_error', { detail: { error: detail.error, url: detail.url } }),
+    );
+  },
+};
+
+/** The API client of the current configuration. */
+export function getClient(): ApiClient {
+  const config = requireConfig();
+  if (!client || clientConfig !== config) {
+    client = new ApiClient({ apiUrl: config.apiUrl, logUrl: config.logUrl }, hooks);
+    clientConfig = config;
+  }
+  return client;
+}
+
+/**
+ * Runs the start-up sequence once per configuration: channel key, then api key, settings, colours and the
+ * profile (or geo) in parallel. Elements render once settings and colours are in; the profile/geo step
+ * finishes in the background. Menu, pages and catalogues load only when an element asks for them.
+ */
+export function startSession(): Promise<void> {
+  if (startPromise) return startPromise;
+  $startup.set({ status: 'loading' });
+  startPromise = (async () => {
+    try {
+      const api = getClient();
+      await channelKey();
+      const keyed = apiKey();
+      const [settings, colors] = await Promise.all([
+        api.call('settings', { global: true }),
+        api.call('colors', { global: true }),
+        keyed,
+      ]);
+      $settings.set(settings.data);
+      $colors.set(colors.data);
+      $startup.set({ status: 'ready' });
+      void loadProfileOrGeo();
+    } catch (error) {
+      const failure =
+        error instanceof ApiError ? error : new ApiError('network', error instanceof Error ? error.message : String(error));
+      env().logger.error(`channel-elements: start-up failed: ${failure.message}`);
+      $startup.set({ status: 'error', error: failure });
+      startPromise = undefined;
+    }
+  })();
+  return startPromise;
+}
+
+/** Loads the user's profile when there is a token; when that fails (or for a guest), the geo data. */
+async function loadProfileOrGeo(): Promise<void> {
+  const api = getClient();
+  if ($token.get()) {
+    try {
+      const profile = await api.call('profile', { global: true, allow: [401], skipLog: [401], cache: false });
+      $user.set(profile.data);
+      return;
+    } catch {
+      // Fall through to geo: spec section 2, "If it fails, fetch geo data".
+    }
+  }
+  try {
+    const geo = await api.call('geo');
+    $geo.set(geo.data);
+  } catch {
+    // Geo is best effort: without it nobody is blocked.
+  }
+}
+
+/**
+ * The Reload button of the start-up error screen: fetch a new api key and run start-up again
+ * (in place: an embedded element reloads its own data rather than the host's page).
+ */
+export function reloadSession(): Promise<void> {
+  dropKeys('api_key');
+  client?.clearCache();
+  $apiKeyError.set(undefined);
+  startPromise = undefined;
+  return startSession();
+}
+
+/** Forgets everything (a new `configure()`, or tests). */
+export function resetSession(): void {
+  client = undefined;
+  clientConfig = undefined;
+  channelKeyPromise = undefined;
+  apiKeyPromise = undefined;
+  startPromise = undefined;
+  $user.set(undefined);
+  $token.set(undefined);
+  $settings.set(undefined);
+  $colors.set(undefined);
+  $geo.set(undefined);
+  $apiKeyError.set(undefined);
+  $startup.set({ status: 'idle' });
+}
+
+$config.listen(() => resetSession());
