@@ -8,6 +8,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
+import { minifyCssTemplates } from './scripts/minify-css.mjs';
 
 const production = process.env.NODE_ENV !== 'development';
 
@@ -15,6 +16,7 @@ const plugins = () => [
   replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') } }),
   nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx'] }),
   commonjs(),
+  production && minifyCssTemplates(),
   esbuild({ target: 'es2020', jsx: 'automatic', legalComments: 'none', tsconfig: 'tsconfig.json' }),
   // terser packs a few KB tighter than esbuild's minifier, which matters against the 110 KB page budget.
   production && terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } }),
@@ -27,7 +29,7 @@ function manualChunks(id) {
   if (/node_modules[\\/](react|react-dom|scheduler|@r2wc)[\\/]/.test(id)) return 'react';
   if (/node_modules[\\/](nanostores|@nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
   // French texts stay a chunk of their own, fetched only when an element speaks French.
-  if (/[\\/]src[\\/]i18n[\\/]fr\.ts$/.test(id)) return undefined;
+  if (/[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr)\.ts$/.test(id)) return undefined;
   if (/[\\/]src[\\/](api|stores|lib|i18n|env\.ts|start\.ts)/.test(id)) return 'session';
   return undefined;
 }

@@ -49,3 +49,25 @@ export function translator(lang: Lang): TFunction {
 }
 
 export type { TFunction };
+
+const formsLoading = new Map<Lang, Promise<void>>();
+
+/**
+ * Loads the `forms` namespace (validation and server messages) for a language. Elements with forms call it
+ * before their first render and translate with `t('forms:validation.email')`.
+ */
+export function loadForms(lang: Lang): Promise<void> {
+  let pending = formsLoading.get(lang);
+  if (!pending) {
+    pending = (lang === 'fr' ? import('./forms-fr.js').then((m) => m.formsFr) : import('./forms-en.js').then((m) => m.formsEn)).then(
+      (texts) => {
+        instance.addResourceBundle(lang, 'forms', texts);
+      },
+      () => {
+        formsLoading.delete(lang);
+      },
+    );
+    formsLoading.set(lang, pending);
+  }
+  return pending;
+}

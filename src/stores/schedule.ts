@@ -25,7 +25,7 @@ export interface ScheduleQuery {
   gender?: string | undefined;
   city?: string | undefined;
   state?: string | undefined;
-  /** Show at most this many events, fetched at once (no further pages). */
+  /** Show at most this many events (still fetched page by page). */
   limit?: number | undefined;
 }
 
@@ -64,7 +64,9 @@ export function eventsQuery(query: ScheduleQuery, offset: number): Record<string
     city: query.city,
     state: query.state,
     offset,
-    limit: Math.min(query.limit ?? PAGE_SIZE, MAX_EVENTS_PAGE),
+    // Pages stay small whatever the limit: 5,000 events parse and render a page at a time, so the first rows
+    // show right after the first answer and no single task handles thousands of events.
+    limit: Math.min(PAGE_SIZE, (query.limit ?? MAX_EVENTS_PAGE) - offset),
   };
 }
 
@@ -84,7 +86,7 @@ export function createSchedule(): Schedule {
       const answer = await getClient().call('events', { query: eventsQuery(current, offset), signal });
       if (current !== query || signal.aborted) return;
       const before = offset === 0 ? [] : $state.get().events;
-      const total = current.limit ? Math.min(answer.data.length, current.limit) : answer.meta.total;
+      const total = Math.min(answer.meta.total, current.limit ?? Number.POSITIVE_INFINITY);
       $state.set({ status: 'ready', events: [...before, ...answer.data], total, loadingMore: false });
     } catch (error) {
       if (isCancel(error) || current !== query) return;
@@ -105,7 +107,7 @@ export function createSchedule(): Schedule {
     },
     loadMore() {
       const state = $state.get();
-      if (!query || query.limit || state.status !== 'ready' || state.loadingMore) return;
+      if (!query || state.status !== 'ready' || state.loadingMore) return;
       if (state.events.length >= state.total) return;
       $state.set({ ...state, loadingMore: true, error: undefined });
       void fetchPage(state.events.length);

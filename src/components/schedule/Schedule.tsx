@@ -3,7 +3,7 @@
  * links to the watch page. Logic lives in stores (schedule, catalog, toasts); this renders and forwards.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { Event, EventCategory } from '../../api/contract.js';
 import { ChannelEventSelectEvent } from '../../events/index.js';
 import { env } from '../../env.js';
@@ -18,9 +18,6 @@ import { errorText } from '../ui/messages.js';
 import { ElementShell, ToastList, useElement, type ShellProps } from '../ui/shell.js';
 import { parseScheduleProps, type ScheduleOptions, type ScheduleProps } from './attributes.js';
 import { scheduleCss } from './styles.js';
-
-/** Cards rendered at first, and added each time the end of the list scrolls into view. */
-export const RENDER_STEP = 24;
 
 /** The element's root component. */
 export function Schedule(props: ScheduleProps & ShellProps): ReactNode {
@@ -80,6 +77,17 @@ function ScheduleBody(props: ScheduleProps): ReactNode {
   const toastList = useStore(toasts.$toasts);
   const filtered = Object.values(clean(effective)).length > 0;
   const titleId = useId();
+  // Stable callbacks, so that appending a page re-renders only the new rows.
+  const onSelect = useCallback(
+    (event: Event, e: MouseEvent) => {
+      if (!host.dispatchEvent(new ChannelEventSelectEvent({ id: event.id }))) e.preventDefault();
+    },
+    [host],
+  );
+  const onStar = useCallback(() => {
+    if (!$user.get()) toasts.show(t('schedule.favourite.login'), 'info');
+  }, [toasts, t]);
+  const onLoadMore = useCallback(() => schedule.loadMore(), [schedule]);
 
   return (
     <section className={options.layout} aria-labelledby={titleId} aria-busy={state.status === 'loading'} part="schedule">
@@ -126,14 +134,9 @@ function ScheduleBody(props: ScheduleProps): ReactNode {
           options={options}
           loadingMore={state.loadingMore}
           moreError={state.error}
-          onLoadMore={() => schedule.loadMore()}
-          onSelect={(event, e) => {
-            const select = new ChannelEventSelectEvent({ id: event.id });
-            if (!host.dispatchEvent(select)) e.preventDefault();
-          }}
-          onStar={() => {
-            if (!$user.get()) toasts.show(t('schedule.favourite.login'), 'info');
-          }}
+          onLoadMore={onLoadMore}
+          onSelect={onSelect}
+          onStar={onStar}
         />
       )}
       <ToastList toasts={toastList} onDismiss={toasts.dismiss} />
@@ -173,39 +176,29 @@ interface ListProps {
 }
 
 /**
- * Renders events incrementally: the first RENDER_STEP at once (first rows on screen right after the data
- * arrives), more when the end of the list scrolls into view or "Show more" is pressed. Thousands of events
- * never become thousands of DOM nodes in one task.
+ * Renders the loaded pages; when the end of the list comes near the viewport (or "Show more" is pressed) the
+ * next page is fetched. Pages are small and rows are memoised, so each page adds only its own rows, and
+ * `content-visibility` lets the browser skip rows far off screen.
  */
 function EventList(props: ListProps): ReactNode {
   const { t } = useElement();
-  const { events, total, options } = props;
-  const [shown, setShown] = useState(RENDER_STEP);
+  const { events, total, options, onLoadMore } = props;
   const sentinel = useRef<HTMLDivElement>(null);
-  const visible = events.slice(0, shown);
-  const hasMore = shown < events.length || events.length < total;
-
-  const more = () => {
-    if (shown < events.length) setShown((s) => s + RENDER_STEP * 2);
-    else props.onLoadMore();
-  };
-  const moreRef = useRef(more);
-  moreRef.current = more;
+  const hasMore = events.length < total;
 
   useEffect(() => {
     const node = sentinel.current;
-    if (!node || !hasMore || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((e) => e.isIntersecting)) moreRef.current();
-      },
-      { rootMargin: '400px 0px' },
-    );
+    if (!node || !hasMore || props.loadingMore || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && onLoadMore(), {
+      rootMargin: '600px 0px',
+    });
     observer.observe(node);
     return () => observer.disconnect();
-  }, [hasMore, shown, events.length]);
+  }, [hasMore, props.loadingMore, events.length, onLoadMore]);
 
-  const rows = visible.map((event) => <EventItem key={event.id} event={event} {...props} />);
+  const rows = events.map((event) => (
+    <EventItem key={event.id} event={event} options={options} onSelect={props.onSelect} onStar={props.onStar} />
+  ));
   return (
     <>
       {options.view === 'table' ? (
@@ -231,7 +224,7 @@ function EventList(props: ListProps): ReactNode {
       )}
       {hasMore ? (
         <div className="more" ref={sentinel}>
-          <button type="button" className="btn secondary" part="more" disabled={props.loadingMore} onClick={more}>
+          <button type="button" className="btn secondary" part="more" disabled={props.loadingMore} onClick={onLoadMore}>
             {props.loadingMore ? t('schedule.loadingMore') : t('schedule.more')}
           </button>
         </div>
@@ -264,7 +257,14 @@ export function accessBadge(event: Event): 'free' | 'register' | 'paid' | 'ppv' 
   return event.type === 'ppv' ? 'ppv' : 'paid';
 }
 
-function EventItem(props: ListProps & { event: Event }): ReactNode {
+interface ItemProps {
+  event: Event;
+  options: ScheduleOptions;
+  onSelect(event: Event, e: MouseEvent): void;
+  onStar(event: Event): void;
+}
+
+const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
   const { t, lang, currency } = useElement();
   const { event, options } = props;
   const title = eventTitle(event, t as never);
@@ -340,7 +340,7 @@ function EventItem(props: ListProps & { event: Event }): ReactNode {
       {star}
     </li>
   );
-}
+});
 
 /** The gender, sport, city and state filters (attribute `show-filters`). */
 function FilterBar(props: { value: Filters; onChange(next: Filters): void; onClear(): void }): ReactNode {

@@ -11,7 +11,7 @@ export const scheduleCss = /* css */ `
 }
 .items { list-style: none; display: grid; gap: 12px; }
 .grid .items { grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--channel-card-min-width, 250px)), 1fr)); }
-.item { position: relative; display: flex; min-width: 0; }
+.item { position: relative; display: flex; min-width: 0; content-visibility: auto; contain-intrinsic-size: auto 150px; }
 .card {
   flex: 1; min-width: 0; display: grid; gap: 6px; align-content: start; padding: 14px 46px 14px 14px;
   border-radius: var(--_radius); background: var(--channel-card-background, var(--_surface));

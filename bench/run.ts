@@ -1,0 +1,150 @@
+/**
+ * `npm run bench`: sizes and speed of the embed, measured here (not asserted by tests).
+ *
+ * - the gzip size (level 9) of the loader, and of all JavaScript a schedule-only page loads (every script and
+ *   module response the browser fetched for demo/site/cms.html's single schedule, in English);
+ * - the time from the 5,000-event answer arriving to the first event card on screen, and the long tasks
+ *   (> 50 ms) seen while scrolling that list to its end (demo/site/bench.html, channel `bench`).
+ *
+ * Runs the reference server in-process on free ports with a throwaway data directory, in headless Chromium.
+ * Prints a table and writes bench/results/latest.json.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page } from '@playwright/test';
+// @ts-expect-error: a plain .mjs helper without type declarations
+import { launchOptions } from '../scripts/chromium.mjs';
+import { startServer } from '../demo/server/server.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const gz = (data: Buffer | string) => gzipSync(data, { level: 9 }).length;
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+};
+
+const dataDir = mkdtempSync(join(tmpdir(), 'channel-bench-'));
+const server = await startServer({ port: 0, dataDir, rateLimitMax: 1_000_000 });
+const browser = await chromium.launch(launchOptions() as Parameters<typeof chromium.launch>[0]);
+
+try {
+  // --- sizes
+  const loaderGz = gz(readFileSync('dist/channel-elements.js'));
+  const scheduleJs = await pageJavaScript(`${server.hostOrigin}/cms.html`);
+  const scheduleGz = scheduleJs.reduce((sum, f) => sum + f.gz, 0);
+
+  // --- time to first card with 5,000 events
+  const firstCard: number[] = [];
+  const fromNavigation: number[] = [];
+  let longTasks: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const run = await timeFirstCard(`${server.origin}/bench.html`, i === 0);
+    firstCard.push(run.afterData);
+    fromNavigation.push(run.fromStart);
+    if (run.longTasks) longTasks = run.longTasks;
+  }
+
+  const results = {
+    date: new Date().toISOString(),
+    loader_gzip_bytes: loaderGz,
+    schedule_page_js_gzip_bytes: scheduleGz,
+    schedule_page_files: scheduleJs.map((f) => ({ url: f.url, gzip_bytes: f.gz })),
+    first_card_after_data_ms_median: median(firstCard),
+    first_card_after_data_ms_runs: firstCard,
+    first_card_from_navigation_ms_median: median(fromNavigation),
+    scroll_long_tasks_ms: longTasks,
+  };
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
+
+  const rows: [string, string, string][] = [
+    ['loader (channel-elements.js), gzip', `${kb(loaderGz)} KB`, 'budget 4 KB'],
+    [`all JS of a schedule-only page (${scheduleJs.length} files), gzip`, `${kb(scheduleGz)} KB`, 'budget 110 KB'],
+    [`5,000 events: first card after data arrives (median of ${RUNS})`, `${median(firstCard).toFixed(0)} ms`, 'target 300 ms'],
+    ['5,000 events: first card from navigation start (median)', `${median(fromNavigation).toFixed(0)} ms`, ''],
+    ['long tasks while scrolling the 5,000 events to the end', `${longTasks.length} (max ${Math.max(0, ...longTasks).toFixed(0)} ms)`, 'target 0'],
+  ];
+  console.log('\nchannel elements benchmark');
+  for (const [what, value, note] of rows) console.log(`  ${what.padEnd(64)} ${value.padStart(14)}   ${note}`);
+  console.log('\n  files of the schedule page:');
+  for (const f of scheduleJs) console.log(`    ${f.url.replace(/^https?:\/\/[^/]+/, '').padEnd(44)} ${kb(f.gz).padStart(7)} KB`);
+} finally {
+  await browser.close();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Every JavaScript response a page loads until its schedule shows events, with gzip sizes. */
+async function pageJavaScript(url: string): Promise<{ url: string; gz: number }[]> {
+  const page = await browser.newPage();
+  const files: { url: string; gz: number }[] = [];
+  const pending: Promise<void>[] = [];
+  page.on('response', (response) => {
+    const type = response.headers()['content-type'] ?? '';
+    if (!/javascript/.test(type)) return;
+    pending.push(response.body().then((body) => void files.push({ url: response.url(), gz: gz(body) })));
+  });
+  await page.goto(url);
+  await page.locator('channel-schedule [part~="event"]').first().waitFor();
+  await page.waitForLoadState('networkidle');
+  await Promise.all(pending);
+  await page.close();
+  return files.sort((a, b) => b.gz - a.gz);
+}
+
+/** Loads the 5,000-event page and measures, inside the page, data arrival to first card. */
+async function timeFirstCard(
+  url: string,
+  scroll: boolean,
+): Promise<{ afterData: number; fromStart: number; longTasks?: number[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on('console', (m) => m.type() === 'error' && console.error('page console:', m.text()));
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  page.on('crash', () => console.error('page crashed'));
+  // A string, not a function: tsx's keepNames would wrap inner functions in a __name() helper the page lacks.
+  await page.addInitScript(`
+    window.__longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
+      .observe({ type: 'longtask', buffered: true });
+    const poll = () => {
+      const el = document.querySelector('channel-schedule');
+      if (el && el.shadowRoot && el.shadowRoot.querySelector('[part~="event"]')) window.__firstCard = performance.now();
+      else requestAnimationFrame(poll);
+    };
+    requestAnimationFrame(poll);
+  `);
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, {
+    timeout: 60_000,
+  });
+  const timing = await page.evaluate(() => {
+    const events = performance
+      .getEntriesByType('resource')
+      .filter((e) => /\/api\/events\?/.test(e.name)) as PerformanceResourceTiming[];
+    const first = (window as unknown as { __firstCard: number }).__firstCard;
+    const arrived = Math.max(...events.map((e) => e.responseEnd));
+    return { afterData: first - arrived, fromStart: first };
+  });
+  let longTasks: number[] | undefined;
+  if (scroll) longTasks = await scrollToEnd(page);
+  await page.close();
+  return { ...timing, longTasks };
+}
+
+/** Scrolls the whole list (the schedule renders more as its end comes into view) and reports long tasks. */
+async function scrollToEnd(page: Page): Promise<number[]> {
+  await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks = []));
+  for (let i = 0; i < 400; i++) {
+    const done = await page.evaluate(() => {
+      window.scrollBy(0, 2000);
+      const root = document.querySelector('channel-schedule')?.shadowRoot;
+      return !root?.querySelector('[part~="more"]') && window.innerHeight + window.scrollY >= document.body.scrollHeight - 5;
+    });
+    if (done) break;
+    await page.waitForTimeout(30);
+  }
+  return page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+}

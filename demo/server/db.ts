@@ -1,0 +1,186 @@
+/**
+ * The reference server's storage: a real SQLite database (sql.js, SQLite compiled to WASM, so no native build
+ * step) kept in memory and written to `DATA_DIR/channel.sqlite` after writes. The schema is versioned: a file
+ * written by an older schema is thrown away and rebuilt from the fixtures, which is fine because everything in it
+ * except api keys and logs is seed data.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import initSqlJs, { type Database, type SqlValue } from 'sql.js';
+import { seedDatabase } from './seed.js';
+
+/** Bump when the schema or the seed code changes: older files are rebuilt from the fixtures. */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * A digest of the fixture files. Stored next to the schema version so that editing a fixture is picked up on the
+ * next start without anyone remembering to delete .data/ (api keys are dropped then; clients fetch new ones).
+ */
+function fixturesDigest(fixturesDir: string): string {
+  const hash = createHash('sha256');
+  for (const name of readdirSync(fixturesDir).filter((n) => n.endsWith('.json')).sort()) {
+    hash.update(name).update(readFileSync(join(fixturesDir, name)));
+  }
+  return hash.digest('hex');
+}
+
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE channels (id INTEGER PRIMARY KEY, channel_key TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
+CREATE TABLE api_keys (
+  api_key TEXT PRIMARY KEY, channel_id INTEGER NOT NULL REFERENCES channels(id), created_at INTEGER NOT NULL);
+CREATE TABLE settings (channel_id INTEGER PRIMARY KEY REFERENCES channels(id), json TEXT NOT NULL);
+CREATE TABLE colors (
+  channel_id INTEGER NOT NULL REFERENCES channels(id), name TEXT NOT NULL, value TEXT NOT NULL,
+  PRIMARY KEY (channel_id, name));
+CREATE TABLE menu (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, parent_id INTEGER, position INTEGER NOT NULL,
+  name TEXT NOT NULL, alias TEXT, url TEXT, custom_icon TEXT, type TEXT NOT NULL DEFAULT 'link');
+CREATE TABLE pages (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
+  alt_name TEXT, url TEXT NOT NULL, alias TEXT NOT NULL, blocks_json TEXT NOT NULL);
+CREATE UNIQUE INDEX pages_alias ON pages (channel_id, alias);
+CREATE TABLE categories (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, parent_id INTEGER, position INTEGER NOT NULL,
+  name TEXT NOT NULL, alias TEXT, sport TEXT, gender TEXT);
+CREATE TABLE participant_groups (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, alias TEXT, image TEXT,
+  properties_json TEXT NOT NULL DEFAULT '{}');
+CREATE TABLE participants (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, group_id INTEGER, name TEXT NOT NULL, short_name TEXT,
+  alias TEXT, logo TEXT, color TEXT, gender TEXT, sport TEXT);
+CREATE TABLE locations (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, city TEXT, state TEXT, time_zone TEXT);
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+  start_offset INTEGER NOT NULL, -- seconds from the server's start (the anchor), so live events stay live
+  duration INTEGER NOT NULL, time_zone TEXT, home_team_id INTEGER, location_id INTEGER, category_id INTEGER,
+  image TEXT, description TEXT, price REAL);
+CREATE INDEX events_channel_start ON events (channel_id, start_offset);
+CREATE TABLE event_participants (
+  event_id INTEGER NOT NULL, participant_id INTEGER NOT NULL, position INTEGER NOT NULL,
+  PRIMARY KEY (event_id, participant_id));
+CREATE INDEX event_participants_participant ON event_participants (participant_id);
+CREATE TABLE faq (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, question TEXT NOT NULL,
+  answer TEXT NOT NULL);
+CREATE TABLE slides (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, title TEXT, image TEXT,
+  link TEXT, slidable_type TEXT, slidable_id INTEGER);
+CREATE TABLE custom_forms (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, alias TEXT NOT NULL, name TEXT NOT NULL,
+  fields_json TEXT NOT NULL);
+CREATE TABLE logs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, channel_id INTEGER, received_at INTEGER NOT NULL, ip TEXT,
+  entry_json TEXT NOT NULL);
+`;
+
+export type Row = Record<string, SqlValue>;
+
+/** A thin wrapper around the sql.js database: typed row helpers plus debounced saving to disk. */
+export class ChannelDb {
+  private saveTimer: NodeJS.Timeout | undefined;
+
+  private constructor(
+    readonly db: Database,
+    private readonly file: string,
+  ) {}
+
+  /** Opens (or creates and seeds) the database file under `dataDir`. */
+  static async open(dataDir: string, fixturesDir: string): Promise<ChannelDb> {
+    const SQL = await initSqlJs();
+    mkdirSync(dataDir, { recursive: true });
+    const file = join(dataDir, 'channel.sqlite');
+    const digest = fixturesDigest(fixturesDir);
+    let db: Database | undefined;
+    if (existsSync(file)) {
+      try {
+        db = new SQL.Database(readFileSync(file));
+        const meta = new Map(db.exec('SELECT key, value FROM meta')[0]?.values.map(([k, v]) => [String(k), String(v)]));
+        if (Number(meta.get('schema_version')) !== SCHEMA_VERSION || meta.get('fixtures') !== digest) {
+          // An older (or foreign) file: rebuilding from fixtures is simpler and safer than migrating demo data.
+          db.close();
+          db = undefined;
+        }
+      } catch {
+        db = undefined; // unreadable file: start over rather than refuse to boot the demo
+      }
+    }
+    const fresh = db === undefined;
+    db ??= new SQL.Database();
+    const store = new ChannelDb(db, file);
+    if (fresh) {
+      db.exec(SCHEMA);
+      db.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [String(SCHEMA_VERSION)]);
+      db.run("INSERT INTO meta (key, value) VALUES ('fixtures', ?)", [digest]);
+      store.transaction(() => seedDatabase(store, fixturesDir));
+      store.saveNow();
+    }
+    return store;
+  }
+
+  /** All rows of a query as plain objects. */
+  all(sql: string, params: SqlValue[] = []): Row[] {
+    const stmt = this.db.prepare(sql);
+    try {
+      stmt.bind(params);
+      const rows: Row[] = [];
+      while (stmt.step()) rows.push(stmt.getAsObject());
+      return rows;
+    } finally {
+      stmt.free();
+    }
+  }
+
+  /** The first row of a query, if any. */
+  get(sql: string, params: SqlValue[] = []): Row | undefined {
+    return this.all(sql, params)[0];
+  }
+
+  /** Runs a write and schedules a save; answers the last inserted row id. */
+  run(sql: string, params: SqlValue[] = []): number {
+    this.db.run(sql, params);
+    this.scheduleSave();
+    return Number(this.db.exec('SELECT last_insert_rowid()')[0]?.values[0]?.[0] ?? 0);
+  }
+
+  /** Runs `fn` inside one transaction (seeding thousands of rows one-by-one is much slower otherwise). */
+  transaction<T>(fn: () => T): T {
+    this.db.exec('BEGIN');
+    try {
+      const result = fn();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      this.db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+
+  /** Writes are coalesced: a burst of log posts costs one file write, not one per request. */
+  private scheduleSave(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.saveNow();
+    }, 500);
+    this.saveTimer.unref();
+  }
+
+  /** Exports the whole database to disk; written to a temp file first so a crash never leaves half a file. */
+  saveNow(): void {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, this.db.export());
+    renameSync(tmp, this.file);
+  }
+
+  close(): void {
+    this.saveNow();
+    this.db.close();
+  }
+}

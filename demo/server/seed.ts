@@ -1,0 +1,317 @@
+/**
+ * Seeds a fresh database from the channel fixtures in demo/fixtures/*.json, plus the generated `bench` channel.
+ * Fixtures refer to each other by alias (category, school, team, location key) rather than by id so that they stay
+ * readable and editable by hand; ids are assigned here in file order, which keeps them stable between rebuilds.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChannelDb } from './db.js';
+
+/** The JSON shape of one channel fixture file. */
+export interface ChannelFixture {
+  channel_key: string;
+  name: string;
+  settings: Record<string, unknown>;
+  colors: Record<string, string>;
+  menu: Array<MenuFixture & { items?: MenuFixture[] }>;
+  pages: Array<{ name: string; alt_name?: string | null; url: string; blocks: unknown[] }>;
+  faq: Array<{ question: string; answer: string }>;
+  slides: Array<{
+    title?: string | null;
+    image?: string | null;
+    link?: string | null;
+    slidable_type?: string | null;
+    /** Alias of the category, participant or group the slide belongs to. */
+    slidable_ref?: string;
+  }>;
+  custom_forms: Array<{ alias: string; name: string; fields: unknown[] }>;
+  categories: Array<CategoryFixture & { children?: CategoryFixture[] }>;
+  participant_groups: Array<{ alias: string; name: string; image?: string | null; properties?: Record<string, string> }>;
+  participants: Array<{
+    alias: string;
+    name: string;
+    short_name?: string | null;
+    group?: string | null;
+    color?: string | null;
+    logo?: string | null;
+    gender?: string | null;
+    sport?: string | null;
+  }>;
+  locations: Array<{ key: string; name: string; city?: string | null; state?: string | null; time_zone?: string | null }>;
+  events: EventFixture[];
+}
+
+interface MenuFixture {
+  name: string;
+  alias?: string | null;
+  url?: string | null;
+  custom_icon?: string | null;
+  type?: string;
+}
+
+interface CategoryFixture {
+  alias: string;
+  name: string;
+  sport?: string | null;
+  gender?: string | null;
+}
+
+export interface EventFixture {
+  name: string;
+  type: string;
+  price?: number | null;
+  /** Seconds from the server's start; negative is in the past. */
+  start_offset: number;
+  /** Seconds the event stays live after its start. */
+  duration: number;
+  time_zone?: string | null;
+  category?: string | null;
+  location?: string | null;
+  /** Participant aliases, away team first, then the home team. */
+  participants?: string[];
+  home?: string | null;
+  image?: string | null;
+  description?: string | null;
+}
+
+/** Loads every fixture file, in name order so that ids do not depend on the file system's listing order. */
+export function loadFixtures(fixturesDir: string): ChannelFixture[] {
+  return readdirSync(fixturesDir)
+    .filter((name) => name.endsWith('.json'))
+    // Sort by channel name without ".json" so "demo" precedes "demo-fr" (a plain sort puts '-' before '.').
+    .sort((a, b) => a.replace(/\.json$/, '').localeCompare(b.replace(/\.json$/, '')))
+    .map((name) => JSON.parse(readFileSync(join(fixturesDir, name), 'utf8')) as ChannelFixture);
+}
+
+export function seedDatabase(db: ChannelDb, fixturesDir: string): void {
+  for (const fixture of loadFixtures(fixturesDir)) seedChannel(db, fixture);
+  seedChannel(db, benchFixture());
+}
+
+/** Throws with a readable message when a fixture refers to an alias it never defined. */
+function lookup(map: Map<string, number>, key: string, what: string, channel: string): number {
+  const value = map.get(key);
+  if (value === undefined) throw new Error(`fixture ${channel}: unknown ${what} '${key}'`);
+  return value;
+}
+
+function seedChannel(db: ChannelDb, f: ChannelFixture): void {
+  const key = f.channel_key;
+  const channelId = db.run('INSERT INTO channels (channel_key, name) VALUES (?, ?)', [key, f.name]);
+  db.run('INSERT INTO settings (channel_id, json) VALUES (?, ?)', [channelId, JSON.stringify(f.settings)]);
+  for (const [name, value] of Object.entries(f.colors)) {
+    db.run('INSERT INTO colors (channel_id, name, value) VALUES (?, ?, ?)', [channelId, name, value]);
+  }
+
+  f.menu.forEach((item, position) => {
+    const menuId = db.run(
+      'INSERT INTO menu (channel_id, parent_id, position, name, alias, url, custom_icon, type) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)',
+      [channelId, position, item.name, item.alias ?? null, item.url ?? null, item.custom_icon ?? null, item.type ?? 'link'],
+    );
+    (item.items ?? []).forEach((child, childPosition) => {
+      db.run(
+        'INSERT INTO menu (channel_id, parent_id, position, name, alias, url, custom_icon, type) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [channelId, menuId, childPosition, child.name, child.alias ?? null, child.url ?? null, child.custom_icon ?? null, child.type ?? 'link'],
+      );
+    });
+  });
+
+  f.pages.forEach((page, position) => {
+    // The page alias used by `GET /pages/{alias}` is its url without slashes ("/about" -> "about").
+    const alias = page.url.replace(/\//g, '');
+    db.run(
+      'INSERT INTO pages (channel_id, position, name, alt_name, url, alias, blocks_json) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [channelId, position, page.name, page.alt_name ?? null, page.url, alias, JSON.stringify(page.blocks)],
+    );
+  });
+
+  f.faq.forEach((entry, position) => {
+    db.run('INSERT INTO faq (channel_id, position, question, answer) VALUES (?, ?, ?, ?)', [
+      channelId,
+      position,
+      entry.question,
+      entry.answer,
+    ]);
+  });
+
+  for (const form of f.custom_forms) {
+    db.run('INSERT INTO custom_forms (channel_id, alias, name, fields_json) VALUES (?, ?, ?, ?)', [
+      channelId,
+      form.alias,
+      form.name,
+      JSON.stringify(form.fields),
+    ]);
+  }
+
+  const categories = new Map<string, number>();
+  f.categories.forEach((cat, position) => {
+    const parentId = db.run(
+      'INSERT INTO categories (channel_id, parent_id, position, name, alias, sport, gender) VALUES (?, NULL, ?, ?, ?, ?, ?)',
+      [channelId, position, cat.name, cat.alias, cat.sport ?? null, cat.gender ?? null],
+    );
+    categories.set(cat.alias, parentId);
+    (cat.children ?? []).forEach((child, childPosition) => {
+      const childId = db.run(
+        'INSERT INTO categories (channel_id, parent_id, position, name, alias, sport, gender) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [channelId, parentId, childPosition, child.name, child.alias, child.sport ?? cat.sport ?? null, child.gender ?? null],
+      );
+      categories.set(child.alias, childId);
+    });
+  });
+
+  const groups = new Map<string, number>();
+  for (const group of f.participant_groups) {
+    const groupId = db.run(
+      'INSERT INTO participant_groups (channel_id, name, alias, image, properties_json) VALUES (?, ?, ?, ?, ?)',
+      [channelId, group.name, group.alias, group.image ?? null, JSON.stringify(group.properties ?? {})],
+    );
+    groups.set(group.alias, groupId);
+  }
+
+  const participants = new Map<string, number>();
+  for (const p of f.participants) {
+    const groupId = p.group ? lookup(groups, p.group, 'group', key) : null;
+    const participantId = db.run(
+      'INSERT INTO participants (channel_id, group_id, name, short_name, alias, logo, color, gender, sport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [channelId, groupId, p.name, p.short_name ?? null, p.alias, p.logo ?? null, p.color ?? null, p.gender ?? null, p.sport ?? null],
+    );
+    participants.set(p.alias, participantId);
+  }
+
+  const locations = new Map<string, number>();
+  for (const loc of f.locations) {
+    const locationId = db.run('INSERT INTO locations (channel_id, name, city, state, time_zone) VALUES (?, ?, ?, ?, ?)', [
+      channelId,
+      loc.name,
+      loc.city ?? null,
+      loc.state ?? null,
+      loc.time_zone ?? null,
+    ]);
+    locations.set(loc.key, locationId);
+  }
+
+  f.slides.forEach((slide, position) => {
+    // A slide's owner is given by alias; resolve it against the table its type names.
+    let slidableId: number | null = null;
+    if (slide.slidable_ref) {
+      const table = slide.slidable_type === 'group' ? groups : slide.slidable_type === 'participant' ? participants : categories;
+      slidableId = lookup(table, slide.slidable_ref, `${slide.slidable_type ?? 'category'} slide ref`, key);
+    }
+    db.run(
+      'INSERT INTO slides (channel_id, position, title, image, link, slidable_type, slidable_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [channelId, position, slide.title ?? null, slide.image ?? null, slide.link ?? null, slide.slidable_type ?? null, slidableId],
+    );
+  });
+
+  // Prepared statements: the bench channel inserts 5,000 events, and re-preparing per row adds up.
+  const insertEvent = db.db.prepare(
+    'INSERT INTO events (channel_id, name, type, start_offset, duration, time_zone, home_team_id, location_id, category_id, image, description, price) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const insertLink = db.db.prepare('INSERT INTO event_participants (event_id, participant_id, position) VALUES (?, ?, ?)');
+  try {
+    for (const e of f.events) {
+      insertEvent.run([
+        channelId,
+        e.name,
+        e.type,
+        Math.round(e.start_offset),
+        Math.round(e.duration),
+        e.time_zone ?? null,
+        e.home ? lookup(participants, e.home, 'participant', key) : null,
+        e.location ? lookup(locations, e.location, 'location', key) : null,
+        e.category ? lookup(categories, e.category, 'category', key) : null,
+        e.image ?? null,
+        e.description ?? null,
+        e.type === 'free' ? null : (e.price ?? null),
+      ]);
+      const eventId = Number(db.db.exec('SELECT last_insert_rowid()')[0]?.values[0]?.[0]);
+      (e.participants ?? []).forEach((alias, position) => {
+        insertLink.run([eventId, lookup(participants, alias, 'participant', key), position]);
+      });
+    }
+  } finally {
+    insertEvent.free();
+    insertLink.free();
+  }
+}
+
+/**
+ * The `bench` channel: 5,000 events over ±60 days with a handful of teams, built in code because a fixture file of
+ * that size would be noise in the repository. Deterministic (no Math.random) so benchmark runs are comparable.
+ */
+export function benchFixture(): ChannelFixture {
+  const sports = ['basketball', 'soccer', 'volleyball', 'hockey'];
+  const genders = ['male', 'female'] as const;
+  const categories = sports.map((sport) => ({
+    alias: sport,
+    name: sport[0]!.toUpperCase() + sport.slice(1),
+    sport,
+    gender: null,
+    children: genders.map((gender) => ({
+      alias: `${gender}-${sport}`,
+      name: `${gender === 'male' ? "Men's" : "Women's"} ${sport}`,
+      sport,
+      gender,
+    })),
+  }));
+  const schools = ['alpha', 'bravo', 'charlie', 'delta'];
+  const participants = schools.flatMap((school) =>
+    sports.flatMap((sport) =>
+      genders.map((gender) => ({
+        alias: `${school}-${gender[0]}-${sport}`,
+        name: `${school[0]!.toUpperCase()}${school.slice(1)} ${sport}`,
+        short_name: school.slice(0, 3).toUpperCase(),
+        group: school,
+        gender,
+        sport,
+      })),
+    ),
+  );
+  const locations = [
+    { key: 'east', name: 'East Arena', city: 'Boston', state: 'MA', time_zone: 'EST' },
+    { key: 'central', name: 'Central Arena', city: 'Chicago', state: 'IL', time_zone: 'CST' },
+    { key: 'mountain', name: 'Mountain Arena', city: 'Denver', state: 'CO', time_zone: 'MST' },
+    { key: 'west', name: 'West Arena', city: 'Seattle', state: 'WA', time_zone: 'PST' },
+  ];
+  const events: EventFixture[] = [];
+  const count = 5000;
+  const span = 120 * 86400;
+  for (let i = 0; i < count; i++) {
+    const sport = sports[i % sports.length]!;
+    const gender = genders[Math.floor(i / sports.length) % 2]!;
+    const home = schools[i % schools.length]!;
+    const away = schools[(i + 1 + (i % 3)) % schools.length]!;
+    const location = locations[i % locations.length]!;
+    const type = i % 10 === 0 ? 'register' : i % 3 === 0 ? 'paid' : 'free';
+    events.push({
+      name: `Bench game ${i + 1}`,
+      type,
+      price: type === 'paid' ? 9.99 : null,
+      start_offset: -span / 2 + Math.floor((i * span) / count),
+      duration: 3 * 3600,
+      time_zone: location.time_zone,
+      category: `${gender}-${sport}`,
+      location: location.key,
+      participants: home === away ? [`${home}-${gender[0]}-${sport}`] : [`${away}-${gender[0]}-${sport}`, `${home}-${gender[0]}-${sport}`],
+      home: `${home}-${gender[0]}-${sport}`,
+      image: null,
+      description: null,
+    });
+  }
+  return {
+    channel_key: 'bench',
+    name: 'Bench Channel',
+    settings: { name: 'Bench Channel', language: 'en', currency: 'USD', 'google-analytics': null, auth: { remote_auth: 0 } },
+    colors: { 'primary-color': '#2563eb' },
+    menu: [],
+    pages: [],
+    faq: [],
+    slides: [],
+    custom_forms: [],
+    categories,
+    participant_groups: schools.map((alias) => ({ alias, name: `${alias} school`, properties: { conference: 'Bench' } })),
+    participants,
+    locations,
+    events,
+  };
+}

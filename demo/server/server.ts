@@ -1,0 +1,587 @@
+/**
+ * The reference channel server: the channel API of src/api/contract.ts over node:http, backed by SQLite (sql.js),
+ * plus the keys host, stored settings, the built bundle and the demo pages. A second listener plays a third-party
+ * "CMS host" on another origin that serves only the demo pages, to prove cross-origin embedding works.
+ *
+ * `startServer` is used in-process by tests (port 0) and by demo/server/main.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SqlValue } from 'sql.js';
+import { endpoints, LogEntry, NO_KEY_MESSAGE, type EndpointName } from '../../src/api/contract.js';
+import { ChannelDb, type Row } from './db.js';
+import { getEvent, listEvents, parseEventQuery, participantJson, type Clock, type EventFilter, type MediaUrl } from './events.js';
+import { CORS_HEADERS, placeholderSvg, serveStatic } from './static.js';
+
+/** The repository root (this file is demo/server/server.ts). */
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface ServerOptions {
+  /** API and bundle port; 0 picks a free one (tests). Default 8080. */
+  port?: number;
+  /** The "CMS host" port serving only demo/site; default port + 1, or a free one when port is 0. */
+  hostPort?: number;
+  /** Where channel.sqlite lives; default <repo>/.data. */
+  dataDir?: string;
+  /** Requests per window per client IP on /api/ before 429. Default 600. */
+  rateLimitMax?: number;
+  rateLimitWindowMs?: number;
+  /** Repository root, to find dist/, demo/site/ and demo/fixtures/. */
+  rootDir?: string;
+  /** Demo pages folder (default <root>/demo/site); tests point it at a temp folder. */
+  siteDir?: string;
+  /** Built bundle folder (default <root>/dist). */
+  distDir?: string;
+  /** Wall clock in milliseconds; tests move it to see events go live and finish. */
+  now?: () => number;
+}
+
+export interface RunningServer {
+  port: number;
+  hostPort: number;
+  /** `http://localhost:{port}`: the API, keys host and bundle origin. */
+  origin: string;
+  /** `http://localhost:{hostPort}`: the CMS host origin. */
+  hostOrigin: string;
+  db: ChannelDb;
+  /** Closes both listeners and writes the database. */
+  stop(): Promise<void>;
+}
+
+/** An error that becomes a JSON answer with its status. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: Record<string, string[]>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The parsed request as the API handlers see it. */
+interface ApiRequest {
+  req: IncomingMessage;
+  method: string;
+  url: URL;
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+  params: Record<string, string>;
+  channelId: number;
+  channelKey: string;
+  ip: string;
+  media: MediaUrl;
+  clock: Clock;
+}
+
+type Handler = (r: ApiRequest) => { status?: number; body: unknown } | unknown;
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-cache',
+    'Content-Length': String(Buffer.byteLength(text)),
+    ...CORS_HEADERS,
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** The client's address without the IPv4-mapped prefix, so 127.0.0.1 reads the same on dual-stack sockets. */
+function clientIp(req: IncomingMessage): string {
+  return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+}
+
+/** Reads and parses a JSON or urlencoded body (1 MB cap); 400 for malformed JSON or a non-object body. */
+async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return {};
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > 1024 * 1024) throw new HttpError(413, 'Request body too large.');
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return {};
+  const type = (req.headers['content-type'] ?? '').toLowerCase();
+  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  // Anything else is read as JSON: browsers posting with text/plain (to avoid preflights) still get parsed.
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'Malformed JSON body.');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new HttpError(400, 'The request body must be a JSON object.');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** A fixed-window request counter per client IP. */
+class RateLimiter {
+  private readonly hits = new Map<string, { start: number; count: number }>();
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Counts one request; answers the seconds to wait when over the limit, else 0. */
+  hit(ip: string): number {
+    const t = this.now();
+    let entry = this.hits.get(ip);
+    if (!entry || t - entry.start >= this.windowMs) {
+      if (this.hits.size > 10_000) this.hits.clear(); // bound memory if something floods us from many addresses
+      entry = { start: t, count: 0 };
+      this.hits.set(ip, entry);
+    }
+    entry.count++;
+    if (entry.count <= this.max) return 0;
+    return Math.max(1, Math.ceil((entry.start + this.windowMs - t) / 1000));
+  }
+}
+
+/** Compiles `events/{id}`-style contract paths to matchers. */
+function compilePath(path: string): { regex: RegExp; names: string[] } {
+  const names: string[] = [];
+  // Contract paths hold only letters, '-', '/' and {name} placeholders, so no other escaping is needed.
+  const source = path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { regex: new RegExp(`^${source}$`), names };
+}
+
+const str = (v: SqlValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const rootDir = options.rootDir ?? REPO_ROOT;
+  const dataDir = options.dataDir ?? join(rootDir, '.data');
+  const siteDir = options.siteDir ?? join(rootDir, 'demo', 'site');
+  const distDir = options.distDir ?? join(rootDir, 'dist');
+  const nowMs = options.now ?? Date.now;
+  const db = await ChannelDb.open(dataDir, join(rootDir, 'demo', 'fixtures'));
+
+  // Event offsets count from this moment: after a restart, "live now" seed events are live again.
+  const anchor = Math.floor(nowMs() / 1000);
+  const clock = (): Clock => ({ anchor, now: Math.floor(nowMs() / 1000) });
+  const limiter = new RateLimiter(options.rateLimitMax ?? 600, options.rateLimitWindowMs ?? 10_000, nowMs);
+
+  // Known once listening; the HTML placeholder, CSP and absolute media URLs all need the real API port.
+  let bundleOrigin = '';
+
+  /** Stored media paths ("/media/...") become absolute on this server so pages on the CMS origin load them. */
+  const mediaFor =
+    (req: IncomingMessage): MediaUrl =>
+    (value) => {
+      if (value === null || value === undefined) return null;
+      const text = String(value);
+      return text.startsWith('/') ? `http://${req.headers.host ?? new URL(bundleOrigin).host}${text}` : text;
+    };
+
+  const channelByKey = (key: unknown): Row | undefined =>
+    typeof key === 'string' && key !== '' ? db.get('SELECT id, channel_key, name FROM channels WHERE channel_key = ?', [key]) : undefined;
+
+  const settingsOf = (channelId: number, media: MediaUrl): Record<string, unknown> => {
+    const row = db.get('SELECT json FROM settings WHERE channel_id = ?', [channelId]);
+    const settings = JSON.parse(String(row?.json ?? '{}')) as Record<string, unknown>;
+    if (typeof settings.logo === 'string') settings.logo = media(settings.logo);
+    return settings;
+  };
+
+  const noKey = (field: 'api_key' | 'channel_key') =>
+    new HttpError(403, NO_KEY_MESSAGE, {
+      [field]: [field === 'api_key' ? 'The api key is invalid.' : 'The channel key is invalid.'],
+    });
+
+  /** `limit`/`offset` for the simple paginated lists (participants). */
+  const pageOf = (query: URLSearchParams): { limit: number; offset: number } => {
+    const errors: Record<string, string[]> = {};
+    const read = (name: string, fallback: number, min: number, max: number) => {
+      const raw = query.get(name);
+      if (raw === null || raw === '') return fallback;
+      const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+      if (!(n >= min && n <= max)) errors[name] = [`The ${name} must be an integer between ${min} and ${max}.`];
+      return n;
+    };
+    const page = { limit: read('limit', 20, 1, 5000), offset: read('offset', 0, 0, Number.MAX_SAFE_INTEGER) };
+    if (Object.keys(errors).length) throw new HttpError(422, 'The given data was invalid.', errors);
+    return page;
+  };
+
+  const eventsOrInvalid = (r: ApiRequest, query: URLSearchParams): EventFilter => {
+    const parsed = parseEventQuery(query);
+    if ('errors' in parsed) throw new HttpError(422, 'The given data was invalid.', parsed.errors);
+    return parsed.filter;
+  };
+
+  // ------------------------------------------------------------------ API handlers, by contract endpoint name
+  const handlers: Record<EndpointName, Handler> = {
+    getApiKey: ({ channelId }) => {
+      // Random, unguessable, and stored so any later keyed call can map it back to the channel.
+      const apiKey = randomBytes(24).toString('hex');
+      db.run('INSERT INTO api_keys (api_key, channel_id, created_at) VALUES (?, ?, ?)', [apiKey, channelId, clock().now]);
+      return { data: { api_key: apiKey } };
+    },
+    settings: ({ channelId, media }) => ({ data: settingsOf(channelId, media) }),
+    menu: ({ channelId, media }) => {
+      const rows = db.all('SELECT * FROM menu WHERE channel_id = ? ORDER BY parent_id IS NOT NULL, position', [channelId]);
+      const item = (row: Row) => ({
+        id: Number(row.id),
+        name: String(row.name),
+        alias: str(row.alias),
+        url: str(row.url),
+        custom_icon: media(row.custom_icon),
+        type: String(row.type),
+      });
+      return {
+        data: rows
+          .filter((row) => row.parent_id === null)
+          .map((row) => {
+            const children = rows.filter((child) => child.parent_id === row.id).map(item);
+            return { ...item(row), ...(children.length || row.type === 'group' ? { items: children } : {}) };
+          }),
+      };
+    },
+    pages: ({ channelId }) => ({
+      data: db
+        .all('SELECT id, name, alt_name, url FROM pages WHERE channel_id = ? ORDER BY position', [channelId])
+        .map((row) => ({ id: Number(row.id), name: String(row.name), alt_name: str(row.alt_name), url: String(row.url) })),
+    }),
+    page: ({ channelId, params, media }) => {
+      const alias = params.alias!.replace(/\//g, '');
+      const row = db.get('SELECT * FROM pages WHERE channel_id = ? AND alias = ?', [channelId, alias]);
+      if (!row) throw new HttpError(404, 'Page not found.');
+      const blocks = (JSON.parse(String(row.blocks_json)) as Array<Record<string, unknown>>).map((block) =>
+        block.type === 'image' ? { ...block, url: media(block.url as string) } : block,
+      );
+      return { data: { id: Number(row.id), name: String(row.name), url: String(row.url), blocks } };
+    },
+    colors: ({ channelId }) => ({
+      data: Object.fromEntries(
+        db.all('SELECT name, value FROM colors WHERE channel_id = ? ORDER BY name', [channelId]).map((r) => [r.name, r.value]),
+      ),
+    }),
+    profile: ({ req }) => {
+      // No accounts in this issue: every token is unknown, but the 401 (not 403) path is what clients must handle.
+      void req.headers.authorization;
+      throw new HttpError(401, 'Unauthenticated.');
+    },
+    geo: ({ ip }) => ({ data: { country: 'United States', country_code: 'US', ip, is_geo_blocked: false } }),
+    events: (r) => listEvents(db, r.channelId, eventsOrInvalid(r, r.query), r.clock, r.media),
+    event: ({ channelId, params, clock: c, media }) => {
+      const id = params.id!;
+      const event = /^\d+$/.test(id) ? getEvent(db, channelId, Number(id), c, media) : undefined;
+      if (!event) throw new HttpError(404, 'Event not found.');
+      return { data: event };
+    },
+    eventCategories: ({ channelId }) => {
+      const rows = db.all('SELECT * FROM categories WHERE channel_id = ? ORDER BY position, id', [channelId]);
+      const node = (row: Row): Record<string, unknown> => ({
+        id: Number(row.id),
+        name: String(row.name),
+        alias: str(row.alias),
+        parent_id: row.parent_id === null ? null : Number(row.parent_id),
+        sport: str(row.sport),
+        gender: str(row.gender),
+        children: rows.filter((child) => child.parent_id === row.id).map(node),
+      });
+      return { data: rows.filter((row) => row.parent_id === null).map(node) };
+    },
+    homepageEvents: ({ channelId, clock: c, media }) => {
+      const kind = (status: 'live' | 'upcoming' | 'finished') =>
+        listEvents(db, channelId, { status, offset: 0, limit: 10 }, c, media).data;
+      return { data: { live: kind('live'), upcoming: kind('upcoming'), finished: kind('finished') } };
+    },
+    eventLocations: ({ channelId }) => ({
+      data: db
+        .all('SELECT * FROM locations WHERE channel_id = ? ORDER BY name', [channelId])
+        .map((row) => ({
+          id: Number(row.id),
+          name: String(row.name),
+          city: str(row.city),
+          state: str(row.state),
+          time_zone: str(row.time_zone),
+        })),
+    }),
+    participants: ({ channelId, query, media }) => {
+      const all = query.get('no_limit') === '1' || query.get('no_limit') === 'true';
+      const total = Number(db.get('SELECT count(*) AS n FROM participants WHERE channel_id = ?', [channelId])?.n ?? 0);
+      const page = all ? { limit: total, offset: 0 } : pageOf(query);
+      const rows = db.all('SELECT * FROM participants WHERE channel_id = ? ORDER BY name, id LIMIT ? OFFSET ?', [
+        channelId,
+        all ? -1 : page.limit,
+        page.offset,
+      ]);
+      return { data: rows.map((row) => participantJson(row, media)), meta: { total, ...page } };
+    },
+    participantGroups: ({ channelId, media }) => ({
+      data: db
+        .all('SELECT * FROM participant_groups WHERE channel_id = ? ORDER BY name', [channelId])
+        .map((row) => ({ id: Number(row.id), name: String(row.name), alias: str(row.alias), image: media(row.image) })),
+    }),
+    groupProperties: ({ channelId }) => {
+      // Derived from the schools' own properties, so a new school's conference shows up without extra data.
+      const values = new Map<string, Set<string>>();
+      for (const row of db.all('SELECT properties_json FROM participant_groups WHERE channel_id = ? ORDER BY id', [channelId])) {
+        for (const [name, value] of Object.entries(JSON.parse(String(row.properties_json)) as Record<string, unknown>)) {
+          if (value === null || value === undefined) continue;
+          if (!values.has(name)) values.set(name, new Set());
+          values.get(name)!.add(String(value));
+        }
+      }
+      return { data: [...values].map(([name, set]) => ({ name, values: [...set].sort() })) };
+    },
+    faq: ({ channelId }) => ({
+      data: db
+        .all('SELECT id, question, answer FROM faq WHERE channel_id = ? ORDER BY position', [channelId])
+        .map((row) => ({ id: Number(row.id), question: String(row.question), answer: String(row.answer) })),
+    }),
+    slides: ({ channelId, query, media }) => {
+      const type = query.get('type');
+      // Untyped slides belong to main (spec section 3), so `type=main` includes them.
+      const rows = db.all(
+        type
+          ? "SELECT * FROM slides WHERE channel_id = ? AND coalesce(slidable_type, 'main') = ? ORDER BY position"
+          : 'SELECT * FROM slides WHERE channel_id = ? ORDER BY position',
+        type ? [channelId, type] : [channelId],
+      );
+      return {
+        data: rows.map((row) => ({
+          id: Number(row.id),
+          title: str(row.title),
+          image: media(row.image),
+          link: str(row.link),
+          slidable_type: str(row.slidable_type),
+          slidable_id: row.slidable_id === null ? null : Number(row.slidable_id),
+        })),
+      };
+    },
+    customForm: ({ channelId, params }) => {
+      const row = db.get('SELECT * FROM custom_forms WHERE channel_id = ? AND alias = ?', [channelId, params.alias!]);
+      if (!row) throw new HttpError(404, 'Form not found.');
+      return { data: { alias: String(row.alias), name: String(row.name), fields: JSON.parse(String(row.fields_json)) } };
+    },
+    log: ({ channelId, body, ip }) => {
+      const parsed = LogEntry.safeParse(body);
+      if (!parsed.success) {
+        const errors: Record<string, string[]> = {};
+        for (const issue of parsed.error.issues) {
+          const field = String(issue.path[0] ?? 'body');
+          (errors[field] ??= []).push(`The ${field} field is required or invalid.`);
+        }
+        throw new HttpError(422, 'The given data was invalid.', errors);
+      }
+      const id = db.run('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [
+        channelId,
+        clock().now,
+        ip,
+        JSON.stringify(parsed.data),
+      ]);
+      return { status: 201, body: { data: { id } } };
+    },
+  };
+
+  const routes = (Object.keys(endpoints) as EndpointName[]).map((name) => ({
+    name,
+    ...endpoints[name],
+    ...compilePath(endpoints[name].path),
+  }));
+
+  /** Runs one /api/ request: route, resolve the channel from the right key, call the handler. */
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, apiPath: string): Promise<void> {
+    const method = req.method ?? 'GET';
+    let route: (typeof routes)[number] | undefined;
+    let params: Record<string, string> = {};
+    for (const candidate of routes) {
+      const m = candidate.regex.exec(apiPath);
+      if (!m || candidate.method !== method) continue;
+      route = candidate;
+      params = Object.fromEntries(candidate.names.map((n, i) => [n, decodeURIComponent(m[i + 1] ?? '')]));
+      break;
+    }
+    if (!route) throw new HttpError(404, 'Not found.');
+
+    const body = await readBody(req);
+    const query = url.searchParams;
+    // Keys travel in the query on GET and DELETE, in the body otherwise (spec section 7).
+    const fromBody = method !== 'GET' && method !== 'DELETE';
+    const keyOf = (name: string): unknown => (fromBody ? body[name] : (query.get(name) ?? undefined));
+
+    let channel: Row | undefined;
+    if (route.keyless) {
+      let key = keyOf('channel_key');
+      // A log entry names its channel itself; accept that when the poster did not add channel_key.
+      if (key === undefined && route.name === 'log') key = body.channel;
+      channel = channelByKey(key);
+      if (!channel) throw noKey('channel_key');
+    } else {
+      const apiKey = keyOf('api_key');
+      channel =
+        typeof apiKey === 'string' && apiKey !== ''
+          ? db.get('SELECT c.id, c.channel_key, c.name FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?', [
+              apiKey,
+            ])
+          : undefined;
+      if (!channel) throw noKey('api_key');
+    }
+
+    const result = handlers[route.name]({
+      req,
+      method,
+      url,
+      query,
+      body,
+      params,
+      channelId: Number(channel.id),
+      channelKey: String(channel.channel_key),
+      ip: clientIp(req),
+      media: mediaFor(req),
+      clock: clock(),
+    });
+    const out = result as { status?: number; body?: unknown };
+    if (out && typeof out === 'object' && 'status' in out && 'body' in out) sendJson(res, out.status ?? 200, out.body);
+    else sendJson(res, 200, result);
+  }
+
+  /** The API/bundle listener. */
+  async function handleMain(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    if (req.method === 'OPTIONS') {
+      // Preflight for cross-origin API calls with Authorization or JSON bodies.
+      res.writeHead(204, { ...CORS_HEADERS, 'Content-Length': '0' });
+      res.end();
+      return;
+    }
+    if (path.startsWith('/api/') || path === '/api') {
+      const wait = limiter.hit(clientIp(req));
+      if (wait > 0) throw new HttpError(429, 'Too Many Attempts.', undefined, { 'Retry-After': String(wait) });
+      await handleApi(req, res, url, path.slice('/api/'.length).replace(/\/+$/, ''));
+      return;
+    }
+    let m = /^\/keys\/([^/]+)\.json$/.exec(path);
+    if (m) {
+      const channel = channelByKey(decodeURIComponent(m[1]!));
+      if (!channel) throw new HttpError(404, 'Unknown embed key.');
+      sendJson(res, 200, { channel_key: String(channel.channel_key), name: String(channel.name) });
+      return;
+    }
+    m = /^\/storage\/settings\/([^/]+)\.json$/.exec(path);
+    if (m) {
+      const channel = channelByKey(decodeURIComponent(m[1]!));
+      if (!channel) throw new HttpError(404, 'Not found.');
+      sendJson(res, 200, settingsOf(Number(channel.id), mediaFor(req)));
+      return;
+    }
+    if (path === '/__dev/logs') {
+      // Dev helper for tests: what has the client logged? Not part of the contract.
+      const key = url.searchParams.get('channel_key');
+      const rows = key
+        ? db.all(
+            'SELECT l.id, l.received_at, l.entry_json, c.channel_key FROM logs l LEFT JOIN channels c ON c.id = l.channel_id WHERE c.channel_key = ? ORDER BY l.id',
+            [key],
+          )
+        : db.all('SELECT l.id, l.received_at, l.entry_json, c.channel_key FROM logs l LEFT JOIN channels c ON c.id = l.channel_id ORDER BY l.id');
+      sendJson(res, 200, {
+        data: rows.map((row) => ({
+          id: Number(row.id),
+          received_at: Number(row.received_at),
+          channel_key: str(row.channel_key),
+          ...(JSON.parse(String(row.entry_json)) as object),
+        })),
+      });
+      return;
+    }
+    m = /^\/media\/(logos|art)\/([\w-]+)\.svg$/.exec(path);
+    if (m) {
+      const slug = m[2]!;
+      const group = m[1] === 'logos' ? db.get('SELECT name FROM participant_groups WHERE alias = ? LIMIT 1', [slug]) : undefined;
+      const color = m[1] === 'logos' ? db.get('SELECT color FROM participants p JOIN participant_groups g ON g.id = p.group_id WHERE g.alias = ? LIMIT 1', [slug]) : undefined;
+      const label = group ? String(group.name) : slug.replace(/-/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+      const svg = placeholderSvg(m[1] === 'logos' ? 'logo' : 'art', slug, label, color?.color ? String(color.color) : undefined);
+      res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'no-cache', ...CORS_HEADERS });
+      res.end(svg);
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
+    // The bundle first (cross-origin importable), then the demo pages; "/" is the demo's index page.
+    if (path !== '/' && existsSync(distDir) && (await serveStatic(req, res, distDir, path, { bundleOrigin, cors: true }))) return;
+    if (await serveStatic(req, res, siteDir, path, { bundleOrigin })) return;
+    throw new HttpError(404, 'Not found.');
+  }
+
+  /** The CMS host listener: only demo/site, nothing else. */
+  async function handleHost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
+    if (await serveStatic(req, res, siteDir, url.pathname, { bundleOrigin })) return;
+    throw new HttpError(404, 'Not found.');
+  }
+
+  /** Wraps a handler so every failure becomes a JSON error answer instead of a hung or crashed request. */
+  const wrap = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => (req: IncomingMessage, res: ServerResponse) => {
+    handler(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof HttpError) {
+        sendJson(res, error.status, { message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.headers);
+      } else {
+        console.error('[channel-server]', error);
+        sendJson(res, 500, { message: 'Server Error' });
+      }
+    });
+  };
+
+  const main = createServer(wrap(handleMain));
+  const host = createServer(wrap(handleHost));
+  const listen = (server: Server, port: number) =>
+    new Promise<number>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(port, () => {
+        server.off('error', reject);
+        resolveListen((server.address() as AddressInfo).port);
+      });
+    });
+
+  const port = await listen(main, options.port ?? 8080);
+  bundleOrigin = `http://localhost:${port}`;
+  let hostPort: number;
+  try {
+    hostPort = await listen(host, options.hostPort ?? (options.port === 0 ? 0 : port + 1));
+  } catch (error) {
+    main.close();
+    db.close();
+    throw error;
+  }
+
+  const close = (server: Server) =>
+    new Promise<void>((resolveClose) => {
+      server.close(() => resolveClose());
+      server.closeAllConnections(); // keep-alive sockets would otherwise hold stop() open
+    });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    port,
+    hostPort,
+    origin: bundleOrigin,
+    hostOrigin: `http://localhost:${hostPort}`,
+    db,
+    stop() {
+      stopped ??= Promise.all([close(main), close(host)]).then(() => db.close());
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Static files for the demo: the built bundle (dist/), the demo pages (demo/site/) and generated placeholder art.
+ * Kept separate from the API so the "CMS host" listener can reuse the page serving without any of the API.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, resolve, sep } from 'node:path';
+
+const MIME: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.ico': 'image/x-icon',
+  '.m3u8': 'application/vnd.apple.mpegurl',
+  '.ts': 'video/mp2t', // HLS segments, not TypeScript: nothing here serves sources
+  '.mp4': 'video/mp4',
+  '.wasm': 'application/wasm',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** CORS headers for anything another origin may fetch or `import()` (API, keys, settings, bundle chunks). */
+export const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Accept-Language',
+  'Access-Control-Allow-Methods': 'GET, POST, DELETE, PATCH, OPTIONS',
+  'Access-Control-Max-Age': '600',
+};
+
+/** The strict policy demo pages run under, so the bundle is proven to work without inline scripts or styles. */
+export function contentSecurityPolicy(bundleOrigin: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${bundleOrigin}`,
+    "style-src 'self'",
+    `connect-src 'self' ${bundleOrigin}`,
+    `img-src 'self' data: ${bundleOrigin}`,
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+export interface StaticOptions {
+  /** Origin of the API/bundle server, substituted for %BUNDLE_ORIGIN% in HTML and allowed by the CSP. */
+  bundleOrigin: string;
+  /** Add CORS headers (bundle files are imported cross-origin by pages on the CMS host). */
+  cors?: boolean;
+}
+
+/**
+ * Maps a URL path to a file strictly inside `root`; undefined for traversal attempts or undecodable paths.
+ * Resolving and then checking the prefix catches `..`, encoded `%2e%2e` and absolute-path tricks alike.
+ */
+export function safeJoin(root: string, urlPath: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const base = resolve(root);
+  const full = resolve(base, `.${decoded.startsWith('/') ? '' : '/'}${decoded}`);
+  if (full !== base && !full.startsWith(base + sep)) return undefined;
+  return full;
+}
+
+/**
+ * Serves one file from `root` if it exists; answers false (and sends nothing) when it does not, so the caller can
+ * try the next root. Directories serve their index.html.
+ */
+export async function serveStatic(
+  req: IncomingMessage,
+  res: ServerResponse,
+  root: string,
+  urlPath: string,
+  options: StaticOptions,
+): Promise<boolean> {
+  let file = safeJoin(root, urlPath);
+  if (!file) return false;
+  let info = await stat(file).catch(() => undefined);
+  if (info?.isDirectory()) {
+    file = resolve(file, 'index.html');
+    info = await stat(file).catch(() => undefined);
+  }
+  if (!info?.isFile()) return false;
+
+  const ext = extname(file).toLowerCase();
+  const headers: Record<string, string> = {
+    'Content-Type': MIME[ext] ?? 'application/octet-stream',
+    'Cache-Control': 'no-cache',
+    'X-Content-Type-Options': 'nosniff',
+    ...(options.cors ? CORS_HEADERS : {}),
+  };
+  if (ext === '.html') {
+    // Pages name the bundle server through a placeholder so the same files work on any port.
+    const html = (await readFile(file, 'utf8')).replaceAll('%BUNDLE_ORIGIN%', options.bundleOrigin);
+    headers['Content-Security-Policy'] = contentSecurityPolicy(options.bundleOrigin);
+    const body = Buffer.from(html);
+    res.writeHead(200, { ...headers, 'Content-Length': String(body.length) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+  res.writeHead(200, { ...headers, 'Content-Length': String(info.size) });
+  if (req.method === 'HEAD') {
+    res.end();
+    return true;
+  }
+  createReadStream(file).pipe(res);
+  return true;
+}
+
+/** Escapes text for SVG content. */
+function xml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A stable colour from a string, so each placeholder keeps its look between runs. */
+function hue(text: string): number {
+  let h = 0;
+  for (const ch of text) h = (h * 31 + ch.charCodeAt(0)) % 360;
+  return h;
+}
+
+/**
+ * Placeholder art under /media/: square school logos (`logos/{alias}.svg`) and wide banners (`art/{slug}.svg`).
+ * Generated rather than checked in so the fixtures can name any image without binary files in the repository.
+ */
+export function placeholderSvg(kind: 'logo' | 'art', slug: string, label: string, color?: string): string {
+  const fill = color ?? `hsl(${hue(slug)} 55% 38%)`;
+  if (kind === 'logo') {
+    const initials = label
+      .split(/[\s-]+/)
+      .filter((w) => /^[A-Za-zÀ-ÿ]/.test(w) && !/^(of|de|du|la|le|the|d'.*)$/i.test(w))
+      .map((w) => w[0]!.toUpperCase())
+      .join('')
+      .slice(0, 3);
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBox="0 0 200 200">
+<circle cx="100" cy="100" r="96" fill="${xml(fill)}"/><circle cx="100" cy="100" r="84" fill="none" stroke="#fff" stroke-width="4"/>
+<text x="100" y="118" font-family="Arial, sans-serif" font-size="56" font-weight="700" fill="#fff" text-anchor="middle">${xml(initials || '?')}</text>
+</svg>`;
+  }
+  const second = `hsl(${(hue(slug) + 40) % 360} 60% 22%)`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="1280" height="480" viewBox="0 0 1280 480">
+<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${xml(fill)}"/><stop offset="1" stop-color="${second}"/></linearGradient></defs>
+<rect width="1280" height="480" fill="url(#g)"/>
+<text x="640" y="262" font-family="Arial, sans-serif" font-size="64" font-weight="700" fill="#fff" text-anchor="middle">${xml(label)}</text>
+</svg>`;
+}

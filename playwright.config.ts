@@ -1,0 +1,68 @@
+// Playwright end-to-end tests: test/e2e/*.spec.ts over the demo pages, against the real reference server.
+// The server serves the built bundle from dist/, so build first (`npm run test:e2e` does).
+//
+// Run all:   npx playwright test
+// Run one:   npx playwright test test/e2e/schedule.spec.ts -g "shows the next event"
+// Server logs: E2E_SERVER_LOGS=1 npx playwright test
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+// @ts-expect-error TS7016: chromium.mjs is plain JS shared with web-test-runner.config.mjs and ensure-chromium.mjs,
+// and has no declaration file. Adding scripts/chromium.d.mts would make this line (and the cast below) unnecessary.
+import { launchOptions as findLaunchOptions } from './scripts/chromium.mjs';
+
+const launchOptions = findLaunchOptions as () => { executablePath: string; args: string[] };
+
+/** Ports reserved for tests, so a dev server on the usual ports keeps running. */
+const PORT = 8090;
+const HOST_PORT = 8091;
+
+// A fresh, empty data directory per run. This file is evaluated again in every worker process; the workers
+// inherit the environment, so `??=` keeps one directory for the whole run and specs can read it from there.
+const createdDataDir = !process.env.E2E_DATA_DIR;
+const dataDir = (process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'channel-e2e-')));
+if (createdDataDir && process.env.E2E_KEEP_DATA !== '1') {
+  // Removed when the runner exits (after the web server has been stopped). E2E_KEEP_DATA=1 keeps it to inspect.
+  process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+}
+
+const isCI = !!process.env.CI;
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '*.spec.ts',
+  outputDir: 'test-results/e2e',
+  workers: 2,
+  fullyParallel: true,
+  retries: isCI ? 1 : 0,
+  forbidOnly: isCI,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: 'list',
+  use: {
+    browserName: 'chromium',
+    launchOptions: launchOptions(),
+    baseURL: `http://localhost:${PORT}`,
+    timezoneId: 'America/New_York',
+    locale: 'en-US',
+    viewport: { width: 1280, height: 720 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  webServer: {
+    command: 'node --import tsx demo/server/main.ts',
+    url: `http://localhost:${PORT}/api/settings?channel_key=demo`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: process.env.E2E_SERVER_LOGS === '1' ? 'pipe' : 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST_PORT: String(HOST_PORT),
+      DATA_DIR: dataDir,
+      // Specs sign in and buy many times from one address; keep the limiter out of the way.
+      RATE_LIMIT_MAX: '100000',
+    },
+  },
+});

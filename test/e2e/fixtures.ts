@@ -1,0 +1,60 @@
+// Shared Playwright fixtures. Specs import { test, expect } from here instead of from @playwright/test.
+//
+// Every page in a test's browser context is watched: an uncaught exception (`pageerror`) always fails the test,
+// and so does a console error (including the browser's own "Failed to load resource" lines), unless the test
+// opts out with `test.use({ allowConsoleErrors: true })` or lists the errors it expects:
+//   test.use({ allowConsoleErrors: [/401 \(Unauthorized\)/] });
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
+
+/** Options for the fixtures below, set with `test.use({ ... })`. */
+export interface ErrorOptions {
+  /** true: ignore console errors; a list: ignore console errors whose text matches one of these. */
+  allowConsoleErrors: boolean | (string | RegExp)[];
+}
+
+/** Extra fixtures. */
+export interface Fixtures {
+  /** An axe audit of the page with WCAG 2 A/AA rules: `expect((await makeAxeBuilder().analyze()).violations).toEqual([])`. */
+  makeAxeBuilder: () => AxeBuilder;
+}
+
+function describeConsole(message: ConsoleMessage): string {
+  const { url, lineNumber } = message.location();
+  return `console.error: ${message.text()}${url ? ` (${url}:${lineNumber + 1})` : ''}`;
+}
+
+function isAllowed(text: string, allowed: ErrorOptions['allowConsoleErrors']): boolean {
+  if (allowed === true) return true;
+  if (allowed === false) return false;
+  return allowed.some((pattern) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)));
+}
+
+/** `test` from @playwright/test whose pages fail the test on page errors and console errors. */
+export const test = base.extend<ErrorOptions & Fixtures>({
+  allowConsoleErrors: [false, { option: true }],
+
+  context: async ({ context, allowConsoleErrors }, use) => {
+    const problems: string[] = [];
+    const watch = (page: Page) => {
+      page.on('pageerror', (error) => problems.push(`pageerror on ${page.url()}: ${error.stack ?? error.message}`));
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const line = describeConsole(message);
+        if (!isAllowed(line, allowConsoleErrors)) problems.push(line);
+      });
+    };
+    context.pages().forEach(watch);
+    context.on('page', watch);
+
+    await use(context);
+
+    expect(problems, 'the page reported errors (see test/e2e/fixtures.ts to allow expected ones)').toEqual([]);
+  },
+
+  makeAxeBuilder: async ({ page }, use) => {
+    await use(() => new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']));
+  },
+});
+
+export { expect };

@@ -1,0 +1,79 @@
+// french.html: the demo-fr channel on a page in French, with its own currency and colours.
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { expectEvents } from './helpers';
+
+const live = (page: Page) => page.locator('channel-schedule[kind="live"]');
+const upcoming = (page: Page) => page.locator('channel-schedule[kind="upcoming"]');
+
+/** Computed style values of an element inside a shadow root. */
+const styleOf = (locator: Locator, ...props: string[]) =>
+  locator.evaluate((el, names) => {
+    const s = getComputedStyle(el);
+    return Object.fromEntries(names.map((n) => [n, s.getPropertyValue(n)]));
+  }, props);
+
+/** Any whitespace (incl. the narrow no-break space Intl puts in French numbers) as a plain space. */
+const spaces = (s: string) => s.replace(/\s/g, ' ');
+
+test('French texts: titles, badges and filter labels', async ({ page }) => {
+  await page.goto('/french.html');
+  await expectEvents(live(page));
+  await expectEvents(upcoming(page));
+  await expect(live(page).locator('[part~="title"]')).toHaveText('En direct');
+  await expect(upcoming(page).locator('[part~="title"]')).toHaveText('Événements à venir');
+  await expect(live(page).locator('[part~="badge-live"]').first()).toHaveText('En direct');
+  await expect(live(page).locator('[part~="frame"]')).toHaveAttribute('lang', 'fr');
+  const filters = upcoming(page).getByRole('search', { name: 'Filtrer les événements' });
+  for (const label of ['Genre', 'Sport', 'Ville', 'État']) {
+    await expect(filters.getByRole('combobox', { name: new RegExp(`^${label}\\b`) })).toHaveCount(1);
+  }
+  await expect(filters.getByRole('button', { name: 'Effacer les filtres' })).toBeVisible();
+  // Dates in French ("sam. 21 nov." style), not English weekday names.
+  const date = await upcoming(page).locator('time').first().textContent();
+  expect(date).not.toMatch(/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/);
+  expect(date).toMatch(/\b(lun|mar|mer|jeu|ven|sam|dim)\./);
+});
+
+test("prices are in the channel's currency, formatted in French", async ({ page, request }) => {
+  const settings = (await (await request.get('/api/settings?channel_key=demo-fr')).json()) as { data: { currency: string } };
+  const currency = settings.data.currency;
+  expect(currency).not.toBe('USD');
+  await page.goto('/french.html');
+  await expectEvents(live(page));
+  await expectEvents(upcoming(page));
+  const paid = page.locator('[part~="badge-paid"], [part~="badge-ppv"]');
+  await expect(paid.first()).toBeVisible();
+  const texts = (await paid.allTextContents()).map(spaces);
+  const symbol = spaces(new Intl.NumberFormat('fr', { style: 'currency', currency }).format(1)).replace(/[\d,\s]/g, '');
+  for (const text of texts) {
+    const price = /· (.+)$/.exec(text)?.[1];
+    expect(price, `a price in "${text}"`).toBeDefined();
+    // French: comma decimals, the symbol after the amount ("4,99 $CA", "4,99 €").
+    expect(price).toMatch(/^\d+,\d{2} /);
+    expect(price!.endsWith(symbol)).toBe(true);
+    const amount = Number(price!.replace(/[^\d,]/g, '').replace(',', '.'));
+    expect(spaces(new Intl.NumberFormat('fr', { style: 'currency', currency }).format(amount))).toBe(price);
+  }
+});
+
+test("the demo-fr colours are applied, not demo's", async ({ page }) => {
+  async function look(path: string) {
+    await page.goto(path);
+    const schedule = page.locator('channel-schedule[kind="live"]');
+    await expectEvents(schedule);
+    const card = schedule.locator('[part~="card"]').first();
+    const text = await styleOf(card, 'color');
+    await card.hover();
+    // The card's hover border is the channel's primary colour; its text is the channel's body text colour.
+    await expect.poll(async () => (await styleOf(card, 'border-top-color'))['border-top-color']).not.toBe('rgb(213, 216, 222)');
+    const hovered = await styleOf(card, 'border-top-color');
+    const primary = await schedule.evaluate((el) => getComputedStyle(el).getPropertyValue('--channel-primary-color').trim());
+    return { text: text.color, accent: hovered['border-top-color'], primary };
+  }
+  const fr = await look('/french.html');
+  const demo = await look('/schedule.html');
+  // From demo/fixtures: demo-fr primary #b91c1c, body text #2b1d16; demo primary #1d4ed8, body text #1b2430.
+  expect(fr).toEqual({ text: 'rgb(43, 29, 22)', accent: 'rgb(185, 28, 28)', primary: '#b91c1c' });
+  expect(demo).toEqual({ text: 'rgb(27, 36, 48)', accent: 'rgb(29, 78, 216)', primary: '#1d4ed8' });
+});

@@ -1,0 +1,75 @@
+// Helpers shared by the e2e specs (not a spec itself: playwright.config.ts only runs *.spec.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Locator, type Page, type Request } from '@playwright/test';
+
+/** The reference server (bundle, API, demo pages) and its second listener, the cross-origin "CMS host". */
+export const BUNDLE_ORIGIN = 'http://localhost:8090';
+export const HOST_ORIGIN = 'http://localhost:8091';
+
+/** Every demo page, read from disk so a new page is covered without editing the specs. */
+export const DEMO_PAGES = fs
+  .readdirSync(path.join(process.cwd(), 'demo', 'site'))
+  .filter((f) => f.endsWith('.html'))
+  .sort();
+
+/** Custom element tags in the light DOM of the page that are not defined yet. */
+export async function undefinedTags(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...new Set([...document.querySelectorAll('*')].map((e) => e.localName).filter((n) => n.includes('-')))].filter(
+      (n) => !customElements.get(n),
+    ),
+  );
+}
+
+/** Custom element tags used in the light DOM. */
+export async function usedTags(page: Page): Promise<string[]> {
+  return page.evaluate(() => [...new Set([...document.querySelectorAll('*')].map((e) => e.localName).filter((n) => n.includes('-')))]);
+}
+
+/** The event links of a schedule (locators pierce its open shadow root). */
+export const eventLinks = (schedule: Locator) => schedule.locator('[part~="event-link"]');
+
+/** Waits until a schedule has left its loading state and shows events. */
+export async function expectEvents(schedule: Locator): Promise<void> {
+  await expect(eventLinks(schedule).first()).toBeVisible({ timeout: 10_000 });
+  await expect(schedule.locator('[part~="loading"]')).toHaveCount(0);
+}
+
+/** Waits until every element on the page has finished starting up (no loading panel or skeleton left). */
+export async function expectSettled(page: Page): Promise<void> {
+  await expect(page.locator('[part~="frame"]').first()).toBeVisible({ timeout: 10_000 });
+  await expect(page.locator('[part~="loading"]')).toHaveCount(0, { timeout: 10_000 });
+}
+
+/** Matches a GET /api/events request by its query parameters. */
+export function eventsRequest(params: Record<string, string>) {
+  return (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname !== '/api/events') return false;
+    return Object.entries(params).every(([k, v]) => url.searchParams.get(k) === v);
+  };
+}
+
+/** Every request the page makes, in order. */
+export function recordRequests(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (r) => urls.push(r.url()));
+  return urls;
+}
+
+/** Starts collecting `securitypolicyviolation` events in every document of the page, before any page script. */
+export async function watchCsp(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __csp: string[] };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      w.__csp.push(`${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+}
+
+/** The CSP violations collected by watchCsp. */
+export function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+}

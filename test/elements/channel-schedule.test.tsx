@@ -1,0 +1,743 @@
+// Element tests of <channel-schedule>: attributes in, requests out, what a viewer sees and the public event.
+// The element runs against a fake fetch (setEnv) that answers the keys host and the channel API with
+// contract-valid fixtures and records every request, so each test can assert what went over the wire.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import type { Event as ChannelEvent, EventCategory, EventLocation } from '../../src/api/contract.js';
+import { EventList } from '../../src/api/contract.js';
+import { setEnv, resetEnv, type Environment } from '../../src/env.js';
+import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
+import { resetSession } from '../../src/stores/session.js';
+import { start } from '../../elements/channel-schedule.js';
+
+// Mocha globals (web-test-runner's default framework); tsconfig types only list node.
+declare function describe(name: string, body: () => void): void;
+declare const it: { (name: string, body: () => void | Promise<void>): void; skip(name: string, body: () => void | Promise<void>): void };
+declare function before(body: () => void | Promise<void>): void;
+declare function beforeEach(body: () => void | Promise<void>): void;
+declare function afterEach(body: () => void | Promise<void>): void;
+
+const API = 'http://api.test/api';
+const KEYS = 'http://api.test/keys';
+const CHANNEL_KEY = 'ck-demo';
+const API_KEY = 'ak-123';
+
+// ------------------------------------------------------------------ fixtures (contract-valid)
+
+/** 2030-03-02T00:00:00Z: a Saturday evening in New York, the pinned time zone. */
+const T0 = Date.UTC(2030, 2, 2, 0, 0, 0) / 1000;
+
+const participant = (id: number, name: string, short: string) => ({
+  id,
+  name,
+  short_name: short,
+  alias: name.toLowerCase().replace(/\W+/g, '-'),
+  images: { logo: null },
+  color: '#123456',
+  properties: { gender: 'male', sport: 'hockey' },
+  participant_group_id: 1,
+});
+
+/** Two participants, the home team listed FIRST: the title must still read "away @ home". */
+const LIVE_FREE = {
+  id: 101,
+  name: 'Lakeside State Lakers at Northfield Huskies',
+  type: 'free',
+  event_utc_ts: T0,
+  time_zone: 'EST',
+  has_access: false,
+  participants: [participant(11, 'Northfield Huskies', 'NFU'), participant(12, 'Lakeside State Lakers', 'LSU')],
+  home_team_id: 11,
+  location: { id: 1, name: 'Harbor Arena', city: 'Boston', state: 'MA', time_zone: 'EST' },
+  category: { id: 7, name: "Men's Hockey" },
+  stream_status: 'live',
+  price: null,
+};
+/** A single-name event (no participants), paid with a price. */
+const PAID = {
+  id: 102,
+  name: 'Spring Swimming Gala',
+  type: 'paid',
+  event_utc_ts: T0 + 86_400,
+  time_zone: 'EST',
+  has_access: 0,
+  participants: [],
+  stream_status: 'upcoming',
+  price: 9.99,
+};
+/** A paid event the viewer already has access to. */
+const PURCHASED = {
+  id: 103,
+  name: 'Championship Final',
+  type: 'paid',
+  event_utc_ts: T0 + 2 * 86_400,
+  time_zone: 'EST',
+  has_access: 1,
+  participants: [],
+  stream_status: 'upcoming',
+  price: 4.5,
+};
+const ALL_EVENTS = [LIVE_FREE, PAID, PURCHASED];
+
+const CATEGORIES: EventCategory[] = [
+  { id: 1, name: 'Basketball', sport: 'basketball', children: [{ id: 2, name: "Men's Basketball", sport: 'basketball', gender: 'male' }] },
+  { id: 6, name: 'Hockey', sport: 'hockey', children: [{ id: 7, name: "Men's Hockey", sport: 'hockey', gender: 'male' }] },
+];
+const LOCATIONS: EventLocation[] = [
+  { id: 1, name: 'Harbor Arena', city: 'Boston', state: 'MA', time_zone: 'EST' },
+  { id: 2, name: 'Lakefront Center', city: 'Chicago', state: 'IL', time_zone: 'CST' },
+];
+
+const eventList = (events: unknown[]) => ({ data: events, meta: { total: events.length, offset: 0, limit: 50 } });
+
+// The fixtures must satisfy the contract themselves, or a test could pass against data no server sends.
+const checked = EventList.safeParse(eventList(ALL_EVENTS));
+if (!checked.success) throw new Error(`test fixtures break the contract: ${JSON.stringify(checked.error.issues)}`);
+const _typed: ChannelEvent[] = checked.data.data;
+void _typed;
+
+// ------------------------------------------------------------------ fake platform
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+let requests: URL[] = [];
+let eventsAnswer: (url: URL, n: number) => Response | Promise<Response>;
+let logged: { level: string; text: string }[] = [];
+
+const eventRequests = () => requests.filter((u) => u.pathname === '/api/events');
+const lastEvents = () => {
+  const list = eventRequests();
+  const last = list[list.length - 1];
+  if (!last) throw new Error('no /api/events request was made');
+  return last.searchParams;
+};
+
+const fakeFetch: Environment['fetch'] = async (input) => {
+  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  requests.push(url);
+  switch (url.pathname) {
+    case `/keys/demo.json`:
+      return json({ channel_key: CHANNEL_KEY, name: 'Demo' });
+    case '/api/get_api_key':
+      return json({ data: { api_key: API_KEY } });
+    case '/api/settings':
+      return json({ data: { name: 'Demo', language: 'en', currency: 'USD', auth: { remote_auth: 0 } } });
+    case '/api/color-settings/web':
+      return json({ data: { 'primary-color': '#1d4ed8', 'body-text-color': '#1b2430' } });
+    case '/api/geo':
+      return json({ data: { country: 'United States', country_code: 'US', is_geo_blocked: false } });
+    case '/api/events':
+      return eventsAnswer(url, eventRequests().length);
+    case '/api/events-categories':
+      return json({ data: CATEGORIES });
+    case '/api/events-locations':
+      return json({ data: LOCATIONS });
+    case '/api/logs':
+      return json({});
+    default:
+      return json({ message: `not faked: ${url.pathname}` }, 404);
+  }
+};
+
+/** A manual clock for the client's timers (retry delay, request timeout), advanced by the test. */
+class ManualClock {
+  now = 1_900_000_000_000;
+  #next = 1;
+  readonly #timers = new Map<number, { at: number; fn: () => void }>();
+  setTimeout = (fn: () => void, ms: number): unknown => {
+    const id = this.#next++;
+    this.#timers.set(id, { at: this.now + ms, fn });
+    return id;
+  };
+  clearTimeout = (id: unknown): void => {
+    this.#timers.delete(id as number);
+  };
+  /** Moves time forward, running due timers in order (and letting promises settle between them). */
+  async advance(ms: number): Promise<void> {
+    const end = this.now + ms;
+    for (;;) {
+      const due = [...this.#timers].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.#timers.delete(due[0]);
+      this.now = due[1].at;
+      due[1].fn();
+      await settle();
+    }
+    this.now = end;
+  }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+function useFakePlatform(extra: Partial<Environment> = {}): void {
+  resetSession();
+  requests = [];
+  logged = [];
+  eventsAnswer = () => json(eventList(ALL_EVENTS));
+  setEnv({
+    fetch: fakeFetch,
+    storage: new ExpiringStorage(() => new MemoryStorage(), () => Date.now()),
+    logger: {
+      error: (...a: unknown[]) => logged.push({ level: 'error', text: a.join(' ') }),
+      warn: (...a: unknown[]) => logged.push({ level: 'warn', text: a.join(' ') }),
+      info: () => undefined,
+    },
+    ...extra,
+  });
+}
+
+// ------------------------------------------------------------------ DOM helpers
+
+type Schedule = HTMLElement & { shadowRoot: ShadowRoot };
+
+const root = (el: Element) => (el as Schedule).shadowRoot;
+const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => root(el).querySelector<T>(selector);
+const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [...root(el).querySelectorAll<T>(selector)];
+const text = (el: Element) => root(el).textContent ?? '';
+const links = (el: Element) => $$<HTMLAnchorElement>(el, '[part~="event-link"]');
+
+async function loaded(el: Element, count = ALL_EVENTS.length): Promise<void> {
+  await waitUntil(() => links(el).length === count, `expected ${count} event links`, { timeout: 4000 });
+}
+async function shows(el: Element, words: string): Promise<void> {
+  await waitUntil(() => text(el).includes(words), `expected the element to show "${words}"; it shows "${text(el)}"`, {
+    timeout: 4000,
+  });
+}
+
+async function choose(select: HTMLSelectElement, value: string): Promise<void> {
+  select.value = value;
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+function selectLabelled(el: Element, label: string): HTMLSelectElement {
+  const found = $$<HTMLLabelElement>(el, 'form[role="search"] label').find((l) => l.textContent?.startsWith(label));
+  const select = found?.querySelector('select');
+  if (!select) throw new Error(`no filter labelled ${label}`);
+  return select;
+}
+
+// An element created and given a property before its class is defined (the host page ran first, our chunk
+// loaded later): it is upgraded when a test connects it, after start() has defined the tag.
+const early = document.createElement('channel-schedule') as HTMLElement & { kind?: string };
+early.kind = 'vod';
+
+// ------------------------------------------------------------------ tests
+
+describe('<channel-schedule>', () => {
+  before(() => {
+    resetEnv();
+    start({ channelKey: 'demo', apiUrl: API, keysUrl: KEYS }, 'http://api.test/channel-elements.js');
+  });
+  beforeEach(() => useFakePlatform());
+  afterEach(() => resetEnv());
+
+  it('is defined once, even when started twice', () => {
+    const first = customElements.get('channel-schedule');
+    expect(first).to.be.a('function');
+    start({ channelKey: 'demo', apiUrl: API, keysUrl: KEYS }, 'http://api.test/channel-elements.js');
+    expect(customElements.get('channel-schedule')).to.equal(first);
+  });
+
+  describe('cards', () => {
+    it('renders one card per event, linking to /watch/{id}', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      expect(links(el).map((a) => a.getAttribute('href'))).to.deep.equal(['/watch/101', '/watch/102', '/watch/103']);
+      expect($(el, '[part~="title"]')?.textContent).to.equal('Upcoming events');
+      expect($(el, '[part~="count"]')?.textContent).to.equal('3 events');
+      // The keyed call went out with the api key from get_api_key, the keyless ones with the channel key.
+      expect(lastEvents().get('api_key')).to.equal(API_KEY);
+      expect(requests.find((u) => u.pathname === '/api/settings')?.searchParams.get('channel_key')).to.equal(CHANNEL_KEY);
+    });
+
+    it('fills a custom watch-url template', async () => {
+      const el = await fixture(html`<channel-schedule watch-url="https://tv.example/game?e={id}&src=embed"></channel-schedule>`);
+      await loaded(el);
+      expect(links(el)[0]!.getAttribute('href')).to.equal('https://tv.example/game?e=101&src=embed');
+    });
+
+    it('fills a relative watch-url template', async () => {
+      const el = await fixture(html`<channel-schedule watch-url="/games/{id}/live"></channel-schedule>`);
+      await loaded(el);
+      expect(links(el)[0]!.getAttribute('href')).to.equal('/games/101/live');
+      expect($(el, '[part~="notice"]')).to.equal(null);
+    });
+
+    // BUG (src/components/schedule/attributes.ts, parseScheduleProps, the watch-url shape regex): a relative
+    // template whose first segment has a dot ("watch.html?id={id}", "video.php?id={id}") or that is query-only
+    // ("?event={id}") is refused with a notice, and the links fall back to /watch/{id}. fillTemplate() already
+    // refuses non-http(s) results, so the regex only rejects valid templates. Unskip when fixed.
+    it('accepts relative templates such as watch.html?id={id} and ?event={id}', async () => {
+      const el = await fixture(html`<channel-schedule watch-url="watch.html?id={id}"></channel-schedule>`);
+      await loaded(el);
+      expect($(el, '[part~="notice"]')).to.equal(null);
+      expect(links(el)[0]!.getAttribute('href')).to.equal('watch.html?id=101');
+      el.setAttribute('watch-url', '?event={id}');
+      await waitUntil(() => links(el)[0]?.getAttribute('href') === '?event=101', 'query-only template');
+      expect($(el, '[part~="notice"]')).to.equal(null);
+    });
+
+    it('refuses a javascript: watch-url with a notice and keeps the default links', async () => {
+      const el = await fixture(html`<channel-schedule watch-url="javascript:alert(1)"></channel-schedule>`);
+      await loaded(el);
+      expect(links(el)[0]!.getAttribute('href')).to.equal('/watch/101');
+      expect($(el, '[part~="notice"]')?.textContent).to.contain('watch-url="javascript:alert(1)"');
+    });
+
+    it('titles two-participant events "away @ home" with short names, others by their name', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const names = $$(el, '[part~="event-name"]').map((n) => n.textContent);
+      expect(names).to.deep.equal(['LSU @ NFU', 'Spring Swimming Gala', 'Championship Final']);
+    });
+
+    it('shows live, free, paid with its price, and purchased badges', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const cards = $$(el, '[part~="event"]');
+      const badges = (card: Element) => [...card.querySelectorAll('[part~="badge"]')].map((b) => [b.getAttribute('part'), b.textContent]);
+      expect(badges(cards[0]!)).to.deep.equal([
+        ['badge badge-live', 'Live'],
+        ['badge badge-free', 'Free'],
+      ]);
+      expect(badges(cards[1]!)).to.deep.equal([['badge badge-paid', 'Paid · $9.99']]);
+      // has_access on a paid event: purchased, and no price.
+      expect(badges(cards[2]!)).to.deep.equal([['badge badge-purchased', 'Purchased']]);
+    });
+
+    it('shows the time in the viewer zone with a <time datetime>', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const time = $(el, '[part~="event"] time')!;
+      expect(time.getAttribute('datetime')).to.equal('2030-03-02T00:00:00.000Z');
+      expect(time.textContent).to.equal('Fri, Mar 1 · 7:00 PM EST');
+    });
+  });
+
+  describe('attributes to the request', () => {
+    const kinds: [string, string | null][] = [
+      ['live', 'live'],
+      ['upcoming', 'upcoming'],
+      ['vod', 'finished'],
+      ['all', null],
+    ];
+    for (const [kind, status] of kinds) {
+      it(`kind="${kind}" asks for stream_status=${String(status)}`, async () => {
+        const el = await fixture(html`<channel-schedule kind=${kind}></channel-schedule>`);
+        await loaded(el);
+        expect(lastEvents().get('stream_status')).to.equal(status);
+      });
+    }
+
+    it('puts sport, gender, city, state, team, school and category into the query', async () => {
+      const el = await fixture(html`<channel-schedule
+        sport="hockey"
+        gender="women"
+        city="Boston"
+        state="MA"
+        team="northfield-m-hockey"
+        school="northfield"
+        category="male-hockey"
+        limit="7"
+      ></channel-schedule>`);
+      await loaded(el);
+      const q = lastEvents();
+      expect(Object.fromEntries([...q].filter(([k]) => k !== 'api_key'))).to.deep.equal({
+        stream_status: 'upcoming',
+        category: 'male-hockey',
+        team: 'northfield-m-hockey',
+        school: 'northfield',
+        sport: 'hockey',
+        gender: 'female',
+        city: 'Boston',
+        state: 'MA',
+        offset: '0',
+        limit: '7',
+      });
+    });
+
+    it('re-queries when an attribute changes, and resets it when removed', async () => {
+      const el = await fixture(html`<channel-schedule sport="hockey"></channel-schedule>`);
+      await loaded(el);
+      expect(eventRequests()).to.have.length(1);
+      expect(lastEvents().get('sport')).to.equal('hockey');
+
+      el.setAttribute('sport', 'soccer');
+      await waitUntil(() => eventRequests().length === 2, 'a change re-queries');
+      expect(lastEvents().get('sport')).to.equal('soccer');
+      await loaded(el);
+
+      el.removeAttribute('sport');
+      await waitUntil(() => eventRequests().length === 3, 'a removal re-queries');
+      expect(lastEvents().has('sport')).to.equal(false);
+
+      el.setAttribute('kind', 'live');
+      await waitUntil(() => eventRequests().length === 4, 'kind re-queries');
+      expect(lastEvents().get('stream_status')).to.equal('live');
+      await waitUntil(() => $(el, '[part~="title"]')?.textContent === 'Live now', 'the title follows kind');
+    });
+  });
+
+  describe('properties', () => {
+    it('a property reflects to its attribute and re-queries; reading it gives the value back', async () => {
+      const el = (await fixture(html`<channel-schedule></channel-schedule>`)) as HTMLElement & { kind?: string; sport?: string };
+      await loaded(el);
+      el.kind = 'live';
+      expect(el.getAttribute('kind')).to.equal('live');
+      expect(el.kind).to.equal('live');
+      await waitUntil(() => eventRequests().length === 2, 'the property re-queries');
+      expect(lastEvents().get('stream_status')).to.equal('live');
+      await loaded(el);
+
+      el.sport = 'hockey';
+      await waitUntil(() => eventRequests().length === 3, 'a second property re-queries');
+      expect(lastEvents().get('sport')).to.equal('hockey');
+      expect(lastEvents().get('stream_status')).to.equal('live');
+    });
+
+    it('a property set before the tag was defined is applied on upgrade', async () => {
+      expect(Object.prototype.hasOwnProperty.call(early, 'kind'), 'an own property shadows the accessor').to.equal(true);
+      const wrap = await fixture(html`<div></div>`);
+      wrap.append(early);
+      expect(Object.prototype.hasOwnProperty.call(early, 'kind'), 'moved onto the real accessor').to.equal(false);
+      expect(early.kind).to.equal('vod');
+      await loaded(early);
+      expect(lastEvents().get('stream_status')).to.equal('finished');
+      expect($(early, '[part~="title"]')?.textContent).to.equal('On demand');
+    });
+  });
+
+  describe('pages', () => {
+    it('"Show more events" reveals the rest, then fetches further pages of 50, each offset once', async () => {
+      const many = Array.from({ length: 120 }, (_, i) => ({ ...PAID, id: 1000 + i, name: `Event ${i + 1}` }));
+      eventsAnswer = (url) => {
+        const offset = Number(url.searchParams.get('offset'));
+        const limit = Number(url.searchParams.get('limit'));
+        return json({ data: many.slice(offset, offset + limit), meta: { total: many.length, offset, limit } });
+      };
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await waitUntil(() => links(el).length >= 24, 'the first events');
+      // Press "Show more" (the end of the list may also load more by itself when it scrolls into view).
+      for (let i = 0; i < 10 && links(el).length < 120; i++) {
+        const before = links(el).length;
+        const more = $<HTMLButtonElement>(el, '[part~="more"]');
+        expect(more, `a Show more button with ${before} of 120 shown`).to.exist;
+        expect(more!.textContent).to.equal('Show more events');
+        more!.click();
+        await waitUntil(() => links(el).length > before, 'more events after Show more');
+      }
+      expect(links(el)).to.have.length(120);
+      expect(eventRequests().map((u) => [u.searchParams.get('offset'), u.searchParams.get('limit')])).to.deep.equal([
+        ['0', '50'],
+        ['50', '50'],
+        ['100', '50'],
+      ]);
+      expect($(el, '[part~="count"]')?.textContent).to.equal('120 events');
+      expect($(el, '[part~="more"]')).to.equal(null);
+      expect(new Set(links(el).map((a) => a.getAttribute('href'))).size).to.equal(120);
+    });
+
+    it('limit fetches that many at once and offers no more', async () => {
+      const many = Array.from({ length: 30 }, (_, i) => ({ ...PAID, id: 2000 + i, name: `Event ${i + 1}` }));
+      eventsAnswer = (url) => {
+        const limit = Number(url.searchParams.get('limit'));
+        return json({ data: many.slice(0, limit), meta: { total: many.length, offset: 0, limit } });
+      };
+      const el = await fixture(html`<channel-schedule limit="5"></channel-schedule>`);
+      await loaded(el, 5);
+      expect(lastEvents().get('limit')).to.equal('5');
+      expect($(el, '[part~="count"]')?.textContent).to.equal('5 events');
+      expect($(el, '[part~="more"]')).to.equal(null);
+      expect(eventRequests()).to.have.length(1);
+    });
+  });
+
+  describe('views', () => {
+    it('view="table" renders a table with a row per event', async () => {
+      const el = await fixture(html`<channel-schedule view="table"></channel-schedule>`);
+      await loaded(el);
+      const table = $<HTMLTableElement>(el, 'table[part~="table"]');
+      expect(table).to.exist;
+      expect($$(el, 'thead th').map((th) => th.textContent)).to.deep.equal(['Event', 'Date', 'Time', 'Access', 'Actions']);
+      expect($$(el, 'tbody tr[part~="row"]')).to.have.length(3);
+      expect($(el, 'ul[part~="list"]')).to.equal(null);
+      expect($$(el, 'tbody a').map((a) => a.getAttribute('href'))).to.deep.equal(['/watch/101', '/watch/102', '/watch/103']);
+    });
+
+    it('layout="list" renders the list layout, grid by default', async () => {
+      const grid = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(grid);
+      expect($(grid, '[part~="schedule"]')!.className).to.equal('grid');
+
+      const list = await fixture(html`<channel-schedule layout="list"></channel-schedule>`);
+      await loaded(list);
+      expect($(list, '[part~="schedule"]')!.className).to.equal('list');
+      expect(getComputedStyle($(list, '[part~="card"]')!).gridTemplateColumns.split(' ')).to.have.length(3);
+    });
+  });
+
+  describe('filters', () => {
+    it('an empty show-filters attribute shows the filters, and choosing one re-queries', async () => {
+      const el = await fixture(html`<channel-schedule show-filters></channel-schedule>`);
+      await loaded(el);
+      const form = $(el, 'form[role="search"][part~="filters"]');
+      expect(form).to.exist;
+      expect(form!.getAttribute('aria-label')).to.equal('Filter events');
+      expect($$(el, 'form label').map((l) => l.firstChild?.textContent)).to.deep.equal(['Gender', 'Sport', 'City', 'State']);
+
+      await choose(selectLabelled(el, 'Gender'), 'female');
+      await waitUntil(() => eventRequests().length === 2, 'choosing a gender re-queries');
+      expect(lastEvents().get('gender')).to.equal('female');
+
+      // Sports and cities come from the catalogues.
+      await waitUntil(() => selectLabelled(el, 'Sport').querySelector('option[value="hockey"]'), 'sports listed');
+      await choose(selectLabelled(el, 'Sport'), 'hockey');
+      await waitUntil(() => eventRequests().length === 3, 'choosing a sport re-queries');
+      expect(lastEvents().get('sport')).to.equal('hockey');
+      expect(lastEvents().get('gender')).to.equal('female');
+
+      await waitUntil(() => selectLabelled(el, 'City').querySelector('option[value="Chicago"]'), 'cities listed');
+      await choose(selectLabelled(el, 'City'), 'Chicago');
+      await waitUntil(() => eventRequests().length === 4, 'choosing a city re-queries');
+      expect(lastEvents().get('city')).to.equal('Chicago');
+    });
+
+    it('show-filters added later as an empty attribute shows the filters; removing it hides them', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      expect($(el, 'form[role="search"]')).to.equal(null);
+      el.setAttribute('show-filters', '');
+      await waitUntil(() => $(el, 'form[role="search"]'), 'filters shown');
+      el.removeAttribute('show-filters');
+      await waitUntil(() => !$(el, 'form[role="search"]'), 'filters hidden');
+    });
+
+    it('show-filters="false" and no attribute show no filters', async () => {
+      const off = await fixture(html`<channel-schedule show-filters="false"></channel-schedule>`);
+      await loaded(off);
+      expect($(off, 'form[role="search"]')).to.equal(null);
+    });
+
+    it('"All" overrides a filter given by attribute, and filtered-empty says so', async () => {
+      eventsAnswer = (url) => json(eventList(url.searchParams.get('city') === 'Chicago' ? [] : ALL_EVENTS));
+      const el = await fixture(html`<channel-schedule show-filters city="Chicago"></channel-schedule>`);
+      await shows(el, 'No events match these filters.');
+      expect(selectLabelled(el, 'City').value).to.equal('Chicago');
+      await choose(selectLabelled(el, 'City'), '');
+      await loaded(el);
+      expect(lastEvents().has('city')).to.equal(false);
+    });
+  });
+
+  describe('channel-event-select', () => {
+    /** Clicks a link, records the event and whether the click was prevented, and never lets the test page navigate. */
+    async function clickFirst(el: Element, cancel: boolean) {
+      const seen: CustomEvent[] = [];
+      let clickPrevented: boolean | undefined;
+      const onSelect = (e: Event) => {
+        seen.push(e as CustomEvent);
+        if (cancel) e.preventDefault();
+      };
+      const onClick = (e: MouseEvent) => {
+        clickPrevented = e.defaultPrevented;
+        e.preventDefault();
+      };
+      document.addEventListener('channel-event-select', onSelect);
+      window.addEventListener('click', onClick);
+      try {
+        links(el)[1]!.click();
+      } finally {
+        document.removeEventListener('channel-event-select', onSelect);
+        window.removeEventListener('click', onClick);
+      }
+      return { seen, clickPrevented };
+    }
+
+    it('bubbles out of the shadow root, composed and cancelable, with detail.id', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const { seen, clickPrevented } = await clickFirst(el, false);
+      expect(seen).to.have.length(1);
+      const e = seen[0]!;
+      expect(e.type).to.equal('channel-event-select');
+      expect(e.bubbles).to.equal(true);
+      expect(e.composed).to.equal(true);
+      expect(e.cancelable).to.equal(true);
+      expect(e.target).to.equal(el);
+      expect(e.detail).to.deep.equal({ id: 102 });
+      // Not cancelled: the link is followed.
+      expect(clickPrevented).to.equal(false);
+    });
+
+    it('preventDefault() on it keeps the link from being followed', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const { seen, clickPrevented } = await clickFirst(el, true);
+      expect(seen).to.have.length(1);
+      expect(clickPrevented).to.equal(true);
+    });
+  });
+
+  describe('bad attribute values', () => {
+    it('kind="bogus" shows a notice, warns in English, and renders the default kind', async () => {
+      const el = await fixture(html`<channel-schedule kind="bogus"></channel-schedule>`);
+      await loaded(el);
+      expect($(el, '[part~="notice"]')?.textContent).to.equal('Ignored kind="bogus": live, upcoming, vod, all.');
+      expect($(el, '[part~="title"]')?.textContent).to.equal('Upcoming events');
+      expect(lastEvents().get('stream_status')).to.equal('upcoming');
+      expect(logged).to.deep.include({
+        level: 'warn',
+        text: '<channel-schedule>: ignored kind="bogus"; expected live, upcoming, vod, all.',
+      });
+    });
+
+    it('limit="-3" shows a notice and fetches the default page', async () => {
+      const el = await fixture(html`<channel-schedule limit="-3"></channel-schedule>`);
+      await loaded(el);
+      expect($(el, '[part~="notice"]')?.textContent).to.equal('Ignored limit="-3": 1 to 5000.');
+      expect(lastEvents().get('limit')).to.equal('50');
+    });
+  });
+
+  describe('states', () => {
+    it('empty: says there is nothing for this kind', async () => {
+      eventsAnswer = () => json(eventList([]));
+      const el = await fixture(html`<channel-schedule kind="live"></channel-schedule>`);
+      await shows(el, 'No events are live right now.');
+      expect($(el, '[part~="empty"]')).to.exist;
+      expect(links(el)).to.have.length(0);
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('error: retries a 5xx once after 1 s, then shows Try again, which refetches', async () => {
+      const clock = new ManualClock();
+      useFakePlatform({ setTimeout: clock.setTimeout, clearTimeout: clock.clearTimeout, now: () => clock.now });
+      let fail = true;
+      eventsAnswer = () => (fail ? json({ message: 'Server Error' }, 500) : json(eventList(ALL_EVENTS)));
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await waitUntil(() => eventRequests().length === 1, 'the first attempt');
+      await clock.advance(999);
+      expect(eventRequests(), 'no second attempt before 1 s').to.have.length(1);
+      await clock.advance(1);
+      await waitUntil(() => eventRequests().length === 2, 'the retry after 1 s');
+      await shows(el, 'The events could not be loaded.');
+      await clock.advance(60_000);
+      expect(eventRequests(), 'exactly one retry').to.have.length(2);
+
+      const error = $(el, '[part~="error"]')!;
+      expect(error.getAttribute('role')).to.equal('alert');
+      expect(error.textContent).to.contain('Something went wrong');
+      const retry = [...error.querySelectorAll('button')].find((b) => b.textContent === 'Try again');
+      expect(retry, 'a Try again button').to.exist;
+
+      fail = false;
+      retry!.click();
+      await loaded(el);
+      expect(eventRequests()).to.have.length(3);
+    });
+
+    it('error state passes an a11y audit', async () => {
+      eventsAnswer = () => json({ message: 'Unprocessable' }, 422);
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await shows(el, 'The events could not be loaded.');
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('a malformed events answer shows a clear message, not a blank element', async () => {
+      eventsAnswer = () => json({ data: [{ id: 1, name: 'no time, no status' }], meta: { total: 1, offset: 0, limit: 50 } });
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await shows(el, 'The channel sent data this page cannot read. Please try again later.');
+      expect($(el, '[part~="error"] button')?.textContent).to.equal('Try again');
+    });
+
+    it('a non-JSON events answer shows the same clear message', async () => {
+      eventsAnswer = () => new Response('<html>oops</html>', { status: 200, headers: { 'Content-Type': 'text/html' } });
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await shows(el, 'The channel sent data this page cannot read. Please try again later.');
+    });
+
+    it('loaded state passes an a11y audit', async () => {
+      const el = await fixture(html`<channel-schedule show-filters></channel-schedule>`);
+      await loaded(el);
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('table view passes an a11y audit', async () => {
+      const el = await fixture(html`<channel-schedule view="table"></channel-schedule>`);
+      await loaded(el);
+      await expect(el).shadowDom.to.be.accessible();
+    });
+  });
+
+  describe('favourites', () => {
+    it('a guest pressing the star is asked to log in', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const star = $<HTMLButtonElement>(el, '[part~="favourite"]')!;
+      expect(star.getAttribute('aria-label')).to.equal('Add LSU @ NFU to favourites');
+      expect(star.getAttribute('aria-pressed')).to.equal('false');
+      star.click();
+      await waitUntil(() => $(el, '[part~="toast"]'), 'a toast');
+      expect($(el, '[part~="toast"]')!.textContent).to.contain('Please log in to start favouriting');
+      expect($(el, '[part~="toasts"]')!.getAttribute('role')).to.equal('status');
+    });
+  });
+
+  describe('language', () => {
+    it('lang="fr" renders French', async () => {
+      const el = await fixture(html`<channel-schedule lang="fr"></channel-schedule>`);
+      await loaded(el);
+      expect($(el, '[part~="title"]')?.textContent).to.equal('Événements à venir');
+      expect($(el, '[part~="frame"]')?.getAttribute('lang')).to.equal('fr');
+      expect($(el, '[part~="badge-live"]')?.textContent).to.equal('En direct');
+      // The channel currency (USD) in French number formatting.
+      expect($(el, '[part~="badge-paid"]')?.textContent).to.match(/9,99\s\$US$/);
+    });
+
+    it('takes the language of the nearest [lang] ancestor', async () => {
+      const wrap = await fixture(html`<div lang="fr-CA"><section><channel-schedule kind="live"></channel-schedule></section></div>`);
+      const el = wrap.querySelector('channel-schedule')!;
+      await loaded(el);
+      expect($(el, '[part~="title"]')?.textContent).to.equal('En direct');
+    });
+
+    it('follows a lang attribute set after render', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      el.setAttribute('lang', 'fr');
+      await waitUntil(() => $(el, '[part~="title"]')?.textContent === 'Événements à venir', 'French after the change');
+      el.removeAttribute('lang');
+      await waitUntil(() => $(el, '[part~="title"]')?.textContent === 'Upcoming events', 'English again');
+    });
+
+    it('its own lang wins over an ancestor', async () => {
+      const wrap = await fixture(html`<div lang="fr"><channel-schedule lang="en"></channel-schedule></div>`);
+      const el = wrap.querySelector('channel-schedule')!;
+      await loaded(el);
+      expect($(el, '[part~="title"]')?.textContent).to.equal('Upcoming events');
+    });
+  });
+
+  describe('keyboard', () => {
+    it('card links and stars are focusable links and buttons', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const link = links(el)[0]!;
+      expect(link.tagName).to.equal('A');
+      expect(link.hasAttribute('href')).to.equal(true);
+      expect(link.tabIndex).to.equal(0);
+      link.focus();
+      expect(root(el).activeElement).to.equal(link);
+
+      const star = $<HTMLButtonElement>(el, '[part~="favourite"]')!;
+      expect(star.tagName).to.equal('BUTTON');
+      expect(star.type).to.equal('button');
+      expect(star.tabIndex).to.equal(0);
+      star.focus();
+      expect(root(el).activeElement).to.equal(star);
+      // The star is outside the link (no interactive element nested in another).
+      expect(link.contains(star)).to.equal(false);
+    });
+  });
+});

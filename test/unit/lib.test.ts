@@ -1,0 +1,223 @@
+/**
+ * Pure helpers: time zones and event times (src/lib/time.ts), prices (src/lib/money.ts), link templates and
+ * redaction (src/lib/url.ts), channel colours (src/lib/colors.ts). The browser runs in America/New_York, en-US.
+ */
+import { expect } from '@open-wc/testing';
+import { COLOR_VARIANTS, colorDeclarations, parseHex } from '../../src/lib/colors.js';
+import { formatPrice } from '../../src/lib/money.js';
+import { TIME_ZONE_ALIASES, formatEventTime, resolveTimeZone } from '../../src/lib/time.js';
+import { fillTemplate, redactData, redactUrl } from '../../src/lib/url.js';
+
+/** Intl uses narrow and plain no-break spaces and a real minus sign; compare text as a reader sees it. */
+const plain = (s: string | undefined) => s?.replace(/[\u202f\u00a0]/g, ' ').replace(/\u2212/g, '-');
+const plainTime = (t: ReturnType<typeof formatEventTime>) =>
+  Object.fromEntries(Object.entries(t).map(([k, v]) => [k, plain(v)]));
+
+/** 2024-01-20T00:00:00Z: Friday 7 PM in New York (EST), 4 PM in Los Angeles, 1 AM Saturday in Paris. */
+const JAN = Date.UTC(2024, 0, 20, 0, 0, 0) / 1000;
+/** 2024-07-04T23:00:00Z: 7 PM EDT in New York. */
+const JUL = Date.UTC(2024, 6, 4, 23, 0, 0) / 1000;
+
+describe('time zones', () => {
+  it('maps abbreviations to region zones, case-insensitively', () => {
+    expect(resolveTimeZone('EST')).to.equal('America/New_York');
+    expect(resolveTimeZone('EDT')).to.equal('America/New_York');
+    expect(resolveTimeZone('PT')).to.equal('America/Los_Angeles');
+    expect(resolveTimeZone(' pt ')).to.equal('America/Los_Angeles');
+    expect(resolveTimeZone('CST')).to.equal('America/Chicago');
+    expect(resolveTimeZone('HST')).to.equal('Pacific/Honolulu');
+  });
+
+  it('maps every alias to a zone this browser knows', () => {
+    for (const [alias, zone] of Object.entries(TIME_ZONE_ALIASES)) {
+      expect(() => new Intl.DateTimeFormat('en', { timeZone: zone }), alias).not.to.throw();
+    }
+  });
+
+  it('passes IANA names through and gives undefined for unknown or empty labels', () => {
+    expect(resolveTimeZone('Europe/Berlin')).to.equal('Europe/Berlin');
+    expect(resolveTimeZone('Mars/Olympus_Mons')).to.equal(undefined);
+    expect(resolveTimeZone('XYZT')).to.equal(undefined);
+    expect(resolveTimeZone('')).to.equal(undefined);
+    expect(resolveTimeZone(null)).to.equal(undefined);
+  });
+});
+
+describe('formatEventTime', () => {
+  it('shows no venue time when the event is in the viewer zone', () => {
+    const text = formatEventTime(JAN, 'EST', 'en-US', 'America/New_York');
+    expect(plainTime(text)).to.deep.equal({ date: 'Fri, Jan 19', time: '7:00 PM EST', iso: '2024-01-20T00:00:00.000Z' });
+    expect(text).not.to.have.property('venueTime');
+  });
+
+  it("uses the browser's zone by default (pinned to America/New_York)", () => {
+    expect(plain(formatEventTime(JAN, null, 'en-US').time)).to.equal('7:00 PM EST');
+  });
+
+  it('compares zones by offset at that instant: an EST label on a July date is still the viewer zone', () => {
+    const text = formatEventTime(JUL, 'EST', 'en-US', 'America/New_York');
+    expect(plain(text.time)).to.equal('7:00 PM EDT');
+    expect(text.venueTime).to.equal(undefined);
+  });
+
+  it('adds the venue time when the zones differ', () => {
+    expect(plain(formatEventTime(JAN, 'PT', 'en-US', 'America/New_York').venueTime)).to.equal('4:00 PM PST');
+    expect(plain(formatEventTime(JAN, 'CST', 'en-US', 'America/New_York').venueTime)).to.equal('6:00 PM CST');
+    expect(plain(formatEventTime(JUL, 'PT', 'en-US', 'America/New_York').venueTime)).to.equal('4:00 PM PDT');
+  });
+
+  it("keeps the channel's label when Intl only has a GMT offset for the zone", () => {
+    expect(plain(formatEventTime(JAN, 'CET', 'en-US', 'America/New_York').venueTime)).to.equal('1:00 AM CET');
+  });
+
+  it('formats for a viewer abroad', () => {
+    expect(plainTime(formatEventTime(JAN, 'ET', 'en-US', 'Europe/Paris'))).to.deep.equal({
+      date: 'Sat, Jan 20',
+      time: '1:00 AM GMT+1',
+      iso: '2024-01-20T00:00:00.000Z',
+      venueTime: '7:00 PM EST',
+    });
+  });
+
+  it('ignores an unknown zone label', () => {
+    expect(formatEventTime(JAN, 'Mars Time', 'en-US', 'America/New_York').venueTime).to.equal(undefined);
+  });
+
+  it('formats in French (24-hour clock, French day and month)', () => {
+    expect(plainTime(formatEventTime(JAN, 'PT', 'fr', 'America/New_York'))).to.deep.equal({
+      date: 'ven. 19 janv.',
+      time: '19:00 UTC-5',
+      iso: '2024-01-20T00:00:00.000Z',
+      venueTime: '16:00 PST',
+    });
+  });
+});
+
+describe('formatPrice', () => {
+  it('formats USD and EUR for each language', () => {
+    expect(formatPrice(12.5, 'USD', 'en-US')).to.equal('$12.50');
+    expect(formatPrice(1234.5, 'EUR', 'en-US')).to.equal('€1,234.50');
+    expect(plain(formatPrice(12.5, 'EUR', 'fr'))).to.equal('12,50 €');
+    expect(plain(formatPrice(1234.5, 'USD', 'fr'))).to.equal('1 234,50 $US');
+  });
+
+  it('defaults to USD and accepts a lower-case code', () => {
+    expect(formatPrice(5, null, 'en-US')).to.equal('$5.00');
+    expect(formatPrice(5, '', 'en-US')).to.equal('$5.00');
+    expect(formatPrice(5, 'eur', 'en-US')).to.equal('€5.00');
+  });
+
+  it('falls back to USD for a malformed currency code instead of throwing', () => {
+    expect(formatPrice(12.5, 'dollars', 'en-US')).to.equal('$12.50');
+    expect(formatPrice(12.5, '$', 'en-US')).to.equal('$12.50');
+  });
+});
+
+describe('fillTemplate', () => {
+  const base = 'https://host.test/schedule/';
+
+  it('fills placeholders with URI-encoded values', () => {
+    expect(fillTemplate('/watch/{id}', { id: 42 }, base)).to.equal('/watch/42');
+    expect(fillTemplate('/watch/{id}?t={name}', { id: 'a b/c', name: 'x&y' }, base)).to.equal('/watch/a%20b%2Fc?t=x%26y');
+    expect(fillTemplate('https://tv.test/e/{id}', { id: 7 }, base)).to.equal('https://tv.test/e/7');
+    expect(fillTemplate('watch?e={id}&missing={nope}', { id: 7 }, base)).to.equal('watch?e=7&missing=');
+  });
+
+  it('rejects javascript:, data: and other schemes', () => {
+    expect(fillTemplate('javascript:alert({id})', { id: 1 }, base)).to.equal(undefined);
+    expect(fillTemplate('  JavaScript:alert(1)', {}, base)).to.equal(undefined);
+    expect(fillTemplate('java\tscript:alert(1)', {}, base)).to.equal(undefined);
+    expect(fillTemplate('data:text/html,<script>alert(1)</script>', {}, base)).to.equal(undefined);
+    expect(fillTemplate('{id}:alert(1)', { id: 'javascript' }, base)).to.equal(undefined);
+    expect(fillTemplate('mailto:a@b.test', {}, base)).to.equal(undefined);
+  });
+});
+
+describe('redaction', () => {
+  it('redacts secrets in a URL and keeps the rest', () => {
+    expect(redactUrl('https://api.test/api/events?team=hawks&api_key=ak-1&token=t&password=p')).to.equal(
+      'https://api.test/api/events?team=hawks&api_key=REDACTED&token=REDACTED&password=REDACTED',
+    );
+    expect(redactUrl('https://api.test/api/settings?channel_key=ck')).to.equal('https://api.test/api/settings?channel_key=ck');
+  });
+
+  it('redacts a relative URL too', () => {
+    expect(redactUrl('/api/events?api_key=ak-1&team=x')).to.equal('/api/events?api_key=REDACTED&team=x');
+  });
+
+  it('redacts secret fields at any depth of a payload', () => {
+    expect(
+      redactData({ email: 'a@b.test', password: 'p', card: { number: '4242' }, list: [{ cvc: '123', ok: 1 }] }),
+    ).to.deep.equal({ email: 'a@b.test', password: 'REDACTED', card: 'REDACTED', list: [{ cvc: 'REDACTED', ok: 1 }] });
+    expect(redactData(null)).to.equal(null);
+    expect(redactData('x')).to.equal('x');
+  });
+});
+
+describe('colorDeclarations', () => {
+  it('declares the colour and its body-text-color variants 5 to 95', () => {
+    expect(COLOR_VARIANTS['body-text-color']).to.deep.equal([5, 10, 20, 50, 70, 95]);
+    expect(colorDeclarations({ 'body-text-color': '#336699' }).split('\n')).to.deep.equal([
+      '--channel-body-text-color: #336699;',
+      '--channel-body-text-color-5: rgba(51, 102, 153, 0.05);',
+      '--channel-body-text-color-10: rgba(51, 102, 153, 0.1);',
+      '--channel-body-text-color-20: rgba(51, 102, 153, 0.2);',
+      '--channel-body-text-color-50: rgba(51, 102, 153, 0.5);',
+      '--channel-body-text-color-70: rgba(51, 102, 153, 0.7);',
+      '--channel-body-text-color-95: rgba(51, 102, 153, 0.95);',
+    ]);
+  });
+
+  it('declares the variants of the other named colours', () => {
+    const lines = colorDeclarations({
+      'footer-background': '#000',
+      'body-background': '#ffffff',
+      'header-text-color': '#FF000080',
+      accent: '#123456',
+    }).split('\n');
+    expect(lines).to.deep.equal([
+      '--channel-footer-background: #000;',
+      '--channel-footer-background-20: rgba(0, 0, 0, 0.2);',
+      '--channel-footer-background-50: rgba(0, 0, 0, 0.5);',
+      '--channel-footer-background-70: rgba(0, 0, 0, 0.7);',
+      '--channel-body-background: #ffffff;',
+      '--channel-body-background-10: rgba(255, 255, 255, 0.1);',
+      '--channel-body-background-20: rgba(255, 255, 255, 0.2);',
+      '--channel-body-background-50: rgba(255, 255, 255, 0.5);',
+      '--channel-body-background-70: rgba(255, 255, 255, 0.7);',
+      '--channel-header-text-color: #FF000080;',
+      '--channel-header-text-color-50: rgba(255, 0, 0, 0.5);',
+      '--channel-accent: #123456;',
+    ]);
+  });
+
+  it('rejects non-hex values, which could inject CSS', () => {
+    expect(
+      colorDeclarations({
+        a: 'red',
+        b: 'rgb(1,2,3)',
+        c: '#12345',
+        d: '#336699; background: url(https://evil.test/x)',
+        e: '#33669g',
+        f: 'url(javascript:alert(1))',
+        g: '',
+      }),
+    ).to.equal('');
+    expect(parseHex('#abc')).to.deep.equal([170, 187, 204]);
+    expect(parseHex('abc')).to.equal(undefined);
+  });
+
+  it('rejects odd colour names', () => {
+    expect(
+      colorDeclarations({
+        'Body-Background': '#fff',
+        'x;color:red': '#fff',
+        '--x': '#fff',
+        '1st': '#fff',
+        'a b': '#fff',
+        ['a'.repeat(42)]: '#fff',
+      }),
+    ).to.equal('');
+    expect(colorDeclarations({ ['a'.repeat(41)]: '#fff' })).to.equal(`--channel-${'a'.repeat(41)}: #fff;`);
+  });
+});

@@ -1,0 +1,256 @@
+/**
+ * Per-element stores: the schedule's event list (src/stores/schedule.ts) and toasts (src/stores/toasts.ts).
+ */
+import { expect } from '@open-wc/testing';
+import { HttpError } from '../../src/api/errors.js';
+import { $config } from '../../src/stores/config.js';
+import { setConfig } from '../../src/stores/config.js';
+import { PAGE_SIZE, createSchedule, eventsQuery, type Schedule } from '../../src/stores/schedule.js';
+import { resetSession } from '../../src/stores/session.js';
+import { TOAST_MS, createToasts } from '../../src/stores/toasts.js';
+import { Deferred, installWorld, ok, teardown, until, type Recorded, type Reply, type World } from './helpers.js';
+
+const API = 'http://api.test/api';
+const EVENTS = `${API}/events`;
+
+function makeEvents(count: number, from = 1, label = 'Game') {
+  return Array.from({ length: count }, (_, i) => ({
+    id: from + i,
+    name: `${label} ${from + i}`,
+    event_utc_ts: 1_705_000_000 + (from + i) * 3600,
+    stream_status: 'upcoming',
+  }));
+}
+
+/** A paginated /events over `total` events. */
+function pages(total: number): Reply {
+  return (req: Recorded) => {
+    const offset = Number(req.query.offset);
+    const limit = Number(req.query.limit);
+    const count = Math.max(0, Math.min(limit, total - offset));
+    return { body: { data: makeEvents(count, offset + 1), meta: { total, offset, limit } } };
+  };
+}
+
+const eventRequests = (w: World) => w.server.calls.filter((r) => r.path === EVENTS);
+
+describe('schedule store', () => {
+  let w: World;
+  let schedule: Schedule;
+
+  beforeEach(() => {
+    w = installWorld();
+    // Keys already stored: start-up is settings + colours (+ geo), nothing else in the way.
+    w.storage.set('channel_key.demo', 'ck-1');
+    w.storage.set('api_key.ck-1', 'ak-1');
+    w.server
+      .on('GET', `${API}/settings`, ok({}))
+      .on('GET', `${API}/color-settings/web`, ok({}))
+      .on('GET', `${API}/geo`, ok({}));
+    setConfig({ channelKey: 'demo', apiUrl: API, keysUrl: 'http://keys.test/keys' }, 'http://cdn.test/x.js');
+    schedule = createSchedule();
+  });
+  afterEach(() => {
+    schedule.destroy();
+    $config.set(undefined);
+    resetSession();
+    teardown();
+  });
+
+  it('maps kinds to stream_status and drops empty filters', () => {
+    expect(eventsQuery({ kind: 'vod' }, 0).stream_status).to.equal('finished');
+    expect(eventsQuery({ kind: 'live' }, 0).stream_status).to.equal('live');
+    expect(eventsQuery({ kind: 'upcoming' }, 0).stream_status).to.equal('upcoming');
+    expect(eventsQuery({ kind: 'all' }, 0).stream_status).to.equal(undefined);
+    expect(eventsQuery({ kind: 'all', limit: 9000 }, 0).limit, 'capped at the largest page').to.equal(5000);
+  });
+
+  it('asks for finished events for kind vod', async () => {
+    w.server.on('GET', EVENTS, pages(3));
+    schedule.setQuery({ kind: 'vod' });
+    expect(schedule.$state.get().status).to.equal('loading');
+    await until(() => schedule.$state.get().status === 'ready', 'ready');
+    expect(eventRequests(w).map((r) => r.query)).to.deep.equal([
+      { stream_status: 'finished', offset: '0', limit: String(PAGE_SIZE), api_key: 'ak-1' },
+    ]);
+    expect(schedule.$state.get()).to.deep.include({ status: 'ready', total: 3, loadingMore: false });
+    expect(schedule.$state.get().events.map((e) => e.id)).to.deep.equal([1, 2, 3]);
+  });
+
+  it('sends no stream_status for kind all, and passes the filters', async () => {
+    w.server.on('GET', EVENTS, pages(0));
+    schedule.setQuery({ kind: 'all', team: 'hawks', sport: '', gender: 'female', city: undefined });
+    await until(() => schedule.$state.get().status === 'ready', 'ready');
+    expect(eventRequests(w).map((r) => r.query)).to.deep.equal([
+      { team: 'hawks', gender: 'female', offset: '0', limit: '50', api_key: 'ak-1' },
+    ]);
+  });
+
+  it('pages with loadMore (offset) until every event is loaded', async () => {
+    w.server.on('GET', EVENTS, pages(120));
+    schedule.setQuery({ kind: 'upcoming' });
+    await until(() => schedule.$state.get().status === 'ready', 'ready');
+    expect(schedule.$state.get()).to.deep.include({ total: 120 });
+    expect(schedule.$state.get().events).to.have.length(50);
+
+    schedule.loadMore();
+    expect(schedule.$state.get().loadingMore).to.equal(true);
+    schedule.loadMore(); // ignored while loading more
+    await until(() => !schedule.$state.get().loadingMore, 'page 2');
+    expect(schedule.$state.get().events).to.have.length(100);
+
+    schedule.loadMore();
+    await until(() => !schedule.$state.get().loadingMore, 'page 3');
+    const ids = schedule.$state.get().events.map((e) => e.id);
+    expect(ids).to.have.length(120);
+    expect(ids[0]).to.equal(1);
+    expect(ids[119]).to.equal(120);
+
+    schedule.loadMore(); // nothing left
+    await w.advance(0);
+    expect(eventRequests(w).map((r) => [r.query.offset, r.query.limit])).to.deep.equal([
+      ['0', '50'],
+      ['50', '50'],
+      ['100', '50'],
+    ]);
+    expect(schedule.$state.get().loadingMore).to.equal(false);
+  });
+
+  it('with a limit fetches once, that many, and has no more pages', async () => {
+    w.server.on('GET', EVENTS, pages(40));
+    schedule.setQuery({ kind: 'upcoming', limit: 3 });
+    await until(() => schedule.$state.get().status === 'ready', 'ready');
+    expect(schedule.$state.get().total).to.equal(3);
+    expect(schedule.$state.get().events.map((e) => e.id)).to.deep.equal([1, 2, 3]);
+    schedule.loadMore();
+    await w.advance(0);
+    expect(schedule.$state.get().loadingMore).to.equal(false);
+    expect(eventRequests(w).map((r) => r.query.limit)).to.deep.equal(['3']);
+  });
+
+  it('cancels the previous request on a new query and ignores its late answer', async () => {
+    const late = new Deferred(true); // a server that answers even after the client gave up
+    w.server.on('GET', EVENTS, (req) =>
+      req.query.team === 'hawks'
+        ? late
+        : { body: { data: makeEvents(2, 100, 'Owls'), meta: { total: 2, offset: 0, limit: 50 } } },
+    );
+    schedule.setQuery({ kind: 'upcoming', team: 'hawks' });
+    await until(() => eventRequests(w).length === 1, 'hawks request');
+    schedule.setQuery({ kind: 'upcoming', team: 'owls' });
+    expect(eventRequests(w)[0]!.signal!.aborted, 'previous request aborted').to.equal(true);
+    await until(() => schedule.$state.get().status === 'ready', 'ready');
+    expect(schedule.$state.get().events.map((e) => e.name)).to.deep.equal(['Owls 100', 'Owls 101']);
+
+    late.resolve({ body: { data: makeEvents(5, 1, 'Hawks'), meta: { total: 5, offset: 0, limit: 50 } } });
+    await w.advance(0);
+    expect(schedule.$state.get().events.map((e) => e.name)).to.deep.equal(['Owls 100', 'Owls 101']);
+    expect(schedule.$state.get().total).to.equal(2);
+  });
+
+  it('shows the error state, and retry() runs the query again', async () => {
+    w.server.on('GET', EVENTS, { status: 422, body: { message: 'The given data was invalid.' } }, pages(2));
+    schedule.setQuery({ kind: 'live', team: 'hawks' });
+    await until(() => schedule.$state.get().status === 'error', 'error');
+    const failed = schedule.$state.get();
+    expect(failed.events).to.deep.equal([]);
+    expect(failed.error).to.be.instanceOf(HttpError);
+    expect(failed.error!.status).to.equal(422);
+
+    schedule.retry();
+    expect(schedule.$state.get().status).to.equal('loading');
+    await until(() => schedule.$state.get().status === 'ready', 'ready');
+    expect(schedule.$state.get().events).to.have.length(2);
+    expect(eventRequests(w).map((r) => r.query)).to.deep.equal([
+      { stream_status: 'live', team: 'hawks', offset: '0', limit: '50', api_key: 'ak-1' },
+      { stream_status: 'live', team: 'hawks', offset: '0', limit: '50', api_key: 'ak-1' },
+    ]);
+  });
+
+  it('keeps the loaded events when a further page fails', async () => {
+    w.server.on('GET', EVENTS, pages(60), { status: 404 });
+    schedule.setQuery({ kind: 'upcoming' });
+    await until(() => schedule.$state.get().status === 'ready', 'ready');
+    schedule.loadMore();
+    await until(() => schedule.$state.get().error !== undefined, 'page error');
+    expect(schedule.$state.get()).to.deep.include({ status: 'ready', loadingMore: false, total: 60 });
+    expect(schedule.$state.get().events).to.have.length(50);
+  });
+
+  it('destroy() aborts the request in flight and leaves the state alone', async () => {
+    w.server.on('GET', EVENTS, new Deferred());
+    schedule.setQuery({ kind: 'upcoming' });
+    await until(() => eventRequests(w).length === 1, 'request');
+    schedule.destroy();
+    expect(eventRequests(w)[0]!.signal!.aborted).to.equal(true);
+    await w.advance(5_000);
+    expect(schedule.$state.get().status).to.equal('loading');
+    expect(w.server.logs).to.have.length(0);
+  });
+
+  // BUG (src/api/client.ts, see the skipped test in api-client.test.ts): setting the same query again while
+  // it loads (React StrictMode re-mount, an attribute set twice) aborts the first request and joins the
+  // second call to that aborted shared request; its AbortError is ignored as a cancel and the schedule stays
+  // 'loading' forever.
+  it.skip('shows the events when the same query is set again while loading', async () => {
+    w.server.on('GET', EVENTS, new Deferred(), pages(2));
+    schedule.setQuery({ kind: 'upcoming' });
+    await until(() => eventRequests(w).length === 1, 'first request');
+    schedule.setQuery({ kind: 'upcoming' });
+    await until(() => schedule.$state.get().status !== 'loading', 'settled state');
+    expect(schedule.$state.get().status).to.equal('ready');
+    expect(schedule.$state.get().events).to.have.length(2);
+  });
+});
+
+describe('toasts', () => {
+  let w: World;
+  beforeEach(() => {
+    w = installWorld();
+  });
+  afterEach(teardown);
+
+  it('disappear after 5000 ms', () => {
+    expect(TOAST_MS).to.equal(5_000);
+    const toasts = createToasts();
+    toasts.show('Saved', 'success');
+    expect(toasts.$toasts.get()).to.deep.equal([{ id: 1, text: 'Saved', type: 'success' }]);
+    w.clock.tick(4_999);
+    expect(toasts.$toasts.get()).to.have.length(1);
+    w.clock.tick(1);
+    expect(toasts.$toasts.get()).to.deep.equal([]);
+  });
+
+  it('honours a custom duration and defaults to info', () => {
+    const toasts = createToasts();
+    toasts.show('Copied', undefined, 1_000);
+    expect(toasts.$toasts.get()[0]!.type).to.equal('info');
+    w.clock.tick(1_000);
+    expect(toasts.$toasts.get()).to.deep.equal([]);
+  });
+
+  it('replaces the same text instead of stacking it, restarting its 5 s', () => {
+    const toasts = createToasts();
+    toasts.show('Oops', 'error');
+    toasts.show('Other');
+    w.clock.tick(3_000);
+    toasts.show('Oops', 'error');
+    expect(toasts.$toasts.get().map((t) => t.text)).to.deep.equal(['Other', 'Oops']);
+    w.clock.tick(2_000);
+    expect(toasts.$toasts.get().map((t) => t.text)).to.deep.equal(['Oops']);
+    w.clock.tick(3_000);
+    expect(toasts.$toasts.get()).to.deep.equal([]);
+  });
+
+  it('dismiss() and destroy() clear their timers', () => {
+    const toasts = createToasts();
+    toasts.show('A');
+    toasts.show('B');
+    toasts.dismiss(1);
+    expect(toasts.$toasts.get().map((t) => t.text)).to.deep.equal(['B']);
+    expect(w.clock.countTimers()).to.equal(1);
+    toasts.destroy();
+    expect(toasts.$toasts.get()).to.deep.equal([]);
+    expect(w.clock.countTimers()).to.equal(0);
+  });
+});

@@ -1,0 +1,91 @@
+// web-test-runner: browser unit tests (test/unit) and element tests (test/elements) in headless Chromium.
+//
+// Run all:        npx wtr --config web-test-runner.config.mjs
+// Run some:       npx wtr --config web-test-runner.config.mjs "test/unit/**/money*.test.ts"
+//                 (a files pattern on the command line replaces the default globs below)
+// Debug/watch:    add --manual, or --watch (watch reruns a test file when the test file itself changes; the
+//                 sources it imports are bundled into it, so save the test file to rerun after a source edit)
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { launchOptions } from './scripts/chromium.mjs';
+
+const rootDir = path.dirname(fileURLToPath(import.meta.url));
+
+/** Time zone and locale every test sees (relative-time-element pins them the same way). */
+export const TEST_TIMEZONE = 'America/New_York';
+export const TEST_LOCALE = 'en-US';
+
+const TEST_FILE = /\.test\.tsx?$/;
+
+/**
+ * Serves each requested `*.test.ts(x)` as one esbuild bundle with its imports inlined.
+ * Why: react and react-dom are CommonJS, and web-test-runner's nodeResolve fails on them ("does not provide an
+ * export named 'createRoot'"), which @rollup/plugin-commonjs via fromRollup did not fix (see shared TOOLING.md).
+ * Bundling also makes @open-wc/testing, chai-a11y-axe/axe-core and nanostores work without any node resolution.
+ */
+function esbuildTestBundlePlugin() {
+  return {
+    name: 'esbuild-test-bundle',
+    async serve(context) {
+      if (!TEST_FILE.test(context.path)) return undefined;
+      const entry = path.join(rootDir, decodeURIComponent(context.path));
+      try {
+        const result = await build({
+          entryPoints: [entry],
+          absWorkingDir: rootDir,
+          bundle: true,
+          format: 'esm',
+          platform: 'browser',
+          target: 'es2022',
+          write: false,
+          // Source map paths are relative to the output location: put it next to the test file so the browser
+          // (which loads /test/unit/x.test.ts) maps stack frames back to the right files.
+          outdir: path.dirname(entry),
+          sourcemap: 'inline',
+          sourcesContent: true,
+          jsx: 'automatic',
+          define: { 'process.env.NODE_ENV': '"development"' },
+          logLevel: 'silent',
+        });
+        const js = result.outputFiles.find((file) => file.path.endsWith('.js'));
+        return { body: js.text, type: 'js' };
+      } catch (error) {
+        // A module that throws puts esbuild's message (file:line and what failed) into the test report,
+        // instead of a bare "failed to load test file".
+        const message = error?.errors?.length
+          ? error.errors
+              .map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column}: ` : '') + e.text)
+              .join('\n')
+          : String(error?.message ?? error);
+        const report = `esbuild could not bundle ${context.path}:\n${message}`;
+        console.error(report);
+        return { body: `throw new Error(${JSON.stringify(report)});`, type: 'js' };
+      }
+    },
+  };
+}
+
+export default {
+  rootDir,
+  files: ['test/unit/**/*.test.ts', 'test/elements/**/*.test.{ts,tsx}'],
+  // Imports are inlined by the esbuild plugin, so the dev server's own resolution is not needed.
+  nodeResolve: false,
+  plugins: [esbuildTestBundlePlugin()],
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: { ...launchOptions(), headless: true },
+      createBrowserContext: ({ browser }) => browser.newContext({ timezoneId: TEST_TIMEZONE, locale: TEST_LOCALE }),
+    }),
+  ],
+  concurrency: 2,
+  concurrentBrowsers: 1,
+  browserStartTimeout: 60_000,
+  testsStartTimeout: 60_000,
+  testsFinishTimeout: 120_000,
+  testFramework: {
+    config: { timeout: 10_000, ui: 'bdd' },
+  },
+};
