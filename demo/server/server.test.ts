@@ -17,6 +17,8 @@ import {
   type EndpointName,
   type Event,
 } from '../../src/api/contract.js';
+import initSqlJs from 'sql.js';
+import { SCHEMA_VERSION } from './db.js';
 import { startServer, type RunningServer } from './server.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'channel-server-test-'));
@@ -33,6 +35,14 @@ mkdirSync(join(distDir, 'chunks'), { recursive: true });
 writeFileSync(join(distDir, 'channel-elements.js'), 'export const ok = 1;');
 writeFileSync(join(distDir, 'chunks', 'a.js'), 'export const a = 1;');
 writeFileSync(join(tmp, 'secret.txt'), 'do not serve');
+
+/**
+ * assert.ok with a message always: without one, node builds the message by re-reading the source, which under
+ * the tsx loader can stall the whole process for minutes (and with it the in-process server).
+ */
+function ok(value: unknown, message?: string): asserts value {
+  assert.ok(value, message ?? `expected a truthy value at ${new Error().stack?.split('\n')[2]?.trim()}`);
+}
 
 /** The fake wall clock every server in this file reads (ms). */
 let nowMs = Date.UTC(2030, 5, 15, 18, 0, 0);
@@ -103,13 +113,13 @@ async function events(query: string, channel: 'demo' | 'demo-fr' = 'demo'): Prom
 
 describe('keys', () => {
   test('keys host answers the channel key file, 404 for unknown keys', async () => {
-    const ok = await call('/keys/demo.json');
-    assert.equal(ok.status, 200);
-    assert.equal(ok.headers.get('access-control-allow-origin'), '*');
-    assert.deepEqual(ChannelKeyFile.parse(ok.body), { channel_key: 'demo', name: 'Demo Sports Network' });
+    const found = await call('/keys/demo.json');
+    assert.equal(found.status, 200);
+    assert.equal(found.headers.get('access-control-allow-origin'), '*');
+    assert.deepEqual(ChannelKeyFile.parse(found.body), { channel_key: 'demo', name: 'Demo Sports Network' });
     const missing = await call('/keys/nope.json');
     assert.equal(missing.status, 404);
-    assert.ok(ErrorBody.parse(missing.body).message);
+    ok(ErrorBody.parse(missing.body).message);
   });
 
   test('get_api_key: fresh keys for known channels, 403 with errors.channel_key otherwise', async () => {
@@ -147,7 +157,7 @@ describe('keys', () => {
     }
     const keyless = await call('/api/menu?channel_key=unknown');
     assert.equal(keyless.status, 403);
-    assert.ok(keyless.body.errors.channel_key);
+    ok(keyless.body.errors.channel_key);
   });
 });
 
@@ -175,10 +185,10 @@ describe('channel content', () => {
         const res = await get(name, path, channel, extra);
         assert.equal(res.status, 200, `${channel} ${path}: ${JSON.stringify(res.body)}`);
         const parsed = endpoints[name].response.safeParse(res.body);
-        assert.ok(parsed.success, `${channel} ${path}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`);
+        ok(parsed.success, `${channel} ${path}: ${parsed.success ? '' : JSON.stringify(parsed.error.issues)}`);
       }
       const pages = endpoints.pages.response.parse((await get('pages', 'pages', channel)).body).data;
-      assert.ok(pages.length > 0);
+      ok(pages.length > 0);
       for (const page of pages) {
         const res = await get('page', `pages/${page.url.replace(/\//g, '')}`, channel);
         endpoints.page.response.parse(res.body);
@@ -205,27 +215,27 @@ describe('channel content', () => {
     assert.equal(stored.headers.get('access-control-allow-origin'), '*');
     assert.equal(stored.body.name, 'Demo Sports Network');
     const menu = endpoints.menu.response.parse((await get('menu', 'menu')).body).data;
-    assert.ok(menu.some((m) => m.type === 'group' && (m.items?.length ?? 0) > 0));
+    ok(menu.some((m) => m.type === 'group' && (m.items?.length ?? 0) > 0));
     const about = endpoints.page.response.parse((await get('page', 'pages/about')).body).data;
-    assert.ok(about.blocks.some((b) => b.type === 'static-block' && b.ref === 'contacts:email'));
-    assert.ok(about.blocks.some((b) => b.type === 'image' && b.url.startsWith(base)));
+    ok(about.blocks.some((b) => b.type === 'static-block' && b.ref === 'contacts:email'));
+    ok(about.blocks.some((b) => b.type === 'image' && b.url.startsWith(base)));
     const cats = endpoints.eventCategories.response.parse((await get('eventCategories', 'events-categories')).body).data;
     const basketball = cats.find((c) => c.alias === 'basketball');
     assert.deepEqual(basketball?.children?.map((c) => c.gender).sort(), ['female', 'male']);
     const main = endpoints.slides.response.parse((await get('slides', 'slides/web', 'demo', 'type=main')).body).data;
-    assert.ok(main.length >= 2 && main.every((s) => s.slidable_type === 'main'));
+    ok(main.length >= 2 && main.every((s) => s.slidable_type === 'main'));
     const props = endpoints.groupProperties.response.parse((await get('groupProperties', 'participant-group-properties')).body).data;
-    assert.ok(props.some((p) => p.name === 'conference' && p.values.length > 1));
+    ok(props.some((p) => p.name === 'conference' && p.values.length > 1));
     const geo = endpoints.geo.response.parse((await get('geo', 'geo')).body).data;
     assert.equal(geo.country_code, 'US');
-    assert.ok(geo.ip);
+    ok(geo.ip);
   });
 
   test('demo-fr settings: French, remote auth on', async () => {
     const settings = endpoints.settings.response.parse((await get('settings', 'settings', 'demo-fr')).body).data;
     assert.equal(settings.language, 'fr');
     assert.equal(settings.auth.remote_auth, true);
-    assert.ok(['EUR', 'CAD'].includes(settings.currency));
+    ok(['EUR', 'CAD'].includes(settings.currency));
     const demoColors = (await get('colors', 'color-settings/web')).body.data;
     const frColors = (await get('colors', 'color-settings/web', 'demo-fr')).body.data;
     assert.notEqual(frColors['primary-color'], demoColors['primary-color']);
@@ -246,7 +256,7 @@ describe('channel content', () => {
 
   test('participants paginate, no_limit=1 answers all', async () => {
     const all = endpoints.participants.response.parse((await get('participants', 'participants', 'demo', 'no_limit=1')).body).data;
-    assert.ok(all.length > 20);
+    ok(all.length > 20);
     const page = (await get('participants', 'participants', 'demo', 'limit=5&offset=5')).body;
     assert.equal(page.data.length, 5);
     assert.deepEqual(page.meta, { total: all.length, offset: 5, limit: 5 });
@@ -259,23 +269,23 @@ describe('channel content', () => {
 describe('events', () => {
   test('seed: 40+ events, live/upcoming/finished, free/paid/register, three time zones, single-name events', async () => {
     const all = (await events('limit=5000')).data;
-    assert.ok(all.length >= 40);
+    ok(all.length >= 40);
     const count = (status: string) => all.filter((e) => e.stream_status === status).length;
-    assert.ok(count('live') >= 3 && count('upcoming') >= 10 && count('finished') >= 10);
+    ok(count('live') >= 3 && count('upcoming') >= 10 && count('finished') >= 10);
     assert.deepEqual([...new Set(all.map((e) => e.type))].sort(), ['free', 'paid', 'register']);
-    assert.ok(new Set(all.map((e) => e.time_zone)).size >= 3);
-    assert.ok(all.some((e) => e.participants.length === 0));
-    assert.ok(all.filter((e) => e.type === 'paid').every((e) => (e.price ?? 0) > 0 && !e.has_access));
-    assert.ok(all.filter((e) => e.type === 'free').every((e) => e.has_access));
+    ok(new Set(all.map((e) => e.time_zone)).size >= 3);
+    ok(all.some((e) => e.participants.length === 0));
+    ok(all.filter((e) => e.type === 'paid').every((e) => (e.price ?? 0) > 0 && !e.has_access));
+    ok(all.filter((e) => e.type === 'free').every((e) => e.has_access));
     const pair = all.find((e) => e.participants.length === 2)!;
-    assert.ok(pair.participants.some((p) => p.id === pair.home_team_id));
-    assert.ok(pair.location?.city && pair.category?.name);
+    ok(pair.participants.some((p) => p.id === pair.home_team_id));
+    ok(pair.location?.city && pair.category?.name);
   });
 
   test('pagination meta and default sort', async () => {
     const first = await events('limit=10');
     assert.deepEqual(first.meta, { total: first.meta.total, offset: 0, limit: 10 });
-    assert.ok(first.meta.total >= 40);
+    ok(first.meta.total >= 40);
     const second = await events('limit=10&offset=10');
     assert.equal(second.meta.offset, 10);
     const both = (await events('limit=20')).data.map((e) => e.id);
@@ -288,18 +298,18 @@ describe('events', () => {
   test('stream_status filters and sorting (finished newest first)', async () => {
     const now = nowMs / 1000;
     const live = (await events('stream_status=live&limit=100')).data;
-    assert.ok(live.length >= 3);
-    assert.ok(live.every((e) => e.stream_status === 'live' && e.event_utc_ts <= now));
+    ok(live.length >= 3);
+    ok(live.every((e) => e.stream_status === 'live' && e.event_utc_ts <= now));
     const upcoming = (await events('stream_status=upcoming&limit=100')).data;
-    assert.ok(upcoming.every((e) => e.stream_status === 'upcoming' && e.event_utc_ts > now));
+    ok(upcoming.every((e) => e.stream_status === 'upcoming' && e.event_utc_ts > now));
     const finished = (await events('stream_status=finished&limit=100')).data;
-    assert.ok(finished.every((e) => e.stream_status === 'finished'));
+    ok(finished.every((e) => e.stream_status === 'finished'));
     const ts = finished.map((e) => e.event_utc_ts);
     assert.deepEqual(ts, [...ts].sort((a, b) => b - a));
     const asc = (await events('stream_status=finished&sort_direction=asc&limit=100')).data.map((e) => e.event_utc_ts);
     assert.deepEqual(asc, [...ts].reverse());
     const home = endpoints.homepageEvents.response.parse((await get('homepageEvents', 'events-for-homepage')).body).data;
-    assert.ok(home.live.length >= 3 && home.upcoming.length === 10 && home.finished.length === 10);
+    ok(home.live.length >= 3 && home.upcoming.length === 10 && home.finished.length === 10);
   });
 
   test('category (alias or id, with children), sport and gender filters', async () => {
@@ -307,15 +317,15 @@ describe('events', () => {
     const basketball = cats.find((c) => c.alias === 'basketball')!;
     const childIds = new Set(basketball.children!.map((c) => c.id));
     const byAlias = (await events('category=basketball&limit=100')).data;
-    assert.ok(byAlias.length > 0 && byAlias.every((e) => childIds.has(e.event_category_id!)));
+    ok(byAlias.length > 0 && byAlias.every((e) => childIds.has(e.event_category_id!)));
     const women = basketball.children!.find((c) => c.gender === 'female')!;
     const byId = (await events(`event_category_id=${women.id}&limit=100`)).data;
-    assert.ok(byId.length > 0 && byId.every((e) => e.event_category_id === women.id));
+    ok(byId.length > 0 && byId.every((e) => e.event_category_id === women.id));
     const sport = (await events('sport=BASKETBALL&limit=100')).data;
     assert.deepEqual(sport.map((e) => e.id), byAlias.map((e) => e.id));
     const female = (await events('gender=female&limit=100')).data;
     const w = (await events('gender=W&limit=100')).data;
-    assert.ok(female.length > 0);
+    ok(female.length > 0);
     assert.deepEqual(w.map((e) => e.id), female.map((e) => e.id));
     const male = (await events('gender=M&limit=100')).data;
     assert.equal(male.length + female.length, (await events('limit=100')).meta.total);
@@ -326,14 +336,14 @@ describe('events', () => {
     const all = (await events('limit=100')).data;
     const team = all.find((e) => e.participants.length === 2)!.participants[1]!;
     const byId = (await events(`participant_id=${team.id}&limit=100`)).data;
-    assert.ok(byId.length > 0 && byId.every((e) => e.participants.some((p) => p.id === team.id)));
+    ok(byId.length > 0 && byId.every((e) => e.participants.some((p) => p.id === team.id)));
     const byAlias = (await events(`team=${team.alias}&limit=100`)).data;
     assert.deepEqual(byAlias.map((e) => e.id), byId.map((e) => e.id));
     const groups = endpoints.participantGroups.response.parse((await get('participantGroups', 'participant-groups')).body).data;
     const group = groups.find((g) => g.id === team.participant_group_id)!;
     const byGroup = (await events(`group=${group.alias}&limit=100`)).data;
-    assert.ok(byGroup.length >= byId.length);
-    assert.ok(byGroup.every((e) => e.participants.some((p) => p.participant_group_id === group.id)));
+    ok(byGroup.length >= byId.length);
+    ok(byGroup.every((e) => e.participants.some((p) => p.participant_group_id === group.id)));
     const bySchool = (await events(`school=${group.id}&limit=100`)).data;
     assert.deepEqual(bySchool.map((e) => e.id), byGroup.map((e) => e.id));
   });
@@ -342,19 +352,19 @@ describe('events', () => {
     const locations = endpoints.eventLocations.response.parse((await get('eventLocations', 'events-locations')).body).data;
     const boston = locations.find((l) => l.city === 'Boston')!;
     const byCity = (await events('city=boston&limit=100')).data;
-    assert.ok(byCity.length > 0 && byCity.every((e) => e.location?.city === 'Boston'));
+    ok(byCity.length > 0 && byCity.every((e) => e.location?.city === 'Boston'));
     const byState = (await events('state=ma&limit=100')).data;
-    assert.ok(byState.every((e) => e.location?.state === 'MA'));
+    ok(byState.every((e) => e.location?.state === 'MA'));
     const byLocation = (await events(`location=${boston.id}&limit=100`)).data;
-    assert.ok(byLocation.length > 0 && byLocation.every((e) => e.location_id === boston.id));
+    ok(byLocation.length > 0 && byLocation.every((e) => e.location_id === boston.id));
   });
 
   test('start_date and end_date (UTC days, inclusive, or unix seconds)', async () => {
     const day = new Date(nowMs).toISOString().slice(0, 10);
     const today = (await events(`start_date=${day}&end_date=${day}&limit=100`)).data;
     const from = Date.parse(`${day}T00:00:00Z`) / 1000;
-    assert.ok(today.length > 0);
-    assert.ok(today.every((e) => e.event_utc_ts >= from && e.event_utc_ts < from + 86400));
+    ok(today.length > 0);
+    ok(today.every((e) => e.event_utc_ts >= from && e.event_utc_ts < from + 86400));
     const secs = (await events(`start_date=${from}&end_date=${from + 86399}&limit=100`)).data;
     assert.deepEqual(secs.map((e) => e.id), today.map((e) => e.id));
   });
@@ -378,7 +388,7 @@ describe('events', () => {
       const res = await get('events', 'events', 'demo', query);
       assert.equal(res.status, 422, query);
       assert.equal(res.body.message, 'The given data was invalid.');
-      assert.ok(Array.isArray(res.body.errors?.[field]), `${query}: ${JSON.stringify(res.body)}`);
+      ok(Array.isArray(res.body.errors?.[field]), `${query}: ${JSON.stringify(res.body)}`);
       ErrorBody.parse(res.body);
     }
   });
@@ -391,7 +401,7 @@ describe('events', () => {
       assert.equal(endpoints.event.response.parse((await get('event', `events/${next.id}`)).body).data.stream_status, 'live');
       nowMs = (next.event_utc_ts + 24 * 3600) * 1000;
       assert.equal((await get('event', `events/${next.id}`)).body.data.stream_status, 'finished');
-      assert.ok((await events('stream_status=finished&limit=100')).data.some((e) => e.id === next.id));
+      ok((await events('stream_status=finished&limit=100')).data.some((e) => e.id === next.id));
       // The start time itself is anchored and does not move with the clock.
       assert.equal((await get('event', `events/${next.id}`)).body.data.event_utc_ts, next.event_utc_ts);
     } finally {
@@ -399,16 +409,22 @@ describe('events', () => {
     }
   });
 
-  test('bench channel: 5000 events in one page, fast', async () => {
+  test('bench channel: 5000 events in one page, fast', async (t) => {
     const key = await apiKey('bench');
-    await call(`/api/events?api_key=${key}&limit=5000`); // warm up
+    const url = `${base}/api/events?api_key=${key}&limit=5000`;
+    await (await fetch(url)).text(); // warm up the connection and the JIT
+    // Time the server's answer, not the test's own JSON.parse of 4 MB.
     const started = performance.now();
-    const res = await call(`/api/events?api_key=${key}&limit=5000`);
+    const res = await fetch(url);
+    const text = await res.text();
     const ms = performance.now() - started;
     assert.equal(res.status, 200);
-    assert.equal(res.body.data.length, 5000);
-    assert.equal(res.body.meta.total, 5000);
-    assert.ok(ms < 500, `took ${ms.toFixed(0)} ms`);
+    const body = endpoints.events.response.parse(JSON.parse(text));
+    assert.equal(body.data.length, 5000);
+    assert.equal(body.meta.total, 5000);
+    // The goal is well under 200 ms; the bound is looser so a busy CI machine does not fail the suite.
+    ok(ms < 500, `took ${ms.toFixed(0)} ms`);
+    t.diagnostic(`bench: 5000 events in ${ms.toFixed(0)} ms`);
   });
 });
 
@@ -431,14 +447,14 @@ describe('logs', () => {
     assert.equal((await post('/api/logs', { ...entry, message: 'second' })).status, 201);
     const listed = await call('/__dev/logs?channel_key=demo');
     const messages = listed.body.data.map((l: { message: string }) => l.message);
-    assert.ok(messages.includes('Server Error') && messages.includes('second'));
+    ok(messages.includes('Server Error') && messages.includes('second'));
     assert.equal((await call('/__dev/logs?channel_key=demo-fr')).body.data.length, 0);
   });
 
   test('POST logs answers 422 with errors for an invalid entry', async () => {
     const res = await post('/api/logs', { channel_key: 'demo', status: 'bad', date: 1 });
     assert.equal(res.status, 422);
-    assert.ok(res.body.errors.status && res.body.errors.date && res.body.errors.message);
+    ok(res.body.errors.status && res.body.errors.date && res.body.errors.message);
   });
 });
 
@@ -459,11 +475,11 @@ describe('http', () => {
       const res = await fetch(`${origin}/`);
       assert.equal(res.status, 200);
       const html = await res.text();
-      assert.ok(html.includes(`src="${server.origin}/channel-elements.js"`), html);
-      assert.ok(!html.includes('%BUNDLE_ORIGIN%'));
+      ok(html.includes(`src="${server.origin}/channel-elements.js"`), html);
+      ok(!html.includes('%BUNDLE_ORIGIN%'));
       const csp = res.headers.get('content-security-policy') ?? '';
       assert.match(csp, /default-src 'self'/);
-      assert.ok(csp.includes(`script-src 'self' ${server.origin}`));
+      ok(csp.includes(`script-src 'self' ${server.origin}`));
       assert.equal(res.headers.get('cache-control'), 'no-cache');
     }
     const nested = await fetch(`${server.hostOrigin}/nested/`);
@@ -484,7 +500,7 @@ describe('http', () => {
       for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/nested/..%2f..%2fsecret.txt', '/%00']) {
         const res = await rawGet(port, path);
         assert.equal(res.status, 404, `${port} ${path}`);
-        assert.ok(!res.body.includes('do not serve'));
+        ok(!res.body.includes('do not serve'));
       }
     }
   });
@@ -500,11 +516,28 @@ describe('http', () => {
       }
       assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
       assert.deepEqual(await last!.json(), { message: 'Too Many Attempts.' });
-      assert.ok(Number(last!.headers.get('retry-after')) > 0);
+      ok(Number(last!.headers.get('retry-after')) > 0);
       // Only /api/ is limited.
       assert.equal((await fetch(`${limited.origin}/keys/demo.json`)).status, 200);
     } finally {
       await limited.stop();
+    }
+  });
+
+  test('a database file from an older schema version is rebuilt from the fixtures', async () => {
+    const dataDir = join(tmp, 'data-old');
+    mkdirSync(dataDir, { recursive: true });
+    const SQL = await initSqlJs();
+    const old = new SQL.Database();
+    old.run("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('schema_version', '0');");
+    writeFileSync(join(dataDir, 'channel.sqlite'), old.export());
+    old.close();
+    const rebuilt = await startServer({ port: 0, dataDir, siteDir, distDir });
+    try {
+      assert.equal((await fetch(`${rebuilt.origin}/keys/demo.json`)).status, 200);
+      assert.equal(rebuilt.db.get("SELECT value FROM meta WHERE key = 'schema_version'")?.value, String(SCHEMA_VERSION));
+    } finally {
+      await rebuilt.stop();
     }
   });
 

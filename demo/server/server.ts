@@ -14,7 +14,17 @@ import { fileURLToPath } from 'node:url';
 import type { SqlValue } from 'sql.js';
 import { endpoints, LogEntry, NO_KEY_MESSAGE, type EndpointName } from '../../src/api/contract.js';
 import { ChannelDb, type Row } from './db.js';
-import { getEvent, listEvents, parseEventQuery, participantJson, type Clock, type EventFilter, type MediaUrl } from './events.js';
+import {
+  getEvent,
+  listEvents,
+  listEventsJson,
+  parseEventQuery,
+  participantJson,
+  warmEventJson,
+  type Clock,
+  type EventFilter,
+  type MediaUrl,
+} from './events.js';
 import { CORS_HEADERS, placeholderSvg, serveStatic } from './static.js';
 
 /** The repository root (this file is demo/server/server.ts). */
@@ -75,14 +85,21 @@ interface ApiRequest {
   channelId: number;
   channelKey: string;
   ip: string;
+  /** This server's origin as the client addressed it, for absolute media URLs. */
+  origin: string;
   media: MediaUrl;
   clock: Clock;
 }
 
-type Handler = (r: ApiRequest) => { status?: number; body: unknown } | unknown;
+/** What a handler answers: a body to serialise, or `{ status, body }`, or `{ raw }` JSON text built elsewhere. */
+type HandlerResult = { status?: number; body: unknown } | { raw: string } | Record<string, unknown>;
+type Handler = (r: ApiRequest) => HandlerResult;
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  sendText(res, status, JSON.stringify(body), headers);
+}
+
+function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-cache',
@@ -111,7 +128,11 @@ async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> 
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return {};
   const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  // Form bodies are accepted too; but a body that starts with '{' is JSON whatever its label (curl -d sends
+  // JSON labelled as a form unless told otherwise).
+  if (type.includes('application/x-www-form-urlencoded') && !text.trimStart().startsWith('{')) {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
   // Anything else is read as JSON: browsers posting with text/plain (to avoid preflights) still get parsed.
   let parsed: unknown;
   try {
@@ -179,13 +200,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Known once listening; the HTML placeholder, CSP and absolute media URLs all need the real API port.
   let bundleOrigin = '';
 
+  /** This server's origin as the client addressed it (localhost or 127.0.0.1 alike). */
+  const originOf = (req: IncomingMessage): string => (req.headers.host ? `http://${req.headers.host}` : bundleOrigin);
   /** Stored media paths ("/media/...") become absolute on this server so pages on the CMS origin load them. */
   const mediaFor =
     (req: IncomingMessage): MediaUrl =>
     (value) => {
       if (value === null || value === undefined) return null;
       const text = String(value);
-      return text.startsWith('/') ? `http://${req.headers.host ?? new URL(bundleOrigin).host}${text}` : text;
+      return text.startsWith('/') ? `${originOf(req)}${text}` : text;
     };
 
   const channelByKey = (key: unknown): Row | undefined =>
@@ -218,7 +241,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return page;
   };
 
-  const eventsOrInvalid = (r: ApiRequest, query: URLSearchParams): EventFilter => {
+  const eventsOrInvalid = (query: URLSearchParams): EventFilter => {
     const parsed = parseEventQuery(query);
     if ('errors' in parsed) throw new HttpError(422, 'The given data was invalid.', parsed.errors);
     return parsed.filter;
@@ -277,10 +300,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       throw new HttpError(401, 'Unauthenticated.');
     },
     geo: ({ ip }) => ({ data: { country: 'United States', country_code: 'US', ip, is_geo_blocked: false } }),
-    events: (r) => listEvents(db, r.channelId, eventsOrInvalid(r, r.query), r.clock, r.media),
-    event: ({ channelId, params, clock: c, media }) => {
+    events: (r) => {
+      // Spliced as text: the events arrive from SQLite already serialised (see listEventsJson).
+      const page = listEventsJson(db, r.channelId, eventsOrInvalid(r.query), r.clock, r.origin);
+      return { raw: `{"data":[${page.events.join(',')}],"meta":${JSON.stringify(page.meta)}}` };
+    },
+    event: ({ channelId, params, clock: c, origin }) => {
       const id = params.id!;
-      const event = /^\d+$/.test(id) ? getEvent(db, channelId, Number(id), c, media) : undefined;
+      const event = /^\d+$/.test(id) ? getEvent(db, channelId, Number(id), c, origin) : undefined;
       if (!event) throw new HttpError(404, 'Event not found.');
       return { data: event };
     },
@@ -297,9 +324,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       });
       return { data: rows.filter((row) => row.parent_id === null).map(node) };
     },
-    homepageEvents: ({ channelId, clock: c, media }) => {
+    homepageEvents: ({ channelId, clock: c, origin }) => {
       const kind = (status: 'live' | 'upcoming' | 'finished') =>
-        listEvents(db, channelId, { status, offset: 0, limit: 10 }, c, media).data;
+        listEvents(db, channelId, { status, offset: 0, limit: 10 }, c, origin);
       return { data: { live: kind('live'), upcoming: kind('upcoming'), finished: kind('finished') } };
     },
     eventLocations: ({ channelId }) => ({
@@ -361,7 +388,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           title: str(row.title),
           image: media(row.image),
           link: str(row.link),
-          slidable_type: str(row.slidable_type),
+          // Untyped slides are main slides; say so rather than leave the client to guess from null.
+          slidable_type: str(row.slidable_type) ?? 'main',
           slidable_id: row.slidable_id === null ? null : Number(row.slidable_id),
         })),
       };
@@ -445,11 +473,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       channelId: Number(channel.id),
       channelKey: String(channel.channel_key),
       ip: clientIp(req),
+      origin: originOf(req),
       media: mediaFor(req),
       clock: clock(),
     });
-    const out = result as { status?: number; body?: unknown };
-    if (out && typeof out === 'object' && 'status' in out && 'body' in out) sendJson(res, out.status ?? 200, out.body);
+    if ('raw' in result && typeof result.raw === 'string') sendText(res, 200, result.raw);
+    else if ('status' in result && 'body' in result) sendJson(res, Number(result.status ?? 200), result.body);
     else sendJson(res, 200, result);
   }
 
@@ -565,6 +594,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db.close();
     throw error;
   }
+
+  // Serialise the events once for the usual origin now rather than inside the first big request.
+  warmEventJson(db, clock(), bundleOrigin);
 
   const close = (server: Server) =>
     new Promise<void>((resolveClose) => {

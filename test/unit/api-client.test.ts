@@ -475,6 +475,16 @@ describe('ApiClient', () => {
       expect((await result).error).to.equal(reason);
     });
 
+    it('passes an AbortError from the platform (ERR_CANCELED) through untouched, without a retry or a log', async () => {
+      const cancelled = new DOMException('The user aborted a request.', 'AbortError');
+      w.server.on('GET', `${API}/events`, cancelled);
+      const { error } = await settle(client.call('events'));
+      expect(error).to.equal(cancelled);
+      await w.advance(5_000);
+      expect(w.server.calls).to.have.length(1);
+      expect(w.server.logs).to.have.length(0);
+    });
+
     it('keeps a shared request alive while one caller still waits', async () => {
       const answer = new Deferred();
       w.server.on('GET', `${API}/events`, answer);

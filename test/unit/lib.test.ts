@@ -60,6 +60,11 @@ describe('formatEventTime', () => {
     expect(text.venueTime).to.equal(undefined);
   });
 
+  it('shows no venue time for another zone name with the same offset', () => {
+    expect(formatEventTime(JAN, 'America/Toronto', 'en-US', 'America/New_York').venueTime).to.equal(undefined);
+    expect(formatEventTime(JAN, 'GMT', 'en-US', 'UTC').venueTime).to.equal(undefined);
+  });
+
   it('adds the venue time when the zones differ', () => {
     expect(plain(formatEventTime(JAN, 'PT', 'en-US', 'America/New_York').venueTime)).to.equal('4:00 PM PST');
     expect(plain(formatEventTime(JAN, 'CST', 'en-US', 'America/New_York').venueTime)).to.equal('6:00 PM CST');

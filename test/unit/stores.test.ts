@@ -62,7 +62,14 @@ describe('schedule store', () => {
     expect(eventsQuery({ kind: 'live' }, 0).stream_status).to.equal('live');
     expect(eventsQuery({ kind: 'upcoming' }, 0).stream_status).to.equal('upcoming');
     expect(eventsQuery({ kind: 'all' }, 0).stream_status).to.equal(undefined);
-    expect(eventsQuery({ kind: 'all', limit: 9000 }, 0).limit, 'capped at the largest page').to.equal(5000);
+  });
+
+  it('asks for pages of at most 50, never past the limit', () => {
+    expect(eventsQuery({ kind: 'all' }, 0).limit).to.equal(PAGE_SIZE);
+    expect(eventsQuery({ kind: 'all', limit: 3 }, 0).limit).to.equal(3);
+    expect(eventsQuery({ kind: 'all', limit: 120 }, 50).limit).to.equal(50);
+    expect(eventsQuery({ kind: 'all', limit: 120 }, 100).limit).to.equal(20);
+    expect(eventsQuery({ kind: 'all' }, 4_980).limit, 'the largest list is 5000').to.equal(20);
   });
 
   it('asks for finished events for kind vod', async () => {
@@ -126,6 +133,25 @@ describe('schedule store', () => {
     await w.advance(0);
     expect(schedule.$state.get().loadingMore).to.equal(false);
     expect(eventRequests(w).map((r) => r.query.limit)).to.deep.equal(['3']);
+  });
+
+  it('with a limit above a page, pages up to the limit and stops there', async () => {
+    w.server.on('GET', EVENTS, pages(500));
+    schedule.setQuery({ kind: 'upcoming', limit: 120 });
+    await until(() => schedule.$state.get().status === 'ready', 'ready');
+    expect(schedule.$state.get().total).to.equal(120);
+    for (const page of [2, 3]) {
+      schedule.loadMore();
+      await until(() => !schedule.$state.get().loadingMore, `page ${page}`);
+    }
+    schedule.loadMore();
+    await w.advance(0);
+    expect(schedule.$state.get().events).to.have.length(120);
+    expect(eventRequests(w).map((r) => [r.query.offset, r.query.limit])).to.deep.equal([
+      ['0', '50'],
+      ['50', '50'],
+      ['100', '20'],
+    ]);
   });
 
   it('cancels the previous request on a new query and ignores its late answer', async () => {

@@ -11,7 +11,7 @@ import { formatPrice } from '../../lib/money.js';
 import { formatEventTime } from '../../lib/time.js';
 import { fillTemplate } from '../../lib/url.js';
 import { categories, locations } from '../../stores/catalog.js';
-import { createSchedule, type ScheduleQuery } from '../../stores/schedule.js';
+import { createSchedule, PAGE_SIZE, type ScheduleQuery } from '../../stores/schedule.js';
 import { $user } from '../../stores/session.js';
 import { createToasts } from '../../stores/toasts.js';
 import { errorText } from '../ui/messages.js';
@@ -199,6 +199,16 @@ function EventList(props: ListProps): ReactNode {
   const rows = events.map((event) => (
     <EventItem key={event.id} event={event} options={options} onSelect={props.onSelect} onStar={props.onStar} />
   ));
+  // Cards come in blocks of one page each: a block off screen is skipped by layout and paint
+  // (content-visibility), so the 100th page costs what the first did.
+  const blocks: ReactNode[] = [];
+  for (let i = 0; i < rows.length; i += PAGE_SIZE) {
+    blocks.push(
+      <div className="block" role="none" key={i}>
+        {rows.slice(i, i + PAGE_SIZE)}
+      </div>,
+    );
+  }
   return (
     <>
       {options.view === 'table' ? (
@@ -218,9 +228,9 @@ function EventList(props: ListProps): ReactNode {
           <tbody>{rows}</tbody>
         </table>
       ) : (
-        <ul className="items" part="list">
-          {rows}
-        </ul>
+        <div className="items" role="list" part="list">
+          {blocks}
+        </div>
       )}
       {hasMore ? (
         <div className="more" ref={sentinel}>
@@ -328,7 +338,7 @@ const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
     );
   }
   return (
-    <li className="item" part="event">
+    <div className="item" role="listitem" part="event">
       <a className="card" href={href} onClick={(e) => props.onSelect(event, e)} part="event-link card">
         {meta ? <span className="meta">{meta}</span> : null}
         <span className="name" part="event-name">
@@ -338,7 +348,7 @@ const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
         {badges}
       </a>
       {star}
-    </li>
+    </div>
   );
 });
 

@@ -3,6 +3,7 @@
  * a notice (shown translated in the element, and as an English console warning), never a crash.
  */
 import { MAX_EVENTS_PAGE } from '../../api/contract.js';
+import { fillTemplate } from '../../lib/url.js';
 import { SCHEDULE_KINDS, type ScheduleKind } from '../../stores/schedule.js';
 
 /** Attribute names of `<channel-schedule>` as r2wc props (camelCase; r2wc maps them to kebab-case). */
@@ -88,7 +89,9 @@ export function parseScheduleProps(props: ScheduleProps): { options: ScheduleOpt
   let watchUrl = DEFAULT_WATCH_URL;
   if (props.watchUrl) {
     const v = props.watchUrl.trim();
-    if (/^(https?:\/\/|\/|\.{0,2}\/|[\w-]+[/?#{])/i.test(v) && !/^\s*(javascript|data|vbscript):/i.test(v)) watchUrl = v;
+    // Any relative or http(s) template is fine (watch.html?id={id}, ?event={id}); fillTemplate refuses the rest.
+    const base = typeof document === 'undefined' ? 'http://localhost/' : document.baseURI;
+    if (v && fillTemplate(v, { id: 1 }, base)) watchUrl = v;
     else notices.push({ name: 'watch-url', value: props.watchUrl, expected: 'a URL template such as /watch/{id}' });
   }
   return {

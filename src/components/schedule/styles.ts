@@ -9,16 +9,16 @@ export const scheduleCss = /* css */ `
   min-width: 130px; min-height: 34px; padding: 4px 8px; border: 1px solid var(--_line); border-radius: 8px;
   background: var(--channel-input-background, #fff); color: var(--channel-input-text, #16181d); font-size: 1.05em;
 }
-.items { list-style: none; display: grid; gap: 12px; }
-.grid .items { grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--channel-card-min-width, 250px)), 1fr)); }
-.item { position: relative; display: flex; min-width: 0; content-visibility: auto; contain-intrinsic-size: auto 150px; }
+.items, .block { display: grid; gap: 12px; }
+.block { content-visibility: auto; contain-intrinsic-size: auto 1800px; }
+.grid .block { grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--channel-card-min-width, 250px)), 1fr)); }
+.item { position: relative; display: flex; min-width: 0; }
 .card {
   flex: 1; min-width: 0; display: grid; gap: 6px; align-content: start; padding: 14px 46px 14px 14px;
   border-radius: var(--_radius); background: var(--channel-card-background, var(--_surface));
   border: 1px solid var(--_line); text-decoration: none; color: inherit;
-  transition: border-color .15s, box-shadow .15s;
 }
-.card:hover { border-color: var(--_accent); box-shadow: 0 2px 10px rgba(0,0,0,.08); }
+.card:hover { border-color: var(--_accent); }
 .list .card { grid-template-columns: minmax(120px, 180px) 1fr auto; align-items: center; gap: 4px 16px; }
 .list .card .when { grid-row: 1 / span 2; }
 .meta { font-size: .8em; color: var(--_muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

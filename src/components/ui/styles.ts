@@ -78,7 +78,7 @@ button, select, input { font: inherit; color: inherit; letter-spacing: inherit; 
 .panel p { max-width: 60ch; }
 .detail { color: var(--_muted); font-size: .9em; }
 .notice { font-size: .85em; color: var(--_muted); padding: 4px 0; }
-.toasts { position: sticky; bottom: 8px; display: grid; gap: 6px; justify-items: center; pointer-events: none; z-index: 2; }
+.toasts { position: fixed; bottom: 12px; left: 0; right: 0; display: grid; gap: 6px; justify-items: center; pointer-events: none; z-index: 2; }
 .toast {
   pointer-events: auto; display: flex; gap: 10px; align-items: center; padding: 8px 12px; border-radius: 8px;
   background: #1d2330; color: #fff; box-shadow: 0 4px 14px rgba(0,0,0,.2); font-size: .92em;
