@@ -48,6 +48,8 @@ function esbuildTestBundlePlugin() {
           jsx: 'automatic',
           define: { 'process.env.NODE_ENV': '"development"' },
           logLevel: 'silent',
+          // @sinonjs/fake-timers requires Node's util only on a path browsers never take.
+          external: ['util'],
         });
         const js = result.outputFiles.find((file) => file.path.endsWith('.js'));
         return { body: js.text, type: 'js' };

@@ -121,6 +121,8 @@ export class ApiClient {
 
   /** Calls a contract endpoint and returns its parsed answer. */
   call<N extends EndpointName>(name: N, options: CallOptions = {}): Promise<Output<N>> {
+    // Cancelled before it started: nothing goes over the wire.
+    if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
     const spec = endpoints[name];
     const path = spec.path.replace(/\{(\w+)\}/g, (_, p: string) => {
       const v = options.params?.[p];
@@ -138,7 +140,8 @@ export class ApiClient {
     }
 
     let shared = this.#inflight.get(identity);
-    if (!shared) {
+    // A shared request whose every caller cancelled is dying; a new caller must not join it.
+    if (!shared || shared.controller.signal.aborted) {
       const controller = new AbortController();
       const promise = this.#run(name, path, options, controller.signal).then(
         (value) => {

@@ -2,7 +2,7 @@
 
 const cache = new Map<string, Intl.NumberFormat>();
 
-/** Formats an amount in a currency for a language; an unknown currency code falls back to USD. */
+/** Formats an amount in a currency for a language; a malformed currency code falls back to USD (a well-formed unknown code prints as its letters). */
 export function formatPrice(amount: number, currency: string | null | undefined, lang: string): string {
   const code = (currency || 'USD').toUpperCase();
   const key = `${lang}|${code}`;

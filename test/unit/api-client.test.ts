@@ -517,11 +517,8 @@ describe('ApiClient', () => {
       expect(w.server.logs).to.have.length(0);
     });
 
-    // BUG (src/api/client.ts, call(), ~line 140-160): the shared request is created and #run started before
-    // #wait sees that the caller's signal is already aborted, so a call that was cancelled before it was made
-    // still sends a request nobody waits for. Fix: at the top of call(), `if (options.signal?.aborted) return
-    // Promise.reject(abortReason(options.signal));` (before the cache lookup and the inflight map).
-    it.skip('sends nothing for a call whose signal is already aborted', async () => {
+    // Regression: a call cancelled before it started once still sent its request.
+    it('sends nothing for a call whose signal is already aborted', async () => {
       w.server.on('GET', `${API}/events`, { body: EVENTS });
       const caller = new AbortController();
       caller.abort();
@@ -531,14 +528,9 @@ describe('ApiClient', () => {
       expect(w.server.calls).to.have.length(0);
     });
 
-    // BUG (src/api/client.ts, #wait onAbort ~line 185 and call() ~line 150): when the last caller cancels, the
-    // shared entry is aborted but stays in #inflight until its promise settles (several microtasks later, or a
-    // task later with a real fetch). A caller with the same identity arriving in between joins the aborted
-    // entry and gets the OTHER caller's AbortError, which isCancel() makes everyone ignore: e.g. a schedule
-    // whose identical query is set again while loading (React StrictMode re-mount) stays 'loading' forever.
-    // Fix: in onAbort, `this.#inflight.delete(identity)` when waiters reaches 0 (pass identity to #wait), or in
-    // call() treat `shared.controller.signal.aborted` as no entry.
-    it.skip('gives a caller that arrives right after the last caller cancelled a fresh request', async () => {
+    // Regression: a caller arriving just after the last one cancelled once joined the dying request and
+    // got its AbortError, which everyone ignores (a schedule re-mounted while loading stayed 'loading').
+    it('gives a caller that arrives right after the last caller cancelled a fresh request', async () => {
       w.server.on('GET', `${API}/events`, HANG, { body: EVENTS });
       const caller = new AbortController();
       const first = settle(client.call('events', { signal: caller.signal }));

@@ -68,7 +68,7 @@ describe('parseScheduleProps', () => {
     expect(parseScheduleProps({ limit: '5000' }).options.limit).to.equal(5000);
   });
 
-  for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', 'vbscript:x', 'watch page']) {
+  for (const bad of ['javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'java\tscript:alert(1)', 'data:text/html,x', 'vbscript:x', 'mailto:a@b.test']) {
     it(`notices watch-url="${bad}" and keeps the default`, () => {
       const { options, notices } = parseScheduleProps({ watchUrl: bad });
       expect(options.watchUrl).to.equal(DEFAULT_WATCH_URL);
@@ -76,8 +76,8 @@ describe('parseScheduleProps', () => {
     });
   }
 
-  it('accepts relative watch-url templates', () => {
-    for (const good of ['/watch/{id}', './e/{id}', '../e/{id}', 'watch?id={id}', 'event/{id}']) {
+  it('accepts relative and http(s) watch-url templates', () => {
+    for (const good of ['/watch/{id}', './e/{id}', '../e/{id}', 'watch.html?id={id}', '?event={id}', 'event/{id}']) {
       expect(parseScheduleProps({ watchUrl: good }).options.watchUrl, good).to.equal(good);
     }
   });

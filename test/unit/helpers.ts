@@ -4,9 +4,8 @@
  * wired into the injected environment, a recording logger, and helpers to let real async work (Response body
  * reads, promise chains) settle between fake-clock ticks.
  */
+import * as fakeTimers from '@sinonjs/fake-timers';
 import type * as FakeTimers from '@sinonjs/fake-timers';
-// The package itself, pre-bundled for the browser: see vendor/fake-timers.js for why.
-import fakeTimers from './vendor/fake-timers.js';
 import { resetEnv, setEnv } from '../../src/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
 

@@ -214,11 +214,8 @@ describe('schedule store', () => {
     expect(w.server.logs).to.have.length(0);
   });
 
-  // BUG (src/api/client.ts, see the skipped test in api-client.test.ts): setting the same query again while
-  // it loads (React StrictMode re-mount, an attribute set twice) aborts the first request and joins the
-  // second call to that aborted shared request; its AbortError is ignored as a cancel and the schedule stays
-  // 'loading' forever.
-  it.skip('shows the events when the same query is set again while loading', async () => {
+  // Regression: setting the same query again while it loads once left the schedule 'loading' forever.
+  it('shows the events when the same query is set again while loading', async () => {
     w.server.on('GET', EVENTS, new Deferred(), pages(2));
     schedule.setQuery({ kind: 'upcoming' });
     await until(() => eventRequests(w).length === 1, 'first request');
