@@ -11,7 +11,10 @@ import { formatPrice } from '../../lib/money.js';
 import { formatEventTime } from '../../lib/time.js';
 import { fillTemplate } from '../../lib/url.js';
 import { categories, locations } from '../../stores/catalog.js';
-import { createSchedule, PAGE_SIZE, type ScheduleQuery } from '../../stores/schedule.js';
+import { createSchedule, type ScheduleQuery } from '../../stores/schedule.js';
+
+/** Cards per layout block: a multiple of 1, 2, 3, 4 and 6, so grid rows stay whole across blocks. */
+const BLOCK_SIZE = 12;
 import { $user } from '../../stores/session.js';
 import { createToasts } from '../../stores/toasts.js';
 import { errorText } from '../ui/messages.js';
@@ -199,13 +202,13 @@ function EventList(props: ListProps): ReactNode {
   const rows = events.map((event) => (
     <EventItem key={event.id} event={event} options={options} onSelect={props.onSelect} onStar={props.onStar} />
   ));
-  // Cards come in blocks of one page each: a block off screen is skipped by layout and paint
-  // (content-visibility), so the 100th page costs what the first did.
+  // Cards come in small blocks: a block off screen is skipped by layout and paint (content-visibility),
+  // so the 100th page costs what the first did, and a block scrolling into view lays out only a few cards.
   const blocks: ReactNode[] = [];
-  for (let i = 0; i < rows.length; i += PAGE_SIZE) {
+  for (let i = 0; i < rows.length; i += BLOCK_SIZE) {
     blocks.push(
       <div className="block" role="none" key={i}>
-        {rows.slice(i, i + PAGE_SIZE)}
+        {rows.slice(i, i + BLOCK_SIZE)}
       </div>,
     );
   }

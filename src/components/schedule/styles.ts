@@ -10,7 +10,7 @@ export const scheduleCss = /* css */ `
   background: var(--channel-input-background, #fff); color: var(--channel-input-text, #16181d); font-size: 1.05em;
 }
 .items, .block { display: grid; gap: 12px; }
-.block { content-visibility: auto; contain-intrinsic-size: auto 1800px; }
+.block { content-visibility: auto; contain-intrinsic-size: auto 480px; }
 .grid .block { grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--channel-card-min-width, 250px)), 1fr)); }
 .item { position: relative; display: flex; min-width: 0; }
 .card {
