@@ -25,7 +25,7 @@ import { scheduleCss } from './styles.js';
 /** The element's root component. */
 export function Schedule(props: ScheduleProps & ShellProps): ReactNode {
   return (
-    <ElementShell container={props.container} lang={props.lang} css={scheduleCss} label="elements.schedule">
+    <ElementShell container={props.container} lang={props.lang} css={scheduleCss}>
       {() => <ScheduleBody {...props} />}
     </ElementShell>
   );

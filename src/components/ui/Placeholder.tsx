@@ -6,7 +6,7 @@ import { ComingSoon, ElementShell, type ShellProps } from './shell.js';
 export function placeholder(name: string) {
   return function Placeholder(props: ShellProps): ReactNode {
     return (
-      <ElementShell container={props.container} lang={props.lang} css="" label={name}>
+      <ElementShell container={props.container} lang={props.lang} css="">
         {() => <ComingSoon name={name} />}
       </ElementShell>
     );

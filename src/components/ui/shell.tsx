@@ -51,7 +51,6 @@ export function ElementShell(props: {
   container: ShellProps['container'];
   lang: string | undefined;
   css: string;
-  label: string;
   children: (info: ElementInfo) => ReactNode;
 }): ReactNode {
   const { container, css } = props;
