@@ -1,7 +1,7 @@
 // Element tests of <channel-schedule>: attributes in, requests out, what a viewer sees and the public event.
 // The element runs against a fake fetch (setEnv) that answers the keys host and the channel API with
 // contract-valid fixtures and records every request, so each test can assert what went over the wire.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, html, nextFrame, waitUntil } from '@open-wc/testing';
 import type { Event as ChannelEvent, EventCategory, EventLocation } from '../../src/api/contract.js';
 import { EventList } from '../../src/api/contract.js';
 import { setEnv, resetEnv, type Environment } from '../../src/env.js';
@@ -197,6 +197,32 @@ const text = (el: Element) => root(el).textContent ?? '';
 /** The outer HTML of a match, or null: assertions print this instead of the node (chai's inspect of a React-managed node can hang the page). */
 const html$ = (el: Element, selector: string) => root(el).querySelector(selector)?.outerHTML ?? null;
 const links = (el: Element) => $$<HTMLAnchorElement>(el, '[part~="event-link"]');
+
+/** An events answer that pages through `all` by the request's offset and limit. */
+const paged = (all: unknown[]) => (url: URL) => {
+  const offset = Number(url.searchParams.get('offset'));
+  const limit = Number(url.searchParams.get('limit'));
+  return json({ data: all.slice(offset, offset + limit), meta: { total: all.length, offset, limit } });
+};
+
+/**
+ * Scrolls the page from the top of the list to its end, a viewport at a time, and returns the hrefs of every
+ * event link seen on the way (the list renders only the cards near the viewport).
+ */
+async function scrollThrough(el: Element): Promise<string[]> {
+  const seen = new Set<string>();
+  window.scrollTo(0, 0);
+  for (let i = 0; i < 2000; i++) {
+    await nextFrame();
+    await nextFrame();
+    for (const a of links(el)) seen.add(a.getAttribute('href') ?? '');
+    const atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+    if (atEnd && !html$(el, '[part~="more"]')) break;
+    window.scrollBy(0, window.innerHeight / 2);
+  }
+  window.scrollTo(0, 0);
+  return [...seen];
+}
 
 async function loaded(el: Element, count = ALL_EVENTS.length): Promise<void> {
   await waitUntil(() => links(el).length === count, `expected ${count} event links`, { timeout: 4000 });
@@ -410,23 +436,18 @@ describe('<channel-schedule>', () => {
   describe('pages', () => {
     it('"Show more events" reveals the rest, then fetches further pages of 50, each offset once', async () => {
       const many = Array.from({ length: 120 }, (_, i) => ({ ...PAID, id: 1000 + i, name: `Event ${i + 1}` }));
-      eventsAnswer = (url) => {
-        const offset = Number(url.searchParams.get('offset'));
-        const limit = Number(url.searchParams.get('limit'));
-        return json({ data: many.slice(offset, offset + limit), meta: { total: many.length, offset, limit } });
-      };
+      eventsAnswer = paged(many);
       const el = await fixture(html`<channel-schedule></channel-schedule>`);
       await waitUntil(() => links(el).length >= 24, 'the first events');
       // Press "Show more" (the end of the list may also load more by itself when it scrolls into view).
-      for (let i = 0; i < 10 && links(el).length < 120; i++) {
-        const before = links(el).length;
-        const more = $<HTMLButtonElement>(el, '[part~="more"]');
-        expect(Boolean(more), `a Show more button with ${before} of 120 shown`).to.equal(true);
-        expect(more!.textContent).to.equal('Show more events');
-        more!.click();
-        await waitUntil(() => links(el).length > before, 'more events after Show more');
+      for (let i = 0; i < 10 && html$(el, '[part~="more"]'); i++) {
+        const before = eventRequests().length;
+        const more = $<HTMLButtonElement>(el, '[part~="more"]')!;
+        expect(more.textContent).to.equal('Show more events');
+        more.click();
+        await waitUntil(() => eventRequests().length > before || !html$(el, '[part~="more"]'), 'a request after Show more');
+        await waitUntil(() => !$<HTMLButtonElement>(el, '[part~="more"]')?.disabled, 'the page arrives');
       }
-      expect(links(el)).to.have.length(120);
       expect(eventRequests().map((u) => [u.searchParams.get('offset'), u.searchParams.get('limit')])).to.deep.equal([
         ['0', '50'],
         ['50', '50'],
@@ -434,7 +455,29 @@ describe('<channel-schedule>', () => {
       ]);
       expect($(el, '[part~="count"]')?.textContent).to.equal('120 events');
       expect(html$(el, '[part~="more"]')).to.equal(null);
-      expect(new Set(links(el).map((a) => a.getAttribute('href'))).size).to.equal(120);
+      // Scrolling through the list reaches every event once.
+      expect(await scrollThrough(el)).to.have.length(120);
+    });
+
+    it('keeps only the cards near the viewport in the DOM, and every event reachable by scrolling', async () => {
+      const many = Array.from({ length: 600 }, (_, i) => ({ ...PAID, id: 5000 + i, name: `Event ${i + 1}` }));
+      eventsAnswer = paged(many);
+      const el = await fixture(html`<channel-schedule limit="600"></channel-schedule>`);
+      await waitUntil(() => links(el).length >= 12, 'the first events');
+      const seen = await scrollThrough(el);
+      expect(seen).to.have.length(600);
+      expect(links(el).length, 'cards in the DOM at the end').to.be.below(200);
+      expect(eventRequests()).to.have.length(12);
+    });
+
+    it('keeps the focused card when the page scrolls away from it', async () => {
+      const many = Array.from({ length: 300 }, (_, i) => ({ ...PAID, id: 7000 + i, name: `Event ${i + 1}` }));
+      eventsAnswer = paged(many);
+      const el = await fixture(html`<channel-schedule limit="300"></channel-schedule>`);
+      await waitUntil(() => links(el).length >= 12, 'the first events');
+      links(el)[0]!.focus();
+      await scrollThrough(el);
+      expect(el.shadowRoot!.activeElement?.querySelector('[part~="event-name"]')?.textContent).to.equal('Event 1');
     });
 
     it('limit fetches that many at once and offers no more', async () => {

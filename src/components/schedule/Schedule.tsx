@@ -3,7 +3,7 @@
  * links to the watch page. Logic lives in stores (schedule, catalog, toasts); this renders and forwards.
  */
 import { useStore } from '@nanostores/react';
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import type { Event, EventCategory } from '../../api/contract.js';
 import { ChannelEventSelectEvent } from '../../events/index.js';
 import { env } from '../../env.js';
@@ -15,12 +15,15 @@ import { createSchedule, type ScheduleQuery } from '../../stores/schedule.js';
 
 /** Cards per layout block: a multiple of 1, 2, 3, 4 and 6, so grid rows stay whole across blocks. */
 const BLOCK_SIZE = 12;
+/** Space after each block of cards, in pixels (matches the grid gap inside a block). */
+const BLOCK_GAP = 12;
 import { $user } from '../../stores/session.js';
 import { createToasts } from '../../stores/toasts.js';
 import { errorText } from '../ui/messages.js';
 import { ElementShell, ToastList, useElement, type ShellProps } from '../ui/shell.js';
-import { parseScheduleProps, type ScheduleOptions, type ScheduleProps } from './attributes.js';
+import { parseScheduleProps, SCHEDULE_PROPS, type ScheduleOptions, type ScheduleProps } from './attributes.js';
 import { scheduleCss } from './styles.js';
+import { useBlockWindow } from './window.js';
 
 /** The element's root component. */
 export function Schedule(props: ScheduleProps & ShellProps): ReactNode {
@@ -36,7 +39,11 @@ type Filters = { gender?: string | undefined; sport?: string | undefined; city?:
 
 function ScheduleBody(props: ScheduleProps): ReactNode {
   const { t, host } = useElement();
-  const { options, notices } = useMemo(() => parseScheduleProps(props), [props]);
+  // Keyed by the attribute values, not the props object: the shell re-renders its body whenever a session store
+  // changes, and new options would re-render every loaded card.
+  const propsKey = JSON.stringify(SCHEDULE_PROPS.map((name) => props[name]));
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const { options, notices } = useMemo(() => parseScheduleProps(props), [propsKey]);
   const [filters, setFilters] = useState<Filters>({});
   const schedule = useMemo(createSchedule, []);
   const toasts = useMemo(createToasts, []);
@@ -179,9 +186,8 @@ interface ListProps {
 }
 
 /**
- * Renders the loaded pages; when the end of the list comes near the viewport (or "Show more" is pressed) the
- * next page is fetched. Pages are small and rows are memoised, so each page adds only its own rows, and
- * `content-visibility` lets the browser skip rows far off screen.
+ * Renders the loaded pages, windowed; when the end of the list comes near the viewport (or "Show more" is
+ * pressed) the next page is fetched.
  */
 function EventList(props: ListProps): ReactNode {
   const { t } = useElement();
@@ -189,6 +195,10 @@ function EventList(props: ListProps): ReactNode {
   const sentinel = useRef<HTMLDivElement>(null);
   const hasMore = events.length < total;
 
+  const table = options.view === 'table';
+  const list = useRef<HTMLElement>(null);
+  const blockCount = Math.ceil(events.length / BLOCK_SIZE);
+  const win = useBlockWindow(list, blockCount, table ? 12 * 44 : 480, table ? 0 : BLOCK_GAP);
   useEffect(() => {
     const node = sentinel.current;
     if (!node || !hasMore || props.loadingMore || typeof IntersectionObserver === 'undefined') return;
@@ -199,23 +209,38 @@ function EventList(props: ListProps): ReactNode {
     return () => observer.disconnect();
   }, [hasMore, props.loadingMore, events.length, onLoadMore]);
 
-  const rows = events.map((event) => (
-    <EventItem key={event.id} event={event} options={options} onSelect={props.onSelect} onStar={props.onStar} />
-  ));
-  // Cards come in small blocks: a block off screen is skipped by layout and paint (content-visibility),
-  // so the 100th page costs what the first did, and a block scrolling into view lays out only a few cards.
+  // Cards come in small memoised blocks, and only the blocks near the viewport are rendered (see window.ts):
+  // appending a page or scrolling commits a block or two, however long the list.
   const blocks: ReactNode[] = [];
-  for (let i = 0; i < rows.length; i += BLOCK_SIZE) {
+  for (let b = win.start; b < win.end; b++) {
+    const i = b * BLOCK_SIZE;
     blocks.push(
-      <div className="block" role="none" key={i}>
-        {rows.slice(i, i + BLOCK_SIZE)}
-      </div>,
+      <EventBlock
+        key={b}
+        index={b}
+        measure={win.measure(b)}
+        events={events.slice(i, i + BLOCK_SIZE)}
+        table={table}
+        options={options}
+        onSelect={props.onSelect}
+        onStar={props.onStar}
+      />,
     );
   }
+  const spacer = (height: number, key: string) =>
+    height <= 0 ? null : table ? (
+      <tbody key={key} aria-hidden="true">
+        <tr className="spacer" style={{ height }}>
+          <td colSpan={5} />
+        </tr>
+      </tbody>
+    ) : (
+      <div key={key} className="spacer" aria-hidden="true" style={{ height }} />
+    );
   return (
     <>
       {options.view === 'table' ? (
-        <table part="table">
+        <table part="table" ref={list as RefObject<HTMLTableElement>}>
           <caption className="sr-only">{t(`schedule.titles.${options.kind}`)}</caption>
           <thead>
             <tr>
@@ -228,11 +253,15 @@ function EventList(props: ListProps): ReactNode {
               </th>
             </tr>
           </thead>
-          <tbody>{rows}</tbody>
+          {spacer(win.before, 'before')}
+          {blocks}
+          {spacer(win.after, 'after')}
         </table>
       ) : (
-        <div className="items" role="list" part="list">
+        <div className="items" role="list" part="list" ref={list as RefObject<HTMLDivElement>}>
+          {spacer(win.before, 'before')}
           {blocks}
+          {spacer(win.after, 'after')}
         </div>
       )}
       {hasMore ? (
@@ -250,6 +279,43 @@ function EventList(props: ListProps): ReactNode {
     </>
   );
 }
+
+interface BlockProps {
+  index: number;
+  measure(node: HTMLElement | null): void;
+  events: Event[];
+  table: boolean;
+  options: ScheduleOptions;
+  onSelect(event: Event, e: MouseEvent): void;
+  onStar(event: Event): void;
+}
+
+/** One block of cards (or table rows). Re-renders only when one of its own events or a shared prop changes. */
+const EventBlock = memo(
+  function EventBlock(props: BlockProps): ReactNode {
+    const rows = props.events.map((event) => (
+      <EventItem key={event.id} event={event} options={props.options} onSelect={props.onSelect} onStar={props.onStar} />
+    ));
+    return props.table ? (
+      <tbody data-block={props.index} ref={props.measure}>
+        {rows}
+      </tbody>
+    ) : (
+      <div className="block" role="none" data-block={props.index} ref={props.measure}>
+        {rows}
+      </div>
+    );
+  },
+  (a, b) =>
+    a.index === b.index &&
+    a.measure === b.measure &&
+    a.table === b.table &&
+    a.options === b.options &&
+    a.onSelect === b.onSelect &&
+    a.onStar === b.onStar &&
+    a.events.length === b.events.length &&
+    a.events.every((e, i) => e === b.events[i]),
+);
 
 /** The title of an event: "Away @ Home" with short names for two participants, else its name. */
 export function eventTitle(event: Event, t: (key: string, o?: Record<string, unknown>) => string): string {

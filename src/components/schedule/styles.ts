@@ -9,25 +9,29 @@ export const scheduleCss = /* css */ `
   min-width: 130px; min-height: 34px; padding: 4px 8px; border: 1px solid var(--_line); border-radius: 8px;
   background: var(--channel-input-background, #fff); color: var(--channel-input-text, #16181d); font-size: 1.05em;
 }
-.items, .block { display: grid; gap: 12px; }
-.block { content-visibility: auto; contain-intrinsic-size: auto 480px; }
+.block { display: grid; gap: 12px; }
+.block { margin-bottom: 12px; }
 .grid .block { grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--channel-card-min-width, 250px)), 1fr)); }
-.item { position: relative; display: flex; min-width: 0; }
+.item { position: relative; min-width: 0; }
 .card {
-  flex: 1; min-width: 0; display: grid; gap: 6px; align-content: start; padding: 14px 46px 14px 14px;
+  display: block; height: 100%; padding: 14px 46px 14px 14px;
   border-radius: var(--_radius); background: var(--channel-card-background, var(--_surface));
   border: 1px solid var(--_line); text-decoration: none; color: inherit;
 }
 .card:hover { border-color: var(--_accent); }
-.list .card { grid-template-columns: minmax(120px, 180px) 1fr auto; align-items: center; gap: 4px 16px; }
+.card > * + * { margin-top: 6px; }
+.list .card { display: grid; grid-template-columns: minmax(120px, 180px) 1fr auto; align-items: center; gap: 4px 16px; }
+.list .card > * + * { margin-top: 0; }
 .list .card .when { grid-row: 1 / span 2; }
-.meta { font-size: .8em; color: var(--_muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.name { font-size: 1.05em; font-weight: 650; line-height: 1.3; overflow-wrap: anywhere; }
-.when { display: grid; font-size: .9em; }
+.meta { display: block; font-size: .8em; color: var(--_muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.name { display: block; font-size: 1.05em; font-weight: 650; line-height: 1.3; overflow-wrap: anywhere; }
+.when { display: block; font-size: .9em; }
+.when > span { display: block; }
 .when .venue { color: var(--_muted); font-size: .9em; }
-.badges { display: flex; flex-wrap: wrap; gap: 6px; }
+.badges { display: block; line-height: 1.9; }
+.badge + .badge { margin-inline-start: 6px; }
 .badge {
-  display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: .75em; font-weight: 700;
+  display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: .75em; font-weight: 700; line-height: 1.5;
   text-transform: uppercase; letter-spacing: .04em; background: var(--_line); color: inherit;
 }
 .badge.live { background: var(--_live); color: #fff; }
