@@ -67,6 +67,8 @@ export const Settings = z.object({
   ),
   static_blocks: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
   logo: maybeText,
+  /** Video analytics (mux-embed): the environment key and, for self-hosted collection, the beacon domain. */
+  mux: z.optional(z.nullable(z.object({ env_key: text, beacon_domain: maybeText }))),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -217,6 +219,14 @@ export type StreamStatus = (typeof STREAM_STATUSES)[number];
 /** Content types of an event (spec section 3). Unknown types are kept as strings and treated as paid. */
 export const CONTENT_TYPES = ['free', 'paid', 'register', 'ppv'] as const;
 
+/** Media kinds (spec section 3). */
+export const MEDIA_KINDS = ['image', 'live', 'vod', 'embedded', 'thumbnails', 'preview', 'preview_alt', 'embedded_preview'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/** One media item of an event or library item. Unknown kinds are kept as strings and ignored. */
+export const EventMedia = z.object({ type: text, url: text });
+export type EventMedia = z.infer<typeof EventMedia>;
+
 /** An event, as listed and as fetched alone. */
 export const Event = z.object({
   id: id,
@@ -236,6 +246,17 @@ export const Event = z.object({
   description: maybeText,
   price: z.optional(z.nullable(z.number())),
   is_geo_blocked: z.optional(flag),
+  /** The single-event pass that sells this event (paid and ppv events). */
+  single_event_package_id: z.optional(z.nullable(id)),
+  /** Length in seconds (scheduled for live and upcoming, the recording's for finished). */
+  duration: z.optional(z.nullable(z.number())),
+  /** A finished event has a recording to watch. */
+  has_recording: z._default(flag, true),
+  /**
+   * Media of the event by kind (spec section 3). Stream kinds (`live`, `vod`) are listed only for callers with
+   * access: their URLs are signed, short-lived playback URLs that the media server checks.
+   */
+  media: z._default(z.array(EventMedia), []),
 });
 export type Event = z.infer<typeof Event>;
 
@@ -278,6 +299,84 @@ export type EventQuery = z.infer<typeof EventQuery>;
 
 /** The largest page the events list answers. */
 export const MAX_EVENTS_PAGE = 5000;
+
+// ---------------------------------------------------------------- video on demand
+
+/** A video-on-demand library item (`GET vod-media-items/{id}`). */
+export const VodItem = z.object({
+  id: id,
+  title: text,
+  date: maybeText,
+  type: z._default(z.string(), 'free'),
+  has_access: z._default(flag, false),
+  duration: z.optional(z.nullable(z.number())),
+  event_category_id: z.optional(z.nullable(id)),
+  assets: z._default(z.array(z.object({ type: text, path: text })), []),
+  /** As for events: the `vod` stream only for callers with access. */
+  media: z._default(z.array(EventMedia), []),
+});
+export type VodItem = z.infer<typeof VodItem>;
+
+// ---------------------------------------------------------------- prerolls and downloads
+
+/** A preroll (spec section 3): played before the main video of matching events. */
+export const Preroll = z.object({
+  id: id,
+  url: text,
+  weight: z._default(z.number(), 1),
+  location_id: z.optional(z.nullable(id)),
+  event_categories: z._default(z.array(id), []),
+  for_vod: z._default(flag, false),
+  for_live: z._default(flag, false),
+});
+export type Preroll = z.infer<typeof Preroll>;
+
+/** `GET download-event/{id}`: where to download the recording (a signed, short-lived URL). */
+export const Download = z.object({ url: text, filename: maybeText });
+export type Download = z.infer<typeof Download>;
+
+/** `GET user/access`: the signed-in user's capabilities and feature counts, reloaded after a download. */
+export const UserAccess = z.object({
+  capabilities: z._default(z.array(z.string()), []),
+  featureCount: z.optional(z.object({ clips: z.number(), downloads: z.number() })),
+});
+export type UserAccess = z.infer<typeof UserAccess>;
+
+// ---------------------------------------------------------------- offers
+
+/** Fields every offer has (packages and subscriptions). */
+const offerFields = {
+  id: id,
+  name: text,
+  price: z.number(),
+  base_price: z.optional(z.nullable(z.number())),
+  service_fee: z.optional(z.nullable(z.number())),
+  weight: z._default(z.number(), 0),
+  period: maybeText,
+  description: maybeText,
+};
+
+/** A package (spec section 3): a single-event pass, a category pass or a team pass. */
+export const Package = z.object({
+  ...offerFields,
+  /** Categories covered (category and team passes). */
+  event_categories: z._default(z.array(id), []),
+  /** Teams a team pass can be bought for (one is chosen at purchase). */
+  participants: z._default(z.array(id), []),
+  is_team_pass: z._default(flag, false),
+  type: z._default(z.string(), 'category'),
+  offer: maybeText,
+});
+export type Package = z.infer<typeof Package>;
+
+/** A subscription (spec section 3): covers every paid event while active. */
+export const Subscription = z.object({
+  ...offerFields,
+  offer: z._default(z.string(), 'monthly'),
+  /** Trial length in days; none when 0 or absent. */
+  trial_period: z.optional(z.nullable(z.number())),
+});
+export type Subscription = z.infer<typeof Subscription>;
 
 // ---------------------------------------------------------------- logging
 
@@ -344,6 +443,14 @@ export const endpoints = {
   faq: { method: 'GET', path: 'faq', keyless: true, response: envelope(z.array(Faq)) },
   slides: { method: 'GET', path: 'slides/web', keyless: true, response: envelope(z.array(Slide)) },
   customForm: { method: 'GET', path: 'custom-forms/{alias}', keyless: false, response: envelope(CustomForm) },
+  vodItem: { method: 'GET', path: 'vod-media-items/{id}', keyless: false, response: envelope(VodItem) },
+  prerolls: { method: 'GET', path: 'prerolls', keyless: true, response: envelope(z.array(Preroll)) },
+  downloadEvent: { method: 'GET', path: 'download-event/{id}', keyless: false, response: envelope(Download) },
+  userAccess: { method: 'GET', path: 'user/access', keyless: false, response: envelope(UserAccess) },
+  packages: { method: 'GET', path: 'packages', keyless: true, response: envelope(z.array(Package)) },
+  package: { method: 'GET', path: 'packages/{id}', keyless: true, response: envelope(Package) },
+  subscriptions: { method: 'GET', path: 'subscriptions', keyless: true, response: envelope(z.array(Subscription)) },
+  subscription: { method: 'GET', path: 'subscriptions/{id}', keyless: true, response: envelope(Subscription) },
   log: { method: 'POST', path: 'logs', keyless: true, response: z.unknown() },
 } as const;
 export type EndpointName = keyof typeof endpoints;

@@ -27,6 +27,7 @@ if (!w[GUARD]) {
     keysUrl: data.keysUrl,
     logUrl: data.logUrl,
     lang: data.lang,
+    analyticsUrl: data.analyticsUrl,
   };
   autoload((tag: Tag) =>
     import(/* webpackIgnore: true */ new URL(`chunks/${tag}.js`, base).href).then(

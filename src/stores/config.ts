@@ -23,6 +23,11 @@ export interface ConfigureOptions {
   logUrl?: string | null | undefined;
   /** `en` or `fr`; default: the element's nearest `[lang]`, else the channel's language, else English. */
   lang?: string | null | undefined;
+  /**
+   * Analytics service base (datalake); default: the API's origin. Pages served from localhost send no analytics
+   * unless this is given explicitly (spec section 7: nothing is sent from localhost).
+   */
+  analyticsUrl?: string | null | undefined;
 }
 
 /** The validated configuration the session runs on. */
@@ -32,6 +37,9 @@ export interface ChannelConfig {
   keysUrl: string;
   logUrl?: string | undefined;
   lang?: Lang | undefined;
+  analyticsUrl: string;
+  /** Whether analyticsUrl was given explicitly (analytics from localhost pages only then). */
+  analyticsExplicit: boolean;
 }
 
 /** The current configuration, or undefined before `configure()`. */
@@ -61,9 +69,11 @@ export function setConfig(options: ConfigureOptions, base: string): string | und
   }
   const apiUrl = (options.apiUrl?.trim() || `${origin}/api`).replace(/\/+$/, '');
   const keysUrl = (options.keysUrl?.trim() || `${origin}/keys`).replace(/\/+$/, '');
+  const analyticsUrl = (options.analyticsUrl?.trim() || safeOrigin(apiUrl)).replace(/\/+$/, '');
   for (const [name, value] of [
     ['data-api-url', apiUrl],
     ['keys URL', keysUrl],
+    ['data-analytics-url', analyticsUrl],
   ] as const) {
     if (!httpUrl.safeParse(value).success) {
       return fail(`channel-elements: ${name} "${value}" is not an absolute http(s) URL.`);
@@ -74,7 +84,15 @@ export function setConfig(options: ConfigureOptions, base: string): string | und
     env().logger.warn(`channel-elements: data-lang="${options.lang}" is not supported; use "en" or "fr". Falling back to the page's language.`);
   }
   $configError.set(undefined);
-  $config.set({ channelKey, apiUrl, keysUrl, logUrl: options.logUrl?.trim() || undefined, lang });
+  $config.set({
+    channelKey,
+    apiUrl,
+    keysUrl,
+    logUrl: options.logUrl?.trim() || undefined,
+    lang,
+    analyticsUrl,
+    analyticsExplicit: Boolean(options.analyticsUrl?.trim()),
+  });
   return undefined;
 }
 

@@ -7,7 +7,7 @@ import { ApiClient, type ClientHooks } from '../api/client.js';
 import { ChannelKeyFile, type ColorSettings, type Geo, type Settings, type User } from '../api/contract.js';
 import { ApiError, ConfigError, HttpError, NoApiKeyError } from '../api/errors.js';
 import { env } from '../env.js';
-import { isString } from '../lib/storage.js';
+import { isString, STORAGE_PREFIX } from '../lib/storage.js';
 import { $config, type ChannelConfig } from './config.js';
 
 /** How long the Reload button stays disabled after an api-key error (spec section 2). */
@@ -121,11 +121,57 @@ function dropKeys(which: 'channel_key' | 'api_key'): void {
   }
 }
 
-/** Forgets the signed-in user (401, invalid api key, sign-out). */
+/** Forgets the signed-in user (401, invalid api key, sign-out), here and in storage. */
 export function resetUser(): void {
+  const config = $config.get();
+  if (config && $token.get()) env().storage.remove(tokenKey(config));
   $token.set(undefined);
   $user.set(undefined);
   client?.clearCache();
+}
+
+/**
+ * Where the bearer token lives: in local storage under `rudy_token.<channel>`, so that a reload and other tabs
+ * of the same site keep the sign-in (spec section 9 lifetimes), and in `$token` for requests, which send it as
+ * an Authorization header only. It never goes into URLs, events, logs or analytics.
+ */
+const tokenKey = (config: ChannelConfig) => `token.${config.channelKey}`;
+
+/** Signs in with a token the API issued: stores it, loads the profile; every element follows `$user`. */
+export async function signInWithToken(token: string): Promise<void> {
+  const config = requireConfig();
+  env().storage.set(tokenKey(config), token);
+  $token.set(token);
+  client?.clearCache();
+  await loadProfileOrGeo();
+}
+
+/** Follows sign-in and sign-out done in another tab of the same site (the storage event). */
+function followOtherTabs(): void {
+  if (followed || typeof window === 'undefined') return;
+  followed = true;
+  window.addEventListener('storage', (e) => {
+    const current = $config.get();
+    if (!current || e.key !== STORAGE_PREFIX + tokenKey(current)) return;
+    const token = env().storage.get(tokenKey(current), isString);
+    if (token === $token.get()) return;
+    client?.clearCache();
+    if (token) {
+      $token.set(token);
+      void loadProfileOrGeo();
+    } else {
+      $token.set(undefined);
+      $user.set(undefined);
+    }
+  });
+}
+let followed = false;
+let identityPromise: Promise<void> | undefined;
+
+/** Resolves once start-up knows who the visitor is (profile, or geo for a guest): the geo-block is known then. */
+export async function identified(): Promise<void> {
+  await startSession();
+  await identityPromise;
 }
 
 const hooks: ClientHooks = {
@@ -174,7 +220,10 @@ export function startSession(): Promise<void> {
       $settings.set(settings.data);
       $colors.set(colors.data);
       $startup.set({ status: 'ready' });
-      void loadProfileOrGeo();
+      const config = requireConfig();
+      followOtherTabs();
+      if (!$token.get()) $token.set(env().storage.get(tokenKey(config), isString));
+      identityPromise = loadProfileOrGeo();
     } catch (error) {
       const failure =
         error instanceof ApiError ? error : new ApiError('network', error instanceof Error ? error.message : String(error));
@@ -225,6 +274,7 @@ export function resetSession(): void {
   channelKeyPromise = undefined;
   apiKeyPromise = undefined;
   startPromise = undefined;
+  identityPromise = undefined;
   $user.set(undefined);
   $token.set(undefined);
   $settings.set(undefined);

@@ -23,6 +23,7 @@ import { errorText } from '../ui/messages.js';
 import { ElementShell, ToastList, useElement, type ShellProps } from '../ui/shell.js';
 import { parseScheduleProps, SCHEDULE_PROPS, type ScheduleOptions, type ScheduleProps } from './attributes.js';
 import { scheduleCss } from './styles.js';
+import { eventTitle } from '../ui/event.js';
 import { useBlockWindow } from './window.js';
 
 /** The element's root component. */
@@ -316,17 +317,6 @@ const EventBlock = memo(
     a.events.length === b.events.length &&
     a.events.every((e, i) => e === b.events[i]),
 );
-
-/** The title of an event: "Away @ Home" with short names for two participants, else its name. */
-export function eventTitle(event: Event, t: (key: string, o?: Record<string, unknown>) => string): string {
-  const [a, b] = event.participants;
-  if (event.participants.length === 2 && a && b) {
-    const home = event.participants.find((p) => p.id === event.home_team_id) ?? b;
-    const away = home === a ? b : a;
-    return t('schedule.versus', { away: away.short_name || away.name, home: home.short_name || home.name });
-  }
-  return event.name;
-}
 
 /** The access badge of an event: free, register, paid/ppv, or purchased when a paid event is accessible. */
 export function accessBadge(event: Event): 'free' | 'register' | 'paid' | 'ppv' | 'purchased' {

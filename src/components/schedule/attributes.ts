@@ -4,6 +4,9 @@
  */
 import { MAX_EVENTS_PAGE } from '../../api/contract.js';
 import { fillTemplate } from '../../lib/url.js';
+import { boolAttr, type AttributeNotice } from '../ui/attributes.js';
+
+export { boolAttr, type AttributeNotice };
 import { SCHEDULE_KINDS, type ScheduleKind } from '../../stores/schedule.js';
 
 /** Attribute names of `<channel-schedule>` as r2wc props (camelCase; r2wc maps them to kebab-case). */
@@ -27,12 +30,6 @@ export const SCHEDULE_PROPS = [
 /** Raw attribute values as r2wc hands them over (strings, or undefined when absent). */
 export type ScheduleProps = Partial<Record<(typeof SCHEDULE_PROPS)[number], string>>;
 
-/** A value that was ignored, to tell the page author. */
-export interface AttributeNotice {
-  name: string;
-  value: string;
-  expected: string;
-}
 
 /** The parsed, safe attribute values. */
 export interface ScheduleOptions {
@@ -54,10 +51,6 @@ export interface ScheduleOptions {
 /** Default link template of events. */
 export const DEFAULT_WATCH_URL = '/watch/{id}';
 
-/** A present boolean attribute is true unless it says "false" (r2wc hands an empty value as ''). */
-export function boolAttr(value: string | undefined): boolean {
-  return value !== undefined && value !== null && value.trim().toLowerCase() !== 'false';
-}
 
 /** Parses the schedule's attributes. */
 export function parseScheduleProps(props: ScheduleProps): { options: ScheduleOptions; notices: AttributeNotice[] } {

@@ -1,0 +1,225 @@
+/**
+ * Video analytics: mux-embed monitoring (with the channel's environment key and, when set, its own beacon
+ * domain) and the datalake video calls of spec section 7 (first frame, viewing time). Both start only after
+ * the first frame, from idle time, so they never delay it; both stop with the player. Nothing here carries the
+ * user's token: the datalake gets the user id and email the spec lists, and mux gets neither.
+ */
+import type { Settings, User } from '../api/contract.js';
+import { env } from '../env.js';
+import type { ChannelConfig } from '../stores/config.js';
+
+/** How often the viewing time is reported while playing. */
+export const VIEWING_EVERY_MS = 30_000;
+/** The datalake session lives this long (spec section 9). */
+export const ANALYTICS_SESSION_MS = 24 * 3_600_000;
+
+/** What is being watched. */
+export interface VideoInfo {
+  streamId: string;
+  streamType: 'live' | 'vod';
+  title: string;
+  category?: string | undefined;
+}
+
+/** A running monitor. */
+export interface VideoMonitor {
+  destroy(): void;
+}
+
+/** The part of mux-embed we use. */
+interface Mux {
+  monitor(video: HTMLMediaElement, options: Record<string, unknown>): void;
+  destroyMonitor(video: HTMLMediaElement): void;
+}
+
+/** Whether analytics may be sent from this page (spec section 7: nothing from localhost unless configured). */
+export function analyticsAllowed(config: ChannelConfig): boolean {
+  if (config.analyticsExplicit) return true;
+  const host = typeof location === 'undefined' ? '' : location.hostname;
+  return !/^(localhost|127\.0\.0\.1|\[::1\])$/.test(host);
+}
+
+const uuid = () =>
+  typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${env().now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
+/** Runs `fn` when the browser is idle (or soon), so analytics never compete with the first frame. */
+function whenIdle(fn: () => void): () => void {
+  const w = globalThis as unknown as {
+    requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number;
+    cancelIdleCallback?: (id: number) => void;
+  };
+  if (w.requestIdleCallback && w.cancelIdleCallback) {
+    const id = w.requestIdleCallback(fn, { timeout: 2_000 });
+    return () => w.cancelIdleCallback!(id);
+  }
+  const id = env().setTimeout(fn, 200);
+  return () => env().clearTimeout(id);
+}
+
+/**
+ * Starts monitoring `video` after its first frame. `firstFrameMs` is the time from the player's start to the
+ * first frame, reported to the datalake.
+ */
+export function monitorVideo(
+  video: HTMLVideoElement,
+  info: VideoInfo,
+  context: { config: ChannelConfig; settings: Settings | undefined; user: User | undefined; startedAt: number },
+): VideoMonitor {
+  const { config, settings, user } = context;
+  const cancels: (() => void)[] = [];
+  let destroyed = false;
+  let mux: Mux | undefined;
+  const allowed = analyticsAllowed(config);
+  const viewId = uuid();
+
+  // --- mux-embed, lazily
+  const muxKey = settings?.mux?.env_key;
+  if (muxKey && allowed) {
+    cancels.push(
+      whenIdle(() => {
+        void import('mux-embed')
+          .then((module) => {
+            if (destroyed) return;
+            mux = module.default as unknown as Mux;
+            mux.monitor(video, {
+              debug: false,
+              ...(settings?.mux?.beacon_domain ? { beaconCollectionDomain: settings.mux.beacon_domain } : {}),
+              data: {
+                env_key: muxKey,
+                player_name: 'channel-player',
+                player_init_time: context.startedAt,
+                video_id: info.streamId,
+                video_title: info.title,
+                video_stream_type: info.streamType === 'live' ? 'live' : 'on-demand',
+                viewer_user_id: undefined,
+              },
+            });
+          })
+          .catch((error: unknown) => env().logger.warn(`<channel-player>: video analytics (mux) did not load: ${String(error)}`));
+      }),
+    );
+  }
+
+  // --- datalake
+  const profile = settings?.['yare-analytics'];
+  if (profile && allowed) {
+    const base = `${config.analyticsUrl}/datalake`;
+    const payload = (extra: Record<string, unknown>) => ({
+      profile,
+      session_uuid: datalakeSession(profile),
+      user_id: user?.id,
+      user_email: user?.email,
+      stream_id: info.streamId,
+      stream_type: info.streamType,
+      video_view_uuid: viewId,
+      category: info.category,
+      origin_url: typeof location === 'undefined' ? undefined : location.origin + location.pathname,
+      ...extra,
+    });
+    const send = (path: string, body: Record<string, unknown>) =>
+      void env()
+        .fetch(`${base}/${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+          credentials: 'omit',
+          keepalive: true,
+        })
+        .catch(() => undefined);
+
+    cancels.push(
+      whenIdle(() => {
+        if (destroyed) return;
+        void ensureSession(base, profile).then(() => {
+          if (!destroyed) send('video/event/', payload({ event: 'first_frame', first_frame_ms: Math.round(env().now() - context.startedAt) }));
+        });
+      }),
+    );
+    // Viewing time: counted while playing, reported periodically and when the player stops.
+    let watched = 0;
+    let since: number | undefined;
+    const start = () => (since ??= env().now());
+    const stop = () => {
+      if (since !== undefined) watched += env().now() - since;
+      since = undefined;
+    };
+    const report = () => {
+      const running = since !== undefined;
+      stop();
+      if (watched >= 1_000) send('video/viewing/', payload({ viewing_time: Math.round(watched / 1000) }));
+      watched = 0;
+      if (running) start();
+    };
+    video.addEventListener('playing', start);
+    video.addEventListener('pause', stop);
+    video.addEventListener('waiting', stop);
+    if (!video.paused) start();
+    let timer = env().setTimeout(function tick() {
+      report();
+      timer = env().setTimeout(tick, VIEWING_EVERY_MS);
+    }, VIEWING_EVERY_MS);
+    cancels.push(() => {
+      env().clearTimeout(timer);
+      video.removeEventListener('playing', start);
+      video.removeEventListener('pause', stop);
+      video.removeEventListener('waiting', stop);
+      report();
+    });
+  }
+
+  return {
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      for (const cancel of cancels) cancel();
+      if (mux) {
+        try {
+          mux.destroyMonitor(video);
+        } catch {
+          // Already gone with the video.
+        }
+      }
+    },
+  };
+}
+
+/** The datalake session id, created when missing and kept 24 h (spec section 4). */
+function datalakeSession(profile: string): string {
+  const key = `analytics.session.${profile}`;
+  const stored = env().storage.get(key, (v): v is string => typeof v === 'string' && v.length > 0);
+  if (stored) return stored;
+  const id = uuid();
+  env().storage.set(key, id, ANALYTICS_SESSION_MS);
+  return id;
+}
+
+const sessions = new Map<string, Promise<void>>();
+
+/** Registers the datalake session once per page (POST /datalake/session/). */
+function ensureSession(base: string, profile: string): Promise<void> {
+  const session = datalakeSession(profile);
+  let pending = sessions.get(session);
+  if (!pending) {
+    const screenSize = typeof screen === 'undefined' ? undefined : `${screen.width}x${screen.height}`;
+    pending = env()
+      .fetch(`${base}/session/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        credentials: 'omit',
+        body: JSON.stringify({
+          profile,
+          session: session,
+          device_type: /Mobi/i.test(navigator.userAgent) ? 'mobile' : 'desktop',
+          user_agent: navigator.userAgent,
+          resolution: screenSize,
+          platform: 'web',
+        }),
+      })
+      .then(() => undefined)
+      .catch(() => undefined);
+    sessions.set(session, pending);
+  }
+  return pending;
+}

@@ -1,0 +1,294 @@
+/**
+ * Playback of one HLS stream in a <video>: native HLS where the browser has it and nothing asks for MSE,
+ * otherwise hls.js, loaded on demand (the light build unless the stream has subtitles, which only the full
+ * build renders). No React: `startPlayback` wires everything and `destroy` undoes all of it (listeners, timers,
+ * hls.js, the video's source), so nothing is requested after an element is removed.
+ *
+ * Recovery follows hls.js's own retry policies (a segment that fails is retried by hls.js and never stops
+ * playback); on top of them:
+ * - a live stream shows "reconnecting" only while actually stalled (waiting with no progress for STALL_MS),
+ *   keeps trying, and gives up after GIVE_UP_MS with a Retry;
+ * - a manifest answered 403 or 404 is reported once as `denied`, without retry loops;
+ * - a fatal media error gets hls.js's `recoverMediaError` once before it is reported.
+ */
+import { env } from '../env.js';
+
+/** What the viewer should see about playback. */
+export type PlaybackState =
+  | { kind: 'loading' }
+  | { kind: 'playing' }
+  | { kind: 'paused' }
+  | { kind: 'reconnecting' }
+  | { kind: 'gave-up' }
+  | { kind: 'denied'; status: number }
+  | { kind: 'error'; detail: string };
+
+/** Which engine plays the stream. */
+export type Engine = 'native' | 'hls.js' | 'hls.js-light';
+
+/** The part of hls.js we use (so tests can inject a fake). */
+export interface HlsLike {
+  loadSource(url: string): void;
+  attachMedia(media: HTMLMediaElement): void;
+  startLoad(position?: number): void;
+  stopLoad(): void;
+  recoverMediaError(): void;
+  destroy(): void;
+  on(event: string, listener: (event: string, data: HlsErrorData) => void): void;
+}
+
+/** The fields of an hls.js error we read. */
+export interface HlsErrorData {
+  fatal?: boolean;
+  type?: string;
+  details?: string;
+  response?: { code?: number } | undefined;
+}
+
+/** An hls.js class (`Hls` from 'hls.js' or 'hls.js/light'). */
+export interface HlsClass {
+  new (config?: Record<string, unknown>): HlsLike;
+  isSupported(): boolean;
+  Events: { ERROR: string; MANIFEST_PARSED: string; FRAG_LOADED: string };
+}
+
+/** Loads hls.js: the full build when the stream needs it, else the light one. */
+export type HlsLoader = (full: boolean) => Promise<HlsClass>;
+
+/** Time without progress, while waiting, before a live stream shows "reconnecting". */
+export const STALL_MS = 2_500;
+/** Time a live stream keeps reconnecting before it gives up with a Retry. */
+export const GIVE_UP_MS = 30_000;
+/** Delay between reload attempts of a stalled live stream. */
+export const RELOAD_EVERY_MS = 3_000;
+
+/** Options of one playback. */
+export interface PlaybackOptions {
+  video: HTMLVideoElement;
+  url: string;
+  live: boolean;
+  prefer?: 'native' | 'mse' | undefined;
+  autoplay?: boolean | undefined;
+  loadHls?: HlsLoader | undefined;
+  onState(state: PlaybackState): void;
+  /** Called once, when the first frame is on screen. */
+  onFirstFrame?(engine: Engine): void;
+}
+
+/** A running playback. */
+export interface Playback {
+  readonly engine: Engine | undefined;
+  destroy(): void;
+}
+
+/** The default loader: dynamic imports, so hls.js is its own chunk fetched only when needed. */
+export const loadHls: HlsLoader = async (full) =>
+  (full ? await import('hls.js') : await import('hls.js/light')).default as unknown as HlsClass;
+
+/** Whether this browser plays HLS by itself. */
+export function hasNativeHls(video: HTMLVideoElement): boolean {
+  return video.canPlayType('application/vnd.apple.mpegurl') !== '';
+}
+
+/** Whether a master playlist lists subtitles or closed captions (which the light hls.js build lacks). */
+export function needsFullHls(manifest: string): boolean {
+  return /#EXT-X-MEDIA:[^\n]*TYPE=(SUBTITLES|CLOSED-CAPTIONS)/.test(manifest);
+}
+
+/** Starts playing `url` in `video`. */
+export function startPlayback(options: PlaybackOptions): Playback {
+  const { video, url, live } = options;
+  const timers = new Set<unknown>();
+  const cleanups: (() => void)[] = [];
+  let destroyed = false;
+  let hls: HlsLike | undefined;
+  let engine: Engine | undefined;
+  let state: PlaybackState['kind'] | undefined;
+  let firstFrame = false;
+  let stallSince: number | undefined;
+  let stallTimer: unknown | undefined;
+  let reloadTimer: unknown | undefined;
+  let mediaRecovered = false;
+
+  const set = (next: PlaybackState) => {
+    if (destroyed) return;
+    if (next.kind === state && next.kind !== 'error' && next.kind !== 'denied') return;
+    state = next.kind;
+    options.onState(next);
+  };
+  const later = (fn: () => void, ms: number) => {
+    const timer = env().setTimeout(() => {
+      timers.delete(timer);
+      if (!destroyed) fn();
+    }, ms);
+    timers.add(timer);
+    return timer;
+  };
+  const clear = (timer: unknown | undefined) => {
+    if (timer === undefined) return;
+    env().clearTimeout(timer);
+    timers.delete(timer);
+  };
+  const listen = <K extends keyof HTMLVideoElementEventMap>(name: K, fn: (e: HTMLVideoElementEventMap[K]) => void) => {
+    video.addEventListener(name, fn);
+    cleanups.push(() => video.removeEventListener(name, fn));
+  };
+
+  // --- stalls (live): "reconnecting" only while waiting without progress; bounded.
+  const progressed = () => {
+    stallSince = undefined;
+    clear(stallTimer);
+    clear(reloadTimer);
+    stallTimer = reloadTimer = undefined;
+    if (state === 'reconnecting' || state === 'loading') set({ kind: video.paused ? 'paused' : 'playing' });
+  };
+  const stalled = () => {
+    if (!live || stallTimer !== undefined || state === 'gave-up') return;
+    stallSince ??= env().now();
+    stallTimer = later(() => {
+      stallTimer = undefined;
+      if (stallSince === undefined) return;
+      set({ kind: 'reconnecting' });
+      reconnect();
+    }, STALL_MS);
+  };
+  const reconnect = () => {
+    if (stallSince === undefined) return;
+    if (env().now() - stallSince >= GIVE_UP_MS) {
+      set({ kind: 'gave-up' });
+      hls?.stopLoad();
+      return;
+    }
+    if (hls) hls.startLoad(-1);
+    else if (engine === 'native') {
+      // Native playback has no reload call: setting the source again asks for a fresh playlist.
+      video.src = url;
+      void video.play().catch(() => undefined);
+    }
+    reloadTimer = later(reconnect, RELOAD_EVERY_MS);
+  };
+
+  listen('waiting', stalled);
+  listen('stalled', stalled);
+  listen('timeupdate', () => {
+    if (!video.paused && video.readyState >= 3) progressed();
+  });
+  listen('playing', progressed);
+  listen('pause', () => state !== 'gave-up' && set({ kind: 'paused' }));
+  listen('loadeddata', () => {
+    if (firstFrame) return;
+    firstFrame = true;
+    options.onFirstFrame?.(engine ?? 'native');
+  });
+
+  // --- native errors: find out why (the media element does not say), once.
+  listen('error', () => {
+    if (engine !== 'native' || destroyed) return;
+    void diagnose(url).then((status) => {
+      if (destroyed) return;
+      if (status === 403 || status === 404) set({ kind: 'denied', status });
+      else if (live && state !== 'gave-up') {
+        stallSince ??= env().now();
+        set({ kind: 'reconnecting' });
+        reloadTimer ??= later(reconnect, RELOAD_EVERY_MS);
+      } else set({ kind: 'error', detail: video.error?.message || `media error ${video.error?.code ?? ''}`.trim() });
+    });
+  });
+
+  const play = () => {
+    if (!options.autoplay || destroyed) return;
+    void video.play().catch((error: unknown) => {
+      // Autoplay with sound refused: play muted (the viewer can unmute).
+      if ((error as { name?: string }).name === 'NotAllowedError' && !video.muted && !destroyed) {
+        video.muted = true;
+        void video.play().catch(() => undefined);
+      }
+    });
+  };
+
+  set({ kind: 'loading' });
+  if (options.prefer !== 'mse' && hasNativeHls(video)) {
+    engine = 'native';
+    video.src = url;
+    play();
+  } else {
+    void startHls();
+  }
+
+  async function startHls(): Promise<void> {
+    const loader = options.loadHls ?? loadHls;
+    let full = false;
+    try {
+      // The master playlist says whether the light build is enough (it lacks subtitles).
+      const answer = await env().fetch(url, { credentials: 'omit' });
+      if (destroyed) return;
+      if (answer.status === 403 || answer.status === 404) return set({ kind: 'denied', status: answer.status });
+      full = needsFullHls(await answer.text());
+    } catch {
+      // Unknown: let hls.js load it and report.
+    }
+    let Hls: HlsClass;
+    try {
+      Hls = await loader(full);
+    } catch (error) {
+      return set({ kind: 'error', detail: `hls.js could not load: ${String(error)}` });
+    }
+    if (destroyed) return;
+    if (!Hls.isSupported()) return set({ kind: 'error', detail: 'this browser cannot play HLS' });
+    engine = full ? 'hls.js' : 'hls.js-light';
+    const instance = new Hls({ lowLatencyMode: false, backBufferLength: 30, enableWorker: false });
+    hls = instance;
+    instance.on(Hls.Events.ERROR, (_event, data) => {
+      if (destroyed || !data.fatal) return;
+      const status = data.response?.code;
+      if (data.details === 'manifestLoadError' && (status === 403 || status === 404)) {
+        instance.stopLoad();
+        return set({ kind: 'denied', status });
+      }
+      if (data.type === 'mediaError' && !mediaRecovered) {
+        mediaRecovered = true;
+        instance.recoverMediaError();
+        return;
+      }
+      if (data.type === 'networkError' && live) {
+        stallSince ??= env().now();
+        set({ kind: 'reconnecting' });
+        reloadTimer ??= later(reconnect, RELOAD_EVERY_MS);
+        return;
+      }
+      set({ kind: 'error', detail: data.details ?? 'playback error' });
+    });
+    instance.on(Hls.Events.MANIFEST_PARSED, play);
+    instance.attachMedia(video);
+    instance.loadSource(url);
+  }
+
+  return {
+    get engine() {
+      return engine;
+    },
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      for (const timer of timers) env().clearTimeout(timer);
+      timers.clear();
+      for (const cleanup of cleanups) cleanup();
+      hls?.destroy();
+      hls = undefined;
+      // Detach the source so the browser stops fetching segments.
+      video.pause();
+      video.removeAttribute('src');
+      video.load();
+    },
+  };
+}
+
+/** The HTTP status of the stream's playlist (0 when unreachable). */
+async function diagnose(url: string): Promise<number> {
+  try {
+    const answer = await env().fetch(url, { credentials: 'omit' });
+    return answer.status;
+  } catch {
+    return 0;
+  }
+}

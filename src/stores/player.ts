@@ -1,0 +1,237 @@
+/**
+ * One player's state: what it plays (an event or a library item), the access decision, the offers of its
+ * paywall, the preroll, and the re-checks of an upcoming event. Each `<channel-player>` owns one. It follows
+ * the shared session: a sign-in, sign-out or purchase anywhere on the page (or in another tab) reloads the item,
+ * so the player unlocks without a page reload.
+ */
+import { atom, type ReadableAtom } from 'nanostores';
+import { Preroll, type Event, type Preroll as PrerollType, type VodItem } from '../api/contract.js';
+import { ApiError, isCancel } from '../api/errors.js';
+import { env } from '../env.js';
+import { decideAccess, fromEvent, fromVod, offersFor, type Access, type Offer, type Playable } from '../media/access.js';
+import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
+import { $config } from './config.js';
+import { $geoBlocked, $settings, $user, getClient, identified } from './session.js';
+
+/** Re-checks of an upcoming event once its start time has passed: every RECHECK_MS, at most RECHECKS times. */
+export const RECHECK_MS = 10_000;
+export const RECHECKS = 30;
+/** Longest single wait before an upcoming event's start (timers cannot wait for days; we look again). */
+export const MAX_WAIT_MS = 3_600_000;
+/** Page events after which a player reloads its item (access may have changed). */
+export const ACCESS_EVENTS = ['channel-purchase-complete', 'channel-login', 'channel-logout'] as const;
+
+/** What a player shows. */
+export type PlayerState =
+  | { status: 'idle' }
+  | { status: 'loading' }
+  | { status: 'error'; error: ApiError }
+  | {
+      status: 'ready';
+      item: Playable;
+      event?: Event | undefined;
+      access: Access;
+      offers?: { status: 'loading' } | { status: 'ready'; offers: Offer[] } | { status: 'error'; error: ApiError };
+    };
+
+/** Which item to play. */
+export type PlayerTarget = { kind: 'event'; id: string } | { kind: 'vod'; id: string };
+
+/** A player's store and actions. */
+export interface PlayerStore {
+  $state: ReadableAtom<PlayerState>;
+  setTarget(target: PlayerTarget | undefined): void;
+  /** Loads the item again (access may have changed). */
+  refresh(): void;
+  /** The preroll to play before the main video now, if any (and records it as played). */
+  takePreroll(): Promise<PrerollType | undefined>;
+  /** Asks for the download URL of the finished event, then reloads the user's access. */
+  download(): Promise<string>;
+  destroy(): void;
+}
+
+/** Creates one player's store. */
+export function createPlayer(): PlayerStore {
+  const $state = atom<PlayerState>({ status: 'idle' });
+  let target: PlayerTarget | undefined;
+  let controller: AbortController | undefined;
+  let timer: unknown;
+  let rechecks = 0;
+  let destroyed = false;
+  let generation = 0;
+
+  const clearTimer = () => {
+    if (timer !== undefined) env().clearTimeout(timer);
+    timer = undefined;
+  };
+
+  async function load(quiet: boolean): Promise<void> {
+    const current = target;
+    if (!current || destroyed) return;
+    const mine = ++generation;
+    controller?.abort();
+    controller = new AbortController();
+    const signal = controller.signal;
+    if (!quiet) $state.set({ status: 'loading' });
+    try {
+      // The geo-block must be known before any stream is requested.
+      await identified();
+      const api = getClient();
+      let item: Playable;
+      let event: Event | undefined;
+      if (current.kind === 'event') {
+        event = (await api.call('event', { params: { id: current.id }, signal, cache: false })).data;
+        item = fromEvent(event, event.name);
+      } else {
+        const vod: VodItem = (await api.call('vodItem', { params: { id: current.id }, signal, cache: false })).data;
+        item = fromVod(vod);
+      }
+      if (mine !== generation || destroyed) return;
+      show(item, event);
+    } catch (error) {
+      if (isCancel(error) || mine !== generation || destroyed) return;
+      // A quiet reload keeps what is on screen when it fails.
+      if (quiet && $state.get().status === 'ready') return;
+      $state.set({ status: 'error', error: error instanceof ApiError ? error : new ApiError('network', String(error)) });
+    }
+  }
+
+  function show(item: Playable, event: Event | undefined): void {
+    const access = decideAccess(item, $user.get(), $geoBlocked.get());
+    const previous = $state.get();
+    const keepOffers =
+      previous.status === 'ready' && previous.access.kind === 'paywall' && access.kind === 'paywall' ? previous.offers : undefined;
+    $state.set({ status: 'ready', item, event, access, offers: keepOffers });
+    clearTimer();
+    if (access.kind === 'upcoming') scheduleRecheck(access.startsAt);
+    else rechecks = 0;
+    if (access.kind === 'paywall' && !keepOffers) void loadOffers(item);
+  }
+
+  /** Waits for the start time, then re-checks a bounded number of times until the stream is live. */
+  function scheduleRecheck(startsAt: number | undefined): void {
+    const untilStart = startsAt === undefined ? 0 : startsAt * 1000 - env().now();
+    if (untilStart <= 0 && rechecks >= RECHECKS) return;
+    const wait = untilStart > 0 ? Math.min(untilStart + 500, MAX_WAIT_MS) : RECHECK_MS;
+    timer = env().setTimeout(() => {
+      timer = undefined;
+      if (untilStart <= 0) rechecks++;
+      void load(true);
+    }, wait);
+  }
+
+  async function loadOffers(item: Playable): Promise<void> {
+    const mine = generation;
+    const set = (offers: NonNullable<Extract<PlayerState, { status: 'ready' }>['offers']>) => {
+      const state = $state.get();
+      if (mine === generation && state.status === 'ready' && state.item.id === item.id) $state.set({ ...state, offers });
+    };
+    set({ status: 'loading' });
+    try {
+      const api = getClient();
+      const [packages, subscriptions] = await Promise.all([
+        api.call('packages', { query: { no_limit: 1 } }),
+        api.call('subscriptions', { query: { no_limit: 1 } }),
+      ]);
+      set({ status: 'ready', offers: offersFor(item, packages.data, subscriptions.data) });
+    } catch (error) {
+      if (!isCancel(error)) set({ status: 'error', error: error instanceof ApiError ? error : new ApiError('network', String(error)) });
+    }
+  }
+
+  // Access may change elsewhere on the page: the user store, and the other elements' public events.
+  const unbindUser = $user.listen(() => void load(true));
+  const unbindGeo = $geoBlocked.listen(() => {
+    const state = $state.get();
+    if (state.status === 'ready') show(state.item, state.event);
+  });
+  const onAccessEvent = () => void load(true);
+  const target$ = env().eventTarget;
+  for (const name of ACCESS_EVENTS) target$?.addEventListener(name, onAccessEvent);
+
+  return {
+    $state,
+    setTarget(next) {
+      if (JSON.stringify(next) === JSON.stringify(target)) return;
+      target = next;
+      rechecks = 0;
+      clearTimer();
+      if (!next) {
+        controller?.abort();
+        generation++;
+        $state.set({ status: 'idle' });
+        return;
+      }
+      void load(false);
+    },
+    refresh() {
+      void load($state.get().status === 'ready');
+    },
+    async takePreroll() {
+      const state = $state.get();
+      if (state.status !== 'ready' || state.access.kind !== 'play') return undefined;
+      const user = $user.get();
+      const noAds = Boolean(user?.capabilities.includes('no_ads'));
+      if (noAds || $settings.get()?.prerolls?.enabled === false) return undefined;
+      const list = await prerolls();
+      const eventId = `${state.item.kind === 'vod' ? 'vod-' : ''}${state.item.id}`;
+      const viewer = user ? `user-${user.id}` : `visitor-${visitorId()}`;
+      const chosen = choosePreroll(
+        list,
+        { eventId, live: state.access.live, locationId: state.item.locationId, categoryId: state.item.categoryId },
+        { key: viewer, noAds },
+      );
+      if (chosen) suppress(viewer, eventId, chosen.id, $settings.get()?.prerolls?.suppression_minutes);
+      return chosen;
+    },
+    async download() {
+      const state = $state.get();
+      if (state.status !== 'ready' || state.item.kind !== 'event') throw new ApiError('config', 'nothing to download');
+      const api = getClient();
+      const answer = await api.call('downloadEvent', { params: { id: state.item.id }, cache: false });
+      // After a download the user's access info is reloaded (spec section 4).
+      try {
+        const access = await api.call('userAccess', { cache: false });
+        const user = $user.get();
+        if (user) {
+          $user.set({
+            ...user,
+            capabilities: access.data.capabilities,
+            featureCount: access.data.featureCount ?? user.featureCount,
+          });
+        }
+      } catch {
+        // The download itself worked; stale counts are harmless.
+      }
+      return answer.data.url;
+    },
+    destroy() {
+      destroyed = true;
+      controller?.abort();
+      clearTimer();
+      unbindUser();
+      unbindGeo();
+      for (const name of ACCESS_EVENTS) target$?.removeEventListener(name, onAccessEvent);
+    },
+  };
+}
+
+/** The channel's prerolls, kept one hour in storage (spec section 9), fetched once per page otherwise. */
+let prerollsPending: Promise<PrerollType[]> | undefined;
+async function prerolls(): Promise<PrerollType[]> {
+  const config = $config.get();
+  const key = `prerolls.${config?.channelKey ?? ''}`;
+  const isList = (v: unknown): v is PrerollType[] =>
+    Array.isArray(v) && v.every((p) => Preroll.safeParse(p).success);
+  const stored = env().storage.get(key, isList);
+  if (stored) return stored.map((p) => Preroll.parse(p));
+  prerollsPending ??= getClient()
+    .call('prerolls')
+    .then((answer) => {
+      env().storage.set(key, answer.data, PREROLL_CACHE_MS);
+      return answer.data;
+    })
+    .catch(() => [] as PrerollType[])
+    .finally(() => (prerollsPending = undefined));
+  return prerollsPending;
+}

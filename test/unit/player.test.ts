@@ -1,0 +1,322 @@
+/**
+ * The player's logic without React: preroll choice and suppression (src/media/prerolls.ts), access rules and
+ * offers (src/media/access.ts), and the playback lifecycle with a fake hls.js (src/media/playback.ts).
+ */
+import { expect } from '@open-wc/testing';
+import { Event as ChannelEvent, Package, Preroll, Subscription, User, type Preroll as PrerollType } from '../../src/api/contract.js';
+import { decideAccess, fromEvent, offersFor } from '../../src/media/access.js';
+import {
+  GIVE_UP_MS,
+  RELOAD_EVERY_MS,
+  STALL_MS,
+  needsFullHls,
+  startPlayback,
+  type HlsClass,
+  type HlsErrorData,
+  type PlaybackState,
+} from '../../src/media/playback.js';
+import { choosePreroll, isSuppressed, matchingPrerolls, pickByWeight, suppress } from '../../src/media/prerolls.js';
+import { installWorld, teardown, type World } from './helpers.js';
+
+const preroll = (p: Partial<PrerollType> & { id: number }): PrerollType =>
+  Preroll.parse({ url: `https://cdn.test/ad-${p.id}.m3u8`, weight: 1, for_live: true, for_vod: true, ...p });
+
+const event = (e: Record<string, unknown>) =>
+  ChannelEvent.parse({ id: 7, name: 'Final', event_utc_ts: 1_705_000_000, stream_status: 'live', ...e });
+const user = (u: Record<string, unknown> = {}) => User.parse({ id: 3, email: 'viewer@example.test', ...u });
+
+describe('prerolls', () => {
+  let world: World;
+  beforeEach(() => (world = installWorld()));
+  afterEach(teardown);
+
+  const all = [
+    preroll({ id: 1, location_id: 10, for_vod: false }),
+    preroll({ id: 2, event_categories: [5], for_live: false }),
+    preroll({ id: 3 }),
+    preroll({ id: 4, location_id: 99 }),
+    preroll({ id: 5, event_categories: [6] }),
+    preroll({ id: 6, weight: 0 }),
+  ];
+
+  it('match location, category and live or VOD; weight 0 never plays', () => {
+    const live = matchingPrerolls(all, { eventId: 1, live: true, locationId: 10, categoryId: 5 }).map((p) => p.id);
+    expect(live).to.deep.equal([1, 3]);
+    const vod = matchingPrerolls(all, { eventId: 1, live: false, locationId: 10, categoryId: 5 }).map((p) => p.id);
+    expect(vod).to.deep.equal([2, 3]);
+    const elsewhere = matchingPrerolls(all, { eventId: 1, live: true, locationId: 11, categoryId: null }).map((p) => p.id);
+    expect(elsewhere).to.deep.equal([3]);
+  });
+
+  it('are picked in proportion to their weight', () => {
+    const a = { id: 'a', weight: 1 };
+    const b = { id: 'b', weight: 3 };
+    expect(pickByWeight([a, b], 0)?.id).to.equal('a');
+    expect(pickByWeight([a, b], 0.24)?.id).to.equal('a');
+    expect(pickByWeight([a, b], 0.26)?.id).to.equal('b');
+    expect(pickByWeight([a, b], 0.99)?.id).to.equal('b');
+    expect(pickByWeight([{ weight: 0 }], 0.5)).to.equal(undefined);
+  });
+
+  it('are skipped for no_ads viewers', () => {
+    expect(choosePreroll(all, { eventId: 1, live: true }, { key: 'user-1', noAds: true }, 0)).to.equal(undefined);
+  });
+
+  it('once played, are suppressed per viewer, event and preroll until the stored expiry', async () => {
+    const target = { eventId: 42, live: true };
+    const viewer = { key: 'visitor-x', noAds: false };
+    expect(choosePreroll(all, target, viewer, 0)?.id).to.equal(3);
+    suppress('visitor-x', 42, 3, 60);
+    expect(isSuppressed('visitor-x', 42, 3)).to.equal(true);
+    expect(choosePreroll(all, target, viewer, 0)).to.equal(undefined);
+    // Another viewer, or another event, still gets it.
+    expect(choosePreroll(all, target, { key: 'user-9', noAds: false }, 0)?.id).to.equal(3);
+    expect(choosePreroll(all, { eventId: 43, live: true }, viewer, 0)?.id).to.equal(3);
+    await world.advance(60 * 60_000 + 1);
+    expect(isSuppressed('visitor-x', 42, 3)).to.equal(false);
+    expect(choosePreroll(all, target, viewer, 0)?.id).to.equal(3);
+  });
+
+  it('default to one hour of suppression', async () => {
+    suppress('v', 1, 3);
+    await world.advance(59 * 60_000);
+    expect(isSuppressed('v', 1, 3)).to.equal(true);
+    await world.advance(2 * 60_000);
+    expect(isSuppressed('v', 1, 3)).to.equal(false);
+  });
+});
+
+describe('access rules', () => {
+  const stream = [{ type: 'live', url: 'https://media.test/live.m3u8' }];
+  const decide = (e: Record<string, unknown>, u?: ReturnType<typeof user>, geo = false) =>
+    decideAccess(fromEvent(event({ media: stream, ...e }), 'Final'), u, geo).kind;
+
+  it('free plays for everyone', () => {
+    expect(decide({ type: 'free' })).to.equal('play');
+    expect(decide({ type: 'free' }, user())).to.equal('play');
+  });
+
+  it('register asks a guest to sign in and plays for a signed-in user', () => {
+    expect(decide({ type: 'register' })).to.equal('sign-in');
+    expect(decide({ type: 'register', has_access: true }, user())).to.equal('play');
+  });
+
+  it('paid and ppv need access', () => {
+    expect(decide({ type: 'paid', media: [] })).to.equal('paywall');
+    expect(decide({ type: 'ppv', media: [] }, user())).to.equal('paywall');
+    expect(decide({ type: 'paid', has_access: true }, user())).to.equal('play');
+  });
+
+  it('region comes first, from the geo answer, the user or the event', () => {
+    expect(decide({ type: 'free' }, undefined, true)).to.equal('geo-blocked');
+    expect(decide({ type: 'free' }, user({ is_geo_blocked: true }))).to.equal('geo-blocked');
+    expect(decide({ type: 'free', is_geo_blocked: true })).to.equal('geo-blocked');
+  });
+
+  it('upcoming waits, finished without a recording says so', () => {
+    expect(decide({ type: 'free', stream_status: 'upcoming', media: [] })).to.equal('upcoming');
+    expect(decide({ type: 'free', stream_status: 'finished', has_recording: false, media: [] })).to.equal('no-recording');
+    expect(
+      decideAccess(fromEvent(event({ stream_status: 'finished', media: [{ type: 'vod', url: 'v.m3u8' }] }), 'x'), undefined, false),
+    ).to.deep.equal({ kind: 'play', url: 'v.m3u8', live: false });
+  });
+
+  it('a paywall lists the single pass, the packages that cover the event and the subscriptions', () => {
+    const item = fromEvent(
+      event({
+        type: 'paid',
+        price: 9.99,
+        single_event_package_id: 100,
+        event_category_id: 5,
+        participants: [
+          { id: 21, name: 'A' },
+          { id: 22, name: 'B' },
+        ],
+      }),
+      'Final',
+    );
+    const packages = [
+      Package.parse({ id: 100, name: 'Single event', price: 4, type: 'single' }),
+      Package.parse({ id: 101, name: 'Basketball pass', price: 49, event_categories: [5], weight: 2 }),
+      Package.parse({ id: 102, name: 'Hockey pass', price: 39, event_categories: [6] }),
+      Package.parse({ id: 103, name: 'Team pass', price: 29, is_team_pass: 1, participants: [22, 30], event_categories: [5] }),
+      Package.parse({ id: 104, name: 'Other team', price: 29, is_team_pass: true, participants: [30] }),
+    ];
+    const subscriptions = [
+      Subscription.parse({ id: 1, name: 'Annual', price: 99, offer: 'annual', weight: 2 }),
+      Subscription.parse({ id: 2, name: 'Monthly', price: 9, offer: 'monthly', trial_period: 7, weight: 1 }),
+    ];
+    const offers = offersFor(item, packages, subscriptions);
+    expect(offers.map((o) => `${o.type}:${o.id}`)).to.deep.equal([
+      'event:7',
+      'package:103',
+      'package:101',
+      'subscription:2',
+      'subscription:1',
+    ]);
+    expect(offers[0]).to.include({ price: 9.99, packageId: 100 });
+    expect(offers[1]).to.deep.include({ teamPass: true, participantIds: [22] });
+    expect(offers[3]).to.include({ period: 'monthly', trialDays: 7 });
+    expect(offers[4]).to.include({ period: 'annual', trialDays: 0 });
+  });
+});
+
+describe('playback lifecycle (fake hls.js)', () => {
+  let world: World;
+  beforeEach(() => {
+    world = installWorld();
+    world.server.on('GET', 'https://media.test/live.m3u8', { status: 200, raw: '#EXTM3U\n' });
+    world.server.on('GET', 'https://media.test/cc.m3u8', {
+      status: 200,
+      raw: '#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",URI="subs.m3u8"\n',
+    });
+    world.server.on('GET', 'https://media.test/denied.m3u8', { status: 403, raw: 'forbidden' });
+  });
+  afterEach(teardown);
+
+  /** A fake hls.js that records calls and lets the test fire its events. */
+  function fakeHls() {
+    const log: string[] = [];
+    const instances: { fire(event: string, data: HlsErrorData): void }[] = [];
+    let loadedFull: boolean | undefined;
+    const Hls = class {
+      static isSupported = () => true;
+      static Events = { ERROR: 'hlsError', MANIFEST_PARSED: 'hlsManifestParsed', FRAG_LOADED: 'hlsFragLoaded' };
+      readonly listeners = new Map<string, ((e: string, d: HlsErrorData) => void)[]>();
+      constructor() {
+        instances.push({ fire: (event, data) => this.listeners.get(event)?.forEach((fn) => fn(event, data)) });
+        log.push('new');
+      }
+      loadSource(url: string) {
+        log.push(`loadSource ${url}`);
+      }
+      attachMedia() {
+        log.push('attachMedia');
+      }
+      startLoad() {
+        log.push('startLoad');
+      }
+      stopLoad() {
+        log.push('stopLoad');
+      }
+      recoverMediaError() {
+        log.push('recoverMediaError');
+      }
+      destroy() {
+        log.push('destroy');
+      }
+      on(event: string, fn: (e: string, d: HlsErrorData) => void) {
+        this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
+      }
+    } as unknown as HlsClass;
+    const load = async (full: boolean) => {
+      loadedFull = full;
+      return Hls;
+    };
+    return { log, instances, load, full: () => loadedFull };
+  }
+
+  function run(url: string, live = true) {
+    const video = document.createElement('video');
+    const states: PlaybackState['kind'][] = [];
+    const hls = fakeHls();
+    const playback = startPlayback({ video, url, live, prefer: 'mse', loadHls: hls.load, onState: (s) => states.push(s.kind) });
+    return { video, states, hls, playback };
+  }
+
+  it('uses the light build unless the stream has subtitles', async () => {
+    const plain = run('https://media.test/live.m3u8');
+    await world.advance(0);
+    expect(plain.hls.full()).to.equal(false);
+    expect(plain.playback.engine).to.equal('hls.js-light');
+    const cc = run('https://media.test/cc.m3u8');
+    await world.advance(0);
+    expect(cc.hls.full()).to.equal(true);
+    expect(needsFullHls('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nx.m3u8')).to.equal(false);
+  });
+
+  it('a refused manifest is reported once, without loading hls.js or retrying', async () => {
+    const { states, hls } = run('https://media.test/denied.m3u8');
+    await world.advance(60_000);
+    expect(states).to.deep.equal(['loading', 'denied']);
+    expect(hls.log).to.deep.equal([]);
+    expect(world.server.to('GET', 'https://media.test/denied.m3u8')).to.have.length(1);
+  });
+
+  it('a 403 from hls.js itself stops loading and is reported', async () => {
+    const { states, hls } = run('https://media.test/live.m3u8');
+    await world.advance(0);
+    hls.instances[0]!.fire('hlsError', { fatal: true, type: 'networkError', details: 'manifestLoadError', response: { code: 403 } });
+    await world.advance(60_000);
+    expect(states).to.deep.equal(['loading', 'denied']);
+    expect(hls.log.filter((l) => l === 'startLoad')).to.deep.equal([]);
+  });
+
+  it('non-fatal errors (a failed segment hls.js retries) change nothing', async () => {
+    const { states, hls } = run('https://media.test/live.m3u8');
+    await world.advance(0);
+    hls.instances[0]!.fire('hlsError', { fatal: false, type: 'networkError', details: 'fragLoadError' });
+    await world.advance(10_000);
+    expect(states).to.deep.equal(['loading']);
+  });
+
+  it('a media error gets one recoverMediaError, the second is reported', async () => {
+    const { states, hls } = run('https://media.test/live.m3u8', false);
+    await world.advance(0);
+    hls.instances[0]!.fire('hlsError', { fatal: true, type: 'mediaError', details: 'bufferStalledError' });
+    expect(hls.log).to.include('recoverMediaError');
+    expect(states).to.deep.equal(['loading']);
+    hls.instances[0]!.fire('hlsError', { fatal: true, type: 'mediaError', details: 'bufferStalledError' });
+    expect(states).to.deep.equal(['loading', 'error']);
+  });
+
+  it('a lost live stream reconnects on a bounded schedule, then gives up', async () => {
+    const { states, hls } = run('https://media.test/live.m3u8');
+    await world.advance(0);
+    hls.instances[0]!.fire('hlsError', { fatal: true, type: 'networkError', details: 'levelLoadError' });
+    expect(states).to.deep.equal(['loading', 'reconnecting']);
+    await world.advance(RELOAD_EVERY_MS * 3);
+    expect(hls.log.filter((l) => l === 'startLoad')).to.have.length(3);
+    await world.advance(GIVE_UP_MS);
+    expect(states).to.deep.equal(['loading', 'reconnecting', 'gave-up']);
+    const loads = hls.log.filter((l) => l === 'startLoad').length;
+    await world.advance(GIVE_UP_MS);
+    expect(hls.log.filter((l) => l === 'startLoad')).to.have.length(loads);
+  });
+
+  it('"reconnecting" shows only while actually stalled', async () => {
+    const { video, states } = run('https://media.test/live.m3u8');
+    await world.advance(0);
+    video.dispatchEvent(new Event('waiting'));
+    await world.advance(STALL_MS - 100);
+    video.dispatchEvent(new Event('playing'));
+    await world.advance(STALL_MS * 2);
+    expect(states).to.not.include('reconnecting');
+    video.dispatchEvent(new Event('waiting'));
+    await world.advance(STALL_MS + 10);
+    expect(states).to.include('reconnecting');
+  });
+
+  it('destroy removes hls.js, clears timers and sends nothing more', async () => {
+    const { hls, playback, video } = run('https://media.test/live.m3u8');
+    await world.advance(0);
+    hls.instances[0]!.fire('hlsError', { fatal: true, type: 'networkError', details: 'levelLoadError' });
+    playback.destroy();
+    expect(hls.log.at(-1)).to.equal('destroy');
+    const before = hls.log.length;
+    const requests = world.server.requests.length;
+    await world.advance(GIVE_UP_MS * 2);
+    video.dispatchEvent(new Event('waiting'));
+    await world.advance(STALL_MS * 2);
+    expect(hls.log).to.have.length(before);
+    expect(world.server.requests).to.have.length(requests);
+    expect(world.clock.countTimers()).to.equal(0);
+  });
+
+  it('destroy before hls.js arrives never creates it', async () => {
+    const { hls, playback } = run('https://media.test/live.m3u8');
+    playback.destroy();
+    await world.advance(1000);
+    expect(hls.log).to.deep.equal([]);
+  });
+});
