@@ -13,7 +13,7 @@ import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/p
 import { $config } from './config.js';
 import { $geoBlocked, $settings, $user, getClient, identified } from './session.js';
 
-/** Re-checks of an upcoming event once its start time has passed: every RECHECK_MS, at most RECHECKS times. */
+/** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
 export const RECHECK_MS = 10_000;
 export const RECHECKS = 30;
 /** Longest single wait before an upcoming event's start (timers cannot wait for days; we look again). */
@@ -90,8 +90,12 @@ export function createPlayer(): PlayerStore {
       show(item, event);
     } catch (error) {
       if (isCancel(error) || mine !== generation || destroyed) return;
-      // A quiet reload keeps what is on screen when it fails.
-      if (quiet && $state.get().status === 'ready') return;
+      // A quiet reload keeps what is on screen when it fails; an upcoming event keeps being re-checked.
+      const shown = $state.get();
+      if (quiet && shown.status === 'ready') {
+        if (shown.access.kind === 'upcoming' && timer === undefined) scheduleRecheck(shown.access.startsAt);
+        return;
+      }
       $state.set({ status: 'error', error: error instanceof ApiError ? error : new ApiError('network', String(error)) });
     }
   }
@@ -100,7 +104,12 @@ export function createPlayer(): PlayerStore {
     const access = decideAccess(item, $user.get(), $geoBlocked.get());
     const previous = $state.get();
     const keepOffers =
-      previous.status === 'ready' && previous.access.kind === 'paywall' && access.kind === 'paywall' ? previous.offers : undefined;
+      previous.status === 'ready' &&
+      previous.access.kind === 'paywall' &&
+      access.kind === 'paywall' &&
+      previous.offers?.status === 'ready'
+        ? previous.offers
+        : undefined;
     $state.set({ status: 'ready', item, event, access, offers: keepOffers });
     clearTimer();
     if (access.kind === 'upcoming') scheduleRecheck(access.startsAt);

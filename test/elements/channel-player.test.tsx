@@ -302,9 +302,7 @@ describe('<channel-player>', () => {
       expect(world.server.to('GET', `${API}/prerolls`)).to.have.length(1);
     });
 
-    // BUG (src/stores/player.ts, show()): a reload that still ends on the paywall keeps the previous offers
-    // even when they had failed, so the paywall's Retry re-fetches the event but never the offers again.
-    it.skip('the Retry of a failed offers load loads the offers again', async () => {
+    it('the Retry of a failed offers load loads the offers again', async () => {
       world.server.on('GET', `${API}/packages`, serverError);
       const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
       await until(() => world.server.to('GET', `${API}/packages`).length === 1, 'the packages request');
@@ -315,9 +313,7 @@ describe('<channel-player>', () => {
       await paywallLoaded(el);
     });
 
-    // BUG (src/stores/player.ts, show() and loadOffers()): a quiet reload while the offers are loading keeps the
-    // "loading" offers, and the answer, from an older generation, is then dropped: "Loading passes…" forever.
-    it.skip('a page event while the offers load does not leave them loading', async () => {
+    it('a page event while the offers load does not leave them loading', async () => {
       const packages = new Deferred();
       world.server.on('GET', `${API}/packages`, packages);
       const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
@@ -396,9 +392,7 @@ describe('<channel-player>', () => {
       expect(eventCalls()).to.have.length(3);
     });
 
-    // BUG (src/stores/player.ts, load()): a quiet re-check that fails returns before anything schedules the
-    // next one, so one network hiccup at the start time leaves "the stream begins by itself" forever.
-    it.skip('a failed re-check does not end the re-checks', async () => {
+    it('a failed re-check does not end the re-checks', async () => {
       serveEvent(ok(upcoming));
       const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
       await showsPart(el, 'countdown-clock');
