@@ -11,7 +11,7 @@ import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 import { seedDatabase } from './seed.js';
 
 /** Bump when the schema or the seed code changes: older files are rebuilt from the fixtures. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * A digest of the fixture files. Stored next to the schema version so that editing a fixture is picked up on the
@@ -53,11 +53,16 @@ CREATE TABLE participants (
 CREATE TABLE locations (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, city TEXT, state TEXT, time_zone TEXT);
 CREATE TABLE events (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, key TEXT, name TEXT NOT NULL, type TEXT NOT NULL,
   start_offset INTEGER NOT NULL, -- seconds from the server's start (the anchor), so live events stay live
   duration INTEGER NOT NULL, time_zone TEXT, home_team_id INTEGER, location_id INTEGER, category_id INTEGER,
-  image TEXT, description TEXT, price REAL);
+  image TEXT, description TEXT, price REAL,
+  single_event_package_id INTEGER, -- the single-event package that sells it (paid and ppv events)
+  has_recording INTEGER NOT NULL DEFAULT 1, is_geo_blocked INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX events_channel_start ON events (channel_id, start_offset);
+CREATE UNIQUE INDEX events_key ON events (channel_id, key) WHERE key IS NOT NULL; -- fixture keys, for tests
+-- The fixture schedule of events moved by POST /__dev/events/{id}/start-in, for .../reset.
+CREATE TABLE event_reschedules (event_id INTEGER PRIMARY KEY, start_offset INTEGER NOT NULL, duration INTEGER NOT NULL);
 -- Clustered by (event_id, position) so that reading one event's participants walks them in order (away, home)
 -- without a sort per event: the events page builds 5,000 of these lists.
 CREATE TABLE event_participants (
@@ -73,6 +78,54 @@ CREATE TABLE slides (
 CREATE TABLE custom_forms (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, alias TEXT NOT NULL, name TEXT NOT NULL,
   fields_json TEXT NOT NULL);
+-- Accounts. Emails are unique per channel whatever their case; password_hash is 'scrypt$N$r$p$salt$hash'
+-- (base64), null for accounts that only sign in socially (later). Capabilities are a JSON array of flags.
+CREATE TABLE users (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL REFERENCES channels(id), email TEXT NOT NULL,
+  password_hash TEXT, first_name TEXT, last_name TEXT, gender TEXT CHECK (gender IN ('M', 'W')),
+  capabilities_json TEXT NOT NULL DEFAULT '[]', temporary_password INTEGER NOT NULL DEFAULT 0,
+  trial_period_used INTEGER NOT NULL DEFAULT 0, is_geo_blocked INTEGER NOT NULL DEFAULT 0,
+  clips_count INTEGER NOT NULL DEFAULT 0, downloads_count INTEGER NOT NULL DEFAULT 0,
+  email_verified_at INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE UNIQUE INDEX users_email ON users (channel_id, lower(email));
+-- Bearer tokens, stored as the SHA-256 (hex) of the token: the database never holds a usable token.
+CREATE TABLE tokens (
+  token_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id),
+  created_at INTEGER NOT NULL, last_used_at INTEGER, expires_at INTEGER);
+CREATE INDEX tokens_user ON tokens (user_id);
+-- Packages: type 'single' (one event: events.single_event_package_id) or 'category' (the events of some
+-- categories, their subcategories included); a team pass is a category package bought for one of its teams.
+CREATE TABLE packages (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
+  type TEXT NOT NULL CHECK (type IN ('single', 'category')), is_team_pass INTEGER NOT NULL DEFAULT 0,
+  price REAL NOT NULL, base_price REAL, service_fee REAL, weight INTEGER NOT NULL DEFAULT 0,
+  offer TEXT, period TEXT, description TEXT);
+CREATE TABLE package_categories (
+  package_id INTEGER NOT NULL, category_id INTEGER NOT NULL, PRIMARY KEY (package_id, category_id)) WITHOUT ROWID;
+CREATE TABLE package_participants (
+  package_id INTEGER NOT NULL, participant_id INTEGER NOT NULL, PRIMARY KEY (package_id, participant_id)) WITHOUT ROWID;
+CREATE TABLE subscriptions (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
+  offer TEXT NOT NULL, period TEXT, price REAL NOT NULL, base_price REAL, service_fee REAL,
+  trial_period INTEGER, weight INTEGER NOT NULL DEFAULT 0, description TEXT);
+-- Orders: product_id is an event, package or subscription id by type; participant_id is the team of a team pass.
+-- Access comes from orders with status 'paid' and activity_status 'active' (and expires_at, when set, ahead).
+CREATE TABLE orders (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, user_id INTEGER NOT NULL REFERENCES users(id),
+  type TEXT NOT NULL CHECK (type IN ('event', 'package', 'subscription')), product_id INTEGER NOT NULL,
+  participant_id INTEGER, status TEXT NOT NULL, activity_status TEXT NOT NULL, price REAL, currency TEXT,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, expires_at INTEGER);
+CREATE INDEX orders_user ON orders (user_id, status, activity_status);
+-- Prerolls play media generated by media.ts ('bars', 'zoom'); no categories means every category.
+CREATE TABLE prerolls (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
+  media TEXT NOT NULL, weight INTEGER NOT NULL DEFAULT 1, location_id INTEGER,
+  for_vod INTEGER NOT NULL DEFAULT 0, for_live INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE preroll_categories (
+  preroll_id INTEGER NOT NULL, category_id INTEGER NOT NULL, PRIMARY KEY (preroll_id, category_id)) WITHOUT ROWID;
+CREATE TABLE vod_items (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL,
+  date TEXT, type TEXT NOT NULL, category_id INTEGER, image TEXT, description TEXT);
 CREATE TABLE logs (
   id INTEGER PRIMARY KEY AUTOINCREMENT, channel_id INTEGER, received_at INTEGER NOT NULL, ip TEXT,
   entry_json TEXT NOT NULL);

@@ -1,10 +1,11 @@
 /**
- * Events: query validation, filtering and the row-to-contract mapping. Everything is computed in SQL (filters,
- * count, page) plus one extra query for the participants of the whole page, so a 5,000-event page costs three
- * queries rather than one per event.
+ * Events: query validation, filtering and the row-to-contract mapping. Filters, count and page are computed in SQL;
+ * the events themselves come from a cache of their serialised fixed part, completed per request with the fields
+ * that depend on the clock and the caller (see renderEvent).
  */
 import type { SqlValue } from 'sql.js';
 import { EventQuery, MAX_EVENTS_PAGE, STREAM_STATUSES, type StreamStatus } from '../../src/api/contract.js';
+import type { AccessFacts } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
 
 /** What the server needs to turn stored offsets into times and statuses. */
@@ -248,18 +249,23 @@ export function participantJson(row: Row, media: MediaUrl): Record<string, unkno
   };
 }
 
-/** The SQL for an event's status at `:rel` (seconds since the anchor). */
-const STATUS_SQL = `CASE WHEN :rel < e.start_offset THEN 'upcoming'
-  WHEN :rel < e.start_offset + e.duration THEN 'live' ELSE 'finished' END`;
+/** An event's status `rel` seconds after the anchor: the rule statusCondition() applies in SQL. */
+function statusAt(start: number, duration: number, rel: number): StreamStatus {
+  return rel < start ? 'upcoming' : rel < start + duration ? 'live' : 'finished';
+}
 
 /** SQL for a media column: stored "/media/..." paths become absolute on this server (the :origin parameter). */
 const mediaSql = (column: string) => `CASE WHEN ${column} LIKE '/%' THEN :origin || ${column} ELSE ${column} END`;
+/** SQL for a 0/1 column as a JSON boolean. */
+const flagSql = (column: string) => `CASE WHEN ${column} THEN json('true') ELSE json('false') END`;
 
 /**
- * One contract `Event` as a JSON text, built by SQLite itself. Building the JSON in SQL (C code in WASM) instead of
- * mapping rows in JS is what keeps a 5,000-event page fast: sql.js is slow at handing many small values to JS.
- * The participants list goes through json() because a JSON subtype does not survive a scalar subquery (it does
- * survive CASE), and would otherwise be embedded as a quoted string.
+ * The fixed part of a contract `Event` as a JSON text, built by SQLite itself. Building the JSON in SQL (C code in
+ * WASM) instead of mapping rows in JS is what keeps a 5,000-event page fast: sql.js is slow at handing many small
+ * values to JS. The participants list goes through json() because a JSON subtype does not survive a scalar
+ * subquery (it does survive CASE), and would otherwise be embedded as a quoted string.
+ * The fields that depend on the clock or the caller (stream_status, has_access, duration, media) are added by
+ * render().
  */
 const EVENT_JSON = `json_object(
   'id', e.id,
@@ -267,7 +273,6 @@ const EVENT_JSON = `json_object(
   'type', e.type,
   'event_utc_ts', :anchor + e.start_offset,
   'time_zone', e.time_zone,
-  'has_access', CASE WHEN e.type = 'free' THEN json('true') ELSE json('false') END,
   'participants', json((
     SELECT json_group_array(json_object(
       'id', p.id, 'name', p.name, 'short_name', p.short_name, 'alias', p.alias,
@@ -283,54 +288,117 @@ const EVENT_JSON = `json_object(
     'id', l.id, 'name', l.name, 'city', l.city, 'state', l.state, 'time_zone', l.time_zone) END,
   'event_category_id', e.category_id,
   'category', CASE WHEN c.id IS NULL THEN NULL ELSE json_object('id', c.id, 'name', c.name) END,
-  'stream_status', ${STATUS_SQL},
   'image', ${mediaSql('e.image')},
   'description', e.description,
   'price', e.price,
-  'is_geo_blocked', json('false')
+  'is_geo_blocked', ${flagSql('e.is_geo_blocked')},
+  'single_event_package_id', e.single_event_package_id,
+  'has_recording', ${flagSql('e.has_recording')}
 ) AS event`;
 
-/** Stands in for the status in cached event JSON; a value no real field can contain. */
-const STATUS_MARK = '"@@stream_status@@"';
+/** One serialised event and the facts its per-request fields are computed from. */
+export interface CachedEvent extends AccessFacts {
+  channelId: number;
+  /** The fixed JSON without its closing brace. */
+  head: string;
+  /** Start (seconds from the anchor) and scheduled length. */
+  start: number;
+  duration: number;
+  hasRecording: boolean;
+  geoBlocked: boolean;
+  /** `{"type":"image","url":...}`, or '' without an image. */
+  imageMedia: string;
+}
+
+/** How one caller sees events at one moment: the per-request inputs of render(). */
+export interface EventView {
+  clock: Clock;
+  /** This server's origin as the caller addressed it (absolute image URLs). */
+  origin: string;
+  /** has_access of an event for this caller. */
+  canWatch(event: AccessFacts): boolean;
+  /** Whether the caller may have stream URLs at all (not when the user is geo-blocked). */
+  streams: boolean;
+  /** A signed playback URL for a stream id (an event id); URL-safe characters only, so it needs no JSON escaping. */
+  streamUrl(stream: string): string;
+  /** Length of the recording a finished event plays. */
+  recordingSeconds: number;
+}
+
+/** The status of a cached event at the view's moment. */
+export const eventStatus = (event: CachedEvent, clock: Clock) => statusAt(event.start, event.duration, clock.now - clock.anchor);
 
 /**
- * Serialised events with the time-dependent status cut out: `[before, after]` around it, per database and origin.
- * Events are seed data (nothing writes them at run time) and their start times are fixed by the anchor, so the
- * rest of the JSON never changes; only `stream_status` moves with the clock. Caching the serialised text is what
- * makes the 5,000-event bench page cheap: a request then costs one SQL pass that answers ids and statuses.
- * Anything that ever writes events must call `forgetEventJson(db)`.
+ * A contract `Event` as JSON text: the cached fixed part plus stream_status, has_access, duration (scheduled, or the
+ * recording's once finished) and media: the image, and the signed stream (`live` while live, `vod` once finished
+ * with a recording) only for callers with access, never for a geo-blocked event or user.
  */
-const eventJsonCache = new WeakMap<ChannelDb, Map<string, Map<number, [string, string]>>>();
+export function renderEvent(event: CachedEvent, view: EventView): string {
+  const status = eventStatus(event, view.clock);
+  const access = view.canWatch(event);
+  const kind = status === 'live' ? 'live' : status === 'finished' && event.hasRecording ? 'vod' : undefined;
+  let media = event.imageMedia;
+  if (kind && access && view.streams && !event.geoBlocked) {
+    media += `${media ? ',' : ''}{"type":"${kind}","url":"${view.streamUrl(String(event.id))}"}`;
+  }
+  const duration = status !== 'finished' ? event.duration : event.hasRecording ? view.recordingSeconds : null;
+  return `${event.head},"stream_status":"${status}","has_access":${access},"duration":${duration},"media":[${media}]}`;
+}
 
-export function forgetEventJson(db: ChannelDb): void {
-  eventJsonCache.delete(db);
+/**
+ * Serialised events, per database and origin. Events are seed data and their start times are fixed by the anchor,
+ * so the fixed part never changes; caching it is what makes the 5,000-event bench page cheap: a request then costs
+ * one SQL pass for the page's ids plus a string join per event. Anything that writes events must call
+ * `forgetEventJson(db, id)` (the dev reschedule endpoint does).
+ */
+const eventJsonCache = new WeakMap<ChannelDb, Map<string, Map<number, CachedEvent>>>();
+
+/** Drops one event (or, without an id, every event) from the cache. */
+export function forgetEventJson(db: ChannelDb, id?: number): void {
+  if (id === undefined) eventJsonCache.delete(db);
+  else for (const byId of eventJsonCache.get(db)?.values() ?? []) byId.delete(id);
 }
 
 /** Serialises every event for `origin` ahead of the first request (the bench page's first call then stays fast). */
 export function warmEventJson(db: ChannelDb, clock: Clock, origin: string): void {
-  eventTemplates(db, db.all('SELECT id FROM events').map((row) => Number(row.id)), clock, origin);
+  cachedEvents(db, db.all('SELECT id FROM events').map((row) => Number(row.id)), clock, origin);
 }
 
-/** Cached JSON halves for these event ids (on `origin`), serialising the missing ones in one query. */
-function eventTemplates(db: ChannelDb, ids: number[], clock: Clock, origin: string): Map<number, [string, string]> {
+/** Cached events for these ids (on `origin`), serialising the missing ones in one query. */
+function cachedEvents(db: ChannelDb, ids: number[], clock: Clock, origin: string): Map<number, CachedEvent> {
   let byOrigin = eventJsonCache.get(db);
   if (!byOrigin) eventJsonCache.set(db, (byOrigin = new Map()));
-  let templates = byOrigin.get(origin);
-  if (!templates) byOrigin.set(origin, (templates = new Map()));
-  const missing = ids.filter((id) => !templates.has(id));
+  let cache = byOrigin.get(origin);
+  if (!cache) byOrigin.set(origin, (cache = new Map()));
+  const missing = ids.filter((id) => !cache.has(id));
   if (missing.length > 0) {
     // Integers from our own query: safe to inline, and no bound-variable limit to worry about.
     const rows = db.all(
-      `SELECT e.id AS id, ${EVENT_JSON.replace(STATUS_SQL, ':mark')} ${EVENT_FROM} WHERE e.id IN (${missing.join(',')})`,
-      { ':anchor': clock.anchor, ':origin': origin, ':mark': '@@stream_status@@' },
+      `SELECT e.id AS id, e.channel_id AS channel_id, e.type AS type, e.start_offset AS start_offset,
+         e.duration AS duration, e.has_recording AS has_recording, e.is_geo_blocked AS geo, e.category_id AS category_id,
+         (SELECT group_concat(participant_id) FROM event_participants WHERE event_id = e.id) AS participant_ids,
+         ${mediaSql('e.image')} AS image_url, ${EVENT_JSON}
+       ${EVENT_FROM} WHERE e.id IN (${missing.join(',')})`,
+      { ':anchor': clock.anchor, ':origin': origin },
     );
     for (const row of rows) {
       const text = String(row.event);
-      const at = text.indexOf(STATUS_MARK);
-      templates.set(Number(row.id), [text.slice(0, at), text.slice(at + STATUS_MARK.length)]);
+      cache.set(Number(row.id), {
+        id: Number(row.id),
+        channelId: Number(row.channel_id),
+        type: String(row.type),
+        categoryId: row.category_id === null ? null : Number(row.category_id),
+        participants: row.participant_ids === null ? [] : String(row.participant_ids).split(',').map(Number),
+        head: text.slice(0, text.lastIndexOf('}')),
+        start: Number(row.start_offset),
+        duration: Number(row.duration),
+        hasRecording: Boolean(row.has_recording),
+        geoBlocked: Boolean(row.geo),
+        imageMedia: row.image_url === null ? '' : JSON.stringify({ type: 'image', url: row.image_url }),
+      });
     }
   }
-  return templates;
+  return cache;
 }
 
 /** `GET /events`: one page of matching events as JSON texts, plus the total. */
@@ -338,45 +406,34 @@ export function listEventsJson(
   db: ChannelDb,
   channelId: number,
   filter: EventFilter,
-  clock: Clock,
-  origin: string,
+  view: EventView,
 ): { events: string[]; meta: { total: number; offset: number; limit: number } } {
+  const { clock } = view;
   const { where, params } = whereClause(db, channelId, filter, clock);
   // Finished events read newest first (the on-demand list); everything else soonest first.
   const direction = filter.direction ?? (filter.status === 'finished' ? 'desc' : 'asc');
   const order = direction === 'desc' ? 'start_offset DESC, id DESC' : 'start_offset ASC, id ASC';
   const total = Number(allNamed(db, `SELECT count(*) AS n ${EVENT_FROM} WHERE ${where}`, params)[0]?.n ?? 0);
-  // The page as one "id:status,id:status" text: a single value out of WASM instead of thousands of cells.
+  // The page as one "id,id,..." text: a single value out of WASM instead of thousands of cells.
   const page = allNamed(
     db,
-    `SELECT group_concat(id || ':' || status, ',' ORDER BY ${order}) AS page FROM (
-       SELECT e.id AS id, e.start_offset AS start_offset, ${STATUS_SQL} AS status ${EVENT_FROM}
+    `SELECT group_concat(id, ',' ORDER BY ${order}) AS page FROM (
+       SELECT e.id AS id, e.start_offset AS start_offset ${EVENT_FROM}
        WHERE ${where} ORDER BY e.${order.replace(', id', ', e.id')} LIMIT :limit OFFSET :offset)`,
     { ...params, ':limit': filter.limit, ':offset': filter.offset },
   )[0]?.page;
-  const entries = page ? String(page).split(',') : [];
-  const ids = entries.map((entry) => Number(entry.slice(0, entry.indexOf(':'))));
-  const templates = eventTemplates(db, ids, clock, origin);
-  const events = entries.map((entry, i) => {
-    const [before, after] = templates.get(ids[i]!)!;
-    return `${before}"${entry.slice(entry.indexOf(':') + 1)}"${after}`;
-  });
-  return { events, meta: { total, offset: filter.offset, limit: filter.limit } };
+  const ids = page ? String(page).split(',').map(Number) : [];
+  const cache = cachedEvents(db, ids, clock, view.origin);
+  return { events: ids.map((id) => renderEvent(cache.get(id)!, view)), meta: { total, offset: filter.offset, limit: filter.limit } };
 }
 
 /** The same page as objects (small pages: the homepage lists). */
-export function listEvents(db: ChannelDb, channelId: number, filter: EventFilter, clock: Clock, origin: string): EventJson[] {
-  return listEventsJson(db, channelId, filter, clock, origin).events.map((text) => JSON.parse(text) as EventJson);
+export function listEvents(db: ChannelDb, channelId: number, filter: EventFilter, view: EventView): EventJson[] {
+  return listEventsJson(db, channelId, filter, view).events.map((text) => JSON.parse(text) as EventJson);
 }
 
-/** `GET /events/{id}`: one event of the channel, or undefined. */
-export function getEvent(db: ChannelDb, channelId: number, id: number, clock: Clock, origin: string): EventJson | undefined {
-  const row = db.get(`SELECT ${EVENT_JSON} ${EVENT_FROM} WHERE e.channel_id = :channel AND e.id = :id`, {
-    ':channel': channelId,
-    ':id': id,
-    ':anchor': clock.anchor,
-    ':rel': clock.now - clock.anchor,
-    ':origin': origin,
-  });
-  return row ? (JSON.parse(String(row.event)) as EventJson) : undefined;
+/** One event of the channel (cached form), or undefined. */
+export function findEvent(db: ChannelDb, channelId: number, id: number, clock: Clock, origin: string): CachedEvent | undefined {
+  const event = cachedEvents(db, [id], clock, origin).get(id);
+  return event?.channelId === channelId ? event : undefined;
 }

@@ -5,6 +5,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { categoryTree, hashPassword } from './accounts.js';
 import type { ChannelDb } from './db.js';
 
 /** The JSON shape of one channel fixture file. */
@@ -39,6 +40,86 @@ export interface ChannelFixture {
   }>;
   locations: Array<{ key: string; name: string; city?: string | null; state?: string | null; time_zone?: string | null }>;
   events: EventFixture[];
+  /** Category and team passes; single-event packages are made from the paid events' prices (one per price). */
+  packages?: PackageFixture[];
+  subscriptions?: SubscriptionFixture[];
+  prerolls?: PrerollFixture[];
+  vod_items?: VodItemFixture[];
+  users?: UserFixture[];
+}
+
+export interface PackageFixture {
+  key: string;
+  name: string;
+  price: number;
+  base_price?: number | null;
+  service_fee?: number | null;
+  weight?: number;
+  /** Category aliases covered (their subcategories included). */
+  categories?: string[];
+  /** A team pass: bought for one of these teams (participant aliases), covering that team's events. */
+  team_pass?: string[];
+  offer?: string | null;
+  period?: string | null;
+  description?: string | null;
+}
+
+export interface SubscriptionFixture {
+  key: string;
+  name: string;
+  offer: 'monthly' | 'annual';
+  period?: string | null;
+  price: number;
+  base_price?: number | null;
+  service_fee?: number | null;
+  /** Trial days; none when absent. */
+  trial_period?: number | null;
+  weight?: number;
+  description?: string | null;
+}
+
+export interface PrerollFixture {
+  name: string;
+  /** Generated media (demo/server/media.ts): 'bars' or 'zoom'. */
+  media: string;
+  weight: number;
+  /** Location key; none plays everywhere. */
+  location?: string | null;
+  /** Category aliases (subcategories included); none plays for every category. */
+  categories?: string[];
+  for_live: boolean;
+  for_vod: boolean;
+}
+
+export interface VodItemFixture {
+  title: string;
+  date?: string | null;
+  type: 'free' | 'paid' | 'register';
+  category?: string | null;
+  image?: string | null;
+  description?: string | null;
+}
+
+export interface UserFixture {
+  email: string;
+  /** Stored as a salted scrypt hash, never as given. */
+  password: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  gender?: 'M' | 'W' | null;
+  capabilities?: string[];
+  temporary_password?: boolean;
+  orders?: OrderFixture[];
+}
+
+export interface OrderFixture {
+  type: 'event' | 'package' | 'subscription';
+  /** The event, package or subscription key, by type. */
+  product: string;
+  /** A team pass's team (participant alias). */
+  participant?: string;
+  status: string;
+  activity_status: 'active' | 'inactive';
 }
 
 interface MenuFixture {
@@ -57,6 +138,8 @@ interface CategoryFixture {
 }
 
 export interface EventFixture {
+  /** A name for references from orders, and for tests (GET /__dev/events lists them); unique per channel. */
+  key?: string;
   name: string;
   type: string;
   price?: number | null;
@@ -72,6 +155,10 @@ export interface EventFixture {
   home?: string | null;
   image?: string | null;
   description?: string | null;
+  /** Whether a finished event has a recording to watch (default true). */
+  has_recording?: boolean;
+  /** Blocked in the viewer's region: listed, but never with a stream. */
+  is_geo_blocked?: boolean;
 }
 
 /** Loads every fixture file, in name order so that ids do not depend on the file system's listing order. */
@@ -203,15 +290,39 @@ function seedChannel(db: ChannelDb, f: ChannelFixture): void {
     );
   });
 
+  const refs = { key, categories, participants, locations };
+  const packages = seedPackages(db, channelId, f, refs);
+  // One single-event package per price of the paid (and ppv) events, in price order after the passes.
+  const singles = new Map<number, number>();
+  const prices = [...new Set(f.events.filter((e) => !FREE_TYPES.has(e.type) && e.price).map((e) => e.price!))].sort((a, b) => a - b);
+  for (const price of prices) {
+    singles.set(
+      price,
+      db.run('INSERT INTO packages (channel_id, position, name, type, price, base_price, service_fee, weight, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+        channelId,
+        packages.size + singles.size,
+        `Single Event Pass ${price.toFixed(2)}`,
+        'single',
+        price,
+        price,
+        0,
+        0,
+        'One event, live and on demand.',
+      ]),
+    );
+  }
+
   // Prepared statements: the bench channel inserts 5,000 events, and re-preparing per row adds up.
   const insertEvent = db.db.prepare(
-    'INSERT INTO events (channel_id, name, type, start_offset, duration, time_zone, home_team_id, location_id, category_id, image, description, price) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO events (channel_id, key, name, type, start_offset, duration, time_zone, home_team_id, location_id, category_id, image, description, price, single_event_package_id, has_recording, is_geo_blocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  const events = new Map<string, number>();
   const insertLink = db.db.prepare('INSERT INTO event_participants (event_id, participant_id, position) VALUES (?, ?, ?)');
   try {
     for (const e of f.events) {
       insertEvent.run([
         channelId,
+        e.key ?? null,
         e.name,
         e.type,
         Math.round(e.start_offset),
@@ -223,8 +334,12 @@ function seedChannel(db: ChannelDb, f: ChannelFixture): void {
         e.image ?? null,
         e.description ?? null,
         e.type === 'free' ? null : (e.price ?? null),
+        FREE_TYPES.has(e.type) || !e.price ? null : singles.get(e.price)!,
+        e.has_recording === false ? 0 : 1,
+        e.is_geo_blocked ? 1 : 0,
       ]);
       const eventId = Number(db.db.exec('SELECT last_insert_rowid()')[0]?.values[0]?.[0]);
+      if (e.key) events.set(e.key, eventId);
       (e.participants ?? []).forEach((alias, position) => {
         insertLink.run([eventId, lookup(participants, alias, 'participant', key), position]);
       });
@@ -233,6 +348,120 @@ function seedChannel(db: ChannelDb, f: ChannelFixture): void {
     insertEvent.free();
     insertLink.free();
   }
+
+  const subscriptions = new Map<string, number>();
+  (f.subscriptions ?? []).forEach((sub, position) => {
+    subscriptions.set(
+      sub.key,
+      db.run(
+        'INSERT INTO subscriptions (channel_id, position, name, offer, period, price, base_price, service_fee, trial_period, weight, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [channelId, position, sub.name, sub.offer, sub.period ?? null, sub.price, sub.base_price ?? null, sub.service_fee ?? null, sub.trial_period ?? null, sub.weight ?? 0, sub.description ?? null],
+      ),
+    );
+  });
+
+  (f.prerolls ?? []).forEach((preroll, position) => {
+    const prerollId = db.run(
+      'INSERT INTO prerolls (channel_id, position, name, media, weight, location_id, for_vod, for_live) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        channelId,
+        position,
+        preroll.name,
+        preroll.media,
+        preroll.weight,
+        preroll.location ? lookup(locations, preroll.location, 'location', key) : null,
+        preroll.for_vod ? 1 : 0,
+        preroll.for_live ? 1 : 0,
+      ],
+    );
+    for (const category of expandCategories(db, refs, preroll.categories)) {
+      db.run('INSERT INTO preroll_categories (preroll_id, category_id) VALUES (?, ?)', [prerollId, category]);
+    }
+  });
+
+  (f.vod_items ?? []).forEach((item, position) => {
+    db.run('INSERT INTO vod_items (channel_id, position, title, date, type, category_id, image, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+      channelId,
+      position,
+      item.title,
+      item.date ?? null,
+      item.type,
+      item.category ? lookup(categories, item.category, 'category', key) : null,
+      item.image ?? null,
+      item.description ?? null,
+    ]);
+  });
+
+  const products = { event: events, package: packages, subscription: subscriptions };
+  const now = Math.floor(Date.now() / 1000);
+  for (const user of f.users ?? []) {
+    const userId = db.run(
+      'INSERT INTO users (channel_id, email, password_hash, first_name, last_name, gender, capabilities_json, temporary_password, created_at, updated_at, email_verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        channelId,
+        user.email,
+        hashPassword(user.password),
+        user.first_name ?? null,
+        user.last_name ?? null,
+        user.gender ?? null,
+        JSON.stringify(user.capabilities ?? []),
+        user.temporary_password ? 1 : 0,
+        now,
+        now,
+        now,
+      ],
+    );
+    for (const order of user.orders ?? []) {
+      db.run(
+        'INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          channelId,
+          userId,
+          order.type,
+          lookup(products[order.type], order.product, order.type, key),
+          order.participant ? lookup(participants, order.participant, 'participant', key) : null,
+          order.status,
+          order.activity_status,
+          now,
+          now,
+        ],
+      );
+    }
+  }
+}
+
+/** Event types anyone (free) or any signed-in user (register) may watch: they are not sold. */
+const FREE_TYPES = new Set(['free', 'register']);
+
+interface Refs {
+  key: string;
+  categories: Map<string, number>;
+  participants: Map<string, number>;
+  locations: Map<string, number>;
+}
+
+/** Category aliases to ids, each with its subcategories (clients match an event's own category id). */
+function expandCategories(db: ChannelDb, refs: Refs, aliases: string[] | undefined): number[] {
+  return categoryTree(db, (aliases ?? []).map((alias) => lookup(refs.categories, alias, 'category', refs.key)));
+}
+
+/** The fixture's category and team passes; answers their ids by key. */
+function seedPackages(db: ChannelDb, channelId: number, f: ChannelFixture, refs: Refs): Map<string, number> {
+  const ids = new Map<string, number>();
+  (f.packages ?? []).forEach((p, position) => {
+    const packageId = db.run(
+      'INSERT INTO packages (channel_id, position, name, type, is_team_pass, price, base_price, service_fee, weight, offer, period, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [channelId, position, p.name, 'category', p.team_pass ? 1 : 0, p.price, p.base_price ?? null, p.service_fee ?? null, p.weight ?? 0, p.offer ?? null, p.period ?? null, p.description ?? null],
+    );
+    ids.set(p.key, packageId);
+    for (const category of expandCategories(db, refs, p.categories)) {
+      db.run('INSERT INTO package_categories (package_id, category_id) VALUES (?, ?)', [packageId, category]);
+    }
+    for (const alias of p.team_pass ?? []) {
+      db.run('INSERT INTO package_participants (package_id, participant_id) VALUES (?, ?)', [packageId, lookup(refs.participants, alias, 'participant', refs.key)]);
+    }
+  });
+  return ids;
 }
 
 /**

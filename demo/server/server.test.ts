@@ -267,12 +267,12 @@ describe('channel content', () => {
 });
 
 describe('events', () => {
-  test('seed: 40+ events, live/upcoming/finished, free/paid/register, three time zones, single-name events', async () => {
+  test('seed: 40+ events, live/upcoming/finished, free/paid/ppv/register, three time zones, single-name events', async () => {
     const all = (await events('limit=5000')).data;
     ok(all.length >= 40);
     const count = (status: string) => all.filter((e) => e.stream_status === status).length;
     ok(count('live') >= 3 && count('upcoming') >= 10 && count('finished') >= 10);
-    assert.deepEqual([...new Set(all.map((e) => e.type))].sort(), ['free', 'paid', 'register']);
+    assert.deepEqual([...new Set(all.map((e) => e.type))].sort(), ['free', 'paid', 'ppv', 'register']);
     ok(new Set(all.map((e) => e.time_zone)).size >= 3);
     ok(all.some((e) => e.participants.length === 0));
     ok(all.filter((e) => e.type === 'paid').every((e) => (e.price ?? 0) > 0 && !e.has_access));

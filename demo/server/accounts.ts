@@ -1,0 +1,174 @@
+/**
+ * Accounts and access: password hashing, bearer tokens, the user as the contract sends it, and who may watch what.
+ *
+ * - Passwords: scrypt (node:crypto) with a random 16-byte salt per password, stored as `scrypt$N$r$p$salt$hash`
+ *   so the cost can be raised later without invalidating stored hashes.
+ * - Tokens: 32 random bytes (hex) handed to the client once; the database keeps only their SHA-256.
+ * - Access (`has_access`): free events for everyone; `register` events for any signed-in user; paid, ppv (and
+ *   unknown) types for a user with a paid, active order for the event, for a package covering its category (or a
+ *   team pass for one of its teams), or an active subscription.
+ */
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import type { SqlValue } from 'sql.js';
+import type { ChannelDb, Row } from './db.js';
+
+const SCRYPT = { N: 16384, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, KEY_LENGTH, SCRYPT);
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+/** Checks a password against a stored hash in constant time; false for a malformed hash. */
+export function verifyPassword(password: string, stored: string): boolean {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  return timingSafeEqual(actual, expected);
+}
+
+/** Checked for unknown emails too, so a login's timing does not tell which emails have accounts. */
+let dummyHash: string | undefined;
+
+export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The bearer token of an `Authorization: Bearer ...` header, if any. */
+export function bearer(header: string | undefined): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m?.[1];
+}
+
+/** The user a bearer token belongs to, in this channel; undefined for no, unknown or expired tokens. */
+export function userByToken(db: ChannelDb, channelId: number, token: string | undefined, now: number): Row | undefined {
+  if (!token) return undefined;
+  return db.get(
+    `SELECT u.* FROM tokens t JOIN users u ON u.id = t.user_id
+     WHERE t.token_hash = ? AND u.channel_id = ? AND (t.expires_at IS NULL OR t.expires_at > ?)`,
+    [tokenHash(token), channelId, now],
+  );
+}
+
+/** Signs in by email and password: a new token and the user, or undefined for a wrong email or password. */
+export function login(db: ChannelDb, channelId: number, email: string, password: string, now: number): { token: string; user: Row } | undefined {
+  const user = db.get('SELECT * FROM users WHERE channel_id = ? AND lower(email) = lower(?)', [channelId, email.trim()]);
+  const stored = user?.password_hash ? String(user.password_hash) : (dummyHash ??= hashPassword(randomBytes(8).toString('hex')));
+  if (!verifyPassword(password, stored) || !user) return undefined;
+  const token = randomBytes(32).toString('hex');
+  db.run('INSERT INTO tokens (token_hash, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)', [tokenHash(token), user.id!, now, now]);
+  return { token, user };
+}
+
+/** Forgets a token (sign-out); answers whether it existed. */
+export function logout(db: ChannelDb, token: string): boolean {
+  const hash = tokenHash(token);
+  const known = db.get('SELECT 1 AS ok FROM tokens WHERE token_hash = ?', [hash]) !== undefined;
+  if (known) db.run('DELETE FROM tokens WHERE token_hash = ?', [hash]);
+  return known;
+}
+
+export const capabilitiesOf = (user: Row): string[] => JSON.parse(String(user.capabilities_json ?? '[]')) as string[];
+
+const featureCount = (user: Row) => ({ clips: Number(user.clips_count ?? 0), downloads: Number(user.downloads_count ?? 0) });
+
+/** A user row as the contract's `User`. */
+export function userJson(user: Row): Record<string, unknown> {
+  return {
+    id: Number(user.id),
+    email: String(user.email),
+    first_name: user.first_name ?? null,
+    last_name: user.last_name ?? null,
+    temporary_password: Boolean(user.temporary_password),
+    gender: user.gender ?? null,
+    capabilities: capabilitiesOf(user),
+    trial_period_used: Boolean(user.trial_period_used),
+    featureCount: featureCount(user),
+    is_geo_blocked: Boolean(user.is_geo_blocked),
+  };
+}
+
+/** `GET user/access`. */
+export const userAccessJson = (user: Row) => ({ capabilities: capabilitiesOf(user), featureCount: featureCount(user) });
+
+/** What access depends on for one event. */
+export interface AccessFacts {
+  id: number;
+  type: string;
+  categoryId: number | null;
+  participants: number[];
+}
+
+/** A caller's rights, computed once per request (a few small queries for a signed-in user, none for a guest). */
+export interface Access {
+  user: Row | undefined;
+  capabilities: Set<string>;
+  subscription: boolean;
+  /** has_access of an event. */
+  canWatch(event: AccessFacts): boolean;
+  /** has_access of a library item (free, or paid with vod_media_access or a subscription). */
+  canWatchVod(type: string): boolean;
+}
+
+/** A category and all its descendants, as ids. */
+export function categoryTree(db: ChannelDb, roots: SqlValue[]): number[] {
+  if (roots.length === 0) return [];
+  return db
+    .all(
+      `WITH RECURSIVE tree(id) AS (SELECT id FROM categories WHERE id IN (${roots.map(() => '?').join(',')})
+       UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree ORDER BY id`,
+      roots,
+    )
+    .map((row) => Number(row.id));
+}
+
+export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Access {
+  const events = new Set<number>();
+  const categories = new Set<number>();
+  const teams = new Set<number>();
+  let subscription = false;
+  if (user) {
+    const orders = db.all(
+      `SELECT o.type, o.product_id, o.participant_id, p.is_team_pass FROM orders o
+       LEFT JOIN packages p ON o.type = 'package' AND p.id = o.product_id
+       WHERE o.user_id = ? AND o.status = 'paid' AND o.activity_status = 'active' AND (o.expires_at IS NULL OR o.expires_at > ?)`,
+      [user.id!, now],
+    );
+    const packages: SqlValue[] = [];
+    for (const order of orders) {
+      if (order.type === 'subscription') subscription = true;
+      else if (order.type === 'event') events.add(Number(order.product_id));
+      else if (order.is_team_pass) {
+        if (order.participant_id !== null) teams.add(Number(order.participant_id));
+      } else packages.push(order.product_id!);
+    }
+    if (packages.length) {
+      const roots = db.all(`SELECT category_id FROM package_categories WHERE package_id IN (${packages.map(() => '?').join(',')})`, packages);
+      for (const id of categoryTree(db, roots.map((r) => r.category_id!))) categories.add(id);
+    }
+  }
+  const capabilities = new Set(user ? capabilitiesOf(user) : []);
+  return {
+    user,
+    capabilities,
+    subscription,
+    canWatch(event) {
+      if (event.type === 'free') return true;
+      if (!user) return false;
+      if (event.type === 'register') return true;
+      return (
+        subscription ||
+        events.has(event.id) ||
+        (event.categoryId !== null && categories.has(event.categoryId)) ||
+        event.participants.some((p) => teams.has(p))
+      );
+    },
+    canWatchVod(type) {
+      if (type === 'free') return true;
+      if (!user) return false;
+      if (type === 'register') return true;
+      return subscription || capabilities.has('vod_media_access') || capabilities.has('vod_media');
+    },
+  };
+}

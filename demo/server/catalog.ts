@@ -1,0 +1,74 @@
+/**
+ * What a channel sells and shows besides events: packages, subscriptions, prerolls and library items, mapped from
+ * their rows to the contract's shapes (src/api/contract.ts: Package, Subscription, Preroll, VodItem).
+ */
+import type { SqlValue } from 'sql.js';
+import type { ChannelDb, Row } from './db.js';
+import type { MediaUrl } from './events.js';
+
+const num = (v: SqlValue | undefined) => (v === null || v === undefined ? null : Number(v));
+const text = (v: SqlValue | undefined) => (v === null || v === undefined ? null : String(v));
+/** The ids of a link table's second column for one owner, in order. */
+const linked = (db: ChannelDb, table: string, owner: string, column: string, id: SqlValue) =>
+  db.all(`SELECT ${column} AS id FROM ${table} WHERE ${owner} = ? ORDER BY ${column}`, [id]).map((r) => Number(r.id));
+
+/** What packages and subscriptions share: identity and price. */
+const offer = (row: Row) => ({
+  id: Number(row.id),
+  name: String(row.name),
+  price: Number(row.price),
+  base_price: num(row.base_price),
+  service_fee: num(row.service_fee),
+  weight: Number(row.weight),
+  description: text(row.description),
+});
+
+export function packageJson(db: ChannelDb, row: Row): Record<string, unknown> {
+  return {
+    ...offer(row),
+    // Stored with subcategories, as clients match an event's own category id.
+    event_categories: linked(db, 'package_categories', 'package_id', 'category_id', row.id!),
+    participants: linked(db, 'package_participants', 'package_id', 'participant_id', row.id!),
+    is_team_pass: Boolean(row.is_team_pass),
+    type: String(row.type),
+    offer: text(row.offer),
+    period: text(row.period),
+  };
+}
+
+export function subscriptionJson(row: Row): Record<string, unknown> {
+  return { ...offer(row), offer: String(row.offer), period: text(row.period), trial_period: num(row.trial_period) };
+}
+
+/** Where a preroll's media plays from: public (never signed), on this server's origin. */
+export const prerollUrl = (origin: string, id: number) => `${origin}/media/prerolls/${id}/master.m3u8`;
+
+export function prerollJson(db: ChannelDb, row: Row, origin: string): Record<string, unknown> {
+  return {
+    id: Number(row.id),
+    name: String(row.name),
+    url: prerollUrl(origin, Number(row.id)),
+    weight: Number(row.weight),
+    location_id: num(row.location_id),
+    event_categories: linked(db, 'preroll_categories', 'preroll_id', 'category_id', row.id!),
+    for_vod: Boolean(row.for_vod),
+    for_live: Boolean(row.for_live),
+  };
+}
+
+/** A library item; `stream` is its signed playback URL when the caller has access (else undefined). */
+export function vodItemJson(row: Row, media: MediaUrl, access: boolean, stream: string | undefined, duration: number): Record<string, unknown> {
+  const image = media(row.image);
+  return {
+    id: Number(row.id),
+    title: String(row.title),
+    date: text(row.date),
+    type: String(row.type),
+    has_access: access,
+    duration,
+    event_category_id: num(row.category_id),
+    description: text(row.description),
+    assets: image ? [{ type: 'image', path: image }] : [],
+    media: [...(image ? [{ type: 'image', url: image }] : []), ...(stream ? [{ type: 'vod', url: stream }] : [])],
+  };
+}
