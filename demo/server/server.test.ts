@@ -20,6 +20,7 @@ import {
 import initSqlJs from 'sql.js';
 import { SCHEMA_VERSION } from './db.js';
 import { startServer, type RunningServer } from './server.js';
+import { ok, request as fetchAnswer } from './test-helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'channel-server-test-'));
 const siteDir = join(tmp, 'site');
@@ -36,13 +37,6 @@ writeFileSync(join(distDir, 'channel-elements.js'), 'export const ok = 1;');
 writeFileSync(join(distDir, 'chunks', 'a.js'), 'export const a = 1;');
 writeFileSync(join(tmp, 'secret.txt'), 'do not serve');
 
-/**
- * assert.ok with a message always: without one, node builds the message by re-reading the source, which under
- * the tsx loader can stall the whole process for minutes (and with it the in-process server).
- */
-function ok(value: unknown, message?: string): asserts value {
-  assert.ok(value, message ?? `expected a truthy value at ${new Error().stack?.split('\n')[2]?.trim()}`);
-}
 
 /** The fake wall clock every server in this file reads (ms). */
 let nowMs = Date.UTC(2030, 5, 15, 18, 0, 0);
@@ -50,17 +44,7 @@ let server: RunningServer;
 let base: string;
 
 /** Fetches JSON from the API server; answers status, headers and parsed body. */
-async function call(path: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
-  const res = await fetch(`${base}${path}`, init);
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    /* not JSON: keep text */
-  }
-  return { status: res.status, headers: res.headers, body };
-}
+const call = (path: string, init: RequestInit = {}) => fetchAnswer(`${base}${path}`, init);
 
 const post = (path: string, body: unknown) =>
   call(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
