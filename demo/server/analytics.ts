@@ -10,7 +10,8 @@
  *   request, so no preflight; the answer carries CORS headers so fetch() can read its status.
  * - The analytics service of spec section 7 under `/datalake/`: `GET hash/`, `POST session/`, `POST event/`,
  *   `POST video/event/`, `POST video/viewing/` (trailing slash optional). Bodies must be JSON objects with a
- *   `profile` (the channel's analytics key, settings 'yare-analytics'); `event/` also needs `event`.
+ *   `profile` (the channel's analytics key, settings 'yare-analytics'); `event/` also needs `event`. Answers are
+ *   `{ data: { id } }`; `session/` adds `session_uuid`: the `session` id the client sent, or a new uuid.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -93,10 +94,9 @@ export async function handleAnalytics(
   if (Object.keys(errors).length) throw new HttpError(422, 'The given data was invalid.', errors);
   const entry = recorders.datalake.add(DATALAKE_KINDS[name]!, req, body);
   if (name === 'session') {
-    // The client keeps this uuid for 24 h and sends it with every event as session_uuid.
-    const uuid = randomUUID();
-    entry.body = { ...body, session_uuid: uuid };
-    sendJson(res, 200, { data: { session_uuid: uuid, uuid } });
+    // The session id the client sent (`session`), else a new one; later calls carry it as session_uuid.
+    const uuid = typeof body.session === 'string' && body.session !== '' ? body.session : randomUUID();
+    sendJson(res, 200, { data: { id: entry.id, session_uuid: uuid } });
   } else {
     sendJson(res, 200, { data: { id: entry.id } });
   }

@@ -29,6 +29,7 @@ const server = await startServer({
 });
 console.log(`Channel elements demo: ${server.origin}/`);
 console.log(`CMS host (cross-origin embedding): ${server.hostOrigin}/`);
+console.log('Demo accounts (password demo-password): viewer@, buyer@, subscriber@, passholder@demo-sports.example');
 
 // Save the database on Ctrl-C / docker stop instead of losing the last debounced writes.
 let stopping = false;

@@ -392,10 +392,12 @@ describe('analytics collectors', () => {
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
     const profile = 'demo-analytics-profile';
-    const session = await h.post('/datalake/session/', { profile, session: 's1', device_type: 'desktop', platform: 'web' }, { Origin: h.server.hostOrigin });
+    const uuid = '6f1c1f4e-0a7e-4c55-9d5e-3d6b8d1c2a10';
+    const session = await h.post('/datalake/session/', { profile, session: uuid, device_type: 'desktop', platform: 'web' }, { Origin: h.server.hostOrigin });
     assert.equal(session.status, 200);
-    assert.match(session.body.data.session_uuid, /^[0-9a-f-]{36}$/);
-    const uuid = session.body.data.session_uuid;
+    assert.equal(session.body.data.session_uuid, uuid);
+    const fresh = await h.post('/datalake/session/', { profile });
+    assert.match(fresh.body.data.session_uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal((await h.post('/datalake/event/', { profile, session_uuid: uuid, event: 'visit_page' })).status, 200);
     assert.equal((await h.post('/datalake/video/event/', { profile, session_uuid: uuid, event: 'first_frame', stream_id: 1 })).status, 200);
     assert.equal((await h.post('/datalake/video/viewing', { profile, session_uuid: uuid, viewing_time: 12 })).status, 200);
@@ -405,8 +407,9 @@ describe('analytics collectors', () => {
     assert.equal((await h.call('/datalake/session/')).status, 405);
 
     const recorded = (await h.call('/__dev/datalake')).body.data as Array<{ kind: string; body: Record<string, unknown> }>;
-    assert.deepEqual(recorded.map((r) => r.kind), ['session', 'event', 'video-event', 'video-viewing']);
-    assert.equal(recorded[0]!.body.session_uuid, uuid);
+    assert.deepEqual(recorded.map((r) => r.kind), ['session', 'session', 'event', 'video-event', 'video-viewing']);
+    assert.equal(recorded[0]!.body.session, uuid);
+    assert.equal(recorded[2]!.body.session_uuid, uuid);
     const viewing = (await h.call('/__dev/datalake?kind=video-viewing')).body.data;
     assert.equal(viewing[0].body.viewing_time, 12);
   });

@@ -295,19 +295,20 @@ function seedChannel(db: ChannelDb, f: ChannelFixture): void {
   // One single-event package per price of the paid (and ppv) events, in price order after the passes.
   const singles = new Map<number, number>();
   const prices = [...new Set(f.events.filter((e) => !FREE_TYPES.has(e.type) && e.price).map((e) => e.price!))].sort((a, b) => a - b);
+  const french = f.settings.language === 'fr';
   for (const price of prices) {
     singles.set(
       price,
       db.run('INSERT INTO packages (channel_id, position, name, type, price, base_price, service_fee, weight, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
         channelId,
         packages.size + singles.size,
-        `Single Event Pass ${price.toFixed(2)}`,
+        french ? `Passe un événement ${price.toFixed(2).replace('.', ',')}` : `Single Event Pass ${price.toFixed(2)}`,
         'single',
         price,
         price,
         0,
         0,
-        'One event, live and on demand.',
+        french ? 'Un événement, en direct et sur demande.' : 'One event, live and on demand.',
       ]),
     );
   }
