@@ -5,7 +5,9 @@
  *   module response the browser fetched for demo/site/cms.html's single schedule, in English);
  * - the time from the 5,000-event answer arriving to the first event card on screen, and the long tasks
  *   (> 50 ms) seen while scrolling that list to its end with wheel input, at a fast steady pace and as a
- *   fling (demo/site/bench.html, channel `bench`).
+ *   fling (demo/site/bench.html, channel `bench`);
+ * - the player's time to first frame and JavaScript before it, against a bare hls.js light page and
+ *   `@mux/mux-player` on the same local stream (bench/player.ts).
  *
  * Runs the reference server in-process on free ports with a throwaway data directory, in headless Chromium.
  * Prints a table and writes bench/results/latest.json.
@@ -18,6 +20,7 @@ import { chromium, type Page } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
 import { startServer } from '../demo/server/server.js';
+import { benchPlayers, type PlayerBench } from './player.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const STEADY = { step: 100, interval: 16 };
@@ -59,6 +62,19 @@ try {
     if (i === 1) fling = run.scroll;
   }
 
+  // --- the player against bare hls.js light and Mux Player, on the same local stream
+  const stream = await benchStream(server.origin);
+  const players = await benchPlayers(
+    browser,
+    [
+      { name: '<channel-player>', url: `${server.origin}/bench/player.html?event=${stream.eventId}` },
+      { name: 'bare hls.js light', url: `${server.origin}/bench/hls.html?src=${encodeURIComponent(stream.url)}` },
+      { name: '@mux/mux-player', url: `${server.origin}/bench/mux.html?src=${encodeURIComponent(stream.url)}` },
+    ],
+    Math.max(RUNS, 5),
+  );
+  const [ours, bare, mux] = players as [PlayerBench, PlayerBench, PlayerBench];
+
   const results = {
     date: new Date().toISOString(),
     loader_gzip_bytes: loaderGz,
@@ -69,6 +85,10 @@ try {
     first_card_from_navigation_ms_median: median(fromNavigation),
     scroll_steady: steady,
     scroll_fling: fling,
+    player_stream_event: stream.eventId,
+    players,
+    player_vs_bare_hls: ours.medianMs / bare.medianMs,
+    player_vs_mux: ours.medianMs / mux.medianMs,
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
@@ -80,6 +100,14 @@ try {
     ['5,000 events: first card from navigation start (median)', `${median(fromNavigation).toFixed(0)} ms`, ''],
     ['long tasks scrolling the 5,000 events to the end, steady', scrollText(steady), 'target 0'],
     ['long tasks scrolling the 5,000 events to the end, fling', scrollText(fling), 'stress'],
+    [`player: first frame from navigation, <channel-player> (median of ${ours.firstFrameMs.length})`, `${ours.medianMs.toFixed(0)} ms`, ''],
+    ['player: first frame, bare hls.js light page', `${bare.medianMs.toFixed(0)} ms`, ''],
+    ['player: first frame, @mux/mux-player', `${mux.medianMs.toFixed(0)} ms`, ''],
+    ['player: ratio to bare hls.js light', `${(ours.medianMs / bare.medianMs).toFixed(2)}x`, 'target <= 1.5x'],
+    ['player: ratio to Mux Player', `${(ours.medianMs / mux.medianMs).toFixed(2)}x`, 'target <= 0.6x'],
+    ['player: JS before first frame, <channel-player>, gzip', `${kb(ours.jsGzipBytes)} KB`, 'budget 230 KB'],
+    ['player: JS before first frame, @mux/mux-player, gzip', `${kb(mux.jsGzipBytes)} KB`, ''],
+    ['player: JS before first frame, bare hls.js light, gzip', `${kb(bare.jsGzipBytes)} KB`, ''],
   ];
   console.log('\nchannel elements benchmark');
   for (const [what, value, note] of rows) console.log(`  ${what.padEnd(64)} ${value.padStart(14)}   ${note}`);
@@ -89,6 +117,25 @@ try {
   await browser.close();
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** A free finished event of the demo channel with a recording, and its signed VOD stream URL. */
+async function benchStream(origin: string): Promise<{ eventId: number; url: string }> {
+  const key = (await (
+    await fetch(`${origin}/api/get_api_key`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ channel_key: 'demo' }),
+    })
+  ).json()) as { data: { api_key: string } };
+  const list = (await (
+    await fetch(`${origin}/api/events?stream_status=finished&limit=100&api_key=${key.data.api_key}`)
+  ).json()) as { data: { id: number; type: string; media?: { type: string; url: string }[] }[] };
+  for (const event of list.data) {
+    const vod = event.type === 'free' ? event.media?.find((m) => m.type === 'vod') : undefined;
+    if (vod) return { eventId: event.id, url: new URL(vod.url, origin).href };
+  }
+  throw new Error('bench: the demo channel has no free finished event with a recording');
 }
 
 /** Every JavaScript response a page loads until its schedule shows events, with gzip sizes. */

@@ -37,7 +37,7 @@ import {
 } from './events.js';
 import { clientIp, HttpError, readBody, sendJson, sendText } from './http.js';
 import { ensureMedia, type MediaLibrary } from './media.js';
-import { CORS_HEADERS, placeholderSvg, serveStatic } from './static.js';
+import { CORS_HEADERS, VENDOR_FILES, placeholderSvg, serveStatic } from './static.js';
 import { MediaServer, type StreamTarget } from './streams.js';
 
 /** The repository root (this file is demo/server/server.ts). */
@@ -649,7 +649,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     // The bundle first (cross-origin importable), then the demo pages; "/" is the demo's index page.
     if (path !== '/' && existsSync(distDir) && (await serveStatic(req, res, distDir, path, { bundleOrigin, cors: true }))) return;
-    if (await serveStatic(req, res, siteDir, path, { bundleOrigin })) return;
+    const vendor = VENDOR_FILES[path];
+    if (vendor && (await serveStatic(req, res, rootDir, `/${vendor}`, { bundleOrigin }))) return;
+    if (await serveStatic(req, res, siteDir, path, { bundleOrigin, noPolicy: path.startsWith('/bench/') })) return;
     throw new HttpError(404, 'Not found.');
   }
 

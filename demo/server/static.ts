@@ -41,6 +41,9 @@ export function contentSecurityPolicy(bundleOrigin: string): string {
     "style-src 'self'",
     `connect-src 'self' ${bundleOrigin}`,
     `img-src 'self' data: ${bundleOrigin}`,
+    // Streams come from the API origin; hls.js plays through MediaSource blob: URLs.
+    `media-src 'self' ${bundleOrigin} blob:`,
+    "worker-src 'self' blob:",
     "font-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
@@ -53,6 +56,8 @@ export interface StaticOptions {
   bundleOrigin: string;
   /** Add CORS headers (bundle files are imported cross-origin by pages on the CMS host). */
   cors?: boolean;
+  /** Serve HTML without the Content-Security-Policy (benchmark pages only). */
+  noPolicy?: boolean;
 }
 
 /**
@@ -103,7 +108,8 @@ export async function serveStatic(
   if (ext === '.html') {
     // Pages name the bundle server through a placeholder so the same files work on any port.
     const html = (await readFile(file, 'utf8')).replaceAll('%BUNDLE_ORIGIN%', options.bundleOrigin);
-    headers['Content-Security-Policy'] = contentSecurityPolicy(options.bundleOrigin);
+    // Benchmark pages run the peers (hls.js, Mux Player) as their authors ship them: no policy for any of them.
+    if (!options.noPolicy) headers['Content-Security-Policy'] = contentSecurityPolicy(options.bundleOrigin);
     const body = Buffer.from(html);
     res.writeHead(200, { ...headers, 'Content-Length': String(body.length) });
     res.end(req.method === 'HEAD' ? undefined : body);
@@ -155,3 +161,9 @@ export function placeholderSvg(kind: 'logo' | 'art', slug: string, label: string
 <text x="640" y="262" font-family="Arial, sans-serif" font-size="64" font-weight="700" fill="#fff" text-anchor="middle">${xml(label)}</text>
 </svg>`;
 }
+
+/** Third-party files the benchmark pages load (npm run bench compares the player with these peers). */
+export const VENDOR_FILES: Record<string, string> = {
+  '/vendor/hls.light.mjs': 'node_modules/hls.js/dist/hls.light.min.mjs',
+  '/vendor/mux-player.mjs': 'node_modules/@mux/mux-player/dist/mux-player.mjs',
+};

@@ -492,8 +492,10 @@ function VideoStage(props: VideoStageProps): ReactNode {
     const v = video.current;
     if (!v || e.altKey || e.ctrlKey || e.metaKey) return;
     const target = e.target as HTMLElement;
-    // Buttons inside the stage keep their own keys.
+    // Buttons inside the stage keep their own keys, and the browser's own controls already toggle on space
+    // when the video itself has focus (handling it here too would toggle twice).
     if (target.tagName === 'BUTTON') return;
+    if (e.key === ' ' && target.tagName === 'VIDEO' && (target as HTMLVideoElement).controls) return;
     const inAd = phase.kind === 'preroll';
     switch (e.key) {
       case ' ':

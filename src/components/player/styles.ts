@@ -10,9 +10,12 @@ export const playerCss = /* css */ `
 }
 .badge.live { background: var(--_live); color: #fff; }
 .stage {
-  position: relative; aspect-ratio: 16 / 9; width: 100%; overflow: hidden; border-radius: var(--_radius);
+  position: relative; aspect-ratio: 16 / 9; width: 100%; border-radius: var(--_radius); padding: 12px 0;
   background: var(--channel-player-background, #0b0d12); color: #f4f6fb; display: grid; place-items: center;
 }
+/* A message stage grows with its content (a long paywall); a video stage keeps 16:9 and clips to its corners. */
+.stage.video { overflow: hidden; padding: 0; }
+.poster { border-radius: inherit; }
 .stage:focus-within { outline: 3px solid var(--_accent); outline-offset: 2px; }
 .stage video { position: absolute; inset: 0; width: 100%; height: 100%; background: #000; }
 .poster { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; opacity: .35; }

@@ -1,0 +1,100 @@
+/**
+ * The player benchmark (part of `npm run bench`): time from navigation to the first video frame, and the gzip
+ * JavaScript loaded before it, for three pages playing the same local VOD stream, side by side in one run:
+ * - demo/site/bench/player.html: `<channel-player>`, including its API calls (keys, settings, event, prerolls);
+ * - demo/site/bench/hls.html: a bare page with hls.js light and a <video>;
+ * - demo/site/bench/mux.html: `@mux/mux-player` (a devDependency for this comparison only).
+ * Runs alternate between the pages so that machine noise spreads evenly.
+ */
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from '@playwright/test';
+
+/** One page's results. */
+export interface PlayerBench {
+  page: string;
+  firstFrameMs: number[];
+  medianMs: number;
+  jsGzipBytes: number;
+  jsFiles: { url: string; gzip_bytes: number }[];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+};
+
+/**
+ * Records, inside the page, when the first video frame is presented: it looks for a <video> (also inside open
+ * shadow roots, however deep) every animation frame and asks it for its first frame callback.
+ * A string, not a function: tsx's keepNames would wrap inner functions in a __name() helper the page lacks.
+ */
+const FIRST_FRAME_PROBE = `
+  window.__firstFrame = undefined;
+  const find = (root) => {
+    const direct = root.querySelector('video');
+    if (direct) return direct;
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const v = find(el.shadowRoot); if (v) return v; }
+    return null;
+  };
+  const watched = new WeakSet();
+  const look = () => {
+    if (window.__firstFrame !== undefined) return;
+    const video = document.documentElement && find(document);
+    if (video && !watched.has(video)) {
+      watched.add(video);
+      video.requestVideoFrameCallback(() => { if (window.__firstFrame === undefined) window.__firstFrame = performance.now(); });
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+`;
+
+/** Loads `url` once in a fresh context (cold cache) and returns the first frame time and the JS before it. */
+async function once(browser: Browser, url: string): Promise<{ ms: number; js: { url: string; gzip_bytes: number }[] }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page: Page = await context.newPage();
+  const bodies: Promise<{ url: string; gzip_bytes: number; at: number }>[] = [];
+  const started = Date.now();
+  page.on('response', (response) => {
+    const type = response.headers()['content-type'] ?? '';
+    if (!/javascript/.test(type)) return;
+    const at = Date.now() - started;
+    bodies.push(response.body().then((body) => ({ url: response.url(), gzip_bytes: gzipSync(body, { level: 9 }).length, at })));
+  });
+  page.on('pageerror', (e) => console.error(`page error (${url}):`, e.message));
+  await page.addInitScript(FIRST_FRAME_PROBE);
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __firstFrame?: number }).__firstFrame !== undefined, null, {
+    timeout: 60_000,
+  });
+  const ms = (await page.evaluate('window.__firstFrame')) as number;
+  // Only what arrived before the first frame counts (analytics and the rest load after it by design).
+  const firstFrameWall = ms;
+  const files = (await Promise.all(bodies)).filter((f) => f.at <= firstFrameWall + 50);
+  await context.close();
+  return { ms, js: files.map(({ url: u, gzip_bytes }) => ({ url: u, gzip_bytes })) };
+}
+
+/** Runs every page `runs` times, alternating, and returns the medians. */
+export async function benchPlayers(browser: Browser, pages: { name: string; url: string }[], runs: number): Promise<PlayerBench[]> {
+  const results = pages.map((p) => ({ page: p.name, firstFrameMs: [] as number[], js: [] as { url: string; gzip_bytes: number }[][] }));
+  // One warm-up round, not counted: the first launch of each page pays for the browser's own start-up.
+  for (const p of pages) await once(browser, p.url);
+  for (let i = 0; i < runs; i++) {
+    for (const [index, p] of pages.entries()) {
+      const run = await once(browser, p.url);
+      results[index]!.firstFrameMs.push(run.ms);
+      results[index]!.js.push(run.js);
+    }
+  }
+  return results.map((r) => {
+    const js = r.js[0] ?? [];
+    return {
+      page: r.page,
+      firstFrameMs: r.firstFrameMs,
+      medianMs: median(r.firstFrameMs),
+      jsGzipBytes: js.reduce((sum, f) => sum + f.gzip_bytes, 0),
+      jsFiles: js,
+    };
+  });
+}
