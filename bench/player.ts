@@ -1,7 +1,8 @@
 /**
  * The player benchmark (part of `npm run bench`): time from navigation to the first video frame, and the gzip
  * JavaScript loaded before it, for three pages playing the same local VOD stream, side by side in one run:
- * - demo/site/bench/player.html: `<channel-player>`, including its API calls (keys, settings, event, prerolls);
+ * - demo/site/bench/player-bench.html: `<channel-player>` embedded the usual way (the async script tag), including
+ *   its API calls (keys, settings, event, prerolls); player-demo.html the same on the demo channel;
  * - demo/site/bench/hls.html: a bare page with hls.js light and a <video>;
  * - demo/site/bench/mux.html: `@mux/mux-player` (a devDependency for this comparison only).
  * Runs alternate between the pages so that machine noise spreads evenly.

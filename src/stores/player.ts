@@ -11,7 +11,7 @@ import { env } from '../env.js';
 import { decideAccess, fromEvent, fromVod, offersFor, type Access, type Offer, type Playable } from '../media/access.js';
 import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
 import { $config } from './config.js';
-import { $geoBlocked, $settings, $user, getClient, identified } from './session.js';
+import { $geoBlocked, $settings, $user, getClient, identified, startSession } from './session.js';
 
 /** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
 export const RECHECK_MS = 10_000;
@@ -74,16 +74,23 @@ export function createPlayer(): PlayerStore {
     const signal = controller.signal;
     if (!quiet) $state.set({ status: 'loading' });
     try {
-      // The geo-block must be known before any stream is requested.
-      await identified();
+      // The item loads alongside the profile (or geo) call; the geo-block must be known before any stream is
+      // requested, so nothing shows until both are in.
+      await startSession();
       const api = getClient();
       let item: Playable;
       let event: Event | undefined;
       if (current.kind === 'event') {
-        event = (await api.call('event', { params: { id: current.id }, signal, cache: false })).data;
+        [event] = await Promise.all([
+          api.call('event', { params: { id: current.id }, signal, cache: false }).then((answer) => answer.data),
+          identified(),
+        ]);
         item = fromEvent(event, event.name);
       } else {
-        const vod: VodItem = (await api.call('vodItem', { params: { id: current.id }, signal, cache: false })).data;
+        const [vod]: [VodItem, void] = await Promise.all([
+          api.call('vodItem', { params: { id: current.id }, signal, cache: false }).then((answer) => answer.data),
+          identified(),
+        ]);
         item = fromVod(vod);
       }
       if (mine !== generation || destroyed) return;
@@ -115,6 +122,8 @@ export function createPlayer(): PlayerStore {
     if (access.kind === 'upcoming') scheduleRecheck(access.startsAt);
     else rechecks = 0;
     if (access.kind === 'paywall' && !keepOffers) void loadOffers(item);
+    // The preroll list is needed as soon as the viewer plays: fetch it now rather than after a render.
+    if (access.kind === 'play') void prerolls();
   }
 
   /** Waits for the start time, then re-checks a bounded number of times until the stream is live. */
