@@ -19,4 +19,10 @@
     el.setAttribute('kind', 'live');
     document.getElementById('slot').appendChild(el);
   });
+
+  // The French page's player shows demo-fr's free live event (ids come from the server's fixture keys).
+  var frPlayer = document.getElementById('fr-player');
+  if (frPlayer) fetch(location.origin + '/__dev/events?channel_key=demo-fr')
+    .then(function (r) { return r.json(); })
+    .then(function (body) { if (body.data && body.data['free-live']) frPlayer.setAttribute('event-id', String(body.data['free-live'])); });
 })();

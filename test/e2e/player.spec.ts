@@ -235,6 +235,14 @@ test('a sign-in in another tab unlocks the paid event without a reload', async (
 });
 
 test.describe('in French', () => {
+  test('the demo-fr channel plays its free live event with French controls', async ({ page }) => {
+    await page.goto(`${BUNDLE_ORIGIN}/french.html`);
+    const player = page.locator('#fr-player');
+    await expect(player.locator('[part~="badge-live"]')).toHaveText('En direct');
+    await player.getByRole('button', { name: /^Lire / }).click();
+    await expectMainPlaying(player, 1);
+  });
+
   test('the paywall and the region message', async ({ page, request }) => {
     const ids = await eventIds(request);
     const player = await showPlayer(page, { 'event-id': String(ids['paid-live']), lang: 'fr' });
