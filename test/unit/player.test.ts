@@ -2,9 +2,10 @@
  * The player's logic without React: preroll choice and suppression (src/media/prerolls.ts), access rules and
  * offers (src/media/access.ts), and the playback lifecycle with a fake hls.js (src/media/playback.ts).
  */
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { Event as ChannelEvent, Package, Preroll, Subscription, User, type Preroll as PrerollType } from '../../src/api/contract.js';
 import { decideAccess, fromEvent, offersFor } from '../../src/media/access.js';
+import { analyticsAllowed, monitorVideo, VIEWING_EVERY_MS } from '../../src/media/analytics.js';
 import {
   GIVE_UP_MS,
   RELOAD_EVERY_MS,
@@ -318,5 +319,60 @@ describe('playback lifecycle (fake hls.js)', () => {
     playback.destroy();
     await world.advance(1000);
     expect(hls.log).to.deep.equal([]);
+  });
+});
+
+describe('video analytics', () => {
+  let world: World;
+  beforeEach(() => {
+    world = installWorld();
+    world.server.on('POST', 'https://stats.test/datalake/session/', { status: 200, body: { data: {} } });
+    world.server.on('POST', 'https://stats.test/datalake/video/event/', { status: 200, body: { data: {} } });
+    world.server.on('POST', 'https://stats.test/datalake/video/viewing/', { status: 200, body: { data: {} } });
+  });
+  afterEach(teardown);
+
+  const config = (explicit: boolean) => ({
+    channelKey: 'demo',
+    apiUrl: 'https://api.test/api',
+    keysUrl: 'https://api.test/keys',
+    analyticsUrl: 'https://stats.test',
+    analyticsExplicit: explicit,
+  });
+  const settings = { language: 'en', currency: 'USD', auth: { remote_auth: false }, 'yare-analytics': 'profile-1' };
+
+  it('sends first_frame and viewing time to the datalake, with no token, and stops with the player', async () => {
+    const video = document.createElement('video');
+    const monitor = monitorVideo(
+      video,
+      { streamId: '7', streamType: 'live', title: 'Final' },
+      { config: config(true), settings, user: user(), startedAt: world.clock.now - 420 },
+    );
+    // Analytics wait for the browser's idle time (real time, not the fake clock).
+    await waitUntil(() => world.server.to('POST', 'https://stats.test/datalake/video/event/').length === 1, 'first_frame', {
+      timeout: 4000,
+    });
+    const [session] = world.server.to('POST', 'https://stats.test/datalake/session/');
+    expect(session!.body).to.include({ profile: 'profile-1', platform: 'web' });
+    const [first] = world.server.to('POST', 'https://stats.test/datalake/video/event/');
+    expect(first!.body).to.include({ event: 'first_frame', stream_id: '7', stream_type: 'live', first_frame_ms: 420, user_id: 3 });
+    video.dispatchEvent(new Event('playing'));
+    await world.advance(VIEWING_EVERY_MS);
+    const viewing = world.server.to('POST', 'https://stats.test/datalake/video/viewing/');
+    expect(viewing).to.have.length(1);
+    expect(viewing[0]!.body).to.include({ viewing_time: VIEWING_EVERY_MS / 1000 });
+    for (const r of world.server.requests) {
+      expect(r.headers).to.not.have.property('authorization');
+      expect(JSON.stringify(r.body ?? '')).to.not.match(/token/i);
+    }
+    monitor.destroy();
+    const sent = world.server.requests.length;
+    await world.advance(VIEWING_EVERY_MS * 3);
+    expect(world.server.requests).to.have.length(sent);
+  });
+
+  it('sends nothing from a localhost page unless the analytics URL was given', async () => {
+    expect(analyticsAllowed(config(false))).to.equal(location.hostname !== 'localhost' && location.hostname !== '127.0.0.1');
+    expect(analyticsAllowed(config(true))).to.equal(true);
   });
 });

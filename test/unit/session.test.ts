@@ -86,8 +86,17 @@ describe('session', () => {
         keysUrl: 'https://cdn.test/keys',
         logUrl: undefined,
         lang: undefined,
+        analyticsUrl: 'https://cdn.test',
+        analyticsExplicit: false,
       });
       expect($configError.get()).to.equal(undefined);
+    });
+
+    it('takes an explicit analytics URL (sent even from localhost pages) and checks it', () => {
+      setConfig({ channelKey: 'demo', analyticsUrl: 'https://stats.test/' }, 'https://cdn.test/channel-elements.js');
+      expect($config.get()).to.include({ analyticsUrl: 'https://stats.test', analyticsExplicit: true });
+      const error = setConfig({ channelKey: 'demo', analyticsUrl: 'stats' }, 'https://cdn.test/channel-elements.js');
+      expect(error).to.contain('data-analytics-url');
     });
 
     it('rejects a non-http API URL, naming data-api-url', () => {
