@@ -41,8 +41,9 @@ export function contentSecurityPolicy(bundleOrigin: string): string {
     "style-src 'self'",
     `connect-src 'self' ${bundleOrigin}`,
     `img-src 'self' data: ${bundleOrigin}`,
-    // Streams come from the API origin; hls.js plays through MediaSource blob: URLs.
-    `media-src 'self' ${bundleOrigin} blob:`,
+    // Streams come from the API origin; hls.js plays through MediaSource blob: URLs and gives its subtitle
+    // tracks an empty data: source.
+    `media-src 'self' ${bundleOrigin} blob: data:`,
     "worker-src 'self' blob:",
     "font-src 'self'",
     "object-src 'none'",

@@ -51,6 +51,7 @@ export const en = {
     ad: 'Ad',
     adRemaining: 'Ad · {{seconds}} s',
     adLabel: 'Advertisement before the video',
+    captions: 'Captions',
     unmute: 'Unmute',
     reconnecting: 'Reconnecting…',
     gaveUp: 'The live stream was lost.',

@@ -50,6 +50,7 @@ export const fr: Translation = {
     ad: 'Pub',
     adRemaining: 'Pub · {{seconds}} s',
     adLabel: 'Publicité avant la vidéo',
+    captions: 'Sous-titres',
     unmute: 'Activer le son',
     reconnecting: 'Reconnexion…',
     gaveUp: 'Le direct a été perdu.',

@@ -83,6 +83,9 @@ export function monitorVideo(
           .then((module) => {
             if (destroyed) return;
             mux = module.default as unknown as Mux;
+            // A monitor destroyed earlier (an engine switch) leaves its stub behind; mux-embed would refuse to start.
+            const previous = (video as unknown as { mux?: { deleted?: boolean } }).mux;
+            if (previous?.deleted) delete (video as unknown as { mux?: unknown }).mux;
             mux.monitor(video, {
               debug: false,
               ...(settings?.mux?.beacon_domain ? { beaconCollectionDomain: settings.mux.beacon_domain } : {}),
@@ -174,13 +177,8 @@ export function monitorVideo(
       if (destroyed) return;
       destroyed = true;
       for (const cancel of cancels) cancel();
-      if (mux) {
-        try {
-          mux.destroyMonitor(video);
-        } catch {
-          // Already gone with the video.
-        }
-      }
+      const attached = (video as unknown as { mux?: { deleted?: boolean } }).mux;
+      if (mux && attached && !attached.deleted) mux.destroyMonitor(video);
     },
   };
 }

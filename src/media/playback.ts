@@ -35,6 +35,8 @@ export interface HlsLike {
   recoverMediaError(): void;
   destroy(): void;
   on(event: string, listener: (event: string, data: HlsErrorData) => void): void;
+  /** The subtitle track shown (-1 for none); full build only. */
+  subtitleTrack?: number;
 }
 
 /** The fields of an hls.js error we read. */
@@ -49,7 +51,7 @@ export interface HlsErrorData {
 export interface HlsClass {
   new (config?: Record<string, unknown>): HlsLike;
   isSupported(): boolean;
-  Events: { ERROR: string; MANIFEST_PARSED: string; FRAG_LOADED: string };
+  Events: { ERROR: string; MANIFEST_PARSED: string; FRAG_LOADED: string; SUBTITLE_TRACKS_UPDATED: string };
 }
 
 /** Loads hls.js: the full build when the stream needs it, else the light one. */
@@ -73,6 +75,10 @@ export interface PlaybackOptions {
   onState(state: PlaybackState): void;
   /** Called once, when the first frame is on screen. */
   onFirstFrame?(engine: Engine): void;
+  /** Start at this position (seconds), e.g. when switching engines mid-stream. */
+  startAt?: number | undefined;
+  /** Show the stream's first subtitle track (hls.js). */
+  captions?: boolean | undefined;
 }
 
 /** A running playback. */
@@ -236,7 +242,13 @@ export function startPlayback(options: PlaybackOptions): Playback {
     if (destroyed) return;
     if (!Hls.isSupported()) return set({ kind: 'error', detail: 'this browser cannot play HLS' });
     engine = full ? 'hls.js' : 'hls.js-light';
-    const instance = new Hls({ lowLatencyMode: false, backBufferLength: 30, enableWorker: false });
+    const instance = new Hls({
+      lowLatencyMode: false,
+      backBufferLength: 30,
+      enableWorker: false,
+      ...(options.startAt !== undefined && !live ? { startPosition: options.startAt } : {}),
+      ...(options.captions ? { subtitleDisplay: true } : {}),
+    });
     hls = instance;
     instance.on(Hls.Events.ERROR, (_event, data) => {
       if (destroyed || !data.fatal) return;
@@ -259,6 +271,21 @@ export function startPlayback(options: PlaybackOptions): Playback {
       set({ kind: 'error', detail: data.details ?? 'playback error' });
     });
     instance.on(Hls.Events.MANIFEST_PARSED, play);
+    // hls.js picks subtitle tracks by the playlist's DEFAULT/AUTOSELECT once it lists them; asked for captions,
+    // show the first one from then on.
+    if (options.captions) {
+      instance.on(Hls.Events.SUBTITLE_TRACKS_UPDATED, () => {
+        if (instance.subtitleTrack === -1 || instance.subtitleTrack === undefined) instance.subtitleTrack = 0;
+      });
+      // hls.js follows the text track the page shows, so showing the first one as it appears selects it.
+      const showFirst = () => {
+        const tracks = [...video.textTracks].filter((track) => track.kind === 'subtitles' || track.kind === 'captions');
+        if (tracks[0] && !tracks.some((track) => track.mode === 'showing')) tracks[0].mode = 'showing';
+      };
+      video.textTracks.addEventListener('addtrack', showFirst);
+      cleanups.push(() => video.textTracks.removeEventListener('addtrack', showFirst));
+      showFirst();
+    }
     instance.attachMedia(video);
     instance.loadSource(url);
   }
@@ -281,6 +308,21 @@ export function startPlayback(options: PlaybackOptions): Playback {
       video.load();
     },
   };
+}
+
+/**
+ * Whether the browser's own HLS engine left out the stream's subtitles (Chromium's does; Safari's shows them):
+ * true when the master playlist lists subtitles and the video has no text track. Read after the first frame,
+ * off the critical path; the player then offers captions through hls.js.
+ */
+export async function nativeLacksSubtitles(video: HTMLVideoElement, url: string): Promise<boolean> {
+  if (video.textTracks.length > 0) return false;
+  try {
+    const answer = await env().fetch(url, { credentials: 'omit' });
+    return answer.ok && needsFullHls(await answer.text()) && video.textTracks.length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The HTTP status of the stream's playlist (0 when unreachable). */

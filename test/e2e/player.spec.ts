@@ -31,6 +31,17 @@ async function mediaRequests(request: APIRequestContext, stream: string | number
   return body.data;
 }
 
+/** Signs in through the API and stores the token where the session reads it (the accounts UI comes later). */
+async function signInStored(page: Page, request: APIRequestContext, email: string): Promise<void> {
+  const key = ((await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
+    data: { api_key: string };
+  }).data.api_key;
+  const login = (await (
+    await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/login`, { data: { api_key: key, email, password: 'demo-password' } })
+  ).json()) as { data: { token: string } };
+  await page.evaluate((token) => localStorage.setItem('rudy_token.demo', JSON.stringify({ v: token, e: Date.now() + 3_600_000 })), login.data.token);
+}
+
 /** Opens the player page and sets the player's attributes (replacing the page's own). */
 async function showPlayer(page: Page, attributes: Record<string, string>): Promise<Locator> {
   await page.goto(`${BUNDLE_ORIGIN}/player.html`);
@@ -232,6 +243,55 @@ test('a sign-in in another tab unlocks the paid event without a reload', async (
   await expect(player.locator('[part~="paywall"]')).toHaveCount(0, { timeout: 15_000 });
   await player.locator('[part~="play"]').click();
   await expectMainPlaying(player, 1);
+});
+
+test('video analytics reach the datalake and the Mux beacon collector after the first frame, without the token', async ({
+  page,
+  request,
+}) => {
+  const id = (await freeRecordings(request))[4]!;
+  const since = Date.now();
+  const player = await showPlayer(page, { 'event-id': String(id), autoplay: '', muted: '' });
+  await expectMainPlaying(player, 1);
+  const datalake = async () =>
+    ((await (await request.get(`${BUNDLE_ORIGIN}/__dev/datalake?kind=video-event&since=${since}`)).json()) as {
+      data: { body: Record<string, unknown> }[];
+    }).data;
+  await expect.poll(async () => (await datalake()).some((e) => e.body.stream_id === String(id) && e.body.event === 'first_frame')).toBe(true);
+  const beacons = async () =>
+    ((await (await request.get(`${BUNDLE_ORIGIN}/__dev/beacons?since=${since}`)).json()) as { data: unknown[] }).data;
+  await expect.poll(async () => (await beacons()).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  expect(JSON.stringify([await datalake(), await beacons()])).not.toMatch(/token|api_key/i);
+});
+
+test('captions: the browser shows the stream subtitles, or the player offers them through hls.js', async ({ page, request }) => {
+  const id = (await freeRecordings(request))[6]!;
+  const player = await showPlayer(page, { 'event-id': String(id), autoplay: '', muted: '' });
+  await expectMainPlaying(player, 1);
+  const video = player.locator('video');
+  const showing = () =>
+    video.evaluate((v: HTMLVideoElement) => [...v.textTracks].filter((track) => track.mode === 'showing').length);
+  if ((await video.evaluate((v: HTMLVideoElement) => v.textTracks.length)) === 0) {
+    // This browser's own HLS engine leaves subtitles out (Chromium's does): a Captions button switches engines.
+    await player.getByRole('button', { name: 'Captions' }).click();
+    await expect.poll(showing, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => (v.currentSrc.startsWith('blob:') ? v.currentTime : 0))).toBeGreaterThan(2);
+  } else {
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.textTracks.length)).toBeGreaterThan(0);
+  }
+});
+
+test('a user with the download right gets a Download button on a finished event', async ({ page, request }) => {
+  const id = (await freeRecordings(request))[5]!;
+  await page.goto(`${BUNDLE_ORIGIN}/player.html`);
+  await signInStored(page, request, 'subscriber@demo-sports.example');
+  const player = await showPlayer(page, { 'event-id': String(id) });
+  const button = player.getByRole('button', { name: 'Download' });
+  await expect(button).toBeVisible();
+  const download = page.waitForEvent('download');
+  await button.click();
+  expect((await download).suggestedFilename()).toMatch(/\.mp4$/);
+  await expect(button).toBeEnabled();
 });
 
 test.describe('in French', () => {

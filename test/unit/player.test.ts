@@ -16,6 +16,7 @@ import {
   type HlsErrorData,
   type PlaybackState,
 } from '../../src/media/playback.js';
+import { exclusiveSound } from '../../src/media/sound.js';
 import { choosePreroll, isSuppressed, matchingPrerolls, pickByWeight, suppress } from '../../src/media/prerolls.js';
 import { installWorld, teardown, type World } from './helpers.js';
 
@@ -182,7 +183,12 @@ describe('playback lifecycle (fake hls.js)', () => {
     let loadedFull: boolean | undefined;
     const Hls = class {
       static isSupported = () => true;
-      static Events = { ERROR: 'hlsError', MANIFEST_PARSED: 'hlsManifestParsed', FRAG_LOADED: 'hlsFragLoaded' };
+      static Events = {
+        ERROR: 'hlsError',
+        MANIFEST_PARSED: 'hlsManifestParsed',
+        FRAG_LOADED: 'hlsFragLoaded',
+        SUBTITLE_TRACKS_UPDATED: 'hlsSubtitleTracksUpdated',
+      };
       readonly listeners = new Map<string, ((e: string, d: HlsErrorData) => void)[]>();
       constructor() {
         instances.push({ fire: (event, data) => this.listeners.get(event)?.forEach((fn) => fn(event, data)) });
@@ -374,5 +380,28 @@ describe('video analytics', () => {
   it('sends nothing from a localhost page unless the analytics URL was given', async () => {
     expect(analyticsAllowed(config(false))).to.equal(location.hostname !== 'localhost' && location.hostname !== '127.0.0.1');
     expect(analyticsAllowed(config(true))).to.equal(true);
+  });
+});
+
+describe('one player with sound', () => {
+  it('a video that starts playing with sound mutes the others, which keep playing', () => {
+    const [a, b, c] = [0, 1, 2].map(() => document.createElement('video')) as [HTMLVideoElement, HTMLVideoElement, HTMLVideoElement];
+    const offs = [a, b, c].map((v) => exclusiveSound(v));
+    for (const v of [a, b, c]) Object.defineProperty(v, 'paused', { configurable: true, get: () => false });
+    a.muted = false;
+    b.muted = false;
+    c.muted = true;
+    b.dispatchEvent(new Event('playing'));
+    expect([a.muted, b.muted, c.muted]).to.deep.equal([true, false, true]);
+    // Unmuting another one while it plays takes the sound over.
+    c.muted = false;
+    c.dispatchEvent(new Event('volumechange'));
+    expect([a.muted, b.muted, c.muted]).to.deep.equal([true, true, false]);
+    // A removed player no longer takes part.
+    offs[0]!();
+    a.muted = false;
+    a.dispatchEvent(new Event('playing'));
+    expect(c.muted).to.equal(false);
+    offs.slice(1).forEach((off) => off());
   });
 });

@@ -13,7 +13,7 @@ import { formatEventTime } from '../../lib/time.js';
 import type { Offer } from '../../media/access.js';
 import { hasCapability } from '../../media/access.js';
 import { monitorVideo, type VideoMonitor } from '../../media/analytics.js';
-import { startPlayback, type Playback, type PlaybackState } from '../../media/playback.js';
+import { nativeLacksSubtitles, startPlayback, type Playback, type PlaybackState } from '../../media/playback.js';
 import { exclusiveSound } from '../../media/sound.js';
 import { $config } from '../../stores/config.js';
 import { createPlayer, type PlayerState, type PlayerStore } from '../../stores/player.js';
@@ -393,6 +393,9 @@ function VideoStage(props: VideoStageProps): ReactNode {
   const [attempt, setAttempt] = useState(0);
   const [mutedByBrowser, setMutedByBrowser] = useState(false);
   const [adLeft, setAdLeft] = useState<number | undefined>(undefined);
+  // Captions the browser's own engine cannot show: offered, then played through hls.js from where we were.
+  const [captionsOffer, setCaptionsOffer] = useState(false);
+  const [captions, setCaptions] = useState<{ at: number } | undefined>(undefined);
   const startedAt = useRef(env().now());
 
   // Muted attribute and sound exclusivity.
@@ -452,14 +455,18 @@ function VideoStage(props: VideoStageProps): ReactNode {
     const v = video.current;
     if (!v || phase.kind !== 'main') return;
     let monitor: VideoMonitor | undefined;
+    let cancelled = false;
     const running = startPlayback({
       video: v,
       url,
       live,
-      prefer: options.prefer,
+      prefer: captions ? 'mse' : options.prefer,
+      startAt: captions?.at,
+      captions: Boolean(captions),
       autoplay: true,
       onState: setPlayback,
-      onFirstFrame: () => {
+      onFirstFrame: (engine) => {
+        if (engine === 'native') void nativeLacksSubtitles(v, url).then((lacks) => !cancelled && setCaptionsOffer(lacks));
         const config = $config.get();
         if (config) {
           monitor = monitorVideo(
@@ -473,12 +480,13 @@ function VideoStage(props: VideoStageProps): ReactNode {
     const onVolume = () => setMutedByBrowser(v.muted && !options.muted);
     v.addEventListener('volumechange', onVolume);
     return () => {
+      cancelled = true;
       v.removeEventListener('volumechange', onVolume);
       monitor?.destroy();
       running.destroy();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [phase, url, live, options.prefer, attempt]);
+  }, [phase, url, live, options.prefer, attempt, captions]);
 
   const togglePlay = useCallback(() => {
     const v = video.current;
@@ -595,6 +603,19 @@ function VideoStage(props: VideoStageProps): ReactNode {
           }}
         >
           {t('player.unmute')}
+        </button>
+      ) : null}
+      {captionsOffer && !captions && phase.kind === 'main' ? (
+        <button
+          type="button"
+          className="btn captions"
+          part="button captions"
+          onClick={() => {
+            setCaptionsOffer(false);
+            setCaptions({ at: video.current?.currentTime ?? 0 });
+          }}
+        >
+          {t('player.captions')}
         </button>
       ) : null}
       {overlay}

@@ -43,6 +43,7 @@ export const playerCss = /* css */ `
   background: #ffd23f; color: #1b1b1b; font-weight: 800; font-size: .85em; letter-spacing: .04em;
 }
 .unmute { position: absolute; top: 10px; right: 10px; z-index: 2; }
+.captions { position: absolute; top: 10px; left: 10px; z-index: 2; }
 .spinner {
   width: 22px; height: 22px; border-radius: 50%; border: 3px solid rgba(255, 255, 255, .3); border-top-color: #fff;
   animation: spin .9s linear infinite;
