@@ -2,6 +2,7 @@
  * Shared by every element chunk: applies the page's configuration once (the first chunk to load does it).
  */
 import { setConfig, type ConfigureOptions } from './stores/config.js';
+import { startSession } from './stores/session.js';
 
 let applied: string | undefined;
 
@@ -10,5 +11,7 @@ export function applyConfig(options: ConfigureOptions, base: string): void {
   const key = JSON.stringify([options, base]);
   if (applied === key) return;
   applied = key;
-  setConfig(options, base);
+  // Start-up (keys, settings) begins as the chunk loads, not after the first render: the elements need it
+  // before they can show anything.
+  if (setConfig(options, base) === undefined) void startSession();
 }

@@ -254,7 +254,9 @@ export class ApiClient {
       throwIfAborted(signal);
       const controller = new AbortController();
       let timedOut = false;
-      const timer = env().setTimeout(() => {
+      // The timer is cleared by the same clock that set it, even if the environment changes meanwhile (tests).
+      const clock = env();
+      const timer = clock.setTimeout(() => {
         timedOut = true;
         controller.abort();
       }, REQUEST_TIMEOUT_MS);
@@ -275,7 +277,7 @@ export class ApiClient {
           throw failure;
         }
       } finally {
-        env().clearTimeout(timer);
+        clock.clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       }
       await sleep(RETRY_DELAY_MS);

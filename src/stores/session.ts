@@ -166,6 +166,8 @@ function followOtherTabs(): void {
   });
 }
 let followed = false;
+/** Bumped by every reset, so that work started before it never writes into the new session. */
+let generation = 0;
 let identityPromise: Promise<void> | undefined;
 
 /** Resolves once start-up knows who the visitor is (profile, or geo for a guest): the geo-block is known then. */
@@ -207,6 +209,8 @@ export function getClient(): ApiClient {
 export function startSession(): Promise<void> {
   if (startPromise) return startPromise;
   $startup.set({ status: 'loading' });
+  // A reset (new configuration, tests) while this runs makes its late answers moot.
+  const mine = generation;
   startPromise = (async () => {
     try {
       const api = getClient();
@@ -217,6 +221,7 @@ export function startSession(): Promise<void> {
         api.call('colors', { global: true }),
         keyed,
       ]);
+      if (mine !== generation) return;
       $settings.set(settings.data);
       $colors.set(colors.data);
       $startup.set({ status: 'ready' });
@@ -225,6 +230,7 @@ export function startSession(): Promise<void> {
       if (!$token.get()) $token.set(env().storage.get(tokenKey(config), isString));
       identityPromise = loadProfileOrGeo();
     } catch (error) {
+      if (mine !== generation) return;
       const failure =
         error instanceof ApiError ? error : new ApiError('network', error instanceof Error ? error.message : String(error));
       env().logger.error(`channel-elements: start-up failed: ${failure.message}`);
@@ -238,9 +244,11 @@ export function startSession(): Promise<void> {
 /** Loads the user's profile when there is a token; when that fails (or for a guest), the geo data. */
 async function loadProfileOrGeo(): Promise<void> {
   const api = getClient();
+  const mine = generation;
   if ($token.get()) {
     try {
       const profile = await api.call('profile', { global: true, allow: [401], skipLog: [401], cache: false });
+      if (mine !== generation) return;
       $user.set(profile.data);
       return;
     } catch {
@@ -249,7 +257,7 @@ async function loadProfileOrGeo(): Promise<void> {
   }
   try {
     const geo = await api.call('geo');
-    $geo.set(geo.data);
+    if (mine === generation) $geo.set(geo.data);
   } catch {
     // Geo is best effort: without it nobody is blocked.
   }
@@ -269,6 +277,7 @@ export function reloadSession(): Promise<void> {
 
 /** Forgets everything (a new `configure()`, or tests). */
 export function resetSession(): void {
+  generation++;
   client = undefined;
   clientConfig = undefined;
   channelKeyPromise = undefined;
