@@ -330,6 +330,8 @@ export const Preroll = z.object({
   for_live: z._default(flag, false),
 });
 export type Preroll = z.infer<typeof Preroll>;
+/** A list of prerolls (`GET prerolls`, and the copy kept in storage). */
+export const PrerollList = z.array(Preroll);
 
 /** `GET download-event/{id}`: where to download the recording (a signed, short-lived URL). */
 export const Download = z.object({ url: text, filename: maybeText });
@@ -444,7 +446,7 @@ export const endpoints = {
   slides: { method: 'GET', path: 'slides/web', keyless: true, response: envelope(z.array(Slide)) },
   customForm: { method: 'GET', path: 'custom-forms/{alias}', keyless: false, response: envelope(CustomForm) },
   vodItem: { method: 'GET', path: 'vod-media-items/{id}', keyless: false, response: envelope(VodItem) },
-  prerolls: { method: 'GET', path: 'prerolls', keyless: true, response: envelope(z.array(Preroll)) },
+  prerolls: { method: 'GET', path: 'prerolls', keyless: true, response: envelope(PrerollList) },
   downloadEvent: { method: 'GET', path: 'download-event/{id}', keyless: false, response: envelope(Download) },
   userAccess: { method: 'GET', path: 'user/access', keyless: false, response: envelope(UserAccess) },
   packages: { method: 'GET', path: 'packages', keyless: true, response: envelope(z.array(Package)) },

@@ -86,9 +86,7 @@ export function decideAccess(item: Playable, user: User | undefined, geoBlocked:
   if (item.status === 'upcoming') return { kind: 'upcoming', startsAt: item.startsAt };
   if (item.status === 'finished' && !item.hasRecording) return { kind: 'no-recording' };
   const free = item.type === 'free';
-  if (!free && !user && (item.type === 'register' || !item.hasAccess)) {
-    return item.type === 'register' ? { kind: 'sign-in' } : { kind: 'paywall' };
-  }
+  if (item.type === 'register' && !user) return { kind: 'sign-in' };
   if (!free && item.type !== 'register' && !item.hasAccess) return { kind: 'paywall' };
   if (item.kind === 'vod' && !free && user && !hasCapability(user, 'vod_media_access') && !item.hasAccess) {
     return { kind: 'no-capability' };

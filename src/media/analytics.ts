@@ -96,7 +96,6 @@ export function monitorVideo(
                 video_id: info.streamId,
                 video_title: info.title,
                 video_stream_type: info.streamType === 'live' ? 'live' : 'on-demand',
-                viewer_user_id: undefined,
               },
             });
           })

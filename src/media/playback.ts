@@ -35,8 +35,6 @@ export interface HlsLike {
   recoverMediaError(): void;
   destroy(): void;
   on(event: string, listener: (event: string, data: HlsErrorData) => void): void;
-  /** The subtitle track shown (-1 for none); full build only. */
-  subtitleTrack?: number;
 }
 
 /** The fields of an hls.js error we read. */
@@ -51,7 +49,7 @@ export interface HlsErrorData {
 export interface HlsClass {
   new (config?: Record<string, unknown>): HlsLike;
   isSupported(): boolean;
-  Events: { ERROR: string; MANIFEST_PARSED: string; FRAG_LOADED: string; SUBTITLE_TRACKS_UPDATED: string };
+  Events: { ERROR: string; MANIFEST_PARSED: string; FRAG_LOADED: string };
 }
 
 /** Loads hls.js: the full build when the stream needs it, else the light one. */
@@ -271,12 +269,9 @@ export function startPlayback(options: PlaybackOptions): Playback {
       set({ kind: 'error', detail: data.details ?? 'playback error' });
     });
     instance.on(Hls.Events.MANIFEST_PARSED, play);
-    // hls.js picks subtitle tracks by the playlist's DEFAULT/AUTOSELECT once it lists them; asked for captions,
-    // show the first one from then on.
+    // Asked for captions: hls.js leaves subtitle tracks disabled unless the playlist marks one DEFAULT, so the
+    // first one is shown as it appears.
     if (options.captions) {
-      instance.on(Hls.Events.SUBTITLE_TRACKS_UPDATED, () => {
-        if (instance.subtitleTrack === -1 || instance.subtitleTrack === undefined) instance.subtitleTrack = 0;
-      });
       // hls.js follows the text track the page shows, so showing the first one as it appears selects it.
       const showFirst = () => {
         const tracks = [...video.textTracks].filter((track) => track.kind === 'subtitles' || track.kind === 'captions');

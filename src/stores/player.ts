@@ -5,7 +5,7 @@
  * so the player unlocks without a page reload.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import { Preroll, type Event, type Preroll as PrerollType, type VodItem } from '../api/contract.js';
+import { PrerollList, type Event, type Preroll, type VodItem } from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
 import { env } from '../env.js';
 import { decideAccess, fromEvent, fromVod, offersFor, type Access, type Offer, type Playable } from '../media/access.js';
@@ -44,7 +44,7 @@ export interface PlayerStore {
   /** Loads the item again (access may have changed). */
   refresh(): void;
   /** The preroll to play before the main video now, if any (and records it as played). */
-  takePreroll(): Promise<PrerollType | undefined>;
+  takePreroll(): Promise<Preroll | undefined>;
   /** Asks for the download URL of the finished event, then reloads the user's access. */
   download(): Promise<string>;
   destroy(): void;
@@ -235,21 +235,20 @@ export function createPlayer(): PlayerStore {
 }
 
 /** The channel's prerolls, kept one hour in storage (spec section 9), fetched once per page otherwise. */
-let prerollsPending: Promise<PrerollType[]> | undefined;
-async function prerolls(): Promise<PrerollType[]> {
+let prerollsPending: Promise<Preroll[]> | undefined;
+async function prerolls(): Promise<Preroll[]> {
   const config = $config.get();
   const key = `prerolls.${config?.channelKey ?? ''}`;
-  const isList = (v: unknown): v is PrerollType[] =>
-    Array.isArray(v) && v.every((p) => Preroll.safeParse(p).success);
-  const stored = env().storage.get(key, isList);
-  if (stored) return stored.map((p) => Preroll.parse(p));
+  // Stored values are re-checked like any answer: a value that no longer parses is refetched.
+  const stored = PrerollList.safeParse(env().storage.get(key));
+  if (stored.success) return stored.data;
   prerollsPending ??= getClient()
     .call('prerolls')
     .then((answer) => {
       env().storage.set(key, answer.data, PREROLL_CACHE_MS);
       return answer.data;
     })
-    .catch(() => [] as PrerollType[])
+    .catch(() => [] as Preroll[])
     .finally(() => (prerollsPending = undefined));
   return prerollsPending;
 }

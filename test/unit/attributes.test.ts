@@ -3,7 +3,8 @@
  * never crashes, and r2wc's empty boolean attribute counts as true.
  */
 import { expect } from '@open-wc/testing';
-import { DEFAULT_WATCH_URL, boolAttr, parseScheduleProps } from '../../src/components/schedule/attributes.js';
+import { DEFAULT_WATCH_URL, parseScheduleProps } from '../../src/components/schedule/attributes.js';
+import { boolAttr } from '../../src/components/ui/attributes.js';
 
 describe('parseScheduleProps', () => {
   it('gives the defaults for no attributes', () => {

@@ -183,12 +183,7 @@ describe('playback lifecycle (fake hls.js)', () => {
     let loadedFull: boolean | undefined;
     const Hls = class {
       static isSupported = () => true;
-      static Events = {
-        ERROR: 'hlsError',
-        MANIFEST_PARSED: 'hlsManifestParsed',
-        FRAG_LOADED: 'hlsFragLoaded',
-        SUBTITLE_TRACKS_UPDATED: 'hlsSubtitleTracksUpdated',
-      };
+      static Events = { ERROR: 'hlsError', MANIFEST_PARSED: 'hlsManifestParsed', FRAG_LOADED: 'hlsFragLoaded' };
       readonly listeners = new Map<string, ((e: string, d: HlsErrorData) => void)[]>();
       constructor() {
         instances.push({ fire: (event, data) => this.listeners.get(event)?.forEach((fn) => fn(event, data)) });

@@ -429,6 +429,7 @@ function VideoStage(props: VideoStageProps): ReactNode {
       done = true;
       setPhase({ kind: 'main' });
     };
+    const timeout = env().setTimeout(finish, PREROLL_TIMEOUT_MS);
     const playbackOfAd: Playback = startPlayback({
       video: v,
       url: phase.preroll.url,
@@ -437,7 +438,6 @@ function VideoStage(props: VideoStageProps): ReactNode {
       onState: (s) => (s.kind === 'error' || s.kind === 'denied') && finish(),
       onFirstFrame: () => env().clearTimeout(timeout),
     });
-    const timeout = env().setTimeout(finish, PREROLL_TIMEOUT_MS);
     const tick = () => setAdLeft(Number.isFinite(v.duration) ? Math.max(0, Math.ceil(v.duration - v.currentTime)) : undefined);
     v.addEventListener('ended', finish);
     v.addEventListener('timeupdate', tick);

@@ -5,8 +5,6 @@
 import { MAX_EVENTS_PAGE } from '../../api/contract.js';
 import { fillTemplate } from '../../lib/url.js';
 import { boolAttr, type AttributeNotice } from '../ui/attributes.js';
-
-export { boolAttr, type AttributeNotice };
 import { SCHEDULE_KINDS, type ScheduleKind } from '../../stores/schedule.js';
 
 /** Attribute names of `<channel-schedule>` as r2wc props (camelCase; r2wc maps them to kebab-case). */

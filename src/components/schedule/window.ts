@@ -69,11 +69,16 @@ export function useBlockWindow(list: RefObject<HTMLElement>, count: number, esti
     setRange((prev) => (prev.start === start && prev.end === end ? prev : { start, end }));
   }, [list, count, slots]);
 
+  // The listeners below live as long as the list and always call the latest `update` (which changes with
+  // every page appended), so a new page never re-subscribes them.
+  const latest = useRef(update);
+  latest.current = update;
+
   // Re-window on scroll of the page or any scrolling ancestor in the host's document, and on resize.
   useEffect(() => {
     let frame = 0;
     const schedule = () => {
-      if (!frame) frame = requestAnimationFrame(() => ((frame = 0), update()));
+      if (!frame) frame = requestAnimationFrame(() => ((frame = 0), latest.current()));
     };
     schedule();
     window.addEventListener('scroll', schedule, { passive: true, capture: true });
@@ -93,7 +98,7 @@ export function useBlockWindow(list: RefObject<HTMLElement>, count: number, esti
       node?.removeEventListener('focusin', onFocus);
       node?.removeEventListener('focusout', onBlur);
     };
-  }, [update, list]);
+  }, [list]);
 
   // One observer measures every rendered block; a changed height moves the spacers and the window.
   const observer = useRef<ResizeObserver | undefined>(undefined);
@@ -115,7 +120,7 @@ export function useBlockWindow(list: RefObject<HTMLElement>, count: number, esti
         frame = requestAnimationFrame(() => {
           frame = 0;
           setMeasured((n) => n + 1);
-          update();
+          latest.current();
         });
       }
     });
@@ -126,7 +131,7 @@ export function useBlockWindow(list: RefObject<HTMLElement>, count: number, esti
       ro.disconnect();
       observer.current = undefined;
     };
-  }, [update]);
+  }, []);
 
   const refs = useRef(new Map<number, (node: HTMLElement | null) => void>());
   const measure = useCallback((index: number) => {
