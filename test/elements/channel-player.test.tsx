@@ -216,6 +216,17 @@ describe('<channel-player>', () => {
       expect(video(el)!.getAttribute('aria-label')).to.equal('Spring Final');
       expect(world.server.to('GET', `${API}/prerolls`)).to.have.length(1);
     });
+    it('autoplay added after the Play button showed starts the stream without a click', async () => {
+      serveEvent(ok(event({ media: live() })));
+      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      await showsPart(el, 'play');
+      expect(video(el)?.getAttribute('src') ?? null, 'nothing loads before autoplay').to.equal(null);
+      el.setAttribute('autoplay', '');
+      el.setAttribute('muted', '');
+      await waitUntil(() => video(el)?.getAttribute('src') === LIVE_URL, 'the stream in the video', { timeout: 4000 });
+      expect(has(el, 'play')).to.equal(false);
+      expect(eventCalls(), 'the same event, not loaded again').to.have.length(1);
+    });
   });
 
   describe('paywall', () => {

@@ -398,6 +398,11 @@ function VideoStage(props: VideoStageProps): ReactNode {
   const [captions, setCaptions] = useState<{ at: number } | undefined>(undefined);
   const startedAt = useRef(env().now());
 
+  // `autoplay` added after the stage showed its Play button (a host script sets it late): start now.
+  useEffect(() => {
+    if (options.autoplay) setStarted(true);
+  }, [options.autoplay]);
+
   // Muted attribute and sound exclusivity.
   useEffect(() => {
     const v = video.current;
