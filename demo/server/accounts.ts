@@ -3,7 +3,8 @@
  *
  * - Passwords: scrypt (node:crypto) with a random 16-byte salt per password, stored as `scrypt$N$r$p$salt$hash`
  *   so the cost can be raised later without invalidating stored hashes.
- * - Tokens: 32 random bytes (hex) handed to the client once; the database keeps only their SHA-256.
+ * - Tokens: 32 random bytes (hex) handed to the client once; the database keeps only their SHA-256. Nothing here
+ *   logs a token or a password.
  * - Access (`has_access`): free events for everyone; `register` events for any signed-in user; paid, ppv (and
  *   unknown) types for a user with a paid, active order for the event, for a package covering its category (or a
  *   team pass for one of its teams), or an active subscription.
@@ -51,14 +52,71 @@ export function userByToken(db: ChannelDb, channelId: number, token: string | un
   );
 }
 
+/** The user of a channel with this email (any case), if any. */
+export function userByEmail(db: ChannelDb, channelId: number, email: string): Row | undefined {
+  return db.get('SELECT * FROM users WHERE channel_id = ? AND lower(email) = lower(?)', [channelId, email.trim()]);
+}
+
+/** A new bearer token for a user: handed out once, stored only as its SHA-256. */
+export function issueToken(db: ChannelDb, userId: SqlValue, now: number): string {
+  const token = randomBytes(32).toString('hex');
+  db.run('INSERT INTO tokens (token_hash, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)', [tokenHash(token), userId, now, now]);
+  return token;
+}
+
 /** Signs in by email and password: a new token and the user, or undefined for a wrong email or password. */
 export function login(db: ChannelDb, channelId: number, email: string, password: string, now: number): { token: string; user: Row } | undefined {
-  const user = db.get('SELECT * FROM users WHERE channel_id = ? AND lower(email) = lower(?)', [channelId, email.trim()]);
+  const user = userByEmail(db, channelId, email);
   const stored = user?.password_hash ? String(user.password_hash) : (dummyHash ??= hashPassword(randomBytes(8).toString('hex')));
   if (!verifyPassword(password, stored) || !user) return undefined;
-  const token = randomBytes(32).toString('hex');
-  db.run('INSERT INTO tokens (token_hash, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)', [tokenHash(token), user.id!, now, now]);
-  return { token, user };
+  return { token: issueToken(db, user.id!, now), user };
+}
+
+/** What a new account starts with. */
+export interface NewUser {
+  email: string;
+  /** Null for accounts that only sign in socially. */
+  password: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  news?: boolean;
+  provider?: string;
+  /** When the email address was verified (social providers vouch for it), else null. */
+  verifiedAt?: number | null;
+}
+
+/** Creates an account (capability `watch`, like the seeded viewers) and answers its row. */
+export function createUser(db: ChannelDb, channelId: number, user: NewUser, now: number): Row {
+  const id = db.run(
+    `INSERT INTO users (channel_id, email, password_hash, first_name, last_name, capabilities_json, news, provider,
+       email_verified_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      channelId,
+      user.email,
+      user.password === null ? null : hashPassword(user.password),
+      user.first_name ?? null,
+      user.last_name ?? null,
+      JSON.stringify(['watch']),
+      user.news ? 1 : 0,
+      user.provider ?? 'email',
+      user.verifiedAt ?? null,
+      now,
+      now,
+    ],
+  );
+  return db.get('SELECT * FROM users WHERE id = ?', [id])!;
+}
+
+/**
+ * Deletes an account and everything that is only its own: tokens, links, favourites, clips, orders, devices, saved
+ * cards, setup intents and portal sessions.
+ */
+export function deleteUser(db: ChannelDb, userId: SqlValue): void {
+  const tables = ['tokens', 'user_links', 'favourites', 'clips', 'transactions', 'orders', 'device_codes', 'payment_methods', 'setup_intents', 'portal_sessions'];
+  for (const table of tables) {
+    db.run(`DELETE FROM ${table} WHERE user_id = ?`, [userId]);
+  }
+  db.run('DELETE FROM users WHERE id = ?', [userId]);
 }
 
 /** Forgets a token (sign-out); answers whether it existed. */
@@ -86,6 +144,9 @@ export function userJson(user: Row): Record<string, unknown> {
     trial_period_used: Boolean(user.trial_period_used),
     featureCount: featureCount(user),
     is_geo_blocked: Boolean(user.is_geo_blocked),
+    email_verified: user.email_verified_at !== null && user.email_verified_at !== undefined,
+    news: Boolean(user.news),
+    provider: String(user.provider ?? 'email'),
   };
 }
 

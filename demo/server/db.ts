@@ -1,8 +1,8 @@
 /**
  * The reference server's storage: a real SQLite database (sql.js, SQLite compiled to WASM, so no native build
  * step) kept in memory and written to `DATA_DIR/channel.sqlite` after writes. The schema is versioned: a file
- * written by an older schema is thrown away and rebuilt from the fixtures, which is fine because everything in it
- * except api keys and logs is seed data.
+ * written by an older schema is thrown away and rebuilt from the fixtures, which is fine for a demo: apart from
+ * seed data it holds only api keys, logs and what visitors did (accounts they registered, favourites, the outbox).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 import { seedDatabase } from './seed.js';
 
 /** Bump when the schema or the seed code changes: older files are rebuilt from the fixtures. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 4;
 
 /**
  * A digest of the fixture files. Stored next to the schema version so that editing a fixture is picked up on the
@@ -30,7 +30,9 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE channels (id INTEGER PRIMARY KEY, channel_key TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
 CREATE TABLE api_keys (
   api_key TEXT PRIMARY KEY, channel_id INTEGER NOT NULL REFERENCES channels(id), created_at INTEGER NOT NULL);
-CREATE TABLE settings (channel_id INTEGER PRIMARY KEY REFERENCES channels(id), json TEXT NOT NULL);
+-- fixture_json keeps the seeded settings, so DELETE /__dev/settings can undo what a test changed.
+CREATE TABLE settings (
+  channel_id INTEGER PRIMARY KEY REFERENCES channels(id), json TEXT NOT NULL, fixture_json TEXT NOT NULL);
 CREATE TABLE colors (
   channel_id INTEGER NOT NULL REFERENCES channels(id), name TEXT NOT NULL, value TEXT NOT NULL,
   PRIMARY KEY (channel_id, name));
@@ -79,13 +81,16 @@ CREATE TABLE custom_forms (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, alias TEXT NOT NULL, name TEXT NOT NULL,
   fields_json TEXT NOT NULL);
 -- Accounts. Emails are unique per channel whatever their case; password_hash is 'scrypt$N$r$p$salt$hash'
--- (base64), null for accounts that only sign in socially (later). Capabilities are a JSON array of flags.
+-- (base64), null for accounts that only sign in socially. Capabilities are a JSON array of flags. provider is
+-- 'email' or the social provider that created the account; email_verified_at stays null until the emailed link
+-- is followed.
 CREATE TABLE users (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL REFERENCES channels(id), email TEXT NOT NULL,
   password_hash TEXT, first_name TEXT, last_name TEXT, gender TEXT CHECK (gender IN ('M', 'W')),
   capabilities_json TEXT NOT NULL DEFAULT '[]', temporary_password INTEGER NOT NULL DEFAULT 0,
   trial_period_used INTEGER NOT NULL DEFAULT 0, is_geo_blocked INTEGER NOT NULL DEFAULT 0,
   clips_count INTEGER NOT NULL DEFAULT 0, downloads_count INTEGER NOT NULL DEFAULT 0,
+  news INTEGER NOT NULL DEFAULT 0, provider TEXT NOT NULL DEFAULT 'email',
   email_verified_at INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
 CREATE UNIQUE INDEX users_email ON users (channel_id, lower(email));
 -- Bearer tokens, stored as the SHA-256 (hex) of the token: the database never holds a usable token.
@@ -110,12 +115,77 @@ CREATE TABLE subscriptions (
   trial_period INTEGER, weight INTEGER NOT NULL DEFAULT 0, description TEXT);
 -- Orders: product_id is an event, package or subscription id by type; participant_id is the team of a team pass.
 -- Access comes from orders with status 'paid' and activity_status 'active' (and expires_at, when set, ahead).
+-- Subscriptions also carry their own state (subscription_status) and auto_renewal ('active' or 'cancelled').
+-- Purchases (payments.ts) add: the client's idempotency_key (one order per key and user), the payment_method
+-- charged, the coupon, save_card, settles_at (server clock, ms: the order is pending until then, when the card's
+-- outcome settles it, as a payment webhook would), renewal_cancel_at (ms: an auto-renewal cancellation in progress)
+-- and is_trial.
 CREATE TABLE orders (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, user_id INTEGER NOT NULL REFERENCES users(id),
   type TEXT NOT NULL CHECK (type IN ('event', 'package', 'subscription')), product_id INTEGER NOT NULL,
   participant_id INTEGER, status TEXT NOT NULL, activity_status TEXT NOT NULL, price REAL, currency TEXT,
-  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, expires_at INTEGER);
+  reference TEXT, subscription_status TEXT, auto_renewal TEXT CHECK (auto_renewal IN ('active', 'cancelled')),
+  error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, expires_at INTEGER,
+  idempotency_key TEXT, payment_method TEXT, coupon TEXT, save_card INTEGER NOT NULL DEFAULT 0, settles_at INTEGER,
+  renewal_cancel_at INTEGER, is_trial INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX orders_user ON orders (user_id, status, activity_status);
+CREATE UNIQUE INDEX orders_idempotency ON orders (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE INDEX orders_pending ON orders (settles_at) WHERE settles_at IS NOT NULL;
+-- Promo codes per channel (apply_coupon): a percentage or a fixed amount off the price before fees.
+CREATE TABLE coupons (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, code TEXT NOT NULL, percent REAL, amount REAL,
+  CHECK ((percent IS NULL) <> (amount IS NULL)));
+CREATE UNIQUE INDEX coupons_code ON coupons (channel_id, upper(code));
+-- The fake Stripe (stripe.ts). Payment methods made by the test double: never the card number, only what a
+-- charge needs (the test card's outcome), what a list shows, and a keyed fingerprint to spot the same card saved
+-- twice. user_id: the customer it is attached to (saved: listed by stripe/list-cards); used: an unattached one was
+-- spent on an order, and like at Stripe cannot be charged again.
+CREATE TABLE payment_methods (
+  id TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, brand TEXT NOT NULL, last4 TEXT NOT NULL,
+  exp_month INTEGER NOT NULL, exp_year INTEGER NOT NULL, fingerprint TEXT NOT NULL, outcome TEXT NOT NULL,
+  user_id INTEGER, saved INTEGER NOT NULL DEFAULT 0, used INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);
+CREATE INDEX payment_methods_user ON payment_methods (user_id, saved);
+-- Setup intents (trials): the client secret is kept only as its SHA-256.
+CREATE TABLE setup_intents (
+  id TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, user_id INTEGER NOT NULL, secret_hash TEXT NOT NULL,
+  status TEXT NOT NULL, payment_method TEXT, created_at INTEGER NOT NULL);
+-- Customer portal sessions (/__stripe/portal/{id}): the id's SHA-256, whose page, where "Return" goes.
+CREATE TABLE portal_sessions (
+  id_hash TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, user_id INTEGER NOT NULL, return_url TEXT NOT NULL,
+  expires_at INTEGER NOT NULL);
+-- Payment transactions of orders; label names subscription charges ('New subscription', 'Subscription Renewal').
+CREATE TABLE transactions (
+  id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), user_id INTEGER NOT NULL,
+  status TEXT NOT NULL, amount REAL NOT NULL, currency TEXT, label TEXT, created_at INTEGER NOT NULL);
+CREATE INDEX transactions_user ON transactions (user_id);
+-- Clips users cut from events (making them comes later; the seed has some). start_time is seconds into the event.
+CREATE TABLE clips (
+  id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, event_id INTEGER NOT NULL, uuid TEXT NOT NULL, name TEXT NOT NULL,
+  start_time INTEGER NOT NULL, duration INTEGER NOT NULL, tags_json TEXT NOT NULL DEFAULT '[]',
+  status TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE INDEX clips_user ON clips (user_id);
+-- Favourites chosen by a user: a team (participant), a school (group) or a sport (category).
+CREATE TABLE favourites (
+  id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL,
+  favoritable_type TEXT NOT NULL CHECK (favoritable_type IN ('participant', 'group', 'category')),
+  favoritable_id INTEGER NOT NULL, created_at INTEGER NOT NULL, UNIQUE (user_id, favoritable_type, favoritable_id));
+-- One-time emailed links (password reset, account deletion): only the token's SHA-256; a new link replaces the last.
+CREATE TABLE user_links (
+  user_id INTEGER NOT NULL, purpose TEXT NOT NULL CHECK (purpose IN ('reset', 'delete')), token_hash TEXT NOT NULL,
+  expires_at INTEGER NOT NULL, PRIMARY KEY (user_id, purpose)) WITHOUT ROWID;
+-- Codes issued by the social stand-in pages (/__social/...): one-time, short-lived, bound to their redirect_uri.
+CREATE TABLE social_codes (
+  code_hash TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, provider TEXT NOT NULL, email TEXT NOT NULL,
+  first_name TEXT, last_name TEXT, redirect_uri TEXT NOT NULL, expires_at INTEGER NOT NULL);
+-- Device linking: a TV shows its code; a signed-in viewer links it (user_id). Only the api key that asked for the code
+-- (its SHA-256 here) may poll it and receive the TV's token, once (token_issued).
+CREATE TABLE device_codes (
+  code TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, api_key_hash TEXT NOT NULL, expires_at INTEGER NOT NULL,
+  user_id INTEGER, linked_at INTEGER, token_issued INTEGER NOT NULL DEFAULT 0);
+-- Every email the server "sends" (GET /__dev/outbox): nothing leaves the machine.
+CREATE TABLE outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, channel_id INTEGER NOT NULL, to_email TEXT NOT NULL, subject TEXT NOT NULL,
+  text TEXT NOT NULL, links_json TEXT NOT NULL, sent_at INTEGER NOT NULL);
 -- Prerolls play media generated by media.ts ('bars', 'zoom'); no categories means every category.
 CREATE TABLE prerolls (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
@@ -142,8 +212,8 @@ export class ChannelDb {
     private readonly file: string,
   ) {}
 
-  /** Opens (or creates and seeds) the database file under `dataDir`. */
-  static async open(dataDir: string, fixturesDir: string): Promise<ChannelDb> {
+  /** Opens (or creates and seeds) the database file under `dataDir`; `now` (UNIX seconds) dates seeded orders. */
+  static async open(dataDir: string, fixturesDir: string, now: number = Math.floor(Date.now() / 1000)): Promise<ChannelDb> {
     const SQL = await initSqlJs();
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, 'channel.sqlite');
@@ -169,7 +239,7 @@ export class ChannelDb {
       db.exec(SCHEMA);
       db.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [String(SCHEMA_VERSION)]);
       db.run("INSERT INTO meta (key, value) VALUES ('fixtures', ?)", [digest]);
-      store.transaction(() => seedDatabase(store, fixturesDir));
+      store.transaction(() => seedDatabase(store, fixturesDir, now));
       store.saveNow();
     }
     return store;

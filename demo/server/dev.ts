@@ -1,6 +1,13 @@
 /**
  * Dev-only endpoints under /__dev/ for tests and demos; not part of the contract, not for production:
  *
+ *   GET    /__dev/outbox[?to=]                  the emails the server "sent" (verification, password reset, account
+ *          deletion, device linked), newest first: { data: [{ id, channel_key, to, subject, text, links: [url],
+ *          sent_at }] }; DELETE [?to=] clears them (all, or one address's). demo/site/outbox.html shows them.
+ *   GET    /__dev/settings[?channel_key=demo]   a channel's stored settings; POST merges the JSON body into them
+ *          (objects merge key by key: `{ "auth": { "remote_auth": 0 } }`); DELETE restores the fixture's
+ *          settings
+ *
  *   GET    /__dev/logs[?channel_key=]           log entries clients posted (POST /api/logs)
  *   GET    /__dev/media-requests[?since=&after=&stream=]   media requests received (path without signature,
  *          server time in ms, stream, kind, status); DELETE clears
@@ -13,6 +20,13 @@
  *          `seconds` from now (negative: started that long ago), lasting `duration` seconds (default its own), so
  *          a test can watch it go from upcoming to live
  *   POST   /__dev/events/{id or key}/reset[?channel_key=demo]      back to the fixture's schedule
+ *   GET    /__dev/orders[?channel_key=demo&email=]   a channel's orders, newest first, settled as of now (payments.ts):
+ *          the contract's Order plus { email, coupon, is_trial, card: { brand, last4 } | null, transactions:
+ *          [{ id, status, amount, label }] }, e.g. to assert that no order of a declined card is paid
+ *   GET    /__dev/gtag[?kind=&since=&after=]    what pages pushed to the tag-manager stand-in
+ *          (demo/site/gtag-stand-in.js): { data: [{ id, at, kind, origin, body: { command, name, params, tag_id,
+ *          page } }] }, kind being the gtag command (event, config, js, set, push); POST records one (the stand-in
+ *          does, with a text/plain JSON body, so no preflight); DELETE clears
  * `since` is in the server clock's milliseconds (the `now` option of startServer; Date.now() by default).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -20,6 +34,7 @@ import type { Recorder } from './analytics.js';
 import type { ChannelDb } from './db.js';
 import { forgetEventJson, type Clock } from './events.js';
 import { HttpError, readBody, sendJson } from './http.js';
+import { clearOutbox, listOutbox } from './mail.js';
 import type { MediaServer } from './streams.js';
 
 export interface DevContext {
@@ -27,7 +42,11 @@ export interface DevContext {
   media: MediaServer;
   beacons: Recorder;
   datalake: Recorder;
+  /** Tag-manager pushes (POST /__dev/gtag from the stand-in script). */
+  gtag: Recorder;
   clock(): Clock;
+  /** A channel's orders for GET /__dev/orders (payments.ts). */
+  orders(channelKey: string, email: string | null): unknown[];
 }
 
 const optionalNumber = (value: string | null) => (value === null || value === '' ? undefined : Number(value));
@@ -41,6 +60,21 @@ export async function handleDev(req: IncomingMessage, res: ServerResponse, url: 
   if (recorder) {
     if (method === 'DELETE') recorder.clear();
     sendJson(res, 200, { data: method === 'DELETE' ? [] : recorder.query(query) });
+    return true;
+  }
+  if (path === '/__dev/gtag') {
+    if (method === 'POST') {
+      const body = await readBody(req);
+      if (typeof body.command !== 'string' || body.command === '') throw new HttpError(422, 'A tag-manager push needs a command (event, config, js, set, push).');
+      sendJson(res, 201, { data: { id: ctx.gtag.add(body.command, req, body).id } });
+      return true;
+    }
+    if (method === 'DELETE') ctx.gtag.clear();
+    sendJson(res, 200, { data: method === 'DELETE' ? [] : ctx.gtag.query(query) });
+    return true;
+  }
+  if (path === '/__dev/orders' && method === 'GET') {
+    sendJson(res, 200, { data: ctx.orders(query.get('channel_key') ?? 'demo', query.get('email') || null) });
     return true;
   }
   if (path === '/__dev/media-requests') {
@@ -58,6 +92,15 @@ export async function handleDev(req: IncomingMessage, res: ServerResponse, url: 
     }
     if (method === 'DELETE') ctx.media.faults.clear(query.get('stream') ?? undefined);
     sendJson(res, 200, { data: ctx.media.faults.list() });
+    return true;
+  }
+  if (path === '/__dev/outbox') {
+    if (method === 'DELETE') clearOutbox(ctx.db, query.get('to'));
+    sendJson(res, 200, { data: method === 'DELETE' ? [] : listOutbox(ctx.db, query.get('to')) });
+    return true;
+  }
+  if (path === '/__dev/settings') {
+    sendJson(res, 200, { data: await settings(ctx.db, method, query.get('channel_key') ?? 'demo', req) });
     return true;
   }
   if (path === '/__dev/logs') {
@@ -80,6 +123,26 @@ export async function handleDev(req: IncomingMessage, res: ServerResponse, url: 
   }
   if (path.startsWith('/__dev/')) throw new HttpError(404, 'Not found.');
   return false;
+}
+
+/** Reads, merges into (POST) or restores (DELETE) a channel's stored settings; answers them. */
+async function settings(db: ChannelDb, method: string, channelKey: string, req: IncomingMessage): Promise<unknown> {
+  const row = db.get('SELECT s.channel_id, s.json, s.fixture_json FROM settings s JOIN channels c ON c.id = s.channel_id WHERE c.channel_key = ?', [channelKey]);
+  if (!row) throw new HttpError(404, 'Channel not found.');
+  let json = String(row.json);
+  if (method === 'POST') json = JSON.stringify(merge(JSON.parse(json), await readBody(req)));
+  else if (method === 'DELETE') json = String(row.fixture_json);
+  if (method === 'POST' || method === 'DELETE') db.run('UPDATE settings SET json = ? WHERE channel_id = ?', [json, row.channel_id!]);
+  return JSON.parse(json);
+}
+
+/** `patch` merged into `base`: objects key by key, anything else (arrays too) replaced. */
+function merge(base: unknown, patch: unknown): unknown {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(base) || !isObject(patch)) return patch;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) out[key] = merge(base[key], value);
+  return out;
 }
 
 function logs(db: ChannelDb, key: string | null) {

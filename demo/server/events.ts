@@ -38,6 +38,15 @@ export interface EventFilter {
   offset: number;
   limit: number;
   direction?: 'asc' | 'desc';
+  /** Only events of these favourites (any of them); empty lists match nothing (`GET events/favorite`). */
+  favourites?: FavouriteIds;
+}
+
+/** A user's favourites as ids: teams, schools, and sports with their subcategories already expanded. */
+export interface FavouriteIds {
+  participants: number[];
+  groups: number[];
+  categories: number[];
 }
 
 const GENDERS: Record<string, 'male' | 'female'> = {
@@ -221,7 +230,22 @@ function whereClause(db: ChannelDb, channelId: number, filter: EventFilter, cloc
     parts.push('e.start_offset <= :to');
     params[':to'] = filter.to - clock.anchor;
   }
+  if (filter.favourites) parts.push(favouriteCondition(filter.favourites));
   return { where: parts.join(' AND '), params };
+}
+
+/** Events involving a favourite team, a team of a favourite school, or in a favourite sport. */
+function favouriteCondition({ participants, groups, categories }: FavouriteIds): string {
+  // Ids come from our own tables as numbers: safe to inline, and no bound-variable limit to worry about.
+  const list = (ids: number[]) => ids.map((id) => Math.trunc(id)).join(',');
+  const any: string[] = [];
+  if (participants.length) any.push(`EXISTS (SELECT 1 FROM event_participants ep WHERE ep.event_id = e.id AND ep.participant_id IN (${list(participants)}))`);
+  if (groups.length) {
+    any.push(`EXISTS (SELECT 1 FROM event_participants ep JOIN participants p ON p.id = ep.participant_id
+      WHERE ep.event_id = e.id AND p.group_id IN (${list(groups)}))`);
+  }
+  if (categories.length) any.push(`e.category_id IN (${list(categories)})`);
+  return any.length ? `(${any.join(' OR ')})` : '0';
 }
 
 /** Runs a named-parameter query (sql.js binds objects by `:name`). */
@@ -425,6 +449,12 @@ export function listEventsJson(
   const ids = page ? String(page).split(',').map(Number) : [];
   const cache = cachedEvents(db, ids, clock, view.origin);
   return { events: ids.map((id) => renderEvent(cache.get(id)!, view)), meta: { total, offset: filter.offset, limit: filter.limit } };
+}
+
+/** `GET /events` (and `GET events/favorite`) as the answer's JSON text: the cached events spliced in as they are. */
+export function eventListText(db: ChannelDb, channelId: number, filter: EventFilter, view: EventView): string {
+  const page = listEventsJson(db, channelId, filter, view);
+  return `{"data":[${page.events.join(',')}],"meta":${JSON.stringify(page.meta)}}`;
 }
 
 /** The same page as objects (small pages: the homepage lists). */

@@ -1,6 +1,7 @@
 /**
  * Runs the reference channel server for the demo: `node --import tsx demo/server/main.ts`.
- * Configuration comes from the environment (PORT, HOST_PORT, DATA_DIR, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS).
+ * Configuration comes from the environment (PORT, HOST_PORT, DATA_DIR, RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS,
+ * PAYMENT_SETTLE_MS: how long a purchase stays pending before it settles, default 3000).
  */
 import { startServer } from './server.js';
 
@@ -19,6 +20,7 @@ const server = await startServer({
   dataDir: process.env.DATA_DIR || undefined,
   rateLimitMax: envNumber('RATE_LIMIT_MAX'),
   rateLimitWindowMs: envNumber('RATE_LIMIT_WINDOW_MS'),
+  paymentSettleMs: envNumber('PAYMENT_SETTLE_MS'),
 }).catch((error: NodeJS.ErrnoException) => {
   // The common failure is a port already taken (often by an earlier demo server): say which, without a stack.
   if (error.code === 'EADDRINUSE') {
@@ -29,7 +31,10 @@ const server = await startServer({
 });
 console.log(`Channel elements demo: ${server.origin}/`);
 console.log(`CMS host (cross-origin embedding): ${server.hostOrigin}/`);
-console.log('Demo accounts (password demo-password): viewer@, buyer@, subscriber@, passholder@demo-sports.example');
+console.log('Demo accounts: viewer@example.com / viewer-pass-1, fan@example.com / fan-pass-1, temp@example.com / temp-pass-1');
+console.log('  and viewer@, buyer@, subscriber@, passholder@demo-sports.example (password demo-password)');
+console.log(`Outbox (emails the demo sent): ${server.origin}/outbox.html · TV device linking: ${server.origin}/tv.html`);
+console.log('Test cards (any future expiry, any CVC): 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds');
 
 // Save the database on Ctrl-C / docker stop instead of losing the last debounced writes.
 let stopping = false;

@@ -3,6 +3,7 @@
  * Fixtures refer to each other by alias (category, school, team, location key) rather than by id so that they stay
  * readable and editable by hand; ids are assigned here in file order, which keeps them stable between rebuilds.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { categoryTree, hashPassword } from './accounts.js';
@@ -43,6 +44,8 @@ export interface ChannelFixture {
   /** Category and team passes; single-event packages are made from the paid events' prices (one per price). */
   packages?: PackageFixture[];
   subscriptions?: SubscriptionFixture[];
+  /** Promo codes: a percentage or a fixed amount off the price before fees. */
+  coupons?: CouponFixture[];
   prerolls?: PrerollFixture[];
   vod_items?: VodItemFixture[];
   users?: UserFixture[];
@@ -78,6 +81,12 @@ export interface SubscriptionFixture {
   description?: string | null;
 }
 
+export interface CouponFixture {
+  code: string;
+  percent?: number;
+  amount?: number;
+}
+
 export interface PrerollFixture {
   name: string;
   /** Generated media (demo/server/media.ts): 'bars' or 'zoom'. */
@@ -109,7 +118,15 @@ export interface UserFixture {
   gender?: 'M' | 'W' | null;
   capabilities?: string[];
   temporary_password?: boolean;
+  /** Opted in to news by email. */
+  news?: boolean;
+  /** Whether the email address is verified (default true). */
+  email_verified?: boolean;
+  /** The free trial of a subscription was used already (default false). */
+  trial_period_used?: boolean;
   orders?: OrderFixture[];
+  clips?: ClipFixture[];
+  favourites?: FavouriteFixture[];
 }
 
 export interface OrderFixture {
@@ -120,6 +137,46 @@ export interface OrderFixture {
   participant?: string;
   status: string;
   activity_status: 'active' | 'inactive';
+  /** How many days before the seeding the order was made (default 0). */
+  age_days?: number;
+  /** Amount charged; default the product's price. Currency: default the channel's. */
+  price?: number;
+  currency?: string;
+  reference?: string;
+  /** Subscriptions: their own state and auto-renewal. */
+  subscription_status?: string;
+  auto_renewal?: 'active' | 'cancelled';
+  /** Why a failed order failed. */
+  error?: string;
+  /** Payment transactions; default one for the order's price, with the order's status. */
+  transactions?: TransactionFixture[];
+}
+
+export interface TransactionFixture {
+  status: string;
+  /** Default the order's price. */
+  amount?: number;
+  /** 'New subscription' or 'Subscription Renewal' for subscription charges. */
+  label?: string;
+  age_days: number;
+}
+
+export interface ClipFixture {
+  /** The event's fixture key. */
+  event: string;
+  name: string;
+  /** Seconds into the event. */
+  start_time: number;
+  duration: number;
+  tags?: string[];
+  status: 'processing' | 'done' | 'failed';
+  age_days?: number;
+}
+
+export interface FavouriteFixture {
+  type: 'participant' | 'group' | 'category';
+  /** The team's, school's or sport's alias. */
+  ref: string;
 }
 
 interface MenuFixture {
@@ -170,9 +227,10 @@ export function loadFixtures(fixturesDir: string): ChannelFixture[] {
     .map((name) => JSON.parse(readFileSync(join(fixturesDir, name), 'utf8')) as ChannelFixture);
 }
 
-export function seedDatabase(db: ChannelDb, fixturesDir: string): void {
-  for (const fixture of loadFixtures(fixturesDir)) seedChannel(db, fixture);
-  seedChannel(db, benchFixture());
+/** Seeds every channel; `now` (UNIX seconds) is when seeded orders, clips and accounts are dated from. */
+export function seedDatabase(db: ChannelDb, fixturesDir: string, now: number): void {
+  for (const fixture of loadFixtures(fixturesDir)) seedChannel(db, fixture, now);
+  seedChannel(db, benchFixture(), now);
 }
 
 /** Throws with a readable message when a fixture refers to an alias it never defined. */
@@ -182,10 +240,10 @@ function lookup(map: Map<string, number>, key: string, what: string, channel: st
   return value;
 }
 
-function seedChannel(db: ChannelDb, f: ChannelFixture): void {
+function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
   const key = f.channel_key;
   const channelId = db.run('INSERT INTO channels (channel_key, name) VALUES (?, ?)', [key, f.name]);
-  db.run('INSERT INTO settings (channel_id, json) VALUES (?, ?)', [channelId, JSON.stringify(f.settings)]);
+  db.run('INSERT INTO settings (channel_id, json, fixture_json) VALUES (?, ?, ?)', [channelId, JSON.stringify(f.settings), JSON.stringify(f.settings)]);
   for (const [name, value] of Object.entries(f.colors)) {
     db.run('INSERT INTO colors (channel_id, name, value) VALUES (?, ?, ?)', [channelId, name, value]);
   }
@@ -297,6 +355,8 @@ function seedChannel(db: ChannelDb, f: ChannelFixture): void {
   const prices = [...new Set(f.events.filter((e) => !FREE_TYPES.has(e.type) && e.price).map((e) => e.price!))].sort((a, b) => a - b);
   const french = f.settings.language === 'fr';
   for (const price of prices) {
+    // The listed price includes a service fee (shown as 'Taxes') of about a tenth: 9.99 is 8.99 plus 1.00.
+    const fee = Math.round(price * 10) / 100;
     singles.set(
       price,
       db.run('INSERT INTO packages (channel_id, position, name, type, price, base_price, service_fee, weight, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
@@ -305,8 +365,8 @@ function seedChannel(db: ChannelDb, f: ChannelFixture): void {
         french ? `Passe un événement ${price.toFixed(2).replace('.', ',')}` : `Single Event Pass ${price.toFixed(2)}`,
         'single',
         price,
-        price,
-        0,
+        Math.round((price - fee) * 100) / 100,
+        fee,
         0,
         french ? 'Un événement, en direct et sur demande.' : 'One event, live and on demand.',
       ]),
@@ -361,6 +421,10 @@ function seedChannel(db: ChannelDb, f: ChannelFixture): void {
     );
   });
 
+  for (const coupon of f.coupons ?? []) {
+    db.run('INSERT INTO coupons (channel_id, code, percent, amount) VALUES (?, ?, ?, ?)', [channelId, coupon.code.toUpperCase(), coupon.percent ?? null, coupon.amount ?? null]);
+  }
+
   (f.prerolls ?? []).forEach((preroll, position) => {
     const prerollId = db.run(
       'INSERT INTO prerolls (channel_id, position, name, media, weight, location_id, for_vod, for_live) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -394,40 +458,110 @@ function seedChannel(db: ChannelDb, f: ChannelFixture): void {
   });
 
   const products = { event: events, package: packages, subscription: subscriptions };
-  const now = Math.floor(Date.now() / 1000);
-  for (const user of f.users ?? []) {
-    const userId = db.run(
-      'INSERT INTO users (channel_id, email, password_hash, first_name, last_name, gender, capabilities_json, temporary_password, created_at, updated_at, email_verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  const userRefs = { ...refs, groups, events, products, currency: typeof f.settings.currency === 'string' ? f.settings.currency : 'USD' };
+  for (const user of f.users ?? []) seedUser(db, channelId, user, userRefs, now);
+}
+
+interface UserRefs extends Refs {
+  groups: Map<string, number>;
+  events: Map<string, number>;
+  products: Record<OrderFixture['type'], Map<string, number>>;
+  currency: string;
+}
+
+const DAY = 86400;
+/** The tables of an order's product, by order type (each has a price column). */
+const PRODUCT_TABLES = { event: 'events', package: 'packages', subscription: 'subscriptions' } as const;
+
+/** One account with its orders (and their transactions), clips and favourites. */
+function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: UserRefs, now: number): void {
+  const { key } = refs;
+  const userId = db.run(
+    `INSERT INTO users (channel_id, email, password_hash, first_name, last_name, gender, capabilities_json, temporary_password,
+       news, clips_count, created_at, updated_at, email_verified_at, trial_period_used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      channelId,
+      user.email,
+      hashPassword(user.password),
+      user.first_name ?? null,
+      user.last_name ?? null,
+      user.gender ?? null,
+      JSON.stringify(user.capabilities ?? []),
+      user.temporary_password ? 1 : 0,
+      user.news ? 1 : 0,
+      user.clips?.length ?? 0,
+      now,
+      now,
+      user.email_verified === false ? null : now,
+      user.trial_period_used ? 1 : 0,
+    ],
+  );
+  for (const order of user.orders ?? []) {
+    const productId = lookup(refs.products[order.type], order.product, order.type, key);
+    const price = order.price ?? Number(db.get(`SELECT price FROM ${PRODUCT_TABLES[order.type]} WHERE id = ?`, [productId])?.price ?? 0);
+    const currency = order.currency ?? refs.currency;
+    const created = now - Math.round((order.age_days ?? 0) * DAY);
+    const orderId = db.run(
+      `INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, price, currency, reference,
+         subscription_status, auto_renewal, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         channelId,
-        user.email,
-        hashPassword(user.password),
-        user.first_name ?? null,
-        user.last_name ?? null,
-        user.gender ?? null,
-        JSON.stringify(user.capabilities ?? []),
-        user.temporary_password ? 1 : 0,
-        now,
-        now,
-        now,
+        userId,
+        order.type,
+        productId,
+        order.participant ? lookup(refs.participants, order.participant, 'participant', key) : null,
+        order.status,
+        order.activity_status,
+        price,
+        currency,
+        order.reference ?? null,
+        order.subscription_status ?? null,
+        order.auto_renewal ?? null,
+        order.error ?? null,
+        created,
+        created,
       ],
     );
-    for (const order of user.orders ?? []) {
-      db.run(
-        'INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [
-          channelId,
-          userId,
-          order.type,
-          lookup(products[order.type], order.product, order.type, key),
-          order.participant ? lookup(participants, order.participant, 'participant', key) : null,
-          order.status,
-          order.activity_status,
-          now,
-          now,
-        ],
-      );
+    const transactions = order.transactions ?? [
+      {
+        status: ['paid', 'failed', 'refunded'].includes(order.status) ? order.status : 'created',
+        label: order.type === 'subscription' ? 'New subscription' : undefined,
+        age_days: order.age_days ?? 0,
+      },
+    ];
+    for (const t of transactions) {
+      db.run('INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        orderId,
+        userId,
+        t.status,
+        t.amount ?? price,
+        currency,
+        t.label ?? null,
+        now - Math.round(t.age_days * DAY),
+      ]);
     }
+  }
+  for (const clip of user.clips ?? []) {
+    db.run('INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+      userId,
+      lookup(refs.events, clip.event, 'event', key),
+      randomUUID(),
+      clip.name,
+      clip.start_time,
+      clip.duration,
+      JSON.stringify(clip.tags ?? []),
+      clip.status,
+      now - Math.round((clip.age_days ?? 0) * DAY),
+    ]);
+  }
+  const favourites = { participant: refs.participants, group: refs.groups, category: refs.categories };
+  for (const favourite of user.favourites ?? []) {
+    db.run('INSERT INTO favourites (user_id, favoritable_type, favoritable_id, created_at) VALUES (?, ?, ?, ?)', [
+      userId,
+      favourite.type,
+      lookup(favourites[favourite.type], favourite.ref, favourite.type, key),
+      now,
+    ]);
   }
 }
 

@@ -188,8 +188,11 @@ describe('channel content', () => {
     assert.equal(settings.name, 'Demo Sports Network');
     assert.equal(settings.language, 'en');
     assert.equal(settings.currency, 'USD');
-    assert.equal(settings.auth.remote_auth, false);
-    assert.equal(settings['google-analytics'], null);
+    assert.equal(settings.auth.remote_auth, true);
+    // The tag manager is the local stand-in, named with the channel's tag id (payments.test.ts records its pushes).
+    assert.equal(settings['google-analytics'], 'G-DEMO0000');
+    assert.equal(settings.gtag_url, `${base}/gtag-stand-in.js?id=G-DEMO0000`);
+    assert.equal(settings.stripe?.publishable_key, 'pk_test_demo');
     const colors = endpoints.colors.response.parse((await get('colors', 'color-settings/web')).body).data;
     for (const name of ['header-background', 'header-text-color', 'body-background', 'body-text-color', 'footer-background', 'footer-text-color', 'primary-color', 'accent-color']) {
       assert.match(colors[name] ?? '', /^#[0-9a-f]{6}$/i, name);
@@ -215,10 +218,10 @@ describe('channel content', () => {
     ok(geo.ip);
   });
 
-  test('demo-fr settings: French, remote auth on', async () => {
+  test('demo-fr settings: French, remote auth off', async () => {
     const settings = endpoints.settings.response.parse((await get('settings', 'settings', 'demo-fr')).body).data;
     assert.equal(settings.language, 'fr');
-    assert.equal(settings.auth.remote_auth, true);
+    assert.equal(settings.auth.remote_auth, false);
     ok(['EUR', 'CAD'].includes(settings.currency));
     const demoColors = (await get('colors', 'color-settings/web')).body.data;
     const frColors = (await get('colors', 'color-settings/web', 'demo-fr')).body.data;

@@ -5,6 +5,19 @@
  * demo pages. A second listener plays a third-party "CMS host" on another origin that serves only the demo pages,
  * to prove cross-origin embedding works.
  *
+ * Accounts live in their own modules, whose handlers join the map below: auth.ts (sign-in, registration, social
+ * sign-in, verification, reset, deletion, profile update, device linking and the TV's device-code routes),
+ * account-data.ts (orders, transactions, clips), favourites.ts. Emails go to the outbox (mail.ts, GET /__dev/outbox,
+ * demo/site/outbox.html); social providers are played by local stand-in pages (social.ts, /__social/...); the
+ * site's account routes (/verify-email, /auth/login/google/callback, ...) serve demo/site/account.html on both
+ * listeners; demo/site/tv.html plays a TV that shows a device code to link.
+ *
+ * Checkout and payments are payments.ts (pricing, coupons, purchases settling asynchronously, saved cards, trials,
+ * unsubscribe, the customer portal), over a fake Stripe API and portal page under /__stripe/ (stripe.ts) that the
+ * browser reaches through demo/site/stripe-test-double.js, served at /stripe-test-double.js and installed as
+ * `window.Stripe`. A channel with a 'google-analytics' id gets `gtag_url`: the local tag-manager stand-in
+ * (demo/site/gtag-stand-in.js), whose events are recorded at /__dev/gtag.
+ *
  * `startServer` is used in-process by tests (port 0) and by demo/server/main.ts. It makes the test media first
  * (about 6 s on the first start, cached in demo/.media/ afterwards) and listens only once everything is ready.
  */
@@ -14,30 +27,23 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SqlValue } from 'sql.js';
-import { endpoints, LogEntry, NO_KEY_MESSAGE, type EndpointName } from '../../src/api/contract.js';
-import { accessFor, bearer, login, logout, userAccessJson, userByToken, userJson, type Access } from './accounts.js';
+import { endpoints, LogEntry, NO_KEY_MESSAGE, Settings, SOCIAL_PROVIDERS, type EndpointName } from '../../src/api/contract.js';
+import { accountDataHandlers } from './account-data.js';
+import { accessFor, bearer, userAccessJson, userByToken, userJson, type Access } from './accounts.js';
 import { handleAnalytics, Recorder } from './analytics.js';
+import { authHandlers, deviceRoutes } from './auth.js';
 import { packageJson, prerollJson, subscriptionJson, vodItemJson } from './catalog.js';
 import { ChannelDb, type Row } from './db.js';
 import { handleDev } from './dev.js';
-import {
-  eventStatus,
-  findEvent,
-  listEvents,
-  listEventsJson,
-  parseEventQuery,
-  participantJson,
-  renderEvent,
-  warmEventJson,
-  type Clock,
-  type EventFilter,
-  type EventView,
-  type MediaUrl,
-} from './events.js';
+import { eventListText, eventStatus, findEvent, listEvents, participantJson, renderEvent, warmEventJson, type Clock, type EventView, type MediaUrl } from './events.js';
+import { favouriteHandlers } from './favourites.js';
+import { eventFilterOf, listWindow, textOrNull as str, type ApiRequest, type Handler } from './handler.js';
 import { clientIp, HttpError, readBody, sendJson, sendText } from './http.js';
 import { ensureMedia, type MediaLibrary } from './media.js';
+import { handleSocial } from './social.js';
 import { CORS_HEADERS, VENDOR_FILES, placeholderSvg, serveStatic } from './static.js';
+import { createPayments } from './payments.js';
+import { handleStripe } from './stripe.js';
 import { MediaServer, type StreamTarget } from './streams.js';
 
 /** The repository root (this file is demo/server/server.ts). */
@@ -65,6 +71,8 @@ export interface ServerOptions {
   mediaDir?: string;
   /** Lifetime of signed playback and download URLs, in seconds (default 7200). */
   mediaTtlSeconds?: number;
+  /** How long a purchase stays pending before the card's outcome settles it, in ms of the server clock (default 3000). */
+  paymentSettleMs?: number;
 }
 
 export interface RunningServer {
@@ -81,32 +89,20 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** The parsed request as the API handlers see it. */
-interface ApiRequest {
-  req: IncomingMessage;
-  method: string;
-  url: URL;
-  query: URLSearchParams;
-  body: Record<string, unknown>;
-  params: Record<string, string>;
-  channelId: number;
-  channelKey: string;
-  ip: string;
-  /** This server's origin as the client addressed it, for absolute media URLs. */
-  origin: string;
-  media: MediaUrl;
-  clock: Clock;
-  /** The caller's rights, from the bearer token (computed on first use). */
-  access(): Access;
-  /** The signed-in user, or a 401. */
-  user(): Row;
-  /** How this caller sees events now. */
-  view(): EventView;
-}
-
-/** What a handler answers: a body to serialise, or `{ status, body }`, or `{ raw }` JSON text built elsewhere. */
-type HandlerResult = { status?: number; body: unknown } | { raw: string } | Record<string, unknown>;
-type Handler = (r: ApiRequest) => HandlerResult;
+/**
+ * Paths of the channel site's account routes (spec section 2) that emailed links and social callbacks open: both
+ * listeners serve demo/site/account.html there, whose `<channel-profile>` reads the path and query to run the flow.
+ */
+const ACCOUNT_ROUTES = new Set([
+  '/verify-email',
+  '/password-reset',
+  '/confirm-account-deletion',
+  '/login',
+  '/registration',
+  '/verify-notice',
+  '/password-reset-request',
+  ...SOCIAL_PROVIDERS.map((provider) => `/auth/login/${provider}/callback`),
+]);
 
 /** A fixed-window request counter per client IP. */
 class RateLimiter {
@@ -144,7 +140,6 @@ function compilePath(path: string): { regex: RegExp; names: string[] } {
   return { regex: new RegExp(`^${source}$`), names };
 }
 
-const str = (v: SqlValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
 
 /** The region-block message (spec section 1). */
 const GEO_BLOCKED = 'This content is not available in your region.';
@@ -169,7 +164,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const nowMs = options.now ?? Date.now;
   // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
   const [db, library] = await Promise.all([
-    ChannelDb.open(dataDir, join(rootDir, 'demo', 'fixtures')),
+    ChannelDb.open(dataDir, join(rootDir, 'demo', 'fixtures'), Math.floor(nowMs() / 1000)),
     ensureMedia(options.mediaDir ?? join(rootDir, 'demo', '.media')),
   ]);
 
@@ -179,11 +174,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const limiter = new RateLimiter(options.rateLimitMax ?? 600, options.rateLimitWindowMs ?? 10_000, nowMs);
   const recordingSeconds = Math.round(library.main.duration);
 
-  // Playback URLs are signed with a per-database secret, so they survive a restart of the same demo.
-  db.run("INSERT OR IGNORE INTO meta (key, value) VALUES ('media_secret', ?)", [randomBytes(32).toString('hex')]);
+  // Playback URLs and email verification links are signed with per-database secrets, so they survive a restart.
+  const secret = (name: string) => {
+    db.run('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)', [name, randomBytes(32).toString('hex')]);
+    return String(db.get('SELECT value FROM meta WHERE key = ?', [name])!.value);
+  };
   const mediaServer = new MediaServer({
     library,
-    secret: String(db.get("SELECT value FROM meta WHERE key = 'media_secret'")!.value),
+    secret: secret('media_secret'),
     ttlSeconds: options.mediaTtlSeconds,
     now: nowMs,
     resolve: (stream) => resolveStream(stream),
@@ -194,6 +192,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const beacons = new Recorder(nowMs);
   const datalake = new Recorder(nowMs);
+  const gtag = new Recorder(nowMs);
 
   /** What a signed stream id plays now: read per request, as events go live, finish or are rescheduled. */
   function resolveStream(stream: string): StreamTarget {
@@ -217,6 +216,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   // Known once listening; the HTML placeholder, CSP and absolute media URLs all need the real API port.
   let bundleOrigin = '';
+  let cmsOrigin = '';
 
   /** This server's origin as the client addressed it (localhost or 127.0.0.1 alike). */
   const originOf = (req: IncomingMessage): string => (req.headers.host ? `http://${req.headers.host}` : bundleOrigin);
@@ -243,16 +243,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const host = req.headers.host ?? new URL(bundleOrigin).host;
       mux.beacon_domain = host.replace(/^(127\.0\.0\.1|\[::1\])(?=:|$)/, 'localhost');
     }
+    // Social sign-in goes to this server's stand-in authorize pages unless the channel names a real provider.
+    const social = settings.social as Record<string, { authorize_url?: string | null }> | null | undefined;
+    for (const [provider, client] of Object.entries(social ?? {})) {
+      if (!client.authorize_url) client.authorize_url = `${originOf(req)}/__social/${provider}/authorize`;
+    }
+    // The tag manager is this server's stand-in (it records what is pushed, GET /__dev/gtag) unless one is named.
+    const tagId = settings['google-analytics'];
+    if (typeof tagId === 'string' && tagId !== '' && !settings.gtag_url) settings.gtag_url = `${originOf(req)}/gtag-stand-in.js?id=${encodeURIComponent(tagId)}`;
     return settings;
   };
 
   /** Pagination of the keyless lists (participants, packages, subscriptions): `no_limit=1` answers all. */
   const listPage = (query: URLSearchParams, table: string, channelId: number, order: string) => {
-    const all = query.get('no_limit') === '1' || query.get('no_limit') === 'true';
     const total = Number(db.get(`SELECT count(*) AS n FROM ${table} WHERE channel_id = ?`, [channelId])?.n ?? 0);
-    const page = all ? { limit: total, offset: 0 } : pageOf(query);
-    const rows = db.all(`SELECT * FROM ${table} WHERE channel_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`, [channelId, all ? -1 : page.limit, page.offset]);
-    return { rows, meta: { total, ...page } };
+    const { meta, sqlLimit } = listWindow(query, total);
+    const rows = db.all(`SELECT * FROM ${table} WHERE channel_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`, [channelId, sqlLimit, meta.offset]);
+    return { rows, meta };
   };
 
   /** A row of the channel by id from a path parameter, or a 404 with `message`. */
@@ -267,21 +274,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       [field]: [field === 'api_key' ? 'The api key is invalid.' : 'The channel key is invalid.'],
     });
 
-  /** `limit`/`offset` for the simple paginated lists (participants). */
-  const pageOf = (query: URLSearchParams): { limit: number; offset: number } => {
-    const errors: Record<string, string[]> = {};
-    const read = (name: string, fallback: number, min: number, max: number) => {
-      const raw = query.get(name);
-      if (raw === null || raw === '') return fallback;
-      const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-      if (!(n >= min && n <= max)) errors[name] = [`The ${name} must be an integer between ${min} and ${max}.`];
-      return n;
-    };
-    const page = { limit: read('limit', 20, 1, 5000), offset: read('offset', 0, 0, Number.MAX_SAFE_INTEGER) };
-    if (Object.keys(errors).length) throw new HttpError(422, 'The given data was invalid.', errors);
-    return page;
-  };
-
   /** The event of the path's `{id}` in the caller's channel, or a 404. */
   const eventOf = (r: ApiRequest) => {
     const id = r.params.id!;
@@ -290,14 +282,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return event;
   };
 
-  const eventsOrInvalid = (query: URLSearchParams): EventFilter => {
-    const parsed = parseEventQuery(query);
-    if ('errors' in parsed) throw new HttpError(422, 'The given data was invalid.', parsed.errors);
-    return parsed.filter;
-  };
-
   // ------------------------------------------------------------------ API handlers, by contract endpoint name
+  const authContext = { db, verifySecret: secret('verify_secret') };
+  const payments = createPayments({ db, nowMs, settleMs: options.paymentSettleMs ?? 3000, knownOrigins: () => [bundleOrigin, cmsOrigin] });
+  const stripeContext = { db, nowMs, fingerprintSecret: secret('card_fingerprint_secret'), bundleOrigin: () => bundleOrigin };
   const handlers: Record<EndpointName, Handler> = {
+    ...authHandlers(authContext),
+    ...payments.handlers,
+    ...accountDataHandlers(db),
+    ...favouriteHandlers(db),
     getApiKey: ({ channelId }) => {
       // Random, unguessable, and stored so any later keyed call can map it back to the channel.
       const apiKey = randomBytes(24).toString('hex');
@@ -346,11 +339,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     profile: (r) => ({ data: userJson(r.user()) }),
     userAccess: (r) => ({ data: userAccessJson(r.user()) }),
     geo: ({ ip }) => ({ data: { country: 'United States', country_code: 'US', ip, is_geo_blocked: false } }),
-    events: (r) => {
-      // Spliced as text: the events come serialised from a cache (see listEventsJson).
-      const page = listEventsJson(db, r.channelId, eventsOrInvalid(r.query), r.view());
-      return { raw: `{"data":[${page.events.join(',')}],"meta":${JSON.stringify(page.meta)}}` };
-    },
+    // Spliced as text: the events come serialised from a cache (see listEventsJson).
+    events: (r) => ({ raw: eventListText(db, r.channelId, eventFilterOf(r.query), r.view()) }),
     event: (r) => ({ raw: `{"data":${renderEvent(eventOf(r), r.view())}}` }),
     downloadEvent: (r) => {
       const event = eventOf(r);
@@ -487,41 +477,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
   };
 
-  /** Calls this server answers that the contract does not list yet (the accounts issue will add them there). */
-  const serverOnly: Array<{ name: string; method: string; path: string; keyless: boolean; handler: Handler }> = [
-    {
-      name: 'login',
-      method: 'POST',
-      path: 'v2/auth/login',
-      keyless: false,
-      handler: ({ body, channelId, clock: c }) => {
-        const errors: Record<string, string[]> = {};
-        for (const field of ['email', 'password']) {
-          if (typeof body[field] !== 'string' || body[field] === '') errors[field] = [`The ${field} field is required.`];
-        }
-        if (Object.keys(errors).length) throw new HttpError(422, 'The given data was invalid.', errors);
-        const session = login(db, channelId, String(body.email), String(body.password), c.now);
-        if (!session) throw new HttpError(422, 'Invalid email or password. Please try again.', { email: ['Invalid email or password. Please try again.'] });
-        return { data: { token: session.token, user: userJson(session.user) } };
-      },
-    },
-    {
-      name: 'logout',
-      method: 'POST',
-      path: 'auth/logout',
-      keyless: false,
-      handler: ({ req }) => {
-        const token = bearer(req.headers.authorization);
-        if (!token || !logout(db, token)) throw new HttpError(401, 'Unauthenticated.');
-        return { data: { message: 'Logged out.' } };
-      },
-    },
-  ];
-
   const routes = [
     ...(Object.keys(endpoints) as EndpointName[]).map((name) => ({ name, ...endpoints[name], handler: handlers[name] })),
-    ...serverOnly,
-  ].map((route) => ({ ...route, ...compilePath(route.path) }));
+    // Calls this server answers that the contract does not list: the TV side of device linking.
+    ...deviceRoutes(authContext),
+  ]
+    .map((route) => ({ ...route, ...compilePath(route.path) }))
+    // Fixed paths first, so `events/favorite` is not taken for `events/{id}` (sort is stable: the rest keep order).
+    .sort((a, b) => a.names.length - b.names.length);
 
   /** Runs one /api/ request: route, resolve the channel from the right key, call the handler. */
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL, apiPath: string): Promise<void> {
@@ -544,6 +507,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const keyOf = (name: string): unknown => (fromBody ? body[name] : (query.get(name) ?? undefined));
 
     let channel: Row | undefined;
+    const apiKey = route.keyless ? undefined : keyOf('api_key');
     if (route.keyless) {
       let key = keyOf('channel_key');
       // A log entry names its channel itself; accept that when the poster did not add channel_key.
@@ -551,7 +515,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       channel = channelByKey(key);
       if (!channel) throw noKey('channel_key');
     } else {
-      const apiKey = keyOf('api_key');
       channel =
         typeof apiKey === 'string' && apiKey !== ''
           ? db.get('SELECT c.id, c.channel_key, c.name FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?', [
@@ -566,6 +529,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const now = clock();
     let access: Access | undefined;
     let view: EventView | undefined;
+    let settings: Settings | undefined;
     const r: ApiRequest = {
       req,
       method,
@@ -575,10 +539,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       params,
       channelId,
       channelKey: String(channel.channel_key),
+      apiKey: typeof apiKey === 'string' ? apiKey : undefined,
       ip: clientIp(req),
       origin,
       media: mediaFor(req),
       clock: now,
+      settings: () => (settings ??= Settings.parse(settingsOf(channelId, req))),
       // A missing, unknown or expired token is a guest: public calls still answer, user() answers 401.
       access: () => (access ??= accessFor(db, userByToken(db, channelId, bearer(req.headers.authorization), now.now), now.now)),
       user: () => {
@@ -596,11 +562,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           recordingSeconds,
         }),
     };
+    // Purchases, cancellations and renewals that fell due are settled before anything reads orders or access.
+    payments.settle();
     const result = route.handler(r);
     if ('raw' in result && typeof result.raw === 'string') sendText(res, 200, result.raw);
     else if ('status' in result && 'body' in result) sendJson(res, Number(result.status ?? 200), result.body);
     else sendJson(res, 200, result);
   }
+
+  /** The site's account routes (emailed links, social callbacks) all open the account page. */
+  const serveAccountRoute = (req: IncomingMessage, res: ServerResponse, path: string) =>
+    ACCOUNT_ROUTES.has(path.replace(/\/+$/, '')) ? serveStatic(req, res, siteDir, '/account.html', { bundleOrigin }) : Promise.resolve(false);
 
   /** The API/bundle listener. */
   async function handleMain(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -634,7 +606,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     if (await mediaServer.handle(req, res, path)) return;
     if (await handleAnalytics(req, res, path, { beacons, datalake })) return;
-    if (await handleDev(req, res, url, { db, media: mediaServer, beacons, datalake, clock })) return;
+    if (await handleDev(req, res, url, { db, media: mediaServer, beacons, datalake, gtag, clock, orders: payments.devOrders })) return;
+    if (await handleStripe(req, res, url, stripeContext)) return;
+    if (await handleSocial(req, res, url, { db, now: () => clock().now, bundleOrigin: () => bundleOrigin })) return;
     m = /^\/media\/(logos|art)\/([\w-]+)\.svg$/.exec(path);
     if (m) {
       const slug = m[2]!;
@@ -647,6 +621,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
+    if (await serveAccountRoute(req, res, path)) return;
     // The bundle first (cross-origin importable), then the demo pages; "/" is the demo's index page.
     if (path !== '/' && existsSync(distDir) && (await serveStatic(req, res, distDir, path, { bundleOrigin, cors: true }))) return;
     const vendor = VENDOR_FILES[path];
@@ -659,6 +634,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   async function handleHost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
+    if (await serveAccountRoute(req, res, url.pathname)) return;
     if (await serveStatic(req, res, siteDir, url.pathname, { bundleOrigin })) return;
     throw new HttpError(404, 'Not found.');
   }
@@ -697,9 +673,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     hostPort = await listen(host, options.hostPort ?? (options.port === 0 ? 0 : port + 1));
   } catch (error) {
     main.close();
+    payments.stop();
     db.close();
     throw error;
   }
+  cmsOrigin = `http://localhost:${hostPort}`;
 
   // Serialise the events once for the usual origin now rather than inside the first big request.
   warmEventJson(db, clock(), bundleOrigin);
@@ -715,11 +693,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     port,
     hostPort,
     origin: bundleOrigin,
-    hostOrigin: `http://localhost:${hostPort}`,
+    hostOrigin: cmsOrigin,
     db,
     media: library,
     stop() {
-      stopped ??= Promise.all([close(main), close(host)]).then(() => db.close());
+      stopped ??= Promise.all([close(main), close(host)]).then(() => {
+        payments.stop();
+        db.close();
+      });
       return stopped;
     },
   };

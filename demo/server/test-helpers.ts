@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer, type ServerOptions } from './server.js';
 
 /**
  * assert.ok with a message always: without one, node builds the message by re-reading the source, which under
@@ -58,8 +58,11 @@ export class Harness {
   private readonly tmp = mkdtempSync(join(tmpdir(), 'channel-server-test-'));
   private readonly tokens = new Map<Account, string>();
 
+  /** `options`: more server options (e.g. paymentSettleMs). */
+  constructor(private readonly options: ServerOptions = {}) {}
+
   async start(): Promise<void> {
-    this.server = await startServer({ port: 0, dataDir: join(this.tmp, 'data'), now: () => this.nowMs });
+    this.server = await startServer({ ...this.options, port: 0, dataDir: join(this.tmp, 'data'), now: () => this.nowMs });
     this.base = this.server.origin;
     this.key = await this.apiKey('demo');
     this.events = (await this.call('/__dev/events?channel_key=demo')).body.data;

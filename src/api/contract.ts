@@ -67,8 +67,27 @@ export const Settings = z.object({
   ),
   static_blocks: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
   logo: maybeText,
+  /**
+   * Social sign-in (spec section 1: google and facebook): per provider, the OAuth client id and the provider's
+   * authorize page. Production names the real providers; the reference server names its local stand-ins.
+   */
+  social: z.optional(
+    z.nullable(z.record(z.string(), z.object({ client_id: text, authorize_url: text, scope: z.optional(text) }))),
+  ),
+  /**
+   * Where the channel's site answers the account routes of emailed links (`/verify-email`, `/password-reset`,
+   * `/confirm-account-deletion`) and social callbacks (`/auth/login/{provider}/callback`).
+   */
+  site_url: maybeText,
   /** Video analytics (mux-embed): the environment key and, for self-hosted collection, the beacon domain. */
   mux: z.optional(z.nullable(z.object({ env_key: text, beacon_domain: maybeText }))),
+  /** Card payments: the Stripe publishable key `loadStripe` is called with. */
+  stripe: z.optional(z.nullable(z.object({ publishable_key: text }))),
+  /**
+   * The tag-manager script to load when 'google-analytics' is set, the tag id included; when absent, Google's
+   * `https://www.googletagmanager.com/gtag/js?id={google-analytics}`. The reference server names its local stand-in.
+   */
+  gtag_url: maybeText,
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -127,6 +146,12 @@ export const User = z.object({
   trial_period_used: z._default(flag, false),
   featureCount: z.optional(z.object({ clips: z.number(), downloads: z.number() })),
   is_geo_blocked: z._default(flag, false),
+  /** False until the emailed verification link was followed (registration by email). */
+  email_verified: z._default(flag, true),
+  /** The user opted in to news by email at registration or in the profile. */
+  news: z._default(flag, false),
+  /** How the account signs in: `email`, or the social provider that created it. */
+  provider: z._default(z.string(), 'email'),
 });
 export type User = z.infer<typeof User>;
 
@@ -380,6 +405,175 @@ export const Subscription = z.object({
 });
 export type Subscription = z.infer<typeof Subscription>;
 
+// ---------------------------------------------------------------- accounts
+
+/** A plain `{ data: { message } }` answer (logout, reset requests, verification, device linking). */
+export const Message = z.object({ message: text });
+export type Message = z.infer<typeof Message>;
+
+/** The answer of login, registration and social sign-in: a bearer token and the user. */
+export const AuthSession = z.object({ token: text, user: User });
+export type AuthSession = z.infer<typeof AuthSession>;
+
+/** Social sign-in providers (spec section 1). */
+export const SOCIAL_PROVIDERS = ['google', 'facebook'] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+/** Gender codes of the profile (spec section 3): M, W (woman, shown as female), or not identified (null). */
+export const GENDERS = ['M', 'W'] as const;
+
+/** Order types and statuses (spec section 3). Statuses are compared case-insensitively: 'Paid' and 'paid'. */
+export const ORDER_TYPES = ['event', 'package', 'subscription'] as const;
+export const ORDER_STATUSES = ['paid', 'inactive', 'refunded', 'active', 'failed', 'created'] as const;
+export const TRANSACTION_STATUSES = ['created', 'failed', 'paid', 'refunded'] as const;
+export const SUBSCRIPTION_STATUSES = ['expired', 'inactive', 'active', 'canceled'] as const;
+
+/** An order (`GET orders`, `GET orders/{id}`). Unknown statuses are kept as text. */
+export const Order = z.object({
+  id: id,
+  type: z.enum(ORDER_TYPES),
+  status: text,
+  activity_status: maybeText,
+  product: z.object({
+    id: id,
+    name: maybeText,
+    event_category_id: z.optional(z.nullable(id)),
+    participant_id: z.optional(z.nullable(id)),
+  }),
+  /** Amount charged and its currency (the channel's, section 9). */
+  price: z.optional(z.nullable(z.number())),
+  currency: maybeText,
+  /** A short reference the viewer can quote to support. */
+  reference: maybeText,
+  created_at: z.number(),
+  /** When access ends (subscriptions: the end of the paid period). */
+  expires_at: z.optional(z.nullable(z.number())),
+  /** Subscriptions: the subscription's own state and its auto-renewal (active or cancelled). */
+  subscription_status: z.optional(z.nullable(z.string())),
+  auto_renewal: z.optional(z.nullable(z.enum(['active', 'cancelled']))),
+  /** The order's failure reason, when failed. */
+  error: maybeText,
+});
+export type Order = z.infer<typeof Order>;
+
+/** A payment transaction of an order (`GET transactions`). `label` names subscription charges. */
+export const Transaction = z.object({
+  id: id,
+  order_id: id,
+  status: text,
+  amount: z.number(),
+  currency: maybeText,
+  created_at: z.number(),
+  product_name: maybeText,
+  /** 'New subscription' (created) or 'Subscription Renewal' (updated). */
+  label: maybeText,
+});
+export type Transaction = z.infer<typeof Transaction>;
+
+/** Clip display states (spec section 3). */
+export const CLIP_STATES = ['processing', 'done', 'failed'] as const;
+
+/** A clip as listed (`GET clips/user`), with its event. */
+export const Clip = z.object({
+  id: id,
+  uuid: maybeText,
+  event_id: id,
+  name: text,
+  start_time: z.number(),
+  duration: z.number(),
+  tags: z._default(z.array(z.string()), []),
+  status: z._default(z.string(), 'processing'),
+  created_at: z.optional(z.number()),
+  event: z.optional(z.nullable(z.object({ id: id, name: text }))),
+});
+export type Clip = z.infer<typeof Clip>;
+
+/** What a favourite can point at through `POST /favorite` (spec section 5). */
+export const FAVORITABLE_TYPES = ['participant', 'group', 'category'] as const;
+export type FavoritableType = (typeof FAVORITABLE_TYPES)[number];
+
+/** One favourite (`POST /favorite` answers it; `GET /favorites` lists them by kind). */
+export const Favourite = z.object({
+  /** The favourite's own id, for `DELETE /favorite/{id}`. */
+  id: id,
+  favoritable_id: id,
+  favoritable_type: text,
+  name: maybeText,
+});
+export type Favourite = z.infer<typeof Favourite>;
+
+/**
+ * `GET /favorites`: the user's favourites by kind (spec section 3). Teams, schools and sports are chosen by the
+ * user; favourite events and event locations follow from them (the events of those teams, schools and sports,
+ * and where they are played) and are read-only.
+ */
+export const Favourites = z.object({
+  participant: z._default(z.array(Favourite), []),
+  participant_group: z._default(z.array(Favourite), []),
+  event_category: z._default(z.array(Favourite), []),
+  favorite_event: z._default(z.array(z.object({ id: id, name: text, event_utc_ts: z.number() })), []),
+  event_location: z._default(z.array(EventLocation), []),
+});
+export type Favourites = z.infer<typeof Favourites>;
+
+// ---------------------------------------------------------------- payments
+
+/** What a checkout sells (spec section 3): a single-event pass, a package or a subscription. */
+export const PRODUCT_TYPES = ['event', 'package', 'subscription'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+/**
+ * `GET pricing`: the price breakdown of one product for the signed-in user, with an optional coupon. The
+ * service fee is shown as 'Taxes' (spec section 9); total = price - discount + service_fee.
+ */
+export const Pricing = z.object({
+  type: z.enum(PRODUCT_TYPES),
+  id: id,
+  name: text,
+  price: z.number(),
+  base_price: z.optional(z.nullable(z.number())),
+  service_fee: z._default(z.number(), 0),
+  discount: z._default(z.number(), 0),
+  total: z.number(),
+  currency: text,
+  coupon: maybeText,
+  /** Subscriptions: monthly or annual, and the trial length in days the user may still have. */
+  offer: maybeText,
+  trial_period: z.optional(z.nullable(z.number())),
+  /** Team passes: the team the pass is bought for. */
+  participant_id: z.optional(z.nullable(id)),
+  /** The user already holds a paid, active order for it. */
+  purchased: z._default(flag, false),
+});
+export type Pricing = z.infer<typeof Pricing>;
+
+/** `GET apply_coupon`: a valid code and what it takes off. */
+export const Coupon = z.object({ code: text, discount: z.number(), percent: z.optional(z.nullable(z.number())) });
+export type Coupon = z.infer<typeof Coupon>;
+
+/** A saved card (`GET stripe/list-cards`). */
+export const SavedCard = z.object({
+  id: text,
+  brand: text,
+  last4: text,
+  exp_month: z.number(),
+  exp_year: z.number(),
+});
+export type SavedCard = z.infer<typeof SavedCard>;
+
+/** `POST stripe/buy` answers the order at once (status created); it settles asynchronously. */
+export const Purchase = z.object({ order: Order });
+export type Purchase = z.infer<typeof Purchase>;
+
+/** `POST stripe/setup-intent`. */
+export const SetupIntent = z.object({ client_secret: text });
+
+/** `POST stripe/unsubscribe`: auto-renewal cancellation is processing, then finished. */
+export const Unsubscribe = z.object({ status: z.enum(['processing', 'finished']) });
+
+/** `GET stripe/customer-portal`: where the user manages cards and invoices. */
+export const CustomerPortal = z.object({ url: text });
+
 // ---------------------------------------------------------------- logging
 
 /** The JSON log entry a failed request posts to the logging endpoint (spec sections 7 and 8). */
@@ -454,5 +648,67 @@ export const endpoints = {
   subscriptions: { method: 'GET', path: 'subscriptions', keyless: true, response: envelope(z.array(Subscription)) },
   subscription: { method: 'GET', path: 'subscriptions/{id}', keyless: true, response: envelope(Subscription) },
   log: { method: 'POST', path: 'logs', keyless: true, response: z.unknown() },
+
+  // Accounts (spec section 7, Auth). Bodies are JSON; every answer is `{ data }`.
+  /** `{ email, password }`. Wrong credentials: 422 'Invalid email or password. Please try again.' */
+  login: { method: 'POST', path: 'v2/auth/login', keyless: false, response: envelope(AuthSession) },
+  logout: { method: 'POST', path: 'auth/logout', keyless: false, response: envelope(Message) },
+  /** `{ email, password, password_confirmation, first_name, last_name, terms: true, news? }`; signs in. */
+  register: { method: 'POST', path: 'v2/auth/register', keyless: false, response: envelope(AuthSession) },
+  /** `{ code, redirect_uri }` from the provider's redirect (its `state` carried the api key). */
+  socialLogin: { method: 'POST', path: 'v2/auth/social/{provider}', keyless: false, response: envelope(AuthSession) },
+  /** `{ email, expires, signature }` from the emailed link. */
+  emailVerify: { method: 'POST', path: 'auth/email-verify', keyless: false, response: envelope(Message) },
+  /** Sends the signed-in user's verification link again. */
+  emailVerifyResend: { method: 'POST', path: 'auth/email-verify/resend', keyless: false, response: envelope(Message) },
+  /** `{ email }`: emails a reset link (the same answer whether or not the email has an account). */
+  passwordResetRequest: { method: 'POST', path: 'auth/password-reset-request', keyless: false, response: envelope(Message) },
+  /** `{ email, token, password, password_confirmation }`; an old link: 422 'Reset password key expired'. */
+  passwordReset: { method: 'POST', path: 'auth/password-reset', keyless: false, response: envelope(Message) },
+  /** `{ code }`: links the device showing that code to the signed-in user (remote auth channels only). */
+  addSession: { method: 'POST', path: 'auth/add_session', keyless: false, response: envelope(Message) },
+  /** Emails the signed-in user a link that confirms the account's deletion. */
+  deleteAccount: { method: 'POST', path: 'auth/delete-account', keyless: false, response: envelope(Message) },
+  /** `{ email, token }` from the emailed link: deletes the account (keyless: the link works signed out). */
+  deleteAccountConfirm: { method: 'POST', path: 'delete-account-confirm', keyless: true, response: envelope(Message) },
+  /** `{ _method: 'patch', first_name, last_name, gender, news, password?, password_confirmation? }`. */
+  updateProfile: { method: 'POST', path: 'profile', keyless: false, response: envelope(User) },
+
+  // Orders, transactions and clips of the signed-in user.
+  orders: { method: 'GET', path: 'orders', keyless: false, response: z.object({ data: z.array(Order), meta: z.optional(PageMeta) }) },
+  order: { method: 'GET', path: 'orders/{id}', keyless: false, response: envelope(Order) },
+  transactions: {
+    method: 'GET',
+    path: 'transactions',
+    keyless: false,
+    response: z.object({ data: z.array(Transaction), meta: z.optional(PageMeta) }),
+  },
+  userClips: { method: 'GET', path: 'clips/user', keyless: false, response: envelope(z.array(Clip)) },
+
+  // Favourites (spec section 7).
+  favourites: { method: 'GET', path: 'favorites', keyless: false, response: envelope(Favourites) },
+  /** `{ favoritable_id, favoritable_type }` (participant, group or category). */
+  addFavourite: { method: 'POST', path: 'favorite', keyless: false, response: envelope(Favourite) },
+  deleteFavourite: { method: 'DELETE', path: 'favorite/{id}', keyless: false, response: envelope(Message) },
+  /** The events of the user's favourites: stream_status, start_date, end_date, offset, limit, sort_field, sort_direction. */
+  favouriteEvents: { method: 'GET', path: 'events/favorite', keyless: false, response: EventList },
+
+  // Payments (spec section 7). Card data never comes here: only Stripe PaymentMethod ids.
+  /** type, id, single_event_package_id, participant_id, coupon: the price breakdown (errors: spec section 5). */
+  pricing: { method: 'GET', path: 'pricing', keyless: false, response: envelope(Pricing) },
+  /** code, type, id: a valid coupon, or 422 'Wrong promo code'. */
+  applyCoupon: { method: 'GET', path: 'apply_coupon', keyless: false, response: envelope(Coupon) },
+  /**
+   * `{ type, id, single_event_package_id?, participant_id?, coupon?, payment_method, save_card?, idempotency_key }`:
+   * the order at once (created); it settles asynchronously (poll `orders/{id}`).
+   */
+  buy: { method: 'POST', path: 'stripe/buy', keyless: false, response: envelope(Purchase) },
+  listCards: { method: 'GET', path: 'stripe/list-cards', keyless: false, response: envelope(z.array(SavedCard)) },
+  setupIntent: { method: 'POST', path: 'stripe/setup-intent', keyless: false, response: envelope(SetupIntent) },
+  /** `{ subscription_id, payment_method, idempotency_key }` after a confirmed setup intent. */
+  startTrial: { method: 'POST', path: 'stripe/subscription/start_trial', keyless: false, response: envelope(Purchase) },
+  /** `{ order_id }`: cancels the subscription's auto-renewal. */
+  unsubscribe: { method: 'POST', path: 'stripe/unsubscribe', keyless: false, response: envelope(Unsubscribe) },
+  customerPortal: { method: 'GET', path: 'stripe/customer-portal', keyless: false, response: envelope(CustomerPortal) },
 } as const;
 export type EndpointName = keyof typeof endpoints;

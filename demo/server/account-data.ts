@@ -1,0 +1,147 @@
+/**
+ * What a signed-in user has bought and made: `GET orders`, `GET orders/{id}`, `GET transactions` and
+ * `GET clips/user`, in the contract's Order, Transaction and Clip shapes. Lists are paginated like the offers
+ * (20 by default, `limit`/`offset`, everything with `no_limit=1`), newest first.
+ */
+import type { SqlValue } from 'sql.js';
+import type { ChannelDb, Row } from './db.js';
+import { idOf, listWindow, numberOrNull, textOrNull, type ApiRequest, type Handlers } from './handler.js';
+import { HttpError } from './http.js';
+
+/** The product an order is for, as Order.product (the name included) from its type and ids. */
+function productOf(db: ChannelDb, order: Row): { id: number; name: string | null; event_category_id: number | null; participant_id: number | null; offer?: string } {
+  const id = Number(order.product_id);
+  const participant_id = numberOrNull(order.participant_id);
+  if (order.type === 'event') {
+    const event = db.get('SELECT name, category_id FROM events WHERE id = ?', [id]);
+    return { id, name: textOrNull(event?.name), event_category_id: numberOrNull(event?.category_id), participant_id };
+  }
+  if (order.type === 'package') {
+    const pkg = db.get('SELECT name FROM packages WHERE id = ?', [id]);
+    // The package's top category (its link table also lists the subcategories it covers).
+    const top = db.get(
+      `SELECT pc.category_id FROM package_categories pc JOIN categories c ON c.id = pc.category_id
+       WHERE pc.package_id = ? AND (c.parent_id IS NULL OR c.parent_id NOT IN (SELECT category_id FROM package_categories WHERE package_id = ?))
+       ORDER BY c.position, c.id LIMIT 1`,
+      [id, id],
+    );
+    return { id, name: textOrNull(pkg?.name), event_category_id: numberOrNull(top?.category_id), participant_id };
+  }
+  const sub = db.get('SELECT name, offer FROM subscriptions WHERE id = ?', [id]);
+  return { id, name: textOrNull(sub?.name), event_category_id: null, participant_id, offer: String(sub?.offer ?? 'monthly') };
+}
+
+const DAY = 86400;
+
+/** The end of a subscription period that starts at `from` (spec section 9): monthly every 30 days, annual every 12 months. */
+export function addPeriod(from: number, offer: string): number {
+  if (offer !== 'annual') return from + 30 * DAY;
+  const next = new Date(from * 1000);
+  next.setUTCFullYear(next.getUTCFullYear() + 1);
+  return next.getTime() / 1000;
+}
+
+/** The end of the current paid period of a subscription that renews period after period from `start`. */
+export function nextRenewal(start: number, offer: string, now: number): number {
+  let end = start;
+  for (let n = 0; n < 2000; n++) {
+    end = addPeriod(end, offer);
+    if (end > now) return end;
+  }
+  return now;
+}
+
+const isActive = (order: Row) => order.status === 'paid' && order.activity_status === 'active';
+
+/** An order row as the contract's Order. */
+export function orderJson(db: ChannelDb, order: Row, now: number): Record<string, unknown> {
+  const { offer, ...product } = productOf(db, order);
+  const subscription = order.type === 'subscription';
+  // An auto-renewing subscription has no stored end: it lasts until cancelled, paid period by paid period.
+  const renewing = subscription && isActive(order) && order.auto_renewal !== 'cancelled' && order.expires_at === null;
+  return {
+    id: Number(order.id),
+    type: String(order.type),
+    status: String(order.status),
+    activity_status: textOrNull(order.activity_status),
+    product,
+    price: numberOrNull(order.price),
+    currency: textOrNull(order.currency),
+    reference: textOrNull(order.reference) ?? `R-${String(order.id).padStart(6, '0')}`,
+    created_at: Number(order.created_at),
+    expires_at: renewing ? nextRenewal(Number(order.created_at), offer ?? 'monthly', now) : numberOrNull(order.expires_at),
+    subscription_status: subscription ? (textOrNull(order.subscription_status) ?? (isActive(order) ? 'active' : 'inactive')) : null,
+    auto_renewal: subscription ? (textOrNull(order.auto_renewal) ?? (isActive(order) ? 'active' : null)) : null,
+    error: textOrNull(order.error) ?? (order.status === 'failed' ? 'The payment failed.' : null),
+  };
+}
+
+/** Rows of one of the user's tables, newest first, in the window the query asks for. */
+function userList(db: ChannelDb, r: ApiRequest, table: string, userId: SqlValue) {
+  const total = Number(db.get(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`, [userId])?.n ?? 0);
+  const { meta, sqlLimit } = listWindow(r.query, total);
+  const rows = db.all(`SELECT * FROM ${table} WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [userId, sqlLimit, meta.offset]);
+  return { rows, meta };
+}
+
+/** The contract's handlers for the signed-in user's orders, transactions and clips. */
+export function accountDataHandlers(db: ChannelDb): Handlers<'orders' | 'order' | 'transactions' | 'userClips'> {
+  return {
+    orders: (r) => {
+      const { rows, meta } = userList(db, r, 'orders', r.user().id!);
+      return { data: rows.map((row) => orderJson(db, row, r.clock.now)), meta };
+    },
+    order: (r) => {
+      const user = r.user();
+      const id = idOf(r.params.id);
+      const row = id === undefined ? undefined : db.get('SELECT * FROM orders WHERE id = ? AND user_id = ?', [id, user.id!]);
+      // Someone else's order is as unknown as a missing one.
+      if (!row) throw new HttpError(404, 'Order not found.');
+      return { data: orderJson(db, row, r.clock.now) };
+    },
+    transactions: (r) => {
+      const { rows, meta } = userList(db, r, 'transactions', r.user().id!);
+      const names = new Map<number, string | null>();
+      const nameOf = (orderId: number) => {
+        if (!names.has(orderId)) {
+          const order = db.get('SELECT * FROM orders WHERE id = ?', [orderId]);
+          names.set(orderId, order ? productOf(db, order).name : null);
+        }
+        return names.get(orderId)!;
+      };
+      return {
+        data: rows.map((row) => ({
+          id: Number(row.id),
+          order_id: Number(row.order_id),
+          status: String(row.status),
+          amount: Number(row.amount),
+          currency: textOrNull(row.currency),
+          created_at: Number(row.created_at),
+          product_name: nameOf(Number(row.order_id)),
+          label: textOrNull(row.label),
+        })),
+        meta,
+      };
+    },
+    userClips: (r) => ({
+      data: db
+        .all(
+          `SELECT c.*, e.name AS event_name FROM clips c LEFT JOIN events e ON e.id = c.event_id
+           WHERE c.user_id = ? ORDER BY c.created_at DESC, c.id DESC`,
+          [r.user().id!],
+        )
+        .map((row) => ({
+          id: Number(row.id),
+          uuid: String(row.uuid),
+          event_id: Number(row.event_id),
+          name: String(row.name),
+          start_time: Number(row.start_time),
+          duration: Number(row.duration),
+          tags: JSON.parse(String(row.tags_json)) as string[],
+          status: String(row.status),
+          created_at: Number(row.created_at),
+          event: row.event_name === null ? null : { id: Number(row.event_id), name: String(row.event_name) },
+        })),
+    }),
+  };
+}

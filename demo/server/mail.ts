@@ -1,0 +1,69 @@
+/**
+ * The outbox: every email the reference server "sends" is recorded here instead of leaving the machine, so a
+ * developer (GET /__dev/outbox, the demo's outbox.html) or a test can read it and follow its links.
+ *
+ * Emailed links point at the channel site's account routes (spec section 2): settings `site_url`, or when that is
+ * empty this server's own origin as the client addressed it (it serves those routes with demo/site/account.html).
+ */
+import type { ChannelDb } from './db.js';
+
+/** One recorded email, as GET /__dev/outbox lists it. */
+export interface OutboxEmail {
+  id: number;
+  channel_key: string;
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+  sent_at: number;
+}
+
+/** Records an email; `links` are the URLs the text refers to, listed apart so pages and tests can follow them. */
+export function sendEmail(
+  db: ChannelDb,
+  email: { channelId: number; to: string; subject: string; text: string; links: string[] },
+  now: number,
+): void {
+  db.run('INSERT INTO outbox (channel_id, to_email, subject, text, links_json, sent_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    email.channelId,
+    email.to,
+    email.subject,
+    email.text,
+    JSON.stringify(email.links),
+    now,
+  ]);
+}
+
+/** The recorded emails, newest first, optionally only those to one address (any case). */
+export function listOutbox(db: ChannelDb, to: string | null): OutboxEmail[] {
+  const rows = db.all(
+    `SELECT o.*, c.channel_key FROM outbox o JOIN channels c ON c.id = o.channel_id
+     ${to ? 'WHERE lower(o.to_email) = lower(?)' : ''} ORDER BY o.id DESC`,
+    to ? [to] : [],
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    channel_key: String(row.channel_key),
+    to: String(row.to_email),
+    subject: String(row.subject),
+    text: String(row.text),
+    links: JSON.parse(String(row.links_json)) as string[],
+    sent_at: Number(row.sent_at),
+  }));
+}
+
+/** Forgets recorded emails (all, or those to one address). */
+export function clearOutbox(db: ChannelDb, to: string | null): void {
+  if (to) db.run('DELETE FROM outbox WHERE lower(to_email) = lower(?)', [to]);
+  else db.run('DELETE FROM outbox');
+}
+
+/** `{site}{path}?{query}`: a link to one of the site's account routes (a site with a base path keeps it). */
+export function siteLink(site: string, path: string, query: Record<string, string | number>): string {
+  const url = new URL(site);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  url.search = '';
+  url.hash = '';
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
+  return url.toString();
+}

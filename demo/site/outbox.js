@@ -1,0 +1,72 @@
+// The demo outbox (outbox.html): lists the emails the reference server recorded (GET /__dev/outbox), newest first,
+// with their links clickable. Refreshes every 3 s while the page is visible. External file: the demo CSP forbids
+// inline script.
+(function () {
+  var root = document.getElementById('outbox');
+  var base = root.getAttribute('data-api') + '/__dev/outbox';
+  var form = document.getElementById('outbox-filter');
+  var to = document.getElementById('outbox-to');
+  var list = document.getElementById('outbox-list');
+  var statusEl = document.getElementById('outbox-status');
+  var shown = '';
+
+  to.value = new URLSearchParams(location.search).get('to') || '';
+
+  function url() {
+    return base + (to.value.trim() ? '?to=' + encodeURIComponent(to.value.trim()) : '');
+  }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function render(emails) {
+    var key = JSON.stringify(emails);
+    if (key === shown) return; // unchanged: keep the reader's place and selection
+    shown = key;
+    list.replaceChildren();
+    statusEl.textContent = emails.length ? emails.length + (emails.length === 1 ? ' email' : ' emails') : 'No emails yet.';
+    emails.forEach(function (email) {
+      var item = el('li', 'outbox-email');
+      item.appendChild(el('h2', null, email.subject));
+      var when = new Date(email.sent_at * 1000).toLocaleString();
+      item.appendChild(el('p', 'outbox-meta', 'To ' + email.to + ' · ' + when + ' · channel ' + email.channel_key));
+      item.appendChild(el('pre', 'outbox-text', email.text));
+      if (email.links.length) {
+        var links = el('ul', 'outbox-links');
+        email.links.forEach(function (href) {
+          if (!/^https?:\/\//.test(href)) return;
+          var li = el('li');
+          var a = el('a', null, href);
+          a.href = href;
+          li.appendChild(a);
+          links.appendChild(li);
+        });
+        item.appendChild(links);
+      }
+      list.appendChild(item);
+    });
+  }
+
+  function refresh() {
+    return fetch(url())
+      .then(function (res) { return res.json(); })
+      .then(function (body) { render(body.data); })
+      .catch(function (error) { statusEl.textContent = 'Could not load the outbox: ' + error.message; });
+  }
+
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    var query = to.value.trim() ? '?to=' + encodeURIComponent(to.value.trim()) : '';
+    history.replaceState(null, '', location.pathname + query);
+    refresh();
+  });
+  document.getElementById('outbox-clear').addEventListener('click', function () {
+    fetch(url(), { method: 'DELETE' }).then(refresh);
+  });
+  setInterval(function () { if (document.visibilityState === 'visible') refresh(); }, 3000);
+  refresh();
+})();
