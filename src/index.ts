@@ -6,7 +6,13 @@ import { autoload, type Tag } from './loader/autoload.js';
 import type { ConfigureOptions } from './stores/config.js';
 
 export type { ConfigureOptions } from './stores/config.js';
-export { ChannelEventSelectEvent } from './events/index.js';
+export {
+  ChannelEventSelectEvent,
+  ChannelLoginEvent,
+  ChannelLoginRequestEvent,
+  ChannelLogoutEvent,
+  ChannelPurchaseRequestEvent,
+} from './events/index.js';
 
 const chunks: Record<Tag, () => Promise<{ start(options: ConfigureOptions, base: string): void }>> = {
   'channel-schedule': () => import('../elements/channel-schedule.js'),

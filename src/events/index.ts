@@ -11,10 +11,13 @@ export class ChannelEventSelectEvent extends CustomEvent<{ id: number }> {
   }
 }
 
-/** Fired by `<channel-player>` when a guest asks to sign in to watch; `<channel-profile>` or the host answers it. */
-export class ChannelLoginRequestEvent extends CustomEvent<{ reason: 'watch'; eventId?: number | undefined }> {
+/**
+ * Fired when a guest asks to sign in: `<channel-player>` to watch, `<channel-schedule>` to favourite;
+ * `<channel-profile>` or the host answers it.
+ */
+export class ChannelLoginRequestEvent extends CustomEvent<{ reason: 'watch' | 'favourite' | 'purchase'; eventId?: number | undefined }> {
   static readonly type = 'channel-login-request';
-  constructor(detail: { reason: 'watch'; eventId?: number | undefined }) {
+  constructor(detail: { reason: 'watch' | 'favourite' | 'purchase'; eventId?: number | undefined }) {
     super(ChannelLoginRequestEvent.type, { detail, bubbles: true, composed: true });
   }
 }
@@ -35,10 +38,34 @@ export class ChannelPurchaseRequestEvent extends CustomEvent<{ eventId?: number 
   }
 }
 
+/** How a viewer signed in (`channel-login`'s detail: the method only, never who). */
+export type LoginMethod = 'password' | 'register' | 'google' | 'facebook';
+
+/**
+ * Fired by `<channel-profile>` after a sign-in (by password, registration or a social provider). Every element
+ * already follows the shared user; the event is for the host page (and players reload their access on it).
+ */
+export class ChannelLoginEvent extends CustomEvent<{ method: LoginMethod }> {
+  static readonly type = 'channel-login';
+  constructor(detail: { method: LoginMethod }) {
+    super(ChannelLoginEvent.type, { detail, bubbles: true, composed: true });
+  }
+}
+
+/** Fired by `<channel-profile>` after a sign-out (or after the signed-in account was deleted). */
+export class ChannelLogoutEvent extends CustomEvent<Record<string, never>> {
+  static readonly type = 'channel-logout';
+  constructor() {
+    super(ChannelLogoutEvent.type, { detail: {}, bubbles: true, composed: true });
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     'channel-event-select': ChannelEventSelectEvent;
     'channel-login-request': ChannelLoginRequestEvent;
     'channel-purchase-request': ChannelPurchaseRequestEvent;
+    'channel-login': ChannelLoginEvent;
+    'channel-logout': ChannelLogoutEvent;
   }
 }

@@ -123,6 +123,7 @@ function dropKeys(which: 'channel_key' | 'api_key'): void {
 
 /** Forgets the signed-in user (401, invalid api key, sign-out), here and in storage. */
 export function resetUser(): void {
+  userEpoch++;
   const config = $config.get();
   if (config && $token.get()) env().storage.remove(tokenKey(config));
   $token.set(undefined);
@@ -146,6 +147,47 @@ export async function signInWithToken(token: string): Promise<void> {
   await loadProfileOrGeo();
 }
 
+/**
+ * Signs in with the answer of login, registration or social sign-in, which carries the user already: the token
+ * is stored and `$user` set at once (no profile call); every element follows `$user`, other tabs the storage.
+ */
+export function signIn(session: { token: string; user: User }): void {
+  const config = requireConfig();
+  // A profile load started for an earlier token must not overwrite this user.
+  userEpoch++;
+  env().storage.set(tokenKey(config), session.token);
+  $token.set(session.token);
+  client?.clearCache();
+  $user.set(session.user);
+}
+
+/** The api key requests carry now (fetched when there is none): a social sign-in's `state` must equal it. */
+export function currentApiKey(): Promise<string> {
+  return apiKey();
+}
+
+/**
+ * Signs out (spec section 4): `POST auth/logout` (best effort; skipped with `remote: false`, when the server has
+ * already forgotten the token, e.g. after the account was deleted), then the user and token are cleared, the
+ * stored api key is dropped and a fresh anonymous key fetched. Resolves once that key is in (or could not be
+ * had: the next call fetches one then).
+ */
+export async function logout(options: { remote?: boolean } = {}): Promise<void> {
+  if (options.remote !== false && $token.get()) {
+    try {
+      await getClient().call('logout', { cache: false, retries: 0, skipLog: [401] });
+    } catch {
+      // Best effort: the token is forgotten here whatever the server said.
+    }
+  }
+  dropKeys('api_key');
+  try {
+    await apiKey();
+  } catch {
+    // Offline: the next keyed call fetches the key.
+  }
+}
+
 /** Follows sign-in and sign-out done in another tab of the same site (the storage event). */
 function followOtherTabs(): void {
   if (followed || typeof window === 'undefined') return;
@@ -160,6 +202,7 @@ function followOtherTabs(): void {
       $token.set(token);
       void loadProfileOrGeo();
     } else {
+      userEpoch++;
       $token.set(undefined);
       $user.set(undefined);
     }
@@ -168,6 +211,8 @@ function followOtherTabs(): void {
 let followed = false;
 /** Bumped by every reset, so that work started before it never writes into the new session. */
 let generation = 0;
+/** Bumped by every sign-in and sign-out, so that a profile load started before it never writes the old user. */
+let userEpoch = 0;
 let identityPromise: Promise<void> | undefined;
 
 /** Resolves once start-up knows who the visitor is (profile, or geo for a guest): the geo-block is known then. */
@@ -214,8 +259,17 @@ export function startSession(): Promise<void> {
   startPromise = (async () => {
     try {
       const api = getClient();
+      // The stored sign-in first, so that every request from here on (including elements' early ones) is the
+      // signed-in user's.
+      followOtherTabs();
+      if (!$token.get()) $token.set(env().storage.get(tokenKey(requireConfig()), isString));
       await channelKey();
       const keyed = apiKey();
+      // The profile (or geo) follows the api key, alongside settings and colours (spec section 2).
+      identityPromise = keyed.then(
+        () => (mine === generation ? loadProfileOrGeo() : undefined),
+        () => undefined,
+      );
       const [settings, colors] = await Promise.all([
         api.call('settings', { global: true }),
         api.call('colors', { global: true }),
@@ -225,10 +279,6 @@ export function startSession(): Promise<void> {
       $settings.set(settings.data);
       $colors.set(colors.data);
       $startup.set({ status: 'ready' });
-      const config = requireConfig();
-      followOtherTabs();
-      if (!$token.get()) $token.set(env().storage.get(tokenKey(config), isString));
-      identityPromise = loadProfileOrGeo();
     } catch (error) {
       if (mine !== generation) return;
       const failure =
@@ -245,10 +295,11 @@ export function startSession(): Promise<void> {
 async function loadProfileOrGeo(): Promise<void> {
   const api = getClient();
   const mine = generation;
+  const epoch = userEpoch;
   if ($token.get()) {
     try {
       const profile = await api.call('profile', { global: true, allow: [401], skipLog: [401], cache: false });
-      if (mine !== generation) return;
+      if (mine !== generation || epoch !== userEpoch) return;
       $user.set(profile.data);
       return;
     } catch {

@@ -1,0 +1,278 @@
+/**
+ * The signed-in sections of `<channel-profile>` that list things (orders, transactions, clips) and device
+ * linking. Lists load when their tab opens and say so while loading, when empty and when they fail (with Retry).
+ */
+import { useStore } from '@nanostores/react';
+import { Fragment, useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import type { Clip, Order, Transaction } from '../../api/contract.js';
+import { formatPrice } from '../../lib/money.js';
+import { dateFormat } from '../../lib/time.js';
+import {
+  addDeviceSession,
+  createClips,
+  createOrders,
+  createTransactions,
+  normalizeDeviceCode,
+  type ListStore,
+} from '../../stores/account.js';
+import { useElement } from '../ui/shell.js';
+import { FormAlert, Status, Submit, TextField, useForm, useMsg } from './form.js';
+
+const k = (key: string) => `forms:account.${key}`;
+
+/** A date (UNIX seconds) as the viewer reads it. */
+function useDate(): (seconds: number) => string {
+  const { lang } = useElement();
+  return (seconds) => dateFormat(lang, { dateStyle: 'medium' }).format(new Date(seconds * 1000));
+}
+
+/** A label from a set of known values (any letter case), else the value as the server wrote it. */
+function useLabel(): (group: string, value: string) => string {
+  const { t } = useElement();
+  return (group, value) => t(k(`${group}.${value.toLowerCase().replace(/[^a-z_]/g, '')}`), { defaultValue: value });
+}
+
+/**
+ * Loads a list when the section opens; renders its loading, error (with Retry), empty and ready states. The
+ * items are shown by `children` (a table), or one `row` each in a list.
+ */
+function ListSection<T extends { id: number }>(props: {
+  create: () => ListStore<T>;
+  title: string;
+  empty: string;
+  part: string;
+  children?: (items: T[]) => ReactNode;
+  row?: (item: T) => ReactNode;
+}): ReactNode {
+  const { t } = useElement();
+  const text = useMsg();
+  const store = useMemo(props.create, [props.create]);
+  useEffect(() => {
+    store.load();
+    return () => store.destroy();
+  }, [store]);
+  const state = useStore(store.$state);
+  const titleId = useId();
+  return (
+    <section className="section" aria-labelledby={titleId} aria-busy={state.status === 'loading'} part={props.part}>
+      <h3 id={titleId} className="section-title">
+        {props.title}
+      </h3>
+      {state.status === 'loading' ? (
+        <p className="detail" role="status" part="loading">
+          {t(k('loading'))}
+        </p>
+      ) : state.status === 'error' ? (
+        <div className="panel error" role="alert" part="error">
+          <p>{t(k('list.loadError'))}</p>
+          <p className="detail">{text(state.message)}</p>
+          <button type="button" className="btn" part="button retry" onClick={() => store.load()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : state.items.length === 0 ? (
+        <p className="empty" part="empty">
+          {props.empty}
+        </p>
+      ) : props.row ? (
+        <ul className="rows">
+          {state.items.map((item) => (
+            <Fragment key={item.id}>{props.row!(item)}</Fragment>
+          ))}
+        </ul>
+      ) : (
+        props.children?.(state.items)
+      )}
+    </section>
+  );
+}
+
+/** Active orders: type, product, status, price, dates; subscriptions with their state and auto-renewal. */
+export function OrdersSection(): ReactNode {
+  const { t } = useElement();
+  return (
+    <ListSection
+      create={createOrders}
+      title={t(k('orders.title'))}
+      empty={t(k('orders.empty'))}
+      part="orders"
+      row={(order) => <OrderRow order={order} />}
+    />
+  );
+}
+
+function OrderRow({ order }: { order: Order }): ReactNode {
+  const { t, lang, currency } = useElement();
+  const date = useDate();
+  const label = useLabel();
+  const subscription = order.type === 'subscription';
+  const renewing = order.auto_renewal === 'active';
+  return (
+    <li className="row" part="order">
+      <span className="row-kind">{t(k(`orders.types.${order.type}`))}</span>
+      <span className="row-name">{order.product.name || `#${order.product.id}`}</span>
+      <span className="badge" part="order-status" data-status={order.status.toLowerCase()}>
+        {t(k('orders.statusLabel'), { status: label('orders.status', order.status) })}
+      </span>
+      {order.price != null ? <span className="row-price">{formatPrice(order.price, order.currency || currency, lang)}</span> : null}
+      <span className="detail">{t(k('orders.ordered'), { date: date(order.created_at) })}</span>
+      {order.expires_at ? (
+        <span className="detail">
+          {t(k(subscription ? (renewing ? 'orders.renews' : 'orders.ends') : 'orders.until'), { date: date(order.expires_at) })}
+        </span>
+      ) : null}
+      {subscription && order.subscription_status ? (
+        <span className="detail" part="subscription-status">
+          {t(k('orders.subscription'), { status: label('orders.subscriptionStatus', order.subscription_status) })}
+        </span>
+      ) : null}
+      {subscription && order.auto_renewal ? (
+        <span className="detail" part="auto-renewal">
+          {t(k('orders.autoRenewal'), { status: t(k(`orders.autoRenewalStatus.${order.auto_renewal}`)) })}
+        </span>
+      ) : null}
+      {order.reference ? <span className="detail">{t(k('orders.reference'), { reference: order.reference })}</span> : null}
+    </li>
+  );
+}
+
+/** The label of a subscription charge: 'New subscription' (created) or 'Subscription Renewal' (updated). */
+function chargeLabel(label: string | null | undefined): 'newSubscription' | 'renewal' | undefined {
+  if (!label) return undefined;
+  if (/new subscription|^created$/i.test(label)) return 'newSubscription';
+  if (/renewal|^updated$/i.test(label)) return 'renewal';
+  return undefined;
+}
+
+/** Payment transactions, newest first: date, item (and charge label), amount, status. */
+export function TransactionsSection(): ReactNode {
+  const { t } = useElement();
+  const cols = (name: string) => t(k(`transactions.columns.${name}`));
+  return (
+    <ListSection create={createTransactions} title={t(k('transactions.title'))} empty={t(k('transactions.empty'))} part="transactions">
+      {(items) => (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">{cols('date')}</th>
+              <th scope="col">{cols('item')}</th>
+              <th scope="col">{cols('amount')}</th>
+              <th scope="col">{cols('status')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <TransactionRow key={item.id} item={item} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </ListSection>
+  );
+}
+
+function TransactionRow({ item }: { item: Transaction }): ReactNode {
+  const { t, lang, currency } = useElement();
+  const date = useDate();
+  const label = useLabel();
+  const charge = chargeLabel(item.label);
+  return (
+    <tr part="transaction">
+      <td>{date(item.created_at)}</td>
+      <td>
+        {item.product_name ?? ''}
+        {charge || item.label ? (
+          <span className="detail block" part="transaction-label">
+            {charge ? t(k(`transactions.labels.${charge}`)) : item.label}
+          </span>
+        ) : null}
+      </td>
+      <td>{formatPrice(item.amount, item.currency || currency, lang)}</td>
+      <td>
+        <span className="badge" part="transaction-status" data-status={item.status.toLowerCase()}>
+          {label('transactions.status', item.status)}
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+/** A duration in seconds as m:ss (or h:mm:ss). */
+export function clipDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+/** The user's clips: name, event, duration and state (making clips comes with the clips issue). */
+export function ClipsSection(): ReactNode {
+  const { t } = useElement();
+  return (
+    <ListSection create={createClips} title={t(k('clips.title'))} empty={t(k('clips.empty'))} part="clips" row={(clip) => <ClipRow clip={clip} />} />
+  );
+}
+
+function ClipRow({ clip }: { clip: Clip }): ReactNode {
+  const { t } = useElement();
+  const label = useLabel();
+  const state = clip.status.toLowerCase();
+  return (
+    <li className="row" part="clip">
+      <span className="row-name">{clip.name}</span>
+      {clip.event ? <span className="row-kind">{clip.event.name}</span> : null}
+      <span className="badge" part="clip-state" data-status={state}>
+        {label('clips.state', clip.status)}
+      </span>
+      <span className="detail">{t(k('clips.duration'), { duration: clipDuration(clip.duration) })}</span>
+      {state === 'failed' ? <span className="detail">{t('forms:server.clipFailed')}</span> : null}
+      {state === 'processing' ? <span className="detail">{t(k('clips.processing'))}</span> : null}
+    </li>
+  );
+}
+
+/** Links a TV by the code it shows (`POST auth/add_session`). */
+export function DevicesSection(): ReactNode {
+  const { t } = useElement();
+  const [code, setCode] = useState('');
+  const [linked, setLinked] = useState(false);
+  const form = useForm(['code']);
+  const titleId = useId();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setLinked(false);
+    const outcome = await form.run(() => addDeviceSession(code));
+    if (outcome?.ok) {
+      setLinked(true);
+      setCode('');
+    }
+  };
+  return (
+    <section className="section" aria-labelledby={titleId} part="devices">
+      <h3 id={titleId} className="section-title">
+        {t(k('devices.title'))}
+      </h3>
+      <form ref={form.ref} className="form" noValidate onSubmit={submit}>
+        <p>{t(k('devices.text'))}</p>
+        <FormAlert message={form.message} />
+        <TextField
+          name="code"
+          label={t(k('devices.code'))}
+          value={code}
+          onChange={(value) => setCode(normalizeDeviceCode(value).slice(0, 12))}
+          autoComplete="one-time-code"
+          autoCapitalize="characters"
+          hint={t(k('devices.hint'))}
+          error={form.error('code')}
+          part="device-code"
+          required
+        />
+        <div className="actions">
+          <Submit busy={form.busy} label={t(k('devices.submit'))} busyLabel={t(k('devices.busy'))} />
+        </div>
+        {linked ? <Status>{t(k('devices.done'))}</Status> : null}
+      </form>
+    </section>
+  );
+}

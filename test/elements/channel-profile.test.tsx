@@ -1,0 +1,828 @@
+// Element tests of <channel-profile>: what a guest and a signed-in viewer see, what goes over the wire, the
+// public events, the pages of emailed links and social callbacks, keyboard and screen-reader behaviour.
+// The element runs against the unit tests' fake world (test/unit/helpers.ts): a fake fetch answering the keys
+// host and the channel API with contract-valid fixtures and recording every request. Page events go through
+// `window`, as on a real page. Routes of emailed links are set with history.pushState and restored after.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { Clip, Order, Settings, Transaction, User } from '../../src/api/contract.js';
+import { setEnv } from '../../src/env.js';
+import { navigation } from '../../src/stores/account.js';
+import { $token, $user, resetSession } from '../../src/stores/session.js';
+import { isString } from '../../src/lib/storage.js';
+import { start } from '../../elements/channel-profile.js';
+import { Deferred, flush, installWorld, ok, teardown, until, type Recorded, type World } from '../unit/helpers.js';
+
+const API = 'http://api.test/api';
+const KEYS = 'http://api.test/keys';
+const TOKEN = 'tok-profile-secret';
+const T0_S = Date.UTC(2024, 0, 15, 17) / 1000;
+
+// ------------------------------------------------------------------ fixtures (contract-valid)
+
+function checked<T>(schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, raw: T): T {
+  const result = schema.safeParse(raw);
+  if (!result.success) throw new Error(`fixture breaks the contract: ${JSON.stringify(result.error)}`);
+  return raw;
+}
+
+const SETTINGS = (remote: 0 | 1) =>
+  checked(Settings, {
+    name: 'Demo',
+    language: 'en',
+    currency: 'EUR',
+    auth: { remote_auth: remote },
+    site_url: location.origin,
+    social: {
+      google: { client_id: 'g-client', authorize_url: 'https://accounts.test/auth', scope: 'openid email' },
+      facebook: { client_id: 'fb-client', authorize_url: 'https://facebook.test/oauth' },
+    },
+  });
+
+const USER = (fields: Record<string, unknown> = {}) =>
+  checked(User, {
+    id: 7,
+    email: 'fan@example.com',
+    first_name: 'Ann',
+    last_name: 'Fan',
+    gender: 'W',
+    capabilities: ['watch', 'download', 'clipping', 'vod_media', 'vod_media_access'],
+    featureCount: { clips: 2, downloads: 5 },
+    email_verified: true,
+    news: false,
+    ...fields,
+  });
+
+const ORDERS = [
+  {
+    id: 1,
+    type: 'subscription',
+    status: 'Paid',
+    activity_status: 'active',
+    product: { id: 31, name: 'All-access monthly' },
+    price: 9.99,
+    currency: 'EUR',
+    created_at: T0_S - 86400 * 10,
+    expires_at: T0_S + 86400 * 20,
+    subscription_status: 'active',
+    auto_renewal: 'active',
+  },
+  {
+    id: 2,
+    type: 'event',
+    status: 'paid',
+    activity_status: 'active',
+    product: { id: 501, name: 'Spring Final' },
+    price: 12.5,
+    created_at: T0_S - 86400,
+  },
+  // Not active: not listed.
+  { id: 3, type: 'event', status: 'Refunded', activity_status: 'inactive', product: { id: 502, name: 'Old game' }, created_at: 1 },
+].map((o) => checked(Order, o));
+
+const TRANSACTIONS = [
+  { id: 11, order_id: 1, status: 'paid', amount: 9.99, currency: 'EUR', created_at: T0_S - 86400 * 10, product_name: 'All-access monthly', label: 'New subscription' },
+  { id: 12, order_id: 1, status: 'failed', amount: 9.99, currency: 'EUR', created_at: T0_S - 86400 * 5, product_name: 'All-access monthly', label: 'Subscription Renewal' },
+  { id: 13, order_id: 3, status: 'refunded', amount: 4, currency: 'EUR', created_at: T0_S - 86400 * 30, product_name: 'Old game' },
+].map((x) => checked(Transaction, x));
+
+const CLIPS = [
+  { id: 21, event_id: 501, name: 'Winning goal', start_time: 60, duration: 75, status: 'done', event: { id: 501, name: 'Spring Final' } },
+  { id: 22, event_id: 501, name: 'Save', start_time: 90, duration: 20, status: 'processing', event: { id: 501, name: 'Spring Final' } },
+  { id: 23, event_id: 502, name: 'Broken', start_time: 10, duration: 15, status: 'failed', event: { id: 502, name: 'Old game' } },
+].map((c) => checked(Clip, c));
+
+// ------------------------------------------------------------------ fake platform
+
+let world: World;
+
+function useFakePlatform(options: { remote?: 0 | 1; token?: boolean; user?: Record<string, unknown> } = {}): void {
+  resetSession();
+  world = installWorld();
+  setEnv({ eventTarget: window });
+  world.server
+    .on('GET', `${KEYS}/demo.json`, { body: { channel_key: 'ck-demo' } })
+    .on('POST', `${API}/get_api_key`, ok({ api_key: 'ak-1' }), ok({ api_key: 'ak-2' }))
+    .on('GET', `${API}/settings`, ok(SETTINGS(options.remote ?? 1)))
+    .on('GET', `${API}/color-settings/web`, ok({}))
+    .on('GET', `${API}/geo`, ok({ country_code: 'US' }))
+    .on('GET', `${API}/profile`, ok(USER(options.user)))
+    .on('GET', `${API}/orders`, ok(ORDERS))
+    .on('GET', `${API}/transactions`, ok(TRANSACTIONS))
+    .on('GET', `${API}/clips/user`, ok(CLIPS))
+    .on('POST', `${API}/auth/logout`, ok({ message: 'Signed out' }));
+  if (options.token) world.storage.set('token.demo', TOKEN);
+}
+
+const calls = (method: string, path: string): Recorded[] => world.server.to(method, `${API}/${path}`);
+
+// ------------------------------------------------------------------ DOM helpers
+
+const root = (el: Element) => el.shadowRoot!;
+const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => root(el).querySelector<T>(selector);
+const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [...root(el).querySelectorAll<T>(selector)];
+const part = <T extends Element = HTMLElement>(el: Element, name: string) => $<T>(el, `[part~="${name}"]`);
+const has = (el: Element, name: string) => part(el, name) !== null;
+const text = (el: Element) => root(el).textContent ?? '';
+
+async function shows(el: Element, words: string): Promise<void> {
+  await waitUntil(() => text(el).includes(words), `expected "${words}"; the element shows "${text(el)}"`, { timeout: 4000 });
+}
+async function showsPart(el: Element, name: string): Promise<void> {
+  await waitUntil(() => has(el, name), `expected part "${name}"; the element shows "${text(el)}"`, { timeout: 4000 });
+}
+
+/** The control labelled `label`. */
+function control<T extends HTMLElement = HTMLInputElement>(el: Element, label: string): T {
+  const found = $$<HTMLLabelElement>(el, 'label').find((l) => l.textContent === label);
+  if (!found) throw new Error(`no field labelled "${label}"; labels: ${$$(el, 'label').map((l) => l.textContent).join(', ')}`);
+  return root(el).getElementById(found.htmlFor) as T;
+}
+
+/** Types into a React-controlled input (the native setter, then an input event, as a browser does). */
+function type(el: Element, label: string, value: string): void {
+  const input = control(el, label);
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, value);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+function choose(el: Element, label: string, value: string): void {
+  const select = control<HTMLSelectElement>(el, label);
+  Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!.call(select, value);
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/** The error shown under a field, found through its aria-describedby. */
+function errorOf(el: Element, label: string): string | null {
+  const input = control(el, label);
+  if (input.getAttribute('aria-invalid') !== 'true') return null;
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ');
+  return ids.map((id) => root(el).getElementById(id)).find((n) => n?.getAttribute('part') === 'field-error')?.textContent ?? null;
+}
+
+const submit = (el: Element) => part<HTMLButtonElement>(el, 'submit')!.click();
+
+/** Runs `act` and returns the events of `type` that reached the document meanwhile. */
+async function firedDuring(type: string, act: () => Promise<void>): Promise<CustomEvent[]> {
+  const seen: CustomEvent[] = [];
+  const on = (e: Event) => seen.push(e as CustomEvent);
+  document.addEventListener(type, on);
+  try {
+    await act();
+  } finally {
+    document.removeEventListener(type, on);
+  }
+  return seen;
+}
+
+async function signInThroughForm(el: Element, password = 'fan-pass-1'): Promise<void> {
+  await showsPart(el, 'sign-in');
+  type(el, 'Email', 'fan@example.com');
+  type(el, 'Password', password);
+  submit(el);
+}
+
+/** Opens a page at `path` for the length of a test. */
+function atPath(path: string): () => void {
+  const before = location.href;
+  history.pushState(null, '', path);
+  return () => history.pushState(null, '', before);
+}
+
+// ------------------------------------------------------------------ tests
+
+describe('<channel-profile>', () => {
+  before(() => {
+    teardown();
+    start({ channelKey: 'demo', apiUrl: API, keysUrl: KEYS }, 'http://api.test/channel-elements.js');
+  });
+  afterEach(() => teardown());
+
+  describe('guest', () => {
+    beforeEach(() => useFakePlatform());
+
+    it('sees sign-in: labelled email and password, forgot password, Google, Facebook and the way to register', async () => {
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'sign-in');
+      expect(part(el, 'title')?.textContent).to.equal('Sign in');
+      expect(control(el, 'Email').type).to.equal('email');
+      expect(control(el, 'Email').autocomplete).to.equal('email');
+      expect(control(el, 'Password').type).to.equal('password');
+      expect(part(el, 'forgot')?.textContent).to.equal('Forgot password?');
+      expect(part(el, 'social-google')?.textContent).to.equal('Continue with Google');
+      expect(part(el, 'social-facebook')?.textContent).to.equal('Continue with Facebook');
+      expect(part(el, 'to-register')?.textContent).to.equal('Create an account');
+      expect(has(el, 'tabs')).to.equal(false);
+      expect(calls('GET', 'profile'), 'no token: no profile call').to.have.length(0);
+    });
+
+    it('checks the fields locally: messages under them, aria-invalid, focus on the first, nothing sent', async () => {
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'sign-in');
+      type(el, 'Email', 'not-an-email');
+      submit(el);
+      await waitUntil(() => errorOf(el, 'Email') !== null, 'the email error');
+      expect(errorOf(el, 'Email')).to.equal('A valid email address is required');
+      expect(errorOf(el, 'Password')).to.equal('Field is required');
+      expect($$(el, '[part~="field-error"]').every((n) => n.getAttribute('role') === 'alert')).to.equal(true);
+      expect(root(el).activeElement === control(el, 'Email')).to.equal(true);
+      expect(control(el, 'Email').value, 'what was typed stays').to.equal('not-an-email');
+      expect(calls('POST', 'v2/auth/login')).to.have.length(0);
+    });
+
+    it("a wrong password shows 'Invalid email or password. Please try again.' and keeps the inputs", async () => {
+      world.server.on('POST', `${API}/v2/auth/login`, {
+        status: 422,
+        body: { message: 'Invalid email or password. Please try again.' },
+      });
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await signInThroughForm(el, 'wrong-password');
+      await showsPart(el, 'form-error');
+      expect(part(el, 'form-error')?.getAttribute('role')).to.equal('alert');
+      expect(part(el, 'form-error')?.textContent).to.equal('Invalid email or password. Please try again.');
+      expect(control(el, 'Email').value).to.equal('fan@example.com');
+      expect(control(el, 'Password').value).to.equal('wrong-password');
+      expect(part<HTMLButtonElement>(el, 'submit')!.disabled).to.equal(false);
+      expect($user.get()).to.equal(undefined);
+    });
+
+    it('signing in: submit disabled while in flight, one request for a double submit, channel-login without personal data, $user set', async () => {
+      const answer = new Deferred();
+      world.server.on('POST', `${API}/v2/auth/login`, answer);
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      const events = await firedDuring('channel-login', async () => {
+        await signInThroughForm(el);
+        await until(() => calls('POST', 'v2/auth/login').length === 1, 'the login request');
+        expect(part<HTMLButtonElement>(el, 'submit')!.disabled).to.equal(true);
+        expect(part(el, 'submit')?.textContent).to.equal('Signing in…');
+        part<HTMLFormElement>(el, 'sign-in')!.querySelector('form')!.requestSubmit();
+        await flush();
+        answer.resolve(ok({ token: TOKEN, user: USER() }));
+        await showsPart(el, 'tabs');
+      });
+      expect(calls('POST', 'v2/auth/login')).to.have.length(1);
+      expect(calls('POST', 'v2/auth/login')[0]!.body).to.deep.equal({ email: 'fan@example.com', password: 'fan-pass-1', api_key: 'ak-1' });
+      expect(events).to.have.length(1);
+      expect(events[0]!.target === el, 'fired by the element').to.equal(true);
+      expect(events[0]!.bubbles && events[0]!.composed).to.equal(true);
+      expect(JSON.parse(JSON.stringify(events[0]!.detail))).to.deep.equal({ method: 'password' });
+      expect($user.get()?.email).to.equal('fan@example.com');
+      expect(world.storage.get('token.demo', isString)).to.equal(TOKEN);
+      expect(part(el, 'title')?.textContent).to.equal('Hello, Ann Fan');
+      expect(root(el).activeElement === part(el, 'title'), 'focus moves to the new step').to.equal(true);
+    });
+
+    it('registration without terms is refused locally and nothing is sent', async () => {
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'to-register');
+      part(el, 'to-register')!.click();
+      await showsPart(el, 'register');
+      expect(root(el).activeElement === part(el, 'title'), 'the new step heading takes focus').to.equal(true);
+      type(el, 'First name', 'Ann');
+      type(el, 'Last name', 'Fan');
+      type(el, 'Email', 'new@example.com');
+      type(el, 'Password', 'long-enough-1');
+      type(el, 'Confirm password', 'long-enough-1');
+      submit(el);
+      await showsPart(el, 'form-error');
+      expect(part(el, 'form-error')?.textContent).to.equal(
+        'You are not registered yet. Please accept terms and conditions and click Register to continue.',
+      );
+      expect(errorOf(el, 'I accept the terms & conditions')).to.equal('Please accept terms & conditions');
+      expect(root(el).activeElement === control(el, 'I accept the terms & conditions')).to.equal(true);
+      await flush();
+      expect(calls('POST', 'v2/auth/register')).to.have.length(0);
+    });
+
+    it('shows every registration rule under its field', async () => {
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'to-register');
+      part(el, 'to-register')!.click();
+      await showsPart(el, 'register');
+      type(el, 'Password', 'short');
+      type(el, 'Confirm password', 'other');
+      submit(el);
+      await waitUntil(() => errorOf(el, 'First name') !== null, 'the errors');
+      expect(['First name', 'Last name', 'Email', 'Password', 'Confirm password'].map((l) => errorOf(el, l))).to.deep.equal([
+        'Enter your first name',
+        'Enter your last name',
+        'Enter your Email',
+        'The password is too short',
+        "PASSWORDS DON'T MATCH",
+      ]);
+      expect(control(el, 'Password').getAttribute('aria-describedby')!.split(' ')).to.have.length(2);
+    });
+
+    it('registers (terms and news sent), fires channel-login and shows the verify notice with Send it again', async () => {
+      world.server
+        .on('POST', `${API}/v2/auth/register`, ok({ token: TOKEN, user: USER({ email: 'new@example.com', email_verified: false }) }))
+        .on('POST', `${API}/auth/email-verify/resend`, ok({ message: 'Sent' }));
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'to-register');
+      part(el, 'to-register')!.click();
+      await showsPart(el, 'register');
+      type(el, 'First name', 'Ann');
+      type(el, 'Last name', 'Fan');
+      type(el, 'Email', 'new@example.com');
+      type(el, 'Password', 'long-enough-1');
+      type(el, 'Confirm password', 'long-enough-1');
+      control(el, 'I accept the terms & conditions').click();
+      control(el, 'Send me news by email').click();
+      const events = await firedDuring('channel-login', async () => {
+        submit(el);
+        await showsPart(el, 'verify-notice');
+      });
+      expect(calls('POST', 'v2/auth/register')[0]!.body).to.deep.equal({
+        first_name: 'Ann',
+        last_name: 'Fan',
+        email: 'new@example.com',
+        password: 'long-enough-1',
+        password_confirmation: 'long-enough-1',
+        terms: true,
+        news: true,
+        api_key: 'ak-1',
+      });
+      expect(events.map((e) => e.detail)).to.deep.equal([{ method: 'register' }]);
+      expect(text(el)).to.contain('We sent a link to new@example.com. Follow it to verify your email address.');
+      part(el, 'resend')!.click();
+      await shows(el, 'We sent the link again.');
+      expect(calls('POST', 'auth/email-verify/resend')[0]!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
+      $$(el, '[part~="continue"]')[0]!.click();
+      await showsPart(el, 'tabs');
+      expect(part(el, 'verify-banner')?.textContent).to.contain('Your email address is not verified yet.');
+    });
+
+    it('forgot password: asks for a link with the typed email', async () => {
+      world.server.on('POST', `${API}/auth/password-reset-request`, ok({ message: 'ok' }));
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'sign-in');
+      type(el, 'Email', 'fan@example.com');
+      part(el, 'forgot')!.click();
+      await showsPart(el, 'reset-request');
+      expect(control(el, 'Email').value).to.equal('fan@example.com');
+      submit(el);
+      await shows(el, 'If an account exists for fan@example.com, we sent it a link');
+      expect(calls('POST', 'auth/password-reset-request')[0]!.body).to.deep.equal({ email: 'fan@example.com', api_key: 'ak-1' });
+    });
+
+    it('the Google button saves this page and goes to the provider with state = the api key', async () => {
+      const assigned: string[] = [];
+      const assign = navigation.assign;
+      navigation.assign = (url) => void assigned.push(url);
+      try {
+        const el = await fixture(html`<channel-profile></channel-profile>`);
+        await showsPart(el, 'social-google');
+        part(el, 'social-google')!.click();
+        await until(() => assigned.length === 1, 'the redirect');
+        const url = new URL(assigned[0]!);
+        expect(url.origin + url.pathname).to.equal('https://accounts.test/auth');
+        expect(url.searchParams.get('state')).to.equal('ak-1');
+        expect(url.searchParams.get('redirect_uri')).to.equal(`${location.origin}/auth/login/google/callback`);
+        expect(sessionStorage.getItem('rudy_return.demo')).to.equal(location.href);
+      } finally {
+        navigation.assign = assign;
+        sessionStorage.removeItem('rudy_return.demo');
+      }
+    });
+
+    it('answers channel-login-request: shows sign-in, focuses the email field; the listener goes with the element', async () => {
+      const el = await fixture(html`<div><channel-profile></channel-profile></div>`);
+      const profile = el.querySelector('channel-profile')!;
+      await showsPart(profile, 'to-register');
+      part(profile, 'to-register')!.click();
+      await showsPart(profile, 'register');
+      document.body.dispatchEvent(new CustomEvent('channel-login-request', { bubbles: true, composed: true, detail: { reason: 'watch' } }));
+      await showsPart(profile, 'sign-in');
+      await waitUntil(() => root(profile).activeElement === control(profile, 'Email'), 'focus in the email field');
+      const removed: string[] = [];
+      const original = EventTarget.prototype.removeEventListener.bind(document);
+      document.removeEventListener = ((type: string, ...rest: [EventListenerOrEventListenerObject, unknown?]) => {
+        removed.push(type);
+        original(type, ...(rest as [EventListenerOrEventListenerObject]));
+      }) as typeof document.removeEventListener;
+      try {
+        profile.remove();
+        await waitUntil(() => removed.includes('channel-login-request'), 'the listener removed');
+      } finally {
+        // The spy was an own property: deleting it brings back the prototype's method.
+        delete (document as { removeEventListener?: unknown }).removeEventListener;
+      }
+    });
+
+    it('speaks French: texts and server messages', async () => {
+      world.server.on('POST', `${API}/v2/auth/login`, { status: 422, body: { message: 'Invalid email or password. Please try again.' } });
+      const el = await fixture(html`<channel-profile lang="fr"></channel-profile>`);
+      await showsPart(el, 'sign-in');
+      expect(part(el, 'title')?.textContent).to.equal('Connexion');
+      expect(part(el, 'forgot')?.textContent).to.equal('Mot de passe oublié ?');
+      expect(part(el, 'social-google')?.textContent).to.equal('Continuer avec Google');
+      type(el, 'E-mail', 'x');
+      submit(el);
+      await waitUntil(() => errorOf(el, 'E-mail') !== null, 'the error');
+      expect(errorOf(el, 'E-mail')).to.equal('Une adresse e-mail valide est requise');
+      expect(errorOf(el, 'Mot de passe')).to.equal('Ce champ est obligatoire');
+      type(el, 'E-mail', 'fan@example.com');
+      type(el, 'Mot de passe', 'nope-nope');
+      submit(el);
+      await shows(el, 'E-mail ou mot de passe invalide. Veuillez réessayer.');
+    });
+
+    it('passes an a11y audit (sign-in, and registration with errors)', async () => {
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'social-google');
+      await expect(el).shadowDom.to.be.accessible();
+      part(el, 'to-register')!.click();
+      await showsPart(el, 'register');
+      submit(el);
+      await showsPart(el, 'field-error');
+      await expect(el).shadowDom.to.be.accessible();
+    });
+  });
+
+  describe('signed in', () => {
+    it('lists the active orders with type, product, status, price and subscription state', async () => {
+      useFakePlatform({ token: true });
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await waitUntil(() => $$(el, '[part~="order"]').length === 2, 'two active orders', { timeout: 4000 });
+      const rows = $$(el, '[part~="order"]').map((row) => row.textContent);
+      expect(rows[0]).to.contain('Subscription').and.contain('All-access monthly').and.contain('Status: Paid').and.contain('€9.99');
+      expect(rows[0]).to.contain('Subscription: Active').and.contain('Auto-renewal: Active').and.contain('Renews on Feb 4, 2024');
+      expect(rows[0]).to.contain('Ordered Jan 5, 2024');
+      expect(rows[1]).to.contain('Single event').and.contain('Spring Final').and.contain('Status: Paid').and.contain('€12.50');
+      expect(text(el)).not.to.contain('Old game');
+      const orders = calls('GET', 'orders')[0]!;
+      expect(orders.headers.authorization).to.equal(`Bearer ${TOKEN}`);
+      expect(orders.url).not.to.contain(TOKEN);
+      expect(part(el, 'tab-selected')?.textContent).to.equal('Orders');
+      expect(part(el, 'title')?.textContent).to.equal('Hello, Ann Fan');
+    });
+
+    it('tabs: role=tab, arrow keys move and open, the panel is labelled by its tab', async () => {
+      useFakePlatform({ token: true });
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'tabs');
+      const tabs = $$(el, '[role="tab"]');
+      expect(tabs.map((t) => t.textContent)).to.deep.equal(['Orders', 'Transactions', 'Clips', 'Favourites', 'Devices', 'Edit profile']);
+      expect(tabs.map((t) => t.tabIndex)).to.deep.equal([0, -1, -1, -1, -1, -1]);
+      tabs[0]!.focus();
+      tabs[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      await waitUntil(() => part(el, 'tab-selected')?.textContent === 'Transactions', 'the next tab');
+      expect(root(el).activeElement?.textContent).to.equal('Transactions');
+      const panel = $(el, '[role="tabpanel"]')!;
+      expect(panel.getAttribute('aria-labelledby')).to.equal($$(el, '[role="tab"]')[1]!.id);
+      root(el).activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+      await waitUntil(() => part(el, 'tab-selected')?.textContent === 'Edit profile', 'the last tab');
+      root(el).activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      await waitUntil(() => part(el, 'tab-selected')?.textContent === 'Orders', 'wraps to the first');
+    });
+
+    it('transactions with their statuses and subscription labels; clips with their states', async () => {
+      useFakePlatform({ token: true });
+      const el = await fixture(html`<channel-profile section="transactions"></channel-profile>`);
+      await waitUntil(() => $$(el, '[part~="transaction"]').length === 3, 'three transactions', { timeout: 4000 });
+      const rows = $$(el, '[part~="transaction"]').map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+      expect(rows).to.deep.equal([
+        ['Jan 10, 2024', 'All-access monthlySubscription Renewal', '€9.99', 'Failed'],
+        ['Jan 5, 2024', 'All-access monthlyNew subscription', '€9.99', 'Paid'],
+        ['Dec 16, 2023', 'Old game', '€4.00', 'Refunded'],
+      ]);
+      el.setAttribute('section', 'clips');
+      await waitUntil(() => $$(el, '[part~="clip"]').length === 3, 'three clips', { timeout: 4000 });
+      const clips = $$(el, '[part~="clip"]');
+      expect(clips.map((c) => c.querySelector('[part~="clip-state"]')?.textContent)).to.deep.equal(['Ready', 'Processing', 'Failed']);
+      expect(clips[0]!.textContent).to.contain('Winning goal').and.contain('Spring Final').and.contain('Duration 1:15');
+      expect(clips[2]!.textContent).to.contain('Your clip creation failed');
+    });
+
+    it('a bad section attribute: a translated notice, a console warning and the orders', async () => {
+      useFakePlatform({ token: true });
+      const el = await fixture(html`<channel-profile section="bogus"></channel-profile>`);
+      await showsPart(el, 'tabs');
+      expect(part(el, 'notice')?.textContent).to.equal(
+        'Ignored section="bogus": orders, transactions, clips, favourites, devices, edit.',
+      );
+      expect(world.lines.warn).to.include(
+        '<channel-profile>: ignored section="bogus"; expected orders, transactions, clips, favourites, devices, edit.',
+      );
+      expect(part(el, 'tab-selected')?.textContent).to.equal('Orders');
+    });
+
+    it('devices with remote auth off: no Devices tab, the orders instead', async () => {
+      useFakePlatform({ token: true, remote: 0 });
+      const el = await fixture(html`<channel-profile section="devices"></channel-profile>`);
+      await showsPart(el, 'orders');
+      expect(part(el, 'tab-selected')?.textContent).to.equal('Orders');
+      expect($$(el, '[role="tab"]').map((t) => t.textContent)).not.to.include('Devices');
+      expect(has(el, 'device-code')).to.equal(false);
+    });
+
+    it('devices with remote auth on: links by code; a bad code shows the server error under the field', async () => {
+      useFakePlatform({ token: true });
+      world.server.on(
+        'POST',
+        `${API}/auth/add_session`,
+        { status: 422, body: { message: 'The given data was invalid.', errors: { code: ['The code is invalid or has expired.'] } } },
+        ok({ message: 'Your device is now linked.' }),
+      );
+      const el = await fixture(html`<channel-profile section="devices"></channel-profile>`);
+      await showsPart(el, 'device-code');
+      type(el, 'Device code', 'zzz-222');
+      submit(el);
+      await waitUntil(() => errorOf(el, 'Device code') !== null, 'the code error');
+      expect(errorOf(el, 'Device code')).to.equal('The code is invalid or has expired.');
+      await expect(el).shadowDom.to.be.accessible();
+      expect(calls('POST', 'auth/add_session')[0]!.body).to.deep.equal({ code: 'ZZZ222', api_key: 'ak-1' });
+      type(el, 'Device code', 'abc234');
+      submit(el);
+      await shows(el, 'Your device is now linked.');
+    });
+
+    it('favourites: the tab mounts the favourites panel', async () => {
+      useFakePlatform({ token: true });
+      world.server
+        .on('GET', `${API}/favorites`, ok({ participant: [], participant_group: [], event_category: [], favorite_event: [], event_location: [] }))
+        .on('GET', `${API}/participants`, ok([]))
+        .on('GET', `${API}/participant-groups`, ok([]))
+        .on('GET', `${API}/events-categories`, ok([]));
+      const el = await fixture(html`<channel-profile section="favourites"></channel-profile>`);
+      await showsPart(el, 'favourites');
+      expect(part(el, 'tab-selected')?.textContent).to.equal('Favourites');
+    });
+
+    it('edit: fields from the user, gender labels, capabilities, counts; Save posts the profile with _method=patch', async () => {
+      useFakePlatform({ token: true });
+      world.server.on('POST', `${API}/profile`, ok(USER({ first_name: 'Anne', gender: 'M', news: true })));
+      const el = await fixture(html`<channel-profile section="edit"></channel-profile>`);
+      await showsPart(el, 'edit');
+      expect(control(el, 'First name').value).to.equal('Ann');
+      const gender = control<HTMLSelectElement>(el, 'Gender');
+      expect(gender.value).to.equal('W');
+      expect([...gender.options].map((o) => [o.value, o.textContent])).to.deep.equal([
+        ['', 'Not identified'],
+        ['M', 'Male'],
+        ['W', 'Female'],
+      ]);
+      expect($$(el, '[part~="capabilities"] li').map((li) => li.textContent)).to.deep.equal([
+        'Watching videos',
+        'Downloading events',
+        'Making clips',
+        'The on-demand library',
+      ]);
+      expect(part(el, 'feature-counts')?.textContent).to.equal('Clips: 2Downloads: 5');
+      expect(part(el, 'email-state')?.textContent).to.equal('Email address verified');
+      type(el, 'First name', 'Anne');
+      choose(el, 'Gender', 'M');
+      control(el, 'Send me news by email').click();
+      submit(el);
+      await shows(el, 'Your profile was saved.');
+      const [sent] = calls('POST', 'profile');
+      expect(sent!.body).to.deep.equal({ _method: 'patch', first_name: 'Anne', last_name: 'Fan', gender: 'M', news: true, api_key: 'ak-1' });
+      expect(sent!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
+      expect($user.get()?.first_name).to.equal('Anne');
+      expect(part(el, 'title')?.textContent).to.equal('Hello, Anne Fan');
+    });
+
+    it('edit: Delete account asks first, then asks the server to email the link', async () => {
+      useFakePlatform({ token: true });
+      world.server.on('POST', `${API}/auth/delete-account`, ok({ message: 'Sent' }));
+      const el = await fixture(html`<channel-profile section="edit"></channel-profile>`);
+      await showsPart(el, 'delete-account');
+      part(el, 'delete-account')!.click();
+      await showsPart(el, 'confirm-delete');
+      expect(calls('POST', 'auth/delete-account')).to.have.length(0);
+      part(el, 'confirm-delete')!.click();
+      await shows(el, 'We sent you a link to confirm the deletion of your account.');
+      expect(calls('POST', 'auth/delete-account')).to.have.length(1);
+    });
+
+    it('a temporary password locks the element to the edit section until a new password is saved', async () => {
+      useFakePlatform({ token: true, user: { temporary_password: true } });
+      world.server.on('POST', `${API}/profile`, ok(USER({ temporary_password: false })));
+      const el = await fixture(html`<channel-profile section="orders"></channel-profile>`);
+      await showsPart(el, 'edit');
+      expect(has(el, 'tabs')).to.equal(false);
+      expect(has(el, 'orders')).to.equal(false);
+      expect(has(el, 'delete-account')).to.equal(false);
+      expect(calls('GET', 'orders')).to.have.length(0);
+      expect(text(el)).to.contain('You signed in with a temporary password. Choose a new password to continue.');
+      await expect(el).shadowDom.to.be.accessible();
+      submit(el);
+      await waitUntil(() => errorOf(el, 'New password') !== null, 'the password error');
+      expect(errorOf(el, 'New password')).to.equal('Field is required');
+      expect(calls('POST', 'profile')).to.have.length(0);
+      type(el, 'New password', 'brand-new-1');
+      type(el, 'Confirm the new password', 'brand-new-1');
+      submit(el);
+      await showsPart(el, 'tabs');
+      expect(calls('POST', 'profile')[0]!.body).to.include({ password: 'brand-new-1', password_confirmation: 'brand-new-1' });
+      expect(part(el, 'tab-selected')?.textContent).to.equal('Edit profile');
+      expect(text(el)).to.contain('Your profile was saved.');
+    });
+
+    it('Sign out: auth/logout, channel-logout, a fresh api key, the sign-in form', async () => {
+      useFakePlatform({ token: true });
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'sign-out');
+      const events = await firedDuring('channel-logout', async () => {
+        part(el, 'sign-out')!.click();
+        await showsPart(el, 'sign-in');
+      });
+      expect(events).to.have.length(1);
+      expect(events[0]!.bubbles && events[0]!.composed).to.equal(true);
+      expect(events[0]!.detail).to.deep.equal({});
+      expect(calls('POST', 'auth/logout')[0]!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
+      expect(calls('POST', 'get_api_key')).to.have.length(2);
+      expect($user.get()).to.equal(undefined);
+      expect($token.get()).to.equal(undefined);
+      expect(root(el).activeElement === part(el, 'title')).to.equal(true);
+    });
+
+    it('a 401 anywhere resets the user and the element shows sign-in', async () => {
+      useFakePlatform({ token: true });
+      world.server.on('GET', `${API}/orders`, { status: 401, body: { message: 'Unauthenticated.' } });
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'sign-in');
+      expect($user.get()).to.equal(undefined);
+    });
+
+    it('a sign-in elsewhere (the shared user) shows the profile here', async () => {
+      useFakePlatform();
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'sign-in');
+      $token.set(TOKEN);
+      $user.set(User.parse(USER()));
+      await showsPart(el, 'tabs');
+    });
+
+    it('passes an a11y audit (orders, edit)', async () => {
+      useFakePlatform({ token: true });
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await waitUntil(() => $$(el, '[part~="order"]').length === 2, 'the orders', { timeout: 4000 });
+      await expect(el).shadowDom.to.be.accessible();
+      el.setAttribute('section', 'edit');
+      await showsPart(el, 'edit');
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('speaks French when signed in', async () => {
+      useFakePlatform({ token: true });
+      const el = await fixture(html`<channel-profile lang="fr"></channel-profile>`);
+      await waitUntil(() => $$(el, '[part~="order"]').length === 2, 'the orders', { timeout: 4000 });
+      expect($$(el, '[role="tab"]').map((t) => t.textContent)).to.deep.equal([
+        'Commandes',
+        'Transactions',
+        'Extraits',
+        'Favoris',
+        'Appareils',
+        'Modifier le profil',
+      ]);
+      expect(part(el, 'sign-out')?.textContent).to.equal('Se déconnecter');
+      const first = $$(el, '[part~="order"]')[0]!.textContent!;
+      expect(first).to.contain('Abonnement').and.contain('Statut : Payée').and.contain('Renouvellement automatique : Actif');
+      expect(first).to.match(/9,99\s€/);
+    });
+  });
+
+  describe('pages of emailed links and callbacks', () => {
+    let restore: () => void;
+    afterEach(() => restore());
+
+    it('/verify-email: verifies, says so, and removes the one-time values from the address bar', async () => {
+      useFakePlatform();
+      world.server.on('POST', `${API}/auth/email-verify`, ok({ message: 'Verified' }));
+      restore = atPath('/verify-email?email=fan%40example.com&expires=1700000000&signature=sig-1&keep=1');
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'verify-email');
+      await shows(el, 'Your email address is verified. Thank you!');
+      expect(calls('POST', 'auth/email-verify')[0]!.body).to.deep.equal({
+        email: 'fan@example.com',
+        expires: '1700000000',
+        signature: 'sig-1',
+        api_key: 'ak-1',
+      });
+      expect(location.pathname + location.search).to.equal('/verify-email?keep=1');
+      $$(el, '[part~="continue"]')[0]!.click();
+      await showsPart(el, 'sign-in');
+    });
+
+    it('/verify-email: a failed and an already verified link say so', async () => {
+      useFakePlatform();
+      world.server.on(
+        'POST',
+        `${API}/auth/email-verify`,
+        { status: 422, body: { message: 'Verification failed' } },
+        { status: 422, body: { message: 'Email already verified' } },
+      );
+      restore = atPath('/verify-email?email=fan%40example.com&expires=1&signature=bad');
+      const first = await fixture(html`<channel-profile></channel-profile>`);
+      await shows(first, 'Verification of your email address failed');
+      first.remove();
+      history.replaceState(null, '', '/verify-email?email=fan%40example.com&expires=1&signature=again');
+      const second = await fixture(html`<channel-profile></channel-profile>`);
+      await shows(second, 'Your email already verified');
+    });
+
+    it('/password-reset: a new password; an expired link says so and offers a new one', async () => {
+      useFakePlatform();
+      world.server.on('POST', `${API}/auth/password-reset`, { status: 422, body: { message: 'Reset password key expired' } });
+      restore = atPath('/password-reset?email=fan%40example.com&token=reset-1');
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'reset-password');
+      expect(location.search).to.equal('');
+      type(el, 'New password', 'brand-new-1');
+      type(el, 'Confirm the new password', 'brand-new-2');
+      submit(el);
+      await waitUntil(() => errorOf(el, 'Confirm the new password') !== null, 'the mismatch');
+      expect(errorOf(el, 'Confirm the new password')).to.equal("PASSWORDS DON'T MATCH");
+      type(el, 'Confirm the new password', 'brand-new-1');
+      submit(el);
+      await shows(el, 'Reset password key expired');
+      await expect(el).shadowDom.to.be.accessible();
+      expect(calls('POST', 'auth/password-reset')[0]!.body).to.deep.equal({
+        email: 'fan@example.com',
+        token: 'reset-1',
+        password: 'brand-new-1',
+        password_confirmation: 'brand-new-1',
+        api_key: 'ak-1',
+      });
+      part(el, 'new-link')!.click();
+      await showsPart(el, 'reset-request');
+      expect(control(el, 'Email').value).to.equal('fan@example.com');
+    });
+
+    it('/password-reset: success leads to sign-in with the email filled in', async () => {
+      useFakePlatform();
+      world.server.on('POST', `${API}/auth/password-reset`, ok({ message: 'Changed' }));
+      restore = atPath('/password-reset?email=fan%40example.com&token=reset-1');
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'reset-password');
+      type(el, 'New password', 'brand-new-1');
+      type(el, 'Confirm the new password', 'brand-new-1');
+      submit(el);
+      await showsPart(el, 'sign-in');
+      expect(text(el)).to.contain('Your password was changed. You can sign in now.');
+      expect(control(el, 'Email').value).to.equal('fan@example.com');
+    });
+
+    it('/confirm-account-deletion: confirm deletes, signs this user out and fires channel-logout', async () => {
+      useFakePlatform({ token: true });
+      world.server.on('POST', `${API}/delete-account-confirm`, ok({ message: 'Deleted' }));
+      restore = atPath('/confirm-account-deletion?email=fan%40example.com&token=del-1');
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'confirm-deletion');
+      expect(text(el)).to.contain('Delete your account fan@example.com?');
+      await expect(el).shadowDom.to.be.accessible();
+      expect(location.search).to.equal('');
+      const events = await firedDuring('channel-logout', async () => {
+        submit(el);
+        await shows(el, 'Your account was deleted.');
+      });
+      expect(events).to.have.length(1);
+      expect(calls('POST', 'delete-account-confirm')[0]!.body).to.deep.equal({ email: 'fan@example.com', token: 'del-1', channel_key: 'ck-demo' });
+      expect($user.get()).to.equal(undefined);
+      expect(world.storage.get('token.demo', isString)).to.equal(undefined);
+      $$(el, '[part~="continue"]')[0]!.click();
+      await showsPart(el, 'sign-in');
+    });
+
+    it('/auth/login/google/callback: signs in, fires channel-login and goes back to the saved page', async () => {
+      useFakePlatform();
+      world.server.on('POST', `${API}/v2/auth/social/google`, ok({ token: TOKEN, user: USER({ provider: 'google' }) }));
+      const assigned: string[] = [];
+      const assign = navigation.assign;
+      navigation.assign = (url) => void assigned.push(url);
+      sessionStorage.setItem('rudy_return.demo', `${location.origin}/watch/501`);
+      restore = atPath('/auth/login/google/callback?code=one-time&state=ak-1');
+      try {
+        const events = await firedDuring('channel-login', async () => {
+          await fixture(html`<channel-profile></channel-profile>`);
+          await until(() => assigned.length === 1, 'the return');
+        });
+        expect(assigned).to.deep.equal([`${location.origin}/watch/501`]);
+        expect(events.map((e) => e.detail)).to.deep.equal([{ method: 'google' }]);
+        expect(calls('POST', 'v2/auth/social/google')[0]!.body).to.deep.equal({
+          code: 'one-time',
+          redirect_uri: `${location.origin}/auth/login/google/callback`,
+          api_key: 'ak-1',
+        });
+        expect(location.search).to.equal('');
+      } finally {
+        navigation.assign = assign;
+        sessionStorage.removeItem('rudy_return.demo');
+      }
+    });
+
+    it('a callback with a foreign state is refused without a request; a cancelled one says so', async () => {
+      useFakePlatform();
+      restore = atPath('/auth/login/google/callback?code=one-time&state=someone-else');
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await shows(el, 'Sign-in could not be completed. Please try again.');
+      expect(has(el, 'sign-in')).to.equal(true);
+      expect(calls('POST', 'v2/auth/social/google')).to.have.length(0);
+      el.remove();
+      history.replaceState(null, '', '/auth/login/facebook/callback?error=access_denied');
+      const cancelled = await fixture(html`<channel-profile></channel-profile>`);
+      await shows(cancelled, 'Sign-in was cancelled.');
+      expect(part(cancelled, 'form-error')?.getAttribute('role')).to.equal('alert');
+    });
+  });
+});
