@@ -19,11 +19,17 @@ import { defineOnce, makeElement } from './define.js';
  * @attr limit - show at most this many events (1-5000), fetched at once
  * @attr watch-url - link template, default /watch/{id}
  * @attr show-filters - show the gender, sport, city and state filters
+ * @attr favorites - only the events of the signed-in user's favourites (`GET events/favorite`); a guest is
+ *   asked to sign in
  * @fires channel-event-select - an event was activated; cancelable (detail.id)
+ * @fires channel-login-request - a guest pressed a star, or the sign-in button of a favorites list
+ *   (detail.reason 'favourite', detail.eventId for a star)
  * @csspart schedule, title, count, filters, list, table, event, event-link, card, event-name, row, badge,
- *   badge-live, badge-free, badge-paid, badge-purchased, favourite, more, loading, empty, error, toasts, toast
+ *   badge-live, badge-free, badge-paid, badge-purchased, favourite, favourite-following (a star of a followed
+ *   event), favourite-popover, favourite-toggle, more, loading, empty, error, sign-in, sign-in-button, toasts, toast
  * @cssprop --channel-accent, --channel-font-family, --channel-font-size, --channel-radius, --channel-surface,
- *   --channel-line, --channel-muted, --channel-text, --channel-card-background, --channel-card-min-width
+ *   --channel-line, --channel-muted, --channel-text, --channel-card-background, --channel-card-min-width,
+ *   --channel-favourite (a followed star), --channel-popover-background
  */
 export const createScheduleElement = () => makeElement(Schedule, SCHEDULE_PROPS);
 

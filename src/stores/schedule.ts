@@ -1,12 +1,12 @@
 /**
  * One schedule's event list: query, pagination, cancellation of stale requests, and its states
- * (loading, ready, error). Each `<channel-schedule>` owns one; the data below it is shared through the
- * client's dedup and cache.
+ * (loading, ready, error, and signed-out for a favourites list without a user). Each `<channel-schedule>` owns
+ * one; the data below it is shared through the client's dedup and cache.
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import { MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
-import { getClient, startSession } from './session.js';
+import { $user, getClient, identified, startSession } from './session.js';
 
 /** Schedule kinds (attribute `kind`) and the stream status each asks for. */
 export const SCHEDULE_KINDS = { live: 'live', upcoming: 'upcoming', vod: 'finished', all: undefined } as const;
@@ -27,11 +27,14 @@ export interface ScheduleQuery {
   state?: string | undefined;
   /** Show at most this many events (still fetched page by page). */
   limit?: number | undefined;
+  /** Only the events of the signed-in user's favourites (`GET events/favorite`, same parameters). */
+  favorites?: boolean | undefined;
 }
 
 /** A schedule's state. */
 export interface ScheduleState {
-  status: 'loading' | 'ready' | 'error';
+  /** `signed-out`: a favourites list asked for by a guest (nothing was fetched). */
+  status: 'loading' | 'ready' | 'error' | 'signed-out';
   events: Event[];
   total: number;
   loadingMore: boolean;
@@ -51,7 +54,12 @@ export interface Schedule {
   destroy(): void;
 }
 
-/** Query parameters of `GET /events` for a schedule query and page. */
+/**
+ * Query parameters of `GET /events` for a schedule query and page. `GET events/favorite` takes the same; of the
+ * ones spec section 7 names for it (stream_status, start_date, end_date, offset, limit, sort_field,
+ * sort_direction) a schedule sets no dates and no sorting, so those never go out. Empty values are dropped by
+ * the client.
+ */
 export function eventsQuery(query: ScheduleQuery, offset: number): Record<string, string | number | undefined> {
   const stream = SCHEDULE_KINDS[query.kind] as StreamStatus | undefined;
   return {
@@ -83,7 +91,19 @@ export function createSchedule(): Schedule {
     const signal = controller.signal;
     try {
       await startSession();
-      const answer = await getClient().call('events', { query: eventsQuery(current, offset), signal });
+      if (current.favorites) {
+        // Whether there is a user is known only once the profile has answered.
+        await identified();
+        if (current !== query || signal.aborted) return;
+        if (!$user.get()) {
+          $state.set({ status: 'signed-out', events: [], total: 0, loadingMore: false });
+          return;
+        }
+      }
+      const answer = current.favorites
+        ? // Not from the 60 s cache: the list follows the favourites, which may have just changed.
+          await getClient().call('favouriteEvents', { query: eventsQuery(current, offset), signal, cache: false })
+        : await getClient().call('events', { query: eventsQuery(current, offset), signal });
       if (current !== query || signal.aborted) return;
       const before = offset === 0 ? [] : $state.get().events;
       const total = Math.min(answer.meta.total, current.limit ?? Number.POSITIVE_INFINITY);

@@ -4,9 +4,9 @@
 import { expect, fixture, html, nextFrame, waitUntil } from '@open-wc/testing';
 import type { Event as ChannelEvent, EventCategory, EventLocation } from '../../src/api/contract.js';
 import { EventList } from '../../src/api/contract.js';
-import { setEnv, resetEnv, type Environment } from '../../src/env.js';
+import { env, setEnv, resetEnv, type Environment } from '../../src/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
-import { resetSession } from '../../src/stores/session.js';
+import { resetSession, signInWithToken } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-schedule.js';
 
 // Mocha globals (web-test-runner's default framework); tsconfig types only list node.
@@ -104,6 +104,23 @@ let requests: URL[] = [];
 let eventsAnswer: (url: URL, n: number) => Response | Promise<Response>;
 let logged: { level: string; text: string }[] = [];
 
+// Accounts and favourites: the profile answers a bearer token; favourites live here and follow POST and DELETE.
+type Fav = { id: number; favoritable_id: number; favoritable_type: string; name: string | null };
+const USER = { id: 7, email: 'fan@example.com', first_name: 'Fan' };
+const GROUPS = [{ id: 1, name: 'Northfield University', alias: 'northfield', image: null }];
+const KIND_OF: Record<string, 'participant' | 'participant_group' | 'event_category'> = {
+  participant: 'participant',
+  group: 'participant_group',
+  category: 'event_category',
+};
+let favs: { participant: Fav[]; participant_group: Fav[]; event_category: Fav[]; favorite_event: unknown[]; event_location: unknown[] };
+let nextFavourite = 500;
+let favouriteEventsAnswer: (url: URL) => Response;
+/** Every request with its method, JSON body and Authorization header. */
+let wire: { method: string; url: URL; body: unknown; auth: string | null }[] = [];
+const sent = (method: string, pathname: string) => wire.filter((r) => r.method === method && r.url.pathname === pathname);
+const favouriteEventRequests = () => requests.filter((u) => u.pathname === '/api/events/favorite');
+
 const eventRequests = () => requests.filter((u) => u.pathname === '/api/events');
 const lastEvents = () => {
   const list = eventRequests();
@@ -112,10 +129,33 @@ const lastEvents = () => {
   return last.searchParams;
 };
 
-const fakeFetch: Environment['fetch'] = async (input) => {
+const fakeFetch: Environment['fetch'] = async (input, init) => {
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
   requests.push(url);
+  const method = (init?.method ?? 'GET').toUpperCase();
+  const auth = new Headers(init?.headers).get('authorization');
+  const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
+  wire.push({ method, url, body, auth });
+  if (method === 'DELETE' && url.pathname.startsWith('/api/favorite/')) {
+    const id = Number(url.pathname.split('/').pop());
+    for (const kind of Object.values(KIND_OF)) favs[kind] = favs[kind].filter((f) => f.id !== id);
+    return json({ data: { message: 'Removed' } });
+  }
   switch (url.pathname) {
+    case '/api/profile':
+      return auth ? json({ data: USER }) : json({ message: 'Unauthenticated.' }, 401);
+    case '/api/favorites':
+      return auth ? json({ data: favs }) : json({ message: 'Unauthenticated.' }, 401);
+    case '/api/favorite': {
+      const type = String(body?.favoritable_type);
+      const favourite: Fav = { id: nextFavourite++, favoritable_id: Number(body?.favoritable_id), favoritable_type: type, name: null };
+      favs[KIND_OF[type]!].push(favourite);
+      return json({ data: favourite });
+    }
+    case '/api/events/favorite':
+      return auth ? favouriteEventsAnswer(url) : json({ message: 'Unauthenticated.' }, 401);
+    case '/api/participant-groups':
+      return json({ data: GROUPS });
     case `/keys/demo.json`:
       return json({ channel_key: CHANNEL_KEY, name: 'Demo' });
     case '/api/get_api_key':
@@ -173,6 +213,9 @@ function useFakePlatform(extra: Partial<Environment> = {}): void {
   resetSession();
   requests = [];
   logged = [];
+  wire = [];
+  favs = { participant: [], participant_group: [], event_category: [], favorite_event: [], event_location: [] };
+  favouriteEventsAnswer = () => json(eventList([]));
   eventsAnswer = () => json(eventList(ALL_EVENTS));
   setEnv({
     fetch: fakeFetch,
@@ -723,6 +766,247 @@ describe('<channel-schedule>', () => {
       await waitUntil(() => $(el, '[part~="toast"]'), 'a toast');
       expect($(el, '[part~="toast"]')!.textContent).to.contain('Please log in to start favouriting');
       expect($(el, '[part~="toasts"]')!.getAttribute('role')).to.equal('status');
+    });
+
+    /** A signed-in visitor: the token is in storage, so start-up loads the profile. */
+    const asMember = () => env().storage.set('token.demo', 'tok-fan');
+    const starOf = (el: Element) => $<HTMLButtonElement>(el, '[part~="favourite"]')!;
+    const popover = (el: Element) => $(el, '[part~="favourite-popover"]');
+    const toggles = (el: Element) => $$<HTMLButtonElement>(el, '[part~="favourite-toggle"]');
+    const toggleNamed = (el: Element, name: string) => {
+      const found = toggles(el).find((b) => b.querySelector('.toggle-name')?.textContent === name);
+      if (!found) throw new Error(`no toggle named ${name}; toggles: ${toggles(el).map((b) => b.textContent).join(', ')}`);
+      return found;
+    };
+    /** Waits for the signed-in star (a disclosure button) of the first card. */
+    const memberStar = async (el: Element) => {
+      await waitUntil(() => starOf(el)?.hasAttribute('aria-expanded'), 'the signed-in star');
+      return starOf(el);
+    };
+
+    it('a guest pressing the star fires channel-login-request (reason favourite), bubbling and composed', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const seen: CustomEvent[] = [];
+      const onRequest = (e: Event) => seen.push(e as CustomEvent);
+      document.addEventListener('channel-login-request', onRequest);
+      try {
+        starOf(el).click();
+      } finally {
+        document.removeEventListener('channel-login-request', onRequest);
+      }
+      expect(seen).to.have.length(1);
+      expect(seen[0]!.detail).to.deep.equal({ reason: 'favourite', eventId: 101 });
+      expect(seen[0]!.bubbles && seen[0]!.composed, 'bubbles and composed').to.equal(true);
+      expect(seen[0]!.target === el, 'fired from the element').to.equal(true);
+      expect(sent('GET', '/api/favorites'), 'a guest loads no favourites').to.have.length(0);
+    });
+
+    it('signed in: the star opens Follow toggles; toggling a team posts it and the star shows following', async () => {
+      asMember();
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const star = await memberStar(el);
+      expect(star.getAttribute('aria-expanded')).to.equal('false');
+      expect(star.getAttribute('aria-label')).to.equal('Add LSU @ NFU to favourites');
+      expect(star.textContent).to.equal('☆');
+      star.click();
+      await waitUntil(() => toggles(el).length === 4, 'two teams, their school and the sport');
+      expect(star.getAttribute('aria-expanded')).to.equal('true');
+      expect(star.getAttribute('aria-controls')).to.equal(popover(el)!.id);
+      expect(popover(el)!.getAttribute('role')).to.equal('group');
+      expect(root(el).getElementById(popover(el)!.getAttribute('aria-labelledby')!)?.textContent).to.equal('Follow');
+      expect(
+        toggles(el).map((b) => [b.querySelector('.toggle-name')?.textContent, b.querySelector('.toggle-kind')?.textContent, b.getAttribute('aria-pressed')]),
+      ).to.deep.equal([
+        ['Northfield Huskies', 'Team', 'false'],
+        ['Lakeside State Lakers', 'Team', 'false'],
+        ['Northfield University', 'School', 'false'],
+        ["Men's Hockey", 'Sport', 'false'],
+      ]);
+
+      toggleNamed(el, 'Lakeside State Lakers').click();
+      await waitUntil(() => toggleNamed(el, 'Lakeside State Lakers').getAttribute('aria-pressed') === 'true', 'the toggle pressed');
+      const [post, ...more] = sent('POST', '/api/favorite');
+      expect(more).to.have.length(0);
+      expect(post!.body).to.deep.equal({ favoritable_id: 12, favoritable_type: 'participant', api_key: API_KEY });
+      expect(post!.auth).to.equal('Bearer tok-fan');
+      // Reloaded after the add (spec section 4).
+      await waitUntil(() => sent('GET', '/api/favorites').length === 2, 'the reload');
+      expect(wire.indexOf(sent('GET', '/api/favorites')[1]!)).to.be.above(wire.indexOf(post!));
+      expect(star.getAttribute('aria-label')).to.equal('Following LSU @ NFU: change favourites');
+      expect(star.textContent).to.equal('★');
+      expect(star.getAttribute('part')).to.equal('favourite favourite-following');
+      // Only the event with that team is followed.
+      expect($$(el, '[part~="favourite"]').map((b) => b.textContent)).to.deep.equal(['★', '☆', '☆']);
+
+      toggleNamed(el, 'Lakeside State Lakers').click();
+      await waitUntil(() => sent('DELETE', '/api/favorite/500').length === 1, 'the delete');
+      await waitUntil(() => star.textContent === '☆', 'the star no longer following');
+      expect(toggleNamed(el, 'Lakeside State Lakers').getAttribute('aria-pressed')).to.equal('false');
+      expect(star.getAttribute('aria-label')).to.equal('Add LSU @ NFU to favourites');      // The list itself was fetched once: the viewer was known from the stored token before it went out.
+      expect(eventRequests()).to.have.length(1);
+    });
+
+    it('a favourite school or sport also fills the star, in the table view too', async () => {
+      asMember();
+      favs.event_category = [{ id: 90, favoritable_id: 7, favoritable_type: 'category', name: "Men's Hockey" }];
+      const el = await fixture(html`<channel-schedule view="table"></channel-schedule>`);
+      await loaded(el);
+      await waitUntil(() => starOf(el).textContent === '★', 'the followed sport fills the star');
+      expect($$(el, 'td [part~="favourite"]').map((b) => b.textContent)).to.deep.equal(['★', '☆', '☆']);
+      starOf(el).click();
+      await waitUntil(() => toggles(el).length === 4, 'the toggles');
+      expect(toggleNamed(el, "Men's Hockey").getAttribute('aria-pressed')).to.equal('true');
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('keyboard: Escape closes the popover and gives the focus back to the star; a press outside closes it', async () => {
+      asMember();
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const star = await memberStar(el);
+      star.focus();
+      star.click();
+      await waitUntil(() => toggles(el).length === 4, 'the toggles');
+      // Toggles follow the star in the focus order, as real buttons.
+      const first = toggles(el)[0]!;
+      expect(first.tagName).to.equal('BUTTON');
+      expect(first.tabIndex).to.equal(0);
+      expect(Boolean(star.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING), 'after the star').to.equal(true);
+      first.focus();
+      first.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+      await waitUntil(() => !popover(el), 'closed by Escape');
+      expect(root(el).activeElement === star, 'the star has the focus again').to.equal(true);
+      expect(star.getAttribute('aria-expanded')).to.equal('false');
+      expect(star.hasAttribute('aria-controls')).to.equal(false);
+
+      star.click();
+      await waitUntil(() => popover(el), 'open again');
+      document.body.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, composed: true }));
+      await waitUntil(() => !popover(el), 'closed by a press outside');
+    });
+
+    it('the open popover passes an a11y audit', async () => {
+      asMember();
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      (await memberStar(el)).click();
+      await waitUntil(() => toggles(el).length === 4, 'the toggles');
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('signing in elsewhere on the page turns the stars into Follow buttons and reloads the events', async () => {
+      favs.participant = [{ id: 91, favoritable_id: 11, favoritable_type: 'participant', name: 'Northfield Huskies' }];
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      expect(starOf(el).hasAttribute('aria-expanded')).to.equal(false);
+      await signInWithToken('tok-fan');
+      await waitUntil(() => starOf(el)?.textContent === '★', 'the followed team fills the star');
+      expect(starOf(el).hasAttribute('aria-expanded')).to.equal(true);
+      // Access badges depend on the viewer: the list is fetched again, with the token.
+      await waitUntil(() => eventRequests().length === 2, 'the events again');
+      expect(wire.filter((r) => r.url.pathname === '/api/events').map((r) => r.auth)).to.deep.equal([null, 'Bearer tok-fan']);
+    });
+  });
+
+  describe('favorites attribute', () => {
+    const asMember = () => env().storage.set('token.demo', 'tok-fan');
+    const lastFavouriteQuery = () => {
+      const list = favouriteEventRequests();
+      return Object.fromEntries([...list[list.length - 1]!.searchParams].filter(([k]) => k !== 'api_key'));
+    };
+
+    it('asks GET events/favorite with the schedule parameters, empty values dropped, and shows only those events', async () => {
+      asMember();
+      favs.participant = [{ id: 91, favoritable_id: 11, favoritable_type: 'participant', name: 'Northfield Huskies' }];
+      favouriteEventsAnswer = () => json(eventList([LIVE_FREE]));
+      const el = await fixture(html`<channel-schedule favorites kind="live" city="" sport=" "></channel-schedule>`);
+      await loaded(el, 1);
+      expect(favouriteEventRequests()).to.have.length(1);
+      expect(lastFavouriteQuery()).to.deep.equal({ stream_status: 'live', offset: '0', limit: '50' });
+      expect(favouriteEventRequests()[0]!.searchParams.get('api_key')).to.equal(API_KEY);
+      expect(sent('GET', '/api/events/favorite')[0]!.auth).to.equal('Bearer tok-fan');
+      expect(eventRequests(), 'never the full list').to.have.length(0);
+      expect(links(el).map((a) => a.getAttribute('href'))).to.deep.equal(['/watch/101']);
+      expect($(el, '[part~="title"]')?.textContent).to.equal('Live now: your favourites');
+      await waitUntil(() => starOf(el).textContent === '★', 'its star is filled');
+
+      el.setAttribute('kind', 'all');
+      await waitUntil(() => favouriteEventRequests().length === 2, 'kind re-queries');
+      expect(lastFavouriteQuery()).to.deep.equal({ offset: '0', limit: '50' });
+    });
+
+    const starOf = (el: Element) => $<HTMLButtonElement>(el, '[part~="favourite"]')!;
+
+    it('reloads when a favourite changes', async () => {
+      asMember();
+      favs.participant = [{ id: 91, favoritable_id: 11, favoritable_type: 'participant', name: 'Northfield Huskies' }];
+      favouriteEventsAnswer = () => json(eventList(favs.participant.length ? [LIVE_FREE] : []));
+      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      await loaded(el, 1);
+      starOf(el).click();
+      await waitUntil(() => $$(el, '[part~="favourite-toggle"]').length === 4, 'the toggles');
+      $$<HTMLButtonElement>(el, '[part~="favourite-toggle"]')[0]!.click();
+      await waitUntil(() => sent('DELETE', '/api/favorite/91').length === 1, 'the delete');
+      await waitUntil(() => favouriteEventRequests().length === 2, 'the list again');
+      await shows(el, 'You have no favourites yet.');
+    });
+
+    it('no favourites, or none with events: says so', async () => {
+      asMember();
+      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      await shows(el, 'You have no favourites yet. Follow teams, schools or sports with the star of any event.');
+      expect(html$(el, '[part~="empty"]')).to.be.a('string');
+
+      resetSession();
+      useFakePlatform();
+      asMember();
+      favs.participant_group = [{ id: 92, favoritable_id: 1, favoritable_type: 'group', name: 'Northfield University' }];
+      const other = await fixture(html`<channel-schedule favorites lang="fr"></channel-schedule>`);
+      await shows(other, "Aucun de vos favoris n'a d'événement ici.");
+    });
+
+    it('a guest sees a sign-in prompt (nothing fetched) whose button fires channel-login-request; signing in loads', async () => {
+      favouriteEventsAnswer = () => json(eventList([LIVE_FREE]));
+      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      await shows(el, "Sign in to see your favourites' events");
+      const prompt = $(el, '[part~="sign-in"]')!;
+      const button = prompt.querySelector('button')!;
+      expect(button.textContent).to.equal('Sign in');
+      const seen: CustomEvent[] = [];
+      const onRequest = (e: Event) => seen.push(e as CustomEvent);
+      document.addEventListener('channel-login-request', onRequest);
+      try {
+        button.click();
+      } finally {
+        document.removeEventListener('channel-login-request', onRequest);
+      }
+      expect(seen.map((e) => e.detail)).to.deep.equal([{ reason: 'favourite' }]);
+      expect(favouriteEventRequests()).to.have.length(0);
+      expect(eventRequests()).to.have.length(0);
+      await expect(el).shadowDom.to.be.accessible();
+
+      await signInWithToken('tok-fan');
+      await loaded(el, 1);
+      expect(favouriteEventRequests()).to.have.length(1);
+      expect(html$(el, '[part~="sign-in"]')).to.equal(null);
+    });
+
+    it('pages like the normal list', async () => {
+      asMember();
+      const many = Array.from({ length: 70 }, (_, i) => ({ ...PAID, id: 3000 + i, name: `Event ${i + 1}` }));
+      favouriteEventsAnswer = paged(many);
+      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      await waitUntil(() => links(el).length >= 12, 'the first events');
+      $<HTMLButtonElement>(el, '[part~="more"]')!.click();
+      await waitUntil(() => favouriteEventRequests().length === 2, 'the second page');
+      await waitUntil(() => !html$(el, '[part~="more"]'), 'everything loaded');
+      expect(favouriteEventRequests().map((u) => [u.searchParams.get('offset'), u.searchParams.get('limit')])).to.deep.equal([
+        ['0', '50'],
+        ['50', '50'],
+      ]);
+      expect($(el, '[part~="count"]')?.textContent).to.equal('70 events');
     });
   });
 

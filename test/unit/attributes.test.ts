@@ -23,6 +23,7 @@ describe('parseScheduleProps', () => {
         limit: undefined,
         watchUrl: DEFAULT_WATCH_URL,
         showFilters: false,
+        favorites: false,
       },
       notices: [],
     });

@@ -1,23 +1,32 @@
 /**
  * `<channel-schedule>`: the channel's events as cards or a table, with filters, badges, favourites star and
- * links to the watch page. Logic lives in stores (schedule, catalog, toasts); this renders and forwards.
+ * links to the watch page, or (attribute `favorites`) only the events of the user's favourites. Logic lives
+ * in stores (schedule, favourites, catalog, toasts); this renders and forwards.
  */
 import { useStore } from '@nanostores/react';
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import type { Event, EventCategory } from '../../api/contract.js';
-import { ChannelEventSelectEvent } from '../../events/index.js';
+import { ChannelEventSelectEvent, ChannelLoginRequestEvent } from '../../events/index.js';
 import { env } from '../../env.js';
 import { formatPrice } from '../../lib/money.js';
 import { formatEventTime } from '../../lib/time.js';
 import { fillTemplate } from '../../lib/url.js';
 import { categories, locations } from '../../stores/catalog.js';
+import {
+  $favourites,
+  $favouriteIndex,
+  $favouritesVersion,
+  CHOSEN_KINDS,
+  followsEvent,
+  type ChosenKind,
+} from '../../stores/favourites.js';
 import { createSchedule, type ScheduleQuery } from '../../stores/schedule.js';
 
 /** Cards per layout block: a multiple of 1, 2, 3, 4 and 6, so grid rows stay whole across blocks. */
 const BLOCK_SIZE = 12;
 /** Space after each block of cards, in pixels (matches the grid gap inside a block). */
 const BLOCK_GAP = 12;
-import { $user } from '../../stores/session.js';
+import { $token, $user } from '../../stores/session.js';
 import { createToasts } from '../../stores/toasts.js';
 import { errorText } from '../ui/messages.js';
 import { ElementShell, ToastList, useElement, type ShellProps } from '../ui/shell.js';
@@ -25,6 +34,7 @@ import { parseScheduleProps, SCHEDULE_PROPS, type ScheduleOptions, type Schedule
 import { scheduleCss } from './styles.js';
 import { eventTitle } from '../ui/event.js';
 import { useBlockWindow } from './window.js';
+import { FollowStar } from './FollowStar.js';
 
 /** The element's root component. */
 export function Schedule(props: ScheduleProps & ShellProps): ReactNode {
@@ -78,11 +88,18 @@ function ScheduleBody(props: ScheduleProps): ReactNode {
     school: options.school,
     limit: options.limit,
     ...clean(effective),
+    ...(options.favorites ? { favorites: true } : {}),
   };
   const queryKey = JSON.stringify(query);
+  const user = useStore($user);
+  const token = useStore($token);
+  const favouritesVersion = useStore($favouritesVersion);
+  // Signing in or out changes every answer (access badges); a favourites list also follows its user and
+  // every change to their favourites.
+  const viewer = `${token ? 'user' : 'guest'}|${options.favorites ? `${user?.id ?? ''}:${favouritesVersion}` : ''}`;
   useEffect(() => {
     schedule.setQuery(JSON.parse(queryKey) as ScheduleQuery);
-  }, [schedule, queryKey]);
+  }, [schedule, queryKey, viewer]);
 
   const state = useStore(schedule.$state);
   const toastList = useStore(toasts.$toasts);
@@ -95,16 +112,27 @@ function ScheduleBody(props: ScheduleProps): ReactNode {
     },
     [host],
   );
-  const onStar = useCallback(() => {
-    if (!$user.get()) toasts.show(t('schedule.favourite.login'), 'info');
-  }, [toasts, t]);
+  // A guest's star asks to sign in (a signed-in user's star opens its own popover, see FollowStar).
+  const onStar = useCallback(
+    (event: Event) => {
+      toasts.show(t('schedule.favourite.login'), 'info');
+      host.dispatchEvent(new ChannelLoginRequestEvent({ reason: 'favourite', eventId: event.id }));
+    },
+    [toasts, t, host],
+  );
   const onLoadMore = useCallback(() => schedule.loadMore(), [schedule]);
+  // One index of the user's favourites for the whole list; each card gets only its own yes or no.
+  const favouriteIndex = useStore($favouriteIndex);
+  const following = useCallback((event: Event) => followsEvent(event, favouriteIndex), [favouriteIndex]);
+  const favourites = useStore($favourites);
+  const noFavourites = Boolean(favourites) && (Object.keys(CHOSEN_KINDS) as ChosenKind[]).every((k) => favourites![k].length === 0);
+  const title = scheduleTitle(options, t);
 
   return (
     <section className={options.layout} aria-labelledby={titleId} aria-busy={state.status === 'loading'} part="schedule">
       <div className="head">
         <h2 className="title" id={titleId} part="title">
-          {t(`schedule.titles.${options.kind}`)}
+          {title}
         </h2>
         {state.status === 'ready' && state.total > 0 ? (
           <span className="count" part="count">
@@ -126,6 +154,18 @@ function ScheduleBody(props: ScheduleProps): ReactNode {
       ) : null}
       {state.status === 'loading' ? (
         <Skeleton />
+      ) : state.status === 'signed-out' ? (
+        <div className="panel" part="sign-in">
+          <p>{t('schedule.favourites.signIn')}</p>
+          <button
+            type="button"
+            className="btn"
+            part="button sign-in-button"
+            onClick={() => host.dispatchEvent(new ChannelLoginRequestEvent({ reason: 'favourite' }))}
+          >
+            {t('schedule.favourites.signInButton')}
+          </button>
+        </div>
       ) : state.status === 'error' ? (
         <div className="panel error" role="alert" part="error">
           <p>{t('schedule.loadError')}</p>
@@ -136,23 +176,40 @@ function ScheduleBody(props: ScheduleProps): ReactNode {
         </div>
       ) : state.events.length === 0 ? (
         <div className="panel" part="empty">
-          <p>{filtered ? t('schedule.empty.filtered') : t(`schedule.empty.${options.kind}`)}</p>
+          <p>
+            {filtered
+              ? t('schedule.empty.filtered')
+              : !options.favorites
+                ? t(`schedule.empty.${options.kind}`)
+                : noFavourites
+                  ? t('schedule.favourites.none')
+                  : t('schedule.favourites.empty')}
+          </p>
         </div>
       ) : (
         <EventList
           events={state.events}
           total={state.total}
+          title={title}
           options={options}
           loadingMore={state.loadingMore}
           moreError={state.error}
           onLoadMore={onLoadMore}
           onSelect={onSelect}
           onStar={onStar}
+          signedIn={Boolean(user)}
+          following={following}
         />
       )}
       <ToastList toasts={toastList} onDismiss={toasts.dismiss} />
     </section>
   );
+}
+
+/** The heading of a schedule: its kind, and whose favourites when it lists only those. */
+function scheduleTitle(options: ScheduleOptions, t: ReturnType<typeof useElement>['t']): string {
+  const kind = t(`schedule.titles.${options.kind}`);
+  return options.favorites ? t('schedule.favourites.title', { title: kind }) : kind;
 }
 
 function clean(filters: Filters): Partial<Filters> {
@@ -175,9 +232,16 @@ function Skeleton(): ReactNode {
   );
 }
 
-interface ListProps {
+/** Whether the viewer can favourite, and which events touch one of their favourites. */
+interface StarProps {
+  signedIn: boolean;
+  following(event: Event): boolean;
+}
+
+interface ListProps extends StarProps {
   events: Event[];
   total: number;
+  title: string;
   options: ScheduleOptions;
   loadingMore: boolean;
   moreError: unknown;
@@ -225,6 +289,8 @@ function EventList(props: ListProps): ReactNode {
         options={options}
         onSelect={props.onSelect}
         onStar={props.onStar}
+        signedIn={props.signedIn}
+        following={props.following}
       />,
     );
   }
@@ -242,7 +308,7 @@ function EventList(props: ListProps): ReactNode {
     <>
       {options.view === 'table' ? (
         <table part="table" ref={list as RefObject<HTMLTableElement>}>
-          <caption className="sr-only">{t(`schedule.titles.${options.kind}`)}</caption>
+          <caption className="sr-only">{props.title}</caption>
           <thead>
             <tr>
               <th scope="col">{t('schedule.columns.event')}</th>
@@ -281,7 +347,7 @@ function EventList(props: ListProps): ReactNode {
   );
 }
 
-interface BlockProps {
+interface BlockProps extends StarProps {
   index: number;
   measure(node: HTMLElement | null): void;
   events: Event[];
@@ -295,7 +361,15 @@ interface BlockProps {
 const EventBlock = memo(
   function EventBlock(props: BlockProps): ReactNode {
     const rows = props.events.map((event) => (
-      <EventItem key={event.id} event={event} options={props.options} onSelect={props.onSelect} onStar={props.onStar} />
+      <EventItem
+        key={event.id}
+        event={event}
+        options={props.options}
+        onSelect={props.onSelect}
+        onStar={props.onStar}
+        signedIn={props.signedIn}
+        following={props.following(event)}
+      />
     ));
     return props.table ? (
       <tbody data-block={props.index} ref={props.measure}>
@@ -314,8 +388,10 @@ const EventBlock = memo(
     a.options === b.options &&
     a.onSelect === b.onSelect &&
     a.onStar === b.onStar &&
+    a.signedIn === b.signedIn &&
     a.events.length === b.events.length &&
-    a.events.every((e, i) => e === b.events[i]),
+    // A change of favourites re-renders only the blocks where a card's star changes.
+    a.events.every((e, i) => e === b.events[i] && (a.following === b.following || a.following(e) === b.following(e))),
 );
 
 /** The access badge of an event: free, register, paid/ppv, or purchased when a paid event is accessible. */
@@ -331,6 +407,9 @@ interface ItemProps {
   options: ScheduleOptions;
   onSelect(event: Event, e: MouseEvent): void;
   onStar(event: Event): void;
+  signedIn: boolean;
+  /** A team, school or sport of this event is a favourite. */
+  following: boolean;
 }
 
 const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
@@ -356,7 +435,9 @@ const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
       </span>
     </span>
   );
-  const star = (
+  const star = props.signedIn ? (
+    <FollowStar event={event} title={title} following={props.following} />
+  ) : (
     <button
       type="button"
       className="star"
@@ -392,7 +473,7 @@ const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
           {when.venueTime ? <div className="meta">{t('schedule.venueTime', { time: when.venueTime })}</div> : null}
         </td>
         <td>{badges}</td>
-        <td>{star}</td>
+        <td className="actions">{star}</td>
       </tr>
     );
   }

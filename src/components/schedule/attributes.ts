@@ -22,6 +22,7 @@ export const SCHEDULE_PROPS = [
   'limit',
   'watchUrl',
   'showFilters',
+  'favorites',
   'lang',
 ] as const;
 
@@ -44,6 +45,8 @@ export interface ScheduleOptions {
   limit?: number | undefined;
   watchUrl: string;
   showFilters: boolean;
+  /** Only the events of the signed-in user's favourites. */
+  favorites: boolean;
 }
 
 /** Default link template of events. */
@@ -100,6 +103,7 @@ export function parseScheduleProps(props: ScheduleProps): { options: ScheduleOpt
       limit,
       watchUrl,
       showFilters: boolAttr(props.showFilters),
+      favorites: boolAttr(props.favorites),
     },
     notices,
   };

@@ -44,7 +44,28 @@ export const scheduleCss = /* css */ `
   display: grid; place-items: center; cursor: pointer; background: transparent; color: var(--_muted); font-size: 1.25em; line-height: 1;
 }
 .star:hover { color: var(--_accent); background: var(--_line); }
-.star[aria-pressed="true"] { color: #e0a800; }
+.star[aria-pressed="true"], .star.on { color: var(--channel-favourite, #e0a800); }
+.follow {
+  position: absolute; top: 46px; right: 8px; z-index: 3; min-width: 220px; max-width: min(320px, calc(100vw - 24px));
+  padding: 10px; border-radius: var(--_radius); border: 1px solid var(--_line);
+  background: var(--channel-popover-background, var(--channel-card-background, #fff)); box-shadow: 0 6px 20px rgba(0,0,0,.16);
+  text-align: start; font-size: .92em;
+}
+.follow-title { font-weight: 700; margin-bottom: 6px; }
+.follow ul { list-style: none; display: grid; gap: 4px; }
+.toggle {
+  display: flex; width: 100%; align-items: center; gap: 8px; min-height: 34px; padding: 4px 8px; border-radius: 8px;
+  background: transparent; border: 1px solid var(--_line); cursor: pointer; text-align: start;
+}
+.toggle:hover { border-color: var(--_accent); }
+.toggle[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-text); border-color: transparent; }
+.toggle[aria-busy="true"] { opacity: .6; cursor: progress; }
+.toggle .check { width: 1em; text-align: center; font-weight: 700; }
+.toggle-name { flex: 1; min-width: 0; overflow-wrap: anywhere; }
+.toggle-kind { font-size: .8em; opacity: .8; }
+.follow-error { margin-top: 6px; color: var(--channel-error, #b3261e); font-size: .9em; }
+td.actions { position: relative; }
+td .follow { top: 44px; }
 table { width: 100%; border-collapse: collapse; font-size: .95em; }
 th, td { text-align: start; padding: 8px 10px; border-bottom: 1px solid var(--_line); vertical-align: middle; }
 th { font-size: .8em; color: var(--_muted); font-weight: 600; }
