@@ -65,9 +65,14 @@ export function createPlayer(): PlayerStore {
     timer = undefined;
   };
 
+  /** The first load of a target may take an answer prefetched moments ago (prefetchPlayable); later ones are fresh. */
+  let firstLoad = false;
+
   async function load(quiet: boolean): Promise<void> {
     const current = target;
     if (!current || destroyed) return;
+    const cache = firstLoad;
+    firstLoad = false;
     const mine = ++generation;
     controller?.abort();
     controller = new AbortController();
@@ -78,17 +83,20 @@ export function createPlayer(): PlayerStore {
       // requested, so nothing shows until both are in.
       await startSession();
       const api = getClient();
+      // The preroll list (keyless, kept an hour) is fetched alongside, so a viewer who can play does not wait
+      // for it after the event arrives.
+      if ($settings.get()?.prerolls?.enabled !== false) void prerolls();
       let item: Playable;
       let event: Event | undefined;
       if (current.kind === 'event') {
         [event] = await Promise.all([
-          api.call('event', { params: { id: current.id }, signal, cache: false }).then((answer) => answer.data),
+          api.call('event', { params: { id: current.id }, signal, cache }).then((answer) => answer.data),
           identified(),
         ]);
         item = fromEvent(event, event.name);
       } else {
         const [vod]: [VodItem, void] = await Promise.all([
-          api.call('vodItem', { params: { id: current.id }, signal, cache: false }).then((answer) => answer.data),
+          api.call('vodItem', { params: { id: current.id }, signal, cache }).then((answer) => answer.data),
           identified(),
         ]);
         item = fromVod(vod);
@@ -122,8 +130,6 @@ export function createPlayer(): PlayerStore {
     if (access.kind === 'upcoming') scheduleRecheck(access.startsAt);
     else rechecks = 0;
     if (access.kind === 'paywall' && !keepOffers) void loadOffers(item);
-    // The preroll list is needed as soon as the viewer plays: fetch it now rather than after a render.
-    if (access.kind === 'play') void prerolls();
   }
 
   /** Waits for the start time, then re-checks a bounded number of times until the stream is live. */
@@ -172,6 +178,7 @@ export function createPlayer(): PlayerStore {
     setTarget(next) {
       if (JSON.stringify(next) === JSON.stringify(target)) return;
       target = next;
+      firstLoad = true;
       rechecks = 0;
       clearTimer();
       if (!next) {
@@ -232,6 +239,20 @@ export function createPlayer(): PlayerStore {
       for (const name of ACCESS_EVENTS) target$?.removeEventListener(name, onAccessEvent);
     },
   };
+}
+
+/**
+ * Starts fetching an item as soon as the element knows its id, while the session is still starting: the request
+ * goes out the moment the api key is known instead of after settings, colours and a render, and the store's first
+ * load takes its answer (the client's 60 s cache, or the request in flight). Best effort: failures are the
+ * store's to report.
+ */
+export function prefetchPlayable(target: PlayerTarget): void {
+  if (!$config.get()) return;
+  const api = getClient();
+  const answer =
+    target.kind === 'event' ? api.call('event', { params: { id: target.id } }) : api.call('vodItem', { params: { id: target.id } });
+  answer.catch(() => undefined);
 }
 
 /** The channel's prerolls, kept one hour in storage (spec section 9), fetched once per page otherwise. */

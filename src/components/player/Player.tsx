@@ -16,7 +16,7 @@ import { monitorVideo, type VideoMonitor } from '../../media/analytics.js';
 import { nativeLacksSubtitles, startPlayback, type Playback, type PlaybackState } from '../../media/playback.js';
 import { exclusiveSound } from '../../media/sound.js';
 import { $config } from '../../stores/config.js';
-import { createPlayer, type PlayerState, type PlayerStore } from '../../stores/player.js';
+import { createPlayer, prefetchPlayable, type PlayerState, type PlayerStore, type PlayerTarget } from '../../stores/player.js';
 import { $settings, $user } from '../../stores/session.js';
 import { eventTitle } from '../ui/event.js';
 import { errorText } from '../ui/messages.js';
@@ -31,6 +31,12 @@ const SEEK_STEP = 10;
 
 /** The element's root component. */
 export function Player(props: PlayerProps & ShellProps): ReactNode {
+  // The item is asked for while the session still starts (the body renders once it is ready).
+  const targetKey = JSON.stringify(parsePlayerProps(props).options.target ?? null);
+  useEffect(() => {
+    const target = JSON.parse(targetKey) as PlayerTarget | null;
+    if (target) prefetchPlayable(target);
+  }, [targetKey]);
   return (
     <ElementShell container={props.container} lang={props.lang} css={playerCss}>
       {() => <PlayerBody {...props} />}
