@@ -28,8 +28,11 @@ const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel
 function manualChunks(id) {
   if (/node_modules[\\/](react|react-dom|scheduler|@r2wc)[\\/]/.test(id)) return 'react';
   if (/node_modules[\\/](nanostores|@nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
-  // French texts stay a chunk of their own, fetched only when an element speaks French.
-  if (/[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr)\.ts$/.test(id)) return undefined;
+  // French texts stay a chunk of their own, fetched only when an element speaks French; form and checkout texts
+  // only by the elements that have them.
+  if (/[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr)\.ts$/.test(id)) return undefined;
+  // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
+  if (/[\\/]src[\\/](stores[\\/](checkout|account)|lib[\\/](stripe|account-routes))\.ts$/.test(id)) return undefined;
   if (/[\\/]src[\\/](api|stores|lib|i18n|env\.ts|start\.ts)/.test(id)) return 'session';
   return undefined;
 }

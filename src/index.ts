@@ -11,6 +11,7 @@ export {
   ChannelLoginEvent,
   ChannelLoginRequestEvent,
   ChannelLogoutEvent,
+  ChannelPurchaseCompleteEvent,
   ChannelPurchaseRequestEvent,
 } from './events/index.js';
 

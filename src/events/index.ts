@@ -60,8 +60,30 @@ export class ChannelLogoutEvent extends CustomEvent<Record<string, never>> {
   }
 }
 
+/** What `channel-purchase-complete` carries: ids only, never a token, card data or a client secret. */
+export interface PurchaseComplete {
+  orderId: number;
+  product: { type: 'event' | 'package' | 'subscription'; id: number };
+}
+
+/**
+ * Fired by `<channel-checkout>` when an order is paid (or a trial started). Players on the page reload their
+ * access when they hear it.
+ */
+export class ChannelPurchaseCompleteEvent extends CustomEvent<PurchaseComplete> {
+  static readonly type = 'channel-purchase-complete';
+  constructor(detail: PurchaseComplete) {
+    super(ChannelPurchaseCompleteEvent.type, {
+      detail: { orderId: detail.orderId, product: { type: detail.product.type, id: detail.product.id } },
+      bubbles: true,
+      composed: true,
+    });
+  }
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
+    'channel-purchase-complete': ChannelPurchaseCompleteEvent;
     'channel-event-select': ChannelEventSelectEvent;
     'channel-login-request': ChannelLoginRequestEvent;
     'channel-purchase-request': ChannelPurchaseRequestEvent;

@@ -71,3 +71,30 @@ export function loadForms(lang: Lang): Promise<void> {
   }
   return pending;
 }
+
+/** The `checkout` texts of each language, each its own chunk. */
+const checkoutTexts: Record<Lang, () => Promise<Record<string, unknown>>> = {
+  en: () => import('./checkout-en.js').then((m) => m.checkoutEn),
+  fr: () => import('./checkout-fr.js').then((m) => m.checkoutFr),
+};
+const checkoutPending = new Map<Lang, Promise<void>>();
+
+/**
+ * Loads the `checkout` namespace (prices, payment steps, subscription actions) for a language, fetched only by
+ * what sells or manages passes. Texts are read with `t('checkout:summary.total')`. A failed load may be retried.
+ */
+export function loadCheckoutTexts(lang: Lang): Promise<void> {
+  const known = checkoutPending.get(lang);
+  if (known) return known;
+  const added = checkoutTexts[lang]().then(
+    (texts) => void instance.addResourceBundle(lang, 'checkout', texts),
+    () => void checkoutPending.delete(lang),
+  );
+  checkoutPending.set(lang, added);
+  return added;
+}
+
+/** True once the `checkout` texts of a language are in (a render may use them right away). */
+export function hasCheckoutTexts(lang: Lang): boolean {
+  return instance.hasResourceBundle(lang, 'checkout');
+}

@@ -24,10 +24,12 @@ function describeConsole(message: ConsoleMessage): string {
   return `console.error: ${message.text()}${url ? ` (${url}:${lineNumber + 1})` : ''}`;
 }
 
-function isAllowed(text: string, allowed: ErrorOptions['allowConsoleErrors']): boolean {
+function isAllowed(text: string, allowed: ErrorOptions['allowConsoleErrors'] | string | RegExp): boolean {
   if (allowed === true) return true;
   if (allowed === false) return false;
-  return allowed.some((pattern) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)));
+  // Playwright reads an option given as [value, options]: `[/x/]` arrives as the pattern itself.
+  const patterns = Array.isArray(allowed) ? allowed : [allowed];
+  return patterns.some((pattern) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)));
 }
 
 /** `test` from @playwright/test whose pages fail the test on page errors and console errors. */

@@ -29,6 +29,7 @@ import {
   type GuestView,
 } from './auth.js';
 import { EditSection } from './Edit.js';
+import { dialogCss } from '../checkout/styles.js';
 import { FavouritesPanel, favouritesCss } from './FavouritesPanel.js';
 import { StepFocus, StepHeading } from './form.js';
 import { ClipsSection, DevicesSection, OrdersSection, TransactionsSection } from './sections.js';
@@ -36,7 +37,7 @@ import { profileCss } from './styles.js';
 
 const k = (key: string) => `forms:account.${key}`;
 /** The element's sheet: its own styles and the favourites panel's. */
-const css = profileCss + favouritesCss;
+const css = profileCss + favouritesCss + dialogCss;
 
 /** The element's root component. */
 export function Profile(props: ProfileProps & ShellProps): ReactNode {

@@ -17,6 +17,7 @@ import {
 } from '../../stores/account.js';
 import { useElement } from '../ui/shell.js';
 import { FormAlert, Status, Submit, TextField, useForm, useMsg } from './form.js';
+import { SubscriptionActions } from './SubscriptionActions.js';
 
 const k = (key: string) => `forms:account.${key}`;
 
@@ -106,7 +107,9 @@ function OrderRow({ order }: { order: Order }): ReactNode {
   const date = useDate();
   const label = useLabel();
   const subscription = order.type === 'subscription';
-  const renewing = order.auto_renewal === 'active';
+  // Cancelled here: the row says so at once (the server's answer says the same on the next load).
+  const [autoRenewal, setAutoRenewal] = useState(order.auto_renewal);
+  const renewing = autoRenewal === 'active';
   return (
     <li className="row" part="order">
       <span className="row-kind">{t(k(`orders.types.${order.type}`))}</span>
@@ -126,12 +129,13 @@ function OrderRow({ order }: { order: Order }): ReactNode {
           {t(k('orders.subscription'), { status: label('orders.subscriptionStatus', order.subscription_status) })}
         </span>
       ) : null}
-      {subscription && order.auto_renewal ? (
+      {subscription && autoRenewal ? (
         <span className="detail" part="auto-renewal">
-          {t(k('orders.autoRenewal'), { status: t(k(`orders.autoRenewalStatus.${order.auto_renewal}`)) })}
+          {t(k('orders.autoRenewal'), { status: t(k(`orders.autoRenewalStatus.${autoRenewal}`)) })}
         </span>
       ) : null}
       {order.reference ? <span className="detail">{t(k('orders.reference'), { reference: order.reference })}</span> : null}
+      <SubscriptionActions order={order} onCancelled={() => setAutoRenewal('cancelled')} />
     </li>
   );
 }

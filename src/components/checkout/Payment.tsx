@@ -1,0 +1,236 @@
+/**
+ * The payment step: saved cards (a radio list) or a new card, the card field, Pay (or the trial's start), and
+ * the failure popup. The card field is Stripe's: Stripe Elements cannot mount inside a shadow root (stripe-js
+ * issues 143 and 399), so the element gets a light-DOM child `<div slot="card">` that Stripe mounts into, shown
+ * here through `<slot name="card">`. Stripe.js itself loads only when this step shows.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import type { SavedCard } from '../../api/contract.js';
+import type { StripeCard } from '../../lib/stripe.js';
+import { CheckoutError, trialDays, type CheckoutState, type CheckoutStore } from '../../stores/checkout.js';
+import { $user } from '../../stores/session.js';
+import { useElement } from '../ui/shell.js';
+import { Modal } from './Dialog.js';
+import { BackButton, Failure, Loading, StepTitle, usePrice } from './parts.js';
+import { c, checkoutErrorText, orderErrorText, payErrorText } from './texts.js';
+
+const NEW = 'new';
+
+/** The payment step. */
+export function Payment(props: { state: CheckoutState; store: CheckoutStore }): ReactNode {
+  const { t } = useElement();
+  const { state, store } = props;
+  const price = usePrice();
+  const user = useStore($user);
+  const titleId = useId();
+  const payRef = useRef<HTMLButtonElement>(null);
+  const pricing = state.pricing?.status === 'ready' ? state.pricing.value : undefined;
+  // Saved cards that could not be loaded leave the new card as the way to pay.
+  const cards = state.cards?.status === 'ready' ? state.cards.value : state.cards?.status === 'error' ? [] : undefined;
+  const [method, setMethod] = useState<string | undefined>(undefined);
+  const [card, setCard] = useState<StripeCard | undefined>(undefined);
+  const [save, setSave] = useState(false);
+  const days = trialDays(pricing, user);
+  const total = pricing ? price(pricing.total, pricing.currency) : '';
+  // Without saved cards there is nothing to choose: the new card is the way.
+  const hasSaved = Boolean(cards && cards.length > 0);
+  const useNew = cards !== undefined && (!hasSaved || method === NEW);
+
+  // After the failure popup closes, the viewer is back at Pay.
+  const hadFailure = useRef(false);
+  useEffect(() => {
+    if (state.failure) hadFailure.current = true;
+    else if (hadFailure.current) {
+      hadFailure.current = false;
+      payRef.current?.focus();
+    }
+  }, [state.failure]);
+
+  const pay = () => {
+    if (!useNew && !method) return void store.pay(undefined);
+    void store.pay(useNew ? { kind: 'new', card, save } : { kind: 'saved', id: method! });
+  };
+
+  return (
+    <section className="step" aria-labelledby={titleId} part="payment">
+      <StepTitle id={titleId}>{t(c('payment.title'))}</StepTitle>
+      {pricing ? (
+        <p className="offer-price" part="payment-total">
+          {t(c('payment.total'), { total })}
+        </p>
+      ) : null}
+      {!state.cards || state.cards.status === 'loading' ? (
+        <Loading text={t(c('payment.cardsLoading'))} />
+      ) : state.cards.status === 'error' ? (
+        <Failure what={t(c('payment.cardsError'))} onRetry={() => store.retry()} />
+      ) : hasSaved ? (
+        <SavedCards cards={cards!} value={method} onChange={setMethod} disabled={state.busy} />
+      ) : null}
+      {useNew ? (
+        <div className="new-card" part="new-card">
+          <CardField store={store} onCard={setCard} />
+          {days > 0 ? null : (
+            <label className="check">
+              <input type="checkbox" checked={save} disabled={state.busy} onChange={(e) => setSave(e.target.checked)} />
+              <span>{t(c('payment.saveCard'))}</span>
+            </label>
+          )}
+        </div>
+      ) : null}
+      {state.payError ? (
+        <p className="error" role="alert" part="error pay-error">
+          {payErrorText(state.payError, t)}
+        </p>
+      ) : null}
+      <p className="secure" part="secure">
+        {t(c('payment.encryption'))}
+      </p>
+      <div className="actions">
+        <button
+          ref={payRef}
+          type="button"
+          className="btn"
+          part="pay"
+          disabled={state.busy || !cards}
+          aria-busy={state.busy || undefined}
+          onClick={pay}
+        >
+          {days > 0
+            ? state.busy
+              ? t(c('payment.starting'))
+              : t(c('payment.startTrial'), { days })
+            : state.busy
+              ? t(c('payment.paying'))
+              : t(c('payment.pay'), { total })}
+        </button>
+        <BackButton label={t(c('back'))} disabled={state.busy} onClick={() => store.back()} />
+      </div>
+    </section>
+  );
+}
+
+/** The popup of a failed order (spec section 8: failed rejects with the order and popup=true); OK or Escape closes it. */
+export function FailureDialog(props: { state: CheckoutState; store: CheckoutStore }): ReactNode {
+  const { t } = useElement();
+  const failure = props.state.failure;
+  if (!failure) return null;
+  return (
+    <Modal
+      role="alertdialog"
+      part="failed-dialog"
+      title={t(c('failed.title'))}
+      onClose={() => props.store.dismissFailure()}
+      actions={
+        <button type="button" className="btn" part="failed-ok" data-autofocus="" onClick={() => props.store.dismissFailure()}>
+          {t('common.ok')}
+        </button>
+      }
+    >
+      <p>{orderErrorText(failure.error, t)}</p>
+    </Modal>
+  );
+}
+
+/** The saved cards and "Use a new card", as one radio group. */
+function SavedCards(props: { cards: SavedCard[]; value: string | undefined; onChange(id: string): void; disabled: boolean }): ReactNode {
+  const { t } = useElement();
+  const name = useId();
+  return (
+    <fieldset part="saved-cards">
+      <legend>{t(c('payment.method'))}</legend>
+      {props.cards.map((card) => (
+        <label key={card.id} className="choice" part="saved-card">
+          <input
+            type="radio"
+            name={name}
+            value={card.id}
+            checked={props.value === card.id}
+            disabled={props.disabled}
+            onChange={() => props.onChange(card.id)}
+          />
+          <span>
+            {t(c('payment.savedCard'), {
+              brand: card.brand.charAt(0).toUpperCase() + card.brand.slice(1),
+              last4: card.last4,
+              month: String(card.exp_month).padStart(2, '0'),
+              year: card.exp_year,
+            })}
+          </span>
+        </label>
+      ))}
+      <label className="choice" part="new-card-option">
+        <input
+          type="radio"
+          name={name}
+          value={NEW}
+          checked={props.value === NEW}
+          disabled={props.disabled}
+          onChange={() => props.onChange(NEW)}
+        />
+        <span>{t(c('payment.newCard'))}</span>
+      </label>
+    </fieldset>
+  );
+}
+
+/**
+ * Stripe's card field: a light-DOM `<div slot="card">` child of the element, mounted by Stripe and shown
+ * through the slot. Loads Stripe.js on first show; removes the field and its node when it goes away.
+ */
+function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | undefined): void }): ReactNode {
+  const { t, host, lang } = useElement();
+  const labelId = useId();
+  const [status, setStatus] = useState<{ kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; error: unknown }>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const onCard = useRef(props.onCard);
+  onCard.current = props.onCard;
+
+  useEffect(() => {
+    let live = true;
+    let card: StripeCard | undefined;
+    const node = document.createElement('div');
+    node.slot = 'card';
+    node.setAttribute('data-channel-card', '');
+    setStatus({ kind: 'loading' });
+    props.store.stripe().then(
+      (stripe) => {
+        if (!live) return;
+        host.appendChild(node);
+        card = stripe.elements({ locale: lang }).create('card');
+        card.mount(node);
+        setStatus({ kind: 'ready' });
+        onCard.current(card);
+      },
+      (error: unknown) => {
+        if (live) setStatus({ kind: 'error', error });
+      },
+    );
+    return () => {
+      live = false;
+      onCard.current(undefined);
+      if (card?.destroy) card.destroy();
+      else card?.unmount?.();
+      node.remove();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [host, lang, attempt]);
+
+  return (
+    <div className="field">
+      <span id={labelId} className="label">
+        {t(c('payment.card'))}
+      </span>
+      <div className="card-field" role="group" aria-labelledby={labelId} part="card">
+        <slot name="card" />
+      </div>
+      {status.kind === 'loading' ? <Loading text={t(c('payment.cardLoading'))} /> : null}
+      {status.kind === 'error' ? (
+        <Failure
+          what={status.error instanceof CheckoutError ? checkoutErrorText(status.error, t) : t(c('errors.stripeLoad'))}
+          onRetry={() => setAttempt((n) => n + 1)}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+/** Small pieces shared by the checkout's steps: step headings, loading lines, prices. */
+import { type ReactNode } from 'react';
+import { formatPrice } from '../../lib/money.js';
+import { useElement } from '../ui/shell.js';
+
+/** A step's heading. The element moves focus to it when the step changes (not on first render). */
+export function StepTitle(props: { id?: string; children: ReactNode }): ReactNode {
+  return (
+    <h2 id={props.id} className="step-title" tabIndex={-1} data-step-title="" part="title">
+      {props.children}
+    </h2>
+  );
+}
+
+/** A polite loading line. */
+export function Loading(props: { text: string; part?: string }): ReactNode {
+  return (
+    <p className="status" role="status" part={props.part ?? 'loading'}>
+      <span className="spinner" aria-hidden="true" />
+      <span>{props.text}</span>
+    </p>
+  );
+}
+
+/** Formats amounts in a currency (the price's own, else the channel's) for the element's language. */
+export function usePrice(): (amount: number, currency?: string | null) => string {
+  const { lang, currency } = useElement();
+  return (amount, own) => formatPrice(amount, own || currency, lang);
+}
+
+/** A Back button. */
+export function BackButton(props: { onClick(): void; label: string; disabled?: boolean }): ReactNode {
+  return (
+    <button type="button" className="btn secondary" part="back" disabled={props.disabled} onClick={props.onClick}>
+      {props.label}
+    </button>
+  );
+}
+
+/** The label of an offer's kind: the same words as the player's paywall. */
+export function kindKey(kind: 'event' | 'package' | 'team' | 'monthly' | 'annual'): string {
+  return `player.paywall.${kind}`;
+}
+
+/** A Retry button (the `retry` part). */
+export function RetryButton(props: { onClick(): void; label?: string; secondary?: boolean }): ReactNode {
+  const { t } = useElement();
+  return (
+    <button type="button" className={props.secondary ? 'btn secondary' : 'btn'} part="retry" onClick={props.onClick}>
+      {props.label ?? t('common.retry')}
+    </button>
+  );
+}
+
+/** A failure that can be tried again: what failed, why (when known), Retry, and any other way out. */
+export function Failure(props: { what: string; why?: string | undefined; onRetry(): void; children?: ReactNode }): ReactNode {
+  return (
+    <div className="step error" role="alert" part="error">
+      <p>{props.what}</p>
+      {props.why ? <p className="detail">{props.why}</p> : null}
+      <div className="actions">
+        <RetryButton onClick={props.onRetry} />
+        {props.children}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,244 @@
+// <channel-checkout> end to end on the demo's checkout page: the reference server's payments in test mode, the
+// Stripe.js test double (/stripe-test-double.js, installed by the page before the bundle) and Stripe's test cards.
+// Every test buys as its own freshly registered viewer, so tests run side by side without sharing orders.
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { BUNDLE_ORIGIN } from './helpers';
+
+test.describe.configure({ timeout: 60_000 });
+// Refused forms (a bad coupon, a team pass without a team) answer 422; the card errors of the fake Stripe 402.
+test.use({ allowConsoleErrors: [/status of (422|402)/] });
+
+const CARD_OK = '4242 4242 4242 4242';
+const CARD_DECLINED = '4000 0000 0000 0002';
+const CARD_NO_FUNDS = '4000 0000 0000 9995';
+
+let serial = 0;
+const freshEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${process.pid}-${serial++}@example.com`;
+
+async function apiKey(request: APIRequestContext): Promise<string> {
+  const body = (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
+    data: { api_key: string };
+  };
+  return body.data.api_key;
+}
+
+/** Registers a fresh viewer and stores their sign-in where the session reads it, before the page loads. */
+async function signedInViewer(page: Page, request: APIRequestContext, tag: string): Promise<{ email: string; token: string }> {
+  const email = freshEmail(tag);
+  const answer = await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/register`, {
+    data: {
+      api_key: await apiKey(request),
+      email,
+      password: 'buyer-pass-1',
+      password_confirmation: 'buyer-pass-1',
+      first_name: 'Bea',
+      last_name: 'Buyer',
+      terms: true,
+    },
+  });
+  const token = ((await answer.json()) as { data: { token: string } }).data.token;
+  await page.addInitScript(
+    (value) => localStorage.setItem('rudy_token.demo', JSON.stringify({ v: value, e: Date.now() + 3_600_000 })),
+    token,
+  );
+  return { email, token };
+}
+
+/** The viewer's orders as the server has them now (GET /__dev/orders). */
+async function ordersOf(request: APIRequestContext, email: string): Promise<{ status: string; type: string }[]> {
+  const body = (await (await request.get(`${BUNDLE_ORIGIN}/__dev/orders?channel_key=demo&email=${encodeURIComponent(email)}`)).json()) as {
+    data: { status: string; type: string }[];
+  };
+  return body.data;
+}
+
+async function openCheckout(page: Page, query: string): Promise<Locator> {
+  await page.goto(`${BUNDLE_ORIGIN}/checkout.html?${query}`);
+  const checkout = page.locator('#checkout');
+  await expect(checkout.locator('[part~="summary"], [part~="offers"], [part~="sign-in"]').first()).toBeVisible({ timeout: 10_000 });
+  return checkout;
+}
+
+/** From the summary to the card step, then types a card into the (light DOM) card field. */
+async function enterCard(page: Page, checkout: Locator, number: string): Promise<void> {
+  await checkout.locator('[part~="continue"]').click();
+  await expect(checkout.locator('[part~="payment"]')).toBeVisible();
+  const field = page.locator('#checkout [slot="card"]');
+  await field.getByLabel('Card number').fill(number);
+  await field.getByLabel(/^Expiry/).fill('12 / 34');
+  await field.getByLabel('CVC').fill('123');
+}
+
+const total = (checkout: Locator) => checkout.locator('[part~="total"]').first().innerText();
+
+test('buys the single-event pass with 4242: polled until paid, then the player on the page plays', async ({ page, request }) => {
+  await signedInViewer(page, request, 'single');
+  const checkout = await openCheckout(page, 'event=paid-live');
+  const player = page.locator('#checkout-player');
+  await expect(player.locator('[part~="paywall"]')).toBeVisible({ timeout: 10_000 });
+  await expect(checkout.locator('[part~="taxes"]')).toBeVisible();
+  await expect(checkout.locator('[part~="terms"], [part~="final"]').first()).toContainText('All sales are final');
+  await enterCard(page, checkout, CARD_OK);
+  await checkout.locator('[part~="pay"]').click();
+  await expect(checkout.locator('[part~="waiting"]')).toContainText('Processing your payment…');
+  await expect(checkout.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
+  // The purchase reaches the player on the same page: unlocked, and it plays.
+  await expect(player.locator('[part~="paywall"]')).toHaveCount(0, { timeout: 10_000 });
+  await player.locator('[part~="play"]').click();
+  await expect
+    .poll(() => player.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 })
+    .toBeGreaterThan(0.5);
+});
+
+test('a declined card shows its message in a popup and no order is paid', async ({ page, request }) => {
+  const { email } = await signedInViewer(page, request, 'declined');
+  const checkout = await openCheckout(page, 'event=paid-live');
+  await enterCard(page, checkout, CARD_DECLINED);
+  await checkout.locator('[part~="pay"]').click();
+  const dialog = checkout.locator('[part~="failed-dialog"]');
+  await expect(dialog).toContainText('Your card was declined.', { timeout: 20_000 });
+  expect((await ordersOf(request, email)).filter((o) => o.status.toLowerCase() === 'paid')).toEqual([]);
+  await dialog.locator('[part~="failed-ok"]').click();
+  await expect(checkout.locator('[part~="payment"]')).toBeVisible();
+});
+
+test('a card without funds shows "Your card has insufficient funds."', async ({ page, request }) => {
+  const { email } = await signedInViewer(page, request, 'funds');
+  const checkout = await openCheckout(page, 'event=paid-live');
+  await enterCard(page, checkout, CARD_NO_FUNDS);
+  await checkout.locator('[part~="pay"]').click();
+  await expect(checkout.locator('[part~="failed-dialog"]')).toContainText('Your card has insufficient funds.', { timeout: 20_000 });
+  expect((await ordersOf(request, email)).filter((o) => o.status.toLowerCase() === 'paid')).toEqual([]);
+});
+
+test('coupons: a bad code says "Promo code is invalid", a good one lowers the total', async ({ page, request }) => {
+  await signedInViewer(page, request, 'coupon');
+  const checkout = await openCheckout(page, 'package=1');
+  const before = await total(checkout);
+  const coupon = checkout.locator('[part~="coupon"]');
+  await coupon.getByLabel('Promo code').fill('NOT-A-CODE');
+  await coupon.locator('[part~="coupon-apply"]').click();
+  await expect(checkout.locator('[part~="coupon-error"]')).toHaveText('Promo code is invalid');
+  expect(await total(checkout)).toBe(before);
+  await coupon.getByLabel('Promo code').fill('SAVE10');
+  await coupon.locator('[part~="coupon-apply"]').click();
+  await expect(checkout.locator('[part~="discount"]')).toBeVisible();
+  await expect.poll(() => total(checkout)).not.toBe(before);
+});
+
+test('a team pass asks for a team before it can be bought', async ({ page, request }) => {
+  await signedInViewer(page, request, 'team');
+  const checkout = await openCheckout(page, 'package=2');
+  const select = checkout.locator('[part~="team-select"] select, select[part~="team-select"]').first();
+  await expect(select).toBeVisible();
+  // No team yet: the spec's message, and no way on to payment.
+  await expect(checkout.getByRole('alert')).toContainText('Package is TeamPass but team not selected');
+  await expect(checkout.locator('[part~="continue"]')).toBeDisabled();
+  const team = (await select.locator('option').allTextContents()).find((text) => text.trim() && !text.includes('Choose'))!;
+  await select.selectOption({ label: team });
+  await checkout.locator('[part~="continue"]').click();
+  await expect(checkout.locator('[part~="payment"]')).toBeVisible();
+});
+
+test('the monthly subscription starts its free trial with a card', async ({ page, request }) => {
+  const { email } = await signedInViewer(page, request, 'trial');
+  const checkout = await openCheckout(page, 'subscription=1');
+  await expect(checkout.locator('[part~="renewal"]')).toContainText('Renews every 30 days');
+  await expect(checkout.locator('[part~="trial"]').first()).toContainText('7 days');
+  await enterCard(page, checkout, CARD_OK);
+  await checkout.locator('[part~="pay"]').click();
+  await expect(checkout.locator('[part~="success"]')).toContainText('free trial', { timeout: 20_000 });
+  expect((await ordersOf(request, email)).map((o) => o.type)).toEqual(['subscription']);
+});
+
+test('a reload while the payment is processing picks the wait up again', async ({ page, request }) => {
+  await signedInViewer(page, request, 'reload');
+  const checkout = await openCheckout(page, 'event=paid-live');
+  await enterCard(page, checkout, CARD_OK);
+  await checkout.locator('[part~="pay"]').click();
+  await expect(checkout.locator('[part~="waiting"]')).toBeVisible();
+  await page.reload();
+  const again = page.locator('#checkout');
+  await expect(again.locator('[part~="waiting"], [part~="success"]').first()).toBeVisible({ timeout: 10_000 });
+  await expect(again.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
+});
+
+test('a double click on Pay buys once', async ({ page, request }) => {
+  const { email } = await signedInViewer(page, request, 'double');
+  const checkout = await openCheckout(page, 'event=paid-live');
+  await enterCard(page, checkout, CARD_OK);
+  const buys: string[] = [];
+  page.on('request', (r) => r.url().endsWith('/api/stripe/buy') && buys.push(r.url()));
+  await checkout.locator('[part~="pay"]').dblclick();
+  await expect(checkout.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
+  expect(buys).toHaveLength(1);
+  expect(await ordersOf(request, email)).toHaveLength(1);
+});
+
+test('a guest is asked to sign in first, and carries on where they were once signed in', async ({ page, request }) => {
+  const email = freshEmail('guest');
+  const key = await apiKey(request);
+  await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/register`, {
+    data: { api_key: key, email, password: 'guest-pass-1', password_confirmation: 'guest-pass-1', first_name: 'Gus', last_name: 'Guest', terms: true },
+  });
+  const checkout = await openCheckout(page, 'event=paid-live');
+  await expect(checkout.locator('[part~="sign-in"]')).toContainText('Sign in to buy');
+  await checkout.locator('[part~="sign-in-button"]').click();
+  // <channel-profile> on the page answers the request: its sign-in form, email focused.
+  const profile = page.locator('#account');
+  const form = profile.locator('[part~="sign-in"]');
+  await expect(form.getByLabel(/^Email/)).toBeFocused();
+  await form.getByLabel(/^Email/).fill(email);
+  await form.getByLabel(/^Password/).fill('guest-pass-1');
+  await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(checkout.locator('[part~="summary"]')).toBeVisible({ timeout: 10_000 });
+  await expect(checkout.locator('[part~="sign-in"]')).toHaveCount(0);
+});
+
+test('the paywall of the player opens the matching offer in the checkout', async ({ page, request }) => {
+  await signedInViewer(page, request, 'paywall');
+  const checkout = await openCheckout(page, '');
+  const player = page.locator('#checkout-player');
+  await player.locator('[part~="offer-button"]').first().click();
+  await expect(checkout.locator('[part~="summary"]')).toBeVisible();
+});
+
+test('cancel auto-renewal from the profile: processing, then cancelled', async ({ page, request }) => {
+  const { email, token } = await signedInViewer(page, request, 'renewal');
+  // A monthly subscription bought through the API (a card from the fake Stripe API, then stripe/buy).
+  const pm = (await (
+    await request.post(`${BUNDLE_ORIGIN}/__stripe/v1/payment_methods`, {
+      headers: { Authorization: 'Bearer pk_test_demo' },
+      form: { type: 'card', 'card[number]': '4242424242424242', 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' },
+    })
+  ).json()) as { id: string };
+  const bought = await request.post(`${BUNDLE_ORIGIN}/api/stripe/buy`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { api_key: await apiKey(request), type: 'subscription', id: 2, payment_method: pm.id, idempotency_key: `e2e-${Date.now()}` },
+  });
+  expect(bought.status()).toBe(200);
+  await expect.poll(async () => (await ordersOf(request, email)).map((o) => o.status.toLowerCase()), { timeout: 15_000 }).toEqual(['paid']);
+  await page.goto(`${BUNDLE_ORIGIN}/profile.html`);
+  const profile = page.locator('#profile');
+  const order = profile.locator('[part~="order"]').filter({ hasText: 'All-Access Annual' });
+  await expect(order.locator('[part~="auto-renewal"]')).toHaveText('Auto-renewal: Active', { timeout: 20_000 });
+  await order.locator('[part~="cancel-renewal"]').click();
+  const confirm = profile.locator('[part~="confirm-dialog"]');
+  await expect(confirm).toBeVisible();
+  await confirm.locator('[part~="confirm-cancel"]').click();
+  await expect(order.locator('[part~="renewal-status"]')).toContainText('Auto-renewal is cancelled', { timeout: 10_000 });
+  await expect(order.locator('[part~="auto-renewal"]')).toHaveText('Auto-renewal: Cancelled');
+  await expect(order.locator('[part~="cancel-renewal"]')).toHaveCount(0);
+});
+
+test('axe finds no WCAG 2.1 A/AA violations in the offers, the summary and the payment step', async ({ page, request, makeAxeBuilder }) => {
+  await signedInViewer(page, request, 'axe');
+  await openCheckout(page, '');
+  expect((await makeAxeBuilder().include('#checkout').analyze()).violations).toEqual([]);
+  const checkout = await openCheckout(page, 'package=1');
+  expect((await makeAxeBuilder().include('#checkout').analyze()).violations).toEqual([]);
+  await checkout.locator('[part~="continue"]').click();
+  await expect(checkout.locator('[part~="payment"]')).toBeVisible();
+  expect((await makeAxeBuilder().include('#checkout').analyze()).violations).toEqual([]);
+});
