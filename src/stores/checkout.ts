@@ -740,6 +740,8 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
         following = false;
         patch({ view: 'success', order: { id: outcome.order.id, reference: outcome.order.reference ?? ref.reference } });
         track('purchase_success', pricing(), outcome.order.id);
+        // What this user may watch changed: no element may reuse an answer cached before the purchase.
+        getClient().clearCache();
         options.onComplete?.({ orderId: outcome.order.id, product: { type: bought.type, id: bought.id } });
       } else {
         patch({ view: 'pending', order: { id: outcome.order.id, reference: outcome.order.reference ?? ref.reference } });

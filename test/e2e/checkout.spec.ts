@@ -72,11 +72,14 @@ async function enterCard(page: Page, checkout: Locator, number: string): Promise
 
 const total = (checkout: Locator) => checkout.locator('[part~="total"]').first().innerText();
 
-test('buys the single-event pass with 4242: polled until paid, then the player on the page plays', async ({ page, request }) => {
+test('buys the single-event pass with 4242: polled until paid, then the player on the page plays and the schedule shows it purchased', async ({ page, request }) => {
   await signedInViewer(page, request, 'single');
   const checkout = await openCheckout(page, 'event=paid-live');
   const player = page.locator('#checkout-player');
   await expect(player.locator('[part~="paywall"]')).toBeVisible({ timeout: 10_000 });
+  const schedule = page.locator('#checkout-schedule');
+  await expect(schedule.locator('[part~="event-link"]').first()).toBeVisible({ timeout: 10_000 });
+  await expect(schedule.locator('[part~="badge-purchased"]')).toHaveCount(0);
   await expect(checkout.locator('[part~="taxes"]')).toBeVisible();
   await expect(checkout.locator('[part~="terms"], [part~="final"]').first()).toContainText('All sales are final');
   await enterCard(page, checkout, CARD_OK);
@@ -85,6 +88,8 @@ test('buys the single-event pass with 4242: polled until paid, then the player o
   await expect(checkout.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
   // The purchase reaches the player on the same page: unlocked, and it plays.
   await expect(player.locator('[part~="paywall"]')).toHaveCount(0, { timeout: 10_000 });
+  // ...and to the schedule, whose paid game now reads as purchased.
+  await expect(schedule.locator('[part~="badge-purchased"]')).toHaveCount(1, { timeout: 10_000 });
   await player.locator('[part~="play"]').click();
   await expect
     .poll(() => player.locator('video').evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 30_000 })

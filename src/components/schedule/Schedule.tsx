@@ -94,9 +94,17 @@ function ScheduleBody(props: ScheduleProps): ReactNode {
   const user = useStore($user);
   const token = useStore($token);
   const favouritesVersion = useStore($favouritesVersion);
+  // A purchase anywhere on the page changes the purchased badges.
+  const [purchases, setPurchases] = useState(0);
+  useEffect(() => {
+    const target = env().eventTarget;
+    const onPurchase = () => setPurchases((n) => n + 1);
+    target?.addEventListener('channel-purchase-complete', onPurchase);
+    return () => target?.removeEventListener('channel-purchase-complete', onPurchase);
+  }, []);
   // Signing in or out changes every answer (access badges); a favourites list also follows its user and
   // every change to their favourites.
-  const viewer = `${token ? 'user' : 'guest'}|${options.favorites ? `${user?.id ?? ''}:${favouritesVersion}` : ''}`;
+  const viewer = `${token ? 'user' : 'guest'}|${purchases}|${options.favorites ? `${user?.id ?? ''}:${favouritesVersion}` : ''}`;
   useEffect(() => {
     schedule.setQuery(JSON.parse(queryKey) as ScheduleQuery);
   }, [schedule, queryKey, viewer]);
