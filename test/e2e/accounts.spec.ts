@@ -219,6 +219,8 @@ test('favourites: a team added in the profile appears, then is removed', async (
   const teams = panel.locator('[part~="favourite-group"]').first();
   const picker = teams.locator('select');
   await expect(picker).toBeVisible();
+  // The channel's teams load with the panel: wait for them before choosing.
+  await expect.poll(() => picker.locator('option').count()).toBeGreaterThan(1);
   const option = (await picker.locator('option').allTextContents()).find((text) => text.trim() && !/choose|select/i.test(text))!;
   await picker.selectOption({ label: option });
   await teams.locator('[part~="favourite-add"]').getByRole('button', { name: 'Add', exact: true }).click();
