@@ -415,6 +415,9 @@ export type Message = z.infer<typeof Message>;
 export const AuthSession = z.object({ token: text, user: User });
 export type AuthSession = z.infer<typeof AuthSession>;
 
+/** A standard email pattern (spec section 5): something@domain.tld, no spaces. Client and server check the same. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
 /** Social sign-in providers (spec section 1). */
 export const SOCIAL_PROVIDERS = ['google', 'facebook'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];

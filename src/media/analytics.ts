@@ -6,6 +6,7 @@
  */
 import type { Settings, User } from '../api/contract.js';
 import { env } from '../env.js';
+import { randomId as uuid } from '../lib/ids.js';
 import type { ChannelConfig } from '../stores/config.js';
 
 /** How often the viewing time is reported while playing. */
@@ -38,11 +39,6 @@ export function analyticsAllowed(config: ChannelConfig): boolean {
   const host = typeof location === 'undefined' ? '' : location.hostname;
   return !/^(localhost|127\.0\.0\.1|\[::1\])$/.test(host);
 }
-
-const uuid = () =>
-  typeof crypto !== 'undefined' && 'randomUUID' in crypto
-    ? crypto.randomUUID()
-    : `${env().now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 /** Runs `fn` when the browser is idle (or soon), so analytics never compete with the first frame. */
 function whenIdle(fn: () => void): () => void {

@@ -4,6 +4,7 @@
  */
 import type { Preroll } from '../api/contract.js';
 import { env } from '../env.js';
+import { randomId } from '../lib/ids.js';
 
 /** The preroll list is kept this long (spec section 9: preroll cache 1 h). */
 export const PREROLL_CACHE_MS = 3_600_000;
@@ -76,10 +77,7 @@ export function choosePreroll(
 export function visitorId(): string {
   const stored = env().storage.get('visitor', (v): v is string => typeof v === 'string' && v.length > 0);
   if (stored) return stored;
-  const id =
-    typeof crypto !== 'undefined' && 'randomUUID' in crypto
-      ? crypto.randomUUID()
-      : `${env().now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  const id = randomId();
   env().storage.set('visitor', id);
   return id;
 }

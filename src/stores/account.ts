@@ -7,7 +7,7 @@
  * messages are translation keys (`forms:...`) with their values, for each field and for the form as a whole.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { Clip, Order, SocialProvider, Transaction, User } from '../api/contract.js';
+import { EMAIL_PATTERN, SOCIAL_PROVIDERS, type Clip, type Order, type SocialProvider, type Transaction, type User } from '../api/contract.js';
 import { HttpError, isCancel } from '../api/errors.js';
 import { isCallbackPath, type AccountRoute } from '../lib/account-routes.js';
 import { $config } from './config.js';
@@ -121,8 +121,6 @@ function once<T>(action: string, run: () => Promise<T>): Promise<T> {
 
 // ---------------------------------------------------------------- validation (spec section 5)
 
-/** A standard email pattern: something@domain.tld, no spaces. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 /** The shortest password accepted for a new password. */
 export const MIN_PASSWORD = 8;
 /** A device code as TVs show it: 6 characters, A to Z and 2 to 9. */
@@ -277,7 +275,7 @@ export function socialRedirectUri(provider: SocialProvider): string {
 /** The providers the channel offers (settings `social`), in a fixed order. */
 export function socialProviders(): SocialProvider[] {
   const social = $settings.get()?.social ?? {};
-  return (['google', 'facebook'] as const).filter((p) => social[p]?.client_id && social[p]?.authorize_url);
+  return SOCIAL_PROVIDERS.filter((p) => social[p]?.client_id && social[p]?.authorize_url);
 }
 
 /**

@@ -29,6 +29,7 @@ import { HttpError, isCancel } from '../api/errors.js';
 import { env } from '../env.js';
 import type { PurchaseComplete } from '../events/index.js';
 import { tagManager } from '../lib/gtag.js';
+import { randomId } from '../lib/ids.js';
 import { loadStripeFor, setupPaymentMethod, type StripeCard, type StripeFailure, type StripeLike } from '../lib/stripe.js';
 import { participants as participantCatalog } from './catalog.js';
 import { $config } from './config.js';
@@ -307,11 +308,6 @@ function storeAttempt(attempt: StoredAttempt | undefined): void {
   else env().storage.remove(attemptKey());
 }
 
-/** A new idempotency key: a random UUID (crypto is everywhere the checkout runs; the fallback is for old engines). */
-function newKey(): string {
-  if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
-  return `${Date.now().toString(16)}-${Math.random().toString(16).slice(2)}-${Math.random().toString(16).slice(2)}`;
-}
 
 const sameProduct = (a: StoredAttempt['product'], b: StoredAttempt['product']) =>
   a.type === b.type && a.id === b.id && (a.participant ?? 0) === (b.participant ?? 0);
@@ -323,7 +319,7 @@ const sameProduct = (a: StoredAttempt['product'], b: StoredAttempt['product']) =
 export function attemptFor(product: StoredAttempt['product'], user: number): StoredAttempt {
   const stored = storedAttempt();
   if (stored && stored.user === user && sameProduct(stored.product, product)) return stored;
-  const fresh: StoredAttempt = { key: newKey(), user, product };
+  const fresh: StoredAttempt = { key: randomId(), user, product };
   storeAttempt(fresh);
   return fresh;
 }

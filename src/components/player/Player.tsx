@@ -16,7 +16,7 @@ import { monitorVideo, type VideoMonitor } from '../../media/analytics.js';
 import { nativeLacksSubtitles, startPlayback, type Playback, type PlaybackState } from '../../media/playback.js';
 import { exclusiveSound } from '../../media/sound.js';
 import { $config } from '../../stores/config.js';
-import { createPlayer, prefetchPlayable, type PlayerState, type PlayerStore, type PlayerTarget } from '../../stores/player.js';
+import { createPlayer, prefetchPlayable, type PlayerState, type PlayerStore } from '../../stores/player.js';
 import { $settings, $user } from '../../stores/session.js';
 import { eventTitle } from '../ui/event.js';
 import { errorText } from '../ui/messages.js';
@@ -31,29 +31,28 @@ const SEEK_STEP = 10;
 
 /** The element's root component. */
 export function Player(props: PlayerProps & ShellProps): ReactNode {
+  const propsKey = JSON.stringify(PLAYER_PROPS.map((name) => props[name]));
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const parsed = useMemo(() => parsePlayerProps(props), [propsKey]);
+  const targetKey = JSON.stringify(parsed.options.target ?? null);
   // The item is asked for while the session still starts (the body renders once it is ready).
-  const targetKey = JSON.stringify(parsePlayerProps(props).options.target ?? null);
   useEffect(() => {
-    const target = JSON.parse(targetKey) as PlayerTarget | null;
-    if (target) prefetchPlayable(target);
+    if (parsed.options.target) prefetchPlayable(parsed.options.target);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [targetKey]);
   return (
     <ElementShell container={props.container} lang={props.lang} css={playerCss}>
-      {() => <PlayerBody {...props} />}
+      {() => <PlayerBody {...parsed} targetKey={targetKey} />}
     </ElementShell>
   );
 }
 
 type Ready = Extract<PlayerState, { status: 'ready' }>;
 
-function PlayerBody(props: PlayerProps): ReactNode {
+function PlayerBody({ options, notices, targetKey }: ReturnType<typeof parsePlayerProps> & { targetKey: string }): ReactNode {
   const { t } = useElement();
-  const propsKey = JSON.stringify(PLAYER_PROPS.map((name) => props[name]));
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const { options, notices } = useMemo(() => parsePlayerProps(props), [propsKey]);
   const store = useMemo(createPlayer, []);
   useEffect(() => () => store.destroy(), [store]);
-  const targetKey = JSON.stringify(options.target ?? null);
   useEffect(() => {
     store.setTarget(options.target);
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -6,15 +6,13 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Order } from '../../api/contract.js';
 import { isCancel } from '../../api/errors.js';
+import { navigation } from '../../stores/account.js';
 import { cancelAutoRenewal, cancellationFinished, customerPortalUrl } from '../../stores/checkout.js';
 import { Modal } from '../checkout/Dialog.js';
 import { c, CheckoutTexts } from '../checkout/texts.js';
 import { useElement } from '../ui/shell.js';
 
 type Cancel = 'idle' | 'confirm' | 'processing' | 'finished' | 'error';
-
-/** Where the portal is opened; tests replace it. */
-export const portalNavigation = { assign: (url: string) => location.assign(url) };
 
 /** Cancel auto-renewal and the customer portal for one subscription order. */
 export function SubscriptionActions({ order, onCancelled }: { order: Order; onCancelled?: () => void }): ReactNode {
@@ -55,7 +53,7 @@ function Actions({ order, onCancelled }: { order: Order; onCancelled: (() => voi
   const openPortal = async () => {
     setPortal('opening');
     try {
-      portalNavigation.assign(await customerPortalUrl());
+      navigation.assign(await customerPortalUrl());
     } catch {
       setPortal('error');
     }
