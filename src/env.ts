@@ -53,7 +53,20 @@ export function resetEnv(): void {
   current = undefined;
 }
 
-/** Waits `ms` on the environment's clock. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => env().setTimeout(resolve, ms));
+/** Waits `ms` on the environment's clock; a `signal` that aborts ends the wait with its reason. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    // The timer is cleared by the clock that set it, even if the environment changes meanwhile (tests).
+    const clock = env();
+    const onAbort = () => {
+      clock.clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -26,7 +26,7 @@ import {
   type User,
 } from '../api/contract.js';
 import { HttpError, isCancel } from '../api/errors.js';
-import { env } from '../env.js';
+import { env, sleep } from '../env.js';
 import type { PurchaseComplete } from '../events/index.js';
 import { tagManager } from '../lib/gtag.js';
 import { randomId } from '../lib/ids.js';
@@ -234,22 +234,6 @@ export function orderOutcome(order: Order): 'paid' | 'failed' | 'pending' {
 export type WaitOutcome = { status: 'paid'; order: Order } | { status: 'pending'; order: Order };
 
 /** Waits `ms` on the environment's clock; an abort rejects at once. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const clock = env();
-    const timer = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clock.clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * Follows an order until it settles: `GET orders/{id}` every 2 s. Paid resolves; failed rejects with a
  * PaymentFailedError (the order and the popup flag); a request error rejects with that error (polling stops);
@@ -268,7 +252,7 @@ export async function waitForOrder(
   const started = env().now();
   const maxWait = options.maxWaitMs ?? MAX_WAIT_MS;
   for (;;) {
-    await pause(POLL_MS, options.signal);
+    await sleep(POLL_MS, options.signal);
     const answer = await getClient().call('order', { params: { id: order.id }, cache: false, signal: options.signal });
     const current = answer.data;
     const outcome = orderOutcome(current);
@@ -392,7 +376,7 @@ export async function cancelAutoRenewal(orderId: number): Promise<'processing' |
 export async function cancellationFinished(orderId: number, signal?: AbortSignal): Promise<Order | undefined> {
   const started = env().now();
   while (env().now() - started < MAX_WAIT_MS) {
-    await pause(POLL_MS, signal);
+    await sleep(POLL_MS, signal);
     const answer = await getClient().call('order', { params: { id: orderId }, cache: false, signal });
     if (answer.data.auto_renewal !== 'active') return answer.data;
   }
