@@ -227,6 +227,14 @@ describe('<channel-player>', () => {
       expect(has(el, 'play')).to.equal(false);
       expect(eventCalls(), 'the same event, not loaded again').to.have.length(1);
     });
+    it("the browser's controls appear with the stream's first frame, not before", async () => {
+      serveEvent(ok(event({ media: live() })));
+      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      await waitUntil(() => video(el)?.getAttribute('src') === LIVE_URL, 'the stream in the video');
+      expect(video(el)!.controls, 'no controls while the stream starts').to.equal(false);
+      video(el)!.dispatchEvent(new Event('loadeddata'));
+      await waitUntil(() => video(el)!.controls, 'the controls once a frame is there', { timeout: 4000 });
+    });
   });
 
   describe('paywall', () => {

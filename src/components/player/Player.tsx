@@ -398,6 +398,9 @@ function VideoStage(props: VideoStageProps): ReactNode {
   const [attempt, setAttempt] = useState(0);
   const [mutedByBrowser, setMutedByBrowser] = useState(false);
   const [adLeft, setAdLeft] = useState<number | undefined>(undefined);
+  // The browser's controls appear with the main video's first frame: building them earlier costs the main thread
+  // a style pass while the stream starts.
+  const [framed, setFramed] = useState(false);
   // Captions the browser's own engine cannot show: offered, then played through hls.js from where we were.
   const [captionsOffer, setCaptionsOffer] = useState(false);
   const [captions, setCaptions] = useState<{ at: number } | undefined>(undefined);
@@ -476,6 +479,7 @@ function VideoStage(props: VideoStageProps): ReactNode {
       autoplay: true,
       onState: setPlayback,
       onFirstFrame: (engine) => {
+        setFramed(true);
         if (engine === 'native') void nativeLacksSubtitles(v, url).then((lacks) => !cancelled && setCaptionsOffer(lacks));
         const config = $config.get();
         if (config) {
@@ -593,7 +597,7 @@ function VideoStage(props: VideoStageProps): ReactNode {
         part="video"
         playsInline
         poster={props.poster}
-        controls={started && phase.kind === 'main' && playback.kind !== 'denied'}
+        controls={started && phase.kind === 'main' && framed && playback.kind !== 'denied'}
         aria-label={props.title}
         crossOrigin="anonymous"
         preload="none"
