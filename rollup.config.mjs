@@ -1,7 +1,7 @@
 // Two builds:
 // 1. the loader, dist/channel-elements.js: a classic IIFE script with no imports, so it runs plain, async,
 //    defer or as type="module";
-// 2. the elements as ES modules: dist/chunks/<tag>.js per tag, the shared session and React in shared chunks,
+// 2. the elements as ES modules: dist/chunks/<tag>.js per tag, React and the shared session in one shared chunk,
 //    and dist/index.js, the npm entry with configure().
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -24,16 +24,21 @@ const plugins = () => [
 
 const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile', 'channel-app'];
 
-/** Shared chunks with stable names: React, and the session every element shares. */
+/**
+ * One shared chunk, `session`, for what every element needs: React, the session (stores, API client, contract,
+ * English texts) and the shared UI (shell, messages, element definition). One file rather than several small
+ * ones: each is a request on the way to an element's first render, and the browser opens only six connections
+ * to a host at a time (the loader's start-up requests share them).
+ */
 function manualChunks(id) {
-  if (/node_modules[\\/](react|react-dom|scheduler|@r2wc)[\\/]/.test(id)) return 'react';
-  if (/node_modules[\\/](nanostores|@nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
+  if (/node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|@nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
   // French texts stay a chunk of their own, fetched only when an element speaks French; form and checkout texts
   // only by the elements that have them.
   if (/[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr)\.ts$/.test(id)) return undefined;
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
   if (/[\\/]src[\\/](stores[\\/](checkout|account)|lib[\\/](stripe|account-routes))\.ts$/.test(id)) return undefined;
-  if (/[\\/]src[\\/](api|stores|lib|i18n|env\.ts|start\.ts)/.test(id)) return 'session';
+  if (/[\\/]src[\\/](api|stores|lib|i18n|events|env\.ts|start\.ts)/.test(id)) return 'session';
+  if (/[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell)\.tsx?|elements[\\/]define\.ts)$/.test(id)) return 'session';
   return undefined;
 }
 
