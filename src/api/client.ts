@@ -21,6 +21,7 @@ import { ErrorBody, endpoints, type EndpointName } from './contract.js';
 import { ApiError, HttpError, InvalidResponseError, NetworkError, TimeoutError, isCancel } from './errors.js';
 import { env, sleep } from '../env.js';
 import { redactData, redactUrl } from '../lib/url.js';
+import { adoptEarly } from '../loader/early.js';
 
 /** Request timeout (spec section 9). */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -94,6 +95,16 @@ export function queryString(query: Record<string, string | number | boolean | un
   }
   const s = params.toString();
   return s ? `?${s}` : '';
+}
+
+/** A promise that also rejects when `signal` aborts (an adopted answer cannot be cancelled, only abandoned). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The channel API client. */
@@ -263,7 +274,9 @@ export class ApiClient {
       const onAbort = () => controller.abort(signal ? abortReason(signal) : undefined);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        const response = await env().fetch(url, { ...init, signal: controller.signal });
+        // The loader may have sent this very request while the code loaded (start-up): take its answer once.
+        const early = attempt === 0 ? adoptEarly(String(init.method ?? 'GET'), url, init.body) : undefined;
+        const response = await (early ? untilAborted(early, controller.signal) : env().fetch(url, { ...init, signal: controller.signal }));
         // A 5xx is worth one more try; the last answer, whatever it is, goes back to the caller.
         if (response.status < 500 || attempt >= retries) return response;
       } catch (error) {

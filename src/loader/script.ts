@@ -4,6 +4,7 @@
  * Works with async, defer, plain and type="module"; a second copy on the page does nothing.
  */
 import { autoload, type Tag } from './autoload.js';
+import { sendEarly } from './early.js';
 
 const GUARD = Symbol.for('channel-elements.loader');
 const w = window as unknown as Record<symbol, unknown>;
@@ -29,9 +30,28 @@ if (!w[GUARD]) {
     lang: data.lang,
     analyticsUrl: data.analyticsUrl,
   };
-  autoload((tag: Tag) =>
-    import(/* webpackIgnore: true */ new URL(`chunks/${tag}.js`, base).href).then(
+  let early = false;
+  autoload((tag: Tag) => {
+    // The chunk is asked for first: the start-up requests must not hold up its download.
+    const chunk = import(/* webpackIgnore: true */ new URL(`chunks/${tag}.js`, base).href);
+    // With the first tag, the start-up requests go out alongside its chunk (see early.ts).
+    if (!early && data.channelKey) {
+      early = true;
+      try {
+        const origin = new URL(base).origin;
+        const url = (value: string | undefined, fallback: string) => (value?.trim() || fallback).replace(/\/+$/, '');
+        const [apiUrl, keysUrl] = [url(data.apiUrl, `${origin}/api`), url(data.keysUrl, `${origin}/keys`)];
+        // The events of the players already on the page (digits only, as the player accepts them).
+        const events = [...document.querySelectorAll('channel-player[event-id]')]
+          .map((player) => player.getAttribute('event-id')!.trim())
+          .filter((id) => /^\d+$/.test(id));
+        if (/^https?:\/\//i.test(apiUrl) && /^https?:\/\//i.test(keysUrl)) sendEarly(data.channelKey.trim(), apiUrl, keysUrl, events);
+      } catch {
+        // A base or URL that does not parse: the session reports the configuration error itself.
+      }
+    }
+    return chunk.then(
       (chunk: { start(o: typeof options, b: string): void }) => chunk.start(options, base),
-    ),
-  );
+    );
+  });
 }

@@ -191,3 +191,21 @@ test.describe('strict Content-Security-Policy', () => {
     });
   });
 });
+
+test('the loader asks for the start-up data while the code loads, and the session takes those answers: each request once', async ({
+  page,
+}) => {
+  const requests: string[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/keys/')) requests.push(`${r.method()} ${url.pathname}`);
+  });
+  // The player page has <channel-player event-id="21"> in its HTML: its event is asked for early too.
+  await page.goto(`${BUNDLE_ORIGIN}/player.html`);
+  await expect(page.locator('#player [part~="stage"]')).toBeVisible({ timeout: 10_000 });
+  await page.waitForTimeout(500);
+  const count = (entry: string) => requests.filter((r) => r === entry).length;
+  for (const entry of ['GET /keys/demo.json', 'POST /api/get_api_key', 'GET /api/settings', 'GET /api/color-settings/web', 'GET /api/geo', 'GET /api/events/21', 'GET /api/prerolls']) {
+    expect(count(entry), entry).toBe(1);
+  }
+});

@@ -87,6 +87,41 @@ describe('ApiClient', () => {
   });
   afterEach(teardown);
 
+  describe('start-up answers the loader asked for early (src/loader/early.ts)', () => {
+    const EARLY = Symbol.for('channel-elements.early');
+    const early = () => ((globalThis as unknown as Record<symbol, Map<string, Promise<Response>>>)[EARLY] ??= new Map());
+    const answer = (body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status: 200 }));
+    afterEach(() => early().clear());
+
+    it('takes the answer to the identical request once, sending nothing; the next call goes over the wire', async () => {
+      early().set(`GET ${API}/settings?channel_key=ck-1 `, answer({ data: SETTINGS }));
+      expect((await client.call('settings', { cache: false })).data.currency).to.equal('USD');
+      expect(w.server.requests).to.have.length(0);
+      w.server.on('GET', `${API}/settings`, ok(SETTINGS));
+      await client.call('settings', { cache: false });
+      expect(w.server.requests).to.have.length(1);
+    });
+
+    it('matches a POST by its body too', async () => {
+      early().set(`POST ${API}/get_api_key {"channel_key":"other"}`, answer({ data: { api_key: 'wrong' } }));
+      early().set(`POST ${API}/get_api_key {"channel_key":"ck-1"}`, answer({ data: { api_key: 'ak-early' } }));
+      expect((await client.call('getApiKey')).data.api_key).to.equal('ak-early');
+      expect(w.server.requests).to.have.length(0);
+      expect(early().size, 'the other answer stays unclaimed').to.equal(1);
+    });
+
+    it('an early request that failed is retried over the wire like any first attempt', async () => {
+      const failed = Promise.reject(new TypeError('Failed to fetch'));
+      failed.catch(() => undefined);
+      early().set(`GET ${API}/settings?channel_key=ck-1 `, failed);
+      w.server.on('GET', `${API}/settings`, ok(SETTINGS));
+      const call = client.call('settings');
+      await w.advance(RETRY_DELAY_MS);
+      expect((await call).data.name).to.equal('Demo');
+      expect(w.server.requests).to.have.length(1);
+    });
+  });
+
   describe('where the keys go', () => {
     it('puts the api key in the query of a GET, with no body', async () => {
       w.server.on('GET', `${API}/events`, { body: EVENTS });

@@ -1,0 +1,94 @@
+/**
+ * Start-up requests the loader sends while the element chunks download and compile: the channel key (unless
+ * stored), then the api key (unless stored), settings and colours, the sequence of spec section 2. Without
+ * them the first request would wait until React and the session code have been parsed and run.
+ *
+ * Nothing here interprets an answer beyond reading the channel key to build the next URL: the API client
+ * adopts each answer when it makes the identical request (method, URL and body), once, and then validates,
+ * stores, logs and retries as it does with its own. An answer nobody adopts is simply dropped with the page.
+ * Kept dependency-free: it is part of the tiny loader.
+ */
+
+const EARLY = Symbol.for('channel-elements.early');
+type Early = Map<string, Promise<Response>>;
+
+const requestKey = (method: string, url: string, body: string | undefined) => `${method} ${url} ${body ?? ''}`;
+
+function earlyMap(): Early {
+  const w = globalThis as unknown as Record<symbol, Early | undefined>;
+  return (w[EARLY] ??= new Map());
+}
+
+/** The loader's answer to exactly this request, if it sent one; each answer is taken once. */
+export function adoptEarly(method: string, url: string, body: unknown): Promise<Response> | undefined {
+  const map = (globalThis as unknown as Record<symbol, Early | undefined>)[EARLY];
+  if (!map) return undefined;
+  const key = requestKey(method, url, typeof body === 'string' ? body : undefined);
+  const answer = map.get(key);
+  map.delete(key);
+  return answer;
+}
+
+/** A stored `rudy_` string that has not expired (the session's storage format: `{ v, e }`). */
+function stored(name: string): string | undefined {
+  try {
+    const entry = JSON.parse(localStorage.getItem(`rudy_${name}`) ?? 'null') as { v?: unknown; e?: unknown } | null;
+    return entry && typeof entry.v === 'string' && entry.v && !(typeof entry.e === 'number' && entry.e <= Date.now()) ? entry.v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends the start-up requests for a channel; `apiUrl` and `keysUrl` are resolved the way the session does.
+ * `events` are the event ids of the players on the page: their events (and the visitor's profile or geo, and
+ * the preroll list, which a player waits for too) are asked for as soon as the api key is known, as the
+ * session would, with the stored sign-in if there is one.
+ */
+export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, events: string[] = []): void {
+  const map = earlyMap();
+  const token = stored(`token.${channelKey}`);
+  const send = (method: string, url: string, body?: string, signedIn = false): Promise<Response> => {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (signedIn && token) headers.Authorization = `Bearer ${token}`;
+    if (body) headers['Content-Type'] = 'application/json';
+    const answer = fetch(url, { method, headers, body });
+    // A failure is the client's to meet when it adopts the answer (or to never see when it does not).
+    answer.catch(() => undefined);
+    map.set(requestKey(method, url, body), answer);
+    return answer;
+  };
+  const known = stored(`channel_key.${channelKey}`);
+  const channel = known
+    ? Promise.resolve(known)
+    : send('GET', `${keysUrl}/${encodeURIComponent(channelKey)}.json`)
+        .then((r) => (r.ok ? (r.clone().json() as Promise<{ channel_key?: unknown }>) : undefined))
+        .then((file) => file?.channel_key);
+  channel
+    .then((key) => {
+      if (typeof key !== 'string' || !key) return;
+      const query = `?${new URLSearchParams({ channel_key: key }).toString()}`;
+      send('GET', `${apiUrl}/settings${query}`);
+      send('GET', `${apiUrl}/color-settings/web${query}`);
+      const known = stored(`api_key.${key}`);
+      if (!events.length) {
+        if (!known) send('POST', `${apiUrl}/get_api_key`, JSON.stringify({ channel_key: key }));
+        return;
+      }
+      if (!stored(`prerolls.${channelKey}`)) send('GET', `${apiUrl}/prerolls${query}`);
+      const apiKey = known
+        ? Promise.resolve(known)
+        : send('POST', `${apiUrl}/get_api_key`, JSON.stringify({ channel_key: key }))
+            .then((r) => (r.ok ? (r.clone().json() as Promise<{ data?: { api_key?: unknown } }>) : undefined))
+            .then((body) => body?.data?.api_key);
+      return apiKey.then((api) => {
+        if (typeof api !== 'string' || !api) return;
+        const keyed = `?${new URLSearchParams({ api_key: api }).toString()}`;
+        // The session asks for the profile when a sign-in is stored, else for geo.
+        if (token) send('GET', `${apiUrl}/profile${keyed}`, undefined, true);
+        else send('GET', `${apiUrl}/geo${keyed}`);
+        for (const id of events) send('GET', `${apiUrl}/events/${encodeURIComponent(id)}${keyed}`, undefined, true);
+      });
+    })
+    .catch(() => undefined);
+}
