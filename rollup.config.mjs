@@ -25,6 +25,21 @@ const plugins = () => [
 const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile', 'channel-app'];
 
 /**
+ * The shared chunks each tag's chunk imports, written down by the elements build for the loader build (which runs
+ * after it): the loader asks for them alongside the tag's chunk instead of after that chunk has been parsed.
+ */
+const chunkImports = {};
+const recordChunkImports = () => ({
+  name: 'record-chunk-imports',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type !== 'chunk' || !chunk.isEntry || !TAGS.includes(chunk.name)) continue;
+      chunkImports[chunk.name] = chunk.imports.map((file) => file.replace(/^chunks\//, ''));
+    }
+  },
+});
+
+/**
  * One shared chunk, `session`, for what every element needs: React, the session (stores, API client, contract,
  * English texts) and the shared UI (shell, messages, element definition). One file rather than several small
  * ones: each is a request on the way to an element's first render, and the browser opens only six connections
@@ -44,11 +59,6 @@ function manualChunks(id) {
 
 export default [
   {
-    input: 'src/loader/script.ts',
-    output: { file: 'dist/channel-elements.js', format: 'iife', sourcemap: true },
-    plugins: plugins(),
-  },
-  {
     input: {
       index: 'src/index.ts',
       ...Object.fromEntries(TAGS.map((tag) => [tag, `elements/${tag}.ts`])),
@@ -63,6 +73,15 @@ export default [
     },
     // Keep entry exports (start) even though nothing inside the build imports them statically.
     preserveEntrySignatures: 'exports-only',
-    plugins: plugins(),
+    plugins: [...plugins(), recordChunkImports()],
+  },
+  {
+    input: 'src/loader/script.ts',
+    output: { file: 'dist/channel-elements.js', format: 'iife', sourcemap: true },
+    // Runs after the elements build, whose chunk names it embeds (see recordChunkImports).
+    plugins: [
+      replace({ preventAssignment: true, delimiters: ['', ''], values: { __CHUNK_IMPORTS__: () => JSON.stringify(chunkImports) } }),
+      ...plugins(),
+    ],
   },
 ];

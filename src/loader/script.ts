@@ -6,6 +6,10 @@
 import { autoload, type Tag } from './autoload.js';
 import { sendEarly } from './early.js';
 
+/** Filled in by the build: the shared chunks each tag's chunk imports (file names under chunks/). */
+declare const __CHUNK_IMPORTS__: Record<string, string[]>;
+const CHUNK_IMPORTS: Record<string, string[]> = typeof __CHUNK_IMPORTS__ === 'object' ? __CHUNK_IMPORTS__ : {};
+
 const GUARD = Symbol.for('channel-elements.loader');
 const w = window as unknown as Record<symbol, unknown>;
 
@@ -32,8 +36,13 @@ if (!w[GUARD]) {
   };
   let early = false;
   autoload((tag: Tag) => {
-    // The chunk is asked for first: the start-up requests must not hold up its download.
-    const chunk = import(/* webpackIgnore: true */ new URL(`chunks/${tag}.js`, base).href);
+    // The chunk is asked for first, and its shared chunks with it rather than once it has been parsed (the module
+    // map runs each once); then the start-up requests, which must not hold up the code's download.
+    const loaded = import(/* webpackIgnore: true */ new URL(`chunks/${tag}.js`, base).href);
+    for (const file of CHUNK_IMPORTS[tag] ?? []) {
+      // A failure here is the tag chunk's too, and reported with it.
+      import(/* webpackIgnore: true */ new URL(`chunks/${file}`, base).href).catch(() => undefined);
+    }
     // With the first tag, the start-up requests go out alongside its chunk (see early.ts).
     if (!early && data.channelKey) {
       early = true;
@@ -50,8 +59,6 @@ if (!w[GUARD]) {
         // A base or URL that does not parse: the session reports the configuration error itself.
       }
     }
-    return chunk.then(
-      (chunk: { start(o: typeof options, b: string): void }) => chunk.start(options, base),
-    );
+    return loaded.then((chunk: { start(o: typeof options, b: string): void }) => chunk.start(options, base));
   });
 }
