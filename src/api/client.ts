@@ -276,7 +276,8 @@ export class ApiClient {
       try {
         // The loader may have sent this very request while the code loaded (start-up): take its answer once.
         const early = attempt === 0 ? adoptEarly(String(init.method ?? 'GET'), url, init.body) : undefined;
-        const response = await (early ? untilAborted(early, controller.signal) : env().fetch(url, { ...init, signal: controller.signal }));
+        const send = () => env().fetch(url, { ...init, signal: controller.signal });
+        const response = await (early ? untilAborted(early, controller.signal).then((answer) => answer ?? send()) : send());
         // A 5xx is worth one more try; the last answer, whatever it is, goes back to the caller.
         if (response.status < 500 || attempt >= retries) return response;
       } catch (error) {

@@ -6,10 +6,14 @@
  * Nothing here interprets an answer beyond reading the channel key to build the next URL: the API client
  * adopts each answer when it makes the identical request (method, URL and body), once, and then validates,
  * stores, logs and retries as it does with its own. An answer nobody adopts is simply dropped with the page.
+ * The client and the loader both wait on the same answers (the channel key, the api key), so the client may
+ * reach a request before the loader has sent it: while the loader still has requests to send, the client waits
+ * for them rather than sending a second copy.
  * Kept dependency-free: it is part of the tiny loader.
  */
 
 const EARLY = Symbol.for('channel-elements.early');
+const SENDING = Symbol.for('channel-elements.early-sending');
 type Early = Map<string, Promise<Response>>;
 
 const requestKey = (method: string, url: string, body: string | undefined) => `${method} ${url} ${body ?? ''}`;
@@ -19,14 +23,24 @@ function earlyMap(): Early {
   return (w[EARLY] ??= new Map());
 }
 
-/** The loader's answer to exactly this request, if it sent one; each answer is taken once. */
-export function adoptEarly(method: string, url: string, body: unknown): Promise<Response> | undefined {
-  const map = (globalThis as unknown as Record<symbol, Early | undefined>)[EARLY];
+/**
+ * The loader's answer to exactly this request, if it sent one or is about to; each answer is taken once.
+ * Undefined (at once when the loader sent nothing) means the caller sends the request itself.
+ */
+export function adoptEarly(method: string, url: string, body: unknown): Promise<Response | undefined> | undefined {
+  const w = globalThis as unknown as Record<symbol, unknown>;
+  const map = w[EARLY] as Early | undefined;
   if (!map) return undefined;
   const key = requestKey(method, url, typeof body === 'string' ? body : undefined);
-  const answer = map.get(key);
-  map.delete(key);
-  return answer;
+  const take = () => {
+    const answer = map.get(key);
+    map.delete(key);
+    return answer;
+  };
+  const answer = take();
+  if (answer) return answer;
+  const sending = w[SENDING] as Promise<void> | undefined;
+  return sending ? sending.then(take) : undefined;
 }
 
 /** A stored `rudy_` string that has not expired (the session's storage format: `{ v, e }`). */
@@ -64,7 +78,7 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
     : send('GET', `${keysUrl}/${encodeURIComponent(channelKey)}.json`)
         .then((r) => (r.ok ? (r.clone().json() as Promise<{ channel_key?: unknown }>) : undefined))
         .then((file) => file?.channel_key);
-  channel
+  const sending = channel
     .then((key) => {
       if (typeof key !== 'string' || !key) return;
       const query = `?${new URLSearchParams({ channel_key: key }).toString()}`;
@@ -91,4 +105,8 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
       });
     })
     .catch(() => undefined);
+  // Settled once every request above has been sent (or could not be): see adoptEarly.
+  (globalThis as unknown as Record<symbol, unknown>)[SENDING] = sending.then(() => {
+    delete (globalThis as unknown as Record<symbol, unknown>)[SENDING];
+  });
 }

@@ -16,7 +16,7 @@ import {
   TimeoutError,
 } from '../../src/api/errors.js';
 import { setEnv } from '../../src/env.js';
-import { Deferred, HANG, T0, installWorld, ok, settle, teardown, until, type World } from './helpers.js';
+import { Deferred, HANG, T0, flush, installWorld, ok, settle, teardown, until, type World } from './helpers.js';
 
 const API = 'http://api.test/api';
 
@@ -108,6 +108,41 @@ describe('ApiClient', () => {
       expect((await client.call('getApiKey')).data.api_key).to.equal('ak-early');
       expect(w.server.requests).to.have.length(0);
       expect(early().size, 'the other answer stays unclaimed').to.equal(1);
+    });
+
+    it('waits for a request the loader is still about to send instead of sending a second copy', async () => {
+      const SENDING = Symbol.for('channel-elements.early-sending');
+      const slot = globalThis as unknown as Record<symbol, unknown>;
+      let sent!: () => void;
+      slot[SENDING] = new Promise<void>((resolve) => (sent = resolve));
+      try {
+        const call = client.call('settings', { cache: false });
+        await flush();
+        expect(w.server.requests, 'nothing sent while the loader is still sending').to.have.length(0);
+        early().set(`GET ${API}/settings?channel_key=ck-1 `, answer({ data: SETTINGS }));
+        sent();
+        expect((await call).data.currency).to.equal('USD');
+        expect(w.server.requests).to.have.length(0);
+      } finally {
+        delete slot[SENDING];
+      }
+    });
+
+    it('sends a request itself once the loader has sent everything without it', async () => {
+      const SENDING = Symbol.for('channel-elements.early-sending');
+      const slot = globalThis as unknown as Record<symbol, unknown>;
+      let sent!: () => void;
+      slot[SENDING] = new Promise<void>((resolve) => (sent = resolve));
+      early().set(`GET ${API}/color-settings/web?channel_key=ck-1 `, answer({ data: {} }));
+      try {
+        w.server.on('GET', `${API}/settings`, ok(SETTINGS));
+        const call = client.call('settings', { cache: false });
+        sent();
+        expect((await call).data.currency).to.equal('USD');
+        expect(w.server.requests).to.have.length(1);
+      } finally {
+        delete slot[SENDING];
+      }
     });
 
     it('an early request that failed is retried over the wire like any first attempt', async () => {
