@@ -5,7 +5,7 @@
  *   its API calls (keys, settings, event, prerolls); player-demo.html the same on the demo channel;
  * - demo/site/bench/hls.html: a bare page with hls.js light and a <video>;
  * - demo/site/bench/mux.html: `@mux/mux-player` (a devDependency for this comparison only).
- * Runs alternate between the pages so that machine noise spreads evenly.
+ * Rounds alternate between the pages, each starting one page further on, so that machine noise spreads evenly.
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from '@playwright/test';
@@ -73,16 +73,27 @@ async function once(browser: Browser, url: string): Promise<{ ms: number; js: { 
   const firstFrameWall = ms;
   const files = (await Promise.all(bodies)).filter((f) => f.at <= firstFrameWall + 50);
   await context.close();
+  // Let the closed page's renderer wind down before the next page starts, so that no page pays for the last.
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   return { ms, js: files.map(({ url: u, gzip_bytes }) => ({ url: u, gzip_bytes })) };
 }
 
-/** Runs every page `runs` times, alternating, and returns the medians. */
+/** The pause after each page load, for the machine to settle. */
+const SETTLE_MS = 500;
+
+/**
+ * Runs every page `runs` times and returns the medians. Rounds alternate between the pages, and each round starts
+ * one page further on, so that every page follows every other equally often (a page that follows a heavy one
+ * tends to be slower).
+ */
 export async function benchPlayers(browser: Browser, pages: { name: string; url: string }[], runs: number): Promise<PlayerBench[]> {
   const results = pages.map((p) => ({ page: p.name, firstFrameMs: [] as number[], js: [] as { url: string; gzip_bytes: number }[][] }));
   // One warm-up round, not counted: the first launch of each page pays for the browser's own start-up.
   for (const p of pages) await once(browser, p.url);
   for (let i = 0; i < runs; i++) {
-    for (const [index, p] of pages.entries()) {
+    for (let k = 0; k < pages.length; k++) {
+      const index = (i + k) % pages.length;
+      const p = pages[index]!;
       const run = await once(browser, p.url);
       results[index]!.firstFrameMs.push(run.ms);
       results[index]!.js.push(run.js);
