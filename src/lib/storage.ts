@@ -11,6 +11,23 @@ export const STORAGE_PREFIX = 'rudy_';
 /** Default lifetime of a stored value: about 360 days (spec section 9). */
 export const DEFAULT_LIFETIME_MS = 31104e6;
 
+/**
+ * A stored entry's value, or undefined when the entry is unparsable, has the wrong shape or has expired at `now`.
+ * Wrapped, so that a stored null is told apart from no value.
+ */
+export function entryValue(raw: string, now: number): { v: unknown } | undefined {
+  let entry: unknown;
+  try {
+    entry = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (typeof entry !== 'object' || entry === null || !('v' in entry) || !('e' in entry) || typeof entry.e !== 'number') {
+    return undefined;
+  }
+  return entry.e > now ? { v: entry.v } : undefined;
+}
+
 /** The subset of the Web Storage API this module needs; `localStorage` satisfies it. */
 export interface KeyValueStorage {
   getItem(key: string): string | null;
@@ -62,24 +79,8 @@ export class ExpiringStorage {
   get<T>(key: string, accept?: (value: unknown) => value is T): T | undefined {
     const raw = this.#call(() => this.#backing.getItem(STORAGE_PREFIX + key));
     if (raw == null) return undefined;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(raw);
-    } catch {
-      this.remove(key);
-      return undefined;
-    }
-    if (
-      typeof entry !== 'object' ||
-      entry === null ||
-      !('v' in entry) ||
-      !('e' in entry) ||
-      typeof entry.e !== 'number'
-    ) {
-      this.remove(key);
-      return undefined;
-    }
-    if (entry.e <= this.#now() || (accept && !accept(entry.v))) {
+    const entry = entryValue(raw, this.#now());
+    if (!entry || (accept && !accept(entry.v))) {
       this.remove(key);
       return undefined;
     }

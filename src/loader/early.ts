@@ -9,8 +9,9 @@
  * The client and the loader both wait on the same answers (the channel key, the api key), so the client may
  * reach a request before the loader has sent it: while the loader still has requests to send, the client waits
  * for them rather than sending a second copy.
- * Kept dependency-free: it is part of the tiny loader.
+ * Part of the tiny loader: it imports nothing but the storage format's reader, itself dependency-free.
  */
+import { entryValue, STORAGE_PREFIX } from '../lib/storage.js';
 
 const EARLY = Symbol.for('channel-elements.early');
 const SENDING = Symbol.for('channel-elements.early-sending');
@@ -43,11 +44,12 @@ export function adoptEarly(method: string, url: string, body: unknown): Promise<
   return sending ? sending.then(take) : undefined;
 }
 
-/** A stored `rudy_` string that has not expired (the session's storage format: `{ v, e }`). */
+/** A stored string that has not expired, read as the session's storage reads it. */
 function stored(name: string): string | undefined {
   try {
-    const entry = JSON.parse(localStorage.getItem(`rudy_${name}`) ?? 'null') as { v?: unknown; e?: unknown } | null;
-    return entry && typeof entry.v === 'string' && entry.v && !(typeof entry.e === 'number' && entry.e <= Date.now()) ? entry.v : undefined;
+    const raw = localStorage.getItem(STORAGE_PREFIX + name);
+    const entry = raw == null ? undefined : entryValue(raw, Date.now());
+    return typeof entry?.v === 'string' && entry.v ? entry.v : undefined;
   } catch {
     return undefined;
   }

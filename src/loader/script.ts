@@ -4,6 +4,7 @@
  * Works with async, defer, plain and type="module"; a second copy on the page does nothing.
  */
 import { autoload, type Tag } from './autoload.js';
+import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 import { sendEarly } from './early.js';
 
 /** Filled in by the build: the shared chunks each tag's chunk imports (file names under chunks/). */
@@ -47,16 +48,15 @@ if (!w[GUARD]) {
     if (!early && data.channelKey) {
       early = true;
       try {
-        const origin = new URL(base).origin;
-        const url = (value: string | undefined, fallback: string) => (value?.trim() || fallback).replace(/\/+$/, '');
-        const [apiUrl, keysUrl] = [url(data.apiUrl, `${origin}/api`), url(data.keysUrl, `${origin}/keys`)];
+        const origin = bundleOrigin(base);
+        const [apiUrl, keysUrl] = [baseUrl(data.apiUrl, `${origin}/api`), baseUrl(data.keysUrl, `${origin}/keys`)];
         // The events of the players already on the page (digits only, as the player accepts them).
         const events = [...document.querySelectorAll('channel-player[event-id]')]
           .map((player) => player.getAttribute('event-id')!.trim())
           .filter((id) => /^\d+$/.test(id));
         if (/^https?:\/\//i.test(apiUrl) && /^https?:\/\//i.test(keysUrl)) sendEarly(data.channelKey.trim(), apiUrl, keysUrl, events);
       } catch {
-        // A base or URL that does not parse: the session reports the configuration error itself.
+        // Nothing here may keep the chunk from loading: the session reports a bad configuration itself.
       }
     }
     return loaded.then((chunk: { start(o: typeof options, b: string): void }) => chunk.start(options, base));

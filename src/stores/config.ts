@@ -5,6 +5,7 @@
 import { atom } from 'nanostores';
 import * as z from 'zod/mini';
 import { env } from '../env.js';
+import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 
 /** Languages the product speaks. */
 export const LANGUAGES = ['en', 'fr'] as const;
@@ -60,16 +61,16 @@ export function toLang(tag: string | null | undefined): Lang | undefined {
  * Returns the error text when the configuration is unusable (also kept in `$configError`).
  */
 export function setConfig(options: ConfigureOptions, base: string): string | undefined {
-  const origin = safeOrigin(base);
+  const origin = bundleOrigin(base);
   const channelKey = options.channelKey?.trim();
   if (!channelKey) {
     return fail(
       'channel-elements: no channel key. Add data-channel-key="your-channel-key" to the <script> tag that loads channel-elements.js (or pass channelKey to configure()).',
     );
   }
-  const apiUrl = (options.apiUrl?.trim() || `${origin}/api`).replace(/\/+$/, '');
-  const keysUrl = (options.keysUrl?.trim() || `${origin}/keys`).replace(/\/+$/, '');
-  const analyticsUrl = (options.analyticsUrl?.trim() || safeOrigin(apiUrl)).replace(/\/+$/, '');
+  const apiUrl = baseUrl(options.apiUrl, `${origin}/api`);
+  const keysUrl = baseUrl(options.keysUrl, `${origin}/keys`);
+  const analyticsUrl = baseUrl(options.analyticsUrl, bundleOrigin(apiUrl));
   for (const [name, value] of [
     ['data-api-url', apiUrl],
     ['keys URL', keysUrl],
@@ -101,12 +102,4 @@ function fail(message: string): string {
   $config.set(undefined);
   $configError.set(message);
   return message;
-}
-
-function safeOrigin(base: string): string {
-  try {
-    return new URL(base).origin;
-  } catch {
-    return typeof location === 'undefined' ? 'http://localhost' : location.origin;
-  }
 }
