@@ -58,11 +58,14 @@ export default defineConfig({
     stdout: process.env.E2E_SERVER_LOGS === '1' ? 'pipe' : 'ignore',
     stderr: 'pipe',
     env: {
+      // The demo pages, stand-ins and /__dev/ endpoints the specs drive; the specs read the dev secret from DATA_DIR.
+      CHANNEL_DEV: '1',
       PORT: String(PORT),
       HOST_PORT: String(HOST_PORT),
       DATA_DIR: dataDir,
-      // Specs sign in and buy many times from one address; keep the limiter out of the way.
+      // Specs sign in, buy and start fresh visitors many times from one address; keep the limiters out of the way.
       RATE_LIMIT_MAX: '100000',
+      API_KEY_RATE_MAX: '100000',
     },
   },
 });

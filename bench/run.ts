@@ -37,7 +37,7 @@ const median = (xs: number[]) => {
 };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'channel-bench-'));
-const server = await startServer({ port: 0, dataDir, rateLimitMax: 1_000_000 });
+const server = await startServer({ mode: 'dev', port: 0, dataDir, rateLimitMax: 1_000_000, apiKeyRateMax: 1_000_000 });
 const browser = await chromium.launch(launchOptions() as Parameters<typeof chromium.launch>[0]);
 
 try {

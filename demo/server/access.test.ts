@@ -199,7 +199,7 @@ describe('library items and downloads', () => {
     const res = await h.api(`download-event/${finished}`, 'subscriber');
     const download = endpoints.downloadEvent.response.parse(res.body).data;
     assert.equal(download.filename, 'northfield-huskies-at-coastal-pacific-gulls.mp4');
-    assert.match(download.url, new RegExp(`^${h.base}/media/s/[\\w-]+/\\d+/dl-${finished}/download/${download.filename}$`));
+    assert.match(download.url, new RegExp(`^${h.base}/media/s/\\d+\\.[\\w-]{16}\\.[\\w-]{43}/dl-${finished}/download/${download.filename}$`));
     const after = endpoints.userAccess.response.parse((await h.api('user/access', 'subscriber')).body).data;
     assert.equal(after.featureCount!.downloads, before.featureCount!.downloads + 1);
 

@@ -3,36 +3,57 @@
  *
  * - Passwords: scrypt (node:crypto) with a random 16-byte salt per password, stored as `scrypt$N$r$p$salt$hash`
  *   so the cost can be raised later without invalidating stored hashes.
- * - Tokens: 32 random bytes (hex) handed to the client once; the database keeps only their SHA-256. Nothing here
- *   logs a token or a password.
+ * - Hashing runs on libuv's thread pool (async `crypto.scrypt`): a burst of sign-ins never stalls other requests.
+ * - Tokens: 32 random bytes (hex) handed to the client once; the database keeps only their SHA-256. A token lives
+ *   TOKEN_TTL (30 days) after its last use (sliding: each use pushes the end out, written at most once a day), and
+ *   ends at logout, at a password change (the other tokens) or reset (all of them). Nothing here logs a token or
+ *   a password.
  * - Access (`has_access`): free events for everyone; `register` events for any signed-in user; paid, ppv (and
  *   unknown) types for a user with a paid, active order for the event, for a package covering its category (or a
  *   team pass for one of its teams), or an active subscription.
  */
-import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { SqlValue } from 'sql.js';
 import type { ChannelDb, Row } from './db.js';
 
 const SCRYPT = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
-export function hashPassword(password: string): string {
+/** scrypt on the thread pool, as a promise. */
+function scryptAsync(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
+}
+
+const encodeHash = (salt: Buffer, hash: Buffer) => `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+
+/** A stored hash of a new password. */
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = scryptSync(password, salt, KEY_LENGTH, SCRYPT);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+  return encodeHash(salt, await scryptAsync(password, salt, KEY_LENGTH, SCRYPT));
+}
+
+/** The same, blocking: only for seeding a fresh database before the server listens. */
+export function hashPasswordSync(password: string): string {
+  const salt = randomBytes(16);
+  return encodeHash(salt, scryptSync(password, salt, KEY_LENGTH, SCRYPT));
 }
 
 /** Checks a password against a stored hash in constant time; false for a malformed hash. */
-export function verifyPassword(password: string, stored: string): boolean {
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = scryptSync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
   return timingSafeEqual(actual, expected);
 }
 
 /** Checked for unknown emails too, so a login's timing does not tell which emails have accounts. */
-let dummyHash: string | undefined;
+let dummyHash: Promise<string> | undefined;
+
+/** How long a token lives after its last use, in seconds (sliding). */
+export const TOKEN_TTL = 30 * 86400;
+/** A token's end is pushed out at most this often, so using it does not write to the database on every request. */
+const TOKEN_REFRESH = 86400;
 
 export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -42,14 +63,24 @@ export function bearer(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-/** The user a bearer token belongs to, in this channel; undefined for no, unknown or expired tokens. */
+/**
+ * The user a bearer token belongs to, in this channel; undefined for no, unknown or expired tokens. A token in use
+ * lives on: its end moves to TOKEN_TTL from now (at most once a day).
+ */
 export function userByToken(db: ChannelDb, channelId: number, token: string | undefined, now: number): Row | undefined {
   if (!token) return undefined;
-  return db.get(
-    `SELECT u.* FROM tokens t JOIN users u ON u.id = t.user_id
-     WHERE t.token_hash = ? AND u.channel_id = ? AND (t.expires_at IS NULL OR t.expires_at > ?)`,
-    [tokenHash(token), channelId, now],
+  const hash = tokenHash(token);
+  const row = db.get(
+    `SELECT u.*, t.expires_at AS token_expires_at FROM tokens t JOIN users u ON u.id = t.user_id
+     WHERE t.token_hash = ? AND u.channel_id = ? AND t.expires_at > ?`,
+    [hash, channelId, now],
   );
+  if (!row) return undefined;
+  if (Number(row.token_expires_at) - now < TOKEN_TTL - TOKEN_REFRESH) {
+    db.run('UPDATE tokens SET last_used_at = ?, expires_at = ? WHERE token_hash = ?', [now, now + TOKEN_TTL, hash]);
+  }
+  delete row.token_expires_at;
+  return row;
 }
 
 /** The user of a channel with this email (any case), if any. */
@@ -60,15 +91,18 @@ export function userByEmail(db: ChannelDb, channelId: number, email: string): Ro
 /** A new bearer token for a user: handed out once, stored only as its SHA-256. */
 export function issueToken(db: ChannelDb, userId: SqlValue, now: number): string {
   const token = randomBytes(32).toString('hex');
-  db.run('INSERT INTO tokens (token_hash, user_id, created_at, last_used_at) VALUES (?, ?, ?, ?)', [tokenHash(token), userId, now, now]);
+  db.run('INSERT INTO tokens (token_hash, user_id, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?)', [tokenHash(token), userId, now, now, now + TOKEN_TTL]);
   return token;
 }
 
 /** Signs in by email and password: a new token and the user, or undefined for a wrong email or password. */
-export function login(db: ChannelDb, channelId: number, email: string, password: string, now: number): { token: string; user: Row } | undefined {
-  const user = userByEmail(db, channelId, email);
-  const stored = user?.password_hash ? String(user.password_hash) : (dummyHash ??= hashPassword(randomBytes(8).toString('hex')));
-  if (!verifyPassword(password, stored) || !user) return undefined;
+export async function login(db: ChannelDb, channelId: number, email: string, password: string, now: number): Promise<{ token: string; user: Row } | undefined> {
+  const found = userByEmail(db, channelId, email);
+  const stored = found?.password_hash ? String(found.password_hash) : await (dummyHash ??= hashPassword(randomBytes(8).toString('hex')));
+  if (!(await verifyPassword(password, stored)) || !found) return undefined;
+  // Read again after the hash: the account may have been deleted or its password changed meanwhile.
+  const user = db.get('SELECT * FROM users WHERE id = ?', [found.id!]);
+  if (!user || user.password_hash !== found.password_hash) return undefined;
   return { token: issueToken(db, user.id!, now), user };
 }
 
@@ -85,15 +119,18 @@ export interface NewUser {
   verifiedAt?: number | null;
 }
 
-/** Creates an account (capability `watch`, like the seeded viewers) and answers its row. */
-export function createUser(db: ChannelDb, channelId: number, user: NewUser, now: number): Row {
+/** Creates an account (capability `watch`, like the seeded viewers) and answers its row; undefined if the email is taken. */
+export async function createUser(db: ChannelDb, channelId: number, user: NewUser, now: number): Promise<Row | undefined> {
+  const passwordHash = user.password === null ? null : await hashPassword(user.password);
+  // The email may have been taken while the password was hashed (two registrations at once): no account then.
+  if (userByEmail(db, channelId, user.email)) return undefined;
   const id = db.run(
     `INSERT INTO users (channel_id, email, password_hash, first_name, last_name, capabilities_json, news, provider,
        email_verified_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       channelId,
       user.email,
-      user.password === null ? null : hashPassword(user.password),
+      passwordHash,
       user.first_name ?? null,
       user.last_name ?? null,
       JSON.stringify(['watch']),
@@ -145,6 +182,8 @@ export function userJson(user: Row): Record<string, unknown> {
     featureCount: featureCount(user),
     is_geo_blocked: Boolean(user.is_geo_blocked),
     email_verified: user.email_verified_at !== null && user.email_verified_at !== undefined,
+    // Whether a password change must name the current one (accounts made by social sign-in have none).
+    has_password: user.password_hash !== null && user.password_hash !== undefined,
     news: Boolean(user.news),
     provider: String(user.provider ?? 'email'),
   };

@@ -1,7 +1,7 @@
 /**
  * Analytics the reference server collects instead of the real services, and records for tests:
  *
- * - Mux beacons. mux-embed 5.19 (node_modules/mux-embed/dist/mux.js) sends its beacons to
+ * - Mux beacons (dev mode only: in production mux-embed sends them to Mux). mux-embed 5.19 (node_modules/mux-embed/dist/mux.js) sends its beacons to
  *   `http://{beaconCollectionDomain}` when the domain is `localhost` or `localhost:{port}` (https otherwise), i.e.
  *   to the root path: `POST /` with `Content-Type: text/plain` and a JSON text body
  *   `{ metadata: { transmission_timestamp, rtt_ms? }, events: [ ... ] }` by fetch() (keepalive for small bodies),
@@ -12,10 +12,16 @@
  *   `POST video/event/`, `POST video/viewing/` (trailing slash optional). Bodies must be JSON objects with a
  *   `profile` (the channel's analytics key, settings 'yare-analytics'); `event/` also needs `event`. Answers are
  *   `{ data: { id } }`; `session/` adds `session_uuid`: the `session` id the client sent, or a new uuid.
+ *
+ * Both are kept in memory, bounded in entries and bytes (a body over MAX_ANALYTICS_BODY is refused with 413; past
+ * the total, the oldest entries go), so a flood of beacons cannot exhaust the server.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError, readBody, sendJson } from './http.js';
+
+/** The largest analytics body accepted (a mux-embed batch is a few kilobytes). */
+export const MAX_ANALYTICS_BODY = 64 * 1024;
 
 export interface Recorded {
   id: number;
@@ -30,16 +36,35 @@ export interface Recorded {
 
 /** A bounded in-memory list of what was received, with the query the dev endpoints answer. */
 export class Recorder {
-  private entries: Recorded[] = [];
+  private entries: Array<Recorded & { bytes: number }> = [];
   private nextId = 1;
+  private bytes = 0;
 
-  constructor(private readonly now: () => number) {}
+  /** At most `maxEntries` entries and `maxBytes` of bodies (as JSON); the oldest go first. */
+  constructor(
+    private readonly now: () => number,
+    private readonly maxEntries = 5000,
+    private readonly maxBytes = 8 * 1024 * 1024,
+  ) {}
 
   add(kind: string, req: IncomingMessage, body: Record<string, unknown>): Recorded {
-    const entry = { id: this.nextId++, at: this.now(), kind, origin: req.headers.origin ?? null, body };
+    const origin = req.headers.origin;
+    const bytes = Buffer.byteLength(JSON.stringify(body)) + (origin?.length ?? 0);
+    const entry = { id: this.nextId++, at: this.now(), kind, origin: origin ?? null, body, bytes };
     this.entries.push(entry);
-    if (this.entries.length > 5000) this.entries.splice(0, 1000);
+    this.bytes += bytes;
+    let drop = 0;
+    while (drop < this.entries.length - 1 && (this.entries.length - drop > this.maxEntries || this.bytes > this.maxBytes)) {
+      this.bytes -= this.entries[drop]!.bytes;
+      drop++;
+    }
+    if (drop) this.entries.splice(0, drop);
     return entry;
+  }
+
+  /** What is held now: entries and bytes of bodies. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.length, bytes: this.bytes };
   }
 
   /** Entries at or after `since` (ms), after id `after`, of one kind; each filter optional. */
@@ -47,13 +72,14 @@ export class Recorder {
     const since = params.get('since');
     const after = params.get('after');
     const kind = params.get('kind');
-    return this.entries.filter(
-      (e) => (since === null || e.at >= Number(since)) && (after === null || e.id > Number(after)) && (kind === null || e.kind === kind),
-    );
+    return this.entries
+      .filter((e) => (since === null || e.at >= Number(since)) && (after === null || e.id > Number(after)) && (kind === null || e.kind === kind))
+      .map(({ bytes: _bytes, ...entry }) => entry);
   }
 
   clear(): void {
     this.entries = [];
+    this.bytes = 0;
   }
 }
 
@@ -69,10 +95,10 @@ export async function handleAnalytics(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
-  recorders: { beacons: Recorder; datalake: Recorder },
+  recorders: { beacons: Recorder | undefined; datalake: Recorder },
 ): Promise<boolean> {
-  if (path === '/' && req.method === 'POST') {
-    const body = await readBody(req);
+  if (path === '/' && req.method === 'POST' && recorders.beacons) {
+    const body = await readBody(req, MAX_ANALYTICS_BODY);
     if (!Array.isArray(body.events)) throw new HttpError(422, 'A beacon needs an events array.');
     const entry = recorders.beacons.add('beacon', req, body);
     sendJson(res, 200, { data: { id: entry.id } });
@@ -87,7 +113,7 @@ export async function handleAnalytics(
     return true;
   }
   if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed.');
-  const body = await readBody(req);
+  const body = await readBody(req, MAX_ANALYTICS_BODY);
   const errors: Record<string, string[]> = {};
   if (typeof body.profile !== 'string' || body.profile === '') errors.profile = ['The profile field is required.'];
   if (name === 'event' && (typeof body.event !== 'string' || body.event === '')) errors.event = ['The event field is required.'];

@@ -10,8 +10,12 @@
  *
  * Rules: passwords are scrypt hashes (accounts.ts); tokens, reset and deletion links are stored only as SHA-256;
  * verification links are signed with HMAC-SHA256 under a per-database secret; nothing here logs a token or
- * password. Failed sign-ins are throttled per email and client address (5 in 60 s, then 422, because the client
- * treats 429 as an api-key problem).
+ * password. Failed sign-ins are throttled per email and client address (5 in 60 s), and per account across all
+ * addresses (20 in 15 minutes), each answering 422 because the client treats 429 as an api-key problem. Changing
+ * the password needs the current one and ends every other session of the account. A social sign-in that lands on
+ * an account nobody verified clears its password and ends its sessions: whoever registered the address first
+ * (perhaps not its owner) is out. Password reset and deletion links answer the same for an unknown email as for a
+ * wrong link, so neither form tells who has an account.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { SqlValue } from 'sql.js';
@@ -27,10 +31,12 @@ import {
   tokenHash,
   userByEmail,
   userJson,
+  verifyPassword,
 } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
 import { Checks, refuse, truthy, type ApiRequest, type Handlers, type ServerOnlyRoute } from './handler.js';
 import { HttpError } from './http.js';
+import { FailureWindow } from './limits.js';
 import { sendEmail, siteLink } from './mail.js';
 import { redeemSocialCode } from './social.js';
 
@@ -49,7 +55,17 @@ export const MESSAGES = {
   devicesOff: 'Device linking is not enabled for this channel.',
   deviceLinked: 'Your device is now linked.',
   deletionLinkInvalid: 'The link to delete the account is invalid or has expired.',
+  currentPasswordRequired: 'The current password field is required.',
+  currentPasswordWrong: 'The current password is incorrect.',
 } as const;
+
+/** The per-address throttle's message (the client reads the seconds out of it). */
+const throttledMessage = (seconds: number) => `Too many login attempts. Please try again in ${seconds} seconds.`;
+/** The per-account lock's message, in whole minutes. */
+function lockedMessage(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `This account is locked after too many failed sign-ins. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+}
 
 /** Lifetimes in seconds. */
 const LINK_TTL = 3600;
@@ -57,6 +73,9 @@ const DEVICE_CODE_TTL = 600;
 /** Sign-in throttling: this many failures for one email and address within the window lock it until they age out. */
 const LOGIN_MAX_FAILURES = 5;
 const LOGIN_WINDOW = 60;
+/** And this many for one account from any addresses (someone spreading guesses over many addresses). */
+const ACCOUNT_MAX_FAILURES = 20;
+const ACCOUNT_WINDOW = 15 * 60;
 const DEVICE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ23456789';
 
 export interface AuthContext {
@@ -79,30 +98,6 @@ type AuthEndpoint =
   | 'deleteAccountConfirm'
   | 'updateProfile';
 
-/** Failed sign-ins per key within a sliding window (in memory: a restart forgets them, which is fine for a demo). */
-class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
-
-  /** Seconds until the key may try again, 0 when it may now. */
-  wait(key: string, now: number): number {
-    const recent = this.recent(key, now);
-    return recent.length >= LOGIN_MAX_FAILURES ? Math.max(1, recent[0]! + LOGIN_WINDOW - now) : 0;
-  }
-
-  fail(key: string, now: number): void {
-    if (this.failures.size > 10_000) this.failures.clear(); // bound memory against a flood of made-up emails
-    this.failures.set(key, [...this.recent(key, now), now]);
-  }
-
-  clear(key: string): void {
-    this.failures.delete(key);
-  }
-
-  private recent(key: string, now: number): number[] {
-    return (this.failures.get(key) ?? []).filter((t) => t > now - LOGIN_WINDOW);
-  }
-}
-
 /** The site the emailed links point at: settings `site_url`, else this server as the client addressed it. */
 const siteOf = (r: ApiRequest) => r.settings().site_url?.trim() || r.origin;
 /** The channel's display name for emails. */
@@ -115,7 +110,9 @@ const normaliseCode = (value: unknown) => (typeof value === 'string' ? value.toU
 /** The contract's accounts handlers. */
 export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
   const { db } = ctx;
-  const throttle = new LoginThrottle();
+  // In memory and bounded (limits.ts): a restart forgets them, which is fine for a reference server.
+  const throttle = new FailureWindow(LOGIN_MAX_FAILURES, LOGIN_WINDOW);
+  const accountThrottle = new FailureWindow(ACCOUNT_MAX_FAILURES, ACCOUNT_WINDOW);
 
   const verifySignature = (channelId: number, email: string, expires: number) =>
     createHmac('sha256', ctx.verifySecret).update(`verify:${channelId}:${email.toLowerCase()}:${expires}`).digest('hex');
@@ -154,18 +151,22 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
   }
 
   return {
-    login: (r) => {
+    login: async (r) => {
       const checks = new Checks(r.body);
       const email = checks.text('email');
       const password = checks.secret('password');
       checks.done();
-      const key = `${r.channelId}|${email!.toLowerCase()}|${r.ip}`;
+      const account = `${r.channelId}|${email!.toLowerCase()}`;
+      const key = `${account}|${r.ip}`;
       const now = r.clock.now;
       const wait = throttle.wait(key, now);
-      if (wait > 0) throw refuse('email', `Too many login attempts. Please try again in ${wait} seconds.`);
-      const signedIn = login(db, r.channelId, email!, password!, now);
+      if (wait > 0) throw refuse('email', throttledMessage(wait));
+      const locked = accountThrottle.wait(account, now);
+      if (locked > 0) throw refuse('email', lockedMessage(locked));
+      const signedIn = await login(db, r.channelId, email!, password!, now);
       if (!signedIn) {
         throttle.fail(key, now);
+        accountThrottle.fail(account, now);
         throw refuse('email', MESSAGES.invalidLogin);
       }
       throttle.clear(key);
@@ -178,7 +179,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       return { data: { message: 'Logged out.' } };
     },
 
-    register: (r) => {
+    register: async (r) => {
       const checks = new Checks(r.body);
       const firstName = checks.text('first_name');
       const lastName = checks.text('last_name');
@@ -187,12 +188,14 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       if (!truthy(r.body.terms)) checks.fail('terms', MESSAGES.terms);
       if (email !== undefined && userByEmail(db, r.channelId, email)) checks.fail('email', MESSAGES.emailTaken);
       checks.done();
-      const user = createUser(db, r.channelId, { email: email!, password: password!, first_name: firstName, last_name: lastName, news: truthy(r.body.news) }, r.clock.now);
+      const user = await createUser(db, r.channelId, { email: email!, password: password!, first_name: firstName, last_name: lastName, news: truthy(r.body.news) }, r.clock.now);
+      // Someone else may have registered the same address while the password was being hashed.
+      if (!user) throw refuse('email', MESSAGES.emailTaken);
       sendVerification(r, user);
       return session(issueToken(db, user.id!, r.clock.now), user);
     },
 
-    socialLogin: (r) => {
+    socialLogin: async (r) => {
       const provider = r.params.provider!;
       if (!(SOCIAL_PROVIDERS as readonly string[]).includes(provider)) throw new HttpError(404, 'Provider not found.');
       const checks = new Checks(r.body);
@@ -204,10 +207,15 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       if (!profile) throw refuse('code', MESSAGES.wrongAuthData);
       let user = userByEmail(db, r.channelId, profile.email);
       if (!user) {
-        user = createUser(db, r.channelId, { email: profile.email, password: null, first_name: profile.first_name, last_name: profile.last_name, provider, verifiedAt: now }, now);
+        user = await createUser(db, r.channelId, { email: profile.email, password: null, first_name: profile.first_name, last_name: profile.last_name, provider, verifiedAt: now }, now);
+        if (!user) throw refuse('code', MESSAGES.wrongAuthData);
       } else if (user.email_verified_at === null) {
-        // The provider vouches for the address.
-        db.run('UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?', [now, now, user.id!]);
+        // The provider vouches for the address, and nothing vouched for whoever registered it with a password: it
+        // may have been someone else, waiting for the owner to use the account. Their password, their open links and
+        // every session made with them end here; the owner can choose a password later by resetting it.
+        db.run('UPDATE users SET email_verified_at = ?, password_hash = NULL, temporary_password = 0, updated_at = ? WHERE id = ?', [now, now, user.id!]);
+        db.run('DELETE FROM tokens WHERE user_id = ?', [user.id!]);
+        db.run('DELETE FROM user_links WHERE user_id = ?', [user.id!]);
       }
       return session(issueToken(db, user.id!, now), user);
     },
@@ -257,22 +265,24 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       return { data: { message: 'If an account exists for this email address, we sent it a link to reset the password.' } };
     },
 
-    passwordReset: (r) => {
+    passwordReset: async (r) => {
       const checks = new Checks(r.body);
       const email = checks.email();
       const token = checks.text('token');
       const password = checks.newPassword();
       checks.done();
       const user = userByEmail(db, r.channelId, email!);
-      if (!user) throw refuse('email', MESSAGES.userNotFound);
+      // An unknown email answers like a wrong link: the form must not tell who has an account.
+      if (!user) throw new HttpError(422, MESSAGES.resetFailed);
       const now = r.clock.now;
       const link = linkOf(user, 'reset', token!, now);
       if (!link) throw new HttpError(422, MESSAGES.resetFailed);
       db.run("DELETE FROM user_links WHERE user_id = ? AND purpose = 'reset'", [user.id!]);
       if (link === 'expired') throw new HttpError(422, MESSAGES.resetExpired);
+      const passwordHash = await hashPassword(password!);
       // Following the emailed link proves the address too. Every session ends: whoever had the old password is out.
       db.run('UPDATE users SET password_hash = ?, temporary_password = 0, email_verified_at = coalesce(email_verified_at, ?), updated_at = ? WHERE id = ?', [
-        hashPassword(password!),
+        passwordHash,
         now,
         now,
         user.id!,
@@ -329,13 +339,13 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const token = checks.text('token');
       checks.done();
       const user = userByEmail(db, r.channelId, email!);
-      if (!user) throw refuse('email', MESSAGES.userNotFound);
-      if (linkOf(user, 'delete', token!, r.clock.now) !== 'valid') throw new HttpError(422, MESSAGES.deletionLinkInvalid);
+      // An unknown email answers like a wrong link, so the form does not tell who has an account.
+      if (!user || linkOf(user, 'delete', token!, r.clock.now) !== 'valid') throw new HttpError(422, MESSAGES.deletionLinkInvalid);
       deleteUser(db, user.id!);
       return { data: { message: 'Your account has been deleted.' } };
     },
 
-    updateProfile: (r) => {
+    updateProfile: async (r) => {
       const user = r.user();
       const body = r.body;
       if (String(body._method ?? '').toLowerCase() !== 'patch') throw new HttpError(405, 'Send _method=patch to update the profile.');
@@ -355,14 +365,21 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       }
       if ('news' in body) updates.news = truthy(body.news) ? 1 : 0;
       // A temporary password must be replaced before anything else is saved.
-      if (user.temporary_password || (typeof body.password === 'string' && body.password !== '')) {
-        const password = checks.newPassword();
-        if (password !== undefined) {
-          updates.password_hash = hashPassword(password);
-          updates.temporary_password = 0;
-        }
-      }
+      let newPassword: string | undefined;
+      const changesPassword = Boolean(user.temporary_password) || (typeof body.password === 'string' && body.password !== '');
+      if (changesPassword) newPassword = checks.newPassword();
+      // A token alone (a borrowed device, a stolen token) must not be enough to lock the owner out: a password
+      // change names the current one. Accounts made by social sign-in have none to name.
+      const current = typeof body.current_password === 'string' ? body.current_password : '';
+      if (changesPassword && user.password_hash !== null && current === '') checks.fail('current_password', MESSAGES.currentPasswordRequired);
       checks.done();
+      if (changesPassword && user.password_hash !== null && !(await verifyPassword(current, String(user.password_hash)))) {
+        throw refuse('current_password', MESSAGES.currentPasswordWrong);
+      }
+      if (newPassword !== undefined) {
+        updates.password_hash = await hashPassword(newPassword);
+        updates.temporary_password = 0;
+      }
       const columns = Object.keys(updates);
       if (columns.length > 0) {
         db.run(`UPDATE users SET ${columns.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
@@ -370,6 +387,11 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
           r.clock.now,
           user.id!,
         ]);
+      }
+      if (newPassword !== undefined) {
+        // Every other session ends (this one stays signed in); so do open reset and deletion links.
+        db.run('DELETE FROM tokens WHERE user_id = ? AND token_hash <> ?', [user.id!, tokenHash(bearer(r.req.headers.authorization) ?? '')]);
+        db.run('DELETE FROM user_links WHERE user_id = ?', [user.id!]);
       }
       return { data: userJson(db.get('SELECT * FROM users WHERE id = ?', [user.id!])!) };
     },

@@ -1,5 +1,7 @@
 /**
- * Dev-only endpoints under /__dev/ for tests and demos; not part of the contract, not for production:
+ * Dev-only endpoints under /__dev/ for tests and demos; not part of the contract, not for production. They exist
+ * only in dev mode (exposure.ts), answer only requests carrying this start's secret in the `X-Channel-Dev-Secret`
+ * header (403 otherwise), and never send CORS headers, so no web page on another origin can call or read them:
  *
  *   GET    /__dev/outbox[?to=]                  the emails the server "sent" (verification, password reset, account
  *          deletion, device linked), newest first: { data: [{ id, channel_key, to, subject, text, links: [url],
@@ -25,19 +27,26 @@
  *          [{ id, status, amount, label }] }, e.g. to assert that no order of a declined card is paid
  *   GET    /__dev/gtag[?kind=&since=&after=]    what pages pushed to the tag-manager stand-in
  *          (demo/site/gtag-stand-in.js): { data: [{ id, at, kind, origin, body: { command, name, params, tag_id,
- *          page } }] }, kind being the gtag command (event, config, js, set, push); POST records one (the stand-in
- *          does, with a text/plain JSON body, so no preflight); DELETE clears
+ *          page } }] }, kind being the gtag command (event, config, js, set, push); DELETE clears. The stand-in
+ *          itself posts to POST /gtag-stand-in/collect (a text/plain JSON body, so no preflight), which like a
+ *          real tag manager's collector needs no secret, only records (bounded), and exists in dev mode only
  * `since` is in the server clock's milliseconds (the `now` option of startServer; Date.now() by default).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Recorder } from './analytics.js';
+import { MAX_ANALYTICS_BODY, type Recorder } from './analytics.js';
 import type { ChannelDb } from './db.js';
 import { forgetEventJson, type Clock } from './events.js';
-import { HttpError, readBody, sendJson } from './http.js';
+import { hasDevSecret } from './exposure.js';
+import { HttpError, readBody, sendJson as send } from './http.js';
+import { settingsProblems } from './settings-rules.js';
 import { clearOutbox, listOutbox } from './mail.js';
 import type { MediaServer } from './streams.js';
 
 export interface DevContext {
+  /** This start's dev secret. */
+  secret: string;
+  /** Origins a script URL in settings may name. */
+  scriptOrigins: readonly string[];
   db: ChannelDb;
   media: MediaServer;
   beacons: Recorder;
@@ -51,9 +60,29 @@ export interface DevContext {
 
 const optionalNumber = (value: string | null) => (value === null || value === '' ? undefined : Number(value));
 
+/** JSON answers of the dev endpoints: never readable by another origin. */
+const sendJson = (res: ServerResponse, status: number, body: unknown) => send(res, status, body, {}, { cors: false });
+
+/** Whether a path is one of the dev endpoints (answered with no CORS headers, even for errors). */
+export const isDevPath = (path: string) => path === '/__dev' || path.startsWith('/__dev/');
+
+/** Records a push of the tag-manager stand-in (`POST /gtag-stand-in/collect`); false for other paths. */
+export async function handleGtagCollect(req: IncomingMessage, res: ServerResponse, path: string, gtag: Recorder): Promise<boolean> {
+  if (path !== '/gtag-stand-in/collect') return false;
+  if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed.');
+  const body = await readBody(req, MAX_ANALYTICS_BODY);
+  if (typeof body.command !== 'string' || body.command === '') throw new HttpError(422, 'A tag-manager push needs a command (event, config, js, set, push).');
+  send(res, 201, { data: { id: gtag.add(body.command, req, body).id } });
+  return true;
+}
+
 /** Answers a /__dev/ request; false when the path is not one of them. */
 export async function handleDev(req: IncomingMessage, res: ServerResponse, url: URL, ctx: DevContext): Promise<boolean> {
   const path = url.pathname.replace(/\/+$/, '');
+  if (!isDevPath(path)) return false;
+  if (!hasDevSecret(req, ctx.secret)) {
+    throw new HttpError(403, 'The dev endpoints need this start\'s dev secret in the X-Channel-Dev-Secret header (the server prints it, and writes it to DATA_DIR/dev-secret).');
+  }
   const method = req.method ?? 'GET';
   const query = url.searchParams;
   const recorder = path === '/__dev/beacons' ? ctx.beacons : path === '/__dev/datalake' ? ctx.datalake : undefined;
@@ -63,12 +92,6 @@ export async function handleDev(req: IncomingMessage, res: ServerResponse, url: 
     return true;
   }
   if (path === '/__dev/gtag') {
-    if (method === 'POST') {
-      const body = await readBody(req);
-      if (typeof body.command !== 'string' || body.command === '') throw new HttpError(422, 'A tag-manager push needs a command (event, config, js, set, push).');
-      sendJson(res, 201, { data: { id: ctx.gtag.add(body.command, req, body).id } });
-      return true;
-    }
     if (method === 'DELETE') ctx.gtag.clear();
     sendJson(res, 200, { data: method === 'DELETE' ? [] : ctx.gtag.query(query) });
     return true;
@@ -100,7 +123,7 @@ export async function handleDev(req: IncomingMessage, res: ServerResponse, url: 
     return true;
   }
   if (path === '/__dev/settings') {
-    sendJson(res, 200, { data: await settings(ctx.db, method, query.get('channel_key') ?? 'demo', req) });
+    sendJson(res, 200, { data: await settings(ctx, method, query.get('channel_key') ?? 'demo', req) });
     return true;
   }
   if (path === '/__dev/logs') {
@@ -121,16 +144,25 @@ export async function handleDev(req: IncomingMessage, res: ServerResponse, url: 
     sendJson(res, 200, { data: m[2] === 'reset' ? reset(ctx, id) : startIn(ctx, id, body) });
     return true;
   }
-  if (path.startsWith('/__dev/')) throw new HttpError(404, 'Not found.');
-  return false;
+  throw new HttpError(404, 'Not found.');
 }
 
-/** Reads, merges into (POST) or restores (DELETE) a channel's stored settings; answers them. */
-async function settings(db: ChannelDb, method: string, channelKey: string, req: IncomingMessage): Promise<unknown> {
+/**
+ * Reads, merges into (POST) or restores (DELETE) a channel's stored settings; answers them. A merge whose result
+ * breaks the URL rules of settings-rules.ts (a script from an origin not allowed, a site_url that is not http(s))
+ * is refused with 422 and nothing is stored.
+ */
+async function settings(ctx: DevContext, method: string, channelKey: string, req: IncomingMessage): Promise<unknown> {
+  const { db } = ctx;
   const row = db.get('SELECT s.channel_id, s.json, s.fixture_json FROM settings s JOIN channels c ON c.id = s.channel_id WHERE c.channel_key = ?', [channelKey]);
   if (!row) throw new HttpError(404, 'Channel not found.');
   let json = String(row.json);
-  if (method === 'POST') json = JSON.stringify(merge(JSON.parse(json), await readBody(req)));
+  if (method === 'POST') {
+    const merged = merge(JSON.parse(json), await readBody(req));
+    const problems = settingsProblems(merged, ctx.scriptOrigins);
+    if (Object.keys(problems).length) throw new HttpError(422, 'These settings cannot be stored.', problems);
+    json = JSON.stringify(merged);
+  }
   else if (method === 'DELETE') json = String(row.fixture_json);
   if (method === 'POST' || method === 'DELETE') db.run('UPDATE settings SET json = ? WHERE channel_id = ?', [json, row.channel_id!]);
   return JSON.parse(json);

@@ -373,9 +373,14 @@ export function renderEvent(event: CachedEvent, view: EventView): string {
  * Serialised events, per database and origin. Events are seed data and their start times are fixed by the anchor,
  * so the fixed part never changes; caching it is what makes the 5,000-event bench page cheap: a request then costs
  * one SQL pass for the page's ids plus a string join per event. Anything that writes events must call
- * `forgetEventJson(db, id)` (the dev reschedule endpoint does).
+ * `forgetEventJson(db, id)` (the dev reschedule endpoint does). The origin is the server's configured public origin
+ * (never a request's Host header), so there is one copy; a bound keeps it so if a caller ever passes others.
  */
 const eventJsonCache = new WeakMap<ChannelDb, Map<string, Map<number, CachedEvent>>>();
+const MAX_CACHED_ORIGINS = 2;
+
+/** The origins events are cached for now (tests check there is one, whatever Host the requests named). */
+export const cachedEventOrigins = (db: ChannelDb): string[] => [...(eventJsonCache.get(db)?.keys() ?? [])];
 
 /** Drops one event (or, without an id, every event) from the cache. */
 export function forgetEventJson(db: ChannelDb, id?: number): void {
@@ -393,7 +398,10 @@ function cachedEvents(db: ChannelDb, ids: number[], clock: Clock, origin: string
   let byOrigin = eventJsonCache.get(db);
   if (!byOrigin) eventJsonCache.set(db, (byOrigin = new Map()));
   let cache = byOrigin.get(origin);
-  if (!cache) byOrigin.set(origin, (cache = new Map()));
+  if (!cache) {
+    while (byOrigin.size >= MAX_CACHED_ORIGINS) byOrigin.delete(byOrigin.keys().next().value as string);
+    byOrigin.set(origin, (cache = new Map()));
+  }
   const missing = ids.filter((id) => !cache.has(id));
   if (missing.length > 0) {
     // Integers from our own query: safe to inline, and no bound-variable limit to worry about.

@@ -24,7 +24,7 @@ export interface ApiRequest {
   /** The api key the call carried (keyed calls only). */
   apiKey: string | undefined;
   ip: string;
-  /** This server's origin as the client addressed it, for absolute media URLs and emailed links. */
+  /** This server's public origin (PUBLIC_URL, else its listening origin), for absolute media URLs and emailed links. */
   origin: string;
   media: MediaUrl;
   clock: Clock;
@@ -40,7 +40,8 @@ export interface ApiRequest {
 
 /** What a handler answers: a body to serialise, or `{ status, body }`, or `{ raw }` JSON text built elsewhere. */
 export type HandlerResult = { status?: number; body: unknown } | { raw: string } | Record<string, unknown>;
-export type Handler = (r: ApiRequest) => HandlerResult;
+/** Handlers that hash passwords answer a promise (hashing runs off the event loop). */
+export type Handler = (r: ApiRequest) => HandlerResult | Promise<HandlerResult>;
 /** Handlers for some of the contract's endpoints. */
 export type Handlers<K extends EndpointName> = Record<K, Handler>;
 

@@ -17,19 +17,34 @@ export class HttpError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  sendText(res, status, JSON.stringify(body), headers);
+/** How an answer is sent: `cors: false` for what no other origin may read (the dev endpoints). */
+export interface SendOptions {
+  cors?: boolean;
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, options: SendOptions = {}): void {
+  sendText(res, status, JSON.stringify(body), headers, options);
+}
+
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}, options: SendOptions = {}): void {
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-cache',
     'Content-Length': String(Buffer.byteLength(text)),
-    ...CORS_HEADERS,
+    'X-Content-Type-Options': 'nosniff',
+    ...(options.cors === false ? {} : CORS_HEADERS),
     ...headers,
   });
   res.end(text);
+}
+
+/** decodeURIComponent, or a 400 for a malformed `%` escape (instead of a URIError and a 500). */
+export function decodePathPart(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new HttpError(400, 'Malformed URL: a percent escape is invalid.');
+  }
 }
 
 /** The client's address without the IPv4-mapped prefix, so 127.0.0.1 reads the same on dual-stack sockets. */
@@ -37,14 +52,22 @@ export function clientIp(req: IncomingMessage): string {
   return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
 }
 
-/** Reads and parses a JSON or urlencoded body (1 MB cap); 400 for malformed JSON or a non-object body. */
-export async function readBody(req: IncomingMessage): Promise<Record<string, unknown>> {
+/** The largest request body any route reads. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Reads and parses a JSON or urlencoded body (1 MB cap unless `maxBytes` says less); 400 for malformed JSON or a
+ * non-object body, 413 past the cap.
+ */
+export async function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return {};
+  const declared = Number(req.headers['content-length']);
+  if (declared > maxBytes) throw new HttpError(413, 'Request body too large.');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > 1024 * 1024) throw new HttpError(413, 'Request body too large.');
+    if (size > maxBytes) throw new HttpError(413, 'Request body too large.');
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString('utf8');

@@ -3,7 +3,9 @@
  * developer (GET /__dev/outbox, the demo's outbox.html) or a test can read it and follow its links.
  *
  * Emailed links point at the channel site's account routes (spec section 2): settings `site_url`, or when that is
- * empty this server's own origin as the client addressed it (it serves those routes with demo/site/account.html).
+ * empty this server's public origin (PUBLIC_URL; never the request's Host header), which serves those routes with
+ * demo/site/account.html. Only the newest OUTBOX_LIMIT emails are kept. The outbox can be read only in dev mode
+ * (GET /__dev/outbox, with the dev secret); a production deployment replaces sendEmail with its mail service.
  */
 import type { ChannelDb } from './db.js';
 
@@ -17,6 +19,9 @@ export interface OutboxEmail {
   links: string[];
   sent_at: number;
 }
+
+/** How many recorded emails are kept (the oldest go first). */
+export const OUTBOX_LIMIT = 1000;
 
 /** Records an email; `links` are the URLs the text refers to, listed apart so pages and tests can follow them. */
 export function sendEmail(
@@ -32,6 +37,7 @@ export function sendEmail(
     JSON.stringify(email.links),
     now,
   ]);
+  db.run('DELETE FROM outbox WHERE id <= (SELECT max(id) FROM outbox) - ?', [OUTBOX_LIMIT]);
 }
 
 /** The recorded emails, newest first, optionally only those to one address (any case). */

@@ -35,28 +35,31 @@ describe('signed playback URLs', () => {
     const event = await h.event('free-live');
     const url = mediaUrl(event, 'live');
     ok(url, JSON.stringify(event.media));
-    const m = /^(.*)\/media\/s\/([\w-]{43})\/(\d+)\/(\d+)\/master\.m3u8$/.exec(url);
+    const m = /^(.*)\/media\/s\/(\d+)\.([\w-]{16})\.([\w-]{43})\/(\d+)\/master\.m3u8$/.exec(url);
     ok(m, url);
     assert.equal(m[1], h.base);
-    assert.equal(Number(m[4]), event.id);
+    assert.equal(Number(m[5]), event.id);
     // Two hours, rounded up to the minute.
-    const expiry = Number(m[3]);
+    const expiry = Number(m[2]);
     ok(expiry * 1000 - h.nowMs >= 7200_000 && expiry * 1000 - h.nowMs < 7260_000, String(expiry));
 
     const ok200 = await h.call(url);
     assert.equal(ok200.status, 200);
     assert.equal(ok200.headers.get('access-control-allow-origin'), '*');
     const origin = m[1]!;
-    const signature = m[2]!;
+    const viewer = m[3]!;
+    const signature = m[4]!;
     const other = h.id('free-finished');
+    const grant = `${expiry}.${viewer}.${signature}`;
     const refused = [
-      `${origin}/media/s/${signature.slice(1)}A/${expiry}/${event.id}/master.m3u8`, // wrong signature
-      `${origin}/media/s/${signature}/${expiry + 60}/${event.id}/master.m3u8`, // expiry changed
-      `${origin}/media/s/${signature}/${expiry}/${other}/master.m3u8`, // another stream
-      `${origin}/media/s/${signature}/${expiry}/${event.id}/360p/0.ts`.replace(signature, 'x'), // a segment, bad signature
-      `${origin}/media/s/-/${expiry}/${event.id}/master.m3u8`,
+      `${origin}/media/s/${expiry}.${viewer}.${signature.slice(1)}A/${event.id}/master.m3u8`, // wrong signature
+      `${origin}/media/s/${expiry + 60}.${viewer}.${signature}/${event.id}/master.m3u8`, // expiry changed
+      `${origin}/media/s/${expiry}.${viewer.slice(1)}A.${signature}/${event.id}/master.m3u8`, // another viewer
+      `${origin}/media/s/${grant}/${other}/master.m3u8`, // another stream
+      `${origin}/media/s/${grant}/${event.id}/360p/0.ts`.replace(signature, 'x'), // a segment, bad signature
+      `${origin}/media/s/-/${event.id}/master.m3u8`,
       `${origin}/media/s/`,
-      `${origin}/media/s/${signature}`,
+      `${origin}/media/s/${grant}`,
     ];
     for (const bad of refused) {
       const res = await h.call(bad);
@@ -343,7 +346,7 @@ describe('fault injection and the media request log', () => {
     );
     const signature = /\/s\/([^/]+)\//.exec(url)![1]!;
     ok(all.every((r) => typeof r.path === 'string' && !r.path.includes(signature) && typeof r.at === 'number'));
-    assert.equal(all[2]!.path, `/media/s/-/${/\/s\/[^/]+\/(\d+)\//.exec(url)![1]}/${event.id}/180p/0.ts`);
+    assert.equal(all[2]!.path, `/media/s/-/${event.id}/180p/0.ts`);
     const later = (await h.call(`/__dev/media-requests?after=${all[2]!.id}`)).body.data;
     assert.equal(later.length, 2);
     assert.equal((await h.call(`/__dev/media-requests?since=${h.nowMs + 1}`)).body.data.length, 0);

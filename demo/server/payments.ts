@@ -65,7 +65,15 @@ export interface PaymentsContext {
   settleMs: number;
   /** Origins a customer portal's return_url may lead to besides the caller's (the CMS host). */
   knownOrigins(): string[];
+  /**
+   * Whether card payments run against the fake Stripe (dev mode). Without it there is no card processor behind
+   * this server, so every call that charges, saves or lists cards answers 503 instead of failing half-way.
+   */
+  testPayments: boolean;
 }
+
+/** The answer of card calls when no card processor is set up (production mode of the reference server). */
+export const PAYMENTS_OFF = 'Card payments are not set up on this server.';
 
 type PaymentEndpoint = 'pricing' | 'applyCoupon' | 'buy' | 'listCards' | 'setupIntent' | 'startTrial' | 'unsubscribe' | 'customerPortal';
 
@@ -503,6 +511,15 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
       return { data: { url: `${r.origin}/__stripe/portal/${id}` } };
     },
   };
+
+  // The calls that charge, save or list cards need the card processor: 503 without one.
+  if (!ctx.testPayments) {
+    for (const name of ['buy', 'listCards', 'setupIntent', 'startTrial', 'customerPortal'] as const) {
+      handlers[name] = () => {
+        throw new HttpError(503, PAYMENTS_OFF);
+      };
+    }
+  }
 
   /** `GET /__dev/orders`: a channel's orders (of one email, when given), newest first, with their payment details. */
   function devOrders(channelKey: string, email: string | null): unknown[] {

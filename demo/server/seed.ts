@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { categoryTree, hashPassword } from './accounts.js';
+import { categoryTree, hashPasswordSync } from './accounts.js';
+import { DEFAULT_SCRIPT_ORIGINS } from './exposure.js';
+import { settingsProblems } from './settings-rules.js';
 import type { ChannelDb } from './db.js';
 
 /** The JSON shape of one channel fixture file. */
@@ -242,6 +244,9 @@ function lookup(map: Map<string, number>, key: string, what: string, channel: st
 
 function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
   const key = f.channel_key;
+  // A fixture obeys the same URL rules as any settings change (a script only from an allowed https origin...).
+  const problems = settingsProblems(f.settings, DEFAULT_SCRIPT_ORIGINS);
+  if (Object.keys(problems).length) throw new Error(`fixture ${key}: settings break the URL rules: ${JSON.stringify(problems)}`);
   const channelId = db.run('INSERT INTO channels (channel_key, name) VALUES (?, ?)', [key, f.name]);
   db.run('INSERT INTO settings (channel_id, json, fixture_json) VALUES (?, ?, ?)', [channelId, JSON.stringify(f.settings), JSON.stringify(f.settings)]);
   for (const [name, value] of Object.entries(f.colors)) {
@@ -482,7 +487,7 @@ function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: Use
     [
       channelId,
       user.email,
-      hashPassword(user.password),
+      hashPasswordSync(user.password),
       user.first_name ?? null,
       user.last_name ?? null,
       user.gender ?? null,

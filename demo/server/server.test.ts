@@ -19,6 +19,7 @@ import {
 } from '../../src/api/contract.js';
 import initSqlJs from 'sql.js';
 import { SCHEMA_VERSION } from './db.js';
+import { DEV_SECRET_HEADER } from './exposure.js';
 import { startServer, type RunningServer } from './server.js';
 import { ok, request as fetchAnswer } from './test-helpers.js';
 
@@ -43,8 +44,9 @@ let nowMs = Date.UTC(2030, 5, 15, 18, 0, 0);
 let server: RunningServer;
 let base: string;
 
-/** Fetches JSON from the API server; answers status, headers and parsed body. */
-const call = (path: string, init: RequestInit = {}) => fetchAnswer(`${base}${path}`, init);
+/** Fetches JSON from the API server; answers status, headers and parsed body. `/__dev/` calls carry the dev secret. */
+const call = (path: string, init: RequestInit = {}) =>
+  fetchAnswer(`${base}${path}`, path.startsWith('/__dev/') ? { ...init, headers: { ...(init.headers as Record<string, string>), [DEV_SECRET_HEADER]: server.devSecret! } } : init);
 
 const post = (path: string, body: unknown) =>
   call(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -72,7 +74,7 @@ let demoKey: string;
 let frKey: string;
 
 before(async () => {
-  server = await startServer({ port: 0, dataDir: join(tmp, 'data'), siteDir, distDir, now: () => nowMs });
+  server = await startServer({ mode: 'dev', port: 0, dataDir: join(tmp, 'data'), siteDir, distDir, now: () => nowMs });
   base = server.origin;
   demoKey = await apiKey('demo');
   frKey = await apiKey('demo-fr');
@@ -484,7 +486,7 @@ describe('http', () => {
     }
   });
 
-  test('rate limit: 429 with Retry-After beyond RATE_LIMIT_MAX', async () => {
+  test('rate limit: 429 with Retry-After beyond RATE_LIMIT_MAX, on every path', async () => {
     const limited = await startServer({ port: 0, dataDir: join(tmp, 'data-limited'), siteDir, distDir, rateLimitMax: 3, rateLimitWindowMs: 60_000 });
     try {
       const statuses: number[] = [];
@@ -496,8 +498,9 @@ describe('http', () => {
       assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
       assert.deepEqual(await last!.json(), { message: 'Too Many Attempts.' });
       ok(Number(last!.headers.get('retry-after')) > 0);
-      // Only /api/ is limited.
-      assert.equal((await fetch(`${limited.origin}/keys/demo.json`)).status, 200);
+      // Every path counts, not only /api/: the keys file, the bundle and media alike.
+      assert.equal((await fetch(`${limited.origin}/keys/demo.json`)).status, 429);
+      assert.equal((await fetch(`${limited.origin}/channel-elements.js`)).status, 429);
     } finally {
       await limited.stop();
     }

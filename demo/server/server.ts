@@ -20,9 +20,16 @@
  *
  * `startServer` is used in-process by tests (port 0) and by demo/server/main.ts. It makes the test media first
  * (about 6 s on the first start, cached in demo/.media/ afterwards) and listens only once everything is ready.
+ *
+ * Exposure (exposure.ts). The server listens on 127.0.0.1 unless told otherwise, answers only requests whose Host
+ * is one of its own names (400 otherwise), builds every absolute URL (media, emailed links, redirects, settings)
+ * from its public origin and never from Host, and rate-limits every request per client address. Everything that
+ * exists for the demo and the tests (demo pages, the CMS host listener, the outbox, the social and Stripe
+ * stand-ins, the tag-manager stand-in, Mux beacon collection, `/__dev/`) exists only in dev mode, and `/__dev/`
+ * also needs the per-start dev secret.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -34,29 +41,56 @@ import { handleAnalytics, Recorder } from './analytics.js';
 import { authHandlers, deviceRoutes } from './auth.js';
 import { packageJson, prerollJson, subscriptionJson, vodItemJson } from './catalog.js';
 import { ChannelDb, type Row } from './db.js';
-import { handleDev } from './dev.js';
+import { handleDev, handleGtagCollect, isDevPath } from './dev.js';
 import { eventListText, eventStatus, findEvent, listEvents, participantJson, renderEvent, warmEventJson, type Clock, type EventView, type MediaUrl } from './events.js';
 import { favouriteHandlers } from './favourites.js';
 import { eventFilterOf, listWindow, textOrNull as str, type ApiRequest, type Handler } from './handler.js';
-import { clientIp, HttpError, readBody, sendJson, sendText } from './http.js';
+import {
+  allowedHostsFor,
+  DEFAULT_SCRIPT_ORIGINS,
+  hostAllowed,
+  newDevSecret,
+  publicOriginOf,
+  type ServerMode,
+} from './exposure.js';
+import { clientIp, decodePathPart, HttpError, readBody, sendJson, sendText } from './http.js';
+import { RateLimiter } from './limits.js';
+import { API_KEY_TOUCH_SECONDS, capApiKeys, capLogs, MAX_LOG_ENTRY_BYTES, prune } from './maintenance.js';
 import { ensureMedia, type MediaLibrary } from './media.js';
 import { handleSocial } from './social.js';
-import { CORS_HEADERS, VENDOR_FILES, placeholderSvg, serveStatic } from './static.js';
+import { CORS_HEADERS, VENDOR_FILES, placeholderSvg, serveStatic, type StaticOptions } from './static.js';
 import { createPayments } from './payments.js';
 import { handleStripe } from './stripe.js';
-import { MediaServer, type StreamTarget } from './streams.js';
+import { MediaServer, type MediaViewer, type StreamTarget } from './streams.js';
 
 /** The repository root (this file is demo/server/server.ts). */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export interface ServerOptions {
+  /** 'dev' adds the demo and the test stand-ins (see the file comment); default 'production'. */
+  mode?: ServerMode;
+  /** The interface to listen on; default 127.0.0.1 (loopback only). '0.0.0.0' listens on every interface. */
+  host?: string;
+  /**
+   * The public origin clients reach this server at (behind a proxy, say `https://tv.example.com`): emailed links,
+   * redirects, media URLs and the demo pages' bundle origin use it. Default `http://localhost:{port}`.
+   */
+  publicUrl?: string;
+  /** More Host values to answer (`name:port`), besides the loopback names, the listening host and publicUrl's. */
+  allowedHosts?: string[];
+  /** Origins, besides Google's tag manager, a script URL in settings may name (https only). */
+  scriptOrigins?: string[];
+  /** The dev secret (dev mode); default a new random one per start. */
+  devSecret?: string;
   /** API and bundle port; 0 picks a free one (tests). Default 8080. */
   port?: number;
   /** The "CMS host" port serving only demo/site; default port + 1, or a free one when port is 0. */
   hostPort?: number;
   /** Where channel.sqlite lives; default <repo>/.data. */
   dataDir?: string;
-  /** Requests per window per client IP on /api/ before 429. Default 600. */
+  /** New api keys per client address per 10 minutes before 429. Default 100. */
+  apiKeyRateMax?: number;
+  /** Requests per window per client IP, on every path, before 429. Default 600. */
   rateLimitMax?: number;
   rateLimitWindowMs?: number;
   /** Repository root, to find dist/, demo/site/ and demo/fixtures/. */
@@ -76,11 +110,19 @@ export interface ServerOptions {
 }
 
 export interface RunningServer {
+  mode: ServerMode;
+  /** This start's dev secret (dev mode only): the `X-Channel-Dev-Secret` header of `/__dev/` calls. */
+  devSecret: string | undefined;
   port: number;
+  /** The address the API listener is bound to (127.0.0.1 unless `host` said otherwise). */
+  address: string;
+  /** Where the database (and in dev mode the `dev-secret` file) lives. */
+  dataDir: string;
+  /** The CMS host's port (dev mode only; 0 in production, where it does not run). */
   hostPort: number;
-  /** `http://localhost:{port}`: the API, keys host and bundle origin. */
+  /** The public origin (`http://localhost:{port}` unless publicUrl says otherwise): API, keys host and bundle. */
   origin: string;
-  /** `http://localhost:{hostPort}`: the CMS host origin. */
+  /** `http://localhost:{hostPort}`: the CMS host origin (dev mode only; '' in production). */
   hostOrigin: string;
   db: ChannelDb;
   /** The generated test media (durations, renditions, where the files are). */
@@ -104,31 +146,6 @@ const ACCOUNT_ROUTES = new Set([
   ...SOCIAL_PROVIDERS.map((provider) => `/auth/login/${provider}/callback`),
 ]);
 
-/** A fixed-window request counter per client IP. */
-class RateLimiter {
-  private readonly hits = new Map<string, { start: number; count: number }>();
-
-  constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-    private readonly now: () => number,
-  ) {}
-
-  /** Counts one request; answers the seconds to wait when over the limit, else 0. */
-  hit(ip: string): number {
-    const t = this.now();
-    let entry = this.hits.get(ip);
-    if (!entry || t - entry.start >= this.windowMs) {
-      if (this.hits.size > 10_000) this.hits.clear(); // bound memory if something floods us from many addresses
-      entry = { start: t, count: 0 };
-      this.hits.set(ip, entry);
-    }
-    entry.count++;
-    if (entry.count <= this.max) return 0;
-    return Math.max(1, Math.ceil((entry.start + this.windowMs - t) / 1000));
-  }
-}
-
 /** Compiles `events/{id}`-style contract paths to matchers. */
 function compilePath(path: string): { regex: RegExp; names: string[] } {
   const names: string[] = [];
@@ -142,6 +159,21 @@ function compilePath(path: string): { regex: RegExp; names: string[] } {
 
 
 /** The region-block message (spec section 1). */
+const TEMPORARY_PASSWORD_LOCK = 'Choose a new password first: you signed in with a temporary password.';
+/** What an account with a temporary password may still do (the server-side half of the lock of spec section 2). */
+const TEMPORARY_PASSWORD_ALLOWS = new Set(['profile', 'userAccess', 'updateProfile', 'logout']);
+/**
+ * New api keys one client address may ask for per window, by default: a visitor needs one, each is a stored row,
+ * and many viewers can share one address (a campus, a stadium's Wi-Fi). The table is capped anyway
+ * (maintenance.ts); this keeps one address from churning everyone else's keys out of it.
+ */
+const API_KEYS_PER_ADDRESS = 100;
+const API_KEYS_WINDOW_MS = 10 * 60_000;
+/** How often expired rows are pruned (maintenance.ts). */
+const PRUNE_INTERVAL_MS = 3600_000;
+/** The demo pages' own assets, which the account routes' page needs in production too. */
+const ACCOUNT_PAGE_ASSETS = new Set(['/demo.css', '/demo.js']);
+
 const GEO_BLOCKED = 'This content is not available in your region.';
 
 /** A download's file name from the event name: "Bayshore Pelicans @ Mountain View Rams" -> bayshore-pelicans-at-... */
@@ -162,6 +194,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const siteDir = options.siteDir ?? join(rootDir, 'demo', 'site');
   const distDir = options.distDir ?? join(rootDir, 'dist');
   const nowMs = options.now ?? Date.now;
+  const mode: ServerMode = options.mode ?? 'production';
+  const dev = mode === 'dev';
+  const listenHost = options.host ?? '127.0.0.1';
+  const configuredOrigin = options.publicUrl ? publicOriginOf(options.publicUrl) : undefined;
+  const devSecret = dev ? (options.devSecret ?? newDevSecret()) : undefined;
+  const scriptOrigins = [...DEFAULT_SCRIPT_ORIGINS, ...(options.scriptOrigins ?? []).map((o) => publicOriginOf(o))];
   // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
   const [db, library] = await Promise.all([
     ChannelDb.open(dataDir, join(rootDir, 'demo', 'fixtures'), Math.floor(nowMs() / 1000)),
@@ -172,6 +210,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const anchor = Math.floor(nowMs() / 1000);
   const clock = (): Clock => ({ anchor, now: Math.floor(nowMs() / 1000) });
   const limiter = new RateLimiter(options.rateLimitMax ?? 600, options.rateLimitWindowMs ?? 10_000, nowMs);
+  const keyLimiter = new RateLimiter(options.apiKeyRateMax ?? API_KEYS_PER_ADDRESS, API_KEYS_WINDOW_MS, nowMs);
+  let keysIssued = 0;
   const recordingSeconds = Math.round(library.main.duration);
 
   // Playback URLs and email verification links are signed with per-database secrets, so they survive a restart.
@@ -190,7 +230,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return row ? library.prerolls[String(row.media)] : undefined;
     },
   });
-  const beacons = new Recorder(nowMs);
+  // Mux beacons come here only in dev mode (production sends them to Mux); the datalake is the channel's own.
+  const beacons = dev ? new Recorder(nowMs) : undefined;
   const datalake = new Recorder(nowMs);
   const gtag = new Recorder(nowMs);
 
@@ -214,43 +255,54 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return finished ? { kind: 'vod', asset: library.main } : { kind: 'live', asset: library.main, startMs: start * 1000 };
   }
 
-  // Known once listening; the HTML placeholder, CSP and absolute media URLs all need the real API port.
+  // Known once listening; the HTML placeholder, CSP and absolute media URLs all need the real API port. The
+  // public origin is the bundle origin: every absolute URL is built from it, never from a request's Host header.
   let bundleOrigin = '';
   let cmsOrigin = '';
+  let mainHosts = new Set<string>();
+  let cmsHosts = new Set<string>();
 
-  /** This server's origin as the client addressed it (localhost or 127.0.0.1 alike). */
-  const originOf = (req: IncomingMessage): string => (req.headers.host ? `http://${req.headers.host}` : bundleOrigin);
   /** Stored media paths ("/media/...") become absolute on this server so pages on the CMS origin load them. */
-  const mediaFor =
-    (req: IncomingMessage): MediaUrl =>
-    (value) => {
-      if (value === null || value === undefined) return null;
-      const text = String(value);
-      return text.startsWith('/') ? `${originOf(req)}${text}` : text;
-    };
+  const media: MediaUrl = (value) => {
+    if (value === null || value === undefined) return null;
+    const text = String(value);
+    return /^\/(?!\/)/.test(text) ? new URL(text, bundleOrigin).href : text;
+  };
+
+  /** The sites a channel's social codes may go back to: its site_url, else this server; in dev also the CMS host. */
+  const sitesOf = (channelId: number): string[] => {
+    const site = (JSON.parse(String(db.get('SELECT json FROM settings WHERE channel_id = ?', [channelId])?.json ?? '{}')) as { site_url?: unknown }).site_url;
+    const own = typeof site === 'string' && site.trim() !== '' ? [site.trim()] : [bundleOrigin];
+    return dev ? [...own, cmsOrigin] : own;
+  };
 
   const channelByKey = (key: unknown): Row | undefined =>
     typeof key === 'string' && key !== '' ? db.get('SELECT id, channel_key, name FROM channels WHERE channel_key = ?', [key]) : undefined;
 
-  const settingsOf = (channelId: number, req: IncomingMessage): Record<string, unknown> => {
+  const settingsOf = (channelId: number): Record<string, unknown> => {
     const row = db.get('SELECT json FROM settings WHERE channel_id = ?', [channelId]);
     const settings = JSON.parse(String(row?.json ?? '{}')) as Record<string, unknown>;
-    if (typeof settings.logo === 'string') settings.logo = mediaFor(req)(settings.logo);
+    if (typeof settings.logo === 'string') settings.logo = media(settings.logo);
     const mux = settings.mux as { env_key?: string; beacon_domain?: string | null } | null | undefined;
-    // Mux beacons come back to this server (POST /, analytics.ts) unless the channel names another domain.
-    // mux-embed uses http:// only for `localhost(:port)` hosts, so 127.0.0.1 and [::1] are named localhost.
-    if (mux && !mux.beacon_domain) {
-      const host = req.headers.host ?? new URL(bundleOrigin).host;
-      mux.beacon_domain = host.replace(/^(127\.0\.0\.1|\[::1\])(?=:|$)/, 'localhost');
-    }
-    // Social sign-in goes to this server's stand-in authorize pages unless the channel names a real provider.
+    // In dev mode Mux beacons come back to this server (POST /, analytics.ts) unless the channel names another
+    // domain; in production mux-embed sends them to Mux. mux-embed uses http:// only for `localhost(:port)` hosts,
+    // so 127.0.0.1 and [::1] are named localhost.
+    if (dev && mux && !mux.beacon_domain) mux.beacon_domain = new URL(bundleOrigin).host.replace(/^(127\.0\.0\.1|\[::1\])(?=:|$)/, 'localhost');
+    // Social sign-in goes to the channel's real provider when its settings name one; in dev mode, to this server's
+    // stand-in authorize pages otherwise. A provider with nowhere to go is not offered.
     const social = settings.social as Record<string, { authorize_url?: string | null }> | null | undefined;
     for (const [provider, client] of Object.entries(social ?? {})) {
-      if (!client.authorize_url) client.authorize_url = `${originOf(req)}/__social/${provider}/authorize`;
+      if (!client.authorize_url && dev) client.authorize_url = new URL(`/__social/${encodeURIComponent(provider)}/authorize`, bundleOrigin).href;
+      if (!client.authorize_url) delete social![provider];
     }
-    // The tag manager is this server's stand-in (it records what is pushed, GET /__dev/gtag) unless one is named.
+    // The tag manager is this server's stand-in in dev mode (it records what is pushed, GET /__dev/gtag) unless
+    // one is named; in production the client loads Google's.
     const tagId = settings['google-analytics'];
-    if (typeof tagId === 'string' && tagId !== '' && !settings.gtag_url) settings.gtag_url = `${originOf(req)}/gtag-stand-in.js?id=${encodeURIComponent(tagId)}`;
+    if (dev && typeof tagId === 'string' && tagId !== '' && !settings.gtag_url) {
+      const url = new URL('/gtag-stand-in.js', bundleOrigin);
+      url.searchParams.set('id', tagId);
+      settings.gtag_url = url.href;
+    }
     return settings;
   };
 
@@ -282,22 +334,40 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return event;
   };
 
+  /** Whom a signed media URL is for: the signed-in user, else the api key; at the address that asked. */
+  const viewerOf = (r: ApiRequest): MediaViewer => {
+    const user = r.access().user;
+    return { identity: user ? `u:${String(user.id)}` : `k:${r.apiKey ?? ''}`, address: r.ip };
+  };
+
   // ------------------------------------------------------------------ API handlers, by contract endpoint name
   const authContext = { db, verifySecret: secret('verify_secret') };
-  const payments = createPayments({ db, nowMs, settleMs: options.paymentSettleMs ?? 3000, knownOrigins: () => [bundleOrigin, cmsOrigin] });
+  const payments = createPayments({
+    db,
+    nowMs,
+    settleMs: options.paymentSettleMs ?? 3000,
+    knownOrigins: () => (dev ? [bundleOrigin, cmsOrigin] : [bundleOrigin]),
+    testPayments: dev,
+  });
   const stripeContext = { db, nowMs, fingerprintSecret: secret('card_fingerprint_secret'), bundleOrigin: () => bundleOrigin };
   const handlers: Record<EndpointName, Handler> = {
     ...authHandlers(authContext),
     ...payments.handlers,
     ...accountDataHandlers(db),
     ...favouriteHandlers(db),
-    getApiKey: ({ channelId }) => {
+    getApiKey: ({ channelId, ip }) => {
+      // Each key is a stored row: one address gets a few per window (a visitor keeps theirs), and the total is
+      // capped (maintenance.ts), least recently used first.
+      const wait = keyLimiter.hit(ip);
+      if (wait > 0) throw new HttpError(429, 'Too Many Attempts.', undefined, { 'Retry-After': String(wait) });
       // Random, unguessable, and stored so any later keyed call can map it back to the channel.
       const apiKey = randomBytes(24).toString('hex');
-      db.run('INSERT INTO api_keys (api_key, channel_id, created_at) VALUES (?, ?, ?)', [apiKey, channelId, clock().now]);
+      const now = clock().now;
+      db.run('INSERT INTO api_keys (api_key, channel_id, created_at, last_used_at) VALUES (?, ?, ?, ?)', [apiKey, channelId, now, now]);
+      if (++keysIssued % 100 === 0) capApiKeys(db);
       return { data: { api_key: apiKey } };
     },
-    settings: ({ channelId, req }) => ({ data: settingsOf(channelId, req) }),
+    settings: ({ channelId }) => ({ data: settingsOf(channelId) }),
     menu: ({ channelId, media }) => {
       const rows = db.all('SELECT * FROM menu WHERE channel_id = ? ORDER BY parent_id IS NOT NULL, position', [channelId]);
       const item = (row: Row) => ({
@@ -354,12 +424,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       }
       db.run('UPDATE users SET downloads_count = downloads_count + 1, updated_at = ? WHERE id = ?', [r.clock.now, user.id!]);
       const filename = downloadName(String(db.get('SELECT name FROM events WHERE id = ?', [event.id])!.name));
-      return { data: { url: mediaServer.signedUrl(r.origin, `dl-${event.id}`, `download/${filename}`), filename } };
+      return { data: { url: mediaServer.signedUrl(r.origin, `dl-${event.id}`, viewerOf(r), `download/${filename}`), filename } };
     },
     vodItem: (r) => {
       const row = rowById('vod_items', r.channelId, r.params.id!, 'Video not found.');
       const access = r.access().canWatchVod(String(row.type));
-      const stream = access && r.view().streams ? mediaServer.signedUrl(r.origin, `vod-${row.id}`) : undefined;
+      const stream = access && r.view().streams ? mediaServer.signedUrl(r.origin, `vod-${row.id}`, viewerOf(r)) : undefined;
       return { data: vodItemJson(row, r.media, access, stream, recordingSeconds) };
     },
     prerolls: ({ channelId, origin }) => ({
@@ -467,12 +537,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         }
         throw new HttpError(422, 'The given data was invalid.', errors);
       }
-      const id = db.run('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [
-        channelId,
-        clock().now,
-        ip,
-        JSON.stringify(parsed.data),
-      ]);
+      const entry = JSON.stringify(parsed.data);
+      if (Buffer.byteLength(entry) > MAX_LOG_ENTRY_BYTES) throw new HttpError(413, `A log entry may hold at most ${MAX_LOG_ENTRY_BYTES / 1024} KB.`);
+      const id = db.run('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [channelId, clock().now, ip, entry]);
+      capLogs(db, channelId);
       return { status: 201, body: { data: { id } } };
     },
   };
@@ -495,7 +563,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       const m = candidate.regex.exec(apiPath);
       if (!m || candidate.method !== method) continue;
       route = candidate;
-      params = Object.fromEntries(candidate.names.map((n, i) => [n, decodeURIComponent(m[i + 1] ?? '')]));
+      params = Object.fromEntries(candidate.names.map((n, i) => [n, decodePathPart(m[i + 1] ?? '')]));
       break;
     }
     if (!route) throw new HttpError(404, 'Not found.');
@@ -517,15 +585,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     } else {
       channel =
         typeof apiKey === 'string' && apiKey !== ''
-          ? db.get('SELECT c.id, c.channel_key, c.name FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?', [
+          ? db.get('SELECT c.id, c.channel_key, c.name, k.last_used_at FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?', [
               apiKey,
             ])
           : undefined;
       if (!channel) throw noKey('api_key');
+      // Keys in use are kept; idle ones are pruned (maintenance.ts). Written at most once an hour per key.
+      const seconds = clock().now;
+      if (Number(channel.last_used_at) < seconds - API_KEY_TOUCH_SECONDS) db.run('UPDATE api_keys SET last_used_at = ? WHERE api_key = ?', [seconds, apiKey as string]);
     }
 
     const channelId = Number(channel.id);
-    const origin = originOf(req);
+    const origin = bundleOrigin;
     const now = clock();
     let access: Access | undefined;
     let view: EventView | undefined;
@@ -542,14 +613,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       apiKey: typeof apiKey === 'string' ? apiKey : undefined,
       ip: clientIp(req),
       origin,
-      media: mediaFor(req),
+      media,
       clock: now,
-      settings: () => (settings ??= Settings.parse(settingsOf(channelId, req))),
-      // A missing, unknown or expired token is a guest: public calls still answer, user() answers 401.
-      access: () => (access ??= accessFor(db, userByToken(db, channelId, bearer(req.headers.authorization), now.now), now.now)),
+      settings: () => (settings ??= Settings.parse(settingsOf(channelId))),
+      // A missing, unknown or expired token is a guest: public calls still answer, user() answers 401. So is an
+      // account that must still replace its temporary password: it has no rights until it does.
+      access: () => {
+        if (access) return access;
+        const user = userByToken(db, channelId, bearer(req.headers.authorization), now.now);
+        return (access = accessFor(db, user?.temporary_password ? undefined : user, now.now));
+      },
       user: () => {
-        const user = r.access().user;
+        const user = userByToken(db, channelId, bearer(req.headers.authorization), now.now);
         if (!user) throw new HttpError(401, 'Unauthenticated.');
+        // The browser keeps such an account on its edit screen; the server holds the same line for any client.
+        if (user.temporary_password && !TEMPORARY_PASSWORD_ALLOWS.has(route.name)) throw new HttpError(403, TEMPORARY_PASSWORD_LOCK);
         return user;
       },
       view: () =>
@@ -558,57 +636,79 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           origin,
           canWatch: r.access().canWatch,
           streams: !r.access().user?.is_geo_blocked,
-          streamUrl: (stream) => mediaServer.signedUrl(origin, stream),
+          streamUrl: (stream) => mediaServer.signedUrl(origin, stream, viewerOf(r)),
           recordingSeconds,
         }),
     };
     // Purchases, cancellations and renewals that fell due are settled before anything reads orders or access.
     payments.settle();
-    const result = route.handler(r);
+    const result = await route.handler(r);
     if ('raw' in result && typeof result.raw === 'string') sendText(res, 200, result.raw);
     else if ('status' in result && 'body' in result) sendJson(res, Number(result.status ?? 200), result.body);
     else sendJson(res, 200, result);
   }
 
+  /** The fixture keys of the seeded events, to their ids, per channel: the demo pages' `%DEMO_EVENTS%`. */
+  const demoEvents: Record<string, Record<string, number>> = {};
+  for (const row of db.all('SELECT c.channel_key, e.key, e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE e.key IS NOT NULL ORDER BY e.id')) {
+    (demoEvents[String(row.channel_key)] ??= {})[String(row.key)] = Number(row.id);
+  }
+  const pageOptions = (extra: Partial<StaticOptions> = {}): StaticOptions => ({
+    bundleOrigin,
+    placeholders: { '%DEMO_EVENTS%': JSON.stringify(demoEvents) },
+    ...extra,
+  });
+
   /** The site's account routes (emailed links, social callbacks) all open the account page. */
   const serveAccountRoute = (req: IncomingMessage, res: ServerResponse, path: string) =>
-    ACCOUNT_ROUTES.has(path.replace(/\/+$/, '')) ? serveStatic(req, res, siteDir, '/account.html', { bundleOrigin }) : Promise.resolve(false);
+    ACCOUNT_ROUTES.has(path.replace(/\/+$/, '')) ? serveStatic(req, res, siteDir, '/account.html', pageOptions()) : Promise.resolve(false);
+
+  /** Refuses a request whose Host is not one of this listener's names, and counts it against its address. */
+  const admit = (req: IncomingMessage, hosts: ReadonlySet<string>) => {
+    if (!hostAllowed(req, hosts)) throw new HttpError(400, 'Unknown Host header: this server answers only its own names (PUBLIC_URL, ALLOWED_HOSTS).');
+    const wait = limiter.hit(clientIp(req));
+    if (wait > 0) throw new HttpError(429, 'Too Many Attempts.', undefined, { 'Retry-After': String(wait) });
+  };
 
   /** The API/bundle listener. */
   async function handleMain(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    admit(req, mainHosts);
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     if (req.method === 'OPTIONS') {
-      // Preflight for cross-origin API calls with Authorization or JSON bodies.
+      // Preflight for cross-origin API calls with Authorization or JSON bodies; never for the dev endpoints.
+      if (isDevPath(path)) throw new HttpError(404, 'Not found.');
       res.writeHead(204, { ...CORS_HEADERS, 'Content-Length': '0' });
       res.end();
       return;
     }
     if (path.startsWith('/api/') || path === '/api') {
-      const wait = limiter.hit(clientIp(req));
-      if (wait > 0) throw new HttpError(429, 'Too Many Attempts.', undefined, { 'Retry-After': String(wait) });
       await handleApi(req, res, url, path.slice('/api/'.length).replace(/\/+$/, ''));
       return;
     }
     let m = /^\/keys\/([^/]+)\.json$/.exec(path);
     if (m) {
-      const channel = channelByKey(decodeURIComponent(m[1]!));
+      const channel = channelByKey(decodePathPart(m[1]!));
       if (!channel) throw new HttpError(404, 'Unknown embed key.');
       sendJson(res, 200, { channel_key: String(channel.channel_key), name: String(channel.name) });
       return;
     }
     m = /^\/storage\/settings\/([^/]+)\.json$/.exec(path);
     if (m) {
-      const channel = channelByKey(decodeURIComponent(m[1]!));
+      const channel = channelByKey(decodePathPart(m[1]!));
       if (!channel) throw new HttpError(404, 'Not found.');
-      sendJson(res, 200, settingsOf(Number(channel.id), req));
+      sendJson(res, 200, settingsOf(Number(channel.id)));
       return;
     }
     if (await mediaServer.handle(req, res, path)) return;
     if (await handleAnalytics(req, res, path, { beacons, datalake })) return;
-    if (await handleDev(req, res, url, { db, media: mediaServer, beacons, datalake, gtag, clock, orders: payments.devOrders })) return;
-    if (await handleStripe(req, res, url, stripeContext)) return;
-    if (await handleSocial(req, res, url, { db, now: () => clock().now, bundleOrigin: () => bundleOrigin })) return;
+    if (dev) {
+      const devContext = { secret: devSecret!, scriptOrigins, db, media: mediaServer, beacons: beacons!, datalake, gtag, clock, orders: payments.devOrders };
+      if (await handleDev(req, res, url, devContext)) return;
+      if (await handleGtagCollect(req, res, path, gtag)) return;
+      if (await handleStripe(req, res, url, stripeContext)) return;
+      if (await handleSocial(req, res, url, { db, now: () => clock().now, bundleOrigin: () => bundleOrigin, sites: sitesOf })) return;
+    }
     m = /^\/media\/(logos|art)\/([\w-]+)\.svg$/.exec(path);
     if (m) {
       const slug = m[2]!;
@@ -620,22 +720,28 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       res.end(svg);
       return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
+    // Only files from here on: any other method finds nothing (404, like a path that does not exist).
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, 'Not found.');
     if (await serveAccountRoute(req, res, path)) return;
     // The bundle first (cross-origin importable), then the demo pages; "/" is the demo's index page.
     if (path !== '/' && existsSync(distDir) && (await serveStatic(req, res, distDir, path, { bundleOrigin, cors: true }))) return;
-    const vendor = VENDOR_FILES[path];
-    if (vendor && (await serveStatic(req, res, rootDir, `/${vendor}`, { bundleOrigin }))) return;
-    if (await serveStatic(req, res, siteDir, path, { bundleOrigin, noPolicy: path.startsWith('/bench/') })) return;
+    // In production only the account routes' page and its two assets come from demo/site: the rest is the demo.
+    if (!dev && ACCOUNT_PAGE_ASSETS.has(path) && (await serveStatic(req, res, siteDir, path, pageOptions()))) return;
+    if (dev) {
+      const vendor = VENDOR_FILES[path];
+      if (vendor && (await serveStatic(req, res, rootDir, `/${vendor}`, pageOptions()))) return;
+      if (await serveStatic(req, res, siteDir, path, pageOptions({ noPolicy: path.startsWith('/bench/') }))) return;
+    }
     throw new HttpError(404, 'Not found.');
   }
 
-  /** The CMS host listener: only demo/site, nothing else. */
+  /** The CMS host listener (dev mode only): only demo/site, nothing else. */
   async function handleHost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    admit(req, cmsHosts);
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     if (await serveAccountRoute(req, res, url.pathname)) return;
-    if (await serveStatic(req, res, siteDir, url.pathname, { bundleOrigin })) return;
+    if (await serveStatic(req, res, siteDir, url.pathname, pageOptions())) return;
     throw new HttpError(404, 'Not found.');
   }
 
@@ -646,38 +752,63 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         res.destroy();
         return;
       }
+      // The dev endpoints' errors are no more readable from other origins than their answers.
+      let cors = true;
+      try {
+        cors = !isDevPath(new URL(req.url ?? '/', 'http://localhost').pathname);
+      } catch {
+        /* an unparsable URL: answer it like any other error */
+      }
       if (error instanceof HttpError) {
-        sendJson(res, error.status, { message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.headers);
+        sendJson(res, error.status, { message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.headers, { cors });
+      } else if (error instanceof URIError) {
+        sendJson(res, 400, { message: 'Malformed URL: a percent escape is invalid.' }, {}, { cors });
       } else {
         console.error('[channel-server]', error);
-        sendJson(res, 500, { message: 'Server Error' });
+        sendJson(res, 500, { message: 'Server Error' }, {}, { cors });
       }
     });
   };
 
   const main = createServer(wrap(handleMain));
-  const host = createServer(wrap(handleHost));
+  const host = dev ? createServer(wrap(handleHost)) : undefined;
   const listen = (server: Server, port: number) =>
     new Promise<number>((resolveListen, reject) => {
       server.once('error', reject);
-      server.listen(port, () => {
+      server.listen(port, listenHost, () => {
         server.off('error', reject);
         resolveListen((server.address() as AddressInfo).port);
       });
     });
 
-  const port = await listen(main, options.port ?? 8080);
-  bundleOrigin = `http://localhost:${port}`;
-  let hostPort: number;
-  try {
-    hostPort = await listen(host, options.hostPort ?? (options.port === 0 ? 0 : port + 1));
-  } catch (error) {
+  const fail = async (error: unknown): Promise<never> => {
     main.close();
+    host?.close();
     payments.stop();
-    db.close();
+    await db.close();
     throw error;
+  };
+  const port = await listen(main, options.port ?? 8080).catch(fail);
+  bundleOrigin = configuredOrigin ?? `http://localhost:${port}`;
+  mainHosts = allowedHostsFor(port, listenHost, bundleOrigin, options.allowedHosts);
+  let hostPort = 0;
+  if (host) {
+    hostPort = await listen(host, options.hostPort ?? (options.port === 0 ? 0 : port + 1)).catch(fail);
+    cmsOrigin = `http://localhost:${hostPort}`;
+    cmsHosts = allowedHostsFor(hostPort, listenHost, undefined, []);
   }
-  cmsOrigin = `http://localhost:${hostPort}`;
+
+  // Dev mode: the secret goes where the demo's developer and the tests can read it, and nowhere else.
+  const secretFile = join(dataDir, 'dev-secret');
+  if (devSecret) {
+    rmSync(secretFile, { force: true }); // a file left by an earlier start may have looser permissions
+    writeFileSync(secretFile, `${devSecret}\n`, { mode: 0o600 });
+  }
+
+  // Forget what expired while the server was down, then every hour.
+  prune(db, clock().now);
+  const pruneTimer = setInterval(() => prune(db, clock().now), PRUNE_INTERVAL_MS);
+  pruneTimer.unref();
 
   // Serialise the events once for the usual origin now rather than inside the first big request.
   warmEventJson(db, clock(), bundleOrigin);
@@ -690,6 +821,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let stopped: Promise<void> | undefined;
   return {
+    mode,
+    devSecret,
+    address: (main.address() as AddressInfo).address,
+    dataDir,
     port,
     hostPort,
     origin: bundleOrigin,
@@ -697,9 +832,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db,
     media: library,
     stop() {
-      stopped ??= Promise.all([close(main), close(host)]).then(() => {
+      stopped ??= Promise.all([close(main), host ? close(host) : undefined]).then(async () => {
+        clearInterval(pruneTimer);
         payments.stop();
-        db.close();
+        if (devSecret) rmSync(secretFile, { force: true });
+        await db.close();
       });
       return stopped;
     },

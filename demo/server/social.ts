@@ -7,11 +7,14 @@
  *   POST /__social/{provider}/authorize   (the form) Continue: 303 to `redirect_uri?code&state`; Cancel: 303 to
  *        `redirect_uri?error=access_denied&state`
  *
- * Like a real provider, the page checks the request before anything else: the client_id must be one of a channel's
- * `settings.social.{provider}.client_id`, response_type `code`, and redirect_uri an http(s) URL whose path ends with
- * `/auth/login/{provider}/callback`. Otherwise it shows an error page and redirects nowhere (no open redirect).
- * Codes are one-time, live 5 minutes, and are bound to their channel, provider and redirect_uri; the channel API's
- * `POST v2/auth/social/{provider}` redeems them (auth.ts).
+ * These pages let anyone sign in as any email address: they exist only in dev mode (exposure.ts), and each page
+ * says in a banner that it is a test stand-in. Like a real provider, the page checks the request before anything
+ * else: the client_id must be one of a channel's `settings.social.{provider}.client_id`, response_type `code`, and
+ * redirect_uri exactly `{site}/auth/login/{provider}/callback` for one of the channel's configured sites (its
+ * `site_url`, else this server's public origin; in dev mode also the demo's CMS host), as a real provider matches
+ * the redirect URIs registered for its client. Otherwise it shows an error page and redirects nowhere (no open
+ * redirect, and no code handed to another host). Codes are one-time, live 5 minutes, and are bound to their
+ * channel, provider and redirect_uri; the channel API's `POST v2/auth/social/{provider}` redeems them (auth.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -31,6 +34,17 @@ export interface SocialContext {
   /** UNIX seconds now. */
   now(): number;
   bundleOrigin(): string;
+  /** The sites whose callbacks a channel's codes may go back to (origins, or site URLs with a base path). */
+  sites(channelId: number): string[];
+}
+
+/** The one redirect URI a provider accepts for a site. */
+export function callbackOf(site: string, provider: SocialProvider): string {
+  const url = new URL(site);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/auth/login/${provider}/callback`;
+  url.search = '';
+  url.hash = '';
+  return url.href;
 }
 
 /** What a redeemed code says about the person who signed in at the provider. */
@@ -72,7 +86,7 @@ export async function handleSocial(req: IncomingMessage, res: ServerResponse, ur
     scope: field('scope'),
     state: field('state'),
   };
-  const problem = checkRequest(ctx.db, provider, request);
+  const problem = checkRequest(ctx, provider, request);
   if (typeof problem === 'string') {
     page(res, ctx, 400, 'Sign-in request refused', `<p class="stand-in-error" role="alert">${html(problem)}</p><p>Nothing was sent back to the site.</p>`);
     return true;
@@ -97,18 +111,13 @@ export async function handleSocial(req: IncomingMessage, res: ServerResponse, ur
 }
 
 /** The reason a request is refused, or the channel whose client it is. */
-function checkRequest(db: ChannelDb, provider: SocialProvider, request: AuthorizeRequest): string | { channelId: number } {
-  const channelId = request.client_id ? channelOfClient(db, provider, request.client_id) : undefined;
+function checkRequest(ctx: SocialContext, provider: SocialProvider, request: AuthorizeRequest): string | { channelId: number } {
+  const channelId = request.client_id ? channelOfClient(ctx.db, provider, request.client_id) : undefined;
   if (channelId === undefined) return `The client_id "${request.client_id}" is not a ${NAMES[provider]} client of any channel.`;
   if (request.response_type !== 'code') return 'Only response_type=code is supported.';
-  let redirect: URL | undefined;
-  try {
-    redirect = new URL(request.redirect_uri);
-  } catch {
-    redirect = undefined;
-  }
-  if (!redirect || !/^https?:$/.test(redirect.protocol) || !redirect.pathname.endsWith(`/auth/login/${provider}/callback`)) {
-    return `The redirect_uri must be an http(s) address ending with /auth/login/${provider}/callback.`;
+  const allowed = ctx.sites(channelId).map((site) => callbackOf(site, provider));
+  if (!allowed.includes(request.redirect_uri)) {
+    return `The redirect_uri must be exactly one of this client's callbacks: ${allowed.join(', ')}.`;
   }
   if (!request.state) return 'The state parameter is required.';
   return { channelId };
@@ -182,6 +191,7 @@ function form(
     `Sign in with ${NAMES[provider]}`,
     `<form method="post" class="stand-in" novalidate>
 ${hidden}
+<p class="stand-in-warning" role="note"><strong>Not ${NAMES[provider]}:</strong> anyone can sign in here as any email address. Never run dev mode where others can reach the server.</p>
 <p>This page stands in for ${NAMES[provider]} so the demo runs offline. <strong>${html(site)}</strong> asks to sign you in with this account${request.scope ? ` (scope: ${html(request.scope)})` : ''}.</p>
 ${error ? `<p class="stand-in-error" role="alert" id="email-error">${html(error)}</p>` : ''}
 ${input('email', 'Email', profile.email, 'email', ` autocomplete="email" required${error ? ' aria-invalid="true" aria-describedby="email-error"' : ''}`)}

@@ -26,6 +26,7 @@ export function standInPage(res: ServerResponse, bundleOrigin: string, status: n
 <body>
 <header class="site"><h1>${html(title)}</h1><span>local stand-in</span></header>
 <main>
+<p class="dev-warning" role="note"><strong>Dev mode test stand-in.</strong> The reference server shows this page only when it runs in dev mode (CHANNEL_DEV=1); the real service takes its place in production.</p>
 ${content}
 </main>
 </body>

@@ -3,14 +3,18 @@
  * media, and the hooks end-to-end tests use (fault injection, a log of the media requests received).
  *
  * URL shapes (all on the API origin):
- *   /media/s/{signature}/{expiry}/{stream}/master.m3u8       master playlist
- *   /media/s/{signature}/{expiry}/{stream}/{track}/index.m3u8 media playlist (track: 360p, 180p, subs-en, subs-fr)
- *   /media/s/{signature}/{expiry}/{stream}/{track}/{n}.ts     segment n (.vtt for subtitles)
- *   /media/s/{signature}/{expiry}/dl-{event}/download/{name}.mp4   a download
+ *   /media/s/{grant}/{stream}/master.m3u8                master playlist
+ *   /media/s/{grant}/{stream}/{track}/index.m3u8         media playlist (track: 360p, 180p, subs-en, subs-fr)
+ *   /media/s/{grant}/{stream}/{track}/{n}.ts             segment n (.vtt for subtitles)
+ *   /media/s/{grant}/dl-{event}/download/{name}.mp4      a download
  *   /media/prerolls/{id}/master.m3u8 (and the same relative paths)  preroll media: public, never signed
- * `stream` is an event id, `vod-{id}` for a library item or `dl-{id}` for an event's download. The signature is
- * an HMAC-SHA256 of `{stream}.{expiry}` (expiry in UNIX seconds) with the server's secret, base64url. A missing,
- * wrong or expired signature is refused with 403 before anything else, for every path under /media/s/.
+ * `stream` is an event id, `vod-{id}` for a library item or `dl-{id}` for an event's download. The grant is
+ * `{expiry}.{viewer}.{signature}`: expiry in UNIX seconds; viewer a keyed digest (16 characters) of who asked,
+ * the signed-in user or else the api key; signature an HMAC-SHA256 (base64url) with the server's secret of the
+ * stream, the expiry, the viewer and the client address the URL was handed to. A URL therefore plays only for the
+ * address it was issued to: one that leaks (into a log, an analytics beacon, a chat) is useless to anyone else. A
+ * missing, wrong or expired grant, or one used from another address, is refused with 403 before anything else, for
+ * every path under /media/s/.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -18,6 +22,8 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { livePlaylist, masterPlaylist, segmentExtension, vodPlaylist } from './hls.js';
+import { clientIp } from './http.js';
+import { BoundedMap } from './limits.js';
 import { segmentPath, type Asset, type MediaLibrary, type Track } from './media.js';
 import { CORS_HEADERS } from './static.js';
 
@@ -27,6 +33,12 @@ export type StreamTarget =
   | { kind: 'vod'; asset: Asset }
   | { kind: 'download'; filename: string }
   | { kind: 'refused'; status: number; message: string };
+
+/** Whom a signed URL is for: `u:{user id}` or `k:{api key}`, at the client address that asked. */
+export interface MediaViewer {
+  identity: string;
+  address: string;
+}
 
 /** The kinds of media request, as logged and as targeted by faults. */
 export type MediaRequestKind = 'master' | 'playlist' | 'segment' | 'subtitles' | 'download';
@@ -174,39 +186,50 @@ export class MediaServer {
   readonly faults = new Faults();
   readonly requests = new MediaRequestLog();
   private readonly ttl: number;
-  /** Signatures by `{stream}.{expiry}`: expiries are rounded up to the minute, so lists reuse them. */
-  private readonly signatures = new Map<string, string>();
+  /** Signatures by what they sign: expiries are rounded up to the minute, so lists reuse them. Bounded. */
+  private readonly signatures = new BoundedMap<string, string>(50_000);
 
   constructor(private readonly options: MediaServerOptions) {
     this.ttl = options.ttlSeconds ?? 2 * 3600;
   }
 
-  private hmac(stream: string, expiry: number): string {
-    return createHmac('sha256', this.options.secret).update(`${stream}.${expiry}`).digest('base64url');
+  private hmac(stream: string, expiry: number, viewer: string, address: string): string {
+    return createHmac('sha256', this.options.secret).update(`media:${stream}.${expiry}.${viewer}.${address}`).digest('base64url');
+  }
+
+  /** The viewer part of a grant: a keyed digest of the identity, so the URL names nobody. */
+  private viewerTag(identity: string): string {
+    return createHmac('sha256', this.options.secret).update(`viewer:${identity}`).digest('base64url').slice(0, 16);
   }
 
   /** The signature for URLs this server hands out (cached: checks of what clients send use hmac()). */
-  private sign(stream: string, expiry: number): string {
-    const key = `${stream}.${expiry}`;
+  private sign(stream: string, expiry: number, viewer: string, address: string): string {
+    const key = `${stream}.${expiry}.${viewer}.${address}`;
     let signature = this.signatures.get(key);
     if (!signature) {
-      if (this.signatures.size > 50_000) this.signatures.clear();
-      signature = this.hmac(stream, expiry);
+      signature = this.hmac(stream, expiry, viewer, address);
       this.signatures.set(key, signature);
     }
     return signature;
   }
 
-  /** A playback URL for `stream` on `origin`, valid for the TTL (rounded up to the minute). */
-  signedUrl(origin: string, stream: string, file = 'master.m3u8'): string {
+  /**
+   * A playback URL for `stream` on `origin`, valid for the TTL (rounded up to the minute), for one viewer (`u:{id}`
+   * or `k:{api key}`) at one client address.
+   */
+  signedUrl(origin: string, stream: string, to: MediaViewer, file = 'master.m3u8'): string {
     const expiry = Math.ceil((Math.floor(this.options.now() / 1000) + this.ttl) / 60) * 60;
-    return `${origin}/media/s/${this.sign(stream, expiry)}/${expiry}/${stream}/${file}`;
+    const viewer = this.viewerTag(to.identity);
+    const grant = `${expiry}.${viewer}.${this.sign(stream, expiry, viewer, to.address)}`;
+    return new URL(`/media/s/${grant}/${stream}/${file}`, origin).href;
   }
 
-  /** Whether a signature is the one for this stream and expiry, and the expiry is still ahead. */
-  private check(signature: string, expiry: string, stream: string): string | undefined {
-    if (!/^\d{1,12}$/.test(expiry)) return 'Invalid playback URL.';
-    const expected = Buffer.from(this.hmac(stream, Number(expiry)));
+  /** Why a grant does not open this stream for this address, or undefined when it does. */
+  private check(grant: string, stream: string, address: string): string | undefined {
+    const m = /^(\d{1,12})\.([\w-]{16})\.([\w-]{43})$/.exec(grant);
+    if (!m) return 'Invalid playback URL.';
+    const [, expiry, viewer, signature] = m as unknown as [string, string, string, string];
+    const expected = Buffer.from(this.hmac(stream, Number(expiry), viewer, address));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'Invalid playback URL signature.';
     if (Number(expiry) * 1000 <= this.options.now()) return 'The playback URL has expired.';
@@ -219,13 +242,13 @@ export class MediaServer {
     let rest: string;
     let logPath = path;
     let answer: MediaAnswer | undefined;
-    const signed = /^\/media\/s\/([^/]*)\/([^/]*)\/([^/]+)\/(.+)$/.exec(path);
+    const signed = /^\/media\/s\/([^/]*)\/([^/]+)\/(.+)$/.exec(path);
     const preroll = /^\/media\/prerolls\/(\d+)\/(.+)$/.exec(path);
     if (signed) {
-      stream = signed[3]!;
-      rest = signed[4]!;
-      logPath = `/media/s/-/${signed[2]}/${stream}/${rest}`;
-      const problem = this.check(signed[1]!, signed[2]!, stream);
+      stream = signed[2]!;
+      rest = signed[3]!;
+      logPath = `/media/s/-/${stream}/${rest}`;
+      const problem = this.check(signed[1]!, stream, clientIp(req));
       if (problem) answer = refusal(403, problem);
     } else if (preroll) {
       stream = `preroll-${preroll[1]}`;

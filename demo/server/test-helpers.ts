@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEV_SECRET_HEADER } from './exposure.js';
 import { startServer, type RunningServer, type ServerOptions } from './server.js';
 
 /**
@@ -56,13 +57,19 @@ export class Harness {
   /** Fixture keys of the demo events, to their ids (GET /__dev/events). */
   events: Record<string, number> = {};
   private readonly tmp = mkdtempSync(join(tmpdir(), 'channel-server-test-'));
-  private readonly tokens = new Map<Account, string>();
+  /** Tokens of the demo accounts, with the server time they were issued at. */
+  private readonly tokens = new Map<Account, { token: string; at: number }>();
 
   /** `options`: more server options (e.g. paymentSettleMs). */
   constructor(private readonly options: ServerOptions = {}) {}
 
+  /** The server's data folder (its database file, and the dev secret). */
+  get dataDir(): string {
+    return join(this.tmp, 'data');
+  }
+
   async start(): Promise<void> {
-    this.server = await startServer({ ...this.options, port: 0, dataDir: join(this.tmp, 'data'), now: () => this.nowMs });
+    this.server = await startServer({ mode: 'dev', ...this.options, port: 0, dataDir: this.dataDir, now: () => this.nowMs });
     this.base = this.server.origin;
     this.key = await this.apiKey('demo');
     this.events = (await this.call('/__dev/events?channel_key=demo')).body.data;
@@ -73,9 +80,12 @@ export class Harness {
     rmSync(this.tmp, { recursive: true, force: true });
   }
 
-  /** Fetches a path of the API server (or an absolute URL). */
+  /** Fetches a path of the API server (or an absolute URL); `/__dev/` calls carry the dev secret. */
   call(path: string, init: RequestInit = {}): Promise<Answer> {
-    return request(path.startsWith('http') ? path : `${this.base}${path}`, init);
+    const url = path.startsWith('http') ? path : `${this.base}${path}`;
+    const headers = new Headers(init.headers);
+    if (new URL(url).pathname.startsWith('/__dev/') && this.server.devSecret && !headers.has(DEV_SECRET_HEADER)) headers.set(DEV_SECRET_HEADER, this.server.devSecret);
+    return request(url, { ...init, headers });
   }
 
   post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
@@ -88,15 +98,17 @@ export class Harness {
     return String(res.body.data.api_key);
   }
 
-  /** Signs in through POST /api/v2/auth/login (once per account) and answers the bearer token. */
+  /**
+   * Signs in through POST /api/v2/auth/login and answers the bearer token: once per account, and again once a test
+   * has moved the clock far enough that the token may have expired (tokens live 30 days after their last use).
+   */
   async token(account: Account): Promise<string> {
-    let token = this.tokens.get(account);
-    if (!token) {
-      const res = await this.post('/api/v2/auth/login', { api_key: this.key, email: ACCOUNTS[account], password: 'demo-password' });
-      assert.equal(res.status, 200, JSON.stringify(res.body));
-      token = String(res.body.data.token);
-      this.tokens.set(account, token);
-    }
+    const known = this.tokens.get(account);
+    if (known && this.nowMs - known.at < 20 * 86400_000) return known.token;
+    const res = await this.post('/api/v2/auth/login', { api_key: this.key, email: ACCOUNTS[account], password: 'demo-password' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const token = String(res.body.data.token);
+    this.tokens.set(account, { token, at: this.nowMs });
     return token;
   }
 

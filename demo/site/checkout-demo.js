@@ -5,7 +5,7 @@
   var player = document.getElementById('checkout-player');
   var log = document.getElementById('event-log');
   var ATTRIBUTES = ['event-id', 'package-id', 'subscription-id'];
-  var ids = {};
+  var ids = window.demoEvents('demo');
 
   function sell(attribute, value) {
     ATTRIBUTES.forEach(function (name) { if (name !== attribute) checkout.removeAttribute(name); });
@@ -19,13 +19,8 @@
     else if (query.get('subscription')) sell('subscription-id', query.get('subscription'));
   }
 
-  fetch(location.origin + '/__dev/events?channel_key=demo')
-    .then(function (r) { return r.json(); })
-    .then(function (body) {
-      ids = body.data || {};
-      if (ids['paid-live']) player.setAttribute('event-id', String(ids['paid-live']));
-      fromQuery();
-    });
+  if (ids['paid-live']) player.setAttribute('event-id', String(ids['paid-live']));
+  fromQuery();
 
   document.getElementById('checkout-cases').addEventListener('click', function (e) {
     var b = e.target.closest('button');

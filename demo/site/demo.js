@@ -20,9 +20,8 @@
     document.getElementById('slot').appendChild(el);
   });
 
-  // The French page's player shows demo-fr's free live event (ids come from the server's fixture keys).
+  // The French page's player shows demo-fr's free live event.
   var frPlayer = document.getElementById('fr-player');
-  if (frPlayer) fetch(location.origin + '/__dev/events?channel_key=demo-fr')
-    .then(function (r) { return r.json(); })
-    .then(function (body) { if (body.data && body.data['free-live']) frPlayer.setAttribute('event-id', String(body.data['free-live'])); });
+  var frLive = frPlayer && window.demoEvents('demo-fr')['free-live'];
+  if (frLive) frPlayer.setAttribute('event-id', String(frLive));
 })();

@@ -6,7 +6,7 @@
  * Like gtag.js it works off `window.dataLayer`: a page defines `function gtag(){dataLayer.push(arguments)}` (this
  * script defines that `gtag` too, when the page has none) and pushes commands before or after the script loads.
  * Each push, earlier ones included, is recorded by POSTing `{ command, name, params, tag_id, page }` to
- * `/__dev/gtag` on the server this script came from (GET /__dev/gtag lists them, DELETE clears), as text/plain so no
+ * `/gtag-stand-in/collect` on the server this script came from (GET /__dev/gtag lists them, DELETE clears), as text/plain so no
  * preflight is needed, one after another in push order. An event's `event_callback` is called once it is recorded,
  * as gtag.js calls it once sent.
  * `page` is the page's origin and path, never its query. Plain script: no modules, no eval (the demo CSP applies).
@@ -16,7 +16,7 @@
 
   var script = document.currentScript;
   var source = new URL(script && script.src ? script.src : window.location.href);
-  var endpoint = new URL('/__dev/gtag', source).href;
+  var endpoint = new URL('/gtag-stand-in/collect', source).href;
   var tagId = source.searchParams.get('id');
   var dataLayer = (window.dataLayer = window.dataLayer || []);
   if (dataLayer.standIn) return; // loaded twice: the first copy records already

@@ -1,6 +1,11 @@
 // The demo outbox (outbox.html): lists the emails the reference server recorded (GET /__dev/outbox), newest first,
 // with their links clickable. Refreshes every 3 s while the page is visible. External file: the demo CSP forbids
 // inline script.
+//
+// The dev endpoints answer only with this start's dev secret in the X-Channel-Dev-Secret header. The server prints
+// this page's address with the secret in the fragment (`outbox.html#dev-secret=…`): a fragment never reaches a
+// server, a log or a Referer. The page keeps it in this origin's localStorage (a restart makes a new secret, and the
+// page asks for the new link) and takes it out of the address.
 (function () {
   var root = document.getElementById('outbox');
   var base = root.getAttribute('data-api') + '/__dev/outbox';
@@ -9,6 +14,19 @@
   var list = document.getElementById('outbox-list');
   var statusEl = document.getElementById('outbox-status');
   var shown = '';
+  var STORE = 'channel-dev-secret';
+
+  function takeSecret() {
+    var fromHash = /^#dev-secret=([0-9a-f]+)$/.exec(location.hash);
+    try {
+      if (fromHash) localStorage.setItem(STORE, fromHash[1]);
+      if (fromHash) history.replaceState(null, '', location.pathname + location.search);
+      return localStorage.getItem(STORE) || '';
+    } catch (err) {
+      return fromHash ? fromHash[1] : '';
+    }
+  }
+  var secret = takeSecret();
 
   to.value = new URLSearchParams(location.search).get('to') || '';
 
@@ -51,11 +69,29 @@
     });
   }
 
+  function call(method) {
+    return fetch(url(), { method: method, headers: { 'X-Channel-Dev-Secret': secret } }).then(function (res) {
+      if (res.status === 403 || res.status === 404) throw new Error('locked');
+      return res.json();
+    });
+  }
+
+  function locked() {
+    statusEl.textContent = 'The outbox is locked: open the outbox link the reference server printed when it started ' +
+      '(npm start, dev mode). It carries this start\u2019s dev secret.';
+  }
+
   function refresh() {
-    return fetch(url())
-      .then(function (res) { return res.json(); })
+    if (!secret) return Promise.resolve(locked());
+    return call('GET')
       .then(function (body) { render(body.data); })
-      .catch(function (error) { statusEl.textContent = 'Could not load the outbox: ' + error.message; });
+      .catch(function (error) {
+        if (error.message === 'locked') {
+          secret = '';
+          try { localStorage.removeItem(STORE); } catch (err) { /* storage off: nothing kept */ }
+          locked();
+        } else statusEl.textContent = 'Could not load the outbox: ' + error.message;
+      });
   }
 
   form.addEventListener('submit', function (event) {
@@ -65,7 +101,7 @@
     refresh();
   });
   document.getElementById('outbox-clear').addEventListener('click', function () {
-    fetch(url(), { method: 'DELETE' }).then(refresh);
+    if (secret) call('DELETE').then(refresh, refresh);
   });
   setInterval(function () { if (document.visibilityState === 'visible') refresh(); }, 3000);
   refresh();

@@ -5,7 +5,7 @@
   var player = document.getElementById('player');
   var log = document.getElementById('event-log');
   var api = location.origin + '/api';
-  // [label, attribute, fixture key of the event (see GET /__dev/events) or library item id]
+  // [label, attribute, fixture key of the event (see demoEvents) or library item id]
   var CASES = [
     ['Free, live', 'event', 'free-live'],
     ['Free, on demand', 'event', 'free-finished'],
@@ -29,20 +29,18 @@
   }
 
   var nav = document.getElementById('player-cases');
-  fetch(location.origin + '/__dev/events?channel_key=demo').then(function (r) { return r.json(); }).then(function (body) {
-    var ids = body.data || body;
-    CASES.forEach(function (c) {
-      var id = c[1] === 'vod' ? c[2] : ids[c[2]];
-      if (!id) return;
-      var b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = c[0];
-      b.addEventListener('click', function () {
-        player.removeAttribute(c[1] === 'vod' ? 'event-id' : 'vod-id');
-        player.setAttribute(c[1] === 'vod' ? 'vod-id' : 'event-id', String(id));
-      });
-      nav.appendChild(b);
+  var ids = window.demoEvents('demo');
+  CASES.forEach(function (c) {
+    var id = c[1] === 'vod' ? c[2] : ids[c[2]];
+    if (!id) return;
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = c[0];
+    b.addEventListener('click', function () {
+      player.removeAttribute(c[1] === 'vod' ? 'event-id' : 'vod-id');
+      player.setAttribute(c[1] === 'vod' ? 'vod-id' : 'event-id', String(id));
     });
+    nav.appendChild(b);
   });
 
   document.getElementById('player-lang').addEventListener('change', function (e) { player.setAttribute('lang', e.target.value); });

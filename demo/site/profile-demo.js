@@ -14,10 +14,6 @@
     document.addEventListener(name, function (e) { log.textContent = name + ': ' + JSON.stringify(e.detail || {}); });
   });
 
-  fetch(location.origin + '/__dev/events?channel_key=demo')
-    .then(function (r) { return r.json(); })
-    .then(function (body) {
-      var id = body.data && body.data['paid-live'];
-      if (id) document.getElementById('subscriber-player').setAttribute('event-id', String(id));
-    });
+  var id = window.demoEvents('demo')['paid-live'];
+  if (id) document.getElementById('subscriber-player').setAttribute('event-id', String(id));
 })();

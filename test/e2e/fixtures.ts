@@ -4,8 +4,20 @@
 // and so does a console error (including the browser's own "Failed to load resource" lines), unless the test
 // opts out with `test.use({ allowConsoleErrors: true })` or lists the errors it expects:
 //   test.use({ allowConsoleErrors: [/401 \(Unauthorized\)/] });
+import fs from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
+
+/**
+ * This run's dev secret: the reference server (started in dev mode by playwright.config.ts) writes it to its
+ * DATA_DIR, and the `/__dev/` endpoints answer only requests that carry it.
+ */
+export function devSecret(): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs through playwright.config.ts');
+  return fs.readFileSync(path.join(dataDir, 'dev-secret'), 'utf8').trim();
+}
 
 /** Options for the fixtures below, set with `test.use({ ... })`. */
 export interface ErrorOptions {
@@ -52,6 +64,13 @@ export const test = base.extend<ErrorOptions & Fixtures>({
     await use(context);
 
     expect(problems, 'the page reported errors (see test/e2e/fixtures.ts to allow expected ones)').toEqual([]);
+  },
+
+  // API calls of the specs (the `request` fixture) carry the dev secret, so they can drive `/__dev/`; pages do not.
+  request: async ({ playwright }, use) => {
+    const request = await playwright.request.newContext({ extraHTTPHeaders: { 'X-Channel-Dev-Secret': devSecret() } });
+    await use(request);
+    await request.dispose();
   },
 
   makeAxeBuilder: async ({ page }, use) => {

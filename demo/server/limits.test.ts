@@ -1,0 +1,56 @@
+/**
+ * The bounded bookkeeping of limits.ts and the analytics recorder: a flood from many addresses or made-up emails
+ * costs bounded memory without wiping everyone else's counts (the sign-in throttle and the rate limiter used to
+ * clear themselves wholesale at 10,000 entries, unlocking whoever was locked).
+ */
+import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
+import { describe, test } from 'node:test';
+import { Recorder } from './analytics.js';
+import { BoundedMap, FailureWindow, RateLimiter } from './limits.js';
+
+describe('bounded limits', () => {
+  test('a flood of 10,001 made-up emails does not lift the lock on an account', () => {
+    const throttle = new FailureWindow(5, 60);
+    for (let i = 0; i < 5; i++) throttle.fail('victim', 1000);
+    assert.ok(throttle.wait('victim', 1000) > 0);
+    for (let i = 0; i < 10_001; i++) throttle.fail(`made-up-${i}@example.com`, 1000);
+    assert.ok(throttle.wait('victim', 1001) > 0, 'still locked');
+    assert.equal(throttle.wait('victim', 1061), 0, 'until its failures age out');
+  });
+
+  test('the rate limiter stays bounded: past its capacity the least recently seen address goes, not everyone', () => {
+    let now = 0;
+    const limiter = new RateLimiter(2, 10_000, () => now, 3);
+    assert.deepEqual([limiter.hit('a'), limiter.hit('a'), limiter.hit('a') > 0], [0, 0, true]);
+    limiter.hit('b');
+    limiter.hit('c');
+    assert.ok(limiter.hit('a') > 0, 'a is still counted after two other addresses');
+    limiter.hit('d');
+    limiter.hit('e');
+    limiter.hit('f');
+    now = 1;
+    assert.equal(limiter.hit('a'), 0, 'a was the least recently seen once three others came');
+  });
+
+  test('a BoundedMap keeps its newest entries', () => {
+    const map = new BoundedMap<string, number>(2);
+    map.set('a', 1);
+    map.set('b', 2);
+    map.set('a', 3); // a is newest now
+    map.set('c', 4);
+    assert.deepEqual([map.has('a'), map.has('b'), map.has('c'), map.size], [true, false, true, 2]);
+  });
+
+  test('the analytics recorder keeps within its byte cap, dropping the oldest bodies', () => {
+    const recorder = new Recorder(() => 0, 1000, 10_000);
+    const req = { headers: {} } as IncomingMessage;
+    for (let i = 0; i < 20; i++) recorder.add('event', req, { profile: 'p', n: i, pad: 'x'.repeat(1000) });
+    const { entries, bytes } = recorder.size;
+    assert.ok(bytes <= 10_000, `${bytes} bytes held`);
+    assert.ok(entries < 20 && entries > 0);
+    const kept = recorder.query(new URLSearchParams()).map((e) => e.body.n);
+    assert.equal(kept.at(-1), 19, 'the newest stays');
+    assert.ok(!kept.includes(0), 'the oldest went');
+  });
+});

@@ -1,0 +1,51 @@
+/**
+ * Bounds on what clients can add to the database, and the pruning that keeps it small: client log entries (size,
+ * count per channel, age), api keys (unused ones go; a cap on the total), and the rows that expire (tokens, social
+ * codes, device codes, emailed links, portal sessions). `prune` runs when the server starts and every hour; the
+ * per-insert checks (logs, api keys) keep a burst between two runs bounded too.
+ */
+import type { ChannelDb } from './db.js';
+
+/** The largest client log entry stored, as JSON. */
+export const MAX_LOG_ENTRY_BYTES = 8 * 1024;
+/** Log entries kept per channel (the newest), and for how long. */
+export const MAX_LOGS_PER_CHANNEL = 2000;
+export const LOG_RETENTION_SECONDS = 14 * 86400;
+/** An api key nobody has used for this long is forgotten (a client that comes back asks for a new one). */
+export const API_KEY_IDLE_SECONDS = 30 * 86400;
+/** At most this many api keys in all; past it, the least recently used go first. */
+export const MAX_API_KEYS = 100_000;
+/** `last_used_at` of an api key is written at most this often. */
+export const API_KEY_TOUCH_SECONDS = 3600;
+
+/** Drops a channel's oldest log entries beyond the cap. */
+export function capLogs(db: ChannelDb, channelId: number): void {
+  db.run(
+    `DELETE FROM logs WHERE channel_id = ? AND id <= (
+       SELECT id FROM logs WHERE channel_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
+    [channelId, channelId, MAX_LOGS_PER_CHANNEL],
+  );
+}
+
+/** Drops the least recently used api keys beyond the cap. */
+export function capApiKeys(db: ChannelDb): void {
+  const total = Number(db.get('SELECT count(*) AS n FROM api_keys')?.n ?? 0);
+  if (total <= MAX_API_KEYS) return;
+  db.run('DELETE FROM api_keys WHERE api_key IN (SELECT api_key FROM api_keys ORDER BY last_used_at, created_at LIMIT ?)', [total - MAX_API_KEYS]);
+}
+
+/** Forgets what has expired or aged out; `now` in UNIX seconds. */
+export function prune(db: ChannelDb, now: number): void {
+  db.transaction(() => {
+    db.run('DELETE FROM logs WHERE received_at < ?', [now - LOG_RETENTION_SECONDS]);
+    for (const row of db.all('SELECT DISTINCT channel_id FROM logs WHERE channel_id IS NOT NULL')) capLogs(db, Number(row.channel_id));
+    db.run('DELETE FROM api_keys WHERE last_used_at < ?', [now - API_KEY_IDLE_SECONDS]);
+    capApiKeys(db);
+    db.run('DELETE FROM tokens WHERE expires_at <= ?', [now]);
+    db.run('DELETE FROM social_codes WHERE expires_at <= ?', [now]);
+    // A linked code waits a day past its expiry for its TV to collect the token.
+    db.run('DELETE FROM device_codes WHERE expires_at <= ? AND (user_id IS NULL OR token_issued = 1 OR expires_at <= ?)', [now, now - 86400]);
+    db.run('DELETE FROM user_links WHERE expires_at <= ?', [now]);
+    db.run('DELETE FROM portal_sessions WHERE expires_at <= ?', [now]);
+  });
+}
