@@ -152,6 +152,11 @@ export const User = z.object({
   news: z._default(flag, false),
   /** How the account signs in: `email`, or the social provider that created it. */
   provider: z._default(z.string(), 'email'),
+  /**
+   * False for an account made by social sign-in that never set a password: changing the password then needs
+   * no current one. Channel APIs that do not send it have passwords on every account, hence the default.
+   */
+  has_password: z._default(flag, true),
 });
 export type User = z.infer<typeof User>;
 

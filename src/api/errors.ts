@@ -77,6 +77,12 @@ export class ConfigError extends ApiError {
   }
 }
 
+/**
+ * The server's 403 text for a signed-in call made before a temporary password was replaced ('Choose a new
+ * password first: you signed in with a temporary password.'); the UI shows its own translation instead.
+ */
+export const TEMPORARY_PASSWORD_LOCK = /choose a new password first/i;
+
 /** True for a cancelled request (an AbortError from the caller's signal), which callers ignore. */
 export function isCancel(error: unknown): boolean {
   return (

@@ -35,6 +35,7 @@ export const en = {
     config: 'This element is not set up: the page must give a channel key (data-channel-key).',
     unknownChannel: 'This channel could not be found. Please check the channel key.',
     tooManyRequests: 'Too many requests. Please wait a moment and try again.',
+    temporaryPassword: 'You signed in with a temporary password. Choose a new password in your profile first.',
     geoBlocked: 'The content is not available in your region',
     badAttribute: 'Ignored {{name}}="{{value}}": {{expected}}.',
   },

@@ -34,6 +34,8 @@ export const fr: Translation = {
     config: "Cet élément n'est pas configuré : la page doit fournir une clé de chaîne (data-channel-key).",
     unknownChannel: 'Cette chaîne est introuvable. Vérifiez la clé de chaîne.',
     tooManyRequests: 'Trop de requêtes. Patientez un instant puis réessayez.',
+    temporaryPassword:
+      "Vous vous êtes connecté avec un mot de passe temporaire. Choisissez d'abord un nouveau mot de passe dans votre profil.",
     geoBlocked: "Ce contenu n'est pas disponible dans votre région",
     badAttribute: '{{name}}="{{value}}" ignoré : {{expected}}.',
   },

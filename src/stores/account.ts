@@ -8,7 +8,7 @@
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import { EMAIL_PATTERN, SOCIAL_PROVIDERS, type Clip, type Order, type SocialProvider, type Transaction, type User } from '../api/contract.js';
-import { HttpError, isCancel } from '../api/errors.js';
+import { HttpError, isCancel, TEMPORARY_PASSWORD_LOCK } from '../api/errors.js';
 import { isCallbackPath, type AccountRoute } from '../lib/account-routes.js';
 import { $config } from './config.js';
 import { $settings, $user, currentApiKey, getClient, logout, signIn } from './session.js';
@@ -57,12 +57,20 @@ const SERVER_MESSAGES: [RegExp, string][] = [
   [/^no chanel or api key found/i, 'forms:server.noKey'],
   [/code is invalid or has expired/i, 'forms:account.server.codeInvalid'],
   [/device linking is not enabled/i, 'forms:account.server.devicesOff'],
+  [/link to delete the account is invalid or has expired/i, 'forms:account.server.deletionLinkInvalid'],
+  [/current password field is required/i, 'forms:account.server.currentPasswordRequired'],
+  [/current password is incorrect/i, 'forms:account.server.currentPasswordWrong'],
+  // In the default namespace, not `forms`: elements without forms (player, schedule) show it too.
+  [TEMPORARY_PASSWORD_LOCK, 'errors.temporaryPassword'],
 ];
 
 /** The text of a server message: translated when known, else the server's own words. */
 export function serverText(text: string): Msg {
   const throttled = /too many login attempts.*?(\d+)\s*seconds?/i.exec(text);
   if (throttled) return { key: 'forms:account.server.throttled', values: { seconds: Number(throttled[1]) } };
+  const locked = /account is locked after too many failed sign-ins.*?(\d+)\s*minutes?/i.exec(text);
+  // `count` picks the singular or plural sentence (i18next's `_one` / `_other` keys).
+  if (locked) return { key: 'forms:account.server.accountLocked', values: { count: Number(locked[1]) } };
   for (const [pattern, key] of SERVER_MESSAGES) if (pattern.test(text)) return { key };
   return { key: 'forms:account.server.raw', values: { text } };
 }
@@ -479,6 +487,8 @@ export interface ProfileInput {
   last_name: string;
   gender: GenderCode;
   news: boolean;
+  /** The password in use, asked for (and sent) only with a new password. */
+  current_password: string;
   password: string;
   password_confirmation: string;
 }
@@ -490,24 +500,44 @@ export function profileInput(user: User): ProfileInput {
     last_name: user.last_name ?? '',
     gender: user.gender ?? '',
     news: user.news,
+    current_password: '',
     password: '',
     password_confirmation: '',
   };
 }
 
-/** Checks the edit form; a user with a temporary password must choose a new one. */
-export function validateProfile(input: ProfileInput, passwordRequired: boolean): Record<string, Msg> {
+/**
+ * True when a new password must come with the current one: the account has a password (a temporary one
+ * too, which the viewer types as the current one). A social-only account sets its first password without.
+ */
+export function needsCurrentPassword(user: Pick<User, 'has_password' | 'temporary_password'>): boolean {
+  return user.has_password || user.temporary_password;
+}
+
+/**
+ * Checks the edit form for `user`: one with a temporary password must choose a new one, and a new password
+ * (being typed, or required) needs the current one when the account has a password.
+ */
+export function validateProfile(input: ProfileInput, user: Pick<User, 'has_password' | 'temporary_password'>): Record<string, Msg> {
   const fields: Record<string, Msg> = {};
   checkNames(fields, input);
-  checkNewPassword(fields, input.password, input.password_confirmation, passwordRequired);
+  checkNewPassword(fields, input.password, input.password_confirmation, user.temporary_password);
+  const changing = user.temporary_password || Boolean(input.password || input.password_confirmation);
+  if (changing && needsCurrentPassword(user) && !input.current_password) fields.current_password = v('validation.required');
   return fields;
 }
 
-/** Saves the profile (`POST profile` with `_method=patch`); `$user` becomes the server's answer. */
+/**
+ * Saves the profile (`POST profile` with `_method=patch`); `$user` becomes the server's answer. The current
+ * password goes only with a new one: it is a secret the server needs for nothing else.
+ */
 export function updateProfile(input: ProfileInput): Promise<Outcome<User>> {
   const user = $user.get();
-  const refused = refuse(validateProfile(input, Boolean(user?.temporary_password)));
+  // Signed out, the server answers 401 whatever is sent; until then the rules of an account with a password hold.
+  const rules = user ?? { has_password: true, temporary_password: false };
+  const refused = refuse(validateProfile(input, rules));
   if (refused) return Promise.resolve(refused);
+  const current = needsCurrentPassword(rules) ? { current_password: input.current_password } : {};
   return once('profile', () =>
     attempt(async () => {
       const answer = await getClient().call('updateProfile', {
@@ -517,7 +547,7 @@ export function updateProfile(input: ProfileInput): Promise<Outcome<User>> {
           last_name: input.last_name.trim(),
           gender: input.gender || null,
           news: input.news,
-          ...(input.password ? { password: input.password, password_confirmation: input.password_confirmation } : {}),
+          ...(input.password ? { ...current, password: input.password, password_confirmation: input.password_confirmation } : {}),
         },
         cache: false,
         retries: 0,

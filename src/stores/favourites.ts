@@ -12,6 +12,8 @@ import { $user, getClient } from './session.js';
 
 /** The message of every favourites call made without a signed-in user (spec section 5). */
 export const NOT_SIGNED_IN = 'user must be logged in';
+/** The message of every favourites call made by an account that must first replace its temporary password. */
+export const TEMPORARY_PASSWORD = 'a temporary password must be replaced first';
 
 /** A favourites call refused before anything was sent; `problems` lists every reason (spec section 5). */
 export class FavouriteRefusedError extends Error {
@@ -101,10 +103,14 @@ export function favouriteProblems(type: unknown, id: unknown, idName = 'favorita
   return problems;
 }
 
-/** The signed-in user's id, or the refusal for a guest. */
+/**
+ * The signed-in user's id, or the refusal for a guest, and for an account with a temporary password (the server
+ * refuses it everything but its profile until the password is replaced, so nothing is sent).
+ */
 function signedInUser(): number {
   const user = $user.get();
   if (!user) throw new FavouriteRefusedError([NOT_SIGNED_IN]);
+  if (user.temporary_password) throw new FavouriteRefusedError([TEMPORARY_PASSWORD]);
   return user.id;
 }
 
@@ -114,7 +120,9 @@ let rerun: Promise<Favourites> | undefined;
 let generation = 0;
 let loadedFor: number | undefined;
 let watched = false;
-let currentUser = $user.get()?.id;
+/** Who the list is for: the user, and whether a temporary password still locks the account. */
+const userKey = (user: { id: number; temporary_password: boolean } | undefined) => (user ? `${user.id}${user.temporary_password ? ':locked' : ''}` : undefined);
+let currentUser = userKey($user.get());
 
 function startLoad(user: number): Promise<Favourites> {
   const mine = generation;
@@ -218,10 +226,10 @@ export async function removeFavourite(type: FavoritableType, favouriteId: number
   });
 }
 
-/** Loads for a signed-in user whose list is not here yet. */
+/** Loads for a signed-in user whose list is not here yet (not while a temporary password locks the account). */
 function sync(): void {
   const user = $user.get();
-  if (user && loadedFor !== user.id && !pending) loadFavourites().catch(() => undefined);
+  if (user && !user.temporary_password && loadedFor !== user.id && !pending) loadFavourites().catch(() => undefined);
 }
 
 // Loaded only while a component watches the list (a page with just a player never asks for it).
@@ -233,10 +241,11 @@ onMount($favourites, () => {
   };
 });
 
-// A new user (sign-in, sign-out, 401, another tab) starts from nothing; a profile update of the same user does not.
+// A new user (sign-in, sign-out, 401, another tab) starts from nothing, and so does an account whose temporary
+// password was just replaced; any other profile update of the same user does not.
 $user.listen((user) => {
-  if (user?.id === currentUser) return;
-  currentUser = user?.id;
+  if (userKey(user) === currentUser) return;
+  currentUser = userKey(user);
   generation++;
   pending = undefined;
   rerun = undefined;

@@ -33,8 +33,11 @@ export interface ScheduleQuery {
 
 /** A schedule's state. */
 export interface ScheduleState {
-  /** `signed-out`: a favourites list asked for by a guest (nothing was fetched). */
-  status: 'loading' | 'ready' | 'error' | 'signed-out';
+  /**
+   * `signed-out`: a favourites list asked for by a guest; `locked`: by an account that must first replace its
+   * temporary password (the server refuses it everything else). Nothing was fetched in either case.
+   */
+  status: 'loading' | 'ready' | 'error' | 'signed-out' | 'locked';
   events: Event[];
   total: number;
   loadingMore: boolean;
@@ -95,8 +98,9 @@ export function createSchedule(): Schedule {
         // Whether there is a user is known only once the profile has answered.
         await identified();
         if (current !== query || signal.aborted) return;
-        if (!$user.get()) {
-          $state.set({ status: 'signed-out', events: [], total: 0, loadingMore: false });
+        const user = $user.get();
+        if (!user || user.temporary_password) {
+          $state.set({ status: user ? 'locked' : 'signed-out', events: [], total: 0, loadingMore: false });
           return;
         }
       }

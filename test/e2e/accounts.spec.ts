@@ -120,10 +120,36 @@ test('a temporary password cannot leave the edit screen until a new one is saved
   await page.evaluate(() => document.querySelector('channel-profile')!.setAttribute('section', 'orders'));
   await expect(profile.locator('[part~="edit"]')).toBeVisible();
   await expect(profile.locator('[part~="orders"]')).toHaveCount(0);
-  // Saving without a new password is refused.
+  // Saving without a new password is refused; the temporary password itself is asked for as the current one.
+  await expect(profile.getByLabel('Current password')).toBeVisible();
   await profile.locator('[part~="edit"]').getByRole('button', { name: 'Save', exact: true }).click();
   await expect(profile.locator('[part~="field-error"]').first()).toBeVisible();
   await expect(profile.locator('[part~="tab"]')).toHaveCount(0);
+});
+
+test('changing the password asks for the current one, refuses a wrong one, and ends the other sessions', async ({ page, request }) => {
+  const email = freshEmail('change');
+  await registerByApi(request, email, 'first-pass-1');
+  // Another device signed in with the same account.
+  const key = ((await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as { data: { api_key: string } }).data.api_key;
+  const other = ((await (await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/login`, { data: { api_key: key, email, password: 'first-pass-1' } })).json()) as {
+    data: { token: string };
+  }).data.token;
+  const profile = await openProfile(page);
+  await signIn(profile, email, 'first-pass-1');
+  await signedIn(profile);
+  await page.evaluate(() => document.querySelector('channel-profile')!.setAttribute('section', 'edit'));
+  const edit = profile.locator('[part~="edit"]');
+  await edit.getByLabel('New password', { exact: true }).fill('second-pass-2');
+  await edit.getByLabel('Confirm the new password', { exact: true }).fill('second-pass-2');
+  await edit.getByLabel('Current password').fill('not-my-password');
+  await edit.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(edit).toContainText('The current password is incorrect.');
+  await edit.getByLabel('Current password').fill('first-pass-1');
+  await edit.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(edit).toContainText('Your profile was saved.');
+  const after = await request.get(`${BUNDLE_ORIGIN}/api/profile?api_key=${key}`, { headers: { Authorization: `Bearer ${other}` } });
+  expect(after.status()).toBe(401);
 });
 
 test('signing in inside <channel-profile> unlocks the subscriber-only <channel-player> on the page, without a reload', async ({ page }) => {

@@ -581,6 +581,76 @@ describe('<channel-profile>', () => {
       expect(part(el, 'title')?.textContent).to.equal('Hello, Anne Fan');
     });
 
+    it('edit: a new password needs the current one (checked here first, then by the server); it goes with the new one and is cleared after saving', async () => {
+      useFakePlatform({ token: true });
+      world.server.on(
+        'POST',
+        `${API}/profile`,
+        { status: 422, body: { message: 'The current password is incorrect.', errors: { current_password: ['The current password is incorrect.'] } } },
+        ok(USER()),
+      );
+      const el = await fixture(html`<channel-profile section="edit"></channel-profile>`);
+      await showsPart(el, 'current-password');
+      const current = control(el, 'Current password');
+      expect([current.type, current.autocomplete, current.name]).to.deep.equal(['password', 'current-password', 'current_password']);
+      expect(part(el, 'current-password')!.getAttribute('part')).to.equal('field current-password');
+      expect(current.closest('fieldset')?.querySelector('legend')?.textContent, 'inside the password group').to.equal('Change password');
+      expect(current.getAttribute('aria-required'), 'not required while no new password is typed').to.equal(null);
+      type(el, 'New password', 'brand-new-1');
+      type(el, 'Confirm the new password', 'brand-new-1');
+      await waitUntil(() => control(el, 'Current password').getAttribute('aria-required') === 'true', 'required once a new password is typed');
+      submit(el);
+      await waitUntil(() => errorOf(el, 'Current password') !== null, 'the current-password error');
+      expect(errorOf(el, 'Current password')).to.equal('Field is required');
+      expect(root(el).activeElement, 'focus on the field in error').to.equal(control(el, 'Current password'));
+      expect(calls('POST', 'profile')).to.have.length(0);
+      type(el, 'Current password', 'not-it-1');
+      submit(el);
+      await waitUntil(() => errorOf(el, 'Current password') === 'The current password is incorrect.', 'the server error under the field');
+      expect(part(el, 'form-error'), 'the field explains it: no form alert').to.equal(null);
+      await expect(el).shadowDom.to.be.accessible();
+      type(el, 'Current password', 'fan-pass-1');
+      submit(el);
+      await shows(el, 'Your profile was saved.');
+      expect(calls('POST', 'profile')[1]!.body).to.include({
+        current_password: 'fan-pass-1',
+        password: 'brand-new-1',
+        password_confirmation: 'brand-new-1',
+      });
+      expect(['Current password', 'New password', 'Confirm the new password'].map((label) => control(el, label).value)).to.deep.equal(['', '', '']);
+    });
+
+    it('edit: an account made by social sign-in without a password has no current-password field and sets one without it', async () => {
+      useFakePlatform({ token: true, user: { provider: 'google', has_password: false } });
+      world.server.on('POST', `${API}/profile`, ok(USER({ provider: 'google', has_password: true })));
+      const el = await fixture(html`<channel-profile section="edit"></channel-profile>`);
+      await showsPart(el, 'edit');
+      expect(has(el, 'current-password')).to.equal(false);
+      expect($$(el, 'label').map((l) => l.textContent)).not.to.include('Current password');
+      type(el, 'New password', 'first-pass-1');
+      type(el, 'Confirm the new password', 'first-pass-1');
+      submit(el);
+      await shows(el, 'Your profile was saved.');
+      const sent = calls('POST', 'profile')[0]!.body as Record<string, unknown>;
+      expect(sent).to.include({ password: 'first-pass-1' });
+      expect(sent).not.to.have.property('current_password');
+      // The account has a password now: changing it again asks for it.
+      await showsPart(el, 'current-password');
+    });
+
+    it('a list refused by the temporary-password lock (403) says why, translated, with Try again', async () => {
+      useFakePlatform({ token: true });
+      world.server.on('GET', `${API}/orders`, {
+        status: 403,
+        body: { message: 'Choose a new password first: you signed in with a temporary password.' },
+      });
+      const el = await fixture(html`<channel-profile section="orders"></channel-profile>`);
+      await showsPart(el, 'error');
+      expect(part(el, 'error')!.textContent).to.contain('This list could not be loaded.')
+        .and.contain('You signed in with a temporary password. Choose a new password in your profile first.');
+      expect(has(el, 'retry')).to.equal(true);
+    });
+
     it('edit: Delete account asks first, then asks the server to email the link', async () => {
       useFakePlatform({ token: true });
       world.server.on('POST', `${API}/auth/delete-account`, ok({ message: 'Sent' }));
@@ -605,15 +675,24 @@ describe('<channel-profile>', () => {
       expect(calls('GET', 'orders')).to.have.length(0);
       expect(text(el)).to.contain('You signed in with a temporary password. Choose a new password to continue.');
       await expect(el).shadowDom.to.be.accessible();
+      // The temporary password is the current one: asked for, and said so.
+      expect(control(el, 'Current password').getAttribute('aria-required')).to.equal('true');
+      expect(text(el)).to.contain('The temporary password you signed in with.');
       submit(el);
       await waitUntil(() => errorOf(el, 'New password') !== null, 'the password error');
       expect(errorOf(el, 'New password')).to.equal('Field is required');
+      expect(errorOf(el, 'Current password')).to.equal('Field is required');
       expect(calls('POST', 'profile')).to.have.length(0);
       type(el, 'New password', 'brand-new-1');
       type(el, 'Confirm the new password', 'brand-new-1');
+      type(el, 'Current password', 'temp-pass-1');
       submit(el);
       await showsPart(el, 'tabs');
-      expect(calls('POST', 'profile')[0]!.body).to.include({ password: 'brand-new-1', password_confirmation: 'brand-new-1' });
+      expect(calls('POST', 'profile')[0]!.body).to.include({
+        current_password: 'temp-pass-1',
+        password: 'brand-new-1',
+        password_confirmation: 'brand-new-1',
+      });
       expect(part(el, 'tab-selected')?.textContent).to.equal('Edit profile');
       expect(text(el)).to.contain('Your profile was saved.');
     });
@@ -679,6 +758,13 @@ describe('<channel-profile>', () => {
       const first = $$(el, '[part~="order"]')[0]!.textContent!;
       expect(first).to.contain('Abonnement').and.contain('Statut : Payée').and.contain('Renouvellement automatique : Actif');
       expect(first).to.match(/9,99\s€/);
+      el.setAttribute('section', 'edit');
+      await showsPart(el, 'current-password');
+      type(el, 'Nouveau mot de passe', 'brand-new-1');
+      type(el, 'Confirmez le nouveau mot de passe', 'brand-new-1');
+      submit(el);
+      await waitUntil(() => errorOf(el, 'Mot de passe actuel') !== null, 'the current-password error');
+      expect(errorOf(el, 'Mot de passe actuel')).to.equal('Ce champ est obligatoire');
     });
   });
 

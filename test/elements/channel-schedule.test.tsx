@@ -6,7 +6,7 @@ import type { Event as ChannelEvent, EventCategory, EventLocation } from '../../
 import { EventList } from '../../src/api/contract.js';
 import { env, setEnv, resetEnv, type Environment } from '../../src/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
-import { resetSession, signInWithToken } from '../../src/stores/session.js';
+import { $user, resetSession, signInWithToken } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-schedule.js';
 
 // Mocha globals (web-test-runner's default framework); tsconfig types only list node.
@@ -107,6 +107,8 @@ let logged: { level: string; text: string }[] = [];
 // Accounts and favourites: the profile answers a bearer token; favourites live here and follow POST and DELETE.
 type Fav = { id: number; favoritable_id: number; favoritable_type: string; name: string | null };
 const USER = { id: 7, email: 'fan@example.com', first_name: 'Fan' };
+/** What `GET profile` answers for a token (a test may make it an account with a temporary password). */
+let profileUser: Record<string, unknown> = USER;
 const GROUPS = [{ id: 1, name: 'Northfield University', alias: 'northfield', image: null }];
 const KIND_OF: Record<string, 'participant' | 'participant_group' | 'event_category'> = {
   participant: 'participant',
@@ -143,7 +145,7 @@ const fakeFetch: Environment['fetch'] = async (input, init) => {
   }
   switch (url.pathname) {
     case '/api/profile':
-      return auth ? json({ data: USER }) : json({ message: 'Unauthenticated.' }, 401);
+      return auth ? json({ data: profileUser }) : json({ message: 'Unauthenticated.' }, 401);
     case '/api/favorites':
       return auth ? json({ data: favs }) : json({ message: 'Unauthenticated.' }, 401);
     case '/api/favorite': {
@@ -217,6 +219,7 @@ function useFakePlatform(extra: Partial<Environment> = {}): void {
   favs = { participant: [], participant_group: [], event_category: [], favorite_event: [], event_location: [] };
   favouriteEventsAnswer = () => json(eventList([]));
   eventsAnswer = () => json(eventList(ALL_EVENTS));
+  profileUser = USER;
   setEnv({
     fetch: fakeFetch,
     storage: new ExpiringStorage(() => new MemoryStorage(), () => Date.now()),
@@ -991,6 +994,23 @@ describe('<channel-schedule>', () => {
       await loaded(el, 1);
       expect(favouriteEventRequests()).to.have.length(1);
       expect(html$(el, '[part~="sign-in"]')).to.equal(null);
+    });
+
+    it('an account with a temporary password is told to replace it first (nothing fetched); once replaced, the list loads', async () => {
+      asMember();
+      profileUser = { ...USER, temporary_password: true };
+      favouriteEventsAnswer = () => json(eventList([LIVE_FREE]));
+      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      await shows(el, 'You signed in with a temporary password. Choose a new password in your profile first.');
+      expect($(el, '[part~="temporary-password"]')).to.not.equal(null);
+      expect(favouriteEventRequests(), 'the server would refuse it').to.have.length(0);
+      expect(sent('GET', '/api/favorites'), 'no favourites either').to.have.length(0);
+      await expect(el).shadowDom.to.be.accessible();
+
+      // The profile saves a new password: the same user, unlocked.
+      $user.set({ ...$user.get()!, temporary_password: false });
+      await loaded(el, 1);
+      expect(favouriteEventRequests()).to.have.length(1);
     });
 
     it('pages like the normal list', async () => {

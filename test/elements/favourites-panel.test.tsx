@@ -237,6 +237,18 @@ describe('favourites panel', () => {
     expect(root(el).querySelector('[role="alert"]')).to.equal(null);
   });
 
+  it('a load refused by the temporary-password lock (403) says why, translated', async () => {
+    server.on('GET', `${API}/favorites`, {
+      status: 403,
+      body: { message: 'Choose a new password first: you signed in with a temporary password.' },
+    });
+    const el = await fixture(html`<test-favourites-panel lang="fr"></test-favourites-panel>`);
+    await waitUntil(() => root(el).querySelector('[role="alert"]'), 'the alert', { timeout: 4000 });
+    expect(root(el).querySelector('[role="alert"]')!.textContent).to.contain(
+      "Vous vous êtes connecté avec un mot de passe temporaire. Choisissez d'abord un nouveau mot de passe dans votre profil.",
+    );
+  });
+
   it('a failed remove says so in an alert and keeps the favourite', async () => {
     server.on('DELETE', `${API}/favorite/33`, { status: 422, body: { message: 'Nope' } });
     const el = await fixture(html`<test-favourites-panel></test-favourites-panel>`);

@@ -30,6 +30,7 @@ import {
   socialAuthorizeUrl,
   startSocial,
   updateProfile,
+  validateProfile,
   verifyEmail,
   type Outcome,
   type RegisterInput,
@@ -37,6 +38,7 @@ import {
 import { $config, setConfig } from '../../src/stores/config.js';
 import { $token, $user, getClient, resetSession, startSession } from '../../src/stores/session.js';
 import { HttpError } from '../../src/api/errors.js';
+import { loadForms, loadLanguage, translator } from '../../src/i18n/index.js';
 import { installWorld, ok, teardown, until, type Recorded, type World } from './helpers.js';
 
 const API = 'http://api.test/api';
@@ -49,6 +51,8 @@ const user = (fields: Record<string, unknown> = {}) =>
   User.parse({ id: 7, email: 'fan@example.com', first_name: 'Ann', last_name: 'Fan', capabilities: ['watch'], ...fields });
 const session = (fields: Record<string, unknown> = {}) => ({ token: TOKEN, user: user(fields) });
 const unprocessable = (message: string, errors?: Record<string, string[]>) => ({ status: 422, body: { message, errors } });
+/** The server's answer to a signed-in call while the account still has its temporary password. */
+const TEMPORARY_LOCK = { status: 403, body: { message: 'Choose a new password first: you signed in with a temporary password.' } };
 
 let w: World;
 
@@ -453,6 +457,12 @@ describe('accounts', () => {
       expect(calls('POST', 'get_api_key'), 'a fresh anonymous key').to.have.length(2);
     });
 
+    it('a bad, expired or unknown-email link reads as the translated "invalid or has expired"', async () => {
+      w.server.on('POST', `${API}/delete-account-confirm`, unprocessable('The link to delete the account is invalid or has expired.'));
+      const failure = refused(await confirmAccountDeletion({ kind: 'confirm-deletion', email: 'nobody@example.com', token: 't' }));
+      expect(failure.message).to.deep.equal({ key: 'forms:account.server.deletionLinkInvalid' });
+    });
+
     it("another account's link leaves this sign-in alone", async () => {
       await signedIn();
       w.server.on('POST', `${API}/delete-account-confirm`, ok({ message: 'Deleted' }));
@@ -463,43 +473,108 @@ describe('accounts', () => {
   });
 
   describe('profile', () => {
-    const input = { first_name: 'Ann', last_name: 'Fan', gender: '' as const, news: false, password: '', password_confirmation: '' };
+    const input = {
+      first_name: 'Ann',
+      last_name: 'Fan',
+      gender: '' as const,
+      news: false,
+      current_password: '',
+      password: '',
+      password_confirmation: '',
+    };
+    const NEW = { password: 'new-pass-1', password_confirmation: 'new-pass-1' };
 
-    it('posts the profile with _method=patch; gender empty is null; no password unless one is given', async () => {
+    it('posts the profile with _method=patch; gender empty is null; no password (current or new) unless a new one is given', async () => {
       await signedIn();
       w.server.on('POST', `${API}/profile`, ok(user({ first_name: 'Anne', gender: 'W' })), ok(user()));
-      const outcome = await updateProfile({ ...input, first_name: ' Anne ', gender: 'W', news: true });
+      // A current password typed without a new one is not sent.
+      const outcome = await updateProfile({ ...input, first_name: ' Anne ', gender: 'W', news: true, current_password: 'fan-pass-1' });
       expect(outcome.ok).to.equal(true);
       const [first] = calls('POST', 'profile');
       expect(first!.body).to.deep.equal({ _method: 'patch', first_name: 'Anne', last_name: 'Fan', gender: 'W', news: true, api_key: 'ak-1' });
       expect(first!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
       expect($user.get()?.first_name).to.equal('Anne');
-      await updateProfile({ ...input, password: 'new-pass-1', password_confirmation: 'new-pass-1' });
+      await updateProfile({ ...input, current_password: 'fan-pass-1', ...NEW });
       expect(calls('POST', 'profile')[1]!.body).to.deep.equal({
         _method: 'patch',
         first_name: 'Ann',
         last_name: 'Fan',
         gender: null,
         news: false,
+        current_password: 'fan-pass-1',
         password: 'new-pass-1',
         password_confirmation: 'new-pass-1',
         api_key: 'ak-1',
       });
     });
 
-    it('a temporary password must be replaced: the new password is required', async () => {
+    it('a new password needs the current one: refused locally, nothing sent, while the other rules are checked too', async () => {
+      await signedIn();
+      expect(keysOf(refused(await updateProfile({ ...input, ...NEW })).fields)).to.deep.equal({
+        current_password: 'forms:validation.required',
+      });
+      // Typing only the confirmation starts a change too.
+      expect(keysOf(refused(await updateProfile({ ...input, password_confirmation: 'new-pass-1' })).fields)).to.deep.equal({
+        current_password: 'forms:validation.required',
+        password: 'forms:validation.required',
+      });
+      // A current password does not excuse a short new one.
+      expect(keysOf(refused(await updateProfile({ ...input, current_password: 'fan-pass-1', password: 'short', password_confirmation: 'short' })).fields)).to.deep.equal({
+        password: 'forms:validation.passwordShort',
+      });
+      expect(calls('POST', 'profile')).to.have.length(0);
+      expect(validateProfile({ ...input }, user()), 'no change, no current password needed').to.deep.equal({});
+    });
+
+    it("a social-only account (has_password false) sets its first password without a current one; absent, has_password is true", async () => {
+      expect(user().has_password, 'a channel API that does not send it').to.equal(true);
+      expect(User.parse({ id: 1, email: 'a@b.test', has_password: 0 }).has_password).to.equal(false);
+      await signedIn({ provider: 'google', has_password: false });
+      w.server.on('POST', `${API}/profile`, ok(user({ provider: 'google', has_password: true })));
+      const outcome = await updateProfile({ ...input, ...NEW });
+      expect(outcome.ok).to.equal(true);
+      const sent = only('POST', 'profile').body as Record<string, unknown>;
+      expect(sent).to.include({ password: 'new-pass-1', password_confirmation: 'new-pass-1' });
+      expect(sent).not.to.have.property('current_password');
+      expect($user.get()?.has_password).to.equal(true);
+    });
+
+    it("the server's current-password errors come back under the field, translated", async () => {
+      await signedIn();
+      w.server.on(
+        'POST',
+        `${API}/profile`,
+        unprocessable('The current password is incorrect.', { current_password: ['The current password is incorrect.'] }),
+        unprocessable('The current password field is required.', { current_password: ['The current password field is required.'] }),
+      );
+      const wrong = refused(await updateProfile({ ...input, current_password: 'not-it-1', ...NEW }));
+      expect(wrong.fields).to.deep.equal({ current_password: { key: 'forms:account.server.currentPasswordWrong' } });
+      const visible = ['first_name', 'last_name', 'gender', 'news', 'current_password', 'password', 'password_confirmation'];
+      expect(formMessage(wrong, visible), 'the field explains it').to.equal(undefined);
+      const missing = refused(await updateProfile({ ...input, current_password: 'not-it-1', ...NEW }));
+      expect(missing.fields).to.deep.equal({ current_password: { key: 'forms:account.server.currentPasswordRequired' } });
+      // Where no current-password field is shown, the form's alert says it.
+      expect(formMessage(missing, visible.filter((n) => n !== 'current_password'))).to.deep.equal({
+        key: 'forms:account.server.currentPasswordRequired',
+      });
+    });
+
+    it('a temporary password must be replaced: the new password and the temporary one (as current) are required', async () => {
       await signedIn({ temporary_password: true });
       expect(keysOf(refused(await updateProfile(input)).fields)).to.deep.equal({
+        current_password: 'forms:validation.required',
         password: 'forms:validation.required',
         password_confirmation: 'forms:validation.required',
       });
       expect(keysOf(refused(await updateProfile({ ...input, first_name: '', password: 'short', password_confirmation: 'short' })).fields)).to.deep.equal({
         first_name: 'forms:validation.firstName',
+        current_password: 'forms:validation.required',
         password: 'forms:validation.passwordShort',
       });
       expect(calls('POST', 'profile')).to.have.length(0);
       w.server.on('POST', `${API}/profile`, ok(user({ temporary_password: false })));
-      await updateProfile({ ...input, password: 'new-pass-1', password_confirmation: 'new-pass-1' });
+      await updateProfile({ ...input, current_password: 'temp-pass-1', ...NEW });
+      expect(only('POST', 'profile').body).to.include({ current_password: 'temp-pass-1', ...NEW });
       expect($user.get()?.temporary_password).to.equal(false);
     });
   });
@@ -553,6 +628,16 @@ describe('accounts', () => {
       }
       tokenOnlyInHeaders();
     });
+
+    it("a 403 of the temporary-password lock shows its translated sentence, not only the generic text", async () => {
+      await signedIn();
+      w.server.on('GET', `${API}/orders`, TEMPORARY_LOCK).on('GET', `${API}/transactions`, TEMPORARY_LOCK).on('GET', `${API}/clips/user`, TEMPORARY_LOCK);
+      const stores = [createOrders(), createTransactions(), createClips()] as const;
+      for (const s of stores) s.load();
+      await until(() => stores.every((s) => s.$state.get().status === 'error'), 'the failed lists');
+      for (const s of stores) expect(s.$state.get()).to.deep.equal({ status: 'error', message: { key: 'errors.temporaryPassword' } });
+      expect($user.get(), 'a 403 is not a sign-out').not.to.equal(undefined);
+    });
   });
 
   describe('messages', () => {
@@ -566,6 +651,57 @@ describe('accounts', () => {
       expect(failureOf(new HttpError(400, 'HTTP 400', 'u')).message).to.equal(GENERIC);
       expect(failureOf(new Error('boom')).message).to.equal(GENERIC);
       expect(failureOf(new HttpError(422, 'Wrong auth data', 'u')).message).to.deep.equal({ key: 'forms:server.wrongAuth' });
+      expect(failureOf(new HttpError(403, TEMPORARY_LOCK.body.message, 'u')).message).to.deep.equal({ key: 'errors.temporaryPassword' });
+    });
+
+    it('maps the per-account sign-in lock to the email field with its minutes, singular and plural', async () => {
+      const lock = (text: string) => failureOf(new HttpError(422, 'Too many failed sign-ins.', 'u', { email: [text] })).fields.email;
+      expect(lock('This account is locked after too many failed sign-ins. Please try again in 15 minutes.')).to.deep.equal({
+        key: 'forms:account.server.accountLocked',
+        values: { count: 15 },
+      });
+      expect(lock('This account is locked after too many failed sign-ins. Please try again in 1 minute.')).to.deep.equal({
+        key: 'forms:account.server.accountLocked',
+        values: { count: 1 },
+      });
+      // The per-address throttle keeps its own sentence.
+      expect(lock('Too many login attempts. Please try again in 42 seconds.')).to.deep.equal({
+        key: 'forms:account.server.throttled',
+        values: { seconds: 42 },
+      });
+    });
+
+    it('every new message reads as a sentence in English and French (no key shown, plural by count)', async () => {
+      await Promise.all([loadLanguage('fr'), loadForms('en'), loadForms('fr')]);
+      const [en, fr] = [translator('en'), translator('fr')];
+      const server = (text: string, errors: Record<string, string[]> = {}) => {
+        const failure = failureOf(new HttpError(422, text, 'u', errors));
+        return Object.values(failure.fields)[0] ?? failure.message!;
+      };
+      const says = (t: typeof en, m: { key: string; values?: Record<string, string | number> }) => t(m.key, m.values);
+      const locked = (n: number) => server('x', { email: [`This account is locked after too many failed sign-ins. Please try again in ${n} ${n === 1 ? 'minute' : 'minutes'}.`] });
+      expect(says(en, locked(1))).to.equal('This account is locked after too many failed sign-ins. Please try again in 1 minute.');
+      expect(says(en, locked(15))).to.equal('This account is locked after too many failed sign-ins. Please try again in 15 minutes.');
+      expect(says(fr, locked(1))).to.equal('Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans 1 minute.');
+      expect(says(fr, locked(15))).to.equal('Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans 15 minutes.');
+      const temporary = failureOf(new HttpError(403, TEMPORARY_LOCK.body.message, 'u')).message!;
+      expect(says(en, temporary)).to.equal('You signed in with a temporary password. Choose a new password in your profile first.');
+      expect(says(fr, temporary)).to.equal(
+        "Vous vous êtes connecté avec un mot de passe temporaire. Choisissez d'abord un nouveau mot de passe dans votre profil.",
+      );
+      const wrong = server('x', { current_password: ['The current password is incorrect.'] });
+      const missing = server('x', { current_password: ['The current password field is required.'] });
+      const link = server('The link to delete the account is invalid or has expired.');
+      expect([wrong, missing, link].map((m) => says(en, m))).to.deep.equal([
+        'The current password is incorrect.',
+        'Enter your current password to choose a new one.',
+        'The link to delete the account is invalid or has expired.',
+      ]);
+      expect([wrong, missing, link].map((m) => says(fr, m))).to.deep.equal([
+        'Le mot de passe actuel est incorrect.',
+        'Saisissez votre mot de passe actuel pour en choisir un nouveau.',
+        'Le lien de suppression du compte est invalide ou a expiré.',
+      ]);
     });
   });
 });

@@ -35,6 +35,7 @@ const user = (id: number): User => ({
   email_verified: true,
   news: false,
   provider: 'email',
+  has_password: true,
 });
 
 const TEAM = { id: 31, favoritable_id: 11, favoritable_type: 'participant', name: 'Northfield Huskies' };
@@ -136,6 +137,18 @@ describe('favourites store', () => {
       expect(await refused(() => removeFavourite('participant', 31))).to.deep.equal(['user must be logged in']);
       expect(w.server.calls, 'not even the keys were fetched').to.deep.equal([]);
       expect($favourites.get()).to.equal(undefined);
+    });
+
+    it('an account with a temporary password: refused locally, nothing sent; replacing the password loads the list', async () => {
+      $token.set('token-1');
+      $user.set({ ...user(1), temporary_password: true });
+      expect(await refused(() => loadFavourites())).to.deep.equal(['a temporary password must be replaced first']);
+      expect(await refused(() => addFavourite('participant', 11))).to.deep.equal(['a temporary password must be replaced first']);
+      expect(w.server.calls, 'nothing was sent').to.deep.equal([]);
+      // The list is watched (beforeEach): the same user, unlocked, loads it.
+      $user.set(user(1));
+      await until(() => $favouritesStatus.get().status === 'ready', 'the list after the new password');
+      expect(trail(w)).to.deep.equal(['GET /favorites']);
     });
 
     it('signing in loads the list (once, however many ask); signing out clears it', async () => {

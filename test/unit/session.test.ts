@@ -298,7 +298,7 @@ describe('session', () => {
 
     it('resets the user on a 401', async () => {
       $token.set('tok');
-      $user.set({ id: 1, email: 'a@b.test', temporary_password: false, capabilities: [], trial_period_used: false, is_geo_blocked: false, email_verified: true, news: false, provider: 'email' });
+      $user.set({ id: 1, email: 'a@b.test', temporary_password: false, capabilities: [], trial_period_used: false, is_geo_blocked: false, email_verified: true, news: false, provider: 'email', has_password: true });
       w.server.on('GET', `${API}/events`, { status: 401, body: { message: 'Unauthenticated.' } });
       await settle(getClient().call('events'));
       expect($user.get()).to.equal(undefined);

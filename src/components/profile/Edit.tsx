@@ -1,11 +1,13 @@
 /**
- * The edit section of `<channel-profile>`: names, gender, news opt-in, a new password, what the account
- * includes (capabilities and feature counts), the email's verification state, and account deletion. With a
- * temporary password it is the only section, and the new password is required.
+ * The edit section of `<channel-profile>`: names, gender, news opt-in, a new password (with the current one
+ * when the account has a password), what the account includes (capabilities and feature counts), the email's
+ * verification state, and account deletion. With a temporary password it is the only section, and the new
+ * password is required, the temporary one being the current password.
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { User } from '../../api/contract.js';
 import {
+  needsCurrentPassword,
   profileInput,
   requestAccountDeletion,
   updateProfile,
@@ -18,7 +20,9 @@ import { ResendButton } from './auth.js';
 import { CheckField, FormAlert, NewPasswordFields, SelectField, Status, Submit, TextField, useForm, useMsg } from './form.js';
 
 const k = (key: string) => `forms:account.${key}`;
-const EDIT_FIELDS = ['first_name', 'last_name', 'gender', 'news', 'password', 'password_confirmation'] as const;
+const EDIT_FIELDS = ['first_name', 'last_name', 'gender', 'news', 'current_password', 'password', 'password_confirmation'] as const;
+/** Without the current-password field (a social-only account), a server error about it goes to the form's alert. */
+const EDIT_FIELDS_NO_CURRENT = EDIT_FIELDS.filter((name) => name !== 'current_password');
 
 /** The edit form and the account facts around it. */
 export function EditSection(props: { user: User; locked: boolean }): ReactNode {
@@ -27,7 +31,8 @@ export function EditSection(props: { user: User; locked: boolean }): ReactNode {
   const [values, setValues] = useState<ProfileInput>(() => profileInput(user));
   const [saved, setSaved] = useState(false);
   const set = <K extends keyof ProfileInput>(name: K) => (value: ProfileInput[K]) => setValues((v) => ({ ...v, [name]: value }));
-  const form = useForm(EDIT_FIELDS);
+  const askCurrent = needsCurrentPassword(user);
+  const form = useForm(askCurrent ? EDIT_FIELDS : EDIT_FIELDS_NO_CURRENT);
   const titleId = useId();
   const passwordId = useId();
 
@@ -89,6 +94,20 @@ export function EditSection(props: { user: User; locked: boolean }): ReactNode {
               {t(k('edit.passwordHint'))}
             </p>
           )}
+          {askCurrent ? (
+            <TextField
+              name="current_password"
+              type="password"
+              label={t(k('edit.currentPassword'))}
+              value={values.current_password}
+              onChange={set('current_password')}
+              autoComplete="current-password"
+              hint={locked ? t(k('edit.currentPasswordTemporary')) : undefined}
+              error={form.error('current_password')}
+              required={locked || Boolean(values.password || values.password_confirmation)}
+              part="current-password"
+            />
+          ) : null}
           <NewPasswordFields
             labels={{ password: t(k('edit.password')), confirmation: t(k('edit.confirmation')) }}
             password={values.password}

@@ -104,7 +104,7 @@ function ScheduleBody(props: ScheduleProps): ReactNode {
   }, []);
   // Signing in or out changes every answer (access badges); a favourites list also follows its user and
   // every change to their favourites.
-  const viewer = `${token ? 'user' : 'guest'}|${purchases}|${options.favorites ? `${user?.id ?? ''}:${favouritesVersion}` : ''}`;
+  const viewer = `${token ? 'user' : 'guest'}|${purchases}|${options.favorites ? `${user?.id ?? ''}:${user?.temporary_password ? 'locked' : ''}:${favouritesVersion}` : ''}`;
   useEffect(() => {
     schedule.setQuery(JSON.parse(queryKey) as ScheduleQuery);
   }, [schedule, queryKey, viewer]);
@@ -173,6 +173,10 @@ function ScheduleBody(props: ScheduleProps): ReactNode {
           >
             {t('schedule.favourites.signInButton')}
           </button>
+        </div>
+      ) : state.status === 'locked' ? (
+        <div className="panel" role="status" part="message temporary-password">
+          <p>{t('errors.temporaryPassword')}</p>
         </div>
       ) : state.status === 'error' ? (
         <div className="panel error" role="alert" part="error">

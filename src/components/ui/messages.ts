@@ -1,5 +1,5 @@
 /** Turns errors into translated text for users. */
-import { ApiError, ConfigError, HttpError } from '../../api/errors.js';
+import { ApiError, ConfigError, HttpError, TEMPORARY_PASSWORD_LOCK } from '../../api/errors.js';
 import type { TFunction } from '../../i18n/index.js';
 
 /** The translated sentence for an error of the API layer (or anything else thrown). */
@@ -8,6 +8,9 @@ export function errorText(error: unknown, t: TFunction): string {
     return /unknown/i.test(error.message) ? t('errors.unknownChannel') : t('errors.config');
   }
   if (error instanceof HttpError && error.status === 429) return t('errors.tooManyRequests');
+  if (error instanceof HttpError && error.status === 403 && TEMPORARY_PASSWORD_LOCK.test(error.message)) {
+    return t('errors.temporaryPassword');
+  }
   if (error instanceof ApiError) {
     switch (error.kind) {
       case 'network':
