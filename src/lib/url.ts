@@ -30,6 +30,26 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * A path segment that looks like a credential rather than a name: 24 or more URL-safe characters (base64url,
+ * dots, percent escapes) with both letters and digits, such as a signed-URL token `{expiry}.{viewer}.{hmac}`.
+ */
+const CREDENTIAL_SEGMENT = /^(?=.*[A-Za-z])(?=.*\d)[\w.~%+=-]{24,}$/;
+
+/**
+ * A media URL as third-party analytics may see it: without its query and hash (where CDNs put signatures:
+ * `token`, `Signature`, `Policy`, `Key-Pair-Id`, `exp`...), without user info, and with every path segment that
+ * looks like a credential replaced by `-`. `blob:` and `data:` URLs (MSE) keep only their scheme.
+ */
+export function redactMediaUrl(url: string): string {
+  const local = /^(blob|data):/i.exec(url);
+  if (local) return `${local[1]!.toLowerCase()}:`;
+  const bare = url.replace(/[?#].*$/s, '');
+  const [, authority = '', path = ''] = /^((?:[a-z][a-z\d+.-]*:)?\/\/[^/]*)?(.*)$/is.exec(bare) ?? [];
+  const host = authority.replace(/^([^/]*\/\/)[^@]*@/, '$1');
+  return host + path.split('/').map((segment) => (CREDENTIAL_SEGMENT.test(segment) ? '-' : segment)).join('/');
+}
+
 /** Field names whose values never leave the client in logs or events. */
 export const SECRET_NAMES = /^(api_key|token|access_token|refresh_token|password|password_confirmation|current_password|code|card|cvc|signature)$/i;
 

@@ -2,11 +2,14 @@
  * Video analytics: mux-embed monitoring (with the channel's environment key and, when set, its own beacon
  * domain) and the datalake video calls of spec section 7 (first frame, viewing time). Both start only after
  * the first frame, from idle time, so they never delay it; both stop with the player. Nothing here carries the
- * user's token: the datalake gets the user id and email the spec lists, and mux gets neither.
+ * user's token: the datalake gets the user id and email the spec lists, and mux gets neither. Nor does mux get
+ * a signed stream URL: it reports `video.currentSrc` (and any `*_url` in its events) to Mux's collector, so
+ * every URL it holds is redacted first (see `redactMuxData`).
  */
 import type { Settings, User } from '../api/contract.js';
 import { env } from '../env.js';
 import { randomId as uuid } from '../lib/ids.js';
+import { redactMediaUrl } from '../lib/url.js';
 import type { ChannelConfig } from '../stores/config.js';
 
 /** How often the viewing time is reported while playing. */
@@ -31,6 +34,23 @@ export interface VideoMonitor {
 interface Mux {
   monitor(video: HTMLMediaElement, options: Record<string, unknown>): void;
   destroyMonitor(video: HTMLMediaElement): void;
+}
+
+/**
+ * mux-embed's data with every `*_url` string redacted (`redactMediaUrl`). mux-embed 5.19 reads
+ * `video_source_url: hlsjs.url || dashjs.getSource() || video.currentSrc` and `video_poster_url: video.poster`
+ * in its html5 monitor's `getStateData`, which the monitor always sets itself; its `stateDataTranslator` option
+ * sees that state before it is stored, and its `emitTranslator` option sees every event's data (`request_url`
+ * of hls.js/dash.js request events, `player_source_url`), so the two together cover every URL of a beacon.
+ * `video_source_hostname`/`_domain` are derived later from the redacted URL: the host is no secret.
+ */
+function redactMuxData<T extends Record<string, unknown> | undefined>(data: T): T {
+  if (!data) return data;
+  const out: Record<string, unknown> = { ...data };
+  for (const [name, value] of Object.entries(out)) {
+    if (name.endsWith('_url') && typeof value === 'string') out[name] = redactMediaUrl(value);
+  }
+  return out as T;
 }
 
 /** Whether analytics may be sent from this page (spec section 7: nothing from localhost unless configured). */
@@ -85,6 +105,9 @@ export function monitorVideo(
             mux.monitor(video, {
               debug: false,
               ...(settings?.mux?.beacon_domain ? { beaconCollectionDomain: settings.mux.beacon_domain } : {}),
+              // Signed stream URLs (a token in the path or the query) must not reach Mux's collector.
+              stateDataTranslator: redactMuxData,
+              emitTranslator: (event: string, data?: Record<string, unknown>) => [event, redactMuxData(data)],
               data: {
                 env_key: muxKey,
                 player_name: 'channel-player',

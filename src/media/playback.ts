@@ -8,7 +8,12 @@
  * playback); on top of them:
  * - a live stream shows "reconnecting" only while actually stalled (waiting with no progress for STALL_MS),
  *   keeps trying, and gives up after GIVE_UP_MS with a Retry;
- * - a manifest answered 403 or 404 is reported once as `denied`, without retry loops;
+ * - a manifest answered 404 is reported once as `denied`, without retry loops;
+ * - a stream refused with 401 or 403 (the manifest, a child playlist or a segment) may only have a stale grant:
+ *   signed stream URLs are bound to the client address they were handed to and expire after 2 hours, so a viewer
+ *   whose address changes mid-stream (Wi-Fi to mobile data) or who watches longer than 2 hours is refused while
+ *   playing. The owner is asked (`onRefused`) whether a freshly signed URL is coming; meanwhile the stream shows
+ *   "reconnecting", and only a refusal the owner does not renew (`renewalPolicy`) is reported as `denied`;
  * - a fatal media error gets hls.js's `recoverMediaError` once before it is reported.
  */
 import { env } from '../env.js';
@@ -61,6 +66,50 @@ export const STALL_MS = 2_500;
 export const GIVE_UP_MS = 30_000;
 /** Delay between reload attempts of a stalled live stream. */
 export const RELOAD_EVERY_MS = 3_000;
+/** Age under which a refused stream URL that never played is taken at its word (the viewer has no access). */
+export const URL_FRESH_MS = 60_000;
+/** Time after a renewal before another refusal may renew again: one fresh URL per refusal episode. */
+export const RENEW_AGAIN_MS = 60_000;
+
+/** A refusal (401/403) of the stream, as playback reports it to its owner. */
+export interface Refusal {
+  status: number;
+  /** Whether this URL had its first frame (then the refusal is a stale grant, not a lack of access). */
+  played: boolean;
+  /** Where a non-live stream stopped (seconds), to start the renewed one there. */
+  at?: number | undefined;
+}
+
+/** When a refused stream URL gets a freshly signed one (see `renewalPolicy`). */
+export interface RenewalPolicy {
+  /** A new stream URL was obtained now. */
+  issued(): void;
+  /** Whether this refusal is worth a fresh URL; true also spends the allowance. */
+  take(refusal: Refusal): boolean;
+}
+
+/**
+ * The rule for renewing refused stream URLs (signed URLs are bound to the client address and expire after 2 h).
+ * A refusal is renewed when the URL played (it worked, so its grant went stale) or is older than URL_FRESH_MS
+ * (the page waited long before Play), and no renewal happened in the last RENEW_AGAIN_MS: a fresh URL refused
+ * again at once is a real refusal, and a stream that is refused over and over cannot loop on reloads.
+ */
+export function renewalPolicy(now: () => number = () => env().now()): RenewalPolicy {
+  let issuedAt: number | undefined;
+  let renewedAt: number | undefined;
+  return {
+    issued() {
+      issuedAt = now();
+    },
+    take(refusal) {
+      const at = now();
+      const stale = refusal.played || issuedAt === undefined || at - issuedAt >= URL_FRESH_MS;
+      if (!stale || (renewedAt !== undefined && at - renewedAt < RENEW_AGAIN_MS)) return false;
+      renewedAt = at;
+      return true;
+    },
+  };
+}
 
 /** Options of one playback. */
 export interface PlaybackOptions {
@@ -77,6 +126,12 @@ export interface PlaybackOptions {
   startAt?: number | undefined;
   /** Show the stream's first subtitle track (hls.js). */
   captions?: boolean | undefined;
+  /**
+   * The stream was refused (401/403). Return a promise when a freshly signed URL may be on its way (playback
+   * stops and shows "reconnecting"; true: the owner replaces this playback, false: `denied`), or false to report
+   * `denied` now. Without it every refusal is `denied`.
+   */
+  onRefused?(refusal: Refusal): Promise<boolean> | false;
 }
 
 /** A running playback. */
@@ -113,6 +168,8 @@ export function startPlayback(options: PlaybackOptions): Playback {
   let stallTimer: unknown | undefined;
   let reloadTimer: unknown | undefined;
   let mediaRecovered = false;
+  // A fresh URL was asked for: this playback only waits to be replaced (or to report `denied`).
+  let renewing = false;
 
   const set = (next: PlaybackState) => {
     if (destroyed) return;
@@ -147,7 +204,7 @@ export function startPlayback(options: PlaybackOptions): Playback {
     if (state === 'reconnecting' || state === 'loading') set({ kind: video.paused ? 'paused' : 'playing' });
   };
   const stalled = () => {
-    if (!live || stallTimer !== undefined || state === 'gave-up') return;
+    if (!live || stallTimer !== undefined || state === 'gave-up' || state === 'denied' || renewing) return;
     stallSince ??= env().now();
     stallTimer = later(() => {
       stallTimer = undefined;
@@ -157,7 +214,7 @@ export function startPlayback(options: PlaybackOptions): Playback {
     }, STALL_MS);
   };
   const reconnect = () => {
-    if (stallSince === undefined) return;
+    if (stallSince === undefined || renewing || state === 'denied') return;
     if (env().now() - stallSince >= GIVE_UP_MS) {
       set({ kind: 'gave-up' });
       hls?.stopLoad();
@@ -178,20 +235,47 @@ export function startPlayback(options: PlaybackOptions): Playback {
     if (!video.paused && video.readyState >= 3) progressed();
   });
   listen('playing', progressed);
-  listen('pause', () => state !== 'gave-up' && set({ kind: 'paused' }));
+  // Chromium fires `pause` after `error` when a source fails to load with play() pending: that pause is not the
+  // viewer's and must not hide "reconnecting" or the refusal shown for the error.
+  listen('pause', () => !video.error && !renewing && state !== 'gave-up' && state !== 'denied' && set({ kind: 'paused' }));
   listen('loadeddata', () => {
     if (firstFrame) return;
     firstFrame = true;
     options.onFirstFrame?.(engine ?? 'native');
   });
 
+  // --- refusals (401/403): a stale grant gets one fresh URL from the owner before `denied` is shown.
+  const refused = (status: number, fatal: boolean) => {
+    if (renewing || destroyed || state === 'denied') return;
+    const renewal = options.onRefused?.({ status, played: firstFrame, at: live ? undefined : video.currentTime }) ?? false;
+    // Not renewable: a fatal refusal stands; a non-fatal one is left to hls.js (another rendition may load).
+    if (renewal === false && !fatal) return;
+    // Nothing more is asked with the refused URL (every rendition and segment shares its grant), and no pending
+    // reconnect of a stall asks again.
+    hls?.stopLoad();
+    stallSince = undefined;
+    clear(stallTimer);
+    clear(reloadTimer);
+    stallTimer = reloadTimer = undefined;
+    if (renewal === false) return set({ kind: 'denied', status });
+    renewing = true;
+    set({ kind: 'reconnecting' });
+    void renewal.then(
+      (replaced) => !replaced && set({ kind: 'denied', status }),
+      () => set({ kind: 'denied', status }),
+    );
+  };
+  const isRefusal = (status: number | undefined): status is 401 | 403 => status === 401 || status === 403;
+
   // --- native errors: find out why (the media element does not say), once.
   listen('error', () => {
-    if (engine !== 'native' || destroyed) return;
+    if (engine !== 'native' || destroyed || renewing) return;
     void diagnose(url).then((status) => {
-      if (destroyed) return;
-      if (status === 403 || status === 404) set({ kind: 'denied', status });
-      else if (live && state !== 'gave-up') {
+      // A late error of the last reload after giving up (or being refused) keeps what the viewer was told.
+      if (destroyed || renewing || state === 'gave-up' || state === 'denied') return;
+      if (isRefusal(status)) refused(status, true);
+      else if (status === 404) set({ kind: 'denied', status });
+      else if (live) {
         stallSince ??= env().now();
         set({ kind: 'reconnecting' });
         reloadTimer ??= later(reconnect, RELOAD_EVERY_MS);
@@ -213,6 +297,16 @@ export function startPlayback(options: PlaybackOptions): Playback {
   set({ kind: 'loading' });
   if (options.prefer !== 'mse' && hasNativeHls(video)) {
     engine = 'native';
+    const startAt = options.startAt;
+    if (startAt !== undefined && startAt > 0 && !live) {
+      // The native engine has no start position: seek once the duration is known (a renewed URL resumes here).
+      let sought = false;
+      listen('loadedmetadata', () => {
+        if (sought) return;
+        sought = true;
+        video.currentTime = startAt;
+      });
+    }
     video.src = url;
     play();
   } else {
@@ -226,7 +320,8 @@ export function startPlayback(options: PlaybackOptions): Playback {
       // The master playlist says whether the light build is enough (it lacks subtitles).
       const answer = await env().fetch(url, { credentials: 'omit' });
       if (destroyed) return;
-      if (answer.status === 403 || answer.status === 404) return set({ kind: 'denied', status: answer.status });
+      if (isRefusal(answer.status)) return refused(answer.status, true);
+      if (answer.status === 404) return set({ kind: 'denied', status: answer.status });
       full = needsFullHls(await answer.text());
     } catch {
       // Unknown: let hls.js load it and report.
@@ -249,9 +344,14 @@ export function startPlayback(options: PlaybackOptions): Playback {
     });
     hls = instance;
     instance.on(Hls.Events.ERROR, (_event, data) => {
-      if (destroyed || !data.fatal) return;
+      if (destroyed || renewing) return;
       const status = data.response?.code;
-      if (data.details === 'manifestLoadError' && (status === 403 || status === 404)) {
+      // hls.js does not retry a 4xx (manifestLoadError, levelLoadError, fragLoadError, keyLoadError...): it
+      // switches renditions, and reports it fatal once none is left. Under a signed URL all are refused alike, so
+      // a renewable refusal is acted on at its first report.
+      if (data.type === 'networkError' && isRefusal(status)) return refused(status, Boolean(data.fatal));
+      if (!data.fatal) return;
+      if (data.details === 'manifestLoadError' && status === 404) {
         instance.stopLoad();
         return set({ kind: 'denied', status });
       }

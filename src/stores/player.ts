@@ -2,13 +2,16 @@
  * One player's state: what it plays (an event or a library item), the access decision, the offers of its
  * paywall, the preroll, and the re-checks of an upcoming event. Each `<channel-player>` owns one. It follows
  * the shared session: a sign-in, sign-out or purchase anywhere on the page (or in another tab) reloads the item,
- * so the player unlocks without a page reload.
+ * so the player unlocks without a page reload. It also renews a refused stream URL: signed stream URLs are bound
+ * to the client address they were handed to and expire after 2 hours, so a stream refused mid-play gets one
+ * freshly signed URL (a quiet reload of the item) before the viewer is told access was refused.
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import { PrerollList, type Event, type Preroll, type VodItem } from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
 import { env } from '../env.js';
 import { decideAccess, fromEvent, fromVod, offersFor, type Access, type Offer, type Playable } from '../media/access.js';
+import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playback.js';
 import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
 import { $config } from './config.js';
 import { $geoBlocked, $settings, $user, getClient, identified, startSession } from './session.js';
@@ -43,6 +46,16 @@ export interface PlayerStore {
   setTarget(target: PlayerTarget | undefined): void;
   /** Loads the item again (access may have changed). */
   refresh(): void;
+  /**
+   * Loads the item again for a freshly signed stream URL (a stale one can never recover); resolves with the URL
+   * it now plays (possibly the same), or undefined when the reload failed or the item no longer plays.
+   */
+  reloadStream(): Promise<string | undefined>;
+  /**
+   * The stream was refused (401/403): `reloadStream` when `renewalPolicy` says the grant may be stale, resolving
+   * with a new URL (undefined when there is none: the refusal stands); false when the refusal stands at once.
+   */
+  renewStream(refusal: Refusal): Promise<string | undefined> | false;
   /** The preroll to play before the main video now, if any (and records it as played). */
   takePreroll(): Promise<Preroll | undefined>;
   /** Asks for the download URL of the finished event, then reloads the user's access. */
@@ -59,6 +72,10 @@ export function createPlayer(): PlayerStore {
   let rechecks = 0;
   let destroyed = false;
   let generation = 0;
+  // The latest load: a stream reload waits for whichever load ends up showing the item.
+  let latest: Promise<boolean> = Promise.resolve(false);
+  // One per target: refusals of its stream URLs renew them at most once per episode.
+  let renewal: RenewalPolicy = renewalPolicy();
 
   const clearTimer = () => {
     if (timer !== undefined) env().clearTimeout(timer);
@@ -68,9 +85,16 @@ export function createPlayer(): PlayerStore {
   /** The first load of a target may take an answer prefetched moments ago (prefetchPlayable); later ones are fresh. */
   let firstLoad = false;
 
-  async function load(quiet: boolean): Promise<void> {
+  /** Starts a load and remembers it as the latest. */
+  function reload(quiet: boolean): Promise<boolean> {
+    latest = load(quiet);
+    return latest;
+  }
+
+  /** Loads the item; true when this load is the one that showed it. */
+  async function load(quiet: boolean): Promise<boolean> {
     const current = target;
-    if (!current || destroyed) return;
+    if (!current || destroyed) return false;
     const cache = firstLoad;
     firstLoad = false;
     const mine = ++generation;
@@ -101,17 +125,19 @@ export function createPlayer(): PlayerStore {
         ]);
         item = fromVod(vod);
       }
-      if (mine !== generation || destroyed) return;
+      if (mine !== generation || destroyed) return false;
       show(item, event);
+      return true;
     } catch (error) {
-      if (isCancel(error) || mine !== generation || destroyed) return;
+      if (isCancel(error) || mine !== generation || destroyed) return false;
       // A quiet reload keeps what is on screen when it fails; an upcoming event keeps being re-checked.
       const shown = $state.get();
       if (quiet && shown.status === 'ready') {
         if (shown.access.kind === 'upcoming' && timer === undefined) scheduleRecheck(shown.access.startsAt);
-        return;
+        return false;
       }
       $state.set({ status: 'error', error: error instanceof ApiError ? error : new ApiError('network', String(error)) });
+      return false;
     }
   }
 
@@ -125,6 +151,9 @@ export function createPlayer(): PlayerStore {
       previous.offers?.status === 'ready'
         ? previous.offers
         : undefined;
+    // A stream URL's age decides whether its refusal may be a stale grant (see `renewalPolicy`).
+    const previousUrl = previous.status === 'ready' && previous.access.kind === 'play' ? previous.access.url : undefined;
+    if (access.kind === 'play' && access.url !== previousUrl) renewal.issued();
     $state.set({ status: 'ready', item, event, access, offers: keepOffers });
     clearTimer();
     if (access.kind === 'upcoming') scheduleRecheck(access.startsAt);
@@ -140,7 +169,7 @@ export function createPlayer(): PlayerStore {
     timer = env().setTimeout(() => {
       timer = undefined;
       if (untilStart <= 0) rechecks++;
-      void load(true);
+      void reload(true);
     }, wait);
   }
 
@@ -163,13 +192,26 @@ export function createPlayer(): PlayerStore {
     }
   }
 
+  /** See `PlayerStore.reloadStream`. */
+  async function reloadStream(): Promise<string | undefined> {
+    let pending = reload(true);
+    let shown = await pending;
+    // A newer load (a sign-in meanwhile) superseded this one: its answer is the one on screen.
+    while (pending !== latest) {
+      pending = latest;
+      shown = await pending;
+    }
+    const state = $state.get();
+    return shown && state.status === 'ready' && state.access.kind === 'play' ? state.access.url : undefined;
+  }
+
   // Access may change elsewhere on the page: the user store, and the other elements' public events.
-  const unbindUser = $user.listen(() => void load(true));
+  const unbindUser = $user.listen(() => void reload(true));
   const unbindGeo = $geoBlocked.listen(() => {
     const state = $state.get();
     if (state.status === 'ready') show(state.item, state.event);
   });
-  const onAccessEvent = () => void load(true);
+  const onAccessEvent = () => void reload(true);
   const target$ = env().eventTarget;
   for (const name of ACCESS_EVENTS) target$?.addEventListener(name, onAccessEvent);
 
@@ -180,6 +222,7 @@ export function createPlayer(): PlayerStore {
       target = next;
       firstLoad = true;
       rechecks = 0;
+      renewal = renewalPolicy();
       clearTimer();
       if (!next) {
         controller?.abort();
@@ -187,10 +230,18 @@ export function createPlayer(): PlayerStore {
         $state.set({ status: 'idle' });
         return;
       }
-      void load(false);
+      void reload(false);
     },
     refresh() {
-      void load($state.get().status === 'ready');
+      void reload($state.get().status === 'ready');
+    },
+    reloadStream,
+    renewStream(refusal) {
+      if (!renewal.take(refusal)) return false;
+      const before = $state.get();
+      const refusedUrl = before.status === 'ready' && before.access.kind === 'play' ? before.access.url : undefined;
+      // The same URL again was not re-signed: it would be refused again.
+      return reloadStream().then((url) => (url === refusedUrl ? undefined : url));
     },
     async takePreroll() {
       const state = $state.get();

@@ -262,6 +262,8 @@ test('video analytics reach the datalake and the Mux beacon collector after the 
     ((await (await request.get(`${BUNDLE_ORIGIN}/__dev/beacons?since=${since}`)).json()) as { data: unknown[] }).data;
   await expect.poll(async () => (await beacons()).length, { timeout: 30_000 }).toBeGreaterThan(0);
   expect(JSON.stringify([await datalake(), await beacons()])).not.toMatch(/token|api_key/i);
+  // Signed stream URLs stay out of them too (the grant path segment is replaced with '-').
+  expect(JSON.stringify([await datalake(), await beacons()])).not.toMatch(/\/media\/s\/(?!-\/)/);
 });
 
 test('captions: the browser shows the stream subtitles, or the player offers them through hls.js', async ({ page, request }) => {

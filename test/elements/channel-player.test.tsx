@@ -6,6 +6,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { Event as ChannelEvent, Package, Subscription } from '../../src/api/contract.js';
 import { setEnv } from '../../src/env.js';
+import { GIVE_UP_MS, RELOAD_EVERY_MS } from '../../src/media/playback.js';
 import { RECHECK_MS, RECHECKS } from '../../src/stores/player.js';
 import { resetSession } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-player.js';
@@ -19,6 +20,13 @@ const EVENT_ID = 501;
 const LIVE_URL = 'https://media.test/live/501/master.m3u8?sig=live';
 const VOD_URL = 'https://media.test/vod/501/master.m3u8?sig=vod';
 const NOW_S = T0 / 1000;
+/** Signed stream URLs as the reference server makes them (`/media/s/{expiry}.{viewer}.{signature}/{stream}/...`). */
+const signed = (expiry: number, signature: string, kind = 'master') =>
+  `https://media.test/media/s/${expiry}.v0.${signature}/501/${kind}.m3u8`;
+const STALE_URL = signed(NOW_S + 600, 'c3RhbGUtc2lnbmF0dXJl');
+const FRESH_URL = signed(NOW_S + 7200, 'ZnJlc2gtc2lnbmF0dXJl');
+const EXPIRED = { status: 403, body: { message: 'The playback URL has expired.' } };
+const BAD_SIGNATURE = { status: 403, body: { message: 'Invalid playback URL signature.' } };
 
 // ------------------------------------------------------------------ fixtures (contract-valid)
 
@@ -126,6 +134,25 @@ const has = (el: Element, part: string) => $(el, `[part~="${part}"]`) !== null;
 const partText = (el: Element, part: string) => $(el, `[part~="${part}"]`)?.textContent ?? null;
 const video = (el: Element) => $<HTMLVideoElement>(el, 'video[part~="video"]');
 
+/**
+ * Watches for `part` appearing in the element's shadow root, even for a moment; `seen()` says whether it did.
+ * (A refusal that is renewed must never flash the denied message.)
+ */
+function watchPart(el: Element, part: string): { seen(): boolean; stop(): void } {
+  let seen = has(el, part);
+  const selector = `[part~="${part}"]`;
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node instanceof Element && (node.matches(selector) || node.querySelector(selector))) seen = true;
+      }
+      if (record.type === 'attributes' && (record.target as Element).matches?.(selector)) seen = true;
+    }
+  });
+  observer.observe(root(el), { subtree: true, childList: true, attributes: true, attributeFilter: ['part'] });
+  return { seen: () => seen || has(el, part), stop: () => observer.disconnect() };
+}
+
 async function shows(el: Element, words: string): Promise<void> {
   await waitUntil(() => text(el).includes(words), `expected the element to show "${words}"; it shows "${text(el)}"`, {
     timeout: 4000,
@@ -162,6 +189,22 @@ function fired(type: 'channel-purchase-request' | 'channel-login-request', act: 
 async function pressPlay(el: Element, url: string): Promise<void> {
   $<HTMLButtonElement>(el, 'button[part~="play"]')!.click();
   await waitUntil(() => video(el)?.getAttribute('src') === url, `expected the video to load ${url}`, { timeout: 4000 });
+}
+
+/** Waits until the <video> was given `url`. */
+async function loads(el: Element, url: string): Promise<void> {
+  await waitUntil(() => video(el)?.getAttribute('src') === url, `expected the video to load ${url}`, { timeout: 4000 });
+}
+
+/**
+ * The stream of the video is refused as the reference server refuses a stale grant: its playlist now answers
+ * `reply` (403), and the video reports an error (the native engine's; the player asks the playlist why).
+ * `played` first shows a frame, as a stream that was playing has.
+ */
+function refuse(el: Element, url: string, reply: Reply, played = true): void {
+  world.server.on('GET', url, reply);
+  if (played) video(el)!.dispatchEvent(new Event('loadeddata'));
+  video(el)!.dispatchEvent(new Event('error'));
 }
 
 /** Advances the fake clock until the player has made `count` event requests in all. */
@@ -444,6 +487,110 @@ describe('<channel-player>', () => {
       await flush();
       expect(video(el)).to.equal(null);
       expect(mediaCalls()).to.have.length(0);
+    });
+  });
+
+  describe('a stream refused mid-play (signed URLs are bound to the client address and expire after 2 h)', () => {
+    beforeEach(() => {
+      // The playlists exist until a test refuses them (the native engine fails on media.test and asks why).
+      world.server.on('GET', STALE_URL, { raw: '#EXTM3U' }).on('GET', FRESH_URL, { raw: '#EXTM3U' });
+    });
+
+    it('a live stream refused after playing reloads the event quietly and plays the freshly signed URL, never saying "refused"', async () => {
+      serveEvent(ok(event({ media: live(STALE_URL) })), ok(event({ media: live(FRESH_URL) })));
+      const el = await fixture(html`<channel-player event-id="501" muted></channel-player>`);
+      await showsPart(el, 'play');
+      await pressPlay(el, STALE_URL);
+      const denied = watchPart(el, 'denied');
+      refuse(el, STALE_URL, EXPIRED);
+      await until(() => eventCalls().length === 2, 'the event asked for again');
+      // The viewer pressed Play once: the fresh URL starts by itself.
+      await loads(el, FRESH_URL);
+      await flush();
+      expect(denied.seen(), 'the denied message never showed').to.equal(false);
+      expect(text(el)).not.to.contain('Access to this stream was refused.');
+      expect(has(el, 'play'), 'no Play button again').to.equal(false);
+      denied.stop();
+    });
+
+    it('the fresh URL refused as well (same episode): "Access to this stream was refused.", and no more reloads', async () => {
+      serveEvent(ok(event({ media: live(STALE_URL) })), ok(event({ media: live(FRESH_URL) })));
+      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      await loads(el, STALE_URL);
+      refuse(el, STALE_URL, BAD_SIGNATURE);
+      await loads(el, FRESH_URL);
+      // The fresh URL even shows a frame before it is refused: the allowance is spent all the same.
+      refuse(el, FRESH_URL, BAD_SIGNATURE);
+      await showsPart(el, 'denied');
+      expect(partText(el, 'denied')).to.equal('Access to this stream was refused.');
+      expect($(el, '[part~="denied"]')?.getAttribute('role')).to.equal('alert');
+      await world.advance(GIVE_UP_MS * 2);
+      video(el)!.dispatchEvent(new Event('error'));
+      await world.advance(GIVE_UP_MS * 2);
+      expect(eventCalls(), 'one reload per refusal episode').to.have.length(2);
+      expect(has(el, 'denied')).to.equal(true);
+    });
+
+    it('a stream refused at its first load (no access) says so at once, without asking for the event again', async () => {
+      serveEvent(ok(event({ media: live(STALE_URL) })), ok(event({ media: live(FRESH_URL) })));
+      world.server.on('GET', STALE_URL, EXPIRED);
+      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      await loads(el, STALE_URL);
+      video(el)!.dispatchEvent(new Event('error'));
+      await showsPart(el, 'denied');
+      expect(partText(el, 'denied')).to.equal('Access to this stream was refused.');
+      await world.advance(GIVE_UP_MS);
+      expect(eventCalls()).to.have.length(1);
+      expect(video(el)!.getAttribute('src')).to.equal(STALE_URL);
+    });
+
+    it('a finished event refused mid-play resumes the freshly signed recording where it stopped', async () => {
+      const staleVod = signed(NOW_S + 600, 'c3RhbGUtdm9k', 'vod');
+      const freshVod = signed(NOW_S + 7200, 'ZnJlc2gtdm9k', 'vod');
+      world.server.on('GET', staleVod, { raw: '#EXTM3U' }).on('GET', freshVod, { raw: '#EXTM3U' });
+      const finished = (url: string) => event({ stream_status: 'finished', media: [{ type: 'vod', url }] });
+      serveEvent(ok(finished(staleVod)), ok(finished(freshVod)));
+      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      await loads(el, staleVod);
+      // Records the player's seeks (a video without media keeps a position it is given, but never moves).
+      const v = video(el)!;
+      const seeks: number[] = [];
+      const position = Object.getOwnPropertyDescriptor(HTMLMediaElement.prototype, 'currentTime')!;
+      Object.defineProperty(v, 'currentTime', {
+        configurable: true,
+        get: () => position.get!.call(v) as number,
+        set: (at: number) => {
+          seeks.push(at);
+          position.set!.call(v, at);
+        },
+      });
+      v.currentTime = 42; // where the viewer was when the grant went stale
+      seeks.length = 0;
+      refuse(el, staleVod, EXPIRED);
+      await loads(el, freshVod);
+      expect(eventCalls()).to.have.length(2);
+      expect(seeks, 'no seek before the new source knows its duration').to.deep.equal([]);
+      v.dispatchEvent(new Event('loadedmetadata'));
+      v.dispatchEvent(new Event('loadedmetadata'));
+      expect(seeks, 'then one seek to where the stale one stopped').to.deep.equal([42]);
+      expect(has(el, 'denied')).to.equal(false);
+    });
+
+    it('Retry after the live stream was lost loads a fresh event and plays its new URL', async () => {
+      serveEvent(ok(event({ media: live(STALE_URL) })), ok(event({ media: live(FRESH_URL) })));
+      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      await loads(el, STALE_URL);
+      // Lost (the playlist is still there, the media is not): reconnect attempts until it gives up.
+      video(el)!.dispatchEvent(new Event('error'));
+      await showsPart(el, 'reconnecting');
+      await world.advance(GIVE_UP_MS + RELOAD_EVERY_MS);
+      await showsPart(el, 'retry');
+      expect(text(el)).to.contain('The live stream was lost.');
+      expect(eventCalls()).to.have.length(1);
+      $<HTMLButtonElement>(el, '[part~="retry"]')!.click();
+      await until(() => eventCalls().length === 2, 'the event asked for again');
+      await loads(el, FRESH_URL);
+      expect(has(el, 'retry')).to.equal(false);
     });
   });
 

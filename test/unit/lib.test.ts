@@ -6,7 +6,7 @@ import { expect } from '@open-wc/testing';
 import { COLOR_VARIANTS, colorDeclarations, parseHex } from '../../src/lib/colors.js';
 import { formatPrice } from '../../src/lib/money.js';
 import { TIME_ZONE_ALIASES, formatEventTime, resolveTimeZone } from '../../src/lib/time.js';
-import { fillTemplate, redactData, redactUrl } from '../../src/lib/url.js';
+import { fillTemplate, redactData, redactMediaUrl, redactUrl } from '../../src/lib/url.js';
 
 /** Intl uses narrow and plain no-break spaces and a real minus sign; compare text as a reader sees it. */
 const plain = (s: string | undefined) => s?.replace(/[\u202f\u00a0]/g, ' ').replace(/\u2212/g, '-');
@@ -148,6 +148,32 @@ describe('redaction', () => {
 
   it('redacts a relative URL too', () => {
     expect(redactUrl('/api/events?api_key=ak-1&team=x')).to.equal('/api/events?api_key=REDACTED&team=x');
+  });
+
+  it('a media URL loses its query, hash, user info and credential-like path segments, and keeps the rest', () => {
+    const token = '1735689600.v42.a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ0';
+    expect(redactMediaUrl(`http://localhost:8090/media/s/${token}/7/master.m3u8`)).to.equal('http://localhost:8090/media/s/-/7/master.m3u8');
+    expect(redactMediaUrl(`/media/s/${token}/7/720p/seg-00042.ts`)).to.equal('/media/s/-/7/720p/seg-00042.ts');
+    expect(
+      redactMediaUrl('https://cdn.test/live/7/index.m3u8?token=t1&sig=s2&Policy=p3&Key-Pair-Id=K4&Signature=s5&exp=9#t=30'),
+    ).to.equal('https://cdn.test/live/7/index.m3u8');
+    expect(redactMediaUrl('https://viewer:secret@cdn.test/a/b.m3u8')).to.equal('https://cdn.test/a/b.m3u8');
+    // A JWT, a hex HMAC and a percent-escaped base64 token in the path.
+    expect(redactMediaUrl('https://cdn.test/eyJhbGciOiJIUzI1NiJ9.eyJleHAiOjE3MzV9.c2lnbmF0dXJl/v.m3u8')).to.equal('https://cdn.test/-/v.m3u8');
+    expect(redactMediaUrl('https://cdn.test/hls/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b/v.m3u8')).to.equal('https://cdn.test/hls/-/v.m3u8');
+    expect(redactMediaUrl('https://cdn.test/k/AbC123dEf456GhI789%2BjKl%3D%3D/v.m3u8')).to.equal('https://cdn.test/k/-/v.m3u8');
+    // Names stay: short, letters only, or digits only.
+    expect(redactMediaUrl('https://cdn.test/vod/final/1080p/index.m3u8')).to.equal('https://cdn.test/vod/final/1080p/index.m3u8');
+    expect(redactMediaUrl('https://cdn.test/vod/1735689600123456789012345/highlights-of-the-spring-final/a.m3u8')).to.equal(
+      'https://cdn.test/vod/1735689600123456789012345/highlights-of-the-spring-final/a.m3u8',
+    );
+    // A long name mixing letters and digits goes too: the rule errs on the side of the secret (the video's id and
+    // title reach analytics on their own).
+    expect(redactMediaUrl('https://cdn.test/vod/spring-final-2024-highlights/a.m3u8')).to.equal('https://cdn.test/vod/-/a.m3u8');
+    // MSE sources keep only their scheme; an empty source stays empty.
+    expect(redactMediaUrl('blob:http://localhost:8000/3f2a1b9c-1234-4abc-9def-0123456789ab')).to.equal('blob:');
+    expect(redactMediaUrl('data:application/vnd.apple.mpegurl;base64,I0VYVE0zVQ==')).to.equal('data:');
+    expect(redactMediaUrl('')).to.equal('');
   });
 
   it('redacts secret fields at any depth of a payload', () => {

@@ -1,6 +1,7 @@
 /**
  * The player's logic without React: preroll choice and suppression (src/media/prerolls.ts), access rules and
- * offers (src/media/access.ts), and the playback lifecycle with a fake hls.js (src/media/playback.ts).
+ * offers (src/media/access.ts), and the playback lifecycle with a fake hls.js and the renewal of refused stream
+ * URLs on a fake clock (src/media/playback.ts).
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { Event as ChannelEvent, Package, Preroll, Subscription, User, type Preroll as PrerollType } from '../../src/api/contract.js';
@@ -9,16 +10,22 @@ import { analyticsAllowed, monitorVideo, VIEWING_EVERY_MS } from '../../src/medi
 import {
   GIVE_UP_MS,
   RELOAD_EVERY_MS,
+  RENEW_AGAIN_MS,
   STALL_MS,
+  URL_FRESH_MS,
+  hasNativeHls,
   needsFullHls,
+  renewalPolicy,
   startPlayback,
   type HlsClass,
   type HlsErrorData,
+  type PlaybackOptions,
   type PlaybackState,
+  type Refusal,
 } from '../../src/media/playback.js';
 import { exclusiveSound } from '../../src/media/sound.js';
 import { choosePreroll, isSuppressed, matchingPrerolls, pickByWeight, suppress } from '../../src/media/prerolls.js';
-import { installWorld, teardown, type World } from './helpers.js';
+import { flush, installWorld, teardown, type World } from './helpers.js';
 
 const preroll = (p: Partial<PrerollType> & { id: number }): PrerollType =>
   Preroll.parse({ url: `https://cdn.test/ad-${p.id}.m3u8`, weight: 1, for_live: true, for_vod: true, ...p });
@@ -179,13 +186,15 @@ describe('playback lifecycle (fake hls.js)', () => {
   /** A fake hls.js that records calls and lets the test fire its events. */
   function fakeHls() {
     const log: string[] = [];
+    const configs: Record<string, unknown>[] = [];
     const instances: { fire(event: string, data: HlsErrorData): void }[] = [];
     let loadedFull: boolean | undefined;
     const Hls = class {
       static isSupported = () => true;
       static Events = { ERROR: 'hlsError', MANIFEST_PARSED: 'hlsManifestParsed', FRAG_LOADED: 'hlsFragLoaded' };
       readonly listeners = new Map<string, ((e: string, d: HlsErrorData) => void)[]>();
-      constructor() {
+      constructor(config: Record<string, unknown> = {}) {
+        configs.push(config);
         instances.push({ fire: (event, data) => this.listeners.get(event)?.forEach((fn) => fn(event, data)) });
         log.push('new');
       }
@@ -215,16 +224,29 @@ describe('playback lifecycle (fake hls.js)', () => {
       loadedFull = full;
       return Hls;
     };
-    return { log, instances, load, full: () => loadedFull };
+    return { log, configs, instances, load, full: () => loadedFull };
   }
 
-  function run(url: string, live = true) {
+  function run(url: string, live = true, more: Partial<PlaybackOptions> = {}) {
     const video = document.createElement('video');
     const states: PlaybackState['kind'][] = [];
     const hls = fakeHls();
-    const playback = startPlayback({ video, url, live, prefer: 'mse', loadHls: hls.load, onState: (s) => states.push(s.kind) });
+    const playback = startPlayback({ video, url, live, prefer: 'mse', loadHls: hls.load, onState: (s) => states.push(s.kind), ...more });
     return { video, states, hls, playback };
   }
+
+  /** An owner that records refusals and renews each one; the test settles whether the new URL came. */
+  function renewingOwner() {
+    const refusals: Refusal[] = [];
+    let settle: ((replaced: boolean) => void) | undefined;
+    const onRefused = (refusal: Refusal) => {
+      refusals.push(refusal);
+      return new Promise<boolean>((resolve) => (settle = resolve));
+    };
+    return { refusals, onRefused, settle: (replaced: boolean) => settle!(replaced) };
+  }
+  const refusal403 = (details: string, fatal = true): HlsErrorData => ({ fatal, type: 'networkError', details, response: { code: 403 } });
+  const loads = (log: string[]) => log.filter((l) => l === 'startLoad').length;
 
   it('uses the light build unless the stream has subtitles', async () => {
     const plain = run('https://media.test/live.m3u8');
@@ -299,6 +321,111 @@ describe('playback lifecycle (fake hls.js)', () => {
     expect(states).to.include('reconnecting');
   });
 
+  describe('a stream refused (401/403) while playing: signed URLs are bound to the client address and expire after 2 h', () => {
+    it('a refused segment after the first frame asks the owner once for a fresh URL and stops loading; none comes: denied', async () => {
+      const owner = renewingOwner();
+      const { video, states, hls } = run('https://media.test/live.m3u8', false, { onRefused: owner.onRefused });
+      await world.advance(0);
+      video.dispatchEvent(new Event('loadeddata'));
+      video.currentTime = 42;
+      // hls.js reports a 4xx segment non-fatal while it tries other renditions: the first report is enough.
+      hls.instances[0]!.fire('hlsError', refusal403('fragLoadError', false));
+      expect(owner.refusals).to.deep.equal([{ status: 403, played: true, at: 42 }]);
+      expect(states).to.deep.equal(['loading', 'reconnecting']);
+      expect(hls.log).to.include('stopLoad');
+      // More refusals of the same grant while the fresh URL is fetched ask nothing more and load nothing.
+      hls.instances[0]!.fire('hlsError', refusal403('levelLoadError'));
+      hls.instances[0]!.fire('hlsError', refusal403('fragLoadError'));
+      video.dispatchEvent(new Event('waiting'));
+      await world.advance(GIVE_UP_MS * 2);
+      expect(owner.refusals).to.have.length(1);
+      expect(loads(hls.log)).to.equal(0);
+      expect(states).to.deep.equal(['loading', 'reconnecting']);
+      owner.settle(false);
+      await flush();
+      expect(states).to.deep.equal(['loading', 'reconnecting', 'denied']);
+    });
+
+    it('a refused live playlist (levelLoadError 403) with a fresh URL coming stays "reconnecting" until replaced', async () => {
+      const owner = renewingOwner();
+      const { video, states, hls, playback } = run('https://media.test/live.m3u8', true, { onRefused: owner.onRefused });
+      await world.advance(0);
+      video.dispatchEvent(new Event('loadeddata'));
+      hls.instances[0]!.fire('hlsError', refusal403('levelLoadError'));
+      // Live restarts at the live edge: no position.
+      expect(owner.refusals).to.deep.equal([{ status: 403, played: true, at: undefined }]);
+      owner.settle(true);
+      await world.advance(GIVE_UP_MS * 2);
+      expect(states).to.deep.equal(['loading', 'reconnecting']);
+      expect(loads(hls.log)).to.equal(0);
+      playback.destroy();
+      expect(world.clock.countTimers()).to.equal(0);
+    });
+
+    it('a manifest refused with 401 before the first frame is offered to the owner; refused there, it is denied at once', async () => {
+      const refusals: Refusal[] = [];
+      const { states, hls } = run('https://media.test/live.m3u8', true, { onRefused: (r) => (refusals.push(r), false) });
+      await world.advance(0);
+      hls.instances[0]!.fire('hlsError', { fatal: true, type: 'networkError', details: 'manifestLoadError', response: { code: 401 } });
+      expect(refusals).to.deep.equal([{ status: 401, played: false, at: undefined }]);
+      expect(states).to.deep.equal(['loading', 'denied']);
+    });
+
+    it('a refusal the owner does not renew: a non-fatal one is left to hls.js, a fatal one is denied without reconnecting', async () => {
+      const { states, hls } = run('https://media.test/live.m3u8', true, { onRefused: () => false });
+      await world.advance(0);
+      hls.instances[0]!.fire('hlsError', refusal403('fragLoadError', false));
+      expect(states).to.deep.equal(['loading']);
+      expect(hls.log).not.to.include('stopLoad');
+      hls.instances[0]!.fire('hlsError', refusal403('levelLoadError'));
+      await world.advance(GIVE_UP_MS * 2);
+      expect(states).to.deep.equal(['loading', 'denied']);
+      expect(loads(hls.log)).to.equal(0);
+    });
+
+    it('a refused master playlist with a fresh URL coming does not load hls.js', async () => {
+      const owner = renewingOwner();
+      const { states, hls } = run('https://media.test/denied.m3u8', true, { onRefused: owner.onRefused });
+      await world.advance(0);
+      expect(owner.refusals).to.deep.equal([{ status: 403, played: false, at: undefined }]);
+      expect(states).to.deep.equal(['loading', 'reconnecting']);
+      expect(hls.log).to.deep.equal([]);
+    });
+
+    it('a renewed non-live stream starts at the position it stopped (hls.js startPosition); live at the edge', async () => {
+      const vod = run('https://media.test/live.m3u8', false, { startAt: 42 });
+      const edge = run('https://media.test/live.m3u8', true, { startAt: 42 });
+      await world.advance(0);
+      expect(vod.hls.configs[0]).to.include({ startPosition: 42 });
+      expect(edge.hls.configs[0]).not.to.have.property('startPosition');
+    });
+
+    it('native HLS: a 403 found after the first frame asks for a fresh URL once; a renewed VOD seeks to startAt', async function () {
+      if (!hasNativeHls(document.createElement('video'))) this.skip();
+      world.server.on('GET', 'https://media.test/vod.m3u8', { status: 403, raw: '{"message":"The playback URL has expired."}' });
+      const owner = renewingOwner();
+      const video = document.createElement('video');
+      video.preload = 'none';
+      const states: PlaybackState['kind'][] = [];
+      startPlayback({ video, url: 'https://media.test/vod.m3u8', live: false, onState: (s) => states.push(s.kind), onRefused: owner.onRefused });
+      video.dispatchEvent(new Event('loadeddata'));
+      video.dispatchEvent(new Event('error'));
+      video.dispatchEvent(new Event('error'));
+      await world.advance(0);
+      expect(owner.refusals).to.have.length(1);
+      expect(owner.refusals[0]).to.include({ status: 403, played: true });
+      expect(states).to.deep.equal(['loading', 'reconnecting']);
+      expect(world.server.to('GET', 'https://media.test/vod.m3u8')).to.have.length(2);
+
+      const renewed = document.createElement('video');
+      renewed.preload = 'none';
+      startPlayback({ video: renewed, url: 'https://media.test/live.m3u8', live: false, startAt: 42, onState: () => undefined });
+      expect(renewed.currentTime).to.equal(0);
+      renewed.dispatchEvent(new Event('loadedmetadata'));
+      expect(renewed.currentTime).to.equal(42);
+    });
+  });
+
   it('destroy removes hls.js, clears timers and sends nothing more', async () => {
     const { hls, playback, video } = run('https://media.test/live.m3u8');
     await world.advance(0);
@@ -320,6 +447,47 @@ describe('playback lifecycle (fake hls.js)', () => {
     playback.destroy();
     await world.advance(1000);
     expect(hls.log).to.deep.equal([]);
+  });
+});
+
+describe('stream URL renewal policy (fake clock)', () => {
+  let world: World;
+  beforeEach(() => (world = installWorld()));
+  afterEach(teardown);
+
+  it(`a URL refused before its first frame is taken at its word until it is ${URL_FRESH_MS / 1000} s old`, async () => {
+    const policy = renewalPolicy();
+    policy.issued();
+    expect(policy.take({ status: 403, played: false }), 'a fresh URL: the viewer has no access').to.equal(false);
+    await world.advance(URL_FRESH_MS - 1);
+    expect(policy.take({ status: 403, played: false })).to.equal(false);
+    await world.advance(1);
+    expect(policy.take({ status: 403, played: false }), 'the page waited: the grant may be stale').to.equal(true);
+    expect(policy.take({ status: 403, played: false }), 'spent').to.equal(false);
+  });
+
+  it(`a refusal after the first frame renews once; the renewed URL renews again only ${RENEW_AGAIN_MS / 1000} s later`, async () => {
+    const policy = renewalPolicy();
+    policy.issued();
+    await world.advance(1_000);
+    expect(policy.take({ status: 403, played: true })).to.equal(true);
+    policy.issued(); // the freshly signed URL
+    expect(policy.take({ status: 403, played: false }), 'refused before a frame').to.equal(false);
+    expect(policy.take({ status: 401, played: true }), 'refused after a frame, same episode').to.equal(false);
+    await world.advance(RENEW_AGAIN_MS - 1);
+    expect(policy.take({ status: 403, played: true })).to.equal(false);
+    await world.advance(1);
+    expect(policy.take({ status: 403, played: true }), 'a new episode (2 h later, another network)').to.equal(true);
+    expect(policy.take({ status: 403, played: true })).to.equal(false);
+  });
+
+  it('each policy counts on its own (one per target)', async () => {
+    const first = renewalPolicy();
+    const second = renewalPolicy();
+    first.issued();
+    second.issued();
+    expect(first.take({ status: 403, played: true })).to.equal(true);
+    expect(second.take({ status: 403, played: true })).to.equal(true);
   });
 });
 
@@ -370,6 +538,59 @@ describe('video analytics', () => {
     const sent = world.server.requests.length;
     await world.advance(VIEWING_EVERY_MS * 3);
     expect(world.server.requests).to.have.length(sent);
+  });
+
+  it('mux-embed beacons carry the stream URL without its signed path segment, query secrets or signed poster query', async () => {
+    // A signed URL as the reference server makes it ({expiry}.{viewer}.{hmac} as one segment), plus query
+    // signatures as other channel APIs send them.
+    const SEGMENT = '1735689600.v42.Zk3xQ9mB2pL7vR4tY8wN1cH6sD0aF5gJ3kE9uI2oPq';
+    const signed = `http://media.test/media/s/${SEGMENT}/7/master.m3u8?token=qtok-11&Signature=qsig-22&Key-Pair-Id=KPID33&exp=1735689600`;
+    const BEACONS = 'http://localhost:9';
+    const beacons: string[] = [];
+    const realFetch = window.fetch;
+    // mux-embed posts its beacons with the page's own fetch (not the injected one), to `http://{beacon domain}`.
+    window.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+      if (!String(input).startsWith(BEACONS)) return realFetch(input, init);
+      beacons.push(String(init?.body));
+      return Promise.resolve(new Response('{}', { status: 200 }));
+    }) as typeof fetch;
+    try {
+      const video = document.createElement('video');
+      // What mux-embed reads: a natively played HLS source (Safari) is the signed URL itself.
+      Object.defineProperty(video, 'currentSrc', { configurable: true, get: () => signed });
+      Object.defineProperty(video, 'poster', { configurable: true, get: () => 'http://media.test/poster/7.jpg?Policy=qpol-44' });
+      const monitor = monitorVideo(
+        video,
+        { streamId: '7', streamType: 'live', title: 'Final' },
+        {
+          config: config(true),
+          settings: { language: 'en', currency: 'USD', auth: { remote_auth: false }, mux: { env_key: 'envkey1', beacon_domain: 'localhost:9' } },
+          user: user(),
+          startedAt: world.clock.now,
+        },
+      );
+      const muxed = () => (video as unknown as { mux?: { emit(event: string, data: Record<string, unknown>): void } }).mux;
+      await waitUntil(() => muxed(), 'mux-embed monitors the video', { timeout: 4000 });
+      // A view starts (its beacon is sent at once), and a request event as mux-embed's hls.js monitor sends them.
+      video.dispatchEvent(new Event('play'));
+      muxed()!.emit('requestcompleted', { request_type: 'manifest', request_url: signed, request_hostname: 'media.test' });
+      await waitUntil(() => beacons.length > 0, 'the viewstart beacon', { timeout: 4000 });
+      // Destroying the monitor sends viewend and flushes the queue.
+      const before = beacons.length;
+      monitor.destroy();
+      await waitUntil(() => beacons.length > before, 'the flushed queue', { timeout: 4000 });
+      const sent = beacons.join('\n');
+      const events = beacons.flatMap((b) => (JSON.parse(b) as { events: { e: string }[] }).events.map((e) => e.e));
+      expect(events).to.include.members(['viewstart', 'requestcompleted', 'viewend']);
+      // The stream is still reported (host and path), without the secrets.
+      expect(sent).to.contain('http://media.test/media/s/-/7/master.m3u8');
+      expect(sent).to.contain('http://media.test/poster/7.jpg');
+      for (const secret of [SEGMENT, 'Zk3xQ9mB2pL7vR4tY8wN1cH6sD0aF5gJ3kE9uI2oPq', 'qtok-11', 'qsig-22', 'KPID33', 'qpol-44', '?token', 'Signature=']) {
+        expect(sent, secret).not.to.contain(secret);
+      }
+    } finally {
+      window.fetch = realFetch;
+    }
   });
 
   it('sends nothing from a localhost page unless the analytics URL was given', async () => {

@@ -143,8 +143,10 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
   switch (access.kind) {
     case 'play':
       stage = (
+        // Keyed by the item, not its URL: a renewed (freshly signed) URL restarts the stream inside the same
+        // stage, without the Play button or the preroll again.
         <VideoStage
-          key={`${item.kind}-${item.id}-${access.url}`}
+          key={`${item.kind}-${item.id}`}
           store={store}
           url={access.url}
           live={access.live}
@@ -405,6 +407,15 @@ function VideoStage(props: VideoStageProps): ReactNode {
   const [captionsOffer, setCaptionsOffer] = useState(false);
   const [captions, setCaptions] = useState<{ at: number } | undefined>(undefined);
   const startedAt = useRef(env().now());
+  // Where the next start of the main stream resumes a non-live stream (after a renewed URL or a Retry).
+  const resumeAt = useRef<number | undefined>(undefined);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   // `autoplay` added after the stage showed its Play button (a host script sets it late): start now.
   useEffect(() => {
@@ -469,15 +480,31 @@ function VideoStage(props: VideoStageProps): ReactNode {
     if (!v || phase.kind !== 'main') return;
     let monitor: VideoMonitor | undefined;
     let cancelled = false;
+    const startAt = resumeAt.current ?? captions?.at;
+    resumeAt.current = undefined;
     const running = startPlayback({
       video: v,
       url,
       live,
       prefer: captions ? 'mse' : options.prefer,
-      startAt: captions?.at,
+      startAt,
       captions: Boolean(captions),
       autoplay: true,
       onState: setPlayback,
+      // Signed stream URLs are bound to the client address and expire after 2 h: a refusal mid-play gets one
+      // freshly signed URL from the store; the new `url` then restarts this effect where the stream stopped.
+      onRefused: (refusal) => {
+        const renewing = store.renewStream(refusal);
+        if (!renewing) return false;
+        // Set before the new URL arrives: the store's update may re-run this effect before the promise settles.
+        resumeAt.current = refusal.at;
+        startedAt.current = env().now();
+        return renewing.then((fresh) => {
+          if (fresh !== undefined) return true;
+          resumeAt.current = undefined;
+          return false;
+        });
+      },
       onFirstFrame: (engine) => {
         setFramed(true);
         if (engine === 'native') void nativeLacksSubtitles(v, url).then((lacks) => !cancelled && setCaptionsOffer(lacks));
@@ -501,6 +528,19 @@ function VideoStage(props: VideoStageProps): ReactNode {
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [phase, url, live, options.prefer, attempt, captions]);
+
+  // Retry after "gave-up" or an error: the URL in use may be stale (bound to another client address or past its
+  // 2 h), so the item is reloaded for a freshly signed one first. A new URL restarts the stream by itself; the
+  // same one (or a failed reload) is started again as it is.
+  const retry = () => {
+    const v = video.current;
+    resumeAt.current = !live && v && v.currentTime > 0 ? v.currentTime : undefined;
+    startedAt.current = env().now();
+    setPlayback({ kind: 'reconnecting' });
+    void store.reloadStream().then((fresh) => {
+      if (mounted.current && (fresh === undefined || fresh === url)) setAttempt((n) => n + 1);
+    });
+  };
 
   const togglePlay = useCallback(() => {
     const v = video.current;
@@ -567,7 +607,7 @@ function VideoStage(props: VideoStageProps): ReactNode {
         return (
           <div className="overlay panel" role="alert" part="message playback-error">
             <p>{playback.kind === 'gave-up' ? t('player.gaveUp') : t('player.playbackError')}</p>
-            <button type="button" className="btn" part="button retry" onClick={() => setAttempt((n) => n + 1)}>
+            <button type="button" className="btn" part="button retry" onClick={retry}>
               {t('common.retry')}
             </button>
           </div>
