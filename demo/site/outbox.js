@@ -103,6 +103,11 @@
   document.getElementById('outbox-clear').addEventListener('click', function () {
     if (secret) call('DELETE').then(refresh, refresh);
   });
+  // The printed link opened where the page already is changes only the fragment: take the secret from it then too.
+  window.addEventListener('hashchange', function () {
+    secret = takeSecret();
+    refresh();
+  });
   setInterval(function () { if (document.visibilityState === 'visible') refresh(); }, 3000);
   refresh();
 })();
