@@ -51,15 +51,14 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    command: 'node --import tsx demo/server/main.ts',
+    // Dev mode: the demo pages, stand-ins and /__dev/ endpoints the specs drive (they read its secret from DATA_DIR).
+    command: 'node --import tsx demo/server/main.ts --dev',
     url: `http://localhost:${PORT}/api/settings?channel_key=demo`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: process.env.E2E_SERVER_LOGS === '1' ? 'pipe' : 'ignore',
     stderr: 'pipe',
     env: {
-      // The demo pages, stand-ins and /__dev/ endpoints the specs drive; the specs read the dev secret from DATA_DIR.
-      CHANNEL_DEV: '1',
       PORT: String(PORT),
       HOST_PORT: String(HOST_PORT),
       DATA_DIR: dataDir,

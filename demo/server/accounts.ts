@@ -3,7 +3,9 @@
  *
  * - Passwords: scrypt (node:crypto) with a random 16-byte salt per password, stored as `scrypt$N$r$p$salt$hash`
  *   so the cost can be raised later without invalidating stored hashes.
- * - Hashing runs on libuv's thread pool (async `crypto.scrypt`): a burst of sign-ins never stalls other requests.
+ * - Hashing runs on libuv's thread pool (async `crypto.scrypt`), at most HASHES_AT_ONCE at a time: the pool's other
+ *   threads stay free for the file reads that serve the bundle and pages, and past HASH_QUEUE waiting hashes a
+ *   sign-in answers 503 instead of queueing without end. A burst of sign-ins stalls nothing else.
  * - Tokens: 32 random bytes (hex) handed to the client once; the database keeps only their SHA-256. A token lives
  *   TOKEN_TTL (30 days) after its last use (sliding: each use pushes the end out, written at most once a day), and
  *   ends at logout, at a password change (the other tokens) or reset (all of them). Nothing here logs a token or
@@ -15,13 +17,34 @@
 import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { SqlValue } from 'sql.js';
 import type { ChannelDb, Row } from './db.js';
+import { HttpError } from './http.js';
 
 const SCRYPT = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
-/** scrypt on the thread pool, as a promise. */
-function scryptAsync(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
+/** Hashes running at once: libuv's pool has 4 threads by default, and file reads need some of them. */
+const HASHES_AT_ONCE = 2;
+/** Hashes that may wait for a turn; past that, 503. */
+const HASH_QUEUE = 200;
+let hashing = 0;
+const waiting: Array<() => void> = [];
+
+/** Answered when too many hashes are already waiting (a flood of sign-ins). */
+export const BUSY_MESSAGE = 'Too many sign-ins at once. Please try again in a moment.';
+
+/** scrypt on the thread pool, as a promise, taking its turn among at most HASHES_AT_ONCE. */
+async function scryptAsync(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
+  if (hashing >= HASHES_AT_ONCE) {
+    if (waiting.length >= HASH_QUEUE) throw new HttpError(503, BUSY_MESSAGE);
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  hashing++;
+  try {
+    return await new Promise<Buffer>((resolve, reject) => scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
+  } finally {
+    hashing--;
+    waiting.shift()?.();
+  }
 }
 
 const encodeHash = (salt: Buffer, hash: Buffer) => `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
@@ -88,11 +111,29 @@ export function userByEmail(db: ChannelDb, channelId: number, email: string): Ro
   return db.get('SELECT * FROM users WHERE channel_id = ? AND lower(email) = lower(?)', [channelId, email.trim()]);
 }
 
+/** Sessions one account keeps at most; signing in once more ends the oldest. */
+export const MAX_TOKENS_PER_USER = 20;
+
 /** A new bearer token for a user: handed out once, stored only as its SHA-256. */
 export function issueToken(db: ChannelDb, userId: SqlValue, now: number): string {
   const token = randomBytes(32).toString('hex');
   db.run('INSERT INTO tokens (token_hash, user_id, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?)', [tokenHash(token), userId, now, now, now + TOKEN_TTL]);
+  db.run('DELETE FROM tokens WHERE user_id = ? AND rowid NOT IN (SELECT rowid FROM tokens WHERE user_id = ? ORDER BY rowid DESC LIMIT ?)', [
+    userId,
+    userId,
+    MAX_TOKENS_PER_USER,
+  ]);
   return token;
+}
+
+/**
+ * Ends every way into an account but, optionally, one token: its sessions, its open emailed links, and device
+ * codes linked to it whose TV has not collected its token yet (that TV would otherwise still get one later).
+ */
+export function endSessions(db: ChannelDb, userId: SqlValue, keep?: string): void {
+  db.run('DELETE FROM tokens WHERE user_id = ? AND token_hash <> ?', [userId, keep ? tokenHash(keep) : '']);
+  db.run('DELETE FROM user_links WHERE user_id = ?', [userId]);
+  db.run('DELETE FROM device_codes WHERE user_id = ? AND token_issued = 0', [userId]);
 }
 
 /** Signs in by email and password: a new token and the user, or undefined for a wrong email or password. */

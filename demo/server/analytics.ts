@@ -1,7 +1,8 @@
 /**
  * Analytics the reference server collects instead of the real services, and records for tests:
  *
- * - Mux beacons (dev mode only: in production mux-embed sends them to Mux). mux-embed 5.19 (node_modules/mux-embed/dist/mux.js) sends its beacons to
+ * - Mux beacons (dev mode only: in production mux-embed sends them to Mux). mux-embed 5.19
+ *   (node_modules/mux-embed/dist/mux.js) sends its beacons to
  *   `http://{beaconCollectionDomain}` when the domain is `localhost` or `localhost:{port}` (https otherwise), i.e.
  *   to the root path: `POST /` with `Content-Type: text/plain` and a JSON text body
  *   `{ metadata: { transmission_timestamp, rtt_ms? }, events: [ ... ] }` by fetch() (keepalive for small bodies),

@@ -24,19 +24,21 @@ import {
   bearer,
   createUser,
   deleteUser,
+  endSessions,
   hashPassword,
   issueToken,
   login,
   logout,
   tokenHash,
   userByEmail,
+  userByToken,
   userJson,
   verifyPassword,
 } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
 import { Checks, refuse, truthy, type ApiRequest, type Handlers, type ServerOnlyRoute } from './handler.js';
-import { HttpError } from './http.js';
-import { FailureWindow } from './limits.js';
+import { addressKey, HttpError } from './http.js';
+import { SlidingWindow } from './limits.js';
 import { sendEmail, siteLink } from './mail.js';
 import { redeemSocialCode } from './social.js';
 
@@ -57,6 +59,7 @@ export const MESSAGES = {
   deletionLinkInvalid: 'The link to delete the account is invalid or has expired.',
   currentPasswordRequired: 'The current password field is required.',
   currentPasswordWrong: 'The current password is incorrect.',
+  tooManyAccounts: 'Too many accounts were created from this address. Please try again later.',
 } as const;
 
 /** The per-address throttle's message (the client reads the seconds out of it). */
@@ -76,6 +79,9 @@ const LOGIN_WINDOW = 60;
 /** And this many for one account from any addresses (someone spreading guesses over many addresses). */
 const ACCOUNT_MAX_FAILURES = 20;
 const ACCOUNT_WINDOW = 15 * 60;
+/** New accounts one client address may create per window (each is a stored row; a campus may share an address). */
+const REGISTRATIONS_PER_ADDRESS = 50;
+const REGISTRATION_WINDOW = 10 * 60;
 const DEVICE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ23456789';
 
 export interface AuthContext {
@@ -111,8 +117,9 @@ const normaliseCode = (value: unknown) => (typeof value === 'string' ? value.toU
 export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
   const { db } = ctx;
   // In memory and bounded (limits.ts): a restart forgets them, which is fine for a reference server.
-  const throttle = new FailureWindow(LOGIN_MAX_FAILURES, LOGIN_WINDOW);
-  const accountThrottle = new FailureWindow(ACCOUNT_MAX_FAILURES, ACCOUNT_WINDOW);
+  const throttle = new SlidingWindow(LOGIN_MAX_FAILURES, LOGIN_WINDOW);
+  const accountThrottle = new SlidingWindow(ACCOUNT_MAX_FAILURES, ACCOUNT_WINDOW);
+  const registrations = new SlidingWindow(REGISTRATIONS_PER_ADDRESS, REGISTRATION_WINDOW);
 
   const verifySignature = (channelId: number, email: string, expires: number) =>
     createHmac('sha256', ctx.verifySecret).update(`verify:${channelId}:${email.toLowerCase()}:${expires}`).digest('hex');
@@ -157,19 +164,20 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const password = checks.secret('password');
       checks.done();
       const account = `${r.channelId}|${email!.toLowerCase()}`;
-      const key = `${account}|${r.ip}`;
+      const key = `${account}|${addressKey(r.ip)}`;
       const now = r.clock.now;
       const wait = throttle.wait(key, now);
       if (wait > 0) throw refuse('email', throttledMessage(wait));
       const locked = accountThrottle.wait(account, now);
       if (locked > 0) throw refuse('email', lockedMessage(locked));
+      // Counted before the hash, taken back on success: guesses sent at once are all in flight together, and
+      // counting them only once answered would let a whole burst through.
+      throttle.record(key, now);
+      accountThrottle.record(account, now);
       const signedIn = await login(db, r.channelId, email!, password!, now);
-      if (!signedIn) {
-        throttle.fail(key, now);
-        accountThrottle.fail(account, now);
-        throw refuse('email', MESSAGES.invalidLogin);
-      }
+      if (!signedIn) throw refuse('email', MESSAGES.invalidLogin);
       throttle.clear(key);
+      accountThrottle.forgive(account, now);
       return session(signedIn.token, signedIn.user);
     },
 
@@ -188,6 +196,10 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       if (!truthy(r.body.terms)) checks.fail('terms', MESSAGES.terms);
       if (email !== undefined && userByEmail(db, r.channelId, email)) checks.fail('email', MESSAGES.emailTaken);
       checks.done();
+      // 422, not 429: the client reads 429 as an api-key problem.
+      const address = addressKey(r.ip);
+      if (registrations.wait(address, r.clock.now) > 0) throw refuse('email', MESSAGES.tooManyAccounts);
+      registrations.record(address, r.clock.now);
       const user = await createUser(db, r.channelId, { email: email!, password: password!, first_name: firstName, last_name: lastName, news: truthy(r.body.news) }, r.clock.now);
       // Someone else may have registered the same address while the password was being hashed.
       if (!user) throw refuse('email', MESSAGES.emailTaken);
@@ -214,8 +226,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
         // may have been someone else, waiting for the owner to use the account. Their password, their open links and
         // every session made with them end here; the owner can choose a password later by resetting it.
         db.run('UPDATE users SET email_verified_at = ?, password_hash = NULL, temporary_password = 0, updated_at = ? WHERE id = ?', [now, now, user.id!]);
-        db.run('DELETE FROM tokens WHERE user_id = ?', [user.id!]);
-        db.run('DELETE FROM user_links WHERE user_id = ?', [user.id!]);
+        endSessions(db, user.id!);
       }
       return session(issueToken(db, user.id!, now), user);
     },
@@ -280,6 +291,8 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       db.run("DELETE FROM user_links WHERE user_id = ? AND purpose = 'reset'", [user.id!]);
       if (link === 'expired') throw new HttpError(422, MESSAGES.resetExpired);
       const passwordHash = await hashPassword(password!);
+      // The account may have been deleted while the password was hashed.
+      if (!db.get('SELECT 1 AS ok FROM users WHERE id = ?', [user.id!])) throw new HttpError(422, MESSAGES.resetFailed);
       // Following the emailed link proves the address too. Every session ends: whoever had the old password is out.
       db.run('UPDATE users SET password_hash = ?, temporary_password = 0, email_verified_at = coalesce(email_verified_at, ?), updated_at = ? WHERE id = ?', [
         passwordHash,
@@ -287,7 +300,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
         now,
         user.id!,
       ]);
-      db.run('DELETE FROM tokens WHERE user_id = ?', [user.id!]);
+      endSessions(db, user.id!);
       return { data: { message: 'Your password has been changed. You can sign in with the new one.' } };
     },
 
@@ -380,6 +393,11 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
         updates.password_hash = await hashPassword(newPassword);
         updates.temporary_password = 0;
       }
+      // Hashing took a while: if this session ended meanwhile (a social sign-in cleared a pre-registered account,
+      // another password change, a deletion), nothing is written.
+      const token = bearer(r.req.headers.authorization);
+      const still = userByToken(db, r.channelId, token, r.clock.now);
+      if (!still || still.id !== user.id || still.password_hash !== user.password_hash) throw new HttpError(401, 'Unauthenticated.');
       const columns = Object.keys(updates);
       if (columns.length > 0) {
         db.run(`UPDATE users SET ${columns.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
@@ -388,11 +406,8 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
           user.id!,
         ]);
       }
-      if (newPassword !== undefined) {
-        // Every other session ends (this one stays signed in); so do open reset and deletion links.
-        db.run('DELETE FROM tokens WHERE user_id = ? AND token_hash <> ?', [user.id!, tokenHash(bearer(r.req.headers.authorization) ?? '')]);
-        db.run('DELETE FROM user_links WHERE user_id = ?', [user.id!]);
-      }
+      // Every other session ends (this one stays signed in); so do open links and uncollected device codes.
+      if (newPassword !== undefined) endSessions(db, user.id!, token);
       return { data: userJson(db.get('SELECT * FROM users WHERE id = ?', [user.id!])!) };
     },
   };

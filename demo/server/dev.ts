@@ -38,7 +38,7 @@ import type { ChannelDb } from './db.js';
 import { forgetEventJson, type Clock } from './events.js';
 import { hasDevSecret } from './exposure.js';
 import { HttpError, readBody, sendJson as send } from './http.js';
-import { settingsProblems } from './settings-rules.js';
+import { isObject, settingsProblems } from './settings-rules.js';
 import { clearOutbox, listOutbox } from './mail.js';
 import type { MediaServer } from './streams.js';
 
@@ -154,11 +154,13 @@ export async function handleDev(req: IncomingMessage, res: ServerResponse, url: 
  */
 async function settings(ctx: DevContext, method: string, channelKey: string, req: IncomingMessage): Promise<unknown> {
   const { db } = ctx;
+  // The body first: the row is read and written with no wait in between, so two changes at once both count.
+  const patch = method === 'POST' ? await readBody(req) : undefined;
   const row = db.get('SELECT s.channel_id, s.json, s.fixture_json FROM settings s JOIN channels c ON c.id = s.channel_id WHERE c.channel_key = ?', [channelKey]);
   if (!row) throw new HttpError(404, 'Channel not found.');
   let json = String(row.json);
-  if (method === 'POST') {
-    const merged = merge(JSON.parse(json), await readBody(req));
+  if (patch) {
+    const merged = merge(JSON.parse(json), patch);
     const problems = settingsProblems(merged, ctx.scriptOrigins);
     if (Object.keys(problems).length) throw new HttpError(422, 'These settings cannot be stored.', problems);
     json = JSON.stringify(merged);
@@ -170,7 +172,6 @@ async function settings(ctx: DevContext, method: string, channelKey: string, req
 
 /** `patch` merged into `base`: objects key by key, anything else (arrays too) replaced. */
 function merge(base: unknown, patch: unknown): unknown {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(base) || !isObject(patch)) return patch;
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(patch)) out[key] = merge(base[key], value);

@@ -16,7 +16,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
+/** `production`: the channel's server as it ships; `dev`: with the demo and the test stand-ins (see above). */
 export type ServerMode = 'production' | 'dev';
+
+/** Whether an interface name or address is this machine's loopback. */
+export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /** The request header that carries the dev secret. */
 export const DEV_SECRET_HEADER = 'x-channel-dev-secret';

@@ -3,6 +3,7 @@
  * error type every handler throws to answer with a status.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { CORS_HEADERS } from './static.js';
 
 /** An error that becomes a JSON answer with its status. */
@@ -38,6 +39,15 @@ export function sendText(res: ServerResponse, status: number, text: string, head
   res.end(text);
 }
 
+/** The request's URL (only its path and query are read), or a 400 for a target no URL parser accepts. */
+export function requestUrl(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', 'http://localhost');
+  } catch {
+    throw new HttpError(400, 'Malformed request target.');
+  }
+}
+
 /** decodeURIComponent, or a 400 for a malformed `%` escape (instead of a URIError and a 500). */
 export function decodePathPart(text: string): string {
   try {
@@ -47,9 +57,34 @@ export function decodePathPart(text: string): string {
   }
 }
 
-/** The client's address without the IPv4-mapped prefix, so 127.0.0.1 reads the same on dual-stack sockets. */
-export function clientIp(req: IncomingMessage): string {
-  return (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+/**
+ * The client's address without the IPv4-mapped prefix, so 127.0.0.1 reads the same on dual-stack sockets. Behind
+ * `trustProxy` proxies of the operator's own (TRUST_PROXY), the address the outermost of them saw: each proxy
+ * appends the address it received from to X-Forwarded-For, so it is the `trustProxy`-th entry from the right.
+ * Anything a client wrote further left is never read.
+ */
+export function clientIp(req: IncomingMessage, trustProxy = 0): string {
+  const socket = (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
+  if (trustProxy <= 0) return socket;
+  const header = req.headers['x-forwarded-for'];
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((h) => h.trim()).filter(Boolean);
+  const seen = hops[Math.max(0, hops.length - trustProxy)]?.replace(/^::ffff:/, '');
+  return seen && isIP(seen) ? seen : socket;
+}
+
+/**
+ * The key limits and stream URLs count a client by: its IPv4 address, or its IPv6 /64 (one household or phone,
+ * whose address rotates within that prefix).
+ */
+export function addressKey(ip: string): string {
+  if (isIP(ip) !== 6) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const groups = [...head.split(':').filter(Boolean), ...Array<string>(8).fill('0')].slice(0, 8);
+  if (tail) {
+    const end = tail.split(':');
+    groups.splice(8 - end.length, end.length, ...end);
+  }
+  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
 /** The largest request body any route reads. */

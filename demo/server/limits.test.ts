@@ -7,16 +7,25 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, test } from 'node:test';
 import { Recorder } from './analytics.js';
-import { BoundedMap, FailureWindow, RateLimiter } from './limits.js';
+import { BoundedMap, RateLimiter, SlidingWindow } from './limits.js';
 
 describe('bounded limits', () => {
   test('a flood of 10,001 made-up emails does not lift the lock on an account', () => {
-    const throttle = new FailureWindow(5, 60);
-    for (let i = 0; i < 5; i++) throttle.fail('victim', 1000);
+    const throttle = new SlidingWindow(5, 60);
+    for (let i = 0; i < 5; i++) throttle.record('victim', 1000);
     assert.ok(throttle.wait('victim', 1000) > 0);
-    for (let i = 0; i < 10_001; i++) throttle.fail(`made-up-${i}@example.com`, 1000);
+    for (let i = 0; i < 10_001; i++) throttle.record(`made-up-${i}@example.com`, 1000);
     assert.ok(throttle.wait('victim', 1001) > 0, 'still locked');
     assert.equal(throttle.wait('victim', 1061), 0, 'until its failures age out');
+  });
+
+  test('an attempt taken back no longer counts', () => {
+    const window = new SlidingWindow(2, 60);
+    window.record('k', 10);
+    window.record('k', 11);
+    assert.ok(window.wait('k', 12) > 0);
+    window.forgive('k', 11);
+    assert.equal(window.wait('k', 12), 0);
   });
 
   test('the rate limiter stays bounded: past its capacity the least recently seen address goes, not everyone', () => {

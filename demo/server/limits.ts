@@ -61,8 +61,11 @@ export class RateLimiter {
   }
 }
 
-/** Failures per key within a sliding window (UNIX seconds): `limit` of them lock the key until the oldest ages out. */
-export class FailureWindow {
+/**
+ * Attempts per key within a sliding window (UNIX seconds): `limit` of them lock the key until the oldest ages out.
+ * Sign-in failures, registrations.
+ */
+export class SlidingWindow {
   private readonly failures: BoundedMap<string, number[]>;
 
   constructor(
@@ -79,9 +82,17 @@ export class FailureWindow {
     return recent.length >= this.limit ? Math.max(1, recent[0]! + this.windowSeconds - now) : 0;
   }
 
-  fail(key: string, now: number): void {
-    // Only the last `limit` failures matter for the lock, so a key never holds more than that.
+  /** Counts one attempt at `now`. */
+  record(key: string, now: number): void {
+    // Only the last `limit` attempts matter for the lock, so a key never holds more than that.
     this.failures.set(key, [...this.recent(key, now), now].slice(-this.limit));
+  }
+
+  /** Takes back one attempt counted at `at` (it turned out not to be a failure). */
+  forgive(key: string, at: number): void {
+    const list = this.failures.get(key);
+    const i = list?.lastIndexOf(at) ?? -1;
+    if (list && i >= 0) this.failures.set(key, [...list.slice(0, i), ...list.slice(i + 1)]);
   }
 
   clear(key: string): void {

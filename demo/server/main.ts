@@ -2,8 +2,10 @@
  * Runs the reference channel server: `node --import tsx demo/server/main.ts`. Configuration comes from the
  * environment (README, "Running the reference server safely"):
  *
- *   CHANNEL_DEV=1       dev mode: the demo pages, the CMS host, the outbox, the social and payment stand-ins and the
- *                       /__dev/ test endpoints (`npm start` sets it). Without it: production mode, none of them.
+ *   CHANNEL_DEV=1       dev mode (or the --dev flag, which `npm start` passes): the demo pages, the CMS host, the
+ *                       outbox, the social and payment stand-ins and the /__dev/ test endpoints. Without it:
+ *                       production mode, none of them. Dev mode listens on loopback only unless
+ *                       CHANNEL_DEV_ON_NETWORK=1 too.
  *   HOST                the interface to listen on (default 127.0.0.1: loopback only)
  *   PORT, HOST_PORT     the API port (default 8080) and the CMS host's (dev mode; default PORT+1)
  *   PUBLIC_URL          the origin clients use (emailed links, redirects, media URLs); default http://localhost:PORT
@@ -12,6 +14,8 @@
  *   DATA_DIR            where channel.sqlite (and in dev mode dev-secret) live; default <repo>/.data
  *   RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS   requests per client address per window (default 600 per 10 s)
  *   API_KEY_RATE_MAX    new api keys per client address per 10 minutes (default 100)
+ *   TRUST_PROXY         how many proxies of your own stand in front (default 0): the client address is then read from
+ *                       X-Forwarded-For, as the outermost of them saw it
  *   PAYMENT_SETTLE_MS   how long a test purchase stays pending before it settles (dev mode; default 3000)
  */
 import { join } from 'node:path';
@@ -29,7 +33,7 @@ function envNumber(name: string): number | undefined {
 /** A comma-separated list from the environment. */
 const envList = (name: string) => (process.env[name] ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 
-const dev = process.env.CHANNEL_DEV === '1' || process.env.CHANNEL_DEV === 'true';
+const dev = process.argv.includes('--dev') || process.env.CHANNEL_DEV === '1' || process.env.CHANNEL_DEV === 'true';
 const server = await startServer({
   mode: dev ? 'dev' : 'production',
   host: process.env.HOST || undefined,
@@ -42,6 +46,8 @@ const server = await startServer({
   rateLimitMax: envNumber('RATE_LIMIT_MAX'),
   rateLimitWindowMs: envNumber('RATE_LIMIT_WINDOW_MS'),
   apiKeyRateMax: envNumber('API_KEY_RATE_MAX'),
+  trustProxy: envNumber('TRUST_PROXY'),
+  devOnNetwork: process.env.CHANNEL_DEV_ON_NETWORK === '1',
   paymentSettleMs: envNumber('PAYMENT_SETTLE_MS'),
 }).catch((error: NodeJS.ErrnoException) => {
   // The common failure is a port already taken (often by an earlier demo server): say which, without a stack.
@@ -62,7 +68,7 @@ if (server.mode === 'dev') {
   console.log(`CMS host (cross-origin embedding): ${server.hostOrigin}/`);
   console.log('Demo accounts: viewer@example.com / viewer-pass-1, fan@example.com / fan-pass-1, temp@example.com / temp-pass-1');
   console.log('  and viewer@, buyer@, subscriber@, passholder@demo-sports.example (password demo-password)');
-  // The fragment never reaches a server or a Referer; the outbox page keeps it for this tab only.
+  // The fragment never reaches a server or a Referer; the outbox page keeps it for this tab only (sessionStorage).
   console.log(`Outbox (emails the demo sent): ${server.origin}/outbox.html#dev-secret=${server.devSecret}`);
   console.log(`TV device linking: ${server.origin}/tv.html`);
   console.log(`Dev secret of this start (header X-Channel-Dev-Secret for /__dev/): in ${join(server.dataDir, 'dev-secret')}`);

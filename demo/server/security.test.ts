@@ -107,22 +107,31 @@ const authorize = (redirect: string, email: string) =>
     last_name: 'Tim',
   }).toString();
 
-/** Signs in through the Google stand-in as `email` (as its owner would) and answers the new token. */
-async function socialSignIn(email: string): Promise<string> {
-  const callback = `${h.base}/auth/login/google/callback`;
+const googleCallback = () => `${h.base}/auth/login/google/callback`;
+
+/** The Google stand-in's one-time code for `email`, as its owner would get it. */
+async function socialCode(email: string): Promise<string> {
   const back = await fetch(`${h.base}/__social/google/authorize`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: authorize(callback, email),
+    body: authorize(googleCallback(), email),
     redirect: 'manual',
   });
   assert.equal(back.status, 303);
   const code = new URL(back.headers.get('location')!).searchParams.get('code');
   ok(code, 'a code');
-  const res = await apiPost('v2/auth/social/google', { code, redirect_uri: callback });
+  return code;
+}
+
+/** Redeems a stand-in code with the channel's API; answers the new token. */
+async function redeem(code: string): Promise<string> {
+  const res = await apiPost('v2/auth/social/google', { code, redirect_uri: googleCallback() });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return String(res.body.data.token);
 }
+
+/** Signs in through the Google stand-in as `email` (as its owner would) and answers the new token. */
+const socialSignIn = async (email: string) => redeem(await socialCode(email));
 
 describe('critical: the dev endpoints', () => {
   test('without dev mode, the outbox, dev endpoints, stand-ins and demo pages do not exist (404)', async () => {
@@ -356,6 +365,75 @@ describe('medium: accounts', () => {
     assert.deepEqual([profile.email_verified, profile.has_password], [true, false]);
   });
 
+  test("a password change in flight when the owner signs in socially does not keep a pre-registered account", async () => {
+    const victim = `victim-race-${Date.now()}@example.com`;
+    const attacker = await register('attacker-pass-1', victim);
+    const code = await socialCode(victim);
+    // The attacker's change hashes two passwords; the owner's sign-in lands meanwhile.
+    const change = apiPost('profile', { _method: 'patch', password: 'attacker-pass-2', password_confirmation: 'attacker-pass-2', current_password: 'attacker-pass-1' }, attacker.token);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const owner = await redeem(code);
+    assert.equal((await change).status, 401, 'the change found its session gone');
+    assert.equal((await apiPost('v2/auth/login', { email: victim, password: 'attacker-pass-2' })).status, 422);
+    assert.equal((await apiGet('profile', owner)).status, 200, "the owner's session stands");
+  });
+
+  test("a TV code linked by whoever pre-registered the account gets no token once the owner takes it over", async () => {
+    const victim = `victim-tv-${Date.now()}@example.com`;
+    const attacker = await register('attacker-pass-1', victim);
+    const tvKey = await h.apiKey('demo');
+    const device = await h.post('/api/auth/device-code', { api_key: tvKey });
+    assert.equal(device.status, 200, JSON.stringify(device.body));
+    const code = String(device.body.data.code);
+    assert.equal((await apiPost('auth/add_session', { code }, attacker.token)).status, 200);
+    await socialSignIn(victim);
+    const polled = await h.call(`/api/auth/device-code/${code}?api_key=${tvKey}`);
+    ok(!polled.body?.data?.token, `no token for the TV: ${JSON.stringify(polled.body)}`);
+  });
+
+  test('a password change also ends uncollected TV codes; a reset too', async () => {
+    const { email, token } = await register('owner-pass-1');
+    const link = async () => {
+      const tvKey = await h.apiKey('demo');
+      const code = String((await h.post('/api/auth/device-code', { api_key: tvKey })).body.data.code);
+      assert.equal((await apiPost('auth/add_session', { code }, token)).status, 200);
+      return () => h.call(`/api/auth/device-code/${code}?api_key=${tvKey}`);
+    };
+    const poll = await link();
+    const res = await apiPost('profile', { _method: 'patch', password: 'owner-pass-2', password_confirmation: 'owner-pass-2', current_password: 'owner-pass-1' }, token);
+    assert.equal(res.status, 200);
+    ok(!(await poll()).body?.data?.token, 'no token after the password change');
+    const poll2 = await link();
+    await apiPost('auth/password-reset-request', { email });
+    const [mail] = (await h.call(`/__dev/outbox?to=${encodeURIComponent(email)}`)).body.data;
+    const reset = new URL(mail.links[0]).searchParams.get('token');
+    assert.equal((await apiPost('auth/password-reset', { email, token: reset, password: 'owner-pass-3', password_confirmation: 'owner-pass-3' })).status, 200);
+    ok(!(await poll2()).body?.data?.token, 'no token after the reset');
+  });
+
+  test('one account keeps at most 20 sessions: signing in once more ends the oldest', async () => {
+    const { email, token: first } = await register('owner-pass-1');
+    for (let i = 0; i < 20; i++) await signIn({ email, password: 'owner-pass-1' });
+    assert.equal((await apiGet('profile', first)).status, 401);
+  });
+
+  test('one address cannot create accounts without end', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 51; i++) {
+      const res = await postFrom('127.0.3.1', 'v2/auth/register', {
+        first_name: 'Bo',
+        last_name: 'T',
+        email: `bulk-${i}-${Date.now()}@example.com`,
+        password: 'bulk-pass-1',
+        password_confirmation: 'bulk-pass-1',
+        terms: true,
+      });
+      statuses.push(res.status);
+      if (i === 50) assert.equal(JSON.parse(res.body).errors.email[0], 'Too many accounts were created from this address. Please try again later.');
+    }
+    assert.deepEqual([statuses.slice(0, 50).every((s) => s === 200), statuses[50]], [true, 422]);
+  });
+
   test('a stolen token alone cannot change the password: the current one is required', async () => {
     const { token } = await register('owner-pass-1');
     const change = (extra: Record<string, unknown>) => apiPost('profile', { _method: 'patch', password: 'taken-over-1', password_confirmation: 'taken-over-1', ...extra }, token);
@@ -526,6 +604,34 @@ describe('medium: password hashing', () => {
   });
 });
 
+describe('medium: password hashing, in bursts', () => {
+  test('guesses sent all at once are throttled like guesses sent one by one', async () => {
+    const { email } = await register('right-pass-1');
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => postFrom('127.0.2.1', 'v2/auth/login', { email, password: `guess-${i}` }).then((res) => JSON.parse(res.body))),
+    );
+    const checked = answers.filter((body) => body.message === 'Invalid email or password. Please try again.').length;
+    ok(checked <= 5, `${checked} of 30 simultaneous guesses were checked; the limit is 5 a minute per address`);
+  });
+
+  test('a flood of failed sign-ins does not hold up the files the pages load', async () => {
+    const finished: string[] = [];
+    const logins = Array.from({ length: 100 }, (_, i) =>
+      postFrom(`127.0.4.${1 + (i % 50)}`, 'v2/auth/login', { email: `flood-${i}@example.com`, password: 'wrong-password' }).then(() => {
+        finished.push('login');
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const page = raw(h.server.port, '/demo.css', { headers: { Host: `localhost:${h.server.port}` }, from: '127.0.4.99' }).then((res) => {
+      assert.equal(res.status, 200);
+      finished.push('css');
+    });
+    await Promise.all([...logins, page]);
+    const before = finished.indexOf('css');
+    ok(before < 50, `the stylesheet came after ${before} of the 100 sign-ins: hashing filled the thread pool`);
+  });
+});
+
 describe('low', () => {
   test("guessing one account's password from many addresses locks the account, with a clear message", async () => {
     const { email } = await register('right-pass-1');
@@ -556,5 +662,20 @@ describe('low', () => {
       const res: Answer = await h.call(path);
       assert.equal(res.status, 400, `${path}: ${JSON.stringify(res.body)}`);
     }
+    // Request targets no URL parser accepts.
+    for (const target of ['//[/x', 'http://[::1/x', 'http://a:b:c/x']) {
+      const res = await raw(h.server.port, target, { headers: { Host: `localhost:${h.server.port}` } });
+      assert.equal(res.status, 400, target);
+    }
+  });
+
+  test('settings that break the contract every client parses them with are refused', async () => {
+    const res = await h.call('/__dev/settings?channel_key=demo', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ language: 5 }) });
+    assert.equal(res.status, 422, JSON.stringify(res.body));
+    assert.equal((await h.keyless('settings')).status, 200, 'settings still answer');
+  });
+
+  test('dev mode refuses to listen beyond loopback unless told twice', async () => {
+    await assert.rejects(startServer({ mode: 'dev', host: '0.0.0.0', port: 0, dataDir: join(prodTmp, 'data-net') }), /CHANNEL_DEV_ON_NETWORK/);
   });
 });

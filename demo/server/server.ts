@@ -49,11 +49,12 @@ import {
   allowedHostsFor,
   DEFAULT_SCRIPT_ORIGINS,
   hostAllowed,
+  isLoopback,
   newDevSecret,
   publicOriginOf,
   type ServerMode,
 } from './exposure.js';
-import { clientIp, decodePathPart, HttpError, readBody, sendJson, sendText } from './http.js';
+import { addressKey, clientIp, decodePathPart, HttpError, readBody, requestUrl, sendJson, sendText } from './http.js';
 import { RateLimiter } from './limits.js';
 import { API_KEY_TOUCH_SECONDS, capApiKeys, capLogs, MAX_LOG_ENTRY_BYTES, prune } from './maintenance.js';
 import { ensureMedia, type MediaLibrary } from './media.js';
@@ -82,6 +83,16 @@ export interface ServerOptions {
   scriptOrigins?: string[];
   /** The dev secret (dev mode); default a new random one per start. */
   devSecret?: string;
+  /**
+   * Dev mode lets anyone sign in as anyone, so it refuses to listen beyond loopback unless this says so
+   * (CHANNEL_DEV_ON_NETWORK=1, for a test network of your own).
+   */
+  devOnNetwork?: boolean;
+  /**
+   * How many proxies of the operator's own stand in front of the server (TRUST_PROXY): the client address is then
+   * read from X-Forwarded-For, as the outermost of them saw it. Default 0: the socket's address.
+   */
+  trustProxy?: number;
   /** API and bundle port; 0 picks a free one (tests). Default 8080. */
   port?: number;
   /** The "CMS host" port serving only demo/site; default port + 1, or a free one when port is 0. */
@@ -92,6 +103,7 @@ export interface ServerOptions {
   apiKeyRateMax?: number;
   /** Requests per window per client IP, on every path, before 429. Default 600. */
   rateLimitMax?: number;
+  /** That window, in ms. Default 10,000. */
   rateLimitWindowMs?: number;
   /** Repository root, to find dist/, demo/site/ and demo/fixtures/. */
   rootDir?: string;
@@ -157,8 +169,7 @@ function compilePath(path: string): { regex: RegExp; names: string[] } {
   return { regex: new RegExp(`^${source}$`), names };
 }
 
-
-/** The region-block message (spec section 1). */
+/** The answer to a call an account with a temporary password may not make yet. */
 const TEMPORARY_PASSWORD_LOCK = 'Choose a new password first: you signed in with a temporary password.';
 /** What an account with a temporary password may still do (the server-side half of the lock of spec section 2). */
 const TEMPORARY_PASSWORD_ALLOWS = new Set(['profile', 'userAccess', 'updateProfile', 'logout']);
@@ -174,6 +185,12 @@ const PRUNE_INTERVAL_MS = 3600_000;
 /** The demo pages' own assets, which the account routes' page needs in production too. */
 const ACCOUNT_PAGE_ASSETS = new Set(['/demo.css', '/demo.js']);
 
+/** A 429 with Retry-After when a limiter says to wait `seconds` (0: go on). */
+function tooMany(seconds: number): void {
+  if (seconds > 0) throw new HttpError(429, 'Too Many Attempts.', undefined, { 'Retry-After': String(seconds) });
+}
+
+/** The region-block message (spec section 1). */
 const GEO_BLOCKED = 'This content is not available in your region.';
 
 /** A download's file name from the event name: "Bayshore Pelicans @ Mountain View Rams" -> bayshore-pelicans-at-... */
@@ -198,8 +215,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dev = mode === 'dev';
   const listenHost = options.host ?? '127.0.0.1';
   const configuredOrigin = options.publicUrl ? publicOriginOf(options.publicUrl) : undefined;
+  if (dev && !isLoopback(listenHost) && !options.devOnNetwork) {
+    throw new Error(
+      `Dev mode (CHANNEL_DEV=1) lets anyone sign in as anyone, so it listens on loopback only, not on HOST=${listenHost}. ` +
+        'Set CHANNEL_DEV_ON_NETWORK=1 as well to expose it on a network of your own.',
+    );
+  }
   const devSecret = dev ? (options.devSecret ?? newDevSecret()) : undefined;
   const scriptOrigins = [...DEFAULT_SCRIPT_ORIGINS, ...(options.scriptOrigins ?? []).map((o) => publicOriginOf(o))];
+  /** The client's address (limits count its IPv4 address or IPv6 /64: `addressKey`). */
+  const addressOf = (req: IncomingMessage) => clientIp(req, options.trustProxy ?? 0);
   // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
   const [db, library] = await Promise.all([
     ChannelDb.open(dataDir, join(rootDir, 'demo', 'fixtures'), Math.floor(nowMs() / 1000)),
@@ -222,6 +247,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const mediaServer = new MediaServer({
     library,
     secret: secret('media_secret'),
+    addressOf: (req) => addressKey(addressOf(req)),
+    // The log of media requests is for the dev endpoints; production keeps none.
+    logRequests: dev,
     ttlSeconds: options.mediaTtlSeconds,
     now: nowMs,
     resolve: (stream) => resolveStream(stream),
@@ -337,7 +365,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   /** Whom a signed media URL is for: the signed-in user, else the api key; at the address that asked. */
   const viewerOf = (r: ApiRequest): MediaViewer => {
     const user = r.access().user;
-    return { identity: user ? `u:${String(user.id)}` : `k:${r.apiKey ?? ''}`, address: r.ip };
+    return { identity: user ? `u:${String(user.id)}` : `k:${r.apiKey ?? ''}`, address: addressKey(r.ip) };
   };
 
   // ------------------------------------------------------------------ API handlers, by contract endpoint name
@@ -358,8 +386,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     getApiKey: ({ channelId, ip }) => {
       // Each key is a stored row: one address gets a few per window (a visitor keeps theirs), and the total is
       // capped (maintenance.ts), least recently used first.
-      const wait = keyLimiter.hit(ip);
-      if (wait > 0) throw new HttpError(429, 'Too Many Attempts.', undefined, { 'Retry-After': String(wait) });
+      tooMany(keyLimiter.hit(addressKey(ip)));
       // Random, unguessable, and stored so any later keyed call can map it back to the channel.
       const apiKey = randomBytes(24).toString('hex');
       const now = clock().now;
@@ -611,7 +638,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       channelId,
       channelKey: String(channel.channel_key),
       apiKey: typeof apiKey === 'string' ? apiKey : undefined,
-      ip: clientIp(req),
+      ip: addressOf(req),
       origin,
       media,
       clock: now,
@@ -666,14 +693,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   /** Refuses a request whose Host is not one of this listener's names, and counts it against its address. */
   const admit = (req: IncomingMessage, hosts: ReadonlySet<string>) => {
     if (!hostAllowed(req, hosts)) throw new HttpError(400, 'Unknown Host header: this server answers only its own names (PUBLIC_URL, ALLOWED_HOSTS).');
-    const wait = limiter.hit(clientIp(req));
-    if (wait > 0) throw new HttpError(429, 'Too Many Attempts.', undefined, { 'Retry-After': String(wait) });
+    tooMany(limiter.hit(addressKey(addressOf(req))));
   };
 
   /** The API/bundle listener. */
   async function handleMain(req: IncomingMessage, res: ServerResponse): Promise<void> {
     admit(req, mainHosts);
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req);
     const path = url.pathname;
     if (req.method === 'OPTIONS') {
       // Preflight for cross-origin API calls with Authorization or JSON bodies; never for the dev endpoints.
@@ -738,7 +764,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   /** The CMS host listener (dev mode only): only demo/site, nothing else. */
   async function handleHost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     admit(req, cmsHosts);
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     if (await serveAccountRoute(req, res, url.pathname)) return;
     if (await serveStatic(req, res, siteDir, url.pathname, pageOptions())) return;
@@ -755,9 +781,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       // The dev endpoints' errors are no more readable from other origins than their answers.
       let cors = true;
       try {
-        cors = !isDevPath(new URL(req.url ?? '/', 'http://localhost').pathname);
+        cors = !isDevPath(requestUrl(req).pathname);
       } catch {
-        /* an unparsable URL: answer it like any other error */
+        /* an unparsable target: answered 400 like any other error */
       }
       if (error instanceof HttpError) {
         sendJson(res, error.status, { message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.headers, { cors });

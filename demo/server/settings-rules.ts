@@ -9,11 +9,15 @@
  *   is sent there): http(s) URLs without credentials; authorize pages https.
  * - `logo`: an http(s) URL or a path on this server.
  * - `mux.beacon_domain`: a host name with an optional port, nothing else (mux-embed builds the beacon URL from it).
+ * And as a whole they must match the contract's `Settings` that every client parses them with (social authorize
+ * pages aside, which the server fills in when it serves them), or every later call that reads them would fail.
  */
+import { Settings } from '../../src/api/contract.js';
 
 type Problems = Record<string, string[]>;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A plain JSON object (not null, not an array). */
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An absolute URL of one of `protocols` without credentials, or undefined. */
 function urlOf(value: string, protocols: readonly string[]): URL | undefined {
@@ -84,6 +88,15 @@ export function settingsProblems(settings: unknown, scriptOrigins: readonly stri
         fail('mux.beacon_domain', 'The beacon_domain must be a host name, with an optional port.');
       }
     }
+  }
+  if (Object.keys(problems).length) return problems;
+  const served = structuredClone(settings);
+  if (isObject(served.social)) {
+    for (const client of Object.values(served.social)) if (isObject(client) && !client.authorize_url) client.authorize_url = 'https://provider.invalid/';
+  }
+  const parsed = Settings.safeParse(served);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) fail(issue.path.join('.') || 'settings', `Does not match the settings contract: ${issue.message}`);
   }
   return problems;
 }

@@ -22,7 +22,6 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { livePlaylist, masterPlaylist, segmentExtension, vodPlaylist } from './hls.js';
-import { clientIp } from './http.js';
 import { BoundedMap } from './limits.js';
 import { segmentPath, type Asset, type MediaLibrary, type Track } from './media.js';
 import { CORS_HEADERS } from './static.js';
@@ -157,6 +156,10 @@ export interface MediaServerOptions {
   library: MediaLibrary;
   /** The HMAC key of playback URLs. */
   secret: string;
+  /** The client address a request counts as (the one URLs are bound to). */
+  addressOf(req: IncomingMessage): string;
+  /** Whether to keep the log of media requests (`requests`, for the dev endpoints). */
+  logRequests?: boolean;
   /** How long a playback URL lives; default two hours. */
   ttlSeconds?: number;
   /** Wall clock, ms. */
@@ -248,7 +251,7 @@ export class MediaServer {
       stream = signed[2]!;
       rest = signed[3]!;
       logPath = `/media/s/-/${stream}/${rest}`;
-      const problem = this.check(signed[1]!, stream, clientIp(req));
+      const problem = this.check(signed[1]!, stream, this.options.addressOf(req));
       if (problem) answer = refusal(403, problem);
     } else if (preroll) {
       stream = `preroll-${preroll[1]}`;
@@ -274,7 +277,7 @@ export class MediaServer {
       const target: StreamTarget = preroll ? this.prerollTarget(Number(preroll[1])) : this.options.resolve(stream);
       answer = await this.answer(target, kind, rest);
     }
-    this.requests.add({ at: this.options.now(), method: req.method ?? 'GET', stream, kind, path: logPath, status: answer!.status });
+    if (this.options.logRequests) this.requests.add({ at: this.options.now(), method: req.method ?? 'GET', stream, kind, path: logPath, status: answer!.status });
     send(req, res, answer!);
     return true;
   }

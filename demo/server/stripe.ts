@@ -353,8 +353,8 @@ async function portalPage(req: IncomingMessage, res: ServerResponse, id: string,
     const body = await readBody(req);
     const card = typeof body.payment_method === 'string' ? body.payment_method : '';
     db.run('UPDATE payment_methods SET saved = 0 WHERE id = ? AND user_id = ?', [card, userId]);
-    const here = new URL(req.url ?? '/', req.headers.host ? `http://${req.headers.host}` : ctx.bundleOrigin());
-    seeOther(res, `${here.origin}${here.pathname}`, { removed: '1' });
+    // Back to this same page on the public origin (never built from the Host header).
+    seeOther(res, new URL(`/__stripe/portal/${encodeURIComponent(id)}`, ctx.bundleOrigin()).href, { removed: '1' });
     return;
   }
   // Opening the link starts the session: it then lasts an hour from now, instead of the link's few minutes.

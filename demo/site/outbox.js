@@ -4,8 +4,8 @@
 //
 // The dev endpoints answer only with this start's dev secret in the X-Channel-Dev-Secret header. The server prints
 // this page's address with the secret in the fragment (`outbox.html#dev-secret=…`): a fragment never reaches a
-// server, a log or a Referer. The page keeps it in this origin's localStorage (a restart makes a new secret, and the
-// page asks for the new link) and takes it out of the address.
+// server, a log or a Referer. The page keeps it for this tab only (sessionStorage: other pages of the origin, and
+// later tabs, never see it) and takes it out of the address; after a restart it asks for the new link.
 (function () {
   var root = document.getElementById('outbox');
   var base = root.getAttribute('data-api') + '/__dev/outbox';
@@ -19,9 +19,9 @@
   function takeSecret() {
     var fromHash = /^#dev-secret=([0-9a-f]+)$/.exec(location.hash);
     try {
-      if (fromHash) localStorage.setItem(STORE, fromHash[1]);
+      if (fromHash) sessionStorage.setItem(STORE, fromHash[1]);
       if (fromHash) history.replaceState(null, '', location.pathname + location.search);
-      return localStorage.getItem(STORE) || '';
+      return sessionStorage.getItem(STORE) || '';
     } catch (err) {
       return fromHash ? fromHash[1] : '';
     }
@@ -88,7 +88,7 @@
       .catch(function (error) {
         if (error.message === 'locked') {
           secret = '';
-          try { localStorage.removeItem(STORE); } catch (err) { /* storage off: nothing kept */ }
+          try { sessionStorage.removeItem(STORE); } catch (err) { /* storage off: nothing kept */ }
           locked();
         } else statusEl.textContent = 'Could not load the outbox: ' + error.message;
       });

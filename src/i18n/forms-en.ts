@@ -225,6 +225,8 @@ export const formsEn = {
       currentPasswordRequired: 'Enter your current password to choose a new one.',
       currentPasswordWrong: 'The current password is incorrect.',
       deletionLinkInvalid: 'The link to delete the account is invalid or has expired.',
+      tooManyAccounts: 'Too many accounts were created from this address. Please try again later.',
+      busy: 'Too many sign-ins at once. Please try again in a moment.',
       codeInvalid: 'The code is invalid or has expired.',
       devicesOff: 'Device linking is not enabled for this channel.',
       sessionEnded: 'Your session has ended. Please sign in again.',

@@ -225,6 +225,8 @@ export const formsFr: Translation<typeof formsEn> = {
       currentPasswordRequired: 'Saisissez votre mot de passe actuel pour en choisir un nouveau.',
       currentPasswordWrong: 'Le mot de passe actuel est incorrect.',
       deletionLinkInvalid: 'Le lien de suppression du compte est invalide ou a expiré.',
+      tooManyAccounts: 'Trop de comptes ont été créés depuis cette adresse. Veuillez réessayer plus tard.',
+      busy: 'Trop de connexions en même temps. Veuillez réessayer dans un instant.',
       codeInvalid: 'Le code est invalide ou a expiré.',
       devicesOff: "L'association d'appareils n'est pas activée pour cette chaîne.",
       sessionEnded: 'Votre session a pris fin. Veuillez vous reconnecter.',

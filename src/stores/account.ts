@@ -58,6 +58,8 @@ const SERVER_MESSAGES: [RegExp, string][] = [
   [/code is invalid or has expired/i, 'forms:account.server.codeInvalid'],
   [/device linking is not enabled/i, 'forms:account.server.devicesOff'],
   [/link to delete the account is invalid or has expired/i, 'forms:account.server.deletionLinkInvalid'],
+  [/too many accounts were created from this address/i, 'forms:account.server.tooManyAccounts'],
+  [/too many sign-ins at once/i, 'forms:account.server.busy'],
   [/current password field is required/i, 'forms:account.server.currentPasswordRequired'],
   [/current password is incorrect/i, 'forms:account.server.currentPasswordWrong'],
   // In the default namespace, not `forms`: elements without forms (player, schedule) show it too.
@@ -81,6 +83,10 @@ export function serverText(text: string): Msg {
  * throttling text; anything else (network, timeout, 5xx, an answer this client cannot read) the generic text.
  */
 export function failureOf(error: unknown): Failure {
+  // The one 5xx with something to say: the server's sign-ins are queued full for a moment.
+  if (error instanceof HttpError && error.status === 503 && /too many sign-ins at once/i.test(error.message)) {
+    return { fields: {}, message: serverText(error.message) };
+  }
   if (!(error instanceof HttpError) || error.status >= 500) return { fields: {}, message: GENERIC };
   if (error.status === 401) return { fields: {}, message: { key: 'forms:account.server.sessionEnded' } };
   if (error.status === 429) return { fields: {}, message: { key: 'errors.tooManyRequests' } };

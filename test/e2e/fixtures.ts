@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
+import { DEV_SECRET_HEADER } from '../../demo/server/exposure.js';
 
 /**
  * This run's dev secret: the reference server (started in dev mode by playwright.config.ts) writes it to its
@@ -68,7 +69,7 @@ export const test = base.extend<ErrorOptions & Fixtures>({
 
   // API calls of the specs (the `request` fixture) carry the dev secret, so they can drive `/__dev/`; pages do not.
   request: async ({ playwright }, use) => {
-    const request = await playwright.request.newContext({ extraHTTPHeaders: { 'X-Channel-Dev-Secret': devSecret() } });
+    const request = await playwright.request.newContext({ extraHTTPHeaders: { [DEV_SECRET_HEADER]: devSecret() } });
     await use(request);
     await request.dispose();
   },

@@ -654,6 +654,25 @@ describe('accounts', () => {
       expect(failureOf(new HttpError(403, TEMPORARY_LOCK.body.message, 'u')).message).to.deep.equal({ key: 'errors.temporaryPassword' });
     });
 
+    it('a 503 from a full sign-in queue and the per-address registration limit read as sentences, in both languages', async () => {
+      await Promise.all([loadLanguage('fr'), loadForms('en'), loadForms('fr')]);
+      const [en, fr] = [translator('en'), translator('fr')];
+      const busy = failureOf(new HttpError(503, 'Too many sign-ins at once. Please try again in a moment.', 'u')).message!;
+      expect(busy).to.deep.equal({ key: 'forms:account.server.busy' });
+      expect(failureOf(new HttpError(503, 'Service Unavailable', 'u')).message, 'another 503 stays generic').to.equal(GENERIC);
+      const accounts = failureOf(
+        new HttpError(422, 'x', 'u', { email: ['Too many accounts were created from this address. Please try again later.'] }),
+      ).fields.email!;
+      expect([en(busy.key), en(accounts.key)]).to.deep.equal([
+        'Too many sign-ins at once. Please try again in a moment.',
+        'Too many accounts were created from this address. Please try again later.',
+      ]);
+      expect([fr(busy.key), fr(accounts.key)]).to.deep.equal([
+        'Trop de connexions en même temps. Veuillez réessayer dans un instant.',
+        'Trop de comptes ont été créés depuis cette adresse. Veuillez réessayer plus tard.',
+      ]);
+    });
+
     it('maps the per-account sign-in lock to the email field with its minutes, singular and plural', async () => {
       const lock = (text: string) => failureOf(new HttpError(422, 'Too many failed sign-ins.', 'u', { email: [text] })).fields.email;
       expect(lock('This account is locked after too many failed sign-ins. Please try again in 15 minutes.')).to.deep.equal({
