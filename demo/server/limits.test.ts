@@ -1,5 +1,6 @@
 /**
- * The bounded bookkeeping of limits.ts and the analytics recorder: a flood from many addresses or made-up emails
+ * How the server counts a client (its address, behind trusted proxies too), and the bounded bookkeeping of
+ * limits.ts and the analytics recorder: a flood from many addresses or made-up emails
  * costs bounded memory without wiping everyone else's counts (the sign-in throttle and the rate limiter used to
  * clear themselves wholesale at 10,000 entries, unlocking whoever was locked).
  */
@@ -7,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { describe, test } from 'node:test';
 import { Recorder } from './analytics.js';
+import { addressKey, clientIp } from './http.js';
 import { BoundedMap, RateLimiter, SlidingWindow } from './limits.js';
 
 describe('bounded limits', () => {
@@ -61,5 +63,25 @@ describe('bounded limits', () => {
     const kept = recorder.query(new URLSearchParams()).map((e) => e.body.n);
     assert.equal(kept.at(-1), 19, 'the newest stays');
     assert.ok(!kept.includes(0), 'the oldest went');
+  });
+});
+
+describe('client addresses', () => {
+  const req = (remote: string, forwarded?: string) =>
+    ({ socket: { remoteAddress: remote }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+
+  test('X-Forwarded-For is read only behind trusted proxies, and only the entries they added', () => {
+    assert.equal(clientIp(req('::ffff:10.0.0.5', '203.0.113.9')), '10.0.0.5', 'no proxy trusted: the socket');
+    assert.equal(clientIp(req('10.0.0.5', '198.51.100.1, 203.0.113.9'), 1), '203.0.113.9', 'what our one proxy saw');
+    assert.equal(clientIp(req('10.0.0.5', '198.51.100.1, 203.0.113.9, 10.0.0.7'), 2), '203.0.113.9', 'two proxies of ours');
+    assert.equal(clientIp(req('10.0.0.5', 'not-an-address'), 1), '10.0.0.5', 'garbage: the socket');
+    assert.equal(clientIp(req('10.0.0.5'), 1), '10.0.0.5', 'no header: the socket');
+  });
+
+  test('limits count an IPv6 client by its /64, an IPv4 client by its address', () => {
+    assert.equal(addressKey('203.0.113.9'), '203.0.113.9');
+    assert.equal(addressKey('2001:db8:1:2:3:4:5:6'), '2001:db8:1:2::/64');
+    assert.equal(addressKey('2001:db8:1:2::ff'), addressKey('2001:0db8:0001:0002:aaaa::1'));
+    assert.notEqual(addressKey('2001:db8:1:2::1'), addressKey('2001:db8:1:3::1'));
   });
 });
