@@ -297,9 +297,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return /^\/(?!\/)/.test(text) ? new URL(text, bundleOrigin).href : text;
   };
 
+  /** A channel's settings as stored (a fresh copy: callers may change it). */
+  const storedSettings = (channelId: number): Record<string, unknown> =>
+    JSON.parse(String(db.get('SELECT json FROM settings WHERE channel_id = ?', [channelId])?.json ?? '{}')) as Record<string, unknown>;
+
   /** The sites a channel's social codes may go back to: its site_url, else this server; in dev also the CMS host. */
   const sitesOf = (channelId: number): string[] => {
-    const site = (JSON.parse(String(db.get('SELECT json FROM settings WHERE channel_id = ?', [channelId])?.json ?? '{}')) as { site_url?: unknown }).site_url;
+    const site = storedSettings(channelId).site_url;
     const own = typeof site === 'string' && site.trim() !== '' ? [site.trim()] : [bundleOrigin];
     return dev ? [...own, cmsOrigin] : own;
   };
@@ -307,9 +311,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const channelByKey = (key: unknown): Row | undefined =>
     typeof key === 'string' && key !== '' ? db.get('SELECT id, channel_key, name FROM channels WHERE channel_key = ?', [key]) : undefined;
 
+  /** A channel's settings as clients get them: absolute media URLs, and in dev mode the stand-ins filled in. */
   const settingsOf = (channelId: number): Record<string, unknown> => {
-    const row = db.get('SELECT json FROM settings WHERE channel_id = ?', [channelId]);
-    const settings = JSON.parse(String(row?.json ?? '{}')) as Record<string, unknown>;
+    const settings = storedSettings(channelId);
     if (typeof settings.logo === 'string') settings.logo = media(settings.logo);
     const mux = settings.mux as { env_key?: string; beacon_domain?: string | null } | null | undefined;
     // In dev mode Mux beacons come back to this server (POST /, analytics.ts) unless the channel names another
@@ -628,6 +632,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     let access: Access | undefined;
     let view: EventView | undefined;
     let settings: Settings | undefined;
+    // The bearer token's user, looked up once per request (access and user both need it).
+    let tokenUser: { row: Row | undefined } | undefined;
+    const userOfToken = () => (tokenUser ??= { row: userByToken(db, channelId, bearer(req.headers.authorization), now.now) }).row;
     const r: ApiRequest = {
       req,
       method,
@@ -647,11 +654,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       // account that must still replace its temporary password: it has no rights until it does.
       access: () => {
         if (access) return access;
-        const user = userByToken(db, channelId, bearer(req.headers.authorization), now.now);
+        const user = userOfToken();
         return (access = accessFor(db, user?.temporary_password ? undefined : user, now.now));
       },
       user: () => {
-        const user = userByToken(db, channelId, bearer(req.headers.authorization), now.now);
+        const user = userOfToken();
         if (!user) throw new HttpError(401, 'Unauthenticated.');
         // The browser keeps such an account on its edit screen; the server holds the same line for any client.
         if (user.temporary_password && !TEMPORARY_PASSWORD_ALLOWS.has(route.name)) throw new HttpError(403, TEMPORARY_PASSWORD_LOCK);
@@ -680,11 +687,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   for (const row of db.all('SELECT c.channel_key, e.key, e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE e.key IS NOT NULL ORDER BY e.id')) {
     (demoEvents[String(row.channel_key)] ??= {})[String(row.key)] = Number(row.id);
   }
-  const pageOptions = (extra: Partial<StaticOptions> = {}): StaticOptions => ({
-    bundleOrigin,
-    placeholders: { '%DEMO_EVENTS%': JSON.stringify(demoEvents) },
-    ...extra,
-  });
+  const placeholders = { '%DEMO_EVENTS%': JSON.stringify(demoEvents) };
+  const pageOptions = (extra: Partial<StaticOptions> = {}): StaticOptions => ({ bundleOrigin, placeholders, ...extra });
 
   /** The site's account routes (emailed links, social callbacks) all open the account page. */
   const serveAccountRoute = (req: IncomingMessage, res: ServerResponse, path: string) =>
