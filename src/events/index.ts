@@ -1,7 +1,22 @@
 /**
  * Public events. Each is a class with its name and `{ bubbles: true, composed: true }` built in. `detail`
- * never carries tokens or personal data.
+ * never carries tokens or personal data. They are output for the host page, never our internal wiring: our
+ * elements coordinate through stores (a host may stop any of these). A host page may also fire some of them
+ * itself (a sign-in or purchase it made, a request to open sign-in or an offer); `isOwn` tells those from ours.
  */
+
+const ours = new WeakSet<Event>();
+
+/** Marks an event as fired by one of our elements (returns it). */
+export function own<E extends Event>(event: E): E {
+  ours.add(event);
+  return event;
+}
+
+/** Whether one of our elements fired this event (as opposed to the host page). */
+export function isOwn(event: Event): boolean {
+  return ours.has(event);
+}
 
 /** Fired by `<channel-schedule>` when the viewer activates an event; cancel it to keep the link from being followed. */
 export class ChannelEventSelectEvent extends CustomEvent<{ id: number }> {

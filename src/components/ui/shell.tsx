@@ -4,31 +4,19 @@
  * Each element is its own React root, so this context never crosses tags; what they share lives in stores.
  */
 import { useStore } from '@nanostores/react';
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { $languages, loadLanguage, translator, type TFunction } from '../../i18n/index.js';
 import { colorDeclarations } from '../../lib/colors.js';
 import { $config, $configError, toLang, type Lang } from '../../stores/config.js';
 import { $apiKeyError, $colors, $settings, $startup, RELOAD_COUNTDOWN_MS, reloadSession, startSession } from '../../stores/session.js';
 import { env } from '../../env.js';
 import { errorText } from './messages.js';
+import { LoadingPanel } from './panels.js';
+import { ElementContext, useElement, type ElementInfo } from './context.js';
+
+export { useElement, type ElementInfo } from './context.js';
 import { adopt, baseCss } from './styles.js';
-
-/** What every component inside an element may ask for. */
-export interface ElementInfo {
-  lang: Lang;
-  t: TFunction;
-  host: HTMLElement;
-  currency: string;
-}
-
-const Ctx = createContext<ElementInfo | null>(null);
-
-/** The element's language, translator and host. */
-export function useElement(): ElementInfo {
-  const info = useContext(Ctx);
-  if (!info) throw new Error('useElement() outside <ElementShell>');
-  return info;
-}
+import { tagViewHost, ViewHostProvider, type ViewHost } from './view.js';
 
 /**
  * The language of an element: its own `lang`, else the script's `data-lang`, else the nearest `[lang]`
@@ -51,11 +39,14 @@ export function ElementShell(props: {
   container: ShellProps['container'];
   lang: string | undefined;
   css: string;
+  /** The capabilities the views get (default: the tag's answers, public events from the element). */
+  viewHost?: ViewHost | undefined;
   children: (info: ElementInfo) => ReactNode;
 }): ReactNode {
   const { container, css } = props;
   const root = container instanceof ShadowRoot ? container : undefined;
   const host = (root?.host ?? container) as HTMLElement;
+  const viewHost = useMemo(() => props.viewHost ?? tagViewHost(host), [props.viewHost, host]);
   const config = useStore($config);
   const configError = useStore($configError);
   const startup = useStore($startup);
@@ -95,20 +86,18 @@ export function ElementShell(props: {
   } else if (startup.status === 'error') {
     body = <StartupError info={info} message={errorText(startup.error, info.t)} />;
   } else if (startup.status !== 'ready' || !langReady) {
-    body = (
-      <div className="panel" role="status" aria-live="polite" part="loading">
-        <p>{info.t('common.loading')}</p>
-      </div>
-    );
+    body = <LoadingPanel text={info.t('common.loading')} />;
   } else {
     body = props.children(info);
   }
   return (
-    <Ctx.Provider value={info}>
-      <div lang={lang} className="frame" part="frame">
-        {body}
-      </div>
-    </Ctx.Provider>
+    <ElementContext.Provider value={info}>
+      <ViewHostProvider value={viewHost}>
+        <div lang={lang} className="frame" part="frame">
+          {body}
+        </div>
+      </ViewHostProvider>
+    </ElementContext.Provider>
   );
 }
 
