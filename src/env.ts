@@ -1,6 +1,6 @@
 /**
- * The one injection point for platform services: fetch, storage, clock, logger and the window to fire global
- * events on. Browser code reads them through `env()` at call time (never capturing the host page's `fetch` at
+ * The one injection point for platform services: fetch, storage, clock, logger, the page's address and history,
+ * script injection and the window to fire global events on. Browser code reads them through `env()` at call time (never capturing the host page's `fetch` at
  * load), and tests swap them with `setEnv()`.
  */
 import { ExpiringStorage, type KeyValueStorage } from './lib/storage.js';
@@ -16,7 +16,20 @@ export interface Environment {
   logger: Pick<Console, 'error' | 'warn' | 'info'>;
   /** Where global custom events (api_key_error) are dispatched; undefined outside a browser. */
   eventTarget: EventTarget | undefined;
+  /** The page's address, read at call time; undefined outside a browser. */
+  location: () => PageLocation | undefined;
+  /** Replaces the page's address without navigating (one-time values leave the address bar). */
+  replaceUrl: (url: string) => void;
+  /** Per-tab storage (a social sign-in's return address); null where the browser refuses it. */
+  sessionStorage: () => KeyValueStorage | null;
+  /** Adds a script to the page once (the tag manager); does nothing outside a browser. */
+  injectScript: (src: string) => void;
 }
+
+/** What the product reads of the page's address, and its one way to leave the page. */
+export type PageLocation = Pick<Location, 'href' | 'origin' | 'pathname' | 'hostname' | 'search' | 'hash'> & {
+  assign(url: string): void;
+};
 
 function browserStorage(): KeyValueStorage | null {
   // Reading window.localStorage itself throws in sandboxed iframes without allow-same-origin.
@@ -32,6 +45,26 @@ function defaults(): Environment {
     storage: new ExpiringStorage(browserStorage, () => Date.now()),
     logger: console,
     eventTarget: typeof window === 'undefined' ? undefined : window,
+    location: () => (typeof location === 'undefined' ? undefined : location),
+    replaceUrl: (url) => {
+      if (typeof history !== 'undefined') history.replaceState(history.state, '', url);
+    },
+    sessionStorage: () => {
+      try {
+        return typeof window === 'undefined' ? null : window.sessionStorage;
+      } catch {
+        // Reading window.sessionStorage throws where storage is blocked (sandboxed frames, some privacy modes).
+        return null;
+      }
+    },
+    injectScript: (src) => {
+      if (typeof document === 'undefined') return;
+      if (document.querySelector(`script[src="${CSS.escape(src)}"]`)) return;
+      const script = document.createElement('script');
+      script.async = true;
+      script.src = src;
+      document.head.appendChild(script);
+    },
   };
 }
 
