@@ -30,11 +30,26 @@ export interface VideoMonitor {
   destroy(): void;
 }
 
-/** The part of mux-embed we use. */
-interface Mux {
+/** The part of mux-embed we use (so tests can inject a fake). */
+export interface Mux {
   monitor(video: HTMLMediaElement, options: Record<string, unknown>): void;
   destroyMonitor(video: HTMLMediaElement): void;
 }
+
+/** Loads mux-embed. */
+export type MuxLoader = () => Promise<Mux>;
+
+/** What a monitor needs besides the video: the channel, the viewer, when the player started, and mux-embed. */
+export interface MonitorContext {
+  config: ChannelConfig;
+  settings: Settings | undefined;
+  user: User | undefined;
+  startedAt: number;
+  /** Default: a dynamic import, so mux-embed is its own chunk fetched after the first frame. */
+  loadMux?: MuxLoader | undefined;
+}
+
+const loadMux: MuxLoader = async () => (await import('mux-embed')).default as unknown as Mux;
 
 /**
  * mux-embed's data with every `*_url` string redacted (`redactMediaUrl`). mux-embed 5.19 reads
@@ -56,7 +71,7 @@ function redactMuxData<T extends Record<string, unknown> | undefined>(data: T): 
 /** Whether analytics may be sent from this page (spec section 7: nothing from localhost unless configured). */
 export function analyticsAllowed(config: ChannelConfig): boolean {
   if (config.analyticsExplicit) return true;
-  const host = typeof location === 'undefined' ? '' : location.hostname;
+  const host = env().location()?.hostname ?? '';
   return !/^(localhost|127\.0\.0\.1|\[::1\])$/.test(host);
 }
 
@@ -81,7 +96,7 @@ function whenIdle(fn: () => void): () => void {
 export function monitorVideo(
   video: HTMLVideoElement,
   info: VideoInfo,
-  context: { config: ChannelConfig; settings: Settings | undefined; user: User | undefined; startedAt: number },
+  context: MonitorContext,
 ): VideoMonitor {
   const { config, settings, user } = context;
   const cancels: (() => void)[] = [];
@@ -95,10 +110,10 @@ export function monitorVideo(
   if (muxKey && allowed) {
     cancels.push(
       whenIdle(() => {
-        void import('mux-embed')
-          .then((module) => {
+        void (context.loadMux ?? loadMux)()
+          .then((loaded) => {
             if (destroyed) return;
-            mux = module.default as unknown as Mux;
+            mux = loaded;
             // A monitor destroyed earlier (an engine switch) leaves its stub behind; mux-embed would refuse to start.
             const previous = (video as unknown as { mux?: { deleted?: boolean } }).mux;
             if (previous?.deleted) delete (video as unknown as { mux?: unknown }).mux;
@@ -136,7 +151,7 @@ export function monitorVideo(
       stream_type: info.streamType,
       video_view_uuid: viewId,
       category: info.category,
-      origin_url: typeof location === 'undefined' ? undefined : location.origin + location.pathname,
+      origin_url: pageUrl(),
       ...extra,
     });
     const send = (path: string, body: Record<string, unknown>) =>
@@ -199,6 +214,12 @@ export function monitorVideo(
       if (mux && attached && !attached.deleted) mux.destroyMonitor(video);
     },
   };
+}
+
+/** The page's address without its query or hash (they may carry one-time values). */
+function pageUrl(): string | undefined {
+  const page = env().location();
+  return page ? page.origin + page.pathname : undefined;
 }
 
 /** The datalake session id, created when missing and kept 24 h (spec section 4). */

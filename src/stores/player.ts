@@ -1,19 +1,22 @@
 /**
  * One player's state: what it plays (an event or a library item), the access decision, the offers of its
- * paywall, the preroll, and the re-checks of an upcoming event. Each `<channel-player>` owns one. It follows
- * the shared session: a sign-in, sign-out or purchase anywhere on the page (or in another tab) reloads the item,
- * so the player unlocks without a page reload. It also renews a refused stream URL: signed stream URLs are bound
+ * paywall, the preroll, and the re-checks of an upcoming event. Each player view owns one. It follows the shared
+ * stores, never DOM events: a change of the user (a sign-in or sign-out here or in another tab) or of the
+ * entitlements (a purchase, or one the host page reports) reloads the item once, so the player unlocks without a
+ * page reload. It also renews a refused stream URL: signed stream URLs are bound
  * to the client address they were handed to and expire after 2 hours, so a stream refused mid-play gets one
  * freshly signed URL (a quiet reload of the item) before the viewer is told access was refused.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import { PrerollList, type Event, type Preroll, type VodItem } from '../api/contract.js';
+import { PrerollList, type Event, type Preroll, type Settings, type User, type VodItem } from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
 import { env } from '../env.js';
+import { IDLE, LOADING, failed, ready, type Async } from '../lib/async.js';
 import { decideAccess, fromEvent, fromVod, offersFor, type Access, type Offer, type Playable } from '../media/access.js';
 import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playback.js';
 import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
-import { $config } from './config.js';
+import { $entitlementsVersion } from './commerce/entitlements.js';
+import { $config, type ChannelConfig } from './config.js';
 import { $geoBlocked, $settings, $user, getClient, identified, startSession } from './session.js';
 
 /** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
@@ -21,8 +24,6 @@ export const RECHECK_MS = 10_000;
 export const RECHECKS = 30;
 /** Longest single wait before an upcoming event's start (timers cannot wait for days; we look again). */
 export const MAX_WAIT_MS = 3_600_000;
-/** Page events after which a player reloads its item (access may have changed). */
-export const ACCESS_EVENTS = ['channel-purchase-complete', 'channel-login', 'channel-logout'] as const;
 
 /** What a player shows. */
 export type PlayerState =
@@ -34,7 +35,8 @@ export type PlayerState =
       item: Playable;
       event?: Event | undefined;
       access: Access;
-      offers?: { status: 'loading' } | { status: 'ready'; offers: Offer[] } | { status: 'error'; error: ApiError };
+      /** The paywall's offers (idle unless the access decision is a paywall). */
+      offers: Async<Offer[], ApiError>;
     };
 
 /** Which item to play. */
@@ -58,6 +60,8 @@ export interface PlayerStore {
   renewStream(refusal: Refusal): Promise<string | undefined> | false;
   /** The preroll to play before the main video now, if any (and records it as played). */
   takePreroll(): Promise<Preroll | undefined>;
+  /** What video analytics report of the channel and the viewer (read at the first frame); undefined unconfigured. */
+  analytics(): { config: ChannelConfig; settings: Settings | undefined; user: User | undefined } | undefined;
   /** Asks for the download URL of the finished event, then reloads the user's access. */
   download(): Promise<string>;
   destroy(): void;
@@ -148,13 +152,13 @@ export function createPlayer(): PlayerStore {
       previous.status === 'ready' &&
       previous.access.kind === 'paywall' &&
       access.kind === 'paywall' &&
-      previous.offers?.status === 'ready'
+      previous.offers.status === 'ready'
         ? previous.offers
         : undefined;
     // A stream URL's age decides whether its refusal may be a stale grant (see `renewalPolicy`).
     const previousUrl = previous.status === 'ready' && previous.access.kind === 'play' ? previous.access.url : undefined;
     if (access.kind === 'play' && access.url !== previousUrl) renewal.issued();
-    $state.set({ status: 'ready', item, event, access, offers: keepOffers });
+    $state.set({ status: 'ready', item, event, access, offers: keepOffers ?? IDLE });
     clearTimer();
     if (access.kind === 'upcoming') scheduleRecheck(access.startsAt);
     else rechecks = 0;
@@ -175,20 +179,20 @@ export function createPlayer(): PlayerStore {
 
   async function loadOffers(item: Playable): Promise<void> {
     const mine = generation;
-    const set = (offers: NonNullable<Extract<PlayerState, { status: 'ready' }>['offers']>) => {
+    const set = (offers: Async<Offer[], ApiError>) => {
       const state = $state.get();
       if (mine === generation && state.status === 'ready' && state.item.id === item.id) $state.set({ ...state, offers });
     };
-    set({ status: 'loading' });
+    set(LOADING);
     try {
       const api = getClient();
       const [packages, subscriptions] = await Promise.all([
         api.call('packages', { query: { no_limit: 1 } }),
         api.call('subscriptions', { query: { no_limit: 1 } }),
       ]);
-      set({ status: 'ready', offers: offersFor(item, packages.data, subscriptions.data) });
+      set(ready(offersFor(item, packages.data, subscriptions.data)));
     } catch (error) {
-      if (!isCancel(error)) set({ status: 'error', error: error instanceof ApiError ? error : new ApiError('network', String(error)) });
+      if (!isCancel(error)) set(failed(error instanceof ApiError ? error : new ApiError('network', String(error))));
     }
   }
 
@@ -205,15 +209,14 @@ export function createPlayer(): PlayerStore {
     return shown && state.status === 'ready' && state.access.kind === 'play' ? state.access.url : undefined;
   }
 
-  // Access may change elsewhere on the page: the user store, and the other elements' public events.
+  // Access may change elsewhere: the user, and the entitlements (bumped by our checkout and by the host page's
+  // public events, so a sign-in reloads once, not once per store and once per event).
   const unbindUser = $user.listen(() => void reload(true));
+  const unbindEntitlements = $entitlementsVersion.listen(() => void reload(true));
   const unbindGeo = $geoBlocked.listen(() => {
     const state = $state.get();
     if (state.status === 'ready') show(state.item, state.event);
   });
-  const onAccessEvent = () => void reload(true);
-  const target$ = env().eventTarget;
-  for (const name of ACCESS_EVENTS) target$?.addEventListener(name, onAccessEvent);
 
   return {
     $state,
@@ -260,6 +263,10 @@ export function createPlayer(): PlayerStore {
       if (chosen) suppress(viewer, eventId, chosen.id, $settings.get()?.prerolls?.suppression_minutes);
       return chosen;
     },
+    analytics() {
+      const config = $config.get();
+      return config ? { config, settings: $settings.get(), user: $user.get() } : undefined;
+    },
     async download() {
       const state = $state.get();
       if (state.status !== 'ready' || state.item.kind !== 'event') throw new ApiError('config', 'nothing to download');
@@ -287,7 +294,7 @@ export function createPlayer(): PlayerStore {
       clearTimer();
       unbindUser();
       unbindGeo();
-      for (const name of ACCESS_EVENTS) target$?.removeEventListener(name, onAccessEvent);
+      unbindEntitlements();
     },
   };
 }

@@ -1,9 +1,10 @@
 /**
- * `<channel-player>` attributes: names (listed once) and parsing. A bad value is ignored with a notice (shown
- * translated in the element, and as an English console warning), never a crash.
+ * `<channel-player>` attributes: names (listed once) and their parsing into the view's options. A bad value is
+ * ignored with a notice, never a crash (see `useAttributes`).
  */
-import type { PlayerTarget } from '../../stores/player.js';
-import { boolAttr, type AttributeNotice } from '../ui/attributes.js';
+import { ID_PATTERN } from '../../lib/ids.js';
+import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';
+import type { PlayerOptions } from './PlayerView.js';
 
 /** Attribute names of `<channel-player>` as r2wc props (camelCase; r2wc maps them to kebab-case). */
 export const PLAYER_PROPS = ['eventId', 'vodId', 'autoplay', 'muted', 'embed', 'preferPlayback', 'lang'] as const;
@@ -11,41 +12,25 @@ export const PLAYER_PROPS = ['eventId', 'vodId', 'autoplay', 'muted', 'embed', '
 /** Raw attribute values. */
 export type PlayerProps = Partial<Record<(typeof PLAYER_PROPS)[number], string>>;
 
-/** Parsed, safe values. */
-export interface PlayerOptions {
-  target?: PlayerTarget | undefined;
-  autoplay: boolean;
-  muted: boolean;
-  embed: boolean;
-  prefer?: 'native' | 'mse' | undefined;
+/** Parses the attributes; ignored values come back as notices. */
+export function parsePlayerProps(props: PlayerProps): Parsed<PlayerOptions> {
+  const read = new AttributeReader();
+  const eventId = read.id('event-id', props.eventId, ID_PATTERN);
+  const vodId = read.id('vod-id', props.vodId, ID_PATTERN);
+  return read.done({
+    target: eventId ? { kind: 'event', id: eventId } : vodId ? { kind: 'vod', id: vodId } : undefined,
+    autoplay: boolAttr(props.autoplay),
+    muted: boolAttr(props.muted),
+    embed: boolAttr(props.embed),
+    prefer: engine(read, props.preferPlayback),
+  });
 }
 
-const ID = /^\d{1,12}$/;
-
-/** Parses the attributes; ignored values come back as notices. */
-export function parsePlayerProps(props: PlayerProps): { options: PlayerOptions; notices: AttributeNotice[] } {
-  const notices: AttributeNotice[] = [];
-  const id = (name: string, value: string | undefined): string | undefined => {
-    const v = value?.trim();
-    if (!v) return undefined;
-    if (ID.test(v)) return v;
-    notices.push({ name, value: v, expected: 'digits only' });
-    return undefined;
-  };
-  const eventId = id('event-id', props.eventId);
-  const vodId = id('vod-id', props.vodId);
-  let prefer: PlayerOptions['prefer'];
-  const p = props.preferPlayback?.trim().toLowerCase();
-  if (p === 'native' || p === 'mse') prefer = p;
-  else if (p) notices.push({ name: 'prefer-playback', value: props.preferPlayback!, expected: 'native or mse' });
-  return {
-    options: {
-      target: eventId ? { kind: 'event', id: eventId } : vodId ? { kind: 'vod', id: vodId } : undefined,
-      autoplay: boolAttr(props.autoplay),
-      muted: boolAttr(props.muted),
-      embed: boolAttr(props.embed),
-      prefer,
-    },
-    notices,
-  };
+/** `prefer-playback`: absent or blank is the default (undefined: the browser's own engine where it has one). */
+function engine(read: AttributeReader, value: string | undefined): PlayerOptions['prefer'] {
+  const v = value?.trim().toLowerCase();
+  if (!v) return undefined;
+  if (v === 'native' || v === 'mse') return v;
+  // `pick` would list the values as "native, mse"; the notice has always said "native or mse".
+  return read.ignore('prefer-playback', value!, 'native or mse');
 }

@@ -1,0 +1,249 @@
+/**
+ * The player view: plays an event or a library item, or shows why it cannot (region, schedule, sign-in,
+ * paywall). The decisions live in the player store and src/media; this renders them. The tag
+ * (`<channel-player>`) and the site render it alike; what it asks of its root goes through `useViewHost`.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { HttpError } from '../../api/errors.js';
+import { formatEventTime } from '../../lib/time.js';
+import { hasCapability } from '../../media/access.js';
+import { createPlayer, type PlayerState, type PlayerStore, type PlayerTarget } from '../../stores/player.js';
+import { $user } from '../../stores/session.js';
+import type { AttributeNotice } from '../ui/attributes.js';
+import { eventTitle } from '../ui/event.js';
+import { errorText } from '../ui/messages.js';
+import { AttributeNotices, LoadingPanel } from '../ui/panels.js';
+import { useElement } from '../ui/shell.js';
+import { useViewHost } from '../ui/view.js';
+import { Countdown } from './Countdown.js';
+import { Paywall } from './Paywall.js';
+import { VideoStage } from './VideoStage.js';
+
+/** What a player view shows and how. */
+export interface PlayerOptions {
+  /** The item to play; none: the view says there is nothing to play. */
+  target?: PlayerTarget | undefined;
+  autoplay: boolean;
+  muted: boolean;
+  /** The plain /watch_embed layout: the stage only, no header. */
+  embed: boolean;
+  /** The playback engine: the browser's own HLS where it has it (default), or hls.js ('mse') even then. */
+  prefer?: 'native' | 'mse' | undefined;
+}
+
+type Ready = Extract<PlayerState, { status: 'ready' }>;
+
+/** A player with its own store; `notices` are the ignored attribute values of the tag that renders it. */
+export function PlayerView(props: { options: PlayerOptions; notices?: readonly AttributeNotice[] | undefined }): ReactNode {
+  const { options } = props;
+  const { t } = useElement();
+  const store = useMemo(createPlayer, []);
+  useEffect(() => () => store.destroy(), [store]);
+  const targetKey = JSON.stringify(options.target ?? null);
+  useEffect(() => {
+    store.setTarget(options.target);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store, targetKey]);
+
+  const state = useStore(store.$state);
+  return (
+    <section className={options.embed ? 'player embed' : 'player'} aria-label={t('player.label')} part="player">
+      <AttributeNotices notices={props.notices ?? []} />
+      {state.status === 'idle' ? (
+        <Stage>
+          <Panel>{t('player.noTarget')}</Panel>
+        </Stage>
+      ) : state.status === 'loading' ? (
+        <Stage>
+          <LoadingPanel text={t('player.loading')} spinner />
+        </Stage>
+      ) : state.status === 'error' ? (
+        <Stage>
+          <Panel role="alert" part="error">
+            <p>{state.error instanceof HttpError && state.error.status === 404 ? t('player.notFound') : t('player.loadError')}</p>
+            {state.error instanceof HttpError && state.error.status === 404 ? null : (
+              <>
+                <p className="detail">{errorText(state.error, t)}</p>
+                <button type="button" className="btn" part="button retry" onClick={() => store.refresh()}>
+                  {t('common.retry')}
+                </button>
+              </>
+            )}
+          </Panel>
+        </Stage>
+      ) : (
+        <ReadyPlayer state={state} store={store} options={options} />
+      )}
+    </section>
+  );
+}
+
+function Stage(props: { children: ReactNode; poster?: string | undefined }): ReactNode {
+  return (
+    <div className="stage" part="stage">
+      {props.poster ? <img className="poster" src={props.poster} alt="" part="poster" /> : null}
+      {props.children}
+    </div>
+  );
+}
+
+function Panel(props: { children: ReactNode; role?: string | undefined; part?: string }): ReactNode {
+  return (
+    <div className="panel" role={props.role} part={props.part ?? 'message'}>
+      {props.children}
+    </div>
+  );
+}
+
+/** A stage that only says something. */
+function MessageStage(props: { poster?: string | undefined; text: string; part: string; alert?: boolean }): ReactNode {
+  return (
+    <Stage poster={props.poster}>
+      <Panel role={props.alert ? 'alert' : undefined} part={props.part}>
+        <p>{props.text}</p>
+      </Panel>
+    </Stage>
+  );
+}
+
+function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerOptions }): ReactNode {
+  const { t, lang } = useElement();
+  const view = useViewHost();
+  const { state, store, options } = props;
+  const { item, access, event } = state;
+  const title = event ? eventTitle(event, t as never) : item.title;
+  const user = useStore($user);
+  const titleId = useId();
+
+  let stage: ReactNode;
+  switch (access.kind) {
+    case 'play':
+      stage = (
+        // Keyed by the item, not its URL: a renewed (freshly signed) URL restarts the stream inside the same
+        // stage, without the Play button or the preroll again.
+        <VideoStage
+          key={`${item.kind}-${item.id}`}
+          store={store}
+          url={access.url}
+          live={access.live}
+          title={title}
+          poster={item.poster}
+          streamId={`${item.kind === 'vod' ? 'vod-' : ''}${item.id}`}
+          options={options}
+        />
+      );
+      break;
+    case 'geo-blocked':
+      stage = <MessageStage poster={item.poster} alert part="message geo-blocked" text={t('errors.geoBlocked')} />;
+      break;
+    case 'upcoming':
+      stage = (
+        <Stage poster={item.poster}>
+          <Countdown startsAt={access.startsAt} />
+        </Stage>
+      );
+      break;
+    case 'no-recording':
+      stage = <MessageStage poster={item.poster} part="message no-recording" text={t('player.noRecording')} />;
+      break;
+    case 'sign-in':
+      stage = (
+        <Stage poster={item.poster}>
+          <Panel part="message sign-in">
+            <h3>{t('player.signIn.title')}</h3>
+            <p>{t('player.signIn.text')}</p>
+            <button
+              type="button"
+              className="btn"
+              part="button sign-in-button"
+              onClick={() => view.open({ to: 'sign-in', reason: 'watch', eventId: item.kind === 'event' ? item.id : undefined })}
+            >
+              {t('player.signIn.button')}
+            </button>
+          </Panel>
+        </Stage>
+      );
+      break;
+    case 'paywall':
+      stage = (
+        <Stage poster={item.poster}>
+          <Paywall state={state} onRetry={() => store.refresh()} />
+        </Stage>
+      );
+      break;
+    case 'no-capability':
+      stage = <MessageStage poster={item.poster} part="message" text={t('player.noCapability')} />;
+      break;
+    default:
+      stage = <MessageStage poster={item.poster} part="message" text={t('player.unavailable')} />;
+  }
+
+  if (options.embed) return stage;
+  const when = item.startsAt ? formatEventTime(item.startsAt, event?.time_zone ?? event?.location?.time_zone, lang) : undefined;
+  const canDownload =
+    item.kind === 'event' && item.status === 'finished' && access.kind === 'play' && hasCapability(user, 'download');
+  return (
+    <>
+      <header className="head" part="header">
+        <h2 id={titleId} className="title" part="title">
+          {title}
+        </h2>
+        <p className="meta">
+          {item.status === 'live' ? (
+            <span className="badge live" part="badge badge-live">
+              {t('player.live')}
+            </span>
+          ) : item.status === 'upcoming' ? (
+            <span className="badge" part="badge">
+              {t('player.upcomingBadge')}
+            </span>
+          ) : (
+            <span className="badge" part="badge">
+              {t('player.onDemand')}
+            </span>
+          )}
+          {when ? (
+            <time dateTime={when.iso}>
+              {when.date} · {when.time}
+            </time>
+          ) : null}
+        </p>
+      </header>
+      {stage}
+      {canDownload ? <DownloadButton store={store} /> : null}
+    </>
+  );
+}
+
+function DownloadButton(props: { store: PlayerStore }): ReactNode {
+  const { t } = useElement();
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const download = async () => {
+    setBusy(true);
+    setFailed(false);
+    try {
+      const url = await props.store.download();
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = '';
+      a.rel = 'noopener';
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    } catch {
+      setFailed(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="actions" part="actions">
+      <button type="button" className="btn secondary" part="button download" disabled={busy} onClick={() => void download()}>
+        {busy ? t('player.downloading') : t('player.download')}
+      </button>
+      {failed ? <p role="alert">{t('player.downloadError')}</p> : null}
+    </div>
+  );
+}

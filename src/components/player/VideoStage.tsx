@@ -1,0 +1,187 @@
+/**
+ * The <video> of a player and what shows over it: the Play button, the "Ad" label, the recovery overlays, the
+ * Unmute and Captions buttons, and the keyboard shortcuts. What happens in the video is the media session's
+ * (src/media/session.ts); this renders its state and hands it the viewer's actions.
+ */
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { idleSession, initialize, type MediaSession, type SessionState } from '../../media/session.js';
+import type { PlayerStore } from '../../stores/player.js';
+import { useElement } from '../ui/shell.js';
+import type { PlayerOptions } from './PlayerView.js';
+
+/** Seek step of the arrow keys, in seconds. */
+const SEEK_STEP = 10;
+
+/** What a video stage plays. */
+export interface VideoStageProps {
+  store: PlayerStore;
+  url: string;
+  live: boolean;
+  title: string;
+  poster?: string | undefined;
+  streamId: string;
+  options: PlayerOptions;
+}
+
+/** A stage with the video: optional preroll, then the main stream with its recovery. */
+export function VideoStage(props: VideoStageProps): ReactNode {
+  const { t } = useElement();
+  const { store, url, live, options } = props;
+  const video = useRef<HTMLVideoElement>(null);
+  const stage = useRef<HTMLDivElement>(null);
+  const session = useRef<MediaSession | undefined>(undefined);
+  const [state, setState] = useState<SessionState>(() => idleSession(options.autoplay));
+  const source = { url, live, prefer: options.prefer, muted: options.muted };
+
+  useEffect(() => {
+    const running = initialize(video.current!, {
+      ...source,
+      info: { streamId: props.streamId, streamType: live ? 'live' : 'vod', title: props.title },
+      takePreroll: store.takePreroll,
+      renewStream: store.renewStream,
+      reloadStream: store.reloadStream,
+      analytics: store.analytics,
+      onState: setState,
+    });
+    session.current = running;
+    return () => {
+      session.current = undefined;
+      running.teardown();
+    };
+    // One session per stage: the stage is keyed by the item, and a new URL goes through `update` below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store]);
+
+  useEffect(() => {
+    session.current?.update(source);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [url, live, options.prefer, options.muted]);
+
+  // Autoplay, also when the attribute is added after the stage showed its Play button (a host script sets it late).
+  useEffect(() => {
+    if (options.autoplay) session.current?.start();
+  }, [options.autoplay]);
+
+  const { phase, playback } = state;
+  const togglePlay = () => session.current?.togglePlay();
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const v = video.current;
+    if (!v || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = e.target as HTMLElement;
+    // Buttons inside the stage keep their own keys, and the browser's own controls already toggle on space
+    // when the video itself has focus (handling it here too would toggle twice).
+    if (target.tagName === 'BUTTON') return;
+    if (e.key === ' ' && target.tagName === 'VIDEO' && (target as HTMLVideoElement).controls) return;
+    switch (e.key) {
+      case ' ':
+      case 'k':
+      case 'K':
+        togglePlay();
+        break;
+      case 'f':
+      case 'F':
+        if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+        else void stage.current?.requestFullscreen?.().catch(() => undefined);
+        break;
+      case 'm':
+      case 'M':
+        v.muted = !v.muted;
+        break;
+      case 'ArrowLeft':
+      case 'ArrowRight':
+        if (live || phase === 'preroll' || !Number.isFinite(v.duration)) return;
+        v.currentTime = Math.min(v.duration, Math.max(0, v.currentTime + (e.key === 'ArrowLeft' ? -SEEK_STEP : SEEK_STEP)));
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
+  return (
+    <div
+      className={`stage video${phase === 'preroll' ? ' in-ad' : ''}`}
+      part="stage"
+      ref={stage}
+      onKeyDown={onKeyDown}
+      aria-label={t('player.keyboard')}
+      role="group"
+    >
+      <video
+        ref={video}
+        part="video"
+        playsInline
+        poster={props.poster}
+        controls={state.started && phase === 'main' && state.framed && playback.kind !== 'denied'}
+        aria-label={props.title}
+        crossOrigin="anonymous"
+        preload="none"
+      />
+      {phase === 'preroll' ? (
+        <div className="ad-label" part="ad-label" role="status" aria-label={t('player.adLabel')}>
+          {state.adLeft !== undefined ? t('player.adRemaining', { seconds: state.adLeft }) : t('player.ad')}
+        </div>
+      ) : null}
+      {state.mutedByBrowser && phase === 'main' ? (
+        <button
+          type="button"
+          className="btn unmute"
+          part="button unmute"
+          onClick={() => {
+            if (video.current) video.current.muted = false;
+          }}
+        >
+          {t('player.unmute')}
+        </button>
+      ) : null}
+      {state.captionsOffer && phase === 'main' ? (
+        <button type="button" className="btn captions" part="button captions" onClick={() => session.current?.showCaptions()}>
+          {t('player.captions')}
+        </button>
+      ) : null}
+      <Overlay state={state} title={props.title} onPlay={togglePlay} onRetry={() => session.current?.retry()} />
+    </div>
+  );
+}
+
+/** What covers the video: the Play button before the start, then the main stream's recovery and refusals. */
+function Overlay(props: { state: SessionState; title: string; onPlay(): void; onRetry(): void }): ReactNode {
+  const { t } = useElement();
+  const { started, phase, playback } = props.state;
+  if (!started) {
+    return (
+      <button type="button" className="big-play" part="button play" aria-label={t('player.play', { title: props.title })} onClick={props.onPlay}>
+        <span aria-hidden="true">▶</span>
+      </button>
+    );
+  }
+  if (phase !== 'main') return null;
+  switch (playback.kind) {
+    case 'reconnecting':
+      return (
+        <div className="overlay" role="status" part="reconnecting">
+          <span className="spinner" aria-hidden="true" />
+          {t('player.reconnecting')}
+        </div>
+      );
+    case 'gave-up':
+    case 'error':
+      return (
+        <div className="overlay panel" role="alert" part="message playback-error">
+          <p>{playback.kind === 'gave-up' ? t('player.gaveUp') : t('player.playbackError')}</p>
+          <button type="button" className="btn" part="button retry" onClick={props.onRetry}>
+            {t('common.retry')}
+          </button>
+        </div>
+      );
+    case 'denied':
+      return (
+        <div className="overlay panel" role="alert" part="message denied">
+          <p>{playback.status === 404 ? t('player.denied404') : t('player.denied403')}</p>
+        </div>
+      );
+    default:
+      return null;
+  }
+}
