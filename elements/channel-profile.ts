@@ -11,8 +11,9 @@ import { defineOnce, makeElement } from './define.js';
  * @attr lang - en | fr for this element only
  * @fires channel-login - after a sign-in here (detail.method: password | register | google | facebook)
  * @fires channel-logout - after a sign-out here, or after the signed-in account was deleted (detail {})
- * While connected, each element answers `channel-login-request` on document (a guest: sign-in shown, scrolled into
- * view, email field focused).
+ * While connected, each element answers sign-in requests: from the other elements on the page, and the
+ * `channel-login-request` events the host page fires (a guest: sign-in shown, scrolled into view, email field
+ * focused).
  * @csspart profile, notice, loading, title, header, sign-out, verify-banner, tabs, tab, tab-selected, panel,
  *   sign-in, register, verify-notice, reset-request, reset-password, verify-email, confirm-deletion,
  *   social-callback, field, field-error, form-error, message, submit, button, continue, cancel, forgot,

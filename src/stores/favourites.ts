@@ -8,6 +8,7 @@
  */
 import { atom, computed, onMount } from 'nanostores';
 import { FAVORITABLE_TYPES, type Event, type FavoritableType, type Favourite, type Favourites } from '../api/contract.js';
+import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { $user, getClient } from './session.js';
 
 /** The message of every favourites call made without a signed-in user (spec section 5). */
@@ -23,17 +24,13 @@ export class FavouriteRefusedError extends Error {
   }
 }
 
-/** Where loading the favourites is. The list itself stays in `$favourites` while a reload runs or fails. */
-export type FavouritesStatus =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'ready' }
-  | { status: 'error'; error: unknown };
-
 /** The signed-in user's favourites by kind, or undefined (guest, or not loaded yet). */
 export const $favourites = atom<Favourites | undefined>(undefined);
-/** Loading state of `$favourites`. */
-export const $favouritesStatus = atom<FavouritesStatus>({ status: 'idle' });
+/**
+ * Where loading `$favourites` is (no value of its own: the list stays in `$favourites` while a reload runs or
+ * fails, and changes there at once after an add or delete).
+ */
+export const $favouritesStatus = atom<Async<void>>(IDLE);
 /** Counts the adds and deletes the server accepted: lists that follow from the favourites refetch on it. */
 export const $favouritesVersion = atom(0);
 
@@ -126,7 +123,7 @@ let currentUser = userKey($user.get());
 
 function startLoad(user: number): Promise<Favourites> {
   const mine = generation;
-  $favouritesStatus.set({ status: 'loading' });
+  $favouritesStatus.set(LOADING);
   // Never from the client's 60 s cache: a reload follows a change the cached answer predates.
   const promise = getClient()
     .call('favourites', { cache: false })
@@ -135,12 +132,12 @@ function startLoad(user: number): Promise<Favourites> {
         if (mine === generation) {
           $favourites.set(answer.data);
           loadedFor = user;
-          $favouritesStatus.set({ status: 'ready' });
+          $favouritesStatus.set(ready(undefined));
         }
         return answer.data;
       },
       (error: unknown) => {
-        if (mine === generation) $favouritesStatus.set({ status: 'error', error });
+        if (mine === generation) $favouritesStatus.set(failed(error));
         throw error;
       },
     );
@@ -251,6 +248,6 @@ $user.listen((user) => {
   rerun = undefined;
   loadedFor = undefined;
   $favourites.set(undefined);
-  $favouritesStatus.set({ status: 'idle' });
+  $favouritesStatus.set(IDLE);
   if (watched) sync();
 });

@@ -384,28 +384,35 @@ describe('<channel-profile>', () => {
       }
     });
 
-    it('answers channel-login-request: shows sign-in, focuses the email field; the listener goes with the element', async () => {
+    it('answers channel-login-request from the host page: shows sign-in in sight, focuses the email field; removed, it answers no more', async () => {
       const el = await fixture(html`<div><channel-profile></channel-profile></div>`);
       const profile = el.querySelector('channel-profile')!;
+      const scrolled: unknown[] = [];
+      profile.scrollIntoView = (arg?: boolean | ScrollIntoViewOptions) => void scrolled.push(arg);
+      const request = () =>
+        document.body.dispatchEvent(new CustomEvent('channel-login-request', { bubbles: true, composed: true, detail: { reason: 'watch' } }));
       await showsPart(profile, 'to-register');
       part(profile, 'to-register')!.click();
       await showsPart(profile, 'register');
-      document.body.dispatchEvent(new CustomEvent('channel-login-request', { bubbles: true, composed: true, detail: { reason: 'watch' } }));
+      request();
       await showsPart(profile, 'sign-in');
       await waitUntil(() => root(profile).activeElement === control(profile, 'Email'), 'focus in the email field');
-      const removed: string[] = [];
-      const original = EventTarget.prototype.removeEventListener.bind(document);
-      document.removeEventListener = ((type: string, ...rest: [EventListenerOrEventListenerObject, unknown?]) => {
-        removed.push(type);
-        original(type, ...(rest as [EventListenerOrEventListenerObject]));
-      }) as typeof document.removeEventListener;
+      expect(scrolled).to.deep.equal([{ block: 'start' }]);
+
+      // Removed from the page, the element hears no request: nothing scrolls and nothing throws.
+      const errors: unknown[] = [];
+      const onError = (e: ErrorEvent) => void errors.push(e.error);
+      window.addEventListener('error', onError);
       try {
         profile.remove();
-        await waitUntil(() => removed.includes('channel-login-request'), 'the listener removed');
+        await flush();
+        request();
+        await flush();
       } finally {
-        // The spy was an own property: deleting it brings back the prototype's method.
-        delete (document as { removeEventListener?: unknown }).removeEventListener;
+        window.removeEventListener('error', onError);
       }
+      expect(scrolled, 'no answer from the removed element').to.have.length(1);
+      expect(errors).to.deep.equal([]);
     });
 
     it('speaks French: texts and server messages', async () => {

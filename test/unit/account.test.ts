@@ -295,7 +295,7 @@ describe('accounts', () => {
       const list = createTransactions();
       list.load();
       await until(() => list.$state.get().status === 'error', 'the error');
-      expect(list.$state.get()).to.deep.equal({ status: 'error', message: { key: 'forms:account.server.sessionEnded' } });
+      expect(list.$state.get()).to.deep.equal({ status: 'error', error: { key: 'forms:account.server.sessionEnded' } });
       expect($user.get()).to.equal(undefined);
       expect($token.get()).to.equal(undefined);
     });
@@ -620,7 +620,7 @@ describe('accounts', () => {
       await until(() => stores.every((s) => s.$state.get().status === 'ready'), 'the lists');
       const items = stores.map((s) => {
         const state = s.$state.get();
-        return state.status === 'ready' ? state.items.map((i) => i.id) : [];
+        return state.status === 'ready' ? state.value.map((i) => i.id) : [];
       });
       expect(items).to.deep.equal([[1, 3], [3, 2, 1], [5]]);
       for (const path of ['orders', 'transactions', 'clips/user']) {
@@ -635,7 +635,7 @@ describe('accounts', () => {
       const stores = [createOrders(), createTransactions(), createClips()] as const;
       for (const s of stores) s.load();
       await until(() => stores.every((s) => s.$state.get().status === 'error'), 'the failed lists');
-      for (const s of stores) expect(s.$state.get()).to.deep.equal({ status: 'error', message: { key: 'errors.temporaryPassword' } });
+      for (const s of stores) expect(s.$state.get()).to.deep.equal({ status: 'error', error: { key: 'errors.temporaryPassword' } });
       expect($user.get(), 'a 403 is not a sign-out').not.to.equal(undefined);
     });
   });

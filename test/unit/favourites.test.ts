@@ -159,7 +159,7 @@ describe('favourites store', () => {
       expect(wire(w)[0]!.headers.authorization).to.equal('Bearer token-1');
       expect(wire(w)[0]!.query.api_key).to.equal('ak-1');
       expect($favourites.get()).to.deep.equal(LIST);
-      expect($favouritesStatus.get()).to.deep.equal({ status: 'ready' });
+      expect($favouritesStatus.get()).to.deep.equal({ status: 'ready', value: undefined });
 
       // A profile update of the same user is no new user: nothing is reloaded.
       $user.set({ ...user(1), first_name: 'Sam' });

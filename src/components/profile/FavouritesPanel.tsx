@@ -19,6 +19,7 @@ import {
 } from '../../stores/favourites.js';
 import { $user } from '../../stores/session.js';
 import { errorText } from '../ui/messages.js';
+import { LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
 
 /** Styles of the panel, for the profile element's sheet (shared widgets come from the base styles). */
@@ -80,9 +81,7 @@ export function FavouritesPanel(): ReactNode {
       ) : null}
       {!favourites ? (
         failed ? null : (
-          <div className="panel" role="status" part="loading">
-            <p>{t('favourites.loading')}</p>
-          </div>
+          <LoadingPanel text={t('favourites.loading')} />
         )
       ) : (
         <>

@@ -1,8 +1,9 @@
 /**
- * `<channel-profile>` attributes: names (listed once) and parsing. A bad value is ignored with a notice (shown
- * translated in the element, and as an English console warning), never a crash.
+ * `<channel-profile>` attributes: names (listed once) and parsing into the view's options. A bad value is ignored
+ * with a notice (see `useAttributes`), never a crash.
  */
-import type { AttributeNotice } from '../ui/attributes.js';
+import { AttributeReader, type Parsed } from '../ui/attributes.js';
+import { PROFILE_SECTIONS, type ProfileOptions } from './options.js';
 
 /** Attribute names of `<channel-profile>` as r2wc props. */
 export const PROFILE_PROPS = ['section', 'lang'] as const;
@@ -10,20 +11,9 @@ export const PROFILE_PROPS = ['section', 'lang'] as const;
 /** Raw attribute values. */
 export type ProfileProps = Partial<Record<(typeof PROFILE_PROPS)[number], string>>;
 
-/** The sections of a signed-in profile, in tab order. */
-export const PROFILE_SECTIONS = ['orders', 'transactions', 'clips', 'favourites', 'devices', 'edit'] as const;
-/** One section. */
-export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
-
-/** Parses the attributes: `section` (default `orders`). */
-export function parseProfileProps(props: ProfileProps): { section: ProfileSection; notices: AttributeNotice[] } {
-  const notices: AttributeNotice[] = [];
-  const raw = props.section?.trim().toLowerCase();
-  let section: ProfileSection = 'orders';
-  if (raw) {
-    const known = PROFILE_SECTIONS.find((s) => s === raw);
-    if (known) section = known;
-    else notices.push({ name: 'section', value: props.section!, expected: PROFILE_SECTIONS.join(', ') });
-  }
-  return { section, notices };
+/** Parses the attributes: `section` (default `orders`; blank is the default too, without a notice). */
+export function parseProfileProps(props: ProfileProps): Parsed<ProfileOptions> {
+  const read = new AttributeReader();
+  const section = props.section?.trim() ? props.section : undefined;
+  return read.done({ section: read.pick('section', section, PROFILE_SECTIONS, 'orders') });
 }

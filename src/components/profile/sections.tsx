@@ -54,35 +54,36 @@ function ListSection<T extends { id: number }>(props: {
   }, [store]);
   const state = useStore(store.$state);
   const titleId = useId();
+  const loading = state.status === 'loading' || state.status === 'idle';
   return (
-    <section className="section" aria-labelledby={titleId} aria-busy={state.status === 'loading'} part={props.part}>
+    <section className="section" aria-labelledby={titleId} aria-busy={loading} part={props.part}>
       <h3 id={titleId} className="section-title">
         {props.title}
       </h3>
-      {state.status === 'loading' ? (
+      {loading ? (
         <p className="detail" role="status" part="loading">
           {t(k('loading'))}
         </p>
       ) : state.status === 'error' ? (
         <div className="panel error" role="alert" part="error">
           <p>{t(k('list.loadError'))}</p>
-          <p className="detail">{text(state.message)}</p>
+          <p className="detail">{text(state.error)}</p>
           <button type="button" className="btn" part="button retry" onClick={() => store.load()}>
             {t('common.retry')}
           </button>
         </div>
-      ) : state.items.length === 0 ? (
+      ) : state.value.length === 0 ? (
         <p className="empty" part="empty">
           {props.empty}
         </p>
       ) : props.row ? (
         <ul className="rows">
-          {state.items.map((item) => (
+          {state.value.map((item) => (
             <Fragment key={item.id}>{props.row!(item)}</Fragment>
           ))}
         </ul>
       ) : (
-        props.children?.(state.items)
+        props.children?.(state.value)
       )}
     </section>
   );

@@ -1,0 +1,205 @@
+/**
+ * The profile view: sign-in and registration for a guest; for a signed-in viewer a header with Sign out and the
+ * sections as tabs. On the pages of emailed links and social callbacks it runs that flow first. The logic lives
+ * in the account and session stores; every view follows the shared user, so a sign-in here unlocks players and
+ * schedules on the page at once. Sign-ins and sign-outs go to the host page as public events through the view
+ * host; sign-in requests from other views (and from the host page) come through `$signInRequest`.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { env } from '../../env.js';
+import { ChannelLoginEvent, ChannelLogoutEvent, type LoginMethod } from '../../events/index.js';
+import { loadForms } from '../../i18n/index.js';
+import { parseAccountRoute, withoutOneTimeParams, type AccountRoute } from '../../lib/account-routes.js';
+import { navigation, signOut } from '../../stores/account.js';
+import type { Lang } from '../../stores/config.js';
+import { $signInRequest } from '../../stores/requests.js';
+import { $token, $user, identified } from '../../stores/session.js';
+import { LoadingPanel } from '../ui/panels.js';
+import { useElement } from '../ui/shell.js';
+import { useViewHost } from '../ui/view.js';
+import { Register, ResetRequest, SignIn, VerifyNotice, type GuestView } from './auth.js';
+import { StepFocus } from './form.js';
+import { ConfirmDeletion, PasswordReset, SocialCallback, VerifyEmail } from './links.js';
+import type { ProfileOptions } from './options.js';
+import { SignedIn } from './SignedIn.js';
+
+const k = (key: string) => `forms:account.${key}`;
+
+/** The profile view; `children` are shown first inside it (the tag's notices of ignored attributes). */
+export function ProfileView(props: { options: ProfileOptions; children?: ReactNode }): ReactNode {
+  return (
+    <FormsReady>
+      <ProfileBody options={props.options}>{props.children}</ProfileBody>
+    </FormsReady>
+  );
+}
+
+const formsLoaded = new Set<Lang>();
+
+/** Renders its children once the `forms` texts of the element's language are in. */
+function FormsReady(props: { children: ReactNode }): ReactNode {
+  const { lang, t } = useElement();
+  const [, setLoaded] = useState(0);
+  useEffect(() => {
+    if (formsLoaded.has(lang)) return;
+    let live = true;
+    void loadForms(lang).then(() => {
+      formsLoaded.add(lang);
+      if (live) setLoaded((n) => n + 1);
+    });
+    return () => {
+      live = false;
+    };
+  }, [lang]);
+  if (!formsLoaded.has(lang)) return <LoadingPanel text={t('common.loading')} />;
+  return props.children;
+}
+
+/** What the view shows: a guest step, the page of a one-time link, the verify notice, or the profile. */
+type Step = GuestView | { name: 'route'; route: AccountRoute } | { name: 'verify-notice' } | { name: 'home' };
+
+/** The one-time link of this page, if any (read once, when the view first renders). */
+function pageRoute(): AccountRoute | undefined {
+  const href = env().location()?.href;
+  return href === undefined ? undefined : parseAccountRoute(href);
+}
+
+function ProfileBody(props: { options: ProfileOptions; children?: ReactNode }): ReactNode {
+  const { t } = useElement();
+  const viewHost = useViewHost();
+  const user = useStore($user);
+  const token = useStore($token);
+  const moved = useRef(false);
+  const [step, setStep] = useState<Step>(() => {
+    const route = pageRoute();
+    return route ? { name: 'route', route } : { name: 'home' };
+  });
+  const [emailFocus, setEmailFocus] = useState(0);
+
+  // The one-time values leave the address bar as soon as they are read.
+  useEffect(() => {
+    const href = env().location()?.href;
+    if (step.name === 'route' && href !== undefined) env().replaceUrl(withoutOneTimeParams(href, step.route));
+    // Once, on the first render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // With a stored token, the profile is on its way: wait for it rather than flash the sign-in form.
+  const [known, setKnown] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void identified().then(() => live && setKnown(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  /** Changes the step on the viewer's action: the new step's heading takes focus. */
+  const go = (next: Step) => {
+    moved.current = true;
+    setStep(next);
+  };
+
+  // Another view (or the host page) asks a guest to sign in: show sign-in, bring it into sight, focus the email.
+  useEffect(
+    () =>
+      $signInRequest.listen(() => {
+        if ($user.get()) return;
+        setStep({ name: 'sign-in' });
+        setEmailFocus((n) => n + 1);
+        viewHost.reveal();
+      }),
+    [viewHost],
+  );
+
+  const signedIn = (method: LoginMethod) => viewHost.emit(new ChannelLoginEvent({ method }));
+  const signedOut = () => viewHost.emit(new ChannelLogoutEvent());
+
+  let body: ReactNode;
+  if (step.name === 'route') {
+    const home = () => go({ name: 'home' });
+    const guest = (next: GuestView) => go(next);
+    switch (step.route.kind) {
+      case 'verify-email':
+        body = <VerifyEmail route={step.route} onContinue={home} />;
+        break;
+      case 'password-reset':
+        body = <PasswordReset route={step.route} go={guest} />;
+        break;
+      case 'confirm-deletion':
+        body = <ConfirmDeletion route={step.route} onDeleted={(out) => out && signedOut()} onContinue={home} />;
+        break;
+      case 'social-callback': {
+        const provider = step.route.provider;
+        body = (
+          <SocialCallback
+            route={step.route}
+            go={guest}
+            onSignedIn={(returnTo) => {
+              signedIn(provider);
+              if (returnTo) navigation.assign(returnTo);
+              else go({ name: 'home' });
+            }}
+          />
+        );
+        break;
+      }
+    }
+  } else if (!user && token && !known) {
+    body = <LoadingPanel text={t(k('loading'))} />;
+  } else if (!user) {
+    const guest = step.name === 'register' || step.name === 'reset-request' || step.name === 'sign-in' ? step : { name: 'sign-in' as const };
+    body =
+      guest.name === 'register' ? (
+        <Register
+          key="register"
+          go={go}
+          onRegistered={() => {
+            signedIn('register');
+            go({ name: 'verify-notice' });
+          }}
+        />
+      ) : guest.name === 'reset-request' ? (
+        <ResetRequest key="reset-request" email={guest.email} go={go} />
+      ) : (
+        <SignIn
+          key={`sign-in-${guest.email ?? ''}-${guest.flash?.message.key ?? ''}`}
+          email={guest.email}
+          flash={guest.flash}
+          focusEmail={emailFocus}
+          go={go}
+          onSignedIn={() => {
+            signedIn('password');
+            go({ name: 'home' });
+          }}
+        />
+      );
+  } else if ((step.name === 'verify-notice' || step.name === 'register') && !user.email_verified) {
+    // Registration signs in before its form hears back: the notice shows from that moment.
+    body = <VerifyNotice email={user.email} onContinue={() => go({ name: 'home' })} />;
+  } else {
+    body = (
+      <SignedIn
+        user={user}
+        section={props.options.section}
+        onSignOut={async () => {
+          // The user is gone before sign-out finishes (the fresh key comes after): the sign-in heading takes focus.
+          moved.current = true;
+          await signOut();
+          signedOut();
+          go({ name: 'sign-in' });
+        }}
+      />
+    );
+  }
+
+  return (
+    <StepFocus.Provider value={moved}>
+      <section className="profile" aria-label={t(k('label'))} part="profile">
+        {props.children}
+        {body}
+      </section>
+    </StepFocus.Provider>
+  );
+}

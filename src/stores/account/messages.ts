@@ -1,0 +1,99 @@
+/**
+ * What the account actions say: messages as translation keys with their values, failures per field and for the
+ * whole form, and the server's texts (spec section 8) mapped to translated ones.
+ */
+import { HttpError, TEMPORARY_PASSWORD_LOCK } from '../../api/errors.js';
+
+/** A text to show: an i18n key (`forms:validation.email`, `errors.generic`) and its values. */
+export interface Msg {
+  key: string;
+  values?: Record<string, string | number>;
+}
+
+/**
+ * Why an action failed: messages per field (shown under that field), a message for the whole form (always
+ * shown), and the server's own summary, shown only when no field of the form explains the failure.
+ */
+export interface Failure {
+  fields: Record<string, Msg>;
+  message?: Msg | undefined;
+  fallback?: Msg | undefined;
+}
+
+/** Network faults, timeouts and 5xx (spec section 8). */
+export const GENERIC: Msg = { key: 'errors.generic' };
+
+/** Known server messages (spec section 8, plus the accounts plan's own) and their translation keys. */
+const SERVER_MESSAGES: [RegExp, string][] = [
+  [/already (been )?(registered|taken)|email.*exists/i, 'forms:server.emailTaken'],
+  [/^wrong auth data/i, 'forms:server.wrongAuth'],
+  [/already logged in/i, 'forms:server.alreadyLoggedIn'],
+  [/^verification failed/i, 'forms:server.verificationFailed'],
+  [/^email already verified/i, 'forms:server.alreadyVerified'],
+  [/^user not found/i, 'forms:server.userNotFound'],
+  [/^reset password key expired/i, 'forms:server.resetExpired'],
+  [/^reset password failed/i, 'forms:server.resetFailed'],
+  [/promo code/i, 'forms:server.promoInvalid'],
+  [/recaptcha token required/i, 'forms:server.recaptchaRequired'],
+  [/recaptcha.*(invalid|robot)/i, 'forms:server.recaptchaInvalid'],
+  [/^invalid email or password/i, 'forms:server.invalidLogin'],
+  [/^no chanel or api key found/i, 'forms:server.noKey'],
+  [/code is invalid or has expired/i, 'forms:account.server.codeInvalid'],
+  [/device linking is not enabled/i, 'forms:account.server.devicesOff'],
+  [/link to delete the account is invalid or has expired/i, 'forms:account.server.deletionLinkInvalid'],
+  [/too many accounts were created from this address/i, 'forms:account.server.tooManyAccounts'],
+  [/too many sign-ins at once/i, 'forms:account.server.busy'],
+  [/current password field is required/i, 'forms:account.server.currentPasswordRequired'],
+  [/current password is incorrect/i, 'forms:account.server.currentPasswordWrong'],
+  // In the default namespace, not `forms`: elements without forms (player, schedule) show it too.
+  [TEMPORARY_PASSWORD_LOCK, 'errors.temporaryPassword'],
+];
+
+/** The text of a server message: translated when known, else the server's own words. */
+export function serverText(text: string): Msg {
+  const throttled = /too many login attempts.*?(\d+)\s*seconds?/i.exec(text);
+  if (throttled) return { key: 'forms:account.server.throttled', values: { seconds: Number(throttled[1]) } };
+  const locked = /account is locked after too many failed sign-ins.*?(\d+)\s*minutes?/i.exec(text);
+  // `count` picks the singular or plural sentence (i18next's `_one` / `_other` keys).
+  if (locked) return { key: 'forms:account.server.accountLocked', values: { count: Number(locked[1]) } };
+  for (const [pattern, key] of SERVER_MESSAGES) if (pattern.test(text)) return { key };
+  return { key: 'forms:account.server.raw', values: { text } };
+}
+
+/**
+ * An API failure as field and form messages. 422 bodies (`{ message, errors: { field: [text] } }`) give one
+ * message per field and the form's; 401 means the session ended (the session has reset the user); 429 is the
+ * throttling text; anything else (network, timeout, 5xx, an answer this client cannot read) the generic text.
+ */
+export function failureOf(error: unknown): Failure {
+  // The one 5xx with something to say: the server's sign-ins are queued full for a moment.
+  if (error instanceof HttpError && error.status === 503 && /too many sign-ins at once/i.test(error.message)) {
+    return { fields: {}, message: serverText(error.message) };
+  }
+  if (!(error instanceof HttpError) || error.status >= 500) return { fields: {}, message: GENERIC };
+  if (error.status === 401) return { fields: {}, message: { key: 'forms:account.server.sessionEnded' } };
+  if (error.status === 429) return { fields: {}, message: { key: 'errors.tooManyRequests' } };
+  const fields: Record<string, Msg> = {};
+  for (const [name, texts] of Object.entries(error.errors)) {
+    const first = Array.isArray(texts) ? texts[0] : texts;
+    if (first) fields[name] = serverText(first);
+  }
+  const summary = /^HTTP \d+$/.test(error.message) ? GENERIC : serverText(error.message);
+  return Object.keys(fields).length ? { fields, fallback: summary } : { fields, message: summary };
+}
+
+/**
+ * The message at the top of a form whose fields are `visible`: the failure's own message, else a field error
+ * no visible field can show, else (when no visible field shows an error) the server's summary.
+ */
+export function formMessage(failure: Failure, visible: readonly string[]): Msg | undefined {
+  if (failure.message) return failure.message;
+  const unplaced = Object.entries(failure.fields).find(([name]) => !visible.includes(name));
+  if (unplaced) return unplaced[1];
+  return visible.some((name) => failure.fields[name]) ? undefined : (failure.fallback ?? GENERIC);
+}
+
+/** The one message a failure shows where there is room for one (a list's error panel, a button's alert). */
+export function headline(failure: Failure): Msg {
+  return failure.message ?? failure.fallback ?? GENERIC;
+}

@@ -1,0 +1,121 @@
+/**
+ * Social sign-in (spec section 7): the provider's authorize URL, the page to come back to (kept per tab), and
+ * the callback that completes the sign-in. The page's address and per-tab storage come from `env()`.
+ */
+import { SOCIAL_PROVIDERS, type SocialProvider } from '../../api/contract.js';
+import { env } from '../../env.js';
+import { isCallbackPath, type AccountRoute } from '../../lib/account-routes.js';
+import { $config } from '../config.js';
+import { $settings, currentApiKey, getClient, signIn } from '../session.js';
+import { GENERIC } from './messages.js';
+import { attempt, done, fail, once, type Outcome } from './outcome.js';
+import { formsMsg } from './validation.js';
+
+/** Where the page goes when it leaves (a provider, the customer portal); tests replace `assign` to stay on the page. */
+export const navigation = {
+  assign(url: string): void {
+    env().location()?.assign(url);
+  },
+};
+
+/** Where a social sign-in comes back to afterwards: sessionStorage `rudy_return.<channel>`. */
+const returnKey = () => `rudy_return.${$config.get()?.channelKey ?? ''}`;
+
+/** The channel site that answers the account routes: settings `site_url`, else this page's origin. */
+export function siteUrl(): string {
+  const site = $settings.get()?.site_url?.trim();
+  return (site || env().location()?.origin || '').replace(/\/+$/, '');
+}
+
+/** The provider's redirect URI: `{site}/auth/login/{provider}/callback` (the same in both legs of the flow). */
+export function socialRedirectUri(provider: SocialProvider): string {
+  return `${siteUrl()}/auth/login/${provider}/callback`;
+}
+
+/** The providers the channel offers (settings `social`), in a fixed order. */
+export function socialProviders(): SocialProvider[] {
+  const social = $settings.get()?.social ?? {};
+  return SOCIAL_PROVIDERS.filter((p) => social[p]?.client_id && social[p]?.authorize_url);
+}
+
+/**
+ * The provider's authorize URL: `authorize_url?client_id&redirect_uri&response_type=code&scope&state`, where
+ * `state` is the api key in use (the callback checks it). No token ever goes into it.
+ */
+export async function socialAuthorizeUrl(provider: SocialProvider): Promise<string | undefined> {
+  const social = $settings.get()?.social?.[provider];
+  if (!social) return undefined;
+  const state = await currentApiKey();
+  const url = new URL(social.authorize_url, `${siteUrl()}/`);
+  url.searchParams.set('client_id', social.client_id);
+  url.searchParams.set('redirect_uri', socialRedirectUri(provider));
+  url.searchParams.set('response_type', 'code');
+  if (social.scope) url.searchParams.set('scope', social.scope);
+  url.searchParams.set('state', state);
+  return url.toString();
+}
+
+/** Starts a social sign-in: remembers this page (not a callback page) and sends the browser to the provider. */
+export function startSocial(provider: SocialProvider): Promise<Outcome> {
+  return once('social', () =>
+    attempt(async () => {
+      const url = await socialAuthorizeUrl(provider);
+      if (!url) throw new Error(`social sign-in with ${provider} is not configured`);
+      const here = env().location();
+      // Without per-tab storage (sandboxed frames) the sign-in simply stays on the callback page.
+      if (here && !isCallbackPath(here.pathname)) env().sessionStorage()?.setItem(returnKey(), here.href);
+      navigation.assign(url);
+    }),
+  );
+}
+
+/** Reads and forgets the page to return to after a social sign-in (same origin only). */
+export function takeReturnUrl(): string | undefined {
+  const store = env().sessionStorage();
+  const saved = store?.getItem(returnKey()) ?? undefined;
+  store?.removeItem(returnKey());
+  if (!saved) return undefined;
+  try {
+    const url = new URL(saved);
+    return url.origin === env().location()?.origin && !isCallbackPath(url.pathname) ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const SOCIAL_FAILED = formsMsg('account.social.failed');
+
+/**
+ * Completes a social sign-in on the callback page: a refused or cancelled authorization, a missing code or a
+ * `state` other than the api key in use is refused without a request; otherwise `POST v2/auth/social/{provider}`
+ * `{ code, redirect_uri }` signs in. Answers where to go back to, if a page was saved.
+ */
+export function completeSocial(
+  route: Extract<AccountRoute, { kind: 'social-callback' }>,
+): Promise<Outcome<{ returnTo: string | undefined }>> {
+  return once('social-callback', async () => {
+    if (route.error) return fail({}, route.error === 'access_denied' ? formsMsg('account.social.cancelled') : SOCIAL_FAILED);
+    if (!route.code || !route.state) return fail({}, SOCIAL_FAILED);
+    let key: string;
+    try {
+      key = await currentApiKey();
+    } catch {
+      return fail({}, GENERIC);
+    }
+    if (route.state !== key) return fail({}, SOCIAL_FAILED);
+    const outcome = await attempt(async () => {
+      const answer = await getClient().call('socialLogin', {
+        params: { provider: route.provider },
+        body: { code: route.code, redirect_uri: socialRedirectUri(route.provider) },
+        cache: false,
+        retries: 0,
+      });
+      signIn(answer.data);
+    });
+    if (!outcome.ok) {
+      // A 422 here means the provider's code was refused: the plan's one sentence for it.
+      return fail({}, outcome.failure.message === GENERIC ? GENERIC : SOCIAL_FAILED);
+    }
+    return done({ returnTo: takeReturnUrl() });
+  });
+}
