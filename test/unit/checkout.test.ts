@@ -8,29 +8,14 @@ import { expect } from '@open-wc/testing';
 import { Order, Package, Pricing, User, type Order as OrderType } from '../../src/api/contract.js';
 import { HttpError } from '../../src/api/errors.js';
 import type { PurchaseComplete } from '../../src/events/index.js';
-import {
-  CheckoutError,
-  createCheckout,
-  ecommerceParams,
-  fetchPricing,
-  isPaidActive,
-  isPurchased,
-  MAX_WAIT_MS,
-  offerCards,
-  packageItem,
-  PaymentFailedError,
-  PENDING_TTL_MS,
-  POLL_MS,
-  pricingQuery,
-  storedAttempt,
-  totalOf,
-  track,
-  trialDays,
-  waitForOrder,
-  type CheckoutState,
-  type CheckoutStore,
-  type CheckoutTarget,
-} from '../../src/stores/checkout.js';
+import { createCheckout, type CheckoutState, type CheckoutStore, type CheckoutTarget } from '../../src/stores/checkout.js';
+import { ecommerceParams, track } from '../../src/stores/checkout/analytics.js';
+import { PENDING_TTL_MS, storedAttempt } from '../../src/stores/checkout/attempts.js';
+import { isPaidActive, isPurchased, packageItem } from '../../src/stores/commerce/entitlements.js';
+import { CheckoutError, PaymentFailedError } from '../../src/stores/commerce/errors.js';
+import { offerCards } from '../../src/stores/commerce/offers.js';
+import { MAX_WAIT_MS, POLL_MS, waitForOrder } from '../../src/stores/commerce/orders.js';
+import { fetchPricing, pricingQuery, totalOf, trialDays } from '../../src/stores/commerce/pricing.js';
 import type { StripeCard } from '../../src/lib/stripe.js';
 import { resetFakeStripe, stripeLog } from './fake-stripe.js';
 import { flush, installWorld, ok, settle, T0, teardown, until, type Recorded, type World } from './helpers.js';

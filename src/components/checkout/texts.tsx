@@ -5,7 +5,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError, HttpError } from '../../api/errors.js';
 import { hasCheckoutTexts, loadCheckoutTexts, type TFunction } from '../../i18n/index.js';
-import { CardError, CheckoutError, cardMessageKey, type CheckoutErrorCode } from '../../stores/checkout.js';
+import { CardError, CheckoutError, cardMessageKey, type CheckoutErrorCode } from '../../stores/commerce/errors.js';
 import { errorText } from '../ui/messages.js';
 import { useElement } from '../ui/shell.js';
 
