@@ -11,7 +11,7 @@ import type { PurchaseComplete } from '../../src/events/index.js';
 import { createCheckout, type CheckoutState, type CheckoutStore, type CheckoutTarget } from '../../src/stores/checkout.js';
 import { ecommerceParams, track } from '../../src/stores/checkout/analytics.js';
 import { PENDING_TTL_MS, storedAttempt } from '../../src/stores/checkout/attempts.js';
-import { isPaidActive, isPurchased, packageItem } from '../../src/stores/commerce/entitlements.js';
+import { $entitlementsVersion, isPaidActive, isPurchased, packageItem } from '../../src/stores/commerce/entitlements.js';
 import { CheckoutError, PaymentFailedError } from '../../src/stores/commerce/errors.js';
 import { offerCards } from '../../src/stores/commerce/offers.js';
 import { MAX_WAIT_MS, POLL_MS, waitForOrder } from '../../src/stores/commerce/orders.js';
@@ -322,10 +322,13 @@ describe('checkout', () => {
       expect(body.idempotency_key).to.match(/^[0-9a-f-]{36}$/);
       expect(state().view).to.equal('waiting');
       expect(storedAttempt()?.order?.id, 'kept for a reload').to.equal(70);
+      const version = $entitlementsVersion.get();
       await w.advance(POLL_MS);
+      expect($entitlementsVersion.get(), 'nothing changed while pending').to.equal(version);
       await w.advance(POLL_MS);
       await until(() => state().view === 'success', 'success');
       expect(completed).to.deep.equal([{ orderId: 70, product: { type: 'event', id: 501 } }]);
+      expect($entitlementsVersion.get(), 'players and lists hear that entitlements changed').to.equal(version + 1);
       expect(storedAttempt(), 'the attempt is over').to.equal(undefined);
     });
 
