@@ -11,7 +11,7 @@ import { defineOnce, makeElement } from './define.js';
  * @attr subscription-id - or this subscription, with its trial when the viewer has not used one (digits)
  * @attr lang - en | fr for this element only
  * With none of the three, every package and subscription is listed (the /packages screen); choosing one opens it.
- * Listens to `channel-purchase-request` on document (a paywall's offer) and opens that offer.
+ * Answers `channel-purchase-request` (a paywall's offer, or one the host page fires) and opens that offer.
  * @slot card - created by the element itself: the light-DOM node Stripe's card field mounts into
  * @fires channel-purchase-complete - an order was paid or a trial started (detail.orderId, detail.product {type, id})
  * @fires channel-login-request - a guest pressed Sign in (detail.reason 'purchase', detail.eventId for an event)

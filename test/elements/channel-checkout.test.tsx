@@ -7,7 +7,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { Event as ChannelEvent, Order, Package, Pricing, Settings, Subscription, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/env.js';
 import { ChannelPurchaseRequestEvent } from '../../src/events/index.js';
-import { MAX_WAIT_MS, POLL_MS } from '../../src/stores/checkout.js';
+import { MAX_WAIT_MS, POLL_MS } from '../../src/stores/commerce/orders.js';
 import { resetSession, signIn } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-checkout.js';
 import { makeElement } from '../../elements/define.js';

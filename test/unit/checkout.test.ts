@@ -8,29 +8,14 @@ import { expect } from '@open-wc/testing';
 import { Order, Package, Pricing, User, type Order as OrderType } from '../../src/api/contract.js';
 import { HttpError } from '../../src/api/errors.js';
 import type { PurchaseComplete } from '../../src/events/index.js';
-import {
-  CheckoutError,
-  createCheckout,
-  ecommerceParams,
-  fetchPricing,
-  isPaidActive,
-  isPurchased,
-  MAX_WAIT_MS,
-  offerCards,
-  packageItem,
-  PaymentFailedError,
-  PENDING_TTL_MS,
-  POLL_MS,
-  pricingQuery,
-  storedAttempt,
-  totalOf,
-  track,
-  trialDays,
-  waitForOrder,
-  type CheckoutState,
-  type CheckoutStore,
-  type CheckoutTarget,
-} from '../../src/stores/checkout.js';
+import { createCheckout, type CheckoutState, type CheckoutStore, type CheckoutTarget } from '../../src/stores/checkout.js';
+import { ecommerceParams, track } from '../../src/stores/checkout/analytics.js';
+import { PENDING_TTL_MS, storedAttempt } from '../../src/stores/checkout/attempts.js';
+import { $entitlementsVersion, isPaidActive, isPurchased, packageItem } from '../../src/stores/commerce/entitlements.js';
+import { CheckoutError, PaymentFailedError } from '../../src/stores/commerce/errors.js';
+import { offerCards } from '../../src/stores/commerce/offers.js';
+import { MAX_WAIT_MS, POLL_MS, waitForOrder } from '../../src/stores/commerce/orders.js';
+import { fetchPricing, pricingQuery, totalOf, trialDays } from '../../src/stores/commerce/pricing.js';
 import type { StripeCard } from '../../src/lib/stripe.js';
 import { resetFakeStripe, stripeLog } from './fake-stripe.js';
 import { flush, installWorld, ok, settle, T0, teardown, until, type Recorded, type World } from './helpers.js';
@@ -337,10 +322,13 @@ describe('checkout', () => {
       expect(body.idempotency_key).to.match(/^[0-9a-f-]{36}$/);
       expect(state().view).to.equal('waiting');
       expect(storedAttempt()?.order?.id, 'kept for a reload').to.equal(70);
+      const version = $entitlementsVersion.get();
       await w.advance(POLL_MS);
+      expect($entitlementsVersion.get(), 'nothing changed while pending').to.equal(version);
       await w.advance(POLL_MS);
       await until(() => state().view === 'success', 'success');
       expect(completed).to.deep.equal([{ orderId: 70, product: { type: 'event', id: 501 } }]);
+      expect($entitlementsVersion.get(), 'players and lists hear that entitlements changed').to.equal(version + 1);
       expect(storedAttempt(), 'the attempt is over').to.equal(undefined);
     });
 

@@ -14,7 +14,7 @@ export function Offers(props: { state: CheckoutState; onChoose(offer: OfferCard)
   return (
     <section className="step" aria-labelledby={titleId} part="offers-step">
       <StepTitle id={titleId}>{t(c('offers.title'))}</StepTitle>
-      {!offers || offers.status === 'loading' ? (
+      {!offers || offers.status === 'idle' || offers.status === 'loading' ? (
         <Loading text={t(c('offers.loading'))} />
       ) : offers.status === 'error' ? (
         <Failure what={t(c('offers.error'))} why={checkoutErrorText(offers.error, t)} onRetry={props.onRetry} />

@@ -1,16 +1,19 @@
 /**
  * The payment step: saved cards (a radio list) or a new card, the card field, Pay (or the trial's start), and
  * the failure popup. The card field is Stripe's: Stripe Elements cannot mount inside a shadow root (stripe-js
- * issues 143 and 399), so the element gets a light-DOM child `<div slot="card">` that Stripe mounts into, shown
- * here through `<slot name="card">`. Stripe.js itself loads only when this step shows.
+ * issues 143 and 399), so the view's root takes a light-DOM `<div slot="card">` (`attachLight`) that Stripe
+ * mounts into, shown here through `<slot name="card">`. Stripe.js itself loads only when this step shows.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { SavedCard } from '../../api/contract.js';
 import type { StripeCard } from '../../lib/stripe.js';
-import { CheckoutError, trialDays, type CheckoutState, type CheckoutStore } from '../../stores/checkout.js';
+import type { CheckoutState, CheckoutStore } from '../../stores/checkout.js';
+import { CheckoutError } from '../../stores/commerce/errors.js';
+import { trialDays } from '../../stores/commerce/pricing.js';
 import { $user } from '../../stores/session.js';
 import { useElement } from '../ui/shell.js';
+import { useViewHost } from '../ui/view.js';
 import { Modal } from './Dialog.js';
 import { BackButton, Failure, Loading, StepTitle, usePrice } from './parts.js';
 import { c, checkoutErrorText, orderErrorText, payErrorText } from './texts.js';
@@ -175,11 +178,12 @@ function SavedCards(props: { cards: SavedCard[]; value: string | undefined; onCh
 }
 
 /**
- * Stripe's card field: a light-DOM `<div slot="card">` child of the element, mounted by Stripe and shown
+ * Stripe's card field: a light-DOM `<div slot="card">` of the view's root, mounted by Stripe and shown
  * through the slot. Loads Stripe.js on first show; removes the field and its node when it goes away.
  */
 function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | undefined): void }): ReactNode {
-  const { t, host, lang } = useElement();
+  const { t, lang } = useElement();
+  const { attachLight } = useViewHost();
   const labelId = useId();
   const [status, setStatus] = useState<{ kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; error: unknown }>({ kind: 'loading' });
   const [attempt, setAttempt] = useState(0);
@@ -189,6 +193,7 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
   useEffect(() => {
     let live = true;
     let card: StripeCard | undefined;
+    let detach: (() => void) | undefined;
     const node = document.createElement('div');
     node.slot = 'card';
     node.setAttribute('data-channel-card', '');
@@ -196,7 +201,7 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
     props.store.stripe().then(
       (stripe) => {
         if (!live) return;
-        host.appendChild(node);
+        detach = attachLight(node);
         card = stripe.elements({ locale: lang }).create('card');
         card.mount(node);
         setStatus({ kind: 'ready' });
@@ -211,10 +216,11 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
       onCard.current(undefined);
       if (card?.destroy) card.destroy();
       else card?.unmount?.();
-      node.remove();
+      if (detach) detach();
+      else node.remove();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [host, lang, attempt]);
+  }, [attachLight, lang, attempt]);
 
   return (
     <div className="field">

@@ -6,7 +6,10 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { Pricing } from '../../api/contract.js';
-import { CheckoutError, subscriptionPeriod, trialDays, type CheckoutState, type CheckoutStore, type Product } from '../../stores/checkout.js';
+import type { CheckoutState, CheckoutStore, Product } from '../../stores/checkout.js';
+import { CheckoutError } from '../../stores/commerce/errors.js';
+import { subscriptionPeriod } from '../../stores/commerce/offers.js';
+import { trialDays } from '../../stores/commerce/pricing.js';
 import { $user } from '../../stores/session.js';
 import { eventTitle } from '../ui/event.js';
 import { useElement } from '../ui/shell.js';
@@ -41,7 +44,7 @@ export function Summary(props: { state: CheckoutState; store: CheckoutStore }): 
       <p className="kind">{t(productKind(product))}</p>
       <StepTitle id={titleId}>{title(product)}</StepTitle>
       {product.teamPass ? <TeamSelect state={state} store={store} /> : null}
-      {!pricing || pricing.status === 'loading' ? (
+      {!pricing || pricing.status === 'idle' || pricing.status === 'loading' ? (
         <Loading text={t(c('summary.loading'))} />
       ) : pricing.status === 'error' && pricing.error instanceof CheckoutError ? (
         // A section 5 refusal says what to do; nothing was sent.

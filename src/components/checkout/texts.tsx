@@ -5,8 +5,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError, HttpError } from '../../api/errors.js';
 import { hasCheckoutTexts, loadCheckoutTexts, type TFunction } from '../../i18n/index.js';
-import { CardError, CheckoutError, cardMessageKey, type CheckoutErrorCode } from '../../stores/checkout.js';
+import { CardError, CheckoutError, cardMessageKey, type CheckoutErrorCode } from '../../stores/commerce/errors.js';
 import { errorText } from '../ui/messages.js';
+import { LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
 
 /** A key of the `checkout` namespace. */
@@ -25,13 +26,7 @@ export function CheckoutTexts(props: { children: ReactNode }): ReactNode {
       live = false;
     };
   }, [lang, ready]);
-  if (!ready) {
-    return (
-      <div className="panel" role="status" part="loading">
-        <p>{t('common.loading')}</p>
-      </div>
-    );
-  }
+  if (!ready) return <LoadingPanel text={t('common.loading')} />;
   return props.children;
 }
 

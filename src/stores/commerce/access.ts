@@ -1,0 +1,107 @@
+/**
+ * Who may watch what (spec sections 3 and 6): the player's decision from the event (or library item), the
+ * user's capabilities and the geo-block flag. Pure functions; the offers that unlock a paywall are in offers.ts.
+ */
+import type { Event, EventMedia, User, VodItem } from '../../api/contract.js';
+
+/** What a player can play, normalised from an event or a library item. */
+export interface Playable {
+  kind: 'event' | 'vod';
+  id: number;
+  title: string;
+  type: string;
+  hasAccess: boolean;
+  status: 'live' | 'upcoming' | 'finished';
+  startsAt?: number | undefined;
+  hasRecording: boolean;
+  geoBlocked: boolean;
+  poster?: string | undefined;
+  media: EventMedia[];
+  categoryId?: number | null | undefined;
+  locationId?: number | null | undefined;
+  participantIds: number[];
+  singlePackageId?: number | null | undefined;
+  price?: number | null | undefined;
+}
+
+/** An event as a playable. */
+export function fromEvent(event: Event, title: string): Playable {
+  return {
+    kind: 'event',
+    id: event.id,
+    title,
+    type: event.type,
+    hasAccess: event.has_access,
+    status: event.stream_status,
+    startsAt: event.event_utc_ts,
+    hasRecording: event.has_recording,
+    geoBlocked: Boolean(event.is_geo_blocked),
+    poster: event.media.find((m) => m.type === 'image')?.url ?? event.image ?? undefined,
+    media: event.media,
+    categoryId: event.event_category_id,
+    locationId: event.location_id,
+    participantIds: event.participants.map((p) => p.id),
+    singlePackageId: event.single_event_package_id,
+    price: event.price,
+  };
+}
+
+/** A library item as a playable (always on demand). */
+export function fromVod(item: VodItem): Playable {
+  return {
+    kind: 'vod',
+    id: item.id,
+    title: item.title,
+    type: item.type,
+    hasAccess: item.has_access,
+    status: 'finished',
+    hasRecording: true,
+    geoBlocked: false,
+    poster: item.assets.find((a) => a.type === 'image')?.path,
+    media: item.media,
+    categoryId: item.event_category_id,
+    participantIds: [],
+  };
+}
+
+/** The player's decision. */
+export type Access =
+  | { kind: 'geo-blocked' }
+  | { kind: 'upcoming'; startsAt: number | undefined }
+  | { kind: 'no-recording' }
+  | { kind: 'sign-in' }
+  | { kind: 'paywall' }
+  | { kind: 'no-capability' }
+  | { kind: 'unavailable' }
+  | { kind: 'play'; url: string; live: boolean };
+
+/**
+ * Decides what the viewer gets. Order matters: region first (no stream request at all), then schedule, then
+ * rights. Free plays for everyone; register needs a signed-in user; paid and ppv need access granted by the
+ * server (`has_access`: an order, package or subscription). Library items also need `vod_media_access` when
+ * they are not free.
+ */
+export function decideAccess(item: Playable, user: User | undefined, geoBlocked: boolean): Access {
+  if (geoBlocked || item.geoBlocked || user?.is_geo_blocked) return { kind: 'geo-blocked' };
+  if (item.status === 'upcoming') return { kind: 'upcoming', startsAt: item.startsAt };
+  if (item.status === 'finished' && !item.hasRecording) return { kind: 'no-recording' };
+  const free = item.type === 'free';
+  if (item.type === 'register' && !user) return { kind: 'sign-in' };
+  if (!free && item.type !== 'register' && !item.hasAccess) return { kind: 'paywall' };
+  if (item.kind === 'vod' && !free && user && !hasCapability(user, 'vod_media_access') && !item.hasAccess) {
+    return { kind: 'no-capability' };
+  }
+  const live = item.status === 'live';
+  const stream = item.media.find((m) => m.type === (live ? 'live' : 'vod'));
+  return stream ? { kind: 'play', url: stream.url, live } : { kind: 'unavailable' };
+}
+
+/** Capability check; `vod_media` and `vod_media_access` are the same right (spec section 3). */
+export function hasCapability(user: User | undefined, capability: string): boolean {
+  if (!user) return false;
+  const caps = new Set(user.capabilities);
+  if (caps.has(capability)) return true;
+  if (capability === 'vod_media_access') return caps.has('vod_media');
+  if (capability === 'vod_media') return caps.has('vod_media_access');
+  return false;
+}
