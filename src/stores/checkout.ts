@@ -29,8 +29,6 @@ import { $user, getClient, identified, startSession } from './session.js';
 
 export type { CheckoutTarget, Product } from './checkout/product.js';
 export type { OfferCard } from './commerce/offers.js';
-// TEMPORARY: the profile's subscription actions import these from here; they live in the commerce domain now.
-export { cancelAutoRenewal, cancellationFinished, customerPortalUrl } from './commerce/orders.js';
 
 /** The screens of a checkout. */
 export type CheckoutView =

@@ -12,7 +12,8 @@ import { PrerollList, type Event, type Preroll, type Settings, type User, type V
 import { ApiError, isCancel } from '../api/errors.js';
 import { env } from '../env.js';
 import { IDLE, LOADING, failed, ready, type Async } from '../lib/async.js';
-import { decideAccess, fromEvent, fromVod, offersFor, type Access, type Offer, type Playable } from '../media/access.js';
+import { decideAccess, fromEvent, fromVod, type Access, type Playable } from './commerce/access.js';
+import { offersFor, type Offer } from './commerce/offers.js';
 import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playback.js';
 import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';

@@ -5,7 +5,8 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { Event as ChannelEvent, Package, Preroll, Subscription, User, type Preroll as PrerollType } from '../../src/api/contract.js';
-import { decideAccess, fromEvent, offersFor } from '../../src/media/access.js';
+import { decideAccess, fromEvent } from '../../src/stores/commerce/access.js';
+import { offersFor } from '../../src/stores/commerce/offers.js';
 import { analyticsAllowed, monitorVideo, VIEWING_EVERY_MS } from '../../src/media/analytics.js';
 import {
   GIVE_UP_MS,

@@ -1,7 +1,7 @@
 /** The paywall of a player: the offers that unlock the item, priced in the channel's currency. */
 import type { ReactNode } from 'react';
 import { formatPrice } from '../../lib/money.js';
-import type { Offer } from '../../media/access.js';
+import type { Offer } from '../../stores/commerce/offers.js';
 import type { PlayerState } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';

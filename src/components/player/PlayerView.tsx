@@ -7,7 +7,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { HttpError } from '../../api/errors.js';
 import { formatEventTime } from '../../lib/time.js';
-import { hasCapability } from '../../media/access.js';
+import { hasCapability } from '../../stores/commerce/access.js';
 import { createPlayer, type PlayerState, type PlayerStore, type PlayerTarget } from '../../stores/player.js';
 import { $user } from '../../stores/session.js';
 import type { AttributeNotice } from '../ui/attributes.js';

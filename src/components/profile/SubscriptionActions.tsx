@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Order } from '../../api/contract.js';
 import { isCancel } from '../../api/errors.js';
 import { navigation } from '../../stores/account.js';
-import { cancelAutoRenewal, cancellationFinished, customerPortalUrl } from '../../stores/checkout.js';
+import { cancelAutoRenewal, cancellationFinished, customerPortalUrl } from '../../stores/commerce/orders.js';
 import { Modal } from '../checkout/Dialog.js';
 import { c, CheckoutTexts } from '../checkout/texts.js';
 import { useElement } from '../ui/shell.js';
