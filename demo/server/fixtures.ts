@@ -47,6 +47,7 @@ export interface ChannelFixture {
   users?: UserFixture[];
 }
 
+/** A package (pass) a channel sells. */
 export interface PackageFixture {
   key: string;
   name: string;
@@ -63,6 +64,7 @@ export interface PackageFixture {
   description?: string | null;
 }
 
+/** A subscription a channel sells. */
 export interface SubscriptionFixture {
   key: string;
   name: string;
@@ -77,12 +79,14 @@ export interface SubscriptionFixture {
   description?: string | null;
 }
 
+/** A promo code. */
 export interface CouponFixture {
   code: string;
   percent?: number;
   amount?: number;
 }
 
+/** A preroll played before events. */
 export interface PrerollFixture {
   name: string;
   /** Generated media (demo/server/media.ts): 'bars' or 'zoom'. */
@@ -96,6 +100,7 @@ export interface PrerollFixture {
   for_vod: boolean;
 }
 
+/** A library video. */
 export interface VodItemFixture {
   title: string;
   date?: string | null;
@@ -105,6 +110,7 @@ export interface VodItemFixture {
   description?: string | null;
 }
 
+/** A seeded account with its orders, clips and favourites. */
 export interface UserFixture {
   email: string;
   /** Stored as a salted scrypt hash, never as given. */
@@ -125,6 +131,7 @@ export interface UserFixture {
   favourites?: FavouriteFixture[];
 }
 
+/** A seeded purchase of an account. */
 export interface OrderFixture {
   type: 'event' | 'package' | 'subscription';
   /** The event, package or subscription key, by type. */
@@ -148,6 +155,7 @@ export interface OrderFixture {
   transactions?: TransactionFixture[];
 }
 
+/** A payment of a seeded order. */
 export interface TransactionFixture {
   status: string;
   /** Default the order's price. */
@@ -157,6 +165,7 @@ export interface TransactionFixture {
   age_days: number;
 }
 
+/** A clip a seeded account cut from an event. */
 export interface ClipFixture {
   /** The event's fixture key. */
   event: string;
@@ -169,6 +178,7 @@ export interface ClipFixture {
   age_days?: number;
 }
 
+/** A favourite of a seeded account. */
 export interface FavouriteFixture {
   type: 'participant' | 'group' | 'category';
   /** The team's, school's or sport's alias. */
@@ -190,6 +200,7 @@ interface CategoryFixture {
   gender?: string | null;
 }
 
+/** An event, timed from the server's start. */
 export interface EventFixture {
   /** A name for references from orders, and for tests (GET /__dev/events lists them); unique per channel. */
   key?: string;

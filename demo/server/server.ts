@@ -64,6 +64,7 @@ import type { Origins, PathHandler } from './types.js';
 /** The repository root (this file is demo/server/server.ts). */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
+/** How `startServer` runs: every field is optional, the defaults suit `npm start`. */
 export interface ServerOptions {
   /** 'dev' adds the demo and the test stand-ins (see the file comment); default 'production'. */
   mode?: ServerMode;
@@ -118,6 +119,7 @@ export interface ServerOptions {
   paymentSettleMs?: number;
 }
 
+/** A started server: where it listens, its database and media, and how to stop it. */
 export interface RunningServer {
   mode: ServerMode;
   /** This start's dev secret (dev mode only): the `X-Channel-Dev-Secret` header of `/__dev/` calls. */
