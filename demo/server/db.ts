@@ -16,7 +16,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
-import { seedDatabase } from './seed.js';
 
 /** Bump when the schema or the seed code changes: older files are rebuilt from the fixtures. */
 export const SCHEMA_VERSION = 5;
@@ -236,8 +235,12 @@ export class ChannelDb {
     private readonly file: string,
   ) {}
 
-  /** Opens (or creates and seeds) the database file under `dataDir`; `now` (UNIX seconds) dates seeded orders. */
-  static async open(dataDir: string, fixturesDir: string, now: number = Math.floor(Date.now() / 1000)): Promise<ChannelDb> {
+  /**
+   * Opens the database file under `dataDir`, or creates it and fills it with `seed` (seed.ts) when it is missing or
+   * was written from another schema or other fixtures. The seeding is passed in so that storage does not import the
+   * seed code, which itself uses the storage types.
+   */
+  static async open(dataDir: string, fixturesDir: string, seed: (db: ChannelDb) => void): Promise<ChannelDb> {
     const SQL = await initSqlJs();
     mkdirSync(dataDir, { recursive: true });
     const file = join(dataDir, 'channel.sqlite');
@@ -263,7 +266,7 @@ export class ChannelDb {
       db.exec(SCHEMA);
       db.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [String(SCHEMA_VERSION)]);
       db.run("INSERT INTO meta (key, value) VALUES ('fixtures', ?)", [digest]);
-      store.transaction(() => seedDatabase(store, fixturesDir, now));
+      store.transaction(() => seed(store));
       store.saveNow();
     }
     return store;

@@ -1,7 +1,8 @@
 /**
  * What every API handler module shares: the parsed request as handlers see it, what they answer, and small helpers
  * for validation (422 answers in Laravel's `{ message, errors: { field: [text] } }` form) and pagination.
- * server.ts routes requests; auth.ts, account-data.ts and favourites.ts add their handlers to its map.
+ * routes.ts routes requests over one map of handlers, to which each API module (channel-api.ts, catalog-api.ts,
+ * auth.ts, account-data.ts, favourites.ts, payments.ts) adds its own.
  */
 import type { IncomingMessage } from 'node:http';
 import type { SqlValue } from 'sql.js';

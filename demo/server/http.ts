@@ -18,6 +18,11 @@ export class HttpError extends Error {
   }
 }
 
+/** Throws a 429 with Retry-After when a limiter says to wait `seconds`; returns when it says 0 (go on). */
+export function tooMany(seconds: number): void {
+  if (seconds > 0) throw new HttpError(429, 'Too Many Attempts.', undefined, { 'Retry-After': String(seconds) });
+}
+
 /** How an answer is sent: `cors: false` for what no other origin may read (the dev endpoints). */
 export interface SendOptions {
   cors?: boolean;

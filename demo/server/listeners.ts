@@ -1,0 +1,163 @@
+/**
+ * What each of the two listeners answers, in order. The API/bundle listener: CORS preflights, the API (routes.ts),
+ * the keys host and static settings, the media server, the analytics collectors, in dev mode the dev endpoints and
+ * stand-ins, placeholder art, then files: the site's account routes, the built bundle and (in dev mode) the demo
+ * pages. The CMS host listener (dev mode only) serves the demo pages and nothing else. Every request is first
+ * checked against the listener's own host names and counted against its address; every failure becomes a JSON
+ * error answer.
+ */
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { SOCIAL_PROVIDERS } from '../../src/api/contract.js';
+import { handleAnalytics, type Recorder } from './analytics.js';
+import { servePlaceholderArt } from './catalog-api.js';
+import type { ChannelDb } from './db.js';
+import { isDevPath } from './dev.js';
+import { hostAllowed } from './exposure.js';
+import { addressKey, HttpError, requestUrl, sendJson, tooMany } from './http.js';
+import type { RateLimiter } from './limits.js';
+import type { ApiHandler } from './routes.js';
+import { CORS_HEADERS, VENDOR_FILES, serveStatic, type StaticOptions } from './static.js';
+import type { MediaServer } from './streams.js';
+import type { Origins, PathHandler } from './types.js';
+
+/**
+ * Paths of the channel site's account routes (spec section 2) that emailed links and social callbacks open: both
+ * listeners serve demo/site/account.html there, whose `<channel-profile>` reads the path and query to run the flow.
+ */
+const ACCOUNT_ROUTES = new Set([
+  '/verify-email',
+  '/password-reset',
+  '/confirm-account-deletion',
+  '/login',
+  '/registration',
+  '/verify-notice',
+  '/password-reset-request',
+  ...SOCIAL_PROVIDERS.map((provider) => `/auth/login/${provider}/callback`),
+]);
+
+/** The demo pages' own assets, which the account routes' page needs in production too. */
+const ACCOUNT_PAGE_ASSETS = new Set(['/demo.css', '/demo.js']);
+
+/** What the listeners answer with. */
+export interface ListenerContext {
+  /** Dev mode: the demo pages, the stand-ins and the CMS host. */
+  dev: boolean;
+  /** Repository root (the vendor files the demo pages load come from under it). */
+  rootDir: string;
+  /** The demo pages. */
+  siteDir: string;
+  /** The built bundle. */
+  distDir: string;
+  db: ChannelDb;
+  origins: Origins;
+  /** Each listener's own Host names: filled in once it is bound. */
+  hosts: { main: ReadonlySet<string>; cms: ReadonlySet<string> };
+  /** Requests per client address, on every path. */
+  limiter: RateLimiter;
+  /** The client's address. */
+  addressOf(req: IncomingMessage): string;
+  api: ApiHandler;
+  /** The keys host and the static settings (channel-api.ts). */
+  channelFiles: PathHandler;
+  media: MediaServer;
+  analytics: { beacons: Recorder | undefined; datalake: Recorder };
+  /** Dev mode only: the dev endpoints and the stand-ins (tag manager, Stripe, social providers), tried in order. */
+  standIns: PathHandler[];
+}
+
+/** Wraps a handler so every failure becomes a JSON error answer instead of a hung or crashed request. */
+const wrap =
+  (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): RequestListener =>
+  (req, res) => {
+    handler(req, res).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      // The dev endpoints' errors are no more readable from other origins than their answers.
+      let cors = true;
+      try {
+        cors = !isDevPath(requestUrl(req).pathname);
+      } catch {
+        /* an unparsable target: answered 400 like any other error */
+      }
+      if (error instanceof HttpError) {
+        sendJson(res, error.status, { message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.headers, { cors });
+      } else if (error instanceof URIError) {
+        sendJson(res, 400, { message: 'Malformed URL: a percent escape is invalid.' }, {}, { cors });
+      } else {
+        console.error('[channel-server]', error);
+        sendJson(res, 500, { message: 'Server Error' }, {}, { cors });
+      }
+    });
+  };
+
+/** The two listeners' request handlers (the CMS host's is only used in dev mode). */
+export function createListeners(ctx: ListenerContext): { main: RequestListener; host: RequestListener } {
+  const { dev, db, origins, siteDir, distDir } = ctx;
+
+  /** The fixture keys of the seeded events, to their ids, per channel: the demo pages' `%DEMO_EVENTS%`. */
+  const demoEvents: Record<string, Record<string, number>> = {};
+  for (const row of db.all('SELECT c.channel_key, e.key, e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE e.key IS NOT NULL ORDER BY e.id')) {
+    (demoEvents[String(row.channel_key)] ??= {})[String(row.key)] = Number(row.id);
+  }
+  const placeholders = { '%DEMO_EVENTS%': JSON.stringify(demoEvents) };
+  const pageOptions = (extra: Partial<StaticOptions> = {}): StaticOptions => ({ bundleOrigin: origins.bundle, placeholders, ...extra });
+
+  /** The site's account routes (emailed links, social callbacks) all open the account page. */
+  const serveAccountRoute = (req: IncomingMessage, res: ServerResponse, path: string) =>
+    ACCOUNT_ROUTES.has(path.replace(/\/+$/, '')) ? serveStatic(req, res, siteDir, '/account.html', pageOptions()) : Promise.resolve(false);
+
+  /** Refuses a request whose Host is not one of this listener's names, and counts it against its address. */
+  const admit = (req: IncomingMessage, hosts: ReadonlySet<string>) => {
+    if (!hostAllowed(req, hosts)) throw new HttpError(400, 'Unknown Host header: this server answers only its own names (PUBLIC_URL, ALLOWED_HOSTS).');
+    tooMany(ctx.limiter.hit(addressKey(ctx.addressOf(req))));
+  };
+
+  async function handleMain(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    admit(req, ctx.hosts.main);
+    const url = requestUrl(req);
+    const path = url.pathname;
+    if (req.method === 'OPTIONS') {
+      // Preflight for cross-origin API calls with Authorization or JSON bodies; never for the dev endpoints.
+      if (isDevPath(path)) throw new HttpError(404, 'Not found.');
+      res.writeHead(204, { ...CORS_HEADERS, 'Content-Length': '0' });
+      res.end();
+      return;
+    }
+    if (path.startsWith('/api/') || path === '/api') {
+      await ctx.api(req, res, url, path.slice('/api/'.length).replace(/\/+$/, ''));
+      return;
+    }
+    if (await ctx.channelFiles(req, res, url)) return;
+    if (await ctx.media.handle(req, res, path)) return;
+    if (await handleAnalytics(req, res, path, ctx.analytics)) return;
+    for (const standIn of ctx.standIns) if (await standIn(req, res, url)) return;
+    if (servePlaceholderArt(db, res, path)) return;
+    // Only files from here on: any other method finds nothing (404, like a path that does not exist).
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, 'Not found.');
+    if (await serveAccountRoute(req, res, path)) return;
+    // The bundle first (cross-origin importable), then the demo pages; "/" is the demo's index page.
+    if (path !== '/' && existsSync(distDir) && (await serveStatic(req, res, distDir, path, { bundleOrigin: origins.bundle, cors: true }))) return;
+    // In production only the account routes' page and its two assets come from demo/site: the rest is the demo.
+    if (!dev && ACCOUNT_PAGE_ASSETS.has(path) && (await serveStatic(req, res, siteDir, path, pageOptions()))) return;
+    if (dev) {
+      const vendor = VENDOR_FILES[path];
+      if (vendor && (await serveStatic(req, res, ctx.rootDir, `/${vendor}`, pageOptions()))) return;
+      if (await serveStatic(req, res, siteDir, path, pageOptions({ noPolicy: path.startsWith('/bench/') }))) return;
+    }
+    throw new HttpError(404, 'Not found.');
+  }
+
+  async function handleHost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    admit(req, ctx.hosts.cms);
+    const url = requestUrl(req);
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
+    if (await serveAccountRoute(req, res, url.pathname)) return;
+    if (await serveStatic(req, res, siteDir, url.pathname, pageOptions())) return;
+    throw new HttpError(404, 'Not found.');
+  }
+
+  return { main: wrap(handleMain), host: wrap(handleHost) };
+}
