@@ -49,10 +49,13 @@ export function tagViewHost(element: HTMLElement, overrides: Partial<ViewHost> =
           requestPurchase({ eventId: request.eventId, offer: request.offer });
           emit(new ChannelPurchaseRequestEvent({ eventId: request.eventId, offer: request.offer }));
           return false;
-        case 'sign-in':
-          requestSignIn({ reason: request.reason, eventId: request.eventId });
-          emit(new ChannelLoginRequestEvent({ reason: request.reason, eventId: request.eventId }));
+        case 'sign-in': {
+          // No eventId key at all when there is none: hosts see the detail they saw before (`{ reason }`).
+          const detail = request.eventId === undefined ? { reason: request.reason } : { reason: request.reason, eventId: request.eventId };
+          requestSignIn(detail);
+          emit(new ChannelLoginRequestEvent(detail));
           return false;
+        }
         default:
           return true;
       }
