@@ -16,7 +16,7 @@ import {
   type FavouriteTarget,
 } from '../../stores/favourites.js';
 import { useElement } from '../ui/context.js';
-import { watchPressOutside } from './outside.js';
+import { watchPressOutside } from './shared.js';
 
 /** The star and, while open, its popover. */
 export function FollowStar(props: { event: Event; title: string; following: boolean }): ReactNode {
