@@ -50,8 +50,8 @@ export function tagViewHost(element: HTMLElement, overrides: Partial<ViewHost> =
           emit(new ChannelPurchaseRequestEvent({ eventId: request.eventId, offer: request.offer }));
           return false;
         case 'sign-in': {
-          // No eventId key at all when there is none: hosts see the detail they saw before (`{ reason }`).
-          const detail = request.eventId === undefined ? { reason: request.reason } : { reason: request.reason, eventId: request.eventId };
+          // The detail has an eventId key only when the view gave one (the schedule's Sign in sends `{ reason }`).
+          const detail = 'eventId' in request ? { reason: request.reason, eventId: request.eventId } : { reason: request.reason };
           requestSignIn(detail);
           emit(new ChannelLoginRequestEvent(detail));
           return false;
