@@ -1,12 +1,16 @@
 /**
- * One schedule's event list: query, pagination, cancellation of stale requests, and its states
- * (loading, ready, error, and signed-out for a favourites list without a user). Each `<channel-schedule>` owns
- * one; the data below it is shared through the client's dedup and cache.
+ * One schedule's event list: its query (the view's options with the filters chosen in it), pagination,
+ * cancellation of stale requests, and its states (loading, ready, error, and signed-out for a favourites list
+ * without a user). It fetches again when the viewer changes what the answer holds: a sign-in or sign-out, a
+ * purchase (`$entitlementsVersion`), and for a favourites list a change of user or favourites. Each schedule view
+ * owns one; the data below it is shared through the client's dedup and cache.
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import { MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
-import { $user, getClient, identified, startSession } from './session.js';
+import { $entitlementsVersion } from './commerce/entitlements.js';
+import { $favouritesVersion } from './favourites.js';
+import { $token, $user, getClient, identified, startSession } from './session.js';
 
 /** Schedule kinds (attribute `kind`) and the stream status each asks for. */
 export const SCHEDULE_KINDS = { live: 'live', upcoming: 'upcoming', vod: 'finished', all: undefined } as const;
@@ -31,6 +35,50 @@ export interface ScheduleQuery {
   favorites?: boolean | undefined;
 }
 
+/** The filters a viewer can choose in a schedule; '' means "All" (overriding the view's option). */
+export interface ScheduleFilters {
+  gender?: string | undefined;
+  sport?: string | undefined;
+  city?: string | undefined;
+  state?: string | undefined;
+}
+
+/** Every filter set to "All". */
+export const NO_FILTERS: ScheduleFilters = { gender: '', sport: '', city: '', state: '' };
+
+/** The filters in effect: each chosen one, else the view's option. */
+export function effectiveFilters(base: ScheduleQuery, chosen: ScheduleFilters): ScheduleFilters {
+  return {
+    gender: chosen.gender ?? base.gender,
+    sport: chosen.sport ?? base.sport,
+    city: chosen.city ?? base.city,
+    state: chosen.state ?? base.state,
+  };
+}
+
+/** The filters that narrow the list (empty ones, "All", dropped). */
+function narrowing(filters: ScheduleFilters): ScheduleFilters {
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => Boolean(v)));
+}
+
+/** Whether a filter narrows the list (an empty list then says so). */
+export function narrows(filters: ScheduleFilters): boolean {
+  return Object.keys(narrowing(filters)).length > 0;
+}
+
+/** The query of a view's options once the viewer's filters are applied. */
+export function scheduleQuery(base: ScheduleQuery, chosen: ScheduleFilters): ScheduleQuery {
+  return {
+    kind: base.kind,
+    category: base.category,
+    team: base.team,
+    school: base.school,
+    limit: base.limit,
+    ...narrowing(effectiveFilters(base, chosen)),
+    ...(base.favorites ? { favorites: true } : {}),
+  };
+}
+
 /** A schedule's state. */
 export interface ScheduleState {
   /**
@@ -47,6 +95,12 @@ export interface ScheduleState {
 /** A schedule's store and actions. */
 export interface Schedule {
   $state: ReadableAtom<ScheduleState>;
+  /** The filters the viewer chose (see `effectiveFilters` for those in effect). */
+  $chosen: ReadableAtom<ScheduleFilters>;
+  /** Shows the view's options with the filters chosen so far; fetches only when the query changes. */
+  show(base: ScheduleQuery): void;
+  /** The viewer chose filters (`NO_FILTERS` clears them). */
+  filter(chosen: ScheduleFilters): void;
   /** Shows a new query (drops the current list, cancels its requests). */
   setQuery(query: ScheduleQuery): void;
   /** Fetches the next page, if any. */
@@ -81,11 +135,50 @@ export function eventsQuery(query: ScheduleQuery, offset: number): Record<string
   };
 }
 
+/**
+ * What of the viewer a query's answer depends on: signed in or not (access badges), and for a favourites list
+ * whose list and whether it is locked, and how many favourites changes.
+ */
+function viewerKey(query: ScheduleQuery): string {
+  const user = $user.get();
+  const who = query.favorites ? `${user?.id ?? ''}:${user?.temporary_password ? 'locked' : ''}:${$favouritesVersion.get()}` : '';
+  return `${$token.get() ? 'user' : 'guest'}|${who}`;
+}
+
 /** Creates one schedule's store. */
 export function createSchedule(): Schedule {
   const $state = atom<ScheduleState>({ status: 'loading', events: [], total: 0, loadingMore: false });
+  const $chosen = atom<ScheduleFilters>({});
+  let base: ScheduleQuery | undefined;
   let query: ScheduleQuery | undefined;
+  let shown = '';
+  let viewer = '';
   let controller: AbortController | undefined;
+  let unfollow: (() => void) | undefined;
+
+  /** Fetches again when the viewer changes what the answer holds (see `viewerKey`). */
+  function follow(): void {
+    if (unfollow) return;
+    const onViewer = () => {
+      if (query && viewerKey(query) !== viewer) refetch();
+    };
+    // A purchase, or the host page saying access changed, may turn paid badges into purchased ones.
+    const onEntitlements = () => {
+      if (query) refetch();
+    };
+    const stops = [$token.listen(onViewer), $user.listen(onViewer), $favouritesVersion.listen(onViewer), $entitlementsVersion.listen(onEntitlements)];
+    unfollow = () => stops.forEach((stop) => stop());
+  }
+
+  function refetch(): void {
+    if (query) store.setQuery(query);
+  }
+
+  function update(): void {
+    if (!base) return;
+    const next = scheduleQuery(base, $chosen.get());
+    if (!query || JSON.stringify(next) !== shown) store.setQuery(next);
+  }
 
   async function fetchPage(offset: number): Promise<void> {
     if (!query) return;
@@ -120,12 +213,24 @@ export function createSchedule(): Schedule {
     }
   }
 
-  return {
+  const store: Schedule = {
     $state,
+    $chosen,
+    show(next) {
+      base = next;
+      update();
+    },
+    filter(next) {
+      $chosen.set(next);
+      update();
+    },
     setQuery(next) {
+      follow();
       controller?.abort();
       controller = undefined;
       query = next;
+      shown = JSON.stringify(next);
+      viewer = viewerKey(next);
       $state.set({ status: 'loading', events: [], total: 0, loadingMore: false });
       void fetchPage(0);
     },
@@ -136,13 +241,14 @@ export function createSchedule(): Schedule {
       $state.set({ ...state, loadingMore: true, error: undefined });
       void fetchPage(state.events.length);
     },
-    retry() {
-      if (query) this.setQuery(query);
-    },
+    retry: refetch,
     destroy() {
+      unfollow?.();
+      unfollow = undefined;
       controller?.abort();
       controller = undefined;
       query = undefined;
     },
   };
+  return store;
 }

@@ -6,8 +6,13 @@ import type { Event as ChannelEvent, EventCategory, EventLocation } from '../../
 import { EventList } from '../../src/api/contract.js';
 import { env, setEnv, resetEnv, type Environment } from '../../src/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
-import { $user, resetSession, signInWithToken } from '../../src/stores/session.js';
+import { $user, getClient, resetSession, signInWithToken } from '../../src/stores/session.js';
+import { entitlementsChanged } from '../../src/stores/commerce/entitlements.js';
 import { start } from '../../elements/channel-schedule.js';
+import { createRoot } from 'react-dom/client';
+import { ScheduleView, SCHEDULE_DEFAULTS } from '../../src/components/schedule/index.js';
+import { ElementShell } from '../../src/components/ui/shell.js';
+import type { OpenRequest, ViewHost } from '../../src/components/ui/view.js';
 
 // Mocha globals (web-test-runner's default framework); tsconfig types only list node.
 declare function describe(name: string, body: () => void): void;
@@ -664,6 +669,77 @@ describe('<channel-schedule>', () => {
       const { seen, clickPrevented } = await clickFirst(el, true);
       expect(seen).to.have.length(1);
       expect(clickPrevented).to.equal(true);
+    });
+  });
+
+  describe('ScheduleView without the tag', () => {
+    /** A view host that records what the view asks and answers "handled" (a router would navigate). */
+    function recordingHost() {
+      const opened: OpenRequest[] = [];
+      const emitted: Event[] = [];
+      const host: ViewHost = {
+        open: (request) => {
+          opened.push(request);
+          return false;
+        },
+        emit: (event) => {
+          emitted.push(event);
+          return true;
+        },
+        reveal: () => undefined,
+        attachLight: () => () => undefined,
+      };
+      return { host, opened, emitted };
+    }
+
+    it('renders in a plain React root; an event link and a guest star ask the given host, and no DOM event is fired', async () => {
+      const { host, opened, emitted } = recordingHost();
+      const container = document.createElement('div');
+      document.body.append(container);
+      const fired: string[] = [];
+      const onPublic = (e: Event) => fired.push(e.type);
+      const publicEvents = ['channel-event-select', 'channel-login-request'];
+      for (const type of publicEvents) window.addEventListener(type, onPublic, true);
+      const react = createRoot(container);
+      try {
+        react.render(
+          <ElementShell container={container} lang="en" css="" viewHost={host}>
+            {() => <ScheduleView options={{ ...SCHEDULE_DEFAULTS, kind: 'all' }} />}
+          </ElementShell>,
+        );
+        const viewLinks = () => [...container.querySelectorAll<HTMLAnchorElement>('[part~="event-link"]')];
+        await waitUntil(() => viewLinks().length === 3, 'three event links', { timeout: 4000 });
+        expect(lastEvents().has('stream_status'), 'kind "all" asks every status').to.equal(false);
+
+        const click = new MouseEvent('click', { bubbles: true, cancelable: true, composed: true });
+        viewLinks()[1]!.dispatchEvent(click);
+        expect(opened).to.deep.equal([{ to: 'event', id: 102 }]);
+        expect(click.defaultPrevented, 'the host handled it: the link is not followed').to.equal(true);
+
+        container.querySelector<HTMLButtonElement>('[part~="favourite"]')!.click();
+        expect(opened[1]).to.deep.equal({ to: 'sign-in', reason: 'favourite', eventId: 101 });
+        await waitUntil(() => container.querySelector('[part~="toast"]'), 'the sign-in toast');
+        expect(fired, 'no public DOM event').to.deep.equal([]);
+        expect(emitted).to.deep.equal([]);
+      } finally {
+        for (const type of publicEvents) window.removeEventListener(type, onPublic, true);
+        react.unmount();
+        container.remove();
+      }
+    });
+  });
+
+  describe('purchases', () => {
+    it('a purchase (entitlements changed) fetches the list again, and paid badges turn purchased', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      expect(eventRequests()).to.have.length(1);
+      eventsAnswer = () => json(eventList([LIVE_FREE, { ...PAID, has_access: 1 }, PURCHASED]));
+      // What a paid order in our checkout does: no answer cached before it is reused, and the version moves.
+      getClient().clearCache();
+      entitlementsChanged();
+      await waitUntil(() => eventRequests().length === 2, 'the events again');
+      await waitUntil(() => $$(el, '[part~="badge-purchased"]').length === 2, 'two purchased badges', { timeout: 4000 });
     });
   });
 

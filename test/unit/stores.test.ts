@@ -72,6 +72,18 @@ describe('schedule store', () => {
     expect(eventsQuery({ kind: 'all' }, 4_980).limit, 'the largest list is 5000').to.equal(20);
   });
 
+  it('show and filter fetch once per distinct query: options only the view uses fetch nothing', async () => {
+    w.server.on('GET', EVENTS, pages(0));
+    schedule.show({ kind: 'upcoming', sport: 'hockey' });
+    await until(() => schedule.$state.get().status === 'ready', 'ready');
+    schedule.show({ kind: 'upcoming', sport: 'hockey', layout: 'list' } as never);
+    expect(schedule.$state.get().status, 'not loading again').to.equal('ready');
+    schedule.filter({ sport: '' });
+    expect(schedule.$chosen.get()).to.deep.equal({ sport: '' });
+    await until(() => schedule.$state.get().status === 'ready' && eventRequests(w).length === 2, 'the unfiltered list');
+    expect(eventRequests(w).map((r) => r.query.sport)).to.deep.equal(['hockey', undefined]);
+  });
+
   it('asks for finished events for kind vod', async () => {
     w.server.on('GET', EVENTS, pages(3));
     schedule.setQuery({ kind: 'vod' });

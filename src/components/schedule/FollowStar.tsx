@@ -15,7 +15,8 @@ import {
   removeFavourite,
   type FavouriteTarget,
 } from '../../stores/favourites.js';
-import { useElement } from '../ui/shell.js';
+import { useElement } from '../ui/context.js';
+import { watchPressOutside } from './shared.js';
 
 /** The star and, while open, its popover. */
 export function FollowStar(props: { event: Event; title: string; following: boolean }): ReactNode {
@@ -85,11 +86,7 @@ function FollowPopover(props: {
   }, [needsGroups, needsCategories]);
 
   useEffect(() => {
-    const onDown = (e: PointerEvent) => {
-      if (wrap.current && !e.composedPath().includes(wrap.current)) onClose(false);
-    };
-    document.addEventListener('pointerdown', onDown, true);
-    return () => document.removeEventListener('pointerdown', onDown, true);
+    if (wrap.current) return watchPressOutside(wrap.current, () => onClose(false));
   }, [wrap, onClose]);
 
   // A school or sport whose name is not known (yet) is left out rather than shown as a number.

@@ -1,11 +1,14 @@
 /**
- * `<channel-schedule>` attributes: their names (listed once), and their parsing. A bad value is ignored with
- * a notice (shown translated in the element, and as an English console warning), never a crash.
+ * `<channel-schedule>` attributes: their names (listed once), and their parsing into the view's options. A bad
+ * value is ignored with a notice (see `useAttributes`), never a crash.
  */
 import { MAX_EVENTS_PAGE } from '../../api/contract.js';
 import { fillTemplate } from '../../lib/url.js';
-import { boolAttr, type AttributeNotice } from '../ui/attributes.js';
+import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';
 import { SCHEDULE_KINDS, type ScheduleKind } from '../../stores/schedule.js';
+import { DEFAULT_WATCH_URL, SCHEDULE_DEFAULTS, type ScheduleOptions } from './options.js';
+
+export { DEFAULT_WATCH_URL } from './options.js';
 
 /** Attribute names of `<channel-schedule>` as r2wc props (camelCase; r2wc maps them to kebab-case). */
 export const SCHEDULE_PROPS = [
@@ -29,82 +32,59 @@ export const SCHEDULE_PROPS = [
 /** Raw attribute values as r2wc hands them over (strings, or undefined when absent). */
 export type ScheduleProps = Partial<Record<(typeof SCHEDULE_PROPS)[number], string>>;
 
+const MALE = ['m', 'male', 'men'];
+const FEMALE = ['w', 'f', 'female', 'women'];
 
-/** The parsed, safe attribute values. */
-export interface ScheduleOptions {
-  kind: ScheduleKind;
-  category?: string | undefined;
-  team?: string | undefined;
-  school?: string | undefined;
-  sport?: string | undefined;
-  gender?: 'male' | 'female' | undefined;
-  city?: string | undefined;
-  state?: string | undefined;
-  layout: 'grid' | 'list';
-  view: 'card' | 'table';
-  limit?: number | undefined;
-  watchUrl: string;
-  showFilters: boolean;
-  /** Only the events of the signed-in user's favourites. */
-  favorites: boolean;
+/** `gender`: the spellings people use for either, else a notice. */
+function gender(read: AttributeReader, value: string | undefined): ScheduleOptions['gender'] {
+  if (!value) return undefined;
+  const g = value.trim().toLowerCase();
+  if (MALE.includes(g)) return 'male';
+  if (FEMALE.includes(g)) return 'female';
+  return read.ignore('gender', value, 'male, female');
 }
 
-/** Default link template of events. */
-export const DEFAULT_WATCH_URL = '/watch/{id}';
+/** `limit`: a whole number of events the API serves in one list. */
+function limit(read: AttributeReader, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 1 && n <= MAX_EVENTS_PAGE) return n;
+  return read.ignore('limit', value, `1 to ${MAX_EVENTS_PAGE}`);
+}
 
+/** `watch-url`: any relative or http(s) template (watch.html?id={id}, ?event={id}); fillTemplate refuses the rest. */
+function watchUrl(read: AttributeReader, value: string | undefined): string {
+  if (!value) return DEFAULT_WATCH_URL;
+  const v = value.trim();
+  const base = typeof document === 'undefined' ? 'http://localhost/' : document.baseURI;
+  if (v && fillTemplate(v, { id: 1 }, base)) return v;
+  read.ignore('watch-url', value, 'a URL template such as /watch/{id}');
+  return DEFAULT_WATCH_URL;
+}
 
-/** Parses the schedule's attributes. */
-export function parseScheduleProps(props: ScheduleProps): { options: ScheduleOptions; notices: AttributeNotice[] } {
-  const notices: AttributeNotice[] = [];
-  const pick = <T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T => {
-    if (value === undefined || value === '') return fallback;
-    const v = value.trim().toLowerCase() as T;
-    if (allowed.includes(v)) return v;
-    notices.push({ name, value, expected: allowed.join(', ') });
-    return fallback;
-  };
+/** Parses the schedule's attributes into the view's options. */
+export function parseScheduleProps(props: ScheduleProps): Parsed<ScheduleOptions> {
+  const read = new AttributeReader();
   const text = (value: string | undefined) => value?.trim() || undefined;
-
-  const kind = pick('kind', props.kind, Object.keys(SCHEDULE_KINDS) as ScheduleKind[], 'upcoming');
-  const layout = pick('layout', props.layout, ['grid', 'list'] as const, 'grid');
-  const view = pick('view', props.view, ['card', 'table'] as const, 'card');
-  let gender: ScheduleOptions['gender'];
-  if (props.gender) {
-    const g = props.gender.trim().toLowerCase();
-    gender = g === 'm' || g === 'male' || g === 'men' ? 'male' : g === 'w' || g === 'f' || g === 'female' || g === 'women' ? 'female' : undefined;
-    if (!gender) notices.push({ name: 'gender', value: props.gender, expected: 'male, female' });
-  }
-  let limit: number | undefined;
-  if (props.limit !== undefined && props.limit !== '') {
-    const n = Number(props.limit);
-    if (Number.isInteger(n) && n >= 1 && n <= MAX_EVENTS_PAGE) limit = n;
-    else notices.push({ name: 'limit', value: props.limit, expected: `1 to ${MAX_EVENTS_PAGE}` });
-  }
-  let watchUrl = DEFAULT_WATCH_URL;
-  if (props.watchUrl) {
-    const v = props.watchUrl.trim();
-    // Any relative or http(s) template is fine (watch.html?id={id}, ?event={id}); fillTemplate refuses the rest.
-    const base = typeof document === 'undefined' ? 'http://localhost/' : document.baseURI;
-    if (v && fillTemplate(v, { id: 1 }, base)) watchUrl = v;
-    else notices.push({ name: 'watch-url', value: props.watchUrl, expected: 'a URL template such as /watch/{id}' });
-  }
-  return {
-    options: {
-      kind,
-      category: text(props.category),
-      team: text(props.team),
-      school: text(props.school),
-      sport: text(props.sport),
-      gender,
-      city: text(props.city),
-      state: text(props.state),
-      layout,
-      view,
-      limit,
-      watchUrl,
-      showFilters: boolAttr(props.showFilters),
-      favorites: boolAttr(props.favorites),
-    },
-    notices,
-  };
+  const d = SCHEDULE_DEFAULTS;
+  // Read in this order so that the notices keep it (kind, layout, view, gender, limit, watch-url).
+  const kind = read.pick('kind', props.kind, Object.keys(SCHEDULE_KINDS) as ScheduleKind[], d.kind);
+  const layout = read.pick('layout', props.layout, ['grid', 'list'] as const, d.layout);
+  const view = read.pick('view', props.view, ['card', 'table'] as const, d.view);
+  return read.done<ScheduleOptions>({
+    kind,
+    category: text(props.category),
+    team: text(props.team),
+    school: text(props.school),
+    sport: text(props.sport),
+    gender: gender(read, props.gender),
+    city: text(props.city),
+    state: text(props.state),
+    layout,
+    view,
+    limit: limit(read, props.limit),
+    watchUrl: watchUrl(read, props.watchUrl),
+    showFilters: boolAttr(props.showFilters),
+    favorites: boolAttr(props.favorites),
+  });
 }

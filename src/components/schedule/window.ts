@@ -4,6 +4,7 @@
  * in the DOM, so layout, paint and every React commit stay the same size wherever the reader is.
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { listenShared } from './shared.js';
 
 /** Blocks rendered before the first measurement. */
 const INITIAL_BLOCKS = 3;
@@ -74,15 +75,15 @@ export function useBlockWindow(list: RefObject<HTMLElement>, count: number, esti
   const latest = useRef(update);
   latest.current = update;
 
-  // Re-window on scroll of the page or any scrolling ancestor in the host's document, and on resize.
+  // Re-window on scroll of the page or any scrolling ancestor in the host's document, and on resize (one page
+  // listener for every list, see shared.ts).
   useEffect(() => {
     let frame = 0;
     const schedule = () => {
       if (!frame) frame = requestAnimationFrame(() => ((frame = 0), latest.current()));
     };
     schedule();
-    window.addEventListener('scroll', schedule, { passive: true, capture: true });
-    window.addEventListener('resize', schedule, { passive: true });
+    const stops = [listenShared(window, 'scroll', schedule), listenShared(window, 'resize', schedule)];
     const node = list.current;
     const onFocus = (e: FocusEvent) => {
       const block = (e.target as Element | null)?.closest?.('[data-block]');
@@ -93,8 +94,7 @@ export function useBlockWindow(list: RefObject<HTMLElement>, count: number, esti
     node?.addEventListener('focusout', onBlur);
     return () => {
       cancelAnimationFrame(frame);
-      window.removeEventListener('scroll', schedule, { capture: true });
-      window.removeEventListener('resize', schedule);
+      stops.forEach((stop) => stop());
       node?.removeEventListener('focusin', onFocus);
       node?.removeEventListener('focusout', onBlur);
     };

@@ -49,10 +49,13 @@ export function tagViewHost(element: HTMLElement, overrides: Partial<ViewHost> =
           requestPurchase({ eventId: request.eventId, offer: request.offer });
           emit(new ChannelPurchaseRequestEvent({ eventId: request.eventId, offer: request.offer }));
           return false;
-        case 'sign-in':
-          requestSignIn({ reason: request.reason, eventId: request.eventId });
-          emit(new ChannelLoginRequestEvent({ reason: request.reason, eventId: request.eventId }));
+        case 'sign-in': {
+          // The detail has an eventId key only when the view gave one (the schedule's Sign in sends `{ reason }`).
+          const detail = 'eventId' in request ? { reason: request.reason, eventId: request.eventId } : { reason: request.reason };
+          requestSignIn(detail);
+          emit(new ChannelLoginRequestEvent(detail));
           return false;
+        }
         default:
           return true;
       }

@@ -1,0 +1,98 @@
+/** The gender, sport, city and state filters of a schedule (option `showFilters`), offered from the catalogues. */
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import type { EventCategory } from '../../api/contract.js';
+import { categories, locations } from '../../stores/catalog.js';
+import type { ScheduleFilters } from '../../stores/schedule.js';
+import { useElement } from '../ui/context.js';
+
+/** The filter form: the values in effect, and the viewer's choices back to the schedule. */
+export function FilterBar(props: { value: ScheduleFilters; onChange(next: ScheduleFilters): void; onClear(): void }): ReactNode {
+  const { t } = useElement();
+  const cats = useStore(categories.$items);
+  const locs = useStore(locations.$items);
+  useEffect(() => {
+    // Filters are best effort: without the catalogues they offer only "All".
+    categories.load().catch(() => undefined);
+    locations.load().catch(() => undefined);
+  }, []);
+
+  const sports = useMemo(() => sportOptions(cats ?? []), [cats]);
+  const cities = useMemo(() => unique((locs ?? []).map((l) => l.city)), [locs]);
+  const states = useMemo(() => unique((locs ?? []).map((l) => l.state)), [locs]);
+  const v = props.value;
+  const set = (key: keyof ScheduleFilters) => (e: { target: { value: string } }) =>
+    props.onChange({ ...v, [key]: e.target.value || '' });
+
+  return (
+    <form className="filters" role="search" aria-label={t('schedule.filters.label')} part="filters" onSubmit={(e) => e.preventDefault()}>
+      <Select label={t('schedule.filters.gender')} value={v.gender} onChange={set('gender')}>
+        <option value="male">{t('schedule.filters.male')}</option>
+        <option value="female">{t('schedule.filters.female')}</option>
+      </Select>
+      <Select label={t('schedule.filters.sport')} value={v.sport} onChange={set('sport')}>
+        {choices(sports, v.sport)}
+      </Select>
+      <Select label={t('schedule.filters.city')} value={v.city} onChange={set('city')}>
+        {choices(cities.map((c) => [c, c] as const), v.city)}
+      </Select>
+      <Select label={t('schedule.filters.state')} value={v.state} onChange={set('state')}>
+        {choices(states.map((s) => [s, s] as const), v.state)}
+      </Select>
+      <button type="button" className="btn secondary" onClick={props.onClear}>
+        {t('schedule.filters.clear')}
+      </button>
+    </form>
+  );
+}
+
+/** A labelled select whose first choice is "All" (''). */
+function Select(props: {
+  label: string;
+  value: string | undefined;
+  onChange(e: { target: { value: string } }): void;
+  children: ReactNode;
+}): ReactNode {
+  const { t } = useElement();
+  return (
+    <label>
+      {props.label}
+      <select value={props.value ?? ''} onChange={props.onChange}>
+        <option value="">{t('schedule.filters.any')}</option>
+        {props.children}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * The options of a select, keeping a value chosen by attribute selectable even before (or without) the
+ * catalogue listing it.
+ */
+function choices(options: readonly (readonly [string, string])[], current: string | undefined): ReactNode[] {
+  const all = !current || options.some(([v]) => v.toLowerCase() === current.toLowerCase()) ? options : [...options, [current, current] as const];
+  return all.map(([value, label]) => (
+    <option key={value} value={value}>
+      {label}
+    </option>
+  ));
+}
+
+/** The distinct non-empty values, sorted. */
+function unique(values: (string | null | undefined)[]): string[] {
+  return [...new Set(values.filter((v): v is string => Boolean(v)))].sort((a, b) => a.localeCompare(b));
+}
+
+/** Sports from the category tree: each distinct `sport`, labelled by its top-level category's name. */
+function sportOptions(tree: EventCategory[]): [string, string][] {
+  const out = new Map<string, string>();
+  const walk = (cats: EventCategory[], top?: EventCategory) => {
+    for (const c of cats) {
+      const root = top ?? c;
+      if (c.sport && !out.has(c.sport)) out.set(c.sport, root.sport === c.sport ? root.name : c.sport);
+      if (c.children) walk(c.children, root);
+    }
+  };
+  walk(tree);
+  return [...out].sort((a, b) => a[1].localeCompare(b[1]));
+}

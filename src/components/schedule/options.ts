@@ -1,0 +1,36 @@
+/** What a schedule view shows and how: its typed options, whoever builds them (the tag's attributes, a site page). */
+import type { ScheduleKind } from '../../stores/schedule.js';
+
+/** The options of a schedule view. */
+export interface ScheduleOptions {
+  kind: ScheduleKind;
+  category?: string | undefined;
+  team?: string | undefined;
+  school?: string | undefined;
+  sport?: string | undefined;
+  gender?: 'male' | 'female' | undefined;
+  city?: string | undefined;
+  state?: string | undefined;
+  layout: 'grid' | 'list';
+  view: 'card' | 'table';
+  /** Show at most this many events (1 to `MAX_EVENTS_PAGE`). */
+  limit?: number | undefined;
+  /** The link of an event: a relative or http(s) template with `{id}`. */
+  watchUrl: string;
+  showFilters: boolean;
+  /** Only the events of the signed-in user's favourites. */
+  favorites: boolean;
+}
+
+/** Default link template of events. */
+export const DEFAULT_WATCH_URL = '/watch/{id}';
+
+/** The options of a schedule nobody configured: upcoming events as a grid of cards. */
+export const SCHEDULE_DEFAULTS: ScheduleOptions = {
+  kind: 'upcoming',
+  layout: 'grid',
+  view: 'card',
+  watchUrl: DEFAULT_WATCH_URL,
+  showFilters: false,
+  favorites: false,
+};
