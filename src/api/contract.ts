@@ -7,7 +7,7 @@
  * `{ message, errors? }`. Times are UNIX seconds in UTC.
  */
 import * as z from 'zod/mini';
-import { PATHS } from '../lib/api-paths.js';
+import * as paths from '../lib/api-paths.js';
 
 /** A number that may arrive as a numeric string (some channel back ends send ids as strings). */
 const id = z.pipe(
@@ -604,16 +604,16 @@ export type LogEntry = z.infer<typeof LogEntry>;
  * Keyless calls carry `channel_key` instead of `api_key` so that one server can host many channels.
  */
 export const endpoints = {
-  getApiKey: { method: 'POST', path: PATHS.getApiKey, keyless: true, response: ApiKeyResponse },
-  settings: { method: 'GET', path: PATHS.settings, keyless: true, response: envelope(Settings) },
+  getApiKey: { method: 'POST', path: paths.GET_API_KEY_PATH, keyless: true, response: ApiKeyResponse },
+  settings: { method: 'GET', path: paths.SETTINGS_PATH, keyless: true, response: envelope(Settings) },
   menu: { method: 'GET', path: 'menu', keyless: true, response: envelope(z.array(MenuItem)) },
   pages: { method: 'GET', path: 'pages', keyless: true, response: envelope(z.array(Page)) },
   page: { method: 'GET', path: 'pages/{alias}', keyless: true, response: envelope(PageDetail) },
-  colors: { method: 'GET', path: PATHS.colors, keyless: true, response: envelope(ColorSettings) },
-  profile: { method: 'GET', path: PATHS.profile, keyless: false, response: envelope(User) },
-  geo: { method: 'GET', path: PATHS.geo, keyless: false, response: envelope(Geo) },
+  colors: { method: 'GET', path: paths.COLORS_PATH, keyless: true, response: envelope(ColorSettings) },
+  profile: { method: 'GET', path: paths.PROFILE_PATH, keyless: false, response: envelope(User) },
+  geo: { method: 'GET', path: paths.GEO_PATH, keyless: false, response: envelope(Geo) },
   events: { method: 'GET', path: 'events', keyless: false, response: EventList },
-  event: { method: 'GET', path: PATHS.event, keyless: false, response: envelope(Event) },
+  event: { method: 'GET', path: paths.EVENT_PATH, keyless: false, response: envelope(Event) },
   eventCategories: {
     method: 'GET',
     path: 'events-categories',
@@ -649,7 +649,7 @@ export const endpoints = {
   slides: { method: 'GET', path: 'slides/web', keyless: true, response: envelope(z.array(Slide)) },
   customForm: { method: 'GET', path: 'custom-forms/{alias}', keyless: false, response: envelope(CustomForm) },
   vodItem: { method: 'GET', path: 'vod-media-items/{id}', keyless: false, response: envelope(VodItem) },
-  prerolls: { method: 'GET', path: PATHS.prerolls, keyless: true, response: envelope(PrerollList) },
+  prerolls: { method: 'GET', path: paths.PREROLLS_PATH, keyless: true, response: envelope(PrerollList) },
   downloadEvent: { method: 'GET', path: 'download-event/{id}', keyless: false, response: envelope(Download) },
   userAccess: { method: 'GET', path: 'user/access', keyless: false, response: envelope(UserAccess) },
   packages: { method: 'GET', path: 'packages', keyless: true, response: envelope(z.array(Package)) },

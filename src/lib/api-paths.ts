@@ -1,20 +1,25 @@
 /**
- * The names the loader and the session must spell alike: API paths of the start-up requests, the parameter that
- * carries a key, the keys host's file, and the storage keys of what start-up reads. The loader sends its early
- * requests with these and the client adopts an answer only for the identical request, so a name spelt twice
- * could drift silently (every answer sent twice). Dependency-free: it is part of the tiny loader.
+ * The names the loader, the contract and the session must spell alike: the API paths of the start-up requests,
+ * the wire names of the keys, the keys host's file and the storage keys start-up reads. The loader sends its
+ * early requests with these and the client adopts an answer only for the identical request, so a name spelt
+ * twice could drift silently (every start-up request sent twice). Dependency-free: it is part of the tiny loader,
+ * and each name is its own export, not a property of one object, so that the minifier inlines it there.
  */
 
-/** API paths (relative to the API base) of the requests the loader may send before the code arrives. */
-export const PATHS = {
-  getApiKey: 'get_api_key',
-  settings: 'settings',
-  colors: 'color-settings/web',
-  profile: 'profile',
-  geo: 'geo',
-  event: 'events/{id}',
-  prerolls: 'prerolls',
-} as const;
+/** Path (relative to the API base) of `POST get_api_key`, which the loader may send before the code arrives. */
+export const GET_API_KEY_PATH = 'get_api_key';
+/** Path of the channel settings. */
+export const SETTINGS_PATH = 'settings';
+/** Path of the channel colours. */
+export const COLORS_PATH = 'color-settings/web';
+/** Path of the signed-in user's profile. */
+export const PROFILE_PATH = 'profile';
+/** Path of a guest's geo data. */
+export const GEO_PATH = 'geo';
+/** Path of one event (`{id}` is the event id). */
+export const EVENT_PATH = 'events/{id}';
+/** Path of the preroll list. */
+export const PREROLLS_PATH = 'prerolls';
 
 /** The wire name of the channel key: the parameter of keyless calls and of `get_api_key`, the keys file's field. */
 export const CHANNEL_KEY_PARAM = 'channel_key';
@@ -29,10 +34,11 @@ export function channelKeyFileUrl(keysUrl: string, configured: string): string {
 /** The prefix of every key this product writes to local storage. */
 export const STORAGE_PREFIX = 'rudy_';
 
-/** Storage keys (without the prefix) start-up reads; `configured` is the page's data-channel-key. */
-export const STORAGE_KEYS = {
-  channelKey: (configured: string) => `channel_key.${configured}`,
-  apiKey: (channelKey: string) => `api_key.${channelKey}`,
-  token: (configured: string) => `token.${configured}`,
-  prerolls: (configured: string) => `prerolls.${configured}`,
-} as const;
+/** Storage key (without the prefix) of the channel key a configured channel (data-channel-key) resolved to. */
+export const channelKeyStorageKey = (configured: string): string => `channel_key.${configured}`;
+/** Storage key of the api key issued for a channel key. */
+export const apiKeyStorageKey = (channelKey: string): string => `api_key.${channelKey}`;
+/** Storage key of the signed-in user's bearer token for a configured channel. */
+export const tokenStorageKey = (configured: string): string => `token.${configured}`;
+/** Storage key of a configured channel's preroll list. */
+export const prerollsStorageKey = (configured: string): string => `prerolls.${configured}`;

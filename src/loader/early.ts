@@ -14,14 +14,27 @@
  * paths and storage keys the session uses too, so that the requests here are the ones the client makes).
  */
 import {
-  API_KEY_PARAM,
-  CHANNEL_KEY_PARAM,
-  PATHS,
-  STORAGE_KEYS,
+  type API_KEY_PARAM,
+  type CHANNEL_KEY_PARAM,
+  COLORS_PATH,
+  EVENT_PATH,
+  GEO_PATH,
+  GET_API_KEY_PATH,
+  PREROLLS_PATH,
+  PROFILE_PATH,
+  SETTINGS_PATH,
   STORAGE_PREFIX,
+  apiKeyStorageKey,
   channelKeyFileUrl,
+  channelKeyStorageKey,
+  prerollsStorageKey,
+  tokenStorageKey,
 } from '../lib/api-paths.js';
 import { entryValue } from '../lib/storage.js';
+
+// The wire names written as literals (smaller than computed keys) but checked against the shared constants.
+type WithChannelKey<T> = Record<typeof CHANNEL_KEY_PARAM, T>;
+type WithApiKey<T> = Record<typeof API_KEY_PARAM, T>;
 
 const EARLY = Symbol.for('channel-elements.early');
 const SENDING = Symbol.for('channel-elements.early-sending');
@@ -73,7 +86,7 @@ function stored(name: string): string | undefined {
  */
 export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, events: string[] = []): void {
   const map = earlyMap();
-  const token = stored(STORAGE_KEYS.token(channelKey));
+  const token = stored(tokenStorageKey(channelKey));
   const send = (method: string, url: string, body?: string, signedIn = false): Promise<Response> => {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (signedIn && token) headers.Authorization = `Bearer ${token}`;
@@ -84,38 +97,39 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
     map.set(requestKey(method, url, body), answer);
     return answer;
   };
-  const known = stored(STORAGE_KEYS.channelKey(channelKey));
+  const known = stored(channelKeyStorageKey(channelKey));
   const channel = known
     ? Promise.resolve(known)
     : send('GET', channelKeyFileUrl(keysUrl, channelKey))
-        .then((r) => (r.ok ? (r.clone().json() as Promise<Record<string, unknown>>) : undefined))
-        .then((file) => file?.[CHANNEL_KEY_PARAM]);
+        .then((r) => (r.ok ? (r.clone().json() as Promise<Partial<WithChannelKey<unknown>>>) : undefined))
+        .then((file) => file?.channel_key);
   const sending = channel
     .then((key) => {
       if (typeof key !== 'string' || !key) return;
-      const query = `?${new URLSearchParams({ [CHANNEL_KEY_PARAM]: key }).toString()}`;
-      send('GET', `${apiUrl}/${PATHS.settings}${query}`);
-      send('GET', `${apiUrl}/${PATHS.colors}${query}`);
-      const known = stored(STORAGE_KEYS.apiKey(key));
-      const askApiKey = () => send('POST', `${apiUrl}/${PATHS.getApiKey}`, JSON.stringify({ [CHANNEL_KEY_PARAM]: key }));
+      const withKey: WithChannelKey<string> = { channel_key: key };
+      const query = `?${new URLSearchParams(withKey).toString()}`;
+      send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`);
+      send('GET', `${apiUrl}/${COLORS_PATH}${query}`);
+      const known = stored(apiKeyStorageKey(key));
+      const askApiKey = () => send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, JSON.stringify(withKey));
       if (!events.length) {
         if (!known) askApiKey();
         return;
       }
-      if (!stored(STORAGE_KEYS.prerolls(channelKey))) send('GET', `${apiUrl}/${PATHS.prerolls}${query}`);
+      if (!stored(prerollsStorageKey(channelKey))) send('GET', `${apiUrl}/${PREROLLS_PATH}${query}`);
       const apiKey = known
         ? Promise.resolve(known)
         : askApiKey()
-            .then((r) => (r.ok ? (r.clone().json() as Promise<{ data?: Record<string, unknown> }>) : undefined))
-            .then((body) => body?.data?.[API_KEY_PARAM]);
+            .then((r) => (r.ok ? (r.clone().json() as Promise<{ data?: Partial<WithApiKey<unknown>> }>) : undefined))
+            .then((body) => body?.data?.api_key);
       return apiKey.then((api) => {
         if (typeof api !== 'string' || !api) return;
-        const keyed = `?${new URLSearchParams({ [API_KEY_PARAM]: api }).toString()}`;
+        const keyed = `?${new URLSearchParams({ api_key: api } satisfies WithApiKey<string>).toString()}`;
         // The session asks for the profile when a sign-in is stored, else for geo.
-        if (token) send('GET', `${apiUrl}/${PATHS.profile}${keyed}`, undefined, true);
-        else send('GET', `${apiUrl}/${PATHS.geo}${keyed}`);
+        if (token) send('GET', `${apiUrl}/${PROFILE_PATH}${keyed}`, undefined, true);
+        else send('GET', `${apiUrl}/${GEO_PATH}${keyed}`);
         for (const id of events) {
-          send('GET', `${apiUrl}/${PATHS.event.replace('{id}', encodeURIComponent(id))}${keyed}`, undefined, true);
+          send('GET', `${apiUrl}/${EVENT_PATH.replace('{id}', encodeURIComponent(id))}${keyed}`, undefined, true);
         }
       });
     })

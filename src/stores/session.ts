@@ -7,7 +7,7 @@ import { ApiClient, type ClientHooks } from '../api/client.js';
 import { ChannelKeyFile, type ColorSettings, type Geo, type Settings, type User } from '../api/contract.js';
 import { ApiError, ConfigError, HttpError, NoApiKeyError } from '../api/errors.js';
 import { env } from '../env.js';
-import { STORAGE_KEYS, STORAGE_PREFIX, channelKeyFileUrl } from '../lib/api-paths.js';
+import { STORAGE_PREFIX, apiKeyStorageKey, channelKeyFileUrl, channelKeyStorageKey, tokenStorageKey } from '../lib/api-paths.js';
 import { isString } from '../lib/storage.js';
 import { adoptEarly } from '../loader/early.js';
 import { $config, type ChannelConfig } from './config.js';
@@ -47,8 +47,8 @@ let apiKeyPromise: Promise<string> | undefined;
 let startPromise: Promise<void> | undefined;
 
 const storageKeys = (config: ChannelConfig) => ({
-  channel: STORAGE_KEYS.channelKey(config.channelKey),
-  api: STORAGE_KEYS.apiKey,
+  channel: channelKeyStorageKey(config.channelKey),
+  api: apiKeyStorageKey,
 });
 
 function requireConfig(): ChannelConfig {
@@ -134,7 +134,7 @@ export function resetUser(): void {
  * of the same site keep the sign-in (spec section 9 lifetimes), and in `$token` for requests, which send it as
  * an Authorization header only. It never goes into URLs, events, logs or analytics.
  */
-const tokenKey = (config: ChannelConfig) => STORAGE_KEYS.token(config.channelKey);
+const tokenKey = (config: ChannelConfig) => tokenStorageKey(config.channelKey);
 
 /** Signs in with a token the API issued: stores it, loads the profile; every element follows `$user`. */
 export async function signInWithToken(token: string): Promise<void> {
