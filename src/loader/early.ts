@@ -51,7 +51,10 @@ function earlyMap(): Early {
  * The loader's answer to exactly this request, if it sent one or is about to; each answer is taken once.
  * Undefined (at once when the loader sent nothing) means the caller sends the request itself.
  */
-export function adoptEarly(url: string, init: { method?: string; body?: unknown }): Promise<Response | undefined> | undefined {
+export function adoptEarly(
+  url: string,
+  init: { method?: string; body?: unknown },
+): Promise<Response | undefined> | undefined {
   const w = globalThis as unknown as Record<symbol, unknown>;
   const map = w[EARLY] as Early | undefined;
   if (!map) return undefined;

@@ -7,7 +7,13 @@ import { ApiClient, type ClientHooks } from '../api/client.js';
 import { ChannelKeyFile, type ColorSettings, type Geo, type Settings, type User } from '../api/contract.js';
 import { ApiError, ConfigError, HttpError, NoApiKeyError } from '../api/errors.js';
 import { env } from '../env.js';
-import { STORAGE_PREFIX, apiKeyStorageKey, channelKeyFileUrl, channelKeyStorageKey, tokenStorageKey } from '../lib/api-paths.js';
+import {
+  STORAGE_PREFIX,
+  apiKeyStorageKey,
+  channelKeyFileUrl,
+  channelKeyStorageKey,
+  tokenStorageKey,
+} from '../lib/api-paths.js';
 import { isString } from '../lib/storage.js';
 import { adoptEarly } from '../loader/early.js';
 import { $config, type ChannelConfig } from './config.js';
@@ -65,7 +71,8 @@ function channelKey(): Promise<string> {
     const stored = env().storage.get(keys.channel, isString);
     if (stored) return stored;
     try {
-      const file = await getClient().fetchJson(channelKeyFileUrl(config.keysUrl, config.channelKey), ChannelKeyFile, 'channel-key');
+      const url = channelKeyFileUrl(config.keysUrl, config.channelKey);
+      const file = await getClient().fetchJson(url, ChannelKeyFile, 'channel-key');
       env().storage.set(keys.channel, file.channel_key);
       return file.channel_key;
     } catch (error) {
