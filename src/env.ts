@@ -1,7 +1,7 @@
 /**
  * The one injection point for platform services: fetch, storage, clock, logger, the page's address and history,
- * script injection and the window to fire global events on. Browser code reads them through `env()` at call time (never capturing the host page's `fetch` at
- * load), and tests swap them with `setEnv()`.
+ * script injection and the window to fire global events on. Browser code reads them through `env()` at call time
+ * (never capturing the host page's `fetch` at load), and tests swap them with `setEnv()`.
  */
 import { ExpiringStorage, type KeyValueStorage } from './lib/storage.js';
 
@@ -24,6 +24,8 @@ export interface Environment {
   sessionStorage: () => KeyValueStorage | null;
   /** Adds a script to the page once (the tag manager); does nothing outside a browser. */
   injectScript: (src: string) => void;
+  /** The document's base URL, against which relative URLs from settings resolve; undefined outside a browser. */
+  baseUrl: () => string | undefined;
 }
 
 /** What the product reads of the page's address, and its one way to leave the page. */
@@ -65,6 +67,7 @@ function defaults(): Environment {
       script.src = src;
       document.head.appendChild(script);
     },
+    baseUrl: () => (typeof document === 'undefined' ? undefined : document.baseURI),
   };
 }
 

@@ -14,14 +14,15 @@
  * - a failed request posts a JSON log entry to the logging endpoint, except the skip codes;
  * - every answer is parsed with its contract schema; a mismatch is an InvalidResponseError, never a crash.
  *
- * This module knows nothing of stores or the DOM: keys, the user token and the reactions come in as hooks.
+ * This module knows nothing of stores, the loader or the DOM: keys, the user token, the reactions and the loader's
+ * early answers come in as hooks.
  */
 import type * as z from 'zod/mini';
 import { ErrorBody, endpoints, type EndpointName } from './contract.js';
 import { ApiError, HttpError, InvalidResponseError, NetworkError, TimeoutError, isCancel } from './errors.js';
 import { env, sleep } from '../env.js';
+import { API_KEY_PARAM, CHANNEL_KEY_PARAM } from '../lib/api-paths.js';
 import { redactData, redactUrl } from '../lib/url.js';
-import { adoptEarly } from '../loader/early.js';
 
 /** Request timeout (spec section 9). */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -46,6 +47,11 @@ export interface ClientHooks {
   onUnauthorized(): void;
   /** 429, or a failure of a call marked global. `url` is already redacted. */
   onGlobalError(detail: { error: string; url: string; status: number }): void;
+  /**
+   * An answer to this exact request obtained before the client existed (the loader's start-up requests), taken
+   * once; undefined, or a promise of undefined, means the client sends the request itself. Asked on first attempts.
+   */
+  earlyAnswer?(url: string, init: RequestInit): Promise<Response | undefined> | undefined;
 }
 
 /** Where the client sends requests. */
@@ -216,7 +222,7 @@ export class ApiClient {
     let keyRetried = false;
 
     for (;;) {
-      const keyName = spec.keyless ? 'channel_key' : 'api_key';
+      const keyName = spec.keyless ? CHANNEL_KEY_PARAM : API_KEY_PARAM;
       const key = spec.keyless ? await this.hooks.channelKey() : await this.hooks.apiKey();
       const query = { ...options.query, ...(keyInQuery ? { [keyName]: key } : {}) };
       const url = `${this.apiUrl}/${path}${queryString(query)}`;
@@ -274,8 +280,8 @@ export class ApiClient {
       const onAbort = () => controller.abort(signal ? abortReason(signal) : undefined);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        // The loader may have sent this very request while the code loaded (start-up): take its answer once.
-        const early = attempt === 0 ? adoptEarly(String(init.method ?? 'GET'), url, init.body) : undefined;
+        // This very request may have been sent while the code loaded (start-up): take that answer once.
+        const early = attempt === 0 ? this.hooks.earlyAnswer?.(url, init) : undefined;
         const send = () => env().fetch(url, { ...init, signal: controller.signal });
         const response = await (early ? untilAborted(early, controller.signal).then((answer) => answer ?? send()) : send());
         // A 5xx is worth one more try; the last answer, whatever it is, goes back to the caller.

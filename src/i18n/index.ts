@@ -19,28 +19,54 @@ void instance.init({
   returnNull: false,
 });
 
-/** Languages whose texts are loaded; elements re-render when one arrives. */
+/** The namespaces of texts: `translation` (English bundled), `forms` and `checkout` (each language its own chunk). */
+export type Namespace = 'translation' | 'forms' | 'checkout';
+
+type Texts = Record<string, unknown>;
+
+/** Where each namespace's texts come from, per language; English `translation` is bundled above. */
+const sources: Record<Namespace, Partial<Record<Lang, () => Promise<Texts>>>> = {
+  translation: { fr: () => import('./fr.js').then((m) => m.fr) },
+  forms: { en: () => import('./forms-en.js').then((m) => m.formsEn), fr: () => import('./forms-fr.js').then((m) => m.formsFr) },
+  checkout: {
+    en: () => import('./checkout-en.js').then((m) => m.checkoutEn),
+    fr: () => import('./checkout-fr.js').then((m) => m.checkoutFr),
+  },
+};
+
+/** The namespaces whose texts are in, as `lang:namespace`; views re-render when one arrives. */
+export const $namespaces = atom<readonly string[]>(['en:translation']);
+/** Languages whose `translation` texts are loaded; elements re-render when one arrives. */
 export const $languages = atom<readonly Lang[]>(['en']);
 
-const loading = new Map<Lang, Promise<void>>();
+const pending = new Map<string, Promise<void>>();
 
-/** Loads a language's texts (a no-op for English). Failure leaves English in place. */
-export function loadLanguage(lang: Lang): Promise<void> {
-  if ($languages.get().includes(lang)) return Promise.resolve();
-  let pending = loading.get(lang);
-  if (!pending) {
-    pending = import('./fr.js').then(
-      ({ fr }) => {
-        instance.addResourceBundle(lang, 'translation', fr);
-        $languages.set([...$languages.get(), lang]);
+/** True once the texts of `ns` in `lang` are in (a render may use them right away). */
+export function hasNamespace(lang: Lang, ns: Namespace): boolean {
+  return $namespaces.get().includes(`${lang}:${ns}`);
+}
+
+/**
+ * Loads the texts of one namespace in one language, once; read them with `t('forms:validation.email')`. Resolves
+ * either way: a failed load leaves the texts out (English `translation` stays in place) and may be tried again.
+ */
+export function loadNamespace(lang: Lang, ns: Namespace): Promise<void> {
+  const key = `${lang}:${ns}`;
+  const source = sources[ns][lang];
+  if (hasNamespace(lang, ns) || !source) return Promise.resolve();
+  let loading = pending.get(key);
+  if (!loading) {
+    loading = source().then(
+      (texts) => {
+        instance.addResourceBundle(lang, ns, texts);
+        $namespaces.set([...$namespaces.get(), key]);
+        if (ns === 'translation') $languages.set([...$languages.get(), lang]);
       },
-      () => {
-        loading.delete(lang);
-      },
+      () => void pending.delete(key),
     );
-    loading.set(lang, pending);
+    pending.set(key, loading);
   }
-  return pending;
+  return loading;
 }
 
 /** A translate function bound to one language (each element may speak its own). */
@@ -50,51 +76,22 @@ export function translator(lang: Lang): TFunction {
 
 export type { TFunction };
 
-const formsLoading = new Map<Lang, Promise<void>>();
+/** Loads a language's `translation` texts (a no-op for English). Kept for existing callers: see loadNamespace. */
+export function loadLanguage(lang: Lang): Promise<void> {
+  return loadNamespace(lang, 'translation');
+}
 
-/**
- * Loads the `forms` namespace (validation and server messages) for a language. Elements with forms call it
- * before their first render and translate with `t('forms:validation.email')`.
- */
+/** Loads the `forms` namespace (validation and server messages). Kept for existing callers: see loadNamespace. */
 export function loadForms(lang: Lang): Promise<void> {
-  let pending = formsLoading.get(lang);
-  if (!pending) {
-    pending = (lang === 'fr' ? import('./forms-fr.js').then((m) => m.formsFr) : import('./forms-en.js').then((m) => m.formsEn)).then(
-      (texts) => {
-        instance.addResourceBundle(lang, 'forms', texts);
-      },
-      () => {
-        formsLoading.delete(lang);
-      },
-    );
-    formsLoading.set(lang, pending);
-  }
-  return pending;
+  return loadNamespace(lang, 'forms');
 }
 
-/** The `checkout` texts of each language, each its own chunk. */
-const checkoutTexts: Record<Lang, () => Promise<Record<string, unknown>>> = {
-  en: () => import('./checkout-en.js').then((m) => m.checkoutEn),
-  fr: () => import('./checkout-fr.js').then((m) => m.checkoutFr),
-};
-const checkoutPending = new Map<Lang, Promise<void>>();
-
-/**
- * Loads the `checkout` namespace (prices, payment steps, subscription actions) for a language, fetched only by
- * what sells or manages passes. Texts are read with `t('checkout:summary.total')`. A failed load may be retried.
- */
+/** Loads the `checkout` namespace (prices, payment steps). Kept for existing callers: see loadNamespace. */
 export function loadCheckoutTexts(lang: Lang): Promise<void> {
-  const known = checkoutPending.get(lang);
-  if (known) return known;
-  const added = checkoutTexts[lang]().then(
-    (texts) => void instance.addResourceBundle(lang, 'checkout', texts),
-    () => void checkoutPending.delete(lang),
-  );
-  checkoutPending.set(lang, added);
-  return added;
+  return loadNamespace(lang, 'checkout');
 }
 
-/** True once the `checkout` texts of a language are in (a render may use them right away). */
+/** True once the `checkout` texts of a language are in. Kept for existing callers: see hasNamespace. */
 export function hasCheckoutTexts(lang: Lang): boolean {
-  return instance.hasResourceBundle(lang, 'checkout');
+  return hasNamespace(lang, 'checkout');
 }

@@ -1,14 +1,15 @@
 /**
  * Where the API and the keys host are when the page does not say: next to the bundle. Dependency-free, so that the
- * loader (which sends the first start-up requests) and the configuration resolve them the same way.
+ * loader (which sends the first start-up requests) and the configuration resolve them the same way. The page's
+ * address is the caller's to pass: this module reads nothing of the page.
  */
 
-/** The origin of the bundle's URL, or the page's when that does not parse. */
-export function bundleOrigin(base: string): string {
+/** The origin of the bundle's URL, or `fallback` (the caller's page origin) when that does not parse. */
+export function bundleOrigin(base: string, fallback: string): string {
   try {
     return new URL(base).origin;
   } catch {
-    return typeof location === 'undefined' ? 'http://localhost' : location.origin;
+    return fallback;
   }
 }
 

@@ -5,9 +5,10 @@
  * has expired is dropped rather than trusted. Storage that throws (Safari private mode, sandboxed iframes,
  * disabled cookies) falls back to an in-memory map for the rest of the page's life.
  */
+import { STORAGE_PREFIX } from './api-paths.js';
 
-/** The prefix of every key this product writes. */
-export const STORAGE_PREFIX = 'rudy_';
+/** The prefix of every key this product writes (declared with the other names the loader shares). */
+export { STORAGE_PREFIX };
 /** Default lifetime of a stored value: about 360 days (spec section 9). */
 export const DEFAULT_LIFETIME_MS = 31104e6;
 

@@ -8,10 +8,33 @@
  * stores, logs and retries as it does with its own. An answer nobody adopts is simply dropped with the page.
  * The client and the loader both wait on the same answers (the channel key, the api key), so the client may
  * reach a request before the loader has sent it: while the loader still has requests to send, the client waits
- * for them rather than sending a second copy.
- * Part of the tiny loader: it imports nothing but the storage format's reader, itself dependency-free.
+ * for them rather than sending a second copy. The client does not import this module: the session hands it
+ * `adoptEarly` as the client's `earlyAnswer` hook.
+ * Part of the tiny loader: it imports nothing but dependency-free modules (the storage format's reader, and the
+ * paths and storage keys the session uses too, so that the requests here are the ones the client makes).
  */
-import { entryValue, STORAGE_PREFIX } from '../lib/storage.js';
+import {
+  type API_KEY_PARAM,
+  type CHANNEL_KEY_PARAM,
+  COLORS_PATH,
+  EVENT_PATH,
+  GEO_PATH,
+  GET_API_KEY_PATH,
+  PREROLLS_PATH,
+  PROFILE_PATH,
+  SETTINGS_PATH,
+  STORAGE_PREFIX,
+  apiKeyStorageKey,
+  channelKeyFileUrl,
+  channelKeyStorageKey,
+  prerollsStorageKey,
+  tokenStorageKey,
+} from '../lib/api-paths.js';
+import { entryValue } from '../lib/storage.js';
+
+// The wire names written as literals (smaller than computed keys) but checked against the shared constants.
+type WithChannelKey<T> = Record<typeof CHANNEL_KEY_PARAM, T>;
+type WithApiKey<T> = Record<typeof API_KEY_PARAM, T>;
 
 const EARLY = Symbol.for('channel-elements.early');
 const SENDING = Symbol.for('channel-elements.early-sending');
@@ -28,11 +51,14 @@ function earlyMap(): Early {
  * The loader's answer to exactly this request, if it sent one or is about to; each answer is taken once.
  * Undefined (at once when the loader sent nothing) means the caller sends the request itself.
  */
-export function adoptEarly(method: string, url: string, body: unknown): Promise<Response | undefined> | undefined {
+export function adoptEarly(
+  url: string,
+  init: { method?: string; body?: unknown },
+): Promise<Response | undefined> | undefined {
   const w = globalThis as unknown as Record<symbol, unknown>;
   const map = w[EARLY] as Early | undefined;
   if (!map) return undefined;
-  const key = requestKey(method, url, typeof body === 'string' ? body : undefined);
+  const key = requestKey(init.method ?? 'GET', url, typeof init.body === 'string' ? init.body : undefined);
   const take = () => {
     const answer = map.get(key);
     map.delete(key);
@@ -63,7 +89,7 @@ function stored(name: string): string | undefined {
  */
 export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, events: string[] = []): void {
   const map = earlyMap();
-  const token = stored(`token.${channelKey}`);
+  const token = stored(tokenStorageKey(channelKey));
   const send = (method: string, url: string, body?: string, signedIn = false): Promise<Response> => {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (signedIn && token) headers.Authorization = `Bearer ${token}`;
@@ -74,36 +100,40 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
     map.set(requestKey(method, url, body), answer);
     return answer;
   };
-  const known = stored(`channel_key.${channelKey}`);
+  const known = stored(channelKeyStorageKey(channelKey));
   const channel = known
     ? Promise.resolve(known)
-    : send('GET', `${keysUrl}/${encodeURIComponent(channelKey)}.json`)
-        .then((r) => (r.ok ? (r.clone().json() as Promise<{ channel_key?: unknown }>) : undefined))
+    : send('GET', channelKeyFileUrl(keysUrl, channelKey))
+        .then((r) => (r.ok ? (r.clone().json() as Promise<Partial<WithChannelKey<unknown>>>) : undefined))
         .then((file) => file?.channel_key);
   const sending = channel
     .then((key) => {
       if (typeof key !== 'string' || !key) return;
-      const query = `?${new URLSearchParams({ channel_key: key }).toString()}`;
-      send('GET', `${apiUrl}/settings${query}`);
-      send('GET', `${apiUrl}/color-settings/web${query}`);
-      const known = stored(`api_key.${key}`);
+      const withKey: WithChannelKey<string> = { channel_key: key };
+      const query = `?${new URLSearchParams(withKey).toString()}`;
+      send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`);
+      send('GET', `${apiUrl}/${COLORS_PATH}${query}`);
+      const known = stored(apiKeyStorageKey(key));
+      const askApiKey = () => send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, JSON.stringify(withKey));
       if (!events.length) {
-        if (!known) send('POST', `${apiUrl}/get_api_key`, JSON.stringify({ channel_key: key }));
+        if (!known) askApiKey();
         return;
       }
-      if (!stored(`prerolls.${channelKey}`)) send('GET', `${apiUrl}/prerolls${query}`);
+      if (!stored(prerollsStorageKey(channelKey))) send('GET', `${apiUrl}/${PREROLLS_PATH}${query}`);
       const apiKey = known
         ? Promise.resolve(known)
-        : send('POST', `${apiUrl}/get_api_key`, JSON.stringify({ channel_key: key }))
-            .then((r) => (r.ok ? (r.clone().json() as Promise<{ data?: { api_key?: unknown } }>) : undefined))
+        : askApiKey()
+            .then((r) => (r.ok ? (r.clone().json() as Promise<{ data?: Partial<WithApiKey<unknown>> }>) : undefined))
             .then((body) => body?.data?.api_key);
       return apiKey.then((api) => {
         if (typeof api !== 'string' || !api) return;
-        const keyed = `?${new URLSearchParams({ api_key: api }).toString()}`;
+        const keyed = `?${new URLSearchParams({ api_key: api } satisfies WithApiKey<string>).toString()}`;
         // The session asks for the profile when a sign-in is stored, else for geo.
-        if (token) send('GET', `${apiUrl}/profile${keyed}`, undefined, true);
-        else send('GET', `${apiUrl}/geo${keyed}`);
-        for (const id of events) send('GET', `${apiUrl}/events/${encodeURIComponent(id)}${keyed}`, undefined, true);
+        if (token) send('GET', `${apiUrl}/${PROFILE_PATH}${keyed}`, undefined, true);
+        else send('GET', `${apiUrl}/${GEO_PATH}${keyed}`);
+        for (const id of events) {
+          send('GET', `${apiUrl}/${EVENT_PATH.replace('{id}', encodeURIComponent(id))}${keyed}`, undefined, true);
+        }
       });
     })
     .catch(() => undefined);

@@ -48,7 +48,7 @@ if (!w[GUARD]) {
     if (!early && data.channelKey) {
       early = true;
       try {
-        const origin = bundleOrigin(base);
+        const origin = bundleOrigin(base, location.origin);
         const [apiUrl, keysUrl] = [baseUrl(data.apiUrl, `${origin}/api`), baseUrl(data.keysUrl, `${origin}/keys`)];
         // The events of the players already on the page (digits only, as the player accepts them).
         const events = [...document.querySelectorAll('channel-player[event-id]')]

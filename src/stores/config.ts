@@ -61,7 +61,9 @@ export function toLang(tag: string | null | undefined): Lang | undefined {
  * Returns the error text when the configuration is unusable (also kept in `$configError`).
  */
 export function setConfig(options: ConfigureOptions, base: string): string | undefined {
-  const origin = bundleOrigin(base);
+  // Where neither the bundle's nor the API's URL parses, the page's origin stands in.
+  const pageOrigin = env().location()?.origin ?? 'http://localhost';
+  const origin = bundleOrigin(base, pageOrigin);
   const channelKey = options.channelKey?.trim();
   if (!channelKey) {
     return fail(
@@ -70,7 +72,7 @@ export function setConfig(options: ConfigureOptions, base: string): string | und
   }
   const apiUrl = baseUrl(options.apiUrl, `${origin}/api`);
   const keysUrl = baseUrl(options.keysUrl, `${origin}/keys`);
-  const analyticsUrl = baseUrl(options.analyticsUrl, bundleOrigin(apiUrl));
+  const analyticsUrl = baseUrl(options.analyticsUrl, bundleOrigin(apiUrl, pageOrigin));
   for (const [name, value] of [
     ['data-api-url', apiUrl],
     ['keys URL', keysUrl],

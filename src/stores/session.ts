@@ -7,7 +7,15 @@ import { ApiClient, type ClientHooks } from '../api/client.js';
 import { ChannelKeyFile, type ColorSettings, type Geo, type Settings, type User } from '../api/contract.js';
 import { ApiError, ConfigError, HttpError, NoApiKeyError } from '../api/errors.js';
 import { env } from '../env.js';
-import { isString, STORAGE_PREFIX } from '../lib/storage.js';
+import {
+  STORAGE_PREFIX,
+  apiKeyStorageKey,
+  channelKeyFileUrl,
+  channelKeyStorageKey,
+  tokenStorageKey,
+} from '../lib/api-paths.js';
+import { isString } from '../lib/storage.js';
+import { adoptEarly } from '../loader/early.js';
 import { $config, type ChannelConfig } from './config.js';
 
 /** How long the Reload button stays disabled after an api-key error (spec section 2). */
@@ -45,8 +53,8 @@ let apiKeyPromise: Promise<string> | undefined;
 let startPromise: Promise<void> | undefined;
 
 const storageKeys = (config: ChannelConfig) => ({
-  channel: `channel_key.${config.channelKey}`,
-  api: (channelKey: string) => `api_key.${channelKey}`,
+  channel: channelKeyStorageKey(config.channelKey),
+  api: apiKeyStorageKey,
 });
 
 function requireConfig(): ChannelConfig {
@@ -63,11 +71,8 @@ function channelKey(): Promise<string> {
     const stored = env().storage.get(keys.channel, isString);
     if (stored) return stored;
     try {
-      const file = await getClient().fetchJson(
-        `${config.keysUrl}/${encodeURIComponent(config.channelKey)}.json`,
-        ChannelKeyFile,
-        'channel-key',
-      );
+      const url = channelKeyFileUrl(config.keysUrl, config.channelKey);
+      const file = await getClient().fetchJson(url, ChannelKeyFile, 'channel-key');
       env().storage.set(keys.channel, file.channel_key);
       return file.channel_key;
     } catch (error) {
@@ -136,7 +141,7 @@ export function resetUser(): void {
  * of the same site keep the sign-in (spec section 9 lifetimes), and in `$token` for requests, which send it as
  * an Authorization header only. It never goes into URLs, events, logs or analytics.
  */
-const tokenKey = (config: ChannelConfig) => `token.${config.channelKey}`;
+const tokenKey = (config: ChannelConfig) => tokenStorageKey(config.channelKey);
 
 /** Signs in with a token the API issued: stores it, loads the profile; every element follows `$user`. */
 export async function signInWithToken(token: string): Promise<void> {
@@ -188,11 +193,14 @@ export async function logout(options: { remote?: boolean } = {}): Promise<void> 
   }
 }
 
-/** Follows sign-in and sign-out done in another tab of the same site (the storage event). */
+/** Follows sign-in and sign-out done in another tab of the same site (the window's storage event). */
 function followOtherTabs(): void {
-  if (followed || typeof window === 'undefined') return;
-  followed = true;
-  window.addEventListener('storage', (e) => {
+  const target = env().eventTarget;
+  // Once per target: the page's window in a browser (tests give each world its own target).
+  if (!target || followed.has(target)) return;
+  followed.add(target);
+  target.addEventListener('storage', (event) => {
+    const e = event as StorageEvent;
     const current = $config.get();
     if (!current || e.key !== STORAGE_PREFIX + tokenKey(current)) return;
     const token = env().storage.get(tokenKey(current), isString);
@@ -208,7 +216,7 @@ function followOtherTabs(): void {
     }
   });
 }
-let followed = false;
+const followed = new WeakSet<EventTarget>();
 /** Bumped by every reset, so that work started before it never writes into the new session. */
 let generation = 0;
 /** Bumped by every sign-in and sign-out, so that a profile load started before it never writes the old user. */
@@ -234,6 +242,8 @@ const hooks: ClientHooks = {
       new CustomEvent('api_key_error', { detail: { error: detail.error, url: detail.url } }),
     );
   },
+  // The start-up requests the loader script sent while the code loaded (the client never imports the loader).
+  earlyAnswer: adoptEarly,
 };
 
 /** The API client of the current configuration. */

@@ -16,6 +16,7 @@ import {
   TimeoutError,
 } from '../../src/api/errors.js';
 import { setEnv } from '../../src/env.js';
+import { adoptEarly } from '../../src/loader/early.js';
 import { Deferred, HANG, T0, flush, installWorld, ok, settle, teardown, until, type World } from './helpers.js';
 
 const API = 'http://api.test/api';
@@ -91,7 +92,40 @@ describe('ApiClient', () => {
     const EARLY = Symbol.for('channel-elements.early');
     const early = () => ((globalThis as unknown as Record<symbol, Map<string, Promise<Response>>>)[EARLY] ??= new Map());
     const answer = (body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status: 200 }));
+    // The client reaches the loader's answers only through its earlyAnswer hook, as the session wires it.
+    beforeEach(() => (client = new ApiClient({ apiUrl: `${API}/` }, { ...client.hooks, earlyAnswer: adoptEarly })));
     afterEach(() => early().clear());
+
+    it('without the earlyAnswer hook the client sends every request itself', async () => {
+      const bare = new ApiClient({ apiUrl: API }, { ...client.hooks, earlyAnswer: undefined });
+      early().set(`GET ${API}/settings?channel_key=ck-1 `, answer({ data: { ...SETTINGS, name: 'Early' } }));
+      w.server.on('GET', `${API}/settings`, ok(SETTINGS));
+      expect((await bare.call('settings', { cache: false })).data.name).to.equal('Demo');
+      expect(w.server.requests).to.have.length(1);
+      expect(early().size, 'the early answer is left for a client that has the hook').to.equal(1);
+    });
+
+    it('asks the hook on the first attempt only, with the URL and init it is about to send', async () => {
+      const asked: string[] = [];
+      const failed = Promise.reject(new TypeError('Failed to fetch'));
+      failed.catch(() => undefined);
+      const hooked = new ApiClient(
+        { apiUrl: API },
+        {
+          ...client.hooks,
+          earlyAnswer: (url, init) => {
+            asked.push(`${String(init.method)} ${url} ${String(init.body ?? '')}`);
+            return failed;
+          },
+        },
+      );
+      w.server.on('POST', `${API}/get_api_key`, ok({ api_key: 'ak-wire' }));
+      const call = hooked.call('getApiKey');
+      await w.advance(RETRY_DELAY_MS);
+      expect((await call).data.api_key).to.equal('ak-wire');
+      expect(asked).to.deep.equal([`POST ${API}/get_api_key {"channel_key":"ck-1"}`]);
+      expect(w.server.requests).to.have.length(1);
+    });
 
     it('takes the answer to the identical request once, sending nothing; the next call goes over the wire', async () => {
       early().set(`GET ${API}/settings?channel_key=ck-1 `, answer({ data: SETTINGS }));

@@ -401,4 +401,37 @@ describe('session', () => {
       expect(byPath(w, `GET ${API}/events`)[0]!.query.api_key).to.equal('ak-9');
     });
   });
+
+  describe('wiring through injected services', () => {
+    const EARLY = Symbol.for('channel-elements.early');
+    const early = () => ((globalThis as unknown as Record<symbol, Map<string, Promise<Response>>>)[EARLY] ??= new Map());
+    afterEach(() => early().clear());
+
+    it("hands the client the loader's early answers: settings the loader already asked for are not sent again", async () => {
+      configure();
+      w.storage.set('channel_key.demo', 'ck-1');
+      const body = { data: { name: 'Early', language: 'en', currency: 'USD' } };
+      early().set(`GET ${API}/settings?channel_key=ck-1 `, Promise.resolve(new Response(JSON.stringify(body))));
+      await startSession();
+      expect($settings.get()).to.deep.include({ name: 'Early' });
+      expect(byPath(w, SETTINGS)).to.have.length(0);
+      expect(byPath(w, COLORS)).to.have.length(1);
+    });
+
+    it("follows another tab's sign-in and sign-out through the environment's event target", async () => {
+      configure();
+      w.server.on('GET', `${API}/profile`, ok({ id: 9, email: 'fan@test', is_geo_blocked: 0 }));
+      await startSession();
+      w.storage.set('token.demo', 'tok-other');
+      w.events.dispatchEvent(new StorageEvent('storage', { key: 'rudy_token.demo' }));
+      expect($token.get()).to.equal('tok-other');
+      await until(() => $user.get() !== undefined, '$user');
+      expect(byPath(w, `GET ${API}/profile`)[0]!.headers.authorization).to.equal('Bearer tok-other');
+
+      w.storage.remove('token.demo');
+      w.events.dispatchEvent(new StorageEvent('storage', { key: 'rudy_token.demo' }));
+      expect($token.get()).to.equal(undefined);
+      expect($user.get()).to.equal(undefined);
+    });
+  });
 });

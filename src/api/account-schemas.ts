@@ -1,0 +1,229 @@
+/**
+ * The contract's schemas of what a viewer buys and owns: offers, accounts, orders, clips, favourites, payments,
+ * and the log entry of a failed request. Re-exported by contract.ts, which callers import.
+ */
+import * as z from 'zod/mini';
+import { flag, id, maybeText, text } from './schema-kit.js';
+import { EventLocation, User } from './channel-schemas.js';
+
+// ---------------------------------------------------------------- offers
+
+/** Fields every offer has (packages and subscriptions). */
+const offerFields = {
+  id: id,
+  name: text,
+  price: z.number(),
+  base_price: z.optional(z.nullable(z.number())),
+  service_fee: z.optional(z.nullable(z.number())),
+  weight: z._default(z.number(), 0),
+  period: maybeText,
+  description: maybeText,
+};
+
+/** A package (spec section 3): a single-event pass, a category pass or a team pass. */
+export const Package = z.object({
+  ...offerFields,
+  /** Categories covered (category and team passes). */
+  event_categories: z._default(z.array(id), []),
+  /** Teams a team pass can be bought for (one is chosen at purchase). */
+  participants: z._default(z.array(id), []),
+  is_team_pass: z._default(flag, false),
+  type: z._default(z.string(), 'category'),
+  offer: maybeText,
+});
+export type Package = z.infer<typeof Package>;
+
+/** A subscription (spec section 3): covers every paid event while active. */
+export const Subscription = z.object({
+  ...offerFields,
+  offer: z._default(z.string(), 'monthly'),
+  /** Trial length in days; none when 0 or absent. */
+  trial_period: z.optional(z.nullable(z.number())),
+});
+export type Subscription = z.infer<typeof Subscription>;
+
+// ---------------------------------------------------------------- accounts
+
+/** A plain `{ data: { message } }` answer (logout, reset requests, verification, device linking). */
+export const Message = z.object({ message: text });
+export type Message = z.infer<typeof Message>;
+
+/** The answer of login, registration and social sign-in: a bearer token and the user. */
+export const AuthSession = z.object({ token: text, user: User });
+export type AuthSession = z.infer<typeof AuthSession>;
+
+/** A standard email pattern (spec section 5): something@domain.tld, no spaces. Client and server check the same. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** Social sign-in providers (spec section 1). */
+export const SOCIAL_PROVIDERS = ['google', 'facebook'] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+/** Gender codes of the profile (spec section 3): M, W (woman, shown as female), or not identified (null). */
+export const GENDERS = ['M', 'W'] as const;
+
+/** Order types and statuses (spec section 3). Statuses are compared case-insensitively: 'Paid' and 'paid'. */
+export const ORDER_TYPES = ['event', 'package', 'subscription'] as const;
+export const ORDER_STATUSES = ['paid', 'inactive', 'refunded', 'active', 'failed', 'created'] as const;
+export const TRANSACTION_STATUSES = ['created', 'failed', 'paid', 'refunded'] as const;
+export const SUBSCRIPTION_STATUSES = ['expired', 'inactive', 'active', 'canceled'] as const;
+
+/** An order (`GET orders`, `GET orders/{id}`). Unknown statuses are kept as text. */
+export const Order = z.object({
+  id: id,
+  type: z.enum(ORDER_TYPES),
+  status: text,
+  activity_status: maybeText,
+  product: z.object({
+    id: id,
+    name: maybeText,
+    event_category_id: z.optional(z.nullable(id)),
+    participant_id: z.optional(z.nullable(id)),
+  }),
+  /** Amount charged and its currency (the channel's, section 9). */
+  price: z.optional(z.nullable(z.number())),
+  currency: maybeText,
+  /** A short reference the viewer can quote to support. */
+  reference: maybeText,
+  created_at: z.number(),
+  /** When access ends (subscriptions: the end of the paid period). */
+  expires_at: z.optional(z.nullable(z.number())),
+  /** Subscriptions: the subscription's own state and its auto-renewal (active or cancelled). */
+  subscription_status: z.optional(z.nullable(z.string())),
+  auto_renewal: z.optional(z.nullable(z.enum(['active', 'cancelled']))),
+  /** The order's failure reason, when failed. */
+  error: maybeText,
+});
+export type Order = z.infer<typeof Order>;
+
+/** A payment transaction of an order (`GET transactions`). `label` names subscription charges. */
+export const Transaction = z.object({
+  id: id,
+  order_id: id,
+  status: text,
+  amount: z.number(),
+  currency: maybeText,
+  created_at: z.number(),
+  product_name: maybeText,
+  /** 'New subscription' (created) or 'Subscription Renewal' (updated). */
+  label: maybeText,
+});
+export type Transaction = z.infer<typeof Transaction>;
+
+/** Clip display states (spec section 3). */
+export const CLIP_STATES = ['processing', 'done', 'failed'] as const;
+
+/** A clip as listed (`GET clips/user`), with its event. */
+export const Clip = z.object({
+  id: id,
+  uuid: maybeText,
+  event_id: id,
+  name: text,
+  start_time: z.number(),
+  duration: z.number(),
+  tags: z._default(z.array(z.string()), []),
+  status: z._default(z.string(), 'processing'),
+  created_at: z.optional(z.number()),
+  event: z.optional(z.nullable(z.object({ id: id, name: text }))),
+});
+export type Clip = z.infer<typeof Clip>;
+
+/** What a favourite can point at through `POST /favorite` (spec section 5). */
+export const FAVORITABLE_TYPES = ['participant', 'group', 'category'] as const;
+export type FavoritableType = (typeof FAVORITABLE_TYPES)[number];
+
+/** One favourite (`POST /favorite` answers it; `GET /favorites` lists them by kind). */
+export const Favourite = z.object({
+  /** The favourite's own id, for `DELETE /favorite/{id}`. */
+  id: id,
+  favoritable_id: id,
+  favoritable_type: text,
+  name: maybeText,
+});
+export type Favourite = z.infer<typeof Favourite>;
+
+/**
+ * `GET /favorites`: the user's favourites by kind (spec section 3). Teams, schools and sports are chosen by the
+ * user; favourite events and event locations follow from them (the events of those teams, schools and sports,
+ * and where they are played) and are read-only.
+ */
+export const Favourites = z.object({
+  participant: z._default(z.array(Favourite), []),
+  participant_group: z._default(z.array(Favourite), []),
+  event_category: z._default(z.array(Favourite), []),
+  favorite_event: z._default(z.array(z.object({ id: id, name: text, event_utc_ts: z.number() })), []),
+  event_location: z._default(z.array(EventLocation), []),
+});
+export type Favourites = z.infer<typeof Favourites>;
+
+// ---------------------------------------------------------------- payments
+
+/** What a checkout sells (spec section 3): a single-event pass, a package or a subscription. */
+export const PRODUCT_TYPES = ['event', 'package', 'subscription'] as const;
+export type ProductType = (typeof PRODUCT_TYPES)[number];
+
+/**
+ * `GET pricing`: the price breakdown of one product for the signed-in user, with an optional coupon. The
+ * service fee is shown as 'Taxes' (spec section 9); total = price - discount + service_fee.
+ */
+export const Pricing = z.object({
+  type: z.enum(PRODUCT_TYPES),
+  id: id,
+  name: text,
+  price: z.number(),
+  base_price: z.optional(z.nullable(z.number())),
+  service_fee: z._default(z.number(), 0),
+  discount: z._default(z.number(), 0),
+  total: z.number(),
+  currency: text,
+  coupon: maybeText,
+  /** Subscriptions: monthly or annual, and the trial length in days the user may still have. */
+  offer: maybeText,
+  trial_period: z.optional(z.nullable(z.number())),
+  /** Team passes: the team the pass is bought for. */
+  participant_id: z.optional(z.nullable(id)),
+  /** The user already holds a paid, active order for it. */
+  purchased: z._default(flag, false),
+});
+export type Pricing = z.infer<typeof Pricing>;
+
+/** `GET apply_coupon`: a valid code and what it takes off. */
+export const Coupon = z.object({ code: text, discount: z.number(), percent: z.optional(z.nullable(z.number())) });
+export type Coupon = z.infer<typeof Coupon>;
+
+/** A saved card (`GET stripe/list-cards`). */
+export const SavedCard = z.object({
+  id: text,
+  brand: text,
+  last4: text,
+  exp_month: z.number(),
+  exp_year: z.number(),
+});
+export type SavedCard = z.infer<typeof SavedCard>;
+
+/** `POST stripe/buy` answers the order at once (status created); it settles asynchronously. */
+export const Purchase = z.object({ order: Order });
+export type Purchase = z.infer<typeof Purchase>;
+
+/** `POST stripe/setup-intent`. */
+export const SetupIntent = z.object({ client_secret: text });
+
+/** `POST stripe/unsubscribe`: auto-renewal cancellation is processing, then finished. */
+export const Unsubscribe = z.object({ status: z.enum(['processing', 'finished']) });
+
+/** `GET stripe/customer-portal`: where the user manages cards and invoices. */
+export const CustomerPortal = z.object({ url: text });
+
+// ---------------------------------------------------------------- logging
+
+/** The JSON log entry a failed request posts to the logging endpoint (spec sections 7 and 8). */
+export const LogEntry = z.object({
+  date: text,
+  status: z.number(),
+  service: text,
+  channel: text,
+  message: text,
+  request_data: z.unknown(),
+  url: text,
+});
+export type LogEntry = z.infer<typeof LogEntry>;

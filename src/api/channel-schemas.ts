@@ -1,0 +1,356 @@
+/**
+ * The contract's schemas of the channel and its catalogue: errors, keys, settings, pages, participants, events,
+ * video on demand, prerolls and downloads. Re-exported by contract.ts, which callers import.
+ */
+import * as z from 'zod/mini';
+import { envelope, flag, id, maybeText, text } from './schema-kit.js';
+
+// ---------------------------------------------------------------- errors
+
+/** The error body every failing API call answers with. */
+export const ErrorBody = z.object({
+  message: z.optional(z.string()),
+  errors: z.optional(z.record(z.string(), z.union([z.array(z.string()), z.string()]))),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Server message for an unknown channel key or api key (spec section 8, spelling kept). */
+export const NO_KEY_MESSAGE = 'No chanel or api key found.';
+
+// ---------------------------------------------------------------- keys
+
+/** The keys host's JSON for an embed key: `GET {keysUrl}/{channelKey}.json`. */
+export const ChannelKeyFile = z.object({
+  channel_key: text,
+  name: z.optional(text),
+});
+export type ChannelKeyFile = z.infer<typeof ChannelKeyFile>;
+
+/** `POST /get_api_key` body and answer. */
+export const GetApiKeyBody = z.object({ channel_key: text });
+export const ApiKeyResponse = envelope(z.object({ api_key: text }));
+
+// ---------------------------------------------------------------- channel
+
+/** Channel settings (`GET /settings`, also `/storage/settings/{channel_key}.json`). */
+export const Settings = z.object({
+  name: z.optional(text),
+  language: z._default(z.string(), 'en'),
+  currency: z._default(z.string(), 'USD'),
+  'google-analytics': maybeText,
+  'yare-analytics': maybeText,
+  auth: z._default(z.object({ remote_auth: z._default(flag, false) }), { remote_auth: false }),
+  prerolls: z.optional(
+    z.object({
+      enabled: z.optional(flag),
+      suppression_minutes: z.optional(z.number()),
+    }),
+  ),
+  static_blocks: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
+  logo: maybeText,
+  /**
+   * Social sign-in (spec section 1: google and facebook): per provider, the OAuth client id and the provider's
+   * authorize page. Production names the real providers; the reference server names its local stand-ins.
+   */
+  social: z.optional(
+    z.nullable(z.record(z.string(), z.object({ client_id: text, authorize_url: text, scope: z.optional(text) }))),
+  ),
+  /**
+   * Where the channel's site answers the account routes of emailed links (`/verify-email`, `/password-reset`,
+   * `/confirm-account-deletion`) and social callbacks (`/auth/login/{provider}/callback`).
+   */
+  site_url: maybeText,
+  /** Video analytics (mux-embed): the environment key and, for self-hosted collection, the beacon domain. */
+  mux: z.optional(z.nullable(z.object({ env_key: text, beacon_domain: maybeText }))),
+  /** Card payments: the Stripe publishable key `loadStripe` is called with. */
+  stripe: z.optional(z.nullable(z.object({ publishable_key: text }))),
+  /**
+   * The tag-manager script to load when 'google-analytics' is set, the tag id included; when absent, Google's
+   * `https://www.googletagmanager.com/gtag/js?id={google-analytics}`. The reference server names its local stand-in.
+   */
+  gtag_url: maybeText,
+});
+export type Settings = z.infer<typeof Settings>;
+
+/** One entry of the channel menu; group entries carry a participant-group alias. */
+export const MenuItem = z.object({
+  id: id,
+  name: text,
+  alias: maybeText,
+  url: maybeText,
+  custom_icon: maybeText,
+  type: z._default(z.string(), 'link'),
+  items: z.optional(
+    z.array(z.object({ id: id, name: text, alias: maybeText, url: maybeText, custom_icon: maybeText })),
+  ),
+});
+export type MenuItem = z.infer<typeof MenuItem>;
+
+/** A content page as listed by `GET /pages`. */
+export const Page = z.object({ id: id, name: text, alt_name: maybeText, url: text });
+export type Page = z.infer<typeof Page>;
+
+/** A content block of a page: paragraph (HTML, sanitized by the client), image, or static-block reference. */
+export const PageBlock = z.union([
+  z.object({ type: z.literal('paragraph'), html: text }),
+  z.object({ type: z.literal('image'), url: text, alt: z._default(z.string(), '') }),
+  z.object({ type: z.literal('static-block'), ref: text }),
+]);
+export type PageBlock = z.infer<typeof PageBlock>;
+
+/** `GET /pages/{alias}`. */
+export const PageDetail = z.object({ id: id, name: text, url: text, blocks: z.array(PageBlock) });
+export type PageDetail = z.infer<typeof PageDetail>;
+
+/** `GET /color-settings/web`: colour name to CSS hex colour. */
+export const ColorSettings = z.record(z.string(), z.string());
+export type ColorSettings = z.infer<typeof ColorSettings>;
+
+/** `GET /geo`. */
+export const Geo = z.object({
+  country: maybeText,
+  country_code: maybeText,
+  ip: maybeText,
+  is_geo_blocked: z._default(flag, false),
+});
+export type Geo = z.infer<typeof Geo>;
+
+/** The signed-in user (`GET /profile`). */
+export const User = z.object({
+  id: id,
+  email: text,
+  first_name: maybeText,
+  last_name: maybeText,
+  temporary_password: z._default(flag, false),
+  gender: z.optional(z.nullable(z.enum(['M', 'W']))),
+  capabilities: z._default(z.array(z.string()), []),
+  trial_period_used: z._default(flag, false),
+  featureCount: z.optional(z.object({ clips: z.number(), downloads: z.number() })),
+  is_geo_blocked: z._default(flag, false),
+  /** False until the emailed verification link was followed (registration by email). */
+  email_verified: z._default(flag, true),
+  /** The user opted in to news by email at registration or in the profile. */
+  news: z._default(flag, false),
+  /** How the account signs in: `email`, or the social provider that created it. */
+  provider: z._default(z.string(), 'email'),
+  /**
+   * False for an account made by social sign-in that never set a password: changing the password then needs
+   * no current one. Channel APIs that do not send it have passwords on every account, hence the default.
+   */
+  has_password: z._default(flag, true),
+});
+export type User = z.infer<typeof User>;
+
+/** `GET /faq`: answers are HTML, sanitized by the client. */
+export const Faq = z.object({ id: id, question: text, answer: text });
+export type Faq = z.infer<typeof Faq>;
+
+/** `GET /slides/web`. A slide without a type belongs to main. */
+export const Slide = z.object({
+  id: id,
+  title: maybeText,
+  image: maybeText,
+  link: maybeText,
+  slidable_type: z._default(z.nullable(z.string()), 'main'),
+  slidable_id: z.optional(z.nullable(id)),
+});
+export type Slide = z.infer<typeof Slide>;
+
+/** `GET /custom-forms/{alias}` (404 tolerated, yields nothing). */
+export const CustomForm = z.object({
+  alias: text,
+  name: text,
+  fields: z.array(
+    z.object({ name: text, label: text, type: z._default(z.string(), 'text'), required: z._default(flag, false) }),
+  ),
+});
+export type CustomForm = z.infer<typeof CustomForm>;
+
+// ---------------------------------------------------------------- participants and categories
+
+/** A team or athlete. */
+export const Participant = z.object({
+  id: id,
+  name: text,
+  short_name: maybeText,
+  alias: maybeText,
+  images: z.optional(z.nullable(z.object({ logo: maybeText }))),
+  color: maybeText,
+  properties: z.optional(z.nullable(z.object({ gender: maybeText, sport: maybeText }))),
+  participant_group_id: z.optional(z.nullable(id)),
+});
+export type Participant = z.infer<typeof Participant>;
+
+/** A school (participant group). */
+export const ParticipantGroup = z.object({ id: id, name: text, alias: maybeText, image: maybeText });
+export type ParticipantGroup = z.infer<typeof ParticipantGroup>;
+
+/** `GET /participant-group-properties`: the filterable properties and their values. */
+export const GroupProperty = z.object({ name: text, values: z.array(z.string()) });
+export type GroupProperty = z.infer<typeof GroupProperty>;
+
+/** An event category (sport); top-level categories may have children. */
+export interface EventCategory {
+  id: number;
+  name: string;
+  alias?: string | null | undefined;
+  parent_id?: number | null | undefined;
+  sport?: string | null | undefined;
+  gender?: string | null | undefined;
+  children?: EventCategory[] | undefined;
+}
+export const EventCategory: z.ZodMiniType<EventCategory> = z.object({
+  id: id,
+  name: text,
+  alias: maybeText,
+  parent_id: z.optional(z.nullable(id)),
+  sport: maybeText,
+  gender: maybeText,
+  get children() {
+    return z.optional(z.array(EventCategory));
+  },
+}) as unknown as z.ZodMiniType<EventCategory>;
+
+/** `GET /events-locations`. */
+export const EventLocation = z.object({
+  id: id,
+  name: text,
+  city: maybeText,
+  state: maybeText,
+  time_zone: maybeText,
+});
+export type EventLocation = z.infer<typeof EventLocation>;
+
+// ---------------------------------------------------------------- events
+
+/** Stream statuses, which are also the event list kinds (finished = on demand). */
+export const STREAM_STATUSES = ['live', 'upcoming', 'finished'] as const;
+export type StreamStatus = (typeof STREAM_STATUSES)[number];
+
+/** Content types of an event (spec section 3). Unknown types are kept as strings and treated as paid. */
+export const CONTENT_TYPES = ['free', 'paid', 'register', 'ppv'] as const;
+
+/** Media kinds (spec section 3). */
+export const MEDIA_KINDS = ['image', 'live', 'vod', 'embedded', 'thumbnails', 'preview', 'preview_alt', 'embedded_preview'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/** One media item of an event or library item. Unknown kinds are kept as strings and ignored. */
+export const EventMedia = z.object({ type: text, url: text });
+export type EventMedia = z.infer<typeof EventMedia>;
+
+/** An event, as listed and as fetched alone. */
+export const Event = z.object({
+  id: id,
+  name: text,
+  type: z._default(z.string(), 'free'),
+  event_utc_ts: z.number(),
+  time_zone: maybeText,
+  has_access: z._default(flag, false),
+  participants: z._default(z.array(Participant), []),
+  home_team_id: z.optional(z.nullable(id)),
+  location_id: z.optional(z.nullable(id)),
+  location: z.optional(z.nullable(EventLocation)),
+  event_category_id: z.optional(z.nullable(id)),
+  category: z.optional(z.nullable(z.object({ id: id, name: text }))),
+  stream_status: z.enum(STREAM_STATUSES),
+  image: maybeText,
+  description: maybeText,
+  price: z.optional(z.nullable(z.number())),
+  is_geo_blocked: z.optional(flag),
+  /** The single-event pass that sells this event (paid and ppv events). */
+  single_event_package_id: z.optional(z.nullable(id)),
+  /** Length in seconds (scheduled for live and upcoming, the recording's for finished). */
+  duration: z.optional(z.nullable(z.number())),
+  /** A finished event has a recording to watch. */
+  has_recording: z._default(flag, true),
+  /**
+   * Media of the event by kind (spec section 3). Stream kinds (`live`, `vod`) are listed only for callers with
+   * access: their URLs are signed, short-lived playback URLs that the media server checks.
+   */
+  media: z._default(z.array(EventMedia), []),
+});
+export type Event = z.infer<typeof Event>;
+
+/** Pagination metadata of list answers. */
+export const PageMeta = z.object({ total: z.number(), offset: z.number(), limit: z.number() });
+
+/** `GET /events`. */
+export const EventList = z.object({ data: z.array(Event), meta: PageMeta });
+export type EventList = z.infer<typeof EventList>;
+
+/** `GET /events-for-homepage`. */
+export const HomepageEvents = z.object({
+  live: z.array(Event),
+  upcoming: z.array(Event),
+  finished: z.array(Event),
+});
+export type HomepageEvents = z.infer<typeof HomepageEvents>;
+
+/** The query of `GET /events` (all optional; the server answers 422 with `errors` for invalid values). */
+export const EventQuery = z.object({
+  stream_status: z.optional(z.enum(STREAM_STATUSES)),
+  event_category_id: z.optional(z.string()),
+  category: z.optional(z.string()),
+  participant_id: z.optional(z.string()),
+  team: z.optional(z.string()),
+  group: z.optional(z.string()),
+  school: z.optional(z.string()),
+  sport: z.optional(z.string()),
+  gender: z.optional(z.string()),
+  city: z.optional(z.string()),
+  state: z.optional(z.string()),
+  location: z.optional(z.string()),
+  start_date: z.optional(z.string()),
+  end_date: z.optional(z.string()),
+  offset: z.optional(z.string()),
+  limit: z.optional(z.string()),
+  sort_direction: z.optional(z.enum(['asc', 'desc'])),
+});
+export type EventQuery = z.infer<typeof EventQuery>;
+
+/** The largest page the events list answers. */
+export const MAX_EVENTS_PAGE = 5000;
+
+// ---------------------------------------------------------------- video on demand
+
+/** A video-on-demand library item (`GET vod-media-items/{id}`). */
+export const VodItem = z.object({
+  id: id,
+  title: text,
+  date: maybeText,
+  type: z._default(z.string(), 'free'),
+  has_access: z._default(flag, false),
+  duration: z.optional(z.nullable(z.number())),
+  event_category_id: z.optional(z.nullable(id)),
+  assets: z._default(z.array(z.object({ type: text, path: text })), []),
+  /** As for events: the `vod` stream only for callers with access. */
+  media: z._default(z.array(EventMedia), []),
+});
+export type VodItem = z.infer<typeof VodItem>;
+
+// ---------------------------------------------------------------- prerolls and downloads
+
+/** A preroll (spec section 3): played before the main video of matching events. */
+export const Preroll = z.object({
+  id: id,
+  url: text,
+  weight: z._default(z.number(), 1),
+  location_id: z.optional(z.nullable(id)),
+  event_categories: z._default(z.array(id), []),
+  for_vod: z._default(flag, false),
+  for_live: z._default(flag, false),
+});
+export type Preroll = z.infer<typeof Preroll>;
+/** A list of prerolls (`GET prerolls`, and the copy kept in storage). */
+export const PrerollList = z.array(Preroll);
+
+/** `GET download-event/{id}`: where to download the recording (a signed, short-lived URL). */
+export const Download = z.object({ url: text, filename: maybeText });
+export type Download = z.infer<typeof Download>;
+
+/** `GET user/access`: the signed-in user's capabilities and feature counts, reloaded after a download. */
+export const UserAccess = z.object({
+  capabilities: z._default(z.array(z.string()), []),
+  featureCount: z.optional(z.object({ clips: z.number(), downloads: z.number() })),
+});
+export type UserAccess = z.infer<typeof UserAccess>;

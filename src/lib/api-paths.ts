@@ -1,0 +1,44 @@
+/**
+ * The names the loader, the contract and the session must spell alike: the API paths of the start-up requests,
+ * the wire names of the keys, the keys host's file and the storage keys start-up reads. The loader sends its
+ * early requests with these and the client adopts an answer only for the identical request, so a name spelt
+ * twice could drift silently (every start-up request sent twice). Dependency-free: it is part of the tiny loader,
+ * and each name is its own export, not a property of one object, so that the minifier inlines it there.
+ */
+
+/** Path (relative to the API base) of `POST get_api_key`, which the loader may send before the code arrives. */
+export const GET_API_KEY_PATH = 'get_api_key';
+/** Path of the channel settings. */
+export const SETTINGS_PATH = 'settings';
+/** Path of the channel colours. */
+export const COLORS_PATH = 'color-settings/web';
+/** Path of the signed-in user's profile. */
+export const PROFILE_PATH = 'profile';
+/** Path of a guest's geo data. */
+export const GEO_PATH = 'geo';
+/** Path of one event (`{id}` is the event id). */
+export const EVENT_PATH = 'events/{id}';
+/** Path of the preroll list. */
+export const PREROLLS_PATH = 'prerolls';
+
+/** The wire name of the channel key: the parameter of keyless calls and of `get_api_key`, the keys file's field. */
+export const CHANNEL_KEY_PARAM = 'channel_key';
+/** The wire name of the api key: the parameter of every keyed call, the field of `get_api_key`'s answer. */
+export const API_KEY_PARAM = 'api_key';
+
+/** The keys host's file that names a configured channel's channel key. */
+export function channelKeyFileUrl(keysUrl: string, configured: string): string {
+  return `${keysUrl}/${encodeURIComponent(configured)}.json`;
+}
+
+/** The prefix of every key this product writes to local storage. */
+export const STORAGE_PREFIX = 'rudy_';
+
+/** Storage key (without the prefix) of the channel key a configured channel (data-channel-key) resolved to. */
+export const channelKeyStorageKey = (configured: string): string => `channel_key.${configured}`;
+/** Storage key of the api key issued for a channel key. */
+export const apiKeyStorageKey = (channelKey: string): string => `api_key.${channelKey}`;
+/** Storage key of the signed-in user's bearer token for a configured channel. */
+export const tokenStorageKey = (configured: string): string => `token.${configured}`;
+/** Storage key of a configured channel's preroll list. */
+export const prerollsStorageKey = (configured: string): string => `prerolls.${configured}`;

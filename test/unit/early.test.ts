@@ -1,0 +1,81 @@
+/**
+ * The loader's start-up requests (src/loader/early.ts) against the session that adopts them: every request the
+ * loader sends must be the one the session's client makes, so that none goes over the wire twice. Both spell
+ * their paths and storage keys from src/lib/api-paths.ts; this test is what fails if one of them stops doing so.
+ */
+import { expect } from '@open-wc/testing';
+import { STORAGE_PREFIX } from '../../src/lib/api-paths.js';
+import { sendEarly } from '../../src/loader/early.js';
+import { $config, setConfig } from '../../src/stores/config.js';
+import { $geo, getClient, resetSession, startSession } from '../../src/stores/session.js';
+import { installWorld, ok, teardown, until, type World } from './helpers.js';
+
+const API = 'http://api.test/api';
+const KEYS = 'http://keys.test/keys';
+const EARLY = Symbol.for('channel-elements.early');
+const slot = globalThis as unknown as Record<symbol, Map<string, unknown> | undefined>;
+
+/** Removes this product's entries from the browser's real local storage (the loader reads it directly). */
+function clearStoredKeys(): void {
+  for (const key of Object.keys(localStorage)) if (key.startsWith(STORAGE_PREFIX)) localStorage.removeItem(key);
+}
+
+describe('loader start-up requests, adopted by the session', () => {
+  let w: World;
+  const realFetch = globalThis.fetch;
+
+  beforeEach(() => {
+    clearStoredKeys();
+    w = installWorld();
+    w.server
+      .on('GET', `${KEYS}/demo.json`, { body: { channel_key: 'ck-1' } })
+      .on('POST', `${API}/get_api_key`, ok({ api_key: 'ak-1' }))
+      .on('GET', `${API}/settings`, ok({ name: 'Demo', language: 'en', currency: 'USD' }))
+      .on('GET', `${API}/color-settings/web`, ok({}))
+      .on('GET', `${API}/geo`, ok({ country: 'United States', country_code: 'US', is_geo_blocked: 0 }))
+      .on('GET', `${API}/prerolls`, ok([]))
+      .on('GET', `${API}/events/7`, ok({ id: 7, name: 'Hawks vs Owls', event_utc_ts: 1_705_000_000, stream_status: 'upcoming' }));
+    // The loader calls the page's fetch, as it does before any of our code (and its environment) has loaded.
+    globalThis.fetch = w.server.fetch;
+  });
+  afterEach(() => {
+    globalThis.fetch = realFetch;
+    slot[EARLY]?.clear();
+    $config.set(undefined);
+    resetSession();
+    teardown();
+    clearStoredKeys();
+  });
+
+  it('sends each start-up request once: the session takes every answer the loader asked for', async () => {
+    sendEarly('demo', API, KEYS, ['7']);
+    expect(setConfig({ channelKey: 'demo', apiUrl: API, keysUrl: KEYS }, 'http://cdn.test/channel-elements.js')).to.equal(undefined);
+    await startSession();
+    await until(() => $geo.get() !== undefined, '$geo');
+    await getClient().call('prerolls');
+    await getClient().call('event', { params: { id: 7 } });
+
+    const trail = w.server.trail;
+    expect(trail.slice().sort()).to.deep.equal(
+      [
+        `GET ${KEYS}/demo.json`,
+        `POST ${API}/get_api_key`,
+        `GET ${API}/settings`,
+        `GET ${API}/color-settings/web`,
+        `GET ${API}/prerolls`,
+        `GET ${API}/geo`,
+        `GET ${API}/events/7`,
+      ].sort(),
+    );
+    expect(slot[EARLY]?.size ?? 0, 'every early answer was taken').to.equal(0);
+  });
+
+  it('reads the keys the session stored under the shared storage keys: nothing is asked for again', async () => {
+    localStorage.setItem(`${STORAGE_PREFIX}channel_key.demo`, JSON.stringify({ v: 'ck-1', e: Date.now() + 60_000 }));
+    localStorage.setItem(`${STORAGE_PREFIX}api_key.ck-1`, JSON.stringify({ v: 'ak-1', e: Date.now() + 60_000 }));
+    sendEarly('demo', API, KEYS, ['7']);
+    await until(() => w.server.trail.includes(`GET ${API}/events/7`), 'the event request');
+    expect(w.server.trail).not.to.include(`GET ${KEYS}/demo.json`);
+    expect(w.server.trail).not.to.include(`POST ${API}/get_api_key`);
+  });
+});
