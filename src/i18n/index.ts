@@ -75,23 +75,3 @@ export function translator(lang: Lang): TFunction {
 }
 
 export type { TFunction };
-
-/** Loads a language's `translation` texts (a no-op for English). Kept for existing callers: see loadNamespace. */
-export function loadLanguage(lang: Lang): Promise<void> {
-  return loadNamespace(lang, 'translation');
-}
-
-/** Loads the `forms` namespace (validation and server messages). Kept for existing callers: see loadNamespace. */
-export function loadForms(lang: Lang): Promise<void> {
-  return loadNamespace(lang, 'forms');
-}
-
-/** Loads the `checkout` namespace (prices, payment steps). Kept for existing callers: see loadNamespace. */
-export function loadCheckoutTexts(lang: Lang): Promise<void> {
-  return loadNamespace(lang, 'checkout');
-}
-
-/** True once the `checkout` texts of a language are in. Kept for existing callers: see hasNamespace. */
-export function hasCheckoutTexts(lang: Lang): boolean {
-  return hasNamespace(lang, 'checkout');
-}

@@ -12,6 +12,7 @@ import { PrerollList, type Event, type Preroll, type Settings, type User, type V
 import { ApiError, isCancel } from '../api/errors.js';
 import { env } from '../env.js';
 import { IDLE, LOADING, failed, ready, type Async } from '../lib/async.js';
+import { prerollsStorageKey } from '../lib/api-paths.js';
 import { decideAccess, fromEvent, fromVod, type Access, type Playable } from './commerce/access.js';
 import { offersFor, type Offer } from './commerce/offers.js';
 import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playback.js';
@@ -318,7 +319,7 @@ export function prefetchPlayable(target: PlayerTarget): void {
 let prerollsPending: Promise<Preroll[]> | undefined;
 async function prerolls(): Promise<Preroll[]> {
   const config = $config.get();
-  const key = `prerolls.${config?.channelKey ?? ''}`;
+  const key = prerollsStorageKey(config?.channelKey ?? '');
   // Stored values are re-checked like any answer: a value that no longer parses is refetched.
   const stored = PrerollList.safeParse(env().storage.get(key));
   if (stored.success) return stored.data;

@@ -38,7 +38,7 @@ import {
 import { $config, setConfig } from '../../src/stores/config.js';
 import { $token, $user, getClient, resetSession, startSession } from '../../src/stores/session.js';
 import { HttpError } from '../../src/api/errors.js';
-import { loadForms, loadLanguage, translator } from '../../src/i18n/index.js';
+import { loadNamespace, translator } from '../../src/i18n/index.js';
 import { installWorld, ok, teardown, until, type Recorded, type World } from './helpers.js';
 
 const API = 'http://api.test/api';
@@ -655,7 +655,7 @@ describe('accounts', () => {
     });
 
     it('a 503 from a full sign-in queue and the per-address registration limit read as sentences, in both languages', async () => {
-      await Promise.all([loadLanguage('fr'), loadForms('en'), loadForms('fr')]);
+      await Promise.all([loadNamespace('fr', 'translation'), loadNamespace('en', 'forms'), loadNamespace('fr', 'forms')]);
       const [en, fr] = [translator('en'), translator('fr')];
       const busy = failureOf(new HttpError(503, 'Too many sign-ins at once. Please try again in a moment.', 'u')).message!;
       expect(busy).to.deep.equal({ key: 'forms:account.server.busy' });
@@ -691,7 +691,7 @@ describe('accounts', () => {
     });
 
     it('every new message reads as a sentence in English and French (no key shown, plural by count)', async () => {
-      await Promise.all([loadLanguage('fr'), loadForms('en'), loadForms('fr')]);
+      await Promise.all([loadNamespace('fr', 'translation'), loadNamespace('en', 'forms'), loadNamespace('fr', 'forms')]);
       const [en, fr] = [translator('en'), translator('fr')];
       const server = (text: string, errors: Record<string, string[]> = {}) => {
         const failure = failureOf(new HttpError(422, text, 'u', errors));

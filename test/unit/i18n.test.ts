@@ -10,11 +10,7 @@ import { ElementContext } from '../../src/components/ui/context.js';
 import {
   $languages,
   $namespaces,
-  hasCheckoutTexts,
   hasNamespace,
-  loadCheckoutTexts,
-  loadForms,
-  loadLanguage,
   loadNamespace,
   translator,
 } from '../../src/i18n/index.js';
@@ -32,7 +28,6 @@ describe('translation namespaces', () => {
     expect(hasNamespace('fr', 'forms')).to.equal(false);
     const first = loadNamespace('fr', 'forms');
     expect(loadNamespace('fr', 'forms'), 'a second caller joins the first load').to.equal(first);
-    expect(loadForms('fr'), 'the old name is the same load').to.equal(first);
     await first;
     expect(hasNamespace('fr', 'forms')).to.equal(true);
     expect($namespaces.get()).to.include('fr:forms');
@@ -42,15 +37,14 @@ describe('translation namespaces', () => {
 
   it("adds a language's translation texts to $languages (the shell waits for them there)", async () => {
     expect($languages.get()).to.deep.equal(['en']);
-    await loadLanguage('fr');
+    await loadNamespace('fr', 'translation');
     expect($languages.get()).to.deep.equal(['en', 'fr']);
     expect(translator('fr')('common.loading')).to.equal('Chargement…');
   });
 
-  it('keeps the checkout names working over the same loader', async () => {
-    expect(hasCheckoutTexts('en')).to.equal(false);
-    await loadCheckoutTexts('en');
-    expect(hasCheckoutTexts('en')).to.equal(true);
+  it('loads the checkout texts with the same loader', async () => {
+    expect(hasNamespace('en', 'checkout')).to.equal(false);
+    await loadNamespace('en', 'checkout');
     expect(hasNamespace('en', 'checkout')).to.equal(true);
     expect(translator('en')('checkout:summary.total')).to.equal('Total');
   });

@@ -2,32 +2,19 @@
  * The `checkout` texts: loaded lazily per language (like the `forms` namespace), and the translated sentence of
  * every checkout failure (section 5 refusals, Stripe's card messages, server answers).
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ApiError, HttpError } from '../../api/errors.js';
-import { hasCheckoutTexts, loadCheckoutTexts, type TFunction } from '../../i18n/index.js';
+import type { TFunction } from '../../i18n/index.js';
 import { CardError, CheckoutError, cardMessageKey, type CheckoutErrorCode } from '../../stores/commerce/errors.js';
 import { errorText } from '../ui/messages.js';
-import { LoadingPanel } from '../ui/panels.js';
-import { useElement } from '../ui/shell.js';
+import { NamespaceReady } from '../ui/namespace.js';
 
 /** A key of the `checkout` namespace. */
 export const c = (key: string) => `checkout:${key}`;
 
 /** Renders its children once the `checkout` texts of the element's language are in (a loading line before). */
 export function CheckoutTexts(props: { children: ReactNode }): ReactNode {
-  const { lang, t } = useElement();
-  const [, setLoaded] = useState(0);
-  const ready = hasCheckoutTexts(lang);
-  useEffect(() => {
-    if (ready) return;
-    let live = true;
-    void loadCheckoutTexts(lang).then(() => live && setLoaded((n) => n + 1));
-    return () => {
-      live = false;
-    };
-  }, [lang, ready]);
-  if (!ready) return <LoadingPanel text={t('common.loading')} />;
-  return props.children;
+  return <NamespaceReady ns="checkout">{props.children}</NamespaceReady>;
 }
 
 const CODES: Record<CheckoutErrorCode, string> = {

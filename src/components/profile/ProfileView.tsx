@@ -9,12 +9,11 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { env } from '../../env.js';
 import { ChannelLoginEvent, ChannelLogoutEvent, type LoginMethod } from '../../events/index.js';
-import { loadForms } from '../../i18n/index.js';
 import { parseAccountRoute, withoutOneTimeParams, type AccountRoute } from '../../lib/account-routes.js';
 import { navigation, signOut } from '../../stores/account.js';
-import type { Lang } from '../../stores/config.js';
 import { $signInRequest } from '../../stores/requests.js';
 import { $token, $user, identified } from '../../stores/session.js';
+import { NamespaceReady } from '../ui/namespace.js';
 import { LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -29,31 +28,10 @@ const k = (key: string) => `forms:account.${key}`;
 /** The profile view; `children` are shown first inside it (the tag's notices of ignored attributes). */
 export function ProfileView(props: { options: ProfileOptions; children?: ReactNode }): ReactNode {
   return (
-    <FormsReady>
+    <NamespaceReady ns="forms">
       <ProfileBody options={props.options}>{props.children}</ProfileBody>
-    </FormsReady>
+    </NamespaceReady>
   );
-}
-
-const formsLoaded = new Set<Lang>();
-
-/** Renders its children once the `forms` texts of the element's language are in. */
-function FormsReady(props: { children: ReactNode }): ReactNode {
-  const { lang, t } = useElement();
-  const [, setLoaded] = useState(0);
-  useEffect(() => {
-    if (formsLoaded.has(lang)) return;
-    let live = true;
-    void loadForms(lang).then(() => {
-      formsLoaded.add(lang);
-      if (live) setLoaded((n) => n + 1);
-    });
-    return () => {
-      live = false;
-    };
-  }, [lang]);
-  if (!formsLoaded.has(lang)) return <LoadingPanel text={t('common.loading')} />;
-  return props.children;
 }
 
 /** What the view shows: a guest step, the page of a one-time link, the verify notice, or the profile. */

@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { $languages, loadLanguage, translator, type TFunction } from '../../i18n/index.js';
+import { $languages, loadNamespace, translator } from '../../i18n/index.js';
 import { colorDeclarations } from '../../lib/colors.js';
 import { $config, $configError, toLang, type Lang } from '../../stores/config.js';
 import { $apiKeyError, $colors, $settings, $startup, RELOAD_COUNTDOWN_MS, reloadSession, startSession } from '../../stores/session.js';
@@ -62,7 +62,7 @@ export function ElementShell(props: {
     [lang, host, settings?.currency, languages],
   );
   useEffect(() => {
-    if (!langReady) void loadLanguage(lang);
+    if (!langReady) void loadNamespace(lang, 'translation');
   }, [lang, langReady]);
 
   useEffect(() => {

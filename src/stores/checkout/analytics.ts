@@ -4,7 +4,7 @@
  */
 import type { Pricing } from '../../api/contract.js';
 import { env } from '../../env.js';
-import { tagManager } from '../../lib/gtag.js';
+import { tagManager } from '../tag-manager.js';
 import { cents } from '../commerce/pricing.js';
 import { $settings } from '../session.js';
 
