@@ -20,7 +20,7 @@
 import type * as z from 'zod/mini';
 import { ErrorBody, endpoints, type EndpointName } from './contract.js';
 import { ApiError, HttpError, InvalidResponseError, NetworkError, TimeoutError, isCancel } from './errors.js';
-import { env, sleep } from '../env.js';
+import { env, sleep } from '../lib/env.js';
 import { API_KEY_PARAM, CHANNEL_KEY_PARAM } from '../lib/api-paths.js';
 import { redactData, redactUrl } from '../lib/url.js';
 

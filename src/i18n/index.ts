@@ -4,7 +4,7 @@
  */
 import i18next, { type TFunction } from 'i18next';
 import { atom } from 'nanostores';
-import type { Lang } from '../stores/config.js';
+import type { Lang } from '../lib/lang.js';
 import { en } from './en.js';
 
 const instance = i18next.createInstance();

@@ -7,7 +7,7 @@
  * every URL it holds is redacted first (see `redactMuxData`).
  */
 import type { Settings, User } from '../api/contract.js';
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 import { randomId as uuid } from '../lib/ids.js';
 import { redactMediaUrl } from '../lib/url.js';
 import type { ChannelConfig } from '../stores/config.js';

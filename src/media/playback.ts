@@ -16,7 +16,7 @@
  *   "reconnecting", and only a refusal the owner does not renew (`renewalPolicy`) is reported as `denied`;
  * - a fatal media error gets hls.js's `recoverMediaError` once before it is reported.
  */
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 
 /** What the viewer should see about playback. */
 export type PlaybackState =

@@ -3,7 +3,7 @@
  * Pure logic over the injected storage; the player plays the chosen one.
  */
 import type { Preroll } from '../api/contract.js';
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 import { randomId } from '../lib/ids.js';
 
 /** The preroll list is kept this long (spec section 9: preroll cache 1 h). */

@@ -7,7 +7,7 @@
  * owner's callbacks.
  */
 import type { Preroll } from '../api/contract.js';
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 import { monitorVideo, type MonitorContext, type VideoInfo, type VideoMonitor } from './analytics.js';
 import {
   nativeLacksSubtitles,

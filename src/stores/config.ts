@@ -4,13 +4,11 @@
  */
 import { atom } from 'nanostores';
 import * as z from 'zod/mini';
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
+import { toLang, type Lang } from '../lib/lang.js';
 
-/** Languages the product speaks. */
-export const LANGUAGES = ['en', 'fr'] as const;
-/** One of the product's languages. */
-export type Lang = (typeof LANGUAGES)[number];
+export { LANGUAGES, toLang, type Lang } from '../lib/lang.js';
 
 /** What `configure()` accepts. */
 export interface ConfigureOptions {
@@ -49,12 +47,6 @@ export const $config = atom<ChannelConfig | undefined>(undefined);
 export const $configError = atom<string | undefined>(undefined);
 
 const httpUrl = z.string().check(z.refine((v) => /^https?:\/\//i.test(v), 'must be an absolute http(s) URL'));
-
-/** Normalises a language tag to one of ours: `fr-CA` -> `fr`; anything else -> undefined. */
-export function toLang(tag: string | null | undefined): Lang | undefined {
-  const base = tag?.trim().toLowerCase().split(/[-_]/)[0];
-  return base === 'en' || base === 'fr' ? base : undefined;
-}
 
 /**
  * Sets the configuration. `base` is where the bundle lives (the script's URL), used for the defaults.

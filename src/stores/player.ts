@@ -10,7 +10,7 @@
 import { atom, type ReadableAtom } from 'nanostores';
 import { PrerollList, type Event, type Preroll, type Settings, type User, type VodItem } from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 import { IDLE, LOADING, failed, ready, type Async } from '../lib/async.js';
 import { prerollsStorageKey } from '../lib/api-paths.js';
 import { decideAccess, fromEvent, fromVod, type Access, type Playable } from './commerce/access.js';

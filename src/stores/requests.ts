@@ -5,7 +5,7 @@
  * Answering views `.listen()` (a request made before they appeared is not replayed).
  */
 import { atom, onMount, type ReadableAtom } from 'nanostores';
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 import { isOwn, type PurchaseOffer } from '../events/index.js';
 
 /** Why a guest is asked to sign in. */

@@ -6,7 +6,7 @@ import { atom, computed } from 'nanostores';
 import { ApiClient, type ClientHooks } from '../api/client.js';
 import { ChannelKeyFile, type ColorSettings, type Geo, type Settings, type User } from '../api/contract.js';
 import { ApiError, ConfigError, HttpError, NoApiKeyError } from '../api/errors.js';
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 import {
   STORAGE_PREFIX,
   apiKeyStorageKey,

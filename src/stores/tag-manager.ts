@@ -4,7 +4,7 @@
  * through the environment (script injection, base URL, clock); `dataLayer` and `gtag` are the globals gtag.js
  * itself reads, so they live on the global object.
  */
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 
 /** The page's gtag function: `gtag('event', name, params)`. */
 export type Gtag = (...args: unknown[]) => void;

@@ -1,6 +1,6 @@
 /** Toasts (spec section 2): success, error or info, shown 5 s by default. One list per element. */
 import { atom, type ReadableAtom } from 'nanostores';
-import { env } from '../env.js';
+import { env } from '../lib/env.js';
 
 /** How long a toast stays by default. */
 export const TOAST_MS = 5_000;

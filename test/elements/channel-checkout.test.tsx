@@ -5,7 +5,7 @@
 // Stripe's shape (test/unit/fake-stripe.ts) whose card field is a plain input labelled "Card number".
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { Event as ChannelEvent, Order, Package, Pricing, Settings, Subscription, User } from '../../src/api/contract.js';
-import { setEnv } from '../../src/env.js';
+import { setEnv } from '../../src/lib/env.js';
 import { ChannelPurchaseRequestEvent } from '../../src/events/index.js';
 import { MAX_WAIT_MS, POLL_MS } from '../../src/stores/commerce/orders.js';
 import { resetSession, signIn } from '../../src/stores/session.js';

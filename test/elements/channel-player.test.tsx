@@ -5,7 +5,7 @@
 // as on a real page. No real media is played: a stream URL only has to reach the <video>.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { Event as ChannelEvent, Package, Subscription } from '../../src/api/contract.js';
-import { setEnv } from '../../src/env.js';
+import { setEnv } from '../../src/lib/env.js';
 import { GIVE_UP_MS, RELOAD_EVERY_MS } from '../../src/media/playback.js';
 import { RECHECK_MS, RECHECKS } from '../../src/stores/player.js';
 import { resetSession } from '../../src/stores/session.js';

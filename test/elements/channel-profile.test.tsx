@@ -5,7 +5,7 @@
 // `window`, as on a real page. Routes of emailed links are set with history.pushState and restored after.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { Clip, Order, Settings, Transaction, User } from '../../src/api/contract.js';
-import { setEnv } from '../../src/env.js';
+import { setEnv } from '../../src/lib/env.js';
 import { navigation } from '../../src/stores/account.js';
 import { $token, $user, resetSession } from '../../src/stores/session.js';
 import { isString } from '../../src/lib/storage.js';

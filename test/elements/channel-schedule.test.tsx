@@ -4,7 +4,7 @@
 import { expect, fixture, html, nextFrame, waitUntil } from '@open-wc/testing';
 import type { Event as ChannelEvent, EventCategory, EventLocation } from '../../src/api/contract.js';
 import { EventList } from '../../src/api/contract.js';
-import { env, setEnv, resetEnv, type Environment } from '../../src/env.js';
+import { env, setEnv, resetEnv, type Environment } from '../../src/lib/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
 import { $user, getClient, resetSession, signInWithToken } from '../../src/stores/session.js';
 import { entitlementsChanged } from '../../src/stores/commerce/entitlements.js';

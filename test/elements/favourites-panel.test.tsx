@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { Favourites } from '../../src/api/contract.js';
 import { FavouritesPanel, favouritesCss } from '../../src/components/profile/FavouritesPanel.js';
 import { ElementShell, type ShellProps } from '../../src/components/ui/shell.js';
-import { env, resetEnv, setEnv } from '../../src/env.js';
+import { env, resetEnv, setEnv } from '../../src/lib/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
 import { applyConfig } from '../../src/start.js';
 import { resetSession } from '../../src/stores/session.js';

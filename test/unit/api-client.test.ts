@@ -15,7 +15,7 @@ import {
   NoApiKeyError,
   TimeoutError,
 } from '../../src/api/errors.js';
-import { setEnv } from '../../src/env.js';
+import { setEnv } from '../../src/lib/env.js';
 import { adoptEarly } from '../../src/loader/early.js';
 import { Deferred, HANG, T0, flush, installWorld, ok, settle, teardown, until, type World } from './helpers.js';
 

@@ -6,7 +6,7 @@
  */
 import * as fakeTimers from '@sinonjs/fake-timers';
 import type * as FakeTimers from '@sinonjs/fake-timers';
-import { resetEnv, setEnv } from '../../src/env.js';
+import { resetEnv, setEnv } from '../../src/lib/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
 
 /** 2024-01-15T17:00:00Z: a fixed start for every fake clock. */

@@ -4,7 +4,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { User } from '../../src/api/contract.js';
-import { setEnv } from '../../src/env.js';
+import { setEnv } from '../../src/lib/env.js';
 import { ChannelLoginEvent, own } from '../../src/events/index.js';
 import { entitlementsChanged } from '../../src/stores/commerce/entitlements.js';
 import { $config, setConfig } from '../../src/stores/config.js';

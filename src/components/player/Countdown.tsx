@@ -1,6 +1,6 @@
 /** The countdown of an upcoming event; at zero it says the stream starts by itself (the store re-checks). */
 import { useEffect, useState, type ReactNode } from 'react';
-import { env } from '../../env.js';
+import { env } from '../../lib/env.js';
 import { formatEventTime } from '../../lib/time.js';
 import { useElement } from '../ui/shell.js';
 

@@ -7,7 +7,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { env } from '../../env.js';
+import { env } from '../../lib/env.js';
 import { ChannelLoginEvent, ChannelLogoutEvent, type LoginMethod } from '../../events/index.js';
 import { parseAccountRoute, withoutOneTimeParams, type AccountRoute } from '../../lib/account-routes.js';
 import { navigation, signOut } from '../../stores/account.js';

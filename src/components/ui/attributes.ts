@@ -4,7 +4,7 @@
  * line. A bad value is ignored, never a crash.
  */
 import { useEffect, useMemo } from 'react';
-import { env } from '../../env.js';
+import { env } from '../../lib/env.js';
 
 /** A value that was ignored, to tell the page author. */
 export interface AttributeNotice {

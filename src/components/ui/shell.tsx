@@ -9,7 +9,7 @@ import { $languages, loadNamespace, translator } from '../../i18n/index.js';
 import { colorDeclarations } from '../../lib/colors.js';
 import { $config, $configError, toLang, type Lang } from '../../stores/config.js';
 import { $apiKeyError, $colors, $settings, $startup, RELOAD_COUNTDOWN_MS, reloadSession, startSession } from '../../stores/session.js';
-import { env } from '../../env.js';
+import { env } from '../../lib/env.js';
 import { errorText } from './messages.js';
 import { LoadingPanel } from './panels.js';
 import { ElementContext, useElement, type ElementInfo } from './context.js';

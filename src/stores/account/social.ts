@@ -3,7 +3,7 @@
  * the callback that completes the sign-in. The page's address and per-tab storage come from `env()`.
  */
 import { SOCIAL_PROVIDERS, type SocialProvider } from '../../api/contract.js';
-import { env } from '../../env.js';
+import { env } from '../../lib/env.js';
 import { isCallbackPath, type AccountRoute } from '../../lib/account-routes.js';
 import { $config } from '../config.js';
 import { $settings, currentApiKey, getClient, signIn } from '../session.js';

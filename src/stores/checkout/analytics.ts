@@ -3,7 +3,7 @@
  * id and never blocking anything. Ids and amounts only.
  */
 import type { Pricing } from '../../api/contract.js';
-import { env } from '../../env.js';
+import { env } from '../../lib/env.js';
 import { tagManager } from '../tag-manager.js';
 import { cents } from '../commerce/pricing.js';
 import { $settings } from '../session.js';

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { PRODUCT_TYPES } from '../../api/contract.js';
-import { env } from '../../env.js';
+import { env } from '../../lib/env.js';
 import { randomId } from '../../lib/ids.js';
 import { $config } from '../config.js';
 

@@ -2,7 +2,7 @@
  * The channel's Stripe.js and the two ways the checkout asks it for a PaymentMethod: from the card field (a
  * purchase) or through a confirmed setup intent (a trial, charged later). Card data stays inside Stripe's field.
  */
-import { env } from '../../env.js';
+import { env } from '../../lib/env.js';
 import { loadStripeFor, setupPaymentMethod, type StripeCard, type StripeLike } from '../../lib/stripe.js';
 import { CardError, CheckoutError } from '../commerce/errors.js';
 import { $settings, getClient } from '../session.js';

@@ -6,7 +6,7 @@
  */
 import { atom, onMount } from 'nanostores';
 import type { Order, Package } from '../../api/contract.js';
-import { env } from '../../env.js';
+import { env } from '../../lib/env.js';
 import { isOwn } from '../../events/index.js';
 
 /** Public events a host page may fire to say access changed (ours are ignored: the stores already know). */

@@ -5,7 +5,7 @@
  */
 import type { Order } from '../../api/contract.js';
 import { isCancel } from '../../api/errors.js';
-import { env, sleep } from '../../env.js';
+import { env, sleep } from '../../lib/env.js';
 import { $user, getClient } from '../session.js';
 import { PaymentFailedError } from './errors.js';
 

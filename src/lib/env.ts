@@ -3,7 +3,7 @@
  * script injection and the window to fire global events on. Browser code reads them through `env()` at call time
  * (never capturing the host page's `fetch` at load), and tests swap them with `setEnv()`.
  */
-import { ExpiringStorage, type KeyValueStorage } from './lib/storage.js';
+import { ExpiringStorage, type KeyValueStorage } from './storage.js';
 
 /** The services the product uses from its platform. */
 export interface Environment {
