@@ -17,7 +17,7 @@ const plugins = () => [
   nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx'] }),
   commonjs(),
   production && minifyCssTemplates(),
-  esbuild({ target: 'es2020', jsx: 'automatic', legalComments: 'none', tsconfig: 'tsconfig.json' }),
+  esbuild({ target: 'es2020', jsx: 'automatic', legalComments: 'none', tsconfig: 'tsconfig.browser.json' }),
   // terser packs a few KB tighter than esbuild's minifier, which matters against the 110 KB page budget.
   production && terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } }),
 ];
