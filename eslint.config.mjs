@@ -85,7 +85,16 @@ const boundary = (files, ...patterns) => ({
 
 export default tseslint.config(
   {
-    ignores: ['dist/', 'node_modules/', 'demo/.media/', 'test-results/', 'playwright-report/', 'bench/results/', '.cache/', '.data/'],
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'demo/.media/',
+      'test-results/',
+      'playwright-report/',
+      'bench/results/',
+      '.cache/',
+      '.data/',
+    ],
   },
   js.configs.recommended,
   // Its TypeScript-only parts (no-undef off, no-var, prefer-const) keep their own `files`; the rest applies to all.
@@ -99,7 +108,10 @@ export default tseslint.config(
       'no-implied-eval': 'error',
       'no-new-func': 'error',
       // `_name` marks an argument kept for its position (callbacks, rollup hooks).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
 
@@ -136,7 +148,10 @@ export default tseslint.config(
   boundary(
     ['src/stores/**'],
     NO_DEMO_OR_ELEMENTS,
-    noComponents('A store', 'Stores hold the logic and components subscribe to them; move shared code into the store or src/lib.'),
+    noComponents(
+      'A store',
+      'Stores hold the logic and components subscribe to them; move shared code into the store or src/lib.',
+    ),
   ),
   boundary(['src/components/**'], NO_DEMO_OR_ELEMENTS, NO_API_CLIENT),
   boundary(
