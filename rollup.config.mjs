@@ -13,11 +13,14 @@ import { minifyCssTemplates } from './scripts/minify-css.mjs';
 const production = process.env.NODE_ENV !== 'development';
 
 const plugins = () => [
-  replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') } }),
+  replace({
+    preventAssignment: true,
+    values: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
+  }),
   nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx'] }),
   commonjs(),
   production && minifyCssTemplates(),
-  esbuild({ target: 'es2020', jsx: 'automatic', legalComments: 'none', tsconfig: 'tsconfig.json' }),
+  esbuild({ target: 'es2020', jsx: 'automatic', legalComments: 'none', tsconfig: 'tsconfig.browser.json' }),
   // terser packs a few KB tighter than esbuild's minifier, which matters against the 110 KB page budget.
   production && terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } }),
 ];
@@ -46,14 +49,20 @@ const recordChunkImports = () => ({
  * to a host at a time (the loader's start-up requests share them).
  */
 function manualChunks(id) {
-  if (/node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|@nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
+  if (/node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|@nanostores|zod|i18next)[\\/]/.test(id))
+    return 'session';
   // French texts stay a chunk of their own, fetched only when an element speaks French; form and checkout texts
   // only by the elements that have them.
   if (/[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr)\.ts$/.test(id)) return undefined;
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
   if (/[\\/]src[\\/](stores[\\/](checkout|account)|lib[\\/](stripe|account-routes))\.ts$/.test(id)) return undefined;
   if (/[\\/]src[\\/](api|stores|lib|i18n|events|env\.ts|start\.ts)/.test(id)) return 'session';
-  if (/[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell)\.tsx?|elements[\\/]define\.ts)$/.test(id)) return 'session';
+  if (
+    /[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell)\.tsx?|elements[\\/]define\.ts)$/.test(
+      id,
+    )
+  )
+    return 'session';
   return undefined;
 }
 
@@ -80,7 +89,11 @@ export default [
     output: { file: 'dist/channel-elements.js', format: 'iife', sourcemap: true },
     // Runs after the elements build, whose chunk names it embeds (see recordChunkImports).
     plugins: [
-      replace({ preventAssignment: true, delimiters: ['', ''], values: { __CHUNK_IMPORTS__: () => JSON.stringify(chunkImports) } }),
+      replace({
+        preventAssignment: true,
+        delimiters: ['', ''],
+        values: { __CHUNK_IMPORTS__: () => JSON.stringify(chunkImports) },
+      }),
       ...plugins(),
     ],
   },

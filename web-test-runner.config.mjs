@@ -46,6 +46,8 @@ function esbuildTestBundlePlugin() {
           sourcemap: 'inline',
           sourcesContent: true,
           jsx: 'automatic',
+          // The browser project's compiler options (tsconfig.json is only the list of projects).
+          tsconfig: path.join(rootDir, 'tsconfig.browser.json'),
           define: { 'process.env.NODE_ENV': '"development"' },
           logLevel: 'silent',
           // @sinonjs/fake-timers requires Node's util only on a path browsers never take.

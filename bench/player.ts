@@ -60,7 +60,9 @@ async function once(browser: Browser, url: string): Promise<{ ms: number; js: { 
     const type = response.headers()['content-type'] ?? '';
     if (!/javascript/.test(type)) return;
     const at = Date.now() - started;
-    bodies.push(response.body().then((body) => ({ url: response.url(), gzip_bytes: gzipSync(body, { level: 9 }).length, at })));
+    bodies.push(
+      response.body().then((body) => ({ url: response.url(), gzip_bytes: gzipSync(body, { level: 9 }).length, at })),
+    );
   });
   page.on('pageerror', (e) => console.error(`page error (${url}):`, e.message));
   await page.addInitScript(FIRST_FRAME_PROBE);
@@ -86,8 +88,16 @@ const SETTLE_MS = 500;
  * one page further on, so that every page follows every other equally often (a page that follows a heavy one
  * tends to be slower).
  */
-export async function benchPlayers(browser: Browser, pages: { name: string; url: string }[], runs: number): Promise<PlayerBench[]> {
-  const results = pages.map((p) => ({ page: p.name, firstFrameMs: [] as number[], js: [] as { url: string; gzip_bytes: number }[][] }));
+export async function benchPlayers(
+  browser: Browser,
+  pages: { name: string; url: string }[],
+  runs: number,
+): Promise<PlayerBench[]> {
+  const results = pages.map((p) => ({
+    page: p.name,
+    firstFrameMs: [] as number[],
+    js: [] as { url: string; gzip_bytes: number }[][],
+  }));
   // One warm-up round, not counted: the first launch of each page pays for the browser's own start-up.
   for (const p of pages) await once(browser, p.url);
   for (let i = 0; i < runs; i++) {

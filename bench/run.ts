@@ -73,7 +73,10 @@ try {
       { name: '<channel-player>', url: `${server.origin}/bench/player-bench.html?event=${stream.eventId}` },
       { name: 'bare hls.js light', url: `${server.origin}/bench/hls.html?src=${encodeURIComponent(stream.url)}` },
       { name: '@mux/mux-player', url: `${server.origin}/bench/mux.html?src=${encodeURIComponent(stream.url)}` },
-      { name: '<channel-player>, demo channel (preroll first)', url: `${server.origin}/bench/player-demo.html?event=${demoStream.eventId}` },
+      {
+        name: '<channel-player>, demo channel (preroll first)',
+        url: `${server.origin}/bench/player-demo.html?event=${demoStream.eventId}`,
+      },
     ],
     // The first-frame times swing a lot from load to load on a 2-core machine: the median of 9 steadies them.
     Math.max(RUNS, 9),
@@ -101,14 +104,26 @@ try {
   const rows: [string, string, string][] = [
     ['loader (channel-elements.js), gzip', `${kb(loaderGz)} KB`, 'budget 4 KB'],
     [`all JS of a schedule-only page (${scheduleJs.length} files), gzip`, `${kb(scheduleGz)} KB`, 'budget 110 KB'],
-    [`5,000 events: first card after data arrives (median of ${RUNS})`, `${median(firstCard).toFixed(0)} ms`, 'target 300 ms'],
+    [
+      `5,000 events: first card after data arrives (median of ${RUNS})`,
+      `${median(firstCard).toFixed(0)} ms`,
+      'target 300 ms',
+    ],
     ['5,000 events: first card from navigation start (median)', `${median(fromNavigation).toFixed(0)} ms`, ''],
     ['long tasks scrolling the 5,000 events to the end, steady', scrollText(steady), 'target 0'],
     ['long tasks scrolling the 5,000 events to the end, fling', scrollText(fling), 'stress'],
-    [`player: first frame from navigation, <channel-player> (median of ${ours.firstFrameMs.length})`, `${ours.medianMs.toFixed(0)} ms`, ''],
+    [
+      `player: first frame from navigation, <channel-player> (median of ${ours.firstFrameMs.length})`,
+      `${ours.medianMs.toFixed(0)} ms`,
+      '',
+    ],
     ['player: first frame, bare hls.js light page', `${bare.medianMs.toFixed(0)} ms`, ''],
     ['player: first frame, @mux/mux-player', `${mux.medianMs.toFixed(0)} ms`, ''],
-    ['player: first frame (the preroll), <channel-player> on the demo channel', `${withPreroll.medianMs.toFixed(0)} ms`, ''],
+    [
+      'player: first frame (the preroll), <channel-player> on the demo channel',
+      `${withPreroll.medianMs.toFixed(0)} ms`,
+      '',
+    ],
     ['player: ratio to bare hls.js light', `${(ours.medianMs / bare.medianMs).toFixed(2)}x`, 'target <= 1.5x'],
     ['player: ratio to Mux Player', `${(ours.medianMs / mux.medianMs).toFixed(2)}x`, 'target <= 0.6x'],
     ['player: JS before first frame, <channel-player>, gzip', `${kb(ours.jsGzipBytes)} KB`, 'budget 230 KB'],
@@ -118,7 +133,8 @@ try {
   console.log('\nchannel elements benchmark');
   for (const [what, value, note] of rows) console.log(`  ${what.padEnd(64)} ${value.padStart(14)}   ${note}`);
   console.log('\n  files of the schedule page:');
-  for (const f of scheduleJs) console.log(`    ${f.url.replace(/^https?:\/\/[^/]+/, '').padEnd(44)} ${kb(f.gz).padStart(7)} KB`);
+  for (const f of scheduleJs)
+    console.log(`    ${f.url.replace(/^https?:\/\/[^/]+/, '').padEnd(44)} ${kb(f.gz).padStart(7)} KB`);
 } finally {
   await browser.close();
   await server.stop();

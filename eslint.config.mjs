@@ -1,0 +1,164 @@
+// ESLint flat config: the recommended JavaScript and TypeScript rules, the React hooks rules, and the import
+// boundaries of docs STYLE.md ("The shape") as errors, so the layering is checked rather than described.
+//
+// Run: npx eslint .            (npm run lint adds --max-warnings 0)
+//      npx eslint src/stores   (one folder)
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Every file the linter reads as TypeScript or modern JavaScript. */
+const CODE = '**/*.{ts,tsx,mts,cts,js,mjs,cjs}';
+
+// Import boundaries. Each entry is one `patterns` item of no-restricted-imports. The specifiers are relative
+// ('../stores/session.js'), so each regex allows any number of leading '../' to work at every folder depth.
+
+/** src/ reaching into the demo server or the tag roots (they depend on src, never the reverse). */
+const NO_DEMO_OR_ELEMENTS = {
+  regex: '^(\\.\\./)+(demo|elements)/',
+  message:
+    'src/ must not import demo/ or elements/: elements/ are thin roots over src, and demo/ is the reference server. ' +
+    'Move what both need into src/ (a view, store or lib module) and import it from there.',
+};
+
+/** Anything of ours from src/lib (the folder is flat, so every '../' leaves it). */
+const LIB_IMPORTS_NOTHING = {
+  regex: '^\\.\\./',
+  message:
+    'src/lib is pure helpers and imports nothing of ours (only other src/lib files, as ./x.js). Pass what the ' +
+    'helper needs as an argument, or move the code that needs stores/env/api out of lib.',
+};
+
+/** src/api reaching beyond src/lib (the folder is flat, so '../lib/' is the only way out it may take). */
+const API_IMPORTS_ONLY_LIB = {
+  regex: '^\\.\\./(?!lib/)',
+  message:
+    'src/api (client, errors, contract) imports only src/lib and itself: never stores, env, components, i18n or ' +
+    'the loader. Take what the request needs as a parameter; let a store call the client instead.',
+};
+
+/** React in code that must run without it. */
+const noReact = (where) => ({
+  regex: '^(react|react-dom|@nanostores/react|@r2wc/react-to-web-component)(/|$)',
+  message: `${where} runs without React. Keep React in src/components and have the component call into this module.`,
+});
+
+/** src/components from a layer below it. */
+const noComponents = (where, fix) => ({
+  regex: '^(\\.\\./)+components/',
+  message: `${where} must not import src/components. ${fix}`,
+});
+
+/** The HTTP client from UI code. */
+const NO_API_CLIENT = {
+  regex: '^(\\.\\./)+api/client(\\.js)?$',
+  message:
+    'Components never call the API client: add or use a store action (src/stores) that does the request, and ' +
+    'read its result from the store. Types from api/contract.js and api/errors.js are fine.',
+};
+
+/** From demo/, any of src/ except the API contract the server shares with the client. */
+const DEMO_ONLY_CONTRACT = {
+  regex: '^(\\.\\./)+src/(?!api/contract(\\.js)?$)',
+  message:
+    'The demo server imports from src/ only src/api/contract.js (the wire format both sides share). Copy or ' +
+    'move anything else into demo/, or into the contract if it truly is part of the API.',
+};
+
+/** The same src-to-demo/elements rule for dynamic import(), which no-restricted-imports does not look at. */
+const NO_DYNAMIC_DEMO_OR_ELEMENTS = {
+  selector: `ImportExpression[source.value=/${NO_DEMO_OR_ELEMENTS.regex.replaceAll('/', '\\/')}/]`,
+  message: NO_DEMO_OR_ELEMENTS.message,
+};
+
+/**
+ * One config block per folder with its import rule. ESLint replaces (does not merge) a rule's options when two
+ * blocks match the same file, so every src block repeats the src-wide NO_DEMO_OR_ELEMENTS pattern.
+ */
+const boundary = (files, ...patterns) => ({
+  files,
+  rules: {
+    'no-restricted-imports': ['error', { patterns }],
+  },
+});
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'demo/.media/',
+      'test-results/',
+      'playwright-report/',
+      'bench/results/',
+      '.cache/',
+      '.data/',
+    ],
+  },
+  js.configs.recommended,
+  // Its TypeScript-only parts (no-undef off, no-var, prefer-const) keep their own `files`; the rest applies to all.
+  tseslint.configs.recommended,
+  {
+    files: [CODE],
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // No code from strings: the product runs inside other people's pages and their CSP.
+      'no-eval': 'error',
+      'no-implied-eval': 'error',
+      'no-new-func': 'error',
+      // `_name` marks an argument kept for its position (callbacks, rollup hooks).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+    },
+  },
+
+  {
+    // React code only: Playwright fixtures call a `use` that is not React's.
+    files: ['src/**', 'elements/**', 'test/unit/**', 'test/elements/**'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      // An error, so each `eslint-disable-next-line react-hooks/exhaustive-deps` is a decision with its reason beside it.
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+
+  // Globals: browser code, then Node code. (typescript-eslint turns no-undef off for TypeScript, where the
+  // compiler checks names; these matter for the .js/.mjs files.)
+  {
+    files: ['src/**', 'elements/**', 'test/unit/**', 'test/elements/**', 'demo/site/**'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
+    files: ['demo/server/**', 'scripts/**', 'bench/**', 'test/e2e/**', '*.{js,mjs,cjs,ts,mts}'],
+    languageOptions: { globals: globals.node },
+  },
+
+  // Import boundaries (see STYLE.md). Later blocks win for their folders, so the narrow folders come last.
+  boundary(['src/**'], NO_DEMO_OR_ELEMENTS),
+  {
+    files: ['src/**'],
+    rules: { 'no-restricted-syntax': ['error', NO_DYNAMIC_DEMO_OR_ELEMENTS] },
+  },
+  boundary(['src/lib/**'], NO_DEMO_OR_ELEMENTS, LIB_IMPORTS_NOTHING),
+  boundary(['src/api/**'], NO_DEMO_OR_ELEMENTS, API_IMPORTS_ONLY_LIB, noReact('src/api')),
+  boundary(
+    ['src/stores/**'],
+    NO_DEMO_OR_ELEMENTS,
+    noComponents(
+      'A store',
+      'Stores hold the logic and components subscribe to them; move shared code into the store or src/lib.',
+    ),
+  ),
+  boundary(['src/components/**'], NO_DEMO_OR_ELEMENTS, NO_API_CLIENT),
+  boundary(
+    ['src/media/**'],
+    NO_DEMO_OR_ELEMENTS,
+    noReact('src/media (the playback engine)'),
+    noComponents('src/media (the playback engine)', 'Expose a plain function or callback the component calls instead.'),
+  ),
+  boundary(['demo/**'], DEMO_ONLY_CONTRACT),
+);
