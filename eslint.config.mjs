@@ -1,5 +1,5 @@
 // ESLint flat config: the recommended JavaScript and TypeScript rules, the React hooks rules, and the import
-// boundaries of docs STYLE.md ("The shape") as errors, so the layering is checked rather than described.
+// boundaries of src/README.md ("Layout") as errors, so the layering is checked rather than described.
 //
 // Run: npx eslint .            (npm run lint adds --max-warnings 0)
 //      npx eslint src/stores   (one folder)
@@ -137,7 +137,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.node },
   },
 
-  // Import boundaries (see STYLE.md). Later blocks win for their folders, so the narrow folders come last.
+  // Import boundaries (see src/README.md, "Layout"). Later blocks win for their folders, so the narrow folders come last.
   boundary(['src/**'], NO_DEMO_OR_ELEMENTS),
   {
     files: ['src/**'],
@@ -161,4 +161,24 @@ export default tseslint.config(
     noComponents('src/media (the playback engine)', 'Expose a plain function or callback the component calls instead.'),
   ),
   boundary(['demo/**'], DEMO_ONLY_CONTRACT),
+
+  {
+    // Stores and the API layer run the same in the browser, in tests with a fake clock and anywhere else: the page
+    // (its address, history, documents and storage) reaches them only through the injected environment.
+    files: ['src/stores/**', 'src/api/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['location', 'history', 'document', 'window', 'sessionStorage', 'localStorage', 'navigator'].map((name) => ({
+          name,
+          message: `Stores and the API layer do not touch the page: reach \`${name}\` through env() (src/lib/env.ts), adding a service there if needed.`,
+        })),
+      ],
+    },
+  },
+  {
+    // The server tests read answers loosely (`body: any`) and check their shapes against the contract instead.
+    files: ['demo/server/*.test.ts', 'demo/server/test-helpers.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
 );

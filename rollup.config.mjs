@@ -69,7 +69,7 @@ function manualChunks(id) {
 export default [
   {
     input: {
-      index: 'src/index.ts',
+      index: 'elements/index.ts',
       ...Object.fromEntries(TAGS.map((tag) => [tag, `elements/${tag}.ts`])),
     },
     output: {

@@ -22,7 +22,7 @@ const TEST_FILE = /\.test\.tsx?$/;
 /**
  * Serves each requested `*.test.ts(x)` as one esbuild bundle with its imports inlined.
  * Why: react and react-dom are CommonJS, and web-test-runner's nodeResolve fails on them ("does not provide an
- * export named 'createRoot'"), which @rollup/plugin-commonjs via fromRollup did not fix (see shared TOOLING.md).
+ * export named 'createRoot'"), which @rollup/plugin-commonjs via fromRollup did not fix when we tried it.
  * Bundling also makes @open-wc/testing, chai-a11y-axe/axe-core and nanostores work without any node resolution.
  */
 function esbuildTestBundlePlugin() {

@@ -1,6 +1,7 @@
 // Finds a Chromium for the test runners (web-test-runner and Playwright) and the flags to launch it with.
 // Playwright's own browser download cannot reach its CDN on our machines, so Debian's `chromium` package is the
-// usual answer; CHROME_PATH lets anyone point at another build. See /work/shared/TOOLING.md, "Browser".
+// usual answer; CHROME_PATH lets anyone point at another build. The README ("The two commands") says what
+// `npm test` does when none is found.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 

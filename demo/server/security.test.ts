@@ -10,7 +10,6 @@ import { syncBuiltinESMExports } from 'node:module';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { endpoints } from '../../src/api/contract.js';
 import { SAVE_INTERVAL_MS } from './db.js';
 import { cachedEventOrigins } from './events.js';
 import { DEV_SECRET_HEADER } from './exposure.js';

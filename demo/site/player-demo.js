@@ -44,8 +44,8 @@
   });
 
   document.getElementById('player-lang').addEventListener('change', function (e) { player.setAttribute('lang', e.target.value); });
-  document.getElementById('player-embed').addEventListener('change', function (e) { e.target.checked ? player.setAttribute('embed', '') : player.removeAttribute('embed'); });
-  document.getElementById('player-mse').addEventListener('change', function (e) { e.target.checked ? player.setAttribute('prefer-playback', 'mse') : player.removeAttribute('prefer-playback'); });
+  document.getElementById('player-embed').addEventListener('change', function (e) { if (e.target.checked) player.setAttribute('embed', ''); else player.removeAttribute('embed'); });
+  document.getElementById('player-mse').addEventListener('change', function (e) { if (e.target.checked) player.setAttribute('prefer-playback', 'mse'); else player.removeAttribute('prefer-playback'); });
 
   function signIn(email) {
     apiKey().then(function (key) {

@@ -425,6 +425,8 @@
     if (typeof publishableKey !== 'string' || publishableKey === '') {
       throw IntegrationError('Please call Stripe() with your publishable key. You used an empty string.');
     }
+    // ES5 like Stripe.js's own global: the nested functions reach the instance through `self`.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     var self = this;
     var key = publishableKey;
 

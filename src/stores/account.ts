@@ -10,7 +10,7 @@
 import type { User } from '../api/contract.js';
 import type { AccountRoute } from '../lib/account-routes.js';
 import type { Failure, Msg } from './account/messages.js';
-import { attempt, done, fail, once, refuse, type Outcome } from './account/outcome.js';
+import { attempt, done, once, refuse, type Outcome } from './account/outcome.js';
 import {
   checkEmail,
   formsMsg,

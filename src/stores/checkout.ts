@@ -14,7 +14,7 @@ import type { Order, Pricing, ProductType, SavedCard } from '../api/contract.js'
 import { HttpError, isCancel } from '../api/errors.js';
 import type { PurchaseComplete } from '../events/index.js';
 import { ready, type Async } from '../lib/async.js';
-import type { StripeCard, StripeLike } from '../lib/stripe.js';
+import type { StripeLike } from '../lib/stripe.js';
 import { track } from './checkout/analytics.js';
 import { attemptFor, endAttempt, storeAttempt, storedAttempt } from './checkout/attempts.js';
 import { fetchOfferCards, loadProduct, type CheckoutTarget, type Product } from './checkout/product.js';

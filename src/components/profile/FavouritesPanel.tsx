@@ -122,7 +122,6 @@ function ChosenGroup(props: {
     setCatalogFailed(false);
     catalog.load().catch(() => setCatalogFailed(true));
   };
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(loadCatalog, [catalog]);
 
   const flat = useMemo(

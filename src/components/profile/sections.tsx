@@ -47,7 +47,8 @@ function ListSection<T extends { id: number }>(props: {
 }): ReactNode {
   const { t } = useElement();
   const text = useMsg();
-  const store = useMemo(props.create, [props.create]);
+  const { create } = props;
+  const store = useMemo(() => create(), [create]);
   useEffect(() => {
     store.load();
     return () => store.destroy();

@@ -38,7 +38,11 @@ export function useBlockWindow(list: RefObject<HTMLElement>, count: number, esti
   const slots = useCallback((): number[] => {
     let sum = 0;
     let n = 0;
-    for (const h of heights.current) if (h !== undefined) (sum += h), n++;
+    for (const h of heights.current) {
+      if (h === undefined) continue;
+      sum += h;
+      n++;
+    }
     const average = n ? sum / n : estimate;
     return Array.from({ length: count }, (_, i) => (heights.current[i] ?? average) + gap);
   }, [count, estimate, gap]);

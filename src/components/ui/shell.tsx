@@ -58,7 +58,8 @@ export function ElementShell(props: {
   const langReady = languages.includes(lang);
   const info = useMemo<ElementInfo>(
     () => ({ lang, t: translator(lang), host, currency: settings?.currency ?? 'USD' }),
-    // languages: a newly loaded language gives the same lang a working translator.
+    // `languages` on purpose: a newly loaded language gives the same lang a working translator.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [lang, host, settings?.currency, languages],
   );
   useEffect(() => {

@@ -2,10 +2,10 @@
  * The npm entry: `configure({ channelKey, apiUrl, lang })` starts the same product as the script tag. Each tag's
  * code is a chunk loaded when that tag appears on the page.
  */
-import { autoload, type Tag } from './loader/autoload.js';
-import type { ConfigureOptions } from './stores/config.js';
+import { autoload, type Tag } from '../src/loader/autoload.js';
+import type { ConfigureOptions } from '../src/stores/config.js';
 
-export type { ConfigureOptions } from './stores/config.js';
+export type { ConfigureOptions } from '../src/stores/config.js';
 export {
   ChannelEventSelectEvent,
   ChannelLoginEvent,
@@ -13,14 +13,14 @@ export {
   ChannelLogoutEvent,
   ChannelPurchaseCompleteEvent,
   ChannelPurchaseRequestEvent,
-} from './events/index.js';
+} from '../src/events/index.js';
 
 const chunks: Record<Tag, () => Promise<{ start(options: ConfigureOptions, base: string): void }>> = {
-  'channel-schedule': () => import('../elements/channel-schedule.js'),
-  'channel-player': () => import('../elements/channel-player.js'),
-  'channel-checkout': () => import('../elements/channel-checkout.js'),
-  'channel-profile': () => import('../elements/channel-profile.js'),
-  'channel-app': () => import('../elements/channel-app.js'),
+  'channel-schedule': () => import('./channel-schedule.js'),
+  'channel-player': () => import('./channel-player.js'),
+  'channel-checkout': () => import('./channel-checkout.js'),
+  'channel-profile': () => import('./channel-profile.js'),
+  'channel-app': () => import('./channel-app.js'),
 };
 
 let stop: (() => void) | undefined;
