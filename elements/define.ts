@@ -50,8 +50,9 @@ export function makeElement(component: ComponentType<never>, props: readonly str
         this[RENDER]();
         return;
       }
-      (Base.prototype as unknown as { attributeChangedCallback(n: string, o: string | null, v: string | null): void })
-        .attributeChangedCallback.call(this, name, old, value);
+      (
+        Base.prototype as unknown as { attributeChangedCallback(n: string, o: string | null, v: string | null): void }
+      ).attributeChangedCallback.call(this, name, old, value);
     }
   }
   return ChannelElement as unknown as CustomElementConstructor;

@@ -17,16 +17,25 @@ const INVALID_LOGIN = 'Invalid email or password. Please try again.';
 
 describe('sign-in', () => {
   test('POST v2/auth/login: a token and the user for the right password, 422 otherwise', async () => {
-    const res = await h.post('/api/v2/auth/login', { api_key: h.key, email: 'Buyer@Demo-Sports.example', password: 'demo-password' });
+    const res = await h.post('/api/v2/auth/login', {
+      api_key: h.key,
+      email: 'Buyer@Demo-Sports.example',
+      password: 'demo-password',
+    });
     assert.equal(res.status, 200);
     const { token, user } = res.body.data;
     assert.match(token, /^[0-9a-f]{64}$/);
     const parsed = User.parse(user);
-    assert.deepEqual([parsed.email, parsed.first_name, parsed.gender, parsed.capabilities], [ACCOUNTS.buyer, 'Ben', 'M', ['watch']]);
+    assert.deepEqual(
+      [parsed.email, parsed.first_name, parsed.gender, parsed.capabilities],
+      [ACCOUNTS.buyer, 'Ben', 'M', ['watch']],
+    );
     // Only the token's SHA-256 is stored.
     const stored = h.server.db.all('SELECT token_hash FROM tokens').map((r) => String(r.token_hash));
     ok(stored.includes(createHash('sha256').update(token).digest('hex')) && !stored.includes(token));
-    const hash = String(h.server.db.get('SELECT password_hash FROM users WHERE email = ?', [ACCOUNTS.buyer])!.password_hash);
+    const hash = String(
+      h.server.db.get('SELECT password_hash FROM users WHERE email = ?', [ACCOUNTS.buyer])!.password_hash,
+    );
     assert.match(hash, /^scrypt\$16384\$8\$1\$[\w+/=]+\$[\w+/=]+$/);
 
     for (const body of [
@@ -42,8 +51,14 @@ describe('sign-in', () => {
     assert.deepEqual(Object.keys(missing.body.errors).sort(), ['email', 'password']);
     // Accounts belong to their channel.
     const frKey = await h.apiKey('demo-fr');
-    assert.equal((await h.post('/api/v2/auth/login', { api_key: frKey, email: ACCOUNTS.buyer, password: 'demo-password' })).status, 422);
-    assert.equal((await h.post('/api/v2/auth/login', { email: ACCOUNTS.buyer, password: 'demo-password' })).status, 403);
+    assert.equal(
+      (await h.post('/api/v2/auth/login', { api_key: frKey, email: ACCOUNTS.buyer, password: 'demo-password' })).status,
+      422,
+    );
+    assert.equal(
+      (await h.post('/api/v2/auth/login', { email: ACCOUNTS.buyer, password: 'demo-password' })).status,
+      403,
+    );
   });
 
   test('profile and user/access: 401 without a valid token; logout ends the token', async () => {
@@ -59,7 +74,11 @@ describe('sign-in', () => {
     const access = endpoints.userAccess.response.parse((await h.api('user/access', 'subscriber')).body).data;
     assert.deepEqual(access.capabilities, profile.capabilities);
 
-    const login = await h.post('/api/v2/auth/login', { api_key: h.key, email: ACCOUNTS.viewer, password: 'demo-password' });
+    const login = await h.post('/api/v2/auth/login', {
+      api_key: h.key,
+      email: ACCOUNTS.viewer,
+      password: 'demo-password',
+    });
     const headers = { Authorization: `Bearer ${login.body.data.token}` };
     assert.equal((await h.call(`/api/profile?api_key=${h.key}`, { headers })).status, 200);
     assert.equal((await h.post('/api/auth/logout', { api_key: h.key }, headers)).status, 200);
@@ -119,7 +138,10 @@ describe('offers', () => {
     assert.equal(category?.is_team_pass, false);
     const cats = endpoints.eventCategories.response.parse((await h.api('events-categories')).body).data;
     const hockey = cats.find((c) => c.alias === 'hockey')!;
-    assert.deepEqual(category?.event_categories, [hockey.id, ...hockey.children!.map((c) => c.id)].sort((a, b) => a - b));
+    assert.deepEqual(
+      category?.event_categories,
+      [hockey.id, ...hockey.children!.map((c) => c.id)].sort((a, b) => a - b),
+    );
     assert.equal(team?.is_team_pass, true);
     ok((team?.participants.length ?? 0) > 5);
     ok(singles.length >= 3 && singles.every((p) => p.type === 'single'));
@@ -190,7 +212,11 @@ describe('library items and downloads', () => {
   test('download-event/{id}: signed-in, download capability, access, finished with a recording', async () => {
     const finished = h.id('paid-finished');
     assert.equal((await h.api(`download-event/${finished}`)).status, 401);
-    assert.equal((await h.api(`download-event/${finished}`, 'passholder')).status, 403, 'access but no download capability');
+    assert.equal(
+      (await h.api(`download-event/${finished}`, 'passholder')).status,
+      403,
+      'access but no download capability',
+    );
     assert.equal((await h.api(`download-event/${h.id('paid-live')}`, 'subscriber')).status, 422, 'live');
     assert.equal((await h.api(`download-event/${h.id('no-recording')}`, 'subscriber')).status, 422, 'no recording');
     assert.equal((await h.api('download-event/999999', 'subscriber')).status, 404);
@@ -199,7 +225,10 @@ describe('library items and downloads', () => {
     const res = await h.api(`download-event/${finished}`, 'subscriber');
     const download = endpoints.downloadEvent.response.parse(res.body).data;
     assert.equal(download.filename, 'northfield-huskies-at-coastal-pacific-gulls.mp4');
-    assert.match(download.url, new RegExp(`^${h.base}/media/s/\\d+\\.[\\w-]{16}\\.[\\w-]{43}/dl-${finished}/download/${download.filename}$`));
+    assert.match(
+      download.url,
+      new RegExp(`^${h.base}/media/s/\\d+\\.[\\w-]{16}\\.[\\w-]{43}/dl-${finished}/download/${download.filename}$`),
+    );
     const after = endpoints.userAccess.response.parse((await h.api('user/access', 'subscriber')).body).data;
     assert.equal(after.featureCount!.downloads, before.featureCount!.downloads + 1);
 

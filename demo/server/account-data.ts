@@ -9,7 +9,16 @@ import { idOf, listWindow, numberOrNull, textOrNull, type ApiRequest, type Handl
 import { HttpError } from './http.js';
 
 /** The product an order is for, as Order.product (the name included) from its type and ids. */
-function productOf(db: ChannelDb, order: Row): { id: number; name: string | null; event_category_id: number | null; participant_id: number | null; offer?: string } {
+function productOf(
+  db: ChannelDb,
+  order: Row,
+): {
+  id: number;
+  name: string | null;
+  event_category_id: number | null;
+  participant_id: number | null;
+  offer?: string;
+} {
   const id = Number(order.product_id);
   const participant_id = numberOrNull(order.participant_id);
   if (order.type === 'event') {
@@ -28,7 +37,13 @@ function productOf(db: ChannelDb, order: Row): { id: number; name: string | null
     return { id, name: textOrNull(pkg?.name), event_category_id: numberOrNull(top?.category_id), participant_id };
   }
   const sub = db.get('SELECT name, offer FROM subscriptions WHERE id = ?', [id]);
-  return { id, name: textOrNull(sub?.name), event_category_id: null, participant_id, offer: String(sub?.offer ?? 'monthly') };
+  return {
+    id,
+    name: textOrNull(sub?.name),
+    event_category_id: null,
+    participant_id,
+    offer: String(sub?.offer ?? 'monthly'),
+  };
 }
 
 const DAY = 86400;
@@ -69,8 +84,12 @@ export function orderJson(db: ChannelDb, order: Row, now: number): Record<string
     currency: textOrNull(order.currency),
     reference: textOrNull(order.reference) ?? `R-${String(order.id).padStart(6, '0')}`,
     created_at: Number(order.created_at),
-    expires_at: renewing ? nextRenewal(Number(order.created_at), offer ?? 'monthly', now) : numberOrNull(order.expires_at),
-    subscription_status: subscription ? (textOrNull(order.subscription_status) ?? (isActive(order) ? 'active' : 'inactive')) : null,
+    expires_at: renewing
+      ? nextRenewal(Number(order.created_at), offer ?? 'monthly', now)
+      : numberOrNull(order.expires_at),
+    subscription_status: subscription
+      ? (textOrNull(order.subscription_status) ?? (isActive(order) ? 'active' : 'inactive'))
+      : null,
     auto_renewal: subscription ? (textOrNull(order.auto_renewal) ?? (isActive(order) ? 'active' : null)) : null,
     error: textOrNull(order.error) ?? (order.status === 'failed' ? 'The payment failed.' : null),
   };
@@ -80,7 +99,11 @@ export function orderJson(db: ChannelDb, order: Row, now: number): Record<string
 function userList(db: ChannelDb, r: ApiRequest, table: string, userId: SqlValue) {
   const total = Number(db.get(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`, [userId])?.n ?? 0);
   const { meta, sqlLimit } = listWindow(r.query, total);
-  const rows = db.all(`SELECT * FROM ${table} WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [userId, sqlLimit, meta.offset]);
+  const rows = db.all(`SELECT * FROM ${table} WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
+    userId,
+    sqlLimit,
+    meta.offset,
+  ]);
   return { rows, meta };
 }
 
@@ -94,7 +117,8 @@ export function accountDataHandlers(db: ChannelDb): Handlers<'orders' | 'order' 
     order: (r) => {
       const user = r.user();
       const id = idOf(r.params.id);
-      const row = id === undefined ? undefined : db.get('SELECT * FROM orders WHERE id = ? AND user_id = ?', [id, user.id!]);
+      const row =
+        id === undefined ? undefined : db.get('SELECT * FROM orders WHERE id = ? AND user_id = ?', [id, user.id!]);
       // Someone else's order is as unknown as a missing one.
       if (!row) throw new HttpError(404, 'Order not found.');
       return { data: orderJson(db, row, r.clock.now) };

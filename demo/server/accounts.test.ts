@@ -21,10 +21,13 @@ const TERMS = 'You are not registered yet. Please accept terms and conditions an
 
 const auth = (token?: string): Record<string, string> => (token ? { Authorization: `Bearer ${token}` } : {});
 /** GET /api/{path} on demo with the api key and, when given, a bearer token. */
-const get = (path: string, token?: string, query = '') => h.call(`/api/${path}?api_key=${h.key}${query ? `&${query}` : ''}`, { headers: auth(token) });
+const get = (path: string, token?: string, query = '') =>
+  h.call(`/api/${path}?api_key=${h.key}${query ? `&${query}` : ''}`, { headers: auth(token) });
 /** POST /api/{path} on demo with the api key in the body and, when given, a bearer token. */
-const post = (path: string, body: Record<string, unknown> = {}, token?: string) => h.post(`/api/${path}`, { api_key: h.key, ...body }, auth(token));
-const del = (path: string, token?: string) => h.call(`/api/${path}?api_key=${h.key}`, { method: 'DELETE', headers: auth(token) });
+const post = (path: string, body: Record<string, unknown> = {}, token?: string) =>
+  h.post(`/api/${path}`, { api_key: h.key, ...body }, auth(token));
+const del = (path: string, token?: string) =>
+  h.call(`/api/${path}?api_key=${h.key}`, { method: 'DELETE', headers: auth(token) });
 
 /** Signs in and answers the token (the answer parsed with the contract). */
 async function signIn(account: { email: string; password: string }): Promise<string> {
@@ -36,7 +39,10 @@ async function signIn(account: { email: string; password: string }): Promise<str
 /** Asserts a 422 with this message in errors[field] (and, when `top`, as the message too). */
 function assertFieldError(res: Answer, field: string, message: string): void {
   assert.equal(res.status, 422, JSON.stringify(res.body));
-  ok(res.body.errors?.[field]?.includes(message), `errors.${field} should hold '${message}': ${JSON.stringify(res.body)}`);
+  ok(
+    res.body.errors?.[field]?.includes(message),
+    `errors.${field} should hold '${message}': ${JSON.stringify(res.body)}`,
+  );
 }
 
 /** The emails to an address, newest first. */
@@ -91,13 +97,18 @@ describe('sign-in', () => {
 
   test('five failures in 60 s lock that email for this address (422, not 429), until they age out', async () => {
     const email = 'temp@example.com';
-    for (let i = 0; i < 5; i++) assert.equal((await post('v2/auth/login', { email, password: `wrong-${i}` })).status, 422);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await post('v2/auth/login', { email, password: `wrong-${i}` })).status, 422);
     const locked = await post('v2/auth/login', { email, password: TEMP.password });
     assertFieldError(locked, 'email', 'Too many login attempts. Please try again in 60 seconds.');
     // Other emails are not affected.
     await signIn(VIEWER);
     h.nowMs += 30_000;
-    assertFieldError(await post('v2/auth/login', { email, password: TEMP.password }), 'email', 'Too many login attempts. Please try again in 30 seconds.');
+    assertFieldError(
+      await post('v2/auth/login', { email, password: TEMP.password }),
+      'email',
+      'Too many login attempts. Please try again in 30 seconds.',
+    );
     h.nowMs += 31_000;
     await signIn(TEMP);
   });
@@ -116,20 +127,46 @@ describe('registration and email verification', () => {
     assert.equal(empty.status, 422);
     assert.deepEqual(Object.keys(empty.body.errors).sort(), ['email', 'first_name', 'last_name', 'password', 'terms']);
     assert.deepEqual(empty.body.errors.terms, [TERMS]);
-    const base = { first_name: 'A', last_name: 'B', email: 'someone@example.com', password: 'long-enough', password_confirmation: 'long-enough', terms: true };
-    assertFieldError(await post('v2/auth/register', { ...base, email: 'not-an-email' }), 'email', 'A valid email address is required');
-    assertFieldError(await post('v2/auth/register', { ...base, password: 'short', password_confirmation: 'short' }), 'password', 'The password is too short');
-    assertFieldError(await post('v2/auth/register', { ...base, password_confirmation: 'different' }), 'password_confirmation', 'The password and password confirmation do not match');
+    const base = {
+      first_name: 'A',
+      last_name: 'B',
+      email: 'someone@example.com',
+      password: 'long-enough',
+      password_confirmation: 'long-enough',
+      terms: true,
+    };
+    assertFieldError(
+      await post('v2/auth/register', { ...base, email: 'not-an-email' }),
+      'email',
+      'A valid email address is required',
+    );
+    assertFieldError(
+      await post('v2/auth/register', { ...base, password: 'short', password_confirmation: 'short' }),
+      'password',
+      'The password is too short',
+    );
+    assertFieldError(
+      await post('v2/auth/register', { ...base, password_confirmation: 'different' }),
+      'password_confirmation',
+      'The password and password confirmation do not match',
+    );
     const noTerms = await post('v2/auth/register', { ...base, terms: false });
     assertFieldError(noTerms, 'terms', TERMS);
     assert.deepEqual(Object.keys(noTerms.body.errors), ['terms']);
-    assertFieldError(await post('v2/auth/register', { ...base, email: 'FAN@example.com' }), 'email', 'The email has already been taken.');
+    assertFieldError(
+      await post('v2/auth/register', { ...base, email: 'FAN@example.com' }),
+      'email',
+      'The email has already been taken.',
+    );
     assert.equal((await outbox('someone@example.com')).length, 0);
   });
 
   test('register signs in unverified, with the news opt-in, and emails a verification link to the site', async () => {
     const { email, token, user } = await register({ news: true });
-    assert.deepEqual([user.email, user.first_name, user.email_verified, user.news, user.provider], [email, 'Nia', false, true, 'email']);
+    assert.deepEqual(
+      [user.email, user.first_name, user.email_verified, user.news, user.provider],
+      [email, 'Nia', false, true, 'email'],
+    );
     assert.deepEqual(user.capabilities, ['watch']);
     assert.equal(endpoints.profile.response.parse((await get('profile', token)).body).data.email_verified, false);
     const query = await emailedLink(email, '/verify-email');
@@ -170,7 +207,10 @@ describe('registration and email verification', () => {
     assert.equal(expired.status, 422);
     assert.equal(expired.body.message, 'Verification failed');
     const resend = await post('auth/email-verify/resend', {}, token);
-    assert.equal(endpoints.emailVerifyResend.response.parse(resend.body).data.message, `We sent a new link to ${email}.`);
+    assert.equal(
+      endpoints.emailVerifyResend.response.parse(resend.body).data.message,
+      `We sent a new link to ${email}.`,
+    );
     assert.equal((await outbox(email)).length, 2);
     const fresh = Object.fromEntries(await emailedLink(email, '/verify-email'));
     assert.equal((await post('auth/email-verify', fresh)).status, 200);
@@ -182,9 +222,16 @@ describe('password reset', () => {
     const known = await post('auth/password-reset-request', { email: VIEWER.email });
     const unknown = await post('auth/password-reset-request', { email: 'nobody@example.com' });
     assert.equal(known.status, 200);
-    assert.deepEqual(endpoints.passwordResetRequest.response.parse(unknown.body), endpoints.passwordResetRequest.response.parse(known.body));
+    assert.deepEqual(
+      endpoints.passwordResetRequest.response.parse(unknown.body),
+      endpoints.passwordResetRequest.response.parse(known.body),
+    );
     assert.equal((await outbox('nobody@example.com')).length, 0);
-    assertFieldError(await post('auth/password-reset-request', { email: 'nope' }), 'email', 'A valid email address is required');
+    assertFieldError(
+      await post('auth/password-reset-request', { email: 'nope' }),
+      'email',
+      'A valid email address is required',
+    );
   });
 
   test('reset with the emailed link: unknown email, wrong token, weak password, then success ends old sessions', async () => {
@@ -200,9 +247,16 @@ describe('password reset', () => {
     const wrong = await post('auth/password-reset', { ...body, token: 'f'.repeat(64) });
     assert.equal(wrong.status, 422);
     assert.equal(wrong.body.message, 'Reset password failed');
-    assertFieldError(await post('auth/password-reset', { ...body, password: 'short', password_confirmation: 'short' }), 'password', 'The password is too short');
+    assertFieldError(
+      await post('auth/password-reset', { ...body, password: 'short', password_confirmation: 'short' }),
+      'password',
+      'The password is too short',
+    );
     const done = await post('auth/password-reset', body);
-    assert.equal(endpoints.passwordReset.response.parse(done.body).data.message, 'Your password has been changed. You can sign in with the new one.');
+    assert.equal(
+      endpoints.passwordReset.response.parse(done.body).data.message,
+      'Your password has been changed. You can sign in with the new one.',
+    );
     assert.equal((await get('profile', session)).status, 401);
     assert.equal((await post('v2/auth/login', { email, password: 'new-pass-1' })).status, 422);
     await signIn({ email, password: 'brand-new-1' });
@@ -215,7 +269,12 @@ describe('password reset', () => {
     await post('auth/password-reset-request', { email });
     const token = (await emailedLink(email, '/password-reset')).get('token')!;
     h.nowMs += 61 * 60_000;
-    const res = await post('auth/password-reset', { email, token, password: 'brand-new-1', password_confirmation: 'brand-new-1' });
+    const res = await post('auth/password-reset', {
+      email,
+      token,
+      password: 'brand-new-1',
+      password_confirmation: 'brand-new-1',
+    });
     assert.equal(res.status, 422);
     assert.equal(res.body.message, 'Reset password key expired');
   });
@@ -225,25 +284,46 @@ describe('account deletion', () => {
   test('the emailed link deletes the account, its tokens, favourites and orders (keyless confirm)', async () => {
     const { email, token } = await register();
     const team = endpoints.participants.response.parse((await h.keyless('participants', 'limit=1')).body).data[0]!;
-    assert.equal((await post('favorite', { favoritable_id: team.id, favoritable_type: 'participant' }, token)).status, 200);
+    assert.equal(
+      (await post('favorite', { favoritable_id: team.id, favoritable_type: 'participant' }, token)).status,
+      200,
+    );
     const asked = await post('auth/delete-account', {}, token);
-    assert.match(endpoints.deleteAccount.response.parse(asked.body).data.message, /We sent a link to new\d+@example.com/);
+    assert.match(
+      endpoints.deleteAccount.response.parse(asked.body).data.message,
+      /We sent a link to new\d+@example.com/,
+    );
     const query = await emailedLink(email, '/confirm-account-deletion');
     assert.equal(query.get('email'), email);
-    const confirm = (body: Record<string, unknown>) => h.post('/api/delete-account-confirm', { channel_key: 'demo', ...body });
+    const confirm = (body: Record<string, unknown>) =>
+      h.post('/api/delete-account-confirm', { channel_key: 'demo', ...body });
     assert.equal((await h.post('/api/delete-account-confirm', { email, token: query.get('token') })).status, 403);
     const wrong = await confirm({ email, token: 'a'.repeat(64) });
     assert.equal(wrong.status, 422);
     assert.equal(wrong.body.message, 'The link to delete the account is invalid or has expired.');
     const ghost = await confirm({ email: 'ghost@example.com', token: query.get('token') });
-    assert.deepEqual([ghost.status, ghost.body.message], [422, 'The link to delete the account is invalid or has expired.']);
+    assert.deepEqual(
+      [ghost.status, ghost.body.message],
+      [422, 'The link to delete the account is invalid or has expired.'],
+    );
     const done = await confirm({ email, token: query.get('token') });
-    assert.equal(endpoints.deleteAccountConfirm.response.parse(done.body).data.message, 'Your account has been deleted.');
+    assert.equal(
+      endpoints.deleteAccountConfirm.response.parse(done.body).data.message,
+      'Your account has been deleted.',
+    );
     assert.equal((await get('profile', token)).status, 401);
     assert.equal((await post('v2/auth/login', { email, password: 'new-pass-1' })).status, 422);
     assert.equal(h.server.db.get('SELECT count(*) AS n FROM users WHERE email = ?', [email])!.n, 0);
-    assert.equal(h.server.db.get('SELECT count(*) AS n FROM favourites f LEFT JOIN users u ON u.id = f.user_id WHERE u.id IS NULL')!.n, 0);
-    assert.equal(h.server.db.get('SELECT count(*) AS n FROM tokens t LEFT JOIN users u ON u.id = t.user_id WHERE u.id IS NULL')!.n, 0);
+    assert.equal(
+      h.server.db.get(
+        'SELECT count(*) AS n FROM favourites f LEFT JOIN users u ON u.id = f.user_id WHERE u.id IS NULL',
+      )!.n,
+      0,
+    );
+    assert.equal(
+      h.server.db.get('SELECT count(*) AS n FROM tokens t LEFT JOIN users u ON u.id = t.user_id WHERE u.id IS NULL')!.n,
+      0,
+    );
   });
 });
 
@@ -251,31 +331,81 @@ describe('profile update', () => {
   test('POST profile with _method=patch updates names, gender, news and the password', async () => {
     const { email, token } = await register();
     assert.equal((await post('profile', { first_name: 'X' }, token)).status, 405);
-    assertFieldError(await post('profile', { _method: 'patch', gender: 'X' }, token), 'gender', 'The selected gender is invalid.');
-    assertFieldError(await post('profile', { _method: 'patch', first_name: ' ' }, token), 'first_name', 'The first name field is required.');
+    assertFieldError(
+      await post('profile', { _method: 'patch', gender: 'X' }, token),
+      'gender',
+      'The selected gender is invalid.',
+    );
+    assertFieldError(
+      await post('profile', { _method: 'patch', first_name: ' ' }, token),
+      'first_name',
+      'The first name field is required.',
+    );
     assertFieldError(
       await post('profile', { _method: 'patch', password: 'another-1', password_confirmation: 'another-2' }, token),
       'password_confirmation',
       'The password and password confirmation do not match',
     );
-    const res = await post('profile', { _method: 'PATCH', first_name: 'Nora', last_name: 'Newer', gender: 'W', news: true }, token);
+    const res = await post(
+      'profile',
+      { _method: 'PATCH', first_name: 'Nora', last_name: 'Newer', gender: 'W', news: true },
+      token,
+    );
     const user = endpoints.updateProfile.response.parse(res.body).data;
     assert.deepEqual([user.first_name, user.last_name, user.gender, user.news], ['Nora', 'Newer', 'W', true]);
-    const cleared = endpoints.updateProfile.response.parse((await post('profile', { _method: 'patch', gender: null, news: 0 }, token)).body).data;
+    const cleared = endpoints.updateProfile.response.parse(
+      (await post('profile', { _method: 'patch', gender: null, news: 0 }, token)).body,
+    ).data;
     assert.deepEqual([cleared.first_name, cleared.gender, cleared.news], ['Nora', null, false]);
-    assert.equal((await post('profile', { _method: 'patch', password: 'another-1', password_confirmation: 'another-1', current_password: 'new-pass-1' }, token)).status, 200);
+    assert.equal(
+      (
+        await post(
+          'profile',
+          {
+            _method: 'patch',
+            password: 'another-1',
+            password_confirmation: 'another-1',
+            current_password: 'new-pass-1',
+          },
+          token,
+        )
+      ).status,
+      200,
+    );
     await signIn({ email, password: 'another-1' });
   });
 
   test('a temporary-password user must send a new password, which clears the flag', async () => {
     const token = await signIn(TEMP);
-    assertFieldError(await post('profile', { _method: 'patch', first_name: 'Terry' }, token), 'password', 'The password field is required.');
-    const res = await post('profile', { _method: 'patch', password: 'temp-pass-2', password_confirmation: 'temp-pass-2', current_password: TEMP.password }, token);
+    assertFieldError(
+      await post('profile', { _method: 'patch', first_name: 'Terry' }, token),
+      'password',
+      'The password field is required.',
+    );
+    const res = await post(
+      'profile',
+      {
+        _method: 'patch',
+        password: 'temp-pass-2',
+        password_confirmation: 'temp-pass-2',
+        current_password: TEMP.password,
+      },
+      token,
+    );
     assert.equal(endpoints.updateProfile.response.parse(res.body).data.temporary_password, false);
     assert.equal(endpoints.profile.response.parse((await get('profile', token)).body).data.temporary_password, false);
     await signIn({ email: TEMP.email, password: 'temp-pass-2' });
     // Back to the seeded state for anyone after this test.
-    await post('profile', { _method: 'patch', password: TEMP.password, password_confirmation: TEMP.password, current_password: 'temp-pass-2' }, token);
+    await post(
+      'profile',
+      {
+        _method: 'patch',
+        password: TEMP.password,
+        password_confirmation: TEMP.password,
+        current_password: 'temp-pass-2',
+      },
+      token,
+    );
     h.server.db.run('UPDATE users SET temporary_password = 1 WHERE email = ?', [TEMP.email]);
   });
 });
@@ -290,13 +420,25 @@ describe('orders, transactions and clips', () => {
     const now = Math.floor(h.nowMs / 1000);
     const [event, refunded, sub] = orders; // newest first
     assert.equal(sub?.type, 'subscription');
-    assert.deepEqual([sub?.status, sub?.activity_status, sub?.subscription_status, sub?.auto_renewal], ['paid', 'active', 'active', 'active']);
-    assert.deepEqual([sub?.product.name, sub?.price, sub?.currency, sub?.reference], ['All-Access Monthly', 9.99, 'USD', 'DSN-20410']);
-    ok(sub!.expires_at! > now && sub!.expires_at! < now + 32 * 86400, 'the subscription runs to the end of the paid month');
+    assert.deepEqual(
+      [sub?.status, sub?.activity_status, sub?.subscription_status, sub?.auto_renewal],
+      ['paid', 'active', 'active', 'active'],
+    );
+    assert.deepEqual(
+      [sub?.product.name, sub?.price, sub?.currency, sub?.reference],
+      ['All-Access Monthly', 9.99, 'USD', 'DSN-20410'],
+    );
+    ok(
+      sub!.expires_at! > now && sub!.expires_at! < now + 32 * 86400,
+      'the subscription runs to the end of the paid month',
+    );
     assert.deepEqual([event?.type, event?.status, event?.product.id], ['event', 'paid', h.id('paid-finished')]);
     ok(event?.product.event_category_id && event.product.name, 'the event order names its event and category');
     assert.equal(event?.subscription_status, null);
-    assert.deepEqual([refunded?.status, refunded?.activity_status, refunded?.product.id], ['refunded', 'inactive', h.id('paid-live')]);
+    assert.deepEqual(
+      [refunded?.status, refunded?.activity_status, refunded?.product.id],
+      ['refunded', 'inactive', h.id('paid-live')],
+    );
     ok(orders.every((o, i) => i === 0 || o.created_at <= orders[i - 1]!.created_at));
 
     const page = endpoints.orders.response.parse((await get('orders', token, 'limit=1&offset=1')).body);
@@ -312,7 +454,10 @@ describe('orders, transactions and clips', () => {
     assert.deepEqual(endpoints.orders.response.parse((await get('orders', other)).body).data, []);
     // The existing accounts' orders read the same way (their price comes from the product).
     const buyer = endpoints.orders.response.parse((await h.api('orders', 'buyer')).body).data;
-    ok(buyer.some((o) => o.status === 'failed' && o.error) && buyer.every((o) => o.price !== null && o.currency === 'USD'));
+    ok(
+      buyer.some((o) => o.status === 'failed' && o.error) &&
+        buyer.every((o) => o.price !== null && o.currency === 'USD'),
+    );
     // The subscription gives access to paid events.
     const paidLive = endpoints.event.response.parse((await get(`events/${h.id('paid-live')}`, token)).body).data;
     assert.equal(paidLive.has_access, true);
@@ -322,7 +467,10 @@ describe('orders, transactions and clips', () => {
     const token = await signIn(FAN);
     const { data: transactions, meta } = endpoints.transactions.response.parse((await get('transactions', token)).body);
     assert.equal(meta?.total, transactions.length);
-    const labels = transactions.filter((t) => t.label).map((t) => t.label).sort();
+    const labels = transactions
+      .filter((t) => t.label)
+      .map((t) => t.label)
+      .sort();
     assert.deepEqual(labels, ['New subscription', 'Subscription Renewal']);
     ok(transactions.some((t) => t.status === 'refunded' && t.amount > 0 && t.product_name));
     ok(transactions.every((t) => t.currency === 'USD' && t.product_name));
@@ -345,7 +493,11 @@ describe('favourites', () => {
     const token = await signIn(FAN);
     const favs = endpoints.favourites.response.parse((await get('favorites', token)).body).data;
     assert.deepEqual(
-      [favs.participant.map((f) => f.name), favs.participant_group.map((f) => f.name), favs.event_category.map((f) => f.name)],
+      [
+        favs.participant.map((f) => f.name),
+        favs.participant_group.map((f) => f.name),
+        favs.event_category.map((f) => f.name),
+      ],
       [["Coastal Pacific Gulls Men's Soccer"], ['Northfield University'], ['Hockey']],
     );
     assert.equal(favs.participant[0]?.favoritable_type, 'participant');
@@ -356,30 +508,66 @@ describe('favourites', () => {
     // From now on: live and upcoming, each one an event of a favourite.
     const all = endpoints.events.response.parse((await get('events', token, 'limit=5000')).body).data;
     const byId = new Map(all.map((e) => [e.id, e]));
-    for (const e of favs.favorite_event) ok(byId.get(e.id)?.stream_status !== 'finished', `event ${e.id} is live or upcoming`);
-    ok(favs.favorite_event.some((e) => e.id === h.id('paid-live')), 'the favourite team plays paid-live');
+    for (const e of favs.favorite_event)
+      ok(byId.get(e.id)?.stream_status !== 'finished', `event ${e.id} is live or upcoming`);
+    ok(
+      favs.favorite_event.some((e) => e.id === h.id('paid-live')),
+      'the favourite team plays paid-live',
+    );
     ok(favs.favorite_event.some((e) => e.event_utc_ts > now));
     const venues = new Set(favs.favorite_event.map((e) => byId.get(e.id)?.location_id));
-    ok(favs.event_location.length > 0 && favs.event_location.every((l) => venues.has(l.id)), 'locations are those of the favourite events');
+    ok(
+      favs.event_location.length > 0 && favs.event_location.every((l) => venues.has(l.id)),
+      'locations are those of the favourite events',
+    );
   });
 
   test('add (validated on the server too), add again, remove; only your own', async () => {
     const { token } = await register();
     const fan = await signIn(FAN);
     const team = endpoints.participants.response.parse((await h.keyless('participants', 'limit=1')).body).data[0]!;
-    const frTeam = endpoints.participants.response.parse((await h.call('/api/participants?channel_key=demo-fr&limit=1')).body).data[0]!;
-    assertFieldError(await post('favorite', { favoritable_id: team.id, favoritable_type: 'team' }, token), 'favoritable_type', 'The favoritable type must be one of participant, group, category.');
-    assertFieldError(await post('favorite', { favoritable_id: team.id, favoritable_type: 5 }, token), 'favoritable_type', 'The favoritable type must be one of participant, group, category.');
-    assertFieldError(await post('favorite', { favoritable_type: 'participant' }, token), 'favoritable_id', 'The favoritable id field is required.');
-    assertFieldError(await post('favorite', { favoritable_id: frTeam.id, favoritable_type: 'participant' }, token), 'favoritable_id', 'The selected favoritable id is invalid.');
-    assertFieldError(await post('favorite', { favoritable_id: 999999, favoritable_type: 'group' }, token), 'favoritable_id', 'The selected favoritable id is invalid.');
+    const frTeam = endpoints.participants.response.parse(
+      (await h.call('/api/participants?channel_key=demo-fr&limit=1')).body,
+    ).data[0]!;
+    assertFieldError(
+      await post('favorite', { favoritable_id: team.id, favoritable_type: 'team' }, token),
+      'favoritable_type',
+      'The favoritable type must be one of participant, group, category.',
+    );
+    assertFieldError(
+      await post('favorite', { favoritable_id: team.id, favoritable_type: 5 }, token),
+      'favoritable_type',
+      'The favoritable type must be one of participant, group, category.',
+    );
+    assertFieldError(
+      await post('favorite', { favoritable_type: 'participant' }, token),
+      'favoritable_id',
+      'The favoritable id field is required.',
+    );
+    assertFieldError(
+      await post('favorite', { favoritable_id: frTeam.id, favoritable_type: 'participant' }, token),
+      'favoritable_id',
+      'The selected favoritable id is invalid.',
+    );
+    assertFieldError(
+      await post('favorite', { favoritable_id: 999999, favoritable_type: 'group' }, token),
+      'favoritable_id',
+      'The selected favoritable id is invalid.',
+    );
 
-    const added = endpoints.addFavourite.response.parse((await post('favorite', { favoritable_id: String(team.id), favoritable_type: 'participant' }, token)).body).data;
+    const added = endpoints.addFavourite.response.parse(
+      (await post('favorite', { favoritable_id: String(team.id), favoritable_type: 'participant' }, token)).body,
+    ).data;
     assert.deepEqual([added.favoritable_id, added.favoritable_type, added.name], [team.id, 'participant', team.name]);
-    const again = endpoints.addFavourite.response.parse((await post('favorite', { favoritable_id: team.id, favoritable_type: 'participant' }, token)).body).data;
+    const again = endpoints.addFavourite.response.parse(
+      (await post('favorite', { favoritable_id: team.id, favoritable_type: 'participant' }, token)).body,
+    ).data;
     assert.equal(again.id, added.id);
     const listed = endpoints.favourites.response.parse((await get('favorites', token)).body).data;
-    assert.deepEqual(listed.participant.map((f) => f.id), [added.id]);
+    assert.deepEqual(
+      listed.participant.map((f) => f.id),
+      [added.id],
+    );
 
     const fanFavourite = endpoints.favourites.response.parse((await get('favorites', fan)).body).data.participant[0]!;
     assert.equal((await del(`favorite/${fanFavourite.id}`, token)).status, 404);
@@ -403,13 +591,22 @@ describe('favourites', () => {
     const hockeyIds = new Set([hockey.id, ...(hockey.children ?? []).map((c) => c.id)]);
     for (const e of data) {
       ok(
-        e.participants.some((p) => p.id === team || p.participant_group_id === school) || hockeyIds.has(e.event_category_id ?? -1),
+        e.participants.some((p) => p.id === team || p.participant_group_id === school) ||
+          hockeyIds.has(e.event_category_id ?? -1),
         `event ${e.id} involves a favourite`,
       );
     }
     ok(data.some((e) => e.participants.some((p) => p.participant_group_id === school)));
     ok(data.some((e) => hockeyIds.has(e.event_category_id ?? -1)));
-    const upcoming = endpoints.favouriteEvents.response.parse((await get('events/favorite', token, 'stream_status=upcoming&limit=2&sort_field=event_utc_ts&sort_direction=desc&start_date=')).body);
+    const upcoming = endpoints.favouriteEvents.response.parse(
+      (
+        await get(
+          'events/favorite',
+          token,
+          'stream_status=upcoming&limit=2&sort_field=event_utc_ts&sort_direction=desc&start_date=',
+        )
+      ).body,
+    );
     ok(upcoming.data.length === 2 && upcoming.data.every((e) => e.stream_status === 'upcoming'));
     ok(upcoming.data[0]!.event_utc_ts >= upcoming.data[1]!.event_utc_ts);
     assert.equal((await get('events/favorite', token, 'stream_status=soon')).status, 422);
@@ -424,10 +621,19 @@ describe('favourites', () => {
 
 describe('social sign-in', () => {
   const callback = () => `${h.base}/auth/login/google/callback`;
-  const authorizeUrl = (query: Record<string, string>) => `${h.base}/__social/google/authorize?${new URLSearchParams(query)}`;
-  const valid = () => ({ client_id: 'demo-google-client', redirect_uri: callback(), response_type: 'code', scope: 'openid email profile', state: h.key });
+  const authorizeUrl = (query: Record<string, string>) =>
+    `${h.base}/__social/google/authorize?${new URLSearchParams(query)}`;
+  const valid = () => ({
+    client_id: 'demo-google-client',
+    redirect_uri: callback(),
+    response_type: 'code',
+    scope: 'openid email profile',
+    state: h.key,
+  });
   /** Posts the stand-in's form as a browser would; answers the redirect target. */
-  async function submit(fields: Record<string, string>): Promise<{ status: number; location: URL | null; text: string }> {
+  async function submit(
+    fields: Record<string, string>,
+  ): Promise<{ status: number; location: URL | null; text: string }> {
     const res = await fetch(`${h.base}/__social/google/authorize`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -440,10 +646,16 @@ describe('social sign-in', () => {
 
   test('settings name the stand-ins on the public origin, whatever address the request used; the site URL is left to the server origin', async () => {
     const settings = endpoints.settings.response.parse((await h.keyless('settings')).body).data;
-    assert.deepEqual(settings.social?.google, { client_id: 'demo-google-client', authorize_url: `${h.base}/__social/google/authorize`, scope: 'openid email profile' });
+    assert.deepEqual(settings.social?.google, {
+      client_id: 'demo-google-client',
+      authorize_url: `${h.base}/__social/google/authorize`,
+      scope: 'openid email profile',
+    });
     assert.equal(settings.social?.facebook?.authorize_url, `${h.base}/__social/facebook/authorize`);
     assert.equal(settings.site_url, null);
-    const viaIp = endpoints.settings.response.parse((await h.call(`http://127.0.0.1:${h.server.port}/api/settings?channel_key=demo`)).body).data;
+    const viaIp = endpoints.settings.response.parse(
+      (await h.call(`http://127.0.0.1:${h.server.port}/api/settings?channel_key=demo`)).body,
+    ).data;
     assert.equal(viaIp.social?.google?.authorize_url, `${h.base}/__social/google/authorize`);
     const fr = endpoints.settings.response.parse((await h.call('/api/settings?channel_key=demo-fr')).body).data;
     assert.equal(fr.social?.google?.client_id, 'demo-fr-google-client');
@@ -452,12 +664,21 @@ describe('social sign-in', () => {
   test('round trip: the stand-in page, Continue redirects with a one-time code, the API signs in', async () => {
     const page = await fetch(authorizeUrl(valid()));
     assert.equal(page.status, 200);
-    ok((page.headers.get('content-security-policy') ?? '').includes("script-src 'self'"), 'the page runs under the demo CSP');
+    ok(
+      (page.headers.get('content-security-policy') ?? '').includes("script-src 'self'"),
+      'the page runs under the demo CSP',
+    );
     const html = await page.text();
     ok(html.includes('<form method="post"') && html.includes('value="social.fan@example.com"'), html);
     ok(!/<script|style=|\son\w+=/i.test(html), 'no inline script, style or event handler');
 
-    const back = await submit({ ...valid(), action: 'continue', email: 'social.fan@example.com', first_name: 'Social', last_name: 'Fan' });
+    const back = await submit({
+      ...valid(),
+      action: 'continue',
+      email: 'social.fan@example.com',
+      first_name: 'Social',
+      last_name: 'Fan',
+    });
     assert.equal(back.status, 303);
     assert.equal(`${back.location!.origin}${back.location!.pathname}`, callback());
     assert.equal(back.location!.searchParams.get('state'), h.key);
@@ -470,32 +691,78 @@ describe('social sign-in', () => {
 
     const res = await post('v2/auth/social/google', { code, redirect_uri: callback() });
     const session = endpoints.socialLogin.response.parse(res.body).data;
-    assert.deepEqual([session.user.email, session.user.provider, session.user.email_verified, session.user.first_name], ['social.fan@example.com', 'google', true, 'Social']);
-    assert.equal(endpoints.profile.response.parse((await get('profile', session.token)).body).data.email, 'social.fan@example.com');
+    assert.deepEqual(
+      [session.user.email, session.user.provider, session.user.email_verified, session.user.first_name],
+      ['social.fan@example.com', 'google', true, 'Social'],
+    );
+    assert.equal(
+      endpoints.profile.response.parse((await get('profile', session.token)).body).data.email,
+      'social.fan@example.com',
+    );
     // One-time.
-    assertFieldError(await post('v2/auth/social/google', { code, redirect_uri: callback() }), 'code', 'Wrong auth data');
+    assertFieldError(
+      await post('v2/auth/social/google', { code, redirect_uri: callback() }),
+      'code',
+      'Wrong auth data',
+    );
     // The same person again: the same account.
     const second = await submit({ ...valid(), action: 'continue', email: 'social.fan@example.com' });
-    const again = endpoints.socialLogin.response.parse((await post('v2/auth/social/google', { code: second.location!.searchParams.get('code'), redirect_uri: callback() })).body).data;
+    const again = endpoints.socialLogin.response.parse(
+      (
+        await post('v2/auth/social/google', {
+          code: second.location!.searchParams.get('code'),
+          redirect_uri: callback(),
+        })
+      ).body,
+    ).data;
     assert.equal(again.user.id, session.user.id);
     // An existing email account signs in as itself.
-    const fanCode = (await submit({ ...valid(), action: 'continue', email: FAN.email })).location!.searchParams.get('code');
-    const fan = endpoints.socialLogin.response.parse((await post('v2/auth/social/google', { code: fanCode, redirect_uri: callback() })).body).data;
+    const fanCode = (await submit({ ...valid(), action: 'continue', email: FAN.email })).location!.searchParams.get(
+      'code',
+    );
+    const fan = endpoints.socialLogin.response.parse(
+      (await post('v2/auth/social/google', { code: fanCode, redirect_uri: callback() })).body,
+    ).data;
     assert.deepEqual([fan.user.email, fan.user.provider], [FAN.email, 'email']);
   });
 
   test('codes are bound to their redirect_uri, provider and channel, and expire after 5 minutes', async () => {
-    const code = async () => (await submit({ ...valid(), action: 'continue', email: 'social.fan@example.com' })).location!.searchParams.get('code')!;
-    assertFieldError(await post('v2/auth/social/google', { code: await code(), redirect_uri: `${h.base}/other/auth/login/google/callback` }), 'code', 'Wrong auth data');
-    assertFieldError(await post('v2/auth/social/facebook', { code: await code(), redirect_uri: callback() }), 'code', 'Wrong auth data');
+    const code = async () =>
+      (await submit({ ...valid(), action: 'continue', email: 'social.fan@example.com' })).location!.searchParams.get(
+        'code',
+      )!;
+    assertFieldError(
+      await post('v2/auth/social/google', {
+        code: await code(),
+        redirect_uri: `${h.base}/other/auth/login/google/callback`,
+      }),
+      'code',
+      'Wrong auth data',
+    );
+    assertFieldError(
+      await post('v2/auth/social/facebook', { code: await code(), redirect_uri: callback() }),
+      'code',
+      'Wrong auth data',
+    );
     const frKey = await h.apiKey('demo-fr');
-    const fr = await h.post('/api/v2/auth/social/google', { api_key: frKey, code: await code(), redirect_uri: callback() });
+    const fr = await h.post('/api/v2/auth/social/google', {
+      api_key: frKey,
+      code: await code(),
+      redirect_uri: callback(),
+    });
     assertFieldError(fr, 'code', 'Wrong auth data');
     const late = await code();
     h.nowMs += 301_000;
-    assertFieldError(await post('v2/auth/social/google', { code: late, redirect_uri: callback() }), 'code', 'Wrong auth data');
+    assertFieldError(
+      await post('v2/auth/social/google', { code: late, redirect_uri: callback() }),
+      'code',
+      'Wrong auth data',
+    );
     assert.equal((await post('v2/auth/social/twitter', { code: 'x', redirect_uri: callback() })).status, 404);
-    assert.deepEqual(Object.keys((await post('v2/auth/social/google', {})).body.errors).sort(), ['code', 'redirect_uri']);
+    assert.deepEqual(Object.keys((await post('v2/auth/social/google', {})).body.errors).sort(), [
+      'code',
+      'redirect_uri',
+    ]);
   });
 
   test('Cancel redirects with access_denied; a bad client or redirect_uri gets an error page and no redirect', async () => {
@@ -541,7 +808,11 @@ describe('device linking', () => {
     assert.equal(expires_in, 600);
     assert.deepEqual((await poll(code, tvKey)).body.data, { status: 'pending', expires_in: 600 });
     const fan = await signIn(FAN);
-    assertFieldError(await post('auth/add_session', { code: 'ZZZZZZ' }, fan), 'code', 'The code is invalid or has expired.');
+    assertFieldError(
+      await post('auth/add_session', { code: 'ZZZZZZ' }, fan),
+      'code',
+      'The code is invalid or has expired.',
+    );
     assertFieldError(await post('auth/add_session', {}, fan), 'code', 'The code field is required.');
     const linked = await post('auth/add_session', { code: `${code.slice(0, 3).toLowerCase()}-${code.slice(3)}` }, fan);
     assert.equal(endpoints.addSession.response.parse(linked.body).data.message, 'Your device is now linked.');
@@ -551,7 +822,12 @@ describe('device linking', () => {
     const first = (await poll(code, tvKey)).body.data;
     assert.deepEqual([first.status, first.email], ['linked', FAN.email]);
     assert.match(first.token, /^[0-9a-f]{64}$/);
-    assert.equal(endpoints.profile.response.parse((await h.call(`/api/profile?api_key=${tvKey}`, { headers: auth(first.token) })).body).data.email, FAN.email);
+    assert.equal(
+      endpoints.profile.response.parse(
+        (await h.call(`/api/profile?api_key=${tvKey}`, { headers: auth(first.token) })).body,
+      ).data.email,
+      FAN.email,
+    );
     assert.deepEqual((await poll(code, tvKey)).body.data, { status: 'linked', email: FAN.email });
     assert.equal((await poll('NOPE22', tvKey)).status, 404);
     const [notice] = await outbox(FAN.email);
@@ -562,7 +838,11 @@ describe('device linking', () => {
     const { code } = await newCode();
     h.nowMs += 601_000;
     assert.deepEqual((await poll(code)).body.data, { status: 'expired' });
-    assertFieldError(await post('auth/add_session', { code }, await signIn(VIEWER)), 'code', 'The code is invalid or has expired.');
+    assertFieldError(
+      await post('auth/add_session', { code }, await signIn(VIEWER)),
+      'code',
+      'The code is invalid or has expired.',
+    );
   });
 
   test('with remote_auth off: 403 for linking and for new codes; the dev endpoint restores the fixture', async () => {
@@ -590,8 +870,21 @@ describe('device linking', () => {
 describe('the rest', () => {
   test('every signed-in endpoint answers 401 Unauthenticated. without a valid token', async () => {
     const signedIn: EndpointName[] = [
-      'profile', 'userAccess', 'emailVerifyResend', 'addSession', 'deleteAccount', 'updateProfile', 'orders', 'order',
-      'transactions', 'userClips', 'favourites', 'addFavourite', 'deleteFavourite', 'favouriteEvents', 'logout',
+      'profile',
+      'userAccess',
+      'emailVerifyResend',
+      'addSession',
+      'deleteAccount',
+      'updateProfile',
+      'orders',
+      'order',
+      'transactions',
+      'userClips',
+      'favourites',
+      'addFavourite',
+      'deleteFavourite',
+      'favouriteEvents',
+      'logout',
     ];
     for (const name of signedIn) {
       const { method, path } = endpoints[name];
@@ -600,7 +893,17 @@ describe('the rest', () => {
         const res =
           method === 'GET' || method === 'DELETE'
             ? await h.call(`/api/${url}?api_key=${h.key}`, { method, headers })
-            : await h.post(`/api/${url}`, { api_key: h.key, _method: 'patch', code: 'AAAAAA', favoritable_id: 1, favoritable_type: 'participant' }, headers);
+            : await h.post(
+                `/api/${url}`,
+                {
+                  api_key: h.key,
+                  _method: 'patch',
+                  code: 'AAAAAA',
+                  favoritable_id: 1,
+                  favoritable_type: 'participant',
+                },
+                headers,
+              );
         assert.equal(res.status, 401, `${name}: ${JSON.stringify(res.body)}`);
         assert.equal(res.body.message, 'Unauthenticated.');
       }
@@ -618,16 +921,35 @@ describe('the rest', () => {
       await h.call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
     }
     const all = (await h.call('/__dev/outbox')).body.data;
-    assert.deepEqual(all.map((e: { to: string }) => e.to), [FAN.email, VIEWER.email]);
+    assert.deepEqual(
+      all.map((e: { to: string }) => e.to),
+      [FAN.email, VIEWER.email],
+    );
     ok(all[0].id > all[1].id && all[0].channel_key === 'demo' && all[0].sent_at > 0);
-    assert.match(all[0].links[0], /^https:\/\/watch\.example\.com\/channel\/password-reset\?email=fan%40example\.com&token=[0-9a-f]{64}$/);
+    assert.match(
+      all[0].links[0],
+      /^https:\/\/watch\.example\.com\/channel\/password-reset\?email=fan%40example\.com&token=[0-9a-f]{64}$/,
+    );
     assert.equal((await outbox('FAN@example.com')).length, 1);
     await h.call(`/__dev/outbox?to=${FAN.email}`, { method: 'DELETE' });
-    assert.deepEqual((await h.call('/__dev/outbox')).body.data.map((e: { to: string }) => e.to), [VIEWER.email]);
+    assert.deepEqual(
+      (await h.call('/__dev/outbox')).body.data.map((e: { to: string }) => e.to),
+      [VIEWER.email],
+    );
   });
 
   test('the account routes serve the account page on both listeners; the demo pages load', async () => {
-    const routes = ['/verify-email', '/password-reset', '/confirm-account-deletion', '/auth/login/google/callback', '/auth/login/facebook/callback', '/login', '/registration', '/verify-notice', '/password-reset-request'];
+    const routes = [
+      '/verify-email',
+      '/password-reset',
+      '/confirm-account-deletion',
+      '/auth/login/google/callback',
+      '/auth/login/facebook/callback',
+      '/login',
+      '/registration',
+      '/verify-notice',
+      '/password-reset-request',
+    ];
     for (const origin of [h.server.origin, h.server.hostOrigin]) {
       for (const route of routes) {
         const res = await fetch(`${origin}${route}?email=a%40b.c`);
@@ -642,7 +964,11 @@ describe('the rest', () => {
       const res = await fetch(`${h.base}${page}`);
       assert.equal(res.status, 200, page);
       const text = await res.text();
-      if (page.endsWith('.html')) ok(!/<script>|<script [^>]*>[^<]|style=/.test(text) && text.includes(`data-api="${h.base}"`), `${page} is CSP-clean`);
+      if (page.endsWith('.html'))
+        ok(
+          !/<script>|<script [^>]*>[^<]|style=/.test(text) && text.includes(`data-api="${h.base}"`),
+          `${page} is CSP-clean`,
+        );
     }
   });
 });

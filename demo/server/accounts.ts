@@ -40,14 +40,17 @@ async function scryptAsync(password: string, salt: Buffer, length: number, optio
   }
   hashing++;
   try {
-    return await new Promise<Buffer>((resolve, reject) => scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))));
+    return await new Promise<Buffer>((resolve, reject) =>
+      scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key))),
+    );
   } finally {
     hashing--;
     waiting.shift()?.();
   }
 }
 
-const encodeHash = (salt: Buffer, hash: Buffer) => `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+const encodeHash = (salt: Buffer, hash: Buffer) =>
+  `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 
 /** A stored hash of a new password. */
 export async function hashPassword(password: string): Promise<string> {
@@ -66,7 +69,11 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
   return timingSafeEqual(actual, expected);
 }
 
@@ -117,12 +124,17 @@ export const MAX_TOKENS_PER_USER = 20;
 /** A new bearer token for a user: handed out once, stored only as its SHA-256. */
 export function issueToken(db: ChannelDb, userId: SqlValue, now: number): string {
   const token = randomBytes(32).toString('hex');
-  db.run('INSERT INTO tokens (token_hash, user_id, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?)', [tokenHash(token), userId, now, now, now + TOKEN_TTL]);
-  db.run('DELETE FROM tokens WHERE user_id = ? AND rowid NOT IN (SELECT rowid FROM tokens WHERE user_id = ? ORDER BY rowid DESC LIMIT ?)', [
+  db.run('INSERT INTO tokens (token_hash, user_id, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?)', [
+    tokenHash(token),
     userId,
-    userId,
-    MAX_TOKENS_PER_USER,
+    now,
+    now,
+    now + TOKEN_TTL,
   ]);
+  db.run(
+    'DELETE FROM tokens WHERE user_id = ? AND rowid NOT IN (SELECT rowid FROM tokens WHERE user_id = ? ORDER BY rowid DESC LIMIT ?)',
+    [userId, userId, MAX_TOKENS_PER_USER],
+  );
   return token;
 }
 
@@ -137,9 +149,17 @@ export function endSessions(db: ChannelDb, userId: SqlValue, keep?: string): voi
 }
 
 /** Signs in by email and password: a new token and the user, or undefined for a wrong email or password. */
-export async function login(db: ChannelDb, channelId: number, email: string, password: string, now: number): Promise<{ token: string; user: Row } | undefined> {
+export async function login(
+  db: ChannelDb,
+  channelId: number,
+  email: string,
+  password: string,
+  now: number,
+): Promise<{ token: string; user: Row } | undefined> {
   const found = userByEmail(db, channelId, email);
-  const stored = found?.password_hash ? String(found.password_hash) : await (dummyHash ??= hashPassword(randomBytes(8).toString('hex')));
+  const stored = found?.password_hash
+    ? String(found.password_hash)
+    : await (dummyHash ??= hashPassword(randomBytes(8).toString('hex')));
   if (!(await verifyPassword(password, stored)) || !found) return undefined;
   // Read again after the hash: the account may have been deleted or its password changed meanwhile.
   const user = db.get('SELECT * FROM users WHERE id = ?', [found.id!]);
@@ -161,7 +181,12 @@ export interface NewUser {
 }
 
 /** Creates an account (capability `watch`, like the seeded viewers) and answers its row; undefined if the email is taken. */
-export async function createUser(db: ChannelDb, channelId: number, user: NewUser, now: number): Promise<Row | undefined> {
+export async function createUser(
+  db: ChannelDb,
+  channelId: number,
+  user: NewUser,
+  now: number,
+): Promise<Row | undefined> {
   const passwordHash = user.password === null ? null : await hashPassword(user.password);
   // The email may have been taken while the password was hashed (two registrations at once): no account then.
   if (userByEmail(db, channelId, user.email)) return undefined;
@@ -190,7 +215,18 @@ export async function createUser(db: ChannelDb, channelId: number, user: NewUser
  * cards, setup intents and portal sessions.
  */
 export function deleteUser(db: ChannelDb, userId: SqlValue): void {
-  const tables = ['tokens', 'user_links', 'favourites', 'clips', 'transactions', 'orders', 'device_codes', 'payment_methods', 'setup_intents', 'portal_sessions'];
+  const tables = [
+    'tokens',
+    'user_links',
+    'favourites',
+    'clips',
+    'transactions',
+    'orders',
+    'device_codes',
+    'payment_methods',
+    'setup_intents',
+    'portal_sessions',
+  ];
   for (const table of tables) {
     db.run(`DELETE FROM ${table} WHERE user_id = ?`, [userId]);
   }
@@ -207,7 +243,10 @@ export function logout(db: ChannelDb, token: string): boolean {
 
 export const capabilitiesOf = (user: Row): string[] => JSON.parse(String(user.capabilities_json ?? '[]')) as string[];
 
-const featureCount = (user: Row) => ({ clips: Number(user.clips_count ?? 0), downloads: Number(user.downloads_count ?? 0) });
+const featureCount = (user: Row) => ({
+  clips: Number(user.clips_count ?? 0),
+  downloads: Number(user.downloads_count ?? 0),
+});
 
 /** A user row as the contract's `User`. */
 export function userJson(user: Row): Record<string, unknown> {
@@ -285,8 +324,15 @@ export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Ac
       } else packages.push(order.product_id!);
     }
     if (packages.length) {
-      const roots = db.all(`SELECT category_id FROM package_categories WHERE package_id IN (${packages.map(() => '?').join(',')})`, packages);
-      for (const id of categoryTree(db, roots.map((r) => r.category_id!))) categories.add(id);
+      const roots = db.all(
+        `SELECT category_id FROM package_categories WHERE package_id IN (${packages.map(() => '?').join(',')})`,
+        packages,
+      );
+      for (const id of categoryTree(
+        db,
+        roots.map((r) => r.category_id!),
+      ))
+        categories.add(id);
     }
   }
   const capabilities = new Set(user ? capabilitiesOf(user) : []);

@@ -55,7 +55,10 @@ export class Recorder {
     this.entries.push(entry);
     this.bytes += bytes;
     let drop = 0;
-    while (drop < this.entries.length - 1 && (this.entries.length - drop > this.maxEntries || this.bytes > this.maxBytes)) {
+    while (
+      drop < this.entries.length - 1 &&
+      (this.entries.length - drop > this.maxEntries || this.bytes > this.maxBytes)
+    ) {
       this.bytes -= this.entries[drop]!.bytes;
       drop++;
     }
@@ -74,7 +77,12 @@ export class Recorder {
     const after = params.get('after');
     const kind = params.get('kind');
     return this.entries
-      .filter((e) => (since === null || e.at >= Number(since)) && (after === null || e.id > Number(after)) && (kind === null || e.kind === kind))
+      .filter(
+        (e) =>
+          (since === null || e.at >= Number(since)) &&
+          (after === null || e.id > Number(after)) &&
+          (kind === null || e.kind === kind),
+      )
       .map(({ bytes: _bytes, ...entry }) => entry);
   }
 
@@ -117,7 +125,8 @@ export async function handleAnalytics(
   const body = await readBody(req, MAX_ANALYTICS_BODY);
   const errors: Record<string, string[]> = {};
   if (typeof body.profile !== 'string' || body.profile === '') errors.profile = ['The profile field is required.'];
-  if (name === 'event' && (typeof body.event !== 'string' || body.event === '')) errors.event = ['The event field is required.'];
+  if (name === 'event' && (typeof body.event !== 'string' || body.event === ''))
+    errors.event = ['The event field is required.'];
   if (Object.keys(errors).length) throw new HttpError(422, 'The given data was invalid.', errors);
   const entry = recorders.datalake.add(DATALAKE_KINDS[name]!, req, body);
   if (name === 'session') {

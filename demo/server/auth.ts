@@ -111,7 +111,8 @@ const channelName = (r: ApiRequest) => r.settings().name ?? r.channelKey;
 const greeting = (user: Row) => `Hello${user.first_name ? ` ${String(user.first_name)}` : ''},`;
 
 /** A device code as typed by a viewer: case and separators do not matter. */
-const normaliseCode = (value: unknown) => (typeof value === 'string' ? value.toUpperCase().replace(/[^A-Z0-9]/g, '') : '');
+const normaliseCode = (value: unknown) =>
+  typeof value === 'string' ? value.toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
 
 /** The contract's accounts handlers. */
 export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
@@ -122,14 +123,22 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
   const registrations = new SlidingWindow(REGISTRATIONS_PER_ADDRESS, REGISTRATION_WINDOW);
 
   const verifySignature = (channelId: number, email: string, expires: number) =>
-    createHmac('sha256', ctx.verifySecret).update(`verify:${channelId}:${email.toLowerCase()}:${expires}`).digest('hex');
+    createHmac('sha256', ctx.verifySecret)
+      .update(`verify:${channelId}:${email.toLowerCase()}:${expires}`)
+      .digest('hex');
 
-  const session = (token: string, user: Row) => ({ data: { token, user: userJson(db.get('SELECT * FROM users WHERE id = ?', [user.id!])!) } });
+  const session = (token: string, user: Row) => ({
+    data: { token, user: userJson(db.get('SELECT * FROM users WHERE id = ?', [user.id!])!) },
+  });
 
   function sendVerification(r: ApiRequest, user: Row): void {
     const email = String(user.email);
     const expires = r.clock.now + LINK_TTL;
-    const link = siteLink(siteOf(r), '/verify-email', { email, expires, signature: verifySignature(r.channelId, email, expires) });
+    const link = siteLink(siteOf(r), '/verify-email', {
+      email,
+      expires,
+      signature: verifySignature(r.channelId, email, expires),
+    });
     sendEmail(
       db,
       {
@@ -146,13 +155,21 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
   /** A new one-time link token for a user (replacing any earlier one of that purpose); answers the token. */
   function newLink(user: Row, purpose: 'reset' | 'delete', now: number): string {
     const token = randomToken();
-    db.run('INSERT OR REPLACE INTO user_links (user_id, purpose, token_hash, expires_at) VALUES (?, ?, ?, ?)', [user.id!, purpose, tokenHash(token), now + LINK_TTL]);
+    db.run('INSERT OR REPLACE INTO user_links (user_id, purpose, token_hash, expires_at) VALUES (?, ?, ?, ?)', [
+      user.id!,
+      purpose,
+      tokenHash(token),
+      now + LINK_TTL,
+    ]);
     return token;
   }
 
   /** The stored link of a purpose when `token` matches it: 'expired' past its lifetime, undefined when unknown. */
   function linkOf(user: Row, purpose: 'reset' | 'delete', token: string, now: number): 'valid' | 'expired' | undefined {
-    const row = db.get('SELECT token_hash, expires_at FROM user_links WHERE user_id = ? AND purpose = ?', [user.id!, purpose]);
+    const row = db.get('SELECT token_hash, expires_at FROM user_links WHERE user_id = ? AND purpose = ?', [
+      user.id!,
+      purpose,
+    ]);
     if (!row || !sameText(String(row.token_hash), tokenHash(token))) return undefined;
     return Number(row.expires_at) > now ? 'valid' : 'expired';
   }
@@ -200,7 +217,12 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const address = addressKey(r.ip);
       if (registrations.wait(address, r.clock.now) > 0) throw refuse('email', MESSAGES.tooManyAccounts);
       registrations.record(address, r.clock.now);
-      const user = await createUser(db, r.channelId, { email: email!, password: password!, first_name: firstName, last_name: lastName, news: truthy(r.body.news) }, r.clock.now);
+      const user = await createUser(
+        db,
+        r.channelId,
+        { email: email!, password: password!, first_name: firstName, last_name: lastName, news: truthy(r.body.news) },
+        r.clock.now,
+      );
       // Someone else may have registered the same address while the password was being hashed.
       if (!user) throw refuse('email', MESSAGES.emailTaken);
       sendVerification(r, user);
@@ -219,13 +241,28 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       if (!profile) throw refuse('code', MESSAGES.wrongAuthData);
       let user = userByEmail(db, r.channelId, profile.email);
       if (!user) {
-        user = await createUser(db, r.channelId, { email: profile.email, password: null, first_name: profile.first_name, last_name: profile.last_name, provider, verifiedAt: now }, now);
+        user = await createUser(
+          db,
+          r.channelId,
+          {
+            email: profile.email,
+            password: null,
+            first_name: profile.first_name,
+            last_name: profile.last_name,
+            provider,
+            verifiedAt: now,
+          },
+          now,
+        );
         if (!user) throw refuse('code', MESSAGES.wrongAuthData);
       } else if (user.email_verified_at === null) {
         // The provider vouches for the address, and nothing vouched for whoever registered it with a password: it
         // may have been someone else, waiting for the owner to use the account. Their password, their open links and
         // every session made with them end here; the owner can choose a password later by resetting it.
-        db.run('UPDATE users SET email_verified_at = ?, password_hash = NULL, temporary_password = 0, updated_at = ? WHERE id = ?', [now, now, user.id!]);
+        db.run(
+          'UPDATE users SET email_verified_at = ?, password_hash = NULL, temporary_password = 0, updated_at = ? WHERE id = ?',
+          [now, now, user.id!],
+        );
         endSessions(db, user.id!);
       }
       return session(issueToken(db, user.id!, now), user);
@@ -235,14 +272,22 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const email = typeof r.body.email === 'string' ? r.body.email.trim() : '';
       const expires = Number(r.body.expires);
       const signature = typeof r.body.signature === 'string' ? r.body.signature : '';
-      if (!email || !Number.isSafeInteger(expires) || !sameText(signature, verifySignature(r.channelId, email, expires))) {
+      if (
+        !email ||
+        !Number.isSafeInteger(expires) ||
+        !sameText(signature, verifySignature(r.channelId, email, expires))
+      ) {
         throw new HttpError(422, MESSAGES.verificationFailed);
       }
       const user = userByEmail(db, r.channelId, email);
       if (!user) throw new HttpError(422, MESSAGES.userNotFound);
       if (user.email_verified_at !== null) throw new HttpError(422, MESSAGES.alreadyVerified);
       if (expires <= r.clock.now) throw new HttpError(422, MESSAGES.verificationFailed);
-      db.run('UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?', [r.clock.now, r.clock.now, user.id!]);
+      db.run('UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?', [
+        r.clock.now,
+        r.clock.now,
+        user.id!,
+      ]);
       return { data: { message: 'Your email address is verified.' } };
     },
 
@@ -259,7 +304,10 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       checks.done();
       const user = userByEmail(db, r.channelId, email!);
       if (user) {
-        const link = siteLink(siteOf(r), '/password-reset', { email: String(user.email), token: newLink(user, 'reset', r.clock.now) });
+        const link = siteLink(siteOf(r), '/password-reset', {
+          email: String(user.email),
+          token: newLink(user, 'reset', r.clock.now),
+        });
         sendEmail(
           db,
           {
@@ -273,7 +321,9 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
         );
       }
       // The same answer either way, so the form does not tell who has an account.
-      return { data: { message: 'If an account exists for this email address, we sent it a link to reset the password.' } };
+      return {
+        data: { message: 'If an account exists for this email address, we sent it a link to reset the password.' },
+      };
     },
 
     passwordReset: async (r) => {
@@ -294,12 +344,10 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // The account may have been deleted while the password was hashed.
       if (!db.get('SELECT 1 AS ok FROM users WHERE id = ?', [user.id!])) throw new HttpError(422, MESSAGES.resetFailed);
       // Following the emailed link proves the address too. Every session ends: whoever had the old password is out.
-      db.run('UPDATE users SET password_hash = ?, temporary_password = 0, email_verified_at = coalesce(email_verified_at, ?), updated_at = ? WHERE id = ?', [
-        passwordHash,
-        now,
-        now,
-        user.id!,
-      ]);
+      db.run(
+        'UPDATE users SET password_hash = ?, temporary_password = 0, email_verified_at = coalesce(email_verified_at, ?), updated_at = ? WHERE id = ?',
+        [passwordHash, now, now, user.id!],
+      );
       endSessions(db, user.id!);
       return { data: { message: 'Your password has been changed. You can sign in with the new one.' } };
     },
@@ -312,7 +360,10 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       checks.done();
       const now = r.clock.now;
       const code = normaliseCode(r.body.code);
-      const row = db.get('SELECT code FROM device_codes WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL', [code, r.channelId, now]);
+      const row = db.get(
+        'SELECT code FROM device_codes WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL',
+        [code, r.channelId, now],
+      );
       if (!row) throw refuse('code', MESSAGES.badDeviceCode);
       db.run('UPDATE device_codes SET user_id = ?, linked_at = ? WHERE code = ?', [user.id!, now, code]);
       sendEmail(
@@ -331,7 +382,10 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
 
     deleteAccount: (r) => {
       const user = r.user();
-      const link = siteLink(siteOf(r), '/confirm-account-deletion', { email: String(user.email), token: newLink(user, 'delete', r.clock.now) });
+      const link = siteLink(siteOf(r), '/confirm-account-deletion', {
+        email: String(user.email),
+        token: newLink(user, 'delete', r.clock.now),
+      });
       sendEmail(
         db,
         {
@@ -343,7 +397,9 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
         },
         r.clock.now,
       );
-      return { data: { message: `We sent a link to ${String(user.email)}. Open it to confirm the deletion of your account.` } };
+      return {
+        data: { message: `We sent a link to ${String(user.email)}. Open it to confirm the deletion of your account.` },
+      };
     },
 
     deleteAccountConfirm: (r) => {
@@ -353,7 +409,8 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       checks.done();
       const user = userByEmail(db, r.channelId, email!);
       // An unknown email answers like a wrong link, so the form does not tell who has an account.
-      if (!user || linkOf(user, 'delete', token!, r.clock.now) !== 'valid') throw new HttpError(422, MESSAGES.deletionLinkInvalid);
+      if (!user || linkOf(user, 'delete', token!, r.clock.now) !== 'valid')
+        throw new HttpError(422, MESSAGES.deletionLinkInvalid);
       deleteUser(db, user.id!);
       return { data: { message: 'Your account has been deleted.' } };
     },
@@ -361,13 +418,15 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
     updateProfile: async (r) => {
       const user = r.user();
       const body = r.body;
-      if (String(body._method ?? '').toLowerCase() !== 'patch') throw new HttpError(405, 'Send _method=patch to update the profile.');
+      if (String(body._method ?? '').toLowerCase() !== 'patch')
+        throw new HttpError(405, 'Send _method=patch to update the profile.');
       const checks = new Checks(body);
       const updates: Record<string, SqlValue> = {};
       for (const field of ['first_name', 'last_name']) {
         if (!(field in body)) continue;
         const value = checks.text(field);
-        if (value !== undefined && value.length > 255) checks.fail(field, `The ${field.replace('_', ' ')} may not be greater than 255 characters.`);
+        if (value !== undefined && value.length > 255)
+          checks.fail(field, `The ${field.replace('_', ' ')} may not be greater than 255 characters.`);
         else if (value !== undefined) updates[field] = value;
       }
       if ('gender' in body) {
@@ -379,14 +438,20 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       if ('news' in body) updates.news = truthy(body.news) ? 1 : 0;
       // A temporary password must be replaced before anything else is saved.
       let newPassword: string | undefined;
-      const changesPassword = Boolean(user.temporary_password) || (typeof body.password === 'string' && body.password !== '');
+      const changesPassword =
+        Boolean(user.temporary_password) || (typeof body.password === 'string' && body.password !== '');
       if (changesPassword) newPassword = checks.newPassword();
       // A token alone (a borrowed device, a stolen token) must not be enough to lock the owner out: a password
       // change names the current one. Accounts made by social sign-in have none to name.
       const current = typeof body.current_password === 'string' ? body.current_password : '';
-      if (changesPassword && user.password_hash !== null && current === '') checks.fail('current_password', MESSAGES.currentPasswordRequired);
+      if (changesPassword && user.password_hash !== null && current === '')
+        checks.fail('current_password', MESSAGES.currentPasswordRequired);
       checks.done();
-      if (changesPassword && user.password_hash !== null && !(await verifyPassword(current, String(user.password_hash)))) {
+      if (
+        changesPassword &&
+        user.password_hash !== null &&
+        !(await verifyPassword(current, String(user.password_hash)))
+      ) {
         throw refuse('current_password', MESSAGES.currentPasswordWrong);
       }
       if (newPassword !== undefined) {
@@ -397,7 +462,8 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // another password change, a deletion), nothing is written.
       const token = bearer(r.req.headers.authorization);
       const still = userByToken(db, r.channelId, token, r.clock.now);
-      if (!still || still.id !== user.id || still.password_hash !== user.password_hash) throw new HttpError(401, 'Unauthenticated.');
+      if (!still || still.id !== user.id || still.password_hash !== user.password_hash)
+        throw new HttpError(401, 'Unauthenticated.');
       const columns = Object.keys(updates);
       if (columns.length > 0) {
         db.run(`UPDATE users SET ${columns.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
@@ -430,7 +496,12 @@ export function deviceRoutes(ctx: AuthContext): ServerOnlyRoute[] {
         do {
           code = Array.from({ length: 6 }, () => DEVICE_ALPHABET[randomInt(DEVICE_ALPHABET.length)]).join('');
         } while (db.get('SELECT 1 AS taken FROM device_codes WHERE code = ?', [code]));
-        db.run('INSERT INTO device_codes (code, channel_id, api_key_hash, expires_at) VALUES (?, ?, ?, ?)', [code, r.channelId, tokenHash(r.apiKey ?? ''), now + DEVICE_CODE_TTL]);
+        db.run('INSERT INTO device_codes (code, channel_id, api_key_hash, expires_at) VALUES (?, ?, ?, ?)', [
+          code,
+          r.channelId,
+          tokenHash(r.apiKey ?? ''),
+          now + DEVICE_CODE_TTL,
+        ]);
         return { data: { code, expires_in: DEVICE_CODE_TTL } };
       },
     },
@@ -442,7 +513,11 @@ export function deviceRoutes(ctx: AuthContext): ServerOnlyRoute[] {
       handler: (r) => {
         const code = normaliseCode(r.params.code);
         // Only the api key that asked for the code may poll it: a code read off the screen gets nobody a token.
-        const row = db.get('SELECT * FROM device_codes WHERE code = ? AND channel_id = ? AND api_key_hash = ?', [code, r.channelId, tokenHash(r.apiKey ?? '')]);
+        const row = db.get('SELECT * FROM device_codes WHERE code = ? AND channel_id = ? AND api_key_hash = ?', [
+          code,
+          r.channelId,
+          tokenHash(r.apiKey ?? ''),
+        ]);
         if (!row) throw new HttpError(404, MESSAGES.badDeviceCode);
         const now = r.clock.now;
         if (row.user_id !== null) {

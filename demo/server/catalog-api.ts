@@ -10,7 +10,15 @@ import type { ServerResponse } from 'node:http';
 import type { EndpointName } from '../../src/api/contract.js';
 import { packageJson, prerollJson, subscriptionJson, vodItemJson } from './catalog.js';
 import type { ChannelDb, Row } from './db.js';
-import { eventListText, eventStatus, findEvent, listEvents, participantJson, renderEvent, type Clock } from './events.js';
+import {
+  eventListText,
+  eventStatus,
+  findEvent,
+  listEvents,
+  participantJson,
+  renderEvent,
+  type Clock,
+} from './events.js';
 import { eventFilterOf, listWindow, textOrNull as str, type ApiRequest, type Handlers } from './handler.js';
 import { addressKey, HttpError } from './http.js';
 import type { MediaLibrary } from './media.js';
@@ -71,7 +79,11 @@ export function viewerOf(r: ApiRequest): MediaViewer {
  * What a signed stream id (`{event}`, `vod-{item}`, `dl-{event}`) plays now: read per request, as events go live,
  * finish or are rescheduled. Every event plays the one test recording of `library`.
  */
-export function streamResolver(db: ChannelDb, library: MediaLibrary, clock: () => Clock): (stream: string) => StreamTarget {
+export function streamResolver(
+  db: ChannelDb,
+  library: MediaLibrary,
+  clock: () => Clock,
+): (stream: string) => StreamTarget {
   return (stream) => {
     const [, kind, id] = /^(?:(vod|dl)-)?(\d+)$/.exec(stream) ?? [];
     if (kind === 'vod') {
@@ -79,16 +91,26 @@ export function streamResolver(db: ChannelDb, library: MediaLibrary, clock: () =
         ? { kind: 'vod', asset: library.main }
         : { kind: 'refused', status: 404, message: 'Video not found.' };
     }
-    const row = id ? db.get('SELECT name, start_offset, duration, has_recording, is_geo_blocked FROM events WHERE id = ?', [Number(id)]) : undefined;
+    const row = id
+      ? db.get('SELECT name, start_offset, duration, has_recording, is_geo_blocked FROM events WHERE id = ?', [
+          Number(id),
+        ])
+      : undefined;
     if (!row) return { kind: 'refused', status: 404, message: 'Stream not found.' };
     if (row.is_geo_blocked) return { kind: 'refused', status: 403, message: GEO_BLOCKED };
     const { anchor, now } = clock();
     const start = anchor + Number(row.start_offset);
     const finished = now >= start + Number(row.duration);
     if (now < start) return { kind: 'refused', status: 404, message: 'The stream has not started yet.' };
-    if (finished && !row.has_recording) return { kind: 'refused', status: 404, message: 'This event has no recording.' };
-    if (kind === 'dl') return finished ? { kind: 'download', filename: downloadName(String(row.name)) } : { kind: 'refused', status: 404, message: 'The event has not finished.' };
-    return finished ? { kind: 'vod', asset: library.main } : { kind: 'live', asset: library.main, startMs: start * 1000 };
+    if (finished && !row.has_recording)
+      return { kind: 'refused', status: 404, message: 'This event has no recording.' };
+    if (kind === 'dl')
+      return finished
+        ? { kind: 'download', filename: downloadName(String(row.name)) }
+        : { kind: 'refused', status: 404, message: 'The event has not finished.' };
+    return finished
+      ? { kind: 'vod', asset: library.main }
+      : { kind: 'live', asset: library.main, startMs: start * 1000 };
   };
 }
 
@@ -97,10 +119,22 @@ export function servePlaceholderArt(db: ChannelDb, res: ServerResponse, path: st
   const m = /^\/media\/(logos|art)\/([\w-]+)\.svg$/.exec(path);
   if (!m) return false;
   const slug = m[2]!;
-  const group = m[1] === 'logos' ? db.get('SELECT name FROM participant_groups WHERE alias = ? LIMIT 1', [slug]) : undefined;
-  const color = m[1] === 'logos' ? db.get('SELECT color FROM participants p JOIN participant_groups g ON g.id = p.group_id WHERE g.alias = ? LIMIT 1', [slug]) : undefined;
+  const group =
+    m[1] === 'logos' ? db.get('SELECT name FROM participant_groups WHERE alias = ? LIMIT 1', [slug]) : undefined;
+  const color =
+    m[1] === 'logos'
+      ? db.get(
+          'SELECT color FROM participants p JOIN participant_groups g ON g.id = p.group_id WHERE g.alias = ? LIMIT 1',
+          [slug],
+        )
+      : undefined;
   const label = group ? String(group.name) : slug.replace(/-/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
-  const svg = placeholderSvg(m[1] === 'logos' ? 'logo' : 'art', slug, label, color?.color ? String(color.color) : undefined);
+  const svg = placeholderSvg(
+    m[1] === 'logos' ? 'logo' : 'art',
+    slug,
+    label,
+    color?.color ? String(color.color) : undefined,
+  );
   res.writeHead(200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': 'no-cache', ...CORS_HEADERS });
   res.end(svg);
   return true;
@@ -114,13 +148,19 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
   const listPage = (query: URLSearchParams, table: string, channelId: number, order: string) => {
     const total = Number(db.get(`SELECT count(*) AS n FROM ${table} WHERE channel_id = ?`, [channelId])?.n ?? 0);
     const { meta, sqlLimit } = listWindow(query, total);
-    const rows = db.all(`SELECT * FROM ${table} WHERE channel_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`, [channelId, sqlLimit, meta.offset]);
+    const rows = db.all(`SELECT * FROM ${table} WHERE channel_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`, [
+      channelId,
+      sqlLimit,
+      meta.offset,
+    ]);
     return { rows, meta };
   };
 
   /** A row of the channel by id from a path parameter, or a 404 with `message`. */
   const rowById = (table: string, channelId: number, id: string, message: string): Row => {
-    const row = /^\d+$/.test(id) ? db.get(`SELECT * FROM ${table} WHERE channel_id = ? AND id = ?`, [channelId, Number(id)]) : undefined;
+    const row = /^\d+$/.test(id)
+      ? db.get(`SELECT * FROM ${table} WHERE channel_id = ? AND id = ?`, [channelId, Number(id)])
+      : undefined;
     if (!row) throw new HttpError(404, message);
     return row;
   };
@@ -147,24 +187,34 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
       if (eventStatus(event, r.clock) !== 'finished' || !event.hasRecording) {
         throw new HttpError(422, 'Only a finished event with a recording can be downloaded.');
       }
-      db.run('UPDATE users SET downloads_count = downloads_count + 1, updated_at = ? WHERE id = ?', [r.clock.now, user.id!]);
+      db.run('UPDATE users SET downloads_count = downloads_count + 1, updated_at = ? WHERE id = ?', [
+        r.clock.now,
+        user.id!,
+      ]);
       const filename = downloadName(String(db.get('SELECT name FROM events WHERE id = ?', [event.id])!.name));
-      return { data: { url: mediaServer.signedUrl(r.origin, `dl-${event.id}`, viewerOf(r), `download/${filename}`), filename } };
+      return {
+        data: { url: mediaServer.signedUrl(r.origin, `dl-${event.id}`, viewerOf(r), `download/${filename}`), filename },
+      };
     },
     vodItem: (r) => {
       const row = rowById('vod_items', r.channelId, r.params.id!, 'Video not found.');
       const access = r.access().canWatchVod(String(row.type));
-      const stream = access && r.view().streams ? mediaServer.signedUrl(r.origin, `vod-${row.id}`, viewerOf(r)) : undefined;
+      const stream =
+        access && r.view().streams ? mediaServer.signedUrl(r.origin, `vod-${row.id}`, viewerOf(r)) : undefined;
       return { data: vodItemJson(row, r.media, access, stream, recordingSeconds) };
     },
     prerolls: ({ channelId, origin }) => ({
-      data: db.all('SELECT * FROM prerolls WHERE channel_id = ? ORDER BY position', [channelId]).map((row) => prerollJson(db, row, origin)),
+      data: db
+        .all('SELECT * FROM prerolls WHERE channel_id = ? ORDER BY position', [channelId])
+        .map((row) => prerollJson(db, row, origin)),
     }),
     packages: ({ channelId, query }) => {
       const { rows, meta } = listPage(query, 'packages', channelId, 'position, id');
       return { data: rows.map((row) => packageJson(db, row)), meta };
     },
-    package: ({ channelId, params }) => ({ data: packageJson(db, rowById('packages', channelId, params.id!, 'Package not found.')) }),
+    package: ({ channelId, params }) => ({
+      data: packageJson(db, rowById('packages', channelId, params.id!, 'Package not found.')),
+    }),
     subscriptions: ({ channelId, query }) => {
       const { rows, meta } = listPage(query, 'subscriptions', channelId, 'position, id');
       return { data: rows.map(subscriptionJson), meta };
@@ -186,19 +236,18 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
       return { data: rows.filter((row) => row.parent_id === null).map(node) };
     },
     homepageEvents: (r) => {
-      const kind = (status: 'live' | 'upcoming' | 'finished') => listEvents(db, r.channelId, { status, offset: 0, limit: 10 }, r.view());
+      const kind = (status: 'live' | 'upcoming' | 'finished') =>
+        listEvents(db, r.channelId, { status, offset: 0, limit: 10 }, r.view());
       return { data: { live: kind('live'), upcoming: kind('upcoming'), finished: kind('finished') } };
     },
     eventLocations: ({ channelId }) => ({
-      data: db
-        .all('SELECT * FROM locations WHERE channel_id = ? ORDER BY name', [channelId])
-        .map((row) => ({
-          id: Number(row.id),
-          name: String(row.name),
-          city: str(row.city),
-          state: str(row.state),
-          time_zone: str(row.time_zone),
-        })),
+      data: db.all('SELECT * FROM locations WHERE channel_id = ? ORDER BY name', [channelId]).map((row) => ({
+        id: Number(row.id),
+        name: String(row.name),
+        city: str(row.city),
+        state: str(row.state),
+        time_zone: str(row.time_zone),
+      })),
     }),
     participants: ({ channelId, query, media }) => {
       const { rows, meta } = listPage(query, 'participants', channelId, 'name, id');
@@ -212,8 +261,12 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
     groupProperties: ({ channelId }) => {
       // Derived from the schools' own properties, so a new school's conference shows up without extra data.
       const values = new Map<string, Set<string>>();
-      for (const row of db.all('SELECT properties_json FROM participant_groups WHERE channel_id = ? ORDER BY id', [channelId])) {
-        for (const [name, value] of Object.entries(JSON.parse(String(row.properties_json)) as Record<string, unknown>)) {
+      for (const row of db.all('SELECT properties_json FROM participant_groups WHERE channel_id = ? ORDER BY id', [
+        channelId,
+      ])) {
+        for (const [name, value] of Object.entries(
+          JSON.parse(String(row.properties_json)) as Record<string, unknown>,
+        )) {
           if (value === null || value === undefined) continue;
           if (!values.has(name)) values.set(name, new Set());
           values.get(name)!.add(String(value));

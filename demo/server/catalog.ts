@@ -57,7 +57,13 @@ export function prerollJson(db: ChannelDb, row: Row, origin: string): Record<str
 }
 
 /** A library item; `stream` is its signed playback URL when the caller has access (else undefined). */
-export function vodItemJson(row: Row, media: MediaUrl, access: boolean, stream: string | undefined, duration: number): Record<string, unknown> {
+export function vodItemJson(
+  row: Row,
+  media: MediaUrl,
+  access: boolean,
+  stream: string | undefined,
+  duration: number,
+): Record<string, unknown> {
   const image = media(row.image);
   return {
     id: Number(row.id),

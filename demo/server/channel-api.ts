@@ -33,7 +33,19 @@ export interface ChannelContext {
 /** The contract endpoints this module answers. */
 export type ChannelEndpoint = Extract<
   EndpointName,
-  'getApiKey' | 'settings' | 'menu' | 'pages' | 'page' | 'colors' | 'profile' | 'userAccess' | 'geo' | 'faq' | 'slides' | 'customForm' | 'log'
+  | 'getApiKey'
+  | 'settings'
+  | 'menu'
+  | 'pages'
+  | 'page'
+  | 'colors'
+  | 'profile'
+  | 'userAccess'
+  | 'geo'
+  | 'faq'
+  | 'slides'
+  | 'customForm'
+  | 'log'
 >;
 
 /** The channel lookups the rest of the server shares, and this module's handlers. */
@@ -65,7 +77,10 @@ export function createChannels(ctx: ChannelContext): Channels {
 
   /** A channel's settings as stored (a fresh copy: callers may change it). */
   const storedSettings = (channelId: number): Record<string, unknown> =>
-    JSON.parse(String(db.get('SELECT json FROM settings WHERE channel_id = ?', [channelId])?.json ?? '{}')) as Record<string, unknown>;
+    JSON.parse(String(db.get('SELECT json FROM settings WHERE channel_id = ?', [channelId])?.json ?? '{}')) as Record<
+      string,
+      unknown
+    >;
 
   const sitesOf = (channelId: number): string[] => {
     const site = storedSettings(channelId).site_url;
@@ -74,7 +89,9 @@ export function createChannels(ctx: ChannelContext): Channels {
   };
 
   const byKey = (key: unknown): Row | undefined =>
-    typeof key === 'string' && key !== '' ? db.get('SELECT id, channel_key, name FROM channels WHERE channel_key = ?', [key]) : undefined;
+    typeof key === 'string' && key !== ''
+      ? db.get('SELECT id, channel_key, name FROM channels WHERE channel_key = ?', [key])
+      : undefined;
 
   const settingsOf = (channelId: number): Record<string, unknown> => {
     const settings = storedSettings(channelId);
@@ -83,12 +100,14 @@ export function createChannels(ctx: ChannelContext): Channels {
     // In dev mode Mux beacons come back to this server (POST /, analytics.ts) unless the channel names another
     // domain; in production mux-embed sends them to Mux. mux-embed uses http:// only for `localhost(:port)` hosts,
     // so 127.0.0.1 and [::1] are named localhost.
-    if (dev && mux && !mux.beacon_domain) mux.beacon_domain = new URL(origins.bundle).host.replace(/^(127\.0\.0\.1|\[::1\])(?=:|$)/, 'localhost');
+    if (dev && mux && !mux.beacon_domain)
+      mux.beacon_domain = new URL(origins.bundle).host.replace(/^(127\.0\.0\.1|\[::1\])(?=:|$)/, 'localhost');
     // Social sign-in goes to the channel's real provider when its settings name one; in dev mode, to this server's
     // stand-in authorize pages otherwise. A provider with nowhere to go is not offered.
     const social = settings.social as Record<string, { authorize_url?: string | null }> | null | undefined;
     for (const [provider, client] of Object.entries(social ?? {})) {
-      if (!client.authorize_url && dev) client.authorize_url = new URL(`/__social/${encodeURIComponent(provider)}/authorize`, origins.bundle).href;
+      if (!client.authorize_url && dev)
+        client.authorize_url = new URL(`/__social/${encodeURIComponent(provider)}/authorize`, origins.bundle).href;
       if (!client.authorize_url) delete social![provider];
     }
     // The tag manager is this server's stand-in in dev mode (it records what is pushed, GET /__dev/gtag) unless
@@ -110,13 +129,20 @@ export function createChannels(ctx: ChannelContext): Channels {
       // Random, unguessable, and stored so any later keyed call can map it back to the channel.
       const apiKey = randomBytes(24).toString('hex');
       const now = ctx.clock().now;
-      db.run('INSERT INTO api_keys (api_key, channel_id, created_at, last_used_at) VALUES (?, ?, ?, ?)', [apiKey, channelId, now, now]);
+      db.run('INSERT INTO api_keys (api_key, channel_id, created_at, last_used_at) VALUES (?, ?, ?, ?)', [
+        apiKey,
+        channelId,
+        now,
+        now,
+      ]);
       if (++keysIssued % 100 === 0) capApiKeys(db);
       return { data: { api_key: apiKey } };
     },
     settings: ({ channelId }) => ({ data: settingsOf(channelId) }),
     menu: ({ channelId, media }) => {
-      const rows = db.all('SELECT * FROM menu WHERE channel_id = ? ORDER BY parent_id IS NOT NULL, position', [channelId]);
+      const rows = db.all('SELECT * FROM menu WHERE channel_id = ? ORDER BY parent_id IS NOT NULL, position', [
+        channelId,
+      ]);
       const item = (row: Row) => ({
         id: Number(row.id),
         name: String(row.name),
@@ -137,7 +163,12 @@ export function createChannels(ctx: ChannelContext): Channels {
     pages: ({ channelId }) => ({
       data: db
         .all('SELECT id, name, alt_name, url FROM pages WHERE channel_id = ? ORDER BY position', [channelId])
-        .map((row) => ({ id: Number(row.id), name: String(row.name), alt_name: str(row.alt_name), url: String(row.url) })),
+        .map((row) => ({
+          id: Number(row.id),
+          name: String(row.name),
+          alt_name: str(row.alt_name),
+          url: String(row.url),
+        })),
     }),
     page: ({ channelId, params, media }) => {
       const alias = params.alias!.replace(/\//g, '');
@@ -150,7 +181,9 @@ export function createChannels(ctx: ChannelContext): Channels {
     },
     colors: ({ channelId }) => ({
       data: Object.fromEntries(
-        db.all('SELECT name, value FROM colors WHERE channel_id = ? ORDER BY name', [channelId]).map((r) => [r.name, r.value]),
+        db
+          .all('SELECT name, value FROM colors WHERE channel_id = ? ORDER BY name', [channelId])
+          .map((r) => [r.name, r.value]),
       ),
     }),
     profile: (r) => ({ data: userJson(r.user()) }),
@@ -185,7 +218,9 @@ export function createChannels(ctx: ChannelContext): Channels {
     customForm: ({ channelId, params }) => {
       const row = db.get('SELECT * FROM custom_forms WHERE channel_id = ? AND alias = ?', [channelId, params.alias!]);
       if (!row) throw new HttpError(404, 'Form not found.');
-      return { data: { alias: String(row.alias), name: String(row.name), fields: JSON.parse(String(row.fields_json)) } };
+      return {
+        data: { alias: String(row.alias), name: String(row.name), fields: JSON.parse(String(row.fields_json)) },
+      };
     },
     log: ({ channelId, body, ip }) => {
       const parsed = LogEntry.safeParse(body);
@@ -198,8 +233,14 @@ export function createChannels(ctx: ChannelContext): Channels {
         throw new HttpError(422, 'The given data was invalid.', errors);
       }
       const entry = JSON.stringify(parsed.data);
-      if (Buffer.byteLength(entry) > MAX_LOG_ENTRY_BYTES) throw new HttpError(413, `A log entry may hold at most ${MAX_LOG_ENTRY_BYTES / 1024} KB.`);
-      const id = db.run('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [channelId, ctx.clock().now, ip, entry]);
+      if (Buffer.byteLength(entry) > MAX_LOG_ENTRY_BYTES)
+        throw new HttpError(413, `A log entry may hold at most ${MAX_LOG_ENTRY_BYTES / 1024} KB.`);
+      const id = db.run('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [
+        channelId,
+        ctx.clock().now,
+        ip,
+        entry,
+      ]);
       capLogs(db, channelId);
       return { status: 201, body: { data: { id } } };
     },

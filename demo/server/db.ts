@@ -29,7 +29,9 @@ export const SAVE_INTERVAL_MS = 1000;
  */
 function fixturesDigest(fixturesDir: string): string {
   const hash = createHash('sha256');
-  for (const name of readdirSync(fixturesDir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(fixturesDir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     hash.update(name).update(readFileSync(join(fixturesDir, name)));
   }
   return hash.digest('hex');

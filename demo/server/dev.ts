@@ -67,21 +67,35 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) => send(re
 export const isDevPath = (path: string) => path === '/__dev' || path.startsWith('/__dev/');
 
 /** Records a push of the tag-manager stand-in (`POST /gtag-stand-in/collect`); false for other paths. */
-export async function handleGtagCollect(req: IncomingMessage, res: ServerResponse, path: string, gtag: Recorder): Promise<boolean> {
+export async function handleGtagCollect(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  gtag: Recorder,
+): Promise<boolean> {
   if (path !== '/gtag-stand-in/collect') return false;
   if (req.method !== 'POST') throw new HttpError(405, 'Method not allowed.');
   const body = await readBody(req, MAX_ANALYTICS_BODY);
-  if (typeof body.command !== 'string' || body.command === '') throw new HttpError(422, 'A tag-manager push needs a command (event, config, js, set, push).');
+  if (typeof body.command !== 'string' || body.command === '')
+    throw new HttpError(422, 'A tag-manager push needs a command (event, config, js, set, push).');
   send(res, 201, { data: { id: gtag.add(body.command, req, body).id } });
   return true;
 }
 
 /** Answers a /__dev/ request; false when the path is not one of them. */
-export async function handleDev(req: IncomingMessage, res: ServerResponse, url: URL, ctx: DevContext): Promise<boolean> {
+export async function handleDev(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: DevContext,
+): Promise<boolean> {
   const path = url.pathname.replace(/\/+$/, '');
   if (!isDevPath(path)) return false;
   if (!hasDevSecret(req, ctx.secret)) {
-    throw new HttpError(403, 'The dev endpoints need this start\'s dev secret in the X-Channel-Dev-Secret header (the server prints it, and writes it to DATA_DIR/dev-secret).');
+    throw new HttpError(
+      403,
+      "The dev endpoints need this start's dev secret in the X-Channel-Dev-Secret header (the server prints it, and writes it to DATA_DIR/dev-secret).",
+    );
   }
   const method = req.method ?? 'GET';
   const query = url.searchParams;
@@ -102,7 +116,11 @@ export async function handleDev(req: IncomingMessage, res: ServerResponse, url: 
   }
   if (path === '/__dev/media-requests') {
     if (method === 'DELETE') ctx.media.requests.clear();
-    const filter = { since: optionalNumber(query.get('since')), after: optionalNumber(query.get('after')), stream: query.get('stream') ?? undefined };
+    const filter = {
+      since: optionalNumber(query.get('since')),
+      after: optionalNumber(query.get('after')),
+      stream: query.get('stream') ?? undefined,
+    };
     sendJson(res, 200, { data: method === 'DELETE' ? [] : ctx.media.requests.query(filter) });
     return true;
   }
@@ -131,9 +149,10 @@ export async function handleDev(req: IncomingMessage, res: ServerResponse, url: 
     return true;
   }
   if (path === '/__dev/events' && method === 'GET') {
-    const rows = ctx.db.all('SELECT e.key, e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE c.channel_key = ? AND e.key IS NOT NULL ORDER BY e.id', [
-      query.get('channel_key') ?? 'demo',
-    ]);
+    const rows = ctx.db.all(
+      'SELECT e.key, e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE c.channel_key = ? AND e.key IS NOT NULL ORDER BY e.id',
+      [query.get('channel_key') ?? 'demo'],
+    );
     sendJson(res, 200, { data: Object.fromEntries(rows.map((row) => [String(row.key), Number(row.id)])) });
     return true;
   }
@@ -156,7 +175,10 @@ async function settings(ctx: DevContext, method: string, channelKey: string, req
   const { db } = ctx;
   // The body first: the row is read and written with no wait in between, so two changes at once both count.
   const patch = method === 'POST' ? await readBody(req) : undefined;
-  const row = db.get('SELECT s.channel_id, s.json, s.fixture_json FROM settings s JOIN channels c ON c.id = s.channel_id WHERE c.channel_key = ?', [channelKey]);
+  const row = db.get(
+    'SELECT s.channel_id, s.json, s.fixture_json FROM settings s JOIN channels c ON c.id = s.channel_id WHERE c.channel_key = ?',
+    [channelKey],
+  );
   if (!row) throw new HttpError(404, 'Channel not found.');
   let json = String(row.json);
   if (patch) {
@@ -164,9 +186,9 @@ async function settings(ctx: DevContext, method: string, channelKey: string, req
     const problems = settingsProblems(merged, ctx.scriptOrigins);
     if (Object.keys(problems).length) throw new HttpError(422, 'These settings cannot be stored.', problems);
     json = JSON.stringify(merged);
-  }
-  else if (method === 'DELETE') json = String(row.fixture_json);
-  if (method === 'POST' || method === 'DELETE') db.run('UPDATE settings SET json = ? WHERE channel_id = ?', [json, row.channel_id!]);
+  } else if (method === 'DELETE') json = String(row.fixture_json);
+  if (method === 'POST' || method === 'DELETE')
+    db.run('UPDATE settings SET json = ? WHERE channel_id = ?', [json, row.channel_id!]);
   return JSON.parse(json);
 }
 
@@ -184,7 +206,9 @@ function logs(db: ChannelDb, key: string | null) {
         'SELECT l.id, l.received_at, l.entry_json, c.channel_key FROM logs l LEFT JOIN channels c ON c.id = l.channel_id WHERE c.channel_key = ? ORDER BY l.id',
         [key],
       )
-    : db.all('SELECT l.id, l.received_at, l.entry_json, c.channel_key FROM logs l LEFT JOIN channels c ON c.id = l.channel_id ORDER BY l.id');
+    : db.all(
+        'SELECT l.id, l.received_at, l.entry_json, c.channel_key FROM logs l LEFT JOIN channels c ON c.id = l.channel_id ORDER BY l.id',
+      );
   return rows.map((row) => ({
     id: Number(row.id),
     received_at: Number(row.received_at),
@@ -197,7 +221,10 @@ function logs(db: ChannelDb, key: string | null) {
 function eventId(db: ChannelDb, ref: string, channelKey: string): number {
   const row = /^\d+$/.test(ref)
     ? db.get('SELECT id FROM events WHERE id = ?', [Number(ref)])
-    : db.get('SELECT e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE c.channel_key = ? AND e.key = ?', [channelKey, ref]);
+    : db.get('SELECT e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE c.channel_key = ? AND e.key = ?', [
+        channelKey,
+        ref,
+      ]);
   if (!row) throw new HttpError(404, 'Event not found.');
   return Number(row.id);
 }
@@ -209,18 +236,32 @@ function schedule(ctx: DevContext, id: number) {
   const { anchor, now } = ctx.clock();
   const start = anchor + Number(row.start_offset);
   const end = start + Number(row.duration);
-  return { id, event_utc_ts: start, duration: Number(row.duration), stream_status: now < start ? 'upcoming' : now < end ? 'live' : 'finished' };
+  return {
+    id,
+    event_utc_ts: start,
+    duration: Number(row.duration),
+    stream_status: now < start ? 'upcoming' : now < end ? 'live' : 'finished',
+  };
 }
 
 /** Moves an event's start (the original schedule is kept in event_reschedules for reset). */
 function startIn(ctx: DevContext, id: number, body: Record<string, unknown>) {
   const seconds = Number(body.seconds);
   const duration = body.duration === undefined ? undefined : Number(body.duration);
-  if (!Number.isInteger(seconds)) throw new HttpError(422, 'seconds must be an integer (negative: started that long ago).');
-  if (duration !== undefined && !(Number.isInteger(duration) && duration > 0)) throw new HttpError(422, 'duration must be a positive integer.');
+  if (!Number.isInteger(seconds))
+    throw new HttpError(422, 'seconds must be an integer (negative: started that long ago).');
+  if (duration !== undefined && !(Number.isInteger(duration) && duration > 0))
+    throw new HttpError(422, 'duration must be a positive integer.');
   const { anchor, now } = ctx.clock();
-  ctx.db.run('INSERT OR IGNORE INTO event_reschedules (event_id, start_offset, duration) SELECT id, start_offset, duration FROM events WHERE id = ?', [id]);
-  ctx.db.run('UPDATE events SET start_offset = ?, duration = coalesce(?, duration) WHERE id = ?', [now - anchor + seconds, duration ?? null, id]);
+  ctx.db.run(
+    'INSERT OR IGNORE INTO event_reschedules (event_id, start_offset, duration) SELECT id, start_offset, duration FROM events WHERE id = ?',
+    [id],
+  );
+  ctx.db.run('UPDATE events SET start_offset = ?, duration = coalesce(?, duration) WHERE id = ?', [
+    now - anchor + seconds,
+    duration ?? null,
+    id,
+  ]);
   forgetEventJson(ctx.db, id);
   return schedule(ctx, id);
 }

@@ -71,7 +71,8 @@ function parseDate(value: string, endOfDay: boolean): number | undefined {
   const ms = Date.UTC(year, month - 1, day);
   const check = new Date(ms);
   // Date.UTC rolls 2024-02-31 over to March; a rolled date means the input was not a real day.
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day)
+    return undefined;
   return ms / 1000 + (endOfDay ? 86400 - 1 : 0);
 }
 
@@ -100,7 +101,8 @@ export function parseEventQuery(params: URLSearchParams): { filter: EventFilter 
   if (!shaped.success) {
     for (const issue of shaped.error.issues) {
       const field = String(issue.path[0] ?? 'query');
-      if (field === 'stream_status') fail(field, `The selected stream_status is invalid (${STREAM_STATUSES.join(', ')}).`);
+      if (field === 'stream_status')
+        fail(field, `The selected stream_status is invalid (${STREAM_STATUSES.join(', ')}).`);
       else if (field === 'sort_direction') fail(field, 'The selected sort_direction is invalid (asc, desc).');
       else fail(field, `The ${field} field is invalid.`);
     }
@@ -119,7 +121,8 @@ export function parseEventQuery(params: URLSearchParams): { filter: EventFilter 
   }
   if (raw.start_date !== undefined) {
     filter.from = parseDate(raw.start_date, false);
-    if (filter.from === undefined) fail('start_date', 'The start_date is not a valid date (YYYY-MM-DD or unix seconds).');
+    if (filter.from === undefined)
+      fail('start_date', 'The start_date is not a valid date (YYYY-MM-DD or unix seconds).');
   }
   if (raw.end_date !== undefined) {
     filter.to = parseDate(raw.end_date, true);
@@ -194,7 +197,9 @@ function whereClause(db: ChannelDb, channelId: number, filter: EventFilter, cloc
     params[':category'] = root;
   }
   if (filter.participant) {
-    parts.push('EXISTS (SELECT 1 FROM event_participants ep WHERE ep.event_id = e.id AND ep.participant_id = :participant)');
+    parts.push(
+      'EXISTS (SELECT 1 FROM event_participants ep WHERE ep.event_id = e.id AND ep.participant_id = :participant)',
+    );
     params[':participant'] = resolveRef(db, 'participants', channelId, filter.participant);
   }
   if (filter.group) {
@@ -239,7 +244,10 @@ function favouriteCondition({ participants, groups, categories }: FavouriteIds):
   // Ids come from our own tables as numbers: safe to inline, and no bound-variable limit to worry about.
   const list = (ids: number[]) => ids.map((id) => Math.trunc(id)).join(',');
   const any: string[] = [];
-  if (participants.length) any.push(`EXISTS (SELECT 1 FROM event_participants ep WHERE ep.event_id = e.id AND ep.participant_id IN (${list(participants)}))`);
+  if (participants.length)
+    any.push(
+      `EXISTS (SELECT 1 FROM event_participants ep WHERE ep.event_id = e.id AND ep.participant_id IN (${list(participants)}))`,
+    );
   if (groups.length) {
     any.push(`EXISTS (SELECT 1 FROM event_participants ep JOIN participants p ON p.id = ep.participant_id
       WHERE ep.event_id = e.id AND p.group_id IN (${list(groups)}))`);
@@ -350,7 +358,8 @@ export interface EventView {
 }
 
 /** The status of a cached event at the view's moment. */
-export const eventStatus = (event: CachedEvent, clock: Clock) => statusAt(event.start, event.duration, clock.now - clock.anchor);
+export const eventStatus = (event: CachedEvent, clock: Clock) =>
+  statusAt(event.start, event.duration, clock.now - clock.anchor);
 
 /**
  * A contract `Event` as JSON text: the cached fixed part plus stream_status, has_access, duration (scheduled, or the
@@ -390,7 +399,12 @@ export function forgetEventJson(db: ChannelDb, id?: number): void {
 
 /** Serialises every event for `origin` ahead of the first request (the bench page's first call then stays fast). */
 export function warmEventJson(db: ChannelDb, clock: Clock, origin: string): void {
-  cachedEvents(db, db.all('SELECT id FROM events').map((row) => Number(row.id)), clock, origin);
+  cachedEvents(
+    db,
+    db.all('SELECT id FROM events').map((row) => Number(row.id)),
+    clock,
+    origin,
+  );
 }
 
 /** Cached events for these ids (on `origin`), serialising the missing ones in one query. */
@@ -456,7 +470,10 @@ export function listEventsJson(
   )[0]?.page;
   const ids = page ? String(page).split(',').map(Number) : [];
   const cache = cachedEvents(db, ids, clock, view.origin);
-  return { events: ids.map((id) => renderEvent(cache.get(id)!, view)), meta: { total, offset: filter.offset, limit: filter.limit } };
+  return {
+    events: ids.map((id) => renderEvent(cache.get(id)!, view)),
+    meta: { total, offset: filter.offset, limit: filter.limit },
+  };
 }
 
 /** `GET /events` (and `GET events/favorite`) as the answer's JSON text: the cached events spliced in as they are. */
@@ -471,7 +488,13 @@ export function listEvents(db: ChannelDb, channelId: number, filter: EventFilter
 }
 
 /** One event of the channel (cached form), or undefined. */
-export function findEvent(db: ChannelDb, channelId: number, id: number, clock: Clock, origin: string): CachedEvent | undefined {
+export function findEvent(
+  db: ChannelDb,
+  channelId: number,
+  id: number,
+  clock: Clock,
+  origin: string,
+): CachedEvent | undefined {
   const event = cachedEvents(db, [id], clock, origin).get(id);
   return event?.channelId === channelId ? event : undefined;
 }

@@ -20,7 +20,8 @@ import type { IncomingMessage } from 'node:http';
 export type ServerMode = 'production' | 'dev';
 
 /** Whether an interface name or address is this machine's loopback. */
-export const isLoopback = (host: string): boolean => host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+export const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /** The request header that carries the dev secret. */
 export const DEV_SECRET_HEADER = 'x-channel-dev-secret';
@@ -55,10 +56,17 @@ export function publicOriginOf(value: string): string {
  * The Host values a listener on `port` answers: the loopback names, the interface it listens on (unless it is a
  * wildcard), the public origin's host, and any extra names (`ALLOWED_HOSTS`). Lower case, with the port.
  */
-export function allowedHostsFor(port: number, listenHost: string, publicOrigin: string | undefined, extra: readonly string[] = []): Set<string> {
+export function allowedHostsFor(
+  port: number,
+  listenHost: string,
+  publicOrigin: string | undefined,
+  extra: readonly string[] = [],
+): Set<string> {
   const hosts = new Set([`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
   if (listenHost && listenHost !== '0.0.0.0' && listenHost !== '::') {
-    hosts.add(`${listenHost.includes(':') && !listenHost.startsWith('[') ? `[${listenHost}]` : listenHost}:${port}`.toLowerCase());
+    hosts.add(
+      `${listenHost.includes(':') && !listenHost.startsWith('[') ? `[${listenHost}]` : listenHost}:${port}`.toLowerCase(),
+    );
   }
   if (publicOrigin) {
     const url = new URL(publicOrigin);

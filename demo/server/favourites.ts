@@ -12,16 +12,18 @@ import { Checks, eventFilterOf, idOf, textOrNull, type ApiRequest, type Handlers
 import { HttpError } from './http.js';
 
 /** Where each favoritable type lives, and its kind in `GET favorites`. */
-const KINDS: Record<FavoritableType, { table: string; kind: 'participant' | 'participant_group' | 'event_category' }> = {
-  participant: { table: 'participants', kind: 'participant' },
-  group: { table: 'participant_groups', kind: 'participant_group' },
-  category: { table: 'categories', kind: 'event_category' },
-};
+const KINDS: Record<FavoritableType, { table: string; kind: 'participant' | 'participant_group' | 'event_category' }> =
+  {
+    participant: { table: 'participants', kind: 'participant' },
+    group: { table: 'participant_groups', kind: 'participant_group' },
+    category: { table: 'categories', kind: 'event_category' },
+  };
 
 /** How many derived favourite events `GET favorites` lists per status (live, upcoming). */
 const DERIVED_EVENTS = 50;
 
-const isFavoritable = (type: unknown): type is FavoritableType => typeof type === 'string' && (FAVORITABLE_TYPES as readonly string[]).includes(type);
+const isFavoritable = (type: unknown): type is FavoritableType =>
+  typeof type === 'string' && (FAVORITABLE_TYPES as readonly string[]).includes(type);
 
 /** A favourite row (joined with its target's name) as the contract's Favourite. */
 const favouriteJson = (row: Row) => ({
@@ -34,28 +36,45 @@ const favouriteJson = (row: Row) => ({
 /** The user's favourites with their targets' names, oldest first. */
 function favouriteRows(db: ChannelDb, userId: number, id?: number): Row[] {
   const joins = Object.entries(KINDS)
-    .map(([type, { table }]) => `SELECT f.*, t.name AS name FROM favourites f JOIN ${table} t ON t.id = f.favoritable_id AND f.favoritable_type = '${type}'`)
+    .map(
+      ([type, { table }]) =>
+        `SELECT f.*, t.name AS name FROM favourites f JOIN ${table} t ON t.id = f.favoritable_id AND f.favoritable_type = '${type}'`,
+    )
     .join(' UNION ALL ');
-  return db.all(`SELECT * FROM (${joins}) WHERE user_id = ? ${id === undefined ? '' : 'AND id = ?'} ORDER BY created_at, id`, id === undefined ? [userId] : [userId, id]);
+  return db.all(
+    `SELECT * FROM (${joins}) WHERE user_id = ? ${id === undefined ? '' : 'AND id = ?'} ORDER BY created_at, id`,
+    id === undefined ? [userId] : [userId, id],
+  );
 }
 
 /** A user's favourites as the ids an events filter takes (a sport brings its subcategories). */
 export function favouriteIds(db: ChannelDb, userId: number): FavouriteIds {
   const of = (type: FavoritableType) =>
-    db.all('SELECT favoritable_id FROM favourites WHERE user_id = ? AND favoritable_type = ? ORDER BY id', [userId, type]).map((row) => Number(row.favoritable_id));
+    db
+      .all('SELECT favoritable_id FROM favourites WHERE user_id = ? AND favoritable_type = ? ORDER BY id', [
+        userId,
+        type,
+      ])
+      .map((row) => Number(row.favoritable_id));
   return { participants: of('participant'), groups: of('group'), categories: categoryTree(db, of('category')) };
 }
 
-export function favouriteHandlers(db: ChannelDb): Handlers<'favourites' | 'addFavourite' | 'deleteFavourite' | 'favouriteEvents'> {
+export function favouriteHandlers(
+  db: ChannelDb,
+): Handlers<'favourites' | 'addFavourite' | 'deleteFavourite' | 'favouriteEvents'> {
   const userId = (r: ApiRequest) => Number(r.user().id);
 
   return {
     favourites: (r) => {
       const id = userId(r);
       const grouped: Record<string, unknown[]> = { participant: [], participant_group: [], event_category: [] };
-      for (const row of favouriteRows(db, id)) grouped[KINDS[row.favoritable_type as FavoritableType].kind]!.push(favouriteJson(row));
+      for (const row of favouriteRows(db, id))
+        grouped[KINDS[row.favoritable_type as FavoritableType].kind]!.push(favouriteJson(row));
       const filter = { offset: 0, limit: DERIVED_EVENTS, favourites: favouriteIds(db, id) };
-      const events = [...listEvents(db, r.channelId, { ...filter, status: 'live' }, r.view()), ...listEvents(db, r.channelId, { ...filter, status: 'upcoming' }, r.view())];
+      const events = [
+        ...listEvents(db, r.channelId, { ...filter, status: 'live' }, r.view()),
+        ...listEvents(db, r.channelId, { ...filter, status: 'upcoming' }, r.view()),
+      ];
       const locations = new Map<number, unknown>();
       for (const event of events) {
         const location = event.location as { id: number } | null;
@@ -75,17 +94,28 @@ export function favouriteHandlers(db: ChannelDb): Handlers<'favourites' | 'addFa
       const checks = new Checks(r.body);
       const type = r.body.favoritable_type;
       const targetId = idOf(r.body.favoritable_id);
-      if (!isFavoritable(type)) checks.fail('favoritable_type', `The favoritable type must be one of ${FAVORITABLE_TYPES.join(', ')}.`);
+      if (!isFavoritable(type))
+        checks.fail('favoritable_type', `The favoritable type must be one of ${FAVORITABLE_TYPES.join(', ')}.`);
       if (r.body.favoritable_id === undefined || r.body.favoritable_id === null || r.body.favoritable_id === '') {
         checks.fail('favoritable_id', 'The favoritable id field is required.');
-      } else if (targetId === undefined || (isFavoritable(type) && !db.get(`SELECT 1 AS ok FROM ${KINDS[type].table} WHERE id = ? AND channel_id = ?`, [targetId, r.channelId]))) {
+      } else if (
+        targetId === undefined ||
+        (isFavoritable(type) &&
+          !db.get(`SELECT 1 AS ok FROM ${KINDS[type].table} WHERE id = ? AND channel_id = ?`, [targetId, r.channelId]))
+      ) {
         // Unknown, or of another channel: both are simply not something this channel's user can follow.
         checks.fail('favoritable_id', 'The selected favoritable id is invalid.');
       }
       checks.done();
       // Adding a favourite twice answers the one that exists.
-      db.run('INSERT OR IGNORE INTO favourites (user_id, favoritable_type, favoritable_id, created_at) VALUES (?, ?, ?, ?)', [user, type as string, targetId!, r.clock.now]);
-      const row = db.get('SELECT id FROM favourites WHERE user_id = ? AND favoritable_type = ? AND favoritable_id = ?', [user, type as string, targetId!])!;
+      db.run(
+        'INSERT OR IGNORE INTO favourites (user_id, favoritable_type, favoritable_id, created_at) VALUES (?, ?, ?, ?)',
+        [user, type as string, targetId!, r.clock.now],
+      );
+      const row = db.get(
+        'SELECT id FROM favourites WHERE user_id = ? AND favoritable_type = ? AND favoritable_id = ?',
+        [user, type as string, targetId!],
+      )!;
       return { data: favouriteJson(favouriteRows(db, user, Number(row.id))[0]!) };
     },
 
@@ -93,7 +123,8 @@ export function favouriteHandlers(db: ChannelDb): Handlers<'favourites' | 'addFa
       const user = userId(r);
       const id = idOf(r.params.id);
       // Only one's own: someone else's favourite is as unknown as a missing one.
-      if (id === undefined || !db.get('SELECT 1 AS ok FROM favourites WHERE id = ? AND user_id = ?', [id, user])) throw new HttpError(404, 'Favourite not found.');
+      if (id === undefined || !db.get('SELECT 1 AS ok FROM favourites WHERE id = ? AND user_id = ?', [id, user]))
+        throw new HttpError(404, 'Favourite not found.');
       db.run('DELETE FROM favourites WHERE id = ?', [id]);
       return { data: { message: 'Favourite removed.' } };
     },

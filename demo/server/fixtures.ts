@@ -24,7 +24,12 @@ export interface ChannelFixture {
   }>;
   custom_forms: Array<{ alias: string; name: string; fields: unknown[] }>;
   categories: Array<CategoryFixture & { children?: CategoryFixture[] }>;
-  participant_groups: Array<{ alias: string; name: string; image?: string | null; properties?: Record<string, string> }>;
+  participant_groups: Array<{
+    alias: string;
+    name: string;
+    image?: string | null;
+    properties?: Record<string, string>;
+  }>;
   participants: Array<{
     alias: string;
     name: string;
@@ -35,7 +40,13 @@ export interface ChannelFixture {
     gender?: string | null;
     sport?: string | null;
   }>;
-  locations: Array<{ key: string; name: string; city?: string | null; state?: string | null; time_zone?: string | null }>;
+  locations: Array<{
+    key: string;
+    name: string;
+    city?: string | null;
+    state?: string | null;
+    time_zone?: string | null;
+  }>;
   events: EventFixture[];
   /** Category and team passes; single-event packages are made from the paid events' prices (one per price). */
   packages?: PackageFixture[];
@@ -227,11 +238,13 @@ export interface EventFixture {
 
 /** Loads every fixture file, in name order so that ids do not depend on the file system's listing order. */
 export function loadFixtures(fixturesDir: string): ChannelFixture[] {
-  return readdirSync(fixturesDir)
-    .filter((name) => name.endsWith('.json'))
-    // Sort by channel name without ".json" so "demo" precedes "demo-fr" (a plain sort puts '-' before '.').
-    .sort((a, b) => a.replace(/\.json$/, '').localeCompare(b.replace(/\.json$/, '')))
-    .map((name) => JSON.parse(readFileSync(join(fixturesDir, name), 'utf8')) as ChannelFixture);
+  return (
+    readdirSync(fixturesDir)
+      .filter((name) => name.endsWith('.json'))
+      // Sort by channel name without ".json" so "demo" precedes "demo-fr" (a plain sort puts '-' before '.').
+      .sort((a, b) => a.replace(/\.json$/, '').localeCompare(b.replace(/\.json$/, '')))
+      .map((name) => JSON.parse(readFileSync(join(fixturesDir, name), 'utf8')) as ChannelFixture)
+  );
 }
 
 /**
@@ -291,7 +304,10 @@ export function benchFixture(): ChannelFixture {
       time_zone: location.time_zone,
       category: `${gender}-${sport}`,
       location: location.key,
-      participants: home === away ? [`${home}-${gender[0]}-${sport}`] : [`${away}-${gender[0]}-${sport}`, `${home}-${gender[0]}-${sport}`],
+      participants:
+        home === away
+          ? [`${home}-${gender[0]}-${sport}`]
+          : [`${away}-${gender[0]}-${sport}`, `${home}-${gender[0]}-${sport}`],
       home: `${home}-${gender[0]}-${sport}`,
       image: null,
       description: null,
@@ -300,7 +316,13 @@ export function benchFixture(): ChannelFixture {
   return {
     channel_key: 'bench',
     name: 'Bench Channel',
-    settings: { name: 'Bench Channel', language: 'en', currency: 'USD', 'google-analytics': null, auth: { remote_auth: 0 } },
+    settings: {
+      name: 'Bench Channel',
+      language: 'en',
+      currency: 'USD',
+      'google-analytics': null,
+      auth: { remote_auth: 0 },
+    },
     colors: { 'primary-color': '#2563eb' },
     menu: [],
     pages: [],
@@ -308,7 +330,11 @@ export function benchFixture(): ChannelFixture {
     slides: [],
     custom_forms: [],
     categories,
-    participant_groups: schools.map((alias) => ({ alias, name: `${alias} school`, properties: { conference: 'Bench' } })),
+    participant_groups: schools.map((alias) => ({
+      alias,
+      name: `${alias} school`,
+      properties: { conference: 'Bench' },
+    })),
     participants,
     locations,
     events,

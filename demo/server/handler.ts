@@ -127,7 +127,11 @@ export function refuse(field: string, message: string): HttpError {
 
 /** A checkbox-like value: true, 1, '1', 'true', 'on' or 'yes'. */
 export function truthy(value: unknown): boolean {
-  return value === true || value === 1 || (typeof value === 'string' && ['1', 'true', 'on', 'yes'].includes(value.toLowerCase()));
+  return (
+    value === true ||
+    value === 1 ||
+    (typeof value === 'string' && ['1', 'true', 'on', 'yes'].includes(value.toLowerCase()))
+  );
 }
 
 /** `limit`/`offset` of the paginated lists. */
@@ -149,7 +153,10 @@ export function pageOf(query: URLSearchParams): { limit: number; offset: number 
  * The window of a paginated list of `total` rows: `limit`/`offset` (20 from 0 by default), or everything with
  * `no_limit=1`. `sqlLimit` is what SQL's LIMIT takes (-1 for no limit).
  */
-export function listWindow(query: URLSearchParams, total: number): { meta: { total: number; limit: number; offset: number }; sqlLimit: number } {
+export function listWindow(
+  query: URLSearchParams,
+  total: number,
+): { meta: { total: number; limit: number; offset: number }; sqlLimit: number } {
   const all = query.get('no_limit') === '1' || query.get('no_limit') === 'true';
   const page = all ? { limit: total, offset: 0 } : pageOf(query);
   return { meta: { total, ...page }, sqlLimit: all ? -1 : page.limit };
@@ -168,5 +175,7 @@ export function idOf(value: unknown): number | undefined {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-export const textOrNull = (v: SqlValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
-export const numberOrNull = (v: SqlValue | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+export const textOrNull = (v: SqlValue | undefined): string | null =>
+  v === null || v === undefined ? null : String(v);
+export const numberOrNull = (v: SqlValue | undefined): number | null =>
+  v === null || v === undefined ? null : Number(v);

@@ -70,7 +70,11 @@ export function vodPlaylist(track: Track): string {
 }
 
 /** Where a live stream stands at `nowMs`: its first segment number and the discontinuity sequence. */
-export function liveWindow(track: Track, startMs: number, nowMs: number): { first: number; discontinuitySequence: number } {
+export function liveWindow(
+  track: Track,
+  startMs: number,
+  nowMs: number,
+): { first: number; discontinuitySequence: number } {
   const count = track.segments.length;
   // At the start the window already holds LIVE_WINDOW segments (the minutes before kick-off), so a player that
   // arrives at once has a full buffer's worth; then one more every SEGMENT_SECONDS.

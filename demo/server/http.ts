@@ -28,11 +28,23 @@ export interface SendOptions {
   cors?: boolean;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, options: SendOptions = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  options: SendOptions = {},
+): void {
   sendText(res, status, JSON.stringify(body), headers, options);
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}, options: SendOptions = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+  options: SendOptions = {},
+): void {
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-cache',
@@ -72,7 +84,10 @@ export function clientIp(req: IncomingMessage, trustProxy = 0): string {
   const socket = (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:/, '');
   if (trustProxy <= 0) return socket;
   const header = req.headers['x-forwarded-for'];
-  const hops = (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',').map((h) => h.trim()).filter(Boolean);
+  const hops = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   const seen = hops[Math.max(0, hops.length - trustProxy)]?.replace(/^::ffff:/, '');
   return seen && isIP(seen) ? seen : socket;
 }
@@ -89,7 +104,10 @@ export function addressKey(ip: string): string {
     const end = tail.split(':');
     groups.splice(8 - end.length, end.length, ...end);
   }
-  return `${groups.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** The largest request body any route reads. */

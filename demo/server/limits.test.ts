@@ -68,12 +68,19 @@ describe('bounded limits', () => {
 
 describe('client addresses', () => {
   const req = (remote: string, forwarded?: string) =>
-    ({ socket: { remoteAddress: remote }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+    ({
+      socket: { remoteAddress: remote },
+      headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+    }) as unknown as IncomingMessage;
 
   test('X-Forwarded-For is read only behind trusted proxies, and only the entries they added', () => {
     assert.equal(clientIp(req('::ffff:10.0.0.5', '203.0.113.9')), '10.0.0.5', 'no proxy trusted: the socket');
     assert.equal(clientIp(req('10.0.0.5', '198.51.100.1, 203.0.113.9'), 1), '203.0.113.9', 'what our one proxy saw');
-    assert.equal(clientIp(req('10.0.0.5', '198.51.100.1, 203.0.113.9, 10.0.0.7'), 2), '203.0.113.9', 'two proxies of ours');
+    assert.equal(
+      clientIp(req('10.0.0.5', '198.51.100.1, 203.0.113.9, 10.0.0.7'), 2),
+      '203.0.113.9',
+      'two proxies of ours',
+    );
     assert.equal(clientIp(req('10.0.0.5', 'not-an-address'), 1), '10.0.0.5', 'garbage: the socket');
     assert.equal(clientIp(req('10.0.0.5'), 1), '10.0.0.5', 'no header: the socket');
   });

@@ -83,7 +83,13 @@ const wrap =
         /* an unparsable target: answered 400 like any other error */
       }
       if (error instanceof HttpError) {
-        sendJson(res, error.status, { message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, error.headers, { cors });
+        sendJson(
+          res,
+          error.status,
+          { message: error.message, ...(error.errors ? { errors: error.errors } : {}) },
+          error.headers,
+          { cors },
+        );
       } else if (error instanceof URIError) {
         sendJson(res, 400, { message: 'Malformed URL: a percent escape is invalid.' }, {}, { cors });
       } else {
@@ -99,19 +105,31 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
 
   /** The fixture keys of the seeded events, to their ids, per channel: the demo pages' `%DEMO_EVENTS%`. */
   const demoEvents: Record<string, Record<string, number>> = {};
-  for (const row of db.all('SELECT c.channel_key, e.key, e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE e.key IS NOT NULL ORDER BY e.id')) {
+  for (const row of db.all(
+    'SELECT c.channel_key, e.key, e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE e.key IS NOT NULL ORDER BY e.id',
+  )) {
     (demoEvents[String(row.channel_key)] ??= {})[String(row.key)] = Number(row.id);
   }
   const placeholders = { '%DEMO_EVENTS%': JSON.stringify(demoEvents) };
-  const pageOptions = (extra: Partial<StaticOptions> = {}): StaticOptions => ({ bundleOrigin: origins.bundle, placeholders, ...extra });
+  const pageOptions = (extra: Partial<StaticOptions> = {}): StaticOptions => ({
+    bundleOrigin: origins.bundle,
+    placeholders,
+    ...extra,
+  });
 
   /** The site's account routes (emailed links, social callbacks) all open the account page. */
   const serveAccountRoute = (req: IncomingMessage, res: ServerResponse, path: string) =>
-    ACCOUNT_ROUTES.has(path.replace(/\/+$/, '')) ? serveStatic(req, res, siteDir, '/account.html', pageOptions()) : Promise.resolve(false);
+    ACCOUNT_ROUTES.has(path.replace(/\/+$/, ''))
+      ? serveStatic(req, res, siteDir, '/account.html', pageOptions())
+      : Promise.resolve(false);
 
   /** Refuses a request whose Host is not one of this listener's names, and counts it against its address. */
   const admit = (req: IncomingMessage, hosts: ReadonlySet<string>) => {
-    if (!hostAllowed(req, hosts)) throw new HttpError(400, 'Unknown Host header: this server answers only its own names (PUBLIC_URL, ALLOWED_HOSTS).');
+    if (!hostAllowed(req, hosts))
+      throw new HttpError(
+        400,
+        'Unknown Host header: this server answers only its own names (PUBLIC_URL, ALLOWED_HOSTS).',
+      );
     tooMany(ctx.limiter.hit(addressKey(ctx.addressOf(req))));
   };
 
@@ -139,7 +157,12 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, 'Not found.');
     if (await serveAccountRoute(req, res, path)) return;
     // The bundle first (cross-origin importable), then the demo pages; "/" is the demo's index page.
-    if (path !== '/' && existsSync(distDir) && (await serveStatic(req, res, distDir, path, { bundleOrigin: origins.bundle, cors: true }))) return;
+    if (
+      path !== '/' &&
+      existsSync(distDir) &&
+      (await serveStatic(req, res, distDir, path, { bundleOrigin: origins.bundle, cors: true }))
+    )
+      return;
     // In production only the account routes' page and its two assets come from demo/site: the rest is the demo.
     if (!dev && ACCOUNT_PAGE_ASSETS.has(path) && (await serveStatic(req, res, siteDir, path, pageOptions()))) return;
     if (dev) {

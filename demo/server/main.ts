@@ -31,7 +31,11 @@ function envNumber(name: string): number | undefined {
 }
 
 /** A comma-separated list from the environment. */
-const envList = (name: string) => (process.env[name] ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+const envList = (name: string) =>
+  (process.env[name] ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 const dev = process.argv.includes('--dev') || process.env.CHANNEL_DEV === '1' || process.env.CHANNEL_DEV === 'true';
 const server = await startServer({
@@ -61,18 +65,28 @@ const server = await startServer({
 if (server.mode === 'dev') {
   const rule = '='.repeat(100);
   console.warn(rule);
-  console.warn('DEV MODE (CHANNEL_DEV=1): the demo pages, the outbox, the social sign-in and Stripe stand-ins and the /__dev/');
-  console.warn('test endpoints are on. Anyone who reaches them can sign in as anyone: never expose this mode to a network.');
+  console.warn(
+    'DEV MODE (CHANNEL_DEV=1): the demo pages, the outbox, the social sign-in and Stripe stand-ins and the /__dev/',
+  );
+  console.warn(
+    'test endpoints are on. Anyone who reaches them can sign in as anyone: never expose this mode to a network.',
+  );
   console.warn(rule);
   console.log(`Channel elements demo: ${server.origin}/`);
   console.log(`CMS host (cross-origin embedding): ${server.hostOrigin}/`);
-  console.log('Demo accounts: viewer@example.com / viewer-pass-1, fan@example.com / fan-pass-1, temp@example.com / temp-pass-1');
+  console.log(
+    'Demo accounts: viewer@example.com / viewer-pass-1, fan@example.com / fan-pass-1, temp@example.com / temp-pass-1',
+  );
   console.log('  and viewer@, buyer@, subscriber@, passholder@demo-sports.example (password demo-password)');
   // The fragment never reaches a server or a Referer; the outbox page keeps it for this tab only (sessionStorage).
   console.log(`Outbox (emails the demo sent): ${server.origin}/outbox.html#dev-secret=${server.devSecret}`);
   console.log(`TV device linking: ${server.origin}/tv.html`);
-  console.log(`Dev secret of this start (header X-Channel-Dev-Secret for /__dev/): in ${join(server.dataDir, 'dev-secret')}`);
-  console.log('Test cards (any future expiry, any CVC): 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds');
+  console.log(
+    `Dev secret of this start (header X-Channel-Dev-Secret for /__dev/): in ${join(server.dataDir, 'dev-secret')}`,
+  );
+  console.log(
+    'Test cards (any future expiry, any CVC): 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds',
+  );
 } else {
   console.log(`Channel API (production mode): ${server.origin}/api/`);
   console.log('The demo pages and test stand-ins are off; CHANNEL_DEV=1 turns them on for local development.');

@@ -82,14 +82,23 @@ describe('signed playback URLs', () => {
   test('only callers with access get stream URLs; upcoming and geo-blocked events have none', async () => {
     const paid = await h.event('paid-live');
     assert.equal(paid.has_access, false);
-    assert.deepEqual(paid.media.map((m: { type: string }) => m.type), ['image']);
+    assert.deepEqual(
+      paid.media.map((m: { type: string }) => m.type),
+      ['image'],
+    );
     const upcoming = await h.event('countdown');
     assert.equal(upcoming.stream_status, 'upcoming');
-    assert.deepEqual(upcoming.media.map((m: { type: string }) => m.type), ['image']);
+    assert.deepEqual(
+      upcoming.media.map((m: { type: string }) => m.type),
+      ['image'],
+    );
     const geo = await h.event('geo-blocked', 'subscriber');
     assert.equal(geo.is_geo_blocked, true);
     assert.equal(geo.stream_status, 'live');
-    assert.deepEqual(geo.media.map((m: { type: string }) => m.type), ['image']);
+    assert.deepEqual(
+      geo.media.map((m: { type: string }) => m.type),
+      ['image'],
+    );
     // The list answers the same media as the single event.
     const list = (await h.api('events', 'subscriber', 'limit=100')).body.data as Array<{ id: number; media: unknown }>;
     assert.deepEqual(list.find((e) => e.id === geo.id)?.media, geo.media);
@@ -106,9 +115,18 @@ describe('on-demand playlists', () => {
     ok(url && !mediaUrl(event, 'live'));
     const master = await playlist(url);
     ok(master.startsWith('#EXTM3U\n'));
-    const variants = [...master.matchAll(/^#EXT-X-STREAM-INF:(.*)\n(.*)$/gm)].map(([, attributes, uri]) => ({ attributes: attributes!, uri }));
-    assert.deepEqual(variants.map((v) => v.uri), ['360p/index.m3u8', '180p/index.m3u8']);
-    assert.deepEqual(variants.map((v) => /RESOLUTION=(\d+x\d+)/.exec(v.attributes)?.[1]), ['640x360', '320x180']);
+    const variants = [...master.matchAll(/^#EXT-X-STREAM-INF:(.*)\n(.*)$/gm)].map(([, attributes, uri]) => ({
+      attributes: attributes!,
+      uri,
+    }));
+    assert.deepEqual(
+      variants.map((v) => v.uri),
+      ['360p/index.m3u8', '180p/index.m3u8'],
+    );
+    assert.deepEqual(
+      variants.map((v) => /RESOLUTION=(\d+x\d+)/.exec(v.attributes)?.[1]),
+      ['640x360', '320x180'],
+    );
     const bandwidths = variants.map((v) => Number(/(?:^|,)BANDWIDTH=(\d+)/.exec(v.attributes)?.[1]));
     ok(bandwidths[0]! > bandwidths[1]! && bandwidths[1]! > 100_000, String(bandwidths));
     for (const v of variants) {
@@ -123,13 +141,20 @@ describe('on-demand playlists', () => {
 
   test('media playlists: VOD type, end list, 15 segments of 2 s; segments and cues are served with their types', async () => {
     const url = mediaUrl(await h.event('free-finished'), 'vod')!;
-    for (const [track, ext] of [['360p', 'ts'], ['180p', 'ts'], ['subs-en', 'vtt']] as const) {
+    for (const [track, ext] of [
+      ['360p', 'ts'],
+      ['180p', 'ts'],
+      ['subs-en', 'vtt'],
+    ] as const) {
       const text = await playlist(sibling(url, `${track}/index.m3u8`));
       assert.equal(tag(text, 'EXT-X-PLAYLIST-TYPE'), 'VOD');
       assert.equal(tag(text, 'EXT-X-TARGETDURATION'), '2');
       assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), '0');
       ok(text.trimEnd().endsWith('#EXT-X-ENDLIST'));
-      assert.deepEqual(uris(text), Array.from({ length: 15 }, (_, i) => `${i}.${ext}`));
+      assert.deepEqual(
+        uris(text),
+        Array.from({ length: 15 }, (_, i) => `${i}.${ext}`),
+      );
       const total = [...text.matchAll(/#EXTINF:([\d.]+),/g)].reduce((sum, [, d]) => sum + Number(d), 0);
       assert.equal(Math.round(total), 30);
     }
@@ -220,7 +245,9 @@ describe('live', () => {
       assert.deepEqual([event.stream_status, event.has_access, event.duration], ['upcoming', true, 120]);
       ok(!mediaUrl(event, 'live') && !mediaUrl(event, 'vod'));
       const listed = async () =>
-        ((await h.api('events', undefined, 'stream_status=live&limit=100')).body.data as Array<{ id: number }>).some((e) => e.id === event.id);
+        ((await h.api('events', undefined, 'stream_status=live&limit=100')).body.data as Array<{ id: number }>).some(
+          (e) => e.id === event.id,
+        );
       assert.equal(await listed(), false);
 
       h.nowMs = start + 30_000;
@@ -252,8 +279,14 @@ describe('live', () => {
 
   test('a finished event without a recording has no stream, for anyone', async () => {
     const event = await h.event('no-recording', 'subscriber');
-    assert.deepEqual([event.stream_status, event.has_recording, event.has_access, event.duration], ['finished', false, true, null]);
-    assert.deepEqual(event.media.map((m: { type: string }) => m.type), ['image']);
+    assert.deepEqual(
+      [event.stream_status, event.has_recording, event.has_access, event.duration],
+      ['finished', false, true, null],
+    );
+    assert.deepEqual(
+      event.media.map((m: { type: string }) => m.type),
+      ['image'],
+    );
   });
 });
 
@@ -315,7 +348,13 @@ describe('fault injection and the media request log', () => {
     await h.post('/__dev/faults', { stream: 'vod-1', manifest: 500 });
     assert.equal((await h.call(url)).status, 200);
     assert.deepEqual((await h.call('/__dev/faults', { method: 'DELETE' })).body.data, []);
-    for (const bad of [{}, { stream }, { stream, manifest: 200 }, { stream, segment: 'twice' }, { stream, delay_ms: -1 }]) {
+    for (const bad of [
+      {},
+      { stream },
+      { stream, manifest: 200 },
+      { stream, segment: 'twice' },
+      { stream, delay_ms: -1 },
+    ]) {
       assert.equal((await h.post('/__dev/faults', bad)).status, 422, JSON.stringify(bad));
     }
   });
@@ -366,7 +405,10 @@ describe('analytics collectors', () => {
 
   test('Mux beacons (POST / as mux-embed sends them) are recorded', async () => {
     await h.call('/__dev/beacons', { method: 'DELETE' });
-    const beacon = { metadata: { transmission_timestamp: 1 }, events: [{ e: 'viewstart', ake: 'demo-mux-env-key', xid: 'v1' }] };
+    const beacon = {
+      metadata: { transmission_timestamp: 1 },
+      events: [{ e: 'viewstart', ake: 'demo-mux-env-key', xid: 'v1' }],
+    };
     const res = await h.call('/', {
       method: 'POST',
       headers: { 'Content-Type': 'text/plain', Origin: h.server.hostOrigin },
@@ -390,27 +432,48 @@ describe('analytics collectors', () => {
     assert.match(hash.body.data.hash, /^[0-9a-f]{32}$/);
     const preflight = await fetch(`${h.base}/datalake/session/`, {
       method: 'OPTIONS',
-      headers: { Origin: h.server.hostOrigin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+      headers: {
+        Origin: h.server.hostOrigin,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
     const profile = 'demo-analytics-profile';
     const uuid = '6f1c1f4e-0a7e-4c55-9d5e-3d6b8d1c2a10';
-    const session = await h.post('/datalake/session/', { profile, session: uuid, device_type: 'desktop', platform: 'web' }, { Origin: h.server.hostOrigin });
+    const session = await h.post(
+      '/datalake/session/',
+      { profile, session: uuid, device_type: 'desktop', platform: 'web' },
+      { Origin: h.server.hostOrigin },
+    );
     assert.equal(session.status, 200);
     assert.equal(session.body.data.session_uuid, uuid);
     const fresh = await h.post('/datalake/session/', { profile });
     assert.match(fresh.body.data.session_uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.equal((await h.post('/datalake/event/', { profile, session_uuid: uuid, event: 'visit_page' })).status, 200);
-    assert.equal((await h.post('/datalake/video/event/', { profile, session_uuid: uuid, event: 'first_frame', stream_id: 1 })).status, 200);
-    assert.equal((await h.post('/datalake/video/viewing', { profile, session_uuid: uuid, viewing_time: 12 })).status, 200);
+    assert.equal(
+      (await h.post('/datalake/video/event/', { profile, session_uuid: uuid, event: 'first_frame', stream_id: 1 }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (await h.post('/datalake/video/viewing', { profile, session_uuid: uuid, viewing_time: 12 })).status,
+      200,
+    );
     const missing = await h.post('/datalake/event/', { session_uuid: uuid });
     assert.equal(missing.status, 422);
     assert.deepEqual(Object.keys(missing.body.errors).sort(), ['event', 'profile']);
     assert.equal((await h.call('/datalake/session/')).status, 405);
 
-    const recorded = (await h.call('/__dev/datalake')).body.data as Array<{ kind: string; body: Record<string, unknown> }>;
-    assert.deepEqual(recorded.map((r) => r.kind), ['session', 'session', 'event', 'video-event', 'video-viewing']);
+    const recorded = (await h.call('/__dev/datalake')).body.data as Array<{
+      kind: string;
+      body: Record<string, unknown>;
+    }>;
+    assert.deepEqual(
+      recorded.map((r) => r.kind),
+      ['session', 'session', 'event', 'video-event', 'video-viewing'],
+    );
     assert.equal(recorded[0]!.body.session, uuid);
     assert.equal(recorded[2]!.body.session_uuid, uuid);
     const viewing = (await h.call('/__dev/datalake?kind=video-viewing')).body.data;

@@ -77,7 +77,8 @@ export interface MediaLibrary {
 }
 
 /** The file of a track's segment, relative to the library folder. */
-export const segmentPath = (asset: Asset, track: Track, index: number) => join(asset.name, track.name, track.segments[index]!.file);
+export const segmentPath = (asset: Asset, track: Track, index: number) =>
+  join(asset.name, track.name, track.segments[index]!.file);
 
 /** Answers the library under `root`, generating it first when missing or incomplete. */
 export async function ensureMedia(root: string, log: (message: string) => void = console.log): Promise<MediaLibrary> {
@@ -122,7 +123,11 @@ function readManifest(dir: string): MediaLibrary | undefined {
   const assets = [library.main, ...Object.values(library.prerolls)];
   const files = [
     library.download.file,
-    ...assets.flatMap((asset) => [...asset.renditions, ...asset.subtitles].flatMap((track) => track.segments.map((_, i) => segmentPath(asset, track, i)))),
+    ...assets.flatMap((asset) =>
+      [...asset.renditions, ...asset.subtitles].flatMap((track) =>
+        track.segments.map((_, i) => segmentPath(asset, track, i)),
+      ),
+    ),
   ];
   return files.every((file) => existsSync(join(dir, file))) ? library : undefined;
 }
@@ -174,7 +179,9 @@ function tool(name: string): string {
 
 /** The ffmpeg and ffprobe to run: FFMPEG_PATH (with ffprobe next to it) / FFPROBE_PATH, else found as above. */
 const FFMPEG = process.env.FFMPEG_PATH || tool('ffmpeg');
-const FFPROBE = process.env.FFPROBE_PATH || (process.env.FFMPEG_PATH ? join(dirname(process.env.FFMPEG_PATH), 'ffprobe') : tool('ffprobe'));
+const FFPROBE =
+  process.env.FFPROBE_PATH ||
+  (process.env.FFMPEG_PATH ? join(dirname(process.env.FFMPEG_PATH), 'ffprobe') : tool('ffprobe'));
 
 /** Runs a tool to completion; answers its stdout, or rejects with the end of its stderr. */
 function run(command: string, args: string[], cwd: string): Promise<string> {
@@ -187,11 +194,15 @@ function run(command: string, args: string[], cwd: string): Promise<string> {
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'ENOENT'
-          ? new Error(`${command} not found. Run \`node scripts/ensure-ffmpeg.mjs\` (or \`apt-get install -y ffmpeg\`), or set FFMPEG_PATH.`)
+          ? new Error(
+              `${command} not found. Run \`node scripts/ensure-ffmpeg.mjs\` (or \`apt-get install -y ffmpeg\`), or set FFMPEG_PATH.`,
+            )
           : error,
       );
     });
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}:\n${err.trim()}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}:\n${err.trim()}`)),
+    );
   });
 }
 
@@ -201,7 +212,14 @@ function hlsOutput(video: string, audio: string, kbps: number, folder: string): 
     ...['-map', video, '-map', audio],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'main', '-level:v', '3.0', '-pix_fmt', 'yuv420p'],
     ...['-b:v', `${kbps}k`, '-maxrate', `${Math.round(kbps * 1.15)}k`, '-bufsize', `${kbps * 2}k`],
-    ...['-g', String(FRAME_RATE * SEGMENT_SECONDS), '-keyint_min', String(FRAME_RATE * SEGMENT_SECONDS), '-sc_threshold', '0'],
+    ...[
+      '-g',
+      String(FRAME_RATE * SEGMENT_SECONDS),
+      '-keyint_min',
+      String(FRAME_RATE * SEGMENT_SECONDS),
+      '-sc_threshold',
+      '0',
+    ],
     ...['-c:a', 'aac', '-b:a', '64k', '-ac', '2'],
     ...['-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_playlist_type', 'vod'],
     ...['-hls_segment_filename', `${folder}/%d.ts`, `${folder}/index.m3u8`],
@@ -304,7 +322,10 @@ function writeSubtitles(dir: string, asset: Asset, firstPts: number): SubtitleTr
 /** The first presentation time in a TS file, in 90 kHz ticks (the earliest of its streams). */
 async function firstPts(file: string, cwd: string): Promise<number> {
   const out = await run(FFPROBE, ['-v', 'error', '-show_entries', 'stream=start_time', '-of', 'csv=p=0', file], cwd);
-  const times = out.split(/\s+/).map(Number).filter((t) => Number.isFinite(t) && t > 0);
+  const times = out
+    .split(/\s+/)
+    .map(Number)
+    .filter((t) => Number.isFinite(t) && t > 0);
   return Math.round(Math.min(...times) * 90_000);
 }
 
@@ -316,7 +337,9 @@ async function generate(dir: string): Promise<MediaLibrary> {
       { name: '360p', width: 640, height: 360, kbps: 700 },
       { name: '180p', width: 320, height: 180, kbps: 200 },
     ]),
-    encodeAsset(dir, 'bars', { picture: 'smptebars', toneHz: 880, seconds: 6 }, [{ name: '360p', width: 640, height: 360, kbps: 500 }]),
+    encodeAsset(dir, 'bars', { picture: 'smptebars', toneHz: 880, seconds: 6 }, [
+      { name: '360p', width: 640, height: 360, kbps: 500 },
+    ]),
     encodeAsset(dir, 'zoom', { picture: 'mandelbrot', toneHz: 660, seconds: 4 }, [
       { name: '360p', width: 640, height: 360, kbps: 500 },
     ]),
@@ -326,7 +349,26 @@ async function generate(dir: string): Promise<MediaLibrary> {
 
   // The download: the 360p segments joined into one MP4 without re-encoding, index first for progressive playback.
   const concat = `concat:${top.segments.map((s) => join(main.name, top.name, s.file)).join('|')}`;
-  await run(FFMPEG, ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', concat, '-c', 'copy', '-bsf:a', 'aac_adtstoasc', '-movflags', '+faststart', 'main.mp4'], dir);
+  await run(
+    FFMPEG,
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-y',
+      '-i',
+      concat,
+      '-c',
+      'copy',
+      '-bsf:a',
+      'aac_adtstoasc',
+      '-movflags',
+      '+faststart',
+      'main.mp4',
+    ],
+    dir,
+  );
 
   const library: MediaLibrary = {
     version: MEDIA_VERSION,

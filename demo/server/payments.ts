@@ -74,7 +74,8 @@ export interface PaymentsContext {
 /** The answer of card calls when no card processor is set up (production mode of the reference server). */
 export const PAYMENTS_OFF = 'Card payments are not set up on this server.';
 
-type PaymentEndpoint = 'pricing' | 'applyCoupon' | 'buy' | 'listCards' | 'setupIntent' | 'startTrial' | 'unsubscribe' | 'customerPortal';
+type PaymentEndpoint =
+  'pricing' | 'applyCoupon' | 'buy' | 'listCards' | 'setupIntent' | 'startTrial' | 'unsubscribe' | 'customerPortal';
 
 /** What a checkout sells, resolved from `type` and `id` (and the event's pass, the team of a team pass). */
 interface Product {
@@ -98,16 +99,26 @@ interface Product {
 
 const cents = (n: number) => Math.round(n * 100) / 100;
 const blank = (value: unknown) => value === undefined || value === null || value === '';
-const isProductType = (value: unknown): value is ProductType => typeof value === 'string' && (PRODUCT_TYPES as readonly string[]).includes(value);
+const isProductType = (value: unknown): value is ProductType =>
+  typeof value === 'string' && (PRODUCT_TYPES as readonly string[]).includes(value);
 
 /** A listed price split into the price before fees and the fee. */
-function split(listed: number, base: SqlValue | undefined, fee: SqlValue | undefined): Pick<Product, 'price' | 'basePrice' | 'fee'> {
+function split(
+  listed: number,
+  base: SqlValue | undefined,
+  fee: SqlValue | undefined,
+): Pick<Product, 'price' | 'basePrice' | 'fee'> {
   const serviceFee = fee === null || fee === undefined ? 0 : Number(fee);
   const basePrice = base === null || base === undefined ? null : Number(base);
   return { price: basePrice ?? cents(listed - serviceFee), basePrice, fee: serviceFee };
 }
 
-export function createPayments(ctx: PaymentsContext): { handlers: Handlers<PaymentEndpoint>; settle(): void; stop(): void; devOrders(channelKey: string, email: string | null): unknown[] } {
+export function createPayments(ctx: PaymentsContext): {
+  handlers: Handlers<PaymentEndpoint>;
+  settle(): void;
+  stop(): void;
+  devOrders(channelKey: string, email: string | null): unknown[];
+} {
   const { db } = ctx;
   // Settling runs before every API call and on timers (settlement.ts); `stop()` clears those timers.
   const { settle, settleLater, stop } = createSettlement(db, ctx.nowMs);
@@ -124,32 +135,49 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
     const id = idOf(field('id')) ?? 0;
     const none = { offer: null, trialDays: null, participantId: null, teams: [], teamPass: false };
     if (type === 'event') {
-      const row = db.get('SELECT id, name, type, price, category_id, single_event_package_id FROM events WHERE channel_id = ? AND id = ?', [r.channelId, id]);
+      const row = db.get(
+        'SELECT id, name, type, price, category_id, single_event_package_id FROM events WHERE channel_id = ? AND id = ?',
+        [r.channelId, id],
+      );
       if (!row) throw new HttpError(404, 'Event not found.');
-      const pass = row.single_event_package_id === null ? undefined : db.get('SELECT * FROM packages WHERE id = ?', [row.single_event_package_id!]);
+      const pass =
+        row.single_event_package_id === null
+          ? undefined
+          : db.get('SELECT * FROM packages WHERE id = ?', [row.single_event_package_id!]);
       const listed = row.price ?? pass?.price;
-      if (FREE_EVENT_TYPES.has(String(row.type)) || listed === null || listed === undefined) throw refuse('id', PAYMENT_MESSAGES.freeEvent);
+      if (FREE_EVENT_TYPES.has(String(row.type)) || listed === null || listed === undefined)
+        throw refuse('id', PAYMENT_MESSAGES.freeEvent);
       if (strict) {
         const given = field('single_event_package_id');
         if (blank(given)) throw refuse('single_event_package_id', PAYMENT_MESSAGES.noSingleEventPackage);
-        if (idOf(given) !== Number(row.single_event_package_id)) throw refuse('single_event_package_id', PAYMENT_MESSAGES.otherPackage);
+        if (idOf(given) !== Number(row.single_event_package_id))
+          throw refuse('single_event_package_id', PAYMENT_MESSAGES.otherPackage);
       }
       const samePrice = pass !== undefined && Number(pass.price) === Number(listed);
-      const participants = db.all('SELECT participant_id FROM event_participants WHERE event_id = ? ORDER BY position', [id]).map((p) => Number(p.participant_id));
+      const participants = db
+        .all('SELECT participant_id FROM event_participants WHERE event_id = ? ORDER BY position', [id])
+        .map((p) => Number(p.participant_id));
       return {
         ...none,
         type,
         id,
         name: String(row.name),
         ...split(Number(listed), samePrice ? pass.base_price : null, pass?.service_fee),
-        facts: { id, type: String(row.type), categoryId: row.category_id === null ? null : Number(row.category_id), participants },
+        facts: {
+          id,
+          type: String(row.type),
+          categoryId: row.category_id === null ? null : Number(row.category_id),
+          participants,
+        },
       };
     }
     if (type === 'package') {
       const row = db.get('SELECT * FROM packages WHERE channel_id = ? AND id = ?', [r.channelId, id]);
       if (!row) throw new HttpError(404, 'Package not found.');
       if (row.type === 'single') throw refuse('id', PAYMENT_MESSAGES.singleAsPackage);
-      const teams = db.all('SELECT participant_id FROM package_participants WHERE package_id = ? ORDER BY participant_id', [id]).map((p) => Number(p.participant_id));
+      const teams = db
+        .all('SELECT participant_id FROM package_participants WHERE package_id = ? ORDER BY participant_id', [id])
+        .map((p) => Number(p.participant_id));
       const teamPass = Boolean(row.is_team_pass);
       let participantId: number | null = null;
       if (teamPass) {
@@ -161,7 +189,17 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
           if (!teams.includes(participantId)) throw refuse('participant_id', PAYMENT_MESSAGES.otherTeam);
         }
       }
-      return { ...none, type, id, name: String(row.name), ...split(Number(row.price), row.base_price, row.service_fee), participantId, teams, teamPass, offer: row.offer === null ? null : String(row.offer) };
+      return {
+        ...none,
+        type,
+        id,
+        name: String(row.name),
+        ...split(Number(row.price), row.base_price, row.service_fee),
+        participantId,
+        teams,
+        teamPass,
+        offer: row.offer === null ? null : String(row.offer),
+      };
     }
     const row = db.get('SELECT * FROM subscriptions WHERE channel_id = ? AND id = ?', [r.channelId, id]);
     if (!row) throw new HttpError(404, 'Subscription not found.');
@@ -181,7 +219,10 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
     db.get('SELECT * FROM coupons WHERE channel_id = ? AND upper(code) = upper(?)', [channelId, code.trim()]);
 
   /** What a coupon takes off a price before fees: a percentage of it, or a fixed amount (never more than the price). */
-  const discountOf = (coupon: Row, price: number) => (coupon.percent !== null ? cents((price * Number(coupon.percent)) / 100) : Math.min(cents(Number(coupon.amount)), price));
+  const discountOf = (coupon: Row, price: number) =>
+    coupon.percent !== null
+      ? cents((price * Number(coupon.percent)) / 100)
+      : Math.min(cents(Number(coupon.amount)), price);
 
   /** The coupon a request names (`coupon`), if any; a 422 'Wrong promo code' for an unknown one. */
   function requestedCoupon(r: ApiRequest, value: unknown): Row | undefined {
@@ -239,32 +280,48 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
   }
 
   /** The signed-in buyer (else 401), the request's idempotency key and another required field (else 422). */
-  function buyer(r: ApiRequest, required: string): { user: Row; userId: number; key: string; fields: Record<string, string | undefined> } {
+  function buyer(
+    r: ApiRequest,
+    required: string,
+  ): { user: Row; userId: number; key: string; fields: Record<string, string | undefined> } {
     const user = r.user();
     const checks = new Checks(r.body);
     const key = checks.text('idempotency_key');
     const fields = { [required]: checks.text(required) };
-    if (key !== undefined && key.length > 255) checks.fail('idempotency_key', 'The idempotency key may not be greater than 255 characters.');
+    if (key !== undefined && key.length > 255)
+      checks.fail('idempotency_key', 'The idempotency key may not be greater than 255 characters.');
     checks.done();
     return { user, userId: Number(user.id), key: key!, fields };
   }
 
   /** The order of a user's idempotency key, if any; a 422 when the key was used for another product. */
-  function replay(userId: SqlValue, key: string, type: ProductType, productId: number, participantId: number | null): Row | undefined {
+  function replay(
+    userId: SqlValue,
+    key: string,
+    type: ProductType,
+    productId: number,
+    participantId: number | null,
+  ): Row | undefined {
     const order = db.get('SELECT * FROM orders WHERE user_id = ? AND idempotency_key = ?', [userId, key]);
     if (!order) return undefined;
-    const same = order.type === type && Number(order.product_id) === productId && (order.participant_id === null ? null : Number(order.participant_id)) === participantId;
+    const same =
+      order.type === type &&
+      Number(order.product_id) === productId &&
+      (order.participant_id === null ? null : Number(order.participant_id)) === participantId;
     if (!same) throw refuse('idempotency_key', PAYMENT_MESSAGES.otherPurchase);
     return order;
   }
 
-  const purchase = (orderId: SqlValue) => ({ data: { order: orderJson(db, db.get('SELECT * FROM orders WHERE id = ?', [orderId])!, nowSeconds()) } });
+  const purchase = (orderId: SqlValue) => ({
+    data: { order: orderJson(db, db.get('SELECT * FROM orders WHERE id = ?', [orderId])!, nowSeconds()) },
+  });
 
   /** A payment method the user may charge: theirs (saved, or spent on nothing yet), of this channel. */
   function chargeable(r: ApiRequest, userId: number, id: string): Row {
     const pm = db.get('SELECT * FROM payment_methods WHERE id = ? AND channel_id = ?', [id, r.channelId]);
     // Someone else's card is as unknown as a made-up id.
-    if (!pm || (pm.user_id !== null && Number(pm.user_id) !== userId)) throw refuse('payment_method', PAYMENT_MESSAGES.badPaymentMethod);
+    if (!pm || (pm.user_id !== null && Number(pm.user_id) !== userId))
+      throw refuse('payment_method', PAYMENT_MESSAGES.badPaymentMethod);
     if (!pm.saved && pm.used) throw refuse('payment_method', PAYMENT_MESSAGES.spentPaymentMethod);
     return pm;
   }
@@ -306,7 +363,11 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
       const percent = coupon.percent === null ? null : Number(coupon.percent);
       // With a product, what it takes off that product's price; without, the fixed amount (0 for a percentage).
       const named = !blank(r.query.get('type')) || !blank(r.query.get('id'));
-      const discount = named ? discountOf(coupon, productOf(r, (name) => r.query.get(name) ?? undefined, false).price) : percent === null ? Number(coupon.amount) : 0;
+      const discount = named
+        ? discountOf(coupon, productOf(r, (name) => r.query.get(name) ?? undefined, false).price)
+        : percent === null
+          ? Number(coupon.amount)
+          : 0;
       return { data: { code: String(coupon.code), discount, percent } };
     },
 
@@ -343,14 +404,17 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
       );
       // An unattached card is the buyer's now, and spent: like at Stripe, it cannot be charged again.
       if (!pm.saved) db.run('UPDATE payment_methods SET user_id = ?, used = 1 WHERE id = ?', [userId, pm.id!]);
-      db.run("INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, 'created', ?, ?, ?, ?)", [
-        orderId,
-        userId,
-        Number(pricing.total),
-        String(pricing.currency),
-        product.type === 'subscription' ? 'New subscription' : null,
-        now,
-      ]);
+      db.run(
+        "INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, 'created', ?, ?, ?, ?)",
+        [
+          orderId,
+          userId,
+          Number(pricing.total),
+          String(pricing.currency),
+          product.type === 'subscription' ? 'New subscription' : null,
+          now,
+        ],
+      );
       settleLater(ctx.settleMs);
       return purchase(orderId);
     },
@@ -361,30 +425,30 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
       const user = r.user();
       const id = `seti_${randomBytes(12).toString('hex')}`;
       const secret = `${id}_secret_${randomBytes(16).toString('hex')}`;
-      db.run("INSERT INTO setup_intents (id, channel_id, user_id, secret_hash, status, created_at) VALUES (?, ?, ?, ?, 'requires_payment_method', ?)", [
-        id,
-        r.channelId,
-        user.id!,
-        tokenHash(secret),
-        nowSeconds(),
-      ]);
+      db.run(
+        "INSERT INTO setup_intents (id, channel_id, user_id, secret_hash, status, created_at) VALUES (?, ?, ?, ?, 'requires_payment_method', ?)",
+        [id, r.channelId, user.id!, tokenHash(secret), nowSeconds()],
+      );
       return { data: { client_secret: secret } };
     },
 
     startTrial: (r) => {
       const { user, userId, key, fields } = buyer(r, 'subscription_id');
-      const product = productOf(r, (name) => (name === 'type' ? 'subscription' : name === 'id' ? fields.subscription_id : undefined), true);
+      const product = productOf(
+        r,
+        (name) => (name === 'type' ? 'subscription' : name === 'id' ? fields.subscription_id : undefined),
+        true,
+      );
       const earlier = replay(userId, key, 'subscription', product.id, null);
       if (earlier) return purchase(earlier.id!);
       if (!(Number(product.trialDays) > 0)) throw refuse('subscription_id', PAYMENT_MESSAGES.noTrial);
       if (user.trial_period_used) throw refuse('subscription_id', PAYMENT_MESSAGES.trialUsed);
       if (purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
       const paymentMethod = typeof r.body.payment_method === 'string' ? r.body.payment_method : '';
-      const confirmed = db.get("SELECT 1 AS ok FROM setup_intents WHERE user_id = ? AND channel_id = ? AND payment_method = ? AND status = 'succeeded'", [
-        userId,
-        r.channelId,
-        paymentMethod,
-      ]);
+      const confirmed = db.get(
+        "SELECT 1 AS ok FROM setup_intents WHERE user_id = ? AND channel_id = ? AND payment_method = ? AND status = 'succeeded'",
+        [userId, r.channelId, paymentMethod],
+      );
       if (!confirmed) throw refuse('payment_method', PAYMENT_MESSAGES.trialNeedsCard);
       const now = nowSeconds();
       // Nothing is charged now: the card is charged when the trial ends, unless auto-renewal was cancelled by then.
@@ -392,7 +456,17 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
         `INSERT INTO orders (channel_id, user_id, type, product_id, status, activity_status, price, currency, subscription_status, auto_renewal,
            idempotency_key, payment_method, is_trial, created_at, updated_at, expires_at)
          VALUES (?, ?, 'subscription', ?, 'paid', 'active', 0, ?, 'active', 'active', ?, ?, 1, ?, ?, ?)`,
-        [r.channelId, userId, product.id, r.settings().currency, key, paymentMethod, now, now, now + Number(product.trialDays) * DAY],
+        [
+          r.channelId,
+          userId,
+          product.id,
+          r.settings().currency,
+          key,
+          paymentMethod,
+          now,
+          now,
+          now + Number(product.trialDays) * DAY,
+        ],
       );
       db.run('UPDATE users SET trial_period_used = 1, updated_at = ? WHERE id = ?', [now, userId]);
       return purchase(orderId);
@@ -403,15 +477,26 @@ export function createPayments(ctx: PaymentsContext): { handlers: Handlers<Payme
       const checks = new Checks(r.body);
       checks.text('order_id');
       checks.done();
-      const order = db.get("SELECT * FROM orders WHERE id = ? AND user_id = ? AND type = 'subscription'", [idOf(r.body.order_id) ?? 0, user.id!]);
+      const order = db.get("SELECT * FROM orders WHERE id = ? AND user_id = ? AND type = 'subscription'", [
+        idOf(r.body.order_id) ?? 0,
+        user.id!,
+      ]);
       if (!order) throw new HttpError(404, 'Order not found.');
       if (order.auto_renewal === 'cancelled') return { data: { status: 'finished' } };
       if (order.renewal_cancel_at !== null) return { data: { status: 'processing' } };
-      if (order.status !== 'paid' || order.activity_status !== 'active') throw refuse('order_id', PAYMENT_MESSAGES.notActive);
+      if (order.status !== 'paid' || order.activity_status !== 'active')
+        throw refuse('order_id', PAYMENT_MESSAGES.notActive);
       // Access lasts to the end of the period already paid for.
-      const offer = String(db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!])?.offer ?? 'monthly');
+      const offer = String(
+        db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!])?.offer ?? 'monthly',
+      );
       const end = order.expires_at ?? nextRenewal(Number(order.created_at), offer, nowSeconds());
-      db.run('UPDATE orders SET renewal_cancel_at = ?, expires_at = ?, updated_at = ? WHERE id = ?', [ctx.nowMs() + CANCEL_DELAY_MS, end, nowSeconds(), order.id!]);
+      db.run('UPDATE orders SET renewal_cancel_at = ?, expires_at = ?, updated_at = ? WHERE id = ?', [
+        ctx.nowMs() + CANCEL_DELAY_MS,
+        end,
+        nowSeconds(),
+        order.id!,
+      ]);
       settleLater(CANCEL_DELAY_MS);
       return { data: { status: 'processing' } };
     },

@@ -65,7 +65,11 @@ const noKey = (field: 'api_key' | 'channel_key') =>
 export function createApi(ctx: ApiContext): ApiHandler {
   const { db, channels, mediaServer, origins } = ctx;
   const routes = [
-    ...(Object.keys(endpoints) as EndpointName[]).map((name) => ({ name, ...endpoints[name], handler: ctx.handlers[name] })),
+    ...(Object.keys(endpoints) as EndpointName[]).map((name) => ({
+      name,
+      ...endpoints[name],
+      handler: ctx.handlers[name],
+    })),
     // Calls this server answers that the contract does not list: the TV side of device linking.
     ...ctx.serverOnly,
   ]
@@ -103,14 +107,16 @@ export function createApi(ctx: ApiContext): ApiHandler {
     } else {
       channel =
         typeof apiKey === 'string' && apiKey !== ''
-          ? db.get('SELECT c.id, c.channel_key, c.name, k.last_used_at FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?', [
-              apiKey,
-            ])
+          ? db.get(
+              'SELECT c.id, c.channel_key, c.name, k.last_used_at FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?',
+              [apiKey],
+            )
           : undefined;
       if (!channel) throw noKey('api_key');
       // Keys in use are kept; idle ones are pruned (maintenance.ts). Written at most once an hour per key.
       const seconds = ctx.clock().now;
-      if (Number(channel.last_used_at) < seconds - API_KEY_TOUCH_SECONDS) db.run('UPDATE api_keys SET last_used_at = ? WHERE api_key = ?', [seconds, apiKey as string]);
+      if (Number(channel.last_used_at) < seconds - API_KEY_TOUCH_SECONDS)
+        db.run('UPDATE api_keys SET last_used_at = ? WHERE api_key = ?', [seconds, apiKey as string]);
     }
 
     const channelId = Number(channel.id);
@@ -121,7 +127,8 @@ export function createApi(ctx: ApiContext): ApiHandler {
     let settings: Settings | undefined;
     // The bearer token's user, looked up once per request (access and user both need it).
     let tokenUser: { row: Row | undefined } | undefined;
-    const userOfToken = () => (tokenUser ??= { row: userByToken(db, channelId, bearer(req.headers.authorization), now.now) }).row;
+    const userOfToken = () =>
+      (tokenUser ??= { row: userByToken(db, channelId, bearer(req.headers.authorization), now.now) }).row;
     const r: ApiRequest = {
       req,
       method,
@@ -148,7 +155,8 @@ export function createApi(ctx: ApiContext): ApiHandler {
         const user = userOfToken();
         if (!user) throw new HttpError(401, 'Unauthenticated.');
         // The browser keeps such an account on its edit screen; the server holds the same line for any client.
-        if (user.temporary_password && !TEMPORARY_PASSWORD_ALLOWS.has(route.name)) throw new HttpError(403, TEMPORARY_PASSWORD_LOCK);
+        if (user.temporary_password && !TEMPORARY_PASSWORD_ALLOWS.has(route.name))
+          throw new HttpError(403, TEMPORARY_PASSWORD_LOCK);
         return user;
       },
       view: () =>

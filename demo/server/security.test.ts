@@ -52,7 +52,14 @@ function raw(
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers, localAddress: options.from },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.from,
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -75,8 +82,10 @@ const postFrom = (from: string, path: string, body: Record<string, unknown>) =>
   });
 
 const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
-const apiPost = (path: string, body: Record<string, unknown>, token?: string) => h.post(`/api/${path}`, { api_key: h.key, ...body }, token ? auth(token) : {});
-const apiGet = (path: string, token?: string) => h.call(`/api/${path}?api_key=${h.key}`, { headers: token ? auth(token) : {} });
+const apiPost = (path: string, body: Record<string, unknown>, token?: string) =>
+  h.post(`/api/${path}`, { api_key: h.key, ...body }, token ? auth(token) : {});
+const apiGet = (path: string, token?: string) =>
+  h.call(`/api/${path}?api_key=${h.key}`, { headers: token ? auth(token) : {} });
 
 async function signIn(account: { email: string; password: string }): Promise<string> {
   const res = await apiPost('v2/auth/login', account);
@@ -86,8 +95,18 @@ async function signIn(account: { email: string; password: string }): Promise<str
 
 let serial = 0;
 /** Registers a fresh account with a password; answers its email and token. */
-async function register(password = 'attacker-pass-1', email = `sec${++serial}-${Date.now()}@example.com`): Promise<{ email: string; token: string }> {
-  const res = await apiPost('v2/auth/register', { first_name: 'Sam', last_name: 'Test', email, password, password_confirmation: password, terms: true });
+async function register(
+  password = 'attacker-pass-1',
+  email = `sec${++serial}-${Date.now()}@example.com`,
+): Promise<{ email: string; token: string }> {
+  const res = await apiPost('v2/auth/register', {
+    first_name: 'Sam',
+    last_name: 'Test',
+    email,
+    password,
+    password_confirmation: password,
+    terms: true,
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return { email, token: String(res.body.data.token) };
 }
@@ -135,7 +154,11 @@ const socialSignIn = async (email: string) => redeem(await socialCode(email));
 describe('critical: the dev endpoints', () => {
   test('without dev mode, the outbox, dev endpoints, stand-ins and demo pages do not exist (404)', async () => {
     const at = (path: string, init: RequestInit = {}) => request(`${prod.origin}${path}`, init);
-    const textPost = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) });
+    const textPost = (body: unknown): RequestInit => ({
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: JSON.stringify(body),
+    });
     const probes: Array<[string, RequestInit?]> = [
       ['/__dev/outbox?to=fan@example.com'],
       ['/__dev/settings?channel_key=demo'],
@@ -152,7 +175,10 @@ describe('critical: the dev endpoints', () => {
       ['/gtag-stand-in.js'],
       ['/index.html'],
       ['/__social/google/authorize?client_id=demo-google-client'],
-      ['/__stripe/v1/payment_methods', { method: 'POST', headers: { Authorization: 'Bearer pk_test_demo' }, body: 'type=card' }],
+      [
+        '/__stripe/v1/payment_methods',
+        { method: 'POST', headers: { Authorization: 'Bearer pk_test_demo' }, body: 'type=card' },
+      ],
       ['/', textPost({ events: [] })], // the Mux beacon collector
     ];
     for (const [path, init] of probes) {
@@ -163,7 +189,10 @@ describe('critical: the dev endpoints', () => {
     // The channel itself still works, without stand-ins in its settings.
     const settings = (await at('/api/settings?channel_key=demo')).body.data;
     assert.equal(settings.name, 'Demo Sports Network');
-    ok(!JSON.stringify(settings).includes('stand-in') && !JSON.stringify(settings).includes('__social'), JSON.stringify(settings));
+    ok(
+      !JSON.stringify(settings).includes('stand-in') && !JSON.stringify(settings).includes('__social'),
+      JSON.stringify(settings),
+    );
     assert.equal((await at('/account.html')).status, 404, 'only the account routes open the account page');
     assert.equal((await at('/password-reset')).status, 200, 'the account routes of emailed links stay');
   });
@@ -171,7 +200,11 @@ describe('critical: the dev endpoints', () => {
   test('reading the outbox for a reset link without the dev secret is refused, and never readable from other origins', async () => {
     assert.equal((await apiPost('auth/password-reset-request', { email: FAN.email })).status, 200);
     const outbox = `${h.base}/__dev/outbox?to=${encodeURIComponent(FAN.email)}`;
-    const attempts: Array<Record<string, string>> = [{}, { [DEV_SECRET_HEADER]: 'f'.repeat(48) }, { Origin: 'https://evil.example' }];
+    const attempts: Array<Record<string, string>> = [
+      {},
+      { [DEV_SECRET_HEADER]: 'f'.repeat(48) },
+      { Origin: 'https://evil.example' },
+    ];
     for (const headers of attempts) {
       const res = await request(outbox, { headers });
       assert.equal(res.status, 403, JSON.stringify(headers));
@@ -196,7 +229,12 @@ describe('critical: the dev endpoints', () => {
   });
 
   test('even with the dev secret, settings cannot point the tag-manager script or the site anywhere', async () => {
-    const change = (body: unknown) => h.call('/__dev/settings?channel_key=demo', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) });
+    const change = (body: unknown) =>
+      h.call('/__dev/settings?channel_key=demo', {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: JSON.stringify(body),
+      });
     try {
       for (const bad of [
         { gtag_url: 'https://evil.example/gtag.js' },
@@ -211,8 +249,15 @@ describe('critical: the dev endpoints', () => {
         const res = await change(bad);
         assert.equal(res.status, 422, JSON.stringify(bad));
       }
-      assert.equal((await h.keyless('settings')).body.data.gtag_url, `${h.base}/gtag-stand-in.js?id=G-DEMO0000`, 'nothing was stored');
-      const good = await change({ gtag_url: 'https://www.googletagmanager.com/gtag/js?id=G-DEMO0000', site_url: 'https://tv.example.com/' });
+      assert.equal(
+        (await h.keyless('settings')).body.data.gtag_url,
+        `${h.base}/gtag-stand-in.js?id=G-DEMO0000`,
+        'nothing was stored',
+      );
+      const good = await change({
+        gtag_url: 'https://www.googletagmanager.com/gtag/js?id=G-DEMO0000',
+        site_url: 'https://tv.example.com/',
+      });
       assert.equal(good.status, 200, JSON.stringify(good.body));
     } finally {
       await h.call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
@@ -222,7 +267,11 @@ describe('critical: the dev endpoints', () => {
   test('a cross-origin preflight to the dev endpoints gets no CORS answer', async () => {
     const res = await fetch(`${h.base}/__dev/outbox`, {
       method: 'OPTIONS',
-      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': DEV_SECRET_HEADER },
+      headers: {
+        Origin: 'https://evil.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': DEV_SECRET_HEADER,
+      },
     });
     assert.equal(res.status, 404);
     assert.equal(res.headers.get('access-control-allow-origin'), null);
@@ -238,7 +287,11 @@ describe('critical: the dev endpoints', () => {
       .map((a) => a!.address);
     for (const address of external) {
       await assert.rejects(
-        new Promise((resolve, reject) => httpRequest({ host: address, port: h.server.port, path: '/keys/demo.json' }, resolve).on('error', reject).end()),
+        new Promise((resolve, reject) =>
+          httpRequest({ host: address, port: h.server.port, path: '/keys/demo.json' }, resolve)
+            .on('error', reject)
+            .end(),
+        ),
         /ECONNREFUSED/,
         address,
       );
@@ -303,7 +356,12 @@ describe('critical: the social sign-in stand-in', () => {
   });
 
   test('the stand-in page says plainly that it is a test stand-in', async () => {
-    const query = new URLSearchParams({ client_id: 'demo-google-client', redirect_uri: `${h.base}/auth/login/google/callback`, response_type: 'code', state: h.key });
+    const query = new URLSearchParams({
+      client_id: 'demo-google-client',
+      redirect_uri: `${h.base}/auth/login/google/callback`,
+      response_type: 'code',
+      state: h.key,
+    });
     const page = await fetch(`${h.base}/__social/google/authorize?${query}`);
     assert.equal(page.status, 200);
     const html = await page.text();
@@ -359,17 +417,30 @@ describe('medium: accounts', () => {
     assert.equal((await apiGet('profile', attacker.token)).status, 200);
     const owner = await socialSignIn(victim);
     assert.equal((await apiGet('profile', attacker.token)).status, 401, "the attacker's session ended");
-    assert.equal((await apiPost('v2/auth/login', { email: victim, password: 'attacker-pass-1' })).status, 422, "the attacker's password is gone");
+    assert.equal(
+      (await apiPost('v2/auth/login', { email: victim, password: 'attacker-pass-1' })).status,
+      422,
+      "the attacker's password is gone",
+    );
     const profile = (await apiGet('profile', owner)).body.data;
     assert.deepEqual([profile.email_verified, profile.has_password], [true, false]);
   });
 
-  test("a password change in flight when the owner signs in socially does not keep a pre-registered account", async () => {
+  test('a password change in flight when the owner signs in socially does not keep a pre-registered account', async () => {
     const victim = `victim-race-${Date.now()}@example.com`;
     const attacker = await register('attacker-pass-1', victim);
     const code = await socialCode(victim);
     // The attacker's change hashes two passwords; the owner's sign-in lands meanwhile.
-    const change = apiPost('profile', { _method: 'patch', password: 'attacker-pass-2', password_confirmation: 'attacker-pass-2', current_password: 'attacker-pass-1' }, attacker.token);
+    const change = apiPost(
+      'profile',
+      {
+        _method: 'patch',
+        password: 'attacker-pass-2',
+        password_confirmation: 'attacker-pass-2',
+        current_password: 'attacker-pass-1',
+      },
+      attacker.token,
+    );
     await new Promise((resolve) => setTimeout(resolve, 5));
     const owner = await redeem(code);
     assert.equal((await change).status, 401, 'the change found its session gone');
@@ -377,7 +448,7 @@ describe('medium: accounts', () => {
     assert.equal((await apiGet('profile', owner)).status, 200, "the owner's session stands");
   });
 
-  test("a TV code linked by whoever pre-registered the account gets no token once the owner takes it over", async () => {
+  test('a TV code linked by whoever pre-registered the account gets no token once the owner takes it over', async () => {
     const victim = `victim-tv-${Date.now()}@example.com`;
     const attacker = await register('attacker-pass-1', victim);
     const tvKey = await h.apiKey('demo');
@@ -399,14 +470,33 @@ describe('medium: accounts', () => {
       return () => h.call(`/api/auth/device-code/${code}?api_key=${tvKey}`);
     };
     const poll = await link();
-    const res = await apiPost('profile', { _method: 'patch', password: 'owner-pass-2', password_confirmation: 'owner-pass-2', current_password: 'owner-pass-1' }, token);
+    const res = await apiPost(
+      'profile',
+      {
+        _method: 'patch',
+        password: 'owner-pass-2',
+        password_confirmation: 'owner-pass-2',
+        current_password: 'owner-pass-1',
+      },
+      token,
+    );
     assert.equal(res.status, 200);
     ok(!(await poll()).body?.data?.token, 'no token after the password change');
     const poll2 = await link();
     await apiPost('auth/password-reset-request', { email });
     const [mail] = (await h.call(`/__dev/outbox?to=${encodeURIComponent(email)}`)).body.data;
     const reset = new URL(mail.links[0]).searchParams.get('token');
-    assert.equal((await apiPost('auth/password-reset', { email, token: reset, password: 'owner-pass-3', password_confirmation: 'owner-pass-3' })).status, 200);
+    assert.equal(
+      (
+        await apiPost('auth/password-reset', {
+          email,
+          token: reset,
+          password: 'owner-pass-3',
+          password_confirmation: 'owner-pass-3',
+        })
+      ).status,
+      200,
+    );
     ok(!(await poll2()).body?.data?.token, 'no token after the reset');
   });
 
@@ -428,17 +518,29 @@ describe('medium: accounts', () => {
         terms: true,
       });
       statuses.push(res.status);
-      if (i === 50) assert.equal(JSON.parse(res.body).errors.email[0], 'Too many accounts were created from this address. Please try again later.');
+      if (i === 50)
+        assert.equal(
+          JSON.parse(res.body).errors.email[0],
+          'Too many accounts were created from this address. Please try again later.',
+        );
     }
     assert.deepEqual([statuses.slice(0, 50).every((s) => s === 200), statuses[50]], [true, 422]);
   });
 
   test('a stolen token alone cannot change the password: the current one is required', async () => {
     const { token } = await register('owner-pass-1');
-    const change = (extra: Record<string, unknown>) => apiPost('profile', { _method: 'patch', password: 'taken-over-1', password_confirmation: 'taken-over-1', ...extra }, token);
+    const change = (extra: Record<string, unknown>) =>
+      apiPost(
+        'profile',
+        { _method: 'patch', password: 'taken-over-1', password_confirmation: 'taken-over-1', ...extra },
+        token,
+      );
     const missing = await change({});
     assert.equal(missing.status, 422);
-    ok(missing.body.errors.current_password?.includes('The current password field is required.'), JSON.stringify(missing.body));
+    ok(
+      missing.body.errors.current_password?.includes('The current password field is required.'),
+      JSON.stringify(missing.body),
+    );
     const wrong = await change({ current_password: 'guess-1234' });
     assert.equal(wrong.status, 422);
     ok(wrong.body.errors.current_password?.includes('The current password is incorrect.'), JSON.stringify(wrong.body));
@@ -448,7 +550,16 @@ describe('medium: accounts', () => {
   test('a password change ends every other session of the account', async () => {
     const { email, token } = await register('owner-pass-1');
     const other = await signIn({ email, password: 'owner-pass-1' });
-    const res = await apiPost('profile', { _method: 'patch', password: 'owner-pass-2', password_confirmation: 'owner-pass-2', current_password: 'owner-pass-1' }, token);
+    const res = await apiPost(
+      'profile',
+      {
+        _method: 'patch',
+        password: 'owner-pass-2',
+        password_confirmation: 'owner-pass-2',
+        current_password: 'owner-pass-1',
+      },
+      token,
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal((await apiGet('profile', other)).status, 401, 'the other session ended');
     assert.equal((await apiGet('profile', token)).status, 200, 'this one stays');
@@ -487,7 +598,10 @@ describe('medium: accounts', () => {
       ['POST', 'auth/add_session'],
       ['POST', 'auth/delete-account'],
     ] as const) {
-      const res = method === 'GET' ? await apiGet(path, token) : await apiPost(path, { favoritable_type: 'participant', favoritable_id: 1, code: 'ABCDEF' }, token);
+      const res =
+        method === 'GET'
+          ? await apiGet(path, token)
+          : await apiPost(path, { favoritable_type: 'participant', favoritable_id: 1, code: 'ABCDEF' }, token);
       assert.equal(res.status, 403, `${method} ${path}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.message, 'Choose a new password first: you signed in with a temporary password.');
     }
@@ -496,10 +610,28 @@ describe('medium: accounts', () => {
     const paid = (await apiGet(`events/${h.id('paid-live')}`, token)).body.data;
     assert.equal(paid.has_access, false, 'no rights until the password is replaced');
     try {
-      const changed = await apiPost('profile', { _method: 'patch', password: 'temp-pass-2', password_confirmation: 'temp-pass-2', current_password: temp.password }, token);
+      const changed = await apiPost(
+        'profile',
+        {
+          _method: 'patch',
+          password: 'temp-pass-2',
+          password_confirmation: 'temp-pass-2',
+          current_password: temp.password,
+        },
+        token,
+      );
       assert.equal(changed.status, 200, JSON.stringify(changed.body));
       assert.equal((await apiGet('orders', token)).status, 200, 'unlocked once the password is replaced');
-      await apiPost('profile', { _method: 'patch', password: temp.password, password_confirmation: temp.password, current_password: 'temp-pass-2' }, token);
+      await apiPost(
+        'profile',
+        {
+          _method: 'patch',
+          password: temp.password,
+          password_confirmation: temp.password,
+          current_password: 'temp-pass-2',
+        },
+        token,
+      );
     } finally {
       h.server.db.run('UPDATE users SET temporary_password = 1 WHERE email = ?', [temp.email]);
     }
@@ -509,9 +641,14 @@ describe('medium: accounts', () => {
   test('password reset and account deletion links do not tell who has an account', async () => {
     const body = { token: 'a'.repeat(64), password: 'new-pass-99', password_confirmation: 'new-pass-99' };
     const known = await h.post('/api/auth/password-reset', { channel_key: 'demo', ...body, email: FAN.email });
-    const unknown = await h.post('/api/auth/password-reset', { channel_key: 'demo', ...body, email: 'nobody-here@example.com' });
+    const unknown = await h.post('/api/auth/password-reset', {
+      channel_key: 'demo',
+      ...body,
+      email: 'nobody-here@example.com',
+    });
     assert.deepEqual([unknown.status, unknown.body], [known.status, known.body]);
-    const keyless = (email: string) => h.post('/api/delete-account-confirm', { channel_key: 'demo', email, token: 'a'.repeat(64) });
+    const keyless = (email: string) =>
+      h.post('/api/delete-account-confirm', { channel_key: 'demo', email, token: 'a'.repeat(64) });
     const knownDelete = await keyless(FAN.email);
     const unknownDelete = await keyless('nobody-here@example.com');
     assert.deepEqual([unknownDelete.status, unknownDelete.body], [knownDelete.status, knownDelete.body]);
@@ -526,17 +663,33 @@ describe('medium: exhausting memory and disk', () => {
   });
 
   test('client log entries are capped in size, and in number per channel', async () => {
-    const entry = { date: new Date().toISOString(), status: 500, service: 'api', channel: 'demo', message: 'boom', url: '/x', channel_key: 'demo' };
+    const entry = {
+      date: new Date().toISOString(),
+      status: 500,
+      service: 'api',
+      channel: 'demo',
+      message: 'boom',
+      url: '/x',
+      channel_key: 'demo',
+    };
     assert.equal((await h.post('/api/logs', { ...entry, request_data: 'x'.repeat(1000 * 1024) })).status, 413);
     const db = h.server.db;
     const channelId = Number(db.get("SELECT id FROM channels WHERE channel_key = 'demo'")!.id);
     db.transaction(() => {
       for (let i = 0; i < MAX_LOGS_PER_CHANNEL + 50; i++) {
-        db.run('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [channelId, Math.floor(h.nowMs / 1000), '127.0.0.1', '{}']);
+        db.run('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [
+          channelId,
+          Math.floor(h.nowMs / 1000),
+          '127.0.0.1',
+          '{}',
+        ]);
       }
     });
     assert.equal((await h.post('/api/logs', { ...entry, request_data: null })).status, 201);
-    assert.equal(Number(db.get('SELECT count(*) AS n FROM logs WHERE channel_id = ?', [channelId])!.n), MAX_LOGS_PER_CHANNEL);
+    assert.equal(
+      Number(db.get('SELECT count(*) AS n FROM logs WHERE channel_id = ?', [channelId])!.n),
+      MAX_LOGS_PER_CHANNEL,
+    );
   });
 
   test('writes are saved in batches off the request path, never with a blocking whole-file write', async () => {
@@ -550,7 +703,16 @@ describe('medium: exhausting memory and disk', () => {
     syncBuiltinESMExports(); // db.ts imported writeFileSync by name: this makes it see the counter too
     try {
       const savedAt = statSync(file).mtimeMs;
-      const entry = { date: new Date().toISOString(), status: 500, service: 'api', channel: 'demo', message: 'burst', url: '/x', request_data: null, channel_key: 'demo' };
+      const entry = {
+        date: new Date().toISOString(),
+        status: 500,
+        service: 'api',
+        channel: 'demo',
+        message: 'burst',
+        url: '/x',
+        request_data: null,
+        channel_key: 'demo',
+      };
       for (let i = 0; i < 20; i++) assert.equal((await h.post('/api/logs', entry)).status, 201);
       await new Promise((resolve) => setTimeout(resolve, SAVE_INTERVAL_MS + 700));
       ok(statSync(file).mtimeMs > savedAt, 'the burst was saved');
@@ -563,7 +725,8 @@ describe('medium: exhausting memory and disk', () => {
 
   test('one address cannot fill the api key table', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 102; i++) statuses.push((await postFrom('127.0.0.31', 'get_api_key', { channel_key: 'demo' })).status);
+    for (let i = 0; i < 102; i++)
+      statuses.push((await postFrom('127.0.0.31', 'get_api_key', { channel_key: 'demo' })).status);
     assert.deepEqual(statuses.slice(0, 100), Array(100).fill(200));
     assert.deepEqual(statuses.slice(100), [429, 429]);
     // Another address still gets its key.
@@ -588,12 +751,17 @@ describe('medium: password hashing', () => {
   test('40 failed sign-ins in flight do not hold up an unrelated request', async () => {
     const finished: string[] = [];
     const logins = Array.from({ length: 40 }, (_, i) =>
-      postFrom('127.0.0.41', 'v2/auth/login', { email: `nobody-${i}@example.com`, password: 'wrong-password' }).then((res) => {
-        assert.equal(res.status, 422);
-        finished.push('login');
-      }),
+      postFrom('127.0.0.41', 'v2/auth/login', { email: `nobody-${i}@example.com`, password: 'wrong-password' }).then(
+        (res) => {
+          assert.equal(res.status, 422);
+          finished.push('login');
+        },
+      ),
     );
-    const geo = raw(h.server.port, `/api/geo?api_key=${h.key}`, { headers: { Host: `localhost:${h.server.port}` }, from: '127.0.0.42' }).then((res) => {
+    const geo = raw(h.server.port, `/api/geo?api_key=${h.key}`, {
+      headers: { Host: `localhost:${h.server.port}` },
+      from: '127.0.0.42',
+    }).then((res) => {
       assert.equal(res.status, 200);
       finished.push('geo');
     });
@@ -607,7 +775,9 @@ describe('medium: password hashing, in bursts', () => {
   test('guesses sent all at once are throttled like guesses sent one by one', async () => {
     const { email } = await register('right-pass-1');
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => postFrom('127.0.2.1', 'v2/auth/login', { email, password: `guess-${i}` }).then((res) => JSON.parse(res.body))),
+      Array.from({ length: 30 }, (_, i) =>
+        postFrom('127.0.2.1', 'v2/auth/login', { email, password: `guess-${i}` }).then((res) => JSON.parse(res.body)),
+      ),
     );
     const checked = answers.filter((body) => body.message === 'Invalid email or password. Please try again.').length;
     ok(checked <= 5, `${checked} of 30 simultaneous guesses were checked; the limit is 5 a minute per address`);
@@ -616,12 +786,18 @@ describe('medium: password hashing, in bursts', () => {
   test('a flood of failed sign-ins does not hold up the files the pages load', async () => {
     const finished: string[] = [];
     const logins = Array.from({ length: 100 }, (_, i) =>
-      postFrom(`127.0.4.${1 + (i % 50)}`, 'v2/auth/login', { email: `flood-${i}@example.com`, password: 'wrong-password' }).then(() => {
+      postFrom(`127.0.4.${1 + (i % 50)}`, 'v2/auth/login', {
+        email: `flood-${i}@example.com`,
+        password: 'wrong-password',
+      }).then(() => {
         finished.push('login');
       }),
     );
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const page = raw(h.server.port, '/demo.css', { headers: { Host: `localhost:${h.server.port}` }, from: '127.0.4.99' }).then((res) => {
+    const page = raw(h.server.port, '/demo.css', {
+      headers: { Host: `localhost:${h.server.port}` },
+      from: '127.0.4.99',
+    }).then((res) => {
       assert.equal(res.status, 200);
       finished.push('css');
     });
@@ -636,20 +812,30 @@ describe('low', () => {
     const { email } = await register('right-pass-1');
     for (let address = 0; address < 5; address++) {
       for (let i = 0; i < 4; i++) {
-        const res = await postFrom(`127.0.1.${address + 1}`, 'v2/auth/login', { email, password: `guess-${address}-${i}` });
+        const res = await postFrom(`127.0.1.${address + 1}`, 'v2/auth/login', {
+          email,
+          password: `guess-${address}-${i}`,
+        });
         assert.equal(JSON.parse(res.body).message, 'Invalid email or password. Please try again.');
       }
     }
     const locked = await postFrom('127.0.1.9', 'v2/auth/login', { email, password: 'right-pass-1' });
     assert.equal(locked.status, 422);
-    assert.equal(JSON.parse(locked.body).errors.email[0], 'This account is locked after too many failed sign-ins. Please try again in 15 minutes.');
+    assert.equal(
+      JSON.parse(locked.body).errors.email[0],
+      'This account is locked after too many failed sign-ins. Please try again in 15 minutes.',
+    );
   });
 
   test('a leaked stream URL plays for nobody else', async () => {
     const event = await h.event('free-live', 'viewer');
     const url = new URL(Harness.mediaUrl(event, 'live')!);
     const host = { Host: `localhost:${h.server.port}` };
-    assert.equal((await raw(h.server.port, url.pathname, { headers: host, from: '127.0.0.1' })).status, 200, 'the viewer plays it');
+    assert.equal(
+      (await raw(h.server.port, url.pathname, { headers: host, from: '127.0.0.1' })).status,
+      200,
+      'the viewer plays it',
+    );
     const leaked = await raw(h.server.port, url.pathname, { headers: host, from: '127.0.0.2' });
     assert.equal(leaked.status, 403, 'anyone else is refused');
     const segment = url.pathname.replace('master.m3u8', '360p/0.ts');
@@ -657,7 +843,12 @@ describe('low', () => {
   });
 
   test('a malformed percent escape in a path answers 400, not 500', async () => {
-    for (const path of [`/api/events/%E0%A4%A?api_key=${h.key}`, '/keys/%E0%A4%A.json', '/storage/settings/%zz.json', `/api/pages/%C0?channel_key=demo`]) {
+    for (const path of [
+      `/api/events/%E0%A4%A?api_key=${h.key}`,
+      '/keys/%E0%A4%A.json',
+      '/storage/settings/%zz.json',
+      `/api/pages/%C0?channel_key=demo`,
+    ]) {
       const res: Answer = await h.call(path);
       assert.equal(res.status, 400, `${path}: ${JSON.stringify(res.body)}`);
     }
@@ -669,12 +860,19 @@ describe('low', () => {
   });
 
   test('settings that break the contract every client parses them with are refused', async () => {
-    const res = await h.call('/__dev/settings?channel_key=demo', { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ language: 5 }) });
+    const res = await h.call('/__dev/settings?channel_key=demo', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: JSON.stringify({ language: 5 }),
+    });
     assert.equal(res.status, 422, JSON.stringify(res.body));
     assert.equal((await h.keyless('settings')).status, 200, 'settings still answer');
   });
 
   test('dev mode refuses to listen beyond loopback unless told twice', async () => {
-    await assert.rejects(startServer({ mode: 'dev', host: '0.0.0.0', port: 0, dataDir: join(prodTmp, 'data-net') }), /CHANNEL_DEV_ON_NETWORK/);
+    await assert.rejects(
+      startServer({ mode: 'dev', host: '0.0.0.0', port: 0, dataDir: join(prodTmp, 'data-net') }),
+      /CHANNEL_DEV_ON_NETWORK/,
+    );
   });
 });

@@ -28,9 +28,14 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
   const key = f.channel_key;
   // A fixture obeys the same URL rules as any settings change (a script only from an allowed https origin...).
   const problems = settingsProblems(f.settings, DEFAULT_SCRIPT_ORIGINS);
-  if (Object.keys(problems).length) throw new Error(`fixture ${key}: settings break the URL rules: ${JSON.stringify(problems)}`);
+  if (Object.keys(problems).length)
+    throw new Error(`fixture ${key}: settings break the URL rules: ${JSON.stringify(problems)}`);
   const channelId = db.run('INSERT INTO channels (channel_key, name) VALUES (?, ?)', [key, f.name]);
-  db.run('INSERT INTO settings (channel_id, json, fixture_json) VALUES (?, ?, ?)', [channelId, JSON.stringify(f.settings), JSON.stringify(f.settings)]);
+  db.run('INSERT INTO settings (channel_id, json, fixture_json) VALUES (?, ?, ?)', [
+    channelId,
+    JSON.stringify(f.settings),
+    JSON.stringify(f.settings),
+  ]);
   for (const [name, value] of Object.entries(f.colors)) {
     db.run('INSERT INTO colors (channel_id, name, value) VALUES (?, ?, ?)', [channelId, name, value]);
   }
@@ -38,12 +43,29 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
   f.menu.forEach((item, position) => {
     const menuId = db.run(
       'INSERT INTO menu (channel_id, parent_id, position, name, alias, url, custom_icon, type) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)',
-      [channelId, position, item.name, item.alias ?? null, item.url ?? null, item.custom_icon ?? null, item.type ?? 'link'],
+      [
+        channelId,
+        position,
+        item.name,
+        item.alias ?? null,
+        item.url ?? null,
+        item.custom_icon ?? null,
+        item.type ?? 'link',
+      ],
     );
     (item.items ?? []).forEach((child, childPosition) => {
       db.run(
         'INSERT INTO menu (channel_id, parent_id, position, name, alias, url, custom_icon, type) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [channelId, menuId, childPosition, child.name, child.alias ?? null, child.url ?? null, child.custom_icon ?? null, child.type ?? 'link'],
+        [
+          channelId,
+          menuId,
+          childPosition,
+          child.name,
+          child.alias ?? null,
+          child.url ?? null,
+          child.custom_icon ?? null,
+          child.type ?? 'link',
+        ],
       );
     });
   });
@@ -85,7 +107,15 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
     (cat.children ?? []).forEach((child, childPosition) => {
       const childId = db.run(
         'INSERT INTO categories (channel_id, parent_id, position, name, alias, sport, gender) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [channelId, parentId, childPosition, child.name, child.alias, child.sport ?? cat.sport ?? null, child.gender ?? null],
+        [
+          channelId,
+          parentId,
+          childPosition,
+          child.name,
+          child.alias,
+          child.sport ?? cat.sport ?? null,
+          child.gender ?? null,
+        ],
       );
       categories.set(child.alias, childId);
     });
@@ -105,20 +135,27 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
     const groupId = p.group ? lookup(groups, p.group, 'group', key) : null;
     const participantId = db.run(
       'INSERT INTO participants (channel_id, group_id, name, short_name, alias, logo, color, gender, sport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [channelId, groupId, p.name, p.short_name ?? null, p.alias, p.logo ?? null, p.color ?? null, p.gender ?? null, p.sport ?? null],
+      [
+        channelId,
+        groupId,
+        p.name,
+        p.short_name ?? null,
+        p.alias,
+        p.logo ?? null,
+        p.color ?? null,
+        p.gender ?? null,
+        p.sport ?? null,
+      ],
     );
     participants.set(p.alias, participantId);
   }
 
   const locations = new Map<string, number>();
   for (const loc of f.locations) {
-    const locationId = db.run('INSERT INTO locations (channel_id, name, city, state, time_zone) VALUES (?, ?, ?, ?, ?)', [
-      channelId,
-      loc.name,
-      loc.city ?? null,
-      loc.state ?? null,
-      loc.time_zone ?? null,
-    ]);
+    const locationId = db.run(
+      'INSERT INTO locations (channel_id, name, city, state, time_zone) VALUES (?, ?, ?, ?, ?)',
+      [channelId, loc.name, loc.city ?? null, loc.state ?? null, loc.time_zone ?? null],
+    );
     locations.set(loc.key, locationId);
   }
 
@@ -126,12 +163,21 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
     // A slide's owner is given by alias; resolve it against the table its type names.
     let slidableId: number | null = null;
     if (slide.slidable_ref) {
-      const table = slide.slidable_type === 'group' ? groups : slide.slidable_type === 'participant' ? participants : categories;
+      const table =
+        slide.slidable_type === 'group' ? groups : slide.slidable_type === 'participant' ? participants : categories;
       slidableId = lookup(table, slide.slidable_ref, `${slide.slidable_type ?? 'category'} slide ref`, key);
     }
     db.run(
       'INSERT INTO slides (channel_id, position, title, image, link, slidable_type, slidable_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [channelId, position, slide.title ?? null, slide.image ?? null, slide.link ?? null, slide.slidable_type ?? null, slidableId],
+      [
+        channelId,
+        position,
+        slide.title ?? null,
+        slide.image ?? null,
+        slide.link ?? null,
+        slide.slidable_type ?? null,
+        slidableId,
+      ],
     );
   });
 
@@ -139,24 +185,29 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
   const packages = seedPackages(db, channelId, f, refs);
   // One single-event package per price of the paid (and ppv) events, in price order after the passes.
   const singles = new Map<number, number>();
-  const prices = [...new Set(f.events.filter((e) => !FREE_TYPES.has(e.type) && e.price).map((e) => e.price!))].sort((a, b) => a - b);
+  const prices = [...new Set(f.events.filter((e) => !FREE_TYPES.has(e.type) && e.price).map((e) => e.price!))].sort(
+    (a, b) => a - b,
+  );
   const french = f.settings.language === 'fr';
   for (const price of prices) {
     // The listed price includes a service fee (shown as 'Taxes') of about a tenth: 9.99 is 8.99 plus 1.00.
     const fee = Math.round(price * 10) / 100;
     singles.set(
       price,
-      db.run('INSERT INTO packages (channel_id, position, name, type, price, base_price, service_fee, weight, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-        channelId,
-        packages.size + singles.size,
-        french ? `Passe un événement ${price.toFixed(2).replace('.', ',')}` : `Single Event Pass ${price.toFixed(2)}`,
-        'single',
-        price,
-        Math.round((price - fee) * 100) / 100,
-        fee,
-        0,
-        french ? 'Un événement, en direct et sur demande.' : 'One event, live and on demand.',
-      ]),
+      db.run(
+        'INSERT INTO packages (channel_id, position, name, type, price, base_price, service_fee, weight, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          channelId,
+          packages.size + singles.size,
+          french ? `Passe un événement ${price.toFixed(2).replace('.', ',')}` : `Single Event Pass ${price.toFixed(2)}`,
+          'single',
+          price,
+          Math.round((price - fee) * 100) / 100,
+          fee,
+          0,
+          french ? 'Un événement, en direct et sur demande.' : 'One event, live and on demand.',
+        ],
+      ),
     );
   }
 
@@ -165,7 +216,9 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
     'INSERT INTO events (channel_id, key, name, type, start_offset, duration, time_zone, home_team_id, location_id, category_id, image, description, price, single_event_package_id, has_recording, is_geo_blocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const events = new Map<string, number>();
-  const insertLink = db.db.prepare('INSERT INTO event_participants (event_id, participant_id, position) VALUES (?, ?, ?)');
+  const insertLink = db.db.prepare(
+    'INSERT INTO event_participants (event_id, participant_id, position) VALUES (?, ?, ?)',
+  );
   try {
     for (const e of f.events) {
       insertEvent.run([
@@ -203,13 +256,30 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
       sub.key,
       db.run(
         'INSERT INTO subscriptions (channel_id, position, name, offer, period, price, base_price, service_fee, trial_period, weight, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [channelId, position, sub.name, sub.offer, sub.period ?? null, sub.price, sub.base_price ?? null, sub.service_fee ?? null, sub.trial_period ?? null, sub.weight ?? 0, sub.description ?? null],
+        [
+          channelId,
+          position,
+          sub.name,
+          sub.offer,
+          sub.period ?? null,
+          sub.price,
+          sub.base_price ?? null,
+          sub.service_fee ?? null,
+          sub.trial_period ?? null,
+          sub.weight ?? 0,
+          sub.description ?? null,
+        ],
       ),
     );
   });
 
   for (const coupon of f.coupons ?? []) {
-    db.run('INSERT INTO coupons (channel_id, code, percent, amount) VALUES (?, ?, ?, ?)', [channelId, coupon.code.toUpperCase(), coupon.percent ?? null, coupon.amount ?? null]);
+    db.run('INSERT INTO coupons (channel_id, code, percent, amount) VALUES (?, ?, ?, ?)', [
+      channelId,
+      coupon.code.toUpperCase(),
+      coupon.percent ?? null,
+      coupon.amount ?? null,
+    ]);
   }
 
   (f.prerolls ?? []).forEach((preroll, position) => {
@@ -232,20 +302,29 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
   });
 
   (f.vod_items ?? []).forEach((item, position) => {
-    db.run('INSERT INTO vod_items (channel_id, position, title, date, type, category_id, image, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
-      channelId,
-      position,
-      item.title,
-      item.date ?? null,
-      item.type,
-      item.category ? lookup(categories, item.category, 'category', key) : null,
-      item.image ?? null,
-      item.description ?? null,
-    ]);
+    db.run(
+      'INSERT INTO vod_items (channel_id, position, title, date, type, category_id, image, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        channelId,
+        position,
+        item.title,
+        item.date ?? null,
+        item.type,
+        item.category ? lookup(categories, item.category, 'category', key) : null,
+        item.image ?? null,
+        item.description ?? null,
+      ],
+    );
   });
 
   const products = { event: events, package: packages, subscription: subscriptions };
-  const userRefs = { ...refs, groups, events, products, currency: typeof f.settings.currency === 'string' ? f.settings.currency : 'USD' };
+  const userRefs = {
+    ...refs,
+    groups,
+    events,
+    products,
+    currency: typeof f.settings.currency === 'string' ? f.settings.currency : 'USD',
+  };
   for (const user of f.users ?? []) seedUser(db, channelId, user, userRefs, now);
 }
 
@@ -285,7 +364,9 @@ function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: Use
   );
   for (const order of user.orders ?? []) {
     const productId = lookup(refs.products[order.type], order.product, order.type, key);
-    const price = order.price ?? Number(db.get(`SELECT price FROM ${PRODUCT_TABLES[order.type]} WHERE id = ?`, [productId])?.price ?? 0);
+    const price =
+      order.price ??
+      Number(db.get(`SELECT price FROM ${PRODUCT_TABLES[order.type]} WHERE id = ?`, [productId])?.price ?? 0);
     const currency = order.currency ?? refs.currency;
     const created = now - Math.round((order.age_days ?? 0) * DAY);
     const orderId = db.run(
@@ -317,29 +398,27 @@ function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: Use
       },
     ];
     for (const t of transactions) {
-      db.run('INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-        orderId,
-        userId,
-        t.status,
-        t.amount ?? price,
-        currency,
-        t.label ?? null,
-        now - Math.round(t.age_days * DAY),
-      ]);
+      db.run(
+        'INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [orderId, userId, t.status, t.amount ?? price, currency, t.label ?? null, now - Math.round(t.age_days * DAY)],
+      );
     }
   }
   for (const clip of user.clips ?? []) {
-    db.run('INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-      userId,
-      lookup(refs.events, clip.event, 'event', key),
-      randomUUID(),
-      clip.name,
-      clip.start_time,
-      clip.duration,
-      JSON.stringify(clip.tags ?? []),
-      clip.status,
-      now - Math.round((clip.age_days ?? 0) * DAY),
-    ]);
+    db.run(
+      'INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        userId,
+        lookup(refs.events, clip.event, 'event', key),
+        randomUUID(),
+        clip.name,
+        clip.start_time,
+        clip.duration,
+        JSON.stringify(clip.tags ?? []),
+        clip.status,
+        now - Math.round((clip.age_days ?? 0) * DAY),
+      ],
+    );
   }
   const favourites = { participant: refs.participants, group: refs.groups, category: refs.categories };
   for (const favourite of user.favourites ?? []) {
@@ -364,7 +443,10 @@ interface Refs {
 
 /** Category aliases to ids, each with its subcategories (clients match an event's own category id). */
 function expandCategories(db: ChannelDb, refs: Refs, aliases: string[] | undefined): number[] {
-  return categoryTree(db, (aliases ?? []).map((alias) => lookup(refs.categories, alias, 'category', refs.key)));
+  return categoryTree(
+    db,
+    (aliases ?? []).map((alias) => lookup(refs.categories, alias, 'category', refs.key)),
+  );
 }
 
 /** The fixture's category and team passes; answers their ids by key. */
@@ -373,14 +455,30 @@ function seedPackages(db: ChannelDb, channelId: number, f: ChannelFixture, refs:
   (f.packages ?? []).forEach((p, position) => {
     const packageId = db.run(
       'INSERT INTO packages (channel_id, position, name, type, is_team_pass, price, base_price, service_fee, weight, offer, period, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [channelId, position, p.name, 'category', p.team_pass ? 1 : 0, p.price, p.base_price ?? null, p.service_fee ?? null, p.weight ?? 0, p.offer ?? null, p.period ?? null, p.description ?? null],
+      [
+        channelId,
+        position,
+        p.name,
+        'category',
+        p.team_pass ? 1 : 0,
+        p.price,
+        p.base_price ?? null,
+        p.service_fee ?? null,
+        p.weight ?? 0,
+        p.offer ?? null,
+        p.period ?? null,
+        p.description ?? null,
+      ],
     );
     ids.set(p.key, packageId);
     for (const category of expandCategories(db, refs, p.categories)) {
       db.run('INSERT INTO package_categories (package_id, category_id) VALUES (?, ?)', [packageId, category]);
     }
     for (const alias of p.team_pass ?? []) {
-      db.run('INSERT INTO package_participants (package_id, participant_id) VALUES (?, ?)', [packageId, lookup(refs.participants, alias, 'participant', refs.key)]);
+      db.run('INSERT INTO package_participants (package_id, participant_id) VALUES (?, ?)', [
+        packageId,
+        lookup(refs.participants, alias, 'participant', refs.key),
+      ]);
     }
   });
   return ids;

@@ -38,7 +38,6 @@ writeFileSync(join(distDir, 'channel-elements.js'), 'export const ok = 1;');
 writeFileSync(join(distDir, 'chunks', 'a.js'), 'export const a = 1;');
 writeFileSync(join(tmp, 'secret.txt'), 'do not serve');
 
-
 /** The fake wall clock every server in this file reads (ms). */
 let nowMs = Date.UTC(2030, 5, 15, 18, 0, 0);
 let server: RunningServer;
@@ -46,7 +45,12 @@ let base: string;
 
 /** Fetches JSON from the API server; answers status, headers and parsed body. `/__dev/` calls carry the dev secret. */
 const call = (path: string, init: RequestInit = {}) =>
-  fetchAnswer(`${base}${path}`, path.startsWith('/__dev/') ? { ...init, headers: { ...(init.headers as Record<string, string>), [DEV_SECRET_HEADER]: server.devSecret! } } : init);
+  fetchAnswer(
+    `${base}${path}`,
+    path.startsWith('/__dev/')
+      ? { ...init, headers: { ...(init.headers as Record<string, string>), [DEV_SECRET_HEADER]: server.devSecret! } }
+      : init,
+  );
 
 const post = (path: string, body: unknown) =>
   call(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -196,7 +200,16 @@ describe('channel content', () => {
     assert.equal(settings.gtag_url, `${base}/gtag-stand-in.js?id=G-DEMO0000`);
     assert.equal(settings.stripe?.publishable_key, 'pk_test_demo');
     const colors = endpoints.colors.response.parse((await get('colors', 'color-settings/web')).body).data;
-    for (const name of ['header-background', 'header-text-color', 'body-background', 'body-text-color', 'footer-background', 'footer-text-color', 'primary-color', 'accent-color']) {
+    for (const name of [
+      'header-background',
+      'header-text-color',
+      'body-background',
+      'body-text-color',
+      'footer-background',
+      'footer-text-color',
+      'primary-color',
+      'accent-color',
+    ]) {
       assert.match(colors[name] ?? '', /^#[0-9a-f]{6}$/i, name);
     }
     const stored = await call('/storage/settings/demo.json');
@@ -208,12 +221,16 @@ describe('channel content', () => {
     const about = endpoints.page.response.parse((await get('page', 'pages/about')).body).data;
     ok(about.blocks.some((b) => b.type === 'static-block' && b.ref === 'contacts:email'));
     ok(about.blocks.some((b) => b.type === 'image' && b.url.startsWith(base)));
-    const cats = endpoints.eventCategories.response.parse((await get('eventCategories', 'events-categories')).body).data;
+    const cats = endpoints.eventCategories.response.parse(
+      (await get('eventCategories', 'events-categories')).body,
+    ).data;
     const basketball = cats.find((c) => c.alias === 'basketball');
     assert.deepEqual(basketball?.children?.map((c) => c.gender).sort(), ['female', 'male']);
     const main = endpoints.slides.response.parse((await get('slides', 'slides/web', 'demo', 'type=main')).body).data;
     ok(main.length >= 2 && main.every((s) => s.slidable_type === 'main'));
-    const props = endpoints.groupProperties.response.parse((await get('groupProperties', 'participant-group-properties')).body).data;
+    const props = endpoints.groupProperties.response.parse(
+      (await get('groupProperties', 'participant-group-properties')).body,
+    ).data;
     ok(props.some((p) => p.name === 'conference' && p.values.length > 1));
     const geo = endpoints.geo.response.parse((await get('geo', 'geo')).body).data;
     assert.equal(geo.country_code, 'US');
@@ -244,7 +261,9 @@ describe('channel content', () => {
   });
 
   test('participants paginate, no_limit=1 answers all', async () => {
-    const all = endpoints.participants.response.parse((await get('participants', 'participants', 'demo', 'no_limit=1')).body).data;
+    const all = endpoints.participants.response.parse(
+      (await get('participants', 'participants', 'demo', 'no_limit=1')).body,
+    ).data;
     ok(all.length > 20);
     const page = (await get('participants', 'participants', 'demo', 'limit=5&offset=5')).body;
     assert.equal(page.data.length, 5);
@@ -278,9 +297,15 @@ describe('events', () => {
     const second = await events('limit=10&offset=10');
     assert.equal(second.meta.offset, 10);
     const both = (await events('limit=20')).data.map((e) => e.id);
-    assert.deepEqual([...first.data, ...second.data].map((e) => e.id), both);
+    assert.deepEqual(
+      [...first.data, ...second.data].map((e) => e.id),
+      both,
+    );
     const times = (await events('limit=100')).data.map((e) => e.event_utc_ts);
-    assert.deepEqual(times, [...times].sort((a, b) => a - b));
+    assert.deepEqual(
+      times,
+      [...times].sort((a, b) => a - b),
+    );
     assert.equal((await events('')).meta.limit, 20);
   });
 
@@ -294,15 +319,22 @@ describe('events', () => {
     const finished = (await events('stream_status=finished&limit=100')).data;
     ok(finished.every((e) => e.stream_status === 'finished'));
     const ts = finished.map((e) => e.event_utc_ts);
-    assert.deepEqual(ts, [...ts].sort((a, b) => b - a));
+    assert.deepEqual(
+      ts,
+      [...ts].sort((a, b) => b - a),
+    );
     const asc = (await events('stream_status=finished&sort_direction=asc&limit=100')).data.map((e) => e.event_utc_ts);
     assert.deepEqual(asc, [...ts].reverse());
-    const home = endpoints.homepageEvents.response.parse((await get('homepageEvents', 'events-for-homepage')).body).data;
+    const home = endpoints.homepageEvents.response.parse(
+      (await get('homepageEvents', 'events-for-homepage')).body,
+    ).data;
     ok(home.live.length >= 3 && home.upcoming.length === 10 && home.finished.length === 10);
   });
 
   test('category (alias or id, with children), sport and gender filters', async () => {
-    const cats = endpoints.eventCategories.response.parse((await get('eventCategories', 'events-categories')).body).data;
+    const cats = endpoints.eventCategories.response.parse(
+      (await get('eventCategories', 'events-categories')).body,
+    ).data;
     const basketball = cats.find((c) => c.alias === 'basketball')!;
     const childIds = new Set(basketball.children!.map((c) => c.id));
     const byAlias = (await events('category=basketball&limit=100')).data;
@@ -311,11 +343,17 @@ describe('events', () => {
     const byId = (await events(`event_category_id=${women.id}&limit=100`)).data;
     ok(byId.length > 0 && byId.every((e) => e.event_category_id === women.id));
     const sport = (await events('sport=BASKETBALL&limit=100')).data;
-    assert.deepEqual(sport.map((e) => e.id), byAlias.map((e) => e.id));
+    assert.deepEqual(
+      sport.map((e) => e.id),
+      byAlias.map((e) => e.id),
+    );
     const female = (await events('gender=female&limit=100')).data;
     const w = (await events('gender=W&limit=100')).data;
     ok(female.length > 0);
-    assert.deepEqual(w.map((e) => e.id), female.map((e) => e.id));
+    assert.deepEqual(
+      w.map((e) => e.id),
+      female.map((e) => e.id),
+    );
     const male = (await events('gender=M&limit=100')).data;
     assert.equal(male.length + female.length, (await events('limit=100')).meta.total);
     assert.equal((await events('category=nope')).meta.total, 0);
@@ -327,18 +365,28 @@ describe('events', () => {
     const byId = (await events(`participant_id=${team.id}&limit=100`)).data;
     ok(byId.length > 0 && byId.every((e) => e.participants.some((p) => p.id === team.id)));
     const byAlias = (await events(`team=${team.alias}&limit=100`)).data;
-    assert.deepEqual(byAlias.map((e) => e.id), byId.map((e) => e.id));
-    const groups = endpoints.participantGroups.response.parse((await get('participantGroups', 'participant-groups')).body).data;
+    assert.deepEqual(
+      byAlias.map((e) => e.id),
+      byId.map((e) => e.id),
+    );
+    const groups = endpoints.participantGroups.response.parse(
+      (await get('participantGroups', 'participant-groups')).body,
+    ).data;
     const group = groups.find((g) => g.id === team.participant_group_id)!;
     const byGroup = (await events(`group=${group.alias}&limit=100`)).data;
     ok(byGroup.length >= byId.length);
     ok(byGroup.every((e) => e.participants.some((p) => p.participant_group_id === group.id)));
     const bySchool = (await events(`school=${group.id}&limit=100`)).data;
-    assert.deepEqual(bySchool.map((e) => e.id), byGroup.map((e) => e.id));
+    assert.deepEqual(
+      bySchool.map((e) => e.id),
+      byGroup.map((e) => e.id),
+    );
   });
 
   test('city, state and location filters', async () => {
-    const locations = endpoints.eventLocations.response.parse((await get('eventLocations', 'events-locations')).body).data;
+    const locations = endpoints.eventLocations.response.parse(
+      (await get('eventLocations', 'events-locations')).body,
+    ).data;
     const boston = locations.find((l) => l.city === 'Boston')!;
     const byCity = (await events('city=boston&limit=100')).data;
     ok(byCity.length > 0 && byCity.every((e) => e.location?.city === 'Boston'));
@@ -355,7 +403,10 @@ describe('events', () => {
     ok(today.length > 0);
     ok(today.every((e) => e.event_utc_ts >= from && e.event_utc_ts < from + 86400));
     const secs = (await events(`start_date=${from}&end_date=${from + 86399}&limit=100`)).data;
-    assert.deepEqual(secs.map((e) => e.id), today.map((e) => e.id));
+    assert.deepEqual(
+      secs.map((e) => e.id),
+      today.map((e) => e.id),
+    );
   });
 
   test('422 with errors for invalid query values', async () => {
@@ -387,7 +438,10 @@ describe('events', () => {
     try {
       const next = (await events('stream_status=upcoming&limit=1')).data[0]!;
       nowMs = (next.event_utc_ts + 60) * 1000;
-      assert.equal(endpoints.event.response.parse((await get('event', `events/${next.id}`)).body).data.stream_status, 'live');
+      assert.equal(
+        endpoints.event.response.parse((await get('event', `events/${next.id}`)).body).data.stream_status,
+        'live',
+      );
       nowMs = (next.event_utc_ts + 24 * 3600) * 1000;
       assert.equal((await get('event', `events/${next.id}`)).body.data.stream_status, 'finished');
       ok((await events('stream_status=finished&limit=100')).data.some((e) => e.id === next.id));
@@ -478,7 +532,13 @@ describe('http', () => {
 
   test('directory traversal is refused', async () => {
     for (const port of [server.port, server.hostPort]) {
-      for (const path of ['/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/nested/..%2f..%2fsecret.txt', '/%00']) {
+      for (const path of [
+        '/../secret.txt',
+        '/%2e%2e/secret.txt',
+        '/..%2fsecret.txt',
+        '/nested/..%2f..%2fsecret.txt',
+        '/%00',
+      ]) {
         const res = await rawGet(port, path);
         assert.equal(res.status, 404, `${port} ${path}`);
         ok(!res.body.includes('do not serve'));
@@ -487,7 +547,14 @@ describe('http', () => {
   });
 
   test('rate limit: 429 with Retry-After beyond RATE_LIMIT_MAX, on every path', async () => {
-    const limited = await startServer({ port: 0, dataDir: join(tmp, 'data-limited'), siteDir, distDir, rateLimitMax: 3, rateLimitWindowMs: 60_000 });
+    const limited = await startServer({
+      port: 0,
+      dataDir: join(tmp, 'data-limited'),
+      siteDir,
+      distDir,
+      rateLimitMax: 3,
+      rateLimitWindowMs: 60_000,
+    });
     try {
       const statuses: number[] = [];
       let last: Response | undefined;
@@ -517,7 +584,10 @@ describe('http', () => {
     const rebuilt = await startServer({ port: 0, dataDir, siteDir, distDir });
     try {
       assert.equal((await fetch(`${rebuilt.origin}/keys/demo.json`)).status, 200);
-      assert.equal(rebuilt.db.get("SELECT value FROM meta WHERE key = 'schema_version'")?.value, String(SCHEMA_VERSION));
+      assert.equal(
+        rebuilt.db.get("SELECT value FROM meta WHERE key = 'schema_version'")?.value,
+        String(SCHEMA_VERSION),
+      );
     } finally {
       await rebuilt.stop();
     }
@@ -526,11 +596,13 @@ describe('http', () => {
   test('the database persists api keys across restarts', async () => {
     const dataDir = join(tmp, 'data-persist');
     const first = await startServer({ port: 0, dataDir, siteDir, distDir });
-    const key = (await (await fetch(`${first.origin}/api/get_api_key`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ channel_key: 'demo' }),
-    }).then((r) => r.json())) as { data: { api_key: string } }).data.api_key;
+    const key = (
+      (await await fetch(`${first.origin}/api/get_api_key`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ channel_key: 'demo' }),
+      }).then((r) => r.json())) as { data: { api_key: string } }
+    ).data.api_key;
     await first.stop();
     const second = await startServer({ port: 0, dataDir, siteDir, distDir });
     try {

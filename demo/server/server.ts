@@ -46,7 +46,14 @@ import { createChannels } from './channel-api.js';
 import { ChannelDb } from './db.js';
 import { handleDev, handleGtagCollect } from './dev.js';
 import { warmEventJson, type Clock } from './events.js';
-import { allowedHostsFor, DEFAULT_SCRIPT_ORIGINS, isLoopback, newDevSecret, publicOriginOf, type ServerMode } from './exposure.js';
+import {
+  allowedHostsFor,
+  DEFAULT_SCRIPT_ORIGINS,
+  isLoopback,
+  newDevSecret,
+  publicOriginOf,
+  type ServerMode,
+} from './exposure.js';
 import { favouriteHandlers } from './favourites.js';
 import type { Handler } from './handler.js';
 import { addressKey, clientIp } from './http.js';
@@ -252,10 +259,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
 
   // ------------------------------------------------------------------ dev mode's endpoints and stand-ins
-  const stripeContext = { db, nowMs, fingerprintSecret: secret('card_fingerprint_secret'), bundleOrigin: () => origins.bundle };
+  const stripeContext = {
+    db,
+    nowMs,
+    fingerprintSecret: secret('card_fingerprint_secret'),
+    bundleOrigin: () => origins.bundle,
+  };
   const standIns: PathHandler[] = [];
   if (dev) {
-    const devContext = { secret: devSecret!, scriptOrigins, db, media: mediaServer, beacons: beacons!, datalake, gtag, clock, orders: payments.devOrders };
+    const devContext = {
+      secret: devSecret!,
+      scriptOrigins,
+      db,
+      media: mediaServer,
+      beacons: beacons!,
+      datalake,
+      gtag,
+      clock,
+      orders: payments.devOrders,
+    };
     const socialContext = { db, now: () => clock().now, bundleOrigin: () => origins.bundle, sites: channels.sitesOf };
     standIns.push(
       (req, res, url) => handleDev(req, res, url, devContext),

@@ -17,7 +17,8 @@ import { Settings } from '../../src/api/contract.js';
 type Problems = Record<string, string[]>;
 
 /** A plain JSON object (not null, not an array). */
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** An absolute URL of one of `protocols` without credentials, or undefined. */
 function urlOf(value: string, protocols: readonly string[]): URL | undefined {
@@ -84,7 +85,11 @@ export function settingsProblems(settings: unknown, scriptOrigins: readonly stri
     if (!isObject(mux)) fail('mux', 'The mux settings must be an object.');
     else {
       const domain = mux.beacon_domain;
-      if (optionalText('mux.beacon_domain', domain) && domain && !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:\d{1,5})?$/i.test(domain)) {
+      if (
+        optionalText('mux.beacon_domain', domain) &&
+        domain &&
+        !/^[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?(:\d{1,5})?$/i.test(domain)
+      ) {
         fail('mux.beacon_domain', 'The beacon_domain must be a host name, with an optional port.');
       }
     }
@@ -92,11 +97,13 @@ export function settingsProblems(settings: unknown, scriptOrigins: readonly stri
   if (Object.keys(problems).length) return problems;
   const served = structuredClone(settings);
   if (isObject(served.social)) {
-    for (const client of Object.values(served.social)) if (isObject(client) && !client.authorize_url) client.authorize_url = 'https://provider.invalid/';
+    for (const client of Object.values(served.social))
+      if (isObject(client) && !client.authorize_url) client.authorize_url = 'https://provider.invalid/';
   }
   const parsed = Settings.safeParse(served);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) fail(issue.path.join('.') || 'settings', `Does not match the settings contract: ${issue.message}`);
+    for (const issue of parsed.error.issues)
+      fail(issue.path.join('.') || 'settings', `Does not match the settings contract: ${issue.message}`);
   }
   return problems;
 }

@@ -66,12 +66,23 @@ interface AuthorizeRequest {
 const isProvider = (name: string): name is SocialProvider => (SOCIAL_PROVIDERS as readonly string[]).includes(name);
 
 /** Answers a /__social/ request; false when the path is not one of them. */
-export async function handleSocial(req: IncomingMessage, res: ServerResponse, url: URL, ctx: SocialContext): Promise<boolean> {
+export async function handleSocial(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: SocialContext,
+): Promise<boolean> {
   const m = /^\/__social\/([^/]+)\/authorize\/?$/.exec(url.pathname);
   if (!m) return false;
   const provider = m[1]!;
   if (!isProvider(provider)) {
-    page(res, ctx, 404, 'Unknown provider', `<p class="stand-in-error" role="alert">There is no stand-in for "${html(provider)}".</p>`);
+    page(
+      res,
+      ctx,
+      404,
+      'Unknown provider',
+      `<p class="stand-in-error" role="alert">There is no stand-in for "${html(provider)}".</p>`,
+    );
     return true;
   }
   const body = req.method === 'POST' ? await readBody(req) : {};
@@ -88,14 +99,24 @@ export async function handleSocial(req: IncomingMessage, res: ServerResponse, ur
   };
   const problem = checkRequest(ctx, provider, request);
   if (typeof problem === 'string') {
-    page(res, ctx, 400, 'Sign-in request refused', `<p class="stand-in-error" role="alert">${html(problem)}</p><p>Nothing was sent back to the site.</p>`);
+    page(
+      res,
+      ctx,
+      400,
+      'Sign-in request refused',
+      `<p class="stand-in-error" role="alert">${html(problem)}</p><p>Nothing was sent back to the site.</p>`,
+    );
     return true;
   }
   if (req.method === 'POST' && field('action') === 'cancel') {
     redirect(res, request.redirect_uri, { error: 'access_denied', state: request.state });
     return true;
   }
-  const profile = { email: field('email').trim(), first_name: field('first_name').trim() || null, last_name: field('last_name').trim() || null };
+  const profile = {
+    email: field('email').trim(),
+    first_name: field('first_name').trim() || null,
+    last_name: field('last_name').trim() || null,
+  };
   if (req.method === 'POST') {
     if (isEmail(profile.email)) {
       const code = issueCode(ctx.db, problem.channelId, provider, profile, request.redirect_uri, ctx.now());
@@ -111,9 +132,14 @@ export async function handleSocial(req: IncomingMessage, res: ServerResponse, ur
 }
 
 /** The reason a request is refused, or the channel whose client it is. */
-function checkRequest(ctx: SocialContext, provider: SocialProvider, request: AuthorizeRequest): string | { channelId: number } {
+function checkRequest(
+  ctx: SocialContext,
+  provider: SocialProvider,
+  request: AuthorizeRequest,
+): string | { channelId: number } {
   const channelId = request.client_id ? channelOfClient(ctx.db, provider, request.client_id) : undefined;
-  if (channelId === undefined) return `The client_id "${request.client_id}" is not a ${NAMES[provider]} client of any channel.`;
+  if (channelId === undefined)
+    return `The client_id "${request.client_id}" is not a ${NAMES[provider]} client of any channel.`;
   if (request.response_type !== 'code') return 'Only response_type=code is supported.';
   const allowed = ctx.sites(channelId).map((site) => callbackOf(site, provider));
   if (!allowed.includes(request.redirect_uri)) {
@@ -126,19 +152,37 @@ function checkRequest(ctx: SocialContext, provider: SocialProvider, request: Aut
 /** The channel whose settings name this client id for the provider. */
 function channelOfClient(db: ChannelDb, provider: SocialProvider, clientId: string): number | undefined {
   for (const row of db.all('SELECT channel_id, json FROM settings ORDER BY channel_id')) {
-    const settings = JSON.parse(String(row.json)) as { social?: Record<string, { client_id?: string } | undefined> | null };
+    const settings = JSON.parse(String(row.json)) as {
+      social?: Record<string, { client_id?: string } | undefined> | null;
+    };
     if (settings.social?.[provider]?.client_id === clientId) return Number(row.channel_id);
   }
   return undefined;
 }
 
 /** Stores a new one-time code (only its SHA-256) and answers it. */
-function issueCode(db: ChannelDb, channelId: number, provider: SocialProvider, profile: SocialProfile, redirectUri: string, now: number): string {
+function issueCode(
+  db: ChannelDb,
+  channelId: number,
+  provider: SocialProvider,
+  profile: SocialProfile,
+  redirectUri: string,
+  now: number,
+): string {
   const code = randomBytes(24).toString('hex');
   db.run('DELETE FROM social_codes WHERE expires_at <= ?', [now]);
   db.run(
     'INSERT INTO social_codes (code_hash, channel_id, provider, email, first_name, last_name, redirect_uri, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [tokenHash(code), channelId, provider, profile.email, profile.first_name, profile.last_name, redirectUri, now + CODE_TTL],
+    [
+      tokenHash(code),
+      channelId,
+      provider,
+      profile.email,
+      profile.first_name,
+      profile.last_name,
+      redirectUri,
+      now + CODE_TTL,
+    ],
   );
   return code;
 }
@@ -159,7 +203,11 @@ export function redeemSocialCode(
   const row = db.get('SELECT * FROM social_codes WHERE code_hash = ?', [hash]);
   if (!row) return undefined;
   db.run('DELETE FROM social_codes WHERE code_hash = ?', [hash]);
-  const valid = Number(row.channel_id) === channelId && row.provider === provider && row.redirect_uri === redirectUri && Number(row.expires_at) > now;
+  const valid =
+    Number(row.channel_id) === channelId &&
+    row.provider === provider &&
+    row.redirect_uri === redirectUri &&
+    Number(row.expires_at) > now;
   if (!valid) return undefined;
   return {
     email: String(row.email),

@@ -12,7 +12,13 @@ export function html(text: string): string {
 }
 
 /** Sends a stand-in page: `content` is trusted HTML (escape what goes into it with html()). */
-export function standInPage(res: ServerResponse, bundleOrigin: string, status: number, title: string, content: string): void {
+export function standInPage(
+  res: ServerResponse,
+  bundleOrigin: string,
+  status: number,
+  title: string,
+  content: string,
+): void {
   const body = Buffer.from(`<!doctype html>
 <html lang="en">
 <head>

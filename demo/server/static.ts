@@ -111,7 +111,8 @@ export async function serveStatic(
   if (ext === '.html') {
     // Pages name the bundle server through a placeholder so the same files work on any port.
     let html = (await readFile(file, 'utf8')).replaceAll('%BUNDLE_ORIGIN%', options.bundleOrigin);
-    for (const [placeholder, value] of Object.entries(options.placeholders ?? {})) html = html.replaceAll(placeholder, xml(value));
+    for (const [placeholder, value] of Object.entries(options.placeholders ?? {}))
+      html = html.replaceAll(placeholder, xml(value));
     // Benchmark pages run the peers (hls.js, Mux Player) as their authors ship them: no policy for any of them.
     if (!options.noPolicy) headers['Content-Security-Policy'] = contentSecurityPolicy(options.bundleOrigin);
     const body = Buffer.from(html);

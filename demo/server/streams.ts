@@ -81,11 +81,13 @@ export class Faults {
 
   add(body: Record<string, unknown>): Fault[] | string {
     const stream = body.stream;
-    if ((typeof stream !== 'string' || stream === '') && typeof stream !== 'number') return 'stream is required (an event id, vod-{id}, dl-{id} or preroll-{id}).';
+    if ((typeof stream !== 'string' || stream === '') && typeof stream !== 'number')
+      return 'stream is required (an event id, vod-{id}, dl-{id} or preroll-{id}).';
     const times = body.times === undefined ? undefined : Number(body.times);
     if (times !== undefined && !(Number.isInteger(times) && times > 0)) return 'times must be a positive integer.';
     const delayMs = body.delay_ms === undefined ? 0 : Number(body.delay_ms);
-    if (!(Number.isInteger(delayMs) && delayMs >= 0 && delayMs <= 60_000)) return 'delay_ms must be an integer from 0 to 60000.';
+    if (!(Number.isInteger(delayMs) && delayMs >= 0 && delayMs <= 60_000))
+      return 'delay_ms must be an integer from 0 to 60000.';
     const targets: Array<[string, MediaRequestKind[]]> = [
       ['manifest', MANIFEST_KINDS],
       ['segment', ['segment']],
@@ -98,7 +100,8 @@ export class Faults {
       if (value === undefined) continue;
       const once = value === 'once';
       const status = once ? 500 : Number(value);
-      if (!(Number.isInteger(status) && status >= 400 && status <= 599)) return `${field} must be 'once' or an HTTP error status (400-599).`;
+      if (!(Number.isInteger(status) && status >= 400 && status <= 599))
+        return `${field} must be 'once' or an HTTP error status (400-599).`;
       added.push({ stream: String(stream), kinds, status, remaining: once ? 1 : (times ?? null), delayMs });
     }
     if (added.length === 0) {
@@ -197,7 +200,9 @@ export class MediaServer {
   }
 
   private hmac(stream: string, expiry: number, viewer: string, address: string): string {
-    return createHmac('sha256', this.options.secret).update(`media:${stream}.${expiry}.${viewer}.${address}`).digest('base64url');
+    return createHmac('sha256', this.options.secret)
+      .update(`media:${stream}.${expiry}.${viewer}.${address}`)
+      .digest('base64url');
   }
 
   /** The viewer part of a grant: a keyed digest of the identity, so the URL names nobody. */
@@ -277,7 +282,15 @@ export class MediaServer {
       const target: StreamTarget = preroll ? this.prerollTarget(Number(preroll[1])) : this.options.resolve(stream);
       answer = await this.answer(target, kind, rest);
     }
-    if (this.options.logRequests) this.requests.add({ at: this.options.now(), method: req.method ?? 'GET', stream, kind, path: logPath, status: answer!.status });
+    if (this.options.logRequests)
+      this.requests.add({
+        at: this.options.now(),
+        method: req.method ?? 'GET',
+        stream,
+        kind,
+        path: logPath,
+        status: answer!.status,
+      });
     send(req, res, answer!);
     return true;
   }
@@ -313,10 +326,16 @@ export class MediaServer {
     }
     const m = /^(\d{1,9})\.(ts|vtt)$/.exec(file);
     const n = Number(m?.[1]);
-    if (!m || m[2] !== segmentExtension(track) || (!live && n >= track.segments.length)) return refusal(404, 'Not found.');
+    if (!m || m[2] !== segmentExtension(track) || (!live && n >= track.segments.length))
+      return refusal(404, 'Not found.');
     const index = n % track.segments.length;
     const data = await readFile(join(this.options.library.dir, segmentPath(asset, track, index)));
-    return { status: 200, type: m[2] === 'ts' ? 'video/mp2t' : 'text/vtt; charset=utf-8', body: data, headers: noCache };
+    return {
+      status: 200,
+      type: m[2] === 'ts' ? 'video/mp2t' : 'text/vtt; charset=utf-8',
+      body: data,
+      headers: noCache,
+    };
   }
 }
 

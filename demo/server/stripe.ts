@@ -52,7 +52,10 @@ export const DECLINE_MESSAGES: Record<Decline, string> = {
 };
 
 /** Stripe's `decline_code` of each decline. */
-const DECLINE_CODES: Record<Decline, string> = { card_declined: 'generic_decline', insufficient_funds: 'insufficient_funds' };
+const DECLINE_CODES: Record<Decline, string> = {
+  card_declined: 'generic_decline',
+  insufficient_funds: 'insufficient_funds',
+};
 
 /** A customer portal link may wait this long to be opened; an opened session then lasts PORTAL_SESSION_TTL. */
 const PORTAL_LINK_TTL = 300;
@@ -89,7 +92,8 @@ const formKey = (path: string[]) => path.map((part, i) => (i === 0 ? part : `[${
 function param(body: Record<string, unknown>, path: string[]): string | undefined {
   const flat = body[formKey(path)];
   let nested: unknown = body;
-  for (const key of path) nested = nested !== null && typeof nested === 'object' ? (nested as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    nested = nested !== null && typeof nested === 'object' ? (nested as Record<string, unknown>)[key] : undefined;
   const value = flat ?? nested;
   return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : undefined;
 }
@@ -129,29 +133,39 @@ function checkCard(body: Record<string, unknown>, prefix: string[], nowMs: numbe
   const digits = field('number').replace(/[\s-]/g, '');
   const brand = brandOf(digits);
   const length = brand === 'amex' ? 15 : 16;
-  if (!/^\d+$/.test(digits) || digits.length < length) throw cardError('incomplete_number', 'Your card number is incomplete.', name('number'));
-  if (digits.length > 19 || !luhn(digits)) throw cardError('invalid_number', 'Your card number is invalid.', name('number'));
+  if (!/^\d+$/.test(digits) || digits.length < length)
+    throw cardError('incomplete_number', 'Your card number is incomplete.', name('number'));
+  if (digits.length > 19 || !luhn(digits))
+    throw cardError('invalid_number', 'Your card number is invalid.', name('number'));
   const outcome = TEST_CARDS[digits];
   if (!outcome) throw cardError('incorrect_number', 'Your card number is incorrect.', name('number'));
 
   const month = field('exp_month');
   const yearText = field('exp_year');
   if (!/^\d{1,2}$/.test(month) || !/^\d{2}(\d{2})?$/.test(yearText)) {
-    throw cardError('incomplete_expiry', "Your card's expiration date is incomplete.", name(month ? 'exp_year' : 'exp_month'));
+    throw cardError(
+      'incomplete_expiry',
+      "Your card's expiration date is incomplete.",
+      name(month ? 'exp_year' : 'exp_month'),
+    );
   }
   const expMonth = Number(month);
-  if (expMonth < 1 || expMonth > 12) throw cardError('invalid_expiry_month', "Your card's expiration month is invalid.", name('exp_month'));
+  if (expMonth < 1 || expMonth > 12)
+    throw cardError('invalid_expiry_month', "Your card's expiration month is invalid.", name('exp_month'));
   const now = new Date(nowMs);
   const year = yearText.length === 2 ? 2000 + Number(yearText) : Number(yearText);
-  if (year < now.getUTCFullYear()) throw cardError('invalid_expiry_year', "Your card's expiration year is in the past.", name('exp_year'));
-  if (year > now.getUTCFullYear() + 50) throw cardError('invalid_expiry_year', "Your card's expiration year is invalid.", name('exp_year'));
+  if (year < now.getUTCFullYear())
+    throw cardError('invalid_expiry_year', "Your card's expiration year is in the past.", name('exp_year'));
+  if (year > now.getUTCFullYear() + 50)
+    throw cardError('invalid_expiry_year', "Your card's expiration year is invalid.", name('exp_year'));
   if (year === now.getUTCFullYear() && expMonth < now.getUTCMonth() + 1) {
     throw cardError('invalid_expiry_month', "Your card's expiration date is in the past.", name('exp_month'));
   }
 
   const cvc = field('cvc');
   if (!/^\d*$/.test(cvc)) throw cardError('invalid_cvc', "Your card's security code is invalid.", name('cvc'));
-  if (cvc.length < (brand === 'amex' ? 4 : 3)) throw cardError('incomplete_cvc', "Your card's security code is incomplete.", name('cvc'));
+  if (cvc.length < (brand === 'amex' ? 4 : 3))
+    throw cardError('incomplete_cvc', "Your card's security code is incomplete.", name('cvc'));
   if (cvc.length > 4) throw cardError('invalid_cvc', "Your card's security code is invalid.", name('cvc'));
   return { digits, brand, exp_month: expMonth, exp_year: year, outcome };
 }
@@ -162,7 +176,14 @@ function paymentMethodJson(row: Row, billing: Record<string, unknown> = {}): Rec
     id: String(row.id),
     object: 'payment_method',
     type: 'card',
-    card: { brand: String(row.brand), last4: String(row.last4), exp_month: Number(row.exp_month), exp_year: Number(row.exp_year), funding: 'credit', country: 'US' },
+    card: {
+      brand: String(row.brand),
+      last4: String(row.last4),
+      exp_month: Number(row.exp_month),
+      exp_year: Number(row.exp_year),
+      funding: 'credit',
+      country: 'US',
+    },
     billing_details: { name: billing.name ?? null, email: billing.email ?? null },
     customer: null,
     created: Math.floor(Number(row.created_at)),
@@ -174,7 +195,13 @@ function paymentMethodJson(row: Row, billing: Record<string, unknown> = {}): Rec
 export function savedCards(db: ChannelDb, userId: number): Array<Record<string, unknown>> {
   return db
     .all('SELECT * FROM payment_methods WHERE user_id = ? AND saved = 1 ORDER BY created_at DESC, rowid DESC', [userId])
-    .map((row) => ({ id: String(row.id), brand: String(row.brand), last4: String(row.last4), exp_month: Number(row.exp_month), exp_year: Number(row.exp_year) }));
+    .map((row) => ({
+      id: String(row.id),
+      brand: String(row.brand),
+      last4: String(row.last4),
+      exp_month: Number(row.exp_month),
+      exp_year: Number(row.exp_year),
+    }));
 }
 
 /**
@@ -184,21 +211,30 @@ export function savedCards(db: ChannelDb, userId: number): Array<Record<string, 
 export function saveCard(db: ChannelDb, userId: number, paymentMethod: string): void {
   const pm = db.get('SELECT fingerprint, exp_month, exp_year FROM payment_methods WHERE id = ?', [paymentMethod]);
   if (!pm) return;
-  const twin = db.get('SELECT id FROM payment_methods WHERE user_id = ? AND saved = 1 AND fingerprint = ? AND exp_month = ? AND exp_year = ? AND id <> ?', [
-    userId,
-    pm.fingerprint!,
-    pm.exp_month!,
-    pm.exp_year!,
-    paymentMethod,
-  ]);
+  const twin = db.get(
+    'SELECT id FROM payment_methods WHERE user_id = ? AND saved = 1 AND fingerprint = ? AND exp_month = ? AND exp_year = ? AND id <> ?',
+    [userId, pm.fingerprint!, pm.exp_month!, pm.exp_year!, paymentMethod],
+  );
   db.run('UPDATE payment_methods SET user_id = ?, saved = ? WHERE id = ?', [userId, twin ? 0 : 1, paymentMethod]);
 }
 
 /** Creates a portal session for a user; answers its id (the only copy: the database keeps its SHA-256). */
-export function createPortalSession(db: ChannelDb, channelId: number, userId: number, returnUrl: string, now: number): string {
+export function createPortalSession(
+  db: ChannelDb,
+  channelId: number,
+  userId: number,
+  returnUrl: string,
+  now: number,
+): string {
   const id = `bps_${randomBytes(24).toString('hex')}`;
   db.run('DELETE FROM portal_sessions WHERE expires_at <= ?', [now]);
-  db.run('INSERT INTO portal_sessions (id_hash, channel_id, user_id, return_url, expires_at) VALUES (?, ?, ?, ?, ?)', [tokenHash(id), channelId, userId, returnUrl, now + PORTAL_LINK_TTL]);
+  db.run('INSERT INTO portal_sessions (id_hash, channel_id, user_id, return_url, expires_at) VALUES (?, ?, ?, ?, ?)', [
+    tokenHash(id),
+    channelId,
+    userId,
+    returnUrl,
+    now + PORTAL_LINK_TTL,
+  ]);
   return id;
 }
 
@@ -215,15 +251,28 @@ function channelOfKey(db: ChannelDb, key: string): number | undefined {
 function authenticate(db: ChannelDb, req: IncomingMessage): number {
   const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   if (!key) {
-    throw requestError(401, "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').");
+    throw requestError(
+      401,
+      "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
+    );
   }
   const channelId = channelOfKey(db, key);
-  if (channelId === undefined) throw requestError(401, `Invalid API Key provided: ${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`, { code: 'api_key_invalid' });
+  if (channelId === undefined)
+    throw requestError(
+      401,
+      `Invalid API Key provided: ${key.slice(0, 8)}${'*'.repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`,
+      { code: 'api_key_invalid' },
+    );
   return channelId;
 }
 
 /** Answers a /__stripe/ request; false when the path is not one of them. */
-export async function handleStripe(req: IncomingMessage, res: ServerResponse, url: URL, ctx: StripeContext): Promise<boolean> {
+export async function handleStripe(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: StripeContext,
+): Promise<boolean> {
   const path = url.pathname.replace(/\/+$/, '');
   if (!path.startsWith('/__stripe/')) return false;
   const portal = /^\/__stripe\/portal\/(bps_[0-9a-f]+)$/.exec(path);
@@ -232,7 +281,8 @@ export async function handleStripe(req: IncomingMessage, res: ServerResponse, ur
     return true;
   }
   try {
-    if (req.method !== 'POST') throw requestError(405, `Unrecognized request URL (${req.method ?? 'GET'}: ${path.replace('/__stripe', '')}).`);
+    if (req.method !== 'POST')
+      throw requestError(405, `Unrecognized request URL (${req.method ?? 'GET'}: ${path.replace('/__stripe', '')}).`);
     const channelId = authenticate(ctx.db, req);
     const body = await readBody(req);
     let m: RegExpExecArray | null;
@@ -253,9 +303,18 @@ export async function handleStripe(req: IncomingMessage, res: ServerResponse, ur
 }
 
 /** `POST /v1/payment_methods`: checks the card and stores what a charge needs. */
-function createPaymentMethod(ctx: StripeContext, channelId: number, body: Record<string, unknown>): Record<string, unknown> {
+function createPaymentMethod(
+  ctx: StripeContext,
+  channelId: number,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
   const type = param(body, ['type']);
-  if (type !== 'card') throw requestError(400, type ? `Invalid payment method type: ${type}. This fake supports card only.` : 'Missing required param: type.', { param: 'type' });
+  if (type !== 'card')
+    throw requestError(
+      400,
+      type ? `Invalid payment method type: ${type}. This fake supports card only.` : 'Missing required param: type.',
+      { param: 'type' },
+    );
   const billing = { name: param(body, ['billing_details', 'name']), email: param(body, ['billing_details', 'email']) };
   return paymentMethodJson(storePaymentMethod(ctx, channelId, checkCard(body, ['card'], ctx.nowMs())), billing);
 }
@@ -265,7 +324,17 @@ function storePaymentMethod(ctx: StripeContext, channelId: number, card: Card): 
   const fingerprint = createHmac('sha256', ctx.fingerprintSecret).update(card.digits).digest('hex').slice(0, 16);
   ctx.db.run(
     'INSERT INTO payment_methods (id, channel_id, brand, last4, exp_month, exp_year, fingerprint, outcome, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    [id, channelId, card.brand, card.digits.slice(-4), card.exp_month, card.exp_year, fingerprint, card.outcome, Math.floor(ctx.nowMs() / 1000)],
+    [
+      id,
+      channelId,
+      card.brand,
+      card.digits.slice(-4),
+      card.exp_month,
+      card.exp_year,
+      fingerprint,
+      card.outcome,
+      Math.floor(ctx.nowMs() / 1000),
+    ],
   );
   return ctx.db.get('SELECT * FROM payment_methods WHERE id = ?', [id])!;
 }
@@ -274,7 +343,12 @@ function storePaymentMethod(ctx: StripeContext, channelId: number, card: Card): 
  * The payment method a confirmation uses: an existing one of the channel (`payment_method`, not attached to another
  * customer than `userId`), or a new one from `payment_method_data`.
  */
-function confirmationMethod(ctx: StripeContext, channelId: number, body: Record<string, unknown>, userId: number | null): Row {
+function confirmationMethod(
+  ctx: StripeContext,
+  channelId: number,
+  body: Record<string, unknown>,
+  userId: number | null,
+): Row {
   const id = param(body, ['payment_method']);
   if (id) {
     const row = ctx.db.get('SELECT * FROM payment_methods WHERE id = ? AND channel_id = ?', [id, channelId]);
@@ -286,11 +360,18 @@ function confirmationMethod(ctx: StripeContext, channelId: number, body: Record<
   if (param(body, ['payment_method_data', 'type']) === 'card') {
     return storePaymentMethod(ctx, channelId, checkCard(body, ['payment_method_data', 'card'], ctx.nowMs()));
   }
-  throw requestError(400, 'You must provide a payment_method or payment_method_data[type]=card to confirm.', { param: 'payment_method' });
+  throw requestError(400, 'You must provide a payment_method or payment_method_data[type]=card to confirm.', {
+    param: 'payment_method',
+  });
 }
 
 /** `POST /v1/setup_intents/{id}/confirm` (trials): saves the card for the intent's customer. */
-function confirmSetupIntent(ctx: StripeContext, channelId: number, id: string, body: Record<string, unknown>): Record<string, unknown> {
+function confirmSetupIntent(
+  ctx: StripeContext,
+  channelId: number,
+  id: string,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
   const { db } = ctx;
   const secret = param(body, ['client_secret']) ?? '';
   const intent = db.get('SELECT * FROM setup_intents WHERE id = ? AND channel_id = ?', [id, channelId]);
@@ -326,14 +407,30 @@ function confirmSetupIntent(ctx: StripeContext, channelId: number, id: string, b
 }
 
 /** `POST /v1/payment_intents/{id}/confirm`: the card's outcome, recording nothing (see the header). */
-function confirmPaymentIntent(ctx: StripeContext, channelId: number, id: string, body: Record<string, unknown>): Record<string, unknown> {
+function confirmPaymentIntent(
+  ctx: StripeContext,
+  channelId: number,
+  id: string,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
   const secret = param(body, ['client_secret']) ?? '';
-  if (!secret.startsWith(`${id}_secret_`)) throw requestError(404, `No such payment_intent: '${id}'`, { code: 'resource_missing', param: 'intent' });
+  if (!secret.startsWith(`${id}_secret_`))
+    throw requestError(404, `No such payment_intent: '${id}'`, { code: 'resource_missing', param: 'intent' });
   const pm = confirmationMethod(ctx, channelId, body, null);
   const outcome = String(pm.outcome) as Outcome;
-  const json = (status: string) => ({ id, object: 'payment_intent', status, payment_method: String(pm.id), client_secret: secret, livemode: false });
+  const json = (status: string) => ({
+    id,
+    object: 'payment_intent',
+    status,
+    payment_method: String(pm.id),
+    client_secret: secret,
+    livemode: false,
+  });
   if (outcome !== 'succeeded') {
-    throw cardError('card_declined', DECLINE_MESSAGES[outcome], 'payment_method', { decline_code: DECLINE_CODES[outcome], payment_intent: json('requires_payment_method') });
+    throw cardError('card_declined', DECLINE_MESSAGES[outcome], 'payment_method', {
+      decline_code: DECLINE_CODES[outcome],
+      payment_intent: json('requires_payment_method'),
+    });
   }
   return json('succeeded');
 }
@@ -343,9 +440,18 @@ async function portalPage(req: IncomingMessage, res: ServerResponse, id: string,
   const { db } = ctx;
   const now = Math.floor(ctx.nowMs() / 1000);
   const hash = tokenHash(id);
-  const session = db.get('SELECT s.*, u.email, c.name AS channel FROM portal_sessions s JOIN users u ON u.id = s.user_id JOIN channels c ON c.id = s.channel_id WHERE s.id_hash = ? AND s.expires_at > ?', [hash, now]);
+  const session = db.get(
+    'SELECT s.*, u.email, c.name AS channel FROM portal_sessions s JOIN users u ON u.id = s.user_id JOIN channels c ON c.id = s.channel_id WHERE s.id_hash = ? AND s.expires_at > ?',
+    [hash, now],
+  );
   if (!session) {
-    standInPage(res, ctx.bundleOrigin(), 404, 'Billing', '<p class="stand-in-error" role="alert">This link has expired. Open the customer portal again from the site.</p>');
+    standInPage(
+      res,
+      ctx.bundleOrigin(),
+      404,
+      'Billing',
+      '<p class="stand-in-error" role="alert">This link has expired. Open the customer portal again from the site.</p>',
+    );
     return;
   }
   const userId = Number(session.user_id);
@@ -358,7 +464,10 @@ async function portalPage(req: IncomingMessage, res: ServerResponse, id: string,
     return;
   }
   // Opening the link starts the session: it then lasts an hour from now, instead of the link's few minutes.
-  db.run('UPDATE portal_sessions SET expires_at = max(expires_at, ?) WHERE id_hash = ?', [now + PORTAL_SESSION_TTL, hash]);
+  db.run('UPDATE portal_sessions SET expires_at = max(expires_at, ?) WHERE id_hash = ?', [
+    now + PORTAL_SESSION_TTL,
+    hash,
+  ]);
   const cards = savedCards(db, userId);
   const month = (n: unknown) => String(n).padStart(2, '0');
   const list = cards.length
@@ -372,7 +481,9 @@ async function portalPage(req: IncomingMessage, res: ServerResponse, id: string,
         )
         .join('\n')}</ul>`
     : '<p>No saved cards.</p>';
-  const removed = new URL(req.url ?? '/', 'http://localhost').searchParams.has('removed') ? '<p role="status">The card was removed.</p>' : '';
+  const removed = new URL(req.url ?? '/', 'http://localhost').searchParams.has('removed')
+    ? '<p role="status">The card was removed.</p>'
+    : '';
   standInPage(
     res,
     ctx.bundleOrigin(),

@@ -69,7 +69,13 @@ export class Harness {
   }
 
   async start(): Promise<void> {
-    this.server = await startServer({ mode: 'dev', ...this.options, port: 0, dataDir: this.dataDir, now: () => this.nowMs });
+    this.server = await startServer({
+      mode: 'dev',
+      ...this.options,
+      port: 0,
+      dataDir: this.dataDir,
+      now: () => this.nowMs,
+    });
     this.base = this.server.origin;
     this.key = await this.apiKey('demo');
     this.events = (await this.call('/__dev/events?channel_key=demo')).body.data;
@@ -84,12 +90,17 @@ export class Harness {
   call(path: string, init: RequestInit = {}): Promise<Answer> {
     const url = path.startsWith('http') ? path : `${this.base}${path}`;
     const headers = new Headers(init.headers);
-    if (new URL(url).pathname.startsWith('/__dev/') && this.server.devSecret && !headers.has(DEV_SECRET_HEADER)) headers.set(DEV_SECRET_HEADER, this.server.devSecret);
+    if (new URL(url).pathname.startsWith('/__dev/') && this.server.devSecret && !headers.has(DEV_SECRET_HEADER))
+      headers.set(DEV_SECRET_HEADER, this.server.devSecret);
     return request(url, { ...init, headers });
   }
 
   post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-    return this.call(path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    return this.call(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   }
 
   async apiKey(channel: string): Promise<string> {
@@ -105,7 +116,11 @@ export class Harness {
   async token(account: Account): Promise<string> {
     const known = this.tokens.get(account);
     if (known && this.nowMs - known.at < 20 * 86400_000) return known.token;
-    const res = await this.post('/api/v2/auth/login', { api_key: this.key, email: ACCOUNTS[account], password: 'demo-password' });
+    const res = await this.post('/api/v2/auth/login', {
+      api_key: this.key,
+      email: ACCOUNTS[account],
+      password: 'demo-password',
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const token = String(res.body.data.token);
     this.tokens.set(account, { token, at: this.nowMs });

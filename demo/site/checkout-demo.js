@@ -8,7 +8,9 @@
   var ids = window.demoEvents('demo');
 
   function sell(attribute, value) {
-    ATTRIBUTES.forEach(function (name) { if (name !== attribute) checkout.removeAttribute(name); });
+    ATTRIBUTES.forEach(function (name) {
+      if (name !== attribute) checkout.removeAttribute(name);
+    });
     if (attribute && value) checkout.setAttribute(attribute, String(value));
   }
 
@@ -31,7 +33,15 @@
     else if (b.dataset.subscription) sell('subscription-id', b.dataset.subscription);
   });
 
-  ['channel-purchase-complete', 'channel-purchase-request', 'channel-login', 'channel-logout', 'channel-login-request'].forEach(function (name) {
-    document.addEventListener(name, function (e) { log.textContent = name + ': ' + JSON.stringify(e.detail || {}); });
+  [
+    'channel-purchase-complete',
+    'channel-purchase-request',
+    'channel-login',
+    'channel-logout',
+    'channel-login-request',
+  ].forEach(function (name) {
+    document.addEventListener(name, function (e) {
+      log.textContent = name + ': ' + JSON.stringify(e.detail || {});
+    });
   });
 })();

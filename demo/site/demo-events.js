@@ -6,7 +6,11 @@
   window.demoEvents = function (channel) {
     if (!all) {
       var meta = document.querySelector('meta[name="demo-events"]');
-      try { all = JSON.parse(meta ? meta.content : '{}'); } catch (err) { all = {}; }
+      try {
+        all = JSON.parse(meta ? meta.content : '{}');
+      } catch (err) {
+        all = {};
+      }
     }
     return all[channel] || {};
   };

@@ -2,23 +2,27 @@
 (function () {
   // The CMS page lives on the second port (another origin) to prove cross-origin embedding.
   var cms = document.getElementById('cms-link');
-  if (cms && location.port) cms.href = location.protocol + '//' + location.hostname + ':' + (Number(location.port) + 1) + '/cms.html';
+  if (cms && location.port)
+    cms.href = location.protocol + '//' + location.hostname + ':' + (Number(location.port) + 1) + '/cms.html';
 
   // Show what the schedule fires; on the schedule page, the "intercept" schedule cancels navigation.
   var log = document.getElementById('event-log');
   document.addEventListener('channel-event-select', function (e) {
     var intercept = e.target && e.target.id === 'intercepted';
     if (intercept) e.preventDefault();
-    if (log) log.textContent = 'channel-event-select: event ' + e.detail.id + (intercept ? ' (navigation cancelled by the host page)' : '');
+    if (log)
+      log.textContent =
+        'channel-event-select: event ' + e.detail.id + (intercept ? ' (navigation cancelled by the host page)' : '');
   });
 
   // The dynamic page adds a schedule from script, after load.
   var add = document.getElementById('add-schedule');
-  if (add) add.addEventListener('click', function () {
-    var el = document.createElement('channel-schedule');
-    el.setAttribute('kind', 'live');
-    document.getElementById('slot').appendChild(el);
-  });
+  if (add)
+    add.addEventListener('click', function () {
+      var el = document.createElement('channel-schedule');
+      el.setAttribute('kind', 'live');
+      document.getElementById('slot').appendChild(el);
+    });
 
   // The French page's player shows demo-fr's free live event.
   var frPlayer = document.getElementById('fr-player');

@@ -29,10 +29,17 @@
 
   /** A pushed entry as recorded: gtag's `arguments` become command, name and params; anything else is a push. */
   function describe(entry) {
-    var args = entry && typeof entry === 'object' && typeof entry.length === 'number' && !Array.isArray(entry) ? Array.prototype.slice.call(entry) : null;
+    var args =
+      entry && typeof entry === 'object' && typeof entry.length === 'number' && !Array.isArray(entry)
+        ? Array.prototype.slice.call(entry)
+        : null;
     if (args && typeof args[0] === 'string') {
       var name = args[1] instanceof Date ? args[1].toISOString() : args[1];
-      return { command: args[0], name: name === undefined ? null : name, params: args[2] === undefined ? null : args[2] };
+      return {
+        command: args[0],
+        name: name === undefined ? null : name,
+        params: args[2] === undefined ? null : args[2],
+      };
     }
     return { command: 'push', name: null, params: entry };
   }
@@ -42,13 +49,25 @@
 
   function record(entry) {
     var item = describe(entry);
-    var body = JSON.stringify({ command: item.command, name: item.name, params: item.params, tag_id: tagId, page: window.location.origin + window.location.pathname });
+    var body = JSON.stringify({
+      command: item.command,
+      name: item.name,
+      params: item.params,
+      tag_id: tagId,
+      page: window.location.origin + window.location.pathname,
+    });
     var callback = item.params && typeof item.params.event_callback === 'function' ? item.params.event_callback : null;
     var done = function () {
       if (callback) callback();
     };
     queue = queue.then(function () {
-      return fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: body, keepalive: true, credentials: 'omit' }).then(done, done);
+      return fetch(endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: body,
+        keepalive: true,
+        credentials: 'omit',
+      }).then(done, done);
     });
   }
 

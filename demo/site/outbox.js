@@ -46,7 +46,9 @@
     if (key === shown) return; // unchanged: keep the reader's place and selection
     shown = key;
     list.replaceChildren();
-    statusEl.textContent = emails.length ? emails.length + (emails.length === 1 ? ' email' : ' emails') : 'No emails yet.';
+    statusEl.textContent = emails.length
+      ? emails.length + (emails.length === 1 ? ' email' : ' emails')
+      : 'No emails yet.';
     emails.forEach(function (email) {
       var item = el('li', 'outbox-email');
       item.appendChild(el('h2', null, email.subject));
@@ -77,18 +79,25 @@
   }
 
   function locked() {
-    statusEl.textContent = 'The outbox is locked: open the outbox link the reference server printed when it started ' +
+    statusEl.textContent =
+      'The outbox is locked: open the outbox link the reference server printed when it started ' +
       '(npm start, dev mode). It carries this start\u2019s dev secret.';
   }
 
   function refresh() {
     if (!secret) return Promise.resolve(locked());
     return call('GET')
-      .then(function (body) { render(body.data); })
+      .then(function (body) {
+        render(body.data);
+      })
       .catch(function (error) {
         if (error.message === 'locked') {
           secret = '';
-          try { sessionStorage.removeItem(STORE); } catch (err) { /* storage off: nothing kept */ }
+          try {
+            sessionStorage.removeItem(STORE);
+          } catch (err) {
+            /* storage off: nothing kept */
+          }
           locked();
         } else statusEl.textContent = 'Could not load the outbox: ' + error.message;
       });
@@ -108,6 +117,8 @@
     secret = takeSecret();
     refresh();
   });
-  setInterval(function () { if (document.visibilityState === 'visible') refresh(); }, 3000);
+  setInterval(function () {
+    if (document.visibilityState === 'visible') refresh();
+  }, 3000);
   refresh();
 })();

@@ -21,11 +21,25 @@
   ];
 
   function stored(key) {
-    try { var e = JSON.parse(localStorage.getItem('rudy_' + key)); return e && e.v; } catch (err) { return undefined; }
+    try {
+      var e = JSON.parse(localStorage.getItem('rudy_' + key));
+      return e && e.v;
+    } catch (err) {
+      return undefined;
+    }
   }
   function apiKey() {
-    return fetch(api + '/get_api_key', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ channel_key: 'demo' }) })
-      .then(function (r) { return r.json(); }).then(function (b) { return b.data.api_key; });
+    return fetch(api + '/get_api_key', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ channel_key: 'demo' }),
+    })
+      .then(function (r) {
+        return r.json();
+      })
+      .then(function (b) {
+        return b.data.api_key;
+      });
   }
 
   var nav = document.getElementById('player-cases');
@@ -43,28 +57,54 @@
     nav.appendChild(b);
   });
 
-  document.getElementById('player-lang').addEventListener('change', function (e) { player.setAttribute('lang', e.target.value); });
-  document.getElementById('player-embed').addEventListener('change', function (e) { if (e.target.checked) player.setAttribute('embed', ''); else player.removeAttribute('embed'); });
-  document.getElementById('player-mse').addEventListener('change', function (e) { if (e.target.checked) player.setAttribute('prefer-playback', 'mse'); else player.removeAttribute('prefer-playback'); });
+  document.getElementById('player-lang').addEventListener('change', function (e) {
+    player.setAttribute('lang', e.target.value);
+  });
+  document.getElementById('player-embed').addEventListener('change', function (e) {
+    if (e.target.checked) player.setAttribute('embed', '');
+    else player.removeAttribute('embed');
+  });
+  document.getElementById('player-mse').addEventListener('change', function (e) {
+    if (e.target.checked) player.setAttribute('prefer-playback', 'mse');
+    else player.removeAttribute('prefer-playback');
+  });
 
   function signIn(email) {
-    apiKey().then(function (key) {
-      return fetch(api + '/v2/auth/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ api_key: key, email: email, password: 'demo-password' }) });
-    })
-      .then(function (r) { return r.json(); })
+    apiKey()
+      .then(function (key) {
+        return fetch(api + '/v2/auth/login', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ api_key: key, email: email, password: 'demo-password' }),
+        });
+      })
+      .then(function (r) {
+        return r.json();
+      })
       .then(function (b) {
         if (!b.data || !b.data.token) throw new Error(b.message || 'sign-in failed');
         localStorage.setItem('rudy_token.demo', JSON.stringify({ v: b.data.token, e: Date.now() + 31104e6 }));
         location.reload();
       })
-      .catch(function (err) { log.textContent = String(err.message || err); });
+      .catch(function (err) {
+        log.textContent = String(err.message || err);
+      });
   }
-  document.getElementById('sign-in-buyer').addEventListener('click', function () { signIn('buyer@demo-sports.example'); });
-  document.getElementById('sign-in-subscriber').addEventListener('click', function () { signIn('subscriber@demo-sports.example'); });
-  document.getElementById('sign-out').addEventListener('click', function () { localStorage.removeItem('rudy_token.demo'); location.reload(); });
+  document.getElementById('sign-in-buyer').addEventListener('click', function () {
+    signIn('buyer@demo-sports.example');
+  });
+  document.getElementById('sign-in-subscriber').addEventListener('click', function () {
+    signIn('subscriber@demo-sports.example');
+  });
+  document.getElementById('sign-out').addEventListener('click', function () {
+    localStorage.removeItem('rudy_token.demo');
+    location.reload();
+  });
   document.getElementById('player-account').textContent = stored('token.demo') ? 'Signed in (demo).' : 'Signed out.';
 
   ['channel-login-request', 'channel-purchase-request'].forEach(function (name) {
-    document.addEventListener(name, function (e) { log.textContent = name + ': ' + JSON.stringify(e.detail); });
+    document.addEventListener(name, function (e) {
+      log.textContent = name + ': ' + JSON.stringify(e.detail);
+    });
   });
 })();

@@ -8,10 +8,14 @@
     if (section.value) profile.setAttribute('section', section.value);
     else profile.removeAttribute('section');
   });
-  document.getElementById('profile-lang').addEventListener('change', function (e) { profile.setAttribute('lang', e.target.value); });
+  document.getElementById('profile-lang').addEventListener('change', function (e) {
+    profile.setAttribute('lang', e.target.value);
+  });
 
   ['channel-login', 'channel-logout', 'channel-login-request'].forEach(function (name) {
-    document.addEventListener(name, function (e) { log.textContent = name + ': ' + JSON.stringify(e.detail || {}); });
+    document.addEventListener(name, function (e) {
+      log.textContent = name + ': ' + JSON.stringify(e.detail || {});
+    });
   });
 
   var id = window.demoEvents('demo')['paid-live'];

@@ -135,13 +135,20 @@
     else if (number.length < length && (all || touched.number)) problems.push('incomplete_number');
     if (fields.expiry.month.length === 2 && (month < 1 || month > 12)) problems.push('invalid_expiry_month');
     else if (fields.expiry.year.length === 2 && year < thisYear) problems.push('invalid_expiry_year_past');
-    else if (fields.expiry.year.length === 2 && year === thisYear && month < now.getMonth() + 1) problems.push('invalid_expiry_month_past');
+    else if (fields.expiry.year.length === 2 && year === thisYear && month < now.getMonth() + 1)
+      problems.push('invalid_expiry_month_past');
     else if (fields.expiry.year.length === 2 && year > thisYear + 50) problems.push('invalid_expiry_year');
-    else if ((fields.expiry.month.length < 2 || fields.expiry.year.length < 2) && (all || touched.expiry)) problems.push('incomplete_expiry');
+    else if ((fields.expiry.month.length < 2 || fields.expiry.year.length < 2) && (all || touched.expiry))
+      problems.push('incomplete_expiry');
     if (fields.cvc.length < cvcLength && (all || touched.cvc)) problems.push('incomplete_cvc');
     var code = problems[0];
     var complete =
-      number.length >= length && passesLuhn(number) && fields.expiry.month.length === 2 && fields.expiry.year.length === 2 && fields.cvc.length >= cvcLength && !code;
+      number.length >= length &&
+      passesLuhn(number) &&
+      fields.expiry.month.length === 2 &&
+      fields.expiry.year.length === 2 &&
+      fields.cvc.length >= cvcLength &&
+      !code;
     return {
       empty: !number && !fields.expiry.month && !fields.expiry.year && !fields.cvc,
       complete: complete,
@@ -200,7 +207,13 @@
       mountNode.classList.toggle(names.invalid, Boolean(state.error));
       mountNode.classList.toggle(names.focus, Boolean(focused));
       errorArea.textContent = state.error ? state.error.message : '';
-      var field = state.error ? (/number/.test(state.error.code) ? 'number' : /cvc/.test(state.error.code) ? 'cvc' : 'expiry') : '';
+      var field = state.error
+        ? /number/.test(state.error.code)
+          ? 'number'
+          : /cvc/.test(state.error.code)
+            ? 'cvc'
+            : 'expiry'
+        : '';
       ['number', 'expiry', 'cvc'].forEach(function (name) {
         if (field === name) inputs[name].setAttribute('aria-invalid', 'true');
         else inputs[name].removeAttribute('aria-invalid');
@@ -218,7 +231,14 @@
         previous.complete !== state.complete ||
         previous.brand !== state.brand ||
         (previous.error && previous.error.code) !== (state.error && state.error.code);
-      if (changed || !all) emit('change', { empty: state.empty, complete: state.complete, brand: state.brand, error: state.error, value: { postalCode: '' } });
+      if (changed || !all)
+        emit('change', {
+          empty: state.empty,
+          complete: state.complete,
+          brand: state.brand,
+          error: state.error,
+          value: { postalCode: '' },
+        });
     }
 
     function field(name, label, autocomplete, placeholder) {
@@ -303,7 +323,11 @@
         alive();
         var node = typeof target === 'string' ? document.querySelector(target) : target;
         if (!node || node.nodeType !== 1) {
-          throw IntegrationError('The selector you specified (' + String(target) + ') applies to no DOM elements that are currently on the page. Make sure the element exists on the page before calling mount().');
+          throw IntegrationError(
+            'The selector you specified (' +
+              String(target) +
+              ') applies to no DOM elements that are currently on the page. Make sure the element exists on the page before calling mount().',
+          );
         }
         if (mountNode) element.unmount();
         mountNode = node;
@@ -358,9 +382,10 @@
         alive();
         fields = { number: '', expiry: { month: '', year: '' }, cvc: '' };
         touched = { number: false, expiry: false, cvc: false };
-        if (inputs) ['number', 'expiry', 'cvc'].forEach(function (name) {
-          inputs[name].value = '';
-        });
+        if (inputs)
+          ['number', 'expiry', 'cvc'].forEach(function (name) {
+            inputs[name].value = '';
+          });
         update(false);
       },
       update: function (next) {
@@ -380,7 +405,12 @@
         touched = { number: true, expiry: true, cvc: true };
         update(true);
         if (state.error) return { error: state.error };
-        return { number: fields.number, exp_month: String(Number(fields.expiry.month)), exp_year: String(2000 + Number(fields.expiry.year)), cvc: fields.cvc };
+        return {
+          number: fields.number,
+          exp_month: String(Number(fields.expiry.month)),
+          exp_year: String(2000 + Number(fields.expiry.year)),
+          cvc: fields.cvc,
+        };
       },
     });
     return element;
@@ -434,10 +464,14 @@
     function cardOf(element) {
       var inside = element && internals.get(element);
       if (!inside || inside.stripe !== self) {
-        throw IntegrationError('Invalid value for card: the card must be a card Element created by this Stripe instance.');
+        throw IntegrationError(
+          'Invalid value for card: the card must be a card Element created by this Stripe instance.',
+        );
       }
       if (!inside.mounted()) {
-        throw IntegrationError('We could not retrieve data from the specified Element. Please make sure the Element you are attempting to use is still mounted.');
+        throw IntegrationError(
+          'We could not retrieve data from the specified Element. Please make sure the Element you are attempting to use is still mounted.',
+        );
       }
       var card = inside.card();
       return card.error ? { error: card.error } : { card: card };
@@ -450,7 +484,9 @@
       if (method && method.card) {
         var read = cardOf(method.card);
         if (read.error) return { error: read.error };
-        return { params: { payment_method_data: { type: 'card', card: read.card, billing_details: method.billing_details } } };
+        return {
+          params: { payment_method_data: { type: 'card', card: read.card, billing_details: method.billing_details } },
+        };
       }
       return { params: {} };
     }
@@ -460,7 +496,13 @@
       var pattern = kind === 'setup_intents' ? /^(seti_[A-Za-z0-9]+)_secret_\w+$/ : /^(pi_[A-Za-z0-9]+)_secret_\w+$/;
       var match = pattern.exec(String(clientSecret));
       if (!match) {
-        return Promise.reject(IntegrationError('Invalid value for ' + resultName + ' confirmation: clientSecret should be a client secret of the form ${id}_secret_${secret}.'));
+        return Promise.reject(
+          IntegrationError(
+            'Invalid value for ' +
+              resultName +
+              ' confirmation: clientSecret should be a client secret of the form ${id}_secret_${secret}.',
+          ),
+        );
       }
       var method;
       try {
@@ -469,7 +511,11 @@
         return Promise.reject(error);
       }
       if (method.error) return Promise.resolve({ error: method.error });
-      return post(key, kind + '/' + match[1] + '/confirm', Object.assign({ client_secret: clientSecret }, method.params)).then(function (answer) {
+      return post(
+        key,
+        kind + '/' + match[1] + '/confirm',
+        Object.assign({ client_secret: clientSecret }, method.params),
+      ).then(function (answer) {
         var result = {};
         if (answer.ok) result[resultName] = answer.json;
         else result.error = answer.json.error || CONNECTION_ERROR;
@@ -481,7 +527,8 @@
       var cards = [];
       var group = {
         create: function (type, elementOptions) {
-          if (type !== 'card') throw IntegrationError('The Stripe.js test double only has the card Element, not "' + String(type) + '".');
+          if (type !== 'card')
+            throw IntegrationError('The Stripe.js test double only has the card Element, not "' + String(type) + '".');
           if (cards.length) throw IntegrationError('Can only create one Element of type card.');
           var element = createCardElement(self, group, elementOptions);
           cards.push(element);
@@ -501,8 +548,12 @@
     };
 
     this.createPaymentMethod = function (typeOrData, legacyCard, legacyData) {
-      var data = typeof typeOrData === 'string' ? Object.assign({ type: typeOrData, card: legacyCard }, legacyData) : typeOrData || {};
-      if (data.type !== 'card') return Promise.reject(IntegrationError('The Stripe.js test double only creates card payment methods.'));
+      var data =
+        typeof typeOrData === 'string'
+          ? Object.assign({ type: typeOrData, card: legacyCard }, legacyData)
+          : typeOrData || {};
+      if (data.type !== 'card')
+        return Promise.reject(IntegrationError('The Stripe.js test double only creates card payment methods.'));
       var read;
       try {
         read = cardOf(data.card);
@@ -510,7 +561,11 @@
         return Promise.reject(error);
       }
       if (read.error) return Promise.resolve({ error: read.error });
-      return post(key, 'payment_methods', { type: 'card', card: read.card, billing_details: data.billing_details }).then(function (answer) {
+      return post(key, 'payment_methods', {
+        type: 'card',
+        card: read.card,
+        billing_details: data.billing_details,
+      }).then(function (answer) {
         return answer.ok ? { paymentMethod: answer.json } : { error: answer.json.error || CONNECTION_ERROR };
       });
     };

@@ -2,11 +2,15 @@
 // <channel-profile section="devices">. External file: demo pages run under a CSP without inline script.
 // The TV's own token (handed over once, when linked) stays in this page's memory and is never logged or shown.
 (function () {
-  function $(id) { return document.getElementById(id); }
+  function $(id) {
+    return document.getElementById(id);
+  }
   var root = $('tv');
   var api = root.getAttribute('data-api') + '/api/';
   var channelKey = root.getAttribute('data-channel-key');
-  var codeEl = $('tv-code'), expiryEl = $('tv-expiry'), statusEl = $('tv-status');
+  var codeEl = $('tv-code'),
+    expiryEl = $('tv-expiry'),
+    statusEl = $('tv-status');
   var apiKey = null;
   var token = null;
   var run = 0; // bumped by every new code, so answers for an older code are ignored
@@ -57,7 +61,9 @@
     expiryEl.textContent = '';
     status('Getting a code…');
     key(retried === true)
-      .then(function (k) { return post('auth/device-code', { api_key: k }); })
+      .then(function (k) {
+        return post('auth/device-code', { api_key: k });
+      })
       .then(function (body) {
         if (mine !== run) return;
         var expiresAt = Date.now() + body.data.expires_in * 1000;
@@ -65,7 +71,9 @@
         codeEl.setAttribute('aria-label', 'Code ' + body.data.code.split('').join(' '));
         status('Waiting for the code to be entered…');
         tick(expiresAt);
-        tickTimer = setInterval(function () { tick(expiresAt); }, 1000);
+        tickTimer = setInterval(function () {
+          tick(expiresAt);
+        }, 1000);
         poll(mine, body.data.code);
       })
       .catch(function (error) {
@@ -78,7 +86,8 @@
 
   function tick(expiresAt) {
     var left = Math.max(0, Math.round((expiresAt - Date.now()) / 1000));
-    expiryEl.textContent = left > 0 ? 'The code expires in ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0') + '.' : '';
+    expiryEl.textContent =
+      left > 0 ? 'The code expires in ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0') + '.' : '';
     if (left === 0) expired();
   }
 
@@ -120,9 +129,13 @@
         var name = [body.data.first_name, body.data.last_name].filter(Boolean).join(' ');
         status('Linked to ' + data.email + '. This TV is signed in' + (name ? ' as ' + name : '') + '.');
       })
-      .catch(function () { /* the link itself worked; the status already says so */ });
+      .catch(function () {
+        /* the link itself worked; the status already says so */
+      });
   }
 
-  $('tv-new-code').addEventListener('click', function () { newCode(false); });
+  $('tv-new-code').addEventListener('click', function () {
+    newCode(false);
+  });
   newCode(false);
 })();

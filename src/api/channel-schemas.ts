@@ -231,7 +231,16 @@ export type StreamStatus = (typeof STREAM_STATUSES)[number];
 export const CONTENT_TYPES = ['free', 'paid', 'register', 'ppv'] as const;
 
 /** Media kinds (spec section 3). */
-export const MEDIA_KINDS = ['image', 'live', 'vod', 'embedded', 'thumbnails', 'preview', 'preview_alt', 'embedded_preview'] as const;
+export const MEDIA_KINDS = [
+  'image',
+  'live',
+  'vod',
+  'embedded',
+  'thumbnails',
+  'preview',
+  'preview_alt',
+  'embedded_preview',
+] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /** One media item of an event or library item. Unknown kinds are kept as strings and ignored. */

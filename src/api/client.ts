@@ -160,12 +160,10 @@ export class ApiClient {
     // A shared request whose every caller cancelled is dying; a new caller must not join it.
     if (!shared || shared.controller.signal.aborted) {
       const controller = new AbortController();
-      const promise = this.#run(name, path, options, controller.signal).then(
-        (value) => {
-          if (useCache) this.#cache.set(identity, { at: env().now(), value });
-          return value;
-        },
-      );
+      const promise = this.#run(name, path, options, controller.signal).then((value) => {
+        if (useCache) this.#cache.set(identity, { at: env().now(), value });
+        return value;
+      });
       const entry: Shared = { promise, controller, waiters: 0 };
       shared = entry;
       this.#inflight.set(identity, entry);
@@ -283,7 +281,9 @@ export class ApiClient {
         // This very request may have been sent while the code loaded (start-up): take that answer once.
         const early = attempt === 0 ? this.hooks.earlyAnswer?.(url, init) : undefined;
         const send = () => env().fetch(url, { ...init, signal: controller.signal });
-        const response = await (early ? untilAborted(early, controller.signal).then((answer) => answer ?? send()) : send());
+        const response = await (early
+          ? untilAborted(early, controller.signal).then((answer) => answer ?? send())
+          : send());
         // A 5xx is worth one more try; the last answer, whatever it is, goes back to the caller.
         if (response.status < 500 || attempt >= retries) return response;
       } catch (error) {

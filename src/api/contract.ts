@@ -133,7 +133,12 @@ export const endpoints = {
   /** Sends the signed-in user's verification link again. */
   emailVerifyResend: { method: 'POST', path: 'auth/email-verify/resend', keyless: false, response: envelope(Message) },
   /** `{ email }`: emails a reset link (the same answer whether or not the email has an account). */
-  passwordResetRequest: { method: 'POST', path: 'auth/password-reset-request', keyless: false, response: envelope(Message) },
+  passwordResetRequest: {
+    method: 'POST',
+    path: 'auth/password-reset-request',
+    keyless: false,
+    response: envelope(Message),
+  },
   /** `{ email, token, password, password_confirmation }`; an old link: 422 'Reset password key expired'. */
   passwordReset: { method: 'POST', path: 'auth/password-reset', keyless: false, response: envelope(Message) },
   /** `{ code }`: links the device showing that code to the signed-in user (remote auth channels only). */
@@ -146,7 +151,12 @@ export const endpoints = {
   updateProfile: { method: 'POST', path: 'profile', keyless: false, response: envelope(User) },
 
   // Orders, transactions and clips of the signed-in user.
-  orders: { method: 'GET', path: 'orders', keyless: false, response: z.object({ data: z.array(Order), meta: z.optional(PageMeta) }) },
+  orders: {
+    method: 'GET',
+    path: 'orders',
+    keyless: false,
+    response: z.object({ data: z.array(Order), meta: z.optional(PageMeta) }),
+  },
   order: { method: 'GET', path: 'orders/{id}', keyless: false, response: envelope(Order) },
   transactions: {
     method: 'GET',

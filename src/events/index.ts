@@ -30,7 +30,10 @@ export class ChannelEventSelectEvent extends CustomEvent<{ id: number }> {
  * Fired when a guest asks to sign in: `<channel-player>` to watch, `<channel-schedule>` to favourite;
  * `<channel-profile>` or the host answers it.
  */
-export class ChannelLoginRequestEvent extends CustomEvent<{ reason: 'watch' | 'favourite' | 'purchase'; eventId?: number | undefined }> {
+export class ChannelLoginRequestEvent extends CustomEvent<{
+  reason: 'watch' | 'favourite' | 'purchase';
+  eventId?: number | undefined;
+}> {
   static readonly type = 'channel-login-request';
   constructor(detail: { reason: 'watch' | 'favourite' | 'purchase'; eventId?: number | undefined }) {
     super(ChannelLoginRequestEvent.type, { detail, bubbles: true, composed: true });

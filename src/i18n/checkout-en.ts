@@ -121,7 +121,8 @@ export const checkoutEn = {
   manage: {
     cancel: 'Cancel auto-renewal',
     confirmTitle: 'Cancel auto-renewal?',
-    confirmText: 'Your subscription stays active until the end of the paid period, then ends. No refunds for partial periods.',
+    confirmText:
+      'Your subscription stays active until the end of the paid period, then ends. No refunds for partial periods.',
     confirm: 'Cancel auto-renewal',
     keep: 'Keep auto-renewal',
     processing: 'Cancelling auto-renewal…',

@@ -39,7 +39,8 @@ export const checkoutFr: Translation<typeof checkoutEn> = {
     total: 'Total',
     monthly: 'Renouvelé tous les 30 jours',
     annual: 'Renouvelé tous les 12 mois',
-    trial: "Gratuit pendant {{days}} jours. Une carte est nécessaire ; elle est débitée automatiquement à la fin de l'essai.",
+    trial:
+      "Gratuit pendant {{days}} jours. Une carte est nécessaire ; elle est débitée automatiquement à la fin de l'essai.",
     noRefunds: 'Aucun remboursement pour les périodes entamées.',
     final: 'Toutes les ventes sont définitives',
     continue: 'Continuer vers le paiement',
@@ -83,7 +84,7 @@ export const checkoutFr: Translation<typeof checkoutEn> = {
     pay: 'Payer {{total}}',
     paying: 'Paiement…',
     startTrial: "Commencez vos {{days}} jours d'essai gratuit",
-    starting: "Démarrage de votre essai…",
+    starting: 'Démarrage de votre essai…',
     encryption:
       'Votre paiement est sécurisé par un chiffrement 256 bits. Les données de carte vont directement à notre prestataire de paiement.',
   },

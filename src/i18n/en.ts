@@ -23,8 +23,7 @@ export const en = {
     app: 'Channel site',
   },
   errors: {
-    startup:
-      'WHOOPS! Apologies! Our service is currently experiencing technical difficulties. Please refresh the page',
+    startup: 'WHOOPS! Apologies! Our service is currently experiencing technical difficulties. Please refresh the page',
     generic: 'Something went wrong. Please try again or contact technical support',
     undefined: 'Undefined error',
     technical: 'Oops! We are currently experiencing technical difficulties',

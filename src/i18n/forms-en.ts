@@ -30,8 +30,7 @@ export const formsEn = {
     lastName: 'Enter your last name',
     emailEnter: 'Enter your Email',
     terms: 'Please accept terms & conditions',
-    notRegistered:
-      'You are not registered yet. Please accept terms and conditions and click Register to continue.',
+    notRegistered: 'You are not registered yet. Please accept terms and conditions and click Register to continue.',
     tag: 'Please select tag',
     input: 'Please fill in the input field',
     clipDuration: 'Your clip duration is longer than the end time',
@@ -115,7 +114,8 @@ export const formsEn = {
       cancel: 'Cancel',
       sent: 'We sent you a link to confirm the deletion of your account. Follow it to finish.',
       title: 'Delete your account',
-      confirmText: 'Delete your account {{email}}? Your orders, favourites and clips will be removed. This cannot be undone.',
+      confirmText:
+        'Delete your account {{email}}? Your orders, favourites and clips will be removed. This cannot be undone.',
       confirm: 'Delete my account',
       deleting: 'Deleting…',
       done: 'Your account was deleted.',
@@ -148,7 +148,14 @@ export const formsEn = {
       title: 'Active orders',
       empty: 'You have no active orders.',
       types: { event: 'Single event', package: 'Package', subscription: 'Subscription' },
-      status: { paid: 'Paid', inactive: 'Inactive', refunded: 'Refunded', active: 'Active', failed: 'Failed', created: 'Pending' },
+      status: {
+        paid: 'Paid',
+        inactive: 'Inactive',
+        refunded: 'Refunded',
+        active: 'Active',
+        failed: 'Failed',
+        created: 'Pending',
+      },
       statusLabel: 'Status: {{status}}',
       ordered: 'Ordered {{date}}',
       until: 'Access until {{date}}',
@@ -221,7 +228,8 @@ export const formsEn = {
     server: {
       throttled: 'Too many login attempts. Please try again in {{seconds}} seconds.',
       accountLocked_one: 'This account is locked after too many failed sign-ins. Please try again in {{count}} minute.',
-      accountLocked_other: 'This account is locked after too many failed sign-ins. Please try again in {{count}} minutes.',
+      accountLocked_other:
+        'This account is locked after too many failed sign-ins. Please try again in {{count}} minutes.',
       currentPasswordRequired: 'Enter your current password to choose a new one.',
       currentPasswordWrong: 'The current password is incorrect.',
       deletionLinkInvalid: 'The link to delete the account is invalid or has expired.',

@@ -148,7 +148,14 @@ export const formsFr: Translation<typeof formsEn> = {
       title: 'Commandes actives',
       empty: "Vous n'avez aucune commande active.",
       types: { event: 'Événement', package: 'Forfait', subscription: 'Abonnement' },
-      status: { paid: 'Payée', inactive: 'Inactive', refunded: 'Remboursée', active: 'Active', failed: 'Échouée', created: 'En attente' },
+      status: {
+        paid: 'Payée',
+        inactive: 'Inactive',
+        refunded: 'Remboursée',
+        active: 'Active',
+        failed: 'Échouée',
+        created: 'En attente',
+      },
       statusLabel: 'Statut : {{status}}',
       ordered: 'Commandée le {{date}}',
       until: "Accès jusqu'au {{date}}",
@@ -197,7 +204,8 @@ export const formsFr: Translation<typeof formsEn> = {
       currentPasswordTemporary: 'Le mot de passe temporaire avec lequel vous vous êtes connecté.',
       password: 'Nouveau mot de passe',
       confirmation: 'Confirmez le nouveau mot de passe',
-      temporary: 'Vous vous êtes connecté avec un mot de passe temporaire. Choisissez un nouveau mot de passe pour continuer.',
+      temporary:
+        'Vous vous êtes connecté avec un mot de passe temporaire. Choisissez un nouveau mot de passe pour continuer.',
       save: 'Enregistrer',
       busy: 'Enregistrement…',
       saved: 'Votre profil a été enregistré.',
@@ -220,8 +228,10 @@ export const formsFr: Translation<typeof formsEn> = {
     },
     server: {
       throttled: 'Trop de tentatives de connexion. Veuillez réessayer dans {{seconds}} secondes.',
-      accountLocked_one: 'Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans {{count}} minute.',
-      accountLocked_other: 'Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans {{count}} minutes.',
+      accountLocked_one:
+        'Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans {{count}} minute.',
+      accountLocked_other:
+        'Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans {{count}} minutes.',
       currentPasswordRequired: 'Saisissez votre mot de passe actuel pour en choisir un nouveau.',
       currentPasswordWrong: 'Le mot de passe actuel est incorrect.',
       deletionLinkInvalid: 'Le lien de suppression du compte est invalide ou a expiré.',

@@ -27,7 +27,10 @@ type Texts = Record<string, unknown>;
 /** Where each namespace's texts come from, per language; English `translation` is bundled above. */
 const sources: Record<Namespace, Partial<Record<Lang, () => Promise<Texts>>>> = {
   translation: { fr: () => import('./fr.js').then((m) => m.fr) },
-  forms: { en: () => import('./forms-en.js').then((m) => m.formsEn), fr: () => import('./forms-fr.js').then((m) => m.formsFr) },
+  forms: {
+    en: () => import('./forms-en.js').then((m) => m.formsEn),
+    fr: () => import('./forms-fr.js').then((m) => m.formsFr),
+  },
   checkout: {
     en: () => import('./checkout-en.js').then((m) => m.checkoutEn),
     fr: () => import('./checkout-fr.js').then((m) => m.checkoutFr),

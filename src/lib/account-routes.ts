@@ -12,7 +12,13 @@ export type AccountRoute =
   | { kind: 'verify-email'; email: string; expires: string; signature: string }
   | { kind: 'password-reset'; email: string; token: string }
   | { kind: 'confirm-deletion'; email: string; token: string }
-  | { kind: 'social-callback'; provider: (typeof CALLBACK_PROVIDERS)[number]; code: string; state: string; error: string };
+  | {
+      kind: 'social-callback';
+      provider: (typeof CALLBACK_PROVIDERS)[number];
+      code: string;
+      state: string;
+      error: string;
+    };
 
 /** Query values of each route that are used once and then removed from the address bar. */
 export const ONE_TIME_PARAMS: Record<AccountRoute['kind'], readonly string[]> = {
@@ -20,7 +26,17 @@ export const ONE_TIME_PARAMS: Record<AccountRoute['kind'], readonly string[]> = 
   'password-reset': ['email', 'token'],
   'confirm-deletion': ['email', 'token'],
   // Providers add their own values next to code and state (Google: scope, authuser, prompt).
-  'social-callback': ['code', 'state', 'error', 'error_description', 'error_reason', 'scope', 'authuser', 'prompt', 'hd'],
+  'social-callback': [
+    'code',
+    'state',
+    'error',
+    'error_description',
+    'error_reason',
+    'scope',
+    'authuser',
+    'prompt',
+    'hd',
+  ],
 };
 
 const CALLBACK_PATH = /\/auth\/login\/([a-z]+)\/callback\/?$/;

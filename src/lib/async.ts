@@ -2,10 +2,7 @@
 
 /** Something that loads: not asked for yet, loading, there, or failed (with the typed error). */
 export type Async<T, E = unknown> =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'ready'; value: T }
-  | { status: 'error'; error: E };
+  { status: 'idle' } | { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; error: E };
 
 /** The states without a value. */
 export const IDLE = { status: 'idle' } as const;

@@ -23,7 +23,13 @@ export function entryValue(raw: string, now: number): { v: unknown } | undefined
   } catch {
     return undefined;
   }
-  if (typeof entry !== 'object' || entry === null || !('v' in entry) || !('e' in entry) || typeof entry.e !== 'number') {
+  if (
+    typeof entry !== 'object' ||
+    entry === null ||
+    !('v' in entry) ||
+    !('e' in entry) ||
+    typeof entry.e !== 'number'
+  ) {
     return undefined;
   }
   return entry.e > now ? { v: entry.v } : undefined;

@@ -32,7 +32,10 @@ export interface StripeLike {
   confirmCardSetup(
     clientSecret: string,
     data: { payment_method: { card: StripeCard } | string },
-  ): Promise<{ setupIntent?: { payment_method?: string | { id: string } | null } | undefined; error?: StripeFailure | undefined }>;
+  ): Promise<{
+    setupIntent?: { payment_method?: string | { id: string } | null } | undefined;
+    error?: StripeFailure | undefined;
+  }>;
 }
 
 let loaded: { key: string; promise: Promise<StripeLike> } | undefined;
@@ -58,7 +61,9 @@ export function loadStripeFor(publishableKey: string): Promise<StripeLike> {
 }
 
 /** The PaymentMethod id of a confirmed setup intent (Stripe answers an id, or the expanded object). */
-export function setupPaymentMethod(setupIntent: { payment_method?: string | { id: string } | null } | undefined): string | undefined {
+export function setupPaymentMethod(
+  setupIntent: { payment_method?: string | { id: string } | null } | undefined,
+): string | undefined {
   const method = setupIntent?.payment_method;
   if (!method) return undefined;
   return typeof method === 'string' ? method : method.id;

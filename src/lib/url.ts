@@ -4,7 +4,11 @@
  * Fills a link template such as `/watch/{id}` with URI-encoded values. A template whose result is not an
  * http(s) or relative URL (for example `javascript:`) gives undefined, so a hostile attribute cannot make a link run code.
  */
-export function fillTemplate(template: string, values: Record<string, string | number>, base: string): string | undefined {
+export function fillTemplate(
+  template: string,
+  values: Record<string, string | number>,
+  base: string,
+): string | undefined {
   const filled = template.replace(/\{(\w+)\}/g, (_, name: string) =>
     name in values ? encodeURIComponent(String(values[name])) : '',
   );
@@ -47,11 +51,18 @@ export function redactMediaUrl(url: string): string {
   const bare = url.replace(/[?#].*$/s, '');
   const [, authority = '', path = ''] = /^((?:[a-z][a-z\d+.-]*:)?\/\/[^/]*)?(.*)$/is.exec(bare) ?? [];
   const host = authority.replace(/^([^/]*\/\/)[^@]*@/, '$1');
-  return host + path.split('/').map((segment) => (CREDENTIAL_SEGMENT.test(segment) ? '-' : segment)).join('/');
+  return (
+    host +
+    path
+      .split('/')
+      .map((segment) => (CREDENTIAL_SEGMENT.test(segment) ? '-' : segment))
+      .join('/')
+  );
 }
 
 /** Field names whose values never leave the client in logs or events. */
-export const SECRET_NAMES = /^(api_key|token|access_token|refresh_token|password|password_confirmation|current_password|code|card|cvc|signature)$/i;
+export const SECRET_NAMES =
+  /^(api_key|token|access_token|refresh_token|password|password_confirmation|current_password|code|card|cvc|signature)$/i;
 
 /** Copies a request payload with secret fields replaced. */
 export function redactData(data: unknown): unknown {

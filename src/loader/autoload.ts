@@ -4,7 +4,13 @@
  */
 
 /** The five tags of the product. */
-export const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile', 'channel-app'] as const;
+export const TAGS = [
+  'channel-schedule',
+  'channel-player',
+  'channel-checkout',
+  'channel-profile',
+  'channel-app',
+] as const;
 /** One of the product's tags. */
 export type Tag = (typeof TAGS)[number];
 

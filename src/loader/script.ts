@@ -54,7 +54,8 @@ if (!w[GUARD]) {
         const events = [...document.querySelectorAll('channel-player[event-id]')]
           .map((player) => player.getAttribute('event-id')!.trim())
           .filter((id) => /^\d+$/.test(id));
-        if (/^https?:\/\//i.test(apiUrl) && /^https?:\/\//i.test(keysUrl)) sendEarly(data.channelKey.trim(), apiUrl, keysUrl, events);
+        if (/^https?:\/\//i.test(apiUrl) && /^https?:\/\//i.test(keysUrl))
+          sendEarly(data.channelKey.trim(), apiUrl, keysUrl, events);
       } catch {
         // Nothing here may keep the chunk from loading: the session reports a bad configuration itself.
       }

@@ -93,11 +93,7 @@ function whenIdle(fn: () => void): () => void {
  * Starts monitoring `video` after its first frame. `firstFrameMs` is the time from the player's start to the
  * first frame, reported to the datalake.
  */
-export function monitorVideo(
-  video: HTMLVideoElement,
-  info: VideoInfo,
-  context: MonitorContext,
-): VideoMonitor {
+export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: MonitorContext): VideoMonitor {
   const { config, settings, user } = context;
   const cancels: (() => void)[] = [];
   let destroyed = false;
@@ -133,7 +129,9 @@ export function monitorVideo(
               },
             });
           })
-          .catch((error: unknown) => env().logger.warn(`<channel-player>: video analytics (mux) did not load: ${String(error)}`));
+          .catch((error: unknown) =>
+            env().logger.warn(`<channel-player>: video analytics (mux) did not load: ${String(error)}`),
+          );
       }),
     );
   }
@@ -169,7 +167,11 @@ export function monitorVideo(
       whenIdle(() => {
         if (destroyed) return;
         void ensureSession(base, profile).then(() => {
-          if (!destroyed) send('video/event/', payload({ event: 'first_frame', first_frame_ms: Math.round(env().now() - context.startedAt) }));
+          if (!destroyed)
+            send(
+              'video/event/',
+              payload({ event: 'first_frame', first_frame_ms: Math.round(env().now() - context.startedAt) }),
+            );
         });
       }),
     );

@@ -237,7 +237,10 @@ export function startPlayback(options: PlaybackOptions): Playback {
   listen('playing', progressed);
   // Chromium fires `pause` after `error` when a source fails to load with play() pending: that pause is not the
   // viewer's and must not hide "reconnecting" or the refusal shown for the error.
-  listen('pause', () => !video.error && !renewing && state !== 'gave-up' && state !== 'denied' && set({ kind: 'paused' }));
+  listen(
+    'pause',
+    () => !video.error && !renewing && state !== 'gave-up' && state !== 'denied' && set({ kind: 'paused' }),
+  );
   listen('loadeddata', () => {
     if (firstFrame) return;
     firstFrame = true;
@@ -247,7 +250,8 @@ export function startPlayback(options: PlaybackOptions): Playback {
   // --- refusals (401/403): a stale grant gets one fresh URL from the owner before `denied` is shown.
   const refused = (status: number, fatal: boolean) => {
     if (renewing || destroyed || state === 'denied') return;
-    const renewal = options.onRefused?.({ status, played: firstFrame, at: live ? undefined : video.currentTime }) ?? false;
+    const renewal =
+      options.onRefused?.({ status, played: firstFrame, at: live ? undefined : video.currentTime }) ?? false;
     // Not renewable: a fatal refusal stands; a non-fatal one is left to hls.js (another rendition may load).
     if (renewal === false && !fatal) return;
     // Nothing more is asked with the refused URL (every rendition and segment shares its grant), and no pending

@@ -27,7 +27,9 @@ export function matchingPrerolls(prerolls: Preroll[], target: PrerollTarget): Pr
       p.weight > 0 &&
       (p.location_id === null || p.location_id === undefined || p.location_id === target.locationId) &&
       (p.event_categories.length === 0 ||
-        (target.categoryId !== null && target.categoryId !== undefined && p.event_categories.includes(target.categoryId))),
+        (target.categoryId !== null &&
+          target.categoryId !== undefined &&
+          p.event_categories.includes(target.categoryId))),
   );
 }
 

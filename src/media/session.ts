@@ -152,7 +152,11 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
       onFirstFrame: () => env().clearTimeout(timeout),
     });
     const tick = () =>
-      set({ adLeft: Number.isFinite(video.duration) ? Math.max(0, Math.ceil(video.duration - video.currentTime)) : undefined });
+      set({
+        adLeft: Number.isFinite(video.duration)
+          ? Math.max(0, Math.ceil(video.duration - video.currentTime))
+          : undefined,
+      });
     video.addEventListener('ended', finish);
     video.addEventListener('timeupdate', tick);
     return () => {

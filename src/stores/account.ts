@@ -150,7 +150,9 @@ export function resetPassword(input: ResetInput): Promise<Outcome> {
 
 /** True when a failure says the reset link is too old (the UI then offers a new one). */
 export function isExpiredReset(failure: Failure): boolean {
-  return [failure.message, failure.fallback, ...Object.values(failure.fields)].some((m) => m?.key === 'forms:server.resetExpired');
+  return [failure.message, failure.fallback, ...Object.values(failure.fields)].some(
+    (m) => m?.key === 'forms:server.resetExpired',
+  );
 }
 
 // ---------------------------------------------------------------- account deletion
@@ -168,10 +170,16 @@ export function requestAccountDeletion(): Promise<Outcome> {
  * Deletes the account of an emailed link (`POST delete-account-confirm`, keyless). When that account is the one
  * signed in here, this page signs out (its token died with the account). Answers whether it signed out.
  */
-export function confirmAccountDeletion(route: Extract<AccountRoute, { kind: 'confirm-deletion' }>): Promise<Outcome<{ signedOut: boolean }>> {
+export function confirmAccountDeletion(
+  route: Extract<AccountRoute, { kind: 'confirm-deletion' }>,
+): Promise<Outcome<{ signedOut: boolean }>> {
   return once('delete-confirm', async () => {
     const outcome = await attempt(async () => {
-      await getClient().call('deleteAccountConfirm', { body: { email: route.email, token: route.token }, cache: false, retries: 0 });
+      await getClient().call('deleteAccountConfirm', {
+        body: { email: route.email, token: route.token },
+        cache: false,
+        retries: 0,
+      });
     });
     if (!outcome.ok) return outcome;
     const user = $user.get();
@@ -203,7 +211,9 @@ export function updateProfile(input: ProfileInput): Promise<Outcome<User>> {
           last_name: input.last_name.trim(),
           gender: input.gender || null,
           news: input.news,
-          ...(input.password ? { ...current, password: input.password, password_confirmation: input.password_confirmation } : {}),
+          ...(input.password
+            ? { ...current, password: input.password, password_confirmation: input.password_confirmation }
+            : {}),
         },
         cache: false,
         retries: 0,

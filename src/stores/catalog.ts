@@ -47,4 +47,6 @@ export const participants = catalog<Participant>(
   async () => (await getClient().call('participants', { query: { no_limit: 1 } })).data,
 );
 /** Participant groups (schools). */
-export const participantGroups = catalog<ParticipantGroup>(async () => (await getClient().call('participantGroups')).data);
+export const participantGroups = catalog<ParticipantGroup>(
+  async () => (await getClient().call('participantGroups')).data,
+);

@@ -72,7 +72,6 @@ export interface CheckoutState {
 
 export type { PaymentChoice } from './checkout/purchase.js';
 
-
 /** A checkout's store and actions. */
 export interface CheckoutStore {
   $state: ReadableAtom<CheckoutState>;
@@ -235,7 +234,10 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
     const trial = trialDays(pricing, user) > 0;
     const mine = generation;
     track('begin_checkout', pricing);
-    const attempt = attemptFor({ type: product.type, id: product.id, name: product.name, participant: state.team, trial }, user.id);
+    const attempt = attemptFor(
+      { type: product.type, id: product.id, name: product.name, participant: state.team, trial },
+      user.id,
+    );
     try {
       const coupon = state.coupon.status === 'applied' ? state.coupon.code : undefined;
       const order = await placeOrder({ product, team: state.team, coupon, choice, trial, key: attempt.key });
@@ -250,7 +252,10 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
   }
 
   /** Waits for the order to settle and shows each end: success, the failure popup, pending, a request error. */
-  async function follow(order: Pick<Order, 'id'> & Partial<Order>, bought: NonNullable<CheckoutState['bought']>): Promise<void> {
+  async function follow(
+    order: Pick<Order, 'id'> & Partial<Order>,
+    bought: NonNullable<CheckoutState['bought']>,
+  ): Promise<void> {
     following = true;
     waitController?.abort();
     const wait = (waitController = new AbortController());
@@ -266,14 +271,20 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
       if (outcome.status === 'paid') {
         endAttempt();
         following = false;
-        patch({ view: 'success', order: { id: outcome.order.id, reference: outcome.order.reference ?? ref.reference } });
+        patch({
+          view: 'success',
+          order: { id: outcome.order.id, reference: outcome.order.reference ?? ref.reference },
+        });
         track('purchase_success', pricing(), outcome.order.id);
         // What this user may watch changed: no element may reuse an answer cached before the purchase.
         getClient().clearCache();
         entitlementsChanged();
         options.onComplete?.({ orderId: outcome.order.id, product: { type: bought.type, id: bought.id } });
       } else {
-        patch({ view: 'pending', order: { id: outcome.order.id, reference: outcome.order.reference ?? ref.reference } });
+        patch({
+          view: 'pending',
+          order: { id: outcome.order.id, reference: outcome.order.reference ?? ref.reference },
+        });
       }
     } catch (error) {
       if (isCancel(error) || wait.signal.aborted || destroyed) return;
@@ -309,7 +320,12 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
     fresh();
     void follow(
       { id: stored.order.id, reference: stored.order.reference },
-      { type: stored.product.type, id: stored.product.id, name: stored.product.name, trial: Boolean(stored.product.trial) },
+      {
+        type: stored.product.type,
+        id: stored.product.id,
+        name: stored.product.name,
+        trial: Boolean(stored.product.trial),
+      },
     );
     return true;
   }
@@ -359,7 +375,10 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
         patch({ view: 'summary', payError: undefined, failure: undefined });
         return;
       }
-      if (state.fromList && (state.view === 'summary' || state.view === 'sign-in' || state.view === 'free' || state.view === 'load-error')) {
+      if (
+        state.fromList &&
+        (state.view === 'summary' || state.view === 'sign-in' || state.view === 'free' || state.view === 'load-error')
+      ) {
         void openOffers();
       }
     },
@@ -370,7 +389,9 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
         const { mine, signal } = fresh();
         void loadOffers(mine, signal);
       } else if (state.view === 'load-error') {
-        const next = target ?? (state.product ? ({ type: state.product.type, id: state.product.id } as CheckoutTarget) : undefined);
+        const next =
+          target ??
+          (state.product ? ({ type: state.product.type, id: state.product.id } as CheckoutTarget) : undefined);
         if (next) void open(next, state.fromList);
       } else if (state.view === 'summary') {
         void loadPricing();
@@ -404,7 +425,9 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
       } catch (error) {
         if (isCancel(error) || !current(mine)) return;
         const refused = error instanceof HttpError && error.status === 422;
-        patch({ coupon: { status: 'error', code: trimmed, error: refused ? new CheckoutError('promo-invalid') : error } });
+        patch({
+          coupon: { status: 'error', code: trimmed, error: refused ? new CheckoutError('promo-invalid') : error },
+        });
       }
     },
     removeCoupon() {

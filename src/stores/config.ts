@@ -76,7 +76,9 @@ export function setConfig(options: ConfigureOptions, base: string): string | und
   }
   const lang = toLang(options.lang);
   if (options.lang && !lang) {
-    env().logger.warn(`channel-elements: data-lang="${options.lang}" is not supported; use "en" or "fr". Falling back to the page's language.`);
+    env().logger.warn(
+      `channel-elements: data-lang="${options.lang}" is not supported; use "en" or "fr". Falling back to the page's language.`,
+    );
   }
   $configError.set(undefined);
   $config.set({

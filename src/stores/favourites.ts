@@ -7,7 +7,13 @@
  * sign-out. Calls with bad arguments, or without a user, are refused here and nothing is sent (spec section 5).
  */
 import { atom, computed, onMount } from 'nanostores';
-import { FAVORITABLE_TYPES, type Event, type FavoritableType, type Favourite, type Favourites } from '../api/contract.js';
+import {
+  FAVORITABLE_TYPES,
+  type Event,
+  type FavoritableType,
+  type Favourite,
+  type Favourites,
+} from '../api/contract.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { $user, getClient } from './session.js';
 
@@ -118,7 +124,8 @@ let generation = 0;
 let loadedFor: number | undefined;
 let watched = false;
 /** Who the list is for: the user, and whether a temporary password still locks the account. */
-const userKey = (user: { id: number; temporary_password: boolean } | undefined) => (user ? `${user.id}${user.temporary_password ? ':locked' : ''}` : undefined);
+const userKey = (user: { id: number; temporary_password: boolean } | undefined) =>
+  user ? `${user.id}${user.temporary_password ? ':locked' : ''}` : undefined;
 let currentUser = userKey($user.get());
 
 function startLoad(user: number): Promise<Favourites> {
@@ -218,7 +225,8 @@ export async function removeFavourite(type: FavoritableType, favouriteId: number
   await getClient().call('deleteFavourite', { params: { id: favouriteId }, cache: false });
   await afterChange(user, (current) => {
     const next = { ...current };
-    for (const kind of Object.keys(CHOSEN_KINDS) as ChosenKind[]) next[kind] = current[kind].filter((f) => f.id !== favouriteId);
+    for (const kind of Object.keys(CHOSEN_KINDS) as ChosenKind[])
+      next[kind] = current[kind].filter((f) => f.id !== favouriteId);
     return next;
   });
 }

@@ -142,7 +142,10 @@ export function createPlayer(): PlayerStore {
         if (shown.access.kind === 'upcoming' && timer === undefined) scheduleRecheck(shown.access.startsAt);
         return false;
       }
-      $state.set({ status: 'error', error: error instanceof ApiError ? error : new ApiError('network', String(error)) });
+      $state.set({
+        status: 'error',
+        error: error instanceof ApiError ? error : new ApiError('network', String(error)),
+      });
       return false;
     }
   }
@@ -158,7 +161,8 @@ export function createPlayer(): PlayerStore {
         ? previous.offers
         : undefined;
     // A stream URL's age decides whether its refusal may be a stale grant (see `renewalPolicy`).
-    const previousUrl = previous.status === 'ready' && previous.access.kind === 'play' ? previous.access.url : undefined;
+    const previousUrl =
+      previous.status === 'ready' && previous.access.kind === 'play' ? previous.access.url : undefined;
     if (access.kind === 'play' && access.url !== previousUrl) renewal.issued();
     $state.set({ status: 'ready', item, event, access, offers: keepOffers ?? IDLE });
     clearTimer();
@@ -183,7 +187,8 @@ export function createPlayer(): PlayerStore {
     const mine = generation;
     const set = (offers: Async<Offer[], ApiError>) => {
       const state = $state.get();
-      if (mine === generation && state.status === 'ready' && state.item.id === item.id) $state.set({ ...state, offers });
+      if (mine === generation && state.status === 'ready' && state.item.id === item.id)
+        $state.set({ ...state, offers });
     };
     set(LOADING);
     try {
@@ -311,7 +316,9 @@ export function prefetchPlayable(target: PlayerTarget): void {
   if (!$config.get()) return;
   const api = getClient();
   const answer =
-    target.kind === 'event' ? api.call('event', { params: { id: target.id } }) : api.call('vodItem', { params: { id: target.id } });
+    target.kind === 'event'
+      ? api.call('event', { params: { id: target.id } })
+      : api.call('vodItem', { params: { id: target.id } });
   answer.catch(() => undefined);
 }
 

@@ -49,7 +49,12 @@ export function requestPurchase(request: PurchaseRequest): void {
 }
 
 /** Follows requests the host page fires as public events while an answering view listens. */
-function hostRequests<T>(store: ReadableAtom<unknown>, type: string, accept: (detail: unknown) => T | undefined, make: (r: T) => void) {
+function hostRequests<T>(
+  store: ReadableAtom<unknown>,
+  type: string,
+  accept: (detail: unknown) => T | undefined,
+  make: (r: T) => void,
+) {
   onMount(store, () => {
     const target = env().eventTarget;
     const onEvent = (event: Event) => {
@@ -69,7 +74,10 @@ hostRequests(
   'channel-login-request',
   (detail) => {
     const d = (detail ?? {}) as Partial<SignInRequest>;
-    return { reason: REASONS.includes(d.reason as SignInReason) ? (d.reason as SignInReason) : 'watch', eventId: typeof d.eventId === 'number' ? d.eventId : undefined };
+    return {
+      reason: REASONS.includes(d.reason as SignInReason) ? (d.reason as SignInReason) : 'watch',
+      eventId: typeof d.eventId === 'number' ? d.eventId : undefined,
+    };
   },
   requestSignIn,
 );
@@ -84,7 +92,11 @@ hostRequests(
     if (offer.type !== 'event' && offer.type !== 'package' && offer.type !== 'subscription') return undefined;
     return {
       eventId: typeof d.eventId === 'number' ? d.eventId : undefined,
-      offer: { type: offer.type, id: offer.id, packageId: typeof offer.packageId === 'number' ? offer.packageId : undefined },
+      offer: {
+        type: offer.type,
+        id: offer.id,
+        packageId: typeof offer.packageId === 'number' ? offer.packageId : undefined,
+      },
     };
   },
   requestPurchase,

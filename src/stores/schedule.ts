@@ -141,7 +141,9 @@ export function eventsQuery(query: ScheduleQuery, offset: number): Record<string
  */
 function viewerKey(query: ScheduleQuery): string {
   const user = $user.get();
-  const who = query.favorites ? `${user?.id ?? ''}:${user?.temporary_password ? 'locked' : ''}:${$favouritesVersion.get()}` : '';
+  const who = query.favorites
+    ? `${user?.id ?? ''}:${user?.temporary_password ? 'locked' : ''}:${$favouritesVersion.get()}`
+    : '';
   return `${$token.get() ? 'user' : 'guest'}|${who}`;
 }
 
@@ -166,7 +168,12 @@ export function createSchedule(): Schedule {
     const onEntitlements = () => {
       if (query) refetch();
     };
-    const stops = [$token.listen(onViewer), $user.listen(onViewer), $favouritesVersion.listen(onViewer), $entitlementsVersion.listen(onEntitlements)];
+    const stops = [
+      $token.listen(onViewer),
+      $user.listen(onViewer),
+      $favouritesVersion.listen(onViewer),
+      $entitlementsVersion.listen(onEntitlements),
+    ];
     unfollow = () => stops.forEach((stop) => stop());
   }
 

@@ -36,10 +36,7 @@ export const $apiKeyError = atom<{ at: number; error: string; url: string; statu
 
 /** Start-up progress shared by every element. */
 export type StartupState =
-  | { status: 'idle' }
-  | { status: 'loading' }
-  | { status: 'ready' }
-  | { status: 'error'; error: ApiError };
+  { status: 'idle' } | { status: 'loading' } | { status: 'ready' } | { status: 'error'; error: ApiError };
 /** Where the start-up sequence is. */
 export const $startup = atom<StartupState>({ status: 'idle' });
 
@@ -292,7 +289,9 @@ export function startSession(): Promise<void> {
     } catch (error) {
       if (mine !== generation) return;
       const failure =
-        error instanceof ApiError ? error : new ApiError('network', error instanceof Error ? error.message : String(error));
+        error instanceof ApiError
+          ? error
+          : new ApiError('network', error instanceof Error ? error.message : String(error));
       env().logger.error(`channel-elements: start-up failed: ${failure.message}`);
       $startup.set({ status: 'error', error: failure });
       startPromise = undefined;

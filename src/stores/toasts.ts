@@ -37,7 +37,10 @@ export function createToasts(): Toasts {
       for (const t of $toasts.get()) if (t.text === text) dismiss(t.id);
       const id = next++;
       $toasts.set([...$toasts.get(), { id, text, type }]);
-      timers.set(id, env().setTimeout(() => dismiss(id), ms));
+      timers.set(
+        id,
+        env().setTimeout(() => dismiss(id), ms),
+      );
     },
     dismiss,
     destroy() {

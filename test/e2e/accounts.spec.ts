@@ -29,11 +29,21 @@ async function outboxLinks(request: APIRequestContext, to: string): Promise<stri
 
 /** Registers an account through the API (for tests about what follows registration). */
 async function registerByApi(request: APIRequestContext, email: string, password: string): Promise<void> {
-  const key = ((await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
-    data: { api_key: string };
-  }).data.api_key;
+  const key = (
+    (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
+      data: { api_key: string };
+    }
+  ).data.api_key;
   const answer = await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/register`, {
-    data: { api_key: key, email, password, password_confirmation: password, first_name: 'Test', last_name: 'Viewer', terms: true },
+    data: {
+      api_key: key,
+      email,
+      password,
+      password_confirmation: password,
+      first_name: 'Test',
+      last_name: 'Viewer',
+      terms: true,
+    },
   });
   expect(answer.status()).toBe(200);
 }
@@ -41,7 +51,9 @@ async function registerByApi(request: APIRequestContext, email: string, password
 async function openProfile(page: Page, path = '/profile.html'): Promise<Locator> {
   await page.goto(`${BUNDLE_ORIGIN}${path}`);
   const profile = page.locator('channel-profile').first();
-  await expect(profile.locator('[part~="sign-in"], [part~="tabs"], [part~="edit"]').first()).toBeVisible({ timeout: 10_000 });
+  await expect(profile.locator('[part~="sign-in"], [part~="tabs"], [part~="edit"]').first()).toBeVisible({
+    timeout: 10_000,
+  });
   return profile;
 }
 
@@ -127,14 +139,27 @@ test('a temporary password cannot leave the edit screen until a new one is saved
   await expect(profile.locator('[part~="tab"]')).toHaveCount(0);
 });
 
-test('changing the password asks for the current one, refuses a wrong one, and ends the other sessions', async ({ page, request }) => {
+test('changing the password asks for the current one, refuses a wrong one, and ends the other sessions', async ({
+  page,
+  request,
+}) => {
   const email = freshEmail('change');
   await registerByApi(request, email, 'first-pass-1');
   // Another device signed in with the same account.
-  const key = ((await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as { data: { api_key: string } }).data.api_key;
-  const other = ((await (await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/login`, { data: { api_key: key, email, password: 'first-pass-1' } })).json()) as {
-    data: { token: string };
-  }).data.token;
+  const key = (
+    (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
+      data: { api_key: string };
+    }
+  ).data.api_key;
+  const other = (
+    (await (
+      await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/login`, {
+        data: { api_key: key, email, password: 'first-pass-1' },
+      })
+    ).json()) as {
+      data: { token: string };
+    }
+  ).data.token;
   const profile = await openProfile(page);
   await signIn(profile, email, 'first-pass-1');
   await signedIn(profile);
@@ -148,11 +173,15 @@ test('changing the password asks for the current one, refuses a wrong one, and e
   await edit.getByLabel('Current password').fill('first-pass-1');
   await edit.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(edit).toContainText('Your profile was saved.');
-  const after = await request.get(`${BUNDLE_ORIGIN}/api/profile?api_key=${key}`, { headers: { Authorization: `Bearer ${other}` } });
+  const after = await request.get(`${BUNDLE_ORIGIN}/api/profile?api_key=${key}`, {
+    headers: { Authorization: `Bearer ${other}` },
+  });
   expect(after.status()).toBe(401);
 });
 
-test('signing in inside <channel-profile> unlocks the subscriber-only <channel-player> on the page, without a reload', async ({ page }) => {
+test('signing in inside <channel-profile> unlocks the subscriber-only <channel-player> on the page, without a reload', async ({
+  page,
+}) => {
   const profile = await openProfile(page);
   const player = page.locator('#subscriber-player');
   await expect(player.locator('[part~="paywall"]')).toBeVisible({ timeout: 10_000 });
@@ -169,7 +198,12 @@ test('logout clears the user and fetches a fresh anonymous api key', async ({ pa
   await signIn(profile, 'viewer@example.com', 'viewer-pass-1');
   await signedIn(profile);
   const storedKey = () =>
-    page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('rudy_api_key.')).map((k) => localStorage.getItem(k)).join());
+    page.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith('rudy_api_key.'))
+        .map((k) => localStorage.getItem(k))
+        .join(),
+    );
   const before = await storedKey();
   expect(before).not.toBe('');
   const keyRequest = page.waitForRequest((r) => r.url().endsWith('/api/get_api_key') && r.method() === 'POST');
@@ -213,7 +247,10 @@ test('password reset: the emailed link sets a new password that then signs in', 
   await signedIn(again);
 });
 
-test('account deletion: confirmed through the emailed link, after which the account cannot sign in', async ({ page, request }) => {
+test('account deletion: confirmed through the emailed link, after which the account cannot sign in', async ({
+  page,
+  request,
+}) => {
   const email = freshEmail('delete');
   await registerByApi(request, email, 'delete-pass-1');
   const profile = await openProfile(page);
@@ -247,7 +284,9 @@ test('favourites: a team added in the profile appears, then is removed', async (
   await expect(picker).toBeVisible();
   // The channel's teams load with the panel: wait for them before choosing.
   await expect.poll(() => picker.locator('option').count()).toBeGreaterThan(1);
-  const option = (await picker.locator('option').allTextContents()).find((text) => text.trim() && !/choose|select/i.test(text))!;
+  const option = (await picker.locator('option').allTextContents()).find(
+    (text) => text.trim() && !/choose|select/i.test(text),
+  )!;
   await picker.selectOption({ label: option });
   await teams.locator('[part~="favourite-add"]').getByRole('button', { name: 'Add', exact: true }).click();
   await expect(teams.locator('[part~="favourite"]')).toContainText([option]);
@@ -278,7 +317,10 @@ test.describe('device linking', () => {
     await expect(tv.locator('#tv-status')).toContainText('Linked to fan@example.com', { timeout: 10_000 });
   });
 
-  test('with remote auth off, section="devices" shows the active orders and there is no Devices tab', async ({ page, request }) => {
+  test('with remote auth off, section="devices" shows the active orders and there is no Devices tab', async ({
+    page,
+    request,
+  }) => {
     await request.post(`${BUNDLE_ORIGIN}/__dev/settings?channel_key=demo`, { data: { auth: { remote_auth: 0 } } });
     await page.goto(`${BUNDLE_ORIGIN}/profile.html`);
     await page.evaluate(() => document.querySelector('channel-profile')!.setAttribute('section', 'devices'));
@@ -291,7 +333,9 @@ test.describe('device linking', () => {
   });
 });
 
-test('fan@example.com sees active orders with statuses and auto-renewal, and transactions with their labels', async ({ page }) => {
+test('fan@example.com sees active orders with statuses and auto-renewal, and transactions with their labels', async ({
+  page,
+}) => {
   const profile = await openProfile(page);
   await signIn(profile, 'fan@example.com', 'fan-pass-1');
   await signedIn(profile);
@@ -314,7 +358,10 @@ test('in French: sign-in texts and the server message', async ({ page }) => {
   await expect(profile.getByText('E-mail ou mot de passe invalide. Veuillez réessayer.')).toBeVisible();
 });
 
-test('axe finds no WCAG 2.1 A/AA violations in sign-in, registration and the signed-in profile', async ({ page, makeAxeBuilder }) => {
+test('axe finds no WCAG 2.1 A/AA violations in sign-in, registration and the signed-in profile', async ({
+  page,
+  makeAxeBuilder,
+}) => {
   const profile = await openProfile(page);
   expect((await makeAxeBuilder().include('channel-profile').analyze()).violations).toEqual([]);
   await profile.locator('[part~="to-register"]').click();
@@ -327,7 +374,9 @@ test('axe finds no WCAG 2.1 A/AA violations in sign-in, registration and the sig
   expect((await makeAxeBuilder().include('channel-profile').analyze()).violations).toEqual([]);
 });
 
-test('<channel-schedule favorites> asks a guest to sign in, then shows the favourites\' events once signed in', async ({ page }) => {
+test("<channel-schedule favorites> asks a guest to sign in, then shows the favourites' events once signed in", async ({
+  page,
+}) => {
   const profile = await openProfile(page);
   const schedule = page.locator('#favourite-schedule');
   await expect(schedule.locator('[part~="sign-in"]')).toBeVisible({ timeout: 10_000 });

@@ -17,14 +17,20 @@ let serial = 0;
 const freshEmail = (tag: string) => `${tag}-${Date.now().toString(36)}-${process.pid}-${serial++}@example.com`;
 
 async function apiKey(request: APIRequestContext): Promise<string> {
-  const body = (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
+  const body = (await (
+    await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })
+  ).json()) as {
     data: { api_key: string };
   };
   return body.data.api_key;
 }
 
 /** Registers a fresh viewer and stores their sign-in where the session reads it, before the page loads. */
-async function signedInViewer(page: Page, request: APIRequestContext, tag: string): Promise<{ email: string; token: string }> {
+async function signedInViewer(
+  page: Page,
+  request: APIRequestContext,
+  tag: string,
+): Promise<{ email: string; token: string }> {
   const email = freshEmail(tag);
   const answer = await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/register`, {
     data: {
@@ -47,7 +53,9 @@ async function signedInViewer(page: Page, request: APIRequestContext, tag: strin
 
 /** The viewer's orders as the server has them now (GET /__dev/orders). */
 async function ordersOf(request: APIRequestContext, email: string): Promise<{ status: string; type: string }[]> {
-  const body = (await (await request.get(`${BUNDLE_ORIGIN}/__dev/orders?channel_key=demo&email=${encodeURIComponent(email)}`)).json()) as {
+  const body = (await (
+    await request.get(`${BUNDLE_ORIGIN}/__dev/orders?channel_key=demo&email=${encodeURIComponent(email)}`)
+  ).json()) as {
     data: { status: string; type: string }[];
   };
   return body.data;
@@ -56,7 +64,9 @@ async function ordersOf(request: APIRequestContext, email: string): Promise<{ st
 async function openCheckout(page: Page, query: string): Promise<Locator> {
   await page.goto(`${BUNDLE_ORIGIN}/checkout.html?${query}`);
   const checkout = page.locator('#checkout');
-  await expect(checkout.locator('[part~="summary"], [part~="offers"], [part~="sign-in"]').first()).toBeVisible({ timeout: 10_000 });
+  await expect(checkout.locator('[part~="summary"], [part~="offers"], [part~="sign-in"]').first()).toBeVisible({
+    timeout: 10_000,
+  });
   return checkout;
 }
 
@@ -72,7 +82,10 @@ async function enterCard(page: Page, checkout: Locator, number: string): Promise
 
 const total = (checkout: Locator) => checkout.locator('[part~="total"]').first().innerText();
 
-test('buys the single-event pass with 4242: polled until paid, then the player on the page plays and the schedule shows it purchased', async ({ page, request }) => {
+test('buys the single-event pass with 4242: polled until paid, then the player on the page plays and the schedule shows it purchased', async ({
+  page,
+  request,
+}) => {
   await signedInViewer(page, request, 'single');
   const checkout = await openCheckout(page, 'event=paid-live');
   const player = page.locator('#checkout-player');
@@ -113,7 +126,9 @@ test('a card without funds shows "Your card has insufficient funds."', async ({ 
   const checkout = await openCheckout(page, 'event=paid-live');
   await enterCard(page, checkout, CARD_NO_FUNDS);
   await checkout.locator('[part~="pay"]').click();
-  await expect(checkout.locator('[part~="failed-dialog"]')).toContainText('Your card has insufficient funds.', { timeout: 20_000 });
+  await expect(checkout.locator('[part~="failed-dialog"]')).toContainText('Your card has insufficient funds.', {
+    timeout: 20_000,
+  });
   expect((await ordersOf(request, email)).filter((o) => o.status.toLowerCase() === 'paid')).toEqual([]);
 });
 
@@ -141,7 +156,9 @@ test('a team pass asks for a team before it can be bought', async ({ page, reque
   // No team yet: the spec's message, and no way on to payment.
   await expect(checkout.getByRole('alert')).toContainText('Package is TeamPass but team not selected');
   await expect(checkout.locator('[part~="continue"]')).toBeDisabled();
-  const team = (await select.locator('option').allTextContents()).find((text) => text.trim() && !text.includes('Choose'))!;
+  const team = (await select.locator('option').allTextContents()).find(
+    (text) => text.trim() && !text.includes('Choose'),
+  )!;
   await select.selectOption({ label: team });
   await checkout.locator('[part~="continue"]').click();
   await expect(checkout.locator('[part~="payment"]')).toBeVisible();
@@ -186,7 +203,15 @@ test('a guest is asked to sign in first, and carries on where they were once sig
   const email = freshEmail('guest');
   const key = await apiKey(request);
   await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/register`, {
-    data: { api_key: key, email, password: 'guest-pass-1', password_confirmation: 'guest-pass-1', first_name: 'Gus', last_name: 'Guest', terms: true },
+    data: {
+      api_key: key,
+      email,
+      password: 'guest-pass-1',
+      password_confirmation: 'guest-pass-1',
+      first_name: 'Gus',
+      last_name: 'Guest',
+      terms: true,
+    },
   });
   const checkout = await openCheckout(page, 'event=paid-live');
   await expect(checkout.locator('[part~="sign-in"]')).toContainText('Sign in to buy');
@@ -216,15 +241,29 @@ test('cancel auto-renewal from the profile: processing, then cancelled', async (
   const pm = (await (
     await request.post(`${BUNDLE_ORIGIN}/__stripe/v1/payment_methods`, {
       headers: { Authorization: 'Bearer pk_test_demo' },
-      form: { type: 'card', 'card[number]': '4242424242424242', 'card[exp_month]': '12', 'card[exp_year]': '2034', 'card[cvc]': '123' },
+      form: {
+        type: 'card',
+        'card[number]': '4242424242424242',
+        'card[exp_month]': '12',
+        'card[exp_year]': '2034',
+        'card[cvc]': '123',
+      },
     })
   ).json()) as { id: string };
   const bought = await request.post(`${BUNDLE_ORIGIN}/api/stripe/buy`, {
     headers: { Authorization: `Bearer ${token}` },
-    data: { api_key: await apiKey(request), type: 'subscription', id: 2, payment_method: pm.id, idempotency_key: `e2e-${Date.now()}` },
+    data: {
+      api_key: await apiKey(request),
+      type: 'subscription',
+      id: 2,
+      payment_method: pm.id,
+      idempotency_key: `e2e-${Date.now()}`,
+    },
   });
   expect(bought.status()).toBe(200);
-  await expect.poll(async () => (await ordersOf(request, email)).map((o) => o.status.toLowerCase()), { timeout: 15_000 }).toEqual(['paid']);
+  await expect
+    .poll(async () => (await ordersOf(request, email)).map((o) => o.status.toLowerCase()), { timeout: 15_000 })
+    .toEqual(['paid']);
   await page.goto(`${BUNDLE_ORIGIN}/profile.html`);
   const profile = page.locator('#profile');
   const order = profile.locator('[part~="order"]').filter({ hasText: 'All-Access Annual' });
@@ -233,12 +272,18 @@ test('cancel auto-renewal from the profile: processing, then cancelled', async (
   const confirm = profile.locator('[part~="confirm-dialog"]');
   await expect(confirm).toBeVisible();
   await confirm.locator('[part~="confirm-cancel"]').click();
-  await expect(order.locator('[part~="renewal-status"]')).toContainText('Auto-renewal is cancelled', { timeout: 10_000 });
+  await expect(order.locator('[part~="renewal-status"]')).toContainText('Auto-renewal is cancelled', {
+    timeout: 10_000,
+  });
   await expect(order.locator('[part~="auto-renewal"]')).toHaveText('Auto-renewal: Cancelled');
   await expect(order.locator('[part~="cancel-renewal"]')).toHaveCount(0);
 });
 
-test('axe finds no WCAG 2.1 A/AA violations in the offers, the summary and the payment step', async ({ page, request, makeAxeBuilder }) => {
+test('axe finds no WCAG 2.1 A/AA violations in the offers, the summary and the payment step', async ({
+  page,
+  request,
+  makeAxeBuilder,
+}) => {
   await signedInViewer(page, request, 'axe');
   await openCheckout(page, '');
   expect((await makeAxeBuilder().include('#checkout').analyze()).violations).toEqual([]);

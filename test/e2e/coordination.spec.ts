@@ -15,7 +15,15 @@ async function registerViewer(page: Page, email: string, password: string): Prom
   const keyAnswer = await page.request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } });
   const apiKey = ((await keyAnswer.json()) as { data: { api_key: string } }).data.api_key;
   const answer = await page.request.post(`${BUNDLE_ORIGIN}/api/v2/auth/register`, {
-    data: { api_key: apiKey, email, password, password_confirmation: password, first_name: 'Cora', last_name: 'Coord', terms: true },
+    data: {
+      api_key: apiKey,
+      email,
+      password,
+      password_confirmation: password,
+      first_name: 'Cora',
+      last_name: 'Coord',
+      terms: true,
+    },
   });
   expect(answer.ok()).toBe(true);
 }
@@ -27,7 +35,9 @@ async function stopAtDocument(page: Page, types: string[]): Promise<void> {
   }, types);
 }
 
-test('a purchase unlocks the player even when the host page stops channel-purchase-complete at the document', async ({ page }) => {
+test('a purchase unlocks the player even when the host page stops channel-purchase-complete at the document', async ({
+  page,
+}) => {
   await stopAtDocument(page, ['channel-purchase-complete']);
   const email = freshEmail('stopped');
   await registerViewer(page, email, 'coord-pass-1');
@@ -58,7 +68,9 @@ test('one sign-in reloads each player event exactly once', async ({ page }) => {
   await page.goto(`${BUNDLE_ORIGIN}/checkout.html?event=paid-live`);
   const player = page.locator('#checkout-player');
   await expect(player.locator('[part~="paywall"], [part~="sign-in"]').first()).toBeVisible({ timeout: 10_000 });
-  const eventId = await page.evaluate(() => (window as unknown as { demoEvents(c: string): Record<string, number> }).demoEvents('demo')['paid-live']);
+  const eventId = await page.evaluate(
+    () => (window as unknown as { demoEvents(c: string): Record<string, number> }).demoEvents('demo')['paid-live'],
+  );
   const reloads: string[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.endsWith(`/events/${eventId}`)) reloads.push(request.url());

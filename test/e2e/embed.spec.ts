@@ -40,7 +40,9 @@ test.describe('cross-origin CMS page with a <base href> and hostile CSS', () => 
     // Never resolved against the page origin or its <base href="/articles/2026/">.
     expect(urls.filter((u) => u.startsWith(HOST_ORIGIN) && /chunks|\/api\/|channel-elements/.test(u))).toEqual([]);
     expect(urls.filter((u) => u.includes('/articles/2026/'))).toEqual([]);
-    expect(urls.filter((u) => u.includes('/api/events')).every((u) => u.startsWith(`${BUNDLE_ORIGIN}/api/events`))).toBe(true);
+    expect(
+      urls.filter((u) => u.includes('/api/events')).every((u) => u.startsWith(`${BUNDLE_ORIGIN}/api/events`)),
+    ).toBe(true);
   });
 
   test("the host's CSS does not leak into the element", async ({ page }) => {
@@ -59,7 +61,12 @@ test.describe('cross-origin CMS page with a <base href> and hostile CSS', () => 
     });
     expect(hostLink).toEqual({ color: 'rgb(255, 0, 0)', textTransform: 'uppercase' });
 
-    const links = await styles(schedule, '[part~="event-link"]', ['color', 'text-transform', 'letter-spacing', 'line-height']);
+    const links = await styles(schedule, '[part~="event-link"]', [
+      'color',
+      'text-transform',
+      'letter-spacing',
+      'line-height',
+    ]);
     for (const s of links) {
       expect(s['color']).not.toBe('rgb(255, 0, 0)');
       expect(s['text-transform']).toBe('none');
@@ -91,9 +98,24 @@ test.describe('cross-origin CMS page with a <base href> and hostile CSS', () => 
       await page.goto(url);
       const schedule = page.locator('channel-schedule').first();
       await expectEvents(schedule);
-      const [title] = await styles(schedule, '[part~="title"]', ['font-size', 'font-family', 'text-transform', 'letter-spacing']);
-      const [name] = await styles(schedule, '[part~="event-name"]', ['font-size', 'line-height', 'color', 'text-transform']);
-      const [card] = await styles(schedule, '[part~="card"]', ['border-top-style', 'border-top-width', 'padding-top', 'border-radius']);
+      const [title] = await styles(schedule, '[part~="title"]', [
+        'font-size',
+        'font-family',
+        'text-transform',
+        'letter-spacing',
+      ]);
+      const [name] = await styles(schedule, '[part~="event-name"]', [
+        'font-size',
+        'line-height',
+        'color',
+        'text-transform',
+      ]);
+      const [card] = await styles(schedule, '[part~="card"]', [
+        'border-top-style',
+        'border-top-width',
+        'padding-top',
+        'border-radius',
+      ]);
       return { title, name, card };
     }
     // Same channel, same attributes (kind="upcoming"), on a page with only the snippet.
@@ -128,7 +150,9 @@ test.describe('ways of loading the script', () => {
     const urls = recordRequests(page);
     await page.goto('/dynamic.html');
     // The loader ran (it sets its guard), and there is no tag yet.
-    await page.waitForFunction(() => (window as unknown as Record<symbol, unknown>)[Symbol.for('channel-elements.loader')] === true);
+    await page.waitForFunction(
+      () => (window as unknown as Record<symbol, unknown>)[Symbol.for('channel-elements.loader')] === true,
+    );
     await page.waitForLoadState('networkidle');
     expect(urls.filter((u) => u.includes('/chunks/'))).toEqual([]);
     expect(urls.filter((u) => u.includes('/api/'))).toEqual([]);
@@ -164,7 +188,10 @@ test.describe('strict Content-Security-Policy', () => {
   test('schedule.html (all four schedules, filters, French chunk) runs with no violation', async ({ page }) => {
     await openUnderCsp(page, '/schedule.html');
     for (const s of await page.locator('channel-schedule').all()) await expectEvents(s);
-    await page.locator('channel-schedule[kind="upcoming"]').getByRole('combobox', { name: /^Sport\b/ }).selectOption({ label: 'Soccer' });
+    await page
+      .locator('channel-schedule[kind="upcoming"]')
+      .getByRole('combobox', { name: /^Sport\b/ })
+      .selectOption({ label: 'Soccer' });
     await expectEvents(page.locator('channel-schedule[kind="upcoming"]'));
     expect(await cspViolations(page)).toEqual([]);
   });
@@ -198,14 +225,23 @@ test('the loader asks for the start-up data while the code loads, and the sessio
   const requests: string[] = [];
   page.on('request', (r) => {
     const url = new URL(r.url());
-    if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/keys/')) requests.push(`${r.method()} ${url.pathname}`);
+    if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/keys/'))
+      requests.push(`${r.method()} ${url.pathname}`);
   });
   // The player page has <channel-player event-id="21"> in its HTML: its event is asked for early too.
   await page.goto(`${BUNDLE_ORIGIN}/player.html`);
   await expect(page.locator('#player [part~="stage"]')).toBeVisible({ timeout: 10_000 });
   await page.waitForTimeout(500);
   const count = (entry: string) => requests.filter((r) => r === entry).length;
-  for (const entry of ['GET /keys/demo.json', 'POST /api/get_api_key', 'GET /api/settings', 'GET /api/color-settings/web', 'GET /api/geo', 'GET /api/events/21', 'GET /api/prerolls']) {
+  for (const entry of [
+    'GET /keys/demo.json',
+    'POST /api/get_api_key',
+    'GET /api/settings',
+    'GET /api/color-settings/web',
+    'GET /api/geo',
+    'GET /api/events/21',
+    'GET /api/prerolls',
+  ]) {
     expect(count(entry), entry).toBe(1);
   }
 });

@@ -9,7 +9,8 @@ test('500 twice: one automatic retry, then the error with Retry, which loads the
   let calls = 0;
   await page.route('**/api/events?*', async (route) => {
     calls++;
-    if (calls <= 2) await route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Server Error"}' });
+    if (calls <= 2)
+      await route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"Server Error"}' });
     else await route.continue();
   });
   await page.goto('/test-single.html');
@@ -41,10 +42,17 @@ test('a malformed JSON answer shows a clear message, not a blank element', async
 
 test('an answer that breaks the contract shows the same clear message', async ({ page }) => {
   await page.route('**/api/events?*', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ data: 'not a list', meta: {} }) }),
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ data: 'not a list', meta: {} }),
+    }),
   );
   await page.goto('/test-single.html');
-  await expect(page.locator('channel-schedule [part~="error"]')).toContainText('The channel sent data this page cannot read.', {
-    timeout: 10_000,
-  });
+  await expect(page.locator('channel-schedule [part~="error"]')).toContainText(
+    'The channel sent data this page cannot read.',
+    {
+      timeout: 10_000,
+    },
+  );
 });

@@ -36,7 +36,9 @@ test('French texts: titles, badges and filter labels', async ({ page }) => {
 });
 
 test("prices are in the channel's currency, formatted in French", async ({ page, request }) => {
-  const settings = (await (await request.get('/api/settings?channel_key=demo-fr')).json()) as { data: { currency: string } };
+  const settings = (await (await request.get('/api/settings?channel_key=demo-fr')).json()) as {
+    data: { currency: string };
+  };
   const currency = settings.data.currency;
   expect(currency).not.toBe('USD');
   await page.goto('/french.html');
@@ -66,9 +68,13 @@ test("the demo-fr colours are applied, not demo's", async ({ page }) => {
     const text = await styleOf(card, 'color');
     await card.hover();
     // The card's hover border is the channel's primary colour; its text is the channel's body text colour.
-    await expect.poll(async () => (await styleOf(card, 'border-top-color'))['border-top-color']).not.toBe('rgb(213, 216, 222)');
+    await expect
+      .poll(async () => (await styleOf(card, 'border-top-color'))['border-top-color'])
+      .not.toBe('rgb(213, 216, 222)');
     const hovered = await styleOf(card, 'border-top-color');
-    const primary = await schedule.evaluate((el) => getComputedStyle(el).getPropertyValue('--channel-primary-color').trim());
+    const primary = await schedule.evaluate((el) =>
+      getComputedStyle(el).getPropertyValue('--channel-primary-color').trim(),
+    );
     return { text: text.color, accent: hovered['border-top-color'], primary };
   }
   const fr = await look('/french.html');

@@ -24,7 +24,9 @@ export async function undefinedTags(page: Page): Promise<string[]> {
 
 /** Custom element tags used in the light DOM. */
 export async function usedTags(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...new Set([...document.querySelectorAll('*')].map((e) => e.localName).filter((n) => n.includes('-')))]);
+  return page.evaluate(() => [
+    ...new Set([...document.querySelectorAll('*')].map((e) => e.localName).filter((n) => n.includes('-'))),
+  ]);
 }
 
 /** The event links of a schedule (locators pierce its open shadow root). */

@@ -8,16 +8,23 @@ test.describe.configure({ timeout: 60_000 });
 
 /** Fixture keys of the demo channel's events to ids (GET /__dev/events). */
 async function eventIds(request: APIRequestContext): Promise<Record<string, number>> {
-  return ((await (await request.get(`${BUNDLE_ORIGIN}/__dev/events?channel_key=demo`)).json()) as { data: Record<string, number> })
-    .data;
+  return (
+    (await (await request.get(`${BUNDLE_ORIGIN}/__dev/events?channel_key=demo`)).json()) as {
+      data: Record<string, number>;
+    }
+  ).data;
 }
 
 /** Ids of free finished events with a recording (one per test that changes a stream's behaviour). */
 async function freeRecordings(request: APIRequestContext): Promise<number[]> {
-  const key = ((await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
-    data: { api_key: string };
-  }).data.api_key;
-  const list = (await (await request.get(`${BUNDLE_ORIGIN}/api/events?stream_status=finished&limit=200&api_key=${key}`)).json()) as {
+  const key = (
+    (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
+      data: { api_key: string };
+    }
+  ).data.api_key;
+  const list = (await (
+    await request.get(`${BUNDLE_ORIGIN}/api/events?stream_status=finished&limit=200&api_key=${key}`)
+  ).json()) as {
     data: { id: number; type: string; has_recording: boolean }[];
   };
   return list.data.filter((e) => e.type === 'free' && e.has_recording).map((e) => e.id);
@@ -33,13 +40,20 @@ async function mediaRequests(request: APIRequestContext, stream: string | number
 
 /** Signs in through the API and stores the token where the session reads it (the accounts UI comes later). */
 async function signInStored(page: Page, request: APIRequestContext, email: string): Promise<void> {
-  const key = ((await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
-    data: { api_key: string };
-  }).data.api_key;
+  const key = (
+    (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
+      data: { api_key: string };
+    }
+  ).data.api_key;
   const login = (await (
-    await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/login`, { data: { api_key: key, email, password: 'demo-password' } })
+    await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/login`, {
+      data: { api_key: key, email, password: 'demo-password' },
+    })
   ).json()) as { data: { token: string } };
-  await page.evaluate((token) => localStorage.setItem('rudy_token.demo', JSON.stringify({ v: token, e: Date.now() + 3_600_000 })), login.data.token);
+  await page.evaluate(
+    (token) => localStorage.setItem('rudy_token.demo', JSON.stringify({ v: token, e: Date.now() + 3_600_000 })),
+    login.data.token,
+  );
 }
 
 /** Opens the player page and sets the player's attributes (replacing the page's own). */
@@ -57,9 +71,15 @@ async function showPlayer(page: Page, attributes: Record<string, string>): Promi
 async function expectMainPlaying(player: Locator, seconds = 2): Promise<void> {
   const video = player.locator('video');
   await expect
-    .poll(async () => video.evaluate((v: HTMLVideoElement) => (/\/media\/s\//.test(v.currentSrc) || v.currentSrc.startsWith('blob:') ? v.currentTime : 0)), {
-      timeout: 40_000,
-    })
+    .poll(
+      async () =>
+        video.evaluate((v: HTMLVideoElement) =>
+          /\/media\/s\//.test(v.currentSrc) || v.currentSrc.startsWith('blob:') ? v.currentTime : 0,
+        ),
+      {
+        timeout: 40_000,
+      },
+    )
     .toBeGreaterThan(seconds);
 }
 
@@ -78,7 +98,12 @@ test.describe('the free live stream', () => {
   test('removing the element stops every request', async ({ page, request }) => {
     const ids = await eventIds(request);
     const id = ids['free-live']!;
-    const player = await showPlayer(page, { 'event-id': String(id), autoplay: '', muted: '', 'prefer-playback': 'mse' });
+    const player = await showPlayer(page, {
+      'event-id': String(id),
+      autoplay: '',
+      muted: '',
+      'prefer-playback': 'mse',
+    });
     await expectMainPlaying(player, 1);
     await page.evaluate(() => document.getElementById('player')!.remove());
     await page.waitForTimeout(500);
@@ -137,7 +162,9 @@ test('register-only asks a guest to sign in', async ({ page, request }) => {
   const ids = await eventIds(request);
   const player = await showPlayer(page, { 'event-id': String(ids['register-live']) });
   await player.getByRole('button', { name: 'Sign in to watch' }).click();
-  await expect(page.locator('#event-log')).toHaveText(`channel-login-request: {"reason":"watch","eventId":${ids['register-live']}}`);
+  await expect(page.locator('#event-log')).toHaveText(
+    `channel-login-request: {"reason":"watch","eventId":${ids['register-live']}}`,
+  );
   expect(await mediaRequests(request, ids['register-live']!)).toEqual([]);
 });
 
@@ -166,7 +193,9 @@ test('geo-blocked shows the message and requests no stream', async ({ page, requ
 test('a finished event without a recording says so', async ({ page, request }) => {
   const ids = await eventIds(request);
   const player = await showPlayer(page, { 'event-id': String(ids['no-recording']) });
-  await expect(player.locator('[part~="no-recording"]')).toHaveText('This event has finished and no recording is available.');
+  await expect(player.locator('[part~="no-recording"]')).toHaveText(
+    'This event has finished and no recording is available.',
+  );
 });
 
 test('the preroll plays once, labelled, then is suppressed for this visitor and event', async ({ page, request }) => {
@@ -191,7 +220,12 @@ test.describe('stream faults', () => {
     const id = (await freeRecordings(request))[2]!;
     await request.post(`${BUNDLE_ORIGIN}/__dev/faults`, { data: { stream: String(id), segment: 'once' } });
     try {
-      const player = await showPlayer(page, { 'event-id': String(id), autoplay: '', muted: '', 'prefer-playback': 'mse' });
+      const player = await showPlayer(page, {
+        'event-id': String(id),
+        autoplay: '',
+        muted: '',
+        'prefer-playback': 'mse',
+      });
       await expectMainPlaying(player, 4);
       const segments = (await mediaRequests(request, id)).filter((r) => r.kind === 'segment');
       expect(segments.some((r) => r.status === 500)).toBe(true);
@@ -206,7 +240,9 @@ test.describe('stream faults', () => {
     await request.post(`${BUNDLE_ORIGIN}/__dev/faults`, { data: { stream: String(id), manifest: 403 } });
     try {
       const player = await showPlayer(page, { 'event-id': String(id), autoplay: '', muted: '' });
-      await expect(player.locator('[part~="denied"]')).toHaveText('Access to this stream was refused.', { timeout: 30_000 });
+      await expect(player.locator('[part~="denied"]')).toHaveText('Access to this stream was refused.', {
+        timeout: 30_000,
+      });
       const count = (await mediaRequests(request, id)).length;
       await page.waitForTimeout(4_000);
       expect((await mediaRequests(request, id)).length).toBe(count);
@@ -231,15 +267,20 @@ test('a sign-in in another tab unlocks the paid event without a reload', async (
   // The buyer (who holds an order for this event) signs in in a second tab of the same site.
   const other = await context.newPage();
   await other.goto(`${BUNDLE_ORIGIN}/player.html`);
-  const key = ((await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
-    data: { api_key: string };
-  }).data.api_key;
+  const key = (
+    (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
+      data: { api_key: string };
+    }
+  ).data.api_key;
   const login = (await (
     await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/login`, {
       data: { api_key: key, email: 'buyer@demo-sports.example', password: 'demo-password' },
     })
   ).json()) as { data: { token: string } };
-  await other.evaluate((token) => localStorage.setItem('rudy_token.demo', JSON.stringify({ v: token, e: Date.now() + 3_600_000 })), login.data.token);
+  await other.evaluate(
+    (token) => localStorage.setItem('rudy_token.demo', JSON.stringify({ v: token, e: Date.now() + 3_600_000 })),
+    login.data.token,
+  );
   await expect(player.locator('[part~="paywall"]')).toHaveCount(0, { timeout: 15_000 });
   await player.locator('[part~="play"]').click();
   await expectMainPlaying(player, 1);
@@ -254,10 +295,14 @@ test('video analytics reach the datalake and the Mux beacon collector after the 
   const player = await showPlayer(page, { 'event-id': String(id), autoplay: '', muted: '' });
   await expectMainPlaying(player, 1);
   const datalake = async () =>
-    ((await (await request.get(`${BUNDLE_ORIGIN}/__dev/datalake?kind=video-event&since=${since}`)).json()) as {
-      data: { body: Record<string, unknown> }[];
-    }).data;
-  await expect.poll(async () => (await datalake()).some((e) => e.body.stream_id === String(id) && e.body.event === 'first_frame')).toBe(true);
+    (
+      (await (await request.get(`${BUNDLE_ORIGIN}/__dev/datalake?kind=video-event&since=${since}`)).json()) as {
+        data: { body: Record<string, unknown> }[];
+      }
+    ).data;
+  await expect
+    .poll(async () => (await datalake()).some((e) => e.body.stream_id === String(id) && e.body.event === 'first_frame'))
+    .toBe(true);
   const beacons = async () =>
     ((await (await request.get(`${BUNDLE_ORIGIN}/__dev/beacons?since=${since}`)).json()) as { data: unknown[] }).data;
   await expect.poll(async () => (await beacons()).length, { timeout: 30_000 }).toBeGreaterThan(0);
@@ -266,7 +311,10 @@ test('video analytics reach the datalake and the Mux beacon collector after the 
   expect(JSON.stringify([await datalake(), await beacons()])).not.toMatch(/\/media\/s\/(?!-\/)/);
 });
 
-test('captions: the browser shows the stream subtitles, or the player offers them through hls.js', async ({ page, request }) => {
+test('captions: the browser shows the stream subtitles, or the player offers them through hls.js', async ({
+  page,
+  request,
+}) => {
   const id = (await freeRecordings(request))[6]!;
   const player = await showPlayer(page, { 'event-id': String(id), autoplay: '', muted: '' });
   await expectMainPlaying(player, 1);
@@ -277,7 +325,9 @@ test('captions: the browser shows the stream subtitles, or the player offers the
     // This browser's own HLS engine leaves subtitles out (Chromium's does): a Captions button switches engines.
     await player.getByRole('button', { name: 'Captions' }).click();
     await expect.poll(showing, { timeout: 20_000 }).toBeGreaterThan(0);
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => (v.currentSrc.startsWith('blob:') ? v.currentTime : 0))).toBeGreaterThan(2);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => (v.currentSrc.startsWith('blob:') ? v.currentTime : 0)))
+      .toBeGreaterThan(2);
   } else {
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.textTracks.length)).toBeGreaterThan(0);
   }
@@ -315,7 +365,11 @@ test.describe('in French', () => {
   });
 });
 
-test('axe finds no WCAG 2.1 A/AA violations on the paywall and the player', async ({ page, request, makeAxeBuilder }) => {
+test('axe finds no WCAG 2.1 A/AA violations on the paywall and the player', async ({
+  page,
+  request,
+  makeAxeBuilder,
+}) => {
   const ids = await eventIds(request);
   const player = await showPlayer(page, { 'event-id': String(ids['paid-live']) });
   await expect(player.locator('[part~="offer"]').first()).toBeVisible();

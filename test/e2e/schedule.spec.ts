@@ -88,7 +88,12 @@ test.describe('kinds and views', () => {
 
 test.describe('filters', () => {
   /** Chooses a filter value and waits for the request carrying it and the list it brings. */
-  async function choose(page: Page, label: string, option: { value?: string; label?: string }, param: Record<string, string>) {
+  async function choose(
+    page: Page,
+    label: string,
+    option: { value?: string; label?: string },
+    param: Record<string, string>,
+  ) {
     const schedule = upcoming(page);
     const request = page.waitForRequest(eventsRequest({ stream_status: 'upcoming', ...param }));
     const response = page.waitForResponse((r) => eventsRequest({ stream_status: 'upcoming', ...param })(r.request()));
@@ -150,7 +155,9 @@ test.describe('channel-event-select and navigation', () => {
     const link = eventLinks(schedule).first();
     const id = (await link.getAttribute('href'))!.split('/').pop();
     await link.click();
-    await expect(page.locator('#event-log')).toHaveText(`channel-event-select: event ${id} (navigation cancelled by the host page)`);
+    await expect(page.locator('#event-log')).toHaveText(
+      `channel-event-select: event ${id} (navigation cancelled by the host page)`,
+    );
     expect(new URL(page.url()).pathname).toBe('/schedule.html');
   });
 

@@ -7,7 +7,18 @@ const SPECIAL = new Set(['misconfigured.html', 'cms.html']);
 
 test.describe('smoke: every demo page', () => {
   test('the demo site has the pages the specs expect', () => {
-    for (const page of ['index.html', 'schedule.html', 'player.html', 'checkout.html', 'profile.html', 'app.html', 'french.html', 'dynamic.html', 'cms.html', 'misconfigured.html']) {
+    for (const page of [
+      'index.html',
+      'schedule.html',
+      'player.html',
+      'checkout.html',
+      'profile.html',
+      'app.html',
+      'french.html',
+      'dynamic.html',
+      'cms.html',
+      'misconfigured.html',
+    ]) {
       expect(DEMO_PAGES).toContain(page);
     }
   });
@@ -51,7 +62,9 @@ test.describe('misconfigured.html (no data-channel-key)', () => {
     const error = page.locator('channel-schedule [part~="error"]');
     await expect(error).toBeVisible();
     await expect(error).toHaveAttribute('role', 'alert');
-    await expect(error).toContainText('This element is not set up: the page must give a channel key (data-channel-key).');
+    await expect(error).toContainText(
+      'This element is not set up: the page must give a channel key (data-channel-key).',
+    );
     await expect(page.locator('channel-schedule [part~="event-link"]')).toHaveCount(0);
     expect(errors.some((e) => e.includes('data-channel-key'))).toBe(true);
     // Nothing but the configuration problem went wrong (no failed requests: nothing was asked of the API).

@@ -4,7 +4,15 @@
 // and recording every request, and a fake clock for the order polling. Stripe.js is a fake `window.Stripe` in
 // Stripe's shape (test/unit/fake-stripe.ts) whose card field is a plain input labelled "Card number".
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Event as ChannelEvent, Order, Package, Pricing, Settings, Subscription, User } from '../../src/api/contract.js';
+import {
+  Event as ChannelEvent,
+  Order,
+  Package,
+  Pricing,
+  Settings,
+  Subscription,
+  User,
+} from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
 import { ChannelPurchaseRequestEvent } from '../../src/events/index.js';
 import { MAX_WAIT_MS, POLL_MS } from '../../src/stores/commerce/orders.js';
@@ -26,9 +34,17 @@ const NOW_S = T0 / 1000;
 
 // Fixtures go through their contract schemas: no test passes against data no server sends.
 const SETTINGS = (fields: Record<string, unknown> = {}) =>
-  Settings.parse({ name: 'Demo', language: 'en', currency: 'EUR', auth: { remote_auth: 0 }, stripe: { publishable_key: 'pk_demo' }, ...fields });
+  Settings.parse({
+    name: 'Demo',
+    language: 'en',
+    currency: 'EUR',
+    auth: { remote_auth: 0 },
+    stripe: { publishable_key: 'pk_demo' },
+    ...fields,
+  });
 
-const USER = (fields: Record<string, unknown> = {}) => User.parse({ id: 7, email: 'fan@example.com', first_name: 'Ann', ...fields });
+const USER = (fields: Record<string, unknown> = {}) =>
+  User.parse({ id: 7, email: 'fan@example.com', first_name: 'Ann', ...fields });
 
 const EVENT = ChannelEvent.parse({
   id: 501,
@@ -47,7 +63,15 @@ const EVENT = ChannelEvent.parse({
 const PACKAGES = [
   { id: 900, name: 'Final single pass', price: 12.5, type: 'single', weight: 3 },
   { id: 901, name: "Men's Hockey pass", price: 49, base_price: 59, type: 'category', event_categories: [7], weight: 1 },
-  { id: 903, name: 'Huskies team pass', price: 25, type: 'team', is_team_pass: true, participants: [21, 22], weight: 2 },
+  {
+    id: 903,
+    name: 'Huskies team pass',
+    price: 25,
+    type: 'team',
+    is_team_pass: true,
+    participants: [21, 22],
+    weight: 2,
+  },
 ].map((p) => Package.parse(p));
 
 const SUBSCRIPTIONS = [
@@ -56,7 +80,10 @@ const SUBSCRIPTIONS = [
 ].map((s) => Subscription.parse(s));
 
 /** Price lists by `type-id` (the server's answer is computed from the query, coupon included). */
-const PRICES: Record<string, { name: string; price: number; base_price?: number; service_fee: number; offer?: string; trial_period?: number }> = {
+const PRICES: Record<
+  string,
+  { name: string; price: number; base_price?: number; service_fee: number; offer?: string; trial_period?: number }
+> = {
   'event-501': { name: 'Spring Final', price: 12.5, base_price: 15, service_fee: 0.63 },
   'package-901': { name: "Men's Hockey pass", price: 49, base_price: 59, service_fee: 2 },
   'package-903': { name: 'Huskies team pass', price: 25, service_fee: 1 },
@@ -126,7 +153,9 @@ function useFakePlatform(settings: Record<string, unknown> = {}): void {
       );
     })
     .on('GET', `${API}/apply_coupon`, (req) =>
-      req.query.code === 'SAVE10' ? ok({ code: 'SAVE10', discount: 1.25, percent: 10 }) : { status: 422, body: { message: 'Wrong promo code' } },
+      req.query.code === 'SAVE10'
+        ? ok({ code: 'SAVE10', discount: 1.25, percent: 10 })
+        : { status: 422, body: { message: 'Wrong promo code' } },
     );
   for (const pkg of PACKAGES) world.server.on('GET', `${API}/packages/${pkg.id}`, ok(pkg));
   for (const sub of SUBSCRIPTIONS) world.server.on('GET', `${API}/subscriptions/${sub.id}`, ok(sub));
@@ -138,7 +167,9 @@ const signedIn = (fields: Record<string, unknown> = {}) => signIn({ token: TOKEN
 
 const root = (el: Element) => el.shadowRoot!;
 const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => root(el).querySelector<T>(selector);
-const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [...root(el).querySelectorAll<T>(selector)];
+const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [
+  ...root(el).querySelectorAll<T>(selector),
+];
 const text = (el: Element) => root(el).textContent ?? '';
 const part = <T extends Element = HTMLElement>(el: Element, name: string) => $<T>(el, `[part~="${name}"]`);
 const has = (el: Element, name: string) => part(el, name) !== null;
@@ -146,7 +177,9 @@ const partText = (el: Element, name: string) => part(el, name)?.textContent ?? n
 const calls = (method: string, path: string): Recorded[] => world.server.to(method, `${API}/${path}`);
 
 async function shows(el: Element, words: string): Promise<void> {
-  await waitUntil(() => text(el).includes(words), `expected the element to show "${words}"; it shows "${text(el)}"`, { timeout: 4000 });
+  await waitUntil(() => text(el).includes(words), `expected the element to show "${words}"; it shows "${text(el)}"`, {
+    timeout: 4000,
+  });
 }
 async function showsPart(el: Element, name: string): Promise<void> {
   await waitUntil(() => has(el, name), `expected part "${name}"; the element shows "${text(el)}"`, { timeout: 4000 });
@@ -209,7 +242,9 @@ describe('<channel-checkout>', () => {
   describe('attributes', () => {
     it('a bad id is ignored with a translated notice and a console warning', async () => {
       signedIn();
-      const el = await fixture(html`<channel-checkout event-id="abc" package-id="901" subscription-id="31"></channel-checkout>`);
+      const el = await fixture(
+        html`<channel-checkout event-id="abc" package-id="901" subscription-id="31"></channel-checkout>`,
+      );
       // event-id is ignored, package-id wins: its summary shows; subscription-id is one too many.
       await showsPart(el, 'summary');
       expect($$(el, '[part~="notice"]').map((n) => n.textContent)).to.deep.equal([
@@ -251,7 +286,11 @@ describe('<channel-checkout>', () => {
 
     it('marks what a signed-in viewer already holds', async () => {
       signedIn();
-      world.server.on('GET', `${API}/orders`, ok([ORDER({ id: 9, type: 'subscription', status: 'paid', activity_status: 'active', product: { id: 31 } })]));
+      world.server.on(
+        'GET',
+        `${API}/orders`,
+        ok([ORDER({ id: 9, type: 'subscription', status: 'paid', activity_status: 'active', product: { id: 31 } })]),
+      );
       const el = await fixture(html`<channel-checkout></channel-checkout>`);
       await showsPart(el, 'purchased');
       const flagged = $$(el, '[part~="offer"]').filter((li) => li.querySelector('[part~="purchased"]'));
@@ -272,7 +311,11 @@ describe('<channel-checkout>', () => {
       expect(partText(el, 'total')).to.equal('Total€13.13');
       expect(partText(el, 'terms')).to.equal('All sales are final');
       expect(has(el, 'discount')).to.equal(false);
-      expect(calls('GET', 'pricing')[0]!.query).to.include({ type: 'event', id: '501', single_event_package_id: '900' });
+      expect(calls('GET', 'pricing')[0]!.query).to.include({
+        type: 'event',
+        id: '501',
+        single_event_package_id: '900',
+      });
       press(el, 'continue');
       await showsPart(el, 'payment');
       await waitUntil(() => focused(el)?.textContent === 'Payment', 'focus on the Payment heading', { timeout: 4000 });
@@ -292,7 +335,9 @@ describe('<channel-checkout>', () => {
       const el = await fixture(html`<channel-checkout subscription-id="31"></channel-checkout>`);
       await showsPart(el, 'terms');
       expect(partText(el, 'renewal')).to.equal('Renews every 30 days');
-      expect(partText(el, 'trial')).to.equal('Free for 7 days. A card is needed; it is charged automatically when the trial ends.');
+      expect(partText(el, 'trial')).to.equal(
+        'Free for 7 days. A card is needed; it is charged automatically when the trial ends.',
+      );
       expect(partText(el, 'final')).to.equal('All sales are final');
     });
 
@@ -322,7 +367,11 @@ describe('<channel-checkout>', () => {
       expect(calls('GET', 'pricing')).to.have.length(0);
       expect(part<HTMLButtonElement>(el, 'continue')!.disabled).to.equal(true);
       const select = $<HTMLSelectElement>(el, '[part~="team-select"] select')!;
-      expect([...select.options].map((o) => o.textContent)).to.deep.equal(['Choose a team…', 'Northfield Huskies', 'Lakeside State Lakers']);
+      expect([...select.options].map((o) => o.textContent)).to.deep.equal([
+        'Choose a team…',
+        'Northfield Huskies',
+        'Lakeside State Lakers',
+      ]);
       expect(select.labels[0]!.textContent).to.equal('Team');
       choose(select, '21');
       await showsPart(el, 'total');
@@ -380,7 +429,11 @@ describe('<channel-checkout>', () => {
       await showsPart(el, 'total');
       expect(stripeLog.cards).to.have.length(0);
       await toPayment(el);
-      await waitUntil(() => stripeLog.cards.length === 1 && stripeLog.cards[0]!.node !== undefined, 'the card mounted', { timeout: 4000 });
+      await waitUntil(
+        () => stripeLog.cards.length === 1 && stripeLog.cards[0]!.node !== undefined,
+        'the card mounted',
+        { timeout: 4000 },
+      );
       const node = stripeLog.cards[0]!.node!;
       expect(node.parentElement, 'a light-DOM child of the element').to.equal(el);
       expect(node.getAttribute('slot')).to.equal('card');
@@ -396,7 +449,11 @@ describe('<channel-checkout>', () => {
 
     it('saved cards: choose one or a new card; neither gives the section 5 message', async () => {
       signedIn();
-      world.server.on('GET', `${API}/stripe/list-cards`, ok([{ id: 'pm_saved', brand: 'visa', last4: '4242', exp_month: 4, exp_year: 2031 }]));
+      world.server.on(
+        'GET',
+        `${API}/stripe/list-cards`,
+        ok([{ id: 'pm_saved', brand: 'visa', last4: '4242', exp_month: 4, exp_year: 2031 }]),
+      );
       const el = await fixture(html`<channel-checkout event-id="501"></channel-checkout>`);
       await toPayment(el);
       expect(partText(el, 'saved-card')).to.equal('Visa ending in 4242, expires 04/2031');
@@ -441,7 +498,9 @@ describe('<channel-checkout>', () => {
       expect(event.detail).to.deep.equal({ orderId: 70, product: { type: 'event', id: 501 } });
       expect(event.bubbles && event.composed).to.equal(true);
       expect(JSON.stringify(event.detail)).not.to.match(/tok-|pm_|secret|4242|ak-/);
-      await waitUntil(() => focused(el)?.textContent === 'Payment successful', 'focus on the success heading', { timeout: 4000 });
+      await waitUntil(() => focused(el)?.textContent === 'Payment successful', 'focus on the success heading', {
+        timeout: 4000,
+      });
     });
 
     it('sends the e-commerce events to the tag manager when the channel has one', async () => {
@@ -457,8 +516,22 @@ describe('<channel-checkout>', () => {
       await poll();
       await showsPart(el, 'success');
       const events = (w.dataLayer ?? []).map((a) => [...a]).filter((a) => a[0] === 'event');
-      expect(events.map((a) => a[1])).to.deep.equal(['view_buy_page', 'add_to_cart', 'begin_checkout', 'purchase', 'purchase_success']);
-      expect(events.at(-1)![2]).to.deep.include({ currency: 'EUR', price: 12.5, fee: 0.63, tax: 0.63, discount: 0, value: 13.13, transaction_id: '70' });
+      expect(events.map((a) => a[1])).to.deep.equal([
+        'view_buy_page',
+        'add_to_cart',
+        'begin_checkout',
+        'purchase',
+        'purchase_success',
+      ]);
+      expect(events.at(-1)![2]).to.deep.include({
+        currency: 'EUR',
+        price: 12.5,
+        fee: 0.63,
+        tax: 0.63,
+        discount: 0,
+        value: 13.13,
+        transaction_id: '70',
+      });
       expect(JSON.stringify(w.dataLayer)).not.to.match(/tok-|pm_|secret|4242|ak-/);
       expect(document.querySelectorAll('script[src^="data:text/javascript"]')).to.have.length(1);
       document.querySelectorAll('script[src^="data:text/javascript"]').forEach((script) => script.remove());
@@ -503,7 +576,13 @@ describe('<channel-checkout>', () => {
 
     it('a buy the server cannot take says so; Pay again retries the same attempt (same idempotency key)', async () => {
       signedIn();
-      world.server.on('POST', `${API}/stripe/buy`, { status: 503, body: { message: 'Service Unavailable' } }, { status: 503, body: {} }, ok({ order: ORDER() }));
+      world.server.on(
+        'POST',
+        `${API}/stripe/buy`,
+        { status: 503, body: { message: 'Service Unavailable' } },
+        { status: 503, body: {} },
+        ok({ order: ORDER() }),
+      );
       const el = await fixture(html`<channel-checkout event-id="501"></channel-checkout>`);
       await toPayment(el);
       await enterCard(el, '4242 4242 4242 4242');
@@ -558,7 +637,19 @@ describe('<channel-checkout>', () => {
       signedIn();
       world.server
         .on('POST', `${API}/stripe/setup-intent`, ok({ client_secret: 'seti_secret_9' }))
-        .on('POST', `${API}/stripe/subscription/start_trial`, ok({ order: ORDER({ id: 80, type: 'subscription', status: 'active', activity_status: 'active', product: { id: 31 } }) }));
+        .on(
+          'POST',
+          `${API}/stripe/subscription/start_trial`,
+          ok({
+            order: ORDER({
+              id: 80,
+              type: 'subscription',
+              status: 'active',
+              activity_status: 'active',
+              product: { id: 31 },
+            }),
+          }),
+        );
       const completes = listen('channel-purchase-complete');
       const el = await fixture(html`<channel-checkout subscription-id="31"></channel-checkout>`);
       await showsPart(el, 'total');
@@ -571,9 +662,14 @@ describe('<channel-checkout>', () => {
       completes.stop();
       expect(text(el)).to.include('Your free trial of All-access monthly has started.');
       expect(stripeLog.confirmCardSetup).to.deep.equal(['seti_secret_9']);
-      expect(calls('POST', 'stripe/subscription/start_trial')[0]!.body).to.include({ subscription_id: 31, payment_method: 'pm_4242' });
+      expect(calls('POST', 'stripe/subscription/start_trial')[0]!.body).to.include({
+        subscription_id: 31,
+        payment_method: 'pm_4242',
+      });
       expect(calls('POST', 'stripe/buy')).to.have.length(0);
-      expect(completes.seen.map((e) => e.detail)).to.deep.equal([{ orderId: 80, product: { type: 'subscription', id: 31 } }]);
+      expect(completes.seen.map((e) => e.detail)).to.deep.equal([
+        { orderId: 80, product: { type: 'subscription', id: 31 } },
+      ]);
     });
   });
 
@@ -584,11 +680,17 @@ describe('<channel-checkout>', () => {
       await showsPart(el, 'offer');
       const paywall = document.createElement('div');
       document.body.append(paywall);
-      paywall.dispatchEvent(new ChannelPurchaseRequestEvent({ eventId: 501, offer: { type: 'event', id: 501, packageId: 900 } }));
+      paywall.dispatchEvent(
+        new ChannelPurchaseRequestEvent({ eventId: 501, offer: { type: 'event', id: 501, packageId: 900 } }),
+      );
       paywall.remove();
       await showsPart(el, 'total');
       expect(partText(el, 'title')).to.equal('LSU @ NFU');
-      expect(calls('GET', 'pricing')[0]!.query).to.include({ type: 'event', id: '501', single_event_package_id: '900' });
+      expect(calls('GET', 'pricing')[0]!.query).to.include({
+        type: 'event',
+        id: '501',
+        single_event_package_id: '900',
+      });
       expect(has(el, 'back'), 'not opened from the list').to.equal(false);
       await waitUntil(() => focused(el) === part(el, 'title'), 'focus on the offer heading', { timeout: 4000 });
     });
@@ -614,7 +716,11 @@ describe('<channel-checkout>', () => {
   describe('accessibility', () => {
     it('the offers list, the summary and the payment step pass an axe audit', async () => {
       signedIn();
-      world.server.on('GET', `${API}/stripe/list-cards`, ok([{ id: 'pm_saved', brand: 'visa', last4: '4242', exp_month: 4, exp_year: 2031 }]));
+      world.server.on(
+        'GET',
+        `${API}/stripe/list-cards`,
+        ok([{ id: 'pm_saved', brand: 'visa', last4: '4242', exp_month: 4, exp_year: 2031 }]),
+      );
       const el = await fixture(html`<channel-checkout></channel-checkout>`);
       await waitUntil(() => $$(el, '[part~="offer"]').length === 4, 'four offers', { timeout: 4000 });
       await expect(el).shadowDom.to.be.accessible();
@@ -649,7 +755,8 @@ describe('<channel-checkout>', () => {
       );
     }
     before(() => {
-      if (!customElements.get('test-subscription-actions')) customElements.define('test-subscription-actions', makeElement(Harness as never, []));
+      if (!customElements.get('test-subscription-actions'))
+        customElements.define('test-subscription-actions', makeElement(Harness as never, []));
     });
     const assign = portalNavigation.assign;
     afterEach(() => (portalNavigation.assign = assign));
@@ -670,7 +777,9 @@ describe('<channel-checkout>', () => {
       // Tab and Shift+Tab wrap inside the dialog.
       part(el, 'keep')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true }));
       expect(focused(el)).to.equal(part(el, 'confirm-cancel'));
-      part(el, 'confirm-cancel')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', shiftKey: true, bubbles: true }));
+      part(el, 'confirm-cancel')!.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Tab', shiftKey: true, bubbles: true }),
+      );
       expect(focused(el)).to.equal(part(el, 'keep'));
       await expect(el).shadowDom.to.be.accessible();
       dialog.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));

@@ -75,7 +75,15 @@ const PACKAGES = [
   { id: 901, name: "Men's Hockey pass", price: 49, type: 'category', event_categories: [7] },
   // Another category: must not be offered.
   { id: 902, name: 'Basketball pass', price: 39, type: 'category', event_categories: [2] },
-  { id: 903, name: 'Huskies team pass', price: 25, type: 'team', is_team_pass: true, participants: [21, 99], event_categories: [7] },
+  {
+    id: 903,
+    name: 'Huskies team pass',
+    price: 25,
+    type: 'team',
+    is_team_pass: true,
+    participants: [21, 99],
+    event_categories: [7],
+  },
 ].map((p) => checked(Package, p));
 
 const SUBSCRIPTIONS = [
@@ -127,7 +135,9 @@ function useFakePlatform(geoBlocked = false): void {
 
 const root = (el: Element) => el.shadowRoot!;
 const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => root(el).querySelector<T>(selector);
-const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [...root(el).querySelectorAll<T>(selector)];
+const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [
+  ...root(el).querySelectorAll<T>(selector),
+];
 const text = (el: Element) => root(el).textContent ?? '';
 /** Whether a part is shown (assertions use this, not the node: chai's inspect of a React node can hang the page). */
 const has = (el: Element, part: string) => $(el, `[part~="${part}"]`) !== null;
@@ -167,9 +177,13 @@ const offerRows = (el: Element) =>
   $$(el, '[part~="offer"]').map((li) => [...li.querySelectorAll('span')].map((s) => s.textContent));
 
 async function paywallLoaded(el: Element): Promise<void> {
-  await waitUntil(() => offerRows(el).length === OFFER_ROWS.length, `expected the offers; the element shows "${text(el)}"`, {
-    timeout: 4000,
-  });
+  await waitUntil(
+    () => offerRows(el).length === OFFER_ROWS.length,
+    `expected the offers; the element shows "${text(el)}"`,
+    {
+      timeout: 4000,
+    },
+  );
 }
 
 /** Runs `act` and returns the events of `type` that reached the document meanwhile. */

@@ -76,19 +76,76 @@ const ORDERS = [
     created_at: T0_S - 86400,
   },
   // Not active: not listed.
-  { id: 3, type: 'event', status: 'Refunded', activity_status: 'inactive', product: { id: 502, name: 'Old game' }, created_at: 1 },
+  {
+    id: 3,
+    type: 'event',
+    status: 'Refunded',
+    activity_status: 'inactive',
+    product: { id: 502, name: 'Old game' },
+    created_at: 1,
+  },
 ].map((o) => checked(Order, o));
 
 const TRANSACTIONS = [
-  { id: 11, order_id: 1, status: 'paid', amount: 9.99, currency: 'EUR', created_at: T0_S - 86400 * 10, product_name: 'All-access monthly', label: 'New subscription' },
-  { id: 12, order_id: 1, status: 'failed', amount: 9.99, currency: 'EUR', created_at: T0_S - 86400 * 5, product_name: 'All-access monthly', label: 'Subscription Renewal' },
-  { id: 13, order_id: 3, status: 'refunded', amount: 4, currency: 'EUR', created_at: T0_S - 86400 * 30, product_name: 'Old game' },
+  {
+    id: 11,
+    order_id: 1,
+    status: 'paid',
+    amount: 9.99,
+    currency: 'EUR',
+    created_at: T0_S - 86400 * 10,
+    product_name: 'All-access monthly',
+    label: 'New subscription',
+  },
+  {
+    id: 12,
+    order_id: 1,
+    status: 'failed',
+    amount: 9.99,
+    currency: 'EUR',
+    created_at: T0_S - 86400 * 5,
+    product_name: 'All-access monthly',
+    label: 'Subscription Renewal',
+  },
+  {
+    id: 13,
+    order_id: 3,
+    status: 'refunded',
+    amount: 4,
+    currency: 'EUR',
+    created_at: T0_S - 86400 * 30,
+    product_name: 'Old game',
+  },
 ].map((x) => checked(Transaction, x));
 
 const CLIPS = [
-  { id: 21, event_id: 501, name: 'Winning goal', start_time: 60, duration: 75, status: 'done', event: { id: 501, name: 'Spring Final' } },
-  { id: 22, event_id: 501, name: 'Save', start_time: 90, duration: 20, status: 'processing', event: { id: 501, name: 'Spring Final' } },
-  { id: 23, event_id: 502, name: 'Broken', start_time: 10, duration: 15, status: 'failed', event: { id: 502, name: 'Old game' } },
+  {
+    id: 21,
+    event_id: 501,
+    name: 'Winning goal',
+    start_time: 60,
+    duration: 75,
+    status: 'done',
+    event: { id: 501, name: 'Spring Final' },
+  },
+  {
+    id: 22,
+    event_id: 501,
+    name: 'Save',
+    start_time: 90,
+    duration: 20,
+    status: 'processing',
+    event: { id: 501, name: 'Spring Final' },
+  },
+  {
+    id: 23,
+    event_id: 502,
+    name: 'Broken',
+    start_time: 10,
+    duration: 15,
+    status: 'failed',
+    event: { id: 502, name: 'Old game' },
+  },
 ].map((c) => checked(Clip, c));
 
 // ------------------------------------------------------------------ fake platform
@@ -119,13 +176,17 @@ const calls = (method: string, path: string): Recorded[] => world.server.to(meth
 
 const root = (el: Element) => el.shadowRoot!;
 const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => root(el).querySelector<T>(selector);
-const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [...root(el).querySelectorAll<T>(selector)];
+const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [
+  ...root(el).querySelectorAll<T>(selector),
+];
 const part = <T extends Element = HTMLElement>(el: Element, name: string) => $<T>(el, `[part~="${name}"]`);
 const has = (el: Element, name: string) => part(el, name) !== null;
 const text = (el: Element) => root(el).textContent ?? '';
 
 async function shows(el: Element, words: string): Promise<void> {
-  await waitUntil(() => text(el).includes(words), `expected "${words}"; the element shows "${text(el)}"`, { timeout: 4000 });
+  await waitUntil(() => text(el).includes(words), `expected "${words}"; the element shows "${text(el)}"`, {
+    timeout: 4000,
+  });
 }
 async function showsPart(el: Element, name: string): Promise<void> {
   await waitUntil(() => has(el, name), `expected part "${name}"; the element shows "${text(el)}"`, { timeout: 4000 });
@@ -134,7 +195,12 @@ async function showsPart(el: Element, name: string): Promise<void> {
 /** The control labelled `label`. */
 function control<T extends HTMLElement = HTMLInputElement>(el: Element, label: string): T {
   const found = $$<HTMLLabelElement>(el, 'label').find((l) => l.textContent === label);
-  if (!found) throw new Error(`no field labelled "${label}"; labels: ${$$(el, 'label').map((l) => l.textContent).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no field labelled "${label}"; labels: ${$$(el, 'label')
+        .map((l) => l.textContent)
+        .join(', ')}`,
+    );
   return root(el).getElementById(found.htmlFor) as T;
 }
 
@@ -156,7 +222,10 @@ function errorOf(el: Element, label: string): string | null {
   const input = control(el, label);
   if (input.getAttribute('aria-invalid') !== 'true') return null;
   const ids = (input.getAttribute('aria-describedby') ?? '').split(' ');
-  return ids.map((id) => root(el).getElementById(id)).find((n) => n?.getAttribute('part') === 'field-error')?.textContent ?? null;
+  return (
+    ids.map((id) => root(el).getElementById(id)).find((n) => n?.getAttribute('part') === 'field-error')?.textContent ??
+    null
+  );
 }
 
 const submit = (el: Element) => part<HTMLButtonElement>(el, 'submit')!.click();
@@ -260,7 +329,11 @@ describe('<channel-profile>', () => {
         await showsPart(el, 'tabs');
       });
       expect(calls('POST', 'v2/auth/login')).to.have.length(1);
-      expect(calls('POST', 'v2/auth/login')[0]!.body).to.deep.equal({ email: 'fan@example.com', password: 'fan-pass-1', api_key: 'ak-1' });
+      expect(calls('POST', 'v2/auth/login')[0]!.body).to.deep.equal({
+        email: 'fan@example.com',
+        password: 'fan-pass-1',
+        api_key: 'ak-1',
+      });
       expect(events).to.have.length(1);
       expect(events[0]!.target === el, 'fired by the element').to.equal(true);
       expect(events[0]!.bubbles && events[0]!.composed).to.equal(true);
@@ -302,7 +375,9 @@ describe('<channel-profile>', () => {
       type(el, 'Confirm password', 'other');
       submit(el);
       await waitUntil(() => errorOf(el, 'First name') !== null, 'the errors');
-      expect(['First name', 'Last name', 'Email', 'Password', 'Confirm password'].map((l) => errorOf(el, l))).to.deep.equal([
+      expect(
+        ['First name', 'Last name', 'Email', 'Password', 'Confirm password'].map((l) => errorOf(el, l)),
+      ).to.deep.equal([
         'Enter your first name',
         'Enter your last name',
         'Enter your Email',
@@ -314,7 +389,11 @@ describe('<channel-profile>', () => {
 
     it('registers (terms and news sent), fires channel-login and shows the verify notice with Send it again', async () => {
       world.server
-        .on('POST', `${API}/v2/auth/register`, ok({ token: TOKEN, user: USER({ email: 'new@example.com', email_verified: false }) }))
+        .on(
+          'POST',
+          `${API}/v2/auth/register`,
+          ok({ token: TOKEN, user: USER({ email: 'new@example.com', email_verified: false }) }),
+        )
         .on('POST', `${API}/auth/email-verify/resend`, ok({ message: 'Sent' }));
       const el = await fixture(html`<channel-profile></channel-profile>`);
       await showsPart(el, 'to-register');
@@ -361,7 +440,10 @@ describe('<channel-profile>', () => {
       expect(control(el, 'Email').value).to.equal('fan@example.com');
       submit(el);
       await shows(el, 'If an account exists for fan@example.com, we sent it a link');
-      expect(calls('POST', 'auth/password-reset-request')[0]!.body).to.deep.equal({ email: 'fan@example.com', api_key: 'ak-1' });
+      expect(calls('POST', 'auth/password-reset-request')[0]!.body).to.deep.equal({
+        email: 'fan@example.com',
+        api_key: 'ak-1',
+      });
     });
 
     it('the Google button saves this page and goes to the provider with state = the api key', async () => {
@@ -390,7 +472,9 @@ describe('<channel-profile>', () => {
       const scrolled: unknown[] = [];
       profile.scrollIntoView = (arg?: boolean | ScrollIntoViewOptions) => void scrolled.push(arg);
       const request = () =>
-        document.body.dispatchEvent(new CustomEvent('channel-login-request', { bubbles: true, composed: true, detail: { reason: 'watch' } }));
+        document.body.dispatchEvent(
+          new CustomEvent('channel-login-request', { bubbles: true, composed: true, detail: { reason: 'watch' } }),
+        );
       await showsPart(profile, 'to-register');
       part(profile, 'to-register')!.click();
       await showsPart(profile, 'register');
@@ -416,7 +500,10 @@ describe('<channel-profile>', () => {
     });
 
     it('speaks French: texts and server messages', async () => {
-      world.server.on('POST', `${API}/v2/auth/login`, { status: 422, body: { message: 'Invalid email or password. Please try again.' } });
+      world.server.on('POST', `${API}/v2/auth/login`, {
+        status: 422,
+        body: { message: 'Invalid email or password. Please try again.' },
+      });
       const el = await fixture(html`<channel-profile lang="fr"></channel-profile>`);
       await showsPart(el, 'sign-in');
       expect(part(el, 'title')?.textContent).to.equal('Connexion');
@@ -451,10 +538,21 @@ describe('<channel-profile>', () => {
       const el = await fixture(html`<channel-profile></channel-profile>`);
       await waitUntil(() => $$(el, '[part~="order"]').length === 2, 'two active orders', { timeout: 4000 });
       const rows = $$(el, '[part~="order"]').map((row) => row.textContent);
-      expect(rows[0]).to.contain('Subscription').and.contain('All-access monthly').and.contain('Status: Paid').and.contain('€9.99');
-      expect(rows[0]).to.contain('Subscription: Active').and.contain('Auto-renewal: Active').and.contain('Renews on Feb 4, 2024');
+      expect(rows[0])
+        .to.contain('Subscription')
+        .and.contain('All-access monthly')
+        .and.contain('Status: Paid')
+        .and.contain('€9.99');
+      expect(rows[0])
+        .to.contain('Subscription: Active')
+        .and.contain('Auto-renewal: Active')
+        .and.contain('Renews on Feb 4, 2024');
       expect(rows[0]).to.contain('Ordered Jan 5, 2024');
-      expect(rows[1]).to.contain('Single event').and.contain('Spring Final').and.contain('Status: Paid').and.contain('€12.50');
+      expect(rows[1])
+        .to.contain('Single event')
+        .and.contain('Spring Final')
+        .and.contain('Status: Paid')
+        .and.contain('€12.50');
       expect(text(el)).not.to.contain('Old game');
       const orders = calls('GET', 'orders')[0]!;
       expect(orders.headers.authorization).to.equal(`Bearer ${TOKEN}`);
@@ -468,7 +566,14 @@ describe('<channel-profile>', () => {
       const el = await fixture(html`<channel-profile></channel-profile>`);
       await showsPart(el, 'tabs');
       const tabs = $$(el, '[role="tab"]');
-      expect(tabs.map((t) => t.textContent)).to.deep.equal(['Orders', 'Transactions', 'Clips', 'Favourites', 'Devices', 'Edit profile']);
+      expect(tabs.map((t) => t.textContent)).to.deep.equal([
+        'Orders',
+        'Transactions',
+        'Clips',
+        'Favourites',
+        'Devices',
+        'Edit profile',
+      ]);
       expect(tabs.map((t) => t.tabIndex)).to.deep.equal([0, -1, -1, -1, -1, -1]);
       tabs[0]!.focus();
       tabs[0]!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
@@ -486,7 +591,9 @@ describe('<channel-profile>', () => {
       useFakePlatform({ token: true });
       const el = await fixture(html`<channel-profile section="transactions"></channel-profile>`);
       await waitUntil(() => $$(el, '[part~="transaction"]').length === 3, 'three transactions', { timeout: 4000 });
-      const rows = $$(el, '[part~="transaction"]').map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+      const rows = $$(el, '[part~="transaction"]').map((r) =>
+        [...r.querySelectorAll('td')].map((td) => td.textContent),
+      );
       expect(rows).to.deep.equal([
         ['Jan 10, 2024', 'All-access monthlySubscription Renewal', '€9.99', 'Failed'],
         ['Jan 5, 2024', 'All-access monthlyNew subscription', '€9.99', 'Paid'],
@@ -495,7 +602,11 @@ describe('<channel-profile>', () => {
       el.setAttribute('section', 'clips');
       await waitUntil(() => $$(el, '[part~="clip"]').length === 3, 'three clips', { timeout: 4000 });
       const clips = $$(el, '[part~="clip"]');
-      expect(clips.map((c) => c.querySelector('[part~="clip-state"]')?.textContent)).to.deep.equal(['Ready', 'Processing', 'Failed']);
+      expect(clips.map((c) => c.querySelector('[part~="clip-state"]')?.textContent)).to.deep.equal([
+        'Ready',
+        'Processing',
+        'Failed',
+      ]);
       expect(clips[0]!.textContent).to.contain('Winning goal').and.contain('Spring Final').and.contain('Duration 1:15');
       expect(clips[2]!.textContent).to.contain('Your clip creation failed');
     });
@@ -527,7 +638,10 @@ describe('<channel-profile>', () => {
       world.server.on(
         'POST',
         `${API}/auth/add_session`,
-        { status: 422, body: { message: 'The given data was invalid.', errors: { code: ['The code is invalid or has expired.'] } } },
+        {
+          status: 422,
+          body: { message: 'The given data was invalid.', errors: { code: ['The code is invalid or has expired.'] } },
+        },
         ok({ message: 'Your device is now linked.' }),
       );
       const el = await fixture(html`<channel-profile section="devices"></channel-profile>`);
@@ -546,7 +660,11 @@ describe('<channel-profile>', () => {
     it('favourites: the tab mounts the favourites panel', async () => {
       useFakePlatform({ token: true });
       world.server
-        .on('GET', `${API}/favorites`, ok({ participant: [], participant_group: [], event_category: [], favorite_event: [], event_location: [] }))
+        .on(
+          'GET',
+          `${API}/favorites`,
+          ok({ participant: [], participant_group: [], event_category: [], favorite_event: [], event_location: [] }),
+        )
         .on('GET', `${API}/participants`, ok([]))
         .on('GET', `${API}/participant-groups`, ok([]))
         .on('GET', `${API}/events-categories`, ok([]));
@@ -582,7 +700,14 @@ describe('<channel-profile>', () => {
       submit(el);
       await shows(el, 'Your profile was saved.');
       const [sent] = calls('POST', 'profile');
-      expect(sent!.body).to.deep.equal({ _method: 'patch', first_name: 'Anne', last_name: 'Fan', gender: 'M', news: true, api_key: 'ak-1' });
+      expect(sent!.body).to.deep.equal({
+        _method: 'patch',
+        first_name: 'Anne',
+        last_name: 'Fan',
+        gender: 'M',
+        news: true,
+        api_key: 'ak-1',
+      });
       expect(sent!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
       expect($user.get()?.first_name).to.equal('Anne');
       expect(part(el, 'title')?.textContent).to.equal('Hello, Anne Fan');
@@ -593,19 +718,34 @@ describe('<channel-profile>', () => {
       world.server.on(
         'POST',
         `${API}/profile`,
-        { status: 422, body: { message: 'The current password is incorrect.', errors: { current_password: ['The current password is incorrect.'] } } },
+        {
+          status: 422,
+          body: {
+            message: 'The current password is incorrect.',
+            errors: { current_password: ['The current password is incorrect.'] },
+          },
+        },
         ok(USER()),
       );
       const el = await fixture(html`<channel-profile section="edit"></channel-profile>`);
       await showsPart(el, 'current-password');
       const current = control(el, 'Current password');
-      expect([current.type, current.autocomplete, current.name]).to.deep.equal(['password', 'current-password', 'current_password']);
+      expect([current.type, current.autocomplete, current.name]).to.deep.equal([
+        'password',
+        'current-password',
+        'current_password',
+      ]);
       expect(part(el, 'current-password')!.getAttribute('part')).to.equal('field current-password');
-      expect(current.closest('fieldset')?.querySelector('legend')?.textContent, 'inside the password group').to.equal('Change password');
+      expect(current.closest('fieldset')?.querySelector('legend')?.textContent, 'inside the password group').to.equal(
+        'Change password',
+      );
       expect(current.getAttribute('aria-required'), 'not required while no new password is typed').to.equal(null);
       type(el, 'New password', 'brand-new-1');
       type(el, 'Confirm the new password', 'brand-new-1');
-      await waitUntil(() => control(el, 'Current password').getAttribute('aria-required') === 'true', 'required once a new password is typed');
+      await waitUntil(
+        () => control(el, 'Current password').getAttribute('aria-required') === 'true',
+        'required once a new password is typed',
+      );
       submit(el);
       await waitUntil(() => errorOf(el, 'Current password') !== null, 'the current-password error');
       expect(errorOf(el, 'Current password')).to.equal('Field is required');
@@ -613,7 +753,10 @@ describe('<channel-profile>', () => {
       expect(calls('POST', 'profile')).to.have.length(0);
       type(el, 'Current password', 'not-it-1');
       submit(el);
-      await waitUntil(() => errorOf(el, 'Current password') === 'The current password is incorrect.', 'the server error under the field');
+      await waitUntil(
+        () => errorOf(el, 'Current password') === 'The current password is incorrect.',
+        'the server error under the field',
+      );
       expect(part(el, 'form-error'), 'the field explains it: no form alert').to.equal(null);
       await expect(el).shadowDom.to.be.accessible();
       type(el, 'Current password', 'fan-pass-1');
@@ -624,7 +767,9 @@ describe('<channel-profile>', () => {
         password: 'brand-new-1',
         password_confirmation: 'brand-new-1',
       });
-      expect(['Current password', 'New password', 'Confirm the new password'].map((label) => control(el, label).value)).to.deep.equal(['', '', '']);
+      expect(
+        ['Current password', 'New password', 'Confirm the new password'].map((label) => control(el, label).value),
+      ).to.deep.equal(['', '', '']);
     });
 
     it('edit: an account made by social sign-in without a password has no current-password field and sets one without it', async () => {
@@ -653,7 +798,8 @@ describe('<channel-profile>', () => {
       });
       const el = await fixture(html`<channel-profile section="orders"></channel-profile>`);
       await showsPart(el, 'error');
-      expect(part(el, 'error')!.textContent).to.contain('This list could not be loaded.')
+      expect(part(el, 'error')!.textContent)
+        .to.contain('This list could not be loaded.')
         .and.contain('You signed in with a temporary password. Choose a new password in your profile first.');
       expect(has(el, 'retry')).to.equal(true);
     });
@@ -763,7 +909,10 @@ describe('<channel-profile>', () => {
       ]);
       expect(part(el, 'sign-out')?.textContent).to.equal('Se déconnecter');
       const first = $$(el, '[part~="order"]')[0]!.textContent!;
-      expect(first).to.contain('Abonnement').and.contain('Statut : Payée').and.contain('Renouvellement automatique : Actif');
+      expect(first)
+        .to.contain('Abonnement')
+        .and.contain('Statut : Payée')
+        .and.contain('Renouvellement automatique : Actif');
       expect(first).to.match(/9,99\s€/);
       el.setAttribute('section', 'edit');
       await showsPart(el, 'current-password');
@@ -816,7 +965,10 @@ describe('<channel-profile>', () => {
 
     it('/password-reset: a new password; an expired link says so and offers a new one', async () => {
       useFakePlatform();
-      world.server.on('POST', `${API}/auth/password-reset`, { status: 422, body: { message: 'Reset password key expired' } });
+      world.server.on('POST', `${API}/auth/password-reset`, {
+        status: 422,
+        body: { message: 'Reset password key expired' },
+      });
       restore = atPath('/password-reset?email=fan%40example.com&token=reset-1');
       const el = await fixture(html`<channel-profile></channel-profile>`);
       await showsPart(el, 'reset-password');
@@ -870,7 +1022,11 @@ describe('<channel-profile>', () => {
         await shows(el, 'Your account was deleted.');
       });
       expect(events).to.have.length(1);
-      expect(calls('POST', 'delete-account-confirm')[0]!.body).to.deep.equal({ email: 'fan@example.com', token: 'del-1', channel_key: 'ck-demo' });
+      expect(calls('POST', 'delete-account-confirm')[0]!.body).to.deep.equal({
+        email: 'fan@example.com',
+        token: 'del-1',
+        channel_key: 'ck-demo',
+      });
       expect($user.get()).to.equal(undefined);
       expect(world.storage.get('token.demo', isString)).to.equal(undefined);
       $$(el, '[part~="continue"]')[0]!.click();

@@ -16,7 +16,10 @@ import type { OpenRequest, ViewHost } from '../../src/components/ui/view.js';
 
 // Mocha globals (web-test-runner's default framework); tsconfig types only list node.
 declare function describe(name: string, body: () => void): void;
-declare const it: { (name: string, body: () => void | Promise<void>): void; skip(name: string, body: () => void | Promise<void>): void };
+declare const it: {
+  (name: string, body: () => void | Promise<void>): void;
+  skip(name: string, body: () => void | Promise<void>): void;
+};
 declare function before(body: () => void | Promise<void>): void;
 declare function beforeEach(body: () => void | Promise<void>): void;
 declare function afterEach(body: () => void | Promise<void>): void;
@@ -84,8 +87,18 @@ const PURCHASED = {
 const ALL_EVENTS = [LIVE_FREE, PAID, PURCHASED];
 
 const CATEGORIES: EventCategory[] = [
-  { id: 1, name: 'Basketball', sport: 'basketball', children: [{ id: 2, name: "Men's Basketball", sport: 'basketball', gender: 'male' }] },
-  { id: 6, name: 'Hockey', sport: 'hockey', children: [{ id: 7, name: "Men's Hockey", sport: 'hockey', gender: 'male' }] },
+  {
+    id: 1,
+    name: 'Basketball',
+    sport: 'basketball',
+    children: [{ id: 2, name: "Men's Basketball", sport: 'basketball', gender: 'male' }],
+  },
+  {
+    id: 6,
+    name: 'Hockey',
+    sport: 'hockey',
+    children: [{ id: 7, name: "Men's Hockey", sport: 'hockey', gender: 'male' }],
+  },
 ];
 const LOCATIONS: EventLocation[] = [
   { id: 1, name: 'Harbor Arena', city: 'Boston', state: 'MA', time_zone: 'EST' },
@@ -120,12 +133,19 @@ const KIND_OF: Record<string, 'participant' | 'participant_group' | 'event_categ
   group: 'participant_group',
   category: 'event_category',
 };
-let favs: { participant: Fav[]; participant_group: Fav[]; event_category: Fav[]; favorite_event: unknown[]; event_location: unknown[] };
+let favs: {
+  participant: Fav[];
+  participant_group: Fav[];
+  event_category: Fav[];
+  favorite_event: unknown[];
+  event_location: unknown[];
+};
 let nextFavourite = 500;
 let favouriteEventsAnswer: (url: URL) => Response;
 /** Every request with its method, JSON body and Authorization header. */
 let wire: { method: string; url: URL; body: unknown; auth: string | null }[] = [];
-const sent = (method: string, pathname: string) => wire.filter((r) => r.method === method && r.url.pathname === pathname);
+const sent = (method: string, pathname: string) =>
+  wire.filter((r) => r.method === method && r.url.pathname === pathname);
 const favouriteEventRequests = () => requests.filter((u) => u.pathname === '/api/events/favorite');
 
 const eventRequests = () => requests.filter((u) => u.pathname === '/api/events');
@@ -155,7 +175,12 @@ const fakeFetch: Environment['fetch'] = async (input, init) => {
       return auth ? json({ data: favs }) : json({ message: 'Unauthenticated.' }, 401);
     case '/api/favorite': {
       const type = String(body?.favoritable_type);
-      const favourite: Fav = { id: nextFavourite++, favoritable_id: Number(body?.favoritable_id), favoritable_type: type, name: null };
+      const favourite: Fav = {
+        id: nextFavourite++,
+        favoritable_id: Number(body?.favoritable_id),
+        favoritable_type: type,
+        name: null,
+      };
       favs[KIND_OF[type]!].push(favourite);
       return json({ data: favourite });
     }
@@ -227,7 +252,10 @@ function useFakePlatform(extra: Partial<Environment> = {}): void {
   profileUser = USER;
   setEnv({
     fetch: fakeFetch,
-    storage: new ExpiringStorage(() => new MemoryStorage(), () => Date.now()),
+    storage: new ExpiringStorage(
+      () => new MemoryStorage(),
+      () => Date.now(),
+    ),
     logger: {
       error: (...a: unknown[]) => logged.push({ level: 'error', text: a.join(' ') }),
       warn: (...a: unknown[]) => logged.push({ level: 'warn', text: a.join(' ') }),
@@ -243,7 +271,9 @@ type Schedule = HTMLElement & { shadowRoot: ShadowRoot };
 
 const root = (el: Element) => (el as Schedule).shadowRoot;
 const $ = <T extends Element = HTMLElement>(el: Element, selector: string) => root(el).querySelector<T>(selector);
-const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [...root(el).querySelectorAll<T>(selector)];
+const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [
+  ...root(el).querySelectorAll<T>(selector),
+];
 const text = (el: Element) => root(el).textContent ?? '';
 /** The outer HTML of a match, or null: assertions print this instead of the node (chai's inspect of a React-managed node can hang the page). */
 const html$ = (el: Element, selector: string) => root(el).querySelector(selector)?.outerHTML ?? null;
@@ -327,11 +357,15 @@ describe('<channel-schedule>', () => {
       expect($(el, '[part~="count"]')?.textContent).to.equal('3 events');
       // The keyed call went out with the api key from get_api_key, the keyless ones with the channel key.
       expect(lastEvents().get('api_key')).to.equal(API_KEY);
-      expect(requests.find((u) => u.pathname === '/api/settings')?.searchParams.get('channel_key')).to.equal(CHANNEL_KEY);
+      expect(requests.find((u) => u.pathname === '/api/settings')?.searchParams.get('channel_key')).to.equal(
+        CHANNEL_KEY,
+      );
     });
 
     it('fills a custom watch-url template', async () => {
-      const el = await fixture(html`<channel-schedule watch-url="https://tv.example/game?e={id}&src=embed"></channel-schedule>`);
+      const el = await fixture(
+        html`<channel-schedule watch-url="https://tv.example/game?e={id}&src=embed"></channel-schedule>`,
+      );
       await loaded(el);
       expect(links(el)[0]!.getAttribute('href')).to.equal('https://tv.example/game?e=101&src=embed');
     });
@@ -372,7 +406,8 @@ describe('<channel-schedule>', () => {
       const el = await fixture(html`<channel-schedule></channel-schedule>`);
       await loaded(el);
       const cards = $$(el, '[part~="event"]');
-      const badges = (card: Element) => [...card.querySelectorAll('[part~="badge"]')].map((b) => [b.getAttribute('part'), b.textContent]);
+      const badges = (card: Element) =>
+        [...card.querySelectorAll('[part~="badge"]')].map((b) => [b.getAttribute('part'), b.textContent]);
       expect(badges(cards[0]!)).to.deep.equal([
         ['badge badge-live', 'Live'],
         ['badge badge-free', 'Free'],
@@ -407,16 +442,18 @@ describe('<channel-schedule>', () => {
     }
 
     it('puts sport, gender, city, state, team, school and category into the query', async () => {
-      const el = await fixture(html`<channel-schedule
-        sport="hockey"
-        gender="women"
-        city="Boston"
-        state="MA"
-        team="northfield-m-hockey"
-        school="northfield"
-        category="male-hockey"
-        limit="7"
-      ></channel-schedule>`);
+      const el = await fixture(
+        html`<channel-schedule
+          sport="hockey"
+          gender="women"
+          city="Boston"
+          state="MA"
+          team="northfield-m-hockey"
+          school="northfield"
+          category="male-hockey"
+          limit="7"
+        ></channel-schedule>`,
+      );
       await loaded(el);
       const q = lastEvents();
       expect(Object.fromEntries([...q].filter(([k]) => k !== 'api_key'))).to.deep.equal({
@@ -457,7 +494,10 @@ describe('<channel-schedule>', () => {
 
   describe('properties', () => {
     it('a property reflects to its attribute and re-queries; reading it gives the value back', async () => {
-      const el = (await fixture(html`<channel-schedule></channel-schedule>`)) as HTMLElement & { kind?: string; sport?: string };
+      const el = (await fixture(html`<channel-schedule></channel-schedule>`)) as HTMLElement & {
+        kind?: string;
+        sport?: string;
+      };
       await loaded(el);
       el.kind = 'live';
       expect(el.getAttribute('kind')).to.equal('live');
@@ -473,7 +513,9 @@ describe('<channel-schedule>', () => {
     });
 
     it('a property set before the tag was defined is applied on upgrade', async () => {
-      expect(Object.prototype.hasOwnProperty.call(early, 'kind'), 'an own property shadows the accessor').to.equal(true);
+      expect(Object.prototype.hasOwnProperty.call(early, 'kind'), 'an own property shadows the accessor').to.equal(
+        true,
+      );
       const wrap = await fixture(html`<div></div>`);
       wrap.append(early);
       expect(Object.prototype.hasOwnProperty.call(early, 'kind'), 'moved onto the real accessor').to.equal(false);
@@ -496,7 +538,10 @@ describe('<channel-schedule>', () => {
         const more = $<HTMLButtonElement>(el, '[part~="more"]')!;
         expect(more.textContent).to.equal('Show more events');
         more.click();
-        await waitUntil(() => eventRequests().length > before || !html$(el, '[part~="more"]'), 'a request after Show more');
+        await waitUntil(
+          () => eventRequests().length > before || !html$(el, '[part~="more"]'),
+          'a request after Show more',
+        );
         await waitUntil(() => !$<HTMLButtonElement>(el, '[part~="more"]')?.disabled, 'the page arrives');
       }
       expect(eventRequests().map((u) => [u.searchParams.get('offset'), u.searchParams.get('limit')])).to.deep.equal([
@@ -552,10 +597,20 @@ describe('<channel-schedule>', () => {
       await loaded(el);
       const table = $<HTMLTableElement>(el, 'table[part~="table"]');
       expect(Boolean(table), 'a table').to.equal(true);
-      expect($$(el, 'thead th').map((th) => th.textContent)).to.deep.equal(['Event', 'Date', 'Time', 'Access', 'Actions']);
+      expect($$(el, 'thead th').map((th) => th.textContent)).to.deep.equal([
+        'Event',
+        'Date',
+        'Time',
+        'Access',
+        'Actions',
+      ]);
       expect($$(el, 'tbody tr[part~="row"]')).to.have.length(3);
       expect(html$(el, 'ul[part~="list"]')).to.equal(null);
-      expect($$(el, 'tbody a').map((a) => a.getAttribute('href'))).to.deep.equal(['/watch/101', '/watch/102', '/watch/103']);
+      expect($$(el, 'tbody a').map((a) => a.getAttribute('href'))).to.deep.equal([
+        '/watch/101',
+        '/watch/102',
+        '/watch/103',
+      ]);
     });
 
     it('layout="list" renders the list layout, grid by default', async () => {
@@ -577,7 +632,12 @@ describe('<channel-schedule>', () => {
       const form = $(el, 'form[role="search"][part~="filters"]');
       expect(Boolean(form), 'the filter form').to.equal(true);
       expect(form!.getAttribute('aria-label')).to.equal('Filter events');
-      expect($$(el, 'form label').map((l) => l.firstChild?.textContent)).to.deep.equal(['Gender', 'Sport', 'City', 'State']);
+      expect($$(el, 'form label').map((l) => l.firstChild?.textContent)).to.deep.equal([
+        'Gender',
+        'Sport',
+        'City',
+        'State',
+      ]);
 
       await choose(selectLabelled(el, 'Gender'), 'female');
       await waitUntil(() => eventRequests().length === 2, 'choosing a gender re-queries');
@@ -739,7 +799,9 @@ describe('<channel-schedule>', () => {
       getClient().clearCache();
       entitlementsChanged();
       await waitUntil(() => eventRequests().length === 2, 'the events again');
-      await waitUntil(() => $$(el, '[part~="badge-purchased"]').length === 2, 'two purchased badges', { timeout: 4000 });
+      await waitUntil(() => $$(el, '[part~="badge-purchased"]').length === 2, 'two purchased badges', {
+        timeout: 4000,
+      });
     });
   });
 
@@ -809,7 +871,8 @@ describe('<channel-schedule>', () => {
     });
 
     it('a malformed events answer shows a clear message, not a blank element', async () => {
-      eventsAnswer = () => json({ data: [{ id: 1, name: 'no time, no status' }], meta: { total: 1, offset: 0, limit: 50 } });
+      eventsAnswer = () =>
+        json({ data: [{ id: 1, name: 'no time, no status' }], meta: { total: 1, offset: 0, limit: 50 } });
       const el = await fixture(html`<channel-schedule></channel-schedule>`);
       await shows(el, 'The channel sent data this page cannot read. Please try again later.');
       expect($(el, '[part~="error"] button')?.textContent).to.equal('Try again');
@@ -854,7 +917,12 @@ describe('<channel-schedule>', () => {
     const toggles = (el: Element) => $$<HTMLButtonElement>(el, '[part~="favourite-toggle"]');
     const toggleNamed = (el: Element, name: string) => {
       const found = toggles(el).find((b) => b.querySelector('.toggle-name')?.textContent === name);
-      if (!found) throw new Error(`no toggle named ${name}; toggles: ${toggles(el).map((b) => b.textContent).join(', ')}`);
+      if (!found)
+        throw new Error(
+          `no toggle named ${name}; toggles: ${toggles(el)
+            .map((b) => b.textContent)
+            .join(', ')}`,
+        );
       return found;
     };
     /** Waits for the signed-in star (a disclosure button) of the first card. */
@@ -896,7 +964,11 @@ describe('<channel-schedule>', () => {
       expect(popover(el)!.getAttribute('role')).to.equal('group');
       expect(root(el).getElementById(popover(el)!.getAttribute('aria-labelledby')!)?.textContent).to.equal('Follow');
       expect(
-        toggles(el).map((b) => [b.querySelector('.toggle-name')?.textContent, b.querySelector('.toggle-kind')?.textContent, b.getAttribute('aria-pressed')]),
+        toggles(el).map((b) => [
+          b.querySelector('.toggle-name')?.textContent,
+          b.querySelector('.toggle-kind')?.textContent,
+          b.getAttribute('aria-pressed'),
+        ]),
       ).to.deep.equal([
         ['Northfield Huskies', 'Team', 'false'],
         ['Lakeside State Lakers', 'Team', 'false'],
@@ -905,7 +977,10 @@ describe('<channel-schedule>', () => {
       ]);
 
       toggleNamed(el, 'Lakeside State Lakers').click();
-      await waitUntil(() => toggleNamed(el, 'Lakeside State Lakers').getAttribute('aria-pressed') === 'true', 'the toggle pressed');
+      await waitUntil(
+        () => toggleNamed(el, 'Lakeside State Lakers').getAttribute('aria-pressed') === 'true',
+        'the toggle pressed',
+      );
       const [post, ...more] = sent('POST', '/api/favorite');
       expect(more).to.have.length(0);
       expect(post!.body).to.deep.equal({ favoritable_id: 12, favoritable_type: 'participant', api_key: API_KEY });
@@ -923,7 +998,7 @@ describe('<channel-schedule>', () => {
       await waitUntil(() => sent('DELETE', '/api/favorite/500').length === 1, 'the delete');
       await waitUntil(() => star.textContent === '☆', 'the star no longer following');
       expect(toggleNamed(el, 'Lakeside State Lakers').getAttribute('aria-pressed')).to.equal('false');
-      expect(star.getAttribute('aria-label')).to.equal('Add LSU @ NFU to favourites');      // The list itself was fetched once: the viewer was known from the stored token before it went out.
+      expect(star.getAttribute('aria-label')).to.equal('Add LSU @ NFU to favourites'); // The list itself was fetched once: the viewer was known from the stored token before it went out.
       expect(eventRequests()).to.have.length(1);
     });
 
@@ -952,7 +1027,10 @@ describe('<channel-schedule>', () => {
       const first = toggles(el)[0]!;
       expect(first.tagName).to.equal('BUTTON');
       expect(first.tabIndex).to.equal(0);
-      expect(Boolean(star.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING), 'after the star').to.equal(true);
+      expect(
+        Boolean(star.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING),
+        'after the star',
+      ).to.equal(true);
       first.focus();
       first.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
       await waitUntil(() => !popover(el), 'closed by Escape');
@@ -985,7 +1063,10 @@ describe('<channel-schedule>', () => {
       expect(starOf(el).hasAttribute('aria-expanded')).to.equal(true);
       // Access badges depend on the viewer: the list is fetched again, with the token.
       await waitUntil(() => eventRequests().length === 2, 'the events again');
-      expect(wire.filter((r) => r.url.pathname === '/api/events').map((r) => r.auth)).to.deep.equal([null, 'Bearer tok-fan']);
+      expect(wire.filter((r) => r.url.pathname === '/api/events').map((r) => r.auth)).to.deep.equal([
+        null,
+        'Bearer tok-fan',
+      ]);
     });
   });
 
@@ -1041,7 +1122,9 @@ describe('<channel-schedule>', () => {
       resetSession();
       useFakePlatform();
       asMember();
-      favs.participant_group = [{ id: 92, favoritable_id: 1, favoritable_type: 'group', name: 'Northfield University' }];
+      favs.participant_group = [
+        { id: 92, favoritable_id: 1, favoritable_type: 'group', name: 'Northfield University' },
+      ];
       const other = await fixture(html`<channel-schedule favorites lang="fr"></channel-schedule>`);
       await shows(other, "Aucun de vos favoris n'a d'événement ici.");
     });
@@ -1098,7 +1181,9 @@ describe('<channel-schedule>', () => {
       $<HTMLButtonElement>(el, '[part~="more"]')!.click();
       await waitUntil(() => favouriteEventRequests().length === 2, 'the second page');
       await waitUntil(() => !html$(el, '[part~="more"]'), 'everything loaded');
-      expect(favouriteEventRequests().map((u) => [u.searchParams.get('offset'), u.searchParams.get('limit')])).to.deep.equal([
+      expect(
+        favouriteEventRequests().map((u) => [u.searchParams.get('offset'), u.searchParams.get('limit')]),
+      ).to.deep.equal([
         ['0', '50'],
         ['50', '50'],
       ]);
@@ -1118,7 +1203,11 @@ describe('<channel-schedule>', () => {
     });
 
     it('takes the language of the nearest [lang] ancestor', async () => {
-      const wrap = await fixture(html`<div lang="fr-CA"><section><channel-schedule kind="live"></channel-schedule></section></div>`);
+      const wrap = await fixture(
+        html`<div lang="fr-CA">
+          <section><channel-schedule kind="live"></channel-schedule></section>
+        </div>`,
+      );
       const el = wrap.querySelector('channel-schedule')!;
       await loaded(el);
       expect($(el, '[part~="title"]')?.textContent).to.equal('En direct');

@@ -46,7 +46,11 @@ const GROUPS = [
 const CATEGORIES = [{ id: 6, name: 'Hockey', children: [{ id: 7, name: "Men's Hockey" }] }];
 
 type Kind = 'participant' | 'participant_group' | 'event_category';
-const KIND_OF: Record<string, Kind> = { participant: 'participant', group: 'participant_group', category: 'event_category' };
+const KIND_OF: Record<string, Kind> = {
+  participant: 'participant',
+  group: 'participant_group',
+  category: 'event_category',
+};
 let favs: Favourites;
 let next = 500;
 let server: FakeServer;
@@ -75,7 +79,9 @@ function serve(): void {
     .on('GET', `${API}/settings`, ok({ name: 'Demo', language: 'en', currency: 'USD' }))
     .on('GET', `${API}/color-settings/web`, ok({}))
     .on('GET', `${API}/geo`, ok({ country_code: 'US', is_geo_blocked: false }))
-    .on('GET', `${API}/profile`, (req) => (req.headers.authorization ? ok({ id: 7, email: 'fan@example.com' }) : { status: 401 }))
+    .on('GET', `${API}/profile`, (req) =>
+      req.headers.authorization ? ok({ id: 7, email: 'fan@example.com' }) : { status: 401 },
+    )
     .on('GET', `${API}/favorites`, () => ok(favs))
     .on('POST', `${API}/favorite`, (req: Recorded) => {
       const body = req.body as { favoritable_id: number; favoritable_type: string };
@@ -92,21 +98,34 @@ function serve(): void {
       return ok({ message: 'Removed' });
     });
   }
-  setEnv({ fetch: server.fetch, storage: new ExpiringStorage(() => new MemoryStorage(), () => Date.now()) });
+  setEnv({
+    fetch: server.fetch,
+    storage: new ExpiringStorage(
+      () => new MemoryStorage(),
+      () => Date.now(),
+    ),
+  });
   env().storage.set('token.demo', 'tok-fan');
 }
 
 // ------------------------------------------------------------------ DOM helpers
 
 const root = (el: Element) => el.shadowRoot!;
-const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [...root(el).querySelectorAll<T>(selector)];
+const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [
+  ...root(el).querySelectorAll<T>(selector),
+];
 const text = (el: Element) => root(el).textContent ?? '';
-const group = (el: Element, kind: string) => root(el).querySelector<HTMLElement>(`[part~="favourite-group"][data-kind="${kind}"]`)!;
-const names = (section: Element) => [...section.querySelectorAll('[part~="favourite"] > span:first-child')].map((n) => n.textContent);
-const trail = () => server.trail.map((t) => t.replace(API, '')).filter((t) => !/keys|get_api_key|settings|color|geo|profile/.test(t));
+const group = (el: Element, kind: string) =>
+  root(el).querySelector<HTMLElement>(`[part~="favourite-group"][data-kind="${kind}"]`)!;
+const names = (section: Element) =>
+  [...section.querySelectorAll('[part~="favourite"] > span:first-child')].map((n) => n.textContent);
+const trail = () =>
+  server.trail.map((t) => t.replace(API, '')).filter((t) => !/keys|get_api_key|settings|color|geo|profile/.test(t));
 
 async function ready(el: Element): Promise<void> {
-  await waitUntil(() => root(el).querySelectorAll('[part~="favourite-group"]').length === 5, 'the five kinds', { timeout: 4000 });
+  await waitUntil(() => root(el).querySelectorAll('[part~="favourite-group"]').length === 5, 'the five kinds', {
+    timeout: 4000,
+  });
 }
 
 async function choose(select: HTMLSelectElement, value: string): Promise<void> {
@@ -183,13 +202,19 @@ describe('favourites panel', () => {
     expect(del[0]!.headers.authorization).to.equal('Bearer tok-fan');
     await waitUntil(() => trail().filter((t) => t === 'GET /favorites').length === 2, 'reloaded after the delete');
     expect(trail().indexOf('DELETE /favorite/31')).to.be.below(trail().lastIndexOf('GET /favorites'));
-    await waitUntil(() => root(el).activeElement?.getAttribute('aria-label') === 'Remove Lakeside State Lakers from favourites', 'focus on the next row');
+    await waitUntil(
+      () => root(el).activeElement?.getAttribute('aria-label') === 'Remove Lakeside State Lakers from favourites',
+      'focus on the next row',
+    );
     await waitUntil(() => text(el).includes('Northfield Huskies was removed from your favourites.'), 'announced');
 
     // The last one: the focus goes to the Add control of that kind.
     group(el, 'participant').querySelector<HTMLButtonElement>('[part~="favourite-remove"]')!.click();
     await waitUntil(() => text(el).includes('You follow no team yet.'), 'no team left');
-    await waitUntil(() => root(el).activeElement === group(el, 'participant').querySelector('select'), 'focus on the select');
+    await waitUntil(
+      () => root(el).activeElement === group(el, 'participant').querySelector('select'),
+      'focus on the select',
+    );
   });
 
   it('Add offers the catalogue minus what is chosen, and sends POST favorite', async () => {
@@ -271,7 +296,9 @@ describe('favourites panel', () => {
       'Événements favoris',
       "Lieux d'événements",
     ]);
-    const expected = new Intl.DateTimeFormat('fr', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(T0 * 1000));
+    const expected = new Intl.DateTimeFormat('fr', { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date(T0 * 1000),
+    );
     expect(group(el, 'favorite_event').querySelector('time')!.textContent).to.equal(expected);
     expect($$(el, '[part~="favourite-remove"]')[0]!.textContent).to.equal('Retirer');
   });

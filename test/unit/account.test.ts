@@ -48,11 +48,24 @@ const TOKEN = 'tok-secret-123';
 const RETURN_KEY = 'rudy_return.demo';
 
 const user = (fields: Record<string, unknown> = {}) =>
-  User.parse({ id: 7, email: 'fan@example.com', first_name: 'Ann', last_name: 'Fan', capabilities: ['watch'], ...fields });
+  User.parse({
+    id: 7,
+    email: 'fan@example.com',
+    first_name: 'Ann',
+    last_name: 'Fan',
+    capabilities: ['watch'],
+    ...fields,
+  });
 const session = (fields: Record<string, unknown> = {}) => ({ token: TOKEN, user: user(fields) });
-const unprocessable = (message: string, errors?: Record<string, string[]>) => ({ status: 422, body: { message, errors } });
+const unprocessable = (message: string, errors?: Record<string, string[]>) => ({
+  status: 422,
+  body: { message, errors },
+});
 /** The server's answer to a signed-in call while the account still has its temporary password. */
-const TEMPORARY_LOCK = { status: 403, body: { message: 'Choose a new password first: you signed in with a temporary password.' } };
+const TEMPORARY_LOCK = {
+  status: 403,
+  body: { message: 'Choose a new password first: you signed in with a temporary password.' },
+};
 
 let w: World;
 
@@ -68,7 +81,11 @@ function serveChannel(): void {
         site_url: `${SITE}/`,
         auth: { remote_auth: 1 },
         social: {
-          google: { client_id: 'g-client', authorize_url: 'https://accounts.test/o/oauth2/auth', scope: 'openid email' },
+          google: {
+            client_id: 'g-client',
+            authorize_url: 'https://accounts.test/o/oauth2/auth',
+            scope: 'openid email',
+          },
           facebook: { client_id: 'fb-client', authorize_url: 'https://facebook.test/dialog/oauth' },
         },
       }),
@@ -187,10 +204,14 @@ describe('accounts', () => {
       w.server.on(
         'POST',
         `${API}/v2/auth/login`,
-        unprocessable('Too many login attempts.', { email: ['Too many login attempts. Please try again in 42 seconds.'] }),
+        unprocessable('Too many login attempts.', {
+          email: ['Too many login attempts. Please try again in 42 seconds.'],
+        }),
       );
       const failure = refused(await login({ email: 'fan@example.com', password: 'nope-nope' }));
-      expect(failure.fields).to.deep.equal({ email: { key: 'forms:account.server.throttled', values: { seconds: 42 } } });
+      expect(failure.fields).to.deep.equal({
+        email: { key: 'forms:account.server.throttled', values: { seconds: 42 } },
+      });
       expect(formMessage(failure, ['email', 'password']), 'the field explains it').to.equal(undefined);
     });
 
@@ -219,7 +240,15 @@ describe('accounts', () => {
     it('refuses without terms (field and form messages) and checks every field, sending nothing', async () => {
       const before = w.server.calls.length;
       const failure = refused(
-        await register({ first_name: ' ', last_name: '', email: 'x', password: 'short', password_confirmation: 'other', terms: false, news: false }),
+        await register({
+          first_name: ' ',
+          last_name: '',
+          email: 'x',
+          password: 'short',
+          password_confirmation: 'other',
+          terms: false,
+          news: false,
+        }),
       );
       expect(keysOf(failure.fields)).to.deep.equal({
         first_name: 'forms:validation.firstName',
@@ -255,7 +284,9 @@ describe('accounts', () => {
       const failure = refused(await register(REGISTRATION));
       expect(failure.fields).to.deep.equal({ email: { key: 'forms:server.emailTaken' } });
       expect(formMessage(failure, ['email'])).to.equal(undefined);
-      expect(formMessage(failure, ['password']), 'a field the form lacks goes to the top').to.deep.equal({ key: 'forms:server.emailTaken' });
+      expect(formMessage(failure, ['password']), 'a field the form lacks goes to the top').to.deep.equal({
+        key: 'forms:server.emailTaken',
+      });
     });
   });
 
@@ -336,13 +367,22 @@ describe('accounts', () => {
     });
 
     const callback = (fields: Partial<Extract<AccountRoute, { kind: 'social-callback' }>>) =>
-      ({ kind: 'social-callback', provider: 'google', code: 'one-time-code', state: 'ak-1', error: '', ...fields }) as const;
+      ({
+        kind: 'social-callback',
+        provider: 'google',
+        code: 'one-time-code',
+        state: 'ak-1',
+        error: '',
+        ...fields,
+      }) as const;
 
     it('refuses a state other than the api key in use, sending nothing', async () => {
       const before = w.server.calls.length;
       const failure = refused(await completeSocial(callback({ state: 'ak-other' })));
       expect(failure.message).to.deep.equal({ key: 'forms:account.social.failed' });
-      expect(refused(await completeSocial(callback({ code: '' }))).message).to.deep.equal({ key: 'forms:account.social.failed' });
+      expect(refused(await completeSocial(callback({ code: '' }))).message).to.deep.equal({
+        key: 'forms:account.social.failed',
+      });
       expect(w.server.calls.length).to.equal(before);
       expect($user.get()).to.equal(undefined);
     });
@@ -385,7 +425,12 @@ describe('accounts', () => {
   });
 
   describe('email verification', () => {
-    const route = { kind: 'verify-email', email: 'fan@example.com', expires: '1700000000', signature: 'sig-1' } as const;
+    const route = {
+      kind: 'verify-email',
+      email: 'fan@example.com',
+      expires: '1700000000',
+      signature: 'sig-1',
+    } as const;
 
     it('posts the link values and marks the signed-in owner verified', async () => {
       await signedIn({ email_verified: false });
@@ -401,7 +446,12 @@ describe('accounts', () => {
     });
 
     it('maps a bad or expired link and an already verified email to the spec texts', async () => {
-      w.server.on('POST', `${API}/auth/email-verify`, unprocessable('Verification failed'), unprocessable('Email already verified'));
+      w.server.on(
+        'POST',
+        `${API}/auth/email-verify`,
+        unprocessable('Verification failed'),
+        unprocessable('Email already verified'),
+      );
       expect(refused(await verifyEmail(route)).message).to.deep.equal({ key: 'forms:server.verificationFailed' });
       expect(refused(await verifyEmail(route)).message).to.deep.equal({ key: 'forms:server.alreadyVerified' });
     });
@@ -416,19 +466,40 @@ describe('accounts', () => {
 
   describe('password reset', () => {
     it('asks for a link by email (checked first)', async () => {
-      expect(keysOf(refused(await requestPasswordReset('nope')).fields)).to.deep.equal({ email: 'forms:validation.email' });
-      w.server.on('POST', `${API}/auth/password-reset-request`, ok({ message: 'If the account exists, a link was sent.' }));
+      expect(keysOf(refused(await requestPasswordReset('nope')).fields)).to.deep.equal({
+        email: 'forms:validation.email',
+      });
+      w.server.on(
+        'POST',
+        `${API}/auth/password-reset-request`,
+        ok({ message: 'If the account exists, a link was sent.' }),
+      );
       expect((await requestPasswordReset(' fan@example.com ')).ok).to.equal(true);
-      expect(only('POST', 'auth/password-reset-request').body).to.deep.equal({ email: 'fan@example.com', api_key: 'ak-1' });
+      expect(only('POST', 'auth/password-reset-request').body).to.deep.equal({
+        email: 'fan@example.com',
+        api_key: 'ak-1',
+      });
     });
 
     it('sets the new password; an expired link is recognised; the rules are checked first', async () => {
-      const input = { email: 'fan@example.com', token: 'reset-token', password: 'new-pass-1', password_confirmation: 'new-pass-1' };
-      expect(keysOf(refused(await resetPassword({ ...input, password_confirmation: 'new-pass-2' })).fields)).to.deep.equal({
+      const input = {
+        email: 'fan@example.com',
+        token: 'reset-token',
+        password: 'new-pass-1',
+        password_confirmation: 'new-pass-1',
+      };
+      expect(
+        keysOf(refused(await resetPassword({ ...input, password_confirmation: 'new-pass-2' })).fields),
+      ).to.deep.equal({
         password_confirmation: 'forms:validation.passwordMismatch',
       });
       expect(calls('POST', 'auth/password-reset')).to.have.length(0);
-      w.server.on('POST', `${API}/auth/password-reset`, ok({ message: 'Password changed' }), unprocessable('Reset password key expired'));
+      w.server.on(
+        'POST',
+        `${API}/auth/password-reset`,
+        ok({ message: 'Password changed' }),
+        unprocessable('Reset password key expired'),
+      );
       expect((await resetPassword(input)).ok).to.equal(true);
       expect(only('POST', 'auth/password-reset').body).to.deep.equal({ ...input, api_key: 'ak-1' });
       const failure = refused(await resetPassword(input));
@@ -448,7 +519,11 @@ describe('accounts', () => {
     it('confirms keyless (channel key in the body) and signs out the deleted user without a logout call', async () => {
       await signedIn();
       w.server.on('POST', `${API}/delete-account-confirm`, ok({ message: 'Deleted' }));
-      const outcome = await confirmAccountDeletion({ kind: 'confirm-deletion', email: 'FAN@example.com', token: 'del-token' });
+      const outcome = await confirmAccountDeletion({
+        kind: 'confirm-deletion',
+        email: 'FAN@example.com',
+        token: 'del-token',
+      });
       expect(outcome).to.deep.equal({ ok: true, value: { signedOut: true } });
       const sent = only('POST', 'delete-account-confirm');
       expect(sent.body).to.deep.equal({ email: 'FAN@example.com', token: 'del-token', channel_key: 'ck-1' });
@@ -458,15 +533,25 @@ describe('accounts', () => {
     });
 
     it('a bad, expired or unknown-email link reads as the translated "invalid or has expired"', async () => {
-      w.server.on('POST', `${API}/delete-account-confirm`, unprocessable('The link to delete the account is invalid or has expired.'));
-      const failure = refused(await confirmAccountDeletion({ kind: 'confirm-deletion', email: 'nobody@example.com', token: 't' }));
+      w.server.on(
+        'POST',
+        `${API}/delete-account-confirm`,
+        unprocessable('The link to delete the account is invalid or has expired.'),
+      );
+      const failure = refused(
+        await confirmAccountDeletion({ kind: 'confirm-deletion', email: 'nobody@example.com', token: 't' }),
+      );
       expect(failure.message).to.deep.equal({ key: 'forms:account.server.deletionLinkInvalid' });
     });
 
     it("another account's link leaves this sign-in alone", async () => {
       await signedIn();
       w.server.on('POST', `${API}/delete-account-confirm`, ok({ message: 'Deleted' }));
-      const outcome = await confirmAccountDeletion({ kind: 'confirm-deletion', email: 'other@example.com', token: 't' });
+      const outcome = await confirmAccountDeletion({
+        kind: 'confirm-deletion',
+        email: 'other@example.com',
+        token: 't',
+      });
       expect(outcome).to.deep.equal({ ok: true, value: { signedOut: false } });
       expect($user.get()?.email).to.equal('fan@example.com');
     });
@@ -488,10 +573,23 @@ describe('accounts', () => {
       await signedIn();
       w.server.on('POST', `${API}/profile`, ok(user({ first_name: 'Anne', gender: 'W' })), ok(user()));
       // A current password typed without a new one is not sent.
-      const outcome = await updateProfile({ ...input, first_name: ' Anne ', gender: 'W', news: true, current_password: 'fan-pass-1' });
+      const outcome = await updateProfile({
+        ...input,
+        first_name: ' Anne ',
+        gender: 'W',
+        news: true,
+        current_password: 'fan-pass-1',
+      });
       expect(outcome.ok).to.equal(true);
       const [first] = calls('POST', 'profile');
-      expect(first!.body).to.deep.equal({ _method: 'patch', first_name: 'Anne', last_name: 'Fan', gender: 'W', news: true, api_key: 'ak-1' });
+      expect(first!.body).to.deep.equal({
+        _method: 'patch',
+        first_name: 'Anne',
+        last_name: 'Fan',
+        gender: 'W',
+        news: true,
+        api_key: 'ak-1',
+      });
       expect(first!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
       expect($user.get()?.first_name).to.equal('Anne');
       await updateProfile({ ...input, current_password: 'fan-pass-1', ...NEW });
@@ -514,19 +612,32 @@ describe('accounts', () => {
         current_password: 'forms:validation.required',
       });
       // Typing only the confirmation starts a change too.
-      expect(keysOf(refused(await updateProfile({ ...input, password_confirmation: 'new-pass-1' })).fields)).to.deep.equal({
+      expect(
+        keysOf(refused(await updateProfile({ ...input, password_confirmation: 'new-pass-1' })).fields),
+      ).to.deep.equal({
         current_password: 'forms:validation.required',
         password: 'forms:validation.required',
       });
       // A current password does not excuse a short new one.
-      expect(keysOf(refused(await updateProfile({ ...input, current_password: 'fan-pass-1', password: 'short', password_confirmation: 'short' })).fields)).to.deep.equal({
+      expect(
+        keysOf(
+          refused(
+            await updateProfile({
+              ...input,
+              current_password: 'fan-pass-1',
+              password: 'short',
+              password_confirmation: 'short',
+            }),
+          ).fields,
+        ),
+      ).to.deep.equal({
         password: 'forms:validation.passwordShort',
       });
       expect(calls('POST', 'profile')).to.have.length(0);
       expect(validateProfile({ ...input }, user()), 'no change, no current password needed').to.deep.equal({});
     });
 
-    it("a social-only account (has_password false) sets its first password without a current one; absent, has_password is true", async () => {
+    it('a social-only account (has_password false) sets its first password without a current one; absent, has_password is true', async () => {
       expect(user().has_password, 'a channel API that does not send it').to.equal(true);
       expect(User.parse({ id: 1, email: 'a@b.test', has_password: 0 }).has_password).to.equal(false);
       await signedIn({ provider: 'google', has_password: false });
@@ -544,17 +655,36 @@ describe('accounts', () => {
       w.server.on(
         'POST',
         `${API}/profile`,
-        unprocessable('The current password is incorrect.', { current_password: ['The current password is incorrect.'] }),
-        unprocessable('The current password field is required.', { current_password: ['The current password field is required.'] }),
+        unprocessable('The current password is incorrect.', {
+          current_password: ['The current password is incorrect.'],
+        }),
+        unprocessable('The current password field is required.', {
+          current_password: ['The current password field is required.'],
+        }),
       );
       const wrong = refused(await updateProfile({ ...input, current_password: 'not-it-1', ...NEW }));
       expect(wrong.fields).to.deep.equal({ current_password: { key: 'forms:account.server.currentPasswordWrong' } });
-      const visible = ['first_name', 'last_name', 'gender', 'news', 'current_password', 'password', 'password_confirmation'];
+      const visible = [
+        'first_name',
+        'last_name',
+        'gender',
+        'news',
+        'current_password',
+        'password',
+        'password_confirmation',
+      ];
       expect(formMessage(wrong, visible), 'the field explains it').to.equal(undefined);
       const missing = refused(await updateProfile({ ...input, current_password: 'not-it-1', ...NEW }));
-      expect(missing.fields).to.deep.equal({ current_password: { key: 'forms:account.server.currentPasswordRequired' } });
+      expect(missing.fields).to.deep.equal({
+        current_password: { key: 'forms:account.server.currentPasswordRequired' },
+      });
       // Where no current-password field is shown, the form's alert says it.
-      expect(formMessage(missing, visible.filter((n) => n !== 'current_password'))).to.deep.equal({
+      expect(
+        formMessage(
+          missing,
+          visible.filter((n) => n !== 'current_password'),
+        ),
+      ).to.deep.equal({
         key: 'forms:account.server.currentPasswordRequired',
       });
     });
@@ -566,7 +696,12 @@ describe('accounts', () => {
         password: 'forms:validation.required',
         password_confirmation: 'forms:validation.required',
       });
-      expect(keysOf(refused(await updateProfile({ ...input, first_name: '', password: 'short', password_confirmation: 'short' })).fields)).to.deep.equal({
+      expect(
+        keysOf(
+          refused(await updateProfile({ ...input, first_name: '', password: 'short', password_confirmation: 'short' }))
+            .fields,
+        ),
+      ).to.deep.equal({
         first_name: 'forms:validation.firstName',
         current_password: 'forms:validation.required',
         password: 'forms:validation.passwordShort',
@@ -583,7 +718,9 @@ describe('accounts', () => {
     it('normalises and checks the code, then links; a bad code comes back under the field', async () => {
       await signedIn();
       expect(keysOf(refused(await addDeviceSession('')).fields)).to.deep.equal({ code: 'forms:validation.required' });
-      expect(keysOf(refused(await addDeviceSession('AB1')).fields)).to.deep.equal({ code: 'forms:account.devices.invalid' });
+      expect(keysOf(refused(await addDeviceSession('AB1')).fields)).to.deep.equal({
+        code: 'forms:account.devices.invalid',
+      });
       expect(keysOf(refused(await addDeviceSession('ABCDE1')).fields), '1 is not a code character').to.deep.equal({
         code: 'forms:account.devices.invalid',
       });
@@ -597,8 +734,12 @@ describe('accounts', () => {
       );
       expect((await addDeviceSession('ab c3-de')).ok).to.equal(true);
       expect(only('POST', 'auth/add_session').body).to.deep.equal({ code: 'ABC3DE', api_key: 'ak-1' });
-      expect(refused(await addDeviceSession('XYZ234')).fields).to.deep.equal({ code: { key: 'forms:account.server.codeInvalid' } });
-      expect(refused(await addDeviceSession('XYZ234')).message).to.deep.equal({ key: 'forms:account.server.devicesOff' });
+      expect(refused(await addDeviceSession('XYZ234')).fields).to.deep.equal({
+        code: { key: 'forms:account.server.codeInvalid' },
+      });
+      expect(refused(await addDeviceSession('XYZ234')).message).to.deep.equal({
+        key: 'forms:account.server.devicesOff',
+      });
     });
   });
 
@@ -606,15 +747,30 @@ describe('accounts', () => {
     it('orders keeps the active ones; transactions come newest first; clips as sent', async () => {
       await signedIn();
       const order = (id: number, activity: string | null) =>
-        Order.parse({ id, type: 'event', status: 'Paid', activity_status: activity, product: { id: 1, name: 'Final' }, created_at: 1 });
+        Order.parse({
+          id,
+          type: 'event',
+          status: 'Paid',
+          activity_status: activity,
+          product: { id: 1, name: 'Final' },
+          created_at: 1,
+        });
       w.server
         .on('GET', `${API}/orders`, ok([order(1, 'active'), order(2, 'inactive'), order(3, 'Active'), order(4, null)]))
         .on(
           'GET',
           `${API}/transactions`,
-          ok([1, 3, 2].map((n) => Transaction.parse({ id: n, order_id: 1, status: 'paid', amount: 1, created_at: n * 100 }))),
+          ok(
+            [1, 3, 2].map((n) =>
+              Transaction.parse({ id: n, order_id: 1, status: 'paid', amount: 1, created_at: n * 100 }),
+            ),
+          ),
         )
-        .on('GET', `${API}/clips/user`, ok([Clip.parse({ id: 5, event_id: 1, name: 'Goal', start_time: 0, duration: 30 })]));
+        .on(
+          'GET',
+          `${API}/clips/user`,
+          ok([Clip.parse({ id: 5, event_id: 1, name: 'Goal', start_time: 0, duration: 30 })]),
+        );
       const stores = [createOrders(), createTransactions(), createClips()] as const;
       for (const s of stores) s.load();
       await until(() => stores.every((s) => s.$state.get().status === 'ready'), 'the lists');
@@ -629,39 +785,61 @@ describe('accounts', () => {
       tokenOnlyInHeaders();
     });
 
-    it("a 403 of the temporary-password lock shows its translated sentence, not only the generic text", async () => {
+    it('a 403 of the temporary-password lock shows its translated sentence, not only the generic text', async () => {
       await signedIn();
-      w.server.on('GET', `${API}/orders`, TEMPORARY_LOCK).on('GET', `${API}/transactions`, TEMPORARY_LOCK).on('GET', `${API}/clips/user`, TEMPORARY_LOCK);
+      w.server
+        .on('GET', `${API}/orders`, TEMPORARY_LOCK)
+        .on('GET', `${API}/transactions`, TEMPORARY_LOCK)
+        .on('GET', `${API}/clips/user`, TEMPORARY_LOCK);
       const stores = [createOrders(), createTransactions(), createClips()] as const;
       for (const s of stores) s.load();
       await until(() => stores.every((s) => s.$state.get().status === 'error'), 'the failed lists');
-      for (const s of stores) expect(s.$state.get()).to.deep.equal({ status: 'error', error: { key: 'errors.temporaryPassword' } });
+      for (const s of stores)
+        expect(s.$state.get()).to.deep.equal({ status: 'error', error: { key: 'errors.temporaryPassword' } });
       expect($user.get(), 'a 403 is not a sign-out').not.to.equal(undefined);
     });
   });
 
   describe('messages', () => {
     it('maps errors: 401 session ended, 429 throttled, unknown text kept, bare status generic', () => {
-      expect(failureOf(new HttpError(401, 'Unauthenticated.', 'u')).message).to.deep.equal({ key: 'forms:account.server.sessionEnded' });
-      expect(failureOf(new HttpError(429, 'Too Many Attempts.', 'u')).message).to.deep.equal({ key: 'errors.tooManyRequests' });
+      expect(failureOf(new HttpError(401, 'Unauthenticated.', 'u')).message).to.deep.equal({
+        key: 'forms:account.server.sessionEnded',
+      });
+      expect(failureOf(new HttpError(429, 'Too Many Attempts.', 'u')).message).to.deep.equal({
+        key: 'errors.tooManyRequests',
+      });
       expect(failureOf(new HttpError(422, 'Something odd', 'u')).message).to.deep.equal({
         key: 'forms:account.server.raw',
         values: { text: 'Something odd' },
       });
       expect(failureOf(new HttpError(400, 'HTTP 400', 'u')).message).to.equal(GENERIC);
       expect(failureOf(new Error('boom')).message).to.equal(GENERIC);
-      expect(failureOf(new HttpError(422, 'Wrong auth data', 'u')).message).to.deep.equal({ key: 'forms:server.wrongAuth' });
-      expect(failureOf(new HttpError(403, TEMPORARY_LOCK.body.message, 'u')).message).to.deep.equal({ key: 'errors.temporaryPassword' });
+      expect(failureOf(new HttpError(422, 'Wrong auth data', 'u')).message).to.deep.equal({
+        key: 'forms:server.wrongAuth',
+      });
+      expect(failureOf(new HttpError(403, TEMPORARY_LOCK.body.message, 'u')).message).to.deep.equal({
+        key: 'errors.temporaryPassword',
+      });
     });
 
     it('a 503 from a full sign-in queue and the per-address registration limit read as sentences, in both languages', async () => {
-      await Promise.all([loadNamespace('fr', 'translation'), loadNamespace('en', 'forms'), loadNamespace('fr', 'forms')]);
+      await Promise.all([
+        loadNamespace('fr', 'translation'),
+        loadNamespace('en', 'forms'),
+        loadNamespace('fr', 'forms'),
+      ]);
       const [en, fr] = [translator('en'), translator('fr')];
-      const busy = failureOf(new HttpError(503, 'Too many sign-ins at once. Please try again in a moment.', 'u')).message!;
+      const busy = failureOf(
+        new HttpError(503, 'Too many sign-ins at once. Please try again in a moment.', 'u'),
+      ).message!;
       expect(busy).to.deep.equal({ key: 'forms:account.server.busy' });
-      expect(failureOf(new HttpError(503, 'Service Unavailable', 'u')).message, 'another 503 stays generic').to.equal(GENERIC);
+      expect(failureOf(new HttpError(503, 'Service Unavailable', 'u')).message, 'another 503 stays generic').to.equal(
+        GENERIC,
+      );
       const accounts = failureOf(
-        new HttpError(422, 'x', 'u', { email: ['Too many accounts were created from this address. Please try again later.'] }),
+        new HttpError(422, 'x', 'u', {
+          email: ['Too many accounts were created from this address. Please try again later.'],
+        }),
       ).fields.email!;
       expect([en(busy.key), en(accounts.key)]).to.deep.equal([
         'Too many sign-ins at once. Please try again in a moment.',
@@ -674,12 +852,17 @@ describe('accounts', () => {
     });
 
     it('maps the per-account sign-in lock to the email field with its minutes, singular and plural', async () => {
-      const lock = (text: string) => failureOf(new HttpError(422, 'Too many failed sign-ins.', 'u', { email: [text] })).fields.email;
-      expect(lock('This account is locked after too many failed sign-ins. Please try again in 15 minutes.')).to.deep.equal({
+      const lock = (text: string) =>
+        failureOf(new HttpError(422, 'Too many failed sign-ins.', 'u', { email: [text] })).fields.email;
+      expect(
+        lock('This account is locked after too many failed sign-ins. Please try again in 15 minutes.'),
+      ).to.deep.equal({
         key: 'forms:account.server.accountLocked',
         values: { count: 15 },
       });
-      expect(lock('This account is locked after too many failed sign-ins. Please try again in 1 minute.')).to.deep.equal({
+      expect(
+        lock('This account is locked after too many failed sign-ins. Please try again in 1 minute.'),
+      ).to.deep.equal({
         key: 'forms:account.server.accountLocked',
         values: { count: 1 },
       });
@@ -691,20 +874,39 @@ describe('accounts', () => {
     });
 
     it('every new message reads as a sentence in English and French (no key shown, plural by count)', async () => {
-      await Promise.all([loadNamespace('fr', 'translation'), loadNamespace('en', 'forms'), loadNamespace('fr', 'forms')]);
+      await Promise.all([
+        loadNamespace('fr', 'translation'),
+        loadNamespace('en', 'forms'),
+        loadNamespace('fr', 'forms'),
+      ]);
       const [en, fr] = [translator('en'), translator('fr')];
       const server = (text: string, errors: Record<string, string[]> = {}) => {
         const failure = failureOf(new HttpError(422, text, 'u', errors));
         return Object.values(failure.fields)[0] ?? failure.message!;
       };
       const says = (t: typeof en, m: { key: string; values?: Record<string, string | number> }) => t(m.key, m.values);
-      const locked = (n: number) => server('x', { email: [`This account is locked after too many failed sign-ins. Please try again in ${n} ${n === 1 ? 'minute' : 'minutes'}.`] });
-      expect(says(en, locked(1))).to.equal('This account is locked after too many failed sign-ins. Please try again in 1 minute.');
-      expect(says(en, locked(15))).to.equal('This account is locked after too many failed sign-ins. Please try again in 15 minutes.');
-      expect(says(fr, locked(1))).to.equal('Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans 1 minute.');
-      expect(says(fr, locked(15))).to.equal('Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans 15 minutes.');
+      const locked = (n: number) =>
+        server('x', {
+          email: [
+            `This account is locked after too many failed sign-ins. Please try again in ${n} ${n === 1 ? 'minute' : 'minutes'}.`,
+          ],
+        });
+      expect(says(en, locked(1))).to.equal(
+        'This account is locked after too many failed sign-ins. Please try again in 1 minute.',
+      );
+      expect(says(en, locked(15))).to.equal(
+        'This account is locked after too many failed sign-ins. Please try again in 15 minutes.',
+      );
+      expect(says(fr, locked(1))).to.equal(
+        'Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans 1 minute.',
+      );
+      expect(says(fr, locked(15))).to.equal(
+        'Ce compte est bloqué après trop de connexions échouées. Veuillez réessayer dans 15 minutes.',
+      );
       const temporary = failureOf(new HttpError(403, TEMPORARY_LOCK.body.message, 'u')).message!;
-      expect(says(en, temporary)).to.equal('You signed in with a temporary password. Choose a new password in your profile first.');
+      expect(says(en, temporary)).to.equal(
+        'You signed in with a temporary password. Choose a new password in your profile first.',
+      );
       expect(says(fr, temporary)).to.equal(
         "Vous vous êtes connecté avec un mot de passe temporaire. Choisissez d'abord un nouveau mot de passe dans votre profil.",
       );
@@ -738,7 +940,9 @@ describe('account routes', () => {
       email: 'a@b.test',
       token: 't',
     });
-    expect(parseAccountRoute('https://s.test/confirm-account-deletion?email=a%40b.test&token=t')?.kind).to.equal('confirm-deletion');
+    expect(parseAccountRoute('https://s.test/confirm-account-deletion?email=a%40b.test&token=t')?.kind).to.equal(
+      'confirm-deletion',
+    );
     expect(parseAccountRoute('https://s.test/auth/login/facebook/callback?error=access_denied')).to.deep.equal({
       kind: 'social-callback',
       provider: 'facebook',
@@ -746,12 +950,14 @@ describe('account routes', () => {
       state: '',
       error: 'access_denied',
     });
-    expect(parseAccountRoute('https://s.test/auth/login/twitter/callback?code=x'), 'unknown provider').to.equal(undefined);
+    expect(parseAccountRoute('https://s.test/auth/login/twitter/callback?code=x'), 'unknown provider').to.equal(
+      undefined,
+    );
     expect(parseAccountRoute('https://s.test/verify-email'), 'no values (after clean-up)').to.equal(undefined);
     expect(parseAccountRoute('https://s.test/profile?email=a%40b.test&token=t'), 'another path').to.equal(undefined);
   });
 
-  it('removes only the route\'s one-time values', () => {
+  it("removes only the route's one-time values", () => {
     const href = 'https://s.test/auth/login/google/callback?code=c&state=s&scope=openid&keep=1#top';
     const route = parseAccountRoute(href)!;
     expect(withoutOneTimeParams(href, route)).to.equal('https://s.test/auth/login/google/callback?keep=1#top');

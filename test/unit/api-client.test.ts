@@ -34,7 +34,12 @@ function fakeHooks() {
     apiKeyCalls: 0,
     channelKeyCalls: 0,
   };
-  const state = { apiKey: 'ak-1', channelKey: 'ck-1', token: undefined as string | undefined, apiKeyError: undefined as Error | undefined };
+  const state = {
+    apiKey: 'ak-1',
+    channelKey: 'ck-1',
+    token: undefined as string | undefined,
+    apiKeyError: undefined as Error | undefined,
+  };
   const hooks: ClientHooks = {
     channelKey: async () => {
       seen.channelKeyCalls++;
@@ -90,7 +95,8 @@ describe('ApiClient', () => {
 
   describe('start-up answers the loader asked for early (src/loader/early.ts)', () => {
     const EARLY = Symbol.for('channel-elements.early');
-    const early = () => ((globalThis as unknown as Record<symbol, Map<string, Promise<Response>>>)[EARLY] ??= new Map());
+    const early = () =>
+      ((globalThis as unknown as Record<symbol, Map<string, Promise<Response>>>)[EARLY] ??= new Map());
     const answer = (body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status: 200 }));
     // The client reaches the loader's answers only through its earlyAnswer hook, as the session wires it.
     beforeEach(() => (client = new ApiClient({ apiUrl: `${API}/` }, { ...client.hooks, earlyAnswer: adoptEarly })));
@@ -409,9 +415,7 @@ describe('ApiClient', () => {
     it('fires the global error for a 404 of a call marked global', async () => {
       w.server.on('GET', `${API}/settings`, { status: 404, body: { message: 'Not Found' } });
       await settle(client.call('settings', { global: true }));
-      expect(seen.global).to.deep.equal([
-        { error: 'Not Found', url: `${API}/settings?channel_key=ck-1`, status: 404 },
-      ]);
+      expect(seen.global).to.deep.equal([{ error: 'Not Found', url: `${API}/settings?channel_key=ck-1`, status: 404 }]);
     });
 
     it('fires the global error once for a global call that fails with 500 twice', async () => {
@@ -707,7 +711,11 @@ describe('ApiClient', () => {
       await settle(client.call(POST, { body: { email: 'a@b.test', password: 'hunter2', nested: { api_key: 'x' } } }));
       await w.advance(0);
       const body = w.server.logs[0]!.body as { request_data: unknown; url: string };
-      expect(body.request_data).to.deep.equal({ email: 'a@b.test', password: 'REDACTED', nested: { api_key: 'REDACTED' } });
+      expect(body.request_data).to.deep.equal({
+        email: 'a@b.test',
+        password: 'REDACTED',
+        nested: { api_key: 'REDACTED' },
+      });
       expect(body.url).to.equal(`${API}/clip`);
     });
 

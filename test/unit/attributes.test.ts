@@ -70,11 +70,20 @@ describe('parseScheduleProps', () => {
     expect(parseScheduleProps({ limit: '5000' }).options.limit).to.equal(5000);
   });
 
-  for (const bad of ['javascript:alert(1)', ' JAVASCRIPT:alert(1)', 'java\tscript:alert(1)', 'data:text/html,x', 'vbscript:x', 'mailto:a@b.test']) {
+  for (const bad of [
+    'javascript:alert(1)',
+    ' JAVASCRIPT:alert(1)',
+    'java\tscript:alert(1)',
+    'data:text/html,x',
+    'vbscript:x',
+    'mailto:a@b.test',
+  ]) {
     it(`notices watch-url="${bad}" and keeps the default`, () => {
       const { options, notices } = parseScheduleProps({ watchUrl: bad });
       expect(options.watchUrl).to.equal(DEFAULT_WATCH_URL);
-      expect(notices).to.deep.equal([{ name: 'watch-url', value: bad, expected: 'a URL template such as /watch/{id}' }]);
+      expect(notices).to.deep.equal([
+        { name: 'watch-url', value: bad, expected: 'a URL template such as /watch/{id}' },
+      ]);
     });
   }
 

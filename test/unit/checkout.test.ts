@@ -8,10 +8,20 @@ import { expect } from '@open-wc/testing';
 import { Order, Package, Pricing, User, type Order as OrderType } from '../../src/api/contract.js';
 import { HttpError } from '../../src/api/errors.js';
 import type { PurchaseComplete } from '../../src/events/index.js';
-import { createCheckout, type CheckoutState, type CheckoutStore, type CheckoutTarget } from '../../src/stores/checkout.js';
+import {
+  createCheckout,
+  type CheckoutState,
+  type CheckoutStore,
+  type CheckoutTarget,
+} from '../../src/stores/checkout.js';
 import { ecommerceParams, track } from '../../src/stores/checkout/analytics.js';
 import { PENDING_TTL_MS, storedAttempt } from '../../src/stores/checkout/attempts.js';
-import { $entitlementsVersion, isPaidActive, isPurchased, packageItem } from '../../src/stores/commerce/entitlements.js';
+import {
+  $entitlementsVersion,
+  isPaidActive,
+  isPurchased,
+  packageItem,
+} from '../../src/stores/commerce/entitlements.js';
 import { CheckoutError, PaymentFailedError } from '../../src/stores/commerce/errors.js';
 import { offerCards } from '../../src/stores/commerce/offers.js';
 import { MAX_WAIT_MS, POLL_MS, waitForOrder } from '../../src/stores/commerce/orders.js';
@@ -59,7 +69,11 @@ function serveChannel(settings: Record<string, unknown> = {}): void {
   w.server
     .on('GET', `${KEYS}/demo.json`, { body: { channel_key: 'ck-1' } })
     .on('POST', `${API}/get_api_key`, ok({ api_key: 'ak-1' }))
-    .on('GET', `${API}/settings`, ok({ name: 'Demo', currency: 'EUR', stripe: { publishable_key: 'pk_demo' }, ...settings }))
+    .on(
+      'GET',
+      `${API}/settings`,
+      ok({ name: 'Demo', currency: 'EUR', stripe: { publishable_key: 'pk_demo' }, ...settings }),
+    )
     .on('GET', `${API}/color-settings/web`, ok({}))
     .on('GET', `${API}/geo`, ok({ country_code: 'US' }));
 }
@@ -100,7 +114,8 @@ describe('checkout', () => {
 
     it('a category package is purchased when every category it covers is covered', () => {
       const pkg = Package.parse({ id: 901, name: 'Hockey and basketball', price: 49, event_categories: [7, 2] });
-      const covering = (category: number) => order({ type: 'package', product: { id: 901, event_category_id: category } });
+      const covering = (category: number) =>
+        order({ type: 'package', product: { id: 901, event_category_id: category } });
       expect(isPurchased(packageItem(pkg), [covering(7)]), 'one of two').to.equal(false);
       expect(isPurchased(packageItem(pkg), [covering(7), covering(2)])).to.equal(true);
       // An order of another package that covers the category counts too.
@@ -112,7 +127,13 @@ describe('checkout', () => {
     });
 
     it('a team pass is purchased when every participant is covered, or the one asked about', () => {
-      const pass = Package.parse({ id: 903, name: 'Huskies pass', price: 25, is_team_pass: true, participants: [21, 22] });
+      const pass = Package.parse({
+        id: 903,
+        name: 'Huskies pass',
+        price: 25,
+        is_team_pass: true,
+        participants: [21, 22],
+      });
       const team = (id: number) => order({ type: 'package', product: { id: 903, participant_id: id } });
       expect(isPurchased(packageItem(pass), [team(21)])).to.equal(false);
       expect(isPurchased(packageItem(pass, 21), [team(21)])).to.equal(true);
@@ -122,7 +143,13 @@ describe('checkout', () => {
 
     it('a subscription is purchased while its order is paid and active', () => {
       const sub = (fields: Record<string, unknown> = {}) =>
-        order({ type: 'subscription', product: { id: 31 }, subscription_status: 'active', auto_renewal: 'active', ...fields });
+        order({
+          type: 'subscription',
+          product: { id: 31 },
+          subscription_status: 'active',
+          auto_renewal: 'active',
+          ...fields,
+        });
       const item = { type: 'subscription', id: 31 } as const;
       expect(isPurchased(item, [sub()])).to.equal(true);
       expect(isPurchased(item, [sub({ auto_renewal: 'cancelled' })]), 'renewal off, still paid').to.equal(true);
@@ -134,7 +161,10 @@ describe('checkout', () => {
 
     it('the offers list carries the flags; single-event passes are sold with their event only', () => {
       const cards = offerCards(
-        [Package.parse({ id: 901, name: 'Hockey', price: 49, event_categories: [7], weight: 2 }), Package.parse({ id: 900, name: 'Single', price: 3, type: 'single', weight: 1 })],
+        [
+          Package.parse({ id: 901, name: 'Hockey', price: 49, event_categories: [7], weight: 2 }),
+          Package.parse({ id: 900, name: 'Single', price: 3, type: 'single', weight: 1 }),
+        ],
         [{ id: 31, name: 'Monthly', price: 9.99, weight: 0, offer: 'monthly', trial_period: 7 }],
         [order({ type: 'package', product: { id: 901, event_category_id: 7 } })],
       );
@@ -162,7 +192,9 @@ describe('checkout', () => {
       expect(await refusal({ type: 'event', id: undefined })).to.equal('id not selected');
       expect(await refusal({ type: 'package', id: 0 })).to.equal('id not selected');
       expect(await refusal({ type: 'event', id: 501 })).to.equal('A paid event needs a single-event package id');
-      expect(await refusal({ type: 'package', id: 903, teamPass: true })).to.equal('Package is TeamPass but team not selected');
+      expect(await refusal({ type: 'package', id: 903, teamPass: true })).to.equal(
+        'Package is TeamPass but team not selected',
+      );
       expect(calls('GET', 'pricing')).to.have.length(0);
     });
 
@@ -227,7 +259,12 @@ describe('checkout', () => {
     });
 
     it('a failed order rejects with the order and the popup flag', async () => {
-      w.server.on('GET', `${API}/orders/70`, ok(created), ok(order({ status: 'failed', activity_status: null, error: 'Your card was declined.' })));
+      w.server.on(
+        'GET',
+        `${API}/orders/70`,
+        ok(created),
+        ok(order({ status: 'failed', activity_status: null, error: 'Your card was declined.' })),
+      );
       const wait = settle(waitForOrder(created));
       await w.advance(POLL_MS);
       await w.advance(POLL_MS);
@@ -275,9 +312,24 @@ describe('checkout', () => {
     beforeEach(async () => {
       serveChannel();
       w.server
-        .on('GET', `${API}/events/501`, ok({ id: 501, name: 'Spring Final', type: 'paid', event_utc_ts: NOW_S, stream_status: 'live', single_event_package_id: 900 }))
+        .on(
+          'GET',
+          `${API}/events/501`,
+          ok({
+            id: 501,
+            name: 'Spring Final',
+            type: 'paid',
+            event_utc_ts: NOW_S,
+            stream_status: 'live',
+            single_event_package_id: 900,
+          }),
+        )
         .on('GET', `${API}/pricing`, ok(pricing()))
-        .on('GET', `${API}/stripe/list-cards`, ok([{ id: 'pm_saved', brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 }]))
+        .on(
+          'GET',
+          `${API}/stripe/list-cards`,
+          ok([{ id: 'pm_saved', brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 }]),
+        )
         .on('POST', `${API}/stripe/buy`, ok({ order: created }));
       await startSignedIn();
       completed = [];
@@ -304,10 +356,22 @@ describe('checkout', () => {
     /** A subscription with a 7-day trial; setup intents answer `secret`. */
     function serveTrial(secret: string): void {
       w.server
-        .on('GET', `${API}/subscriptions/31`, ok({ id: 31, name: 'All-access monthly', price: 9.99, offer: 'monthly', trial_period: 7 }))
-        .on('GET', `${API}/pricing`, ok(pricing({ type: 'subscription', id: 31, name: 'All-access monthly', trial_period: 7 })))
+        .on(
+          'GET',
+          `${API}/subscriptions/31`,
+          ok({ id: 31, name: 'All-access monthly', price: 9.99, offer: 'monthly', trial_period: 7 }),
+        )
+        .on(
+          'GET',
+          `${API}/pricing`,
+          ok(pricing({ type: 'subscription', id: 31, name: 'All-access monthly', trial_period: 7 })),
+        )
         .on('POST', `${API}/stripe/setup-intent`, ok({ client_secret: secret }))
-        .on('POST', `${API}/stripe/subscription/start_trial`, ok({ order: order({ type: 'subscription', product: { id: 31 }, status: 'active' }) }));
+        .on(
+          'POST',
+          `${API}/stripe/subscription/start_trial`,
+          ok({ order: order({ type: 'subscription', product: { id: 31 }, status: 'active' }) }),
+        );
     }
 
     it('pays once with a saved card, polls and completes with ids only', async () => {
@@ -353,14 +417,22 @@ describe('checkout', () => {
     it('no card chosen: the section 5 message, nothing sent', async () => {
       await atPayment();
       await store.pay(undefined);
-      expect((state().payError as CheckoutError).message).to.equal('Please select one of your saved cards or enter new one');
+      expect((state().payError as CheckoutError).message).to.equal(
+        'Please select one of your saved cards or enter new one',
+      );
       expect(buys()).to.have.length(0);
     });
 
     it('the idempotency key is reused on a retry and new after a failed order', async () => {
       await atPayment();
       // The buy's answer is lost twice (the client's own retry included): the viewer presses Pay again.
-      w.server.on('POST', `${API}/stripe/buy`, new TypeError('Failed to fetch'), new TypeError('Failed to fetch'), ok({ order: created }));
+      w.server.on(
+        'POST',
+        `${API}/stripe/buy`,
+        new TypeError('Failed to fetch'),
+        new TypeError('Failed to fetch'),
+        ok({ order: created }),
+      );
       const first = store.pay({ kind: 'saved', id: 'pm_saved' });
       await w.advance(1_000);
       await first;
@@ -370,7 +442,11 @@ describe('checkout', () => {
       expect(keys).to.have.length(3);
       expect(new Set(keys).size, 'one key for the attempt').to.equal(1);
       // The order fails: the popup shows it, and the next attempt has a new key.
-      w.server.on('GET', `${API}/orders/70`, ok(order({ status: 'failed', activity_status: null, error: 'Your card was declined.' })));
+      w.server.on(
+        'GET',
+        `${API}/orders/70`,
+        ok(order({ status: 'failed', activity_status: null, error: 'Your card was declined.' })),
+      );
       await w.advance(POLL_MS);
       await until(() => state().failure !== undefined, 'the failure popup');
       expect(state().view).to.equal('payment');
@@ -424,7 +500,11 @@ describe('checkout', () => {
     });
 
     it('an order that failed while the page was away reopens the product with the popup and a new attempt', async () => {
-      w.server.on('GET', `${API}/orders/70`, ok(order({ status: 'failed', activity_status: null, error: 'Your card has insufficient funds.' })));
+      w.server.on(
+        'GET',
+        `${API}/orders/70`,
+        ok(order({ status: 'failed', activity_status: null, error: 'Your card has insufficient funds.' })),
+      );
       await atPayment();
       await store.pay({ kind: 'saved', id: 'pm_saved' });
       store.destroy();
@@ -452,7 +532,10 @@ describe('checkout', () => {
       await store.pay({ kind: 'new', card: await newCard('4242424242424242'), save: false });
       await until(() => state().view === 'success', 'success');
       expect(stripeLog.confirmCardSetup).to.deep.equal(['seti_secret_1']);
-      expect(calls('POST', 'stripe/subscription/start_trial')[0]!.body).to.include({ subscription_id: 31, payment_method: 'pm_4242' });
+      expect(calls('POST', 'stripe/subscription/start_trial')[0]!.body).to.include({
+        subscription_id: 31,
+        payment_method: 'pm_4242',
+      });
       expect(buys()).to.have.length(0);
       expect(state().bought?.trial).to.equal(true);
       expect(completed).to.deep.equal([{ orderId: 70, product: { type: 'subscription', id: 31 } }]);
@@ -464,7 +547,10 @@ describe('checkout', () => {
       await store.pay({ kind: 'saved', id: 'pm_saved' });
       await until(() => state().view === 'success', 'success');
       expect(stripeLog.confirmCardSetup).to.deep.equal(['seti_secret_2']);
-      expect(calls('POST', 'stripe/subscription/start_trial')[0]!.body).to.include({ subscription_id: 31, payment_method: 'pm_saved' });
+      expect(calls('POST', 'stripe/subscription/start_trial')[0]!.body).to.include({
+        subscription_id: 31,
+        payment_method: 'pm_saved',
+      });
     });
   });
 
@@ -480,12 +566,29 @@ describe('checkout', () => {
     });
 
     it('value = price - discount + tax, with currency, fee, tax, coupon and discount', () => {
-      const params = ecommerceParams(pricing({ price: 20, discount: 2, service_fee: 1.5, coupon: 'SAVE10', total: 19.5 }), 70);
-      expect(params).to.deep.include({ currency: 'EUR', price: 20, fee: 1.5, tax: 1.5, coupon: 'SAVE10', discount: 2, value: 19.5, transaction_id: '70' });
+      const params = ecommerceParams(
+        pricing({ price: 20, discount: 2, service_fee: 1.5, coupon: 'SAVE10', total: 19.5 }),
+        70,
+      );
+      expect(params).to.deep.include({
+        currency: 'EUR',
+        price: 20,
+        fee: 1.5,
+        tax: 1.5,
+        coupon: 'SAVE10',
+        discount: 2,
+        value: 19.5,
+        transaction_id: '70',
+      });
     });
 
     it('loads the tag manager once, lazily, and sends events without secrets; nothing without an id', async () => {
-      $settings.set({ language: 'en', currency: 'EUR', auth: { remote_auth: false }, 'google-analytics': 'G-TEST1' } as never);
+      $settings.set({
+        language: 'en',
+        currency: 'EUR',
+        auth: { remote_auth: false },
+        'google-analytics': 'G-TEST1',
+      } as never);
       track('view_buy_page', pricing());
       track('purchase', pricing(), 70);
       const scripts = [...document.querySelectorAll<HTMLScriptElement>('script[src*="googletagmanager"]')];
@@ -500,9 +603,17 @@ describe('checkout', () => {
     });
 
     it('uses the channel gtag_url when given', () => {
-      $settings.set({ language: 'en', currency: 'EUR', auth: { remote_auth: false }, 'google-analytics': 'G-LOCAL', gtag_url: 'http://api.test/gtag.js?id=G-LOCAL' } as never);
+      $settings.set({
+        language: 'en',
+        currency: 'EUR',
+        auth: { remote_auth: false },
+        'google-analytics': 'G-LOCAL',
+        gtag_url: 'http://api.test/gtag.js?id=G-LOCAL',
+      } as never);
       track('add_to_cart', pricing());
-      expect([...document.querySelectorAll<HTMLScriptElement>('script[src*="gtag"]')].map((s) => s.src)).to.deep.equal(['http://api.test/gtag.js?id=G-LOCAL']);
+      expect([...document.querySelectorAll<HTMLScriptElement>('script[src*="gtag"]')].map((s) => s.src)).to.deep.equal([
+        'http://api.test/gtag.js?id=G-LOCAL',
+      ]);
     });
   });
 });

@@ -6,20 +6,42 @@ import { expect } from '@open-wc/testing';
 import { Order, Package, Subscription, type Order as OrderType } from '../../src/api/contract.js';
 import type { Playable } from '../../src/stores/commerce/access.js';
 import { isPaidActive, isPurchased, packageItem } from '../../src/stores/commerce/entitlements.js';
-import { buildOffers, offerCards, offeredTrialDays, offersFor, subscriptionPeriod } from '../../src/stores/commerce/offers.js';
+import {
+  buildOffers,
+  offerCards,
+  offeredTrialDays,
+  offersFor,
+  subscriptionPeriod,
+} from '../../src/stores/commerce/offers.js';
 import { MAX_WAIT_MS, poll, POLL_MS } from '../../src/stores/commerce/orders.js';
 import { installWorld, settle, T0, teardown, type World } from './helpers.js';
 
 const NOW_S = T0 / 1000;
 
 const order = (fields: Record<string, unknown> = {}): OrderType =>
-  Order.parse({ id: 70, type: 'package', status: 'paid', activity_status: 'active', product: { id: 901 }, created_at: NOW_S - 60, ...fields });
+  Order.parse({
+    id: 70,
+    type: 'package',
+    status: 'paid',
+    activity_status: 'active',
+    product: { id: 901 },
+    created_at: NOW_S - 60,
+    ...fields,
+  });
 
 const packages = [
   Package.parse({ id: 900, name: 'Single', price: 3, type: 'single', weight: 0 }),
   Package.parse({ id: 903, name: 'Cheap pass', price: 19, event_categories: [7], weight: 2 }),
   Package.parse({ id: 901, name: 'Hockey', price: 49, event_categories: [7], weight: 2 }),
-  Package.parse({ id: 902, name: 'Team', price: 29, is_team_pass: true, participants: [21, 22], event_categories: [8], weight: 1 }),
+  Package.parse({
+    id: 902,
+    name: 'Team',
+    price: 29,
+    is_team_pass: true,
+    participants: [21, 22],
+    event_categories: [8],
+    weight: 1,
+  }),
 ];
 const subscriptions = [
   Subscription.parse({ id: 32, name: 'Yearly', price: 99, period: 'year', weight: 1 }),
@@ -114,7 +136,10 @@ describe('commerce', () => {
       const one = order({ product: { id: 1, event_category_id: 7 } });
       expect(isPurchased(packageItem(pkg), [one])).to.equal(false);
       expect(isPurchased(packageItem(pkg), [one, order({ product: { id: 2, event_category_id: 8 } })])).to.equal(true);
-      expect(isPurchased(packageItem(pkg), [order({ product: { id: 905 } })]), 'the package itself covers all').to.equal(true);
+      expect(
+        isPurchased(packageItem(pkg), [order({ product: { id: 905 } })]),
+        'the package itself covers all',
+      ).to.equal(true);
     });
 
     it('a team pass asked about one team needs that team', () => {
@@ -136,7 +161,12 @@ describe('commerce', () => {
     it('asks every 2 s until settled, and not after', async () => {
       const answers = [1, 2, 3, 4];
       const asked: number[] = [];
-      const result = settle(poll(async () => (asked.push(w.clock.now - T0), answers.shift()!), (n) => n === 3));
+      const result = settle(
+        poll(
+          async () => (asked.push(w.clock.now - T0), answers.shift()!),
+          (n) => n === 3,
+        ),
+      );
       await w.advance(POLL_MS - 1);
       expect(asked, 'nothing before 2 s').to.deep.equal([]);
       for (let i = 0; i < 5; i++) await w.advance(POLL_MS);
@@ -146,7 +176,12 @@ describe('commerce', () => {
 
     it('is bounded: after the wait it answers the last value, not settled', async () => {
       let asked = 0;
-      const result = settle(poll(async () => ++asked, () => false));
+      const result = settle(
+        poll(
+          async () => ++asked,
+          () => false,
+        ),
+      );
       for (let t = 0; t < MAX_WAIT_MS + 5 * POLL_MS; t += POLL_MS) await w.advance(POLL_MS);
       expect((await result).value).to.deep.equal({ settled: false, value: MAX_WAIT_MS / POLL_MS });
       expect(asked).to.equal(MAX_WAIT_MS / POLL_MS);
@@ -155,10 +190,13 @@ describe('commerce', () => {
     it('a failed request stops it with that error; an abort stops it at once', async () => {
       let asked = 0;
       const failing = settle(
-        poll(async () => {
-          asked++;
-          throw new Error('offline');
-        }, () => false),
+        poll(
+          async () => {
+            asked++;
+            throw new Error('offline');
+          },
+          () => false,
+        ),
       );
       await w.advance(POLL_MS);
       await w.advance(POLL_MS);
@@ -166,7 +204,13 @@ describe('commerce', () => {
       expect(asked).to.equal(1);
 
       const controller = new AbortController();
-      const aborted = settle(poll(async () => ++asked, () => false, { signal: controller.signal }));
+      const aborted = settle(
+        poll(
+          async () => ++asked,
+          () => false,
+          { signal: controller.signal },
+        ),
+      );
       controller.abort();
       await w.advance(POLL_MS);
       expect((await aborted).error).to.not.equal(undefined);

@@ -34,7 +34,11 @@ describe('loader start-up requests, adopted by the session', () => {
       .on('GET', `${API}/color-settings/web`, ok({}))
       .on('GET', `${API}/geo`, ok({ country: 'United States', country_code: 'US', is_geo_blocked: 0 }))
       .on('GET', `${API}/prerolls`, ok([]))
-      .on('GET', `${API}/events/7`, ok({ id: 7, name: 'Hawks vs Owls', event_utc_ts: 1_705_000_000, stream_status: 'upcoming' }));
+      .on(
+        'GET',
+        `${API}/events/7`,
+        ok({ id: 7, name: 'Hawks vs Owls', event_utc_ts: 1_705_000_000, stream_status: 'upcoming' }),
+      );
     // The loader calls the page's fetch, as it does before any of our code (and its environment) has loaded.
     globalThis.fetch = w.server.fetch;
   });
@@ -49,7 +53,9 @@ describe('loader start-up requests, adopted by the session', () => {
 
   it('sends each start-up request once: the session takes every answer the loader asked for', async () => {
     sendEarly('demo', API, KEYS, ['7']);
-    expect(setConfig({ channelKey: 'demo', apiUrl: API, keysUrl: KEYS }, 'http://cdn.test/channel-elements.js')).to.equal(undefined);
+    expect(
+      setConfig({ channelKey: 'demo', apiUrl: API, keysUrl: KEYS }, 'http://cdn.test/channel-elements.js'),
+    ).to.equal(undefined);
     await startSession();
     await until(() => $geo.get() !== undefined, '$geo');
     await getClient().call('prerolls');

@@ -27,8 +27,12 @@ const KNOWN = ['4242424242424242', '4000000000000002', '4000000000009995'];
 function readCard(card: FakeCard): { id?: string; error?: StripeFailure } {
   const input = card.node?.querySelector('input');
   const digits = (input?.value ?? '').replace(/\D/g, '');
-  if (!digits) return { error: { type: 'validation_error', code: 'incomplete_number', message: 'Your card number is incomplete.' } };
-  if (!KNOWN.includes(digits)) return { error: { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.' } };
+  if (!digits)
+    return {
+      error: { type: 'validation_error', code: 'incomplete_number', message: 'Your card number is incomplete.' },
+    };
+  if (!KNOWN.includes(digits))
+    return { error: { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.' } };
   return { id: `pm_${digits.slice(-4)}` };
 }
 

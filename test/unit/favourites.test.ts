@@ -41,7 +41,13 @@ const user = (id: number): User => ({
 const TEAM = { id: 31, favoritable_id: 11, favoritable_type: 'participant', name: 'Northfield Huskies' };
 const SCHOOL = { id: 32, favoritable_id: 4, favoritable_type: 'group', name: 'Northfield University' };
 const SPORT = { id: 33, favoritable_id: 7, favoritable_type: 'category', name: "Men's Hockey" };
-const LIST = { participant: [TEAM], participant_group: [SCHOOL], event_category: [SPORT], favorite_event: [], event_location: [] };
+const LIST = {
+  participant: [TEAM],
+  participant_group: [SCHOOL],
+  event_category: [SPORT],
+  favorite_event: [],
+  event_location: [],
+};
 const EMPTY = { participant: [], participant_group: [], event_category: [], favorite_event: [], event_location: [] };
 
 function signIn(id: number): void {
@@ -118,8 +124,12 @@ describe('favourites store', () => {
       await until(() => $favouritesStatus.get().status === 'ready', 'the first load');
       const before = wire(w).length;
       for (const bad of [0, -1, 1.5, Number.NaN, '11' as never]) {
-        expect(await refused(() => addFavourite('participant', bad))).to.deep.equal(['favoritable_id must be a positive integer']);
-        expect(await refused(() => removeFavourite('participant', bad))).to.deep.equal(['id must be a positive integer']);
+        expect(await refused(() => addFavourite('participant', bad))).to.deep.equal([
+          'favoritable_id must be a positive integer',
+        ]);
+        expect(await refused(() => removeFavourite('participant', bad))).to.deep.equal([
+          'id must be a positive integer',
+        ]);
       }
       expect(await refused(() => removeFavourite('sport' as never, 31))).to.deep.equal([
         'favoritable_type must be one of participant, group, category',
@@ -143,7 +153,9 @@ describe('favourites store', () => {
       $token.set('token-1');
       $user.set({ ...user(1), temporary_password: true });
       expect(await refused(() => loadFavourites())).to.deep.equal(['a temporary password must be replaced first']);
-      expect(await refused(() => addFavourite('participant', 11))).to.deep.equal(['a temporary password must be replaced first']);
+      expect(await refused(() => addFavourite('participant', 11))).to.deep.equal([
+        'a temporary password must be replaced first',
+      ]);
       expect(w.server.calls, 'nothing was sent').to.deep.equal([]);
       // The list is watched (beforeEach): the same user, unlocked, loads it.
       $user.set(user(1));
@@ -208,9 +220,7 @@ describe('favourites store', () => {
     });
 
     it('add posts { favoritable_id, favoritable_type }, then reloads', async () => {
-      w.server
-        .on('POST', `${API}/favorite`, ok(TEAM))
-        .on('GET', FAVORITES, ok({ ...EMPTY, participant: [TEAM] }));
+      w.server.on('POST', `${API}/favorite`, ok(TEAM)).on('GET', FAVORITES, ok({ ...EMPTY, participant: [TEAM] }));
       const version = $favouritesVersion.get();
       const added = await addFavourite('participant', 11);
       expect(added).to.deep.equal(TEAM);

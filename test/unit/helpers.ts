@@ -219,7 +219,10 @@ export interface World {
 export function installWorld(): World {
   const clock = createClock();
   const server = new FakeServer(() => clock.now);
-  const storage = new ExpiringStorage(() => new MemoryStorage(), () => clock.now);
+  const storage = new ExpiringStorage(
+    () => new MemoryStorage(),
+    () => clock.now,
+  );
   const { logger, lines } = recordingLogger();
   const events = new EventTarget();
   setEnv({

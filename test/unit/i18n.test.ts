@@ -7,13 +7,7 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { NamespaceReady } from '../../src/components/ui/namespace.js';
 import { ElementContext } from '../../src/components/ui/context.js';
-import {
-  $languages,
-  $namespaces,
-  hasNamespace,
-  loadNamespace,
-  translator,
-} from '../../src/i18n/index.js';
+import { $languages, $namespaces, hasNamespace, loadNamespace, translator } from '../../src/i18n/index.js';
 import { until } from './helpers.js';
 
 describe('translation namespaces', () => {
@@ -56,7 +50,13 @@ describe('translation namespaces', () => {
     try {
       const info = { lang: 'fr' as const, t: translator('fr'), host: container, currency: 'EUR' };
       const child = createElement('p', { id: 'child' }, translator('fr')('checkout:summary.total'));
-      root.render(createElement(ElementContext.Provider, { value: info }, createElement(NamespaceReady, { ns: 'checkout', children: child })));
+      root.render(
+        createElement(
+          ElementContext.Provider,
+          { value: info },
+          createElement(NamespaceReady, { ns: 'checkout', children: child }),
+        ),
+      );
       await until(() => container.querySelector('[role="status"]') !== null, 'the loading panel');
       expect(container.querySelector('[part="loading"]')?.textContent).to.equal('Chargement…');
       await until(() => container.querySelector('#child') !== null, 'the children');

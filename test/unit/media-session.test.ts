@@ -64,7 +64,11 @@ describe('media session', () => {
       takePreroll: async () => undefined,
       renewStream: () => false,
       reloadStream: async () => MAIN,
-      analytics: () => ({ config: { channelKey: 'demo', apiUrl: '', keysUrl: '', analyticsUrl: '', analyticsExplicit: true }, settings: undefined, user: undefined }),
+      analytics: () => ({
+        config: { channelKey: 'demo', apiUrl: '', keysUrl: '', analyticsUrl: '', analyticsExplicit: true },
+        settings: undefined,
+        user: undefined,
+      }),
       monitor: () => {
         monitors.push('start');
         return { destroy: () => monitors.push('stop') };

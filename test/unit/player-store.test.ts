@@ -30,7 +30,11 @@ describe('player store: reloads on access changes', () => {
       .on('GET', `${API}/settings`, ok({ prerolls: { enabled: false } }))
       .on('GET', `${API}/color-settings/web`, ok({}))
       .on('GET', `${API}/geo`, ok({}))
-      .on('GET', EVENT, ok({ id: 501, name: 'Final', type: 'free', event_utc_ts: 1_705_000_000, stream_status: 'live' }));
+      .on(
+        'GET',
+        EVENT,
+        ok({ id: 501, name: 'Final', type: 'free', event_utc_ts: 1_705_000_000, stream_status: 'live' }),
+      );
     setConfig({ channelKey: 'demo', apiUrl: API, keysUrl: 'http://keys.test/keys' }, 'http://cdn.test/x.js');
     player = createPlayer();
     player.setTarget({ kind: 'event', id: '501' });

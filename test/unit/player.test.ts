@@ -4,7 +4,14 @@
  * URLs on a fake clock (src/media/playback.ts).
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { Event as ChannelEvent, Package, Preroll, Subscription, User, type Preroll as PrerollType } from '../../src/api/contract.js';
+import {
+  Event as ChannelEvent,
+  Package,
+  Preroll,
+  Subscription,
+  User,
+  type Preroll as PrerollType,
+} from '../../src/api/contract.js';
 import { decideAccess, fromEvent } from '../../src/stores/commerce/access.js';
 import { offersFor } from '../../src/stores/commerce/offers.js';
 import { analyticsAllowed, monitorVideo, VIEWING_EVERY_MS } from '../../src/media/analytics.js';
@@ -54,7 +61,9 @@ describe('prerolls', () => {
     expect(live).to.deep.equal([1, 3]);
     const vod = matchingPrerolls(all, { eventId: 1, live: false, locationId: 10, categoryId: 5 }).map((p) => p.id);
     expect(vod).to.deep.equal([2, 3]);
-    const elsewhere = matchingPrerolls(all, { eventId: 1, live: true, locationId: 11, categoryId: null }).map((p) => p.id);
+    const elsewhere = matchingPrerolls(all, { eventId: 1, live: true, locationId: 11, categoryId: null }).map(
+      (p) => p.id,
+    );
     expect(elsewhere).to.deep.equal([3]);
   });
 
@@ -125,9 +134,15 @@ describe('access rules', () => {
 
   it('upcoming waits, finished without a recording says so', () => {
     expect(decide({ type: 'free', stream_status: 'upcoming', media: [] })).to.equal('upcoming');
-    expect(decide({ type: 'free', stream_status: 'finished', has_recording: false, media: [] })).to.equal('no-recording');
+    expect(decide({ type: 'free', stream_status: 'finished', has_recording: false, media: [] })).to.equal(
+      'no-recording',
+    );
     expect(
-      decideAccess(fromEvent(event({ stream_status: 'finished', media: [{ type: 'vod', url: 'v.m3u8' }] }), 'x'), undefined, false),
+      decideAccess(
+        fromEvent(event({ stream_status: 'finished', media: [{ type: 'vod', url: 'v.m3u8' }] }), 'x'),
+        undefined,
+        false,
+      ),
     ).to.deep.equal({ kind: 'play', url: 'v.m3u8', live: false });
   });
 
@@ -149,7 +164,14 @@ describe('access rules', () => {
       Package.parse({ id: 100, name: 'Single event', price: 4, type: 'single' }),
       Package.parse({ id: 101, name: 'Basketball pass', price: 49, event_categories: [5], weight: 2 }),
       Package.parse({ id: 102, name: 'Hockey pass', price: 39, event_categories: [6] }),
-      Package.parse({ id: 103, name: 'Team pass', price: 29, is_team_pass: 1, participants: [22, 30], event_categories: [5] }),
+      Package.parse({
+        id: 103,
+        name: 'Team pass',
+        price: 29,
+        is_team_pass: 1,
+        participants: [22, 30],
+        event_categories: [5],
+      }),
       Package.parse({ id: 104, name: 'Other team', price: 29, is_team_pass: true, participants: [30] }),
     ];
     const subscriptions = [
@@ -232,7 +254,15 @@ describe('playback lifecycle (fake hls.js)', () => {
     const video = document.createElement('video');
     const states: PlaybackState['kind'][] = [];
     const hls = fakeHls();
-    const playback = startPlayback({ video, url, live, prefer: 'mse', loadHls: hls.load, onState: (s) => states.push(s.kind), ...more });
+    const playback = startPlayback({
+      video,
+      url,
+      live,
+      prefer: 'mse',
+      loadHls: hls.load,
+      onState: (s) => states.push(s.kind),
+      ...more,
+    });
     return { video, states, hls, playback };
   }
 
@@ -246,7 +276,12 @@ describe('playback lifecycle (fake hls.js)', () => {
     };
     return { refusals, onRefused, settle: (replaced: boolean) => settle!(replaced) };
   }
-  const refusal403 = (details: string, fatal = true): HlsErrorData => ({ fatal, type: 'networkError', details, response: { code: 403 } });
+  const refusal403 = (details: string, fatal = true): HlsErrorData => ({
+    fatal,
+    type: 'networkError',
+    details,
+    response: { code: 403 },
+  });
   const loads = (log: string[]) => log.filter((l) => l === 'startLoad').length;
 
   it('uses the light build unless the stream has subtitles', async () => {
@@ -271,7 +306,12 @@ describe('playback lifecycle (fake hls.js)', () => {
   it('a 403 from hls.js itself stops loading and is reported', async () => {
     const { states, hls } = run('https://media.test/live.m3u8');
     await world.advance(0);
-    hls.instances[0]!.fire('hlsError', { fatal: true, type: 'networkError', details: 'manifestLoadError', response: { code: 403 } });
+    hls.instances[0]!.fire('hlsError', {
+      fatal: true,
+      type: 'networkError',
+      details: 'manifestLoadError',
+      response: { code: 403 },
+    });
     await world.advance(60_000);
     expect(states).to.deep.equal(['loading', 'denied']);
     expect(hls.log.filter((l) => l === 'startLoad')).to.deep.equal([]);
@@ -349,7 +389,9 @@ describe('playback lifecycle (fake hls.js)', () => {
 
     it('a refused live playlist (levelLoadError 403) with a fresh URL coming stays "reconnecting" until replaced', async () => {
       const owner = renewingOwner();
-      const { video, states, hls, playback } = run('https://media.test/live.m3u8', true, { onRefused: owner.onRefused });
+      const { video, states, hls, playback } = run('https://media.test/live.m3u8', true, {
+        onRefused: owner.onRefused,
+      });
       await world.advance(0);
       video.dispatchEvent(new Event('loadeddata'));
       hls.instances[0]!.fire('hlsError', refusal403('levelLoadError'));
@@ -365,9 +407,16 @@ describe('playback lifecycle (fake hls.js)', () => {
 
     it('a manifest refused with 401 before the first frame is offered to the owner; refused there, it is denied at once', async () => {
       const refusals: Refusal[] = [];
-      const { states, hls } = run('https://media.test/live.m3u8', true, { onRefused: (r) => (refusals.push(r), false) });
+      const { states, hls } = run('https://media.test/live.m3u8', true, {
+        onRefused: (r) => (refusals.push(r), false),
+      });
       await world.advance(0);
-      hls.instances[0]!.fire('hlsError', { fatal: true, type: 'networkError', details: 'manifestLoadError', response: { code: 401 } });
+      hls.instances[0]!.fire('hlsError', {
+        fatal: true,
+        type: 'networkError',
+        details: 'manifestLoadError',
+        response: { code: 401 },
+      });
       expect(refusals).to.deep.equal([{ status: 401, played: false, at: undefined }]);
       expect(states).to.deep.equal(['loading', 'denied']);
     });
@@ -403,12 +452,21 @@ describe('playback lifecycle (fake hls.js)', () => {
 
     it('native HLS: a 403 found after the first frame asks for a fresh URL once; a renewed VOD seeks to startAt', async function () {
       if (!hasNativeHls(document.createElement('video'))) this.skip();
-      world.server.on('GET', 'https://media.test/vod.m3u8', { status: 403, raw: '{"message":"The playback URL has expired."}' });
+      world.server.on('GET', 'https://media.test/vod.m3u8', {
+        status: 403,
+        raw: '{"message":"The playback URL has expired."}',
+      });
       const owner = renewingOwner();
       const video = document.createElement('video');
       video.preload = 'none';
       const states: PlaybackState['kind'][] = [];
-      startPlayback({ video, url: 'https://media.test/vod.m3u8', live: false, onState: (s) => states.push(s.kind), onRefused: owner.onRefused });
+      startPlayback({
+        video,
+        url: 'https://media.test/vod.m3u8',
+        live: false,
+        onState: (s) => states.push(s.kind),
+        onRefused: owner.onRefused,
+      });
       video.dispatchEvent(new Event('loadeddata'));
       video.dispatchEvent(new Event('error'));
       video.dispatchEvent(new Event('error'));
@@ -420,7 +478,13 @@ describe('playback lifecycle (fake hls.js)', () => {
 
       const renewed = document.createElement('video');
       renewed.preload = 'none';
-      startPlayback({ video: renewed, url: 'https://media.test/live.m3u8', live: false, startAt: 42, onState: () => undefined });
+      startPlayback({
+        video: renewed,
+        url: 'https://media.test/live.m3u8',
+        live: false,
+        startAt: 42,
+        onState: () => undefined,
+      });
       expect(renewed.currentTime).to.equal(0);
       renewed.dispatchEvent(new Event('loadedmetadata'));
       expect(renewed.currentTime).to.equal(42);
@@ -519,13 +583,23 @@ describe('video analytics', () => {
       { config: config(true), settings, user: user(), startedAt: world.clock.now - 420 },
     );
     // Analytics wait for the browser's idle time (real time, not the fake clock).
-    await waitUntil(() => world.server.to('POST', 'https://stats.test/datalake/video/event/').length === 1, 'first_frame', {
-      timeout: 4000,
-    });
+    await waitUntil(
+      () => world.server.to('POST', 'https://stats.test/datalake/video/event/').length === 1,
+      'first_frame',
+      {
+        timeout: 4000,
+      },
+    );
     const [session] = world.server.to('POST', 'https://stats.test/datalake/session/');
     expect(session!.body).to.include({ profile: 'profile-1', platform: 'web' });
     const [first] = world.server.to('POST', 'https://stats.test/datalake/video/event/');
-    expect(first!.body).to.include({ event: 'first_frame', stream_id: '7', stream_type: 'live', first_frame_ms: 420, user_id: 3 });
+    expect(first!.body).to.include({
+      event: 'first_frame',
+      stream_id: '7',
+      stream_type: 'live',
+      first_frame_ms: 420,
+      user_id: 3,
+    });
     video.dispatchEvent(new Event('playing'));
     await world.advance(VIEWING_EVERY_MS);
     const viewing = world.server.to('POST', 'https://stats.test/datalake/video/viewing/');
@@ -559,22 +633,35 @@ describe('video analytics', () => {
       const video = document.createElement('video');
       // What mux-embed reads: a natively played HLS source (Safari) is the signed URL itself.
       Object.defineProperty(video, 'currentSrc', { configurable: true, get: () => signed });
-      Object.defineProperty(video, 'poster', { configurable: true, get: () => 'http://media.test/poster/7.jpg?Policy=qpol-44' });
+      Object.defineProperty(video, 'poster', {
+        configurable: true,
+        get: () => 'http://media.test/poster/7.jpg?Policy=qpol-44',
+      });
       const monitor = monitorVideo(
         video,
         { streamId: '7', streamType: 'live', title: 'Final' },
         {
           config: config(true),
-          settings: { language: 'en', currency: 'USD', auth: { remote_auth: false }, mux: { env_key: 'envkey1', beacon_domain: 'localhost:9' } },
+          settings: {
+            language: 'en',
+            currency: 'USD',
+            auth: { remote_auth: false },
+            mux: { env_key: 'envkey1', beacon_domain: 'localhost:9' },
+          },
           user: user(),
           startedAt: world.clock.now,
         },
       );
-      const muxed = () => (video as unknown as { mux?: { emit(event: string, data: Record<string, unknown>): void } }).mux;
+      const muxed = () =>
+        (video as unknown as { mux?: { emit(event: string, data: Record<string, unknown>): void } }).mux;
       await waitUntil(() => muxed(), 'mux-embed monitors the video', { timeout: 4000 });
       // A view starts (its beacon is sent at once), and a request event as mux-embed's hls.js monitor sends them.
       video.dispatchEvent(new Event('play'));
-      muxed()!.emit('requestcompleted', { request_type: 'manifest', request_url: signed, request_hostname: 'media.test' });
+      muxed()!.emit('requestcompleted', {
+        request_type: 'manifest',
+        request_url: signed,
+        request_hostname: 'media.test',
+      });
       await waitUntil(() => beacons.length > 0, 'the viewstart beacon', { timeout: 4000 });
       // Destroying the monitor sends viewend and flushes the queue.
       const before = beacons.length;
@@ -586,7 +673,16 @@ describe('video analytics', () => {
       // The stream is still reported (host and path), without the secrets.
       expect(sent).to.contain('http://media.test/media/s/-/7/master.m3u8');
       expect(sent).to.contain('http://media.test/poster/7.jpg');
-      for (const secret of [SEGMENT, 'Zk3xQ9mB2pL7vR4tY8wN1cH6sD0aF5gJ3kE9uI2oPq', 'qtok-11', 'qsig-22', 'KPID33', 'qpol-44', '?token', 'Signature=']) {
+      for (const secret of [
+        SEGMENT,
+        'Zk3xQ9mB2pL7vR4tY8wN1cH6sD0aF5gJ3kE9uI2oPq',
+        'qtok-11',
+        'qsig-22',
+        'KPID33',
+        'qpol-44',
+        '?token',
+        'Signature=',
+      ]) {
         expect(sent, secret).not.to.contain(secret);
       }
     } finally {
@@ -595,14 +691,20 @@ describe('video analytics', () => {
   });
 
   it('sends nothing from a localhost page unless the analytics URL was given', async () => {
-    expect(analyticsAllowed(config(false))).to.equal(location.hostname !== 'localhost' && location.hostname !== '127.0.0.1');
+    expect(analyticsAllowed(config(false))).to.equal(
+      location.hostname !== 'localhost' && location.hostname !== '127.0.0.1',
+    );
     expect(analyticsAllowed(config(true))).to.equal(true);
   });
 });
 
 describe('one player with sound', () => {
   it('a video that starts playing with sound mutes the others, which keep playing', () => {
-    const [a, b, c] = [0, 1, 2].map(() => document.createElement('video')) as [HTMLVideoElement, HTMLVideoElement, HTMLVideoElement];
+    const [a, b, c] = [0, 1, 2].map(() => document.createElement('video')) as [
+      HTMLVideoElement,
+      HTMLVideoElement,
+      HTMLVideoElement,
+    ];
     const offs = [a, b, c].map((v) => exclusiveSound(v));
     for (const v of [a, b, c]) Object.defineProperty(v, 'paused', { configurable: true, get: () => false });
     a.muted = false;

@@ -8,9 +8,22 @@ import { effectiveFilters, narrows, NO_FILTERS, scheduleQuery } from '../../src/
 describe('schedule query', () => {
   it('a chosen filter overrides the option, "All" (empty) drops it, the rest of the options pass through', () => {
     const base = { kind: 'live' as const, team: 'hawks', sport: 'hockey', city: 'Boston', limit: 20 };
-    expect(scheduleQuery(base, {})).to.deep.equal({ kind: 'live', category: undefined, team: 'hawks', school: undefined, limit: 20, sport: 'hockey', city: 'Boston' });
+    expect(scheduleQuery(base, {})).to.deep.equal({
+      kind: 'live',
+      category: undefined,
+      team: 'hawks',
+      school: undefined,
+      limit: 20,
+      sport: 'hockey',
+      city: 'Boston',
+    });
     const chosen = { sport: 'basketball', city: '' };
-    expect(effectiveFilters(base, chosen)).to.deep.equal({ gender: undefined, sport: 'basketball', city: '', state: undefined });
+    expect(effectiveFilters(base, chosen)).to.deep.equal({
+      gender: undefined,
+      sport: 'basketball',
+      city: '',
+      state: undefined,
+    });
     expect(scheduleQuery(base, chosen)).to.deep.include({ sport: 'basketball' }).and.not.have.property('city');
     expect(narrows(effectiveFilters(base, chosen))).to.equal(true);
     expect(narrows(effectiveFilters(base, NO_FILTERS))).to.equal(false);

@@ -214,7 +214,13 @@ describe('session', () => {
 
     it("sets status 'error' when start-up fails, and can start again", async () => {
       configure();
-      w.server.on('GET', `${API}/settings`, { status: 500, body: { message: 'Server Error' } }, { status: 500 }, ok({}));
+      w.server.on(
+        'GET',
+        `${API}/settings`,
+        { status: 500, body: { message: 'Server Error' } },
+        { status: 500 },
+        ok({}),
+      );
       const started = startSession();
       await w.advance(1_000);
       await started;
@@ -298,7 +304,18 @@ describe('session', () => {
 
     it('resets the user on a 401', async () => {
       $token.set('tok');
-      $user.set({ id: 1, email: 'a@b.test', temporary_password: false, capabilities: [], trial_period_used: false, is_geo_blocked: false, email_verified: true, news: false, provider: 'email', has_password: true });
+      $user.set({
+        id: 1,
+        email: 'a@b.test',
+        temporary_password: false,
+        capabilities: [],
+        trial_period_used: false,
+        is_geo_blocked: false,
+        email_verified: true,
+        news: false,
+        provider: 'email',
+        has_password: true,
+      });
       w.server.on('GET', `${API}/events`, { status: 401, body: { message: 'Unauthenticated.' } });
       await settle(getClient().call('events'));
       expect($user.get()).to.equal(undefined);
@@ -404,7 +421,8 @@ describe('session', () => {
 
   describe('wiring through injected services', () => {
     const EARLY = Symbol.for('channel-elements.early');
-    const early = () => ((globalThis as unknown as Record<symbol, Map<string, Promise<Response>>>)[EARLY] ??= new Map());
+    const early = () =>
+      ((globalThis as unknown as Record<symbol, Map<string, Promise<Response>>>)[EARLY] ??= new Map());
     afterEach(() => early().clear());
 
     it("hands the client the loader's early answers: settings the loader already asked for are not sent again", async () => {

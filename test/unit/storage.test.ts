@@ -37,7 +37,10 @@ describe('ExpiringStorage', () => {
   beforeEach(() => {
     clock = createClock();
     backing = new FlakyStorage();
-    storage = new ExpiringStorage(() => backing, () => clock.now);
+    storage = new ExpiringStorage(
+      () => backing,
+      () => clock.now,
+    );
   });
 
   it("writes under the 'rudy_' prefix as { v, e }", () => {
@@ -98,9 +101,12 @@ describe('ExpiringStorage', () => {
   });
 
   it('falls back to memory when reading localStorage itself throws (sandboxed iframe)', () => {
-    const s = new ExpiringStorage(() => {
-      throw new DOMException('The document is sandboxed.', 'SecurityError');
-    }, () => clock.now);
+    const s = new ExpiringStorage(
+      () => {
+        throw new DOMException('The document is sandboxed.', 'SecurityError');
+      },
+      () => clock.now,
+    );
     expect(s.inMemory).to.equal(true);
     s.set('lang', 'fr');
     expect(s.get('lang')).to.equal('fr');
@@ -109,7 +115,10 @@ describe('ExpiringStorage', () => {
   });
 
   it('falls back to memory when there is no storage at all', () => {
-    const s = new ExpiringStorage(() => null, () => clock.now);
+    const s = new ExpiringStorage(
+      () => null,
+      () => clock.now,
+    );
     expect(s.inMemory).to.equal(true);
     s.set('x', 1);
     expect(s.get('x')).to.equal(1);
@@ -118,7 +127,10 @@ describe('ExpiringStorage', () => {
   it('falls back to memory when the first write throws (storage exposed but unusable)', () => {
     const broken = new FlakyStorage();
     broken.failSet = () => true;
-    const s = new ExpiringStorage(() => broken, () => clock.now);
+    const s = new ExpiringStorage(
+      () => broken,
+      () => clock.now,
+    );
     expect(s.inMemory).to.equal(true);
     s.set('x', 'kept');
     expect(s.get('x')).to.equal('kept');
@@ -146,7 +158,10 @@ describe('ExpiringStorage', () => {
   });
 
   it('works over the real localStorage', () => {
-    const s = new ExpiringStorage(() => window.localStorage as KeyValueStorage, () => clock.now);
+    const s = new ExpiringStorage(
+      () => window.localStorage as KeyValueStorage,
+      () => clock.now,
+    );
     try {
       s.set('unit_test', { ok: true });
       expect(JSON.parse(window.localStorage.getItem('rudy_unit_test')!).v).to.deep.equal({ ok: true });

@@ -8,7 +8,9 @@
   player.setAttribute('muted', '');
   player.setAttribute('embed', '');
   if (query.get('prefer')) player.setAttribute('prefer-playback', query.get('prefer'));
-  function add() { document.getElementById('stage').appendChild(player); }
+  function add() {
+    document.getElementById('stage').appendChild(player);
+  }
   if (document.getElementById('stage')) add();
   else document.addEventListener('DOMContentLoaded', add);
 })();

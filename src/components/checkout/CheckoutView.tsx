@@ -27,7 +27,10 @@ export interface CheckoutOptions {
 }
 
 /** A checkout with its own store; `notices` are the ignored attribute values of the tag that renders it. */
-export function CheckoutView(props: { options: CheckoutOptions; notices?: readonly AttributeNotice[] | undefined }): ReactNode {
+export function CheckoutView(props: {
+  options: CheckoutOptions;
+  notices?: readonly AttributeNotice[] | undefined;
+}): ReactNode {
   // The body waits for the `checkout` texts of its language (a chunk of their own).
   return (
     <CheckoutTexts>
@@ -36,7 +39,10 @@ export function CheckoutView(props: { options: CheckoutOptions; notices?: readon
   );
 }
 
-function CheckoutBody(props: { options: CheckoutOptions; notices?: readonly AttributeNotice[] | undefined }): ReactNode {
+function CheckoutBody(props: {
+  options: CheckoutOptions;
+  notices?: readonly AttributeNotice[] | undefined;
+}): ReactNode {
   const { t } = useElement();
   const { emit, reveal } = useViewHost();
   const { target } = props.options;
@@ -68,7 +74,10 @@ function CheckoutBody(props: { options: CheckoutOptions; notices?: readonly Attr
   // Each new step's heading takes focus; not the first step shown (a page load must not move focus into the
   // view), nor while something loads.
   const section = useRef<HTMLElement>(null);
-  const step = view === 'idle' || view === 'loading' ? undefined : `${view}:${state.product?.type ?? ''}-${state.product?.id ?? ''}`;
+  const step =
+    view === 'idle' || view === 'loading'
+      ? undefined
+      : `${view}:${state.product?.type ?? ''}-${state.product?.id ?? ''}`;
   const shown = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (!step) return;
@@ -95,7 +104,13 @@ function Step(props: { state: CheckoutState; store: CheckoutStore }): ReactNode 
     case 'loading':
       return <Loading text={t(c('loading'))} />;
     case 'offers':
-      return <Offers state={state} onChoose={(offer) => store.select({ type: offer.type, id: offer.id }, true)} onRetry={() => store.retry()} />;
+      return (
+        <Offers
+          state={state}
+          onChoose={(offer) => store.select({ type: offer.type, id: offer.id }, true)}
+          onRetry={() => store.retry()}
+        />
+      );
     case 'load-error':
       return (
         <Failure what={t(c('loadError'))} why={checkoutErrorText(state.loadError, t)} onRetry={() => store.retry()}>

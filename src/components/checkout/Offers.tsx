@@ -34,7 +34,9 @@ export function Offers(props: { state: CheckoutState; onChoose(offer: OfferCard)
                     : offer.kind === 'annual'
                       ? t('player.paywall.perYear', { price: amount })
                       : amount}
-                  {offer.basePrice && offer.basePrice > offer.price ? <s className="was">{price(offer.basePrice)}</s> : null}
+                  {offer.basePrice && offer.basePrice > offer.price ? (
+                    <s className="was">{price(offer.basePrice)}</s>
+                  ) : null}
                 </span>
                 {offer.description ? <span className="detail">{offer.description}</span> : null}
                 {offer.trialDays ? (

@@ -125,7 +125,13 @@ export function FailureDialog(props: { state: CheckoutState; store: CheckoutStor
       title={t(c('failed.title'))}
       onClose={() => props.store.dismissFailure()}
       actions={
-        <button type="button" className="btn" part="failed-ok" data-autofocus="" onClick={() => props.store.dismissFailure()}>
+        <button
+          type="button"
+          className="btn"
+          part="failed-ok"
+          data-autofocus=""
+          onClick={() => props.store.dismissFailure()}
+        >
           {t('common.ok')}
         </button>
       }
@@ -136,7 +142,12 @@ export function FailureDialog(props: { state: CheckoutState; store: CheckoutStor
 }
 
 /** The saved cards and "Use a new card", as one radio group. */
-function SavedCards(props: { cards: SavedCard[]; value: string | undefined; onChange(id: string): void; disabled: boolean }): ReactNode {
+function SavedCards(props: {
+  cards: SavedCard[];
+  value: string | undefined;
+  onChange(id: string): void;
+  disabled: boolean;
+}): ReactNode {
   const { t } = useElement();
   const name = useId();
   return (
@@ -185,7 +196,9 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
   const { t, lang } = useElement();
   const { attachLight } = useViewHost();
   const labelId = useId();
-  const [status, setStatus] = useState<{ kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; error: unknown }>({ kind: 'loading' });
+  const [status, setStatus] = useState<{ kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; error: unknown }>({
+    kind: 'loading',
+  });
   const [attempt, setAttempt] = useState(0);
   const onCard = useRef(props.onCard);
   onCard.current = props.onCard;

@@ -72,7 +72,9 @@ export function Summary(props: { state: CheckoutState; store: CheckoutStore }): 
           </div>
         </>
       )}
-      {ready?.purchased && state.fromList ? <BackButton label={t(c('backToOffers'))} onClick={() => store.back()} /> : null}
+      {ready?.purchased && state.fromList ? (
+        <BackButton label={t(c('backToOffers'))} onClick={() => store.back()} />
+      ) : null}
     </section>
   );
 }
@@ -81,7 +83,10 @@ function TeamSelect(props: { state: CheckoutState; store: CheckoutStore }): Reac
   const { t } = useElement();
   const id = useId();
   const { state, store } = props;
-  const missing = state.pricing?.status === 'error' && state.pricing.error instanceof CheckoutError && state.pricing.error.code === 'team-missing';
+  const missing =
+    state.pricing?.status === 'error' &&
+    state.pricing.error instanceof CheckoutError &&
+    state.pricing.error.code === 'team-missing';
   return (
     <div className="field" part="team-select">
       <label htmlFor={id}>{t(c('summary.team'))}</label>

@@ -53,7 +53,12 @@ export function RetryButton(props: { onClick(): void; label?: string; secondary?
 }
 
 /** A failure that can be tried again: what failed, why (when known), Retry, and any other way out. */
-export function Failure(props: { what: string; why?: string | undefined; onRetry(): void; children?: ReactNode }): ReactNode {
+export function Failure(props: {
+  what: string;
+  why?: string | undefined;
+  onRetry(): void;
+  children?: ReactNode;
+}): ReactNode {
   return (
     <div className="step error" role="alert" part="error">
       <p>{props.what}</p>

@@ -66,6 +66,7 @@ export function orderErrorText(message: string | null | undefined, t: TFunction)
 
 /** Why Pay did not go through: the checkout's own refusals and card messages, else "could not be sent". */
 export function payErrorText(error: unknown, t: TFunction): string {
-  const unsent = error instanceof ApiError && (!(error instanceof HttpError) || error.status >= 500 || error.status === 429);
+  const unsent =
+    error instanceof ApiError && (!(error instanceof HttpError) || error.status >= 500 || error.status === 429);
   return unsent ? `${t(c('errors.request'))} ${errorText(error, t)}` : checkoutErrorText(error, t);
 }

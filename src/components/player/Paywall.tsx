@@ -30,7 +30,9 @@ export function Paywall(props: { state: Ready; onRetry(): void }): ReactNode {
   const price = (offer: Offer) => {
     const amount = formatPrice(offer.price, currency, lang);
     if (offer.type !== 'subscription') return amount;
-    return offer.period === 'annual' ? t('player.paywall.perYear', { price: amount }) : t('player.paywall.perMonth', { price: amount });
+    return offer.period === 'annual'
+      ? t('player.paywall.perYear', { price: amount })
+      : t('player.paywall.perMonth', { price: amount });
   };
   return (
     <div className="panel paywall" part="paywall">

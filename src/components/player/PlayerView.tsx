@@ -35,7 +35,10 @@ export interface PlayerOptions {
 type Ready = Extract<PlayerState, { status: 'ready' }>;
 
 /** A player with its own store; `notices` are the ignored attribute values of the tag that renders it. */
-export function PlayerView(props: { options: PlayerOptions; notices?: readonly AttributeNotice[] | undefined }): ReactNode {
+export function PlayerView(props: {
+  options: PlayerOptions;
+  notices?: readonly AttributeNotice[] | undefined;
+}): ReactNode {
   const { options } = props;
   const { t } = useElement();
   const store = useMemo(createPlayer, []);
@@ -61,7 +64,11 @@ export function PlayerView(props: { options: PlayerOptions; notices?: readonly A
       ) : state.status === 'error' ? (
         <Stage>
           <Panel role="alert" part="error">
-            <p>{state.error instanceof HttpError && state.error.status === 404 ? t('player.notFound') : t('player.loadError')}</p>
+            <p>
+              {state.error instanceof HttpError && state.error.status === 404
+                ? t('player.notFound')
+                : t('player.loadError')}
+            </p>
             {state.error instanceof HttpError && state.error.status === 404 ? null : (
               <>
                 <p className="detail">{errorText(state.error, t)}</p>
@@ -157,7 +164,9 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
               type="button"
               className="btn"
               part="button sign-in-button"
-              onClick={() => view.open({ to: 'sign-in', reason: 'watch', eventId: item.kind === 'event' ? item.id : undefined })}
+              onClick={() =>
+                view.open({ to: 'sign-in', reason: 'watch', eventId: item.kind === 'event' ? item.id : undefined })
+              }
             >
               {t('player.signIn.button')}
             </button>
@@ -180,7 +189,9 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
   }
 
   if (options.embed) return stage;
-  const when = item.startsAt ? formatEventTime(item.startsAt, event?.time_zone ?? event?.location?.time_zone, lang) : undefined;
+  const when = item.startsAt
+    ? formatEventTime(item.startsAt, event?.time_zone ?? event?.location?.time_zone, lang)
+    : undefined;
   const canDownload =
     item.kind === 'event' && item.status === 'finished' && access.kind === 'play' && hasCapability(user, 'download');
   return (
@@ -240,7 +251,13 @@ function DownloadButton(props: { store: PlayerStore }): ReactNode {
   };
   return (
     <div className="actions" part="actions">
-      <button type="button" className="btn secondary" part="button download" disabled={busy} onClick={() => void download()}>
+      <button
+        type="button"
+        className="btn secondary"
+        part="button download"
+        disabled={busy}
+        onClick={() => void download()}
+      >
         {busy ? t('player.downloading') : t('player.download')}
       </button>
       {failed ? <p role="alert">{t('player.downloadError')}</p> : null}

@@ -91,7 +91,10 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       case 'ArrowLeft':
       case 'ArrowRight':
         if (live || phase === 'preroll' || !Number.isFinite(v.duration)) return;
-        v.currentTime = Math.min(v.duration, Math.max(0, v.currentTime + (e.key === 'ArrowLeft' ? -SEEK_STEP : SEEK_STEP)));
+        v.currentTime = Math.min(
+          v.duration,
+          Math.max(0, v.currentTime + (e.key === 'ArrowLeft' ? -SEEK_STEP : SEEK_STEP)),
+        );
         break;
       default:
         return;
@@ -136,7 +139,12 @@ export function VideoStage(props: VideoStageProps): ReactNode {
         </button>
       ) : null}
       {state.captionsOffer && phase === 'main' ? (
-        <button type="button" className="btn captions" part="button captions" onClick={() => session.current?.showCaptions()}>
+        <button
+          type="button"
+          className="btn captions"
+          part="button captions"
+          onClick={() => session.current?.showCaptions()}
+        >
           {t('player.captions')}
         </button>
       ) : null}
@@ -151,7 +159,13 @@ function Overlay(props: { state: SessionState; title: string; onPlay(): void; on
   const { started, phase, playback } = props.state;
   if (!started) {
     return (
-      <button type="button" className="big-play" part="button play" aria-label={t('player.play', { title: props.title })} onClick={props.onPlay}>
+      <button
+        type="button"
+        className="big-play"
+        part="button play"
+        aria-label={t('player.play', { title: props.title })}
+        onClick={props.onPlay}
+      >
         <span aria-hidden="true">▶</span>
       </button>
     );

@@ -17,10 +17,28 @@ import {
 } from '../../stores/account.js';
 import { useElement } from '../ui/shell.js';
 import { ResendButton } from './auth.js';
-import { CheckField, FormAlert, NewPasswordFields, SelectField, Status, Submit, TextField, useForm, useMsg } from './form.js';
+import {
+  CheckField,
+  FormAlert,
+  NewPasswordFields,
+  SelectField,
+  Status,
+  Submit,
+  TextField,
+  useForm,
+  useMsg,
+} from './form.js';
 
 const k = (key: string) => `forms:account.${key}`;
-const EDIT_FIELDS = ['first_name', 'last_name', 'gender', 'news', 'current_password', 'password', 'password_confirmation'] as const;
+const EDIT_FIELDS = [
+  'first_name',
+  'last_name',
+  'gender',
+  'news',
+  'current_password',
+  'password',
+  'password_confirmation',
+] as const;
 /** Without the current-password field (a social-only account), a server error about it goes to the form's alert. */
 const EDIT_FIELDS_NO_CURRENT = EDIT_FIELDS.filter((name) => name !== 'current_password');
 
@@ -30,7 +48,10 @@ export function EditSection(props: { user: User; locked: boolean }): ReactNode {
   const { user, locked } = props;
   const [values, setValues] = useState<ProfileInput>(() => profileInput(user));
   const [saved, setSaved] = useState(false);
-  const set = <K extends keyof ProfileInput>(name: K) => (value: ProfileInput[K]) => setValues((v) => ({ ...v, [name]: value }));
+  const set =
+    <K extends keyof ProfileInput>(name: K) =>
+    (value: ProfileInput[K]) =>
+      setValues((v) => ({ ...v, [name]: value }));
   const askCurrent = needsCurrentPassword(user);
   const form = useForm(askCurrent ? EDIT_FIELDS : EDIT_FIELDS_NO_CURRENT);
   const titleId = useId();
@@ -71,8 +92,24 @@ export function EditSection(props: { user: User; locked: boolean }): ReactNode {
           )}
         </div>
         <div className="pair">
-          <TextField name="first_name" label={t(k('edit.firstName'))} value={values.first_name} onChange={set('first_name')} autoComplete="given-name" error={form.error('first_name')} required />
-          <TextField name="last_name" label={t(k('edit.lastName'))} value={values.last_name} onChange={set('last_name')} autoComplete="family-name" error={form.error('last_name')} required />
+          <TextField
+            name="first_name"
+            label={t(k('edit.firstName'))}
+            value={values.first_name}
+            onChange={set('first_name')}
+            autoComplete="given-name"
+            error={form.error('first_name')}
+            required
+          />
+          <TextField
+            name="last_name"
+            label={t(k('edit.lastName'))}
+            value={values.last_name}
+            onChange={set('last_name')}
+            autoComplete="family-name"
+            error={form.error('last_name')}
+            required
+          />
         </div>
         <SelectField
           name="gender"
@@ -86,7 +123,13 @@ export function EditSection(props: { user: User; locked: boolean }): ReactNode {
           ]}
           error={form.error('gender')}
         />
-        <CheckField name="news" label={t(k('edit.news'))} checked={values.news} onChange={set('news')} error={form.error('news')} />
+        <CheckField
+          name="news"
+          label={t(k('edit.news'))}
+          checked={values.news}
+          onChange={set('news')}
+          error={form.error('news')}
+        />
         <fieldset className="group" aria-describedby={locked ? undefined : passwordId}>
           <legend>{t(k('edit.passwordTitle'))}</legend>
           {locked ? null : (
@@ -193,7 +236,13 @@ function DeleteAccount(): ReactNode {
         <div className="confirm" role="group" aria-label={t(k('deletion.title'))}>
           <p>{t(k('deletion.ask'))}</p>
           <div className="actions">
-            <button type="button" className="btn danger" part="button confirm-delete" disabled={busy} onClick={() => void send()}>
+            <button
+              type="button"
+              className="btn danger"
+              part="button confirm-delete"
+              disabled={busy}
+              onClick={() => void send()}
+            >
               {busy ? t(k('deletion.busy')) : t(k('deletion.send'))}
             </button>
             <button type="button" className="btn secondary" part="button" onClick={() => setAsking(false)}>
@@ -202,7 +251,12 @@ function DeleteAccount(): ReactNode {
           </div>
         </div>
       ) : (
-        <button type="button" className="btn secondary danger-text" part="delete-account" onClick={() => setAsking(true)}>
+        <button
+          type="button"
+          className="btn secondary danger-text"
+          part="delete-account"
+          onClick={() => setAsking(true)}
+        >
           {t(k('deletion.button'))}
         </button>
       )}

@@ -74,7 +74,12 @@ export function FavouritesPanel(): ReactNode {
         <div className="panel error" role="alert" part="error">
           <p>{t('favourites.loadError')}</p>
           <p className="detail">{errorText(failed, t)}</p>
-          <button type="button" className="btn" part="button" onClick={() => void reloadFavourites().catch(() => undefined)}>
+          <button
+            type="button"
+            className="btn"
+            part="button"
+            onClick={() => void reloadFavourites().catch(() => undefined)}
+          >
             {t('common.retry')}
           </button>
         </div>
@@ -132,7 +137,8 @@ function ChosenGroup(props: {
     const chosen = new Set(items.map((f) => f.favoritable_id));
     return flat.filter((item) => !chosen.has(item.id)).sort((a, b) => a.name.localeCompare(b.name));
   }, [flat, items]);
-  const nameOf = (f: Favourite) => f.name || flat.find((item) => item.id === f.favoritable_id)?.name || `#${f.favoritable_id}`;
+  const nameOf = (f: Favourite) =>
+    f.name || flat.find((item) => item.id === f.favoritable_id)?.name || `#${f.favoritable_id}`;
 
   useEffect(() => {
     if (refocus === undefined) return;
@@ -185,7 +191,13 @@ function ChosenGroup(props: {
   };
 
   return (
-    <section className="favourite-group" aria-labelledby={headingId} part="favourite-group" data-kind={kind} ref={section}>
+    <section
+      className="favourite-group"
+      aria-labelledby={headingId}
+      part="favourite-group"
+      data-kind={kind}
+      ref={section}
+    >
       <h3 id={headingId}>{t(`favourites.kinds.${kind}`)}</h3>
       {items.length === 0 ? (
         <p className="detail">{t(`favourites.empty.${kind}`)}</p>

@@ -127,7 +127,10 @@ function ProfileBody(props: { options: ProfileOptions; children?: ReactNode }): 
   } else if (!user && token && !known) {
     body = <LoadingPanel text={t(k('loading'))} />;
   } else if (!user) {
-    const guest = step.name === 'register' || step.name === 'reset-request' || step.name === 'sign-in' ? step : { name: 'sign-in' as const };
+    const guest =
+      step.name === 'register' || step.name === 'reset-request' || step.name === 'sign-in'
+        ? step
+        : { name: 'sign-in' as const };
     body =
       guest.name === 'register' ? (
         <Register

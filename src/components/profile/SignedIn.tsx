@@ -119,9 +119,13 @@ function Tabs(props: {
     const last = sections.length - 1;
     const next =
       e.key === 'ArrowRight' || e.key === 'ArrowDown'
-        ? at >= last ? 0 : at + 1
+        ? at >= last
+          ? 0
+          : at + 1
         : e.key === 'ArrowLeft' || e.key === 'ArrowUp'
-          ? at <= 0 ? last : at - 1
+          ? at <= 0
+            ? last
+            : at - 1
           : e.key === 'Home'
             ? 0
             : e.key === 'End'

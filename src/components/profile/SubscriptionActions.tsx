@@ -74,7 +74,13 @@ function Actions({ order, onCancelled }: { order: Order; onCancelled: (() => voi
           {t(c('manage.cancel'))}
         </button>
       ) : null}
-      <button type="button" className="btn secondary" part="button customer-portal" disabled={portal === 'opening'} onClick={() => void openPortal()}>
+      <button
+        type="button"
+        className="btn secondary"
+        part="button customer-portal"
+        disabled={portal === 'opening'}
+        onClick={() => void openPortal()}
+      >
         {portal === 'opening' ? t(c('manage.opening')) : t(c('manage.portal'))}
       </button>
       {cancel === 'processing' ? (
@@ -106,7 +112,13 @@ function Actions({ order, onCancelled }: { order: Order; onCancelled: (() => voi
               <button type="button" className="btn danger" part="button confirm-cancel" onClick={() => void confirm()}>
                 {t(c('manage.confirm'))}
               </button>
-              <button type="button" className="btn secondary" part="button keep" data-autofocus="" onClick={() => setCancel('idle')}>
+              <button
+                type="button"
+                className="btn secondary"
+                part="button keep"
+                data-autofocus=""
+                onClick={() => setCancel('idle')}
+              >
                 {t(c('manage.keep'))}
               </button>
             </>

@@ -18,7 +18,18 @@ import {
   type RegisterInput,
 } from '../../stores/account.js';
 import { useElement } from '../ui/shell.js';
-import { CheckField, FormAlert, NewPasswordFields, Status, StepFocus, StepHeading, Submit, TextField, useForm, useMsg } from './form.js';
+import {
+  CheckField,
+  FormAlert,
+  NewPasswordFields,
+  Status,
+  StepFocus,
+  StepHeading,
+  Submit,
+  TextField,
+  useForm,
+  useMsg,
+} from './form.js';
 
 /** A message shown on top of a step that follows another (password changed, sign-in cancelled). */
 export interface Flash {
@@ -99,7 +110,12 @@ export function SignIn(props: {
         />
         <div className="actions">
           <Submit busy={form.busy} label={t(k('signIn.submit'))} busyLabel={t(k('signIn.busy'))} />
-          <button type="button" className="link" part="forgot" onClick={() => props.go({ name: 'reset-request', email })}>
+          <button
+            type="button"
+            className="link"
+            part="forgot"
+            onClick={() => props.go({ name: 'reset-request', email })}
+          >
             {t(k('signIn.forgot'))}
           </button>
         </div>
@@ -149,7 +165,9 @@ function SocialButtons(): ReactNode {
           {t(k(`signIn.${provider}`))}
         </button>
       ))}
-      {leaving ? <Status>{t(k('signIn.leaving'), { provider: leaving === 'google' ? 'Google' : 'Facebook' })}</Status> : null}
+      {leaving ? (
+        <Status>{t(k('signIn.leaving'), { provider: leaving === 'google' ? 'Google' : 'Facebook' })}</Status>
+      ) : null}
       {failure ? (
         <p className="form-error" role="alert" part="form-error">
           {text(failure)}
@@ -159,7 +177,15 @@ function SocialButtons(): ReactNode {
   );
 }
 
-const REGISTER_FIELDS = ['first_name', 'last_name', 'email', 'password', 'password_confirmation', 'terms', 'news'] as const;
+const REGISTER_FIELDS = [
+  'first_name',
+  'last_name',
+  'email',
+  'password',
+  'password_confirmation',
+  'terms',
+  'news',
+] as const;
 
 /** Registration: names, email, password twice, the required terms and the optional news opt-in. */
 export function Register(props: { onRegistered(): void; go(view: GuestView): void }): ReactNode {
@@ -173,7 +199,10 @@ export function Register(props: { onRegistered(): void; go(view: GuestView): voi
     terms: false,
     news: false,
   });
-  const set = <K extends keyof RegisterInput>(name: K) => (value: RegisterInput[K]) => setValues((v) => ({ ...v, [name]: value }));
+  const set =
+    <K extends keyof RegisterInput>(name: K) =>
+    (value: RegisterInput[K]) =>
+      setValues((v) => ({ ...v, [name]: value }));
   const form = useForm(REGISTER_FIELDS);
   const titleId = useId();
 
@@ -192,10 +221,35 @@ export function Register(props: { onRegistered(): void; go(view: GuestView): voi
       <form ref={form.ref} className="form" noValidate onSubmit={submit}>
         <FormAlert message={form.message} />
         <div className="pair">
-          <TextField name="first_name" label={t(k('register.firstName'))} value={values.first_name} onChange={set('first_name')} autoComplete="given-name" error={form.error('first_name')} required />
-          <TextField name="last_name" label={t(k('register.lastName'))} value={values.last_name} onChange={set('last_name')} autoComplete="family-name" error={form.error('last_name')} required />
+          <TextField
+            name="first_name"
+            label={t(k('register.firstName'))}
+            value={values.first_name}
+            onChange={set('first_name')}
+            autoComplete="given-name"
+            error={form.error('first_name')}
+            required
+          />
+          <TextField
+            name="last_name"
+            label={t(k('register.lastName'))}
+            value={values.last_name}
+            onChange={set('last_name')}
+            autoComplete="family-name"
+            error={form.error('last_name')}
+            required
+          />
         </div>
-        <TextField name="email" type="email" label={t(k('register.email'))} value={values.email} onChange={set('email')} autoComplete="email" error={form.error('email')} required />
+        <TextField
+          name="email"
+          type="email"
+          label={t(k('register.email'))}
+          value={values.email}
+          onChange={set('email')}
+          autoComplete="email"
+          error={form.error('email')}
+          required
+        />
         <NewPasswordFields
           labels={{ password: t(k('register.password')), confirmation: t(k('register.confirmation')) }}
           password={values.password}
@@ -205,15 +259,33 @@ export function Register(props: { onRegistered(): void; go(view: GuestView): voi
           form={form}
           required
         />
-        <CheckField name="terms" label={t(k('register.terms'))} checked={values.terms} onChange={set('terms')} error={form.error('terms')} required />
-        <CheckField name="news" label={t(k('register.news'))} checked={values.news} onChange={set('news')} error={form.error('news')} />
+        <CheckField
+          name="terms"
+          label={t(k('register.terms'))}
+          checked={values.terms}
+          onChange={set('terms')}
+          error={form.error('terms')}
+          required
+        />
+        <CheckField
+          name="news"
+          label={t(k('register.news'))}
+          checked={values.news}
+          onChange={set('news')}
+          error={form.error('news')}
+        />
         <div className="actions">
           <Submit busy={form.busy} label={t(k('register.submit'))} busyLabel={t(k('register.busy'))} />
         </div>
       </form>
       <p className="switch">
         {t(k('register.haveAccount'))}{' '}
-        <button type="button" className="link" part="to-sign-in" onClick={() => props.go({ name: 'sign-in', email: values.email })}>
+        <button
+          type="button"
+          className="link"
+          part="to-sign-in"
+          onClick={() => props.go({ name: 'sign-in', email: values.email })}
+        >
           {t(k('register.toSignIn'))}
         </button>
       </p>
@@ -286,7 +358,16 @@ export function ResetRequest(props: { email?: string | undefined; go(view: Guest
         <form ref={form.ref} className="form" noValidate onSubmit={submit}>
           <p>{t(k('resetRequest.text'))}</p>
           <FormAlert message={form.message} />
-          <TextField name="email" type="email" label={t(k('resetRequest.email'))} value={email} onChange={setEmail} autoComplete="email" error={form.error('email')} required />
+          <TextField
+            name="email"
+            type="email"
+            label={t(k('resetRequest.email'))}
+            value={email}
+            onChange={setEmail}
+            autoComplete="email"
+            error={form.error('email')}
+            required
+          />
           <div className="actions">
             <Submit busy={form.busy} label={t(k('resetRequest.submit'))} busyLabel={t(k('resetRequest.busy'))} />
           </div>

@@ -60,7 +60,8 @@ export function useForm(visible: readonly string[]): FormState {
   useEffect(() => {
     if (!result) return;
     const form = ref.current;
-    const target = form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('.form-error');
+    const target =
+      form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('.form-error');
     target?.focus();
   }, [result]);
 
@@ -116,10 +117,20 @@ function useDescribed(error: Msg | undefined, hint: string | undefined) {
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
-  return { id, hintId, errorId, control: { 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined } };
+  return {
+    id,
+    hintId,
+    errorId,
+    control: { 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined },
+  };
 }
 
-function FieldNotes(props: { error: Msg | undefined; hint: string | undefined; hintId: string; errorId: string }): ReactNode {
+function FieldNotes(props: {
+  error: Msg | undefined;
+  hint: string | undefined;
+  hintId: string;
+  errorId: string;
+}): ReactNode {
   const text = useMsg();
   return (
     <>
@@ -215,7 +226,13 @@ export function SelectField(props: {
   return (
     <div className="field" part="field">
       <label htmlFor={id}>{props.label}</label>
-      <select id={id} name={props.name} value={props.value} onChange={(e) => props.onChange(e.target.value)} {...control}>
+      <select
+        id={id}
+        name={props.name}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        {...control}
+      >
         {props.options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
@@ -230,7 +247,13 @@ export function SelectField(props: {
 /** The submit button: disabled, with its busy text, while a submission is in flight. */
 export function Submit(props: { busy: boolean; label: string; busyLabel: string; danger?: boolean }): ReactNode {
   return (
-    <button type="submit" className={props.danger ? 'btn danger' : 'btn'} part="submit" disabled={props.busy} aria-busy={props.busy || undefined}>
+    <button
+      type="submit"
+      className={props.danger ? 'btn danger' : 'btn'}
+      part="submit"
+      disabled={props.busy}
+      aria-busy={props.busy || undefined}
+    >
       {props.busy ? props.busyLabel : props.label}
     </button>
   );

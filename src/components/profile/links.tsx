@@ -4,7 +4,14 @@
  */
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { AccountRoute } from '../../lib/account-routes.js';
-import { completeSocial, confirmAccountDeletion, isExpiredReset, resetPassword, verifyEmail, type Outcome } from '../../stores/account.js';
+import {
+  completeSocial,
+  confirmAccountDeletion,
+  isExpiredReset,
+  resetPassword,
+  verifyEmail,
+  type Outcome,
+} from '../../stores/account.js';
 import { useElement } from '../ui/shell.js';
 import type { GuestView } from './auth.js';
 import { FormAlert, NewPasswordFields, Status, StepHeading, Submit, useForm } from './form.js';
@@ -29,7 +36,8 @@ export function PasswordReset(props: {
       resetPassword({ email: route.email, token: route.token, password, password_confirmation: confirmation }),
     );
     if (!outcome) return;
-    if (outcome.ok) props.go({ name: 'sign-in', email: route.email, flash: { message: { key: k('reset.done') }, tone: 'status' } });
+    if (outcome.ok)
+      props.go({ name: 'sign-in', email: route.email, flash: { message: { key: k('reset.done') }, tone: 'status' } });
     else setExpired(isExpiredReset(outcome.failure));
   };
   return (
@@ -39,7 +47,12 @@ export function PasswordReset(props: {
       <form ref={form.ref} className="form" noValidate onSubmit={submit}>
         <FormAlert message={form.message}>
           {expired ? (
-            <button type="button" className="btn secondary" part="new-link" onClick={() => props.go({ name: 'reset-request', email: route.email })}>
+            <button
+              type="button"
+              className="btn secondary"
+              part="new-link"
+              onClick={() => props.go({ name: 'reset-request', email: route.email })}
+            >
               {t(k('reset.newLink'))}
             </button>
           ) : null}
@@ -82,7 +95,10 @@ function useOnOpen<T>(action: () => Promise<Outcome<T>>): Outcome<T> | undefined
 }
 
 /** The page of a verification link: verifies at once, then says how it went. */
-export function VerifyEmail(props: { route: Extract<AccountRoute, { kind: 'verify-email' }>; onContinue(): void }): ReactNode {
+export function VerifyEmail(props: {
+  route: Extract<AccountRoute, { kind: 'verify-email' }>;
+  onContinue(): void;
+}): ReactNode {
   const { t } = useElement();
   const outcome = useOnOpen(() => verifyEmail(props.route));
   const titleId = useId();
@@ -169,7 +185,11 @@ export function SocialCallback(props: {
   useEffect(() => {
     if (!outcome) return;
     if (outcome.ok) props.onSignedIn(outcome.value.returnTo);
-    else props.go({ name: 'sign-in', flash: { message: outcome.failure.message ?? { key: k('social.failed') }, tone: 'alert' } });
+    else
+      props.go({
+        name: 'sign-in',
+        flash: { message: outcome.failure.message ?? { key: k('social.failed') }, tone: 'alert' },
+      });
     // Once, when the outcome is in.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [outcome]);

@@ -119,11 +119,15 @@ function OrderRow({ order }: { order: Order }): ReactNode {
       <span className="badge" part="order-status" data-status={order.status.toLowerCase()}>
         {t(k('orders.statusLabel'), { status: label('orders.status', order.status) })}
       </span>
-      {order.price != null ? <span className="row-price">{formatPrice(order.price, order.currency || currency, lang)}</span> : null}
+      {order.price != null ? (
+        <span className="row-price">{formatPrice(order.price, order.currency || currency, lang)}</span>
+      ) : null}
       <span className="detail">{t(k('orders.ordered'), { date: date(order.created_at) })}</span>
       {order.expires_at ? (
         <span className="detail">
-          {t(k(subscription ? (renewing ? 'orders.renews' : 'orders.ends') : 'orders.until'), { date: date(order.expires_at) })}
+          {t(k(subscription ? (renewing ? 'orders.renews' : 'orders.ends') : 'orders.until'), {
+            date: date(order.expires_at),
+          })}
         </span>
       ) : null}
       {subscription && order.subscription_status ? (
@@ -136,7 +140,9 @@ function OrderRow({ order }: { order: Order }): ReactNode {
           {t(k('orders.autoRenewal'), { status: t(k(`orders.autoRenewalStatus.${autoRenewal}`)) })}
         </span>
       ) : null}
-      {order.reference ? <span className="detail">{t(k('orders.reference'), { reference: order.reference })}</span> : null}
+      {order.reference ? (
+        <span className="detail">{t(k('orders.reference'), { reference: order.reference })}</span>
+      ) : null}
       <SubscriptionActions order={order} onCancelled={() => setAutoRenewal('cancelled')} />
     </li>
   );
@@ -155,7 +161,12 @@ export function TransactionsSection(): ReactNode {
   const { t } = useElement();
   const cols = (name: string) => t(k(`transactions.columns.${name}`));
   return (
-    <ListSection create={createTransactions} title={t(k('transactions.title'))} empty={t(k('transactions.empty'))} part="transactions">
+    <ListSection
+      create={createTransactions}
+      title={t(k('transactions.title'))}
+      empty={t(k('transactions.empty'))}
+      part="transactions"
+    >
       {(items) => (
         <table className="table">
           <thead>
@@ -216,7 +227,13 @@ export function clipDuration(seconds: number): string {
 export function ClipsSection(): ReactNode {
   const { t } = useElement();
   return (
-    <ListSection create={createClips} title={t(k('clips.title'))} empty={t(k('clips.empty'))} part="clips" row={(clip) => <ClipRow clip={clip} />} />
+    <ListSection
+      create={createClips}
+      title={t(k('clips.title'))}
+      empty={t(k('clips.empty'))}
+      part="clips"
+      row={(clip) => <ClipRow clip={clip} />}
+    />
   );
 }
 

@@ -40,7 +40,10 @@ export const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
   // document's base is a view's business, not a store's).
   const href = fillTemplate(options.watchUrl, { id: event.id }, document.baseURI) ?? `#event-${event.id}`;
   const access = accessBadge(event);
-  const meta = [event.category?.name, event.location && [event.location.city, event.location.state].filter(Boolean).join(', ')]
+  const meta = [
+    event.category?.name,
+    event.location && [event.location.city, event.location.state].filter(Boolean).join(', '),
+  ]
     .filter(Boolean)
     .join(' · ');
   const badges = (

@@ -7,7 +7,11 @@ import type { ScheduleFilters } from '../../stores/schedule.js';
 import { useElement } from '../ui/context.js';
 
 /** The filter form: the values in effect, and the viewer's choices back to the schedule. */
-export function FilterBar(props: { value: ScheduleFilters; onChange(next: ScheduleFilters): void; onClear(): void }): ReactNode {
+export function FilterBar(props: {
+  value: ScheduleFilters;
+  onChange(next: ScheduleFilters): void;
+  onClear(): void;
+}): ReactNode {
   const { t } = useElement();
   const cats = useStore(categories.$items);
   const locs = useStore(locations.$items);
@@ -25,7 +29,13 @@ export function FilterBar(props: { value: ScheduleFilters; onChange(next: Schedu
     props.onChange({ ...v, [key]: e.target.value || '' });
 
   return (
-    <form className="filters" role="search" aria-label={t('schedule.filters.label')} part="filters" onSubmit={(e) => e.preventDefault()}>
+    <form
+      className="filters"
+      role="search"
+      aria-label={t('schedule.filters.label')}
+      part="filters"
+      onSubmit={(e) => e.preventDefault()}
+    >
       <Select label={t('schedule.filters.gender')} value={v.gender} onChange={set('gender')}>
         <option value="male">{t('schedule.filters.male')}</option>
         <option value="female">{t('schedule.filters.female')}</option>
@@ -34,10 +44,16 @@ export function FilterBar(props: { value: ScheduleFilters; onChange(next: Schedu
         {choices(sports, v.sport)}
       </Select>
       <Select label={t('schedule.filters.city')} value={v.city} onChange={set('city')}>
-        {choices(cities.map((c) => [c, c] as const), v.city)}
+        {choices(
+          cities.map((c) => [c, c] as const),
+          v.city,
+        )}
       </Select>
       <Select label={t('schedule.filters.state')} value={v.state} onChange={set('state')}>
-        {choices(states.map((s) => [s, s] as const), v.state)}
+        {choices(
+          states.map((s) => [s, s] as const),
+          v.state,
+        )}
       </Select>
       <button type="button" className="btn secondary" onClick={props.onClear}>
         {t('schedule.filters.clear')}
@@ -70,7 +86,10 @@ function Select(props: {
  * catalogue listing it.
  */
 function choices(options: readonly (readonly [string, string])[], current: string | undefined): ReactNode[] {
-  const all = !current || options.some(([v]) => v.toLowerCase() === current.toLowerCase()) ? options : [...options, [current, current] as const];
+  const all =
+    !current || options.some(([v]) => v.toLowerCase() === current.toLowerCase())
+      ? options
+      : [...options, [current, current] as const];
   return all.map(([value, label]) => (
     <option key={value} value={value}>
       {label}

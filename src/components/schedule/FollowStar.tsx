@@ -50,7 +50,9 @@ export function FollowStar(props: { event: Event; title: string; following: bool
         part={props.following ? 'favourite favourite-following' : 'favourite'}
         aria-expanded={open}
         aria-controls={open ? popoverId : undefined}
-        aria-label={t(props.following ? 'schedule.favourite.following' : 'schedule.favourite.add', { name: props.title })}
+        aria-label={t(props.following ? 'schedule.favourite.following' : 'schedule.favourite.add', {
+          name: props.title,
+        })}
         onClick={() => setOpen((o) => !o)}
       >
         {props.following ? '★' : '☆'}

@@ -23,7 +23,10 @@ import { FilterBar } from './FilterBar.js';
 import type { ScheduleOptions } from './options.js';
 
 /** A schedule of events. `notices` are the tag's ignored attribute values, shown under the title. */
-export function ScheduleView(props: { options: ScheduleOptions; notices?: readonly AttributeNotice[] | undefined }): ReactNode {
+export function ScheduleView(props: {
+  options: ScheduleOptions;
+  notices?: readonly AttributeNotice[] | undefined;
+}): ReactNode {
   const { options } = props;
   const { t } = useElement();
   const view = useViewHost();
@@ -64,7 +67,8 @@ export function ScheduleView(props: { options: ScheduleOptions; notices?: readon
   const favouriteIndex = useStore($favouriteIndex);
   const following = useCallback((event: Event) => followsEvent(event, favouriteIndex), [favouriteIndex]);
   const favourites = useStore($favourites);
-  const noFavourites = Boolean(favourites) && (Object.keys(CHOSEN_KINDS) as ChosenKind[]).every((k) => favourites![k].length === 0);
+  const noFavourites =
+    Boolean(favourites) && (Object.keys(CHOSEN_KINDS) as ChosenKind[]).every((k) => favourites![k].length === 0);
   const title = scheduleTitle(options, t);
 
   let body: ReactNode;
@@ -74,7 +78,12 @@ export function ScheduleView(props: { options: ScheduleOptions; notices?: readon
     body = (
       <div className="panel" part="sign-in">
         <p>{t('schedule.favourites.signIn')}</p>
-        <button type="button" className="btn" part="button sign-in-button" onClick={() => view.open({ to: 'sign-in', reason: 'favourite' })}>
+        <button
+          type="button"
+          className="btn"
+          part="button sign-in-button"
+          onClick={() => view.open({ to: 'sign-in', reason: 'favourite' })}
+        >
           {t('schedule.favourites.signInButton')}
         </button>
       </div>
@@ -127,7 +136,12 @@ export function ScheduleView(props: { options: ScheduleOptions; notices?: readon
   }
 
   return (
-    <section className={options.layout} aria-labelledby={titleId} aria-busy={state.status === 'loading'} part="schedule">
+    <section
+      className={options.layout}
+      aria-labelledby={titleId}
+      aria-busy={state.status === 'loading'}
+      part="schedule"
+    >
       <div className="head">
         <h2 className="title" id={titleId} part="title">
           {title}
@@ -140,7 +154,11 @@ export function ScheduleView(props: { options: ScheduleOptions; notices?: readon
       </div>
       <AttributeNotices notices={props.notices ?? []} />
       {options.showFilters ? (
-        <FilterBar value={filters} onChange={(next) => schedule.filter(next)} onClear={() => schedule.filter(NO_FILTERS)} />
+        <FilterBar
+          value={filters}
+          onChange={(next) => schedule.filter(next)}
+          onClear={() => schedule.filter(NO_FILTERS)}
+        />
       ) : null}
       {body}
       <ToastList toasts={toastList} onDismiss={toasts.dismiss} />

@@ -28,7 +28,12 @@ export interface BlockWindow {
  * `list` is the element holding the blocks; `gap` the space after each block. Blocks keep their heights once
  * measured; unmeasured ones count as the average measured height (or `estimate` before any).
  */
-export function useBlockWindow(list: RefObject<HTMLElement>, count: number, estimate: number, gap: number): BlockWindow {
+export function useBlockWindow(
+  list: RefObject<HTMLElement>,
+  count: number,
+  estimate: number,
+  gap: number,
+): BlockWindow {
   const heights = useRef<(number | undefined)[]>([]);
   const [range, setRange] = useState({ start: 0, end: Math.min(count, INITIAL_BLOCKS) });
   const [, setMeasured] = useState(0);

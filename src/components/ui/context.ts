@@ -21,4 +21,3 @@ export function useElement(): ElementInfo {
   if (!info) throw new Error('useElement() outside <ElementShell>');
   return info;
 }
-

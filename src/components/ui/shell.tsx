@@ -8,7 +8,15 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { $languages, loadNamespace, translator } from '../../i18n/index.js';
 import { colorDeclarations } from '../../lib/colors.js';
 import { $config, $configError, toLang, type Lang } from '../../stores/config.js';
-import { $apiKeyError, $colors, $settings, $startup, RELOAD_COUNTDOWN_MS, reloadSession, startSession } from '../../stores/session.js';
+import {
+  $apiKeyError,
+  $colors,
+  $settings,
+  $startup,
+  RELOAD_COUNTDOWN_MS,
+  reloadSession,
+  startSession,
+} from '../../stores/session.js';
 import { env } from '../../lib/env.js';
 import { errorText } from './messages.js';
 import { LoadingPanel } from './panels.js';
@@ -23,7 +31,8 @@ import { tagViewHost, ViewHostProvider, type ViewHost } from './view.js';
  * around it, else the channel's language setting, else English.
  */
 export function resolveLang(host: HTMLElement, ownLang: string | undefined, channelLang: string | undefined): Lang {
-  const around = host.parentElement?.closest('[lang]')?.getAttribute('lang') ??
+  const around =
+    host.parentElement?.closest('[lang]')?.getAttribute('lang') ??
     (host.getRootNode() as ShadowRoot).host?.closest('[lang]')?.getAttribute('lang');
   return toLang(ownLang) ?? $config.get()?.lang ?? toLang(around) ?? toLang(channelLang) ?? 'en';
 }

@@ -51,7 +51,8 @@ export function tagViewHost(element: HTMLElement, overrides: Partial<ViewHost> =
           return false;
         case 'sign-in': {
           // The detail has an eventId key only when the view gave one (the schedule's Sign in sends `{ reason }`).
-          const detail = 'eventId' in request ? { reason: request.reason, eventId: request.eventId } : { reason: request.reason };
+          const detail =
+            'eventId' in request ? { reason: request.reason, eventId: request.eventId } : { reason: request.reason };
           requestSignIn(detail);
           emit(new ChannelLoginRequestEvent(detail));
           return false;

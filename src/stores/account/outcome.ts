@@ -12,7 +12,10 @@ export type Outcome<T = void> = { ok: true; value: T } | { ok: false; failure: F
 export const done = <T>(value: T): Outcome<T> => ({ ok: true, value });
 
 /** A failed outcome with field messages and an optional form message. */
-export const fail = (fields: Record<string, Msg>, message?: Msg): Outcome<never> => ({ ok: false, failure: { fields, message } });
+export const fail = (fields: Record<string, Msg>, message?: Msg): Outcome<never> => ({
+  ok: false,
+  failure: { fields, message },
+});
 
 /** Turns local problems into a failed outcome (with an optional form message), or undefined when all is well. */
 export function refuse(fields: Record<string, Msg>, message?: Msg): Outcome<never> | undefined {

@@ -94,7 +94,8 @@ export function completeSocial(
   route: Extract<AccountRoute, { kind: 'social-callback' }>,
 ): Promise<Outcome<{ returnTo: string | undefined }>> {
   return once('social-callback', async () => {
-    if (route.error) return fail({}, route.error === 'access_denied' ? formsMsg('account.social.cancelled') : SOCIAL_FAILED);
+    if (route.error)
+      return fail({}, route.error === 'access_denied' ? formsMsg('account.social.cancelled') : SOCIAL_FAILED);
     if (!route.code || !route.state) return fail({}, SOCIAL_FAILED);
     let key: string;
     try {

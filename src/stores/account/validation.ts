@@ -11,7 +11,8 @@ export const MIN_PASSWORD = 8;
 export const DEVICE_CODE = /^[A-Z2-9]{6}$/;
 
 /** A message of the `forms` namespace. */
-export const formsMsg = (key: string, values?: Msg['values']): Msg => (values ? { key: `forms:${key}`, values } : { key: `forms:${key}` });
+export const formsMsg = (key: string, values?: Msg['values']): Msg =>
+  values ? { key: `forms:${key}`, values } : { key: `forms:${key}` };
 
 /** Checks an email field: present and shaped like an address. */
 export function checkEmail(fields: Record<string, Msg>, email: string): void {
@@ -20,12 +21,18 @@ export function checkEmail(fields: Record<string, Msg>, email: string): void {
 }
 
 /** A new password and its confirmation: required (unless optional and both empty), long enough, matching. */
-function checkNewPassword(fields: Record<string, Msg>, password: string, confirmation: string, required: boolean): void {
+function checkNewPassword(
+  fields: Record<string, Msg>,
+  password: string,
+  confirmation: string,
+  required: boolean,
+): void {
   if (!password && !confirmation && !required) return;
   if (!password) fields.password = formsMsg('validation.required');
   else if (password.length < MIN_PASSWORD) fields.password = formsMsg('validation.passwordShort');
   if (!confirmation) fields.password_confirmation = formsMsg('validation.required');
-  else if (password && confirmation !== password) fields.password_confirmation = formsMsg('validation.passwordMismatch');
+  else if (password && confirmation !== password)
+    fields.password_confirmation = formsMsg('validation.passwordMismatch');
 }
 
 function checkNames(fields: Record<string, Msg>, input: { first_name: string; last_name: string }): void {
@@ -123,12 +130,16 @@ export function needsCurrentPassword(user: Pick<User, 'has_password' | 'temporar
  * Checks the edit form for `user`: one with a temporary password must choose a new one, and a new password
  * (being typed, or required) needs the current one when the account has a password.
  */
-export function validateProfile(input: ProfileInput, user: Pick<User, 'has_password' | 'temporary_password'>): Record<string, Msg> {
+export function validateProfile(
+  input: ProfileInput,
+  user: Pick<User, 'has_password' | 'temporary_password'>,
+): Record<string, Msg> {
   const fields: Record<string, Msg> = {};
   checkNames(fields, input);
   checkNewPassword(fields, input.password, input.password_confirmation, user.temporary_password);
   const changing = user.temporary_password || Boolean(input.password || input.password_confirmation);
-  if (changing && needsCurrentPassword(user) && !input.current_password) fields.current_password = formsMsg('validation.required');
+  if (changing && needsCurrentPassword(user) && !input.current_password)
+    fields.current_password = formsMsg('validation.required');
   return fields;
 }
 

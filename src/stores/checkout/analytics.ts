@@ -9,7 +9,8 @@ import { cents } from '../commerce/pricing.js';
 import { $settings } from '../session.js';
 
 /** The e-commerce events the checkout sends to the tag manager. */
-export type TagEvent = 'view_buy_page' | 'add_to_cart' | 'begin_checkout' | 'purchase' | 'purchase_success' | 'purchase_failed';
+export type TagEvent =
+  'view_buy_page' | 'add_to_cart' | 'begin_checkout' | 'purchase' | 'purchase_success' | 'purchase_failed';
 
 /**
  * The parameters of an e-commerce event: currency, price, fee and tax (the service fee, shown as 'Taxes'),
@@ -25,7 +26,14 @@ export function ecommerceParams(pricing: Pricing, transactionId?: number): Recor
     coupon: pricing.coupon || undefined,
     discount: pricing.discount,
     value: cents(pricing.price - pricing.discount + tax),
-    items: [{ item_id: `${pricing.type}-${pricing.id}`, item_name: pricing.name, item_category: pricing.type, price: pricing.price }],
+    items: [
+      {
+        item_id: `${pricing.type}-${pricing.id}`,
+        item_name: pricing.name,
+        item_category: pricing.type,
+        price: pricing.price,
+      },
+    ],
   };
   if (transactionId !== undefined) params.transaction_id = String(transactionId);
   return params;

@@ -42,7 +42,6 @@ export function storeAttempt(attempt: StoredAttempt | undefined): void {
   else env().storage.remove(attemptKey());
 }
 
-
 const sameProduct = (a: StoredAttempt['product'], b: StoredAttempt['product']) =>
   a.type === b.type && a.id === b.id && (a.participant ?? 0) === (b.participant ?? 0);
 

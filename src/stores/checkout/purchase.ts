@@ -9,7 +9,8 @@ import type { Product } from './product.js';
 import { confirmSetup, paymentMethod } from './stripe.js';
 
 /** How the viewer pays: a saved card, or the card field (and whether to save it). */
-export type PaymentChoice = { kind: 'saved'; id: string } | { kind: 'new'; card: StripeCard | undefined; save: boolean };
+export type PaymentChoice =
+  { kind: 'saved'; id: string } | { kind: 'new'; card: StripeCard | undefined; save: boolean };
 
 /** What one purchase sends. */
 export interface OrderRequest {

@@ -72,7 +72,8 @@ export function isPaidActive(order: Order, now = env().now()): boolean {
   const activity = order.activity_status?.toLowerCase();
   if (activity && activity !== 'active') return false;
   if (order.expires_at && order.expires_at * 1000 <= now) return false;
-  if (order.type === 'subscription' && ENDED_SUBSCRIPTION.has(order.subscription_status?.toLowerCase() ?? '')) return false;
+  if (order.type === 'subscription' && ENDED_SUBSCRIPTION.has(order.subscription_status?.toLowerCase() ?? ''))
+    return false;
   return true;
 }
 

@@ -62,7 +62,9 @@ export function isPromoRefusal(error: unknown): boolean {
 }
 
 /** The translation key of a known card message (Stripe codes, or the order's error text), else undefined. */
-export function cardMessageKey(error: { code?: string | undefined; message?: string | undefined } | string): string | undefined {
+export function cardMessageKey(
+  error: { code?: string | undefined; message?: string | undefined } | string,
+): string | undefined {
   const code = typeof error === 'string' ? undefined : error.code;
   const message = typeof error === 'string' ? error : (error.message ?? '');
   const known: [string, RegExp, string][] = [

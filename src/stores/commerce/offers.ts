@@ -27,7 +27,10 @@ export function byWeight<T extends { weight: number; price: number }>(a: T, b: T
 }
 
 /** Monthly or annual, from a subscription's offer and period (billing periods annual, month, monthly). */
-export function subscriptionPeriod(offer: { offer?: string | null | undefined; period?: string | null | undefined }): 'monthly' | 'annual' {
+export function subscriptionPeriod(offer: {
+  offer?: string | null | undefined;
+  period?: string | null | undefined;
+}): 'monthly' | 'annual' {
   return /annual|year/i.test(`${offer.offer ?? ''} ${offer.period ?? ''}`) ? 'annual' : 'monthly';
 }
 
@@ -38,7 +41,8 @@ export function offeredTrialDays(trialPeriod: number | null | undefined): number
 
 /** Whether a category or team package covers the item (a team pass: one of its teams plays in it). */
 function covers(p: Package, item: Playable): boolean {
-  const inCategory = item.categoryId !== null && item.categoryId !== undefined && p.event_categories.includes(item.categoryId);
+  const inCategory =
+    item.categoryId !== null && item.categoryId !== undefined && p.event_categories.includes(item.categoryId);
   if (!p.is_team_pass) return inCategory;
   const teams = p.participants.filter((id) => item.participantIds.includes(id));
   return teams.length > 0 || (inCategory && p.participants.length === 0);
@@ -50,7 +54,11 @@ function covers(p: Package, item: Playable): boolean {
  * package except single-event passes (those are sold with their event), then the subscriptions. Each kind sorted
  * by weight, then price.
  */
-export function buildOffers(packages: readonly Package[], subscriptions: readonly Subscription[], item?: Playable): Offer[] {
+export function buildOffers(
+  packages: readonly Package[],
+  subscriptions: readonly Subscription[],
+  item?: Playable,
+): Offer[] {
   const out: Offer[] = [];
   if (item?.kind === 'event') {
     const single = packages.find((p) => p.id === item.singlePackageId) ?? undefined;
@@ -68,8 +76,21 @@ export function buildOffers(packages: readonly Package[], subscriptions: readonl
     .filter((p) => p.type !== 'single' && (!item || (p.id !== item.singlePackageId && covers(p, item))))
     .sort(byWeight);
   for (const p of listed) {
-    const teams = !p.is_team_pass ? [] : !item ? p.participants : p.participants.length ? p.participants.filter((id) => item.participantIds.includes(id)) : item.participantIds;
-    out.push({ type: 'package', id: p.id, name: p.name, price: p.price, teamPass: p.is_team_pass, participantIds: teams });
+    const teams = !p.is_team_pass
+      ? []
+      : !item
+        ? p.participants
+        : p.participants.length
+          ? p.participants.filter((id) => item.participantIds.includes(id))
+          : item.participantIds;
+    out.push({
+      type: 'package',
+      id: p.id,
+      name: p.name,
+      price: p.price,
+      teamPass: p.is_team_pass,
+      participantIds: teams,
+    });
   }
   for (const s of [...subscriptions].sort(byWeight)) {
     out.push({
@@ -85,7 +106,11 @@ export function buildOffers(packages: readonly Package[], subscriptions: readonl
 }
 
 /** The offers that unlock `item` on its paywall. */
-export function offersFor(item: Playable, packages: readonly Package[], subscriptions: readonly Subscription[]): Offer[] {
+export function offersFor(
+  item: Playable,
+  packages: readonly Package[],
+  subscriptions: readonly Subscription[],
+): Offer[] {
   return buildOffers(packages, subscriptions, item);
 }
 
@@ -103,7 +128,11 @@ export interface OfferCard {
 }
 
 /** The checkout's list: packages then subscriptions, each by weight then price, with their purchased flags. */
-export function offerCards(packages: readonly Package[], subscriptions: readonly Subscription[], orders: readonly Order[]): OfferCard[] {
+export function offerCards(
+  packages: readonly Package[],
+  subscriptions: readonly Subscription[],
+  orders: readonly Order[],
+): OfferCard[] {
   const cards: OfferCard[] = [];
   for (const offer of buildOffers(packages, subscriptions)) {
     if (offer.type === 'event') continue;
@@ -119,8 +148,20 @@ export function offerCards(packages: readonly Package[], subscriptions: readonly
     };
     cards.push(
       offer.type === 'package'
-        ? { type: 'package', ...common, kind: offer.teamPass ? 'team' : 'package', trialDays: 0, purchased: isPurchased(packageItem(source as Package), orders) }
-        : { type: 'subscription', ...common, kind: offer.period, trialDays: offer.trialDays, purchased: isPurchased({ type: 'subscription', id: offer.id }, orders) },
+        ? {
+            type: 'package',
+            ...common,
+            kind: offer.teamPass ? 'team' : 'package',
+            trialDays: 0,
+            purchased: isPurchased(packageItem(source as Package), orders),
+          }
+        : {
+            type: 'subscription',
+            ...common,
+            kind: offer.period,
+            trialDays: offer.trialDays,
+            purchased: isPurchased({ type: 'subscription', id: offer.id }, orders),
+          },
     );
   }
   return cards;

@@ -72,13 +72,21 @@ export async function waitForOrder(
   options: { signal?: AbortSignal | undefined; maxWaitMs?: number } = {},
 ): Promise<WaitOutcome> {
   if (order.status !== undefined && orderOutcome(order as Order) !== 'pending') return settle(order as Order);
-  const polled = await poll((signal) => fetchOrder(order.id, signal), (o) => orderOutcome(o) !== 'pending', options);
+  const polled = await poll(
+    (signal) => fetchOrder(order.id, signal),
+    (o) => orderOutcome(o) !== 'pending',
+    options,
+  );
   return settle(polled.value);
 }
 
 /** Follows a cancellation until the order's auto-renewal no longer reads active (undefined: the wait ran out). */
 export async function cancellationFinished(orderId: number, signal?: AbortSignal): Promise<Order | undefined> {
-  const polled = await poll((s) => fetchOrder(orderId, s), (o) => o.auto_renewal !== 'active', { signal });
+  const polled = await poll(
+    (s) => fetchOrder(orderId, s),
+    (o) => o.auto_renewal !== 'active',
+    { signal },
+  );
   return polled.settled ? polled.value : undefined;
 }
 
