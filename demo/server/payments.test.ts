@@ -131,9 +131,7 @@ async function offers() {
 }
 
 /** Orders of the dev endpoint for one email. */
-async function devOrders(
-  email: string,
-): Promise<
+async function devOrders(email: string): Promise<
   Array<
     Order & {
       transactions: Array<{ status: string; amount: number; label: string | null }>;

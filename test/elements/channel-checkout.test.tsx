@@ -635,21 +635,19 @@ describe('<channel-checkout>', () => {
 
     it('a trial: Start your 7-day free trial with a card, then the trial has started', async () => {
       signedIn();
-      world.server
-        .on('POST', `${API}/stripe/setup-intent`, ok({ client_secret: 'seti_secret_9' }))
-        .on(
-          'POST',
-          `${API}/stripe/subscription/start_trial`,
-          ok({
-            order: ORDER({
-              id: 80,
-              type: 'subscription',
-              status: 'active',
-              activity_status: 'active',
-              product: { id: 31 },
-            }),
+      world.server.on('POST', `${API}/stripe/setup-intent`, ok({ client_secret: 'seti_secret_9' })).on(
+        'POST',
+        `${API}/stripe/subscription/start_trial`,
+        ok({
+          order: ORDER({
+            id: 80,
+            type: 'subscription',
+            status: 'active',
+            activity_status: 'active',
+            product: { id: 31 },
           }),
-        );
+        }),
+      );
       const completes = listen('channel-purchase-complete');
       const el = await fixture(html`<channel-checkout subscription-id="31"></channel-checkout>`);
       await showsPart(el, 'total');
