@@ -9,92 +9,28 @@
  * - The wait is bounded: after it, the order is still pending, never "failed". A reload resumes the wait.
  * - A paid order (or a started trial) says entitlements changed, so players and lists on the page reload.
  */
-import { atom, type ReadableAtom } from 'nanostores';
-import type { Order, Pricing, ProductType, SavedCard } from '../api/contract.js';
+import { atom } from 'nanostores';
+import type { Order } from '../api/contract.js';
 import { HttpError, isCancel } from '../api/errors.js';
 import type { PurchaseComplete } from '../events/index.js';
-import { ready, type Async } from '../lib/async.js';
-import type { StripeLike } from '../lib/stripe.js';
+import { ready } from '../lib/async.js';
 import { track } from './checkout/analytics.js';
 import { attemptFor, endAttempt, storeAttempt, storedAttempt } from './checkout/attempts.js';
-import { fetchOfferCards, loadProduct, type CheckoutTarget, type Product } from './checkout/product.js';
+import { fetchOfferCards, loadProduct, type CheckoutTarget } from './checkout/product.js';
 import { placeOrder, type PaymentChoice } from './checkout/purchase.js';
 import { channelStripe } from './checkout/stripe.js';
 import { entitlementsChanged } from './commerce/entitlements.js';
 import { CheckoutError, isPromoRefusal, PaymentFailedError } from './commerce/errors.js';
-import type { OfferCard } from './commerce/offers.js';
 import { waitForOrder } from './commerce/orders.js';
 import { fetchPricing, pricingQuery, trialDays, type PricingRequest } from './commerce/pricing.js';
+import type { CheckoutState, CheckoutStore } from './checkout/types.js';
 import { $user, getClient, identified, startSession } from './session.js';
 
 export type { CheckoutTarget, Product } from './checkout/product.js';
 export type { OfferCard } from './commerce/offers.js';
 
-/** The screens of a checkout. */
-export type CheckoutView =
-  | 'idle'
-  | 'offers'
-  | 'loading'
-  | 'load-error'
-  | 'free'
-  | 'sign-in'
-  | 'summary'
-  | 'payment'
-  | 'waiting'
-  | 'success'
-  | 'pending'
-  | 'poll-error';
-
-/** A checkout's state: the screen, and what it shows. */
-export interface CheckoutState {
-  view: CheckoutView;
-  /** The viewer chose from the offers list: Back returns to it. */
-  fromList: boolean;
-  offers?: Async<OfferCard[]> | undefined;
-  product?: Product | undefined;
-  loadError?: unknown;
-  /** Team passes: the chosen team. */
-  team?: number | undefined;
-  pricing?: Async<Pricing> | undefined;
-  coupon: { status: 'idle' | 'busy' | 'applied' | 'error'; code?: string | undefined; error?: unknown };
-  cards?: Async<SavedCard[]> | undefined;
-  /** A payment is being sent (Pay is disabled; a second press does nothing). */
-  busy: boolean;
-  payError?: unknown;
-  /** A failed order, shown in a popup until dismissed. */
-  failure?: Order | undefined;
-  /** The order being waited on, or settled. */
-  order?: { id: number; reference?: string | null | undefined } | undefined;
-  /** What the order is for (also known after a reload). */
-  bought?: { type: ProductType; id: number; name?: string | undefined; trial: boolean } | undefined;
-  pollError?: unknown;
-}
-
+export type { CheckoutState, CheckoutStore, CheckoutView } from './checkout/types.js';
 export type { PaymentChoice } from './checkout/purchase.js';
-
-/** A checkout's store and actions. */
-export interface CheckoutStore {
-  $state: ReadableAtom<CheckoutState>;
-  /** What the element's attributes ask to sell (undefined: the offers list). */
-  setTarget(target: CheckoutTarget | undefined): void;
-  /** The viewer chose an offer (from the list, or a paywall's `channel-purchase-request`). */
-  select(target: CheckoutTarget, fromList: boolean): boolean;
-  /** Back: from payment to the summary, from a listed offer's summary to the list. */
-  back(): void;
-  /** Loads again what failed to load (offers, product, price, saved cards). */
-  retry(): void;
-  chooseTeam(id: number | undefined): void;
-  applyCoupon(code: string): Promise<void>;
-  removeCoupon(): void;
-  toPayment(): void;
-  /** The channel's Stripe.js (for the card field). */
-  stripe(): Promise<StripeLike>;
-  pay(choice: PaymentChoice | undefined): Promise<void>;
-  dismissFailure(): void;
-  /** Polls again after a request error, or after the bounded wait ended. */
-  retryWait(): void;
-  destroy(): void;
-}
 
 const BLANK: CheckoutState = { view: 'idle', fromList: false, coupon: { status: 'idle' }, busy: false };
 
