@@ -1,4 +1,4 @@
-/** `<channel-app>`: a "coming soon" placeholder until its issue lands. */
+/** `<channel-app>`: a "coming soon" placeholder until it is built. */
 import { placeholder } from '../src/components/ui/Placeholder.js';
 import { applyConfig } from '../src/start.js';
 import type { ConfigureOptions } from '../src/stores/config.js';

@@ -48,7 +48,7 @@ function productOf(
 
 const DAY = 86400;
 
-/** The end of a subscription period that starts at `from` (spec section 9): monthly every 30 days, annual every 12 months. */
+/** The end of a subscription period that starts at `from`: monthly every 30 days, annual every 12 months. */
 export function addPeriod(from: number, offer: string): number {
   if (offer !== 'annual') return from + 30 * DAY;
   const next = new Date(from * 1000);

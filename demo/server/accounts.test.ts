@@ -1,9 +1,9 @@
 /**
- * Tests of the accounts API on the reference server (issue 4): sign-in and its throttle, registration, social
- * sign-in through the stand-in provider pages, email verification, password reset, account deletion, profile
- * update (temporary passwords), orders, transactions, clips, favourites, favourite events and device linking, plus
- * the outbox and settings dev endpoints and the account routes' page. Answers are parsed with the contract's
- * schemas, as the client parses them. Run: node --import tsx --test demo/server/accounts.test.ts
+ * Tests of the accounts API on the reference server: sign-in and its throttle, registration, social sign-in through
+ * the stand-in provider pages, email verification, password reset, account deletion, profile update (temporary
+ * passwords), orders, transactions, clips, favourites, favourite events and device linking, plus the outbox and
+ * settings dev endpoints and the account routes' page. Answers are parsed with the contract's schemas, as the
+ * client parses them. Run: node --import tsx --test demo/server/accounts.test.ts
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -9,7 +9,7 @@
  *   or by navigator.sendBeacon (also text/plain) when the page unloads. Event fields use Mux's short keys: `e` is
  *   the event name (viewstart, playing, ...), `ake` the env key, `xid` the view id. A text/plain POST is a "simple"
  *   request, so no preflight; the answer carries CORS headers so fetch() can read its status.
- * - The analytics service of spec section 7 under `/datalake/`: `GET hash/`, `POST session/`, `POST event/`,
+ * - The analytics service of the channel API under `/datalake/`: `GET hash/`, `POST session/`, `POST event/`,
  *   `POST video/event/`, `POST video/viewing/` (trailing slash optional). Bodies must be JSON objects with a
  *   `profile` (the channel's analytics key, settings 'yare-analytics'); `event/` also needs `event`. Answers are
  *   `{ data: { id } }`; `session/` adds `session_uuid`: the `session` id the client sent, or a new uuid.

@@ -42,7 +42,7 @@ import { SlidingWindow } from './limits.js';
 import { sendEmail, siteLink } from './mail.js';
 import { redeemSocialCode } from './social.js';
 
-/** Server messages (spec section 8 where it names them). */
+/** Server messages (the API's standard texts where it has them). */
 export const MESSAGES = {
   invalidLogin: 'Invalid email or password. Please try again.',
   terms: 'You are not registered yet. Please accept terms and conditions and click Register to continue.',

@@ -25,7 +25,7 @@ import type { MediaLibrary } from './media.js';
 import { CORS_HEADERS, placeholderSvg } from './static.js';
 import type { MediaServer, MediaViewer, StreamTarget } from './streams.js';
 
-/** The region-block message (spec section 1). */
+/** The region-block message. */
 const GEO_BLOCKED = 'This content is not available in your region.';
 
 /** The contract endpoints this module answers. */

@@ -196,7 +196,7 @@ export function createChannels(ctx: ChannelContext): Channels {
     }),
     slides: ({ channelId, query, media }) => {
       const type = query.get('type');
-      // Untyped slides belong to main (spec section 3), so `type=main` includes them.
+      // Untyped slides belong to main, so `type=main` includes them.
       const rows = db.all(
         type
           ? "SELECT * FROM slides WHERE channel_id = ? AND coalesce(slidable_type, 'main') = ? ORDER BY position"

@@ -145,7 +145,7 @@ export function parseEventQuery(params: URLSearchParams): { filter: EventFilter 
 
   if (raw.stream_status) filter.status = raw.stream_status as StreamStatus;
   if (raw.sort_direction) filter.direction = raw.sort_direction as 'asc' | 'desc';
-  // Aliases of the same filter: the spec's query names and the contract's both work.
+  // Aliases of the same filter: both query names of each pair work.
   const category = raw.event_category_id ?? raw.category;
   const participant = raw.participant_id ?? raw.team;
   const group = raw.group ?? raw.school;

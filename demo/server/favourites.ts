@@ -1,8 +1,8 @@
 /**
- * Favourites of the signed-in user (spec sections 3, 5 and 7): teams (participant), schools (group) and sports
- * (category) chosen by the user; favourite events and event locations derived from them (the live and upcoming
- * events of those teams, schools and sports, and where they are played). `GET events/favorite` is `GET events`
- * restricted to the same events, with the same query parameters and answer.
+ * Favourites of the signed-in user: teams (participant), schools (group) and sports (category) chosen by the user;
+ * favourite events and event locations derived from them (the live and upcoming events of those teams, schools and
+ * sports, and where they are played). `GET events/favorite` is `GET events` restricted to the same events, with the
+ * same query parameters and answer.
  */
 import { FAVORITABLE_TYPES, type FavoritableType } from '../../src/api/contract.js';
 import { categoryTree } from './accounts.js';

@@ -58,7 +58,7 @@ export interface ServerOnlyRoute {
 /** Laravel's top-level message for a 422 with field errors. */
 export const INVALID = 'The given data was invalid.';
 
-/** A standard email shape (spec section 5); the message is the spec's. */
+/** A standard email shape, and the API's message for a bad one. */
 export const EMAIL_MESSAGE = 'A valid email address is required';
 export const isEmail = (value: string) => EMAIL_PATTERN.test(value);
 
@@ -103,7 +103,7 @@ export class Checks {
     return undefined;
   }
 
-  /** A new password with its confirmation (spec section 5 messages). */
+  /** A new password with its confirmation (with the API's validation messages). */
   newPassword(): string | undefined {
     const password = this.secret('password');
     if (password === undefined) return undefined;

@@ -51,7 +51,7 @@ export function masterPlaylist(asset: Asset): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** EXT-X-TARGETDURATION: the longest segment, rounded as the spec rounds EXTINF. */
+/** EXT-X-TARGETDURATION: the longest segment, rounded as the HLS spec rounds EXTINF. */
 const targetDuration = (segments: Segment[]) => Math.max(1, ...segments.map((s) => Math.round(s.duration)));
 const extinf = (segment: Segment) => `#EXTINF:${segment.duration.toFixed(3)},`;
 

@@ -22,8 +22,8 @@ import type { MediaServer } from './streams.js';
 import type { Origins, PathHandler } from './types.js';
 
 /**
- * Paths of the channel site's account routes (spec section 2) that emailed links and social callbacks open: both
- * listeners serve demo/site/account.html there, whose `<channel-profile>` reads the path and query to run the flow.
+ * Paths of the channel site's account routes that emailed links and social callbacks open: both listeners serve
+ * demo/site/account.html there, whose `<channel-profile>` reads the path and query to run the flow.
  */
 const ACCOUNT_ROUTES = new Set([
   '/verify-email',

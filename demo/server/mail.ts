@@ -2,8 +2,8 @@
  * The outbox: every email the reference server "sends" is recorded here instead of leaving the machine, so a
  * developer (GET /__dev/outbox, the demo's outbox.html) or a test can read it and follow its links.
  *
- * Emailed links point at the channel site's account routes (spec section 2): settings `site_url`, or when that is
- * empty this server's public origin (PUBLIC_URL; never the request's Host header), which serves those routes with
+ * Emailed links point at the channel site's account routes: settings `site_url`, or when that is empty this
+ * server's public origin (PUBLIC_URL; never the request's Host header), which serves those routes with
  * demo/site/account.html. Only the newest OUTBOX_LIMIT emails are kept. The outbox can be read only in dev mode
  * (GET /__dev/outbox, with the dev secret); a production deployment replaces sendEmail with its mail service.
  */

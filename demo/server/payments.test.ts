@@ -1,9 +1,9 @@
 /**
- * Tests of checkout and payments on the reference server (issue 5): pricing and the errors of spec section 5,
- * coupons, purchases that settle by the test card after the delay (on the server's test clock), idempotency,
- * access after a purchase, saved cards, setup intents and trials, auto-renewal cancellation and renewals, the
- * customer portal, the fake Stripe API, the tag-manager stand-in and the dev endpoints. Answers are parsed with the
- * contract's schemas, as the client parses them. Run: node --import tsx --test demo/server/payments.test.ts
+ * Tests of checkout and payments on the reference server: pricing and its errors, coupons, purchases that settle by
+ * the test card after the delay (on the server's test clock), idempotency, access after a purchase, saved cards,
+ * setup intents and trials, auto-renewal cancellation and renewals, the customer portal, the fake Stripe API, the
+ * tag-manager stand-in and the dev endpoints. Answers are parsed with the contract's schemas, as the client parses
+ * them. Run: node --import tsx --test demo/server/payments.test.ts
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -146,7 +146,7 @@ async function devOrders(email: string): Promise<
 }
 
 describe('pricing', () => {
-  test('the errors of spec section 5, and unknown types, products and teams', async () => {
+  test('the pricing errors, and unknown types, products and teams', async () => {
     const { team, category } = await offers();
     const paid = await eventProduct('ppv-live');
     refused(await pricing('type=event'), 'id', PAYMENT_MESSAGES.noId);

@@ -1,8 +1,7 @@
 /**
- * Checkout and payments of the contract (spec sections 3, 4, 5, 7 and 9): pricing with the spec's errors, coupons,
- * purchases that settle asynchronously, saved cards, setup intents and trials, auto-renewal cancellation and the
- * customer portal. The Stripe they rely on is the fake in stripe.ts; card data never reaches these calls, only
- * PaymentMethod ids.
+ * Checkout and payments of the contract: pricing with the API's errors, coupons, purchases that settle
+ * asynchronously, saved cards, setup intents and trials, auto-renewal cancellation and the customer portal. The
+ * Stripe they rely on is the fake in stripe.ts; card data never reaches these calls, only PaymentMethod ids.
  *
  * Money. A product's listed price includes its service fee (shown as 'Taxes'): the Hockey Season Pass lists 29.99,
  * base 27.99 plus 2.00. `GET pricing` breaks it down as price = the price before fees (base_price, else the listed
@@ -36,7 +35,7 @@ const CANCEL_DELAY_MS = 1000;
 const DAY = 86400;
 const FREE_EVENT_TYPES = new Set(['free', 'register']);
 
-/** Messages of the checkout (spec section 5 for the first three, section 8 for the coupon). */
+/** Messages of the checkout (the first four, the pricing refusals and the coupon's, are the API's standard texts). */
 export const PAYMENT_MESSAGES = {
   noId: 'id not selected',
   noSingleEventPackage: 'A paid event needs a single-event package id',
@@ -125,8 +124,8 @@ export function createPayments(ctx: PaymentsContext): {
   const nowSeconds = () => Math.floor(ctx.nowMs() / 1000);
 
   /**
-   * The product a request names. `strict` applies the checks of spec section 5 that a purchase needs (the event's
-   * single-event package id, the team of a team pass); a coupon only needs the product and its price.
+   * The product a request names. `strict` applies the checks that a purchase needs (the event's single-event
+   * package id, the team of a team pass); a coupon only needs the product and its price.
    */
   function productOf(r: ApiRequest, field: (name: string) => unknown, strict: boolean): Product {
     const type = field('type');
@@ -243,9 +242,9 @@ export function createPayments(ctx: PaymentsContext): {
       .map((row) => (row.participant_id === null ? null : Number(row.participant_id)));
 
   /**
-   * Whether the caller holds the product already (spec section 4): an event they can watch through a purchase (its
-   * pass, a package, a subscription); a package with a paid, active order (a team pass: for the chosen team, or
-   * for every team when none is chosen); a subscription with a paid, active order.
+   * Whether the caller holds the product already: an event they can watch through a purchase (its pass, a package,
+   * a subscription); a package with a paid, active order (a team pass: for the chosen team, or for every team when
+   * none is chosen); a subscription with a paid, active order.
    */
   function purchased(r: ApiRequest, product: Product): boolean {
     const user = r.access().user;

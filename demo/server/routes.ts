@@ -19,7 +19,7 @@ import type { Origins } from './types.js';
 
 /** The answer to a call an account with a temporary password may not make yet. */
 const TEMPORARY_PASSWORD_LOCK = 'Choose a new password first: you signed in with a temporary password.';
-/** What an account with a temporary password may still do (the server-side half of the lock of spec section 2). */
+/** What an account with a temporary password may still do (the server-side half of the lock). */
 const TEMPORARY_PASSWORD_ALLOWS = new Set(['profile', 'userAccess', 'updateProfile', 'logout']);
 
 /** What the API needs from the server around it. */
@@ -92,7 +92,7 @@ export function createApi(ctx: ApiContext): ApiHandler {
 
     const body = await readBody(req);
     const query = url.searchParams;
-    // Keys travel in the query on GET and DELETE, in the body otherwise (spec section 7).
+    // Keys travel in the query on GET and DELETE, in the body otherwise.
     const fromBody = method !== 'GET' && method !== 'DELETE';
     const keyOf = (name: string): unknown => (fromBody ? body[name] : (query.get(name) ?? undefined));
 

@@ -1,7 +1,7 @@
 /**
- * The reference server attacked the way issue 10 found it could be: each test performs one attack with plain HTTP
- * and is named after it. Most run against a dev-mode server (the mode `npm start` uses, where the stand-ins exist);
- * the ones about what must not exist at all run against a production-mode server.
+ * The reference server attacked in the ways a security review found it could be: each test performs one attack with
+ * plain HTTP and is named after it. Most run against a dev-mode server (the mode `npm start` uses, where the
+ * stand-ins exist); the ones about what must not exist at all run against a production-mode server.
  */
 import assert from 'node:assert/strict';
 import fs, { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The part of Stripe the reference server plays, so that card payments run with no network (issue 5). The browser
+ * The part of Stripe the reference server plays, so that card payments run with no network. The browser
  * side is demo/site/stripe-test-double.js (served at /stripe-test-double.js, installed as `window.Stripe`), which
  * calls this fake API on the origin it was loaded from, with the channel's publishable key (settings
  * `stripe.publishable_key`) as `Authorization: Bearer`. Bodies are form-encoded like Stripe's (`card[number]=...`)

@@ -1,6 +1,6 @@
 // The player demo page: a case picker, language and layout switches, and demo sign-in with the seed accounts
-// (the accounts issue brings the real sign-in UI; until then this page signs in through the API and stores the
-// token where the session looks for it, then reloads).
+// (rather than through `<channel-profile>`, this page signs in through the API, stores the token where the
+// session looks for it, then reloads).
 (function () {
   var player = document.getElementById('player');
   var log = document.getElementById('event-log');

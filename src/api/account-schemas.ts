@@ -20,7 +20,7 @@ const offerFields = {
   description: maybeText,
 };
 
-/** A package (spec section 3): a single-event pass, a category pass or a team pass. */
+/** A package: a single-event pass, a category pass or a team pass. */
 export const Package = z.object({
   ...offerFields,
   /** Categories covered (category and team passes). */
@@ -33,7 +33,7 @@ export const Package = z.object({
 });
 export type Package = z.infer<typeof Package>;
 
-/** A subscription (spec section 3): covers every paid event while active. */
+/** A subscription: covers every paid event while active. */
 export const Subscription = z.object({
   ...offerFields,
   offer: z._default(z.string(), 'monthly'),
@@ -52,17 +52,17 @@ export type Message = z.infer<typeof Message>;
 export const AuthSession = z.object({ token: text, user: User });
 export type AuthSession = z.infer<typeof AuthSession>;
 
-/** A standard email pattern (spec section 5): something@domain.tld, no spaces. Client and server check the same. */
+/** A standard email pattern: something@domain.tld, no spaces. Client and server check the same. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
-/** Social sign-in providers (spec section 1). */
+/** Social sign-in providers. */
 export const SOCIAL_PROVIDERS = ['google', 'facebook'] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
 
-/** Gender codes of the profile (spec section 3): M, W (woman, shown as female), or not identified (null). */
+/** Gender codes of the profile: M, W (woman, shown as female), or not identified (null). */
 export const GENDERS = ['M', 'W'] as const;
 
-/** Order types and statuses (spec section 3). Statuses are compared case-insensitively: 'Paid' and 'paid'. */
+/** Order types and statuses. Statuses are compared case-insensitively: 'Paid' and 'paid'. */
 export const ORDER_TYPES = ['event', 'package', 'subscription'] as const;
 export const ORDER_STATUSES = ['paid', 'inactive', 'refunded', 'active', 'failed', 'created'] as const;
 export const TRANSACTION_STATUSES = ['created', 'failed', 'paid', 'refunded'] as const;
@@ -80,7 +80,7 @@ export const Order = z.object({
     event_category_id: z.optional(z.nullable(id)),
     participant_id: z.optional(z.nullable(id)),
   }),
-  /** Amount charged and its currency (the channel's, section 9). */
+  /** Amount charged and its currency (the channel's). */
   price: z.optional(z.nullable(z.number())),
   currency: maybeText,
   /** A short reference the viewer can quote to support. */
@@ -110,7 +110,7 @@ export const Transaction = z.object({
 });
 export type Transaction = z.infer<typeof Transaction>;
 
-/** Clip display states (spec section 3). */
+/** Clip display states. */
 export const CLIP_STATES = ['processing', 'done', 'failed'] as const;
 
 /** A clip as listed (`GET clips/user`), with its event. */
@@ -128,7 +128,7 @@ export const Clip = z.object({
 });
 export type Clip = z.infer<typeof Clip>;
 
-/** What a favourite can point at through `POST /favorite` (spec section 5). */
+/** What a favourite can point at through `POST /favorite`. */
 export const FAVORITABLE_TYPES = ['participant', 'group', 'category'] as const;
 export type FavoritableType = (typeof FAVORITABLE_TYPES)[number];
 
@@ -143,9 +143,9 @@ export const Favourite = z.object({
 export type Favourite = z.infer<typeof Favourite>;
 
 /**
- * `GET /favorites`: the user's favourites by kind (spec section 3). Teams, schools and sports are chosen by the
- * user; favourite events and event locations follow from them (the events of those teams, schools and sports,
- * and where they are played) and are read-only.
+ * `GET /favorites`: the user's favourites by kind. Teams, schools and sports are chosen by the user; favourite
+ * events and event locations follow from them (the events of those teams, schools and sports, and where they are
+ * played) and are read-only.
  */
 export const Favourites = z.object({
   participant: z._default(z.array(Favourite), []),
@@ -158,13 +158,13 @@ export type Favourites = z.infer<typeof Favourites>;
 
 // ---------------------------------------------------------------- payments
 
-/** What a checkout sells (spec section 3): a single-event pass, a package or a subscription. */
+/** What a checkout sells: a single-event pass, a package or a subscription. */
 export const PRODUCT_TYPES = ['event', 'package', 'subscription'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 
 /**
- * `GET pricing`: the price breakdown of one product for the signed-in user, with an optional coupon. The
- * service fee is shown as 'Taxes' (spec section 9); total = price - discount + service_fee.
+ * `GET pricing`: the price breakdown of one product for the signed-in user, with an optional coupon. The service
+ * fee is shown as 'Taxes'; total = price - discount + service_fee.
  */
 export const Pricing = z.object({
   type: z.enum(PRODUCT_TYPES),
@@ -216,7 +216,7 @@ export const CustomerPortal = z.object({ url: text });
 
 // ---------------------------------------------------------------- logging
 
-/** The JSON log entry a failed request posts to the logging endpoint (spec sections 7 and 8). */
+/** The JSON log entry a failed request posts to the logging endpoint. */
 export const LogEntry = z.object({
   date: text,
   status: z.number(),

@@ -14,7 +14,7 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Server message for an unknown channel key or api key (spec section 8, spelling kept). */
+/** Server message for an unknown channel key or api key (the server's spelling, kept). */
 export const NO_KEY_MESSAGE = 'No chanel or api key found.';
 
 // ---------------------------------------------------------------- keys
@@ -49,8 +49,8 @@ export const Settings = z.object({
   static_blocks: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
   logo: maybeText,
   /**
-   * Social sign-in (spec section 1: google and facebook): per provider, the OAuth client id and the provider's
-   * authorize page. Production names the real providers; the reference server names its local stand-ins.
+   * Social sign-in (google and facebook): per provider, the OAuth client id and the provider's authorize page.
+   * Production names the real providers; the reference server names its local stand-ins.
    */
   social: z.optional(
     z.nullable(z.record(z.string(), z.object({ client_id: text, authorize_url: text, scope: z.optional(text) }))),
@@ -227,10 +227,10 @@ export type EventLocation = z.infer<typeof EventLocation>;
 export const STREAM_STATUSES = ['live', 'upcoming', 'finished'] as const;
 export type StreamStatus = (typeof STREAM_STATUSES)[number];
 
-/** Content types of an event (spec section 3). Unknown types are kept as strings and treated as paid. */
+/** Content types of an event. Unknown types are kept as strings and treated as paid. */
 export const CONTENT_TYPES = ['free', 'paid', 'register', 'ppv'] as const;
 
-/** Media kinds (spec section 3). */
+/** Media kinds. */
 export const MEDIA_KINDS = [
   'image',
   'live',
@@ -273,8 +273,8 @@ export const Event = z.object({
   /** A finished event has a recording to watch. */
   has_recording: z._default(flag, true),
   /**
-   * Media of the event by kind (spec section 3). Stream kinds (`live`, `vod`) are listed only for callers with
-   * access: their URLs are signed, short-lived playback URLs that the media server checks.
+   * Media of the event by kind. Stream kinds (`live`, `vod`) are listed only for callers with access: their URLs
+   * are signed, short-lived playback URLs that the media server checks.
    */
   media: z._default(z.array(EventMedia), []),
 });
@@ -339,7 +339,7 @@ export type VodItem = z.infer<typeof VodItem>;
 
 // ---------------------------------------------------------------- prerolls and downloads
 
-/** A preroll (spec section 3): played before the main video of matching events. */
+/** A preroll: played before the main video of matching events. */
 export const Preroll = z.object({
   id: id,
   url: text,

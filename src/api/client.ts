@@ -1,5 +1,5 @@
 /**
- * The one request layer: every rule of spec sections 7 and 8.
+ * The one request layer: every rule of the channel API's requests and errors.
  *
  * - the api key goes in the query for GET and DELETE and in the JSON body otherwise; keyless calls carry the
  *   channel key the same way;
@@ -24,11 +24,11 @@ import { env, sleep } from '../lib/env.js';
 import { API_KEY_PARAM, CHANNEL_KEY_PARAM } from '../lib/api-paths.js';
 import { redactData, redactUrl } from '../lib/url.js';
 
-/** Request timeout (spec section 9). */
+/** Request timeout. */
 export const REQUEST_TIMEOUT_MS = 30_000;
-/** Delay before the single retry (spec section 9). */
+/** Delay before the single retry. */
 export const RETRY_DELAY_MS = 1_000;
-/** Lifetime of cached GET answers (spec section 9, "store cache 60 s"). */
+/** Lifetime of cached GET answers (the store cache: 60 s). */
 export const CACHE_TTL_MS = 60_000;
 
 /** What the client needs from the session that owns it. */

@@ -120,7 +120,7 @@ export const endpoints = {
   subscription: { method: 'GET', path: 'subscriptions/{id}', keyless: true, response: envelope(Subscription) },
   log: { method: 'POST', path: 'logs', keyless: true, response: z.unknown() },
 
-  // Accounts (spec section 7, Auth). Bodies are JSON; every answer is `{ data }`.
+  // Accounts (Auth). Bodies are JSON; every answer is `{ data }`.
   /** `{ email, password }`. Wrong credentials: 422 'Invalid email or password. Please try again.' */
   login: { method: 'POST', path: 'v2/auth/login', keyless: false, response: envelope(AuthSession) },
   logout: { method: 'POST', path: 'auth/logout', keyless: false, response: envelope(Message) },
@@ -166,7 +166,7 @@ export const endpoints = {
   },
   userClips: { method: 'GET', path: 'clips/user', keyless: false, response: envelope(z.array(Clip)) },
 
-  // Favourites (spec section 7).
+  // Favourites.
   favourites: { method: 'GET', path: 'favorites', keyless: false, response: envelope(Favourites) },
   /** `{ favoritable_id, favoritable_type }` (participant, group or category). */
   addFavourite: { method: 'POST', path: 'favorite', keyless: false, response: envelope(Favourite) },
@@ -174,8 +174,8 @@ export const endpoints = {
   /** The events of the user's favourites: stream_status, start_date, end_date, offset, limit, sort_field, sort_direction. */
   favouriteEvents: { method: 'GET', path: 'events/favorite', keyless: false, response: EventList },
 
-  // Payments (spec section 7). Card data never comes here: only Stripe PaymentMethod ids.
-  /** type, id, single_event_package_id, participant_id, coupon: the price breakdown (errors: spec section 5). */
+  // Payments. Card data never comes here: only Stripe PaymentMethod ids.
+  /** type, id, single_event_package_id, participant_id, coupon: the price breakdown (or a pricing refusal). */
   pricing: { method: 'GET', path: 'pricing', keyless: false, response: envelope(Pricing) },
   /** code, type, id: a valid coupon, or 422 'Wrong promo code'. */
   applyCoupon: { method: 'GET', path: 'apply_coupon', keyless: false, response: envelope(Coupon) },

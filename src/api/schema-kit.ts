@@ -6,7 +6,7 @@ export const id = z.pipe(
   z.union([z.number(), z.string().check(z.regex(/^\d+$/))]),
   z.transform((v) => Number(v)),
 );
-/** A flag that may arrive as 0/1, "0"/"1" or a boolean (spec: auth.remote_auth is 0 or 1, treated as boolean). */
+/** A flag that may arrive as 0/1, "0"/"1" or a boolean (e.g. auth.remote_auth is 0 or 1, treated as boolean). */
 export const flag = z.pipe(
   z.union([z.boolean(), z.number(), z.string()]),
   z.transform((v) => v === true || v === 1 || v === '1' || v === 'true'),

@@ -1,6 +1,6 @@
 /**
  * English texts of `<channel-checkout>` and the subscription actions of the profile: the `checkout` namespace,
- * loaded only by what sells or manages passes (spec sections 5, 8 and 9 texts kept word for word).
+ * loaded only by what sells or manages passes (the product's texts kept word for word).
  */
 export const checkoutEn = {
   label: 'Checkout',

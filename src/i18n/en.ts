@@ -1,6 +1,6 @@
 /**
- * English texts: the source of truth for translation keys. `fr.ts` must have exactly this shape.
- * Includes every user-facing text of the spec, also those whose screens arrive with later issues.
+ * English texts: the source of truth for translation keys. `fr.ts` must have exactly this shape. Includes every
+ * user-facing text of the product, also those whose screens are not built yet.
  */
 export const en = {
   common: {

@@ -1,6 +1,6 @@
 /**
- * English texts of forms and server messages (spec sections 5 and 8): the `forms` namespace, loaded by the
- * elements that have forms (accounts, checkout, clips) rather than by every page.
+ * English texts of forms and server messages: the `forms` namespace, loaded by the elements that have forms
+ * (accounts, checkout, clips) rather than by every page.
  */
 export const formsEn = {
   server: {

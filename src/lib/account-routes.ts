@@ -1,10 +1,10 @@
 /**
- * The account routes of emailed links and social callbacks (spec section 2), read from a page's URL. A page
- * that hosts `<channel-profile>` at one of these paths runs that flow; the one-time values are then removed
- * from the address bar, so they do not linger in history, bookmarks or a shared screenshot.
+ * The account routes of emailed links and social callbacks, read from a page's URL. A page that hosts
+ * `<channel-profile>` at one of these paths runs that flow; the one-time values are then removed from the address
+ * bar, so they do not linger in history, bookmarks or a shared screenshot.
  */
 
-/** Social sign-in providers whose callbacks are recognised (spec section 7). */
+/** Social sign-in providers whose callbacks are recognised. */
 export const CALLBACK_PROVIDERS = ['google', 'facebook'] as const;
 
 /** A one-time account link found in the page's URL. Missing values read as ''. */

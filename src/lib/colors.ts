@@ -1,8 +1,8 @@
 /**
- * Channel colours as CSS custom properties, with the opacity variants of spec section 9.
+ * Channel colours as CSS custom properties, with their opacity variants.
  */
 
-/** Opacity variants (percent) the spec asks for, per colour name. */
+/** Opacity variants (percent) the product uses, per colour name. */
 export const COLOR_VARIANTS: Readonly<Record<string, readonly number[]>> = {
   'footer-background': [20, 50, 70],
   'body-background': [10, 20, 50, 70],

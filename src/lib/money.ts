@@ -1,4 +1,4 @@
-/** Prices through Intl in the channel's currency (spec section 9: default USD). */
+/** Prices through Intl in the channel's currency (default USD). */
 
 const cache = new Map<string, Intl.NumberFormat>();
 

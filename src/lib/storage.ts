@@ -1,5 +1,5 @@
 /**
- * Local storage with the `rudy_` prefix and per-entry lifetimes (spec section 9).
+ * Local storage with the `rudy_` prefix and per-entry lifetimes.
  *
  * Each entry is stored as `{"v": value, "e": expiresAtMs}`. A value that fails to parse, has the wrong shape or
  * has expired is dropped rather than trusted. Storage that throws (Safari private mode, sandboxed iframes,
@@ -9,7 +9,7 @@ import { STORAGE_PREFIX } from './api-paths.js';
 
 /** The prefix of every key this product writes (declared with the other names the loader shares). */
 export { STORAGE_PREFIX };
-/** Default lifetime of a stored value: about 360 days (spec section 9). */
+/** Default lifetime of a stored value: about 360 days. */
 export const DEFAULT_LIFETIME_MS = 31104e6;
 
 /**

@@ -1,8 +1,7 @@
 /**
  * Time zones and date formatting through `Intl` only.
  *
- * Channels label events with zone abbreviations ("EST", "PT"); the alias table maps them to IANA region zones
- * (spec section 9, "A time zone alias table maps abbreviations to region zones").
+ * Channels label events with zone abbreviations ("EST", "PT"); the alias table maps them to IANA region zones.
  */
 
 /** Zone abbreviations channels use, mapped to the region zone they stand for. */

@@ -1,7 +1,7 @@
 /**
  * Start-up requests the loader sends while the element chunks download and compile: the channel key (unless
- * stored), then the api key (unless stored), settings and colours, the sequence of spec section 2. Without
- * them the first request would wait until React and the session code have been parsed and run.
+ * stored), then the api key (unless stored), settings and colours, the start-up sequence. Without them the first
+ * request would wait until React and the session code have been parsed and run.
  *
  * Nothing here interprets an answer beyond reading the channel key to build the next URL: the API client
  * adopts each answer when it makes the identical request (method, URL and body), once, and then validates,

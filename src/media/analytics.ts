@@ -1,10 +1,9 @@
 /**
- * Video analytics: mux-embed monitoring (with the channel's environment key and, when set, its own beacon
- * domain) and the datalake video calls of spec section 7 (first frame, viewing time). Both start only after
- * the first frame, from idle time, so they never delay it; both stop with the player. Nothing here carries the
- * user's token: the datalake gets the user id and email the spec lists, and mux gets neither. Nor does mux get
- * a signed stream URL: it reports `video.currentSrc` (and any `*_url` in its events) to Mux's collector, so
- * every URL it holds is redacted first (see `redactMuxData`).
+ * Video analytics: mux-embed monitoring (with the channel's environment key and, when set, its own beacon domain) and
+ * the datalake video calls (first frame, viewing time). Both start only after the first frame, from idle time, so they
+ * never delay it; both stop with the player. Nothing here carries the user's token: the datalake gets the user id and
+ * email it asks for, and mux gets neither. Nor does mux get a signed stream URL: it reports `video.currentSrc` (and any
+ * `*_url` in its events) to Mux's collector, so every URL it holds is redacted first (see `redactMuxData`).
  */
 import type { Settings, User } from '../api/contract.js';
 import { env } from '../lib/env.js';
@@ -14,7 +13,7 @@ import type { ChannelConfig } from '../stores/config.js';
 
 /** How often the viewing time is reported while playing. */
 export const VIEWING_EVERY_MS = 30_000;
-/** The datalake session lives this long (spec section 9). */
+/** The datalake session lives this long. */
 export const ANALYTICS_SESSION_MS = 24 * 3_600_000;
 
 /** What is being watched. */
@@ -68,7 +67,7 @@ function redactMuxData<T extends Record<string, unknown> | undefined>(data: T): 
   return out as T;
 }
 
-/** Whether analytics may be sent from this page (spec section 7: nothing from localhost unless configured). */
+/** Whether analytics may be sent from this page (nothing from localhost unless configured). */
 export function analyticsAllowed(config: ChannelConfig): boolean {
   if (config.analyticsExplicit) return true;
   const host = env().location()?.hostname ?? '';
@@ -224,7 +223,7 @@ function pageUrl(): string | undefined {
   return page ? page.origin + page.pathname : undefined;
 }
 
-/** The datalake session id, created when missing and kept 24 h (spec section 4). */
+/** The datalake session id, created when missing and kept 24 h. */
 function datalakeSession(profile: string): string {
   const key = `analytics.session.${profile}`;
   const stored = env().storage.get(key, (v): v is string => typeof v === 'string' && v.length > 0);

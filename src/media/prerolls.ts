@@ -1,14 +1,14 @@
 /**
- * Prerolls (spec sections 3, 4 and 9): which preroll plays before a video, and its suppression once played.
- * Pure logic over the injected storage; the player plays the chosen one.
+ * Prerolls: which preroll plays before a video, and its suppression once played. Pure logic over the injected
+ * storage; the player plays the chosen one.
  */
 import type { Preroll } from '../api/contract.js';
 import { env } from '../lib/env.js';
 import { randomId } from '../lib/ids.js';
 
-/** The preroll list is kept this long (spec section 9: preroll cache 1 h). */
+/** The preroll list is kept this long (the preroll cache: 1 h). */
 export const PREROLL_CACHE_MS = 3_600_000;
-/** Suppression after a preroll played, unless the channel sets another (spec: default one hour). */
+/** Suppression after a preroll played, unless the channel sets another (default one hour). */
 export const DEFAULT_SUPPRESSION_MINUTES = 60;
 
 /** What a preroll is matched against. */

@@ -1,11 +1,11 @@
 /**
- * Accounts (spec sections 2, 4, 5, 7, 8): sign-in, registration, email verification, password reset, account
- * deletion, profile updates and device linking. Social sign-in, the lists, the form rules and the server's
- * messages live in `./account/`; this module re-exports them, so callers import accounts from one place.
+ * Accounts: sign-in, registration, email verification, password reset, account deletion, profile updates and device
+ * linking. Social sign-in, the lists, the form rules and the server's messages live in `./account/`; this module
+ * re-exports them, so callers import accounts from one place.
  *
- * Every action checks its input first (section 5: when a rule fails nothing is sent), sends one request at a
- * time (a second submit while the first is in flight joins it), and answers with an outcome the UI shows as is:
- * messages are translation keys (`forms:...`) with their values, for each field and for the form as a whole.
+ * Every action checks its input first (when a rule fails nothing is sent), sends one request at a time (a second
+ * submit while the first is in flight joins it), and answers with an outcome the UI shows as is: messages are
+ * translation keys (`forms:...`) with their values, for each field and for the form as a whole.
  */
 import type { User } from '../api/contract.js';
 import type { AccountRoute } from '../lib/account-routes.js';
@@ -54,8 +54,8 @@ export function login(input: LoginInput): Promise<Outcome<User>> {
 }
 
 /**
- * Registers (`POST v2/auth/register`), which signs the new user in with an unverified email; the server emails
- * a verification link. Without accepted terms nothing is sent and the form says why (spec section 5).
+ * Registers (`POST v2/auth/register`), which signs the new user in with an unverified email; the server emails a
+ * verification link. Without accepted terms nothing is sent and the form says why.
  */
 export function register(input: RegisterInput): Promise<Outcome<User>> {
   const fields = validateRegister(input);

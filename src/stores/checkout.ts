@@ -1,8 +1,8 @@
 /**
- * One checkout's state machine (spec sections 3, 4, 5 and 9): the offers list, a product, sign-in, the summary
- * with its price, team and coupon, the payment, and the wait for the order. The rules it follows live in the
- * commerce domain (src/stores/commerce: entitlements, offers, pricing, orders); what only a checkout needs
- * lives next to it (src/stores/checkout: the stored attempt, the tag-manager events, Stripe, the product).
+ * One checkout's state machine: the offers list, a product, sign-in, the summary with its price, team and coupon,
+ * the payment, and the wait for the order. The rules it follows live in the commerce domain (src/stores/commerce:
+ * entitlements, offers, pricing, orders); what only a checkout needs lives next to it (src/stores/checkout: the
+ * stored attempt, the tag-manager events, Stripe, the product).
  *
  * - A purchase carries the idempotency key of its attempt: a retry (a lost answer, a reload) sends the same key,
  *   so the server never makes a second order; a failed order ends the attempt.
@@ -119,7 +119,7 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
     try {
       pricingQuery(request);
     } catch (error) {
-      // Section 5: the refusal shows and nothing is sent.
+      // A pricing refusal: it shows and nothing is sent.
       patch({ pricing: { status: 'error', error } });
       return;
     }

@@ -24,7 +24,7 @@ export interface ConfigureOptions {
   lang?: string | null | undefined;
   /**
    * Analytics service base (datalake); default: the API's origin. Pages served from localhost send no analytics
-   * unless this is given explicitly (spec section 7: nothing is sent from localhost).
+   * unless this is given explicitly.
    */
   analyticsUrl?: string | null | undefined;
 }

@@ -1,10 +1,10 @@
 /**
- * The signed-in user's favourites (spec sections 3, 4, 5 and 7): the teams (participant), schools (group) and
- * sports (category) the user follows, and the favourite events and event locations the server derives from them.
+ * The signed-in user's favourites: the teams (participant), schools (group) and sports (category) the user follows,
+ * and the favourite events and event locations the server derives from them.
  *
- * Shared by every element on the page, like the session. The list loads once something watches it and a user
- * is signed in, loads again when the user changes and after every add and delete, and is forgotten on
- * sign-out. Calls with bad arguments, or without a user, are refused here and nothing is sent (spec section 5).
+ * Shared by every element on the page, like the session. The list loads once something watches it and a user is
+ * signed in, loads again when the user changes and after every add and delete, and is forgotten on sign-out. Calls
+ * with bad arguments, or without a user, are refused here and nothing is sent.
  */
 import { atom, computed, onMount } from 'nanostores';
 import {
@@ -17,12 +17,12 @@ import {
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { $user, getClient } from './session.js';
 
-/** The message of every favourites call made without a signed-in user (spec section 5). */
+/** The message of every favourites call made without a signed-in user. */
 export const NOT_SIGNED_IN = 'user must be logged in';
 /** The message of every favourites call made by an account that must first replace its temporary password. */
 export const TEMPORARY_PASSWORD = 'a temporary password must be replaced first';
 
-/** A favourites call refused before anything was sent; `problems` lists every reason (spec section 5). */
+/** A favourites call refused before anything was sent; `problems` lists every reason. */
 export class FavouriteRefusedError extends Error {
   override name = 'FavouriteRefusedError';
   constructor(readonly problems: readonly string[]) {
@@ -95,7 +95,7 @@ export function followsEvent(event: Event, index = $favouriteIndex.get()): boole
   return eventTargets(event).some((target) => index.has(favouriteKey(target.type, target.id)));
 }
 
-/** Every problem with the arguments of an add or delete (spec section 5); none when they are fine. */
+/** Every problem with the arguments of an add or delete; none when they are fine. */
 export function favouriteProblems(type: unknown, id: unknown, idName = 'favoritable_id'): string[] {
   const problems: string[] = [];
   if (typeof type !== 'string') problems.push('favoritable_type must be a string');
@@ -187,7 +187,7 @@ export function reloadFavourites(): Promise<Favourites> {
   return rerun;
 }
 
-/** Applies an accepted change to the list at once, then reloads it (spec section 4). */
+/** Applies an accepted change to the list at once, then reloads it. */
 async function afterChange(user: number, change: (favourites: Favourites) => Favourites): Promise<void> {
   if ($user.get()?.id !== user) return;
   const current = $favourites.get();
@@ -215,8 +215,8 @@ export async function addFavourite(type: FavoritableType, id: number): Promise<F
 }
 
 /**
- * Stops following: `favouriteId` is the favourite's own id (from `$favourites`), `type` what it points at
- * (checked like an add, spec section 5). Resolves once the list is reloaded.
+ * Stops following: `favouriteId` is the favourite's own id (from `$favourites`), `type` what it points at (checked
+ * like an add). Resolves once the list is reloaded.
  */
 export async function removeFavourite(type: FavoritableType, favouriteId: number): Promise<void> {
   const problems = favouriteProblems(type, favouriteId, 'id');

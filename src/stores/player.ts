@@ -279,7 +279,7 @@ export function createPlayer(): PlayerStore {
       if (state.status !== 'ready' || state.item.kind !== 'event') throw new ApiError('config', 'nothing to download');
       const api = getClient();
       const answer = await api.call('downloadEvent', { params: { id: state.item.id }, cache: false });
-      // After a download the user's access info is reloaded (spec section 4).
+      // After a download the user's access info is reloaded.
       try {
         const access = await api.call('userAccess', { cache: false });
         const user = $user.get();
@@ -322,7 +322,7 @@ export function prefetchPlayable(target: PlayerTarget): void {
   answer.catch(() => undefined);
 }
 
-/** The channel's prerolls, kept one hour in storage (spec section 9), fetched once per page otherwise. */
+/** The channel's prerolls, kept one hour in storage, fetched once per page otherwise. */
 let prerollsPending: Promise<Preroll[]> | undefined;
 async function prerolls(): Promise<Preroll[]> {
   const config = $config.get();

@@ -113,9 +113,8 @@ export interface Schedule {
 
 /**
  * Query parameters of `GET /events` for a schedule query and page. `GET events/favorite` takes the same; of the
- * ones spec section 7 names for it (stream_status, start_date, end_date, offset, limit, sort_field,
- * sort_direction) a schedule sets no dates and no sorting, so those never go out. Empty values are dropped by
- * the client.
+ * ones the API names for it (stream_status, start_date, end_date, offset, limit, sort_field, sort_direction) a
+ * schedule sets no dates and no sorting, so those never go out. Empty values are dropped by the client.
  */
 export function eventsQuery(query: ScheduleQuery, offset: number): Record<string, string | number | undefined> {
   const stream = SCHEDULE_KINDS[query.kind] as StreamStatus | undefined;

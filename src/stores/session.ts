@@ -1,6 +1,6 @@
 /**
- * The shared session: keys, user, channel settings and colours, and the start-up sequence (spec sections 2, 4,
- * 7, 8). Every element on the page reads these same stores; this module is the only thing they share.
+ * The shared session: keys, user, channel settings and colours, and the start-up sequence. Every element on the
+ * page reads these same stores; this module is the only thing they share.
  */
 import { atom, computed } from 'nanostores';
 import { ApiClient, type ClientHooks } from '../api/client.js';
@@ -18,7 +18,7 @@ import { isString } from '../lib/storage.js';
 import { adoptEarly } from '../loader/early.js';
 import { $config, type ChannelConfig } from './config.js';
 
-/** How long the Reload button stays disabled after an api-key error (spec section 2). */
+/** How long the Reload button stays disabled after an api-key error. */
 export const RELOAD_COUNTDOWN_MS = 60_000;
 
 /** The signed-in user, or undefined for a guest. */
@@ -60,7 +60,7 @@ function requireConfig(): ChannelConfig {
   return config;
 }
 
-/** Resolves the channel key: stored, else from the keys host (spec section 2: "get the channel key"). */
+/** Resolves the channel key: stored, else from the keys host. */
 function channelKey(): Promise<string> {
   channelKeyPromise ??= (async () => {
     const config = requireConfig();
@@ -134,9 +134,9 @@ export function resetUser(): void {
 }
 
 /**
- * Where the bearer token lives: in local storage under `rudy_token.<channel>`, so that a reload and other tabs
- * of the same site keep the sign-in (spec section 9 lifetimes), and in `$token` for requests, which send it as
- * an Authorization header only. It never goes into URLs, events, logs or analytics.
+ * Where the bearer token lives: in local storage under `rudy_token.<channel>`, so that a reload and other tabs of
+ * the same site keep the sign-in (with the stored values' lifetimes), and in `$token` for requests, which send it
+ * as an Authorization header only. It never goes into URLs, events, logs or analytics.
  */
 const tokenKey = (config: ChannelConfig) => tokenStorageKey(config.channelKey);
 
@@ -169,10 +169,10 @@ export function currentApiKey(): Promise<string> {
 }
 
 /**
- * Signs out (spec section 4): `POST auth/logout` (best effort; skipped with `remote: false`, when the server has
- * already forgotten the token, e.g. after the account was deleted), then the user and token are cleared, the
- * stored api key is dropped and a fresh anonymous key fetched. Resolves once that key is in (or could not be
- * had: the next call fetches one then).
+ * Signs out: `POST auth/logout` (best effort; skipped with `remote: false`, when the server has already forgotten
+ * the token, e.g. after the account was deleted), then the user and token are cleared, the stored api key is
+ * dropped and a fresh anonymous key fetched. Resolves once that key is in (or could not be had: the next call
+ * fetches one then).
  */
 export async function logout(options: { remote?: boolean } = {}): Promise<void> {
   if (options.remote !== false && $token.get()) {
@@ -272,7 +272,7 @@ export function startSession(): Promise<void> {
       if (!$token.get()) $token.set(env().storage.get(tokenKey(requireConfig()), isString));
       await channelKey();
       const keyed = apiKey();
-      // The profile (or geo) follows the api key, alongside settings and colours (spec section 2).
+      // The profile (or geo) follows the api key, alongside settings and colours.
       identityPromise = keyed.then(
         () => (mine === generation ? loadProfileOrGeo() : undefined),
         () => undefined,
@@ -312,7 +312,7 @@ async function loadProfileOrGeo(): Promise<void> {
       $user.set(profile.data);
       return;
     } catch {
-      // Fall through to geo: spec section 2, "If it fails, fetch geo data".
+      // Fall through to geo: when the profile fails, geo data is fetched instead.
     }
   }
   try {

@@ -1,8 +1,8 @@
 /**
- * The tag manager (gtag.js, spec section 7): a `gtag` stub and the script loaded once per tag id, lazily, the first
- * time something is sent. Never awaited: tracking never holds up what the viewer is doing. The page is reached only
- * through the environment (script injection, base URL, clock); `dataLayer` and `gtag` are the globals gtag.js
- * itself reads, so they live on the global object.
+ * The tag manager (gtag.js): a `gtag` stub and the script loaded once per tag id, lazily, the first time something
+ * is sent. Never awaited: tracking never holds up what the viewer is doing. The page is reached only through the
+ * environment (script injection, base URL, clock); `dataLayer` and `gtag` are the globals gtag.js itself reads, so
+ * they live on the global object.
  */
 import { env } from '../lib/env.js';
 

@@ -1,4 +1,4 @@
-/** Toasts (spec section 2): success, error or info, shown 5 s by default. One list per element. */
+/** Toasts: success, error or info, shown 5 s by default. One list per element. */
 import { atom, type ReadableAtom } from 'nanostores';
 import { env } from '../lib/env.js';
 

@@ -153,7 +153,7 @@ test('a team pass asks for a team before it can be bought', async ({ page, reque
   const select = checkout.locator('[part~="team-select"] select, select[part~="team-select"]').first();
   await expect(select).toBeVisible();
   await expect.poll(() => select.locator('option').count()).toBeGreaterThan(1);
-  // No team yet: the spec's message, and no way on to payment.
+  // No team yet: the refusal message, and no way on to payment.
   await expect(checkout.getByRole('alert')).toContainText('Package is TeamPass but team not selected');
   await expect(checkout.locator('[part~="continue"]')).toBeDisabled();
   const team = (await select.locator('option').allTextContents()).find(

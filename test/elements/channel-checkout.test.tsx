@@ -359,7 +359,7 @@ describe('<channel-checkout>', () => {
       expect(has(el, 'coupon')).to.equal(false);
     });
 
-    it('a team pass needs a team: the section 5 message and no price request until one is chosen', async () => {
+    it('a team pass needs a team: the refusal message and no price request until one is chosen', async () => {
       signedIn();
       const el = await fixture(html`<channel-checkout package-id="903"></channel-checkout>`);
       await shows(el, 'Package is TeamPass but team not selected');
@@ -447,7 +447,7 @@ describe('<channel-checkout>', () => {
       expect(node.isConnected).to.equal(false);
     });
 
-    it('saved cards: choose one or a new card; neither gives the section 5 message', async () => {
+    it('saved cards: choose one or a new card; neither gives the refusal message', async () => {
       signedIn();
       world.server.on(
         'GET',

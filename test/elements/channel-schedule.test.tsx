@@ -985,7 +985,7 @@ describe('<channel-schedule>', () => {
       expect(more).to.have.length(0);
       expect(post!.body).to.deep.equal({ favoritable_id: 12, favoritable_type: 'participant', api_key: API_KEY });
       expect(post!.auth).to.equal('Bearer tok-fan');
-      // Reloaded after the add (spec section 4).
+      // Reloaded after the add.
       await waitUntil(() => sent('GET', '/api/favorites').length === 2, 'the reload');
       expect(wire.indexOf(sent('GET', '/api/favorites')[1]!)).to.be.above(wire.indexOf(post!));
       expect(star.getAttribute('aria-label')).to.equal('Following LSU @ NFU: change favourites');

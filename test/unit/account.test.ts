@@ -1,8 +1,8 @@
 /**
  * The accounts store (src/stores/account.ts) and its session actions (src/stores/session.ts: signIn, logout)
  * against the fake world: what goes over the wire (method, path, body, Authorization header, never a token in a
- * URL), what the stores hold afterwards, the validation rules of spec section 5 (nothing sent when one fails),
- * the server messages of section 8, and the social sign-in's URL, return page and state check.
+ * URL), what the stores hold afterwards, the validation rules (nothing sent when one fails), the server messages,
+ * and the social sign-in's URL, return page and state check.
  */
 import { expect } from '@open-wc/testing';
 import { Clip, Order, Transaction, User } from '../../src/api/contract.js';
@@ -152,7 +152,7 @@ describe('accounts', () => {
   });
 
   describe('sign-in', () => {
-    it('refuses locally, sending nothing, with the spec messages', async () => {
+    it('refuses locally, sending nothing, with the validation messages', async () => {
       const before = w.server.calls.length;
       expect(keysOf(refused(await login({ email: '', password: '' })).fields)).to.deep.equal({
         email: 'forms:validation.emailEnter',
@@ -275,7 +275,7 @@ describe('accounts', () => {
       expect($user.get()?.email).to.equal('new@example.com');
     });
 
-    it('puts 422 field errors under their fields; a taken email reads as the spec says', async () => {
+    it('puts 422 field errors under their fields; a taken email reads as the API words it', async () => {
       w.server.on(
         'POST',
         `${API}/v2/auth/register`,
@@ -445,7 +445,7 @@ describe('accounts', () => {
       expect($user.get()?.email_verified).to.equal(true);
     });
 
-    it('maps a bad or expired link and an already verified email to the spec texts', async () => {
+    it('maps a bad or expired link and an already verified email to their messages', async () => {
       w.server.on(
         'POST',
         `${API}/auth/email-verify`,

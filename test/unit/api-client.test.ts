@@ -64,7 +64,7 @@ function fakeHooks() {
 }
 
 // The contract has no DELETE endpoint and no keyed POST endpoint yet; these two stand in for them
-// (favourites' DELETE /favorite/{id} and clips' POST /clip in spec section 7).
+// (favourites' DELETE /favorite/{id} and clips' POST /clip).
 const extra = endpoints as unknown as Record<string, unknown>;
 const DEL = 'testDeleteFavorite' as EndpointName;
 const POST = 'testCreateClip' as EndpointName;

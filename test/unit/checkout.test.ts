@@ -1,8 +1,8 @@
 /**
- * The checkout store (src/stores/checkout.ts) against the fake world: the purchased-flag rules of spec section 4,
- * the pricing checks of section 5 (nothing sent when one fails), the totals, the order polling with the fake
- * clock (2 s cadence, paid, failed with the popup flag, a request error stops it, the bounded wait, the resume
- * after a reload), the idempotency key of an attempt, and the tag-manager events (value math, no secrets).
+ * The checkout store (src/stores/checkout.ts) against the fake world: the purchased-flag rules, the pricing checks
+ * (nothing sent when one fails), the totals, the order polling with the fake clock (2 s cadence, paid, failed with
+ * the popup flag, a request error stops it, the bounded wait, the resume after a reload), the idempotency key of an
+ * attempt, and the tag-manager events (value math, no secrets).
  */
 import { expect } from '@open-wc/testing';
 import { Order, Package, Pricing, User, type Order as OrderType } from '../../src/api/contract.js';
@@ -97,7 +97,7 @@ describe('checkout', () => {
     teardown();
   });
 
-  describe('purchased flags (spec section 4)', () => {
+  describe('purchased flags', () => {
     it('an event is purchased by a paid, active order for that event only', () => {
       const item = { type: 'event', id: 501 } as const;
       expect(isPurchased(item, [order()])).to.equal(true);
@@ -175,7 +175,7 @@ describe('checkout', () => {
     });
   });
 
-  describe('pricing (spec section 5)', () => {
+  describe('pricing', () => {
     beforeEach(async () => {
       serveChannel();
       await startSignedIn();
@@ -235,7 +235,7 @@ describe('checkout', () => {
     });
   });
 
-  describe('polling (spec sections 4 and 9)', () => {
+  describe('polling', () => {
     beforeEach(async () => {
       serveChannel();
       await startSignedIn();
@@ -414,7 +414,7 @@ describe('checkout', () => {
       expect(buys()).to.have.length(0);
     });
 
-    it('no card chosen: the section 5 message, nothing sent', async () => {
+    it('no card chosen: the refusal message, nothing sent', async () => {
       await atPayment();
       await store.pay(undefined);
       expect((state().payError as CheckoutError).message).to.equal(
@@ -554,7 +554,7 @@ describe('checkout', () => {
     });
   });
 
-  describe('tag manager (spec section 7)', () => {
+  describe('tag manager', () => {
     const dataLayer = () => ((window as unknown as { dataLayer?: IArguments[] }).dataLayer ?? []).map((a) => [...a]);
     beforeEach(() => {
       delete (window as unknown as { dataLayer?: unknown }).dataLayer;

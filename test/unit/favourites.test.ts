@@ -1,7 +1,7 @@
 /**
- * The favourites store (src/stores/favourites.ts): the rules of spec section 5 (bad arguments and guests are
- * refused locally, nothing sent), loading only for a signed-in user, reloads after add and delete (section 4),
- * one load at a time, and a new user starting from nothing.
+ * The favourites store (src/stores/favourites.ts): the rules (bad arguments and guests are refused locally, nothing
+ * sent), loading only for a signed-in user, reloads after add and delete, one load at a time, and a new user
+ * starting from nothing.
  */
 import { expect } from '@open-wc/testing';
 import type { User } from '../../src/api/contract.js';
@@ -88,7 +88,7 @@ describe('favourites store', () => {
     teardown();
   });
 
-  describe('validation (spec section 5): refused locally, nothing sent', () => {
+  describe('validation: refused locally, nothing sent', () => {
     beforeEach(() => signIn(1));
 
     it('a favoritable_type that is not a string lists both problems', async () => {
@@ -212,7 +212,7 @@ describe('favourites store', () => {
     });
   });
 
-  describe('add and delete (spec section 4: reload after each)', () => {
+  describe('add and delete (reload after each)', () => {
     beforeEach(async () => {
       w.server.on('GET', FAVORITES, ok(EMPTY));
       signIn(1);

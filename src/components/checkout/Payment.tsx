@@ -1,7 +1,7 @@
 /**
  * The payment step: saved cards (a radio list) or a new card, the card field, Pay (or the trial's start), and
- * the failure popup. The card field is Stripe's: Stripe Elements cannot mount inside a shadow root (stripe-js
- * issues 143 and 399), so the view's root takes a light-DOM `<div slot="card">` (`attachLight`) that Stripe
+ * the failure popup. The card field is Stripe's: Stripe Elements cannot mount inside a shadow root (stripe/stripe-js
+ * issues #143 and #399), so the view's root takes a light-DOM `<div slot="card">` (`attachLight`) that Stripe
  * mounts into, shown here through `<slot name="card">`. Stripe.js itself loads only when this step shows.
  */
 import { useStore } from '@nanostores/react';
@@ -113,7 +113,7 @@ export function Payment(props: { state: CheckoutState; store: CheckoutStore }): 
   );
 }
 
-/** The popup of a failed order (spec section 8: failed rejects with the order and popup=true); OK or Escape closes it. */
+/** The popup of a failed order (a failure rejects with the order and popup=true); OK or Escape closes it. */
 export function FailureDialog(props: { state: CheckoutState; store: CheckoutStore }): ReactNode {
   const { t } = useElement();
   const failure = props.state.failure;

@@ -47,7 +47,7 @@ export function Summary(props: { state: CheckoutState; store: CheckoutStore }): 
       {!pricing || pricing.status === 'idle' || pricing.status === 'loading' ? (
         <Loading text={t(c('summary.loading'))} />
       ) : pricing.status === 'error' && pricing.error instanceof CheckoutError ? (
-        // A section 5 refusal says what to do; nothing was sent.
+        // The checkout's own refusal says what to do; nothing was sent.
         <p className="error" role="alert" part="error">
           {checkoutErrorText(pricing.error, t)}
         </p>

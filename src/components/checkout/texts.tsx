@@ -1,6 +1,6 @@
 /**
  * The `checkout` texts: loaded lazily per language (like the `forms` namespace), and the translated sentence of
- * every checkout failure (section 5 refusals, Stripe's card messages, server answers).
+ * every checkout failure (the checkout's own refusals, Stripe's card messages, server answers).
  */
 import type { ReactNode } from 'react';
 import { ApiError, HttpError } from '../../api/errors.js';
@@ -28,7 +28,7 @@ const CODES: Record<CheckoutErrorCode, string> = {
   'no-stripe': 'noStripe',
 };
 
-/** Server refusals of section 5 and 8 the checkout knows, by their English text. */
+/** Server refusals the checkout knows, by their English text. */
 const SERVER: [RegExp, string][] = [
   [/promo code/i, 'promoInvalid'],
   [/id not selected/i, 'idMissing'],

@@ -25,7 +25,7 @@ export function SignedIn(props: { user: User; section: ProfileSection; onSignOut
   const settings = useStore($settings);
   const remote = Boolean(settings?.auth.remote_auth);
   const sections = PROFILE_SECTIONS.filter((s) => s !== 'devices' || remote);
-  // Without remote auth the devices section is the orders section (spec section 2).
+  // Without remote auth the devices section is the orders section.
   const wanted: ProfileSection = props.section === 'devices' && !remote ? 'orders' : props.section;
   const [tab, setTab] = useState<ProfileSection>(wanted);
   useEffect(() => setTab(wanted), [wanted]);

@@ -1,7 +1,7 @@
 /**
- * The actions of a subscription order in `<channel-profile>`'s orders list: "Cancel auto-renewal" (asks first
- * in a modal dialog, then `stripe/unsubscribe`: processing, then finished, spec section 4) and "Manage cards and
- * invoices" (the customer portal, opened in this tab). Texts come from the `checkout` namespace.
+ * The actions of a subscription order in `<channel-profile>`'s orders list: "Cancel auto-renewal" (asks first in a
+ * modal dialog, then `stripe/unsubscribe`: processing, then finished) and "Manage cards and invoices" (the customer
+ * portal, opened in this tab). Texts come from the `checkout` namespace.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Order } from '../../api/contract.js';

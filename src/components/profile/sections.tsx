@@ -223,7 +223,7 @@ export function clipDuration(seconds: number): string {
   return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
 }
 
-/** The user's clips: name, event, duration and state (making clips comes with the clips issue). */
+/** The user's clips: name, event, duration and state (making clips comes later). */
 export function ClipsSection(): ReactNode {
   const { t } = useElement();
   return (

@@ -1,4 +1,4 @@
-/** Root component of an element whose issue has not landed: a clear "coming soon" panel. */
+/** Root component of an element not built yet: a clear "coming soon" panel. */
 import type { ReactNode } from 'react';
 import { ComingSoon, ElementShell, type ShellProps } from './shell.js';
 

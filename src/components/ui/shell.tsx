@@ -111,7 +111,7 @@ export function ElementShell(props: {
   );
 }
 
-/** The start-up error screen (spec section 2) with its 60 s countdown while an api-key error is active. */
+/** The start-up error screen with its 60 s countdown while an api-key error is active. */
 function StartupError({ info, message }: { info: ElementInfo; message: string }): ReactNode {
   const keyError = useStore($apiKeyError);
   const remaining = () => (keyError ? Math.max(0, keyError.at + RELOAD_COUNTDOWN_MS - env().now()) : 0);
@@ -158,7 +158,7 @@ function StartupError({ info, message }: { info: ElementInfo; message: string })
   );
 }
 
-/** A "coming soon" placeholder for elements whose issue has not landed yet. */
+/** A "coming soon" placeholder for elements not built yet. */
 export function ComingSoon({ name }: { name: string }): ReactNode {
   const { t } = useElement();
   return (

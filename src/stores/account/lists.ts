@@ -51,7 +51,7 @@ export function isActiveOrder(order: Order): boolean {
   return order.activity_status?.toLowerCase() === 'active';
 }
 
-/** The signed-in user's active orders (`GET orders?no_limit=1`, spec section 7's limit rule). */
+/** The signed-in user's active orders (`GET orders?no_limit=1`: all of them, not one page). */
 export const createOrders = list<Order>(async (signal) => {
   const answer = await getClient().call('orders', { query: { no_limit: 1 }, signal, cache: false });
   return answer.data.filter(isActiveOrder);

@@ -1,6 +1,6 @@
 /**
  * What the account actions say: messages as translation keys with their values, failures per field and for the
- * whole form, and the server's texts (spec section 8) mapped to translated ones.
+ * whole form, and the server's texts mapped to translated ones.
  */
 import { HttpError, TEMPORARY_PASSWORD_LOCK } from '../../api/errors.js';
 
@@ -20,10 +20,10 @@ export interface Failure {
   fallback?: Msg | undefined;
 }
 
-/** Network faults, timeouts and 5xx (spec section 8). */
+/** Network faults, timeouts and 5xx. */
 export const GENERIC: Msg = { key: 'errors.generic' };
 
-/** Known server messages (spec section 8, plus the accounts plan's own) and their translation keys. */
+/** Known server messages (the API's standard texts and the reference server's own) and their translation keys. */
 const SERVER_MESSAGES: [RegExp, string][] = [
   [/already (been )?(registered|taken)|email.*exists/i, 'forms:server.emailTaken'],
   [/^wrong auth data/i, 'forms:server.wrongAuth'],

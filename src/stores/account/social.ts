@@ -1,6 +1,6 @@
 /**
- * Social sign-in (spec section 7): the provider's authorize URL, the page to come back to (kept per tab), and
- * the callback that completes the sign-in. The page's address and per-tab storage come from `env()`.
+ * Social sign-in: the provider's authorize URL, the page to come back to (kept per tab), and the callback that
+ * completes the sign-in. The page's address and per-tab storage come from `env()`.
  */
 import { SOCIAL_PROVIDERS, type SocialProvider } from '../../api/contract.js';
 import { env } from '../../lib/env.js';
@@ -114,7 +114,7 @@ export function completeSocial(
       signIn(answer.data);
     });
     if (!outcome.ok) {
-      // A 422 here means the provider's code was refused: the plan's one sentence for it.
+      // A 422 here means the provider's code was refused: one message covers every such case.
       return fail({}, outcome.failure.message === GENERIC ? GENERIC : SOCIAL_FAILED);
     }
     return done({ returnTo: takeReturnUrl() });

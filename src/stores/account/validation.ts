@@ -1,6 +1,5 @@
 /**
- * The forms of the account actions and their local rules (spec section 5): when a rule fails, the field says
- * why and nothing is sent.
+ * The forms of the account actions and their local rules: when a rule fails, the field says why and nothing is sent.
  */
 import { EMAIL_PATTERN, type User } from '../../api/contract.js';
 import type { Msg } from './messages.js';

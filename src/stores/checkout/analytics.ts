@@ -1,6 +1,6 @@
 /**
- * Tag-manager e-commerce events of the checkout (spec section 7), sent when the channel has a google-analytics
- * id and never blocking anything. Ids and amounts only.
+ * Tag-manager e-commerce events of the checkout, sent when the channel has a google-analytics id and never blocking
+ * anything. Ids and amounts only.
  */
 import type { Pricing } from '../../api/contract.js';
 import { env } from '../../lib/env.js';

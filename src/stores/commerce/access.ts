@@ -1,6 +1,6 @@
 /**
- * Who may watch what (spec sections 3 and 6): the player's decision from the event (or library item), the
- * user's capabilities and the geo-block flag. Pure functions; the offers that unlock a paywall are in offers.ts.
+ * Who may watch what: the player's decision from the event (or library item), the user's capabilities and the
+ * geo-block flag. Pure functions; the offers that unlock a paywall are in offers.ts.
  */
 import type { Event, EventMedia, User, VodItem } from '../../api/contract.js';
 
@@ -96,7 +96,7 @@ export function decideAccess(item: Playable, user: User | undefined, geoBlocked:
   return stream ? { kind: 'play', url: stream.url, live } : { kind: 'unavailable' };
 }
 
-/** Capability check; `vod_media` and `vod_media_access` are the same right (spec section 3). */
+/** Capability check; `vod_media` and `vod_media_access` are the same right. */
 export function hasCapability(user: User | undefined, capability: string): boolean {
   if (!user) return false;
   const caps = new Set(user.capabilities);

@@ -1,8 +1,8 @@
 /**
- * Entitlements (spec section 4): which orders count as held (`isPaidActive`), what they cover (`isPurchased`),
- * and `$entitlementsVersion`, bumped when what the viewer may watch changed: a purchase here, or a sign-in,
- * sign-out or purchase the host page reports by firing the public event itself. Players and lists follow the
- * version; nobody listens for our own public events (a host page may stop them on their way up).
+ * Entitlements: which orders count as held (`isPaidActive`), what they cover (`isPurchased`), and
+ * `$entitlementsVersion`, bumped when what the viewer may watch changed: a purchase here, or a sign-in, sign-out or
+ * purchase the host page reports by firing the public event itself. Players and lists follow the version; nobody
+ * listens for our own public events (a host page may stop them on their way up).
  */
 import { atom, onMount } from 'nanostores';
 import type { Order, Package } from '../../api/contract.js';
@@ -78,9 +78,9 @@ export function isPaidActive(order: Order, now = env().now()): boolean {
 }
 
 /**
- * The purchased flag (spec section 4): an item is purchased when a paid, active order exists for it. A package
- * counts as purchased when every event category it covers is covered by such orders, or, for a team pass, every
- * participant (or the one asked about). An order of the package itself without a category or team covers all.
+ * The purchased flag: an item is purchased when a paid, active order exists for it. A package counts as purchased
+ * when every event category it covers is covered by such orders, or, for a team pass, every participant (or the one
+ * asked about). An order of the package itself without a category or team covers all.
  */
 export function isPurchased(item: PurchasableItem, orders: readonly Order[]): boolean {
   const held = orders.filter((o) => o.type === item.type && isPaidActive(o));

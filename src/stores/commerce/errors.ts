@@ -1,6 +1,6 @@
 /**
- * The refusals of a purchase (spec sections 5 and 8): the checkout's own checks, Stripe's card errors and a
- * failed order. English messages for developers; the UI translates by code or by `cardMessageKey`.
+ * The refusals of a purchase: the checkout's own checks, Stripe's card errors and a failed order. English messages
+ * for developers; the UI translates by code or by `cardMessageKey`.
  */
 import type { Order } from '../../api/contract.js';
 import { HttpError } from '../../api/errors.js';
@@ -17,7 +17,7 @@ export type CheckoutErrorCode =
   | 'card-not-ready'
   | 'no-stripe';
 
-/** English texts of the refusals (spec section 5 where it has one); the UI translates by code. */
+/** English texts of the refusals (the API's own where it has one); the UI translates by code. */
 const CHECKOUT_MESSAGES: Record<CheckoutErrorCode, string> = {
   'id-missing': 'id not selected',
   'package-missing': 'A paid event needs a single-event package id',
@@ -47,7 +47,7 @@ export class CardError extends Error {
   }
 }
 
-/** The order failed (spec section 8: rejects with the order data and popup=true). */
+/** The order failed (rejects with the order data and popup=true). */
 export class PaymentFailedError extends Error {
   override name = 'PaymentFailedError';
   readonly popup = true;
@@ -56,7 +56,7 @@ export class PaymentFailedError extends Error {
   }
 }
 
-/** A 422 that says the promo code is wrong (spec section 8: 'Wrong promo code'). */
+/** A 422 that says the promo code is wrong ('Wrong promo code'). */
 export function isPromoRefusal(error: unknown): boolean {
   return error instanceof HttpError && error.status === 422 && /promo/i.test(error.message);
 }

@@ -1,7 +1,7 @@
 /**
- * The offers of a channel (spec sections 3 and 4): one builder with one order (weight, then price), one reading
- * of a subscription's period and one trial rule. The player's paywall (`offersFor`: what unlocks one event) and
- * the checkout's list (`offerCards`: every package and subscription, with purchased flags) are two views of it.
+ * The offers of a channel: one builder with one order (weight, then price), one reading of a subscription's period
+ * and one trial rule. The player's paywall (`offersFor`: what unlocks one event) and the checkout's list
+ * (`offerCards`: every package and subscription, with purchased flags) are two views of it.
  */
 import type { Order, Package, Subscription } from '../../api/contract.js';
 import type { Playable } from './access.js';

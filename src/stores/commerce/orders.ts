@@ -1,7 +1,6 @@
 /**
- * Orders (spec sections 4, 8 and 9): one `poll()` follows an order until it settles, for a purchase (paid or
- * failed) and for a cancellation (auto-renewal no longer active); the profile's subscription actions; and the
- * user's orders the purchased flags read.
+ * Orders: one `poll()` follows an order until it settles, for a purchase (paid or failed) and for a cancellation
+ * (auto-renewal no longer active); the profile's subscription actions; and the user's orders the purchased flags read.
  */
 import type { Order } from '../../api/contract.js';
 import { isCancel } from '../../api/errors.js';
@@ -9,7 +8,7 @@ import { env, sleep } from '../../lib/env.js';
 import { $user, getClient } from '../session.js';
 import { PaymentFailedError } from './errors.js';
 
-/** Order poll interval (spec section 9). */
+/** Order poll interval. */
 export const POLL_MS = 2_000;
 /** How long a wait for an order lasts before saying "we'll let you know". */
 export const MAX_WAIT_MS = 60_000;

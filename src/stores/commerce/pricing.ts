@@ -1,6 +1,6 @@
 /**
- * Prices (spec section 5): the checks before anything is asked (a refusal sends nothing), `GET pricing`, the
- * total the viewer pays and the trial this viewer gets.
+ * Prices: the checks before anything is asked (a refusal sends nothing), `GET pricing`, the total the viewer pays
+ * and the trial this viewer gets.
  */
 import type { Pricing, ProductType, User } from '../../api/contract.js';
 import { getClient } from '../session.js';
@@ -21,7 +21,7 @@ export interface PricingRequest {
   coupon?: string | undefined;
 }
 
-/** The query of `GET pricing`, or the refusal of section 5 (then nothing may be sent). */
+/** The query of `GET pricing`, or a refusal (then nothing may be sent). */
 export function pricingQuery(request: PricingRequest): Record<string, string | number | undefined> {
   if (!request.id) throw new CheckoutError('id-missing');
   if (request.type === 'event' && request.paid !== false && !request.singleEventPackageId) {
@@ -37,7 +37,7 @@ export function pricingQuery(request: PricingRequest): Record<string, string | n
   };
 }
 
-/** `GET pricing` after the checks of section 5 (a refusal rejects before anything is sent). */
+/** `GET pricing` after the local checks (a refusal rejects before anything is sent). */
 export async function fetchPricing(request: PricingRequest, signal?: AbortSignal): Promise<Pricing> {
   const query = pricingQuery(request);
   const answer = await getClient().call('pricing', { query, signal, cache: false });
