@@ -48,7 +48,7 @@ describe('translation namespaces', () => {
     document.body.append(container);
     const root = createRoot(container);
     try {
-      const info = { lang: 'fr' as const, t: translator('fr'), host: container, currency: 'EUR' };
+      const info = { lang: 'fr' as const, t: translator('fr'), currency: 'EUR' };
       const child = createElement('p', { id: 'child' }, translator('fr')('checkout:summary.total'));
       root.render(
         createElement(

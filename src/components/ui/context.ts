@@ -7,15 +7,13 @@ import type { Lang } from '../../stores/config.js';
 export interface ElementInfo {
   lang: Lang;
   t: TFunction;
-  /** @deprecated views ask `useViewHost()`; only the tag's root knows its element. */
-  host: HTMLElement;
   currency: string;
 }
 
 /** The context itself (roots provide it). */
 export const ElementContext = createContext<ElementInfo | null>(null);
 
-/** The element's language, translator and host. */
+/** The element's language, translator and currency (its element is the root's alone: see `useViewHost`). */
 export function useElement(): ElementInfo {
   const info = useContext(ElementContext);
   if (!info) throw new Error('useElement() outside <ElementShell>');

@@ -66,10 +66,10 @@ export function ElementShell(props: {
   const languages = useStore($languages);
   const langReady = languages.includes(lang);
   const info = useMemo<ElementInfo>(
-    () => ({ lang, t: translator(lang), host, currency: settings?.currency ?? 'USD' }),
+    () => ({ lang, t: translator(lang), currency: settings?.currency ?? 'USD' }),
     // `languages` on purpose: a newly loaded language gives the same lang a working translator.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [lang, host, settings?.currency, languages],
+    [lang, settings?.currency, languages],
   );
   useEffect(() => {
     if (!langReady) void loadNamespace(lang, 'translation');
