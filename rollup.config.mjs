@@ -55,7 +55,14 @@ function manualChunks(id) {
   // only by the elements that have them.
   if (/[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr)\.ts$/.test(id)) return undefined;
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
-  if (/[\\/]src[\\/](stores[\\/](checkout|account)|lib[\\/](stripe|account-routes))\.ts$/.test(id)) return undefined;
+  // (The checkout's and the account's stores and their folders, the schedule's store, the commerce rules only a
+  // checkout or a profile's subscription actions use, Stripe and the account routes.)
+  if (
+    /[\\/]src[\\/](stores[\\/](checkout|account)([\\/]|\.ts$)|stores[\\/](tag-manager|schedule|host-requests|player)\.ts$|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes)\.ts$)/.test(
+      id,
+    )
+  )
+    return undefined;
   if (/[\\/]src[\\/](api|stores|lib|i18n|events|env\.ts|start\.ts)/.test(id)) return 'session';
   if (
     /[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell)\.tsx?|elements[\\/]define\.ts)$/.test(

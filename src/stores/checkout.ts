@@ -27,7 +27,7 @@ import type { CheckoutState, CheckoutStore } from './checkout/types.js';
 import { $user, getClient, identified, startSession } from './session.js';
 
 export type { CheckoutTarget, Product } from './checkout/product.js';
-export type { OfferCard } from './commerce/offers.js';
+export type { OfferCard } from './commerce/offer-cards.js';
 
 export type { CheckoutState, CheckoutStore, CheckoutView } from './checkout/types.js';
 export type { PaymentChoice } from './checkout/purchase.js';

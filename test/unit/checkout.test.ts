@@ -16,14 +16,10 @@ import {
 } from '../../src/stores/checkout.js';
 import { ecommerceParams, track } from '../../src/stores/checkout/analytics.js';
 import { PENDING_TTL_MS, storedAttempt } from '../../src/stores/checkout/attempts.js';
-import {
-  $entitlementsVersion,
-  isPaidActive,
-  isPurchased,
-  packageItem,
-} from '../../src/stores/commerce/entitlements.js';
+import { $entitlementsVersion } from '../../src/stores/commerce/entitlements.js';
+import { isPaidActive, isPurchased, packageItem } from '../../src/stores/commerce/purchases.js';
 import { CheckoutError, PaymentFailedError } from '../../src/stores/commerce/errors.js';
-import { offerCards } from '../../src/stores/commerce/offers.js';
+import { offerCards } from '../../src/stores/commerce/offer-cards.js';
 import { MAX_WAIT_MS, POLL_MS, waitForOrder } from '../../src/stores/commerce/orders.js';
 import { fetchPricing, pricingQuery, totalOf, trialDays } from '../../src/stores/commerce/pricing.js';
 import type { StripeCard } from '../../src/lib/stripe.js';

@@ -5,14 +5,9 @@
 import { expect } from '@open-wc/testing';
 import { Order, Package, Subscription, type Order as OrderType } from '../../src/api/contract.js';
 import type { Playable } from '../../src/stores/commerce/access.js';
-import { isPaidActive, isPurchased, packageItem } from '../../src/stores/commerce/entitlements.js';
-import {
-  buildOffers,
-  offerCards,
-  offeredTrialDays,
-  offersFor,
-  subscriptionPeriod,
-} from '../../src/stores/commerce/offers.js';
+import { isPaidActive, isPurchased, packageItem } from '../../src/stores/commerce/purchases.js';
+import { offerCards } from '../../src/stores/commerce/offer-cards.js';
+import { buildOffers, offeredTrialDays, offersFor, subscriptionPeriod } from '../../src/stores/commerce/offers.js';
 import { MAX_WAIT_MS, poll, POLL_MS } from '../../src/stores/commerce/orders.js';
 import { installWorld, settle, T0, teardown, type World } from './helpers.js';
 

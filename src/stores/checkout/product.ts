@@ -2,7 +2,8 @@
 import type { Event, ProductType } from '../../api/contract.js';
 import type { PurchaseOffer } from '../../events/index.js';
 import { participants as participantCatalog } from '../catalog.js';
-import { offerCards, subscriptionPeriod, type OfferCard } from '../commerce/offers.js';
+import { offerCards, type OfferCard } from '../commerce/offer-cards.js';
+import { subscriptionPeriod } from '../commerce/offers.js';
 import { userOrders } from '../commerce/orders.js';
 import { getClient, identified } from '../session.js';
 

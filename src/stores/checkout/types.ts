@@ -3,7 +3,7 @@ import type { ReadableAtom } from 'nanostores';
 import type { Order, Pricing, ProductType, SavedCard } from '../../api/contract.js';
 import type { Async } from '../../lib/async.js';
 import type { StripeLike } from '../../lib/stripe.js';
-import type { OfferCard } from '../commerce/offers.js';
+import type { OfferCard } from '../commerce/offer-cards.js';
 import type { CheckoutTarget, Product } from './product.js';
 import type { PaymentChoice } from './purchase.js';
 

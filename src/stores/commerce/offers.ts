@@ -1,11 +1,10 @@
 /**
  * The offers of a channel: one builder with one order (weight, then price), one reading of a subscription's period
  * and one trial rule. The player's paywall (`offersFor`: what unlocks one event) and the checkout's list
- * (`offerCards`: every package and subscription, with purchased flags) are two views of it.
+ * (`offerCards` in offer-cards.ts: every package and subscription, with purchased flags) are two views of it.
  */
-import type { Order, Package, Subscription } from '../../api/contract.js';
+import type { Package, Subscription } from '../../api/contract.js';
 import type { Playable } from './access.js';
-import { isPurchased, packageItem } from './entitlements.js';
 
 /** One way to unlock an event, as the paywall lists it (and the checkout's list, without a single-event pass). */
 export type Offer =
@@ -112,57 +111,4 @@ export function offersFor(
   subscriptions: readonly Subscription[],
 ): Offer[] {
   return buildOffers(packages, subscriptions, item);
-}
-
-/** One offer of the checkout's list (the /packages screen). */
-export interface OfferCard {
-  type: 'package' | 'subscription';
-  id: number;
-  name: string;
-  price: number;
-  basePrice?: number | undefined;
-  description?: string | undefined;
-  kind: 'package' | 'team' | 'monthly' | 'annual';
-  trialDays: number;
-  purchased: boolean;
-}
-
-/** The checkout's list: packages then subscriptions, each by weight then price, with their purchased flags. */
-export function offerCards(
-  packages: readonly Package[],
-  subscriptions: readonly Subscription[],
-  orders: readonly Order[],
-): OfferCard[] {
-  const cards: OfferCard[] = [];
-  for (const offer of buildOffers(packages, subscriptions)) {
-    if (offer.type === 'event') continue;
-    const source: Package | Subscription | undefined =
-      offer.type === 'package' ? packages.find((p) => p.id === offer.id) : subscriptions.find((s) => s.id === offer.id);
-    if (!source) continue;
-    const common = {
-      id: offer.id,
-      name: offer.name,
-      price: offer.price,
-      basePrice: source.base_price ?? undefined,
-      description: source.description ?? undefined,
-    };
-    cards.push(
-      offer.type === 'package'
-        ? {
-            type: 'package',
-            ...common,
-            kind: offer.teamPass ? 'team' : 'package',
-            trialDays: 0,
-            purchased: isPurchased(packageItem(source as Package), orders),
-          }
-        : {
-            type: 'subscription',
-            ...common,
-            kind: offer.period,
-            trialDays: offer.trialDays,
-            purchased: isPurchased({ type: 'subscription', id: offer.id }, orders),
-          },
-    );
-  }
-  return cards;
 }
