@@ -9,7 +9,7 @@ import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
 import { ChannelPurchaseCompleteEvent } from '../../events/index.js';
 import { createCheckout, type CheckoutState, type CheckoutStore, type CheckoutTarget } from '../../stores/checkout.js';
 import { targetOf } from '../../stores/checkout/product.js';
-import { $purchaseRequest } from '../../stores/requests.js';
+import { $purchaseRequest } from '../../stores/host-requests.js';
 import type { AttributeNotice } from '../ui/attributes.js';
 import { AttributeNotices } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';

@@ -11,7 +11,7 @@ import { env } from '../../lib/env.js';
 import { ChannelLoginEvent, ChannelLogoutEvent, type LoginMethod } from '../../events/index.js';
 import { parseAccountRoute, withoutOneTimeParams, type AccountRoute } from '../../lib/account-routes.js';
 import { navigation, signOut } from '../../stores/account.js';
-import { $signInRequest } from '../../stores/requests.js';
+import { $signInRequest } from '../../stores/host-requests.js';
 import { $token, $user, identified } from '../../stores/session.js';
 import { NamespaceReady } from '../ui/namespace.js';
 import { LoadingPanel } from '../ui/panels.js';
