@@ -8,7 +8,7 @@
 import { atom, type ReadableAtom } from 'nanostores';
 import { MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
-import { $entitlementsVersion } from './commerce/entitlements.js';
+import { $entitlementsVersion, lastEntitlementsChange } from './commerce/entitlements.js';
 import { $favouritesVersion } from './favourites.js';
 import { $token, $user, getClient, identified, startSession } from './session.js';
 
@@ -163,9 +163,10 @@ export function createSchedule(): Schedule {
     const onViewer = () => {
       if (query && viewerKey(query) !== viewer) refetch();
     };
-    // A purchase, or the host page saying access changed, may turn paid badges into purchased ones.
+    // A purchase (ours, or one the host page reports) may turn paid badges into purchased ones; a sign-in or
+    // sign-out the host reports changes nothing the token and user stores do not already follow.
     const onEntitlements = () => {
-      if (query) refetch();
+      if (query && lastEntitlementsChange() === 'purchase') refetch();
     };
     const stops = [
       $token.listen(onViewer),

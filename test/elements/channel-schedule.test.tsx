@@ -803,6 +803,20 @@ describe('<channel-schedule>', () => {
         timeout: 4000,
       });
     });
+
+    it('a sign-in or sign-out the host page reports fetches nothing (the list follows the user store for those)', async () => {
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      expect(eventRequests()).to.have.length(1);
+      // Nothing cached either way: what goes over the wire is what the schedule asked for.
+      getClient().clearCache();
+      window.dispatchEvent(new CustomEvent('channel-login', { detail: { method: 'password' }, bubbles: true }));
+      window.dispatchEvent(new CustomEvent('channel-logout', { detail: {}, bubbles: true }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(eventRequests()).to.have.length(1);
+      window.dispatchEvent(new CustomEvent('channel-purchase-complete', { detail: { orderId: 1 }, bubbles: true }));
+      await waitUntil(() => eventRequests().length === 2, 'a host-reported purchase fetches the list again');
+    });
   });
 
   describe('bad attribute values', () => {
