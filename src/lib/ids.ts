@@ -3,12 +3,6 @@
 /** An API id as attributes and paths carry it: digits only, at most 12 (`event-id`, `/watch/{id}`). */
 export const ID_PATTERN = /^\d{1,12}$/;
 
-/** The id in `value` (trimmed) when it is one, else undefined. */
-export function parseId(value: string | undefined | null): string | undefined {
-  const v = value?.trim();
-  return v && ID_PATTERN.test(v) ? v : undefined;
-}
-
 /** A new random id (visitor ids, analytics views, idempotency keys): a UUID where the browser has
  * `crypto.randomUUID` (everywhere current), else time plus randomness. */
 export function randomId(): string {

@@ -6,6 +6,7 @@
 import { autoload, type Tag } from './autoload.js';
 import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 import { sendEarly } from './early.js';
+import { ID_PATTERN } from '../lib/ids.js';
 
 /** Filled in by the build: the shared chunks each tag's chunk imports (file names under chunks/). */
 declare const __CHUNK_IMPORTS__: Record<string, string[]>;
@@ -53,7 +54,7 @@ if (!w[GUARD]) {
         // The events of the players already on the page (digits only, as the player accepts them).
         const events = [...document.querySelectorAll('channel-player[event-id]')]
           .map((player) => player.getAttribute('event-id')!.trim())
-          .filter((id) => /^\d+$/.test(id));
+          .filter((id) => ID_PATTERN.test(id));
         if (/^https?:\/\//i.test(apiUrl) && /^https?:\/\//i.test(keysUrl))
           sendEarly(data.channelKey.trim(), apiUrl, keysUrl, events);
       } catch {

@@ -2,7 +2,6 @@
  * `<channel-checkout>` attributes: names (listed once) and parsing into the view's options. A bad value is
  * ignored with a notice (the shared pipeline shows it translated and tells the page author once), never a crash.
  */
-import { ID_PATTERN } from '../../lib/ids.js';
 import type { CheckoutTarget } from '../../stores/checkout.js';
 import { AttributeReader, type Parsed } from '../ui/attributes.js';
 import type { CheckoutOptions } from './CheckoutView.js';
@@ -23,7 +22,7 @@ export function parseCheckoutProps(props: CheckoutProps): Parsed<CheckoutOptions
   const read = new AttributeReader();
   let target: CheckoutTarget | undefined;
   const take = (name: string, value: string | undefined, type: CheckoutTarget['type']) => {
-    const id = read.id(name, value, ID_PATTERN);
+    const id = read.id(name, value);
     if (id === undefined) return;
     if (target) read.ignore(name, id, ONLY_ONE);
     else target = { type, id: Number(id) };

@@ -2,7 +2,6 @@
  * `<channel-player>` attributes: names (listed once) and their parsing into the view's options. A bad value is
  * ignored with a notice, never a crash (see `useAttributes`).
  */
-import { ID_PATTERN } from '../../lib/ids.js';
 import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';
 import type { PlayerOptions } from './PlayerView.js';
 
@@ -15,8 +14,8 @@ export type PlayerProps = Partial<Record<(typeof PLAYER_PROPS)[number], string>>
 /** Parses the attributes; ignored values come back as notices. */
 export function parsePlayerProps(props: PlayerProps): Parsed<PlayerOptions> {
   const read = new AttributeReader();
-  const eventId = read.id('event-id', props.eventId, ID_PATTERN);
-  const vodId = read.id('vod-id', props.vodId, ID_PATTERN);
+  const eventId = read.id('event-id', props.eventId);
+  const vodId = read.id('vod-id', props.vodId);
   return read.done({
     target: eventId ? { kind: 'event', id: eventId } : vodId ? { kind: 'vod', id: vodId } : undefined,
     autoplay: boolAttr(props.autoplay),

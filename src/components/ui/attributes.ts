@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo } from 'react';
 import { env } from '../../lib/env.js';
+import { ID_PATTERN } from '../../lib/ids.js';
 
 /** A value that was ignored, to tell the page author. */
 export interface AttributeNotice {
@@ -35,7 +36,7 @@ export class AttributeReader {
   }
 
   /** An id attribute: digits only (see `ID_PATTERN`). */
-  id(name: string, value: string | undefined, pattern: RegExp): string | undefined {
+  id(name: string, value: string | undefined, pattern: RegExp = ID_PATTERN): string | undefined {
     const v = value?.trim();
     if (!v) return undefined;
     return pattern.test(v) ? v : this.ignore(name, v, 'digits only');
