@@ -6,6 +6,7 @@ import { atom, computed } from 'nanostores';
 import { ApiClient, type ClientHooks } from '../api/client.js';
 import { ChannelKeyFile, type ColorSettings, type Geo, type Settings, type User } from '../api/contract.js';
 import { ApiError, ConfigError, HttpError, NoApiKeyError } from '../api/errors.js';
+import { ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
 import {
   STORAGE_PREFIX,
@@ -35,8 +36,7 @@ export const $geo = atom<Geo | undefined>(undefined);
 export const $apiKeyError = atom<{ at: number; error: string; url: string; status: number } | undefined>(undefined);
 
 /** Start-up progress shared by every element. */
-export type StartupState =
-  { status: 'idle' } | { status: 'loading' } | { status: 'ready' } | { status: 'error'; error: ApiError };
+export type StartupState = Async<void, ApiError>;
 /** Where the start-up sequence is. */
 export const $startup = atom<StartupState>({ status: 'idle' });
 
@@ -285,7 +285,7 @@ export function startSession(): Promise<void> {
       if (mine !== generation) return;
       $settings.set(settings.data);
       $colors.set(colors.data);
-      $startup.set({ status: 'ready' });
+      $startup.set(ready(undefined));
     } catch (error) {
       if (mine !== generation) return;
       const failure =

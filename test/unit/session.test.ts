@@ -131,7 +131,7 @@ describe('session', () => {
       const started = startSession();
       expect($startup.get()).to.deep.equal({ status: 'loading' });
       await started;
-      expect($startup.get()).to.deep.equal({ status: 'ready' });
+      expect($startup.get()).to.deep.equal({ status: 'ready', value: undefined });
       await until(() => $geo.get() !== undefined, '$geo');
 
       expect(w.server.trail[0]).to.equal(KEYS_JSON);

@@ -63,7 +63,7 @@ function CheckoutBody(props: {
     () =>
       $purchaseRequest.listen((numbered) => {
         const next = targetOf(numbered?.request.offer);
-        if (next && store.select(next, false)) reveal();
+        if (next && store.select(next, false)) reveal({ behavior: 'smooth' });
       }),
     [store, reveal],
   );

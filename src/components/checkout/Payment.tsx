@@ -12,6 +12,7 @@ import type { CheckoutState, CheckoutStore } from '../../stores/checkout.js';
 import { CheckoutError } from '../../stores/commerce/errors.js';
 import { trialDays } from '../../stores/commerce/pricing.js';
 import { $user } from '../../stores/session.js';
+import { failed, LOADING, ready, type Async } from '../../lib/async.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { Modal } from './Dialog.js';
@@ -196,9 +197,7 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
   const { t, lang } = useElement();
   const { attachLight } = useViewHost();
   const labelId = useId();
-  const [status, setStatus] = useState<{ kind: 'loading' } | { kind: 'ready' } | { kind: 'error'; error: unknown }>({
-    kind: 'loading',
-  });
+  const [status, setStatus] = useState<Async<void>>(LOADING);
   const [attempt, setAttempt] = useState(0);
   const onCard = useRef(props.onCard);
   onCard.current = props.onCard;
@@ -210,18 +209,18 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
     const node = document.createElement('div');
     node.slot = 'card';
     node.setAttribute('data-channel-card', '');
-    setStatus({ kind: 'loading' });
+    setStatus(LOADING);
     props.store.stripe().then(
       (stripe) => {
         if (!live) return;
         detach = attachLight(node);
         card = stripe.elements({ locale: lang }).create('card');
         card.mount(node);
-        setStatus({ kind: 'ready' });
+        setStatus(ready(undefined));
         onCard.current(card);
       },
       (error: unknown) => {
-        if (live) setStatus({ kind: 'error', error });
+        if (live) setStatus(failed(error));
       },
     );
     return () => {
@@ -243,8 +242,8 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
       <div className="card-field" role="group" aria-labelledby={labelId} part="card">
         <slot name="card" />
       </div>
-      {status.kind === 'loading' ? <Loading text={t(c('payment.cardLoading'))} /> : null}
-      {status.kind === 'error' ? (
+      {status.status === 'loading' ? <Loading text={t(c('payment.cardLoading'))} /> : null}
+      {status.status === 'error' ? (
         <Failure
           what={status.error instanceof CheckoutError ? checkoutErrorText(status.error, t) : t(c('errors.stripeLoad'))}
           onRetry={() => setAttempt((n) => n + 1)}

@@ -1,6 +1,7 @@
 /** Small pieces shared by the checkout's steps: step headings, loading lines, prices. */
 import { type ReactNode } from 'react';
 import { formatPrice } from '../../lib/money.js';
+import { LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
 
 /** A step's heading. The element moves focus to it when the step changes (not on first render). */
@@ -12,14 +13,9 @@ export function StepTitle(props: { id?: string; children: ReactNode }): ReactNod
   );
 }
 
-/** A polite loading line. */
+/** A polite loading line with a spinner (the shared loading state, as a line). */
 export function Loading(props: { text: string; part?: string }): ReactNode {
-  return (
-    <p className="status" role="status" part={props.part ?? 'loading'}>
-      <span className="spinner" aria-hidden="true" />
-      <span>{props.text}</span>
-    </p>
-  );
+  return <LoadingPanel variant="line" spinner text={props.text} part={props.part} />;
 }
 
 /** Formats amounts in a currency (the price's own, else the channel's) for the element's language. */

@@ -1,11 +1,10 @@
 /**
- * `<channel-profile>`'s root component: parses the attributes once per change, shows the notices of ignored
- * values, and renders the profile view in the element's frame. Everything else is the view's.
+ * `<channel-profile>`'s root component: parses the attributes once per change and renders the profile view (with
+ * the notices of ignored values) in the element's frame. Everything else is the view's.
  */
 import type { ReactNode } from 'react';
 import { dialogCss } from '../checkout/styles.js';
 import { useAttributes } from '../ui/attributes.js';
-import { AttributeNotices } from '../ui/panels.js';
 import { ElementShell, type ShellProps } from '../ui/shell.js';
 import { PROFILE_PROPS, parseProfileProps, type ProfileProps } from './attributes.js';
 import { favouritesCss } from './FavouritesPanel.js';
@@ -26,11 +25,7 @@ export function Profile(props: ProfileProps & ShellProps): ReactNode {
   );
   return (
     <ElementShell container={props.container} lang={props.lang} css={css}>
-      {() => (
-        <ProfileView options={options}>
-          <AttributeNotices notices={notices} />
-        </ProfileView>
-      )}
+      {() => <ProfileView options={options} notices={notices} />}
     </ElementShell>
   );
 }

@@ -14,7 +14,8 @@ import { navigation, signOut } from '../../stores/account.js';
 import { $signInRequest } from '../../stores/host-requests.js';
 import { $token, $user, identified } from '../../stores/session.js';
 import { NamespaceReady } from '../ui/namespace.js';
-import { LoadingPanel } from '../ui/panels.js';
+import type { AttributeNotice } from '../ui/attributes.js';
+import { AttributeNotices, LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { Register, ResetRequest, SignIn, VerifyNotice, type GuestView } from './auth.js';
@@ -25,11 +26,11 @@ import { SignedIn } from './SignedIn.js';
 
 const k = (key: string) => `forms:account.${key}`;
 
-/** The profile view; `children` are shown first inside it (the tag's notices of ignored attributes). */
-export function ProfileView(props: { options: ProfileOptions; children?: ReactNode }): ReactNode {
+/** The profile view; `notices` (the tag's ignored attribute values) show first inside it. */
+export function ProfileView(props: { options: ProfileOptions; notices?: readonly AttributeNotice[] }): ReactNode {
   return (
     <NamespaceReady ns="forms">
-      <ProfileBody options={props.options}>{props.children}</ProfileBody>
+      <ProfileBody options={props.options} notices={props.notices ?? []} />
     </NamespaceReady>
   );
 }
@@ -43,7 +44,7 @@ function pageRoute(): AccountRoute | undefined {
   return href === undefined ? undefined : parseAccountRoute(href);
 }
 
-function ProfileBody(props: { options: ProfileOptions; children?: ReactNode }): ReactNode {
+function ProfileBody(props: { options: ProfileOptions; notices: readonly AttributeNotice[] }): ReactNode {
   const { t } = useElement();
   const viewHost = useViewHost();
   const user = useStore($user);
@@ -178,7 +179,7 @@ function ProfileBody(props: { options: ProfileOptions; children?: ReactNode }): 
   return (
     <StepFocus.Provider value={moved}>
       <section className="profile" aria-label={t(k('label'))} part="profile">
-        {props.children}
+        <AttributeNotices notices={props.notices} />
         {body}
       </section>
     </StepFocus.Provider>

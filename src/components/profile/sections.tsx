@@ -15,6 +15,7 @@ import {
   normalizeDeviceCode,
   type ListStore,
 } from '../../stores/account.js';
+import { LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
 import { FormAlert, Status, Submit, TextField, useForm, useMsg } from './form.js';
 import { SubscriptionActions } from './SubscriptionActions.js';
@@ -62,9 +63,7 @@ function ListSection<T extends { id: number }>(props: {
         {props.title}
       </h3>
       {loading ? (
-        <p className="detail" role="status" part="loading">
-          {t(k('loading'))}
-        </p>
+        <LoadingPanel variant="line" className="detail" text={t(k('loading'))} />
       ) : state.status === 'error' ? (
         <div className="panel error" role="alert" part="error">
           <p>{t(k('list.loadError'))}</p>

@@ -1,4 +1,5 @@
 /** One event of a schedule: a card, or a table row, with its badges, its link and its favourites star. */
+import { env } from '../../lib/env.js';
 import { memo, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../api/contract.js';
 import { formatPrice } from '../../lib/money.js';
@@ -38,7 +39,8 @@ export const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
   const when = formatEventTime(event.event_utc_ts, event.time_zone ?? event.location?.time_zone, lang);
   // A relative template resolves against the page's base, as a link the page wrote itself would (reading the
   // document's base is a view's business, not a store's).
-  const href = fillTemplate(options.watchUrl, { id: event.id }, document.baseURI) ?? `#event-${event.id}`;
+  const href =
+    fillTemplate(options.watchUrl, { id: event.id }, env().baseUrl() ?? 'http://localhost/') ?? `#event-${event.id}`;
   const access = accessBadge(event);
   const meta = [
     event.category?.name,

@@ -2,6 +2,7 @@
  * `<channel-schedule>` attributes: their names (listed once), and their parsing into the view's options. A bad
  * value is ignored with a notice (see `useAttributes`), never a crash.
  */
+import { env } from '../../lib/env.js';
 import { MAX_EVENTS_PAGE } from '../../api/contract.js';
 import { fillTemplate } from '../../lib/url.js';
 import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';
@@ -56,7 +57,7 @@ function limit(read: AttributeReader, value: string | undefined): number | undef
 function watchUrl(read: AttributeReader, value: string | undefined): string {
   if (!value) return DEFAULT_WATCH_URL;
   const v = value.trim();
-  const base = typeof document === 'undefined' ? 'http://localhost/' : document.baseURI;
+  const base = env().baseUrl() ?? 'http://localhost/';
   if (v && fillTemplate(v, { id: 1 }, base)) return v;
   read.ignore('watch-url', value, 'a URL template such as /watch/{id}');
   return DEFAULT_WATCH_URL;

@@ -3,19 +3,29 @@
  * hook and one wrapper, so that every view waits for its texts the same way.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { $namespaces, loadNamespace, type Namespace } from '../../i18n/index.js';
 import { useElement } from './context.js';
 import { LoadingPanel } from './panels.js';
 
-/** Whether the `ns` texts of the view's language are in; asks for them when they are not. */
+/**
+ * Whether the view may render with the `ns` texts of its language: they are in, or loading them failed (the view
+ * then shows English, i18next's fallback, rather than a loading line for good). Asks for them when they are not.
+ */
 export function useNamespace(ns: Namespace): boolean {
   const { lang } = useElement();
-  const ready = useStore($namespaces).includes(`${lang}:${ns}`);
+  const key = `${lang}:${ns}`;
+  const ready = useStore($namespaces).includes(key);
+  const [settled, setSettled] = useState<string | undefined>(undefined);
   useEffect(() => {
-    if (!ready) void loadNamespace(lang, ns);
-  }, [lang, ns, ready]);
-  return ready;
+    if (ready) return;
+    let live = true;
+    void loadNamespace(lang, ns).then(() => live && setSettled(key));
+    return () => {
+      live = false;
+    };
+  }, [lang, ns, key, ready]);
+  return ready || settled === key;
 }
 
 /** Renders its children once the `ns` texts of the view's language are in, the loading panel until then. */

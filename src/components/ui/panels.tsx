@@ -3,9 +3,27 @@ import type { ReactNode } from 'react';
 import type { AttributeNotice } from './attributes.js';
 import { useElement } from './context.js';
 
-/** A loading panel: a polite status with its text (and a spinner where the view wants one). */
-export function LoadingPanel(props: { text?: string | undefined; part?: string; spinner?: boolean }): ReactNode {
+/**
+ * The one loading state of every view: a polite status with its text (and a spinner where the view wants one),
+ * as a panel that stands for the whole view, or as a `line` inside a section (`className` is the line's look).
+ */
+export function LoadingPanel(props: {
+  text?: string | undefined;
+  part?: string;
+  spinner?: boolean;
+  variant?: 'panel' | 'line';
+  className?: string;
+}): ReactNode {
   const { t } = useElement();
+  if (props.variant === 'line') {
+    const text = props.text ?? t('common.loading');
+    return (
+      <p className={props.className ?? 'status'} role="status" part={props.part ?? 'loading'}>
+        {props.spinner ? <span className="spinner" aria-hidden="true" /> : null}
+        {props.spinner ? <span>{text}</span> : text}
+      </p>
+    );
+  }
   return (
     <div className="panel" role="status" aria-live="polite" part={props.part ?? 'loading'}>
       {props.spinner ? <span className="spinner" aria-hidden="true" /> : null}

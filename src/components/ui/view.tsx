@@ -29,7 +29,7 @@ export interface ViewHost {
   /** Fires a public event for the host page from the root element (output only; see `own`). */
   emit(event: Event): boolean;
   /** Brings the view into sight (a request from elsewhere on the page opened it). */
-  reveal(): void;
+  reveal(options?: ScrollIntoViewOptions): void;
   /**
    * Puts a node in the root element's light DOM (shown through a `<slot>` of the same name): Stripe's card field
    * cannot live inside a shadow root. Returns the removal.
@@ -62,7 +62,7 @@ export function tagViewHost(element: HTMLElement, overrides: Partial<ViewHost> =
       }
     },
     emit,
-    reveal: () => element.scrollIntoView?.({ block: 'start' }),
+    reveal: (options) => element.scrollIntoView?.({ block: 'start', ...options }),
     attachLight(node) {
       element.appendChild(node);
       return () => node.remove();
