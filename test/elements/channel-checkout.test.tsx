@@ -20,10 +20,18 @@ import { resetSession, signIn } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-checkout.js';
 import { makeElement } from '../../elements/define.js';
 import { SubscriptionActions } from '../../src/components/profile/SubscriptionActions.js';
-import { navigation as portalNavigation } from '../../src/stores/account.js';
 import { ElementShell, type ShellProps } from '../../src/components/ui/shell.js';
 import { resetFakeStripe, stripeLog, typeCard } from '../unit/fake-stripe.js';
-import { flush, installWorld, ok, T0, teardown, type Recorded, type World } from '../unit/helpers.js';
+import {
+  captureNavigation,
+  flush,
+  installWorld,
+  ok,
+  T0,
+  teardown,
+  type Recorded,
+  type World,
+} from '../unit/helpers.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://api.test/keys';
@@ -756,8 +764,8 @@ describe('<channel-checkout>', () => {
       if (!customElements.get('test-subscription-actions'))
         customElements.define('test-subscription-actions', makeElement(Harness as never, []));
     });
-    const assign = portalNavigation.assign;
-    afterEach(() => (portalNavigation.assign = assign));
+    let stay: (() => void) | undefined;
+    afterEach(() => stay?.());
 
     it('Cancel auto-renewal asks first in a modal dialog (Escape keeps it), then processing, then finished', async () => {
       signedIn();
@@ -796,8 +804,9 @@ describe('<channel-checkout>', () => {
     it('Manage cards and invoices opens the customer portal in this tab', async () => {
       signedIn();
       world.server.on('GET', `${API}/stripe/customer-portal`, ok({ url: 'https://pay.test/portal/session-1' }));
-      const opened: string[] = [];
-      portalNavigation.assign = (url) => void opened.push(url);
+      const capture = captureNavigation();
+      stay = capture.restore;
+      const opened = capture.assigned;
       const el = await fixture(html`<test-subscription-actions></test-subscription-actions>`);
       await showsPart(el, 'customer-portal');
       expect(partText(el, 'customer-portal')).to.equal('Manage cards and invoices');

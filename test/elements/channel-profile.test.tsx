@@ -6,11 +6,20 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { Clip, Order, Settings, Transaction, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
-import { navigation } from '../../src/stores/account.js';
 import { $token, $user, resetSession } from '../../src/stores/session.js';
 import { isString } from '../../src/lib/storage.js';
 import { start } from '../../elements/channel-profile.js';
-import { Deferred, flush, installWorld, ok, teardown, until, type Recorded, type World } from '../unit/helpers.js';
+import {
+  captureNavigation,
+  Deferred,
+  flush,
+  installWorld,
+  ok,
+  teardown,
+  until,
+  type Recorded,
+  type World,
+} from '../unit/helpers.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://api.test/keys';
@@ -447,9 +456,7 @@ describe('<channel-profile>', () => {
     });
 
     it('the Google button saves this page and goes to the provider with state = the api key', async () => {
-      const assigned: string[] = [];
-      const assign = navigation.assign;
-      navigation.assign = (url) => void assigned.push(url);
+      const { assigned, restore: stay } = captureNavigation();
       try {
         const el = await fixture(html`<channel-profile></channel-profile>`);
         await showsPart(el, 'social-google');
@@ -461,7 +468,7 @@ describe('<channel-profile>', () => {
         expect(url.searchParams.get('redirect_uri')).to.equal(`${location.origin}/auth/login/google/callback`);
         expect(sessionStorage.getItem('rudy_return.demo')).to.equal(location.href);
       } finally {
-        navigation.assign = assign;
+        stay();
         sessionStorage.removeItem('rudy_return.demo');
       }
     });
@@ -1036,9 +1043,7 @@ describe('<channel-profile>', () => {
     it('/auth/login/google/callback: signs in, fires channel-login and goes back to the saved page', async () => {
       useFakePlatform();
       world.server.on('POST', `${API}/v2/auth/social/google`, ok({ token: TOKEN, user: USER({ provider: 'google' }) }));
-      const assigned: string[] = [];
-      const assign = navigation.assign;
-      navigation.assign = (url) => void assigned.push(url);
+      const { assigned, restore: stay } = captureNavigation();
       sessionStorage.setItem('rudy_return.demo', `${location.origin}/watch/501`);
       restore = atPath('/auth/login/google/callback?code=one-time&state=ak-1');
       try {
@@ -1055,7 +1060,7 @@ describe('<channel-profile>', () => {
         });
         expect(location.search).to.equal('');
       } finally {
-        navigation.assign = assign;
+        stay();
         sessionStorage.removeItem('rudy_return.demo');
       }
     });

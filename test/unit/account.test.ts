@@ -20,7 +20,6 @@ import {
   GENERIC,
   isExpiredReset,
   login,
-  navigation,
   register,
   requestAccountDeletion,
   requestPasswordReset,
@@ -39,7 +38,7 @@ import { $config, setConfig } from '../../src/stores/config.js';
 import { $token, $user, getClient, resetSession, startSession } from '../../src/stores/session.js';
 import { HttpError } from '../../src/api/errors.js';
 import { loadNamespace, translator } from '../../src/i18n/index.js';
-import { installWorld, ok, teardown, until, type Recorded, type World } from './helpers.js';
+import { captureNavigation, installWorld, ok, teardown, until, type Recorded, type World } from './helpers.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://api.test/keys';
@@ -334,12 +333,13 @@ describe('accounts', () => {
 
   describe('social sign-in', () => {
     let assigned: string[];
-    const assign = navigation.assign;
+    let stay: () => void;
     beforeEach(() => {
-      assigned = [];
-      navigation.assign = (url) => void assigned.push(url);
+      const capture = captureNavigation();
+      assigned = capture.assigned;
+      stay = capture.restore;
     });
-    afterEach(() => (navigation.assign = assign));
+    afterEach(() => stay());
 
     it("builds the provider's URL: client id, the site's callback, code, scope, state = the api key; no token", async () => {
       await signedIn();

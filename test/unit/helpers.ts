@@ -6,7 +6,7 @@
  */
 import * as fakeTimers from '@sinonjs/fake-timers';
 import type * as FakeTimers from '@sinonjs/fake-timers';
-import { resetEnv, setEnv } from '../../src/lib/env.js';
+import { env, resetEnv, setEnv } from '../../src/lib/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
 
 /** 2024-01-15T17:00:00Z: a fixed start for every fake clock. */
@@ -252,4 +252,22 @@ export function installWorld(): World {
 /** Restores the browser environment. */
 export function teardown(): void {
   resetEnv();
+}
+
+/**
+ * Keeps the page where it is when the product leaves it (a social provider, the customer portal): the environment's
+ * location reads the real address but records what `assign` was asked for. `restore` puts the previous one back.
+ */
+export function captureNavigation(): { assigned: string[]; restore(): void } {
+  const assigned: string[] = [];
+  const before = env().location;
+  setEnv({
+    location: () => {
+      const real = before();
+      if (!real) return undefined;
+      const { href, origin, pathname, hostname, search, hash } = real;
+      return { href, origin, pathname, hostname, search, hash, assign: (url: string) => void assigned.push(url) };
+    },
+  });
+  return { assigned, restore: () => setEnv({ location: before }) };
 }

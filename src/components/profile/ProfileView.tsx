@@ -10,7 +10,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { env } from '../../lib/env.js';
 import { ChannelLoginEvent, ChannelLogoutEvent, type LoginMethod } from '../../events/index.js';
 import { parseAccountRoute, withoutOneTimeParams, type AccountRoute } from '../../lib/account-routes.js';
-import { navigation, signOut } from '../../stores/account.js';
+import { signOut } from '../../stores/account.js';
 import { $signInRequest } from '../../stores/host-requests.js';
 import { $token, $user, identified } from '../../stores/session.js';
 import { NamespaceReady } from '../ui/namespace.js';
@@ -117,7 +117,7 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
             go={guest}
             onSignedIn={(returnTo) => {
               signedIn(provider);
-              if (returnTo) navigation.assign(returnTo);
+              if (returnTo) env().location()?.assign(returnTo);
               else go({ name: 'home' });
             }}
           />

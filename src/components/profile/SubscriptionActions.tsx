@@ -3,10 +3,10 @@
  * modal dialog, then `stripe/unsubscribe`: processing, then finished) and "Manage cards and invoices" (the customer
  * portal, opened in this tab). Texts come from the `checkout` namespace.
  */
+import { env } from '../../lib/env.js';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Order } from '../../api/contract.js';
 import { isCancel } from '../../api/errors.js';
-import { navigation } from '../../stores/account.js';
 import { cancelAutoRenewal, cancellationFinished, customerPortalUrl } from '../../stores/commerce/orders.js';
 import { Modal } from '../checkout/Dialog.js';
 import { c, CheckoutTexts } from '../checkout/texts.js';
@@ -53,7 +53,9 @@ function Actions({ order, onCancelled }: { order: Order; onCancelled: (() => voi
   const openPortal = async () => {
     setPortal('opening');
     try {
-      navigation.assign(await customerPortalUrl());
+      env()
+        .location()
+        ?.assign(await customerPortalUrl());
     } catch {
       setPortal('error');
     }

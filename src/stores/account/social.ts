@@ -11,13 +11,6 @@ import { GENERIC } from './messages.js';
 import { attempt, done, fail, once, type Outcome } from './outcome.js';
 import { formsMsg } from './validation.js';
 
-/** Where the page goes when it leaves (a provider, the customer portal); tests replace `assign` to stay on the page. */
-export const navigation = {
-  assign(url: string): void {
-    env().location()?.assign(url);
-  },
-};
-
 /** Where a social sign-in comes back to afterwards: sessionStorage `rudy_return.<channel>`. */
 const returnKey = () => `rudy_return.${$config.get()?.channelKey ?? ''}`;
 
@@ -64,7 +57,7 @@ export function startSocial(provider: SocialProvider): Promise<Outcome> {
       const here = env().location();
       // Without per-tab storage (sandboxed frames) the sign-in simply stays on the callback page.
       if (here && !isCallbackPath(here.pathname)) env().sessionStorage()?.setItem(returnKey(), here.href);
-      navigation.assign(url);
+      env().location()?.assign(url);
     }),
   );
 }
