@@ -61,7 +61,8 @@ export type LoginMethod = 'password' | 'register' | 'google' | 'facebook';
 
 /**
  * Fired by `<channel-profile>` after a sign-in (by password, registration or a social provider). Every element
- * already follows the shared user; the event is for the host page (and players reload their access on it).
+ * already follows the shared user; the event is for the host page. A host page that signs someone in itself may
+ * fire it, and players then reload their access.
  */
 export class ChannelLoginEvent extends CustomEvent<{ method: LoginMethod }> {
   static readonly type = 'channel-login';
@@ -85,8 +86,9 @@ export interface PurchaseComplete {
 }
 
 /**
- * Fired by `<channel-checkout>` when an order is paid (or a trial started). Players on the page reload their
- * access when they hear it.
+ * Fired by `<channel-checkout>` when an order is paid (or a trial started), for the host page: players and
+ * schedules on the page already follow the purchase through the shared stores. A host page that sold something
+ * itself may fire it, and they then reload.
  */
 export class ChannelPurchaseCompleteEvent extends CustomEvent<PurchaseComplete> {
   static readonly type = 'channel-purchase-complete';
