@@ -8,7 +8,7 @@ import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { HttpError } from '../../api/errors.js';
 import { formatEventTime } from '../../lib/time.js';
 import { hasCapability } from '../../stores/commerce/access.js';
-import { createPlayer, type PlayerState, type PlayerStore, type PlayerTarget } from '../../stores/player.js';
+import { createPlayer, type PlayerState, type PlayerStore } from '../../stores/player.js';
 import { $user } from '../../stores/session.js';
 import type { AttributeNotice } from '../ui/attributes.js';
 import { eventTitle } from '../ui/event.js';
@@ -18,19 +18,10 @@ import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { Countdown } from './Countdown.js';
 import { Paywall } from './Paywall.js';
+import type { PlayerOptions } from './options.js';
 import { VideoStage } from './VideoStage.js';
 
-/** What a player view shows and how. */
-export interface PlayerOptions {
-  /** The item to play; none: the view says there is nothing to play. */
-  target?: PlayerTarget | undefined;
-  autoplay: boolean;
-  muted: boolean;
-  /** The plain /watch_embed layout: the stage only, no header. */
-  embed: boolean;
-  /** The playback engine: the browser's own HLS where it has it (default), or hls.js ('mse') even then. */
-  prefer?: 'native' | 'mse' | undefined;
-}
+export type { PlayerOptions } from './options.js';
 
 type Ready = Extract<PlayerState, { status: 'ready' }>;
 

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 import { idleSession, initialize, type MediaSession, type SessionState } from '../../media/session.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
-import type { PlayerOptions } from './PlayerView.js';
+import type { PlayerOptions } from './options.js';
 
 /** Seek step of the arrow keys, in seconds. */
 const SEEK_STEP = 10;

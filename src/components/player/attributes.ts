@@ -3,7 +3,7 @@
  * ignored with a notice, never a crash (see `useAttributes`).
  */
 import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';
-import type { PlayerOptions } from './PlayerView.js';
+import type { PlayerOptions } from './options.js';
 
 /** Attribute names of `<channel-player>` as r2wc props (camelCase; r2wc maps them to kebab-case). */
 export const PLAYER_PROPS = ['eventId', 'vodId', 'autoplay', 'muted', 'embed', 'preferPlayback', 'lang'] as const;
