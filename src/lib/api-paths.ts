@@ -16,8 +16,10 @@ export const COLORS_PATH = 'color-settings/web';
 export const PROFILE_PATH = 'profile';
 /** Path of a guest's geo data. */
 export const GEO_PATH = 'geo';
+/** Path of the events list; one event is below it. */
+export const EVENTS_PATH = 'events';
 /** Path of one event (`{id}` is the event id). */
-export const EVENT_PATH = 'events/{id}';
+export const EVENT_PATH = `${EVENTS_PATH}/{id}`;
 /** Path of the preroll list. */
 export const PREROLLS_PATH = 'prerolls';
 

@@ -17,7 +17,7 @@ import {
   type API_KEY_PARAM,
   type CHANNEL_KEY_PARAM,
   COLORS_PATH,
-  EVENT_PATH,
+  EVENTS_PATH,
   GEO_PATH,
   GET_API_KEY_PATH,
   PREROLLS_PATH,
@@ -132,7 +132,7 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
         if (token) send('GET', `${apiUrl}/${PROFILE_PATH}${keyed}`, undefined, true);
         else send('GET', `${apiUrl}/${GEO_PATH}${keyed}`);
         for (const id of events) {
-          send('GET', `${apiUrl}/${EVENT_PATH.replace('{id}', encodeURIComponent(id))}${keyed}`, undefined, true);
+          send('GET', `${apiUrl}/${EVENTS_PATH}/${encodeURIComponent(id)}${keyed}`, undefined, true);
         }
       });
     })
