@@ -25,6 +25,7 @@ import {
   Status,
   Submit,
   TextField,
+  NameFields,
   useForm,
   useMsg,
 } from './form.js';
@@ -91,26 +92,13 @@ export function EditSection(props: { user: User; locked: boolean }): ReactNode {
             </div>
           )}
         </div>
-        <div className="pair">
-          <TextField
-            name="first_name"
-            label={t(k('edit.firstName'))}
-            value={values.first_name}
-            onChange={set('first_name')}
-            autoComplete="given-name"
-            error={form.error('first_name')}
-            required
-          />
-          <TextField
-            name="last_name"
-            label={t(k('edit.lastName'))}
-            value={values.last_name}
-            onChange={set('last_name')}
-            autoComplete="family-name"
-            error={form.error('last_name')}
-            required
-          />
-        </div>
+        <NameFields
+          first={values.first_name}
+          last={values.last_name}
+          labels={[t(k('edit.firstName')), t(k('edit.lastName'))]}
+          onChange={(name, value) => set(name)(value)}
+          error={(name) => form.error(name)}
+        />
         <SelectField
           name="gender"
           label={t(k('edit.gender'))}

@@ -27,6 +27,7 @@ import {
   StepHeading,
   Submit,
   TextField,
+  NameFields,
   useForm,
   useMsg,
 } from './form.js';
@@ -220,26 +221,13 @@ export function Register(props: { onRegistered(): void; go(view: GuestView): voi
       <StepHeading id={titleId}>{t(k('register.title'))}</StepHeading>
       <form ref={form.ref} className="form" noValidate onSubmit={submit}>
         <FormAlert message={form.message} />
-        <div className="pair">
-          <TextField
-            name="first_name"
-            label={t(k('register.firstName'))}
-            value={values.first_name}
-            onChange={set('first_name')}
-            autoComplete="given-name"
-            error={form.error('first_name')}
-            required
-          />
-          <TextField
-            name="last_name"
-            label={t(k('register.lastName'))}
-            value={values.last_name}
-            onChange={set('last_name')}
-            autoComplete="family-name"
-            error={form.error('last_name')}
-            required
-          />
-        </div>
+        <NameFields
+          first={values.first_name}
+          last={values.last_name}
+          labels={[t(k('register.firstName')), t(k('register.lastName'))]}
+          onChange={(name, value) => set(name)(value)}
+          error={(name) => form.error(name)}
+        />
         <TextField
           name="email"
           type="email"

@@ -148,6 +148,38 @@ function FieldNotes(props: {
   );
 }
 
+/** The first and last name fields side by side (registration and the edit form). */
+export function NameFields(props: {
+  first: string;
+  last: string;
+  labels: [string, string];
+  onChange(name: 'first_name' | 'last_name', value: string): void;
+  error(name: 'first_name' | 'last_name'): Msg | undefined;
+}): ReactNode {
+  return (
+    <div className="pair">
+      <TextField
+        name="first_name"
+        label={props.labels[0]}
+        value={props.first}
+        onChange={(value) => props.onChange('first_name', value)}
+        autoComplete="given-name"
+        error={props.error('first_name')}
+        required
+      />
+      <TextField
+        name="last_name"
+        label={props.labels[1]}
+        value={props.last}
+        onChange={(value) => props.onChange('last_name', value)}
+        autoComplete="family-name"
+        error={props.error('last_name')}
+        required
+      />
+    </div>
+  );
+}
+
 /** A labelled text input. */
 export function TextField(props: {
   name: string;
