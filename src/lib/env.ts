@@ -20,6 +20,8 @@ export interface Environment {
   location: () => PageLocation | undefined;
   /** Replaces the page's address without navigating (one-time values leave the address bar). */
   replaceUrl: (url: string) => void;
+  /** Adds an entry to the session history without navigating (a route change of the site). */
+  pushUrl: (url: string) => void;
   /** Per-tab storage (a social sign-in's return address); null where the browser refuses it. */
   sessionStorage: () => KeyValueStorage | null;
   /** Adds a script to the page once (the tag manager); does nothing outside a browser. */
@@ -50,6 +52,9 @@ function defaults(): Environment {
     location: () => (typeof location === 'undefined' ? undefined : location),
     replaceUrl: (url) => {
       if (typeof history !== 'undefined') history.replaceState(history.state, '', url);
+    },
+    pushUrl: (url) => {
+      if (typeof history !== 'undefined') history.pushState(null, '', url);
     },
     sessionStorage: () => {
       try {

@@ -1,0 +1,141 @@
+/**
+ * The site's routes and router (src/lib/routes.ts, src/stores/router.ts): every route of the table, digits-only
+ * ids, unknown paths to /404 (once the channel's pages are known), channel pages, the base, and the history.
+ */
+import { expect } from '@open-wc/testing';
+import { resetEnv, setEnv, type PageLocation } from '../../src/lib/env.js';
+import { matchRoute, normaliseBase, pathBelowBase, ROUTES, routePath, withBase } from '../../src/lib/routes.js';
+import { createRouter, type Router } from '../../src/stores/router.js';
+
+/** A fake page address and history: what the router pushed and replaced, and a way to go back. */
+function fakePage(start: string) {
+  let current = new URL(start, 'https://site.test');
+  const entries = [current.href];
+  const pushed: string[] = [];
+  const replaced: string[] = [];
+  const target = new EventTarget();
+  const location = (): PageLocation => ({
+    href: current.href,
+    origin: current.origin,
+    pathname: current.pathname,
+    hostname: current.hostname,
+    search: current.search,
+    hash: current.hash,
+    assign: () => undefined,
+  });
+  setEnv({
+    location,
+    eventTarget: target,
+    pushUrl: (url) => {
+      current = new URL(url, current);
+      entries.push(current.href);
+      pushed.push(url);
+    },
+    replaceUrl: (url) => {
+      current = new URL(url, current);
+      entries[entries.length - 1] = current.href;
+      replaced.push(url);
+    },
+  });
+  return {
+    pushed,
+    replaced,
+    back() {
+      entries.pop();
+      current = new URL(entries[entries.length - 1]!);
+      target.dispatchEvent(new Event('popstate'));
+    },
+    get path() {
+      return current.pathname + current.search;
+    },
+  };
+}
+
+describe('routes', () => {
+  it('every route of the table opens itself, with its parameters checked', () => {
+    const sample: Record<string, string> = { id: '12', uuid: '3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b' };
+    for (const [name, pattern] of Object.entries(ROUTES)) {
+      const path = pattern.replace(/:(\w+)/g, (_, key: string) => sample[key]!);
+      expect(matchRoute(path)?.name, path).to.equal(name);
+    }
+    expect(matchRoute('/watch/12')?.params).to.deep.equal({ id: '12' });
+    expect(matchRoute('/watch/12/')?.name, 'a trailing slash').to.equal('watch');
+  });
+
+  it('ids are digits only; anything else, and every unknown path, is no route', () => {
+    for (const path of [
+      '/watch/abc',
+      '/watch/12a',
+      '/watch/',
+      '/select-package/-1',
+      '/watch/1234567890123',
+      '/nope',
+      '/profile/nope',
+      '/share/1/not-a-uuid',
+    ]) {
+      expect(matchRoute(path), path).to.equal(undefined);
+    }
+  });
+
+  it('opens a channel page by its own path, and keeps the query', () => {
+    const pages = [{ path: '/season-tickets', name: 'Season tickets', id: 4 }];
+    const route = matchRoute('/season-tickets/', { trk: 'mail' }, pages);
+    expect(route).to.deep.include({ name: 'page', path: '/season-tickets', query: { trk: 'mail' } });
+    expect(matchRoute('/about', {}, [{ path: '/about', name: 'x', id: 1 }])?.name, 'the table first').to.equal('about');
+  });
+
+  it('reads and writes paths under a base', () => {
+    expect(normaliseBase(undefined)).to.equal('/');
+    expect(normaliseBase('/tv/')).to.equal('/tv');
+    expect(pathBelowBase('/tv/watch/3', '/tv')).to.equal('/watch/3');
+    expect(pathBelowBase('/tv', '/tv')).to.equal('/');
+    expect(pathBelowBase('/tvguide', '/tv'), 'not a sub-path').to.equal(undefined);
+    expect(withBase('/watch/3', '/tv')).to.equal('/tv/watch/3');
+    expect(withBase('/', '/tv')).to.equal('/tv/');
+    expect(routePath('share', { id: 3, uuid: 'a b' })).to.equal('/share/3/a%20b');
+  });
+});
+
+describe('router', () => {
+  let router: Router | undefined;
+  afterEach(() => {
+    router?.destroy();
+    router = undefined;
+    resetEnv();
+  });
+
+  it('starts at the deep link of the page, navigates with history entries, and follows back', () => {
+    const page = fakePage('/tv/watch/12?trk=mail');
+    router = createRouter('/tv');
+    expect(router.$route.get()).to.deep.include({ name: 'watch', params: { id: '12' }, query: { trk: 'mail' } });
+    router.navigate('/profile/edit');
+    expect(page.pushed).to.deep.equal(['/tv/profile/edit']);
+    expect(router.$route.get().name).to.equal('profileEdit');
+    expect(router.href('/upcoming?sport=hockey')).to.equal('/tv/upcoming?sport=hockey');
+    page.back();
+    expect(router.$route.get()).to.deep.include({ name: 'watch', params: { id: '12' } });
+  });
+
+  it('a path no route answers waits for the channel pages, then opens the page or redirects to /404', () => {
+    const page = fakePage('/season-tickets');
+    router = createRouter();
+    expect(router.$route.get().name).to.equal('pending');
+    router.setPages([{ path: '/season-tickets', name: 'Season tickets', id: 4 }]);
+    expect(router.$route.get()).to.deep.include({ name: 'page', params: { id: '4' } });
+    router.navigate('/watch/abc');
+    expect(router.$route.get().name).to.equal('notFound');
+    expect(page.path, 'the address says /404').to.equal('/404');
+    expect(page.replaced).to.deep.equal(['/404']);
+  });
+
+  it('a page path outside the base is the 404; destroy stops following the history', () => {
+    const page = fakePage('/elsewhere');
+    router = createRouter('/tv');
+    router.setPages([]);
+    expect(router.$route.get().name).to.equal('notFound');
+    router.navigate('/faq');
+    router.destroy();
+    page.back();
+    expect(router.$route.get().name, 'no longer follows').to.equal('faq');
+  });
+});
