@@ -3,7 +3,7 @@
  * English is bundled; French is a separate chunk fetched only when an element speaks French.
  */
 import i18next, { type TFunction } from 'i18next';
-import { atom } from 'nanostores';
+import { atom, computed } from 'nanostores';
 import type { Lang } from '../lib/lang.js';
 import { en } from './en.js';
 
@@ -40,7 +40,9 @@ const sources: Record<Namespace, Partial<Record<Lang, () => Promise<Texts>>>> = 
 /** The namespaces whose texts are in, as `lang:namespace`; views re-render when one arrives. */
 export const $namespaces = atom<readonly string[]>(['en:translation']);
 /** Languages whose `translation` texts are loaded; elements re-render when one arrives. */
-export const $languages = atom<readonly Lang[]>(['en']);
+export const $languages = computed($namespaces, (keys) =>
+  keys.filter((key) => key.endsWith(':translation')).map((key) => key.slice(0, key.indexOf(':')) as Lang),
+);
 
 const pending = new Map<string, Promise<void>>();
 
@@ -63,7 +65,6 @@ export function loadNamespace(lang: Lang, ns: Namespace): Promise<void> {
       (texts) => {
         instance.addResourceBundle(lang, ns, texts);
         $namespaces.set([...$namespaces.get(), key]);
-        if (ns === 'translation') $languages.set([...$languages.get(), lang]);
       },
       () => void pending.delete(key),
     );

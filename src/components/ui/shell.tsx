@@ -63,13 +63,12 @@ export function ElementShell(props: {
   const colors = useStore($colors);
 
   const lang = resolveLang(host, props.lang, settings?.language);
-  const languages = useStore($languages);
-  const langReady = languages.includes(lang);
+  const langReady = useStore($languages).includes(lang);
   const info = useMemo<ElementInfo>(
     () => ({ lang, t: translator(lang), currency: settings?.currency ?? 'USD' }),
-    // `languages` on purpose: a newly loaded language gives the same lang a working translator.
+    // `langReady` on purpose: the language's texts arriving gives the same lang a working translator.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [lang, settings?.currency, languages],
+    [lang, settings?.currency, langReady],
   );
   useEffect(() => {
     if (!langReady) void loadNamespace(lang, 'translation');
