@@ -1,6 +1,7 @@
 /** Styles of `<channel-player>`. */
 export const playerCss = /* css */ `
-.player { display: grid; gap: 10px; }
+/* One column as wide as the element: the stage's 16:9 ratio must not turn a tall paywall into a wide player. */
+.player { display: grid; grid-template-columns: minmax(0, 1fr); gap: 10px; }
 .head { display: grid; gap: 4px; }
 .title { font-size: 1.3em; font-weight: 700; line-height: 1.25; }
 .meta { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; color: var(--_muted); font-size: .9em; }

@@ -70,6 +70,8 @@ table { width: 100%; border-collapse: collapse; font-size: .95em; }
 th, td { text-align: start; padding: 8px 10px; border-bottom: 1px solid var(--_line); vertical-align: middle; }
 th { font-size: .8em; color: var(--_muted); font-weight: 600; }
 td .star { position: static; }
+/* In a table the details wrap, so on a phone the table narrows to the element instead of widening the page. */
+td .meta { white-space: normal; }
 td a { font-weight: 600; }
 .more { display: flex; justify-content: center; padding: 14px 0 4px; }
 .skeleton { list-style: none; display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 250px), 1fr)); }
