@@ -49,6 +49,21 @@ test.describe('smoke: every demo page', () => {
   });
 });
 
+test.describe('at phone width (390 px)', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const file of DEMO_PAGES.filter((f) => !SPECIAL.has(f))) {
+    test(`${file} is no wider than the screen`, async ({ page }) => {
+      await page.goto(`/${file}`);
+      if ((await usedTags(page)).length > 0) {
+        await expect.poll(() => undefinedTags(page), { timeout: 10_000 }).toEqual([]);
+        await expectSettled(page);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    });
+  }
+});
+
 test.describe('misconfigured.html (no data-channel-key)', () => {
   test.use({ allowConsoleErrors: [/data-channel-key/] });
 
