@@ -53,7 +53,8 @@ function manualChunks(id) {
     return 'session';
   // French texts stay a chunk of their own, fetched only when an element speaks French; form and checkout texts
   // only by the elements that have them.
-  if (/[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr)\.ts$/.test(id)) return undefined;
+  if (/[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr)\.ts$/.test(id))
+    return undefined;
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
   // (The checkout's and the account's stores and their folders, the schedule's store, the commerce rules only a
   // checkout or a profile's subscription actions use, Stripe and the account routes.)

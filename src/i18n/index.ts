@@ -19,8 +19,8 @@ void instance.init({
   returnNull: false,
 });
 
-/** The namespaces of texts: `translation` (English bundled), `forms` and `checkout` (each language its own chunk). */
-export type Namespace = 'translation' | 'forms' | 'checkout';
+/** The namespaces of texts: `translation` (English bundled), `forms`, `checkout` and `site` (each language its own chunk). */
+export type Namespace = 'translation' | 'forms' | 'checkout' | 'site';
 
 type Texts = Record<string, unknown>;
 
@@ -34,6 +34,10 @@ const sources: Record<Namespace, Partial<Record<Lang, () => Promise<Texts>>>> = 
   checkout: {
     en: () => import('./checkout-en.js').then((m) => m.checkoutEn),
     fr: () => import('./checkout-fr.js').then((m) => m.checkoutFr),
+  },
+  site: {
+    en: () => import('./site-en.js').then((m) => m.siteEn),
+    fr: () => import('./site-fr.js').then((m) => m.siteFr),
   },
 };
 

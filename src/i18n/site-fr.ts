@@ -1,0 +1,60 @@
+/** French texts of `<channel-app>` (the `site` namespace); the same keys as site-en.ts. */
+import type { siteEn } from './site-en.js';
+
+type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
+
+export const siteFr: Texts<typeof siteEn> = {
+  layout: {
+    skip: 'Aller au contenu',
+    home: 'Accueil de {{name}}',
+    menu: 'Menu',
+    mainMenu: 'Menu principal',
+    account: 'Compte',
+    signIn: 'Se connecter',
+    profile: 'Mon profil',
+    signOut: 'Se déconnecter',
+    language: 'Langue',
+    footer: 'Liens du site',
+    loading: 'Chargement…',
+    navigated: '{{title}}',
+  },
+  titles: {
+    home: 'Accueil',
+    schedule: 'Horaire',
+    live: 'En direct',
+    upcoming: 'À venir',
+    vod: 'Sur demande',
+    watch: 'Regarder',
+    packages: 'Laissez-passer et abonnements',
+    buy: 'Acheter',
+    login: 'Se connecter',
+    registration: 'Créer un compte',
+    verifyNotice: 'Vérifiez votre courriel',
+    verifyEmail: 'Vérification du courriel',
+    passwordResetRequest: 'Réinitialiser le mot de passe',
+    passwordReset: 'Choisir un nouveau mot de passe',
+    profile: 'Mon profil',
+    confirmAccountDeletion: 'Suppression du compte',
+    about: 'À propos',
+    contacts: 'Nous joindre',
+    faq: 'FAQ',
+    privacyPolicy: 'Politique de confidentialité',
+    termsConditions: 'Conditions d’utilisation',
+    simulate: 'Simulation',
+    notFound: 'Page introuvable',
+    notAvailable: 'Pas encore offert',
+  },
+  notFound: {
+    text: 'On dirait que nous avons perdu cette page',
+    home: 'Aller à la page d’accueil',
+  },
+  notAvailable: {
+    text: 'Cette partie du site n’est pas encore offerte.',
+    home: 'Aller à la page d’accueil',
+  },
+  home: {},
+  content: {},
+  faq: {},
+  contacts: {},
+  simulate: {},
+};
