@@ -59,7 +59,7 @@ function manualChunks(id) {
   // (The checkout's and the account's stores and their folders, the schedule's store, the commerce rules only a
   // checkout or a profile's subscription actions use, Stripe and the account routes.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account)([\\/]|\.ts$)|stores[\\/](tag-manager|schedule|host-requests|player|router)\.ts$|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes|routes)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account)([\\/]|\.ts$)|stores[\\/](tag-manager|schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes|routes)\.ts$)/.test(
       id,
     )
   )

@@ -161,10 +161,23 @@ export const CustomForm = z.object({
   alias: text,
   name: text,
   fields: z.array(
-    z.object({ name: text, label: text, type: z._default(z.string(), 'text'), required: z._default(flag, false) }),
+    z.object({
+      name: text,
+      label: text,
+      /** text, email, phone, textarea (anything else reads as text). */
+      type: z._default(z.string(), 'text'),
+      required: z._default(flag, false),
+      /** Length bounds of the value, when the channel sets them. */
+      min_length: z.optional(z.nullable(z.number())),
+      max_length: z.optional(z.nullable(z.number())),
+    }),
   ),
 });
 export type CustomForm = z.infer<typeof CustomForm>;
+
+/** `POST /custom-forms/{alias}`: the values of a form's fields, by field name. */
+export const FormSubmission = z.object({ values: z.record(z.string(), z.string()) });
+export type FormSubmission = z.infer<typeof FormSubmission>;
 
 // ---------------------------------------------------------------- participants and categories
 

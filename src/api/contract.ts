@@ -110,6 +110,11 @@ export const endpoints = {
   faq: { method: 'GET', path: 'faq', keyless: true, response: envelope(z.array(Faq)) },
   slides: { method: 'GET', path: 'slides/web', keyless: true, response: envelope(z.array(Slide)) },
   customForm: { method: 'GET', path: 'custom-forms/{alias}', keyless: false, response: envelope(CustomForm) },
+  /**
+   * `{ values: { [field name]: value } }` (FormSubmission): stores a filled-in custom form and sends it to the
+   * channel; 422 with `errors` by field name when a value breaks the form's rules.
+   */
+  submitForm: { method: 'POST', path: 'custom-forms/{alias}', keyless: false, response: envelope(Message) },
   vodItem: { method: 'GET', path: 'vod-media-items/{id}', keyless: false, response: envelope(VodItem) },
   prerolls: { method: 'GET', path: paths.PREROLLS_PATH, keyless: true, response: envelope(PrerollList) },
   downloadEvent: { method: 'GET', path: 'download-event/{id}', keyless: false, response: envelope(Download) },
