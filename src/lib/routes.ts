@@ -138,3 +138,18 @@ export function withBase(path: string, base: string): string {
   if (base === '/') return normal;
   return normal === '/' ? `${base}/` : `${base}${normal}`;
 }
+
+/**
+ * The channel pages of the `GET pages` list (and page entries of the menu): each page's path is its url when that
+ * is a site path (`/partners`); external urls and paths a fixed route already answers are not channel pages.
+ */
+export function channelPagesOf(pages: readonly { id: number; name: string; url: string }[]): ChannelPage[] {
+  const found: ChannelPage[] = [];
+  for (const page of pages) {
+    if (!page.url.startsWith('/') || page.url.startsWith('//')) continue;
+    const path = normalisePath(page.url.split(/[?#]/)[0] ?? '');
+    if (matchRoute(path) || found.some((p) => p.path === path)) continue;
+    found.push({ path, name: page.name, id: page.id });
+  }
+  return found;
+}
