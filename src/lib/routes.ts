@@ -41,13 +41,15 @@ export const ROUTES = {
   notFound: '/404',
   privacyPolicy: '/privacy_policy',
   termsConditions: '/terms_conditions',
+  /** A social provider's redirect back (when the channel's site_url points at the site). */
+  authCallback: '/auth/login/:provider/callback',
 } as const;
 
 /** A route of the table. */
 export type RouteName = keyof typeof ROUTES;
 
 /** What each parameter must look like; a path whose parameter does not is not that route. */
-const PARAMS: Record<string, RegExp> = { id: ID_PATTERN, uuid: UUID };
+const PARAMS: Record<string, RegExp> = { id: ID_PATTERN, uuid: UUID, provider: /^[a-z]{2,20}$/ };
 
 /** The authentication routes (a signed-in viewer is sent away from some of them; they store no return page). */
 export const AUTH_ROUTES: readonly RouteName[] = [

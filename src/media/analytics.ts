@@ -261,3 +261,56 @@ function ensureSession(base: string, profile: string): Promise<void> {
   }
   return pending;
 }
+
+/** How long the outer tracker (`trk` of a landing address) is kept and sent with analytics. */
+export const OUTER_TRACKER_MS = 3 * 3_600_000;
+const TRACKER_KEY = 'analytics.trk';
+
+/** Keeps the outer tracker of a landing address for 3 h (a later one replaces it). */
+export function keepOuterTracker(trk: string | undefined): void {
+  const value = trk?.trim();
+  if (value && value.length <= 200) env().storage.set(TRACKER_KEY, value, OUTER_TRACKER_MS);
+}
+
+/** The outer tracker kept, if any. */
+export function outerTracker(): string | undefined {
+  return env().storage.get(TRACKER_KEY, (v): v is string => typeof v === 'string') ?? undefined;
+}
+
+/**
+ * Sends one datalake event (`POST datalake/event/`: visit_page, login) with the session, the viewer's id and email,
+ * the page's address without query and the outer tracker. Never throws, never waits, nothing from localhost unless
+ * the analytics URL was given, nothing without the channel's analytics key.
+ */
+export function datalakeEvent(
+  config: ChannelConfig,
+  settings: Settings | undefined,
+  user: User | undefined,
+  event: string,
+  extras: Record<string, unknown> = {},
+): void {
+  const profile = settings?.['yare-analytics'];
+  if (!profile || !analyticsAllowed(config)) return;
+  const base = `${config.analyticsUrl}/datalake`;
+  const trk = outerTracker();
+  void ensureSession(base, profile).then(() =>
+    env()
+      .fetch(`${base}/event/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        credentials: 'omit',
+        keepalive: true,
+        body: JSON.stringify({
+          profile,
+          session_uuid: datalakeSession(profile),
+          user_id: user?.id,
+          user_email: user?.email,
+          event,
+          origin_url: pageUrl(),
+          ...(trk ? { trk } : {}),
+          ...extras,
+        }),
+      })
+      .catch(() => undefined),
+  );
+}

@@ -3,6 +3,7 @@
  * site's base. In the manner of nanostores/router, written for our routes: the page's address and history come
  * from the environment, so the router runs the same in tests. Channel pages (from the menu and pages lists) are
  * added after start-up; until they are known, a path no route answers waits instead of turning into the 404.
+ * A guard sees every change before it happens and may send it elsewhere (the address follows, replaced).
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import { env } from '../lib/env.js';
@@ -20,15 +21,27 @@ import {
 export type SiteRoute =
   Route | { name: 'pending'; params: Record<string, never>; path: string; query: Record<string, string> };
 
+/** How a route change came about: the first address, a link or call, or the browser's back and forward. */
+export type Via = 'start' | 'push' | 'pop' | 'refresh';
+
+/** A guard: the site path (with its query) to go to instead of `to`, or undefined to let it through. */
+export type Guard = (to: Route, from: Route | undefined, via: Via) => string | undefined;
+
 /** One site's router. */
 export interface Router {
   $route: ReadableAtom<SiteRoute>;
+  /** The site's base path (`/`, or e.g. `/tv`). */
+  base: string;
+  /** The route shown before the current one (for analytics and the guards), if any. */
+  previous(): Route | undefined;
   /** Goes to a site path (below the base, with its query), adding a history entry unless `replace`. */
   navigate(to: string, options?: { replace?: boolean }): void;
   /** The page address of a site path (for links' `href`). */
   href(to: string): string;
   /** The channel's pages, once start-up has them (a waiting path is matched again). */
   setPages(pages: readonly ChannelPage[]): void;
+  /** Runs the guard again on the current route (who the viewer is changed). */
+  recheck(): void;
   /** Stops following the history (the site was removed). */
   destroy(): void;
 }
@@ -37,45 +50,91 @@ function queryOf(search: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(search));
 }
 
+/** A route's site path with its query, as `navigate` takes it. */
+export function pathOf(route: { path: string; query: Record<string, string> }): string {
+  const search = new URLSearchParams(route.query).toString();
+  return search ? `${route.path}?${search}` : route.path;
+}
+
+/** How many redirects one change may go through before the guard is ignored (a guard that loops). */
+const MAX_REDIRECTS = 4;
+
 /** Creates the router of a site under `base` (`/` or a path such as `/tv`), starting at the page's address. */
-export function createRouter(baseAttribute?: string): Router {
+export function createRouter(baseAttribute?: string, options: { guard?: Guard } = {}): Router {
   const base = normaliseBase(baseAttribute);
   let pages: readonly ChannelPage[] = [];
   let pagesKnown = false;
-
-  const resolve = (path: string, query: Record<string, string>): SiteRoute => {
-    const route = matchRoute(path, query, pages);
-    if (route) return route;
-    if (!pagesKnown) return { name: 'pending', params: {}, path, query };
-    // Unknown paths redirect to /404 (the address says so too).
-    env().replaceUrl(withBase(routePath('notFound'), base));
-    return { name: 'notFound', params: {}, path: routePath('notFound'), query: {} };
-  };
-
-  const fromAddress = (): SiteRoute => {
-    const location = env().location();
-    const below = location ? pathBelowBase(location.pathname, base) : '/';
-    return resolve(below ?? routePath('notFound'), queryOf(location?.search ?? ''));
-  };
-
-  const $route = atom<SiteRoute>(fromAddress());
-  const onPopState = () => $route.set(fromAddress());
-  const target = env().eventTarget;
-  target?.addEventListener('popstate', onPopState);
+  let before: Route | undefined;
 
   const split = (to: string): { path: string; search: string } => {
     const url = new URL(to, 'http://site.invalid/');
     return { path: url.pathname, search: url.search };
   };
 
+  const match = (path: string, query: Record<string, string>): SiteRoute => {
+    const route = matchRoute(path, query, pages);
+    if (route) return route;
+    if (!pagesKnown) return { name: 'pending', params: {}, path, query };
+    return { name: 'notFound', params: {}, path: routePath('notFound'), query: {} };
+  };
+
+  /** The route a change lands on after the guard and the 404 redirect; the address is replaced when it moved. */
+  const settle = (wanted: SiteRoute, via: Via, addressPath: string): SiteRoute => {
+    let route = wanted;
+    let moved = route.name === 'notFound' && route.path !== addressPath;
+    const from = current();
+    for (let i = 0; route.name !== 'pending' && options.guard && i < MAX_REDIRECTS; i++) {
+      const redirect = options.guard(route, from, via);
+      if (redirect === undefined || redirect === pathOf(route)) break;
+      const { path, search } = split(redirect);
+      route = match(path, queryOf(search));
+      moved = true;
+    }
+    if (moved) env().replaceUrl(withBase(route.path, base) + pathOf(route).slice(route.path.length));
+    return route;
+  };
+
+  const current = (): Route | undefined => {
+    const route = $route?.get();
+    return route && route.name !== 'pending' ? route : undefined;
+  };
+
+  const fromAddress = (): { route: SiteRoute; path: string } => {
+    const location = env().location();
+    const below = location ? pathBelowBase(location.pathname, base) : '/';
+    const path = below ?? routePath('notFound');
+    return { route: match(path, queryOf(location?.search ?? '')), path };
+  };
+
+  const show = (next: SiteRoute) => {
+    const now = current();
+    if (now && next.name !== 'pending' && pathOf(now) !== pathOf(next)) before = now;
+    $route.set(next);
+  };
+
+  const start = fromAddress();
+  // The atom must exist before the guard runs (it reads the current route): start pending, then settle.
+  // eslint-disable-next-line prefer-const
+  let $route = atom<SiteRoute>({ name: 'pending', params: {}, path: start.path, query: start.route.query });
+  $route.set(settle(start.route, 'start', start.path));
+
+  const onPopState = () => {
+    const next = fromAddress();
+    show(settle(next.route, 'pop', next.path));
+  };
+  const target = env().eventTarget;
+  target?.addEventListener('popstate', onPopState);
+
   return {
     $route,
-    navigate(to, options = {}) {
+    base,
+    previous: () => before,
+    navigate(to, navOptions = {}) {
       const { path, search } = split(to);
       const url = withBase(path, base) + search;
-      if (options.replace) env().replaceUrl(url);
+      if (navOptions.replace) env().replaceUrl(url);
       else env().pushUrl(url);
-      $route.set(resolve(path, queryOf(search)));
+      show(settle(match(path, queryOf(search)), 'push', path));
     },
     href(to) {
       const { path, search } = split(to);
@@ -84,8 +143,12 @@ export function createRouter(baseAttribute?: string): Router {
     setPages(next) {
       pages = next;
       pagesKnown = true;
-      const current = $route.get();
-      if (current.name === 'pending') $route.set(resolve(current.path, current.query));
+      const waiting = $route.get();
+      if (waiting.name === 'pending') show(settle(match(waiting.path, waiting.query), 'start', waiting.path));
+    },
+    recheck() {
+      const now = current();
+      if (now) show(settle(now, 'refresh', now.path));
     },
     destroy() {
       target?.removeEventListener('popstate', onPopState);

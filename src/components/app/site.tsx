@@ -21,6 +21,8 @@ export interface Site {
   pages: readonly Page[];
   /** Called by `PageHeading` once a page's heading is on screen. */
   headingShown(heading: HTMLElement, title: string): void;
+  /** Adds a style sheet to the site's shadow root while the page is shown (see `useSiteStyles`). */
+  addStyles(css: string): () => void;
 }
 
 const Ctx = createContext<Site | null>(null);
@@ -33,6 +35,16 @@ export function useSite(): Site {
   const site = useContext(Ctx);
   if (!site) throw new Error('useSite() outside <channel-app>');
   return site;
+}
+
+/**
+ * Adopts a page's CSS into the site's shadow root while the page is mounted. Constructable sheets, never a
+ * `<style>` element: a strict Content-Security-Policy (no 'unsafe-inline') allows only the former.
+ */
+export function useSiteStyles(...css: string[]): void {
+  const site = useSite();
+  const key = css.join('\n');
+  useEffect(() => site.addStyles(key), [site, key]);
 }
 
 /**

@@ -38,6 +38,11 @@ export function ProfileView(props: { options: ProfileOptions; notices?: readonly
 /** What the view shows: a guest step, the page of a one-time link, the verify notice, or the profile. */
 type Step = GuestView | { name: 'route'; route: AccountRoute } | { name: 'verify-notice' } | { name: 'home' };
 
+/** The step of a guest screen named by the options (none: the profile's home, sign-in for a guest). */
+function guestStep(screen: ProfileOptions['guest']): Step {
+  return screen ? { name: screen } : { name: 'home' };
+}
+
 /** The one-time link of this page, if any (read once, when the view first renders). */
 function pageRoute(): AccountRoute | undefined {
   const href = env().location()?.href;
@@ -50,10 +55,15 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
   const user = useStore($user);
   const token = useStore($token);
   const moved = useRef(false);
+  const guestScreen = props.options.guest;
   const [step, setStep] = useState<Step>(() => {
     const route = pageRoute();
-    return route ? { name: 'route', route } : { name: 'home' };
+    return route ? { name: 'route', route } : guestStep(guestScreen);
   });
+  // A site's address names the screen: follow it when it changes (back and forward, a link in the header).
+  useEffect(() => {
+    if (guestScreen) setStep((now) => (now.name === guestScreen ? now : guestStep(guestScreen)));
+  }, [guestScreen]);
   const [emailFocus, setEmailFocus] = useState(0);
 
   // The one-time values leave the address bar as soon as they are read.
@@ -78,6 +88,7 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
   const go = (next: Step) => {
     moved.current = true;
     setStep(next);
+    if (next.name !== 'route') viewHost.open({ to: 'account', screen: next.name });
   };
 
   // Another view (or the host page) asks a guest to sign in: show sign-in, bring it into sight, focus the email.

@@ -9,4 +9,6 @@ export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
 export interface ProfileOptions {
   /** The section shown (devices without the channel's remote auth shows the orders). */
   section: ProfileSection;
+  /** For a guest, the screen to show (a site's /login, /registration, ...); none: sign-in. */
+  guest?: 'sign-in' | 'register' | 'reset-request' | 'verify-notice' | undefined;
 }

@@ -50,6 +50,8 @@ export function ElementShell(props: {
   css: string;
   /** The capabilities the views get (default: the tag's answers, public events from the element). */
   viewHost?: ViewHost | undefined;
+  /** What the start-up error's Reload does (default: a new api key and the session's start-up again). */
+  onReload?: (() => Promise<void>) | undefined;
   children: (info: ElementInfo) => ReactNode;
 }): ReactNode {
   const { container, css } = props;
@@ -93,7 +95,7 @@ export function ElementShell(props: {
       </div>
     );
   } else if (startup.status === 'error') {
-    body = <StartupError info={info} message={errorText(startup.error, info.t)} />;
+    body = <StartupError message={errorText(startup.error, info.t)} onReload={props.onReload ?? reloadSession} />;
   } else if (startup.status !== 'ready' || !langReady) {
     body = <LoadingPanel text={info.t('common.loading')} />;
   } else {
@@ -111,7 +113,9 @@ export function ElementShell(props: {
 }
 
 /** The start-up error screen with its 60 s countdown while an api-key error is active. */
-function StartupError({ info, message }: { info: ElementInfo; message: string }): ReactNode {
+export function StartupError(props: { message: string; onReload: () => Promise<void> }): ReactNode {
+  const info = useElement();
+  const { message } = props;
   const keyError = useStore($apiKeyError);
   const remaining = () => (keyError ? Math.max(0, keyError.at + RELOAD_COUNTDOWN_MS - env().now()) : 0);
   const [left, setLeft] = useState(remaining);
@@ -143,7 +147,7 @@ function StartupError({ info, message }: { info: ElementInfo; message: string })
         disabled={seconds > 0 || busy}
         onClick={() => {
           setBusy(true);
-          void reloadSession().finally(() => setBusy(false));
+          void props.onReload().finally(() => setBusy(false));
         }}
       >
         {info.t('common.reload')}

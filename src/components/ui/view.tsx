@@ -17,7 +17,12 @@ export type OpenRequest =
   | { to: 'event'; id: number }
   | ({ to: 'offer' } & PurchaseRequest)
   | ({ to: 'sign-in' } & SignInRequest)
-  | { to: 'profile'; section: string };
+  | { to: 'profile'; section: string }
+  /** The profile view moved to one of its screens (a site keeps its address in step). */
+  | { to: 'account'; screen: AccountScreen };
+
+/** The screens of the profile view that have their own address in a site. */
+export type AccountScreen = 'sign-in' | 'register' | 'reset-request' | 'verify-notice' | 'home';
 
 /** The capabilities a view gets from its root. */
 export interface ViewHost {

@@ -1,0 +1,284 @@
+/**
+ * `<channel-app>`'s root: the whole channel site in one React root and one shadow root. It runs the site's start-up
+ * (the session's, plus menu and pages), owns the router (history mode under `base`), turns clicks on site links into
+ * in-app navigation, renders the layout around the current route's page (each page a lazy chunk), and answers the
+ * views' requests with navigation. After each change it scrolls to the top, names the page in `document.title`,
+ * moves focus to the page's heading, announces it, and sends the page view.
+ */
+import { useStore } from '@nanostores/react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ChannelLoginEvent, ChannelLogoutEvent, ChannelPurchaseCompleteEvent, own } from '../../events/index.js';
+import { loadNamespace } from '../../i18n/index.js';
+import { toLang } from '../../lib/lang.js';
+import { AUTH_ROUTES, type Route, type RouteName } from '../../lib/routes.js';
+import { createRouter, pathOf, type Router } from '../../stores/router.js';
+import { returnPath, routeShown, siteGuard } from '../../stores/site/navigation.js';
+import { $chosenLanguage, $siteData, loadLanguageChoice, reloadSite, startSite } from '../../stores/site/startup.js';
+import { $settings, $user } from '../../stores/session.js';
+import { useElement } from '../ui/context.js';
+import { errorText } from '../ui/messages.js';
+import { useNamespace } from '../ui/namespace.js';
+import { LoadingPanel } from '../ui/panels.js';
+import { ElementShell, StartupError, type ShellProps } from '../ui/shell.js';
+import type { OpenRequest, ViewHost } from '../ui/view.js';
+import { appCss } from './app-styles.js';
+import { Footer, Header } from './Layout.js';
+import { inAppPath } from './links.js';
+import { pageKind, pageOf } from './pages/registry.js';
+import { SiteProvider, type Site } from './site.js';
+
+/** The attributes of `<channel-app>`. */
+export const APP_PROPS = ['base', 'lang'] as const;
+
+/** Raw attribute values. */
+export type AppProps = Partial<Record<(typeof APP_PROPS)[number], string>>;
+
+/** Profile sections that have their own address. */
+const SECTION_PATHS: Record<string, string> = {
+  orders: '/profile',
+  transactions: '/profile/transactions',
+  clips: '/profile/clips',
+  devices: '/profile/sessions/add',
+  edit: '/profile/edit',
+};
+const SCREEN_PATHS: Record<string, string> = {
+  'sign-in': '/login',
+  register: '/registration',
+  'reset-request': '/password-reset-request',
+  'verify-notice': '/verify-notice',
+};
+
+/** The element's root component. */
+export function App(props: AppProps & ShellProps): ReactNode {
+  const container = props.container;
+  const host = (container instanceof ShadowRoot ? container.host : container) as HTMLElement | undefined;
+  const base = props.base;
+  const router = useMemo(() => createRouter(base, { guard: siteGuard }), [base]);
+  useEffect(() => () => router.destroy(), [router]);
+  const [extraCss, setExtraCss] = useState<readonly string[]>([]);
+  const checkoutReturn = useRef<string | undefined>(undefined);
+
+  useEffect(() => {
+    loadLanguageChoice();
+    void startSite();
+    // The site's texts load alongside start-up (in the likely language; the shell settles the real one).
+    void loadNamespace(toLang(props.lang) ?? $chosenLanguage.get() ?? 'en', 'site');
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  /** Navigates unless the viewer is there already (a view asking for the screen it shows). */
+  const go = useCallback(
+    (to: string, options?: { replace?: boolean }) => {
+      const now = router.$route.get();
+      if (now.name !== 'pending' && pathOf(now) === to) return;
+      router.navigate(to, options);
+    },
+    [router],
+  );
+
+  const viewHost = useMemo<ViewHost>(() => {
+    const emit = (event: Event) => {
+      const handled = host ? host.dispatchEvent(own(event)) : true;
+      // What the site does after a view's news: a sign-in returns to the last page (a registration first shows
+      // the verification notice), a purchase returns to the page it started from.
+      if (event instanceof ChannelLoginEvent) {
+        go(event.detail.method === 'register' ? '/verify-notice' : returnPath(), { replace: true });
+      } else if (event instanceof ChannelLogoutEvent) {
+        router.recheck();
+      } else if (event instanceof ChannelPurchaseCompleteEvent && checkoutReturn.current) {
+        const back = checkoutReturn.current;
+        checkoutReturn.current = undefined;
+        go(back);
+      }
+      return handled;
+    };
+    const open = (request: OpenRequest): boolean => {
+      const now = router.$route.get();
+      switch (request.to) {
+        case 'event':
+          go(`/watch/${request.id}`);
+          return false;
+        case 'offer': {
+          const { offer } = request;
+          const query =
+            offer.type === 'event'
+              ? `event_id=${offer.id}${offer.packageId ? `&single_event_package_id=${offer.packageId}` : ''}`
+              : `${offer.type}_id=${offer.id}`;
+          // A purchase started on a watch page comes back to it, playing.
+          checkoutReturn.current = now.name === 'watch' ? pathOf(now) : undefined;
+          go(`/buy?${query}`);
+          return false;
+        }
+        case 'sign-in':
+          go('/login');
+          return false;
+        case 'profile': {
+          const path = SECTION_PATHS[request.section];
+          if (!path) return true;
+          go(path);
+          return false;
+        }
+        case 'account': {
+          if (request.screen === 'home') {
+            if (AUTH_ROUTES.includes(now.name as RouteName)) go(returnPath(), { replace: true });
+            return true;
+          }
+          const path = SCREEN_PATHS[request.screen];
+          if (path && now.name !== 'pending' && AUTH_ROUTES.includes(now.name as RouteName)) go(path);
+          return true;
+        }
+      }
+    };
+    return {
+      open,
+      emit,
+      reveal: () => undefined,
+      attachLight(node) {
+        host?.appendChild(node);
+        return () => node.remove();
+      },
+    };
+  }, [host, router, go]);
+
+  // Every stylesheet a page adds is adopted next to the site's own (no <style> elements: strict CSP).
+  const css = useMemo(() => [appCss, ...extraCss].join('\n'), [extraCss]);
+  const addStyles = useCallback((sheet: string) => {
+    setExtraCss((list) => [...list, sheet]);
+    return () =>
+      setExtraCss((list) => {
+        const at = list.indexOf(sheet);
+        return at < 0 ? list : [...list.slice(0, at), ...list.slice(at + 1)];
+      });
+  }, []);
+
+  const chosen = useStore($chosenLanguage);
+  return (
+    <ElementShell
+      container={container}
+      lang={toLang(props.lang) ?? chosen}
+      css={css}
+      viewHost={viewHost}
+      onReload={reloadSite}
+    >
+      {() => <SiteBody router={router} host={host} addStyles={addStyles} />}
+    </ElementShell>
+  );
+}
+
+/** The site once the session is up: waits for the site's own start-up, then the layout and the page. */
+function SiteBody(props: {
+  router: Router;
+  host: HTMLElement | undefined;
+  addStyles: (css: string) => () => void;
+}): ReactNode {
+  const { t } = useElement();
+  const data = useStore($siteData);
+  const route = useStore(props.router.$route);
+  const user = useStore($user);
+  const settings = useStore($settings);
+  const { router, host } = props;
+  const textsReady = useNamespace('site');
+
+  // The channel's pages become routes once known (a path waiting for them resolves then).
+  useEffect(() => {
+    if (data.status === 'ready') router.setPages(data.value.channelPages);
+  }, [data, router]);
+  // Who the viewer is changed (the profile arrived, a sign-in or sign-out, a temporary password): guards again.
+  useEffect(() => router.recheck(), [user, settings, router]);
+
+  // Clicks on links to site paths navigate in the app; everything else is the browser's.
+  const main = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const root = main.current?.getRootNode();
+    if (!root || !host) return;
+    const onClick = (event: Event) => {
+      const click = event as MouseEvent;
+      const link = click.composedPath().find((node): node is HTMLAnchorElement => node instanceof HTMLAnchorElement);
+      if (!link?.hasAttribute('href')) return;
+      const to = inAppPath(
+        click,
+        { href: link.href, target: link.target, download: link.hasAttribute('download') },
+        location.origin,
+        router.base,
+      );
+      if (to === undefined) return;
+      click.preventDefault();
+      router.navigate(to);
+    };
+    root.addEventListener('click', onClick);
+    return () => root.removeEventListener('click', onClick);
+  }, [router, host, data.status]);
+
+  if (data.status === 'error') {
+    return <StartupError message={errorText(data.error, t)} onReload={reloadSite} />;
+  }
+  if (data.status !== 'ready' || route.name === 'pending' || !textsReady) {
+    return <LoadingPanel text={t('common.loading')} />;
+  }
+  return (
+    <div ref={main} className={route.name === 'watchEmbed' ? 'site plain' : 'site'} part="site">
+      <SitePage route={route} router={router} addStyles={props.addStyles} />
+    </div>
+  );
+}
+
+/** The layout and the page of one route, with the focus, title, scroll and announcement duties of a change. */
+function SitePage(props: { route: Route; router: Router; addStyles: (css: string) => () => void }): ReactNode {
+  const { t } = useElement();
+  const { route, router } = props;
+  const data = useStore($siteData);
+  const settings = useStore($settings);
+  const [announced, setAnnounced] = useState('');
+  const shownKey = useRef<string | undefined>(undefined);
+  const first = useRef(true);
+  const key = pathOf(route);
+
+  // Every change but the first address scrolls to the top.
+  useEffect(() => {
+    if (first.current) return;
+    window.scrollTo(0, 0);
+  }, [key]);
+
+  const channelName = settings?.name ?? '';
+  const site = useMemo<Site>(
+    () => ({
+      route,
+      navigate: (to, options) => router.navigate(to, options),
+      href: (to) => router.href(to),
+      menu: data.status === 'ready' ? data.value.menu : [],
+      pages: data.status === 'ready' ? data.value.pages : [],
+      headingShown(heading, title) {
+        document.title = channelName && title !== channelName ? `${title} | ${channelName}` : title || channelName;
+        if (shownKey.current === key) return;
+        shownKey.current = key;
+        routeShown(route, router.previous(), title);
+        // The first page of a visit keeps the browser's focus; later ones move it to their heading.
+        if (first.current) {
+          first.current = false;
+          return;
+        }
+        heading.focus({ preventScroll: true });
+        setAnnounced(title);
+      },
+      addStyles: props.addStyles,
+    }),
+    [route, router, data, channelName, key, props.addStyles],
+  );
+
+  const Page = pageOf(route.name);
+  const plain = route.name === 'watchEmbed';
+  return (
+    <SiteProvider value={site}>
+      {plain ? null : <Header />}
+      <main className="site-main" part="main">
+        <Suspense fallback={<LoadingPanel text={t('common.loading')} />}>
+          <Page key={pageKind(route.name) === 'content' ? key : pageKind(route.name)} />
+        </Suspense>
+      </main>
+      {plain ? null : <Footer />}
+      <p className="sr-only" aria-live="polite" aria-atomic="true">
+        {announced}
+      </p>
+    </SiteProvider>
+  );
+}

@@ -1,0 +1,229 @@
+/**
+ * The site's layout around every page but /watch_embed: the header (the channel's name or logo, the menu from
+ * `GET menu` with its school entries, the account entry and the language switch; on narrow screens the menu folds
+ * into a disclosure button) and the footer (information pages and the channel's static blocks).
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import type { MenuItem } from '../../api/contract.js';
+import { ChannelLogoutEvent } from '../../events/index.js';
+import { LANGUAGES, type Lang } from '../../lib/lang.js';
+import { chooseLanguage } from '../../stores/site/startup.js';
+import { $settings, $user, logout } from '../../stores/session.js';
+import { useElement } from '../ui/context.js';
+import { useViewHost } from '../ui/view.js';
+import { useSite } from './site.js';
+
+/** Language names in their own language (the switch reads the same whatever the page's language). */
+const LANGUAGE_NAMES: Record<Lang, string> = { en: 'English', fr: 'Français' };
+
+/** A URL an `<img>` or link may use: http(s), or a path of this site or server. */
+export function safeUrl(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  if (url.startsWith('/') && !url.startsWith('//')) return url;
+  return /^https?:\/\//i.test(url) ? url : undefined;
+}
+
+/** A link of the menu or footer: a site path through the site's href; anything else leaves the site. */
+function MenuLink(props: { url: string; children: ReactNode; current?: boolean }): ReactNode {
+  const { href } = useSite();
+  const { url } = props;
+  if (url.startsWith('/') && !url.startsWith('//'))
+    return (
+      <a href={href(url)} aria-current={props.current ? 'page' : undefined}>
+        {props.children}
+      </a>
+    );
+  const safe = safeUrl(url);
+  if (!safe) return <span>{props.children}</span>;
+  return (
+    <a href={safe} target="_blank" rel="noopener noreferrer">
+      {props.children}
+    </a>
+  );
+}
+
+/** The home path of a school's entry: its alias as `group`, or its name when it has none. */
+export function groupPath(item: { alias?: string | null | undefined; name: string }): string {
+  return `/?${new URLSearchParams({ group: item.alias || item.name }).toString()}`;
+}
+
+function Icon(props: { src: string | null | undefined }): ReactNode {
+  const src = safeUrl(props.src);
+  return src ? <img className="menu-icon" src={src} alt="" width={20} height={20} loading="lazy" /> : null;
+}
+
+/** One entry of the menu: a link, or a school group opening its list. */
+function Entry(props: { item: MenuItem; currentPath: string }): ReactNode {
+  const { item, currentPath } = props;
+  const [open, setOpen] = useState(false);
+  const listId = useId();
+  const { route } = useSite();
+  useEffect(() => setOpen(false), [route]);
+  if (item.type === 'group' && item.items?.length) {
+    return (
+      <li className="group" part="menu-group">
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={listId}
+          onClick={() => setOpen(!open)}
+          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
+        >
+          <Icon src={item.custom_icon} />
+          {item.name}
+        </button>
+        <ul id={listId} hidden={!open} className="submenu">
+          {item.items.map((child) => (
+            <li key={child.id}>
+              <MenuLink url={child.url || groupPath(child)}>
+                <Icon src={child.custom_icon} />
+                {child.name}
+              </MenuLink>
+            </li>
+          ))}
+        </ul>
+      </li>
+    );
+  }
+  const url = item.url || (item.alias ? groupPath(item) : undefined);
+  if (!url) return null;
+  return (
+    <li part="menu-item">
+      <MenuLink url={url} current={url === currentPath}>
+        <Icon src={item.custom_icon} />
+        {item.name}
+      </MenuLink>
+    </li>
+  );
+}
+
+/** The site's header. */
+export function Header(): ReactNode {
+  const { t, lang } = useElement();
+  const site = useSite();
+  const settings = useStore($settings);
+  const user = useStore($user);
+  const { emit } = useViewHost();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const navId = useId();
+  useEffect(() => setMenuOpen(false), [site.route]);
+  const name = settings?.name ?? '';
+  const logo = safeUrl(settings?.logo);
+
+  return (
+    <header className="site-header" part="header">
+      <a className="brand" href={site.href('/')} part="brand" aria-label={t('site:layout.home', { name })}>
+        {logo ? <img src={logo} alt="" height={36} /> : null}
+        <span className="brand-name">{name}</span>
+      </a>
+      <button
+        type="button"
+        className="menu-toggle"
+        part="menu-button"
+        aria-expanded={menuOpen}
+        aria-controls={navId}
+        onClick={() => setMenuOpen(!menuOpen)}
+      >
+        <span aria-hidden="true">☰</span> {t('site:layout.menu')}
+      </button>
+      <div id={navId} className={menuOpen ? 'header-menu open' : 'header-menu'} part="header-menu">
+        <nav aria-label={t('site:layout.mainMenu')} part="nav">
+          <ul className="menu">
+            {site.menu.map((item) => (
+              <Entry key={item.id} item={item} currentPath={site.route.path} />
+            ))}
+          </ul>
+        </nav>
+        <div className="account" part="account">
+          {user ? (
+            <>
+              <a href={site.href('/profile')} part="account-link">
+                {[user.first_name, user.last_name].filter(Boolean).join(' ') || user.email}
+              </a>
+              <button
+                type="button"
+                className="link"
+                part="sign-out"
+                onClick={() => {
+                  void logout().then(() => {
+                    emit(new ChannelLogoutEvent());
+                    site.navigate('/');
+                  });
+                }}
+              >
+                {t('site:layout.signOut')}
+              </button>
+            </>
+          ) : (
+            <a href={site.href('/login')} className="btn" part="sign-in">
+              {t('site:layout.signIn')}
+            </a>
+          )}
+          <label className="language" part="language">
+            <span className="sr-only">{t('site:layout.language')}</span>
+            <select value={lang} onChange={(e) => chooseLanguage(e.target.value as Lang)}>
+              {LANGUAGES.map((code) => (
+                <option key={code} value={code} lang={code}>
+                  {LANGUAGE_NAMES[code]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+    </header>
+  );
+}
+
+/** Information pages every site links to from its footer. */
+const FOOTER_LINKS = [
+  ['/about', 'about'],
+  ['/contacts', 'contacts'],
+  ['/faq', 'faq'],
+  ['/privacy_policy', 'privacyPolicy'],
+  ['/terms_conditions', 'termsConditions'],
+] as const;
+
+/** One value of a static block: an email as a mail link, an http(s) URL as a link, anything else as text. */
+export function StaticValue(props: { value: string }): ReactNode {
+  const { value } = props;
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return <a href={`mailto:${value}`}>{value}</a>;
+  if (/^https?:\/\//i.test(value))
+    return (
+      <a href={value} target="_blank" rel="noopener noreferrer">
+        {value.replace(/^https?:\/\/(www\.)?/i, '')}
+      </a>
+    );
+  return <>{value}</>;
+}
+
+/** The site's footer. */
+export function Footer(): ReactNode {
+  const { t } = useElement();
+  const { href } = useSite();
+  const settings = useStore($settings);
+  const blocks = Object.entries(settings?.static_blocks ?? {});
+  return (
+    <footer className="site-footer" part="footer">
+      <nav aria-label={t('site:layout.footer')}>
+        <ul className="footer-links">
+          {FOOTER_LINKS.map(([path, title]) => (
+            <li key={path}>
+              <a href={href(path)}>{t(`site:titles.${title}`)}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {blocks.map(([group, values]) => (
+        <ul key={group} className="static-block" part="static-block" data-group={group}>
+          {Object.entries(values).map(([key, value]) => (
+            <li key={key}>
+              <StaticValue value={value} />
+            </li>
+          ))}
+        </ul>
+      ))}
+    </footer>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * /watch/{id} and /watch_embed/{id}: the player of one event (the embed route has the plain layout: the site
+ * renders no header or footer around it). The heading names the event once the player has loaded it.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { PlayerView } from '../../player/PlayerView.js';
+import type { PlayerOptions } from '../../player/options.js';
+import { playerCss } from '../../player/styles.js';
+import { useElement } from '../../ui/context.js';
+import { $eventTitles, loadEventTitle } from '../../../stores/site/titles.js';
+import { PageHeading, useSite, useSiteStyles } from '../site.js';
+
+/** The watch page. */
+export default function WatchPage(): ReactNode {
+  useSiteStyles(playerCss);
+  const { t } = useElement();
+  const { route } = useSite();
+  const id = route.params.id ?? '';
+  const embed = route.name === 'watchEmbed';
+  const options = useMemo<PlayerOptions>(
+    // A watch page is opened to watch: it starts at once (muted where the browser requires it).
+    () => ({ target: { kind: 'event', id }, autoplay: true, muted: false, embed }),
+    [id, embed],
+  );
+  useEffect(() => loadEventTitle(id), [id]);
+  const name = useStore($eventTitles)[id];
+  return (
+    <>
+      <PageHeading title={name ?? t('site:titles.watch')} className={embed ? 'sr-only' : 'page-title sr-only'} />
+      <PlayerView options={options} />
+    </>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * Which page each route opens, loaded lazily: each page (and the feature view it renders) is its own chunk, fetched
+ * the first time the route is visited, or earlier when a link to it is hovered or focused (`prefetchPage`).
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { RouteName } from '../../../lib/routes.js';
+
+type Module = Promise<{ default: ComponentType }>;
+
+const loaders = {
+  home: () => import('./Home.js') as Module,
+  events: () => import('./Events.js') as Module,
+  watch: () => import('./Watch.js') as Module,
+  buy: () => import('./Buy.js') as Module,
+  account: () => import('./Account.js') as Module,
+  content: () => import('./Content.js') as Module,
+  faq: () => import('./Faq.js') as Module,
+  contacts: () => import('./Contacts.js') as Module,
+  simulate: () => import('./Simulate.js') as Module,
+  notFound: () => import('./NotFound.js') as Module,
+  notAvailable: () => import('./NotFound.js').then((m) => ({ default: m.NotAvailable })),
+};
+type Kind = keyof typeof loaders;
+
+/** The page kind of every route; `page` is a channel's content page. */
+const KIND: Record<RouteName | 'page', Kind> = {
+  home: 'home',
+  upcoming: 'events',
+  vod: 'events',
+  live: 'events',
+  schedule: 'events',
+  watch: 'watch',
+  watchEmbed: 'watch',
+  packages: 'buy',
+  buy: 'buy',
+  selectPackage: 'buy',
+  login: 'account',
+  registration: 'account',
+  verifyNotice: 'account',
+  verifyEmail: 'account',
+  passwordResetRequest: 'account',
+  passwordReset: 'account',
+  profile: 'account',
+  profileTransactions: 'account',
+  profileClips: 'account',
+  profileSessionsAdd: 'account',
+  profileEdit: 'account',
+  confirmAccountDeletion: 'account',
+  authCallback: 'account',
+  about: 'content',
+  privacyPolicy: 'content',
+  termsConditions: 'content',
+  page: 'content',
+  faq: 'faq',
+  contacts: 'contacts',
+  simulate: 'simulate',
+  notFound: 'notFound',
+  // The library and clips come with their own issue; until then these say so (not a 404).
+  vodLibrary: 'notAvailable',
+  watchLibrary: 'notAvailable',
+  share: 'notAvailable',
+};
+
+const pages = Object.fromEntries(Object.entries(loaders).map(([kind, load]) => [kind, lazy(load)])) as Record<
+  Kind,
+  LazyExoticComponent<ComponentType>
+>;
+
+/** The page component of a route. */
+export function pageOf(name: RouteName | 'page'): LazyExoticComponent<ComponentType> {
+  return pages[KIND[name]];
+}
+
+/** Which routes share one page component (a change between them keeps the page mounted). */
+export function pageKind(name: RouteName | 'page'): string {
+  return KIND[name];
+}
+
+/** Starts fetching a route's page chunk ahead of the visit (a link to it was hovered or focused). */
+export function prefetchPage(name: RouteName | 'page'): void {
+  loaders[KIND[name]]().catch(() => undefined);
+}

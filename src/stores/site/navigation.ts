@@ -1,0 +1,99 @@
+/**
+ * The site's navigation rules (spec section 2, "Navigation guards"): the guard every route change goes through,
+ * the last page a sign-in returns to, the outer tracker and the page-view events sent after each change.
+ */
+import type { User } from '../../api/contract.js';
+import { env } from '../../lib/env.js';
+import { AUTH_ROUTES, type Route, type RouteName } from '../../lib/routes.js';
+import { datalakeEvent, keepOuterTracker } from '../../media/analytics.js';
+import { $config } from '../config.js';
+import { pathOf, type Guard } from '../router.js';
+import { $settings, $user } from '../session.js';
+import { tagManager } from '../tag-manager.js';
+
+/** Auth pages a signed-in viewer is sent away from (to the home page). */
+const CLOSED_WHEN_SIGNED_IN: readonly RouteName[] = ['login', 'registration', 'passwordResetRequest', 'passwordReset'];
+/** Pages that are never the page to come back to: the auth pages, the error page and one-time link pages. */
+const NOT_RETURNED_TO: readonly RouteName[] = [...AUTH_ROUTES, 'notFound', 'authCallback', 'confirmAccountDeletion'];
+
+/**
+ * The guard of the site, reading who the viewer is when it runs:
+ * - a signed-in viewer with a temporary password stays on /profile/edit;
+ * - a signed-in viewer is sent from login, registration and password reset pages to the home page;
+ * - a guest going to /buy straight from login or registration is sent back to that page;
+ * - /profile/sessions/add opens only when the channel has remote auth, otherwise the orders.
+ */
+export const siteGuard: Guard = (to, from) => {
+  const user = $user.get();
+  if (user?.temporary_password && to.name !== 'profileEdit') return '/profile/edit';
+  if (user && CLOSED_WHEN_SIGNED_IN.includes(to.name as RouteName)) return '/';
+  if (!user && to.name === 'buy' && from && (from.name === 'login' || from.name === 'registration'))
+    return pathOf(from);
+  if (to.name === 'profileSessionsAdd' && !$settings.get()?.auth?.remote_auth) return '/profile';
+  return undefined;
+};
+
+/** Where the last page is kept (local storage, `rudy_` prefixed), and for how long. */
+const LAST_PAGE_KEY = 'site.lastPage';
+const LAST_PAGE_MS = 24 * 3_600_000;
+
+/** The last page the viewer saw that a sign-in may return to. */
+export interface LastPage {
+  path: string;
+  query: Record<string, string>;
+  params: Record<string, string>;
+  referrer: string | undefined;
+}
+
+const isLastPage = (v: unknown): v is LastPage =>
+  typeof v === 'object' && v !== null && typeof (v as LastPage).path === 'string';
+
+/** Remembers a page shown (not the auth and error pages) with the page that led to it. */
+export function rememberPage(route: Route, from: Route | undefined): void {
+  if (NOT_RETURNED_TO.includes(route.name as RouteName)) return;
+  const page: LastPage = {
+    path: route.path,
+    query: route.query,
+    params: route.params,
+    referrer: from ? pathOf(from) : undefined,
+  };
+  env().storage.set(LAST_PAGE_KEY, page, LAST_PAGE_MS);
+}
+
+/** The site path (with its query) a sign-in returns to: the last page remembered, else the home page. */
+export function returnPath(): string {
+  const page = env().storage.get(LAST_PAGE_KEY, isLastPage);
+  return page ? pathOf(page) : '/';
+}
+
+/**
+ * After each route change: keep `trk`, remember the page, and send the page view to the tag manager
+ * (`page_view`) and the analytics service (`visit_page`, with the previous page). Never throws.
+ */
+export function routeShown(route: Route, from: Route | undefined, title: string): void {
+  keepOuterTracker(route.query.trk);
+  rememberPage(route, from);
+  const settings = $settings.get();
+  const config = $config.get();
+  const user: User | undefined = $user.get();
+  const page = env().location();
+  const location = page ? page.origin + page.pathname : undefined;
+  try {
+    const id = settings?.['google-analytics'];
+    if (id)
+      tagManager(id, settings.gtag_url)?.('event', 'page_view', {
+        page_title: title,
+        page_location: location,
+        page_referrer: from ? from.path : undefined,
+      });
+  } catch (error) {
+    env().logger.warn(`channel-elements: the page view could not be sent: ${String(error)}`);
+  }
+  if (config)
+    datalakeEvent(config, settings, user, 'visit_page', {
+      page: route.path,
+      route: route.name,
+      previous_page: from?.path,
+      title,
+    });
+}
