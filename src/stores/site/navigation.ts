@@ -19,14 +19,16 @@ const NOT_RETURNED_TO: readonly RouteName[] = [...AUTH_ROUTES, 'notFound', 'auth
 /**
  * The guard of the site, reading who the viewer is when it runs:
  * - a signed-in viewer with a temporary password stays on /profile/edit;
- * - a signed-in viewer is sent from login, registration and password reset pages to the home page;
+ * - a signed-in viewer is sent from login, registration and password reset pages to the page a sign-in returns to
+ *   (the last page remembered, else the home page): whether they just signed in there or their stored sign-in
+ *   loaded there;
  * - a guest going to /buy straight from login or registration is sent back to that page;
  * - /profile/sessions/add opens only when the channel has remote auth, otherwise the orders.
  */
 export const siteGuard: Guard = (to, from) => {
   const user = $user.get();
   if (user?.temporary_password && to.name !== 'profileEdit') return '/profile/edit';
-  if (user && CLOSED_WHEN_SIGNED_IN.includes(to.name as RouteName)) return '/';
+  if (user && CLOSED_WHEN_SIGNED_IN.includes(to.name as RouteName)) return returnPath();
   if (!user && to.name === 'buy' && from && (from.name === 'login' || from.name === 'registration'))
     return pathOf(from);
   if (to.name === 'profileSessionsAdd' && !$settings.get()?.auth?.remote_auth) return '/profile';
