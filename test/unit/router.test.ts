@@ -6,6 +6,10 @@ import { expect } from '@open-wc/testing';
 import { resetEnv, setEnv, type PageLocation } from '../../src/lib/env.js';
 import { matchRoute, normaliseBase, pathBelowBase, ROUTES, routePath, withBase } from '../../src/lib/routes.js';
 import { createRouter, type Router } from '../../src/stores/router.js';
+import { rememberPage, returnPath, siteGuard } from '../../src/stores/site/navigation.js';
+import { $settings, $user } from '../../src/stores/session.js';
+import { keepOuterTracker, outerTracker } from '../../src/media/analytics.js';
+import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
 
 /** A fake page address and history: what the router pushed and replaced, and a way to go back. */
 function fakePage(start: string) {
@@ -137,5 +141,88 @@ describe('router', () => {
     router.destroy();
     page.back();
     expect(router.$route.get().name, 'no longer follows').to.equal('faq');
+  });
+});
+
+describe('router guards', () => {
+  let router: Router | undefined;
+  afterEach(() => {
+    router?.destroy();
+    router = undefined;
+    $user.set(undefined);
+    $settings.set(undefined);
+    resetEnv();
+  });
+
+  it('a guard sends a change elsewhere: the address is replaced, with the query, and previous() remembers', () => {
+    const page = fakePage('/tv/');
+    const seen: string[] = [];
+    router = createRouter('/tv', {
+      guard: (to, from, via) => {
+        seen.push(`${via}:${from?.name ?? '-'}>${to.name}`);
+        return to.name === 'buy' ? '/login?next=buy' : undefined;
+      },
+    });
+    router.navigate('/faq');
+    router.navigate('/buy');
+    expect(router.$route.get()).to.deep.include({ name: 'login', query: { next: 'buy' } });
+    expect(page.path).to.equal('/tv/login?next=buy');
+    expect(router.previous()?.name).to.equal('faq');
+    expect(seen).to.include.members(['start:->home', 'push:home>faq', 'push:faq>buy']);
+  });
+
+  it('a guard that loops is cut short instead of hanging', () => {
+    fakePage('/');
+    let calls = 0;
+    router = createRouter('/', { guard: (to) => (calls++, to.name === 'faq' ? '/about' : '/faq') });
+    expect(calls).to.be.below(10);
+    expect(['faq', 'about']).to.include(router.$route.get().name);
+  });
+
+  it('the site guard: temporary password, auth pages when signed in, /buy from login, device linking', () => {
+    const page = fakePage('/login');
+    setEnv({
+      storage: new ExpiringStorage(
+        () => new MemoryStorage(),
+        () => Date.now(),
+      ),
+    });
+    router = createRouter('/', { guard: siteGuard });
+    expect(router.$route.get().name, 'a guest may sign in').to.equal('login');
+    router.navigate('/buy');
+    expect(router.$route.get().name, 'a guest from login to /buy is sent back').to.equal('login');
+    router.navigate('/profile/sessions/add');
+    expect(router.$route.get().name, 'no remote auth: the orders').to.equal('profile');
+    $settings.set({ auth: { remote_auth: true } } as never);
+    router.navigate('/profile/sessions/add');
+    expect(router.$route.get().name).to.equal('profileSessionsAdd');
+    router.navigate('/faq');
+    // The site remembers each page it shows (App: routeShown); a sign-in returns there.
+    rememberPage(matchRoute('/faq')!, undefined);
+    $user.set({ id: 1, email: 'a@b.c', temporary_password: true } as never);
+    router.recheck();
+    expect(router.$route.get().name, 'a temporary password holds the viewer on /profile/edit').to.equal('profileEdit');
+    router.navigate('/watch/3');
+    expect(router.$route.get().name).to.equal('profileEdit');
+    $user.set({ id: 1, email: 'a@b.c', temporary_password: false } as never);
+    router.navigate('/login');
+    expect(router.$route.get().name, 'signed in: away from login to the last page').to.equal('faq');
+    expect(page.path).to.equal('/faq');
+  });
+
+  it('remembers the last page with its query (never an auth or error page) and keeps trk', () => {
+    fakePage('/');
+    const storage = new ExpiringStorage(
+      () => new MemoryStorage(),
+      () => Date.now(),
+    );
+    setEnv({ storage });
+    expect(returnPath()).to.equal('/');
+    rememberPage(matchRoute('/watch/7', { trk: 'x' })!, undefined);
+    rememberPage(matchRoute('/login')!, undefined);
+    rememberPage(matchRoute('/404')!, undefined);
+    expect(returnPath()).to.equal('/watch/7?trk=x');
+    keepOuterTracker('news-0');
+    expect(outerTracker()).to.equal('news-0');
   });
 });
