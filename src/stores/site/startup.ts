@@ -89,7 +89,11 @@ $geo.listen((geo) => {
   if (geo?.country_code) env().storage.set(COUNTRY_KEY, geo.country_code);
 });
 
-$config.listen(() => {
+/** Forgets the site's data (a new configuration, or tests). */
+export function resetSite(): void {
   loading = undefined;
   $siteData.set(IDLE);
-});
+  $chosenLanguage.set(undefined);
+}
+
+$config.listen(resetSite);
