@@ -1,0 +1,204 @@
+/**
+ * The site's content: channel pages by alias (`GET pages/{alias}`), the FAQ, custom forms with their local rules
+ * and their submission, and the static blocks pages refer to. Each answer is kept for the session (until the
+ * channel changes), so going back to a page shows it at once.
+ */
+import { atom, type ReadableAtom, type WritableAtom } from 'nanostores';
+import { EMAIL_PATTERN, type CustomForm, type Faq, type PageDetail, type Settings } from '../../api/contract.js';
+import { HttpError } from '../../api/errors.js';
+import { failed, IDLE, LOADING, ready, type Async } from '../../lib/async.js';
+import { env } from '../../lib/env.js';
+import type { Failure, Msg } from '../account/messages.js';
+import { attempt, done, once, refuse, type Outcome } from '../account/outcome.js';
+import { formsMsg } from '../account/validation.js';
+import { $config } from '../config.js';
+import { getClient } from '../session.js';
+
+/** Something loaded by key; `null` when the channel does not have it (the API answered 404). */
+export type Found<T> = Async<T | null>;
+
+interface Keyed<T> {
+  $of(key: string): ReadableAtom<Found<T>>;
+  load(key: string): Promise<void>;
+}
+
+/** A per-key cache of one endpoint: loads once, again only after a failure (Retry). */
+function keyed<T>(fetchOne: (key: string) => Promise<T>): Keyed<T> {
+  let atoms = new Map<string, WritableAtom<Found<T>>>();
+  $config.listen(() => {
+    atoms = new Map();
+  });
+  const of = (key: string) => {
+    let state = atoms.get(key);
+    if (!state) {
+      state = atom<Found<T>>(IDLE);
+      atoms.set(key, state);
+    }
+    return state;
+  };
+  return {
+    $of: of,
+    async load(key) {
+      const state = of(key);
+      const status = state.get().status;
+      if (status === 'loading' || status === 'ready') return;
+      state.set(LOADING);
+      try {
+        state.set(ready(await fetchOne(key)));
+      } catch (error) {
+        state.set(error instanceof HttpError && error.status === 404 ? ready(null) : failed(error));
+      }
+    },
+  };
+}
+
+const pages = keyed<PageDetail>(
+  async (alias) => (await getClient().call('page', { params: { alias }, skipLog: [404] })).data,
+);
+const faqs = keyed<Faq[]>(async () => (await getClient().call('faq')).data);
+const forms = keyed<CustomForm>(
+  async (alias) => (await getClient().call('customForm', { params: { alias }, skipLog: [404] })).data,
+);
+
+/** The API alias of a page url: the url without its slashes at either end (`/about` -> `about`). */
+export function pageAlias(url: string): string {
+  return url.replace(/^\/+|\/+$/g, '');
+}
+
+/** A channel page's state (null: the channel has no such page). */
+export const $page = (alias: string): ReadableAtom<Found<PageDetail>> => pages.$of(alias);
+/** Loads a channel page unless it is loaded or loading. */
+export const loadPage = (alias: string): Promise<void> => pages.load(alias);
+
+const FAQ = 'faq';
+/** The FAQ's state (null: the channel has none). */
+export const $faq = (): ReadableAtom<Found<Faq[]>> => faqs.$of(FAQ);
+/** Loads the FAQ unless it is loaded or loading. */
+export const loadFaq = (): Promise<void> => faqs.load(FAQ);
+
+/** A custom form's state (null: the channel has no form of that alias). */
+export const $customForm = (alias: string): ReadableAtom<Found<CustomForm>> => forms.$of(alias);
+/** Loads a custom form unless it is loaded or loading. */
+export const loadCustomForm = (alias: string): Promise<void> => forms.load(alias);
+
+// ---------------------------------------------------------------- static blocks
+
+/** A static block's value and how to show it. */
+export interface StaticValue {
+  value: string;
+  kind: 'email' | 'url' | 'text';
+}
+
+const warned = new Set<string>();
+
+/** How a settings text reads: an email address, a web address, or plain text. */
+export function staticValue(value: string): StaticValue {
+  const trimmed = value.trim();
+  if (EMAIL_PATTERN.test(trimmed)) return { value: trimmed, kind: 'email' };
+  if (/^https?:\/\/[^\s]+$/i.test(trimmed)) return { value: trimmed, kind: 'url' };
+  return { value, kind: 'text' };
+}
+
+/**
+ * The value of a `group:key` reference into the `static_blocks` setting, or undefined when there is none (the
+ * page then skips the block; developers get one console line per reference).
+ */
+export function resolveStaticBlock(ref: string, settings: Settings | undefined): StaticValue | undefined {
+  const parts = ref.split(':');
+  const [group, key] = parts;
+  const value = parts.length === 2 && group && key ? settings?.static_blocks?.[group]?.[key] : undefined;
+  if (value !== undefined && value.trim() !== '') return staticValue(value);
+  if (!warned.has(ref)) {
+    warned.add(ref);
+    env().logger.warn(
+      `channel-elements: a page refers to the static block "${ref}", which the channel's static_blocks setting ` +
+        'does not have. Add it to the settings (as group:key) or remove the block from the page.',
+    );
+  }
+  return undefined;
+}
+
+/** The channel's contact details (`static_blocks.contacts`: email, phone, address and any others), in order. */
+export function contactDetails(settings: Settings | undefined): [string, StaticValue][] {
+  const contacts = settings?.static_blocks?.contacts ?? {};
+  return Object.entries(contacts)
+    .filter(([, value]) => value.trim() !== '')
+    .map(([key, value]) => [key, key === 'phone' ? { value: value.trim(), kind: 'text' } : staticValue(value)]);
+}
+
+// ---------------------------------------------------------------- custom forms
+
+/** A custom form's field as the form describes it. */
+export type FormField = CustomForm['fields'][number];
+
+/** A phone number: 10 to 14 digits, an optional leading plus, and spaces, dots, dashes or brackets between. */
+const PHONE_SHAPE = /^\+?[\d\s().-]+$/;
+
+/** True for a phone number the spec accepts. */
+export function isPhone(value: string): boolean {
+  const digits = value.replace(/\D/g, '').length;
+  return PHONE_SHAPE.test(value) && digits >= 10 && digits <= 14;
+}
+
+/** The first rule a field's value breaks, or undefined. */
+export function checkField(field: FormField, raw: string): Msg | undefined {
+  const value = raw.trim();
+  if (!value) return field.required ? formsMsg('validation.required') : undefined;
+  if (field.type === 'email' && !EMAIL_PATTERN.test(value)) return formsMsg('validation.email');
+  if (field.type === 'phone' && !isPhone(value)) return formsMsg('validation.phone');
+  if (field.min_length && value.length < field.min_length)
+    return formsMsg('validation.minLength', { number: field.min_length });
+  if (field.max_length && value.length > field.max_length)
+    return formsMsg('validation.maxLength', { number: field.max_length });
+  return undefined;
+}
+
+/** The messages of every field in error. */
+export function validateForm(form: CustomForm, values: Record<string, string>): Record<string, Msg> {
+  const fields: Record<string, Msg> = {};
+  for (const field of form.fields) {
+    const problem = checkField(field, values[field.name] ?? '');
+    if (problem) fields[field.name] = problem;
+  }
+  return fields;
+}
+
+/** The server's rule texts (422) that have a translation of their own. */
+const RULE_TEXTS: [RegExp, (match: RegExpExecArray) => Msg][] = [
+  // Most specific first: "A valid email address is required" is an email rule, not the required one.
+  [/valid email/i, () => formsMsg('validation.email')],
+  [/phone number|\bdigits\b/i, () => formsMsg('validation.phone')],
+  [/greater than (\d+)|at least (\d+)/i, (m) => formsMsg('validation.minLength', { number: Number(m[1] ?? m[2]) })],
+  [
+    /less than (\d+)|(?:at most|more than) (\d+)/i,
+    (m) => formsMsg('validation.maxLength', { number: Number(m[1] ?? m[2]) }),
+  ],
+  [/\brequired\b/i, () => formsMsg('validation.required')],
+];
+
+/** A 422's field messages in the viewer's language where the server's text is one of the known rules. */
+function translateRules(failure: Failure): Failure {
+  const fields: Record<string, Msg> = {};
+  for (const [name, msg] of Object.entries(failure.fields)) {
+    const text = msg.key === 'forms:account.server.raw' ? String(msg.values?.text ?? '') : '';
+    const rule = RULE_TEXTS.map(([pattern, make]) => [pattern.exec(text), make] as const).find(([m]) => m);
+    fields[name] = rule?.[0] ? rule[1](rule[0]) : msg;
+  }
+  return { ...failure, fields };
+}
+
+/**
+ * Sends a filled-in custom form (`POST custom-forms/{alias}`) after checking it locally: a broken rule answers its
+ * field messages and sends nothing; a 422 answers the server's messages by field; a network fault the generic one.
+ */
+export function submitForm(form: CustomForm, values: Record<string, string>): Promise<Outcome<void>> {
+  const local = refuse(validateForm(form, values));
+  if (local) return Promise.resolve(local);
+  const body = {
+    values: Object.fromEntries(form.fields.map((field) => [field.name, (values[field.name] ?? '').trim()])),
+  };
+  return once(`custom-form:${form.alias}`, async () => {
+    const outcome = await attempt(() => getClient().call('submitForm', { params: { alias: form.alias }, body }));
+    return outcome.ok ? done(undefined) : { ok: false, failure: translateRules(outcome.failure) };
+  });
+}
