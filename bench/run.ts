@@ -21,6 +21,7 @@ import { chromium, type Page } from '@playwright/test';
 import { launchOptions } from '../scripts/chromium.mjs';
 import { startServer } from '../demo/server/server.js';
 import { benchPlayers, type PlayerBench } from './player.js';
+import { benchSite } from './site.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const STEADY = { step: 100, interval: 16 };
@@ -83,6 +84,9 @@ try {
   );
   const [ours, bare, mux, withPreroll] = players as [PlayerBench, PlayerBench, PlayerBench, PlayerBench];
 
+  // --- the whole site (<channel-app> on the CMS host's /site page, demo channel)
+  const site = await benchSite(browser, server.hostOrigin, RUNS);
+
   const results = {
     date: new Date().toISOString(),
     loader_gzip_bytes: loaderGz,
@@ -97,6 +101,7 @@ try {
     players,
     player_vs_bare_hls: ours.medianMs / bare.medianMs,
     player_vs_mux: ours.medianMs / mux.medianMs,
+    site,
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
@@ -129,9 +134,27 @@ try {
     ['player: JS before first frame, <channel-player>, gzip', `${kb(ours.jsGzipBytes)} KB`, 'budget 230 KB'],
     ['player: JS before first frame, @mux/mux-player, gzip', `${kb(mux.jsGzipBytes)} KB`, ''],
     ['player: JS before first frame, bare hls.js light, gzip', `${kb(bare.jsGzipBytes)} KB`, ''],
+    [
+      `site: JS before the home page's first slide or card (${site.homeJsFiles.length} files), gzip`,
+      `${kb(site.homeJsGzipBytes)} KB`,
+      'budget 120 KB',
+    ],
+    [
+      `site: navigation to the first slide or card (median of ${site.firstContentMs.length})`,
+      `${site.firstContentMedianMs.toFixed(0)} ms`,
+      '',
+    ],
+    [
+      `site: route change with cached data (median of ${site.routeChangeMs.length})`,
+      `${site.routeChangeMedianMs.toFixed(0)} ms`,
+      'target 100 ms',
+    ],
   ];
   console.log('\nchannel elements benchmark');
   for (const [what, value, note] of rows) console.log(`  ${what.padEnd(64)} ${value.padStart(14)}   ${note}`);
+  console.log('\n  files before the first content of the site home page:');
+  for (const f of site.homeJsFiles)
+    console.log(`    ${f.url.replace(/^https?:\/\/[^/]+/, '').padEnd(44)} ${kb(f.gzip_bytes).padStart(7)} KB`);
   console.log('\n  files of the schedule page:');
   for (const f of scheduleJs)
     console.log(`    ${f.url.replace(/^https?:\/\/[^/]+/, '').padEnd(44)} ${kb(f.gz).padStart(7)} KB`);

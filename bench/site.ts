@@ -1,0 +1,132 @@
+/**
+ * The site benchmark (part of `npm run bench`): `<channel-app>` as a channel runs it, on the CMS host's /site page
+ * (the demo channel, a fresh browser context each load):
+ * - the gzip JavaScript loaded before the home page's first content (a slide or an event card);
+ * - the time from navigation to that first slide or card (median of several loads);
+ * - a route change with cached data: from the click on a link to the new page's content, for pages visited before
+ *   in the same visit (their chunks and answers are in), median over several changes.
+ */
+import { gzipSync } from 'node:zlib';
+import type { Browser } from '@playwright/test';
+
+/** The site's figures. */
+export interface SiteBench {
+  homeJsGzipBytes: number;
+  homeJsFiles: { url: string; gzip_bytes: number }[];
+  firstContentMs: number[];
+  firstContentMedianMs: number;
+  routeChangeMs: number[];
+  routeChangeMedianMs: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+};
+
+/**
+ * Notes, inside the page, when the site first shows a slide or an event card. A string, not a function: tsx's
+ * keepNames would wrap inner functions in a __name() helper the page lacks.
+ */
+const FIRST_CONTENT_PROBE = `
+  window.__firstContent = undefined;
+  const poll = () => {
+    const root = document.querySelector('channel-app')?.shadowRoot;
+    if (root && root.querySelector('[part~="slide"], [part~="event"]')) window.__firstContent = performance.now();
+    else requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+`;
+
+/** Runs the site benchmark against the server's CMS host. */
+export async function benchSite(browser: Browser, hostOrigin: string, runs: number): Promise<SiteBench> {
+  const home = `${hostOrigin}/site/`;
+
+  // JavaScript before the first content (a fresh context: nothing cached).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const files: { url: string; gzip_bytes: number }[] = [];
+  const pending: Promise<void>[] = [];
+  let counting = true;
+  page.on('response', (response) => {
+    const type = response.headers()['content-type'] ?? '';
+    if (!counting || !/javascript/.test(type)) return;
+    pending.push(
+      response
+        .body()
+        .then((body) => void files.push({ url: response.url(), gzip_bytes: gzipSync(body, { level: 9 }).length }))
+        .catch(() => undefined),
+    );
+  });
+  await page.addInitScript(FIRST_CONTENT_PROBE);
+  await page.goto(home);
+  await page.waitForFunction(() => (window as unknown as { __firstContent?: number }).__firstContent !== undefined);
+  counting = false;
+  await Promise.all(pending);
+  await context.close();
+
+  // Navigation to first slide or card.
+  const firstContentMs: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const p = await ctx.newPage();
+    await p.addInitScript(FIRST_CONTENT_PROBE);
+    await p.goto(home);
+    await p.waitForFunction(
+      () => (window as unknown as { __firstContent?: number }).__firstContent !== undefined,
+      null,
+      {
+        timeout: 60_000,
+      },
+    );
+    firstContentMs.push(await p.evaluate(() => (window as unknown as { __firstContent: number }).__firstContent));
+    await ctx.close();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+
+  // Route changes with cached data: visit each page once, then time going back to each.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const p = await ctx.newPage();
+  await p.goto(home);
+  await p.locator('channel-app [part~="slide"], channel-app [part~="event"]').first().waitFor({ timeout: 60_000 });
+  const targets = ['/faq', '/live', '/about', '/schedule', '/contacts', '/'];
+  const visit = async (path: string) =>
+    p.evaluate(
+      async (to) => {
+        const root = document.querySelector('channel-app')!.shadowRoot!;
+        const link = document.createElement('a');
+        link.href = to;
+        // A link inside the site's shadow root, clicked: the site's own click handling, as a viewer's click.
+        root.querySelector('main')!.appendChild(link);
+        const before = root.querySelector('h1[part~="page-title"]');
+        const started = performance.now();
+        link.click();
+        link.remove();
+        // Done when a new page heading is shown and no loading panel remains in the page.
+        return await new Promise<number>((resolve) => {
+          const check = () => {
+            const heading = root.querySelector('h1[part~="page-title"]');
+            const loading = root.querySelector('main [part~="loading"], main .skeleton');
+            if (heading && heading !== before && !loading) resolve(performance.now() - started);
+            else requestAnimationFrame(check);
+          };
+          requestAnimationFrame(check);
+        });
+      },
+      `/site${path === '/' ? '/' : path}`,
+    );
+  for (const path of targets) await visit(path);
+  const routeChangeMs: number[] = [];
+  for (let round = 0; round < Math.max(1, Math.ceil(runs / 2)); round++)
+    for (const path of targets) routeChangeMs.push(await visit(path));
+  await ctx.close();
+
+  return {
+    homeJsGzipBytes: files.reduce((sum, f) => sum + f.gzip_bytes, 0),
+    homeJsFiles: files.sort((a, b) => b.gzip_bytes - a.gzip_bytes),
+    firstContentMs,
+    firstContentMedianMs: median(firstContentMs),
+    routeChangeMs,
+    routeChangeMedianMs: median(routeChangeMs),
+  };
+}
