@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 
 /** Bump when the schema or the seed code changes: older files are rebuilt from the fixtures. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** At most one save per this interval. */
 export const SAVE_INTERVAL_MS = 1000;
@@ -95,6 +95,11 @@ CREATE TABLE slides (
 CREATE TABLE custom_forms (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, alias TEXT NOT NULL, name TEXT NOT NULL,
   fields_json TEXT NOT NULL);
+-- Filled-in custom forms (the contacts form): the values by field name, who sent them (user, if signed in) and when.
+CREATE TABLE form_submissions (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, form_alias TEXT NOT NULL, values_json TEXT NOT NULL,
+  user_id INTEGER, ip TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE INDEX form_submissions_channel ON form_submissions (channel_id, created_at);
 -- Accounts. Emails are unique per channel whatever their case; password_hash is 'scrypt$N$r$p$salt$hash'
 -- (base64), null for accounts that only sign in socially. Capabilities are a JSON array of flags. provider is
 -- 'email' or the social provider that created the account; email_verified_at stays null until the emailed link

@@ -36,6 +36,21 @@ const ACCOUNT_ROUTES = new Set([
   ...SOCIAL_PROVIDERS.map((provider) => `/auth/login/${provider}/callback`),
 ]);
 
+/**
+ * The demo's `<channel-app>` sites (dev mode): every path under a site's base answers its page, so deep links and
+ * reloads work; the site itself shows its 404 for paths it does not know. A channel's own server needs the same
+ * rule for its site's base (README: "Deep links need one rule on your server").
+ */
+const SITE_PAGES: readonly [base: string, page: string][] = [
+  ['/site-fr', '/site-fr.html'],
+  ['/site', '/site.html'],
+];
+
+/** The site page a path belongs to, if it is under a demo site's base. */
+export function sitePageOf(path: string): string | undefined {
+  return SITE_PAGES.find(([base]) => path === base || path.startsWith(`${base}/`))?.[1];
+}
+
 /** The demo pages' own assets, which the account routes' page needs in production too. */
 const ACCOUNT_PAGE_ASSETS = new Set(['/demo.css', '/demo.js']);
 
@@ -123,6 +138,12 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
       ? serveStatic(req, res, siteDir, '/account.html', pageOptions())
       : Promise.resolve(false);
 
+  /** Dev mode: the demo sites' pages for every path under their bases. */
+  const serveSitePage = (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const page = dev ? sitePageOf(path) : undefined;
+    return page ? serveStatic(req, res, siteDir, page, pageOptions()) : Promise.resolve(false);
+  };
+
   /** Refuses a request whose Host is not one of this listener's names, and counts it against its address. */
   const admit = (req: IncomingMessage, hosts: ReadonlySet<string>) => {
     if (!hostAllowed(req, hosts))
@@ -156,6 +177,7 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     // Only files from here on: any other method finds nothing (404, like a path that does not exist).
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, 'Not found.');
     if (await serveAccountRoute(req, res, path)) return;
+    if (await serveSitePage(req, res, path)) return;
     // The bundle first (cross-origin importable), then the demo pages; "/" is the demo's index page.
     if (
       path !== '/' &&
@@ -178,6 +200,7 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     const url = requestUrl(req);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     if (await serveAccountRoute(req, res, url.pathname)) return;
+    if (await serveSitePage(req, res, url.pathname)) return;
     if (await serveStatic(req, res, siteDir, url.pathname, pageOptions())) return;
     throw new HttpError(404, 'Not found.');
   }

@@ -57,6 +57,7 @@ import {
 import { favouriteHandlers } from './favourites.js';
 import type { Handler } from './handler.js';
 import { addressKey, clientIp } from './http.js';
+import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } from './forms.js';
 import { RateLimiter } from './limits.js';
 import { createListeners } from './listeners.js';
 import { prune } from './maintenance.js';
@@ -243,6 +244,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...favouriteHandlers(db),
     ...channels.handlers,
     ...catalogHandlers({ db, mediaServer, recordingSeconds }),
+    submitForm: submitForm(db, new RateLimiter(FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs)),
   };
   const api = createApi({
     db,

@@ -1,9 +1,13 @@
 // Demo helpers (external: the demo pages run under a strict Content-Security-Policy with no inline script).
 (function () {
   // The CMS page lives on the second port (another origin) to prove cross-origin embedding.
+  var cmsOrigin = location.port
+    ? location.protocol + '//' + location.hostname + ':' + (Number(location.port) + 1)
+    : undefined;
   var cms = document.getElementById('cms-link');
-  if (cms && location.port)
-    cms.href = location.protocol + '//' + location.hostname + ':' + (Number(location.port) + 1) + '/cms.html';
+  if (cms && cmsOrigin) cms.href = cmsOrigin + '/cms.html';
+  var cmsSite = document.getElementById('cms-site-link');
+  if (cmsSite && cmsOrigin) cmsSite.href = cmsOrigin + '/site/';
 
   // Show what the schedule fires; on the schedule page, the "intercept" schedule cancels navigation.
   var log = document.getElementById('event-log');

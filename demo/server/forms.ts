@@ -1,0 +1,110 @@
+/**
+ * Custom forms filled in by viewers (the site's contacts form, `POST custom-forms/{alias}`): each value is checked
+ * against its field's rules with the spec's messages, the submission is stored and sent to the channel's contact
+ * address (settings `static_blocks.contacts.email`) through the outbox. Bounded: values by size, submissions per
+ * client address by a rate limit, stored submissions per channel by a cap.
+ */
+import type { ChannelDb } from './db.js';
+import { INVALID, isEmail, EMAIL_MESSAGE, type ApiRequest, type HandlerResult } from './handler.js';
+import { addressKey, HttpError, tooMany } from './http.js';
+import type { RateLimiter } from './limits.js';
+import { sendEmail } from './mail.js';
+
+/** Submissions one client address may send per window (see server.ts). */
+export const FORM_SUBMISSIONS_PER_ADDRESS = 10;
+export const FORM_SUBMISSIONS_WINDOW_MS = 10 * 60_000;
+/** The longest value of one field, and of all of them together. */
+export const MAX_FIELD_CHARS = 5_000;
+const MAX_TOTAL_CHARS = 20_000;
+/** Stored submissions kept per channel (the oldest go first). */
+export const MAX_SUBMISSIONS_PER_CHANNEL = 5_000;
+
+/** A phone number: 10 to 14 digits, an optional leading +, spaces, dots, dashes and brackets between. */
+const PHONE = /^\+?[\d\s.()-]+$/;
+const digits = (value: string) => value.replace(/\D/g, '').length;
+
+interface Field {
+  name: string;
+  label: string;
+  type?: string;
+  required?: boolean | number;
+  min_length?: number | null;
+  max_length?: number | null;
+}
+
+/** The message of one value against its field's rules, or undefined when it passes. */
+export function fieldError(field: Field, value: string): string | undefined {
+  const text = value.trim();
+  if (!text) return field.required ? 'Field is required' : undefined;
+  if (text.length > MAX_FIELD_CHARS) return `Field length must be less than ${MAX_FIELD_CHARS}`;
+  if (field.type === 'email' && !isEmail(text)) return EMAIL_MESSAGE;
+  if (field.type === 'phone' && (!PHONE.test(text) || digits(text) < 10 || digits(text) > 14))
+    return 'A valid phone number is required';
+  if (field.min_length && text.length < field.min_length)
+    return `Field length must be greater than ${field.min_length}`;
+  if (field.max_length && text.length > field.max_length) return `Field length must be less than ${field.max_length}`;
+  return undefined;
+}
+
+/** The submitForm handler, limited per client address by `limiter`. */
+export function submitForm(db: ChannelDb, limiter: RateLimiter) {
+  return (r: ApiRequest): HandlerResult => {
+    const alias = r.params.alias!;
+    const row = db.get('SELECT * FROM custom_forms WHERE channel_id = ? AND alias = ?', [r.channelId, alias]);
+    if (!row) throw new HttpError(404, 'Form not found.');
+    tooMany(limiter.hit(addressKey(r.ip)));
+    const fields = JSON.parse(String(row.fields_json)) as Field[];
+    const given = r.body.values;
+    if (typeof given !== 'object' || given === null || Array.isArray(given))
+      throw new HttpError(422, INVALID, { values: ['The values field is required.'] });
+    const values: Record<string, string> = {};
+    const errors: Record<string, string[]> = {};
+    let total = 0;
+    for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
+      if (!fields.some((f) => f.name === name)) (errors[name] ??= []).push('This form has no such field.');
+      else if (typeof value !== 'string') (errors[name] ??= []).push('The value must be text.');
+      else {
+        values[name] = value.trim();
+        total += value.length;
+      }
+    }
+    for (const field of fields) {
+      const message = fieldError(field, values[field.name] ?? '');
+      if (message) (errors[field.name] ??= []).push(message);
+    }
+    if (total > MAX_TOTAL_CHARS)
+      (errors.values ??= []).push(`The form may hold at most ${MAX_TOTAL_CHARS} characters.`);
+    if (Object.keys(errors).length) throw new HttpError(422, INVALID, errors);
+
+    const now = r.clock.now;
+    const user = r.access().user;
+    db.run(
+      'INSERT INTO form_submissions (channel_id, form_alias, values_json, user_id, ip, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      [r.channelId, alias, JSON.stringify(values), user ? Number(user.id) : null, r.ip, now],
+    );
+    db.run(
+      `DELETE FROM form_submissions WHERE channel_id = ? AND id <= (
+         SELECT id FROM form_submissions WHERE channel_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
+      [r.channelId, r.channelId, MAX_SUBMISSIONS_PER_CHANNEL],
+    );
+    const to = r.settings().static_blocks?.contacts?.email;
+    if (to) {
+      const lines = fields
+        .filter((f) => values[f.name])
+        .map((f) => `${f.label}: ${values[f.name]}`)
+        .join('\n');
+      sendEmail(
+        db,
+        {
+          channelId: r.channelId,
+          to,
+          subject: `${String(row.name)}: a new message from the site`,
+          text: lines,
+          links: [],
+        },
+        now,
+      );
+    }
+    return { status: 201, body: { data: { message: 'Thank you: your message was sent.' } } };
+  };
+}
