@@ -1,8 +1,149 @@
-/** Placeholder until the Home page lands (built on another branch). */
-import type { ReactNode } from 'react';
-import { PageHeading } from '../site.js';
+/**
+ * The home page: the channel's slides as a carousel, the events live now, the featured events of
+ * `events-for-homepage` and the upcoming ones. With `?group={alias or name}` (the menu's school entries), that
+ * school's home: its slides and its teams' slides, and its events.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
+import type { Event } from '../../../api/contract.js';
+import { participantGroups, participants } from '../../../stores/catalog.js';
+import { groupNamed, homepageEvents, slides, slidesFor } from '../../../stores/site/home.js';
+import { $settings, $user } from '../../../stores/session.js';
+import { SCHEDULE_DEFAULTS, ScheduleView, type ScheduleOptions } from '../../schedule/index.js';
+import { EventItem } from '../../schedule/EventItem.js';
+import { scheduleCss } from '../../schedule/styles.js';
+import { useElement } from '../../ui/context.js';
+import { useViewHost } from '../../ui/view.js';
+import { PageHeading, useSite, useSiteStyles } from '../site.js';
+import { Carousel } from './Carousel.js';
+import { homeCss } from './home-styles.js';
 
-/** The Home page. */
+/** How many events each list of the home shows. */
+const HOME_LIMIT = 8;
+
+/** The home page. */
 export default function HomePage(): ReactNode {
-  return <PageHeading title="Home" />;
+  useSiteStyles(scheduleCss, homeCss);
+  const { t } = useElement();
+  const { route, href } = useSite();
+  const settings = useStore($settings);
+  const groupValue = route.query.group?.trim() || undefined;
+  const groups = useStore(participantGroups.$items);
+  const teams = useStore(participants.$items);
+  const slideState = useStore(slides.$state);
+
+  useEffect(() => {
+    slides.load();
+    if (!groupValue) homepageEvents.load();
+    else {
+      participantGroups.load().catch(() => undefined);
+      participants.load().catch(() => undefined);
+    }
+  }, [groupValue]);
+
+  const group = groupValue && groups ? groupNamed(groups, groupValue) : undefined;
+  const unknownGroup = Boolean(groupValue && groups && !group);
+  const shown = useMemo(
+    () => (slideState.status === 'ready' ? slidesFor(slideState.value, group, teams ?? []) : []),
+    [slideState, group, teams],
+  );
+  const title = group?.name ?? settings?.name ?? t('site:titles.home');
+  const watchUrl = href('/watch/{id}');
+  const school = group ? (group.alias ?? group.name) : undefined;
+  const list = (kind: ScheduleOptions['kind']): ScheduleOptions => ({
+    ...SCHEDULE_DEFAULTS,
+    kind,
+    limit: HOME_LIMIT,
+    watchUrl,
+    school,
+  });
+  // While a school's catalogue loads, its lists wait (they would list every school's events first).
+  const listsReady = !groupValue || Boolean(groups);
+
+  return (
+    <div className="home" part="home">
+      <PageHeading title={title} className={group ? 'page-title' : 'page-title sr-only'} />
+      {unknownGroup ? (
+        <p className="notice" role="status" part="notice">
+          {t('site:home.unknownGroup', { name: groupValue })}
+        </p>
+      ) : null}
+      {slideState.status === 'error' ? (
+        <p className="notice" part="notice">
+          {t('site:home.slidesError')}
+        </p>
+      ) : (
+        <Carousel slides={shown} label={t('site:home.slides', { name: title })} />
+      )}
+      {listsReady ? (
+        <>
+          <section className="home-section" aria-label={t('site:home.live')}>
+            <LiveNow options={list('live')} />
+          </section>
+          {group ? null : <Featured watchUrl={watchUrl} />}
+          <section className="home-section" aria-label={t('site:home.upcoming')}>
+            <ScheduleView options={list('upcoming')} />
+            <p>
+              <a
+                className="see-all"
+                href={href(school ? `/upcoming?school=${encodeURIComponent(school)}` : '/upcoming')}
+              >
+                {t('site:home.seeAll')}
+              </a>
+            </p>
+          </section>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** The events live now (the schedule's live list, kept short). */
+function LiveNow(props: { options: ScheduleOptions }): ReactNode {
+  return <ScheduleView options={props.options} />;
+}
+
+/** The channel's featured events (`events-for-homepage`): live, then upcoming, then on demand. */
+function Featured(props: { watchUrl: string }): ReactNode {
+  const { t } = useElement();
+  const view = useViewHost();
+  const state = useStore(homepageEvents.$state);
+  const user = useStore($user);
+  const options = useMemo<ScheduleOptions>(
+    () => ({ ...SCHEDULE_DEFAULTS, watchUrl: props.watchUrl }),
+    [props.watchUrl],
+  );
+  if (state.status !== 'ready') return null;
+  const seen = new Set<number>();
+  const events = [...state.value.live, ...state.value.upcoming, ...state.value.finished].filter((e) => {
+    if (seen.has(e.id)) return false;
+    seen.add(e.id);
+    return true;
+  });
+  if (events.length === 0) return null;
+  const select = (event: Event, e: MouseEvent) => {
+    if (!view.open({ to: 'event', id: event.id })) e.preventDefault();
+  };
+  return (
+    <section className="home-section featured" aria-labelledby="featured-title">
+      <h2 id="featured-title" className="title">
+        {t('site:home.featured')}
+      </h2>
+      <div className="grid">
+        <div className="block" role="list">
+          {events.slice(0, HOME_LIMIT).map((event) => (
+            <EventItem
+              key={event.id}
+              event={event}
+              options={options}
+              onSelect={select}
+              onStar={() => view.open({ to: 'sign-in', reason: 'favourite' })}
+              signedIn={Boolean(user)}
+              following={false}
+            />
+          ))}
+        </div>
+      </div>
+    </section>
+  );
 }

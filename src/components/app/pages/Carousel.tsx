@@ -1,0 +1,150 @@
+/**
+ * The home page's slides as a carousel, in the manner of the WAI-ARIA carousel pattern: a labelled region, each
+ * slide a group named "n of N", previous and next buttons, and a pause button. It advances every 5 s unless the
+ * viewer prefers reduced motion, and waits while the pointer is over it or focus is inside it (so it never moves
+ * under someone reading or tabbing). Only the slide in view can be reached by Tab. Arrow keys move between slides.
+ */
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import type { Slide } from '../../../api/contract.js';
+import { env } from '../../../lib/env.js';
+import { useElement } from '../../ui/context.js';
+import { safeUrl } from '../Layout.js';
+import { useSite } from '../site.js';
+
+/** How long each slide shows before the next. */
+export const SLIDE_MS = 5_000;
+
+/** Whether the viewer asked the system for less motion. */
+function prefersReducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+/** Where a slide's link goes: a site path in the app, an http(s) address in a new tab, anything else nowhere. */
+export function slideLink(link: string | null | undefined): { href: string; external: boolean } | undefined {
+  if (!link) return undefined;
+  if (link.startsWith('/') && !link.startsWith('//')) return { href: link, external: false };
+  return /^https?:\/\//i.test(link) ? { href: link, external: true } : undefined;
+}
+
+/** The carousel; nothing for no slides, one slide without controls. */
+export function Carousel(props: { slides: readonly Slide[]; label: string }): ReactNode {
+  const { t } = useElement();
+  const { href } = useSite();
+  const { slides } = props;
+  const [index, setIndex] = useState(0);
+  const [playing, setPlaying] = useState(() => !prefersReducedMotion());
+  const [hovered, setHovered] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const root = useRef<HTMLElement>(null);
+  const id = useId();
+  const count = slides.length;
+  const current = Math.min(index, Math.max(0, count - 1));
+
+  useEffect(() => {
+    if (!playing || hovered || focused || count < 2) return;
+    const timer = env().setTimeout(() => setIndex((i) => (i + 1) % count), SLIDE_MS);
+    return () => env().clearTimeout(timer);
+  }, [playing, hovered, focused, count, current]);
+
+  if (count === 0) return null;
+  const go = (to: number) => setIndex((to + count) % count);
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'ArrowRight') go(current + 1);
+    else if (e.key === 'ArrowLeft') go(current - 1);
+    else return;
+    e.preventDefault();
+  };
+
+  return (
+    <section
+      ref={root}
+      className="carousel"
+      part="carousel"
+      aria-roledescription={t('site:home.carousel')}
+      aria-label={props.label}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+      onFocus={() => setFocused(true)}
+      onBlur={(e) => {
+        if (!root.current?.contains(e.relatedTarget as Node | null)) setFocused(false);
+      }}
+      onKeyDown={onKey}
+    >
+      {count > 1 ? (
+        <div className="carousel-controls">
+          <button
+            type="button"
+            className="carousel-button"
+            part="carousel-pause"
+            onClick={() => setPlaying(!playing)}
+            aria-label={playing ? t('site:home.pause') : t('site:home.play')}
+          >
+            <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
+          </button>
+          <button
+            type="button"
+            className="carousel-button"
+            part="carousel-previous"
+            aria-controls={id}
+            aria-label={t('site:home.previous')}
+            onClick={() => go(current - 1)}
+          >
+            <span aria-hidden="true">‹</span>
+          </button>
+          <button
+            type="button"
+            className="carousel-button"
+            part="carousel-next"
+            aria-controls={id}
+            aria-label={t('site:home.next')}
+            onClick={() => go(current + 1)}
+          >
+            <span aria-hidden="true">›</span>
+          </button>
+        </div>
+      ) : null}
+      <div id={id} className="slides" aria-live={playing && !focused && !hovered ? 'off' : 'polite'}>
+        {slides.map((slide, i) => {
+          const shown = i === current;
+          const link = slideLink(slide.link);
+          const image = safeUrl(slide.image);
+          const body = (
+            <>
+              {image ? <img src={image} alt="" loading={i === 0 ? 'eager' : 'lazy'} /> : null}
+              {slide.title ? <span className="slide-title">{slide.title}</span> : null}
+            </>
+          );
+          return (
+            <div
+              key={slide.id}
+              className="slide"
+              part="slide"
+              role="group"
+              aria-roledescription={t('site:home.slide')}
+              aria-label={t('site:home.slideOf', { n: i + 1, count, title: slide.title ?? '' })}
+              hidden={!shown}
+            >
+              {link ? (
+                <a
+                  href={link.external ? link.href : href(link.href)}
+                  {...(link.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}
+                >
+                  {body}
+                </a>
+              ) : (
+                body
+              )}
+            </div>
+          );
+        })}
+      </div>
+      {count > 1 ? (
+        <div className="dots" aria-hidden="true">
+          {slides.map((slide, i) => (
+            <span key={slide.id} className={i === current ? 'dot current' : 'dot'} />
+          ))}
+        </div>
+      ) : null}
+    </section>
+  );
+}
