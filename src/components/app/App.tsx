@@ -230,14 +230,12 @@ function SitePage(props: { route: Route; router: Router; addStyles: (css: string
   const settings = useStore($settings);
   const [announced, setAnnounced] = useState('');
   const shownKey = useRef<string | undefined>(undefined);
-  const first = useRef(true);
   const key = pathOf(route);
 
   // Every change but the first address scrolls to the top.
   useEffect(() => {
-    if (first.current) return;
-    window.scrollTo(0, 0);
-  }, [key]);
+    if (router.previous()) window.scrollTo(0, 0);
+  }, [key, router]);
 
   const channelName = settings?.name ?? '';
   const site = useMemo<Site>(
@@ -248,17 +246,19 @@ function SitePage(props: { route: Route; router: Router; addStyles: (css: string
       menu: data.status === 'ready' ? data.value.menu : [],
       pages: data.status === 'ready' ? data.value.pages : [],
       headingShown(heading, title) {
-        document.title = channelName && title !== channelName ? `${title} | ${channelName}` : title || channelName;
-        if (shownKey.current === key) return;
-        shownKey.current = key;
-        routeShown(route, router.previous(), title);
-        // The first page of a visit keeps the browser's focus; later ones move it to their heading.
-        if (first.current) {
-          first.current = false;
-          return;
-        }
-        heading.focus({ preventScroll: true });
-        setAnnounced(title);
+        // After the frame: the page that was shown re-runs its heading's effect with this new site before it
+        // unmounts; only a heading still on the page names it.
+        requestAnimationFrame(() => {
+          if (!heading.isConnected) return;
+          document.title = channelName && title !== channelName ? `${title} | ${channelName}` : title || channelName;
+          if (shownKey.current === key) return;
+          shownKey.current = key;
+          routeShown(route, router.previous(), title);
+          // The first page of a visit keeps the browser's focus; later ones move it to their heading.
+          if (!router.previous()) return;
+          heading.focus({ preventScroll: true });
+          setAnnounced(title);
+        });
       },
       addStyles: props.addStyles,
     }),
