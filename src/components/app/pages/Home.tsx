@@ -13,6 +13,7 @@ import { SCHEDULE_DEFAULTS, ScheduleView, type ScheduleOptions } from '../../sch
 import { EventItem } from '../../schedule/EventItem.js';
 import { scheduleCss } from '../../schedule/styles.js';
 import { useElement } from '../../ui/context.js';
+import { NamespaceReady } from '../../ui/namespace.js';
 import { useViewHost } from '../../ui/view.js';
 import { PageHeading, useSite, useSiteStyles } from '../site.js';
 import { Carousel } from './Carousel.js';
@@ -21,8 +22,16 @@ import { homeCss } from './home-styles.js';
 /** How many events each list of the home shows. */
 const HOME_LIMIT = 8;
 
-/** The home page. */
+/** The home page (once the site's texts are in: the site waits for them too, a page rendered alone may not). */
 export default function HomePage(): ReactNode {
+  return (
+    <NamespaceReady ns="site">
+      <HomeBody />
+    </NamespaceReady>
+  );
+}
+
+function HomeBody(): ReactNode {
   useSiteStyles(scheduleCss, homeCss);
   const { t } = useElement();
   const { route, href } = useSite();
@@ -77,11 +86,12 @@ export default function HomePage(): ReactNode {
       )}
       {listsReady ? (
         <>
-          <section className="home-section" aria-label={t('site:home.live')}>
+          {/* The schedule views are labelled regions of their own (their titles). */}
+          <div className="home-section">
             <LiveNow options={list('live')} />
-          </section>
+          </div>
           {group ? null : <Featured watchUrl={watchUrl} />}
-          <section className="home-section" aria-label={t('site:home.upcoming')}>
+          <div className="home-section">
             <ScheduleView options={list('upcoming')} />
             <p>
               <a
@@ -91,7 +101,7 @@ export default function HomePage(): ReactNode {
                 {t('site:home.seeAll')}
               </a>
             </p>
-          </section>
+          </div>
         </>
       ) : null}
     </div>
