@@ -138,7 +138,8 @@ export function createRouter(baseAttribute?: string, options: { guard?: Guard } 
     },
     href(to) {
       const { path, search } = split(to);
-      return withBase(path, base) + search;
+      // Braces stay braces: views take link templates such as `/watch/{id}` through here.
+      return (withBase(path, base) + search).replace(/%7B/gi, '{').replace(/%7D/gi, '}');
     },
     setPages(next) {
       pages = next;

@@ -151,7 +151,9 @@ test('deep links survive a reload; back and forward move between pages without r
     .locator('[part~="header"]')
     .getByRole('link', { name: /Schedule/ })
     .click();
-  await app(page).locator('[part~="event-link"]').first().click();
+  const card = app(page).locator('[part~="event-link"]').first();
+  await expect(card, 'cards link to their watch page').toHaveAttribute('href', /^\/site\/watch\/\d+$/);
+  await card.click();
   await expect(page).toHaveURL(new RegExp(`${SITE}/watch/\\d+$`));
   await expect(app(page).locator('[part~="player"]')).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);

@@ -116,6 +116,7 @@ describe('router', () => {
     expect(page.pushed).to.deep.equal(['/tv/profile/edit']);
     expect(router.$route.get().name).to.equal('profileEdit');
     expect(router.href('/upcoming?sport=hockey')).to.equal('/tv/upcoming?sport=hockey');
+    expect(router.href('/watch/{id}'), 'a link template keeps its placeholder').to.equal('/tv/watch/{id}');
     page.back();
     expect(router.$route.get()).to.deep.include({ name: 'watch', params: { id: '12' } });
   });

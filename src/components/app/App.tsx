@@ -66,6 +66,24 @@ export function App(props: AppProps & ShellProps): ReactNode {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // Clicks on links to site paths anywhere in the shadow root navigate in the app; everything else is the
+  // browser's. On the root itself, from the first render, so no click can slip through before a page is shown.
+  useEffect(() => {
+    if (!container) return;
+    const onClick = (event: Event) => {
+      const click = event as MouseEvent;
+      const link = click.composedPath().find((node): node is HTMLAnchorElement => node instanceof HTMLAnchorElement);
+      if (!link?.hasAttribute('href')) return;
+      const target = { href: link.href, target: link.target, download: link.hasAttribute('download') };
+      const to = inAppPath(click, target, location.origin, router.base);
+      if (to === undefined) return;
+      click.preventDefault();
+      router.navigate(to);
+    };
+    container.addEventListener('click', onClick);
+    return () => container.removeEventListener('click', onClick);
+  }, [container, router]);
+
   /** Navigates unless the viewer is there already (a view asking for the screen it shows). */
   const go = useCallback(
     (to: string, options?: { replace?: boolean }) => {
@@ -160,23 +178,19 @@ export function App(props: AppProps & ShellProps): ReactNode {
       viewHost={viewHost}
       onReload={reloadSite}
     >
-      {() => <SiteBody router={router} host={host} addStyles={addStyles} />}
+      {() => <SiteBody router={router} addStyles={addStyles} />}
     </ElementShell>
   );
 }
 
 /** The site once the session is up: waits for the site's own start-up, then the layout and the page. */
-function SiteBody(props: {
-  router: Router;
-  host: HTMLElement | undefined;
-  addStyles: (css: string) => () => void;
-}): ReactNode {
+function SiteBody(props: { router: Router; addStyles: (css: string) => () => void }): ReactNode {
   const { t } = useElement();
   const data = useStore($siteData);
   const route = useStore(props.router.$route);
   const user = useStore($user);
   const settings = useStore($settings);
-  const { router, host } = props;
+  const { router } = props;
   const textsReady = useNamespace('site');
 
   // The channel's pages become routes once known (a path waiting for them resolves then).
@@ -186,29 +200,6 @@ function SiteBody(props: {
   // Who the viewer is changed (the profile arrived, a sign-in or sign-out, a temporary password): guards again.
   useEffect(() => router.recheck(), [user, settings, router]);
 
-  // Clicks on links to site paths navigate in the app; everything else is the browser's.
-  const main = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    const root = main.current?.getRootNode();
-    if (!root || !host) return;
-    const onClick = (event: Event) => {
-      const click = event as MouseEvent;
-      const link = click.composedPath().find((node): node is HTMLAnchorElement => node instanceof HTMLAnchorElement);
-      if (!link?.hasAttribute('href')) return;
-      const to = inAppPath(
-        click,
-        { href: link.href, target: link.target, download: link.hasAttribute('download') },
-        location.origin,
-        router.base,
-      );
-      if (to === undefined) return;
-      click.preventDefault();
-      router.navigate(to);
-    };
-    root.addEventListener('click', onClick);
-    return () => root.removeEventListener('click', onClick);
-  }, [router, host, data.status]);
-
   if (data.status === 'error') {
     return <StartupError message={errorText(data.error, t)} onReload={reloadSite} />;
   }
@@ -216,10 +207,29 @@ function SiteBody(props: {
     return <LoadingPanel text={t('common.loading')} />;
   }
   return (
-    <div ref={main} className={route.name === 'watchEmbed' ? 'site plain' : 'site'} part="site">
+    <div className={route.name === 'watchEmbed' ? 'site plain' : 'site'} part="site">
       <SitePage route={route} router={router} addStyles={props.addStyles} />
     </div>
   );
+}
+
+/**
+ * Moves focus to a page's heading, and again over the next frames if it fell to the document (a node that held it
+ * was removed meanwhile: the leaving page, a loading panel), until the heading has it or the viewer moved it.
+ */
+function focusSoon(heading: HTMLElement, tries = 5): void {
+  heading.focus({ preventScroll: true });
+  const root = heading.getRootNode() as ShadowRoot | Document;
+  if (tries <= 1) return;
+  requestAnimationFrame(() => {
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (heading.isConnected && root.activeElement !== heading && lost) focusSoon(heading, tries - 1);
+    else if (heading.isConnected && root.activeElement === heading)
+      requestAnimationFrame(() => {
+        if (heading.isConnected && (!document.activeElement || document.activeElement === document.body))
+          focusSoon(heading, tries - 1);
+      });
+  });
 }
 
 /** The layout and the page of one route, with the focus, title, scroll and announcement duties of a change. */
@@ -256,7 +266,7 @@ function SitePage(props: { route: Route; router: Router; addStyles: (css: string
           routeShown(route, router.previous(), title);
           // The first page of a visit keeps the browser's focus; later ones move it to their heading.
           if (!router.previous()) return;
-          heading.focus({ preventScroll: true });
+          focusSoon(heading);
           setAnnounced(title);
         });
       },
