@@ -149,6 +149,7 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
       video_view_uuid: viewId,
       category: info.category,
       origin_url: pageUrl(),
+      ...(outerTracker() ? { trk: outerTracker() } : {}),
       ...extra,
     });
     const send = (path: string, body: Record<string, unknown>) =>
