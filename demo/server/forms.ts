@@ -57,19 +57,21 @@ export function submitForm(db: ChannelDb, limiter: RateLimiter) {
     const given = r.body.values;
     if (typeof given !== 'object' || given === null || Array.isArray(given))
       throw new HttpError(422, INVALID, { values: ['The values field is required.'] });
-    const values: Record<string, string> = {};
-    const errors: Record<string, string[]> = {};
+    // Maps without a prototype: field names are the client's (`toString`, `__proto__` must be plain keys).
+    const values = new Map<string, string>();
+    const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+    const fail = (name: string, message: string) => (errors[name] ??= []).push(message);
     let total = 0;
     for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
-      if (!fields.some((f) => f.name === name)) (errors[name] ??= []).push('This form has no such field.');
-      else if (typeof value !== 'string') (errors[name] ??= []).push('The value must be text.');
+      if (!fields.some((f) => f.name === name)) fail(name, 'This form has no such field.');
+      else if (typeof value !== 'string') fail(name, 'The value must be text.');
       else {
-        values[name] = value.trim();
+        values.set(name, value.trim());
         total += value.length;
       }
     }
     for (const field of fields) {
-      const message = fieldError(field, values[field.name] ?? '');
+      const message = fieldError(field, values.get(field.name) ?? '');
       if (message) (errors[field.name] ??= []).push(message);
     }
     if (total > MAX_TOTAL_CHARS)
@@ -80,7 +82,7 @@ export function submitForm(db: ChannelDb, limiter: RateLimiter) {
     const user = r.access().user;
     db.run(
       'INSERT INTO form_submissions (channel_id, form_alias, values_json, user_id, ip, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [r.channelId, alias, JSON.stringify(values), user ? Number(user.id) : null, r.ip, now],
+      [r.channelId, alias, JSON.stringify(Object.fromEntries(values)), user ? Number(user.id) : null, r.ip, now],
     );
     db.run(
       `DELETE FROM form_submissions WHERE channel_id = ? AND id <= (
@@ -89,9 +91,10 @@ export function submitForm(db: ChannelDb, limiter: RateLimiter) {
     );
     const to = r.settings().static_blocks?.contacts?.email;
     if (to) {
+      // One line per field: a value's own line breaks are indented, so no value can pass for another field.
       const lines = fields
-        .filter((f) => values[f.name])
-        .map((f) => `${f.label}: ${values[f.name]}`)
+        .filter((f) => values.get(f.name))
+        .map((f) => `${f.label}: ${values.get(f.name)!.replace(/\r\n?|\n/g, '\n  ')}`)
         .join('\n');
       sendEmail(
         db,

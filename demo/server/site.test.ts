@@ -86,6 +86,9 @@ describe('the contacts form', () => {
     const long = await submit({ name: 'Ann', email: 'a@b.co', message: 'x'.repeat(2001) });
     assert.deepEqual(long.body.errors, { message: ['Field length must be less than 2000'] });
     assert.equal((await submit('nope')).status, 422);
+    const proto = await submit({ toString: 'x', __proto__: 'y', constructor: 'z' });
+    assert.equal(proto.status, 422, 'names of Object.prototype are plain unknown fields');
+    assert.deepEqual(proto.body.errors.toString, ['This form has no such field.']);
     assert.equal((await h.post('/api/custom-forms/nope', { api_key: h.key, values: {} })).status, 404);
   });
 
@@ -94,13 +97,14 @@ describe('the contacts form', () => {
       name: 'Ann Fan',
       email: 'ann@example.com',
       phone: '+1 (555) 010-0199',
-      message: 'Please stream the final.',
+      message: 'Please stream the final.\nEmail: forged@example.com',
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const outbox = await h.call('/__dev/outbox?to=support@demo-sports.example');
     const mail = outbox.body.data[0];
     assert.match(mail.subject, /Contact us/);
-    assert.match(mail.text, /Message: Please stream the final\./);
+    assert.match(mail.text, /Message: Please stream the final\.\n {2}Email: forged@example\.com/);
+    assert.doesNotMatch(mail.text, /^Email: forged/m, 'a value cannot forge another field');
     assert.match(mail.text, /Phone: \+1 \(555\) 010-0199/);
   });
 

@@ -111,8 +111,19 @@ export function matchRoute(
     });
     if (ok) return { name, params, path: normal, query };
   }
-  const page = pages.find((p) => normalisePath(p.path) === normal);
+  // Addresses arrive percent-encoded (`/%C3%A9quipe`), page urls from the API as written (`/équipe`).
+  const decoded = safeDecode(normal);
+  const page = pages.find((p) => safeDecode(normalisePath(p.path)) === decoded);
   return page ? { name: 'page', params: { id: String(page.id) }, page, path: normal, query } : undefined;
+}
+
+/** A path with its percent escapes decoded (as it is, when they are malformed). */
+function safeDecode(path: string): string {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
 }
 
 /** The path of a route with its parameters filled in (encoded), e.g. `routePath('watch', { id: '12' })`. */

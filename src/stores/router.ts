@@ -78,8 +78,8 @@ export function createRouter(baseAttribute?: string, options: { guard?: Guard } 
     return { name: 'notFound', params: {}, path: routePath('notFound'), query: {} };
   };
 
-  /** The route a change lands on after the guard and the 404 redirect; the address is replaced when it moved. */
-  const settle = (wanted: SiteRoute, via: Via, addressPath: string): SiteRoute => {
+  /** The route a change lands on after the guard and the 404 redirect, and whether it moved from the one asked for. */
+  const settle = (wanted: SiteRoute, via: Via, addressPath: string): { route: SiteRoute; moved: boolean } => {
     let route = wanted;
     let moved = route.name === 'notFound' && route.path !== addressPath;
     const from = current();
@@ -90,7 +90,16 @@ export function createRouter(baseAttribute?: string, options: { guard?: Guard } 
       route = match(path, queryOf(search));
       moved = true;
     }
-    if (moved) env().replaceUrl(withBase(route.path, base) + pathOf(route).slice(route.path.length));
+    return { route, moved };
+  };
+
+  /** The page address of a route. */
+  const addressOf = (route: SiteRoute) => withBase(route.path, base) + pathOf(route).slice(route.path.length);
+
+  /** Settles a change the address already shows (start, back and forward), replacing the address if it moved. */
+  const settleAddress = (wanted: SiteRoute, via: Via, addressPath: string): SiteRoute => {
+    const { route, moved } = settle(wanted, via, addressPath);
+    if (moved) env().replaceUrl(addressOf(route));
     return route;
   };
 
@@ -116,11 +125,11 @@ export function createRouter(baseAttribute?: string, options: { guard?: Guard } 
   // The atom must exist before the guard runs (it reads the current route): start pending, then settle.
   // eslint-disable-next-line prefer-const
   let $route = atom<SiteRoute>({ name: 'pending', params: {}, path: start.path, query: start.route.query });
-  $route.set(settle(start.route, 'start', start.path));
+  $route.set(settleAddress(start.route, 'start', start.path));
 
   const onPopState = () => {
     const next = fromAddress();
-    show(settle(next.route, 'pop', next.path));
+    show(settleAddress(next.route, 'pop', next.path));
   };
   const target = env().eventTarget;
   target?.addEventListener('popstate', onPopState);
@@ -131,10 +140,13 @@ export function createRouter(baseAttribute?: string, options: { guard?: Guard } 
     previous: () => before,
     navigate(to, navOptions = {}) {
       const { path, search } = split(to);
-      const url = withBase(path, base) + search;
-      if (navOptions.replace) env().replaceUrl(url);
-      else env().pushUrl(url);
-      show(settle(match(path, queryOf(search)), 'push', path));
+      const { route } = settle(match(path, queryOf(search)), 'push', path);
+      const now = current();
+      // Where the viewer already is (a link to this page, a guard that keeps them here): no new entry.
+      if (now && route.name !== 'pending' && pathOf(now) === pathOf(route)) return;
+      if (navOptions.replace) env().replaceUrl(addressOf(route));
+      else env().pushUrl(addressOf(route));
+      show(route);
     },
     href(to) {
       const { path, search } = split(to);
@@ -145,11 +157,11 @@ export function createRouter(baseAttribute?: string, options: { guard?: Guard } 
       pages = next;
       pagesKnown = true;
       const waiting = $route.get();
-      if (waiting.name === 'pending') show(settle(match(waiting.path, waiting.query), 'start', waiting.path));
+      if (waiting.name === 'pending') show(settleAddress(match(waiting.path, waiting.query), 'start', waiting.path));
     },
     recheck() {
       const now = current();
-      if (now) show(settle(now, 'refresh', now.path));
+      if (now) show(settleAddress(now, 'refresh', now.path));
     },
     destroy() {
       target?.removeEventListener('popstate', onPopState);

@@ -118,6 +118,8 @@ describe('<channel-app>', () => {
     expect(at('/keys/demo.json')).to.equal(0);
     for (const path of ['/settings', '/menu', '/pages', '/color-settings/web'])
       expect(at(path), path).to.be.greaterThan(0);
+    for (const path of ['/menu', '/pages'])
+      expect(at(path), `${path} after the api key`).to.be.greaterThan(at('/get_api_key'));
     for (const path of ['/participant-groups', '/participants', '/events-categories'])
       expect(at(path), `${path} after the menu and pages`).to.be.greaterThan(Math.max(at('/menu'), at('/pages')));
   });

@@ -98,12 +98,12 @@ async function shows(words: string): Promise<void> {
 }
 
 describe('site home', () => {
-  it('the plain home shows the main slides (untyped ones too), live now, featured and upcoming', async () => {
+  it('the plain home shows the main slides (untyped ones too), then the sports’, live now, featured and upcoming', async () => {
     page = renderSitePage(HomePage, { setup: (s) => api(s) });
     await shows('Finals week');
-    expect($$('[part~="slide"]').map((s) => s.textContent)).to.deep.equal(['Finals week', 'On demand']);
+    expect($$('[part~="slide"]').map((s) => s.textContent)).to.deep.equal(['Finals week', 'On demand', 'Hockey']);
     expect($('[part~="carousel"]')!.getAttribute('aria-roledescription')).to.equal('carousel');
-    expect($$('[part~="slide"]')[1]!.getAttribute('aria-label')).to.equal('2 of 2: On demand');
+    expect($$('[part~="slide"]')[1]!.getAttribute('aria-label')).to.equal('2 of 3: On demand');
     await shows('Featured');
     await waitUntil(() => $$('[part~="event"]').length >= 2, 'event cards');
     expect(page.server.to('GET', `${API}/events-for-homepage`)).to.have.length(1);
@@ -136,7 +136,7 @@ describe('site home', () => {
     $<HTMLButtonElement>('[part~="carousel-previous"]')!.click();
     await waitUntil(() => shownSlide() === 'Finals week');
     $('[part~="carousel"]')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft', bubbles: true }));
-    await waitUntil(() => shownSlide() === 'On demand', 'wraps around');
+    await waitUntil(() => shownSlide() === 'Hockey', 'wraps around');
     const pause = $<HTMLButtonElement>('[part~="carousel-pause"]')!;
     expect(pause.getAttribute('aria-label')).to.equal('Stop the slides');
     pause.click();

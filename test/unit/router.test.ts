@@ -130,7 +130,9 @@ describe('router', () => {
     router.navigate('/watch/abc');
     expect(router.$route.get().name).to.equal('notFound');
     expect(page.path, 'the address says /404').to.equal('/404');
-    expect(page.replaced).to.deep.equal(['/404']);
+    expect(page.pushed, 'one entry, for the 404 itself').to.deep.equal(['/404']);
+    router.navigate('/404');
+    expect(page.pushed, 'no entry for the page the viewer is on').to.deep.equal(['/404']);
   });
 
   it('a page path outside the base is the 404; destroy stops following the history', () => {
@@ -192,6 +194,7 @@ describe('router guards', () => {
     expect(router.$route.get().name, 'a guest may sign in').to.equal('login');
     router.navigate('/buy');
     expect(router.$route.get().name, 'a guest from login to /buy is sent back').to.equal('login');
+    expect(page.pushed, 'and no history entry is added').to.deep.equal([]);
     router.navigate('/profile/sessions/add');
     expect(router.$route.get().name, 'no remote auth: the orders').to.equal('profile');
     $settings.set({ auth: { remote_auth: true } } as never);

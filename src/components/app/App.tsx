@@ -33,6 +33,16 @@ export const APP_PROPS = ['base', 'lang'] as const;
 /** Raw attribute values. */
 export type AppProps = Partial<Record<(typeof APP_PROPS)[number], string>>;
 
+/** The routes a purchase started on a watch page may pass through before it returns there. */
+const CHECKOUT_DETOUR: readonly RouteName[] = [
+  'buy',
+  'packages',
+  'selectPackage',
+  'login',
+  'registration',
+  'verifyNotice',
+];
+
 /** Profile sections that have their own address. */
 const SECTION_PATHS: Record<string, string> = {
   orders: '/profile',
@@ -65,6 +75,15 @@ export function App(props: AppProps & ShellProps): ReactNode {
     void loadNamespace(toLang(props.lang) ?? $chosenLanguage.get() ?? 'en', 'site');
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  // A purchase's way back lasts while the viewer stays in the checkout (or signs in on the way).
+  useEffect(
+    () =>
+      router.$route.listen((route) => {
+        if (!CHECKOUT_DETOUR.includes(route.name as RouteName)) checkoutReturn.current = undefined;
+      }),
+    [router],
+  );
 
   // Clicks on links to site paths anywhere in the shadow root navigate in the app; everything else is the
   // browser's. On the root itself, from the first render, so no click can slip through before a page is shown.
@@ -106,7 +125,8 @@ export function App(props: AppProps & ShellProps): ReactNode {
       } else if (event instanceof ChannelPurchaseCompleteEvent && checkoutReturn.current) {
         const back = checkoutReturn.current;
         checkoutReturn.current = undefined;
-        go(back);
+        // Replacing the checkout's entry: Back from the watch page does not offer the pass just bought again.
+        go(back, { replace: true });
       }
       return handled;
     };
@@ -259,7 +279,7 @@ function SitePage(props: { route: Route; router: Router; addStyles: (css: string
         // After the frame: the page that was shown re-runs its heading's effect with this new site before it
         // unmounts; only a heading still on the page names it.
         requestAnimationFrame(() => {
-          if (!heading.isConnected) return;
+          if (!heading.isConnected || heading.getClientRects().length === 0) return;
           document.title = channelName && title !== channelName ? `${title} | ${channelName}` : title || channelName;
           if (shownKey.current === key) return;
           shownKey.current = key;

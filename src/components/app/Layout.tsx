@@ -4,7 +4,7 @@
  * into a disclosure button) and the footer (information pages and the channel's static blocks).
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { MenuItem } from '../../api/contract.js';
 import { ChannelLogoutEvent } from '../../events/index.js';
 import { LANGUAGES, type Lang } from '../../lib/lang.js';
@@ -58,18 +58,26 @@ function Entry(props: { item: MenuItem; currentPath: string }): ReactNode {
   const { item, currentPath } = props;
   const [open, setOpen] = useState(false);
   const listId = useId();
+  const button = useRef<HTMLButtonElement>(null);
   const { route } = useSite();
   useEffect(() => setOpen(false), [route]);
   if (item.type === 'group' && item.items?.length) {
     return (
-      <li className="group" part="menu-group">
-        <button
-          type="button"
-          aria-expanded={open}
-          aria-controls={listId}
-          onClick={() => setOpen(!open)}
-          onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}
-        >
+      <li
+        className="group"
+        part="menu-group"
+        // Escape anywhere in the list closes it and gives focus back to its button; leaving it closes it too.
+        onKeyDown={(e) => {
+          if (e.key !== 'Escape' || !open) return;
+          e.stopPropagation();
+          setOpen(false);
+          button.current?.focus();
+        }}
+        onBlur={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOpen(false);
+        }}
+      >
+        <button ref={button} type="button" aria-expanded={open} aria-controls={listId} onClick={() => setOpen(!open)}>
           <Icon src={item.custom_icon} />
           {item.name}
         </button>
@@ -86,7 +94,7 @@ function Entry(props: { item: MenuItem; currentPath: string }): ReactNode {
       </li>
     );
   }
-  const url = item.url || (item.alias ? groupPath(item) : undefined);
+  const url = item.url || (item.type === 'group' || item.alias ? groupPath(item) : undefined);
   if (!url) return null;
   return (
     <li part="menu-item">
@@ -107,17 +115,27 @@ export function Header(): ReactNode {
   const { emit } = useViewHost();
   const [menuOpen, setMenuOpen] = useState(false);
   const navId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
   useEffect(() => setMenuOpen(false), [site.route]);
   const name = settings?.name ?? '';
   const logo = safeUrl(settings?.logo);
 
   return (
-    <header className="site-header" part="header">
+    <header
+      className="site-header"
+      part="header"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !menuOpen) return;
+        setMenuOpen(false);
+        toggle.current?.focus();
+      }}
+    >
       <a className="brand" href={site.href('/')} part="brand" aria-label={t('site:layout.home', { name })}>
         {logo ? <img src={logo} alt="" height={36} /> : null}
         <span className="brand-name">{name}</span>
       </a>
       <button
+        ref={toggle}
         type="button"
         className="menu-toggle"
         part="menu-button"

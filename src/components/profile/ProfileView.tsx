@@ -61,8 +61,9 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
     return route ? { name: 'route', route } : guestStep(guestScreen);
   });
   // A site's address names the screen: follow it when it changes (back and forward, a link in the header).
+  // An address without a screen (a site's /profile) leaves any guest screen for the profile's home.
   useEffect(() => {
-    if (guestScreen) setStep((now) => (now.name === guestScreen ? now : guestStep(guestScreen)));
+    setStep((now) => (now.name === 'route' || now.name === (guestScreen ?? 'home') ? now : guestStep(guestScreen)));
   }, [guestScreen]);
   const [emailFocus, setEmailFocus] = useState(0);
 

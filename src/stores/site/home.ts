@@ -47,15 +47,20 @@ export function groupNamed(groups: readonly ParticipantGroup[], value: string): 
 }
 
 /**
- * The slides a home shows: on the plain home the main slides (a slide without a type is main); on a school's home
- * that school's slides and those of its teams.
+ * The slides a home shows: on the plain home the main slides (a slide without a type is main), then the category
+ * ones; on a school's home that school's slides and those of its teams.
  */
 export function slidesFor(
   all: readonly Slide[],
   group: ParticipantGroup | undefined,
   participants: readonly Participant[],
 ): Slide[] {
-  if (!group) return all.filter((s) => (s.slidable_type ?? 'main') === 'main');
+  // The plain home: main slides first, then the sports' (category) slides; no page of the site is a sport's own.
+  if (!group)
+    return [
+      ...all.filter((s) => (s.slidable_type ?? 'main') === 'main'),
+      ...all.filter((s) => s.slidable_type === 'category'),
+    ];
   const teams = new Set(participants.filter((p) => p.participant_group_id === group.id).map((p) => p.id));
   return all.filter(
     (s) =>

@@ -57,7 +57,8 @@ export function rememberPage(route: Route, from: Route | undefined): void {
     path: route.path,
     query: route.query,
     params: route.params,
-    referrer: from ? pathOf(from) : undefined,
+    // The path only: the page before may have carried one-time values (a reset token, a social code).
+    referrer: from?.path,
   };
   env().storage.set(LAST_PAGE_KEY, page, LAST_PAGE_MS);
 }

@@ -12,7 +12,7 @@ import { toLang, type Lang } from '../../lib/lang.js';
 import { channelPagesOf, type ChannelPage } from '../../lib/routes.js';
 import { categories, participantGroups, participants } from '../catalog.js';
 import { $config } from '../config.js';
-import { $geo, getClient, reloadSession, startSession } from '../session.js';
+import { $geo, currentApiKey, getClient, reloadSession, startSession } from '../session.js';
 
 /** What the site adds to the session: the menu, the content pages and the paths they open. */
 export interface SiteData {
@@ -33,10 +33,14 @@ export function startSite(): Promise<void> {
   loading = (async () => {
     try {
       const api = getClient();
+      // The spec's order: the keys first, then settings, menu, pages, colours and the profile together (the
+      // session's start-up asks for settings and colours as soon as the channel key is in; it runs meanwhile).
+      const session = startSession();
+      await currentApiKey();
       const [menu, pages] = await Promise.all([
         api.call('menu', { global: true }),
         api.call('pages', { global: true }),
-        startSession(),
+        session,
       ]);
       const channelPages = channelPagesOf([...pages.data, ...menuPages(menu.data)]);
       $siteData.set(ready({ menu: menu.data, pages: pages.data, channelPages }));

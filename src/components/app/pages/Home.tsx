@@ -7,12 +7,15 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../../api/contract.js';
 import { participantGroups, participants } from '../../../stores/catalog.js';
+import { $favouriteIndex, followsEvent } from '../../../stores/favourites.js';
+import { createToasts } from '../../../stores/toasts.js';
 import { groupNamed, homepageEvents, slides, slidesFor } from '../../../stores/site/home.js';
 import { $settings, $user } from '../../../stores/session.js';
 import { SCHEDULE_DEFAULTS, ScheduleView, type ScheduleOptions } from '../../schedule/index.js';
 import { EventItem } from '../../schedule/EventItem.js';
 import { scheduleCss } from '../../schedule/styles.js';
 import { useElement } from '../../ui/context.js';
+import { ToastList } from '../../ui/shell.js';
 import { NamespaceReady } from '../../ui/namespace.js';
 import { useViewHost } from '../../ui/view.js';
 import { PageHeading, useSite, useSiteStyles } from '../site.js';
@@ -119,6 +122,10 @@ function Featured(props: { watchUrl: string }): ReactNode {
   const view = useViewHost();
   const state = useStore(homepageEvents.$state);
   const user = useStore($user);
+  const toasts = useMemo(createToasts, []);
+  useEffect(() => () => toasts.destroy(), [toasts]);
+  const toastList = useStore(toasts.$toasts);
+  const favouriteIndex = useStore($favouriteIndex);
   const options = useMemo<ScheduleOptions>(
     () => ({ ...SCHEDULE_DEFAULTS, watchUrl: props.watchUrl }),
     [props.watchUrl],
@@ -134,6 +141,11 @@ function Featured(props: { watchUrl: string }): ReactNode {
   const select = (event: Event, e: MouseEvent) => {
     if (!view.open({ to: 'event', id: event.id })) e.preventDefault();
   };
+  // As in the schedule: a guest's star says why and asks to sign in.
+  const star = (event: Event) => {
+    toasts.show(t('schedule.favourite.login'), 'info');
+    view.open({ to: 'sign-in', reason: 'favourite', eventId: event.id });
+  };
   return (
     <section className="home-section featured" aria-labelledby="featured-title">
       <h2 id="featured-title" className="title">
@@ -147,13 +159,14 @@ function Featured(props: { watchUrl: string }): ReactNode {
               event={event}
               options={options}
               onSelect={select}
-              onStar={() => view.open({ to: 'sign-in', reason: 'favourite' })}
+              onStar={star}
               signedIn={Boolean(user)}
-              following={false}
+              following={followsEvent(event, favouriteIndex)}
             />
           ))}
         </div>
       </div>
+      <ToastList toasts={toastList} onDismiss={toasts.dismiss} />
     </section>
   );
 }
