@@ -152,16 +152,7 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
       ...(outerTracker() ? { trk: outerTracker() } : {}),
       ...extra,
     });
-    const send = (path: string, body: Record<string, unknown>) =>
-      void env()
-        .fetch(`${base}/${path}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-          credentials: 'omit',
-          keepalive: true,
-        })
-        .catch(() => undefined);
+    const send = (path: string, body: Record<string, unknown>) => void postJson(`${base}/${path}`, body);
 
     cancels.push(
       whenIdle(() => {
@@ -216,6 +207,22 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
       if (mux && attached && !attached.deleted) mux.destroyMonitor(video);
     },
   };
+}
+
+/** Posts one analytics body (JSON, no cookies, surviving the page's unload); never rejects. */
+function postJson(url: string, body: Record<string, unknown>): Promise<void> {
+  return env()
+    .fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      credentials: 'omit',
+      keepalive: true,
+      body: JSON.stringify(body),
+    })
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }
 
 /** The page's address without its query or hash (they may carry one-time values). */
@@ -295,23 +302,15 @@ export function datalakeEvent(
   const base = `${config.analyticsUrl}/datalake`;
   const trk = outerTracker();
   void ensureSession(base, profile).then(() =>
-    env()
-      .fetch(`${base}/event/`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        credentials: 'omit',
-        keepalive: true,
-        body: JSON.stringify({
-          profile,
-          session_uuid: datalakeSession(profile),
-          user_id: user?.id,
-          user_email: user?.email,
-          event,
-          origin_url: pageUrl(),
-          ...(trk ? { trk } : {}),
-          ...extras,
-        }),
-      })
-      .catch(() => undefined),
+    postJson(`${base}/event/`, {
+      profile,
+      session_uuid: datalakeSession(profile),
+      user_id: user?.id,
+      user_email: user?.email,
+      event,
+      origin_url: pageUrl(),
+      ...(trk ? { trk } : {}),
+      ...extras,
+    }),
   );
 }

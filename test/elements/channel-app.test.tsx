@@ -4,11 +4,11 @@
 // the page's address and history are faked through the environment, so nothing here moves the test page.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { start } from '../../elements/channel-app.js';
-import { resetEnv, setEnv, type PageLocation } from '../../src/lib/env.js';
+import { resetEnv, setEnv } from '../../src/lib/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
 import { resetSession } from '../../src/stores/session.js';
 import { resetSite } from '../../src/stores/site/startup.js';
-import { FakeServer, ok } from '../unit/helpers.js';
+import { fakeAddress, FakeServer, ok } from '../unit/helpers.js';
 import { API, KEYS, startupRoutes } from './site-harness.js';
 
 declare function describe(name: string, body: () => void): void;
@@ -31,36 +31,6 @@ const MENU = [
   { id: 4, name: 'Elsewhere', url: 'https://elsewhere.example/', type: 'link' },
 ];
 const PAGES = [{ id: 9, name: 'Partners', alt_name: null, url: '/partners' }];
-
-/** A fake page address and history under the environment. */
-function fakePage(start: string) {
-  let current = new URL(start, 'https://site.test');
-  const pushed: string[] = [];
-  const target = new EventTarget();
-  setEnv({
-    location: (): PageLocation => ({
-      href: current.href,
-      origin: current.origin,
-      pathname: current.pathname,
-      hostname: current.hostname,
-      search: current.search,
-      hash: current.hash,
-      assign: () => undefined,
-    }),
-    eventTarget: target,
-    pushUrl: (url) => {
-      current = new URL(url, current);
-      pushed.push(url);
-    },
-    replaceUrl: (url) => void (current = new URL(url, current)),
-  });
-  return {
-    pushed,
-    get path() {
-      return current.pathname + current.search;
-    },
-  };
-}
 
 let server: FakeServer;
 let storage: ExpiringStorage;
@@ -87,7 +57,7 @@ function world(path = '/', setup: (s: FakeServer) => void = () => undefined) {
     storage,
     logger: { error: () => undefined, warn: () => undefined, info: () => undefined },
   });
-  return fakePage(path);
+  return fakeAddress(path);
 }
 
 const shadow = (el: Element) => el.shadowRoot!;

@@ -6,7 +6,7 @@
  */
 import * as fakeTimers from '@sinonjs/fake-timers';
 import type * as FakeTimers from '@sinonjs/fake-timers';
-import { env, resetEnv, setEnv } from '../../src/lib/env.js';
+import { env, resetEnv, setEnv, type PageLocation } from '../../src/lib/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
 
 /** 2024-01-15T17:00:00Z: a fixed start for every fake clock. */
@@ -270,4 +270,48 @@ export function captureNavigation(): { assigned: string[]; restore(): void } {
     },
   });
   return { assigned, restore: () => setEnv({ location: before }) };
+}
+
+/** A fake page address and history in the environment: what was pushed and replaced, and a way to go back. */
+export function fakeAddress(start: string) {
+  let current = new URL(start, 'https://site.test');
+  const entries = [current.href];
+  const pushed: string[] = [];
+  const replaced: string[] = [];
+  const target = new EventTarget();
+  const location = (): PageLocation => ({
+    href: current.href,
+    origin: current.origin,
+    pathname: current.pathname,
+    hostname: current.hostname,
+    search: current.search,
+    hash: current.hash,
+    assign: () => undefined,
+  });
+  setEnv({
+    location,
+    eventTarget: target,
+    pushUrl: (url) => {
+      current = new URL(url, current);
+      entries.push(current.href);
+      pushed.push(url);
+    },
+    replaceUrl: (url) => {
+      current = new URL(url, current);
+      entries[entries.length - 1] = current.href;
+      replaced.push(url);
+    },
+  });
+  return {
+    pushed,
+    replaced,
+    back() {
+      entries.pop();
+      current = new URL(entries[entries.length - 1]!);
+      target.dispatchEvent(new Event('popstate'));
+    },
+    get path() {
+      return current.pathname + current.search;
+    },
+  };
 }

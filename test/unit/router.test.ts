@@ -3,57 +3,14 @@
  * ids, unknown paths to /404 (once the channel's pages are known), channel pages, the base, and the history.
  */
 import { expect } from '@open-wc/testing';
-import { resetEnv, setEnv, type PageLocation } from '../../src/lib/env.js';
+import { resetEnv, setEnv } from '../../src/lib/env.js';
+import { fakeAddress } from './helpers.js';
 import { matchRoute, normaliseBase, pathBelowBase, ROUTES, routePath, withBase } from '../../src/lib/routes.js';
 import { createRouter, type Router } from '../../src/stores/router.js';
 import { rememberPage, returnPath, siteGuard } from '../../src/stores/site/navigation.js';
 import { $settings, $user } from '../../src/stores/session.js';
 import { keepOuterTracker, outerTracker } from '../../src/media/analytics.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
-
-/** A fake page address and history: what the router pushed and replaced, and a way to go back. */
-function fakePage(start: string) {
-  let current = new URL(start, 'https://site.test');
-  const entries = [current.href];
-  const pushed: string[] = [];
-  const replaced: string[] = [];
-  const target = new EventTarget();
-  const location = (): PageLocation => ({
-    href: current.href,
-    origin: current.origin,
-    pathname: current.pathname,
-    hostname: current.hostname,
-    search: current.search,
-    hash: current.hash,
-    assign: () => undefined,
-  });
-  setEnv({
-    location,
-    eventTarget: target,
-    pushUrl: (url) => {
-      current = new URL(url, current);
-      entries.push(current.href);
-      pushed.push(url);
-    },
-    replaceUrl: (url) => {
-      current = new URL(url, current);
-      entries[entries.length - 1] = current.href;
-      replaced.push(url);
-    },
-  });
-  return {
-    pushed,
-    replaced,
-    back() {
-      entries.pop();
-      current = new URL(entries[entries.length - 1]!);
-      target.dispatchEvent(new Event('popstate'));
-    },
-    get path() {
-      return current.pathname + current.search;
-    },
-  };
-}
 
 describe('routes', () => {
   it('every route of the table opens itself, with its parameters checked', () => {
@@ -109,7 +66,7 @@ describe('router', () => {
   });
 
   it('starts at the deep link of the page, navigates with history entries, and follows back', () => {
-    const page = fakePage('/tv/watch/12?trk=mail');
+    const page = fakeAddress('/tv/watch/12?trk=mail');
     router = createRouter('/tv');
     expect(router.$route.get()).to.deep.include({ name: 'watch', params: { id: '12' }, query: { trk: 'mail' } });
     router.navigate('/profile/edit');
@@ -122,7 +79,7 @@ describe('router', () => {
   });
 
   it('a path no route answers waits for the channel pages, then opens the page or redirects to /404', () => {
-    const page = fakePage('/season-tickets');
+    const page = fakeAddress('/season-tickets');
     router = createRouter();
     expect(router.$route.get().name).to.equal('pending');
     router.setPages([{ path: '/season-tickets', name: 'Season tickets', id: 4 }]);
@@ -136,7 +93,7 @@ describe('router', () => {
   });
 
   it('a page path outside the base is the 404; destroy stops following the history', () => {
-    const page = fakePage('/elsewhere');
+    const page = fakeAddress('/elsewhere');
     router = createRouter('/tv');
     router.setPages([]);
     expect(router.$route.get().name).to.equal('notFound');
@@ -158,7 +115,7 @@ describe('router guards', () => {
   });
 
   it('a guard sends a change elsewhere: the address is replaced, with the query, and previous() remembers', () => {
-    const page = fakePage('/tv/');
+    const page = fakeAddress('/tv/');
     const seen: string[] = [];
     router = createRouter('/tv', {
       guard: (to, from, via) => {
@@ -175,7 +132,7 @@ describe('router guards', () => {
   });
 
   it('a guard that loops is cut short instead of hanging', () => {
-    fakePage('/');
+    fakeAddress('/');
     let calls = 0;
     router = createRouter('/', { guard: (to) => (calls++, to.name === 'faq' ? '/about' : '/faq') });
     expect(calls).to.be.below(10);
@@ -183,7 +140,7 @@ describe('router guards', () => {
   });
 
   it('the site guard: temporary password, auth pages when signed in, /buy from login, device linking', () => {
-    const page = fakePage('/login');
+    const page = fakeAddress('/login');
     setEnv({
       storage: new ExpiringStorage(
         () => new MemoryStorage(),
@@ -215,7 +172,7 @@ describe('router guards', () => {
   });
 
   it('remembers the last page with its query (never an auth or error page) and keeps trk', () => {
-    fakePage('/');
+    fakeAddress('/');
     const storage = new ExpiringStorage(
       () => new MemoryStorage(),
       () => Date.now(),

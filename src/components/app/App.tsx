@@ -7,7 +7,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ChannelLoginEvent, ChannelLogoutEvent, ChannelPurchaseCompleteEvent, own } from '../../events/index.js';
+import { ChannelLoginEvent, ChannelLogoutEvent, ChannelPurchaseCompleteEvent } from '../../events/index.js';
 import { loadNamespace } from '../../i18n/index.js';
 import { toLang } from '../../lib/lang.js';
 import { AUTH_ROUTES, type Route, type RouteName } from '../../lib/routes.js';
@@ -20,7 +20,7 @@ import { errorText } from '../ui/messages.js';
 import { useNamespace } from '../ui/namespace.js';
 import { LoadingPanel } from '../ui/panels.js';
 import { ElementShell, StartupError, type ShellProps } from '../ui/shell.js';
-import type { OpenRequest, ViewHost } from '../ui/view.js';
+import { tagViewHost, type OpenRequest, type ViewHost } from '../ui/view.js';
 import { appCss } from './app-styles.js';
 import { Footer, Header } from './Layout.js';
 import { inAppPath } from './links.js';
@@ -103,21 +103,16 @@ export function App(props: AppProps & ShellProps): ReactNode {
     return () => container.removeEventListener('click', onClick);
   }, [container, router]);
 
-  /** Navigates unless the viewer is there already (a view asking for the screen it shows). */
-  const go = useCallback(
-    (to: string, options?: { replace?: boolean }) => {
-      const now = router.$route.get();
-      if (now.name !== 'pending' && pathOf(now) === to) return;
-      router.navigate(to, options);
-    },
-    [router],
-  );
-
+  // The tag's answers (public events from the element, the light DOM for Stripe's field) with the site's own:
+  // navigation for what views ask, and what the site does after their news. The router adds no history entry for
+  // the page the viewer is already on (a view asking for the screen it shows).
   const viewHost = useMemo<ViewHost>(() => {
+    const tag = host ? tagViewHost(host) : undefined;
+    const go = (to: string, options?: { replace?: boolean }) => router.navigate(to, options);
     const emit = (event: Event) => {
-      const handled = host ? host.dispatchEvent(own(event)) : true;
-      // What the site does after a view's news: a sign-in returns to the last page (a registration first shows
-      // the verification notice), a purchase returns to the page it started from.
+      const handled = tag ? tag.emit(event) : true;
+      // A sign-in returns to the last page (a registration first shows the verification notice), a purchase to the
+      // page it started from.
       if (event instanceof ChannelLoginEvent) {
         go(event.detail.method === 'register' ? '/verify-notice' : returnPath(), { replace: true });
       } else if (event instanceof ChannelLogoutEvent) {
@@ -157,29 +152,28 @@ export function App(props: AppProps & ShellProps): ReactNode {
           return false;
         }
         case 'account': {
+          const onAuthPage = AUTH_ROUTES.includes(now.name as RouteName);
           if (request.screen === 'home') {
-            if (AUTH_ROUTES.includes(now.name as RouteName)) go(returnPath(), { replace: true });
+            if (onAuthPage) go(returnPath(), { replace: true });
             return true;
           }
           const path = SCREEN_PATHS[request.screen];
-          if (path && now.name !== 'pending' && AUTH_ROUTES.includes(now.name as RouteName)) go(path);
+          if (path && onAuthPage) go(path);
           return true;
         }
       }
     };
     return {
-      open,
       emit,
+      open,
       reveal: () => undefined,
-      attachLight(node) {
-        host?.appendChild(node);
-        return () => node.remove();
-      },
+      attachLight: (node) => tag?.attachLight(node) ?? (() => undefined),
     };
-  }, [host, router, go]);
+  }, [host, router]);
 
-  // Every stylesheet a page adds is adopted next to the site's own (no <style> elements: strict CSP).
-  const css = useMemo(() => [appCss, ...extraCss].join('\n'), [extraCss]);
+  // Every stylesheet a page adds is adopted next to the site's own, each a sheet of its own made once (no
+  // <style> elements: strict CSP).
+  const css = useMemo(() => [...new Set([appCss, ...extraCss])], [extraCss]);
   const addStyles = useCallback((sheet: string) => {
     setExtraCss((list) => [...list, sheet]);
     return () =>

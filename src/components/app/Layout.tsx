@@ -8,36 +8,30 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { MenuItem } from '../../api/contract.js';
 import { ChannelLogoutEvent } from '../../events/index.js';
 import { LANGUAGES, type Lang } from '../../lib/lang.js';
+import { staticValue } from '../../stores/site/static-blocks.js';
 import { chooseLanguage } from '../../stores/site/startup.js';
 import { $settings, $user, logout } from '../../stores/session.js';
 import { useElement } from '../ui/context.js';
 import { useViewHost } from '../ui/view.js';
+import { channelLink, safeUrl } from './links.js';
 import { useSite } from './site.js';
 
 /** Language names in their own language (the switch reads the same whatever the page's language). */
 const LANGUAGE_NAMES: Record<Lang, string> = { en: 'English', fr: 'Français' };
 
-/** A URL an `<img>` or link may use: http(s), or a path of this site or server. */
-export function safeUrl(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
-  if (url.startsWith('/') && !url.startsWith('//')) return url;
-  return /^https?:\/\//i.test(url) ? url : undefined;
-}
-
-/** A link of the menu or footer: a site path through the site's href; anything else leaves the site. */
+/** A link of the menu or footer: a site path through the site's href; an http(s) address leaves the site. */
 function MenuLink(props: { url: string; children: ReactNode; current?: boolean }): ReactNode {
   const { href } = useSite();
-  const { url } = props;
-  if (url.startsWith('/') && !url.startsWith('//'))
+  const link = channelLink(props.url);
+  if (!link) return <span>{props.children}</span>;
+  if (link.external)
     return (
-      <a href={href(url)} aria-current={props.current ? 'page' : undefined}>
+      <a href={link.href} target="_blank" rel="noopener noreferrer">
         {props.children}
       </a>
     );
-  const safe = safeUrl(url);
-  if (!safe) return <span>{props.children}</span>;
   return (
-    <a href={safe} target="_blank" rel="noopener noreferrer">
+    <a href={href(link.href)} aria-current={props.current ? 'page' : undefined}>
       {props.children}
     </a>
   );
@@ -203,17 +197,17 @@ const FOOTER_LINKS = [
   ['/terms_conditions', 'termsConditions'],
 ] as const;
 
-/** One value of a static block: an email as a mail link, an http(s) URL as a link, anything else as text. */
-export function StaticValue(props: { value: string }): ReactNode {
-  const { value } = props;
-  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) return <a href={`mailto:${value}`}>{value}</a>;
-  if (/^https?:\/\//i.test(value))
+/** One value of a static block: an email as a mail link, an http(s) URL as a short link, anything else as text. */
+function FooterValue(props: { value: string }): ReactNode {
+  const { value, kind } = staticValue(props.value);
+  if (kind === 'email') return <a href={`mailto:${value}`}>{value}</a>;
+  if (kind === 'url')
     return (
       <a href={value} target="_blank" rel="noopener noreferrer">
         {value.replace(/^https?:\/\/(www\.)?/i, '')}
       </a>
     );
-  return <>{value}</>;
+  return <>{props.value}</>;
 }
 
 /** The site's footer. */
@@ -237,7 +231,7 @@ export function Footer(): ReactNode {
         <ul key={group} className="static-block" part="static-block" data-group={group}>
           {Object.entries(values).map(([key, value]) => (
             <li key={key}>
-              <StaticValue value={value} />
+              <FooterValue value={value} />
             </li>
           ))}
         </ul>

@@ -41,3 +41,19 @@ export function inAppPath(click: LinkClick, link: LinkTarget, pageOrigin: string
   const path = pathBelowBase(url.pathname, base);
   return path === undefined ? undefined : path + url.search;
 }
+
+/** A URL an `<img>` or a link may use: http(s), or a path of this site or server (never `//host`, no spaces). */
+export function safeUrl(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  return /^https?:\/\/\S+$/i.test(url) || /^\/(?!\/)\S*$/.test(url) ? url : undefined;
+}
+
+/**
+ * Where a link from the channel (a menu entry, a slide) goes: a site path stays in the site (`external: false`,
+ * its `href` still to go through the site's base), an http(s) address leaves it, anything else goes nowhere.
+ */
+export function channelLink(link: string | null | undefined): { href: string; external: boolean } | undefined {
+  if (!link) return undefined;
+  if (link.startsWith('/') && !link.startsWith('//')) return { href: link, external: false };
+  return /^https?:\/\//i.test(link) ? { href: link, external: true } : undefined;
+}

@@ -42,9 +42,15 @@ export function useSite(): Site {
  * `<style>` element: a strict Content-Security-Policy (no 'unsafe-inline') allows only the former.
  */
 export function useSiteStyles(...css: string[]): void {
-  const site = useSite();
-  const key = css.join('\n');
-  useEffect(() => site.addStyles(key), [site, key]);
+  // `addStyles` is the same function for the site's whole life: the sheets stay while the page does, not re-added
+  // with every route the page shows.
+  const { addStyles } = useSite();
+  // One key for the effect; each text stays a sheet of its own.
+  const key = css.join('\u0000');
+  useEffect(() => {
+    const removals = key.split('\u0000').map((sheet) => addStyles(sheet));
+    return () => removals.forEach((remove) => remove());
+  }, [addStyles, key]);
 }
 
 /**

@@ -47,7 +47,8 @@ export interface ShellProps {
 export function ElementShell(props: {
   container: ShellProps['container'];
   lang: string | undefined;
-  css: string;
+  /** The element's CSS: one text, or several (each becomes its own cached sheet, as a site's pages add theirs). */
+  css: string | readonly string[];
   /** The capabilities the views get (default: the tag's answers, public events from the element). */
   viewHost?: ViewHost | undefined;
   /** What the start-up error's Reload does (default: a new api key and the session's start-up again). */
@@ -79,7 +80,7 @@ export function ElementShell(props: {
   useEffect(() => {
     if (!root) return;
     const colorCss = colors ? `:host {\n${colorDeclarations(colors)}\n}` : '';
-    adopt(root, [baseCss, css, colorCss]);
+    adopt(root, [baseCss, ...(typeof css === 'string' ? [css] : css), colorCss]);
   }, [root, css, colors]);
 
   useEffect(() => {

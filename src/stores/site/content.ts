@@ -1,13 +1,12 @@
 /**
  * The site's content: channel pages by alias (`GET pages/{alias}`), the FAQ, custom forms with their local rules
- * and their submission, and the static blocks pages refer to. Each answer is kept for the session (until the
+ * and their submission (static blocks: static-blocks.ts). Each answer is kept for the session (until the
  * channel changes), so going back to a page shows it at once.
  */
 import { atom, type ReadableAtom, type WritableAtom } from 'nanostores';
-import { EMAIL_PATTERN, type CustomForm, type Faq, type PageDetail, type Settings } from '../../api/contract.js';
+import { EMAIL_PATTERN, type CustomForm, type Faq, type PageDetail } from '../../api/contract.js';
 import { HttpError } from '../../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../../lib/async.js';
-import { env } from '../../lib/env.js';
 import type { Failure, Msg } from '../account/messages.js';
 import { attempt, done, once, refuse, type Outcome } from '../account/outcome.js';
 import { formsMsg } from '../account/validation.js';
@@ -80,51 +79,6 @@ export const loadFaq = (): Promise<void> => faqs.load(FAQ);
 export const $customForm = (alias: string): ReadableAtom<Found<CustomForm>> => forms.$of(alias);
 /** Loads a custom form unless it is loaded or loading. */
 export const loadCustomForm = (alias: string): Promise<void> => forms.load(alias);
-
-// ---------------------------------------------------------------- static blocks
-
-/** A static block's value and how to show it. */
-export interface StaticValue {
-  value: string;
-  kind: 'email' | 'url' | 'text';
-}
-
-const warned = new Set<string>();
-
-/** How a settings text reads: an email address, a web address, or plain text. */
-export function staticValue(value: string): StaticValue {
-  const trimmed = value.trim();
-  if (EMAIL_PATTERN.test(trimmed)) return { value: trimmed, kind: 'email' };
-  if (/^https?:\/\/[^\s]+$/i.test(trimmed)) return { value: trimmed, kind: 'url' };
-  return { value, kind: 'text' };
-}
-
-/**
- * The value of a `group:key` reference into the `static_blocks` setting, or undefined when there is none (the
- * page then skips the block; developers get one console line per reference).
- */
-export function resolveStaticBlock(ref: string, settings: Settings | undefined): StaticValue | undefined {
-  const parts = ref.split(':');
-  const [group, key] = parts;
-  const value = parts.length === 2 && group && key ? settings?.static_blocks?.[group]?.[key] : undefined;
-  if (value !== undefined && value.trim() !== '') return staticValue(value);
-  if (!warned.has(ref)) {
-    warned.add(ref);
-    env().logger.warn(
-      `channel-elements: a page refers to the static block "${ref}", which the channel's static_blocks setting ` +
-        'does not have. Add it to the settings (as group:key) or remove the block from the page.',
-    );
-  }
-  return undefined;
-}
-
-/** The channel's contact details (`static_blocks.contacts`: email, phone, address and any others), in order. */
-export function contactDetails(settings: Settings | undefined): [string, StaticValue][] {
-  const contacts = settings?.static_blocks?.contacts ?? {};
-  return Object.entries(contacts)
-    .filter(([, value]) => value.trim() !== '')
-    .map(([key, value]) => [key, key === 'phone' ? { value: value.trim(), kind: 'text' } : staticValue(value)]);
-}
 
 // ---------------------------------------------------------------- custom forms
 

@@ -8,7 +8,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode 
 import type { Slide } from '../../../api/contract.js';
 import { env } from '../../../lib/env.js';
 import { useElement } from '../../ui/context.js';
-import { safeUrl } from '../Layout.js';
+import { channelLink, safeUrl } from '../links.js';
 import { useSite } from '../site.js';
 
 /** How long each slide shows before the next. */
@@ -20,11 +20,7 @@ function prefersReducedMotion(): boolean {
 }
 
 /** Where a slide's link goes: a site path in the app, an http(s) address in a new tab, anything else nowhere. */
-export function slideLink(link: string | null | undefined): { href: string; external: boolean } | undefined {
-  if (!link) return undefined;
-  if (link.startsWith('/') && !link.startsWith('//')) return { href: link, external: false };
-  return /^https?:\/\//i.test(link) ? { href: link, external: true } : undefined;
-}
+export const slideLink = channelLink;
 
 /** The carousel; nothing for no slides, one slide without controls. */
 export function Carousel(props: { slides: readonly Slide[]; label: string }): ReactNode {
@@ -81,26 +77,20 @@ export function Carousel(props: { slides: readonly Slide[]; label: string }): Re
           >
             <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
           </button>
-          <button
-            type="button"
-            className="carousel-button"
+          <StepButton
             part="carousel-previous"
-            aria-controls={id}
-            aria-label={t('site:home.previous')}
+            controls={id}
+            label={t('site:home.previous')}
+            sign="‹"
             onClick={() => go(current - 1)}
-          >
-            <span aria-hidden="true">‹</span>
-          </button>
-          <button
-            type="button"
-            className="carousel-button"
+          />
+          <StepButton
             part="carousel-next"
-            aria-controls={id}
-            aria-label={t('site:home.next')}
+            controls={id}
+            label={t('site:home.next')}
+            sign="›"
             onClick={() => go(current + 1)}
-          >
-            <span aria-hidden="true">›</span>
-          </button>
+          />
         </div>
       ) : null}
       <div id={id} className="slides" aria-live={playing && !focused && !hovered ? 'off' : 'polite'}>
@@ -146,5 +136,27 @@ export function Carousel(props: { slides: readonly Slide[]; label: string }): Re
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** The previous or next button of the carousel. */
+function StepButton(props: {
+  part: string;
+  controls: string;
+  label: string;
+  sign: string;
+  onClick(): void;
+}): ReactNode {
+  return (
+    <button
+      type="button"
+      className="carousel-button"
+      part={props.part}
+      aria-controls={props.controls}
+      aria-label={props.label}
+      onClick={props.onClick}
+    >
+      <span aria-hidden="true">{props.sign}</span>
+    </button>
   );
 }

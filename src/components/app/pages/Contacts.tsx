@@ -12,13 +12,13 @@ import type { Msg } from '../../../stores/account.js';
 import {
   $customForm,
   $page,
-  contactDetails,
   loadCustomForm,
   loadPage,
   pageAlias,
   submitForm,
   type FormField,
 } from '../../../stores/site/content.js';
+import { contactDetails } from '../../../stores/site/static-blocks.js';
 import { $settings } from '../../../stores/session.js';
 import { NamespaceReady } from '../../ui/namespace.js';
 import { LoadingPanel } from '../../ui/panels.js';

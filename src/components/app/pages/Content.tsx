@@ -10,18 +10,13 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import type { Page, PageBlock } from '../../../api/contract.js';
 import { normalisePath, type RouteName } from '../../../lib/routes.js';
 import { $settings } from '../../../stores/session.js';
-import {
-  $page,
-  contactDetails,
-  loadPage,
-  pageAlias,
-  resolveStaticBlock,
-  type StaticValue,
-} from '../../../stores/site/content.js';
+import { $page, loadPage, pageAlias } from '../../../stores/site/content.js';
+import { contactDetails, resolveStaticBlock, type StaticValue } from '../../../stores/site/static-blocks.js';
 import { errorText } from '../../ui/messages.js';
 import { NamespaceReady } from '../../ui/namespace.js';
 import { LoadingPanel } from '../../ui/panels.js';
 import { useElement } from '../../ui/shell.js';
+import { safeUrl } from '../links.js';
 import { PageHeading, useSite, useSiteStyles } from '../site.js';
 import { contentCss } from './content-styles.js';
 import { sanitizeHtml } from './html.js';
@@ -36,11 +31,6 @@ const FIXED: Partial<Record<RouteName, 'about' | 'privacyPolicy' | 'termsConditi
 /** The channel page listed at `path` (its url, without query or fragment). */
 function listedAt(pages: readonly Page[], path: string): Page | undefined {
   return pages.find((page) => normalisePath(page.url.split(/[?#]/)[0] ?? '') === path);
-}
-
-/** An image URL content may use: a web address or a path on the site's origin. */
-function safeImageUrl(url: string): boolean {
-  return /^https?:\/\/\S+$/i.test(url) || /^\/(?!\/)\S*$/.test(url);
 }
 
 /** A settings text as it shows: an email as a mail link, a web address as an external link, else text. */
@@ -127,7 +117,7 @@ function Block(props: { block: PageBlock }): ReactNode {
       // The sanitized string only (see html.ts): never the API's HTML itself.
       return <div className="block paragraph" dangerouslySetInnerHTML={{ __html: html }} />;
     case 'image':
-      return safeImageUrl(block.url) ? (
+      return safeUrl(block.url) ? (
         <img className="block image" src={block.url} alt={block.alt} loading="lazy" part="image" />
       ) : null;
     case 'static-block': {

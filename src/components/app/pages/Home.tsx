@@ -91,7 +91,7 @@ function HomeBody(): ReactNode {
         <>
           {/* The schedule views are labelled regions of their own (their titles). */}
           <div className="home-section">
-            <LiveNow options={list('live')} />
+            <ScheduleView options={list('live')} />
           </div>
           {group ? null : <Featured watchUrl={watchUrl} />}
           <div className="home-section">
@@ -109,11 +109,6 @@ function HomeBody(): ReactNode {
       ) : null}
     </div>
   );
-}
-
-/** The events live now (the schedule's live list, kept short). */
-function LiveNow(props: { options: ScheduleOptions }): ReactNode {
-  return <ScheduleView options={props.options} />;
 }
 
 /** The channel's featured events (`events-for-homepage`): live, then upcoming, then on demand. */

@@ -1,6 +1,6 @@
 /**
  * Which page each route opens, loaded lazily: each page (and the feature view it renders) is its own chunk, fetched
- * the first time the route is visited, or earlier when a link to it is hovered or focused (`prefetchPage`).
+ * the first time the route is visited.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { RouteName } from '../../../lib/routes.js';
@@ -74,9 +74,4 @@ export function pageOf(name: RouteName | 'page'): LazyExoticComponent<ComponentT
 /** Which routes share one page component (a change between them keeps the page mounted). */
 export function pageKind(name: RouteName | 'page'): string {
   return KIND[name];
-}
-
-/** Starts fetching a route's page chunk ahead of the visit (a link to it was hovered or focused). */
-export function prefetchPage(name: RouteName | 'page'): void {
-  loaders[KIND[name]]().catch(() => undefined);
 }
