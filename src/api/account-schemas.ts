@@ -110,10 +110,33 @@ export const Transaction = z.object({
 });
 export type Transaction = z.infer<typeof Transaction>;
 
-/** Clip display states. */
-export const CLIP_STATES = ['processing', 'done', 'failed'] as const;
+/**
+ * Clip states on the wire. A new clip is `queued`, then `processing` (the server cuts it with ffmpeg), then
+ * `done` (the spec's "ready": play, download, share, delete) or `failed` ('Your clip creation failed'). Channel
+ * back ends that say `ready` mean `done`; the client reads both alike.
+ */
+export const CLIP_STATES = ['queued', 'processing', 'done', 'failed'] as const;
+export type ClipState = (typeof CLIP_STATES)[number];
 
-/** A clip as listed (`GET clips/user`), with its event. */
+/** The shortest and longest clip, in seconds (the server refuses others with the same messages). */
+export const CLIP_MIN_SECONDS = 2;
+export const CLIP_MAX_SECONDS = 60;
+/** How many tags a clip may carry, and the longest tag. */
+export const CLIP_MAX_TAGS = 5;
+export const CLIP_TAG_MAX_LENGTH = 30;
+/** The longest clip name. */
+export const CLIP_NAME_MAX_LENGTH = 80;
+/** How far back a clip of a live event may start: the live window kept for clipping (DVR), in seconds. */
+export const CLIP_LIVE_WINDOW_SECONDS = 600;
+/** The tags the clip maker offers (the server accepts any tag within the limits above). */
+export const CLIP_TAGS = ['highlight', 'goal', 'save', 'assist', 'defense', 'celebration', 'funny'] as const;
+
+/**
+ * A clip (`POST clip`, `GET clips/user`, `GET clips/event/{id}`, `GET shared-clip/{id}`), with its event.
+ * `start_time` is seconds into the recording for a finished event; for a live event, seconds since the event's
+ * scheduled start (`event_utc_ts`). `media` lists, once the clip is done and only for callers who may play it,
+ * its `vod` HLS stream (a signed URL) and its `image` poster.
+ */
 export const Clip = z.object({
   id: id,
   uuid: maybeText,
@@ -123,10 +146,34 @@ export const Clip = z.object({
   duration: z.number(),
   tags: z._default(z.array(z.string()), []),
   status: z._default(z.string(), 'processing'),
+  /** Cutting progress, 0 to 100, while queued or processing. */
+  progress: z.optional(z.nullable(z.number())),
+  /** Where it was cut from: the recording (`vod`) or the live window (`live`). */
+  source: z.optional(z.nullable(z.string())),
   created_at: z.optional(z.number()),
-  event: z.optional(z.nullable(z.object({ id: id, name: text }))),
+  event: z.optional(
+    z.nullable(
+      z.object({
+        id: id,
+        name: text,
+        event_utc_ts: z.optional(z.nullable(z.number())),
+        image: maybeText,
+      }),
+    ),
+  ),
+  media: z._default(z.array(z.object({ type: text, url: text })), []),
 });
 export type Clip = z.infer<typeof Clip>;
+
+/** `POST clip`'s body. */
+export const ClipRequest = z.object({
+  event_id: id,
+  name: text,
+  start_time: z.number(),
+  duration: z.number(),
+  tags: z.array(z.string()),
+});
+export type ClipRequest = z.infer<typeof ClipRequest>;
 
 /** What a favourite can point at through `POST /favorite`. */
 export const FAVORITABLE_TYPES = ['participant', 'group', 'category'] as const;

@@ -335,7 +335,22 @@ export const MAX_EVENTS_PAGE = 5000;
 
 // ---------------------------------------------------------------- video on demand
 
-/** A video-on-demand library item (`GET vod-media-items/{id}`). */
+/** A library category (`GET vod-media-categories`). */
+export const VodCategory = z.object({
+  id: id,
+  name: text,
+  alias: maybeText,
+  /** How many items it holds. */
+  items_count: z.optional(z.number()),
+});
+export type VodCategory = z.infer<typeof VodCategory>;
+
+/**
+ * A video-on-demand library item (`GET vod-media-items`, `vod-media-items/{id}`, `vod-media/search`, in rails).
+ * `type` is a content type: `free` for everyone, `register` for signed-in viewers, `paid` for viewers with the
+ * `vod_media_access` capability or an active subscription. `assets` are its `image` (a thumbnail) and `preview`
+ * (a short silent MP4 loop shown on hover); `media` adds the `vod` stream for callers with access.
+ */
 export const VodItem = z.object({
   id: id,
   title: text,
@@ -343,12 +358,27 @@ export const VodItem = z.object({
   type: z._default(z.string(), 'free'),
   has_access: z._default(flag, false),
   duration: z.optional(z.nullable(z.number())),
+  description: maybeText,
   event_category_id: z.optional(z.nullable(id)),
+  vod_media_category_id: z.optional(z.nullable(id)),
+  category: z.optional(z.nullable(z.object({ id: id, name: text }))),
   assets: z._default(z.array(z.object({ type: text, path: text })), []),
   /** As for events: the `vod` stream only for callers with access. */
   media: z._default(z.array(EventMedia), []),
 });
 export type VodItem = z.infer<typeof VodItem>;
+
+/** A page of library items (`GET vod-media-items`, `GET vod-media/search`). */
+export const VodItemList = z.object({ data: z.array(VodItem), meta: PageMeta });
+export type VodItemList = z.infer<typeof VodItemList>;
+
+/** A rail of the library (`GET vod-media-rails`): a titled row of items. */
+export const VodRail = z.object({ id: id, title: text, vod_media_items: z._default(z.array(VodItem), []) });
+export type VodRail = z.infer<typeof VodRail>;
+
+/** Library search defaults (spec: limit 10, offset 0, sorted by date, newest first). */
+export const VOD_SEARCH_LIMIT = 10;
+export const VOD_SORT_FIELDS = ['date', 'title'] as const;
 
 // ---------------------------------------------------------------- prerolls and downloads
 

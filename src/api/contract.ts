@@ -50,7 +50,10 @@ import {
   Slide,
   User,
   UserAccess,
+  VodCategory,
   VodItem,
+  VodItemList,
+  VodRail,
 } from './channel-schemas.js';
 import { envelope } from './schema-kit.js';
 
@@ -115,7 +118,19 @@ export const endpoints = {
    * channel; 422 with `errors` by field name when a value breaks the form's rules.
    */
   submitForm: { method: 'POST', path: 'custom-forms/{alias}', keyless: false, response: envelope(Message) },
+  // The video-on-demand library.
+  /** limit, offset, vod_media_category_id: a page of the library, newest first. */
+  vodItems: { method: 'GET', path: 'vod-media-items', keyless: false, response: VodItemList },
   vodItem: { method: 'GET', path: 'vod-media-items/{id}', keyless: false, response: envelope(VodItem) },
+  vodCategories: {
+    method: 'GET',
+    path: 'vod-media-categories',
+    keyless: false,
+    response: envelope(z.array(VodCategory)),
+  },
+  /** title, limit (10), offset (0), sort_field (date; or title), vod_media_category_id. */
+  vodSearch: { method: 'GET', path: 'vod-media/search', keyless: false, response: VodItemList },
+  vodRails: { method: 'GET', path: 'vod-media-rails', keyless: false, response: envelope(z.array(VodRail)) },
   prerolls: { method: 'GET', path: paths.PREROLLS_PATH, keyless: true, response: envelope(PrerollList) },
   downloadEvent: { method: 'GET', path: 'download-event/{id}', keyless: false, response: envelope(Download) },
   userAccess: { method: 'GET', path: 'user/access', keyless: false, response: envelope(UserAccess) },
@@ -170,6 +185,23 @@ export const endpoints = {
     response: z.object({ data: z.array(Transaction), meta: z.optional(PageMeta) }),
   },
   userClips: { method: 'GET', path: 'clips/user', keyless: false, response: envelope(z.array(Clip)) },
+
+  // Clips. Making one needs the `clipping` capability, downloading one `download_clip`; both count.
+  /**
+   * `{ event_id, name, start_time, duration, tags }` (ClipRequest): queues the clip (answered `queued`); 422 with
+   * `errors` by field ('Field is required', 'Please select tag', 'Your clip duration is longer than the end time').
+   */
+  createClip: { method: 'POST', path: 'clip', keyless: false, response: envelope(Clip) },
+  /** The signed-in user's clips of one event, newest first. */
+  eventClips: { method: 'GET', path: 'clips/event/{id}', keyless: false, response: envelope(z.array(Clip)) },
+  /** The events the signed-in user has clips of. */
+  eventsWithClip: { method: 'GET', path: 'events/with_clip', keyless: false, response: EventList },
+  /** `?uuid=`: a shared clip, for anyone with its link (no sign-in); 404 'Clip not found.' otherwise. */
+  sharedClip: { method: 'GET', path: 'shared-clip/{id}', keyless: false, response: envelope(Clip) },
+  /** The MP4 of one of the user's done clips (a signed, short-lived URL). */
+  clipDownload: { method: 'GET', path: 'clip/download/{id}', keyless: false, response: envelope(Download) },
+  /** Deletes one of the user's clips (and its files); others' clips answer 404. */
+  deleteClip: { method: 'DELETE', path: 'clip/{id}', keyless: false, response: envelope(Message) },
 
   // Favourites.
   favourites: { method: 'GET', path: 'favorites', keyless: false, response: envelope(Favourites) },
