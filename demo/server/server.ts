@@ -63,6 +63,7 @@ import { createListeners } from './listeners.js';
 import { prune } from './maintenance.js';
 import { ensureMedia, type MediaLibrary } from './media.js';
 import { createPayments } from './payments.js';
+import { pendingClipHandlers, pendingLibraryHandlers } from './pending.js';
 import { createApi } from './routes.js';
 import { seedDatabase } from './seed.js';
 import { handleSocial } from './social.js';
@@ -244,6 +245,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...favouriteHandlers(db),
     ...channels.handlers,
     ...catalogHandlers({ db, mediaServer, recordingSeconds }),
+    ...pendingClipHandlers,
+    ...pendingLibraryHandlers,
     submitForm: submitForm(db, new RateLimiter(FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs)),
   };
   const api = createApi({
