@@ -7,7 +7,9 @@
  *   (> 50 ms) seen while scrolling that list to its end with wheel input, at a fast steady pace and as a
  *   fling (demo/site/bench.html, channel `bench`);
  * - the player's time to first frame and JavaScript before it, against a bare hls.js light page and
- *   `@mux/mux-player` on the same local stream (bench/player.ts).
+ *   `@mux/mux-player` on the same local stream (bench/player.ts);
+ * - the site (bench/site.ts), and clips and the library (bench/clips.ts): clip turnaround for 10 s and 60 s clips,
+ *   and the library page's JavaScript before its first card.
  *
  * Runs the reference server in-process on free ports with a throwaway data directory, in headless Chromium.
  * Prints a table and writes bench/results/latest.json.
@@ -20,6 +22,7 @@ import { chromium, type Page } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
 import { startServer } from '../demo/server/server.js';
+import { benchClips } from './clips.js';
 import { benchPlayers, type PlayerBench } from './player.js';
 import { benchSite } from './site.js';
 
@@ -87,6 +90,9 @@ try {
   // --- the whole site (<channel-app> on the CMS host's /site page, demo channel)
   const site = await benchSite(browser, server.hostOrigin, RUNS);
 
+  // --- clips (request to done, cut for real) and the library page
+  const clips = await benchClips(browser, server.origin, server.hostOrigin, RUNS);
+
   const results = {
     date: new Date().toISOString(),
     loader_gzip_bytes: loaderGz,
@@ -102,6 +108,7 @@ try {
     player_vs_bare_hls: ours.medianMs / bare.medianMs,
     player_vs_mux: ours.medianMs / mux.medianMs,
     site,
+    clips,
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
@@ -153,6 +160,22 @@ try {
       `site: route change with cached data (median of ${site.routeChangeMs.length})`,
       `${site.routeChangeMedianMs.toFixed(0)} ms`,
       'target 100 ms',
+    ],
+    [
+      `clips: turnaround of a 10 s clip, request to done (median of ${clips.turnaround10sMs.length})`,
+      `${(median(clips.turnaround10sMs) / 1000).toFixed(1)} s`,
+      'spec: within 5 min',
+    ],
+    [
+      `clips: turnaround of a 60 s clip, request to done (median of ${clips.turnaround60sMs.length})`,
+      `${(median(clips.turnaround60sMs) / 1000).toFixed(1)} s`,
+      'spec: within 5 min',
+    ],
+    ["library: our JS before the library page's first card, gzip", `${kb(clips.libraryJsGzipBytes)} KB`, ''],
+    [
+      `library: navigation to the first card (median of ${clips.libraryFirstCardMs.length})`,
+      `${median(clips.libraryFirstCardMs).toFixed(0)} ms`,
+      '',
     ],
   ];
   console.log('\nchannel elements benchmark');
