@@ -1,14 +1,14 @@
 /**
  * The catalog: events (lists, one event, the home page's three lists, downloads of recordings), how they are
  * sorted (categories, locations, participants, schools and their properties) and what is sold or shown around
- * them (packages, subscriptions, prerolls, library videos). Also what a signed stream id plays now, which the
- * media server asks per request, and the placeholder logos and art of the seeded data.
+ * them (packages, subscriptions, prerolls; the library is library-api.ts). Also what a signed stream id plays now,
+ * which the media server asks per request, and the placeholder logos and art of the seeded data.
  *
  * Row-to-contract mapping lives in events.ts and catalog.ts; this module answers the calls.
  */
 import type { ServerResponse } from 'node:http';
 import type { EndpointName } from '../../src/api/contract.js';
-import { packageJson, prerollJson, subscriptionJson, vodItemJson } from './catalog.js';
+import { packageJson, prerollJson, subscriptionJson } from './catalog.js';
 import type { ChannelDb, Row } from './db.js';
 import {
   eventListText,
@@ -34,7 +34,6 @@ export type CatalogEndpoint = Extract<
   | 'events'
   | 'event'
   | 'downloadEvent'
-  | 'vodItem'
   | 'prerolls'
   | 'packages'
   | 'package'
@@ -53,8 +52,6 @@ export interface CatalogContext {
   db: ChannelDb;
   /** Signs playback and download URLs. */
   mediaServer: MediaServer;
-  /** The length of the test recording every finished event and library video plays, in whole seconds. */
-  recordingSeconds: number;
 }
 
 /** A download's file name from the event name: "Bayshore Pelicans @ Mountain View Rams" -> bayshore-pelicans-at-... */
@@ -142,7 +139,7 @@ export function servePlaceholderArt(db: ChannelDb, res: ServerResponse, path: st
 
 /** The catalog's contract handlers. */
 export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> {
-  const { db, mediaServer, recordingSeconds } = ctx;
+  const { db, mediaServer } = ctx;
 
   /** Pagination of the keyless lists (participants, packages, subscriptions): `no_limit=1` answers all. */
   const listPage = (query: URLSearchParams, table: string, channelId: number, order: string) => {
@@ -195,13 +192,6 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
       return {
         data: { url: mediaServer.signedUrl(r.origin, `dl-${event.id}`, viewerOf(r), `download/${filename}`), filename },
       };
-    },
-    vodItem: (r) => {
-      const row = rowById('vod_items', r.channelId, r.params.id!, 'Video not found.');
-      const access = r.access().canWatchVod(String(row.type));
-      const stream =
-        access && r.view().streams ? mediaServer.signedUrl(r.origin, `vod-${row.id}`, viewerOf(r)) : undefined;
-      return { data: vodItemJson(row, r.media, access, stream, recordingSeconds) };
     },
     prerolls: ({ channelId, origin }) => ({
       data: db

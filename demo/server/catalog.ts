@@ -1,10 +1,9 @@
 /**
- * What a channel sells and shows besides events: packages, subscriptions, prerolls and library items, mapped from
- * their rows to the contract's shapes (src/api/contract.ts: Package, Subscription, Preroll, VodItem).
+ * What a channel sells and shows besides events: packages, subscriptions and prerolls, mapped from their rows to the
+ * contract's shapes (src/api/contract.ts: Package, Subscription, Preroll). Library items are library-api.ts.
  */
 import type { SqlValue } from 'sql.js';
 import type { ChannelDb, Row } from './db.js';
-import type { MediaUrl } from './events.js';
 
 const num = (v: SqlValue | undefined) => (v === null || v === undefined ? null : Number(v));
 const text = (v: SqlValue | undefined) => (v === null || v === undefined ? null : String(v));
@@ -53,28 +52,5 @@ export function prerollJson(db: ChannelDb, row: Row, origin: string): Record<str
     event_categories: linked(db, 'preroll_categories', 'preroll_id', 'category_id', row.id!),
     for_vod: Boolean(row.for_vod),
     for_live: Boolean(row.for_live),
-  };
-}
-
-/** A library item; `stream` is its signed playback URL when the caller has access (else undefined). */
-export function vodItemJson(
-  row: Row,
-  media: MediaUrl,
-  access: boolean,
-  stream: string | undefined,
-  duration: number,
-): Record<string, unknown> {
-  const image = media(row.image);
-  return {
-    id: Number(row.id),
-    title: String(row.title),
-    date: text(row.date),
-    type: String(row.type),
-    has_access: access,
-    duration,
-    event_category_id: num(row.category_id),
-    description: text(row.description),
-    assets: image ? [{ type: 'image', path: image }] : [],
-    media: [...(image ? [{ type: 'image', url: image }] : []), ...(stream ? [{ type: 'vod', url: stream }] : [])],
   };
 }

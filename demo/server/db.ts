@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 
 /** Bump when the schema or the seed code changes: older files are rebuilt from the fixtures. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** At most one save per this interval. */
 export const SAVE_INTERVAL_MS = 1000;
@@ -215,9 +215,22 @@ CREATE TABLE prerolls (
   for_vod INTEGER NOT NULL DEFAULT 0, for_live INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE preroll_categories (
   preroll_id INTEGER NOT NULL, category_id INTEGER NOT NULL, PRIMARY KEY (preroll_id, category_id)) WITHOUT ROWID;
+-- The video-on-demand library (library-seed.ts, library-api.ts): categories of its own, items, and rails (titled,
+-- ordered rows of items). An item's category_id is the sport (an event category), vod_category_id its library
+-- category; asset names its generated image and preview (library-media.ts); duration null means the length of the
+-- test recording it plays. date is YYYY-MM-DD.
+CREATE TABLE vod_categories (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL, alias TEXT);
 CREATE TABLE vod_items (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL,
-  date TEXT, type TEXT NOT NULL, category_id INTEGER, image TEXT, description TEXT);
+  date TEXT, type TEXT NOT NULL CHECK (type IN ('free', 'register', 'paid')), category_id INTEGER,
+  vod_category_id INTEGER REFERENCES vod_categories(id), duration INTEGER, asset TEXT, description TEXT);
+CREATE INDEX vod_items_channel_date ON vod_items (channel_id, date);
+CREATE TABLE vod_rails (
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL);
+CREATE TABLE vod_rail_items (
+  rail_id INTEGER NOT NULL, position INTEGER NOT NULL, item_id INTEGER NOT NULL,
+  PRIMARY KEY (rail_id, position)) WITHOUT ROWID;
 -- Client log entries (POST /api/logs): bounded in size, count and age (maintenance.ts).
 CREATE TABLE logs (
   id INTEGER PRIMARY KEY AUTOINCREMENT, channel_id INTEGER, received_at INTEGER NOT NULL, ip TEXT,

@@ -54,7 +54,8 @@ export interface ChannelFixture {
   /** Promo codes: a percentage or a fixed amount off the price before fees. */
   coupons?: CouponFixture[];
   prerolls?: PrerollFixture[];
-  vod_items?: VodItemFixture[];
+  /** The video-on-demand library: categories, items and rails (library-seed.ts). */
+  library?: LibraryFixture;
   users?: UserFixture[];
 }
 
@@ -111,14 +112,30 @@ export interface PrerollFixture {
   for_vod: boolean;
 }
 
-/** A library video. */
-export interface VodItemFixture {
-  title: string;
-  date?: string | null;
-  type: 'free' | 'paid' | 'register';
-  category?: string | null;
-  image?: string | null;
-  description?: string | null;
+/**
+ * The video-on-demand library in a compact form, one line per entry. Item keys name the generated image and preview
+ * (library-media.ts), so two channels that list the same key (a translation) show the same pictures.
+ */
+export interface LibraryFixture {
+  /** `[alias, name]`, in display order. */
+  categories: Array<[alias: string, name: string]>;
+  /**
+   * `[key, type, category alias, sport (event category alias) or null, age in days at seeding, title, description]`.
+   * The first two of `demo` keep ids 1 and 2, which tests and the player demo page use.
+   */
+  items: Array<
+    [
+      key: string,
+      type: 'free' | 'register' | 'paid',
+      category: string,
+      sport: string | null,
+      daysAgo: number,
+      title: string,
+      description: string,
+    ]
+  >;
+  /** `[title, item keys in order]`, in display order. */
+  rails: Array<[title: string, items: string[]]>;
 }
 
 /** A seeded account with its orders, clips and favourites. */

@@ -1,8 +1,8 @@
 /**
  * What each of the two listeners answers, in order. The API/bundle listener: CORS preflights, the API (routes.ts),
- * the keys host and static settings, the media server, the analytics collectors, in dev mode the dev endpoints and
- * stand-ins, placeholder art, then files: the site's account routes, the built bundle and (in dev mode) the demo
- * pages. The CMS host listener (dev mode only) serves the demo pages and nothing else. Every request is first
+ * the keys host and static settings, the media server, the library's pictures, the analytics collectors, in dev
+ * mode the dev endpoints and stand-ins, placeholder art, then files: the site's account routes, the built bundle
+ * and (in dev mode) the demo pages. The CMS host listener (dev mode only) serves the demo pages and nothing else. Every request is first
  * checked against the listener's own host names and counted against its address; every failure becomes a JSON
  * error answer.
  */
@@ -76,6 +76,8 @@ export interface ListenerContext {
   /** The keys host and the static settings (channel-api.ts). */
   channelFiles: PathHandler;
   media: MediaServer;
+  /** The library's public pictures, /media/library/ (library-media.ts). */
+  libraryFiles(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   analytics: { beacons: Recorder | undefined; datalake: Recorder };
   /** Dev mode only: the dev endpoints and the stand-ins (tag manager, Stripe, social providers), tried in order. */
   standIns: PathHandler[];
@@ -171,6 +173,7 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     }
     if (await ctx.channelFiles(req, res, url)) return;
     if (await ctx.media.handle(req, res, path)) return;
+    if (ctx.libraryFiles(req, res, path)) return;
     if (await handleAnalytics(req, res, path, ctx.analytics)) return;
     for (const standIn of ctx.standIns) if (await standIn(req, res, url)) return;
     if (servePlaceholderArt(db, res, path)) return;

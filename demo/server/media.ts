@@ -148,7 +148,7 @@ function alive(pid: number): boolean {
  * A lock folder (mkdir is atomic) holding the owner's pid. A lock whose owner died, or one without a pid that is
  * older than 10 s (its owner died between mkdir and writing the pid), is taken over. Answers the release function.
  */
-async function lock(path: string, timeoutMs = 180_000): Promise<() => void> {
+export async function lock(path: string, timeoutMs = 180_000): Promise<() => void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -178,13 +178,13 @@ function tool(name: string): string {
 }
 
 /** The ffmpeg and ffprobe to run: FFMPEG_PATH (with ffprobe next to it) / FFPROBE_PATH, else found as above. */
-const FFMPEG = process.env.FFMPEG_PATH || tool('ffmpeg');
-const FFPROBE =
+export const FFMPEG = process.env.FFMPEG_PATH || tool('ffmpeg');
+export const FFPROBE =
   process.env.FFPROBE_PATH ||
   (process.env.FFMPEG_PATH ? join(dirname(process.env.FFMPEG_PATH), 'ffprobe') : tool('ffprobe'));
 
 /** Runs a tool to completion; answers its stdout, or rejects with the end of its stderr. */
-function run(command: string, args: string[], cwd: string): Promise<string> {
+export function run(command: string, args: string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -17,11 +17,3 @@ export const pendingClipHandlers: Handlers<
   clipDownload: pending,
   deleteClip: pending,
 };
-
-/** Library endpoints (the library helper replaces these). */
-export const pendingLibraryHandlers: Handlers<'vodItems' | 'vodCategories' | 'vodSearch' | 'vodRails'> = {
-  vodItems: pending,
-  vodCategories: pending,
-  vodSearch: pending,
-  vodRails: pending,
-};

@@ -9,6 +9,7 @@ import { categoryTree, hashPasswordSync } from './accounts.js';
 import type { ChannelDb } from './db.js';
 import { DEFAULT_SCRIPT_ORIGINS } from './exposure.js';
 import { benchFixture, loadFixtures, type ChannelFixture, type OrderFixture, type UserFixture } from './fixtures.js';
+import { seedLibrary } from './library-seed.js';
 import { settingsProblems } from './settings-rules.js';
 
 /** Seeds every channel; `now` (UNIX seconds) is when seeded orders, clips and accounts are dated from. */
@@ -301,21 +302,7 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
     }
   });
 
-  (f.vod_items ?? []).forEach((item, position) => {
-    db.run(
-      'INSERT INTO vod_items (channel_id, position, title, date, type, category_id, image, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      [
-        channelId,
-        position,
-        item.title,
-        item.date ?? null,
-        item.type,
-        item.category ? lookup(categories, item.category, 'category', key) : null,
-        item.image ?? null,
-        item.description ?? null,
-      ],
-    );
-  });
+  seedLibrary(db, channelId, key, f.library, categories, now);
 
   const products = { event: events, package: packages, subscription: subscriptions };
   const userRefs = {

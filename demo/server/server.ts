@@ -8,8 +8,8 @@
  * This file only assembles the server: it opens the database, makes the media, builds each module with what it
  * needs, and listens and stops. The API is one module per area, whose handlers join one map: channel-api.ts (keys,
  * settings, site content, start-up calls, the client log), catalog-api.ts (events and what is sold around them),
- * auth.ts (sign-in, registration, social sign-in, verification, reset, deletion, profile update, device linking and
- * the TV's device-code routes), account-data.ts (orders, transactions, clips), favourites.ts and payments.ts.
+ * library-api.ts (the video-on-demand library), auth.ts (sign-in, registration, social sign-in, verification,
+ * reset, deletion, profile update, device linking and the TV's device-code routes), account-data.ts (orders, transactions, clips), favourites.ts and payments.ts.
  * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go to the outbox (mail.ts, GET /__dev/outbox,
  * demo/site/outbox.html); social providers are played by local stand-in pages (social.ts, /__social/...); the
  * site's account routes (/verify-email, /auth/login/google/callback, ...) serve demo/site/account.html on both
@@ -21,8 +21,9 @@
  * `window.Stripe`. A channel with a 'google-analytics' id gets `gtag_url`: the local tag-manager stand-in
  * (demo/site/gtag-stand-in.js), whose events are recorded at /__dev/gtag.
  *
- * `startServer` is used in-process by tests (port 0) and by demo/server/main.ts. It makes the test media first
- * (about 6 s on the first start, cached in demo/.media/ afterwards) and listens only once everything is ready.
+ * `startServer` is used in-process by tests (port 0) and by demo/server/main.ts. It makes the test media and the
+ * library's pictures first (about 6 s on the first start, cached in demo/.media/ afterwards) and listens only once
+ * everything is ready.
  *
  * Exposure (exposure.ts). The server listens on 127.0.0.1 unless told otherwise, answers only requests whose Host
  * is one of its own names (400 otherwise), builds every absolute URL (media, emailed links, redirects, settings)
@@ -61,9 +62,13 @@ import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } 
 import { RateLimiter } from './limits.js';
 import { createListeners } from './listeners.js';
 import { prune } from './maintenance.js';
+import { loadFixtures } from './fixtures.js';
+import { libraryHandlers } from './library-api.js';
+import { ensureLibraryMedia, libraryAssetPaths, libraryMediaHandler, type LibraryMedia } from './library-media.js';
+import { librarySpecs } from './library-seed.js';
 import { ensureMedia, type MediaLibrary } from './media.js';
 import { createPayments } from './payments.js';
-import { pendingClipHandlers, pendingLibraryHandlers } from './pending.js';
+import { pendingClipHandlers } from './pending.js';
 import { createApi } from './routes.js';
 import { seedDatabase } from './seed.js';
 import { handleSocial } from './social.js';
@@ -147,6 +152,8 @@ export interface RunningServer {
   db: ChannelDb;
   /** The generated test media (durations, renditions, where the files are). */
   media: MediaLibrary;
+  /** The library's generated pictures (thumbnails and previews by item key). */
+  libraryMedia: LibraryMedia;
   /** Closes both listeners and writes the database. */
   stop(): Promise<void>;
 }
@@ -185,9 +192,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const fixturesDir = join(rootDir, 'demo', 'fixtures');
   const seededAt = Math.floor(nowMs() / 1000);
   // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
-  const [db, library] = await Promise.all([
+  const mediaDir = options.mediaDir ?? join(rootDir, 'demo', '.media');
+  const [db, library, libraryMedia] = await Promise.all([
     ChannelDb.open(dataDir, fixturesDir, (fresh) => seedDatabase(fresh, fixturesDir, seededAt)),
-    ensureMedia(options.mediaDir ?? join(rootDir, 'demo', '.media')),
+    ensureMedia(mediaDir),
+    ensureLibraryMedia(mediaDir, librarySpecs(loadFixtures(fixturesDir))),
   ]);
 
   // Event offsets count from this moment: after a restart, "live now" seed events are live again.
@@ -244,9 +253,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...accountDataHandlers(db),
     ...favouriteHandlers(db),
     ...channels.handlers,
-    ...catalogHandlers({ db, mediaServer, recordingSeconds }),
+    ...catalogHandlers({ db, mediaServer }),
+    ...libraryHandlers({
+      db,
+      mediaServer,
+      recordingSeconds,
+      assets: (key) => (libraryMedia.files[key] ? libraryAssetPaths(key) : undefined),
+    }),
     ...pendingClipHandlers,
-    ...pendingLibraryHandlers,
     submitForm: submitForm(db, new RateLimiter(FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs)),
   };
   const api = createApi({
@@ -305,6 +319,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     api,
     channelFiles: channels.handleFiles,
     media: mediaServer,
+    libraryFiles: libraryMediaHandler(libraryMedia),
     analytics: { beacons, datalake },
     standIns,
   });
@@ -369,6 +384,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     hostOrigin: origins.cms,
     db,
     media: library,
+    libraryMedia,
     stop() {
       stopped ??= Promise.all([close(main), host ? close(host) : undefined]).then(async () => {
         clearInterval(pruneTimer);
