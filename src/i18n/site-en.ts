@@ -42,6 +42,8 @@ export const siteEn = {
     simulate: 'Simulate',
     notFound: 'Page not found',
     notAvailable: 'Not available yet',
+    vodLibrary: 'Video library',
+    watchLibrary: 'Watch',
   },
   notFound: {
     text: 'Looks like we lose this page',
