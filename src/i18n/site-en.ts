@@ -42,7 +42,6 @@ export const siteEn = {
     simulate: 'Simulate',
     notFound: 'Page not found',
     notAvailable: 'Not available yet',
-    vodLibrary: 'Video library',
     watchLibrary: 'Watch',
   },
   notFound: {

@@ -43,7 +43,6 @@ export const siteFr: Texts<typeof siteEn> = {
     simulate: 'Simulation',
     notFound: 'Page introuvable',
     notAvailable: 'Pas encore offert',
-    vodLibrary: 'Vidéothèque',
     watchLibrary: 'Regarder',
   },
   notFound: {

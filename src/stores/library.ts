@@ -210,6 +210,8 @@ export function createLibrary(): Library {
       clearTimer();
       railsController?.abort();
       railsGeneration++;
+      // A load cut short is asked again by the next start (a remount).
+      if ($rails.get().status === 'loading') $rails.set(IDLE);
       items.destroy();
       results.destroy();
       unfollow?.();

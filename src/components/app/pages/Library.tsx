@@ -5,19 +5,29 @@
 import { useMemo, type ReactNode } from 'react';
 import { LibraryView, libraryCss, type LibraryOptions } from '../../library/index.js';
 import { useElement } from '../../ui/context.js';
+import { NamespaceReady } from '../../ui/namespace.js';
 import { PageHeading, useSite, useSiteStyles } from '../site.js';
 
-/** The library page. */
+/** The library page (once the library's texts are in: its heading is the library's title). */
 export default function LibraryPage(): ReactNode {
+  return (
+    <NamespaceReady ns="library">
+      <LibraryBody />
+    </NamespaceReady>
+  );
+}
+
+function LibraryBody(): ReactNode {
   useSiteStyles(libraryCss);
   const { t } = useElement();
   const { route, href } = useSite();
   const watchUrl = href('/watch_library/{id}');
   const category = route.query.category?.trim() || undefined;
+  // The page heading stands for the view's own.
   const options = useMemo<LibraryOptions>(() => ({ watchUrl, category, heading: false }), [watchUrl, category]);
   return (
     <>
-      <PageHeading title={t('site:titles.vodLibrary')} />
+      <PageHeading title={t('library:title')} />
       <LibraryView options={options} />
     </>
   );
