@@ -26,9 +26,15 @@ export function LibraryView(props: {
   options: LibraryOptions;
   notices?: readonly AttributeNotice[] | undefined;
 }): ReactNode {
+  // The store starts before the texts are in: the rails and categories are asked for alongside them.
+  const library = useMemo(createLibrary, []);
+  useEffect(() => {
+    library.start();
+    return () => library.destroy();
+  }, [library]);
   return (
     <NamespaceReady ns="library">
-      <LibraryBody options={props.options} notices={props.notices} />
+      <LibraryBody library={library} options={props.options} notices={props.notices} />
     </NamespaceReady>
   );
 }
@@ -58,14 +64,13 @@ export function categoryNamed(categories: readonly VodCategory[], value: string)
   );
 }
 
-function LibraryBody(props: { options: LibraryOptions; notices?: readonly AttributeNotice[] | undefined }): ReactNode {
-  const { options } = props;
+function LibraryBody(props: {
+  library: Library;
+  options: LibraryOptions;
+  notices?: readonly AttributeNotice[] | undefined;
+}): ReactNode {
+  const { options, library } = props;
   const { t } = useElement();
-  const library = useMemo(createLibrary, []);
-  useEffect(() => {
-    library.start();
-    return () => library.destroy();
-  }, [library]);
   const links = useItemLinks(options.watchUrl);
   const [previews] = useState(() => !prefersReducedMotion());
   const titleId = useId();

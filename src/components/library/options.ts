@@ -10,9 +10,6 @@ export interface LibraryOptions {
   heading?: boolean | undefined;
 }
 
-/** Default link template of library items (the site's route). */
-export const DEFAULT_LIBRARY_URL = '/watch_library/{id}';
-
 /**
  * How often a rail moves on by one card by itself (spec: "VOD rail carousel: scroll time 5000 ms"); never for a
  * viewer who prefers reduced motion, nor while the pointer is over it or focus is inside it.

@@ -7,8 +7,8 @@ import { MAX_EVENTS_PAGE } from '../../api/contract.js';
 import { fillTemplate } from '../../lib/url.js';
 import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';
 import { SCHEDULE_KINDS, type ScheduleKind } from '../../stores/schedule.js';
-import { DEFAULT_LIBRARY_URL, type LibraryOptions } from '../library/options.js';
-import { DEFAULT_WATCH_URL, SCHEDULE_DEFAULTS, type ScheduleOptions } from './options.js';
+import type { LibraryOptions } from '../library/options.js';
+import { DEFAULT_LIBRARY_URL, DEFAULT_WATCH_URL, SCHEDULE_DEFAULTS, type ScheduleOptions } from './options.js';
 
 export { DEFAULT_WATCH_URL } from './options.js';
 
