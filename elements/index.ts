@@ -13,6 +13,7 @@ export {
   ChannelLogoutEvent,
   ChannelPurchaseCompleteEvent,
   ChannelPurchaseRequestEvent,
+  ChannelVodSelectEvent,
 } from '../src/events/index.js';
 
 const chunks: Record<Tag, () => Promise<{ start(options: ConfigureOptions, base: string): void }>> = {

@@ -27,6 +27,17 @@ export class ChannelEventSelectEvent extends CustomEvent<{ id: number }> {
 }
 
 /**
+ * Fired by `<channel-schedule kind="library">` when the viewer activates a library item; cancel it to keep the link
+ * from being followed.
+ */
+export class ChannelVodSelectEvent extends CustomEvent<{ id: number }> {
+  static readonly type = 'channel-vod-select';
+  constructor(detail: { id: number }) {
+    super(ChannelVodSelectEvent.type, { detail, bubbles: true, composed: true, cancelable: true });
+  }
+}
+
+/**
  * Fired when a guest asks to sign in: `<channel-player>` to watch, `<channel-schedule>` to favourite;
  * `<channel-profile>` or the host answers it.
  */
@@ -105,6 +116,7 @@ declare global {
   interface GlobalEventHandlersEventMap {
     'channel-purchase-complete': ChannelPurchaseCompleteEvent;
     'channel-event-select': ChannelEventSelectEvent;
+    'channel-vod-select': ChannelVodSelectEvent;
     'channel-login-request': ChannelLoginRequestEvent;
     'channel-purchase-request': ChannelPurchaseRequestEvent;
     'channel-login': ChannelLoginEvent;

@@ -42,6 +42,7 @@ export const siteEn = {
     simulate: 'Simulate',
     notFound: 'Page not found',
     notAvailable: 'Not available yet',
+    watchLibrary: 'Watch',
   },
   notFound: {
     text: 'Looks like we lose this page',

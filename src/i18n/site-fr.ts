@@ -43,6 +43,7 @@ export const siteFr: Texts<typeof siteEn> = {
     simulate: 'Simulation',
     notFound: 'Page introuvable',
     notAvailable: 'Pas encore offert',
+    watchLibrary: 'Regarder',
   },
   notFound: {
     text: 'On dirait que nous avons perdu cette page',

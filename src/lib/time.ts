@@ -128,3 +128,26 @@ function offsetAt(zone: string, at: Date): string {
       .find((p) => p.type === 'timeZoneName')?.value ?? zone
   );
 }
+
+/** A length in seconds as m:ss, or h:mm:ss from an hour on. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}
+
+/**
+ * A calendar date as the API writes it (`2026-03-14`, or a date and time) in the viewer's language, with its ISO
+ * form for `<time datetime>`; a date-only value is that day wherever the viewer is. Undefined when unreadable.
+ */
+export function formatDay(value: string | null | undefined, lang: string): { text: string; iso: string } | undefined {
+  if (!value) return undefined;
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const at = new Date(dateOnly ? `${value}T00:00:00Z` : value.replace(' ', 'T'));
+  if (Number.isNaN(at.getTime())) return undefined;
+  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' };
+  if (dateOnly) options.timeZone = 'UTC';
+  return { text: dateFormat(lang, options).format(at), iso: dateOnly ? value : at.toISOString() };
+}

@@ -42,7 +42,12 @@ export type PlayerState =
     };
 
 /** Which item to play. */
-export type PlayerTarget = { kind: 'event'; id: string } | { kind: 'vod'; id: string };
+export type PlayerTarget =
+  | { kind: 'event'; id: string }
+  | { kind: 'vod'; id: string }
+  // Type only, so /watch_library/{id}?type=clip compiles: the clips work in parallel adds how a clip loads (a uuid
+  // plays through shared-clip, none the signed-in owner's clip).
+  | { kind: 'clip'; id: string; uuid?: string };
 
 /** A player's store and actions. */
 export interface PlayerStore {

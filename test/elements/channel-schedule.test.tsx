@@ -823,12 +823,14 @@ describe('<channel-schedule>', () => {
     it('kind="bogus" shows a notice, warns in English, and renders the default kind', async () => {
       const el = await fixture(html`<channel-schedule kind="bogus"></channel-schedule>`);
       await loaded(el);
-      expect($(el, '[part~="notice"]')?.textContent).to.equal('Ignored kind="bogus": live, upcoming, vod, all.');
+      expect($(el, '[part~="notice"]')?.textContent).to.equal(
+        'Ignored kind="bogus": live, upcoming, vod, all, library.',
+      );
       expect($(el, '[part~="title"]')?.textContent).to.equal('Upcoming events');
       expect(lastEvents().get('stream_status')).to.equal('upcoming');
       expect(logged).to.deep.include({
         level: 'warn',
-        text: '<channel-schedule>: ignored kind="bogus"; expected live, upcoming, vod, all.',
+        text: '<channel-schedule>: ignored kind="bogus"; expected live, upcoming, vod, all, library.',
       });
     });
 

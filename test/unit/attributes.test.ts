@@ -54,7 +54,7 @@ describe('parseScheduleProps', () => {
   it('notices a bad kind and falls back to upcoming', () => {
     const { options, notices } = parseScheduleProps({ kind: 'replays' });
     expect(options.kind).to.equal('upcoming');
-    expect(notices).to.deep.equal([{ name: 'kind', value: 'replays', expected: 'live, upcoming, vod, all' }]);
+    expect(notices).to.deep.equal([{ name: 'kind', value: 'replays', expected: 'live, upcoming, vod, all, library' }]);
   });
 
   for (const bad of ['0', '-1', '2.5', 'ten', '5001']) {

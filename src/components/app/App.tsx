@@ -131,6 +131,9 @@ export function App(props: AppProps & ShellProps): ReactNode {
         case 'event':
           go(`/watch/${request.id}`);
           return false;
+        case 'library-item':
+          go(`/watch_library/${request.id}`);
+          return false;
         case 'offer': {
           const { offer } = request;
           const query =

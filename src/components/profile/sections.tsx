@@ -6,7 +6,7 @@ import { useStore } from '@nanostores/react';
 import { Fragment, useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { Clip, Order, Transaction } from '../../api/contract.js';
 import { formatPrice } from '../../lib/money.js';
-import { dateFormat } from '../../lib/time.js';
+import { dateFormat, formatDuration } from '../../lib/time.js';
 import {
   addDeviceSession,
   createClips,
@@ -214,13 +214,7 @@ function TransactionRow({ item }: { item: Transaction }): ReactNode {
 }
 
 /** A duration in seconds as m:ss (or h:mm:ss). */
-export function clipDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
-}
+export const clipDuration = formatDuration;
 
 /** The user's clips: name, event, duration and state (making clips comes later). */
 export function ClipsSection(): ReactNode {

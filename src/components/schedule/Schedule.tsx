@@ -1,19 +1,39 @@
-/** `<channel-schedule>`'s root: parses the attributes once per change and renders the schedule view in the shell. */
-import type { ReactNode } from 'react';
+/**
+ * `<channel-schedule>`'s root: parses the attributes once per change and renders, in the shell, the schedule view
+ * or (`kind="library"`) the library view. The library is a chunk of its own, fetched only by a library tag, so an
+ * events schedule downloads none of it; while it downloads, a shell with the loading text stands in (and starts
+ * the session meanwhile).
+ */
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useAttributes } from '../ui/attributes.js';
+import { LoadingPanel } from '../ui/panels.js';
 import { ElementShell, type ShellProps } from '../ui/shell.js';
-import { parseScheduleProps, SCHEDULE_PROPS, type ScheduleProps } from './attributes.js';
+import { parseScheduleTag, SCHEDULE_PROPS, type ScheduleProps } from './attributes.js';
 import { ScheduleView } from './ScheduleView.js';
 import { scheduleCss } from './styles.js';
+
+const LibraryTag = lazy(() => import('../library/index.js').then((m) => ({ default: m.LibraryTag })));
 
 /** The element's root component. */
 export function Schedule(props: ScheduleProps & ShellProps): ReactNode {
   // Parsed by attribute values: the shell re-renders its body whenever a session store changes, and new options
   // would re-render every loaded card.
-  const { options, notices } = useAttributes('channel-schedule', SCHEDULE_PROPS, props, parseScheduleProps);
+  const { options, notices } = useAttributes('channel-schedule', SCHEDULE_PROPS, props, parseScheduleTag);
+  if (options.view === 'library')
+    return (
+      <Suspense
+        fallback={
+          <ElementShell container={props.container} lang={props.lang} css={[]}>
+            {() => <LoadingPanel />}
+          </ElementShell>
+        }
+      >
+        <LibraryTag container={props.container} lang={props.lang} options={options.options} notices={notices} />
+      </Suspense>
+    );
   return (
     <ElementShell container={props.container} lang={props.lang} css={scheduleCss}>
-      {() => <ScheduleView options={options} notices={notices} />}
+      {() => <ScheduleView options={options.options} notices={notices} />}
     </ElementShell>
   );
 }

@@ -7,7 +7,8 @@ import { MAX_EVENTS_PAGE } from '../../api/contract.js';
 import { fillTemplate } from '../../lib/url.js';
 import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';
 import { SCHEDULE_KINDS, type ScheduleKind } from '../../stores/schedule.js';
-import { DEFAULT_WATCH_URL, SCHEDULE_DEFAULTS, type ScheduleOptions } from './options.js';
+import type { LibraryOptions } from '../library/options.js';
+import { DEFAULT_LIBRARY_URL, DEFAULT_WATCH_URL, SCHEDULE_DEFAULTS, type ScheduleOptions } from './options.js';
 
 export { DEFAULT_WATCH_URL } from './options.js';
 
@@ -54,13 +55,39 @@ function limit(read: AttributeReader, value: string | undefined): number | undef
 }
 
 /** `watch-url`: any relative or http(s) template (watch.html?id={id}, ?event={id}); fillTemplate refuses the rest. */
-function watchUrl(read: AttributeReader, value: string | undefined): string {
-  if (!value) return DEFAULT_WATCH_URL;
+function watchUrl(read: AttributeReader, value: string | undefined, fallback = DEFAULT_WATCH_URL): string {
+  if (!value) return fallback;
   const v = value.trim();
   const base = env().baseUrl() ?? 'http://localhost/';
   if (v && fillTemplate(v, { id: 1 }, base)) return v;
-  read.ignore('watch-url', value, 'a URL template such as /watch/{id}');
-  return DEFAULT_WATCH_URL;
+  read.ignore('watch-url', value, `a URL template such as ${fallback}`);
+  return fallback;
+}
+
+/** What the tag renders: today's events schedule, or (`kind="library"`) the video-on-demand library. */
+export type ScheduleTagOptions =
+  { view: 'events'; options: ScheduleOptions } | { view: 'library'; options: LibraryOptions };
+
+/** The `kind` that renders the library instead of events. */
+export const LIBRARY_KIND = 'library';
+
+/**
+ * Parses the tag's attributes: `kind="library"` reads the library's (`watch-url`, default /watch_library/{id},
+ * and `category`, a library category to open first); any other kind the events schedule's.
+ */
+export function parseScheduleTag(props: ScheduleProps): Parsed<ScheduleTagOptions> {
+  if (props.kind?.trim().toLowerCase() !== LIBRARY_KIND) {
+    const { options, notices } = parseScheduleProps(props);
+    return { options: { view: 'events', options }, notices };
+  }
+  const read = new AttributeReader();
+  return read.done<ScheduleTagOptions>({
+    view: 'library',
+    options: {
+      watchUrl: watchUrl(read, props.watchUrl, DEFAULT_LIBRARY_URL),
+      category: props.category?.trim() || undefined,
+    },
+  });
 }
 
 /** Parses the schedule's attributes into the view's options. */
@@ -69,7 +96,10 @@ export function parseScheduleProps(props: ScheduleProps): Parsed<ScheduleOptions
   const text = (value: string | undefined) => value?.trim() || undefined;
   const d = SCHEDULE_DEFAULTS;
   // Read in this order so that the notices keep it (kind, layout, view, gender, limit, watch-url).
-  const kind = read.pick('kind', props.kind, Object.keys(SCHEDULE_KINDS) as ScheduleKind[], d.kind);
+  // The library is a kind too (its notice lists it), though parseScheduleTag reads its attributes.
+  const kinds = [...(Object.keys(SCHEDULE_KINDS) as ScheduleKind[]), LIBRARY_KIND] as const;
+  const picked = read.pick('kind', props.kind, kinds, d.kind);
+  const kind = picked === LIBRARY_KIND ? d.kind : picked;
   const layout = read.pick('layout', props.layout, ['grid', 'list'] as const, d.layout);
   const view = read.pick('view', props.view, ['card', 'table'] as const, d.view);
   return read.done<ScheduleOptions>({

@@ -25,6 +25,9 @@ export interface ScheduleOptions {
 /** Default link template of events. */
 export const DEFAULT_WATCH_URL = '/watch/{id}';
 
+/** Default link template of library items (`kind="library"`): the site's route. */
+export const DEFAULT_LIBRARY_URL = '/watch_library/{id}';
+
 /** The options of a schedule nobody configured: upcoming events as a grid of cards. */
 export const SCHEDULE_DEFAULTS: ScheduleOptions = {
   kind: 'upcoming',

@@ -8,6 +8,7 @@ import {
   ChannelEventSelectEvent,
   ChannelLoginRequestEvent,
   ChannelPurchaseRequestEvent,
+  ChannelVodSelectEvent,
   own,
 } from '../../events/index.js';
 import { requestPurchase, requestSignIn, type PurchaseRequest, type SignInRequest } from '../../stores/requests.js';
@@ -15,6 +16,8 @@ import { requestPurchase, requestSignIn, type PurchaseRequest, type SignInReques
 /** Where a view asks to go. */
 export type OpenRequest =
   | { to: 'event'; id: number }
+  /** A video-on-demand library item. */
+  | { to: 'library-item'; id: number }
   | ({ to: 'offer' } & PurchaseRequest)
   | ({ to: 'sign-in' } & SignInRequest)
   | { to: 'profile'; section: string }
@@ -50,6 +53,8 @@ export function tagViewHost(element: HTMLElement, overrides: Partial<ViewHost> =
       switch (request.to) {
         case 'event':
           return emit(new ChannelEventSelectEvent({ id: request.id }));
+        case 'library-item':
+          return emit(new ChannelVodSelectEvent({ id: request.id }));
         case 'offer':
           requestPurchase({ eventId: request.eventId, offer: request.offer });
           emit(new ChannelPurchaseRequestEvent({ eventId: request.eventId, offer: request.offer }));

@@ -4,20 +4,15 @@
  * viewer prefers reduced motion, and waits while the pointer is over it or focus is inside it (so it never moves
  * under someone reading or tabbing). Only the slide in view can be reached by Tab. Arrow keys move between slides.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Slide } from '../../../api/contract.js';
-import { env } from '../../../lib/env.js';
+import { PauseButton, prefersReducedMotion, StepButton, useAutoAdvance, useHold } from '../../ui/carousel.js';
 import { useElement } from '../../ui/context.js';
 import { channelLink, safeUrl } from '../links.js';
 import { useSite } from '../site.js';
 
 /** How long each slide shows before the next. */
 export const SLIDE_MS = 5_000;
-
-/** Whether the viewer asked the system for less motion. */
-function prefersReducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
 
 /** Where a slide's link goes: a site path in the app, an http(s) address in a new tab, anything else nowhere. */
 export const slideLink = channelLink;
@@ -29,18 +24,11 @@ export function Carousel(props: { slides: readonly Slide[]; label: string }): Re
   const { slides } = props;
   const [index, setIndex] = useState(0);
   const [playing, setPlaying] = useState(() => !prefersReducedMotion());
-  const [hovered, setHovered] = useState(false);
-  const [focused, setFocused] = useState(false);
-  const root = useRef<HTMLElement>(null);
+  const { held, handlers } = useHold();
   const id = useId();
   const count = slides.length;
   const current = Math.min(index, Math.max(0, count - 1));
-
-  useEffect(() => {
-    if (!playing || hovered || focused || count < 2) return;
-    const timer = env().setTimeout(() => setIndex((i) => (i + 1) % count), SLIDE_MS);
-    return () => env().clearTimeout(timer);
-  }, [playing, hovered, focused, count, current]);
+  useAutoAdvance(playing && !held && count > 1, SLIDE_MS, () => setIndex((i) => (i + 1) % count), current);
 
   if (count === 0) return null;
   const go = (to: number) => setIndex((to + count) % count);
@@ -53,30 +41,21 @@ export function Carousel(props: { slides: readonly Slide[]; label: string }): Re
 
   return (
     <section
-      ref={root}
       className="carousel"
       part="carousel"
       aria-roledescription={t('site:home.carousel')}
       aria-label={props.label}
-      onMouseEnter={() => setHovered(true)}
-      onMouseLeave={() => setHovered(false)}
-      onFocus={() => setFocused(true)}
-      onBlur={(e) => {
-        if (!root.current?.contains(e.relatedTarget as Node | null)) setFocused(false);
-      }}
+      {...handlers}
       onKeyDown={onKey}
     >
       {count > 1 ? (
         <div className="carousel-controls">
-          <button
-            type="button"
-            className="carousel-button"
+          <PauseButton
             part="carousel-pause"
+            playing={playing}
+            labels={{ pause: t('site:home.pause'), play: t('site:home.play') }}
             onClick={() => setPlaying(!playing)}
-            aria-label={playing ? t('site:home.pause') : t('site:home.play')}
-          >
-            <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
-          </button>
+          />
           <StepButton
             part="carousel-previous"
             controls={id}
@@ -93,7 +72,7 @@ export function Carousel(props: { slides: readonly Slide[]; label: string }): Re
           />
         </div>
       ) : null}
-      <div id={id} className="slides" aria-live={playing && !focused && !hovered ? 'off' : 'polite'}>
+      <div id={id} className="slides" aria-live={playing && !held ? 'off' : 'polite'}>
         {slides.map((slide, i) => {
           const shown = i === current;
           const link = slideLink(slide.link);
@@ -136,27 +115,5 @@ export function Carousel(props: { slides: readonly Slide[]; label: string }): Re
         </div>
       ) : null}
     </section>
-  );
-}
-
-/** The previous or next button of the carousel. */
-function StepButton(props: {
-  part: string;
-  controls: string;
-  label: string;
-  sign: string;
-  onClick(): void;
-}): ReactNode {
-  return (
-    <button
-      type="button"
-      className="carousel-button"
-      part={props.part}
-      aria-controls={props.controls}
-      aria-label={props.label}
-      onClick={props.onClick}
-    >
-      <span aria-hidden="true">{props.sign}</span>
-    </button>
   );
 }

@@ -11,6 +11,8 @@ const loaders = {
   home: () => import('./Home.js') as Module,
   events: () => import('./Events.js') as Module,
   watch: () => import('./Watch.js') as Module,
+  library: () => import('./Library.js') as Module,
+  watchLibrary: () => import('./WatchLibrary.js') as Module,
   buy: () => import('./Buy.js') as Module,
   account: () => import('./Account.js') as Module,
   content: () => import('./Content.js') as Module,
@@ -55,9 +57,9 @@ const KIND: Record<RouteName | 'page', Kind> = {
   contacts: 'contacts',
   simulate: 'simulate',
   notFound: 'notFound',
-  // The library and clips come with their own issue; until then these say so (not a 404).
-  vodLibrary: 'notAvailable',
-  watchLibrary: 'notAvailable',
+  vodLibrary: 'library',
+  watchLibrary: 'watchLibrary',
+  // Shared clips come with the clips work; until then this says so (not a 404).
   share: 'notAvailable',
 };
 

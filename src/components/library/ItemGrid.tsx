@@ -1,0 +1,72 @@
+/** A paged list of library items as a grid of cards, with "Show more" while the list has more. */
+import type { ReactNode } from 'react';
+import type { VodItem } from '../../api/contract.js';
+import type { PagedItems } from '../../stores/library.js';
+import { useElement } from '../ui/context.js';
+import { errorText } from '../ui/messages.js';
+import { LoadingPanel } from '../ui/panels.js';
+import { LibraryCard, type CardProps } from './Card.js';
+
+/** A grid's items, its pager, and how its cards link. */
+export interface GridProps {
+  state: PagedItems;
+  pager: { more(): void; retry(): void };
+  links: { href(item: VodItem): string; onOpen: CardProps['onOpen'] };
+  previews: boolean;
+  /** The loading text of the first page. */
+  loading: string;
+  /** What a failed first page says. */
+  failure: string;
+}
+
+/** The grid. */
+export function ItemGrid(props: GridProps): ReactNode {
+  const { t } = useElement();
+  const { state, pager } = props;
+  if (state.status === 'idle' || state.status === 'loading')
+    return <LoadingPanel variant="line" text={props.loading} part="loading" />;
+  if (state.status === 'error')
+    return (
+      <div className="panel error" role="alert" part="error">
+        <p>{props.failure}</p>
+        <p className="detail">{errorText(state.error, t)}</p>
+        <button type="button" className="btn" part="button" onClick={() => pager.retry()}>
+          {t('common.retry')}
+        </button>
+      </div>
+    );
+  return (
+    <>
+      <ul className="lib-grid" part="library-grid">
+        {state.items.map((item) => (
+          <li key={item.id}>
+            <LibraryCard
+              item={item}
+              href={props.links.href(item)}
+              onOpen={props.links.onOpen}
+              previews={props.previews}
+            />
+          </li>
+        ))}
+      </ul>
+      {state.items.length < state.total ? (
+        <div className="more">
+          <button
+            type="button"
+            className="btn secondary"
+            part="more"
+            disabled={state.loadingMore}
+            onClick={() => pager.more()}
+          >
+            {state.loadingMore ? t('library:loadingMore') : t('library:more')}
+          </button>
+        </div>
+      ) : null}
+      {state.error ? (
+        <p className="notice" role="alert">
+          {errorText(state.error, t)}
+        </p>
+      ) : null}
+    </>
+  );
+}
