@@ -19,7 +19,7 @@ export interface ClipsBench {
 }
 
 /** A library card in the site: what "first content" means on the library page. */
-const LIBRARY_CARD = '[part~="vod-card"]';
+const LIBRARY_CARD = '[part~="library-card"]';
 
 const PROBE = `
   window.__firstCard = undefined;
