@@ -6,18 +6,6 @@ const pending = () => {
   throw new HttpError(501, 'Not implemented yet.');
 };
 
-/** Clip endpoints (the clips helper replaces these). */
-export const pendingClipHandlers: Handlers<
-  'createClip' | 'eventClips' | 'eventsWithClip' | 'sharedClip' | 'clipDownload' | 'deleteClip'
-> = {
-  createClip: pending,
-  eventClips: pending,
-  eventsWithClip: pending,
-  sharedClip: pending,
-  clipDownload: pending,
-  deleteClip: pending,
-};
-
 /** Library endpoints (the library helper replaces these). */
 export const pendingLibraryHandlers: Handlers<'vodItems' | 'vodCategories' | 'vodSearch' | 'vodRails'> = {
   vodItems: pending,

@@ -9,7 +9,8 @@
  * needs, and listens and stops. The API is one module per area, whose handlers join one map: channel-api.ts (keys,
  * settings, site content, start-up calls, the client log), catalog-api.ts (events and what is sold around them),
  * auth.ts (sign-in, registration, social sign-in, verification, reset, deletion, profile update, device linking and
- * the TV's device-code routes), account-data.ts (orders, transactions, clips), favourites.ts and payments.ts.
+ * the TV's device-code routes), account-data.ts (orders, transactions), clips.ts (clips, cut by the job queue of
+ * clip-jobs.ts), favourites.ts and payments.ts.
  * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go to the outbox (mail.ts, GET /__dev/outbox,
  * demo/site/outbox.html); social providers are played by local stand-in pages (social.ts, /__social/...); the
  * site's account routes (/verify-email, /auth/login/google/callback, ...) serve demo/site/account.html on both
@@ -22,7 +23,8 @@
  * (demo/site/gtag-stand-in.js), whose events are recorded at /__dev/gtag.
  *
  * `startServer` is used in-process by tests (port 0) and by demo/server/main.ts. It makes the test media first
- * (about 6 s on the first start, cached in demo/.media/ afterwards) and listens only once everything is ready.
+ * (about 8 s on the first start, cached in demo/.media/ afterwards), gives the seeded done clips their files and
+ * listens only once everything is ready; then the clip queue resumes the unfinished clips.
  *
  * Exposure (exposure.ts). The server listens on 127.0.0.1 unless told otherwise, answers only requests whose Host
  * is one of its own names (400 otherwise), builds every absolute URL (media, emailed links, redirects, settings)
@@ -42,6 +44,8 @@ import { accountDataHandlers } from './account-data.js';
 import { Recorder } from './analytics.js';
 import { authHandlers, deviceRoutes } from './auth.js';
 import { catalogHandlers, streamResolver } from './catalog-api.js';
+import { ClipJobs } from './clip-jobs.js';
+import { clipHandlers, clipStreams, CLIPS_PER_WINDOW, CLIPS_WINDOW_MS } from './clips.js';
 import { createChannels } from './channel-api.js';
 import { ChannelDb } from './db.js';
 import { handleDev, handleGtagCollect } from './dev.js';
@@ -63,7 +67,7 @@ import { createListeners } from './listeners.js';
 import { prune } from './maintenance.js';
 import { ensureMedia, type MediaLibrary } from './media.js';
 import { createPayments } from './payments.js';
-import { pendingClipHandlers, pendingLibraryHandlers } from './pending.js';
+import { pendingLibraryHandlers } from './pending.js';
 import { createApi } from './routes.js';
 import { seedDatabase } from './seed.js';
 import { handleSocial } from './social.js';
@@ -126,6 +130,8 @@ export interface ServerOptions {
   mediaTtlSeconds?: number;
   /** How long a purchase stays pending before the card's outcome settles it, in ms of the server clock (default 3000). */
   paymentSettleMs?: number;
+  /** Clip jobs (ffmpeg cuts) at once, 1 or 2 (CLIP_CONCURRENCY; default 2). */
+  clipConcurrency?: number;
 }
 
 /** A started server: where it listens, its database and media, and how to stop it. */
@@ -147,6 +153,8 @@ export interface RunningServer {
   db: ChannelDb;
   /** The generated test media (durations, renditions, where the files are). */
   media: MediaLibrary;
+  /** The clip job queue (tests queue a clip of their own making with it). */
+  clips: ClipJobs;
   /** Closes both listeners and writes the database. */
   stop(): Promise<void>;
 }
@@ -185,10 +193,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const fixturesDir = join(rootDir, 'demo', 'fixtures');
   const seededAt = Math.floor(nowMs() / 1000);
   // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
+  const mediaDir = options.mediaDir ?? join(rootDir, 'demo', '.media');
   const [db, library] = await Promise.all([
     ChannelDb.open(dataDir, fixturesDir, (fresh) => seedDatabase(fresh, fixturesDir, seededAt)),
-    ensureMedia(options.mediaDir ?? join(rootDir, 'demo', '.media')),
+    ensureMedia(mediaDir),
   ]);
+  const clipJobs = new ClipJobs({
+    db,
+    library,
+    dir: join(dataDir, 'clips'),
+    // Inside the media version it was cut from: a new version starts a new cache.
+    cacheDir: join(library.dir, 'clip-cache'),
+    concurrency: options.clipConcurrency,
+    now: () => Math.floor(nowMs() / 1000),
+    log: console.error,
+  });
 
   // Event offsets count from this moment: after a restart, "live now" seed events are live again.
   const anchor = Math.floor(nowMs() / 1000);
@@ -211,7 +230,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logRequests: dev,
     ttlSeconds: options.mediaTtlSeconds,
     now: nowMs,
-    resolve: streamResolver(db, library, clock),
+    resolve: (() => {
+      const clips = clipStreams(db, clipJobs);
+      const others = streamResolver(db, library, clock);
+      return (stream: string) => clips(stream) ?? others(stream);
+    })(),
     preroll: (id) => {
       const row = db.get('SELECT media FROM prerolls WHERE id = ?', [id]);
       return row ? library.prerolls[String(row.media)] : undefined;
@@ -245,7 +268,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...favouriteHandlers(db),
     ...channels.handlers,
     ...catalogHandlers({ db, mediaServer, recordingSeconds }),
-    ...pendingClipHandlers,
+    ...clipHandlers({
+      db,
+      jobs: clipJobs,
+      mediaServer,
+      recordingSeconds: library.main.duration,
+      limiter: new RateLimiter(CLIPS_PER_WINDOW, CLIPS_WINDOW_MS, nowMs),
+    }),
     ...pendingLibraryHandlers,
     submitForm: submitForm(db, new RateLimiter(FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs)),
   };
@@ -320,12 +349,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
 
   const fail = async (error: unknown): Promise<never> => {
+    await clipJobs.stop();
     main.close();
     host?.close();
     payments.stop();
     await db.close();
     throw error;
   };
+  // Seeded done clips get their files before anyone can ask for them (cached: instant after the first start).
+  await clipJobs.start().catch(fail);
   const port = await listen(main, options.port ?? 8080).catch(fail);
   origins.bundle = configuredOrigin ?? `http://localhost:${port}`;
   hosts.main = allowedHostsFor(port, listenHost, origins.bundle, options.allowedHosts);
@@ -369,8 +401,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     hostOrigin: origins.cms,
     db,
     media: library,
+    clips: clipJobs,
     stop() {
-      stopped ??= Promise.all([close(main), host ? close(host) : undefined]).then(async () => {
+      stopped ??= Promise.all([close(main), host ? close(host) : undefined, clipJobs.stop()]).then(async () => {
         clearInterval(pruneTimer);
         payments.stop();
         if (devSecret) rmSync(secretFile, { force: true });
