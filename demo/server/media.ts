@@ -197,7 +197,7 @@ function tool(name: string): string {
 
 /** The ffmpeg and ffprobe to run: FFMPEG_PATH (with ffprobe next to it) / FFPROBE_PATH, else found as above. */
 export const FFMPEG = process.env.FFMPEG_PATH || tool('ffmpeg');
-const FFPROBE =
+export const FFPROBE =
   process.env.FFPROBE_PATH ||
   (process.env.FFMPEG_PATH ? join(dirname(process.env.FFMPEG_PATH), 'ffprobe') : tool('ffprobe'));
 
