@@ -20,7 +20,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChannelDb } from './db.js';
-import { FFMPEG, FRAME_RATE, hlsOutput, readRendition, run, type Asset, type MediaLibrary } from './media.js';
+import { FFMPEG, run } from './ffmpeg.js';
+import { FRAME_RATE, hlsOutput, readRendition, type Asset, type MediaLibrary } from './media.js';
 
 /** What clip.json holds: the clip as an asset (one rendition, paths relative to the clip's folder), poster and MP4. */
 export interface ClipFiles {
@@ -40,14 +41,13 @@ class Stopped extends Error {}
 export interface ClipJobsOptions {
   db: ChannelDb;
   library: MediaLibrary;
-  /** DATA_DIR/clips: one folder per clip id. */
-  dir: string;
-  /** Where seeded renders are cached (inside the media cache, so a new media version drops them). */
-  cacheDir: string;
+  /** DATA_DIR: clips go to its clips/{id}/. */
+  dataDir: string;
   /** Jobs at once; default 2. */
   concurrency?: number;
-  /** UNIX seconds (the server clock), for updated_at. */
-  now(): number;
+  /** The server clock (ms), for updated_at. */
+  nowMs(): number;
+  /** Where failures are told; default console.error. */
   log?(message: string): void;
 }
 
@@ -67,9 +67,20 @@ export class ClipJobs {
   private readonly concurrency: number;
   private readonly filesCache = new Map<number, ClipFiles>();
   private stopped = false;
+  /** DATA_DIR/clips: one folder per clip id. */
+  private readonly dir: string;
+  /** Seeded renders, inside the media version they were cut from (a new version starts a new cache). */
+  private readonly cacheDir: string;
 
   constructor(private readonly options: ClipJobsOptions) {
     this.concurrency = Math.max(1, options.concurrency ?? 2);
+    this.dir = join(options.dataDir, 'clips');
+    this.cacheDir = join(options.library.dir, 'clip-cache');
+  }
+
+  /** The server clock in UNIX seconds. */
+  private now(): number {
+    return Math.floor(this.options.nowMs() / 1000);
   }
 
   /** Renders the seeded done clips that have no files (from the cache), then queues every unfinished clip. */
@@ -136,7 +147,7 @@ export class ClipJobs {
   }
 
   private folder(id: number): string {
-    return join(this.options.dir, String(id));
+    return join(this.dir, String(id));
   }
 
   private pump(): void {
@@ -155,7 +166,8 @@ export class ClipJobs {
   }
 
   private async process(id: number, job: { child?: ChildProcess; cancelled: boolean }): Promise<void> {
-    const { db, now } = this.options;
+    const { db } = this.options;
+    const now = () => this.now();
     const row = db.get('SELECT asset_offset, duration, status FROM clips WHERE id = ?', [id]);
     if (!row || (row.status !== 'queued' && row.status !== 'processing')) return;
     db.run("UPDATE clips SET status = 'processing', progress = 0, error = NULL, updated_at = ? WHERE id = ?", [
@@ -192,10 +204,10 @@ export class ClipJobs {
 
   private fail(id: number, error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
-    this.options.log?.(`[channel-server] clip ${id} failed: ${message}`);
+    (this.options.log ?? console.error)(`[channel-server] clip ${id} failed: ${message}`);
     this.options.db.run("UPDATE clips SET status = 'failed', error = ?, updated_at = ? WHERE id = ?", [
       message.slice(0, 2000),
-      this.options.now(),
+      this.now(),
       id,
     ]);
   }
@@ -205,9 +217,9 @@ export class ClipJobs {
    * so parallel starts sharing the media cache never see half a render).
    */
   private async fromCache(id: number, source: string, offset: number, duration: number): Promise<void> {
-    const cached = join(this.options.cacheDir, `${source}-${offset}-${duration}`);
+    const cached = join(this.cacheDir, `${source}-${offset}-${duration}`);
     if (!existsSync(join(cached, CLIP_JSON))) {
-      mkdirSync(this.options.cacheDir, { recursive: true });
+      mkdirSync(this.cacheDir, { recursive: true });
       const scratch = `${cached}.${process.pid}-${Date.now()}`;
       await this.cut({ offset, duration, dest: scratch });
       try {

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { endpoints, type Clip } from '../../src/api/contract.js';
 import { CLIP_MESSAGES, CLIPS_PER_WINDOW } from './clips.js';
-import { FFMPEG, FFPROBE } from './media.js';
+import { FFMPEG, FFPROBE } from './ffmpeg.js';
 import { Harness, ok } from './test-helpers.js';
 
 const h = new Harness();

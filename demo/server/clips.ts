@@ -25,7 +25,7 @@ import { eventStatus, findEvent, renderEvent, type CachedEvent } from './events.
 import { Checks, idOf, pageOf, refuse, textOrNull, type ApiRequest, type Handlers } from './handler.js';
 import { LIVE_WINDOW } from './hls.js';
 import { HttpError } from './http.js';
-import type { RateLimiter } from './limits.js';
+import { RateLimiter } from './limits.js';
 import { SEGMENT_SECONDS } from './media.js';
 import type { MediaServer, StreamTarget } from './streams.js';
 
@@ -54,8 +54,8 @@ export interface ClipsContext {
   mediaServer: MediaServer;
   /** The recording's length in seconds (the test media's `main`). */
   recordingSeconds: number;
-  /** Clip creations per user. */
-  limiter: RateLimiter;
+  /** The server clock (ms), for the limit of clips per user and window. */
+  nowMs(): number;
 }
 
 /** The clip fields of a valid request. */
@@ -191,7 +191,8 @@ type ClipEndpoint =
 
 /** The contract's clip handlers. */
 export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
-  const { db, jobs, mediaServer, recordingSeconds, limiter } = ctx;
+  const { db, jobs, mediaServer, recordingSeconds } = ctx;
+  const limiter = new RateLimiter(CLIPS_PER_WINDOW, CLIPS_WINDOW_MS, ctx.nowMs);
 
   /** One of the caller's clips by the path's id (with its event), or 404: another's clip is as unknown as none. */
   const ownClip = (r: ApiRequest): Row => {

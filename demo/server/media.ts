@@ -17,9 +17,9 @@
  * processes starting at once (the server test files run in parallel) take a lock folder; the ones that wait reuse
  * what the first one made. Bump MEDIA_VERSION when the recipe changes (older versions are deleted).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { FFMPEG, FFPROBE, run } from './ffmpeg.js';
 import {
   makeThumbnails,
   THUMBS_FOLDER,
@@ -189,41 +189,6 @@ async function lock(path: string, timeoutMs = 180_000): Promise<() => void> {
   }
 }
 
-/** A tool on PATH or in the usual system folders (as scripts/ensure-ffmpeg.mjs looks), else its bare name. */
-function tool(name: string): string {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/bin', '/usr/local/bin'];
-  return dirs.map((d) => join(d, name)).find((file) => existsSync(file)) ?? name;
-}
-
-/** The ffmpeg and ffprobe to run: FFMPEG_PATH (with ffprobe next to it) / FFPROBE_PATH, else found as above. */
-export const FFMPEG = process.env.FFMPEG_PATH || tool('ffmpeg');
-export const FFPROBE =
-  process.env.FFPROBE_PATH ||
-  (process.env.FFMPEG_PATH ? join(dirname(process.env.FFMPEG_PATH), 'ffprobe') : tool('ffprobe'));
-
-/** Runs a tool to completion; answers its stdout, or rejects with the end of its stderr. */
-export function run(command: string, args: string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-4000)));
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'ENOENT'
-          ? new Error(
-              `${command} not found. Run \`node scripts/ensure-ffmpeg.mjs\` (or \`apt-get install -y ffmpeg\`), or set FFMPEG_PATH.`,
-            )
-          : error,
-      );
-    });
-    child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}:\n${err.trim()}`)),
-    );
-  });
-}
-
 /** ffmpeg arguments that encode one HLS rendition (2 s closed GOPs, so every segment starts with a key frame). */
 export function hlsOutput(video: string, audio: string, kbps: number, folder: string): string[] {
   return [
@@ -382,13 +347,7 @@ async function generate(dir: string): Promise<MediaLibrary> {
   );
 
   mkdirSync(join(dir, main.name, THUMBS_FOLDER));
-  main.thumbnails = await makeThumbnails(
-    (args, cwd) => run(FFMPEG, args, cwd),
-    dir,
-    join(main.name, THUMBS_FOLDER),
-    'main.mp4',
-    main.duration,
-  );
+  main.thumbnails = await makeThumbnails(dir, join(main.name, THUMBS_FOLDER), 'main.mp4', main.duration);
 
   const library: MediaLibrary = {
     version: MEDIA_VERSION,

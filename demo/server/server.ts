@@ -23,8 +23,8 @@
  * (demo/site/gtag-stand-in.js), whose events are recorded at /__dev/gtag.
  *
  * `startServer` is used in-process by tests (port 0) and by demo/server/main.ts. It makes the test media first
- * (about 8 s on the first start, cached in demo/.media/ afterwards), gives the seeded done clips their files and
- * listens only once everything is ready; then the clip queue resumes the unfinished clips.
+ * (10 to 12 s on the first start, cached in demo/.media/ afterwards), gives the seeded done clips their files and
+ * listens only once everything is ready; the clip queue resumes the unfinished clips.
  *
  * Exposure (exposure.ts). The server listens on 127.0.0.1 unless told otherwise, answers only requests whose Host
  * is one of its own names (400 otherwise), builds every absolute URL (media, emailed links, redirects, settings)
@@ -45,7 +45,7 @@ import { Recorder } from './analytics.js';
 import { authHandlers, deviceRoutes } from './auth.js';
 import { catalogHandlers, streamResolver } from './catalog-api.js';
 import { ClipJobs } from './clip-jobs.js';
-import { clipHandlers, clipStreams, CLIPS_PER_WINDOW, CLIPS_WINDOW_MS } from './clips.js';
+import { clipHandlers, clipStreams } from './clips.js';
 import { createChannels } from './channel-api.js';
 import { ChannelDb } from './db.js';
 import { handleDev, handleGtagCollect } from './dev.js';
@@ -193,21 +193,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const fixturesDir = join(rootDir, 'demo', 'fixtures');
   const seededAt = Math.floor(nowMs() / 1000);
   // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
-  const mediaDir = options.mediaDir ?? join(rootDir, 'demo', '.media');
   const [db, library] = await Promise.all([
     ChannelDb.open(dataDir, fixturesDir, (fresh) => seedDatabase(fresh, fixturesDir, seededAt)),
-    ensureMedia(mediaDir),
+    ensureMedia(options.mediaDir ?? join(rootDir, 'demo', '.media')),
   ]);
-  const clipJobs = new ClipJobs({
-    db,
-    library,
-    dir: join(dataDir, 'clips'),
-    // Inside the media version it was cut from: a new version starts a new cache.
-    cacheDir: join(library.dir, 'clip-cache'),
-    concurrency: options.clipConcurrency,
-    now: () => Math.floor(nowMs() / 1000),
-    log: console.error,
-  });
+  const clipJobs = new ClipJobs({ db, library, dataDir, nowMs, concurrency: options.clipConcurrency });
 
   // Event offsets count from this moment: after a restart, "live now" seed events are live again.
   const anchor = Math.floor(nowMs() / 1000);
@@ -222,6 +212,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db.run('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)', [name, randomBytes(32).toString('hex')]);
     return String(db.get('SELECT value FROM meta WHERE key = ?', [name])!.value);
   };
+  const clipStream = clipStreams(db, clipJobs);
+  const eventStream = streamResolver(db, library, clock);
   const mediaServer = new MediaServer({
     library,
     secret: secret('media_secret'),
@@ -230,11 +222,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logRequests: dev,
     ttlSeconds: options.mediaTtlSeconds,
     now: nowMs,
-    resolve: (() => {
-      const clips = clipStreams(db, clipJobs);
-      const others = streamResolver(db, library, clock);
-      return (stream: string) => clips(stream) ?? others(stream);
-    })(),
+    resolve: (stream) => clipStream(stream) ?? eventStream(stream),
     preroll: (id) => {
       const row = db.get('SELECT media FROM prerolls WHERE id = ?', [id]);
       return row ? library.prerolls[String(row.media)] : undefined;
@@ -268,13 +256,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...favouriteHandlers(db),
     ...channels.handlers,
     ...catalogHandlers({ db, mediaServer, recordingSeconds }),
-    ...clipHandlers({
-      db,
-      jobs: clipJobs,
-      mediaServer,
-      recordingSeconds: library.main.duration,
-      limiter: new RateLimiter(CLIPS_PER_WINDOW, CLIPS_WINDOW_MS, nowMs),
-    }),
+    ...clipHandlers({ db, jobs: clipJobs, mediaServer, recordingSeconds, nowMs }),
     ...pendingLibraryHandlers,
     submitForm: submitForm(db, new RateLimiter(FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs)),
   };

@@ -22,7 +22,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { livePlaylist, masterPlaylist, segmentExtension, vodPlaylist } from './hls.js';
@@ -328,16 +328,13 @@ export class MediaServer {
       };
     }
     const files = target.kind === 'vod' ? target.files : undefined;
-    if (kind === 'download' || kind === 'poster') {
+    if (kind === 'poster' || kind === 'download') {
       if (!files) return refusal(404, 'Not found.');
-      const download = kind === 'download';
-      const file = download ? files.download.file : files.poster;
-      const headers = download
-        ? { 'Content-Disposition': `attachment; filename="${files.download.filename}"` }
-        : undefined;
-      const path = join(files.dir, file);
-      const bytes = download ? files.download.bytes : (await stat(path)).size;
-      return { status: 200, type: download ? 'video/mp4' : 'image/jpeg', body: { file: path, bytes }, headers };
+      if (kind === 'poster')
+        return { status: 200, type: 'image/jpeg', body: await readFile(join(files.dir, files.poster)) };
+      const { file, bytes, filename } = files.download;
+      const headers = { 'Content-Disposition': `attachment; filename="${filename}"` };
+      return { status: 200, type: 'video/mp4', body: { file: join(files.dir, file), bytes }, headers };
     }
     const { asset } = target;
     if (kind === 'thumbnails') {

@@ -11,6 +11,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FFMPEG, run } from './ffmpeg.js';
 
 /** Seconds of video per thumbnail. */
 export const THUMBNAIL_INTERVAL = 5;
@@ -53,11 +54,10 @@ export function thumbnailsVtt(duration: number, interval = THUMBNAIL_INTERVAL): 
 }
 
 /**
- * Makes the sprite of `input` (a video file, relative to `dir`) and its VTT into `dir/folder`, with `run` (media.ts's
- * ffmpeg runner). The `fps` filter picks the frame at the start of each interval; `tile` lays them out in rows of 6.
+ * Makes the sprite of `input` (a video file, relative to `dir`) and its VTT into `dir/folder` (which exists). The
+ * `fps` filter picks the frame at the start of each interval; `tile` lays them out in rows of 6.
  */
 export async function makeThumbnails(
-  run: (args: string[], cwd: string) => Promise<string>,
   dir: string,
   folder: string,
   input: string,
@@ -66,6 +66,7 @@ export async function makeThumbnails(
   const count = Math.ceil(duration / THUMBNAIL_INTERVAL);
   const rows = Math.ceil(count / COLUMNS);
   await run(
+    FFMPEG,
     [
       ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', input],
       ...['-vf', `fps=1/${THUMBNAIL_INTERVAL},scale=${TILE_WIDTH}:${TILE_HEIGHT},tile=${COLUMNS}x${rows}`],
