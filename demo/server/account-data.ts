@@ -1,6 +1,6 @@
 /**
- * What a signed-in user has bought and made: `GET orders`, `GET orders/{id}`, `GET transactions` and
- * `GET clips/user`, in the contract's Order, Transaction and Clip shapes. Lists are paginated like the offers
+ * What a signed-in user has bought: `GET orders`, `GET orders/{id}` and `GET transactions`, in the contract's Order
+ * and Transaction shapes (the user's clips are clips.ts). Lists are paginated like the offers
  * (20 by default, `limit`/`offset`, everything with `no_limit=1`), newest first.
  */
 import type { SqlValue } from 'sql.js';
@@ -107,8 +107,8 @@ function userList(db: ChannelDb, r: ApiRequest, table: string, userId: SqlValue)
   return { rows, meta };
 }
 
-/** The contract's handlers for the signed-in user's orders, transactions and clips. */
-export function accountDataHandlers(db: ChannelDb): Handlers<'orders' | 'order' | 'transactions' | 'userClips'> {
+/** The contract's handlers for the signed-in user's orders and transactions (clips are clips.ts). */
+export function accountDataHandlers(db: ChannelDb): Handlers<'orders' | 'order' | 'transactions'> {
   return {
     orders: (r) => {
       const { rows, meta } = userList(db, r, 'orders', r.user().id!);
@@ -147,25 +147,5 @@ export function accountDataHandlers(db: ChannelDb): Handlers<'orders' | 'order' 
         meta,
       };
     },
-    userClips: (r) => ({
-      data: db
-        .all(
-          `SELECT c.*, e.name AS event_name FROM clips c LEFT JOIN events e ON e.id = c.event_id
-           WHERE c.user_id = ? ORDER BY c.created_at DESC, c.id DESC`,
-          [r.user().id!],
-        )
-        .map((row) => ({
-          id: Number(row.id),
-          uuid: String(row.uuid),
-          event_id: Number(row.event_id),
-          name: String(row.name),
-          start_time: Number(row.start_time),
-          duration: Number(row.duration),
-          tags: JSON.parse(String(row.tags_json)) as string[],
-          status: String(row.status),
-          created_at: Number(row.created_at),
-          event: row.event_name === null ? null : { id: Number(row.event_id), name: String(row.event_name) },
-        })),
-    }),
   };
 }

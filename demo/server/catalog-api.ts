@@ -54,16 +54,19 @@ export interface CatalogContext {
   mediaServer: MediaServer;
 }
 
-/** A download's file name from the event name: "Bayshore Pelicans @ Mountain View Rams" -> bayshore-pelicans-at-... */
-function downloadName(eventName: string): string {
-  const slug = eventName
+/**
+ * A download's file name from a name: "Bayshore Pelicans @ Mountain View Rams" -> bayshore-pelicans-at-...mp4;
+ * `fallback` when nothing is left of it.
+ */
+export function downloadName(name: string, fallback = 'event'): string {
+  const slug = name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/@/g, ' at ')
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
-  return `${slug || 'event'}.mp4`;
+  return `${slug || fallback}.mp4`;
 }
 
 /** Whom a signed media URL is for: the signed-in user, else the api key; at the address that asked. */

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 
 /** Bump when the schema or the seed code changes: older files are rebuilt from the fixtures. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** At most one save per this interval. */
 export const SAVE_INTERVAL_MS = 1000;
@@ -180,12 +180,18 @@ CREATE TABLE transactions (
   id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), user_id INTEGER NOT NULL,
   status TEXT NOT NULL, amount REAL NOT NULL, currency TEXT, label TEXT, created_at INTEGER NOT NULL);
 CREATE INDEX transactions_user ON transactions (user_id);
--- Clips users cut from events (making them comes later; the seed has some). start_time is seconds into the event.
+-- Clips users cut from events (clips.ts; the job queue is clip-jobs.ts). start_time is seconds into the recording
+-- (source 'vod') or since the event's scheduled start (source 'live'); asset_offset is where the cut starts in
+-- the test recording (main.mp4, looped for live clips). progress 0-100 while queued or processing; error says
+-- why a job failed (never sent to clients). The files are DATA_DIR/clips/{id}/ once done.
 CREATE TABLE clips (
   id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, event_id INTEGER NOT NULL, uuid TEXT NOT NULL, name TEXT NOT NULL,
-  start_time INTEGER NOT NULL, duration INTEGER NOT NULL, tags_json TEXT NOT NULL DEFAULT '[]',
-  status TEXT NOT NULL, created_at INTEGER NOT NULL);
-CREATE INDEX clips_user ON clips (user_id);
+  start_time REAL NOT NULL, duration REAL NOT NULL, tags_json TEXT NOT NULL DEFAULT '[]',
+  status TEXT NOT NULL CHECK (status IN ('queued', 'processing', 'done', 'failed')),
+  progress INTEGER NOT NULL DEFAULT 0, source TEXT NOT NULL CHECK (source IN ('vod', 'live')),
+  asset_offset REAL NOT NULL, error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+CREATE INDEX clips_user ON clips (user_id, created_at);
+CREATE INDEX clips_status ON clips (status) WHERE status IN ('queued', 'processing');
 -- Favourites chosen by a user: a team (participant), a school (group) or a sport (category).
 CREATE TABLE favourites (
   id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL,

@@ -364,7 +364,8 @@ export const eventStatus = (event: CachedEvent, clock: Clock) =>
 /**
  * A contract `Event` as JSON text: the cached fixed part plus stream_status, has_access, duration (scheduled, or the
  * recording's once finished) and media: the image, and the signed stream (`live` while live, `vod` once finished
- * with a recording) only for callers with access, never for a geo-blocked event or user.
+ * with a recording) with its `thumbnails` track (WebVTT, thumbnails.ts) only for callers with access, never for a
+ * geo-blocked event or user.
  */
 export function renderEvent(event: CachedEvent, view: EventView): string {
   const status = eventStatus(event, view.clock);
@@ -372,7 +373,10 @@ export function renderEvent(event: CachedEvent, view: EventView): string {
   const kind = status === 'live' ? 'live' : status === 'finished' && event.hasRecording ? 'vod' : undefined;
   let media = event.imageMedia;
   if (kind && access && view.streams && !event.geoBlocked) {
-    media += `${media ? ',' : ''}{"type":"${kind}","url":"${view.streamUrl(String(event.id))}"}`;
+    // The thumbnails track lives under the same signed stream folder (the grant signs the stream, not the file).
+    const url = view.streamUrl(String(event.id));
+    const thumbnails = url.replace(/master\.m3u8$/, 'thumbs/thumbnails.vtt');
+    media += `${media ? ',' : ''}{"type":"${kind}","url":"${url}"},{"type":"thumbnails","url":"${thumbnails}"}`;
   }
   const duration = status !== 'finished' ? event.duration : event.hasRecording ? view.recordingSeconds : null;
   return `${event.head},"stream_status":"${status}","has_access":${access},"duration":${duration},"media":[${media}]}`;

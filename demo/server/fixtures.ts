@@ -198,11 +198,12 @@ export interface ClipFixture {
   /** The event's fixture key. */
   event: string;
   name: string;
-  /** Seconds into the event. */
+  /** Seconds into the recording (of a finished event), which lasts 90 s (media.ts): start + duration fit in it. */
   start_time: number;
   duration: number;
   tags?: string[];
-  status: 'processing' | 'done' | 'failed';
+  /** A done clip's files are rendered at start (cached); a processing one is cut by the queue at start. */
+  status: 'queued' | 'processing' | 'done' | 'failed';
   age_days?: number;
 }
 

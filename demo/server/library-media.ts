@@ -25,7 +25,8 @@ import {
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from './http.js';
-import { FFMPEG, lock, run } from './media.js';
+import { FFMPEG, run } from './ffmpeg.js';
+import { lock } from './media.js';
 import { CORS_HEADERS } from './static.js';
 
 /** Bump when the recipe changes (older folders are deleted). */

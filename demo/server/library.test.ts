@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { endpoints, VOD_SEARCH_LIMIT, type VodItem } from '../../src/api/contract.js';
 import { loadFixtures } from './fixtures.js';
 import { ensureLibraryMedia, LIBRARY_MEDIA_VERSION } from './library-media.js';
-import { FFPROBE, run } from './media.js';
+import { FFPROBE, run } from './ffmpeg.js';
 import { Harness, ok, request, type Account } from './test-helpers.js';
 
 const h = new Harness();

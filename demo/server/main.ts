@@ -17,6 +17,7 @@
  *   TRUST_PROXY         how many proxies of your own stand in front (default 0): the client address is then read from
  *                       X-Forwarded-For, as the outermost of them saw it
  *   PAYMENT_SETTLE_MS   how long a test purchase stays pending before it settles (dev mode; default 3000)
+ *   CLIP_CONCURRENCY    clip jobs (ffmpeg cuts) at once, 1 or 2 (default 2)
  */
 import { join } from 'node:path';
 import { startServer } from './server.js';
@@ -53,6 +54,7 @@ const server = await startServer({
   trustProxy: envNumber('TRUST_PROXY'),
   devOnNetwork: process.env.CHANNEL_DEV_ON_NETWORK === '1',
   paymentSettleMs: envNumber('PAYMENT_SETTLE_MS'),
+  clipConcurrency: envNumber('CLIP_CONCURRENCY'),
 }).catch((error: NodeJS.ErrnoException) => {
   // The common failure is a port already taken (often by an earlier demo server): say which, without a stack.
   if (error.code === 'EADDRINUSE') {

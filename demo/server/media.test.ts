@@ -14,6 +14,9 @@ after(() => h.stop());
 
 const PLAYLIST = 'application/vnd.apple.mpegurl';
 const mediaUrl = Harness.mediaUrl;
+/** The recording's length (whole seconds) and its segments' count, as generated (media.ts). */
+const recording = () => Math.round(h.server.media.main.duration);
+const segmentCount = () => h.server.media.main.renditions[0]!.segments.length;
 
 /** The lines of a playlist that are URIs (not tags). */
 const uris = (playlist: string) => playlist.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
@@ -110,7 +113,7 @@ describe('on-demand playlists', () => {
     const event = await h.event('free-finished');
     assert.equal(event.stream_status, 'finished');
     assert.equal(event.has_recording, true);
-    assert.equal(event.duration, 30);
+    assert.equal(event.duration, recording());
     const url = mediaUrl(event, 'vod');
     ok(url && !mediaUrl(event, 'live'));
     const master = await playlist(url);
@@ -139,8 +142,9 @@ describe('on-demand playlists', () => {
     ok(subtitles.some((a) => a.includes('LANGUAGE="en"') && a.includes('URI="subs-en/index.m3u8"')));
   });
 
-  test('media playlists: VOD type, end list, 15 segments of 2 s; segments and cues are served with their types', async () => {
+  test('media playlists: VOD type, end list, segments of 2 s over the recording; segments and cues are served with their types', async () => {
     const url = mediaUrl(await h.event('free-finished'), 'vod')!;
+    assert.equal(segmentCount(), recording() / 2);
     for (const [track, ext] of [
       ['360p', 'ts'],
       ['180p', 'ts'],
@@ -153,10 +157,10 @@ describe('on-demand playlists', () => {
       ok(text.trimEnd().endsWith('#EXT-X-ENDLIST'));
       assert.deepEqual(
         uris(text),
-        Array.from({ length: 15 }, (_, i) => `${i}.${ext}`),
+        Array.from({ length: segmentCount() }, (_, i) => `${i}.${ext}`),
       );
       const total = [...text.matchAll(/#EXTINF:([\d.]+),/g)].reduce((sum, [, d]) => sum + Number(d), 0);
-      assert.equal(Math.round(total), 30);
+      assert.equal(Math.round(total), recording());
     }
     const segment = await fetch(sibling(url, '360p/3.ts'));
     assert.equal(segment.status, 200);
@@ -170,7 +174,7 @@ describe('on-demand playlists', () => {
     ok(vtt.startsWith('WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:'), vtt);
     ok(vtt.includes('00:00:06.000 --> 00:00:08.000') && vtt.includes('Sous-titre'), vtt);
     // Past the end of a recording, and what is not a track or segment: 404.
-    for (const file of ['360p/15.ts', '720p/index.m3u8', '360p/0.vtt', 'subs-en/0.ts', 'nothing']) {
+    for (const file of [`360p/${segmentCount()}.ts`, '720p/index.m3u8', '360p/0.vtt', 'subs-en/0.ts', 'nothing']) {
       assert.equal((await h.call(sibling(url, file))).status, 404, file);
     }
   });
@@ -204,31 +208,38 @@ describe('live', () => {
       text = await at(2_000);
       assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), '1');
 
-      // Segments 14..19: the clip (15 segments) loops after 14, with a discontinuity before 15.
-      text = await at(28_000);
-      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), '14');
+      // The recording (n segments) loops after segment n - 1, with a discontinuity before segment n.
+      const n = segmentCount();
+      const range = (from: number, ext = 'ts') => Array.from({ length: 6 }, (_, i) => `${from + i}.${ext}`);
+      text = await at((n - 1) * 2000);
+      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), String(n - 1));
       assert.equal(tag(text, 'EXT-X-DISCONTINUITY-SEQUENCE'), '0');
-      assert.deepEqual(uris(text), ['14.ts', '15.ts', '16.ts', '17.ts', '18.ts', '19.ts']);
-      assert.match(text, /14\.ts\n#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:[^\n]+\n#EXTINF:[\d.]+,\n15\.ts/);
+      assert.deepEqual(uris(text), range(n - 1));
+      assert.match(
+        text,
+        new RegExp(
+          `${n - 1}\\.ts\\n#EXT-X-DISCONTINUITY\\n#EXT-X-PROGRAM-DATE-TIME:[^\\n]+\\n#EXTINF:[\\d.]+,\\n${n}\\.ts`,
+        ),
+      );
       // Once the discontinuity slid out, the sequence counts it.
-      text = await at(32_000);
-      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), '16');
+      text = await at((n + 1) * 2000);
+      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), String(n + 1));
       assert.equal(tag(text, 'EXT-X-DISCONTINUITY-SEQUENCE'), '1');
       ok(!text.includes('#EXT-X-DISCONTINUITY\n'), text);
       // Subtitles follow the same window.
-      text = await at(32_000, 'subs-en');
-      assert.deepEqual(uris(text), ['16.vtt', '17.vtt', '18.vtt', '19.vtt', '20.vtt', '21.vtt']);
-      // An hour in: 1800 segments, 120 loops.
+      text = await at((n + 1) * 2000, 'subs-en');
+      assert.deepEqual(uris(text), range(n + 1, 'vtt'));
+      // An hour in: 1800 segments; a loop every n of them.
       text = await at(3_600_000 - 1);
       assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), '1799');
-      assert.equal(tag(text, 'EXT-X-DISCONTINUITY-SEQUENCE'), '119');
+      assert.equal(tag(text, 'EXT-X-DISCONTINUITY-SEQUENCE'), String(Math.floor(1798 / n)));
 
-      // Segment n of the live stream is file n mod 15 of the clip.
-      h.nowMs = start + 40_000;
-      const live17 = new Uint8Array(await (await fetch(sibling(url, '360p/17.ts'))).arrayBuffer());
+      // Segment k of the live stream is file k mod n of the recording.
+      h.nowMs = start + (n + 5) * 2000;
+      const live = new Uint8Array(await (await fetch(sibling(url, `360p/${n + 2}.ts`))).arrayBuffer());
       const vod = mediaUrl(await h.event('free-finished'), 'vod')!;
       const vod2 = new Uint8Array(await (await fetch(sibling(vod, '360p/2.ts'))).arrayBuffer());
-      assert.deepEqual(live17, vod2);
+      assert.deepEqual(live, vod2);
     } finally {
       h.nowMs = start;
       await h.post('/__dev/events/countdown/reset', {});
@@ -259,7 +270,7 @@ describe('live', () => {
 
       h.nowMs = start + 150_000;
       event = await h.event('countdown');
-      assert.deepEqual([event.stream_status, event.duration], ['finished', 30]);
+      assert.deepEqual([event.stream_status, event.duration], ['finished', recording()]);
       ok(mediaUrl(event, 'vod') && !mediaUrl(event, 'live'));
       // The live URL of before still works, and now plays the recording.
       const after = await playlist(sibling(live, '360p/index.m3u8'));

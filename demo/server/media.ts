@@ -2,10 +2,13 @@
  * Test media for the reference server, made with ffmpeg at first start into a git-ignored cache folder
  * (demo/.media/v{MEDIA_VERSION}/) and reused afterwards:
  *
- * - `main`: a 30 s `testsrc2` picture with a beeping `sine` tone, H.264 (Main@3.0) + AAC in 2 s MPEG-TS segments, in
+ * - `main`: a 90 s `testsrc2` picture with a beeping `sine` tone, H.264 (Main@3.0) + AAC in 2 s MPEG-TS segments, in
  *   two renditions (640x360 at ~700 kbps, 320x180 at ~200 kbps), plus English and French WebVTT subtitles cut into
- *   the same 2 s segments. Event and library streams, live and on demand, are all made of it (see hls.ts).
- * - `main.mp4`: the same 360p picture as one MP4 file, for downloads.
+ *   the same 2 s segments, and a thumbnails track (thumbnails.ts: a sprite of one tile per 5 s and its WebVTT).
+ *   Event and library streams, live and on demand, are all made of it (see hls.ts). 90 s, so that a clip of the
+ *   longest length (60 s) fits in a recording.
+ * - `main.mp4`: the same 360p picture as one MP4 file, for downloads, and the source clips are cut from
+ *   (clip-jobs.ts).
  * - prerolls: `bars` (6 s of SMPTE colour bars, 880 Hz) and `zoom` (4 s zooming into the Mandelbrot set, 660 Hz),
  *   one 360p rendition each.
  *
@@ -14,14 +17,24 @@
  * processes starting at once (the server test files run in parallel) take a lock folder; the ones that wait reuse
  * what the first one made. Bump MEDIA_VERSION when the recipe changes (older versions are deleted).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { FFMPEG, FFPROBE, run } from './ffmpeg.js';
+import {
+  makeThumbnails,
+  THUMBS_FOLDER,
+  THUMBS_SPRITE,
+  THUMBS_VTT,
+  vttTime,
+  type ThumbnailTrack,
+} from './thumbnails.js';
 
-export const MEDIA_VERSION = 1;
+export const MEDIA_VERSION = 2;
 /** Every generated segment lasts this long; live playlists advance one segment per this many seconds. */
 export const SEGMENT_SECONDS = 2;
-const FRAME_RATE = 25;
+/** The length of the recording every event and library item plays, in seconds. */
+const MAIN_SECONDS = 90;
+export const FRAME_RATE = 25;
 /** H.264 Main profile level 3.0 and AAC-LC, as the encoder is told to make them. */
 const CODECS = 'avc1.4d401e,mp4a.40.2';
 
@@ -55,12 +68,13 @@ export interface SubtitleTrack extends Track {
   label: string;
 }
 
-/** A playable clip: its renditions (best first) and subtitles. */
+/** A playable clip: its renditions (best first), subtitles and, for `main`, its thumbnails track. */
 export interface Asset {
   name: string;
   duration: number;
   renditions: VideoRendition[];
   subtitles: SubtitleTrack[];
+  thumbnails?: ThumbnailTrack;
 }
 
 /** What manifest.json records, plus where it lives. */
@@ -121,8 +135,12 @@ function readManifest(dir: string): MediaLibrary | undefined {
   library.dir = dir;
   library.generatedSeconds = 0;
   const assets = [library.main, ...Object.values(library.prerolls)];
+  const thumbs = library.main.thumbnails;
+  if (!thumbs) return undefined;
   const files = [
     library.download.file,
+    join(thumbs.folder, THUMBS_VTT),
+    join(thumbs.folder, THUMBS_SPRITE),
     ...assets.flatMap((asset) =>
       [...asset.renditions, ...asset.subtitles].flatMap((track) =>
         track.segments.map((_, i) => segmentPath(asset, track, i)),
@@ -171,43 +189,8 @@ export async function lock(path: string, timeoutMs = 180_000): Promise<() => voi
   }
 }
 
-/** A tool on PATH or in the usual system folders (as scripts/ensure-ffmpeg.mjs looks), else its bare name. */
-function tool(name: string): string {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), '/usr/bin', '/usr/local/bin'];
-  return dirs.map((d) => join(d, name)).find((file) => existsSync(file)) ?? name;
-}
-
-/** The ffmpeg and ffprobe to run: FFMPEG_PATH (with ffprobe next to it) / FFPROBE_PATH, else found as above. */
-export const FFMPEG = process.env.FFMPEG_PATH || tool('ffmpeg');
-export const FFPROBE =
-  process.env.FFPROBE_PATH ||
-  (process.env.FFMPEG_PATH ? join(dirname(process.env.FFMPEG_PATH), 'ffprobe') : tool('ffprobe'));
-
-/** Runs a tool to completion; answers its stdout, or rejects with the end of its stderr. */
-export function run(command: string, args: string[], cwd: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-4000)));
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'ENOENT'
-          ? new Error(
-              `${command} not found. Run \`node scripts/ensure-ffmpeg.mjs\` (or \`apt-get install -y ffmpeg\`), or set FFMPEG_PATH.`,
-            )
-          : error,
-      );
-    });
-    child.on('close', (code) =>
-      code === 0 ? resolve(out) : reject(new Error(`${command} exited with ${code}:\n${err.trim()}`)),
-    );
-  });
-}
-
 /** ffmpeg arguments that encode one HLS rendition (2 s closed GOPs, so every segment starts with a key frame). */
-function hlsOutput(video: string, audio: string, kbps: number, folder: string): string[] {
+export function hlsOutput(video: string, audio: string, kbps: number, folder: string): string[] {
   return [
     ...['-map', video, '-map', audio],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'main', '-level:v', '3.0', '-pix_fmt', 'yuv420p'],
@@ -236,7 +219,7 @@ function lavfiInputs(picture: string, toneHz: number, seconds: number): string[]
 }
 
 /** Reads ffmpeg's own media playlist for the segment list and measures each segment's size. */
-function readRendition(dir: string, asset: string, name: string, width: number, height: number): VideoRendition {
+export function readRendition(dir: string, asset: string, name: string, width: number, height: number): VideoRendition {
   const folder = join(dir, asset, name);
   const lines = readFileSync(join(folder, 'index.m3u8'), 'utf8').split('\n');
   const segments: Segment[] = [];
@@ -286,13 +269,6 @@ async function encodeAsset(
   return { name, duration: made[0]!.segments.reduce((sum, s) => sum + s.duration, 0), renditions: made, subtitles: [] };
 }
 
-/** `HH:MM:SS.mmm` for WebVTT cue times. */
-function vttTime(seconds: number): string {
-  const ms = Math.round(seconds * 1000);
-  const pad = (v: number, width = 2) => String(v).padStart(width, '0');
-  return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
-}
-
 /**
  * WebVTT subtitles cut like the video: one file per segment with that segment's cue. X-TIMESTAMP-MAP ties cue
  * time 0 to the first presentation time of the MPEG-TS segments (`firstPts`, 90 kHz), so players line them up.
@@ -333,7 +309,7 @@ async function firstPts(file: string, cwd: string): Promise<number> {
 async function generate(dir: string): Promise<MediaLibrary> {
   mkdirSync(dir, { recursive: true });
   const [main, bars, zoom] = await Promise.all([
-    encodeAsset(dir, 'main', { picture: 'testsrc2', toneHz: 440, seconds: 30 }, [
+    encodeAsset(dir, 'main', { picture: 'testsrc2', toneHz: 440, seconds: MAIN_SECONDS }, [
       { name: '360p', width: 640, height: 360, kbps: 700 },
       { name: '180p', width: 320, height: 180, kbps: 200 },
     ]),
@@ -369,6 +345,9 @@ async function generate(dir: string): Promise<MediaLibrary> {
     ],
     dir,
   );
+
+  mkdirSync(join(dir, main.name, THUMBS_FOLDER));
+  main.thumbnails = await makeThumbnails(dir, join(main.name, THUMBS_FOLDER), 'main.mp4', main.duration);
 
   const library: MediaLibrary = {
     version: MEDIA_VERSION,

@@ -393,7 +393,8 @@ function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: Use
   }
   for (const clip of user.clips ?? []) {
     db.run(
-      'INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, progress, source,
+         asset_offset, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'vod', ?, ?, ?)`,
       [
         userId,
         lookup(refs.events, clip.event, 'event', key),
@@ -403,6 +404,10 @@ function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: Use
         clip.duration,
         JSON.stringify(clip.tags ?? []),
         clip.status,
+        clip.status === 'done' ? 100 : 0,
+        // Seeded clips are of finished events: cut from the recording where they start.
+        clip.start_time,
+        now - Math.round((clip.age_days ?? 0) * DAY),
         now - Math.round((clip.age_days ?? 0) * DAY),
       ],
     );

@@ -9,7 +9,8 @@
  * needs, and listens and stops. The API is one module per area, whose handlers join one map: channel-api.ts (keys,
  * settings, site content, start-up calls, the client log), catalog-api.ts (events and what is sold around them),
  * library-api.ts (the video-on-demand library), auth.ts (sign-in, registration, social sign-in, verification,
- * reset, deletion, profile update, device linking and the TV's device-code routes), account-data.ts (orders, transactions, clips), favourites.ts and payments.ts.
+ * reset, deletion, profile update, device linking and the TV's device-code routes), account-data.ts (orders,
+ * transactions), clips.ts (clips, cut by the job queue of clip-jobs.ts), favourites.ts and payments.ts.
  * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go to the outbox (mail.ts, GET /__dev/outbox,
  * demo/site/outbox.html); social providers are played by local stand-in pages (social.ts, /__social/...); the
  * site's account routes (/verify-email, /auth/login/google/callback, ...) serve demo/site/account.html on both
@@ -22,8 +23,8 @@
  * (demo/site/gtag-stand-in.js), whose events are recorded at /__dev/gtag.
  *
  * `startServer` is used in-process by tests (port 0) and by demo/server/main.ts. It makes the test media and the
- * library's pictures first (about 6 s on the first start, cached in demo/.media/ afterwards) and listens only once
- * everything is ready.
+ * library's pictures first (10 to 15 s on the first start, cached in demo/.media/ afterwards), gives the seeded
+ * done clips their files and listens only once everything is ready; the clip queue resumes the unfinished clips.
  *
  * Exposure (exposure.ts). The server listens on 127.0.0.1 unless told otherwise, answers only requests whose Host
  * is one of its own names (400 otherwise), builds every absolute URL (media, emailed links, redirects, settings)
@@ -43,6 +44,8 @@ import { accountDataHandlers } from './account-data.js';
 import { Recorder } from './analytics.js';
 import { authHandlers, deviceRoutes } from './auth.js';
 import { catalogHandlers, streamResolver } from './catalog-api.js';
+import { ClipJobs } from './clip-jobs.js';
+import { clipHandlers, clipStreams } from './clips.js';
 import { createChannels } from './channel-api.js';
 import { ChannelDb } from './db.js';
 import { handleDev, handleGtagCollect } from './dev.js';
@@ -68,7 +71,6 @@ import { ensureLibraryMedia, libraryAssetPaths, libraryMediaHandler, type Librar
 import { librarySpecs } from './library-seed.js';
 import { ensureMedia, type MediaLibrary } from './media.js';
 import { createPayments } from './payments.js';
-import { pendingClipHandlers } from './pending.js';
 import { createApi } from './routes.js';
 import { seedDatabase } from './seed.js';
 import { handleSocial } from './social.js';
@@ -131,6 +133,8 @@ export interface ServerOptions {
   mediaTtlSeconds?: number;
   /** How long a purchase stays pending before the card's outcome settles it, in ms of the server clock (default 3000). */
   paymentSettleMs?: number;
+  /** Clip jobs (ffmpeg cuts) at once, 1 or 2 (CLIP_CONCURRENCY; default 2). */
+  clipConcurrency?: number;
 }
 
 /** A started server: where it listens, its database and media, and how to stop it. */
@@ -154,6 +158,8 @@ export interface RunningServer {
   media: MediaLibrary;
   /** The library's generated pictures (thumbnails and previews by item key). */
   libraryMedia: LibraryMedia;
+  /** The clip job queue (tests queue a clip of their own making with it). */
+  clips: ClipJobs;
   /** Closes both listeners and writes the database. */
   stop(): Promise<void>;
 }
@@ -198,6 +204,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ensureMedia(mediaDir),
     ensureLibraryMedia(mediaDir, librarySpecs(loadFixtures(fixturesDir))),
   ]);
+  const clipJobs = new ClipJobs({ db, library, dataDir, nowMs, concurrency: options.clipConcurrency });
 
   // Event offsets count from this moment: after a restart, "live now" seed events are live again.
   const anchor = Math.floor(nowMs() / 1000);
@@ -212,6 +219,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db.run('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)', [name, randomBytes(32).toString('hex')]);
     return String(db.get('SELECT value FROM meta WHERE key = ?', [name])!.value);
   };
+  const clipStream = clipStreams(db, clipJobs);
+  const eventStream = streamResolver(db, library, clock);
   const mediaServer = new MediaServer({
     library,
     secret: secret('media_secret'),
@@ -220,7 +229,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     logRequests: dev,
     ttlSeconds: options.mediaTtlSeconds,
     now: nowMs,
-    resolve: streamResolver(db, library, clock),
+    resolve: (stream) => clipStream(stream) ?? eventStream(stream),
     preroll: (id) => {
       const row = db.get('SELECT media FROM prerolls WHERE id = ?', [id]);
       return row ? library.prerolls[String(row.media)] : undefined;
@@ -260,7 +269,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       recordingSeconds,
       assets: (key) => (libraryMedia.files[key] ? libraryAssetPaths(key) : undefined),
     }),
-    ...pendingClipHandlers,
+    ...clipHandlers({ db, jobs: clipJobs, mediaServer, recordingSeconds, nowMs }),
     submitForm: submitForm(db, new RateLimiter(FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs)),
   };
   const api = createApi({
@@ -335,12 +344,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
 
   const fail = async (error: unknown): Promise<never> => {
+    await clipJobs.stop();
     main.close();
     host?.close();
     payments.stop();
     await db.close();
     throw error;
   };
+  // Seeded done clips get their files before anyone can ask for them (cached: instant after the first start).
+  await clipJobs.start().catch(fail);
   const port = await listen(main, options.port ?? 8080).catch(fail);
   origins.bundle = configuredOrigin ?? `http://localhost:${port}`;
   hosts.main = allowedHostsFor(port, listenHost, origins.bundle, options.allowedHosts);
@@ -385,8 +397,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db,
     media: library,
     libraryMedia,
+    clips: clipJobs,
     stop() {
-      stopped ??= Promise.all([close(main), host ? close(host) : undefined]).then(async () => {
+      stopped ??= Promise.all([close(main), host ? close(host) : undefined, clipJobs.stop()]).then(async () => {
         clearInterval(pruneTimer);
         payments.stop();
         if (devSecret) rmSync(secretFile, { force: true });

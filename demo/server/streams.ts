@@ -6,9 +6,13 @@
  *   /media/s/{grant}/{stream}/master.m3u8                master playlist
  *   /media/s/{grant}/{stream}/{track}/index.m3u8         media playlist (track: 360p, 180p, subs-en, subs-fr)
  *   /media/s/{grant}/{stream}/{track}/{n}.ts             segment n (.vtt for subtitles)
+ *   /media/s/{grant}/{stream}/thumbs/thumbnails.vtt      the thumbnails track (thumbnails.ts), and its
+ *   /media/s/{grant}/{stream}/thumbs/sprite.jpg          sprite (events and library items)
  *   /media/s/{grant}/dl-{event}/download/{name}.mp4      a download
+ *   /media/s/{grant}/clip-{id}/poster.jpg                a clip's poster (and .../download/{name}.mp4 its MP4)
  *   /media/prerolls/{id}/master.m3u8 (and the same relative paths)  preroll media: public, never signed
- * `stream` is an event id, `vod-{id}` for a library item or `dl-{id}` for an event's download. The grant is
+ * `stream` is an event id, `vod-{id}` for a library item, `dl-{id}` for an event's download or `clip-{id}` for a
+ * clip (whose files are its own, in the clip's folder: clips.ts). The grant is
  * `{expiry}.{viewer}.{signature}`: expiry in UNIX seconds; viewer a keyed digest (16 characters) of who asked,
  * the signed-in user or else the api key; signature an HMAC-SHA256 (base64url) with the server's secret of the
  * stream, the expiry, the viewer and the client address the URL was handed to. A URL therefore plays only for the
@@ -24,12 +28,23 @@ import { join } from 'node:path';
 import { livePlaylist, masterPlaylist, segmentExtension, vodPlaylist } from './hls.js';
 import { BoundedMap } from './limits.js';
 import { segmentPath, type Asset, type MediaLibrary, type Track } from './media.js';
+import { THUMBS_FOLDER, THUMBS_SPRITE, THUMBS_VTT } from './thumbnails.js';
 import { CORS_HEADERS } from './static.js';
+
+/** The files of a stream kept apart from the library (a clip's): its folder, poster and MP4. */
+export interface StreamFiles {
+  /** The folder the asset's segment paths are relative to. */
+  dir: string;
+  /** The poster JPG, relative to dir. */
+  poster: string;
+  /** The MP4 (relative to dir), its size, and the file name a download is saved as. */
+  download: { file: string; bytes: number; filename: string };
+}
 
 /** What a stream id plays at the moment of a request. */
 export type StreamTarget =
   | { kind: 'live'; asset: Asset; startMs: number }
-  | { kind: 'vod'; asset: Asset }
+  | { kind: 'vod'; asset: Asset; files?: StreamFiles }
   | { kind: 'download'; filename: string }
   | { kind: 'refused'; status: number; message: string };
 
@@ -40,7 +55,7 @@ export interface MediaViewer {
 }
 
 /** The kinds of media request, as logged and as targeted by faults. */
-export type MediaRequestKind = 'master' | 'playlist' | 'segment' | 'subtitles' | 'download';
+export type MediaRequestKind = 'master' | 'playlist' | 'segment' | 'subtitles' | 'download' | 'thumbnails' | 'poster';
 
 export interface MediaRequest {
   id: number;
@@ -312,7 +327,23 @@ export class MediaServer {
         headers: { 'Content-Disposition': `attachment; filename="${target.filename}"` },
       };
     }
+    const files = target.kind === 'vod' ? target.files : undefined;
+    if (kind === 'poster' || kind === 'download') {
+      if (!files) return refusal(404, 'Not found.');
+      if (kind === 'poster')
+        return { status: 200, type: 'image/jpeg', body: await readFile(join(files.dir, files.poster)) };
+      const { file, bytes, filename } = files.download;
+      const headers = { 'Content-Disposition': `attachment; filename="${filename}"` };
+      return { status: 200, type: 'video/mp4', body: { file: join(files.dir, file), bytes }, headers };
+    }
     const { asset } = target;
+    if (kind === 'thumbnails') {
+      const name = rest.slice(THUMBS_FOLDER.length + 1);
+      if (!asset.thumbnails) return refusal(404, 'Not found.');
+      const data = await readFile(join(this.options.library.dir, asset.thumbnails.folder, name));
+      const type = name === THUMBS_VTT ? 'text/vtt; charset=utf-8' : 'image/jpeg';
+      return { status: 200, type, body: data };
+    }
     const live = target.kind === 'live';
     const noCache = { 'Cache-Control': 'no-cache' };
     if (kind === 'master') return { status: 200, type: PLAYLIST, body: masterPlaylist(asset), headers: noCache };
@@ -329,7 +360,7 @@ export class MediaServer {
     if (!m || m[2] !== segmentExtension(track) || (!live && n >= track.segments.length))
       return refusal(404, 'Not found.');
     const index = n % track.segments.length;
-    const data = await readFile(join(this.options.library.dir, segmentPath(asset, track, index)));
+    const data = await readFile(join(files?.dir ?? this.options.library.dir, segmentPath(asset, track, index)));
     return {
       status: 200,
       type: m[2] === 'ts' ? 'video/mp2t' : 'text/vtt; charset=utf-8',
@@ -346,6 +377,8 @@ function classify(rest: string): MediaRequestKind | 'unknown' {
   if (/^[\w-]+\/\d+\.ts$/.test(rest)) return 'segment';
   if (/^[\w-]+\/\d+\.vtt$/.test(rest)) return 'subtitles';
   if (/^download\/[\w.-]+\.mp4$/.test(rest)) return 'download';
+  if (rest === `${THUMBS_FOLDER}/${THUMBS_VTT}` || rest === `${THUMBS_FOLDER}/${THUMBS_SPRITE}`) return 'thumbnails';
+  if (rest === 'poster.jpg') return 'poster';
   return 'unknown';
 }
 

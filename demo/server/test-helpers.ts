@@ -86,6 +86,19 @@ export class Harness {
     rmSync(this.tmp, { recursive: true, force: true });
   }
 
+  /** Stops the server and starts a new one on the same data folder (what a restart does). */
+  async restart(): Promise<void> {
+    await this.server.stop();
+    await this.start();
+  }
+
+  /** Signs in any account with its password (the seeded ones of demo/fixtures/demo.json); answers the bearer token. */
+  async signIn(email: string, password: string): Promise<string> {
+    const res = await this.post('/api/v2/auth/login', { api_key: this.key, email, password });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return String(res.body.data.token);
+  }
+
   /** Fetches a path of the API server (or an absolute URL); `/__dev/` calls carry the dev secret. */
   call(path: string, init: RequestInit = {}): Promise<Answer> {
     const url = path.startsWith('http') ? path : `${this.base}${path}`;
