@@ -53,13 +53,18 @@ function manualChunks(id) {
     return 'session';
   // French texts stay a chunk of their own, fetched only when an element speaks French; form and checkout texts
   // only by the elements that have them.
-  if (/[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr)\.ts$/.test(id))
+  if (
+    /[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr|clips-en|clips-fr)\.ts$/.test(
+      id,
+    )
+  )
     return undefined;
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
   // (The checkout's and the account's stores and their folders, the schedule's store, the commerce rules only a
-  // checkout or a profile's subscription actions use, Stripe and the account routes.)
+  // checkout or a profile's subscription actions use, Stripe and the account routes; the clips, which only a
+  // player's clip maker, a clip and the profile's clips need.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account)([\\/]|\.ts$)|stores[\\/](tag-manager|schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes|routes)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|clips)([\\/]|\.ts$)|stores[\\/](tag-manager|schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes|routes)\.ts$)/.test(
       id,
     )
   )

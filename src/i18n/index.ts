@@ -19,8 +19,11 @@ void instance.init({
   returnNull: false,
 });
 
-/** The namespaces of texts: `translation` (English bundled), `forms`, `checkout` and `site` (each language its own chunk). */
-export type Namespace = 'translation' | 'forms' | 'checkout' | 'site';
+/**
+ * The namespaces of texts: `translation` (English bundled), `forms`, `checkout`, `site` and `clips` (each language
+ * its own chunk).
+ */
+export type Namespace = 'translation' | 'forms' | 'checkout' | 'site' | 'clips';
 
 type Texts = Record<string, unknown>;
 
@@ -38,6 +41,10 @@ const sources: Record<Namespace, Partial<Record<Lang, () => Promise<Texts>>>> = 
   site: {
     en: () => import('./site-en.js').then((m) => m.siteEn),
     fr: () => import('./site-fr.js').then((m) => m.siteFr),
+  },
+  clips: {
+    en: () => import('./clips-en.js').then((m) => m.clipsEn),
+    fr: () => import('./clips-fr.js').then((m) => m.clipsFr),
   },
 };
 
