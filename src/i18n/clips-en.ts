@@ -78,6 +78,7 @@ export const clipsEn = {
   strip: {
     title: 'Your clips of this event',
     duration: 'Duration {{duration}}',
+    making: 'Being made…',
   },
   share: { title: 'Shared clip' },
   server: {

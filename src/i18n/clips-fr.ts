@@ -78,6 +78,7 @@ export const clipsFr: Translation<typeof clipsEn> = {
   strip: {
     title: 'Vos extraits de cet événement',
     duration: 'Durée {{duration}}',
+    making: 'En préparation…',
   },
   share: { title: 'Extrait partagé' },
   server: {

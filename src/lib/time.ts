@@ -128,3 +128,12 @@ function offsetAt(zone: string, at: Date): string {
       .find((p) => p.type === 'timeZoneName')?.value ?? zone
   );
 }
+
+/** A length or position in seconds as m:ss (h:mm:ss from an hour), as players show it. */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}

@@ -19,7 +19,7 @@ import { clipRequest, validateClip, type ClipDraft } from './clips/validation.js
 
 export { clipBounds, tenth, validateClip, type ClipDraft, type ClipSource } from './clips/validation.js';
 export { clipStatus, type ClipStatus } from './commerce/access.js';
-export { canShareClips, clipShareUrl, copyClipLink, shareClipLink } from './clips/share.js';
+export { canShareClips, clipShareUrl, copyClipLink, shareClipLink, siteAddress } from './clips/share.js';
 
 /** Waits between two looks at a clip being made: 1 s, 2 s, 4 s, 8 s, then every 10 s. */
 export const CLIP_POLL_MS = [1_000, 2_000, 4_000, 8_000, 10_000] as const;
@@ -29,6 +29,20 @@ export const isPending = (clip: Pick<Clip, 'status'>): boolean => clipStatus(cli
 
 /** The user's clips, newest first; a failure carries the message to show. */
 export const $clips = atom<Async<Clip[], Msg>>(IDLE);
+
+/**
+ * Bumped whenever a clip is made, changes state or is deleted: views with their own lists of clips (a watch
+ * page's strip) follow it without following (and so loading) the whole list.
+ */
+export const $clipsVersion = atom(0);
+
+/** Shows a new list, telling `$clipsVersion` when its clips changed. */
+function showList(list: Clip[]): void {
+  const before = $clips.get();
+  $clips.set(ready(list));
+  const changed = before.status !== 'ready' || JSON.stringify(before.value) !== JSON.stringify(list);
+  if (changed && before.status === 'ready') $clipsVersion.set($clipsVersion.get() + 1);
+}
 
 /**
  * The clip each event's maker shows, by event id: the one made there last, or null once the viewer asked to make
@@ -117,7 +131,7 @@ export function loadClips(): Promise<void> {
       (answer) => {
         if (mine.signal.aborted) return;
         controller = undefined;
-        $clips.set(ready(merge(answer.data, sentAt)));
+        showList(merge(answer.data, sentAt));
         follow();
       },
       (error: unknown) => {
@@ -150,10 +164,11 @@ function add(clip: Clip): void {
   added.set(clip.id, ++tick);
   const state = $clips.get();
   if (state.status === 'ready') {
-    $clips.set(ready([clip, ...state.value.filter((c) => c.id !== clip.id)]));
+    showList([clip, ...state.value.filter((c) => c.id !== clip.id)]);
   } else {
     const loading = state.status === 'loading';
     $clips.set(ready([clip]));
+    $clipsVersion.set($clipsVersion.get() + 1);
     // The rest of the list, which the viewer has not seen yet (a load in flight brings it anyway).
     if (!loading) void loadClips();
   }
@@ -166,7 +181,8 @@ function remove(id: number): void {
   deleted.add(id);
   added.delete(id);
   const state = $clips.get();
-  if (state.status === 'ready') $clips.set(ready(state.value.filter((clip) => clip.id !== id)));
+  if (state.status === 'ready') showList(state.value.filter((clip) => clip.id !== id));
+  else $clipsVersion.set($clipsVersion.get() + 1);
   for (const [event, shown] of Object.entries($makerClips.get())) {
     if (shown === id) $makerClips.setKey(event, null);
   }

@@ -8,16 +8,19 @@ import { env } from '../../lib/env.js';
 import { $settings } from '../session.js';
 
 /**
- * A clip's share link: `{site}/share/{id}/{uuid}`, where the site is the channel's `site_url`, else this page's
- * origin with the site's base (`siteHref` gives a site path's address, in a site); undefined without a uuid.
+ * The address of a path of the channel's site: on its `site_url`, else on this page's origin under the site's base
+ * (`siteHref` gives a site path's address inside `<channel-app>`).
  */
-export function clipShareUrl(clip: Pick<Clip, 'id' | 'uuid'>, siteHref?: (path: string) => string): string | undefined {
-  if (!clip.uuid) return undefined;
-  const path = `/share/${clip.id}/${encodeURIComponent(clip.uuid)}`;
+export function siteAddress(path: string, siteHref?: (path: string) => string): string {
   const site = $settings.get()?.site_url?.trim().replace(/\/+$/, '');
   if (site) return site + path;
   const origin = env().location()?.origin ?? '';
   return origin + (siteHref ? siteHref(path) : path);
+}
+
+/** A clip's share link, `{site}/share/{id}/{uuid}` (see `siteAddress`); undefined without a uuid. */
+export function clipShareUrl(clip: Pick<Clip, 'id' | 'uuid'>, siteHref?: (path: string) => string): string | undefined {
+  return clip.uuid ? siteAddress(`/share/${clip.id}/${encodeURIComponent(clip.uuid)}`, siteHref) : undefined;
 }
 
 /** Copies a share link; false where the browser refuses (the link is then shown to copy by hand). */

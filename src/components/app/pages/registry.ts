@@ -17,6 +17,7 @@ const loaders = {
   faq: () => import('./Faq.js') as Module,
   contacts: () => import('./Contacts.js') as Module,
   simulate: () => import('./Simulate.js') as Module,
+  share: () => import('./Share.js') as Module,
   notFound: () => import('./NotFound.js') as Module,
   notAvailable: () => import('./NotFound.js').then((m) => ({ default: m.NotAvailable })),
 };
@@ -55,10 +56,10 @@ const KIND: Record<RouteName | 'page', Kind> = {
   contacts: 'contacts',
   simulate: 'simulate',
   notFound: 'notFound',
-  // The library and clips come with their own issue; until then these say so (not a 404).
+  // The library comes with its own issue; until then these say so (not a 404).
   vodLibrary: 'notAvailable',
   watchLibrary: 'notAvailable',
-  share: 'notAvailable',
+  share: 'share',
 };
 
 const pages = Object.fromEntries(Object.entries(loaders).map(([kind, load]) => [kind, lazy(load)])) as Record<
