@@ -350,6 +350,11 @@ export function followOwnClip(clip: Clip, changed: (clip: Clip | undefined) => v
   });
 }
 
+/** Keeps the maker of `eventId` on `clipId` (a clip it found being made) once it is done or failed. */
+export function showInMaker(eventId: number, clipId: number): void {
+  if ($makerClips.get()[String(eventId)] === undefined) $makerClips.setKey(String(eventId), clipId);
+}
+
 /** Shows the form in the maker of `eventId` again ("Make another"). */
 export function makeAnother(eventId: number): void {
   $makerClips.setKey(String(eventId), null);

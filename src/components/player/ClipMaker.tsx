@@ -10,7 +10,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Clip, Event } from '../../api/contract.js';
 import type { MediaControls } from '../../media/session.js';
-import { $clips, $makerClips, clipStatus, makeAnother, makerClip } from '../../stores/clips.js';
+import { $clips, $makerClips, clipStatus, makeAnother, makerClip, showInMaker } from '../../stores/clips.js';
 import { ClipOutcome } from '../clips/ClipActions.js';
 import { useNamespace } from '../ui/namespace.js';
 import { useElement } from '../ui/shell.js';
@@ -33,9 +33,15 @@ export default function ClipMaker(props: ClipMakerProps): ReactNode {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const panelId = useId();
-  if (!texts) return null;
   const clip = makerClip(props.event.id, list.status === 'ready' ? list.value : [], shown);
   const making = clip && clipStatus(clip) === 'pending';
+  // A clip found being made (after a reload) stays in the panel once it is done.
+  const eventId = props.event.id;
+  const clipId = clip?.id;
+  useEffect(() => {
+    if (clipId !== undefined) showInMaker(eventId, clipId);
+  }, [eventId, clipId]);
+  if (!texts) return null;
   const close = () => {
     setOpen(false);
     button.current?.focus();
@@ -49,7 +55,7 @@ export default function ClipMaker(props: ClipMakerProps): ReactNode {
         part="button clip-button"
         aria-expanded={open}
         aria-controls={open ? panelId : undefined}
-        onClick={() => (open ? close() : setOpen(true))}
+        onClick={() => setOpen((was) => !was)}
       >
         {t('clips:maker.open')}
         {making && !open ? (
