@@ -52,6 +52,7 @@ export const $makerClips = map<Record<string, number | null>>({});
 
 let owner: number | undefined;
 let controller: AbortController | undefined;
+let inflight: Promise<void> | undefined;
 let timer: unknown;
 let step = 0;
 let subscribed = false;
@@ -69,6 +70,7 @@ const clearTimer = () => {
 function reset(): void {
   controller?.abort();
   controller = undefined;
+  inflight = undefined;
   clearTimer();
   owner = undefined;
   step = 0;
@@ -120,42 +122,40 @@ export function loadClips(): Promise<void> {
     reset();
     owner = user.id;
   }
-  controller?.abort();
+  // One load at a time: a view opening while the list loads (or a look is out) joins it.
+  if (inflight) return inflight;
   const mine = (controller = new AbortController());
   const sentAt = ++tick;
   clearTimer();
   if ($clips.get().status !== 'ready') $clips.set(LOADING);
-  return getClient()
+  const settled = () => {
+    if (controller === mine) controller = undefined;
+    if (inflight === loading) inflight = undefined;
+  };
+  const loading = getClient()
     .call('userClips', { signal: mine.signal, cache: false })
     .then(
       (answer) => {
         if (mine.signal.aborted) return;
-        controller = undefined;
+        settled();
         showList(merge(answer.data, sentAt));
         follow();
       },
       (error: unknown) => {
         if (mine.signal.aborted || isCancel(error)) return;
-        controller = undefined;
+        settled();
         if ($clips.get().status === 'ready') follow();
         else $clips.set(failed(headline(failureOf(error))));
       },
     );
+  inflight = loading;
+  return loading;
 }
 
-/** Loads the list unless it is there or on its way (a view that only needs it once). */
+/** Loads the list unless it is there (a view that only needs it once); joins a load on its way. */
 export function ensureClips(): Promise<void> {
   const state = $clips.get();
   if (state.status === 'ready' && owner === $user.get()?.id) return Promise.resolve();
-  if (state.status === 'loading' && controller) {
-    return new Promise((resolve) => {
-      const stop = $clips.listen((next) => {
-        if (next.status === 'loading') return;
-        stop();
-        resolve();
-      });
-    });
-  }
   return loadClips();
 }
 
@@ -366,7 +366,7 @@ onMount($clips, () => {
   const stopWatching = env().onVisibilityChange(() => {
     if (!env().pageVisible()) return clearTimer();
     const state = $clips.get();
-    if (state.status === 'ready' && state.value.some(isPending) && !controller) void loadClips();
+    if (state.status === 'ready' && state.value.some(isPending)) void loadClips();
   });
   if ($user.get() && $clips.get().status === 'idle') void loadClips();
   else follow();

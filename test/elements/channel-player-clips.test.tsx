@@ -88,7 +88,7 @@ const shared: unknown[] = [];
 const downloads: string[] = [];
 
 function useFakePlatform(
-  options: { user?: User | undefined; clips?: unknown[]; live?: boolean; prerolls?: unknown[] } = {},
+  options: { user?: ReturnType<typeof USER> | undefined; clips?: unknown[]; live?: boolean; prerolls?: unknown[] } = {},
 ) {
   resetSession();
   world = installWorld();
@@ -464,7 +464,9 @@ describe('<channel-player> clips', () => {
       await world.advance(1_000);
       await shows(el, '40% done');
       expect($<HTMLProgressElement>(el, '[part~="clip-progress"] progress')!.value).to.equal(40);
-      expect($(el, '[part~="clip-progress"] progress')!.labels![0]!.textContent).to.equal('Making “Winning goal”');
+      expect($<HTMLProgressElement>(el, '[part~="clip-progress"] progress')!.labels![0]!.textContent).to.equal(
+        'Making “Winning goal”',
+      );
 
       world.server.on('GET', `${API}/clips/user`, ok([clip('done')]));
       await world.advance(2_000);
