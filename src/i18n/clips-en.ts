@@ -6,10 +6,8 @@
 export const clipsEn = {
   maker: {
     open: 'Clip',
-    openLabel: 'Make a clip of {{title}}',
     title: 'Make a clip',
     close: 'Close',
-    closeLabel: 'Close the clip maker',
     timeline: 'Clip selection',
     start: 'Clip start',
     end: 'Clip end',
@@ -45,7 +43,6 @@ export const clipsEn = {
     retry: 'Try again',
   },
   actions: {
-    label: 'Actions for {{name}}',
     play: 'Play',
     playLabel: 'Play {{name}}',
     download: 'Download',

@@ -6,10 +6,8 @@ import type { clipsEn } from './clips-en.js';
 export const clipsFr: Translation<typeof clipsEn> = {
   maker: {
     open: 'Extrait',
-    openLabel: 'Créer un extrait de {{title}}',
     title: 'Créer un extrait',
     close: 'Fermer',
-    closeLabel: "Fermer l'outil d'extrait",
     timeline: "Sélection de l'extrait",
     start: "Début de l'extrait",
     end: "Fin de l'extrait",
@@ -45,7 +43,6 @@ export const clipsFr: Translation<typeof clipsEn> = {
     retry: 'Réessayer',
   },
   actions: {
-    label: 'Actions pour {{name}}',
     play: 'Lire',
     playLabel: 'Lire {{name}}',
     download: 'Télécharger',

@@ -44,7 +44,10 @@ export const clipsCss = /* css */ `
   position: absolute; top: 0; bottom: 0; background: color-mix(in srgb, var(--_accent) 30%, transparent);
   border-top: 3px solid var(--_accent); border-bottom: 3px solid var(--_accent); pointer-events: none;
 }
-.clip-playhead { position: absolute; top: -4px; bottom: -4px; width: 2px; margin-left: -1px; background: #fff; box-shadow: 0 0 0 1px #000; pointer-events: none; }
+.clip-playhead {
+  position: absolute; top: -4px; bottom: -4px; width: 2px; margin-left: -1px; background: #fff;
+  box-shadow: 0 0 0 1px #000; pointer-events: none;
+}
 .clip-handle {
   position: absolute; top: -6px; bottom: -6px; width: 16px; margin-left: -8px; border-radius: 4px; cursor: ew-resize;
   background: var(--_accent); border: 2px solid #fff; box-shadow: 0 1px 4px rgba(0, 0, 0, .35); touch-action: none;
@@ -52,8 +55,9 @@ export const clipsCss = /* css */ `
 .clip-handle:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
 .clip-handle[aria-invalid="true"] { background: var(--channel-error, #b3261e); }
 .clip-preview {
-  position: absolute; bottom: calc(100% + 8px); transform: translateX(-50%); display: grid; gap: 2px; justify-items: center;
-  padding: 4px; border-radius: 6px; background: #0b0d12; color: #f4f6fb; font-size: .8em; pointer-events: none; z-index: 1;
+  position: absolute; bottom: calc(100% + 8px); transform: translateX(-50%); z-index: 1;
+  display: grid; gap: 2px; justify-items: center; padding: 4px; border-radius: 6px;
+  background: #0b0d12; color: #f4f6fb; font-size: .8em; pointer-events: none;
 }
 .clip-preview .clip-crop { max-width: 160px; background-repeat: no-repeat; }
 .clip-selection { font-variant-numeric: tabular-nums; font-size: .9em; }
@@ -71,7 +75,9 @@ export const clipsCss = /* css */ `
 .clip-tag-list { display: inline-flex; flex-wrap: wrap; gap: 4px; }
 .clips-strip { display: grid; gap: 8px; }
 .clips-strip h2 { font-size: 1.1em; font-weight: 700; }
-.clips-strip ul { list-style: none; display: grid; gap: 10px; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); }
+.clips-strip ul {
+  list-style: none; display: grid; gap: 10px; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr));
+}
 .clip-card { display: grid; gap: 4px; text-decoration: none; color: inherit; }
 .clip-card img, .clip-card .clip-card-blank {
   width: 100%; aspect-ratio: 16 / 9; object-fit: cover; border-radius: 8px; background: var(--_line);

@@ -1,8 +1,9 @@
 /**
  * The player view: plays an event, a library item or a clip, or shows why it cannot (region, schedule, sign-in,
  * paywall, a clip still being made). A signed-in user with `clipping` gets the clip maker under the main video of a
- * live event or a recording (a lazy chunk). The decisions live in the player store and src/media; this renders them. The tag
- * (`<channel-player>`) and the site render it alike; what it asks of its root goes through `useViewHost`.
+ * live event or a recording (a lazy chunk). The decisions live in the player store and src/media; this renders
+ * them. The tag (`<channel-player>`) and the site render it alike; what it asks of its root goes through
+ * `useViewHost`.
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from 'react';

@@ -5,7 +5,7 @@
  */
 import { env } from '../../lib/env.js';
 
-/** One preview: from `start` to `end` (seconds), the crop `x, y, w, h` of the sprite at `url` (the whole image without). */
+/** One preview: from `start` to `end` (seconds), the crop `x, y, w, h` of the sprite at `url` (else all of it). */
 export interface Thumbnail {
   start: number;
   end: number;
