@@ -7,7 +7,9 @@
 import { expect } from '@open-wc/testing';
 import { cleanStores } from 'nanostores';
 import { Clip, type User } from '../../src/api/contract.js';
+import { HttpError } from '../../src/api/errors.js';
 import { setEnv } from '../../src/lib/env.js';
+import { failureOf } from '../../src/stores/account/messages.js';
 import {
   $clips,
   $makerClips,
@@ -145,6 +147,34 @@ describe('clips: local rules and the body sent', () => {
     // Older than the window, or past the edge: refused.
     expect(Object.keys(validateClip({ ...draft, start: 290, end: 300 }))).to.deep.equal(['start_time']);
     expect(Object.keys(validateClip({ ...draft, start: 895, end: 905 }))).to.deep.equal(['duration']);
+  });
+});
+
+describe('clips: the server’s messages', () => {
+  it('a 422 puts the server’s texts (the client’s own) at their fields, translated', () => {
+    const failure = failureOf(
+      new HttpError(422, 'The given data was invalid.', 'u', {
+        name: ['Field is required'],
+        tags: ['Please select tag'],
+        start_time: ['Your clip duration is longer than the end time'],
+        duration: ['The clip can be at most 60 seconds long'],
+      }),
+    );
+    expect(failure.fields).to.deep.equal({
+      name: { key: 'forms:validation.required' },
+      tags: { key: 'forms:validation.tag' },
+      start_time: { key: 'forms:validation.clipDuration' },
+      duration: { key: 'forms:validation.clipTooLong', values: { max: 60 } },
+    });
+    expect(
+      failureOf(new HttpError(422, 'x', 'u', { duration: 'The clip must be at least 2 seconds long' })).fields,
+    ).to.deep.equal({ duration: { key: 'forms:validation.clipTooShort', values: { min: 2 } } });
+    expect(failureOf(new HttpError(403, 'Your account cannot make clips.', 'u')).message).to.deep.equal({
+      key: 'clips:server.noClipping',
+    });
+    expect(failureOf(new HttpError(422, 'The clip is not ready yet.', 'u')).message).to.deep.equal({
+      key: 'clips:server.notReady',
+    });
   });
 });
 
