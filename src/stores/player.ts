@@ -8,15 +8,8 @@
  * freshly signed URL (a quiet reload of the item) before the viewer is told access was refused.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import {
-  PrerollList,
-  type Clip,
-  type Event,
-  type Preroll,
-  type Settings,
-  type User,
-  type VodItem,
-} from '../api/contract.js';
+import { PrerollList, type Event, type Preroll, type Settings, type User, type VodItem } from '../api/contract.js';
+import type { Clip } from '../api/contract.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { env } from '../lib/env.js';
 import { IDLE, LOADING, failed, ready, type Async } from '../lib/async.js';
