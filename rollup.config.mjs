@@ -51,19 +51,19 @@ const recordChunkImports = () => ({
 function manualChunks(id) {
   if (/node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|@nanostores|zod|i18next)[\\/]/.test(id))
     return 'session';
-  // French texts stay a chunk of their own, fetched only when an element speaks French; form, checkout and library
-  // texts only by the elements that have them.
+  // French texts stay a chunk of their own, fetched only when an element speaks French; form, checkout, library
+  // and clips texts only by the elements that have them.
   if (
-    /[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr|library-en|library-fr)\.ts$/.test(
+    /[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr|library-en|library-fr|clips-en|clips-fr)\.ts$/.test(
       id,
     )
   )
     return undefined;
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
-  // (The checkout's, the account's and the library's stores and their folders, the schedule's store, the commerce rules only a
-  // checkout or a profile's subscription actions use, Stripe and the account routes.)
+  // (The checkout's, the account's, the library's and the clips' stores and their folders, the schedule's store, the
+  // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library)([\\/]|\.ts$)|stores[\\/](tag-manager|schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes|routes)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](tag-manager|schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes|routes)\.ts$)/.test(
       id,
     )
   )

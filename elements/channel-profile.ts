@@ -19,7 +19,10 @@ import { defineOnce, makeElement } from './define.js';
  *   social-callback, field, field-error, form-error, message, submit, button, continue, cancel, forgot,
  *   to-register, to-sign-in, social, social-google, social-facebook, resend, new-link, orders, order,
  *   order-status, subscription-status, auto-renewal, transactions, transaction, transaction-label,
- *   transaction-status, clips, clip, clip-state, favourites-section (the favourites panel's own parts inside),
+ *   transaction-status, clips, clip, clip-state, clip-play, clip-outcome, clip-progress, clip-failed, clip-retry,
+ *   clip-actions, clip-download, clip-copy, clip-copied, clip-link, clip-share, clip-delete, clip-confirm,
+ *   clip-confirm-delete, clip-cancel, clip-error, clip-deleted,
+ *   favourites-section (the favourites panel's own parts inside),
  *   devices, device-code, edit, temporary, email-state, capabilities, feature-counts, delete-account,
  *   confirm-delete, empty, error, retry
  * @cssprop --channel-accent, --channel-radius, --channel-error, --channel-error-background, --channel-success,

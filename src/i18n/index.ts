@@ -20,10 +20,10 @@ void instance.init({
 });
 
 /**
- * The namespaces of texts: `translation` (English bundled), `forms`, `checkout`, `site` and `library` (each
- * language its own chunk).
+ * The namespaces of texts: `translation` (English bundled), `forms`, `checkout`, `site`, `library` and `clips`
+ * (each language its own chunk).
  */
-export type Namespace = 'translation' | 'forms' | 'checkout' | 'site' | 'library';
+export type Namespace = 'translation' | 'forms' | 'checkout' | 'site' | 'library' | 'clips';
 
 type Texts = Record<string, unknown>;
 
@@ -45,6 +45,10 @@ const sources: Record<Namespace, Partial<Record<Lang, () => Promise<Texts>>>> = 
   library: {
     en: () => import('./library-en.js').then((m) => m.libraryEn),
     fr: () => import('./library-fr.js').then((m) => m.libraryFr),
+  },
+  clips: {
+    en: () => import('./clips-en.js').then((m) => m.clipsEn),
+    fr: () => import('./clips-fr.js').then((m) => m.clipsFr),
   },
 };
 

@@ -1,7 +1,8 @@
 /**
  * The one injection point for platform services: fetch, storage, clock, logger, the page's address and history,
- * script injection and the window to fire global events on. Browser code reads them through `env()` at call time
- * (never capturing the host page's `fetch` at load), and tests swap them with `setEnv()`.
+ * script injection, the window to fire global events on, the page's visibility, the clipboard and the share sheet.
+ * Browser code reads them through `env()` at call time (never capturing the host page's `fetch` at load), and tests
+ * swap them with `setEnv()`.
  */
 import { ExpiringStorage, type KeyValueStorage } from './storage.js';
 
@@ -28,6 +29,14 @@ export interface Environment {
   injectScript: (src: string) => void;
   /** The document's base URL, against which relative URLs from settings resolve; undefined outside a browser. */
   baseUrl: () => string | undefined;
+  /** Whether the page is shown (false while its tab is hidden); true outside a browser. */
+  pageVisible: () => boolean;
+  /** Calls `listener` whenever the page is shown or hidden; returns the removal. */
+  onVisibilityChange: (listener: () => void) => () => void;
+  /** Puts text on the clipboard; rejects where the browser refuses it. */
+  copyText: (text: string) => Promise<void>;
+  /** The browser's share sheet (Web Share API), or undefined where the browser has none. */
+  webShare: () => ((data: { title: string; url: string }) => Promise<void>) | undefined;
 }
 
 /** What the product reads of the page's address, and its one way to leave the page. */
@@ -73,6 +82,20 @@ function defaults(): Environment {
       document.head.appendChild(script);
     },
     baseUrl: () => (typeof document === 'undefined' ? undefined : document.baseURI),
+    pageVisible: () => typeof document === 'undefined' || document.visibilityState !== 'hidden',
+    onVisibilityChange: (listener) => {
+      if (typeof document === 'undefined') return () => undefined;
+      document.addEventListener('visibilitychange', listener);
+      return () => document.removeEventListener('visibilitychange', listener);
+    },
+    copyText: async (text) => {
+      if (typeof navigator === 'undefined' || !navigator.clipboard) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(text);
+    },
+    webShare: () =>
+      typeof navigator === 'undefined' || typeof navigator.share !== 'function'
+        ? undefined
+        : (data) => navigator.share(data),
   };
 }
 

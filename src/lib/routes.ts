@@ -2,10 +2,7 @@
  * The site's routes (the paths `<channel-app>` answers) and how a path maps onto one. Pure: the router store
  * (src/stores/router.ts) keeps the current route and moves the address; this only reads paths and writes them.
  */
-import { ID_PATTERN } from './ids.js';
-
-/** A clip's share id, as the share links carry it. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { ID_PATTERN, UUID_PATTERN as UUID } from './ids.js';
 
 /** Each route's path; `:name` is a parameter, checked by PARAMS. Order matters only for readers. */
 export const ROUTES = {

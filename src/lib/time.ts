@@ -129,8 +129,8 @@ function offsetAt(zone: string, at: Date): string {
   );
 }
 
-/** A length in seconds as m:ss, or h:mm:ss from an hour on. */
-export function formatDuration(seconds: number): string {
+/** A length or position in seconds as m:ss (h:mm:ss from an hour), as players show it. */
+export function formatClock(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   const pad = (n: number) => String(n).padStart(2, '0');
   const h = Math.floor(s / 3600);

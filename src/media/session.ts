@@ -65,8 +65,24 @@ export interface SessionOptions extends SessionSource {
   monitor?: typeof monitorVideo | undefined;
 }
 
+/**
+ * What a view may read and do of the main video (the clip maker): its position, seeking, play and pause. Nothing
+ * of the preroll: before the main stream (and during the ad) `position` is undefined and the actions do nothing.
+ */
+export interface MediaControls {
+  /** Seconds: the position, the length (Infinity for live) and the seekable range (a live stream's window). */
+  position(): { time: number; duration: number; seekable: { start: number; end: number } | undefined } | undefined;
+  seek(time: number): void;
+  play(): void;
+  pause(): void;
+  /** Calls `listener` whenever the position, length or seekable range may have changed; returns the removal. */
+  onChange(listener: () => void): () => void;
+}
+
 /** A running session. */
 export interface MediaSession {
+  /** The main video's position and actions (see MediaControls). */
+  readonly controls: MediaControls;
   /** Starts (preroll, then the main stream); again does nothing. */
   start(): void;
   /** Play/pause; before the start, starts. */
@@ -234,7 +250,36 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
     void options.takePreroll().then(next, () => next(undefined));
   };
 
+  const main = () => state.phase === 'main' && !tornDown;
+  const controls: MediaControls = {
+    position() {
+      if (!main()) return undefined;
+      const range = video.seekable;
+      const last = range.length - 1;
+      return {
+        time: video.currentTime,
+        duration: video.duration,
+        seekable: last >= 0 ? { start: range.start(0), end: range.end(last) } : undefined,
+      };
+    },
+    seek(time) {
+      if (main() && Number.isFinite(time)) video.currentTime = time;
+    },
+    play() {
+      if (main()) void video.play().catch(() => undefined);
+    },
+    pause() {
+      if (main()) video.pause();
+    },
+    onChange(listener) {
+      const events = ['timeupdate', 'durationchange', 'progress', 'seeked', 'loadedmetadata'];
+      for (const name of events) video.addEventListener(name, listener);
+      return () => events.forEach((name) => video.removeEventListener(name, listener));
+    },
+  };
+
   return {
+    controls,
     start,
     togglePlay() {
       if (!state.started) return start();

@@ -1,5 +1,5 @@
 /**
- * One player's state: what it plays (an event or a library item), the access decision, the offers of its
+ * One player's state: what it plays (an event, a library item or a clip), the access decision, the offers of its
  * paywall, the preroll, and the re-checks of an upcoming event. Each player view owns one. It follows the shared
  * stores, never DOM events: a change of the user (a sign-in or sign-out here or in another tab) or of the
  * entitlements (a purchase, or one the host page reports) reloads the item once, so the player unlocks without a
@@ -9,17 +9,27 @@
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import { PrerollList, type Event, type Preroll, type Settings, type User, type VodItem } from '../api/contract.js';
-import { ApiError, isCancel } from '../api/errors.js';
+import type { Clip } from '../api/contract.js';
+import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { env } from '../lib/env.js';
 import { IDLE, LOADING, failed, ready, type Async } from '../lib/async.js';
 import { prerollsStorageKey } from '../lib/api-paths.js';
-import { decideAccess, fromEvent, fromVod, type Access, type Playable } from './commerce/access.js';
+import {
+  decideAccess,
+  fromClip,
+  fromEvent,
+  fromVod,
+  signInForClip,
+  type Access,
+  type Playable,
+} from './commerce/access.js';
+import { followClip, followOwnClip, playerClip } from './clips.js';
 import { offersFor, type Offer } from './commerce/offers.js';
 import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playback.js';
 import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
 import { $config, type ChannelConfig } from './config.js';
-import { $geoBlocked, $settings, $user, getClient, identified, startSession } from './session.js';
+import { $geoBlocked, $settings, $user, getClient, identified, reloadUserAccess, startSession } from './session.js';
 
 /** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
 export const RECHECK_MS = 10_000;
@@ -36,18 +46,19 @@ export type PlayerState =
       status: 'ready';
       item: Playable;
       event?: Event | undefined;
+      /** The clip played (its name, event and tags show under the player). */
+      clip?: Clip | undefined;
       access: Access;
       /** The paywall's offers (idle unless the access decision is a paywall). */
       offers: Async<Offer[], ApiError>;
     };
 
-/** Which item to play. */
+/**
+ * Which item to play. A clip with its `uuid` (its share link) plays for anyone through `shared-clip`; without, it
+ * is one of the signed-in user's own clips.
+ */
 export type PlayerTarget =
-  | { kind: 'event'; id: string }
-  | { kind: 'vod'; id: string }
-  // Type only, so /watch_library/{id}?type=clip compiles: the clips work in parallel adds how a clip loads (a uuid
-  // plays through shared-clip, none the signed-in owner's clip).
-  | { kind: 'clip'; id: string; uuid?: string };
+  { kind: 'event'; id: string } | { kind: 'vod'; id: string } | { kind: 'clip'; id: string; uuid?: string | undefined };
 
 /** A player's store and actions. */
 export interface PlayerStore {
@@ -87,6 +98,13 @@ export function createPlayer(): PlayerStore {
   let latest: Promise<boolean> = Promise.resolve(false);
   // One per target: refusals of its stream URLs renew them at most once per episode.
   let renewal: RenewalPolicy = renewalPolicy();
+  // A clip being made is followed until it is done: a shared one by looking again, the user's own through the
+  // shared list of clips (which looks for every view at once).
+  let stopFollowing: (() => void) | undefined;
+  const unfollow = () => {
+    stopFollowing?.();
+    stopFollowing = undefined;
+  };
 
   const clearTimer = () => {
     if (timer !== undefined) env().clearTimeout(timer);
@@ -123,7 +141,12 @@ export function createPlayer(): PlayerStore {
       if ($settings.get()?.prerolls?.enabled !== false) void prerolls();
       let item: Playable;
       let event: Event | undefined;
-      if (current.kind === 'event') {
+      let clip: Clip | undefined;
+      if (current.kind === 'clip') {
+        await identified();
+        clip = await playerClip(current, signal, cache);
+        item = clip ? fromClip(clip) : signInForClip(Number(current.id));
+      } else if (current.kind === 'event') {
         [event] = await Promise.all([
           api.call('event', { params: { id: current.id }, signal, cache }).then((answer) => answer.data),
           identified(),
@@ -137,7 +160,7 @@ export function createPlayer(): PlayerStore {
         item = fromVod(vod);
       }
       if (mine !== generation || destroyed) return false;
-      show(item, event);
+      show(item, event, clip);
       return true;
     } catch (error) {
       if (isCancel(error) || mine !== generation || destroyed) return false;
@@ -155,7 +178,28 @@ export function createPlayer(): PlayerStore {
     }
   }
 
-  function show(item: Playable, event: Event | undefined): void {
+  /** Follows a clip on screen: until it is done (shared), or for as long as it shows (the user's own). */
+  function followShown(item: Playable, clip: Clip | undefined): void {
+    if (stopFollowing || !clip || target?.kind !== 'clip') return;
+    if (!target.uuid) {
+      stopFollowing = followOwnClip(clip, (now) => {
+        if (now) return show(fromClip(now), undefined, now);
+        unfollow();
+        generation++;
+        $state.set({ status: 'error', error: new HttpError(404, 'Clip not found.', '') });
+      });
+    } else if (item.clipStatus === 'pending') {
+      stopFollowing = followClip(async () => {
+        await reload(true);
+        const state = $state.get();
+        const more = state.status === 'ready' && state.access.kind === 'clip-pending';
+        if (!more) stopFollowing = undefined;
+        return more;
+      });
+    }
+  }
+
+  function show(item: Playable, event: Event | undefined, clip?: Clip): void {
     const access = decideAccess(item, $user.get(), $geoBlocked.get());
     const previous = $state.get();
     const keepOffers =
@@ -169,7 +213,8 @@ export function createPlayer(): PlayerStore {
     const previousUrl =
       previous.status === 'ready' && previous.access.kind === 'play' ? previous.access.url : undefined;
     if (access.kind === 'play' && access.url !== previousUrl) renewal.issued();
-    $state.set({ status: 'ready', item, event, access, offers: keepOffers ?? IDLE });
+    $state.set({ status: 'ready', item, event, clip, access, offers: keepOffers ?? IDLE });
+    if (item.kind === 'clip') followShown(item, clip);
     clearTimer();
     if (access.kind === 'upcoming') scheduleRecheck(access.startsAt);
     else rechecks = 0;
@@ -223,11 +268,19 @@ export function createPlayer(): PlayerStore {
 
   // Access may change elsewhere: the user, and the entitlements (bumped by our checkout and by the host page's
   // public events, so a sign-in reloads once, not once per store and once per event).
-  const unbindUser = $user.listen(() => void reload(true));
+  // Feature counts (reloaded after a download or a clip) change nothing the player shows: a reload then would
+  // only restart the stream with a freshly signed URL.
+  let viewer = accessOf($user.get());
+  const unbindUser = $user.listen((user) => {
+    const next = accessOf(user);
+    if (next === viewer) return;
+    viewer = next;
+    void reload(true);
+  });
   const unbindEntitlements = $entitlementsVersion.listen(() => void reload(true));
   const unbindGeo = $geoBlocked.listen(() => {
     const state = $state.get();
-    if (state.status === 'ready') show(state.item, state.event);
+    if (state.status === 'ready') show(state.item, state.event, state.clip);
   });
 
   return {
@@ -239,6 +292,7 @@ export function createPlayer(): PlayerStore {
       rechecks = 0;
       renewal = renewalPolicy();
       clearTimer();
+      unfollow();
       if (!next) {
         controller?.abort();
         generation++;
@@ -260,7 +314,8 @@ export function createPlayer(): PlayerStore {
     },
     async takePreroll() {
       const state = $state.get();
-      if (state.status !== 'ready' || state.access.kind !== 'play') return undefined;
+      // No advertising before a clip: a few seconds of video someone shared.
+      if (state.status !== 'ready' || state.access.kind !== 'play' || state.item.kind === 'clip') return undefined;
       const user = $user.get();
       const noAds = Boolean(user?.capabilities.includes('no_ads'));
       if (noAds || $settings.get()?.prerolls?.enabled === false) return undefined;
@@ -285,30 +340,24 @@ export function createPlayer(): PlayerStore {
       const api = getClient();
       const answer = await api.call('downloadEvent', { params: { id: state.item.id }, cache: false });
       // After a download the user's access info is reloaded.
-      try {
-        const access = await api.call('userAccess', { cache: false });
-        const user = $user.get();
-        if (user) {
-          $user.set({
-            ...user,
-            capabilities: access.data.capabilities,
-            featureCount: access.data.featureCount ?? user.featureCount,
-          });
-        }
-      } catch {
-        // The download itself worked; stale counts are harmless.
-      }
+      await reloadUserAccess();
       return answer.data.url;
     },
     destroy() {
       destroyed = true;
       controller?.abort();
       clearTimer();
+      unfollow();
       unbindUser();
       unbindGeo();
       unbindEntitlements();
     },
   };
+}
+
+/** What of the user decides access: everything but the feature counts. */
+function accessOf(user: User | undefined): string {
+  return user ? JSON.stringify({ ...user, featureCount: undefined }) : '';
 }
 
 /**
@@ -320,10 +369,14 @@ export function createPlayer(): PlayerStore {
 export function prefetchPlayable(target: PlayerTarget): void {
   if (!$config.get()) return;
   const api = getClient();
+  // The user's own clips wait for the sign-in to be known; a shared clip needs none.
+  if (target.kind === 'clip' && !target.uuid) return;
   const answer =
     target.kind === 'event'
       ? api.call('event', { params: { id: target.id } })
-      : api.call('vodItem', { params: { id: target.id } });
+      : target.kind === 'clip'
+        ? api.call('sharedClip', { params: { id: target.id }, query: { uuid: target.uuid } })
+        : api.call('vodItem', { params: { id: target.id } });
   answer.catch(() => undefined);
 }
 

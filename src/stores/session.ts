@@ -163,6 +163,26 @@ export function signIn(session: { token: string; user: User }): void {
   $user.set(session.user);
 }
 
+/**
+ * Reloads the signed-in user's capabilities and feature counts (`GET user/access`) after something that counts
+ * (a download, a clip). Best effort: stale counts are harmless.
+ */
+export async function reloadUserAccess(): Promise<void> {
+  try {
+    const access = await getClient().call('userAccess', { cache: false });
+    const user = $user.get();
+    if (user) {
+      $user.set({
+        ...user,
+        capabilities: access.data.capabilities,
+        featureCount: access.data.featureCount ?? user.featureCount,
+      });
+    }
+  } catch {
+    // The action itself worked; stale counts are harmless.
+  }
+}
+
 /** The api key requests carry now (fetched when there is none): a social sign-in's `state` must equal it. */
 export function currentApiKey(): Promise<string> {
   return apiKey();

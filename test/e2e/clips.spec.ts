@@ -34,7 +34,8 @@ async function login(request: APIRequestContext, channel: string, email: string,
 async function signIn(page: Page, request: APIRequestContext, email: string, password: string, channel = 'demo') {
   const { token } = await login(request, channel, email, password);
   await page.addInitScript(
-    ([value, name]) => localStorage.setItem(`rudy_token.${name}`, JSON.stringify({ v: value, e: Date.now() + 3_600_000 })),
+    ([value, name]) =>
+      localStorage.setItem(`rudy_token.${name}`, JSON.stringify({ v: value, e: Date.now() + 3_600_000 })),
     [token, channel] as const,
   );
 }
@@ -132,19 +133,29 @@ test('fan clips 10 s of a finished event: made, downloaded (a real MP4), shared 
   ]);
 
   // The download is the clip's MP4, 10 s long.
-  const [download] = await Promise.all([page.waitForEvent('download'), panel.locator('[part~="clip-download"]').click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.locator('[part~="clip-download"]').click(),
+  ]);
   const file = test.info().outputPath('clip.mp4');
   await download.saveAs(file);
   expect(mp4Seconds(file)).toBeCloseTo(10, 0);
 
   // The share link plays for a guest in a fresh browser, with the clip's name and its event.
-  const link = (await panel.locator('[part~="clip-link"]').first().inputValue().catch(() => null)) ??
-    (await panel.locator('[part~="clip-link"]').first().textContent())!;
+  const link =
+    (await panel
+      .locator('[part~="clip-link"]')
+      .first()
+      .inputValue()
+      .catch(() => null)) ?? (await panel.locator('[part~="clip-link"]').first().textContent())!;
   expect(link).toMatch(new RegExp(`^${SITE}/share/\\d+/[0-9a-f-]{36}$`));
   const guest = await asGuest(browser, link);
   const shared = app(guest.page);
   await expect(shared).toContainText(name, { timeout: 15_000 });
-  await shared.locator('[part~="button"][part~="play"]').click().catch(() => undefined);
+  await shared
+    .locator('[part~="button"][part~="play"]')
+    .click()
+    .catch(() => undefined);
   await expectPlaying(shared);
 
   // Deleted in the profile (after a confirmation): gone there, and the link says so.
@@ -180,11 +191,18 @@ test('fan clips the last 10 s of the live event; it is made and plays from its s
   await panel.locator('[part~="clip-submit"]').click();
   await expect(panel.locator('[part~="clip-progress"]')).toBeVisible();
   await expect(panel.locator('[part~="clip-ready"]')).toBeVisible({ timeout: 60_000 });
-  const link = (await panel.locator('[part~="clip-link"]').first().inputValue().catch(() => null)) ??
-    (await panel.locator('[part~="clip-link"]').first().textContent())!;
+  const link =
+    (await panel
+      .locator('[part~="clip-link"]')
+      .first()
+      .inputValue()
+      .catch(() => null)) ?? (await panel.locator('[part~="clip-link"]').first().textContent())!;
   const guest = await asGuest(browser, link);
   await expect(app(guest.page)).toContainText(name, { timeout: 15_000 });
-  await app(guest.page).locator('[part~="button"][part~="play"]').click().catch(() => undefined);
+  await app(guest.page)
+    .locator('[part~="button"][part~="play"]')
+    .click()
+    .catch(() => undefined);
   await expectPlaying(app(guest.page));
   await guest.close();
 });
@@ -214,7 +232,15 @@ test('the server checks what the maker checks, with the same messages', async ({
   const post = async (body: Record<string, unknown>) => {
     const answer = await request.post(`${BUNDLE_ORIGIN}/api/clip`, {
       headers: { Authorization: `Bearer ${token}` },
-      data: { api_key: key, event_id: ids['free-finished'], name: 'Check', start_time: 10, duration: 10, tags: ['goal'], ...body },
+      data: {
+        api_key: key,
+        event_id: ids['free-finished'],
+        name: 'Check',
+        start_time: 10,
+        duration: 10,
+        tags: ['goal'],
+        ...body,
+      },
     });
     expect(answer.status()).toBe(422);
     return ((await answer.json()) as { errors: Record<string, string[]> }).errors;
@@ -227,7 +253,11 @@ test('the server checks what the maker checks, with the same messages', async ({
   expect((await post({ duration: 61 })).duration).toEqual(['The clip can be at most 60 seconds long']);
 });
 
-test('French on demo-fr: the maker, its checks and a shared clip read in French', async ({ page, request, browser }) => {
+test('French on demo-fr: the maker, its checks and a shared clip read in French', async ({
+  page,
+  request,
+  browser,
+}) => {
   await signIn(page, request, 'supporter@sports-demo.example', 'demo-password', 'demo-fr');
   const ids = await eventIds(request, 'demo-fr');
   await page.goto(`${SITE_FR}/watch/${ids['free-finished'] ?? Object.values(ids)[0]}`);
@@ -245,8 +275,12 @@ test('French on demo-fr: the maker, its checks and a shared clip read in French'
   await panel.locator('[part~="clip-tag"]').first().click();
   await panel.locator('[part~="clip-submit"]').click();
   await expect(panel.locator('[part~="clip-ready"]')).toBeVisible({ timeout: 60_000 });
-  const link = (await panel.locator('[part~="clip-link"]').first().inputValue().catch(() => null)) ??
-    (await panel.locator('[part~="clip-link"]').first().textContent())!;
+  const link =
+    (await panel
+      .locator('[part~="clip-link"]')
+      .first()
+      .inputValue()
+      .catch(() => null)) ?? (await panel.locator('[part~="clip-link"]').first().textContent())!;
   expect(link.startsWith(`${SITE_FR}/share/`)).toBe(true);
   const guest = await asGuest(browser, link);
   await expect(app(guest.page).locator('h1[part~="page-title"]')).toHaveText('Clip partagé', { timeout: 15_000 });

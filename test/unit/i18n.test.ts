@@ -43,6 +43,12 @@ describe('translation namespaces', () => {
     expect(translator('en')('checkout:summary.total')).to.equal('Total');
   });
 
+  it('loads the clips texts with the same loader, French with the same keys', async () => {
+    await loadNamespace('fr', 'clips');
+    expect(translator('fr')('clips:player.gone')).to.equal("Cet extrait n'est plus disponible");
+    expect(hasNamespace('en', 'clips')).to.equal(false);
+  });
+
   it('<NamespaceReady> shows the loading panel until the texts are in, then its children', async () => {
     const container = document.createElement('div');
     document.body.append(container);

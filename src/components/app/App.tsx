@@ -171,6 +171,7 @@ export function App(props: AppProps & ShellProps): ReactNode {
       open,
       reveal: () => undefined,
       attachLight: (node) => tag?.attachLight(node) ?? (() => undefined),
+      siteHref: (path) => router.href(path),
     };
   }, [host, router]);
 

@@ -5,7 +5,7 @@
  */
 import { memo, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { VodItem } from '../../api/contract.js';
-import { formatDay, formatDuration } from '../../lib/time.js';
+import { formatClock, formatDay } from '../../lib/time.js';
 import { assetOf, unlockedBy } from '../../stores/library.js';
 import { useElement } from '../ui/context.js';
 
@@ -46,7 +46,7 @@ export const LibraryCard = memo(function LibraryCard(props: CardProps): ReactNod
         {active && preview ? <Preview src={preview} /> : null}
         {item.duration ? (
           <span className="duration" part="library-card-duration">
-            {formatDuration(item.duration)}
+            {formatClock(item.duration)}
           </span>
         ) : null}
       </span>

@@ -8,6 +8,7 @@ import { useAttributes } from '../ui/attributes.js';
 import { ElementShell, type ShellProps } from '../ui/shell.js';
 import { parsePlayerProps, PLAYER_PROPS, type PlayerProps } from './attributes.js';
 import { PlayerView } from './PlayerView.js';
+import { clipsCss } from '../clips/styles.js';
 import { playerCss } from './styles.js';
 
 /** The element's root component. */
@@ -20,7 +21,7 @@ export function Player(props: PlayerProps & ShellProps): ReactNode {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [targetKey]);
   return (
-    <ElementShell container={props.container} lang={props.lang} css={playerCss}>
+    <ElementShell container={props.container} lang={props.lang} css={[playerCss, clipsCss]}>
       {() => <PlayerView options={options} notices={notices} />}
     </ElementShell>
   );

@@ -1,21 +1,27 @@
 /**
- * The player view: plays an event or a library item, or shows why it cannot (region, schedule, sign-in,
- * paywall). The decisions live in the player store and src/media; this renders them. The tag
- * (`<channel-player>`) and the site render it alike; what it asks of its root goes through `useViewHost`.
+ * The player view: plays an event, a library item or a clip, or shows why it cannot (region, schedule, sign-in,
+ * paywall, a clip still being made). A signed-in user with `clipping` gets the clip maker under the main video of a
+ * live event or a recording (a lazy chunk). The decisions live in the player store and src/media; this renders
+ * them. The tag (`<channel-player>`) and the site render it alike; what it asks of its root goes through
+ * `useViewHost`.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { HttpError } from '../../api/errors.js';
 import { formatEventTime } from '../../lib/time.js';
+import type { MediaControls } from '../../media/session.js';
 import { hasCapability } from '../../stores/commerce/access.js';
 import { createPlayer, type PlayerState, type PlayerStore } from '../../stores/player.js';
 import { $user } from '../../stores/session.js';
 import type { AttributeNotice } from '../ui/attributes.js';
 import { eventTitle } from '../ui/event.js';
 import { errorText } from '../ui/messages.js';
+import { NamespaceReady } from '../ui/namespace.js';
 import { AttributeNotices, LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
+import { saveFile } from '../ui/download.js';
 import { useViewHost } from '../ui/view.js';
+import { ClipMaking, ClipMeta } from './ClipInfo.js';
 import { Countdown } from './Countdown.js';
 import { Paywall } from './Paywall.js';
 import type { PlayerOptions } from './options.js';
@@ -24,6 +30,8 @@ import { VideoStage } from './VideoStage.js';
 export type { PlayerOptions } from './options.js';
 
 type Ready = Extract<PlayerState, { status: 'ready' }>;
+
+const ClipMaker = lazy(() => import('./ClipMaker.js'));
 
 /** A player with its own store; `notices` are the ignored attribute values of the tag that renders it. */
 export function PlayerView(props: {
@@ -41,38 +49,38 @@ export function PlayerView(props: {
   }, [store, targetKey]);
 
   const state = useStore(store.$state);
+  const clip = options.target?.kind === 'clip';
+  const notFound = state.status === 'error' && state.error instanceof HttpError && state.error.status === 404;
+  const content =
+    state.status === 'idle' ? (
+      <Stage>
+        <Panel>{t('player.noTarget')}</Panel>
+      </Stage>
+    ) : state.status === 'loading' ? (
+      <Stage>
+        <LoadingPanel text={t('player.loading')} spinner />
+      </Stage>
+    ) : state.status === 'error' ? (
+      <Stage>
+        <Panel role="alert" part="error">
+          <p>{notFound ? t(clip ? 'clips:player.gone' : 'player.notFound') : t('player.loadError')}</p>
+          {notFound ? null : (
+            <>
+              <p className="detail">{errorText(state.error, t)}</p>
+              <button type="button" className="btn" part="button retry" onClick={() => store.refresh()}>
+                {t('common.retry')}
+              </button>
+            </>
+          )}
+        </Panel>
+      </Stage>
+    ) : (
+      <ReadyPlayer state={state} store={store} options={options} />
+    );
   return (
     <section className={options.embed ? 'player embed' : 'player'} aria-label={t('player.label')} part="player">
       <AttributeNotices notices={props.notices ?? []} />
-      {state.status === 'idle' ? (
-        <Stage>
-          <Panel>{t('player.noTarget')}</Panel>
-        </Stage>
-      ) : state.status === 'loading' ? (
-        <Stage>
-          <LoadingPanel text={t('player.loading')} spinner />
-        </Stage>
-      ) : state.status === 'error' ? (
-        <Stage>
-          <Panel role="alert" part="error">
-            <p>
-              {state.error instanceof HttpError && state.error.status === 404
-                ? t('player.notFound')
-                : t('player.loadError')}
-            </p>
-            {state.error instanceof HttpError && state.error.status === 404 ? null : (
-              <>
-                <p className="detail">{errorText(state.error, t)}</p>
-                <button type="button" className="btn" part="button retry" onClick={() => store.refresh()}>
-                  {t('common.retry')}
-                </button>
-              </>
-            )}
-          </Panel>
-        </Stage>
-      ) : (
-        <ReadyPlayer state={state} store={store} options={options} />
-      )}
+      {clip ? <NamespaceReady ns="clips">{content}</NamespaceReady> : content}
     </section>
   );
 }
@@ -109,10 +117,22 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
   const { t, lang } = useElement();
   const view = useViewHost();
   const { state, store, options } = props;
-  const { item, access, event } = state;
+  const { item, access, event, clip } = state;
   const title = event ? eventTitle(event, t as never) : item.title;
   const user = useStore($user);
   const titleId = useId();
+  const makingId = useId();
+  // The clip maker: a signed-in user with `clipping`, under the main video of a live event or a recording.
+  const clipping = item.kind === 'event' && event && access.kind === 'play' && hasCapability(user, 'clipping');
+  const maker =
+    clipping && access.kind === 'play'
+      ? (media: MediaControls | undefined) =>
+          media ? (
+            <Suspense fallback={null}>
+              <ClipMaker media={media} event={event} live={access.live} />
+            </Suspense>
+          ) : null
+      : undefined;
 
   let stage: ReactNode;
   switch (access.kind) {
@@ -127,8 +147,9 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
           live={access.live}
           title={title}
           poster={item.poster}
-          streamId={`${item.kind === 'vod' ? 'vod-' : ''}${item.id}`}
+          streamId={`${item.kind === 'event' ? '' : `${item.kind}-`}${item.id}`}
           options={options}
+          below={maker}
         />
       );
       break;
@@ -175,6 +196,18 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
     case 'no-capability':
       stage = <MessageStage poster={item.poster} part="message" text={t('player.noCapability')} />;
       break;
+    case 'clip-pending':
+      stage = (
+        <Stage poster={item.poster}>
+          <Panel part="message clip-making">
+            <ClipMaking progress={access.progress} labelId={makingId} />
+          </Panel>
+        </Stage>
+      );
+      break;
+    case 'clip-failed':
+      stage = <MessageStage poster={item.poster} alert part="message clip-failed" text={t('clips:player.failed')} />;
+      break;
     default:
       stage = <MessageStage poster={item.poster} part="message" text={t('player.unavailable')} />;
   }
@@ -192,7 +225,11 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
           {title}
         </h2>
         <p className="meta">
-          {item.status === 'live' ? (
+          {item.kind === 'clip' ? (
+            <span className="badge" part="badge">
+              {t('clips:maker.open')}
+            </span>
+          ) : item.status === 'live' ? (
             <span className="badge live" part="badge badge-live">
               {t('player.live')}
             </span>
@@ -210,6 +247,7 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
               {when.date} · {when.time}
             </time>
           ) : null}
+          {clip ? <ClipMeta clip={clip} /> : null}
         </p>
       </header>
       {stage}
@@ -226,14 +264,7 @@ function DownloadButton(props: { store: PlayerStore }): ReactNode {
     setBusy(true);
     setFailed(false);
     try {
-      const url = await props.store.download();
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = '';
-      a.rel = 'noopener';
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
+      saveFile(await props.store.download());
     } catch {
       setFailed(true);
     } finally {

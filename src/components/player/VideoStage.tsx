@@ -4,7 +4,13 @@
  * (src/media/session.ts); this renders its state and hands it the viewer's actions.
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { idleSession, initialize, type MediaSession, type SessionState } from '../../media/session.js';
+import {
+  idleSession,
+  initialize,
+  type MediaControls,
+  type MediaSession,
+  type SessionState,
+} from '../../media/session.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import type { PlayerOptions } from './options.js';
@@ -21,6 +27,11 @@ export interface VideoStageProps {
   poster?: string | undefined;
   streamId: string;
   options: PlayerOptions;
+  /**
+   * What shows under the stage (the clip maker), given the main video's controls once the main stream plays
+   * (undefined before it and during the preroll: an ad is never clipped).
+   */
+  below?: ((media: MediaControls | undefined) => ReactNode) | undefined;
 }
 
 /** A stage with the video: optional preroll, then the main stream with its recovery. */
@@ -102,54 +113,58 @@ export function VideoStage(props: VideoStageProps): ReactNode {
     e.preventDefault();
   };
 
+  const main = state.started && phase === 'main' ? session.current?.controls : undefined;
   return (
-    <div
-      className={`stage video${phase === 'preroll' ? ' in-ad' : ''}`}
-      part="stage"
-      ref={stage}
-      onKeyDown={onKeyDown}
-      aria-label={t('player.keyboard')}
-      role="group"
-    >
-      <video
-        ref={video}
-        part="video"
-        playsInline
-        poster={props.poster}
-        controls={state.started && phase === 'main' && state.framed && playback.kind !== 'denied'}
-        aria-label={props.title}
-        crossOrigin="anonymous"
-        preload="none"
-      />
-      {phase === 'preroll' ? (
-        <div className="ad-label" part="ad-label" role="status" aria-label={t('player.adLabel')}>
-          {state.adLeft !== undefined ? t('player.adRemaining', { seconds: state.adLeft }) : t('player.ad')}
-        </div>
-      ) : null}
-      {state.mutedByBrowser && phase === 'main' ? (
-        <button
-          type="button"
-          className="btn unmute"
-          part="button unmute"
-          onClick={() => {
-            if (video.current) video.current.muted = false;
-          }}
-        >
-          {t('player.unmute')}
-        </button>
-      ) : null}
-      {state.captionsOffer && phase === 'main' ? (
-        <button
-          type="button"
-          className="btn captions"
-          part="button captions"
-          onClick={() => session.current?.showCaptions()}
-        >
-          {t('player.captions')}
-        </button>
-      ) : null}
-      <Overlay state={state} title={props.title} onPlay={togglePlay} onRetry={() => session.current?.retry()} />
-    </div>
+    <>
+      <div
+        className={`stage video${phase === 'preroll' ? ' in-ad' : ''}`}
+        part="stage"
+        ref={stage}
+        onKeyDown={onKeyDown}
+        aria-label={t('player.keyboard')}
+        role="group"
+      >
+        <video
+          ref={video}
+          part="video"
+          playsInline
+          poster={props.poster}
+          controls={state.started && phase === 'main' && state.framed && playback.kind !== 'denied'}
+          aria-label={props.title}
+          crossOrigin="anonymous"
+          preload="none"
+        />
+        {phase === 'preroll' ? (
+          <div className="ad-label" part="ad-label" role="status" aria-label={t('player.adLabel')}>
+            {state.adLeft !== undefined ? t('player.adRemaining', { seconds: state.adLeft }) : t('player.ad')}
+          </div>
+        ) : null}
+        {state.mutedByBrowser && phase === 'main' ? (
+          <button
+            type="button"
+            className="btn unmute"
+            part="button unmute"
+            onClick={() => {
+              if (video.current) video.current.muted = false;
+            }}
+          >
+            {t('player.unmute')}
+          </button>
+        ) : null}
+        {state.captionsOffer && phase === 'main' ? (
+          <button
+            type="button"
+            className="btn captions"
+            part="button captions"
+            onClick={() => session.current?.showCaptions()}
+          >
+            {t('player.captions')}
+          </button>
+        ) : null}
+        <Overlay state={state} title={props.title} onPlay={togglePlay} onRetry={() => session.current?.retry()} />
+      </div>
+      {props.below?.(main)}
+    </>
   );
 }
 

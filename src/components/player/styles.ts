@@ -7,7 +7,9 @@ export const playerCss = /* css */ `
 .meta { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; color: var(--_muted); font-size: .9em; }
 .badge {
   display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: .75em; font-weight: 700; line-height: 1.5;
-  text-transform: uppercase; letter-spacing: .04em; background: var(--_line); color: inherit;
+  text-transform: uppercase; letter-spacing: .04em; background: var(--_line);
+  /* The text colour, not the muted one of the line it sits in: muted on the badge's grey is below 4.5:1. */
+  color: var(--channel-text, var(--channel-body-text-color, #16181d));
 }
 .badge.live { background: var(--_live); color: #fff; }
 .stage {

@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { dialogCss } from '../checkout/styles.js';
+import { clipsCss } from '../clips/styles.js';
 import { useAttributes } from '../ui/attributes.js';
 import { ElementShell, type ShellProps } from '../ui/shell.js';
 import { PROFILE_PROPS, parseProfileProps, type ProfileProps } from './attributes.js';
@@ -12,8 +13,8 @@ import type { ProfileOptions } from './options.js';
 import { ProfileView } from './ProfileView.js';
 import { profileCss } from './styles.js';
 
-/** The element's sheet: its own styles, the favourites panel's and the subscription dialog's. */
-const css = profileCss + favouritesCss + dialogCss;
+/** The element's sheet: its own styles, the favourites panel's, the subscription dialog's and the clips'. */
+const css = profileCss + favouritesCss + dialogCss + clipsCss;
 
 /** The element's root component. */
 export function Profile(props: ProfileProps & ShellProps): ReactNode {

@@ -14,7 +14,8 @@ import { EditSection } from './Edit.js';
 import { FavouritesPanel } from './FavouritesPanel.js';
 import { StepHeading } from './form.js';
 import { PROFILE_SECTIONS, type ProfileSection } from './options.js';
-import { ClipsSection, DevicesSection, OrdersSection, TransactionsSection } from './sections.js';
+import { ClipsSection } from './ClipsSection.js';
+import { DevicesSection, OrdersSection, TransactionsSection } from './sections.js';
 
 const k = (key: string) => `forms:account.${key}`;
 

@@ -1,15 +1,14 @@
 /**
- * The signed-in sections of `<channel-profile>` that list things (orders, transactions, clips) and device
- * linking. Lists load when their tab opens and say so while loading, when empty and when they fail (with Retry).
+ * The signed-in sections of `<channel-profile>` that list things (orders, transactions; clips are in
+ * ClipsSection.tsx) and device linking. Lists load when their tab opens and say so while loading, when empty and when they fail (with Retry).
  */
 import { useStore } from '@nanostores/react';
 import { Fragment, useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import type { Clip, Order, Transaction } from '../../api/contract.js';
+import type { Order, Transaction } from '../../api/contract.js';
 import { formatPrice } from '../../lib/money.js';
-import { dateFormat, formatDuration } from '../../lib/time.js';
+import { dateFormat } from '../../lib/time.js';
 import {
   addDeviceSession,
-  createClips,
   createOrders,
   createTransactions,
   normalizeDeviceCode,
@@ -210,41 +209,6 @@ function TransactionRow({ item }: { item: Transaction }): ReactNode {
         </span>
       </td>
     </tr>
-  );
-}
-
-/** A duration in seconds as m:ss (or h:mm:ss). */
-export const clipDuration = formatDuration;
-
-/** The user's clips: name, event, duration and state (making clips comes later). */
-export function ClipsSection(): ReactNode {
-  const { t } = useElement();
-  return (
-    <ListSection
-      create={createClips}
-      title={t(k('clips.title'))}
-      empty={t(k('clips.empty'))}
-      part="clips"
-      row={(clip) => <ClipRow clip={clip} />}
-    />
-  );
-}
-
-function ClipRow({ clip }: { clip: Clip }): ReactNode {
-  const { t } = useElement();
-  const label = useLabel();
-  const state = clip.status.toLowerCase();
-  return (
-    <li className="row" part="clip">
-      <span className="row-name">{clip.name}</span>
-      {clip.event ? <span className="row-kind">{clip.event.name}</span> : null}
-      <span className="badge" part="clip-state" data-status={state}>
-        {label('clips.state', clip.status)}
-      </span>
-      <span className="detail">{t(k('clips.duration'), { duration: clipDuration(clip.duration) })}</span>
-      {state === 'failed' ? <span className="detail">{t('forms:server.clipFailed')}</span> : null}
-      {state === 'processing' ? <span className="detail">{t(k('clips.processing'))}</span> : null}
-    </li>
   );
 }
 

@@ -43,6 +43,11 @@ export interface ViewHost {
    * cannot live inside a shadow root. Returns the removal.
    */
   attachLight(node: HTMLElement): () => void;
+  /**
+   * The page address of a path of the channel's site, when the view is inside it (`<channel-app>`, under its
+   * base); a standalone tag has none.
+   */
+  siteHref?: ((path: string) => string) | undefined;
 }
 
 /** The tag's answers: public events from the element (marked as ours), and the request stores. */

@@ -47,6 +47,15 @@ const SERVER_MESSAGES: [RegExp, string][] = [
   [/current password is incorrect/i, 'forms:account.server.currentPasswordWrong'],
   // In the default namespace, not `forms`: elements without forms (player, schedule) show it too.
   [TEMPORARY_PASSWORD_LOCK, 'errors.temporaryPassword'],
+  // Clips: the server's validation texts are the client's own; the rest are the `clips` namespace's.
+  [/^field is required\.?$/i, 'forms:validation.required'],
+  [/^please select tag/i, 'forms:validation.tag'],
+  [/^your clip duration is longer than the end time/i, 'forms:validation.clipDuration'],
+  [/^your clip creation failed/i, 'forms:server.clipFailed'],
+  [/cannot make clips/i, 'clips:server.noClipping'],
+  [/cannot download clips/i, 'clips:server.noDownload'],
+  [/^the clip is not ready yet/i, 'clips:server.notReady'],
+  [/^clip not found/i, 'clips:server.notFound'],
 ];
 
 /** The text of a server message: translated when known, else the server's own words. */
@@ -56,6 +65,10 @@ export function serverText(text: string): Msg {
   const locked = /account is locked after too many failed sign-ins.*?(\d+)\s*minutes?/i.exec(text);
   // `count` picks the singular or plural sentence (i18next's `_one` / `_other` keys).
   if (locked) return { key: 'forms:account.server.accountLocked', values: { count: Number(locked[1]) } };
+  const longest = /^the clip can be at most (\d+) seconds long/i.exec(text);
+  if (longest) return { key: 'forms:validation.clipTooLong', values: { max: Number(longest[1]) } };
+  const shortest = /^the clip must be at least (\d+) seconds long/i.exec(text);
+  if (shortest) return { key: 'forms:validation.clipTooShort', values: { min: Number(shortest[1]) } };
   for (const [pattern, key] of SERVER_MESSAGES) if (pattern.test(text)) return { key };
   return { key: 'forms:account.server.raw', values: { text } };
 }

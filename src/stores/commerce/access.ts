@@ -1,12 +1,12 @@
 /**
- * Who may watch what: the player's decision from the event (or library item), the user's capabilities and the
- * geo-block flag. Pure functions; the offers that unlock a paywall are in offers.ts.
+ * Who may watch what: the player's decision from the event (or library item, or clip), the user's capabilities
+ * and the geo-block flag. Pure functions; the offers that unlock a paywall are in offers.ts.
  */
-import type { Event, EventMedia, User, VodItem } from '../../api/contract.js';
+import type { Clip, Event, EventMedia, User, VodItem } from '../../api/contract.js';
 
-/** What a player can play, normalised from an event or a library item. */
+/** What a player can play, normalised from an event, a library item or a clip. */
 export interface Playable {
-  kind: 'event' | 'vod';
+  kind: 'event' | 'vod' | 'clip';
   id: number;
   title: string;
   type: string;
@@ -22,6 +22,20 @@ export interface Playable {
   participantIds: number[];
   singlePackageId?: number | null | undefined;
   price?: number | null | undefined;
+  /** A clip's display state and, while it is being made, its progress (0 to 100). */
+  clipStatus?: ClipStatus | undefined;
+  progress?: number | undefined;
+}
+
+/** What a viewer is shown of a clip: being made (queued or processing), done (the spec's ready) or failed. */
+export type ClipStatus = 'pending' | 'done' | 'failed';
+
+/** A clip's display state; `ready` is `done` (some back ends say so), anything unknown is still being made. */
+export function clipStatus(clip: Pick<Clip, 'status'>): ClipStatus {
+  const status = clip.status.toLowerCase();
+  if (status === 'done' || status === 'ready') return 'done';
+  if (status === 'failed' || status === 'error') return 'failed';
+  return 'pending';
 }
 
 /** An event as a playable. */
@@ -64,6 +78,44 @@ export function fromVod(item: VodItem): Playable {
   };
 }
 
+/**
+ * A clip as a playable: anyone with its link may watch it (the server lists its stream only for them), so it is
+ * free; it plays its `vod` stream once done.
+ */
+export function fromClip(clip: Clip): Playable {
+  return {
+    kind: 'clip',
+    id: clip.id,
+    title: clip.name,
+    type: 'free',
+    hasAccess: true,
+    status: 'finished',
+    hasRecording: true,
+    geoBlocked: false,
+    poster: clip.media.find((m) => m.type === 'image')?.url ?? clip.event?.image ?? undefined,
+    media: clip.media,
+    participantIds: [],
+    clipStatus: clipStatus(clip),
+    progress: clip.progress ?? undefined,
+  };
+}
+
+/** A user's own clip asked for by a guest: nothing is known but that it needs a sign-in. */
+export function signInForClip(id: number): Playable {
+  return {
+    kind: 'clip',
+    id,
+    title: '',
+    type: 'register',
+    hasAccess: false,
+    status: 'finished',
+    hasRecording: true,
+    geoBlocked: false,
+    media: [],
+    participantIds: [],
+  };
+}
+
 /** The player's decision. */
 export type Access =
   | { kind: 'geo-blocked' }
@@ -73,6 +125,8 @@ export type Access =
   | { kind: 'paywall' }
   | { kind: 'no-capability' }
   | { kind: 'unavailable' }
+  | { kind: 'clip-pending'; progress: number | undefined }
+  | { kind: 'clip-failed' }
   | { kind: 'play'; url: string; live: boolean };
 
 /**
@@ -83,6 +137,8 @@ export type Access =
  */
 export function decideAccess(item: Playable, user: User | undefined, geoBlocked: boolean): Access {
   if (geoBlocked || item.geoBlocked || user?.is_geo_blocked) return { kind: 'geo-blocked' };
+  if (item.clipStatus === 'pending') return { kind: 'clip-pending', progress: item.progress };
+  if (item.clipStatus === 'failed') return { kind: 'clip-failed' };
   if (item.status === 'upcoming') return { kind: 'upcoming', startsAt: item.startsAt };
   if (item.status === 'finished' && !item.hasRecording) return { kind: 'no-recording' };
   const free = item.type === 'free';

@@ -9,6 +9,7 @@ import { dialogCss } from '../../checkout/styles.js';
 import { favouritesCss } from '../../profile/FavouritesPanel.js';
 import type { ProfileOptions, ProfileSection } from '../../profile/options.js';
 import { ProfileView } from '../../profile/ProfileView.js';
+import { clipsCss } from '../../clips/styles.js';
 import { profileCss } from '../../profile/styles.js';
 import { useElement } from '../../ui/context.js';
 import { PageHeading, useSite, useSiteStyles } from '../site.js';
@@ -41,7 +42,7 @@ const TITLES: Partial<Record<RouteName, string>> = {
 
 /** The account page. */
 export default function AccountPage(): ReactNode {
-  useSiteStyles(profileCss, favouritesCss, dialogCss);
+  useSiteStyles(profileCss, favouritesCss, dialogCss, clipsCss);
   const { t } = useElement();
   const { route } = useSite();
   const name = route.name as RouteName;

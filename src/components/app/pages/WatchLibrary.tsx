@@ -5,7 +5,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import type { VodItem } from '../../../api/contract.js';
-import { formatDay, formatDuration } from '../../../lib/time.js';
+import { formatClock, formatDay } from '../../../lib/time.js';
 import { createCategoryItems, createLibraryItem, followViewer, libraryCategoryOf } from '../../../stores/library.js';
 import { libraryCss, Rail, useItemLinks } from '../../library/index.js';
 import { PlayerView } from '../../player/PlayerView.js';
@@ -75,7 +75,7 @@ function Details(props: { item: VodItem }): ReactNode {
         {item.duration ? (
           <div>
             <dt>{t('library:watch.duration')}</dt>
-            <dd>{formatDuration(item.duration)}</dd>
+            <dd>{formatClock(item.duration)}</dd>
           </div>
         ) : null}
         {item.category?.name ? (

@@ -19,6 +19,7 @@ const loaders = {
   faq: () => import('./Faq.js') as Module,
   contacts: () => import('./Contacts.js') as Module,
   simulate: () => import('./Simulate.js') as Module,
+  share: () => import('./Share.js') as Module,
   notFound: () => import('./NotFound.js') as Module,
   notAvailable: () => import('./NotFound.js').then((m) => ({ default: m.NotAvailable })),
 };
@@ -59,8 +60,7 @@ const KIND: Record<RouteName | 'page', Kind> = {
   notFound: 'notFound',
   vodLibrary: 'library',
   watchLibrary: 'watchLibrary',
-  // Shared clips come with the clips work; until then this says so (not a 404).
-  share: 'notAvailable',
+  share: 'share',
 };
 
 const pages = Object.fromEntries(Object.entries(loaders).map(([kind, load]) => [kind, lazy(load)])) as Record<

@@ -1,0 +1,386 @@
+/**
+ * The signed-in user's clips: ONE list that every view shares (the player's clip maker, the profile's clips, a
+ * clip the player plays), so a clip made in a player shows in the profile at once and both follow the same
+ * polling. While a clip is being made (queued or processing) the list is asked for again with backoff
+ * (CLIP_POLL_MS), only while something subscribes to it and the page is shown; a page loaded with a clip still
+ * being made follows it the same way. The actions: make (checked first, nothing sent while a rule fails), make
+ * again, download, share and delete. The page is reached only through `env()`.
+ */
+import { atom, map, onMount } from 'nanostores';
+import type { Clip } from '../api/contract.js';
+import { HttpError, isCancel } from '../api/errors.js';
+import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
+import { env } from '../lib/env.js';
+import { failureOf, headline, type Msg } from './account/messages.js';
+import { clipStatus } from './commerce/access.js';
+import { attempt, done, once, refuse, type Outcome } from './account/outcome.js';
+import { $user, getClient, reloadUserAccess } from './session.js';
+import { clipRequest, validateClip, type ClipDraft } from './clips/validation.js';
+
+export { clipBounds, tenth, validateClip, type ClipDraft, type ClipSource } from './clips/validation.js';
+export { clipStatus, type ClipStatus } from './commerce/access.js';
+export { canShareClips, clipShareUrl, copyClipLink, shareClipLink, siteAddress } from './clips/share.js';
+
+/** Waits between two looks at a clip being made: 1 s, 2 s, 4 s, 8 s, then every 10 s. */
+export const CLIP_POLL_MS = [1_000, 2_000, 4_000, 8_000, 10_000] as const;
+
+/** True while the clip is being made. */
+export const isPending = (clip: Pick<Clip, 'status'>): boolean => clipStatus(clip) === 'pending';
+
+/** The user's clips, newest first; a failure carries the message to show. */
+export const $clips = atom<Async<Clip[], Msg>>(IDLE);
+
+/**
+ * Bumped whenever a clip is made, changes state or is deleted: views with their own lists of clips (a watch
+ * page's strip) follow it without following (and so loading) the whole list.
+ */
+export const $clipsVersion = atom(0);
+
+/** Shows a new list, telling `$clipsVersion` when its clips changed. */
+function showList(list: Clip[]): void {
+  const before = $clips.get();
+  $clips.set(ready(list));
+  const changed = before.status !== 'ready' || JSON.stringify(before.value) !== JSON.stringify(list);
+  if (changed && before.status === 'ready') $clipsVersion.set($clipsVersion.get() + 1);
+}
+
+/**
+ * The clip each event's maker shows, by event id: the one made there last, or null once the viewer asked to make
+ * another (the form). An event without an entry shows its newest clip still being made, if any.
+ */
+export const $makerClips = map<Record<string, number | null>>({});
+
+let owner: number | undefined;
+let controller: AbortController | undefined;
+let inflight: Promise<void> | undefined;
+let timer: unknown;
+let step = 0;
+let subscribed = false;
+/** Counts loads and local additions: a load's answer keeps the clips added after it was sent. */
+let tick = 0;
+const added = new Map<number, number>();
+const deleted = new Set<number>();
+
+const clearTimer = () => {
+  if (timer !== undefined) env().clearTimeout(timer);
+  timer = undefined;
+};
+
+/** Forgets the list (sign-out, another user). */
+function reset(): void {
+  controller?.abort();
+  controller = undefined;
+  inflight = undefined;
+  clearTimer();
+  owner = undefined;
+  step = 0;
+  added.clear();
+  deleted.clear();
+  $clips.set(IDLE);
+  $makerClips.set({});
+}
+
+/** The server's list, without the clips deleted here and with the ones made here since the load was sent. */
+function merge(list: Clip[], sentAt: number): Clip[] {
+  const kept = list.filter((clip) => !deleted.has(clip.id));
+  const ids = new Set(kept.map((clip) => clip.id));
+  const shown = $clips.get();
+  const recent =
+    shown.status === 'ready'
+      ? shown.value.filter((clip) => !ids.has(clip.id) && (added.get(clip.id) ?? 0) > sentAt)
+      : [];
+  for (const id of ids) added.delete(id);
+  return [...recent, ...kept];
+}
+
+/** Schedules the next look while a clip is being made, something listens and the page is shown. */
+function follow(): void {
+  clearTimer();
+  const state = $clips.get();
+  const pending = state.status === 'ready' && state.value.some(isPending);
+  if (!pending) step = 0;
+  if (!pending || !subscribed || !env().pageVisible()) return;
+  const wait = CLIP_POLL_MS[Math.min(step, CLIP_POLL_MS.length - 1)]!;
+  step++;
+  timer = env().setTimeout(() => {
+    timer = undefined;
+    void loadClips();
+  }, wait);
+}
+
+/**
+ * Loads the signed-in user's clips (`GET clips/user`), again for Retry and for each look while a clip is being
+ * made. A list on screen stays while it reloads, and stays when a reload fails (the next look tries again).
+ */
+export function loadClips(): Promise<void> {
+  const user = $user.get();
+  if (!user) {
+    reset();
+    return Promise.resolve();
+  }
+  if (owner !== user.id) {
+    reset();
+    owner = user.id;
+  }
+  // One load at a time: a view opening while the list loads (or a look is out) joins it.
+  if (inflight) return inflight;
+  const mine = (controller = new AbortController());
+  const sentAt = ++tick;
+  clearTimer();
+  if ($clips.get().status !== 'ready') $clips.set(LOADING);
+  const settled = () => {
+    if (controller === mine) controller = undefined;
+    if (inflight === loading) inflight = undefined;
+  };
+  const loading = getClient()
+    .call('userClips', { signal: mine.signal, cache: false })
+    .then(
+      (answer) => {
+        if (mine.signal.aborted) return;
+        settled();
+        showList(merge(answer.data, sentAt));
+        follow();
+      },
+      (error: unknown) => {
+        if (mine.signal.aborted || isCancel(error)) return;
+        settled();
+        if ($clips.get().status === 'ready') follow();
+        else $clips.set(failed(headline(failureOf(error))));
+      },
+    );
+  inflight = loading;
+  return loading;
+}
+
+/** Loads the list unless it is there (a view that only needs it once); joins a load on its way. */
+export function ensureClips(): Promise<void> {
+  const state = $clips.get();
+  if (state.status === 'ready' && owner === $user.get()?.id) return Promise.resolve();
+  return loadClips();
+}
+
+/** Puts a clip made here at the top of the list and follows it. */
+function add(clip: Clip): void {
+  added.set(clip.id, ++tick);
+  const state = $clips.get();
+  if (state.status === 'ready') {
+    showList([clip, ...state.value.filter((c) => c.id !== clip.id)]);
+  } else {
+    const loading = state.status === 'loading';
+    $clips.set(ready([clip]));
+    $clipsVersion.set($clipsVersion.get() + 1);
+    // The rest of the list, which the viewer has not seen yet (a load in flight brings it anyway).
+    if (!loading) void loadClips();
+  }
+  step = 0;
+  follow();
+}
+
+/** Takes a clip out of the list (deleted here: a load sent before cannot bring it back). */
+function remove(id: number): void {
+  deleted.add(id);
+  added.delete(id);
+  const state = $clips.get();
+  if (state.status === 'ready') showList(state.value.filter((clip) => clip.id !== id));
+  else $clipsVersion.set($clipsVersion.get() + 1);
+  for (const [event, shown] of Object.entries($makerClips.get())) {
+    if (shown === id) $makerClips.setKey(event, null);
+  }
+}
+
+/** Sends a clip request and adds the clip the server queued. */
+async function send(body: ReturnType<typeof clipRequest>): Promise<Outcome<Clip>> {
+  const outcome = await attempt(() =>
+    getClient()
+      .call('createClip', { body: { ...body }, cache: false })
+      .then((answer) => answer.data),
+  );
+  if (outcome.ok) {
+    add(outcome.value);
+    $makerClips.setKey(String(body.event_id), outcome.value.id);
+  }
+  return outcome;
+}
+
+/**
+ * Makes a clip (`POST clip`) once the draft passes the local rules; otherwise answers their messages by field
+ * and sends nothing. The clip joins the shared list at once, queued, and is followed until it is done or failed.
+ */
+export function makeClip(draft: ClipDraft): Promise<Outcome<Clip>> {
+  const local = refuse(validateClip(draft));
+  if (local) return Promise.resolve(local);
+  return once('clip', () => send(clipRequest(draft, env().now())));
+}
+
+/** Makes a failed clip again (the same event, name, selection and tags); the failed one then goes. */
+export function remakeClip(clip: Clip): Promise<Outcome<Clip>> {
+  return once('clip', async () => {
+    const outcome = await send({
+      event_id: clip.event_id,
+      name: clip.name,
+      start_time: clip.start_time,
+      duration: clip.duration,
+      tags: [...clip.tags],
+    });
+    if (outcome.ok) {
+      remove(clip.id);
+      getClient()
+        .call('deleteClip', { params: { id: clip.id }, cache: false })
+        .catch(() => undefined);
+    }
+    return outcome;
+  });
+}
+
+/** The signed URL of a done clip's MP4 (`GET clip/download/{id}`); the user's counts are reloaded after. */
+export async function downloadClip(clip: Pick<Clip, 'id'>): Promise<Outcome<string>> {
+  const outcome = await attempt(() =>
+    getClient()
+      .call('clipDownload', { params: { id: clip.id }, cache: false })
+      .then((answer) => answer.data.url),
+  );
+  if (outcome.ok) await reloadUserAccess();
+  return outcome;
+}
+
+/** Deletes a clip (`DELETE clip/{id}`); one the server no longer has (404) is gone all the same. */
+export async function deleteClip(clip: Pick<Clip, 'id'>): Promise<Outcome<void>> {
+  try {
+    await getClient().call('deleteClip', { params: { id: clip.id }, cache: false });
+  } catch (error) {
+    if (isCancel(error)) throw error;
+    if (!(error instanceof HttpError && error.status === 404)) return { ok: false, failure: failureOf(error) };
+  }
+  remove(clip.id);
+  return done(undefined);
+}
+
+/**
+ * Follows one clip being made outside the list (a shared clip): `look` (which answers whether it is still being
+ * made) runs after each wait of CLIP_POLL_MS in turn, paused while the page is hidden and at once when it is
+ * shown again. Returns the stop.
+ */
+export function followClip(look: () => Promise<boolean>): () => void {
+  let step = 0;
+  let wait: unknown;
+  let looking = false;
+  let stopped = false;
+  const clock = env();
+  const clear = () => {
+    if (wait !== undefined) clock.clearTimeout(wait);
+    wait = undefined;
+  };
+  const next = () => {
+    clear();
+    if (stopped || !clock.pageVisible()) return;
+    wait = clock.setTimeout(() => void run(), CLIP_POLL_MS[Math.min(step++, CLIP_POLL_MS.length - 1)]!);
+  };
+  const run = async () => {
+    wait = undefined;
+    looking = true;
+    const more = await look().catch(() => true);
+    looking = false;
+    if (more) next();
+    else stop();
+  };
+  const stopWatching = clock.onVisibilityChange(() => {
+    if (!clock.pageVisible()) clear();
+    else if (wait === undefined && !looking && !stopped) void run();
+  });
+  const stop = () => {
+    stopped = true;
+    clear();
+    stopWatching();
+  };
+  next();
+  return stop;
+}
+
+/** The clip a maker shows for `eventId` (see `$makerClips`), if any. */
+export function makerClip(
+  eventId: number,
+  list: readonly Clip[],
+  shown: Record<string, number | null>,
+): Clip | undefined {
+  const chosen = shown[String(eventId)];
+  if (chosen === null) return undefined;
+  if (chosen !== undefined) return list.find((clip) => clip.id === chosen);
+  return list.find((clip) => clip.event_id === eventId && isPending(clip));
+}
+
+/**
+ * The clip a player plays: with its `uuid` (a share link) from `shared-clip`, for anyone; without, one of the
+ * signed-in user's own clips from the shared list (404 when it is not there), and for a guest none (sign in).
+ */
+export async function playerClip(
+  target: { id: string; uuid?: string | undefined },
+  signal: AbortSignal,
+  cache: boolean,
+): Promise<Clip | undefined> {
+  if (target.uuid) {
+    const answer = await getClient().call('sharedClip', {
+      params: { id: target.id },
+      query: { uuid: target.uuid },
+      signal,
+      cache,
+    });
+    return answer.data;
+  }
+  if (!$user.get()) return undefined;
+  await ensureClips();
+  const state = $clips.get();
+  const own = state.status === 'ready' ? state.value.find((c) => String(c.id) === target.id) : undefined;
+  if (!own) throw new HttpError(404, 'Clip not found.', '');
+  return own;
+}
+
+/**
+ * Follows one of the user's clips in the shared list (which looks again while it is being made): `changed` gets
+ * each new version of it, and undefined once it is gone (deleted, here or elsewhere). Returns the stop.
+ */
+export function followOwnClip(clip: Clip, changed: (clip: Clip | undefined) => void): () => void {
+  let last = JSON.stringify(clip);
+  return $clips.listen((list) => {
+    if (list.status !== 'ready') return;
+    const now = list.value.find((c) => c.id === clip.id);
+    const text = JSON.stringify(now ?? null);
+    if (text === last) return;
+    last = text;
+    changed(now);
+  });
+}
+
+/** Keeps the maker of `eventId` on `clipId` (a clip it found being made) once it is done or failed. */
+export function showInMaker(eventId: number, clipId: number): void {
+  if ($makerClips.get()[String(eventId)] === undefined) $makerClips.setKey(String(eventId), clipId);
+}
+
+/** Shows the form in the maker of `eventId` again ("Make another"). */
+export function makeAnother(eventId: number): void {
+  $makerClips.setKey(String(eventId), null);
+}
+
+onMount($clips, () => {
+  subscribed = true;
+  // Paused while the page is hidden; shown again, it looks at once.
+  const stopWatching = env().onVisibilityChange(() => {
+    if (!env().pageVisible()) return clearTimer();
+    const state = $clips.get();
+    if (state.status === 'ready' && state.value.some(isPending)) void loadClips();
+  });
+  if ($user.get() && $clips.get().status === 'idle') void loadClips();
+  else follow();
+  return () => {
+    subscribed = false;
+    step = 0;
+    stopWatching();
+    clearTimer();
+  };
+});
+
+// Another user (or none) has other clips.
+$user.listen((user) => {
+  if (user?.id === owner) return;
+  reset();
+  if (user && subscribed) void loadClips();
+});
