@@ -53,7 +53,10 @@ test('the library: rails with cards 280 to 380 px wide, categories, search as yo
     expect(await cards(rail).count()).toBeGreaterThan(1);
   }
   const widths = await cards(rails(page).first()).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width));
-  for (const width of widths) (expect(width).toBeGreaterThanOrEqual(280), expect(width).toBeLessThanOrEqual(380));
+  for (const width of widths) {
+    expect(width).toBeGreaterThanOrEqual(280);
+    expect(width).toBeLessThanOrEqual(380);
+  }
 
   // Hovering a card swaps its picture for the preview loop.
   const first = cards(rails(page).first()).first();
