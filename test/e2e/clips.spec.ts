@@ -74,6 +74,14 @@ function mp4Seconds(file: string): number {
   return Number(String(out).trim());
 }
 
+/** Presses Copy link as a viewer does, sees it confirmed, and answers what landed on the clipboard. */
+async function copiedLink(page: Page, panel: Locator): Promise<string> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: HOST_ORIGIN });
+  await panel.locator('[part~="clip-copy"]').click();
+  await expect(panel.locator('[part~="clip-copied"]')).toBeVisible();
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
 /** Opens a share link in a fresh browser context (a guest: nothing stored) and answers the page. */
 async function asGuest(browser: Browser, url: string): Promise<{ page: Page; close(): Promise<void> }> {
   const context = await browser.newContext();
@@ -142,12 +150,7 @@ test('fan clips 10 s of a finished event: made, downloaded (a real MP4), shared 
   expect(mp4Seconds(file)).toBeCloseTo(10, 0);
 
   // The share link plays for a guest in a fresh browser, with the clip's name and its event.
-  const link =
-    (await panel
-      .locator('[part~="clip-link"]')
-      .first()
-      .inputValue()
-      .catch(() => null)) ?? (await panel.locator('[part~="clip-link"]').first().textContent())!;
+  const link = await copiedLink(page, panel);
   expect(link).toMatch(new RegExp(`^${SITE}/share/\\d+/[0-9a-f-]{36}$`));
   const guest = await asGuest(browser, link);
   const shared = app(guest.page);
@@ -191,12 +194,7 @@ test('fan clips the last 10 s of the live event; it is made and plays from its s
   await panel.locator('[part~="clip-submit"]').click();
   await expect(panel.locator('[part~="clip-progress"]')).toBeVisible();
   await expect(panel.locator('[part~="clip-ready"]')).toBeVisible({ timeout: 60_000 });
-  const link =
-    (await panel
-      .locator('[part~="clip-link"]')
-      .first()
-      .inputValue()
-      .catch(() => null)) ?? (await panel.locator('[part~="clip-link"]').first().textContent())!;
+  const link = await copiedLink(page, panel);
   const guest = await asGuest(browser, link);
   await expect(app(guest.page)).toContainText(name, { timeout: 15_000 });
   await app(guest.page)
@@ -275,14 +273,15 @@ test('French on demo-fr: the maker, its checks and a shared clip read in French'
   await panel.locator('[part~="clip-tag"]').first().click();
   await panel.locator('[part~="clip-submit"]').click();
   await expect(panel.locator('[part~="clip-ready"]')).toBeVisible({ timeout: 60_000 });
-  const link =
-    (await panel
-      .locator('[part~="clip-link"]')
-      .first()
-      .inputValue()
-      .catch(() => null)) ?? (await panel.locator('[part~="clip-link"]').first().textContent())!;
+  const link = await copiedLink(page, panel);
   expect(link.startsWith(`${SITE_FR}/share/`)).toBe(true);
   const guest = await asGuest(browser, link);
-  await expect(app(guest.page).locator('h1[part~="page-title"]')).toHaveText('Clip partagé', { timeout: 15_000 });
+  await expect(app(guest.page).locator('h1[part~="page-title"]')).toHaveText('Extrait partagé', { timeout: 15_000 });
+  await expect(app(guest.page)).toContainText(name);
+  await app(guest.page)
+    .locator('[part~="button"][part~="play"]')
+    .click()
+    .catch(() => undefined);
+  await expectPlaying(app(guest.page));
   await guest.close();
 });

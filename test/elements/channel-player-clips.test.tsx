@@ -155,11 +155,14 @@ async function showsPart(el: Element, name: string): Promise<void> {
  * Gives the <video> a position, a length and a seekable range the test controls (a video without media has none),
  * and records play and pause.
  */
-function fakeMedia(el: Element, options: { duration?: number; time?: number; seekable?: [number, number] } = {}) {
+function fakeMedia(
+  el: Element,
+  options: { duration?: number; time?: number; seekable?: [number, number] | null } = {},
+) {
   const v = video(el)!;
   let now = options.time ?? 30;
   const duration = options.duration ?? 120;
-  const range = options.seekable ?? [0, duration];
+  const range = options.seekable === undefined ? [0, duration] : options.seekable;
   const calls: string[] = [];
   Object.defineProperty(v, 'currentTime', {
     configurable: true,
@@ -172,7 +175,7 @@ function fakeMedia(el: Element, options: { duration?: number; time?: number; see
   Object.defineProperty(v, 'duration', { configurable: true, get: () => duration });
   Object.defineProperty(v, 'seekable', {
     configurable: true,
-    get: () => ({ length: 1, start: () => range[0], end: () => range[1] }),
+    get: () => (range ? { length: 1, start: () => range[0], end: () => range[1] } : { length: 0 }),
   });
   v.play = () => {
     calls.push('play');
@@ -596,7 +599,8 @@ describe('<channel-player> clips', () => {
       const media = fakeMedia(el, { duration: Infinity, time: 990, seekable: [0, 1000] });
       await showsPart(el, 'clip-button');
       await openMaker(el);
-      expect(slider(el, 'start').getAttribute('aria-valuemin')).to.equal('400');
+      // Ten minutes back, less the 5 s kept in hand for the request's travel.
+      expect(slider(el, 'start').getAttribute('aria-valuemin')).to.equal('405');
       expect(valueOf(el, 'end')).to.deep.equal([990, '0:10 before live']);
       media.at(970);
       click(el, 'clip-set-start');
@@ -609,6 +613,20 @@ describe('<channel-player> clips', () => {
       await until(() => posts().length === 1, 'the request');
       // Started an hour ago; the selection starts 30 s behind the live edge, which is now.
       expect(posts()[0]!.body).to.deep.include({ start_time: 3570, duration: 10 });
+    });
+  });
+
+  describe('live without a seekable window', () => {
+    it("Chromium's own HLS reports no window: the edge is where the video plays, and the window still reaches 10 minutes back", async () => {
+      useFakePlatform({ user: USER(), live: true });
+      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      await waitUntil(() => video(el)?.getAttribute('src') === LIVE_URL, 'the live stream');
+      fakeMedia(el, { duration: Infinity, time: 30, seekable: null });
+      await showsPart(el, 'clip-button');
+      await openMaker(el);
+      expect(slider(el, 'start').getAttribute('aria-valuemin')).to.equal('-565');
+      expect(valueOf(el, 'end')).to.deep.equal([30, '0:00 before live']);
+      expect(part(el, 'clip-selection')!.textContent).to.contain('(0:10)');
     });
   });
 

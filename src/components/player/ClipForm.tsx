@@ -16,12 +16,15 @@ import type { MediaControls } from '../../media/session.js';
 import { formMessage, type Msg } from '../../stores/account/messages.js';
 import { makeClip, tenth, type ClipSource } from '../../stores/clips.js';
 import { loadThumbnails, type Thumbnail } from '../../stores/clips/thumbnails.js';
+import { env } from '../../lib/env.js';
 import { formatClock } from '../../lib/time.js';
 import { useElement } from '../ui/shell.js';
 import { ClipTimeline, useTimeText } from './ClipTimeline.js';
 
 /** The selection a new form starts with: the 10 s before the position (or after it, near the start). */
 const FIRST_LENGTH = 10;
+/** Seconds kept off both ends of a live window: the request's travel, and the clock's rounding. */
+const LIVE_MARGIN_SECONDS = 5;
 /** The fields of the form, by the API's names (a message for any other shows at the top). */
 const FIELDS = ['start_time', 'duration', 'name', 'tags'];
 
@@ -43,10 +46,16 @@ export function clipSource(
     return Number.isFinite(position.duration) && position.duration > 0
       ? { kind: 'vod', duration: position.duration }
       : undefined;
-  if (!position.seekable) return undefined;
-  const edge = position.seekable.end;
-  const windowStart = Math.max(position.seekable.start, edge - CLIP_LIVE_WINDOW_SECONDS);
-  return { kind: 'live', windowStart, edge, eventStart: event.event_utc_ts };
+  // The live edge: the end of the seekable window, or where the video plays when the browser reports no window
+  // (Chromium's own HLS leaves `seekable` empty for live streams). The server keeps the last
+  // CLIP_LIVE_WINDOW_SECONDS of the event for cutting, whatever this browser can seek back to; a few seconds are
+  // kept in hand for the time the request takes.
+  if (!Number.isFinite(position.time)) return undefined;
+  const edge = Math.max(position.seekable?.end ?? 0, position.time);
+  const sinceStart = env().now() / 1000 - event.event_utc_ts;
+  const span = Math.min(CLIP_LIVE_WINDOW_SECONDS - LIVE_MARGIN_SECONDS, sinceStart - LIVE_MARGIN_SECONDS);
+  if (!(span > 0)) return undefined;
+  return { kind: 'live', windowStart: edge - span, edge, eventStart: event.event_utc_ts };
 }
 
 /** The form; `onMade` runs once the clip is queued (the panel then follows it). */
