@@ -46,6 +46,20 @@ async function eventIds(request: APIRequestContext, channel = 'demo'): Promise<R
   return ((await answer.json()) as { data: Record<string, number> }).data;
 }
 
+/**
+ * A free finished event with a recording that no other spec plays: player.spec.ts counts the media requests of the
+ * first seven free recordings (each its own), so clips take the last one.
+ */
+async function clipEvent(request: APIRequestContext): Promise<number> {
+  const key = await apiKey(request, 'demo');
+  const answer = await request.get(`${BUNDLE_ORIGIN}/api/events?stream_status=finished&limit=200&api_key=${key}`);
+  const free = ((await answer.json()) as { data: { id: number; type: string; has_recording: boolean }[] }).data
+    .filter((e) => e.type === 'free' && e.has_recording)
+    .map((e) => e.id);
+  expect(free.length).toBeGreaterThan(7);
+  return free.at(-1)!;
+}
+
 const app = (page: Page): Locator => page.locator('channel-app');
 const video = (scope: Locator): Locator => scope.locator('video[part~="video"]');
 
@@ -101,8 +115,8 @@ test('fan clips 10 s of a finished event: made, downloaded (a real MP4), shared 
     if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/clip') posts.push(r.postData() ?? '');
   });
   await signIn(page, request, 'fan@example.com', 'fan-pass-1');
-  const ids = await eventIds(request);
-  await page.goto(`${SITE}/watch/${ids['free-finished']}`);
+  const eventId = await clipEvent(request);
+  await page.goto(`${SITE}/watch/${eventId}`);
   const site = app(page);
   await expectPlaying(site);
 
@@ -137,7 +151,7 @@ test('fan clips 10 s of a finished event: made, downloaded (a real MP4), shared 
   await expect(panel.locator('[part~="clip-progress"]')).toBeVisible();
   await expect(panel.locator('[part~="clip-ready"]')).toBeVisible({ timeout: 60_000 });
   expect(posts.map((body) => JSON.parse(body) as Record<string, unknown>)).toEqual([
-    expect.objectContaining({ event_id: ids['free-finished'], name, start_time: 20, duration: 10, tags: ['goal'] }),
+    expect.objectContaining({ event_id: eventId, name, start_time: 20, duration: 10, tags: ['goal'] }),
   ]);
 
   // The download is the clip's MP4, 10 s long.
@@ -177,26 +191,43 @@ test('fan clips the last 10 s of the live event; it is made and plays from its s
   browser,
 }) => {
   await signIn(page, request, 'fan@example.com', 'fan-pass-1');
-  const ids = await eventIds(request);
-  await page.goto(`${SITE}/watch/${ids['free-live']}`);
-  const site = app(page);
-  await expectPlaying(site);
-  await site.locator('[part~="clip-button"]').click();
-  const panel = site.locator('[part~="clip-panel"]');
-  // The selection starts as the 10 s before the live position.
-  await expect(panel.locator('[part~="clip-selection"]')).toContainText('(0:10)');
-  const name = unique('Live ten');
-  await panel.locator('[part~="clip-name"] input').fill(name);
-  await panel.locator('[part~="clip-tag"]', { hasText: 'Highlight' }).click();
-  await panel.locator('[part~="clip-submit"]').click();
-  await expect(panel.locator('[part~="clip-progress"]')).toBeVisible();
-  await expect(panel.locator('[part~="clip-ready"]')).toBeVisible({ timeout: 60_000 });
-  const link = await copiedLink(page, panel);
-  const guest = await asGuest(browser, link);
-  await expect(app(guest.page)).toContainText(name, { timeout: 15_000 });
-  await app(guest.page).locator('[part~="button"][part~="play"]').click();
-  await expectPlaying(app(guest.page));
-  await guest.close();
+  // An event of its own (free to signed-in viewers; player.spec.ts counts the seeded live events' media requests),
+  // made live two minutes ago for an hour, and put back afterwards.
+  const eventId = (await eventIds(request))['register-finished']!;
+  await request.post(`${BUNDLE_ORIGIN}/__dev/events/${eventId}/start-in`, { data: { seconds: -120, duration: 3600 } });
+  try {
+    await page.goto(`${SITE}/watch/${eventId}`);
+    const site = app(page);
+    await expectPlaying(site);
+    await site.locator('[part~="clip-button"]').click();
+    const panel = site.locator('[part~="clip-panel"]');
+    // The selection starts as the 10 s before the live position.
+    await expect(panel.locator('[part~="clip-selection"]')).toContainText('(0:10)');
+    const name = unique('Live ten');
+    await panel.locator('[part~="clip-name"] input').fill(name);
+    await panel.locator('[part~="clip-tag"]', { hasText: 'Highlight' }).click();
+    await panel.locator('[part~="clip-submit"]').click();
+    await expect(panel.locator('[part~="clip-progress"]')).toBeVisible();
+    await expect(panel.locator('[part~="clip-ready"]')).toBeVisible({ timeout: 60_000 });
+    const link = await copiedLink(page, panel);
+    const guest = await asGuest(browser, link);
+    await expect(app(guest.page)).toContainText(name, { timeout: 15_000 });
+    await app(guest.page).locator('[part~="button"][part~="play"]').click();
+    await expectPlaying(app(guest.page));
+    await guest.close();
+
+    // Cut from the live window, not the recording.
+    const { key, token } = await login(request, 'demo', 'fan@example.com', 'fan-pass-1');
+    const mine = await request.get(`${BUNDLE_ORIGIN}/api/clips/user?api_key=${key}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    const made = ((await mine.json()) as { data: { name: string; source: string; duration: number }[] }).data.find(
+      (c) => c.name === name,
+    );
+    expect(made).toMatchObject({ source: 'live', duration: 10 });
+  } finally {
+    await request.post(`${BUNDLE_ORIGIN}/__dev/events/${eventId}/reset`);
+  }
 });
 
 test('a viewer without clipping sees no Clip control, and the server refuses their clip (403)', async ({
@@ -204,29 +235,29 @@ test('a viewer without clipping sees no Clip control, and the server refuses the
   request,
 }) => {
   await signIn(page, request, 'viewer@example.com', 'viewer-pass-1');
-  const ids = await eventIds(request);
-  await page.goto(`${SITE}/watch/${ids['free-finished']}`);
+  const eventId = await clipEvent(request);
+  await page.goto(`${SITE}/watch/${eventId}`);
   await expectPlaying(app(page));
   await expect(app(page).locator('[part~="clip-button"]')).toHaveCount(0);
 
   const { key, token } = await login(request, 'demo', 'viewer@example.com', 'viewer-pass-1');
   const refused = await request.post(`${BUNDLE_ORIGIN}/api/clip`, {
     headers: { Authorization: `Bearer ${token}` },
-    data: { api_key: key, event_id: ids['free-finished'], name: 'Nope', start_time: 0, duration: 10, tags: ['goal'] },
+    data: { api_key: key, event_id: eventId, name: 'Nope', start_time: 0, duration: 10, tags: ['goal'] },
   });
   expect(refused.status()).toBe(403);
   expect(((await refused.json()) as { message: string }).message).toBe('Your account cannot make clips.');
 });
 
 test('the server checks what the maker checks, with the same messages', async ({ request }) => {
-  const ids = await eventIds(request);
+  const eventId = await clipEvent(request);
   const { key, token } = await login(request, 'demo', 'fan@example.com', 'fan-pass-1');
   const post = async (body: Record<string, unknown>) => {
     const answer = await request.post(`${BUNDLE_ORIGIN}/api/clip`, {
       headers: { Authorization: `Bearer ${token}` },
       data: {
         api_key: key,
-        event_id: ids['free-finished'],
+        event_id: eventId,
         name: 'Check',
         start_time: 10,
         duration: 10,

@@ -8,7 +8,6 @@ import { BUNDLE_ORIGIN, HOST_ORIGIN } from './helpers';
 
 const SITE = `${HOST_ORIGIN}/site`;
 const SITE_FR = `${HOST_ORIGIN}/site-fr`;
-const UUID = '3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
 let serial = 0;
 const freshEmail = (tag: string) => `site-${tag}-${Date.now().toString(36)}-${process.pid}-${serial++}@example.com`;
@@ -63,18 +62,46 @@ async function open(page: Page, site: string, path: string): Promise<void> {
   await expect(heading(page)).toHaveCount(1, { timeout: 15_000 });
 }
 
+/** The channel's seeded clipper and a library item: the ids of the library and share routes. */
+const CLIPPERS: Record<string, [string, string]> = {
+  demo: ['fan@example.com', 'fan-pass-1'],
+  'demo-fr': ['supporter@sports-demo.example', 'demo-password'],
+};
+async function libraryAndShare(request: APIRequestContext, channel: string): Promise<[string, string]> {
+  const key = (
+    (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: channel } })).json()) as {
+      data: { api_key: string };
+    }
+  ).data.api_key;
+  const items = (await (await request.get(`${BUNDLE_ORIGIN}/api/vod-media-items?limit=1&api_key=${key}`)).json()) as {
+    data: { id: number }[];
+  };
+  const [email, password] = CLIPPERS[channel]!;
+  const login = (await (
+    await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/login`, { data: { api_key: key, email, password } })
+  ).json()) as { data: { token: string } };
+  const clips = (await (
+    await request.get(`${BUNDLE_ORIGIN}/api/clips/user?api_key=${key}`, {
+      headers: { Authorization: `Bearer ${login.data.token}` },
+    })
+  ).json()) as { data: { id: number; uuid: string; status: string }[] };
+  const clip = clips.data.find((c) => c.status === 'done')!;
+  return [`/watch_library/${items.data[0]!.id}`, `/share/${clip.id}/${clip.uuid}`];
+}
+
 /** Every route of the table (and a channel page) as a viewer opens it; ids filled in from the server. */
 async function routes(request: APIRequestContext, channel: string): Promise<string[]> {
   const ids = await eventIds(request, channel);
   const event = Object.values(ids)[0]!;
+  const [libraryItem, sharedClip] = await libraryAndShare(request, channel);
   return [
     '/',
     '/packages',
     '/vod_library',
     `/watch/${event}`,
     `/watch_embed/${event}`,
-    '/watch_library/1',
-    `/share/1/${UUID}`,
+    libraryItem,
+    sharedClip,
     '/upcoming',
     '/vod',
     '/live',
