@@ -24,6 +24,7 @@ export const clipsEn = {
     submit: 'Make clip',
     busy: 'Sending…',
     another: 'Make another',
+    notReady: 'The video is still starting: let it play a moment, then try again.',
   },
   tags: {
     highlight: 'Highlight',

@@ -24,6 +24,7 @@ export const clipsFr: Translation<typeof clipsEn> = {
     submit: "Créer l'extrait",
     busy: 'Envoi…',
     another: 'Créer un autre extrait',
+    notReady: 'La vidéo démarre encore : laissez-la jouer un instant, puis réessayez.',
   },
   tags: {
     highlight: 'Temps fort',

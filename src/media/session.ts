@@ -70,8 +70,23 @@ export interface SessionOptions extends SessionSource {
  * of the preroll: before the main stream (and during the ad) `position` is undefined and the actions do nothing.
  */
 export interface MediaControls {
-  /** Seconds: the position, the length (Infinity for live) and the seekable range (a live stream's window). */
-  position(): { time: number; duration: number; seekable: { start: number; end: number } | undefined } | undefined;
+  /**
+   * Seconds: the position, the length (Infinity for live) and the seekable range (a live stream's window). For a
+   * live stream, `liveClockMs` maps the video's clock to the wall clock: the content at video time `t` was live at
+   * `liveClockMs + t * 1000` (UNIX ms). It is measured once, when the main stream first plays: the newest content
+   * loaded then (the end of the seekable window, else of the buffer, which the browser fills to the playlist's
+   * end) was live at that moment. Pausing, seeking or playing a selection do not move it.
+   */
+  position():
+    | {
+        time: number;
+        duration: number;
+        seekable: { start: number; end: number } | undefined;
+        /** The end of what is buffered (a live stream's newest content where the browser reports no window). */
+        bufferedEnd?: number | undefined;
+        liveClockMs?: number | undefined;
+      }
+    | undefined;
   seek(time: number): void;
   play(): void;
   pause(): void;
@@ -101,6 +116,11 @@ export interface MediaSession {
   teardown(): void;
 }
 
+/** The end of the last range of a TimeRanges, if it has any. */
+function rangeEnd(ranges: TimeRanges): number | undefined {
+  return ranges.length > 0 ? ranges.end(ranges.length - 1) : undefined;
+}
+
 /** The state before Play. */
 export function idleSession(started = false): SessionState {
   return {
@@ -118,6 +138,8 @@ export function idleSession(started = false): SessionState {
 export function initialize(video: HTMLVideoElement, options: SessionOptions): MediaSession {
   let state = idleSession();
   let source: SessionSource = { url: options.url, live: options.live, prefer: options.prefer, muted: options.muted };
+  /** The wall clock (UNIX ms) of a live stream's video time 0, once it has played (see MediaControls.position). */
+  let liveClockMs: number | undefined;
   let tornDown = false;
   // What the current phase started; stopped when the phase ends or the main stream restarts.
   let stopPhase: (() => void) | undefined;
@@ -227,9 +249,18 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
     });
     const onVolume = () => set({ mutedByBrowser: video.muted && !source.muted });
     video.addEventListener('volumechange', onVolume);
+    // A live stream's clock (see MediaControls.position), measured when it first plays.
+    liveClockMs = undefined;
+    const onPlaying = () => {
+      if (!live || liveClockMs !== undefined) return;
+      const edge = Math.max(rangeEnd(video.seekable) ?? 0, rangeEnd(video.buffered) ?? 0, video.currentTime);
+      liveClockMs = env().now() - edge * 1000;
+    };
+    video.addEventListener('playing', onPlaying);
     return () => {
       stopped = true;
       video.removeEventListener('volumechange', onVolume);
+      video.removeEventListener('playing', onPlaying);
       monitor?.destroy();
       running.destroy();
     };
@@ -260,6 +291,8 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
         time: video.currentTime,
         duration: video.duration,
         seekable: last >= 0 ? { start: range.start(0), end: range.end(last) } : undefined,
+        bufferedEnd: rangeEnd(video.buffered),
+        liveClockMs: source.live ? liveClockMs : undefined,
       };
     },
     seek(time) {

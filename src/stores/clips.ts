@@ -209,7 +209,7 @@ async function send(body: ReturnType<typeof clipRequest>): Promise<Outcome<Clip>
 export function makeClip(draft: ClipDraft): Promise<Outcome<Clip>> {
   const local = refuse(validateClip(draft));
   if (local) return Promise.resolve(local);
-  return once('clip', () => send(clipRequest(draft, env().now())));
+  return once('clip', () => send(clipRequest(draft)));
 }
 
 /** Makes a failed clip again (the same event, name, selection and tags); the failed one then goes. */

@@ -206,6 +206,14 @@ test('fan clips the last 10 s of the live event; it is made and plays from its s
     const name = unique('Live ten');
     await panel.locator('[part~="clip-name"] input').fill(name);
     await panel.locator('[part~="clip-tag"]', { hasText: 'Highlight' }).click();
+    // Paused a while before sending: the clip is still what was on screen, not the last 10 s before the send.
+    const guestKey = await apiKey(request, 'demo');
+    const event = (await (await request.get(`${BUNDLE_ORIGIN}/api/events/${eventId}?api_key=${guestKey}`)).json()) as {
+      data: { event_utc_ts: number };
+    };
+    await video(site).evaluate((v: HTMLVideoElement) => v.pause());
+    const pausedAt = Date.now() / 1000 - event.data.event_utc_ts;
+    await page.waitForTimeout(4_000);
     await panel.locator('[part~="clip-submit"]').click();
     await expect(panel.locator('[part~="clip-progress"]')).toBeVisible();
     await expect(panel.locator('[part~="clip-ready"]')).toBeVisible({ timeout: 60_000 });
@@ -221,10 +229,14 @@ test('fan clips the last 10 s of the live event; it is made and plays from its s
     const mine = await request.get(`${BUNDLE_ORIGIN}/api/clips/user?api_key=${key}`, {
       headers: { Authorization: `Bearer ${token}` },
     });
-    const made = ((await mine.json()) as { data: { name: string; source: string; duration: number }[] }).data.find(
-      (c) => c.name === name,
-    );
+    const made = (
+      (await mine.json()) as { data: { name: string; source: string; start_time: number; duration: number }[] }
+    ).data.find((c) => c.name === name);
     expect(made).toMatchObject({ source: 'live', duration: 10 });
+    // It ends where the video was paused, which was a few seconds behind live (the player's latency).
+    const end = made!.start_time + made!.duration;
+    expect(end).toBeLessThanOrEqual(pausedAt + 1);
+    expect(end).toBeGreaterThanOrEqual(pausedAt - 14);
   } finally {
     await request.post(`${BUNDLE_ORIGIN}/__dev/events/${eventId}/reset`);
   }

@@ -183,6 +183,8 @@ function fakeMedia(
   };
   v.pause = () => void calls.push('pause');
   v.dispatchEvent(new Event('durationchange'));
+  // Playing: a live stream's clock is measured now (its newest content was live at this moment).
+  v.dispatchEvent(new Event('playing'));
   return {
     calls,
     at(t: number) {
@@ -613,6 +615,23 @@ describe('<channel-player> clips', () => {
       await until(() => posts().length === 1, 'the request');
       // Started an hour ago; the selection starts 30 s behind the live edge, which is now.
       expect(posts()[0]!.body).to.deep.include({ start_time: 3570, duration: 10 });
+    });
+  });
+
+  describe('before the video knows its length', () => {
+    it('Make clip says the video is still starting (and focuses the message); nothing is sent', async () => {
+      useFakePlatform({ user: USER() });
+      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      await waitUntil(() => video(el)?.getAttribute('src'), 'the stream in the video', { timeout: 4000 });
+      // A recording whose length the video has not told yet.
+      fakeMedia(el, { duration: NaN, time: 0, seekable: null });
+      await showsPart(el, 'clip-button');
+      await openMaker(el);
+      await showsPart(el, 'clip-form');
+      click(el, 'clip-submit');
+      await waitUntil(() => part(el, 'form-error')?.textContent?.includes('still starting'), 'the message');
+      expect(part(el, 'clip-panel')!.getRootNode()).to.have.property('activeElement', part(el, 'form-error'));
+      expect(posts()).to.have.length(0);
     });
   });
 

@@ -27,7 +27,7 @@ import {
   shareClipLink,
   type ClipDraft,
 } from '../../src/stores/clips.js';
-import { clipRequest, validateClip } from '../../src/stores/clips/validation.js';
+import { clipRequest, validateClip, type ClipSource } from '../../src/stores/clips/validation.js';
 import { parseThumbnails, thumbnailAt } from '../../src/stores/clips/thumbnails.js';
 import { $config, setConfig } from '../../src/stores/config.js';
 import { $settings, $token, $user, resetSession } from '../../src/stores/session.js';
@@ -124,7 +124,7 @@ describe('clips: local rules and the body sent', () => {
   });
 
   it('a recording: start_time is seconds into it, to a tenth', () => {
-    expect(clipRequest(VOD, T0)).to.deep.equal({
+    expect(clipRequest(VOD)).to.deep.equal({
       event_id: 501,
       name: 'Winning goal',
       start_time: 12.3,
@@ -133,17 +133,22 @@ describe('clips: local rules and the body sent', () => {
     });
   });
 
-  it('live: start_time is seconds since the scheduled start, less the distance behind the live edge', () => {
+  it('live: start_time is when the selection was live, in seconds since the scheduled start', () => {
     const eventStart = T0 / 1000 - 3600; // started an hour ago
     const draft: ClipDraft = {
       ...VOD,
-      // The video's clock: the live edge at 900 s, the window its last 600 s, the selection 30 s to 20 s behind.
+      // The video's clock: its 900 s were live at T0 (so its 0 was live 900 s before); the window its last 600 s;
+      // the selection 30 s to 20 s behind.
       start: 870,
       end: 880,
-      source: { kind: 'live', windowStart: 300, edge: 900, eventStart },
+      source: { kind: 'live', windowStart: 300, edge: 900, eventStart, clockMs: T0 - 900_000 },
     };
     expect(validateClip(draft)).to.deep.equal({});
-    expect(clipRequest(draft, T0)).to.include({ start_time: 3570, duration: 10 });
+    expect(clipRequest(draft)).to.include({ start_time: 3570, duration: 10 });
+    // The clock, not the edge, says when: the same selection after the video fell 40 s further behind (a pause).
+    expect(clipRequest({ ...draft, source: { ...draft.source, edge: 860 } as ClipSource })).to.include({
+      start_time: 3570,
+    });
     // Older than the window, or past the edge: refused.
     expect(Object.keys(validateClip({ ...draft, start: 290, end: 300 }))).to.deep.equal(['start_time']);
     expect(Object.keys(validateClip({ ...draft, start: 895, end: 905 }))).to.deep.equal(['duration']);

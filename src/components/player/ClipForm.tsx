@@ -23,7 +23,7 @@ import { ClipTimeline, useTimeText } from './ClipTimeline.js';
 
 /** The selection a new form starts with: the 10 s before the position (or after it, near the start). */
 const FIRST_LENGTH = 10;
-/** Seconds kept off both ends of a live window: the request's travel, and the clock's rounding. */
+/** Seconds kept off the old end of a live window: the request's travel, and the clocks' rounding. */
 const LIVE_MARGIN_SECONDS = 5;
 /** The fields of the form, by the API's names (a message for any other shows at the top). */
 const FIELDS = ['start_time', 'duration', 'name', 'tags'];
@@ -46,16 +46,21 @@ export function clipSource(
     return Number.isFinite(position.duration) && position.duration > 0
       ? { kind: 'vod', duration: position.duration }
       : undefined;
-  // The live edge: the end of the seekable window, or where the video plays when the browser reports no window
-  // (Chromium's own HLS leaves `seekable` empty for live streams). The server keeps the last
-  // CLIP_LIVE_WINDOW_SECONDS of the event for cutting, whatever this browser can seek back to; a few seconds are
-  // kept in hand for the time the request takes.
-  if (!Number.isFinite(position.time)) return undefined;
-  const edge = Math.max(position.seekable?.end ?? 0, position.time);
-  const sinceStart = env().now() / 1000 - event.event_utc_ts;
-  const span = Math.min(CLIP_LIVE_WINDOW_SECONDS - LIVE_MARGIN_SECONDS, sinceStart - LIVE_MARGIN_SECONDS);
-  if (!(span > 0)) return undefined;
-  return { kind: 'live', windowStart: edge - span, edge, eventStart: event.event_utc_ts };
+  // Live: the video's clock maps to the wall clock (measured when the stream first played); the server keeps the
+  // last CLIP_LIVE_WINDOW_SECONDS of the event for cutting, whatever this browser can seek back to. The edge is the
+  // newest content the video holds (Chromium's own HLS reports no seekable window: then the buffer's end or the
+  // position). A few seconds are kept in hand at the old end for the time the request takes.
+  const clockMs = position.liveClockMs;
+  if (clockMs === undefined || !Number.isFinite(position.time)) return undefined;
+  const videoTimeAt = (unixSeconds: number) => unixSeconds - clockMs / 1000;
+  const edge = Math.max(position.seekable?.end ?? 0, position.bufferedEnd ?? 0, position.time);
+  const oldest = Math.max(
+    env().now() / 1000 - CLIP_LIVE_WINDOW_SECONDS + LIVE_MARGIN_SECONDS,
+    event.event_utc_ts + LIVE_MARGIN_SECONDS,
+  );
+  const windowStart = videoTimeAt(oldest);
+  if (!(edge > windowStart)) return undefined;
+  return { kind: 'live', windowStart, edge, eventStart: event.event_utc_ts, clockMs };
 }
 
 /** The form; `onMade` runs once the clip is queued (the panel then follows it). */
@@ -160,7 +165,13 @@ export function ClipForm(props: { media: MediaControls; event: Event; live: bool
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const now = clipSource(media.position(), live, event);
-    if (busy || !range || !now) return;
+    if (busy) return;
+    if (!range || !now) {
+      // The video has not told its length (or a live stream its clock) yet: say so rather than do nothing.
+      setMessage({ key: 'clips:maker.notReady' });
+      setAttempts((n) => n + 1);
+      return;
+    }
     setBusy(true);
     const outcome = await makeClip({ eventId: event.id, name, tags, start: range.start, end: range.end, source: now });
     setBusy(false);
@@ -198,6 +209,7 @@ export function ClipForm(props: { media: MediaControls; event: Event; live: bool
             end={range.end}
             playhead={position?.time}
             live={live}
+            eventClockOffset={source.kind === 'live' ? source.clockMs / 1000 - source.eventStart : undefined}
             thumbnails={thumbnails}
             onChange={(which, value) => (which === 'start' ? setStart(value) : setEnd(value))}
             invalid={{ start: Boolean(errors.start_time), end: Boolean(errors.duration) }}

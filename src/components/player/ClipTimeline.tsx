@@ -23,6 +23,8 @@ export interface TimelineProps {
   end: number;
   playhead: number | undefined;
   live: boolean;
+  /** Live: what to add to a video time for the event's clock (seconds since its scheduled start). */
+  eventClockOffset?: number | undefined;
   thumbnails: readonly Thumbnail[];
   onChange(which: 'start' | 'end', value: number): void;
   invalid: { start: boolean; end: boolean };
@@ -45,10 +47,12 @@ export function ClipTimeline(props: TimelineProps): ReactNode {
   const span = Math.max(to - from, 0.001);
   const percent = (value: number) => `${(Math.min(Math.max((value - from) / span, 0), 1) * 100).toFixed(3)}%`;
   const text = useTimeText(props.live, to);
-  // A live stream's previews are of the loop it plays: its clock wraps around the track's length.
+  // A live event's previews are cued on the event's clock, wrapped around the loop it plays (the server's
+  // thumbnails track of a live event): the video's clock is moved onto the event's first.
   const loop = props.thumbnails.at(-1)?.end ?? 0;
+  const wrap = (time: number) => ((time % loop) + loop) % loop;
   const thumbAt = (time: number) =>
-    thumbnailAt(props.thumbnails, props.live && loop > 0 ? ((time % loop) + loop) % loop : time);
+    thumbnailAt(props.thumbnails, props.live && loop > 0 ? wrap(time + (props.eventClockOffset ?? 0)) : time);
 
   const limits = (which: 'start' | 'end') => (which === 'start' ? { min: from, max: end } : { min: start, max: to });
   const move = (which: 'start' | 'end', value: number) => {

@@ -15,10 +15,12 @@ import { formsMsg } from '../account/validation.js';
 /**
  * What the selection is cut from, on the video's own clock (seconds): a recording from 0 to its `duration`; or a
  * live stream, whose clippable window runs from `windowStart` to the live `edge` (the last CLIP_LIVE_WINDOW_SECONDS
- * at most), for an event scheduled to start at `eventStart` (UNIX seconds).
+ * at most), for an event scheduled to start at `eventStart` (UNIX seconds), whose video time `t` was live at
+ * `clockMs + t * 1000` (UNIX ms: see MediaControls.position).
  */
 export type ClipSource =
-  { kind: 'vod'; duration: number } | { kind: 'live'; windowStart: number; edge: number; eventStart: number };
+  | { kind: 'vod'; duration: number }
+  | { kind: 'live'; windowStart: number; edge: number; eventStart: number; clockMs: number };
 
 /** A clip being made: its event, name, tags and the selection `start`..`end` on the video's clock. */
 export interface ClipDraft {
@@ -61,12 +63,11 @@ export function validateClip(draft: ClipDraft): Record<string, Msg> {
 
 /**
  * The `POST clip` body of a valid draft. `start_time` is seconds into the recording, or for a live event seconds
- * since its scheduled start: `nowMs` (the clock) less the start, less how far the selection starts behind the live
- * edge.
+ * since its scheduled start: when the selection's first frame was live, less the event's start.
  */
-export function clipRequest(draft: ClipDraft, nowMs: number): ClipRequest {
+export function clipRequest(draft: ClipDraft): ClipRequest {
   const { source } = draft;
-  const start = source.kind === 'vod' ? draft.start : nowMs / 1000 - source.eventStart - (source.edge - draft.start);
+  const start = source.kind === 'vod' ? draft.start : source.clockMs / 1000 + draft.start - source.eventStart;
   return {
     event_id: draft.eventId,
     name: draft.name.trim().slice(0, CLIP_NAME_MAX_LENGTH),
