@@ -44,7 +44,10 @@ test('the library: rails with cards 280 to 380 px wide, categories, search as yo
   page,
   makeAxeBuilder,
 }) => {
-  await page.goto(`${SITE}/vod_library`);
+  // Reached from the channel's menu.
+  await page.goto(`${SITE}/`);
+  await app(page).getByRole('link', { name: 'Library', exact: true }).click();
+  await expect(page).toHaveURL(`${SITE}/vod_library`);
   await expect(app(page).locator('h1[part~="page-title"]')).toHaveText('Video library', { timeout: 15_000 });
   await expect(rails(page).first()).toBeVisible({ timeout: 15_000 });
   expect(await rails(page).count()).toBeGreaterThanOrEqual(3);
