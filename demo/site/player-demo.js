@@ -69,13 +69,13 @@
     else player.removeAttribute('prefer-playback');
   });
 
-  function signIn(email) {
+  function signIn(email, password) {
     apiKey()
       .then(function (key) {
         return fetch(api + '/v2/auth/login', {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ api_key: key, email: email, password: 'demo-password' }),
+          body: JSON.stringify({ api_key: key, email: email, password: password || 'demo-password' }),
         });
       })
       .then(function (r) {
@@ -95,6 +95,9 @@
   });
   document.getElementById('sign-in-subscriber').addEventListener('click', function () {
     signIn('subscriber@demo-sports.example');
+  });
+  document.getElementById('sign-in-fan').addEventListener('click', function () {
+    signIn('fan@example.com', 'fan-pass-1');
   });
   document.getElementById('sign-out').addEventListener('click', function () {
     localStorage.removeItem('rudy_token.demo');
