@@ -142,7 +142,9 @@ export async function benchClips(
     });
     await p.addInitScript(PROBE);
     await p.goto(page);
-    await p.waitForFunction('window.__firstCard !== undefined', null, { timeout: 60_000 });
+    await p.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, {
+      timeout: 60_000,
+    });
     counting = false;
     await Promise.all(pending);
     await context.close();
@@ -153,8 +155,10 @@ export async function benchClips(
     const p = await context.newPage();
     await p.addInitScript(PROBE);
     await p.goto(page);
-    await p.waitForFunction('window.__firstCard !== undefined', null, { timeout: 60_000 });
-    libraryFirstCardMs.push((await p.evaluate('window.__firstCard')) as number);
+    await p.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, {
+      timeout: 60_000,
+    });
+    libraryFirstCardMs.push(await p.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard));
     await context.close();
   }
   const ours = (f: { url: string }) => /\/(chunks\/[^/]+|channel-elements)\.js$/.test(new URL(f.url).pathname);
