@@ -289,6 +289,11 @@ describe('a clip from request to deletion', () => {
     const guestMaster = mediaOf(endpoints.sharedClip.response.parse(shared.body).data, 'vod');
     ok(guestMaster && guestMaster !== master, 'a URL signed for the guest');
     assert.equal((await h.call(guestMaster)).status, 200);
+    // The share link plays; it does not download: the guest's grant opens no MP4 (only the owner's download does).
+    for (const file of ['download/clip.mp4', `download/${link.filename}`]) {
+      assert.equal((await h.call(guestMaster.replace('master.m3u8', file))).status, 404, file);
+    }
+    assert.equal((await h.call(master.replace('master.m3u8', `download/${link.filename}`))).status, 404);
     for (const query of ['uuid=nope', '']) {
       const wrong = await get(`shared-clip/${clip.id}`, undefined, query);
       assert.deepEqual([wrong.status, wrong.body.message], [404, 'Clip not found.']);

@@ -164,12 +164,17 @@ function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number) {
   };
 }
 
-/** What a signed `clip-{id}` stream serves: the done clip's own files; undefined for other stream ids. */
+/**
+ * What a signed clip stream serves: `clip-{id}` the done clip's playback (HLS and poster), `clipdl-{id}` also its MP4,
+ * signed only by `clip/download/{id}` (owner, `download_clip`, counted): a shared clip's playback grant cannot
+ * fetch the file. Undefined for other stream ids.
+ */
 export function clipStreams(db: ChannelDb, jobs: ClipJobs): (stream: string) => StreamTarget | undefined {
   return (stream) => {
-    const m = /^clip-(\d+)$/.exec(stream);
+    const m = /^clip(dl)?-(\d+)$/.exec(stream);
     if (!m) return undefined;
-    const id = Number(m[1]);
+    const downloadable = m[1] === 'dl';
+    const id = Number(m[2]);
     const row = db.get('SELECT name, status FROM clips WHERE id = ?', [id]);
     if (!row) return { kind: 'refused', status: 404, message: NOT_FOUND };
     const files = row.status === 'done' ? jobs.files(id) : undefined;
@@ -180,7 +185,7 @@ export function clipStreams(db: ChannelDb, jobs: ClipJobs): (stream: string) => 
       files: {
         dir: files.dir,
         poster: files.poster,
-        download: { ...files.mp4, filename: downloadName(String(row.name), 'clip') },
+        download: downloadable ? { ...files.mp4, filename: downloadName(String(row.name), 'clip') } : undefined,
       },
     };
   };
@@ -312,7 +317,7 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
         Number(row.user_id),
       ]);
       const filename = downloadName(String(row.name), 'clip');
-      const url = mediaServer.signedUrl(r.origin, `clip-${String(row.id)}`, viewerOf(r), `download/${filename}`);
+      const url = mediaServer.signedUrl(r.origin, `clipdl-${String(row.id)}`, viewerOf(r), `download/${filename}`);
       return { data: { url, filename } };
     },
     deleteClip: async (r) => {

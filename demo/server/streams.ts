@@ -9,10 +9,11 @@
  *   /media/s/{grant}/{stream}/thumbs/thumbnails.vtt      the thumbnails track (thumbnails.ts), and its
  *   /media/s/{grant}/{stream}/thumbs/sprite.jpg          sprite (events and library items)
  *   /media/s/{grant}/dl-{event}/download/{name}.mp4      a download
- *   /media/s/{grant}/clip-{id}/poster.jpg                a clip's poster (and .../download/{name}.mp4 its MP4)
+ *   /media/s/{grant}/clip-{id}/poster.jpg                a clip's poster
+ *   /media/s/{grant}/clipdl-{id}/download/{name}.mp4     a clip's MP4 (only under its own download grant)
  *   /media/prerolls/{id}/master.m3u8 (and the same relative paths)  preroll media: public, never signed
- * `stream` is an event id, `vod-{id}` for a library item, `dl-{id}` for an event's download or `clip-{id}` for a
- * clip (whose files are its own, in the clip's folder: clips.ts). The grant is
+ * `stream` is an event id, `vod-{id}` for a library item, `dl-{id}` for an event's download, `clip-{id}` for a
+ * clip or `clipdl-{id}` for its download (whose files are its own, in the clip's folder: clips.ts). The grant is
  * `{expiry}.{viewer}.{signature}`: expiry in UNIX seconds; viewer a keyed digest (16 characters) of who asked,
  * the signed-in user or else the api key; signature an HMAC-SHA256 (base64url) with the server's secret of the
  * stream, the expiry, the viewer and the client address the URL was handed to. A URL therefore plays only for the
@@ -37,8 +38,11 @@ export interface StreamFiles {
   dir: string;
   /** The poster JPG, relative to dir. */
   poster: string;
-  /** The MP4 (relative to dir), its size, and the file name a download is saved as. */
-  download: { file: string; bytes: number; filename: string };
+  /**
+   * The MP4 (relative to dir), its size, and the file name a download is saved as; only on a download stream id
+   * (`clipdl-{id}`), never on a playback one, so a playback grant (a shared clip's) cannot fetch the file.
+   */
+  download?: { file: string; bytes: number; filename: string } | undefined;
 }
 
 /** What a stream id plays at the moment of a request. */
@@ -332,6 +336,7 @@ export class MediaServer {
       if (!files) return refusal(404, 'Not found.');
       if (kind === 'poster')
         return { status: 200, type: 'image/jpeg', body: await readFile(join(files.dir, files.poster)) };
+      if (!files.download) return refusal(404, 'Not found.');
       const { file, bytes, filename } = files.download;
       const headers = { 'Content-Disposition': `attachment; filename="${filename}"` };
       return { status: 200, type: 'video/mp4', body: { file: join(files.dir, file), bytes }, headers };
