@@ -62,7 +62,7 @@ export function redactMediaUrl(url: string): string {
 
 /** Field names whose values never leave the client in logs or events. */
 export const SECRET_NAMES =
-  /^(api_key|token|access_token|refresh_token|password|password_confirmation|current_password|code|card|cvc|signature)$/i;
+  /^(api_key|token|access_token|refresh_token|password|password_confirmation|current_password|code|card|cvc|signature|uuid)$/i;
 
 /** Copies a request payload with secret fields replaced. */
 export function redactData(data: unknown): unknown {

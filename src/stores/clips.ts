@@ -323,6 +323,8 @@ export async function playerClip(
       query: { uuid: target.uuid },
       signal,
       cache,
+      // A deleted clip (or a mistyped link) is what the viewer is told, not a fault to log.
+      skipLog: [404],
     });
     return answer.data;
   }

@@ -375,7 +375,7 @@ export function prefetchPlayable(target: PlayerTarget): void {
     target.kind === 'event'
       ? api.call('event', { params: { id: target.id } })
       : target.kind === 'clip'
-        ? api.call('sharedClip', { params: { id: target.id }, query: { uuid: target.uuid } })
+        ? api.call('sharedClip', { params: { id: target.id }, query: { uuid: target.uuid }, skipLog: [404] })
         : api.call('vodItem', { params: { id: target.id } });
   answer.catch(() => undefined);
 }

@@ -152,6 +152,10 @@ describe('redaction', () => {
     expect(redactUrl('https://api.test/api/settings?channel_key=ck')).to.equal(
       'https://api.test/api/settings?channel_key=ck',
     );
+    // A shared clip's uuid is its access: logs never carry it.
+    expect(redactUrl('https://api.test/api/shared-clip/9?uuid=3f2a1b4c-5d6e&api_key=k')).to.equal(
+      'https://api.test/api/shared-clip/9?uuid=REDACTED&api_key=REDACTED',
+    );
   });
 
   it('redacts a relative URL too', () => {

@@ -7,10 +7,19 @@ import { resetEnv, setEnv } from '../../src/lib/env.js';
 import { fakeAddress } from './helpers.js';
 import { matchRoute, normaliseBase, pathBelowBase, ROUTES, routePath, withBase } from '../../src/lib/routes.js';
 import { createRouter, type Router } from '../../src/stores/router.js';
-import { rememberPage, returnPath, siteGuard } from '../../src/stores/site/navigation.js';
+import { rememberPage, reportedPath, returnPath, siteGuard } from '../../src/stores/site/navigation.js';
 import { $settings, $user } from '../../src/stores/session.js';
 import { keepOuterTracker, outerTracker } from '../../src/media/analytics.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
+
+describe('page views', () => {
+  it("report a shared clip's page without its uuid (the link's access), and every other path as it is", () => {
+    expect(reportedPath('/share/9/3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b')).to.equal('/share/9');
+    expect(reportedPath('/site/share/9/3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b')).to.equal('/site/share/9');
+    expect(reportedPath('/watch/12')).to.equal('/watch/12');
+    expect(reportedPath('/profile/clips')).to.equal('/profile/clips');
+  });
+});
 
 describe('routes', () => {
   it('every route of the table opens itself, with its parameters checked', () => {

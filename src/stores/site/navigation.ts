@@ -70,6 +70,14 @@ export function returnPath(): string {
 }
 
 /**
+ * A path as page views report it: a shared clip's link is what opens the clip, so its uuid stays out of analytics
+ * (`/share/{id}/{uuid}` is reported as `/share/{id}`).
+ */
+export function reportedPath(path: string): string {
+  return path.replace(/(\/share\/[^/?#]+)\/[^/?#]+/, '$1');
+}
+
+/**
  * After each route change: keep `trk`, remember the page, and send the page view to the tag manager
  * (`page_view`) and the analytics service (`visit_page`, with the previous page). Never throws.
  */
@@ -80,23 +88,23 @@ export function routeShown(route: Route, from: Route | undefined, title: string)
   const config = $config.get();
   const user: User | undefined = $user.get();
   const page = env().location();
-  const location = page ? page.origin + page.pathname : undefined;
+  const location = page ? page.origin + reportedPath(page.pathname) : undefined;
   try {
     const id = settings?.['google-analytics'];
     if (id)
       tagManager(id, settings.gtag_url)?.('event', 'page_view', {
         page_title: title,
         page_location: location,
-        page_referrer: from ? from.path : undefined,
+        page_referrer: from ? reportedPath(from.path) : undefined,
       });
   } catch (error) {
     env().logger.warn(`channel-elements: the page view could not be sent: ${String(error)}`);
   }
   if (config)
     datalakeEvent(config, settings, user, 'visit_page', {
-      page: route.path,
+      page: reportedPath(route.path),
       route: route.name,
-      previous_page: from?.path,
+      previous_page: from ? reportedPath(from.path) : undefined,
       title,
     });
 }
