@@ -36,11 +36,21 @@ export const $clips = atom<Async<Clip[], Msg>>(IDLE);
  */
 export const $clipsVersion = atom(0);
 
+/**
+ * What a clip is, for telling whether it changed: its media URLs are left out, since they are signed afresh every
+ * minute (a new URL for the same clip must not restart the player nor reload the strips).
+ */
+function clipKey(clip: Clip | undefined): string {
+  if (!clip) return 'null';
+  const { media: _media, ...rest } = clip;
+  return JSON.stringify({ ...rest, media: clip.media.map((m) => m.type) });
+}
+
 /** Shows a new list, telling `$clipsVersion` when its clips changed. */
 function showList(list: Clip[]): void {
   const before = $clips.get();
   $clips.set(ready(list));
-  const changed = before.status !== 'ready' || JSON.stringify(before.value) !== JSON.stringify(list);
+  const changed = before.status !== 'ready' || before.value.map(clipKey).join('\n') !== list.map(clipKey).join('\n');
   if (changed && before.status === 'ready') $clipsVersion.set($clipsVersion.get() + 1);
 }
 
@@ -338,14 +348,15 @@ export async function playerClip(
 
 /**
  * Follows one of the user's clips in the shared list (which looks again while it is being made): `changed` gets
- * each new version of it, and undefined once it is gone (deleted, here or elsewhere). Returns the stop.
+ * each new version of it (a change of state, progress, name or tags; not a freshly signed URL), and undefined once
+ * it is gone (deleted, here or elsewhere). Returns the stop.
  */
 export function followOwnClip(clip: Clip, changed: (clip: Clip | undefined) => void): () => void {
-  let last = JSON.stringify(clip);
+  let last = clipKey(clip);
   return $clips.listen((list) => {
     if (list.status !== 'ready') return;
     const now = list.value.find((c) => c.id === clip.id);
-    const text = JSON.stringify(now ?? null);
+    const text = clipKey(now);
     if (text === last) return;
     last = text;
     changed(now);

@@ -12,6 +12,7 @@ import { setEnv } from '../../src/lib/env.js';
 import { failureOf } from '../../src/stores/account/messages.js';
 import {
   $clips,
+  $clipsVersion,
   $makerClips,
   CLIP_POLL_MS,
   clipShareUrl,
@@ -19,6 +20,7 @@ import {
   deleteClip,
   downloadClip,
   followClip,
+  followOwnClip,
   loadClips,
   makeAnother,
   makeClip,
@@ -253,6 +255,26 @@ describe('clips: the shared list', () => {
     expect(listCalls()[0]!.headers.authorization).to.equal('Bearer token-7');
     await w.advance(60_000);
     expect(listCalls(), 'nothing being made: no more looks').to.have.length(1);
+  });
+
+  it('a freshly signed URL is not a change: the clip on screen and the strips stay as they are', async () => {
+    const media = (n: number) => ({ media: [{ type: 'vod', url: `https://m.test/s/${n}/clip-9/master.m3u8` }] });
+    w.server.on('GET', CLIPS, ok([clip(9, 'done', media(1)), clip(3, 'processing', { progress: 10 })]));
+    watch();
+    await until(() => $clips.get().status === 'ready', 'the list');
+    const seen: (string | undefined)[] = [];
+    stops.push(followOwnClip(clip(9, 'done', media(1)), (now) => seen.push(now?.status)));
+    const version = $clipsVersion.get();
+    // A minute on: clip 3 is still being made, clip 9's URL is signed again.
+    w.server.on('GET', CLIPS, ok([clip(9, 'done', media(2)), clip(3, 'processing', { progress: 10 })]));
+    await loadClips();
+    expect(seen, 'the player is not told').to.deep.equal([]);
+    expect($clipsVersion.get(), 'the strips are not told').to.equal(version);
+    // A real change is.
+    w.server.on('GET', CLIPS, ok([clip(9, 'done', { ...media(3), name: 'Renamed' }), clip(3, 'done')]));
+    await loadClips();
+    expect(seen).to.deep.equal(['done']);
+    expect($clipsVersion.get()).to.equal(version + 1);
   });
 
   it('nothing is sent while a rule fails', async () => {
