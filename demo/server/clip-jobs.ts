@@ -101,6 +101,11 @@ export class ClipJobs {
       this.enqueue(Number(row.id));
   }
 
+  /** How many clips wait for a slot. */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
   /** Queues a clip (a new one, or one to resume). */
   enqueue(id: number): void {
     if (this.stopped || this.waiting.includes(id) || this.running.has(id)) return;

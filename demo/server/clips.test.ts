@@ -268,6 +268,13 @@ describe('a clip from request to deletion', () => {
     assert.equal(events.data[0]?.id, h.id('free-finished'));
     assert.deepEqual(events.data.map((e) => e.id).sort(), [h.id('free-finished'), h.id('paid-finished')].sort());
     assert.equal(events.meta.total, 2);
+    // Paginated like the events list: one a page, or all with no_limit.
+    const first = endpoints.eventsWithClip.response.parse((await get('events/with_clip', fan, 'limit=1')).body);
+    assert.deepEqual([first.data.length, first.meta.limit, first.meta.total], [1, 1, 2]);
+    const all = endpoints.eventsWithClip.response.parse(
+      (await get('events/with_clip', fan, 'no_limit=1&limit=1')).body,
+    );
+    assert.deepEqual([all.data.length, all.meta.total], [2, 2]);
     assert.equal((await get('events/with_clip')).status, 401);
 
     // Downloads: a real MP4 of the clip's length, counted.

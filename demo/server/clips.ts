@@ -22,7 +22,7 @@ import { downloadName, viewerOf } from './catalog-api.js';
 import type { ClipJobs } from './clip-jobs.js';
 import type { ChannelDb, Row } from './db.js';
 import { eventStatus, findEvent, renderEvent, type CachedEvent } from './events.js';
-import { Checks, idOf, pageOf, refuse, textOrNull, type ApiRequest, type Handlers } from './handler.js';
+import { Checks, idOf, listWindow, refuse, textOrNull, type ApiRequest, type Handlers } from './handler.js';
 import { LIVE_WINDOW } from './hls.js';
 import { HttpError } from './http.js';
 import { RateLimiter } from './limits.js';
@@ -33,6 +33,14 @@ import type { MediaServer, StreamTarget } from './streams.js';
 export const CLIPS_PER_WINDOW = 10;
 export const CLIPS_WINDOW_MS = 10 * 60_000;
 export const MAX_CLIPS_PER_USER = 100;
+/**
+ * Server-wide bounds, whoever asks: clips waiting for a cut (about a minute of work at two cuts at a time for
+ * 10 s clips), and clips kept per channel (a 60 s clip's files are about 10 MB, so at most some 20 GB).
+ */
+export const MAX_CLIPS_WAITING = 100;
+export const MAX_CLIPS_PER_CHANNEL = 2000;
+export const BUSY_MESSAGE = 'Clip making is busy. Please try again in a few minutes.';
+export const FULL_MESSAGE = 'This channel cannot keep more clips for now. Please try again later.';
 /** How far past the server's "now" a live clip may end: the viewer's clock may run a little ahead. */
 const LIVE_END_SLACK_SECONDS = 2;
 
@@ -235,6 +243,13 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
       const kept = Number(db.get('SELECT count(*) AS n FROM clips WHERE user_id = ?', [user.id!])?.n ?? 0);
       if (kept >= MAX_CLIPS_PER_USER)
         throw new HttpError(422, `You can keep at most ${MAX_CLIPS_PER_USER} clips. Delete some to make new ones.`);
+      if (jobs.waitingCount >= MAX_CLIPS_WAITING) throw new HttpError(422, BUSY_MESSAGE);
+      const inChannel = Number(
+        db.get('SELECT count(*) AS n FROM clips c JOIN users u ON u.id = c.user_id WHERE u.channel_id = ?', [
+          r.channelId,
+        ])?.n ?? 0,
+      );
+      if (inChannel >= MAX_CLIPS_PER_CHANNEL) throw new HttpError(422, FULL_MESSAGE);
       const wait = limiter.hit(String(user.id));
       if (wait > 0) {
         const minutes = Math.max(1, Math.ceil(wait / 60));
@@ -279,14 +294,15 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
     },
     eventsWithClip: (r) => {
       const user = r.user();
-      const page = pageOf(r.query);
       const where = 'FROM clips c JOIN events e ON e.id = c.event_id WHERE c.user_id = ? AND e.channel_id = ?';
       const total = Number(db.get(`SELECT count(DISTINCT c.event_id) AS n ${where}`, [user.id!, r.channelId])?.n ?? 0);
+      // Paginated like the events list, `no_limit=1` for all of them.
+      const { meta, sqlLimit } = listWindow(r.query, total);
       // The events most recently clipped first.
       const ids = db
         .all(
           `SELECT c.event_id AS id ${where} GROUP BY c.event_id ORDER BY max(c.created_at) DESC, max(c.id) DESC LIMIT ? OFFSET ?`,
-          [user.id!, r.channelId, page.limit, page.offset],
+          [user.id!, r.channelId, sqlLimit, meta.offset],
         )
         .map((row) => Number(row.id));
       const view = r.view();
@@ -294,7 +310,7 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
         const event = findEvent(db, r.channelId, id, r.clock, r.origin);
         return event ? [renderEvent(event, view)] : [];
       });
-      return { raw: `{"data":[${events.join(',')}],"meta":${JSON.stringify({ total, ...page })}}` };
+      return { raw: `{"data":[${events.join(',')}],"meta":${JSON.stringify(meta)}}` };
     },
     sharedClip: (r) => {
       const id = idOf(r.params.id);

@@ -11,23 +11,13 @@
  * the items it was made for; a fixture that adds, removes or recategorises an item remakes the folder.
  */
 import { createHash } from 'node:crypto';
-import {
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { HttpError } from './http.js';
 import { FFMPEG, run } from './ffmpeg.js';
 import { lock } from './media.js';
-import { CORS_HEADERS } from './static.js';
+import { CORS_HEADERS, pipeFile } from './static.js';
 
 /** Bump when the recipe changes (older folders are deleted). */
 export const LIBRARY_MEDIA_VERSION = 1;
@@ -251,7 +241,7 @@ export function libraryMediaHandler(
       ...(range ? { 'Content-Range': `bytes ${start}-${end}/${bytes}` } : {}),
     });
     if (req.method === 'HEAD') res.end();
-    else createReadStream(join(library.dir, file), { start, end }).pipe(res);
+    else pipeFile(join(library.dir, file), res, { start, end });
     return true;
   };
 }

@@ -125,8 +125,19 @@ export async function serveStatic(
     res.end();
     return true;
   }
-  createReadStream(file).pipe(res);
+  pipeFile(file, res);
   return true;
+}
+
+/**
+ * Streams a file (or a byte range of it) as the body of an answer whose headers are written. A file that vanished
+ * or cannot be read after the headers went (a clip deleted mid-download, a disk fault) ends the connection, which the
+ * client sees as an incomplete answer, instead of an unhandled error that would stop the server.
+ */
+export function pipeFile(file: string, res: ServerResponse, range?: { start: number; end: number }): void {
+  const stream = createReadStream(file, range);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
 }
 
 /** Escapes text for SVG content. */

@@ -22,7 +22,6 @@
  * every path under /media/s/.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -30,7 +29,7 @@ import { livePlaylist, masterPlaylist, segmentExtension, vodPlaylist } from './h
 import { BoundedMap } from './limits.js';
 import { segmentPath, type Asset, type MediaLibrary, type Track } from './media.js';
 import { THUMBS_FOLDER, THUMBS_SPRITE, THUMBS_VTT } from './thumbnails.js';
-import { CORS_HEADERS } from './static.js';
+import { CORS_HEADERS, pipeFile } from './static.js';
 
 /** The files of a stream kept apart from the library (a clip's): its folder, poster and MP4. */
 export interface StreamFiles {
@@ -399,6 +398,6 @@ function send(req: IncomingMessage, res: ServerResponse, answer: MediaAnswer): v
     ...answer.headers,
   });
   if (req.method === 'HEAD') res.end();
-  else if (isFile) createReadStream((answer.body as { file: string }).file).pipe(res);
+  else if (isFile) pipeFile((answer.body as { file: string }).file, res);
   else res.end(answer.body as string | Buffer);
 }
