@@ -191,7 +191,7 @@ describe('who may make a clip', () => {
         { start_time: null, duration: 'long' },
         { start_time: CLIP_MESSAGES.required, duration: CLIP_MESSAGES.required },
       ],
-      [{ tags: ['a', 'b', 'c', 'd', 'e', 'f'] }, { tags: 'Please select at most 5 tags' }],
+      [{ tags: ['a', 'b', 'c', 'd', 'e', 'f'] }, { tags: 'Choose at most 5 tags' }],
       [{ name: 'x'.repeat(81) }, { name: 'The name may be at most 80 characters long' }],
     ];
     for (const [body, errors] of cases) {

@@ -94,7 +94,7 @@ export function checkClip(body: Record<string, unknown>, from: number, to: numbe
   const given = Array.isArray(body.tags) ? body.tags : [];
   const tags = [...new Set(given.map((t) => (typeof t === 'string' ? t.trim() : '')))];
   if (tags.length === 0 || tags.includes('')) checks.fail('tags', CLIP_MESSAGES.tags);
-  else if (tags.length > CLIP_MAX_TAGS) checks.fail('tags', `Please select at most ${CLIP_MAX_TAGS} tags`);
+  else if (tags.length > CLIP_MAX_TAGS) checks.fail('tags', `Choose at most ${CLIP_MAX_TAGS} tags`);
   else if (tags.some((t) => t.length > CLIP_TAG_MAX_LENGTH))
     checks.fail('tags', `A tag may be at most ${CLIP_TAG_MAX_LENGTH} characters long`);
 

@@ -183,6 +183,31 @@ describe('clips: the server’s messages', () => {
       key: 'clips:server.notReady',
     });
   });
+
+  it('every other refusal of the reference server has a translated text, its numbers kept', () => {
+    const cases: Array<[string, { key: string; values?: Record<string, number> }]> = [
+      ['Choose at most 5 tags', { key: 'forms:validation.clipTags', values: { max: 5 } }],
+      ['The name may be at most 80 characters long', { key: 'clips:server.nameTooLong', values: { max: 80 } }],
+      ['A tag may be at most 30 characters long', { key: 'clips:server.tagTooLong', values: { max: 30 } }],
+      [
+        'You have made too many clips. Please try again in 1 minute.',
+        { key: 'clips:server.tooMany', values: { count: 1 } },
+      ],
+      [
+        'You have made too many clips. Please try again in 7 minutes.',
+        { key: 'clips:server.tooMany', values: { count: 7 } },
+      ],
+      [
+        'You can keep at most 100 clips. Delete some to make new ones.',
+        { key: 'clips:server.keptMax', values: { max: 100 } },
+      ],
+      ['The event has not started yet: clips can be made once it is live.', { key: 'clips:server.notStarted' }],
+      ['This event has no recording.', { key: 'clips:server.noRecording' }],
+      ['Clip making is busy. Please try again in a few minutes.', { key: 'clips:server.busy' }],
+      ['This channel cannot keep more clips for now. Please try again later.', { key: 'clips:server.full' }],
+    ];
+    for (const [text, msg] of cases) expect(failureOf(new HttpError(422, text, 'u')).message, text).to.deep.equal(msg);
+  });
 });
 
 describe('clips: the thumbnails track', () => {

@@ -56,6 +56,22 @@ const SERVER_MESSAGES: [RegExp, string][] = [
   [/cannot download clips/i, 'clips:server.noDownload'],
   [/^the clip is not ready yet/i, 'clips:server.notReady'],
   [/^clip not found/i, 'clips:server.notFound'],
+  [/^the event has not started yet: clips can be made/i, 'clips:server.notStarted'],
+  [/^this event has no recording/i, 'clips:server.noRecording'],
+  [/^clip making is busy/i, 'clips:server.busy'],
+  [/^this channel cannot keep more clips/i, 'clips:server.full'],
+];
+
+/** Server texts of the clips that carry a number, to their keys and the name of the number's value. */
+const NUMBERED_CLIP_MESSAGES: Array<[RegExp, string, string]> = [
+  [/^the clip can be at most (\d+) seconds long/i, 'forms:validation.clipTooLong', 'max'],
+  [/^the clip must be at least (\d+) seconds long/i, 'forms:validation.clipTooShort', 'min'],
+  [/^choose at most (\d+) tags/i, 'forms:validation.clipTags', 'max'],
+  [/^the name may be at most (\d+) characters long/i, 'clips:server.nameTooLong', 'max'],
+  [/^a tag may be at most (\d+) characters long/i, 'clips:server.tagTooLong', 'max'],
+  // `count` picks the singular or plural sentence.
+  [/^you have made too many clips\. please try again in (\d+) minutes?/i, 'clips:server.tooMany', 'count'],
+  [/^you can keep at most (\d+) clips/i, 'clips:server.keptMax', 'max'],
 ];
 
 /** The text of a server message: translated when known, else the server's own words. */
@@ -65,10 +81,10 @@ export function serverText(text: string): Msg {
   const locked = /account is locked after too many failed sign-ins.*?(\d+)\s*minutes?/i.exec(text);
   // `count` picks the singular or plural sentence (i18next's `_one` / `_other` keys).
   if (locked) return { key: 'forms:account.server.accountLocked', values: { count: Number(locked[1]) } };
-  const longest = /^the clip can be at most (\d+) seconds long/i.exec(text);
-  if (longest) return { key: 'forms:validation.clipTooLong', values: { max: Number(longest[1]) } };
-  const shortest = /^the clip must be at least (\d+) seconds long/i.exec(text);
-  if (shortest) return { key: 'forms:validation.clipTooShort', values: { min: Number(shortest[1]) } };
+  for (const [pattern, key, name] of NUMBERED_CLIP_MESSAGES) {
+    const m = pattern.exec(text);
+    if (m) return { key, values: { [name]: Number(m[1]) } };
+  }
   for (const [pattern, key] of SERVER_MESSAGES) if (pattern.test(text)) return { key };
   return { key: 'forms:account.server.raw', values: { text } };
 }
