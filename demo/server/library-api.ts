@@ -6,7 +6,7 @@
  * and only for a viewer who is not geo-blocked, as events do. Its image and preview (library-media.ts) are public.
  */
 import type { SqlValue } from 'sql.js';
-import { VOD_SEARCH_LIMIT, VOD_SORT_FIELDS, type EndpointName } from '../../src/api/contract.js';
+import { VOD_SEARCH_LIMIT, VOD_SEARCH_MAX_LIMIT, VOD_SORT_FIELDS, type EndpointName } from '../../src/api/contract.js';
 import { viewerOf } from './catalog-api.js';
 import type { ChannelDb, Row } from './db.js';
 import { idOf, INVALID, listWindow, numberOrNull, textOrNull, type ApiRequest, type Handlers } from './handler.js';
@@ -19,8 +19,6 @@ export type LibraryEndpoint = Extract<
   'vodItems' | 'vodItem' | 'vodCategories' | 'vodSearch' | 'vodRails'
 >;
 
-/** The largest page of a search. */
-export const VOD_SEARCH_MAX = 50;
 /** The longest title a search takes. */
 export const VOD_SEARCH_TITLE_MAX = 100;
 
@@ -80,8 +78,8 @@ function searchQuery(query: URLSearchParams) {
     'limit',
     VOD_SEARCH_LIMIT,
     1,
-    VOD_SEARCH_MAX,
-    `The limit must be an integer between 1 and ${VOD_SEARCH_MAX}.`,
+    VOD_SEARCH_MAX_LIMIT,
+    `The limit must be an integer between 1 and ${VOD_SEARCH_MAX_LIMIT}.`,
   );
   const offset = int('offset', 0, 0, Number.MAX_SAFE_INTEGER, 'The offset must be an integer of at least 0.');
   const sort = query.get('sort_field') || 'date';

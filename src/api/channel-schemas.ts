@@ -378,6 +378,8 @@ export type VodRail = z.infer<typeof VodRail>;
 
 /** Library search defaults (spec: limit 10, offset 0, sorted by date, newest first). */
 export const VOD_SEARCH_LIMIT = 10;
+/** The most library items one request may ask for (`limit`); more is a 422. */
+export const VOD_SEARCH_MAX_LIMIT = 50;
 export const VOD_SORT_FIELDS = ['date', 'title'] as const;
 
 // ---------------------------------------------------------------- prerolls and downloads

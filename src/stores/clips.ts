@@ -19,7 +19,7 @@ import { clipRequest, validateClip, type ClipDraft } from './clips/validation.js
 
 export { clipBounds, tenth, validateClip, type ClipDraft, type ClipSource } from './clips/validation.js';
 export { clipStatus, type ClipStatus } from './commerce/access.js';
-export { canShareClips, clipShareUrl, copyClipLink, shareClipLink, siteAddress } from './clips/share.js';
+export { canShareClips, clipPlayHref, clipShareUrl, copyClipLink, shareClipLink, siteAddress } from './clips/share.js';
 
 /** Waits between two looks at a clip being made: 1 s, 2 s, 4 s, 8 s, then every 10 s. */
 export const CLIP_POLL_MS = [1_000, 2_000, 4_000, 8_000, 10_000] as const;
@@ -339,9 +339,14 @@ export async function playerClip(
     return answer.data;
   }
   if (!$user.get()) return undefined;
+  const find = () => {
+    const state = $clips.get();
+    return state.status === 'ready' ? state.value.find((c) => String(c.id) === target.id) : undefined;
+  };
+  const listed = $clips.get().status === 'ready';
   await ensureClips();
-  const state = $clips.get();
-  const own = state.status === 'ready' ? state.value.find((c) => String(c.id) === target.id) : undefined;
+  // A list loaded earlier may predate the clip (made in another tab since): look once more before saying it is gone.
+  const own = find() ?? (listed ? await loadClips().then(find) : undefined);
   if (!own) throw new HttpError(404, 'Clip not found.', '');
   return own;
 }

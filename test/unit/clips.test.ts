@@ -25,6 +25,7 @@ import {
   makeAnother,
   makeClip,
   makerClip,
+  playerClip,
   remakeClip,
   shareClipLink,
   type ClipDraft,
@@ -300,6 +301,22 @@ describe('clips: the shared list', () => {
     await loadClips();
     expect(seen).to.deep.equal(['done']);
     expect($clipsVersion.get()).to.equal(version + 1);
+  });
+
+  it('an own clip missing from a list loaded earlier is looked for once more before it is called gone', async () => {
+    w.server.on('GET', CLIPS, ok([clip(1, 'done')]));
+    watch();
+    await until(() => $clips.get().status === 'ready', 'the list');
+    // Made in another tab since.
+    w.server.on('GET', CLIPS, ok([clip(12, 'done'), clip(1, 'done')]));
+    const found = await playerClip({ id: '12' }, new AbortController().signal, false);
+    expect(found?.id).to.equal(12);
+    expect(listCalls()).to.have.length(2);
+    // Really gone: one more look, then 404.
+    const gone = await playerClip({ id: '99' }, new AbortController().signal, false).catch((e: HttpError) => e);
+    expect(gone).to.be.instanceOf(HttpError);
+    expect((gone as HttpError).status).to.equal(404);
+    expect(listCalls()).to.have.length(3);
   });
 
   it('nothing is sent while a rule fails', async () => {

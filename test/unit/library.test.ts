@@ -115,6 +115,30 @@ describe('library store', () => {
     expect(library.results.$state.get().items).to.have.length(13);
   });
 
+  it('a refresh after more than one request may hold asks for the most it may (50), never a refused limit', async () => {
+    const all = Array.from({ length: 70 }, (_, i) => vod(200 + i, `Game ${i}`));
+    w.server.on('GET', SEARCH, (req: Recorded) => {
+      const offset = Number(req.query.offset);
+      const limit = Number(req.query.limit);
+      if (limit > 50) return { status: 422, body: { message: 'The given data was invalid.' } };
+      return { status: 200, body: { data: all.slice(offset, offset + limit), meta: { total: 70, offset, limit } } };
+    });
+    library.start();
+    library.search('game');
+    await w.advance(SEARCH_DEBOUNCE_MS);
+    await until(() => library.results.$state.get().items.length === 10, 'the first page');
+    for (let shown = 20; shown <= 60; shown += 10) {
+      library.results.more();
+      await until(() => library.results.$state.get().items.length === shown, `${shown} shown`);
+    }
+    const before = searches().length;
+    entitlementsChanged();
+    await until(() => searches().length === before + 1, 'refreshed');
+    expect(searches()[before]!.query).to.include({ offset: '0', limit: '50' });
+    await until(() => library.results.$state.get().items.length === 50, 'the refreshed list');
+    expect(library.results.$state.get().error).to.equal(undefined);
+  });
+
   it('follows what the viewer may watch: another user or capabilities fetch the rails again, feature counts do not', async () => {
     library.start();
     await until(() => library.$rails.get().status === 'ready', 'rails');

@@ -7,7 +7,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, type ReactNode } from 'react';
 import type { Clip } from '../../api/contract.js';
 import { formatClock } from '../../lib/time.js';
-import { clipShareUrl, clipStatus } from '../../stores/clips.js';
+import { clipPlayHref, clipStatus } from '../../stores/clips.js';
 import { createEventClips } from '../../stores/clips/event-clips.js';
 import { useNamespace } from '../ui/namespace.js';
 import { useElement } from '../ui/shell.js';
@@ -23,12 +23,7 @@ export function ClipsStrip(props: { eventId: number; href?: (clip: Clip) => stri
   const texts = useNamespace('clips');
   const titleId = useId();
   if (!texts || clips.length === 0) return null;
-  const href =
-    props.href ??
-    ((clip: Clip) =>
-      clip.uuid
-        ? (view.siteHref?.(`/share/${clip.id}/${encodeURIComponent(clip.uuid)}`) ?? clipShareUrl(clip))
-        : undefined);
+  const href = props.href ?? ((clip: Clip) => clipPlayHref(clip, view.siteHref));
   return (
     <section className="clips-strip" aria-labelledby={titleId} part="clips-strip">
       <h2 id={titleId}>{t('clips:strip.title')}</h2>

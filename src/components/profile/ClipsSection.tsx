@@ -8,7 +8,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { Clip } from '../../api/contract.js';
 import { formatClock } from '../../lib/time.js';
-import { $clips, clipShareUrl, clipStatus, loadClips } from '../../stores/clips.js';
+import { $clips, clipPlayHref, clipStatus, loadClips } from '../../stores/clips.js';
 import { ClipOutcome } from '../clips/ClipActions.js';
 import { NamespaceReady } from '../ui/namespace.js';
 import { LoadingPanel } from '../ui/panels.js';
@@ -81,10 +81,7 @@ function ClipRow(props: { clip: Clip; onDeleted(clip: Clip): void }): ReactNode 
   const status = clipStatus(clip);
   const state = status === 'pending' ? 'processing' : status;
   // In a site the share page opens in the site; elsewhere the link leads to the channel's site.
-  const play =
-    status === 'done' && clip.uuid
-      ? (view.siteHref?.(`/share/${clip.id}/${encodeURIComponent(clip.uuid)}`) ?? clipShareUrl(clip))
-      : undefined;
+  const play = status === 'done' ? clipPlayHref(clip, view.siteHref) : undefined;
   return (
     <li className="row clip-row" part="clip">
       <span className="row-name">{clip.name}</span>

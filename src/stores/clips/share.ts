@@ -23,6 +23,15 @@ export function clipShareUrl(clip: Pick<Clip, 'id' | 'uuid'>, siteHref?: (path: 
   return clip.uuid ? siteAddress(`/share/${clip.id}/${encodeURIComponent(clip.uuid)}`, siteHref) : undefined;
 }
 
+/**
+ * Where a done clip's Play leads: its share page, inside the site when `siteHref` is given (`<channel-app>`), else
+ * on the channel's site; undefined without a uuid.
+ */
+export function clipPlayHref(clip: Pick<Clip, 'id' | 'uuid'>, siteHref?: (path: string) => string): string | undefined {
+  if (!clip.uuid) return undefined;
+  return siteHref?.(`/share/${clip.id}/${encodeURIComponent(clip.uuid)}`) ?? clipShareUrl(clip);
+}
+
 /** Copies a share link; false where the browser refuses (the link is then shown to copy by hand). */
 export async function copyClipLink(url: string): Promise<boolean> {
   try {

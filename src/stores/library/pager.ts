@@ -3,7 +3,7 @@
  * cancellation of stale requests, so an answer to a query the viewer has moved on from is never shown.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { VodItem, VodItemList } from '../../api/contract.js';
+import { VOD_SEARCH_MAX_LIMIT, type VodItem, type VodItemList } from '../../api/contract.js';
 import { ApiError, isCancel } from '../../api/errors.js';
 
 /** A paged list's state: `idle` until it has a query; `loading` covers a query waiting for its debounce too. */
@@ -114,9 +114,10 @@ export function createPager<Q>(
         void load(0, pageSize, false, mine);
         return;
       }
-      // As many items as are shown, in one request, so "Show more" pages already seen stay.
+      // As many items as are shown, in one request, so "Show more" pages already seen stay (up to the most one
+      // request may ask for; "Show more" goes on from there).
       $state.set({ ...state, loadingMore: false });
-      void load(0, Math.max(pageSize, state.items.length), false, mine);
+      void load(0, Math.min(VOD_SEARCH_MAX_LIMIT, Math.max(pageSize, state.items.length)), false, mine);
     },
     retry() {
       const state = $state.get();

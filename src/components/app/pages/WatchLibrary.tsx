@@ -7,6 +7,7 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import type { VodItem } from '../../../api/contract.js';
 import { formatClock, formatDay } from '../../../lib/time.js';
 import { createCategoryItems, createLibraryItem, followViewer, libraryCategoryOf } from '../../../stores/library.js';
+import { clipsCss } from '../../clips/styles.js';
 import { libraryCss, Rail, useItemLinks } from '../../library/index.js';
 import { PlayerView } from '../../player/PlayerView.js';
 import type { PlayerOptions } from '../../player/options.js';
@@ -25,7 +26,8 @@ export default function WatchLibraryPage(): ReactNode {
 }
 
 function WatchLibraryBody(): ReactNode {
-  useSiteStyles(playerCss, libraryCss);
+  // A clip (`?type=clip`) shows its progress, event link and tags: the clips' rules as on the share page.
+  useSiteStyles(playerCss, libraryCss, clipsCss);
   const { t } = useElement();
   const { route } = useSite();
   const id = route.params.id ?? '';
