@@ -141,11 +141,28 @@ describe('thumbnails track', () => {
     assert.equal((await h.call(forged)).status, 403);
   });
 
-  test('live events list the track of the loop; callers without access get none', async () => {
+  test("live events list the loop's track on the event's clock; callers without access get none", async () => {
     const live = await h.event('free-live');
     const vtt = Harness.mediaUrl(live, 'thumbnails');
     ok(vtt && Harness.mediaUrl(live, 'live'), JSON.stringify(live.media));
-    assert.equal((await h.call(vtt)).status, 200);
+    const res = await h.call(vtt);
+    assert.equal(res.status, 200);
+    // Event second t shows recording offset (t + 12) mod 90 (the live window's lead): at t = 0, offset 12 (tile 2,
+    // which runs to t = 3); at t = 78 the loop starts again (offset 0, tile 0); the cues end at 90 s.
+    const seconds = (time: string) => {
+      const [hh, mm, ss] = time.split(':').map(Number) as [number, number, number];
+      return hh * 3600 + mm * 60 + ss;
+    };
+    const cues = [...String(res.body).matchAll(/^([\d:.]+) --> ([\d:.]+)\n\S+#xywh=(\d+),(\d+),/gm)].map(
+      ([, from, to, x, y]) => ({
+        from: seconds(from!),
+        to: seconds(to!),
+        tile: Number(x) / 160 + (Number(y) / 90) * 6,
+      }),
+    );
+    const at = (t: number) => cues.find((c) => c.from <= t && t < c.to)?.tile;
+    assert.deepEqual([at(0), at(2.9), at(3), at(77.9), at(78), at(89.9)], [2, 2, 3, 17, 0, 2]);
+    assert.equal(Math.max(...cues.map((c) => c.to)), Math.round(h.server.media.main.duration));
     const paid = await h.event('paid-live');
     assert.equal(paid.has_access, false);
     assert.equal(Harness.mediaUrl(paid, 'thumbnails'), undefined);

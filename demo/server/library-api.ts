@@ -130,7 +130,13 @@ export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> 
                 { type: 'preview', url: preview },
               ]
             : []),
-          ...(stream ? [{ type: 'vod', url: stream }] : []),
+          // The thumbnails track lives under the same signed stream folder (as for events).
+          ...(stream
+            ? [
+                { type: 'vod', url: stream },
+                { type: 'thumbnails', url: stream.replace(/master\.m3u8$/, 'thumbs/thumbnails.vtt') },
+              ]
+            : []),
         ],
       };
     };

@@ -167,6 +167,8 @@ describe('access', () => {
         assert.equal(item.has_access, expected[item.type], `${account ?? 'guest'}: ${item.type} ${item.title}`);
         assert.equal(Boolean(vod), item.has_access);
         if (vod) assert.match(vod, new RegExp(`/vod-${item.id}/master\\.m3u8$`));
+        // The thumbnails track comes with the stream, under its grant.
+        assert.equal(Harness.mediaUrl(item, 'thumbnails'), vod?.replace(/master\.m3u8$/, 'thumbs/thumbnails.vtt'));
       }
     }
   });
@@ -178,6 +180,7 @@ describe('access', () => {
     const playlist = await h.call(vod.replace('master.m3u8', '360p/index.m3u8'));
     assert.equal(playlist.status, 200);
     assert.match(playlist.body, /#EXT-X-ENDLIST/);
+    assert.equal((await h.call(Harness.mediaUrl(item, 'thumbnails')!)).status, 200);
 
     h.server.db.run('UPDATE users SET is_geo_blocked = 1 WHERE email = ?', ['subscriber@demo-sports.example']);
     try {

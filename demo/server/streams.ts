@@ -25,10 +25,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { livePlaylist, masterPlaylist, segmentExtension, vodPlaylist } from './hls.js';
+import { LIVE_WINDOW, livePlaylist, masterPlaylist, segmentExtension, vodPlaylist } from './hls.js';
 import { BoundedMap } from './limits.js';
-import { segmentPath, type Asset, type MediaLibrary, type Track } from './media.js';
-import { THUMBS_FOLDER, THUMBS_SPRITE, THUMBS_VTT } from './thumbnails.js';
+import { SEGMENT_SECONDS, segmentPath, type Asset, type MediaLibrary, type Track } from './media.js';
+import { liveThumbnailsVtt, THUMBS_FOLDER, THUMBS_SPRITE, THUMBS_VTT } from './thumbnails.js';
 import { CORS_HEADERS, pipeFile } from './static.js';
 
 /** The files of a stream kept apart from the library (a clip's): its folder, poster and MP4. */
@@ -344,8 +344,11 @@ export class MediaServer {
     if (kind === 'thumbnails') {
       const name = rest.slice(THUMBS_FOLDER.length + 1);
       if (!asset.thumbnails) return refusal(404, 'Not found.');
-      const data = await readFile(join(this.options.library.dir, asset.thumbnails.folder, name));
       const type = name === THUMBS_VTT ? 'text/vtt; charset=utf-8' : 'image/jpeg';
+      // A live event's cues are on the event's clock (see thumbnails.ts); a recording's are its positions.
+      if (name === THUMBS_VTT && target.kind === 'live')
+        return { status: 200, type, body: liveThumbnailsVtt(asset.duration, LIVE_WINDOW * SEGMENT_SECONDS) };
+      const data = await readFile(join(this.options.library.dir, asset.thumbnails.folder, name));
       return { status: 200, type, body: data };
     }
     const live = target.kind === 'live';

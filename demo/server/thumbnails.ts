@@ -5,9 +5,10 @@
  * works under whatever signed prefix served it). Made once with the test media (media.ts) and served by the media
  * server under a stream's folder: `.../{stream}/thumbs/thumbnails.vtt` and `.../{stream}/thumbs/sprite.jpg`.
  *
- * A live stream loops over its asset, so its thumbnails are the asset's: the live position at `t` seconds after
- * the event's scheduled start shows asset offset `(t + LIVE_WINDOW * SEGMENT_SECONDS) mod duration` (hls.ts), and
- * the cue covering that offset is its thumbnail.
+ * A live stream loops over its asset: the live position at `t` seconds after the event's scheduled start shows
+ * asset offset `(t + LIVE_WINDOW * SEGMENT_SECONDS) mod duration` (hls.ts). A live event's track is therefore cued
+ * on the event's clock, wrapped around the loop (`liveThumbnailsVtt`): a client takes the cue at
+ * `(seconds since event_utc_ts) mod (the last cue's end)`, without knowing the server's live lead.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,16 +40,37 @@ export function vttTime(seconds: number): string {
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}.${pad(ms % 1000, 3)}`;
 }
 
+/** A tile's place in the sprite. */
+const tileOf = (i: number) =>
+  `${THUMBS_SPRITE}#xywh=${(i % COLUMNS) * TILE_WIDTH},${Math.floor(i / COLUMNS) * TILE_HEIGHT},${TILE_WIDTH},${TILE_HEIGHT}`;
+
+/**
+ * The WebVTT text of a live event's track: cues on the event's clock modulo the loop (`duration`), each showing the
+ * tile of the asset offset the live stream plays then, `(t + lead) mod duration`; a tile split by the wrap is two cues.
+ */
+export function liveThumbnailsVtt(duration: number, lead: number, interval = THUMBNAIL_INTERVAL): string {
+  const count = Math.ceil(duration / interval);
+  const cues: Array<{ from: number; to: number; tile: number }> = [];
+  const wrap = (t: number) => ((t % duration) + duration) % duration;
+  for (let i = 0; i < count; i++) {
+    const from = wrap(i * interval - lead);
+    const length = Math.min((i + 1) * interval, duration) - i * interval;
+    if (from + length <= duration) cues.push({ from, to: from + length, tile: i });
+    else cues.push({ from, to: duration, tile: i }, { from: 0, to: from + length - duration, tile: i });
+  }
+  cues.sort((a, b) => a.from - b.from);
+  const text = cues.map((c) => `${vttTime(c.from)} --> ${vttTime(c.to)}\n${tileOf(c.tile)}`);
+  return `WEBVTT\n\n${text.join('\n\n')}\n`;
+}
+
 /** The WebVTT text: cue i covers [i * interval, min((i + 1) * interval, duration)) and shows tile i. */
 export function thumbnailsVtt(duration: number, interval = THUMBNAIL_INTERVAL): string {
   const count = Math.ceil(duration / interval);
   const cues: string[] = [];
   for (let i = 0; i < count; i++) {
-    const x = (i % COLUMNS) * TILE_WIDTH;
-    const y = Math.floor(i / COLUMNS) * TILE_HEIGHT;
     const from = vttTime(i * interval);
     const to = vttTime(Math.min((i + 1) * interval, duration));
-    cues.push(`${from} --> ${to}\n${THUMBS_SPRITE}#xywh=${x},${y},${TILE_WIDTH},${TILE_HEIGHT}`);
+    cues.push(`${from} --> ${to}\n${tileOf(i)}`);
   }
   return `WEBVTT\n\n${cues.join('\n\n')}\n`;
 }
