@@ -118,7 +118,7 @@ describe('<channel-profile> clips', () => {
     expect(making.querySelector('progress')!.value).to.equal(40);
     expect(making.querySelector('progress')!.labels![0]!.textContent).to.equal('Making “Save”');
     expect(making.textContent).to.contain('40% done').and.contain('Your clip is being made.');
-    expect(buttons(making), 'nothing to do while it is made').to.deep.equal([]);
+    expect(buttons(making), 'while it is made, it can only be stopped').to.deep.equal(['Stop']);
     const waiting = row(el, 'Assist');
     expect(waiting.querySelector('progress')!.hasAttribute('value'), 'indeterminate while queued').to.equal(false);
     expect(waiting.textContent).to.contain('Waiting its turn…');
@@ -179,6 +179,24 @@ describe('<channel-profile> clips', () => {
     expect(call!.headers.authorization).to.equal('Bearer tok-profile');
     expect(part(el, 'clip-deleted')!.textContent).to.equal('“Winning goal” was deleted.');
     expect(active(el)?.textContent).to.equal('Your clips');
+  });
+
+  it('a clip being made can be stopped (asked first): the server ends its cut and the row goes', async () => {
+    useFakePlatform();
+    world.server.on('DELETE', `${API}/clip/22`, ok({ message: 'Clip deleted.' }));
+    const el = await fixture(html`<channel-profile section="clips"></channel-profile>`);
+    await clipsShown(el, 4);
+    const making = row(el, 'Save');
+    expect(part(making, 'clip-stop')!.getAttribute('aria-label')).to.equal('Stop making Save');
+    part<HTMLButtonElement>(making, 'clip-stop')!.click();
+    await waitUntil(() => part(making, 'clip-confirm') !== null, 'the question');
+    expect(part(making, 'clip-confirm')!.textContent).to.contain('Stop making “Save”? Nothing of it will be kept.');
+    await waitUntil(() => active(el)?.textContent === 'Keep making it', 'focus on the safe choice');
+    expect(world.server.to('DELETE', `${API}/clip/22`)).to.have.length(0);
+    part<HTMLButtonElement>(making, 'clip-confirm-delete')!.click();
+    await clipsShown(el, 3);
+    expect(world.server.to('DELETE', `${API}/clip/22`)).to.have.length(1);
+    await expect(el).shadowDom.to.be.accessible();
   });
 
   it('a failed delete says why and keeps the row', async () => {

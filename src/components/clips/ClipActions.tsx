@@ -71,7 +71,7 @@ export function ClipOutcome(props: {
       <div className="clip-actions" part="clip-actions">
         {status === 'done' ? <ClipDownload clip={clip} /> : null}
         {status === 'done' ? <ClipShare clip={clip} /> : null}
-        {status === 'pending' ? null : <ClipDelete clip={clip} onDeleted={props.onDeleted} />}
+        <ClipDelete clip={clip} pending={status === 'pending'} onDeleted={props.onDeleted} />
         {props.children}
       </div>
     </div>
@@ -191,7 +191,12 @@ function ClipShare(props: { clip: Clip }): ReactNode {
 }
 
 /** Delete, after an inline confirmation (Escape or Cancel go back to the Delete button). */
-function ClipDelete(props: { clip: Clip; onDeleted?: ((clip: Clip) => void) | undefined }): ReactNode {
+function ClipDelete(props: {
+  clip: Clip;
+  /** Still being made: the same two steps stop it (the server ends its cut) and keep nothing of it. */
+  pending?: boolean;
+  onDeleted?: ((clip: Clip) => void) | undefined;
+}): ReactNode {
   const { t } = useElement();
   const text = useText();
   const [step, setStep] = useState<'idle' | 'confirm' | 'busy'>('idle');
@@ -229,11 +234,11 @@ function ClipDelete(props: { clip: Clip; onDeleted?: ((clip: Clip) => void) | un
         ref={deleteButton}
         type="button"
         className="btn secondary"
-        part="button clip-delete"
-        aria-label={t('clips:actions.deleteLabel', { name: clip.name })}
+        part={props.pending ? 'button clip-delete clip-stop' : 'button clip-delete'}
+        aria-label={t(props.pending ? 'clips:actions.stopLabel' : 'clips:actions.deleteLabel', { name: clip.name })}
         onClick={ask}
       >
-        {t('clips:actions.delete')}
+        {t(props.pending ? 'clips:actions.stop' : 'clips:actions.delete')}
       </button>
     );
   }
@@ -250,7 +255,9 @@ function ClipDelete(props: { clip: Clip; onDeleted?: ((clip: Clip) => void) | un
         cancel();
       }}
     >
-      <p id={questionId}>{t('clips:actions.confirm', { name: clip.name })}</p>
+      <p id={questionId}>
+        {t(props.pending ? 'clips:actions.stopConfirm' : 'clips:actions.confirm', { name: clip.name })}
+      </p>
       <button
         type="button"
         className="btn danger"
@@ -258,7 +265,9 @@ function ClipDelete(props: { clip: Clip; onDeleted?: ((clip: Clip) => void) | un
         disabled={step === 'busy'}
         onClick={() => void confirm()}
       >
-        {step === 'busy' ? t('clips:actions.deleting') : t('clips:actions.confirmYes')}
+        {step === 'busy'
+          ? t('clips:actions.deleting')
+          : t(props.pending ? 'clips:actions.stopYes' : 'clips:actions.confirmYes')}
       </button>
       <button
         ref={cancelButton}
@@ -268,7 +277,7 @@ function ClipDelete(props: { clip: Clip; onDeleted?: ((clip: Clip) => void) | un
         disabled={step === 'busy'}
         onClick={cancel}
       >
-        {t('clips:actions.cancel')}
+        {t(props.pending ? 'clips:actions.keepMaking' : 'clips:actions.cancel')}
       </button>
       {error ? (
         <p className="clip-error" role="alert" part="clip-error">
