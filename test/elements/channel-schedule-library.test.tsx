@@ -371,6 +371,9 @@ describe('<channel-schedule kind="library">', () => {
       const { api_key: _key, ...query } = requests('vod-media/search').at(-1)!.query;
       expect(query).to.deep.equal({ title: 'game', limit: '10', offset: '10', sort_field: 'date' });
       expect($(el, '[part~="results"] [part~="more"]')).to.equal(null);
+      // The button is gone with the list complete: focus is on the first new card, not lost to the page.
+      const eleventh = cards($(el, '[part~="results"]')!)[10]!;
+      await waitUntil(() => el.shadowRoot!.activeElement === eleventh, 'focus on the first new card');
     });
 
     it('cancels a search the viewer has typed past, and never shows its answer', async () => {

@@ -1,5 +1,5 @@
 /** A paged list of library items as a grid of cards, with "Show more" while the list has more. */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { VodItem } from '../../api/contract.js';
 import type { PagedItems } from '../../stores/library.js';
 import { useElement } from '../ui/context.js';
@@ -23,6 +23,17 @@ export interface GridProps {
 export function ItemGrid(props: GridProps): ReactNode {
   const { t } = useElement();
   const { state, pager } = props;
+  const list = useRef<HTMLUListElement>(null);
+  // "Show more" pressed with this many cards shown: once the next ones are in, focus goes to the first of them (the
+  // button may be gone: the list is complete), so a keyboard user goes on where the new cards start.
+  const focusFrom = useRef<number | undefined>(undefined);
+  const count = state.status === 'ready' ? state.items.length : 0;
+  useEffect(() => {
+    const from = focusFrom.current;
+    if (from === undefined || count <= from) return;
+    focusFrom.current = undefined;
+    list.current?.children[from]?.querySelector<HTMLElement>('a')?.focus();
+  }, [count]);
   if (state.status === 'idle' || state.status === 'loading')
     return <LoadingPanel variant="line" text={props.loading} part="loading" />;
   if (state.status === 'error')
@@ -37,7 +48,7 @@ export function ItemGrid(props: GridProps): ReactNode {
     );
   return (
     <>
-      <ul className="lib-grid" part="library-grid">
+      <ul className="lib-grid" part="library-grid" ref={list}>
         {state.items.map((item) => (
           <li key={item.id}>
             <LibraryCard
@@ -56,7 +67,10 @@ export function ItemGrid(props: GridProps): ReactNode {
             className="btn secondary"
             part="more"
             disabled={state.loadingMore}
-            onClick={() => pager.more()}
+            onClick={() => {
+              focusFrom.current = state.items.length;
+              pager.more();
+            }}
           >
             {state.loadingMore ? t('library:loadingMore') : t('library:more')}
           </button>
