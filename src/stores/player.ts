@@ -23,7 +23,6 @@ import {
   type Access,
   type Playable,
 } from './commerce/access.js';
-import { followClip, followOwnClip, playerClip } from './clips.js';
 import { offersFor, type Offer } from './commerce/offers.js';
 import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playback.js';
 import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
@@ -101,6 +100,8 @@ export function createPlayer(): PlayerStore {
   // A clip being made is followed until it is done: a shared one by looking again, the user's own through the
   // shared list of clips (which looks for every view at once).
   let stopFollowing: (() => void) | undefined;
+  /** The clips' store module, once a clip target has loaded it. */
+  let clips: typeof import('./clips.js') | undefined;
   const unfollow = () => {
     stopFollowing?.();
     stopFollowing = undefined;
@@ -143,8 +144,10 @@ export function createPlayer(): PlayerStore {
       let event: Event | undefined;
       let clip: Clip | undefined;
       if (current.kind === 'clip') {
-        await identified();
-        clip = await playerClip(current, signal, cache);
+        // The clips' code comes only with a clip to play: a player of events and library items never loads it.
+        const [loaded] = await Promise.all([import('./clips.js'), identified()]);
+        clips = loaded;
+        clip = await clips.playerClip(current, signal, cache);
         item = clip ? fromClip(clip) : signInForClip(Number(current.id));
       } else if (current.kind === 'event') {
         [event] = await Promise.all([
@@ -180,16 +183,16 @@ export function createPlayer(): PlayerStore {
 
   /** Follows a clip on screen: until it is done (shared), or for as long as it shows (the user's own). */
   function followShown(item: Playable, clip: Clip | undefined): void {
-    if (stopFollowing || !clip || target?.kind !== 'clip') return;
+    if (stopFollowing || !clip || !clips || target?.kind !== 'clip') return;
     if (!target.uuid) {
-      stopFollowing = followOwnClip(clip, (now) => {
+      stopFollowing = clips.followOwnClip(clip, (now) => {
         if (now) return show(fromClip(now), undefined, now);
         unfollow();
         generation++;
         $state.set({ status: 'error', error: new HttpError(404, 'Clip not found.', '') });
       });
     } else if (item.clipStatus === 'pending') {
-      stopFollowing = followClip(async () => {
+      stopFollowing = clips.followClip(async () => {
         await reload(true);
         const state = $state.get();
         const more = state.status === 'ready' && state.access.kind === 'clip-pending';

@@ -5,7 +5,7 @@
  */
 import type { MouseEvent, ReactNode } from 'react';
 import type { Clip } from '../../api/contract.js';
-import { siteAddress } from '../../stores/clips.js';
+import { siteAddress } from '../../stores/clips/share.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 
