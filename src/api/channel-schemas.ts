@@ -195,7 +195,14 @@ export const Participant = z.object({
 export type Participant = z.infer<typeof Participant>;
 
 /** A school (participant group). */
-export const ParticipantGroup = z.object({ id: id, name: text, alias: maybeText, image: maybeText });
+export const ParticipantGroup = z.object({
+  id: id,
+  name: text,
+  alias: maybeText,
+  image: maybeText,
+  /** The school's properties (`conference`, `division`, `league`, ...): what `participant-group-properties` lists. */
+  properties: z.optional(z.nullable(z.record(z.string(), z.nullable(z.string())))),
+});
 export type ParticipantGroup = z.infer<typeof ParticipantGroup>;
 
 /** `GET /participant-group-properties`: the filterable properties and their values. */

@@ -59,6 +59,7 @@ import { envelope } from './schema-kit.js';
 
 export * from './channel-schemas.js';
 export * from './account-schemas.js';
+export * from './analytics-schemas.js';
 /** Wraps a payload schema in the `{ data }` envelope. */
 export { envelope } from './schema-kit.js';
 

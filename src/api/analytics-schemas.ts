@@ -1,0 +1,146 @@
+/**
+ * The analytics service's wire format (spec section 7, "Analytics service"): what the browser posts to
+ * `{analytics base}/datalake/...` and what it reads back. The reference server validates every body with these
+ * schemas, so the two cannot drift apart.
+ *
+ * Every body is a JSON object, posted with `Content-Type: text/plain` (a "simple" request: no CORS preflight, and
+ * what `navigator.sendBeacon` sends when the page goes away); the server reads it as JSON whatever the label.
+ * Every body carries the channel's analytics key (`profile`, settings 'yare-analytics'), the page it came from
+ * (`origin_url`: origin and path, never the query or hash) and, when the visitor landed with one in the last 3 h,
+ * the outer tracker `trk`. `GET datalake/hash/` carries `profile`, `origin_url` and `trk` in its query.
+ */
+import * as z from 'zod/mini';
+
+/** Each analytics request gives up after this long. */
+export const ANALYTICS_TIMEOUT_MS = 30_000;
+/** A datalake session (its hash) is kept this long, then a new one is made. */
+export const ANALYTICS_SESSION_MS = 24 * 3_600_000;
+/** The outer tracker of a landing address (`?trk=`) is kept and sent this long. */
+export const OUTER_TRACKER_MS = 3 * 3_600_000;
+/** The API request tracker sends what it has collected this often (and when the page is hidden or left). */
+export const API_TRACKER_FLUSH_MS = 15_000;
+/** At most this many API calls go in one `api_request` event (a full batch is sent at once). */
+export const API_TRACKER_BATCH = 50;
+/** The longest text field the service keeps (longer values are cut by the client, refused by the server). */
+export const ANALYTICS_TEXT_MAX = 2_000;
+/** The datalake events of `POST datalake/event/`. */
+export const DATALAKE_EVENTS = ['visit_page', 'login', 'api_request'] as const;
+export type DatalakeEventName = (typeof DATALAKE_EVENTS)[number];
+/** The video events of `POST datalake/video/event/` (the default and only one today). */
+export const VIDEO_EVENTS = ['first_frame'] as const;
+
+const text = z.string().check(z.minLength(1), z.maxLength(ANALYTICS_TEXT_MAX));
+const optionalText = z.optional(z.nullable(z.string().check(z.maxLength(ANALYTICS_TEXT_MAX))));
+const optionalId = z.optional(z.nullable(z.union([z.number(), z.string().check(z.maxLength(100))])));
+
+/** What every body carries. */
+const common = {
+  /** The channel's analytics key (settings 'yare-analytics'). */
+  profile: text,
+  /** The page that sent it: origin and path only. */
+  origin_url: optionalText,
+  /** The outer tracker of the landing address, for 3 h. */
+  trk: optionalText,
+};
+
+/** Who the body is about: the session, and the signed-in viewer when there is one. */
+const viewer = {
+  session_uuid: text,
+  user_id: optionalId,
+  user_email: optionalText,
+};
+
+/** `GET datalake/hash/`: a new session hash. */
+export const DatalakeHash = z.object({ data: z.object({ hash: text }) });
+export type DatalakeHash = z.infer<typeof DatalakeHash>;
+
+/** `POST datalake/session/`: sent once when a session is made (then kept 24 h). */
+export const DatalakeSession = z.object({
+  ...common,
+  /** The session hash (from `GET datalake/hash/`). */
+  session: text,
+  /** The viewer's address as the geo service saw it; the server fills in the request's address when absent. */
+  ip: optionalText,
+  device_type: z.enum(['mobile', 'tablet', 'desktop']),
+  user_agent: optionalText,
+  /** The screen, `{width}x{height}`. */
+  resolution: optionalText,
+  platform: z.literal('web'),
+});
+export type DatalakeSession = z.infer<typeof DatalakeSession>;
+
+/** One API call, as the request tracker reports it. */
+export const ApiRequestEntry = z.object({
+  /** The contract's name of the endpoint (`events`, `event`, `settings`, ...), or the service (`channel-key`). */
+  service: text,
+  method: z.string().check(z.maxLength(10)),
+  /** The URL without keys, tokens, one-time values or personal data. */
+  url: text,
+  /** The HTTP status; 0 for a network fault or a timeout. */
+  status: z.number(),
+  /** The error's message, or 'OK'. */
+  message: optionalText,
+  /** The answer's length in characters (0 without one). */
+  length: z.number(),
+  /** From the call to its answer (retries and waits included), in ms. */
+  time_ms: z.number(),
+  /** When the call started (ms since the epoch). */
+  at: z.number(),
+});
+export type ApiRequestEntry = z.infer<typeof ApiRequestEntry>;
+
+/**
+ * `POST datalake/event/`. Each event has its extras:
+ * - `visit_page`: `page` (the path), `previous_page`, `title`, `route` (a site route's name) or `elements` (the
+ *   tags of a page of standalone elements, which sends one per page load);
+ * - `login`: `method` (`email`, `registration` or the social provider's name);
+ * - `api_request`: `requests`, up to API_TRACKER_BATCH calls.
+ */
+export const DatalakeEvent = z.object({
+  ...common,
+  ...viewer,
+  event: z.enum(DATALAKE_EVENTS),
+  page: optionalText,
+  previous_page: optionalText,
+  title: optionalText,
+  route: optionalText,
+  elements: z.optional(z.array(z.string().check(z.maxLength(40))).check(z.maxLength(10))),
+  method: optionalText,
+  requests: z.optional(z.array(ApiRequestEntry).check(z.maxLength(API_TRACKER_BATCH))),
+});
+export type DatalakeEvent = z.infer<typeof DatalakeEvent>;
+
+/** What a video body says about what is watched (spec: category, sport, gender, school, league from the event). */
+const video = {
+  stream_id: z.union([z.number(), text]),
+  stream_type: z.enum(['live', 'vod']),
+  video_view_uuid: text,
+  category: optionalText,
+  sport: optionalText,
+  gender: optionalText,
+  school: optionalText,
+  league: optionalText,
+  title: optionalText,
+};
+
+/** `POST datalake/video/event/`: `first_frame` with the time from the player's start to its first frame. */
+export const DatalakeVideoEvent = z.object({
+  ...common,
+  ...viewer,
+  ...video,
+  event: z.enum(VIDEO_EVENTS),
+  first_frame_ms: z.optional(z.number()),
+});
+export type DatalakeVideoEvent = z.infer<typeof DatalakeVideoEvent>;
+
+/** `POST datalake/video/viewing/`: seconds watched since the last report (every 30 s and when the player stops). */
+export const DatalakeVideoViewing = z.object({
+  ...common,
+  ...viewer,
+  ...video,
+  viewing_time: z.number(),
+});
+export type DatalakeVideoViewing = z.infer<typeof DatalakeVideoViewing>;
+
+/** The answer to every datalake POST; `session/` adds the session's uuid. */
+export const DatalakeAnswer = z.object({ data: z.object({ id: z.number(), session_uuid: z.optional(z.string()) }) });
