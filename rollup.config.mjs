@@ -63,7 +63,7 @@ function manualChunks(id) {
   // (The checkout's, the account's, the library's and the clips' stores and their folders, the schedule's store, the
   // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](tag-manager|schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes|routes)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes|routes)\.ts$)/.test(
       id,
     )
   )

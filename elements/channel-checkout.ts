@@ -2,6 +2,7 @@
 import { Checkout } from '../src/components/checkout/Checkout.js';
 import { CHECKOUT_PROPS } from '../src/components/checkout/attributes.js';
 import { applyConfig } from '../src/start.js';
+import { elementStarted } from '../src/stores/analytics/events.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
 import { defineOnce, makeElement } from './define.js';
 
@@ -28,5 +29,6 @@ export const createCheckoutElement = () => makeElement(Checkout, CHECKOUT_PROPS)
 /** Configures the session (first chunk wins) and defines the tag. */
 export function start(options: ConfigureOptions, base: string): void {
   applyConfig(options, base);
+  elementStarted('channel-checkout');
   defineOnce('channel-checkout', createCheckoutElement);
 }

@@ -2,6 +2,7 @@
 import { Player } from '../src/components/player/Player.js';
 import { PLAYER_PROPS } from '../src/components/player/attributes.js';
 import { applyConfig } from '../src/start.js';
+import { elementStarted } from '../src/stores/analytics/events.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
 import { defineOnce, makeElement } from './define.js';
 
@@ -33,5 +34,6 @@ export const createPlayerElement = () => makeElement(Player, PLAYER_PROPS);
 /** Configures the session (first chunk wins) and defines the tag. */
 export function start(options: ConfigureOptions, base: string): void {
   applyConfig(options, base);
+  elementStarted('channel-player');
   defineOnce('channel-player', createPlayerElement);
 }

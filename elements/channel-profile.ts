@@ -2,6 +2,7 @@
 import { PROFILE_PROPS } from '../src/components/profile/attributes.js';
 import { Profile } from '../src/components/profile/Profile.js';
 import { applyConfig } from '../src/start.js';
+import { elementStarted } from '../src/stores/analytics/events.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
 import { defineOnce, makeElement } from './define.js';
 
@@ -34,5 +35,6 @@ export const createProfileElement = () => makeElement(Profile, PROFILE_PROPS);
 /** Configures the session (first chunk wins) and defines the tag. */
 export function start(options: ConfigureOptions, base: string): void {
   applyConfig(options, base);
+  elementStarted('channel-profile');
   defineOnce('channel-profile', createProfileElement);
 }

@@ -2,6 +2,7 @@
 import { Schedule } from '../src/components/schedule/Schedule.js';
 import { SCHEDULE_PROPS } from '../src/components/schedule/attributes.js';
 import { applyConfig } from '../src/start.js';
+import { elementStarted } from '../src/stores/analytics/events.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
 import { defineOnce, makeElement } from './define.js';
 
@@ -42,5 +43,6 @@ export const createScheduleElement = () => makeElement(Schedule, SCHEDULE_PROPS)
 /** Configures the session (first chunk wins) and defines the tag. */
 export function start(options: ConfigureOptions, base: string): void {
   applyConfig(options, base);
+  elementStarted('channel-schedule');
   defineOnce('channel-schedule', createScheduleElement);
 }

@@ -4,6 +4,7 @@
  */
 import { autoload, type Tag } from '../src/loader/autoload.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
+import { installConsentApi, setConsent } from '../src/lib/consent.js';
 
 export type { ConfigureOptions } from '../src/stores/config.js';
 export {
@@ -27,10 +28,20 @@ const chunks: Record<Tag, () => Promise<{ start(options: ConfigureOptions, base:
 let stop: (() => void) | undefined;
 
 /**
+ * The page's analytics consent: `consent(true)` lets analytics run (in consent mode, `configure({ consent:
+ * 'required' })`, nothing is sent before it), `consent(false)` stops them. The script tag's page calls
+ * `channelElements.consent()` instead, which is the same switch.
+ */
+export function consent(granted: boolean): void {
+  setConsent(granted);
+}
+
+/**
  * Starts channel elements on this page. `apiUrl` defaults to this page's origin + `/api`.
  * Call it once; calling it again replaces the configuration.
  */
 export function configure(options: ConfigureOptions): void {
+  if (typeof window !== 'undefined') installConsentApi(window as unknown as Record<string, unknown>);
   const base = typeof location === 'undefined' ? 'http://localhost/' : location.href;
   stop?.();
   stop = autoload(async (tag) => (await chunks[tag]()).start(options, base));

@@ -22,7 +22,7 @@ import { ErrorBody, endpoints, type EndpointName } from './contract.js';
 import { ApiError, HttpError, InvalidResponseError, NetworkError, TimeoutError, isCancel } from './errors.js';
 import { env, sleep } from '../lib/env.js';
 import { API_KEY_PARAM, CHANNEL_KEY_PARAM } from '../lib/api-paths.js';
-import { redactData, redactUrl } from '../lib/url.js';
+import { redactData, redactUrl, trackedUrl } from '../lib/url.js';
 
 /** Request timeout. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -52,6 +52,29 @@ export interface ClientHooks {
    * once; undefined, or a promise of undefined, means the client sends the request itself. Asked on first attempts.
    */
   earlyAnswer?(url: string, init: RequestInit): Promise<Response | undefined> | undefined;
+  /**
+   * Every call that went to the network ended (not a cache hit, not a cancelled one): what the API request tracker
+   * reports. `url` has no keys, tokens, one-time values or personal data.
+   */
+  onCallEnd?(call: CallReport): void;
+}
+
+/** One finished API call, as the request tracker reports it. */
+export interface CallReport {
+  /** The contract's endpoint name, or the service of a call outside the API base (`channel-key`). */
+  service: string;
+  method: string;
+  url: string;
+  /** The HTTP status; 0 for a network fault or a timeout. */
+  status: number;
+  /** The error's message, or 'OK'. */
+  message: string;
+  /** The answer's length in characters. */
+  length: number;
+  /** From the call to its answer, retries and waits included (ms). */
+  time_ms: number;
+  /** When the call started (ms since the epoch). */
+  at: number;
 }
 
 /** Where the client sends requests. */
@@ -177,14 +200,66 @@ export class ApiClient {
 
   /** Fetches and validates JSON outside the API base (the keys host), with the same timeout and retry. */
   async fetchJson<S extends z.ZodMiniType>(url: string, schema: S, service: string): Promise<z.output<S>> {
-    const response = await this.#send(url, { method: 'GET' }, undefined, 1, service, undefined);
-    if (!response.ok) {
-      const { message } = await readError(response);
-      const error = new HttpError(response.status, message, redactUrl(url));
-      this.#log(error, service, url, undefined);
+    const report = this.#reporter(service, 'GET', url);
+    try {
+      const response = await this.#send(url, { method: 'GET' }, undefined, 1, service, undefined);
+      const text = await readText(response);
+      report.answer(response.status, text.length);
+      if (!response.ok) {
+        const { message } = readError(text, response.status);
+        const error = new HttpError(response.status, message, redactUrl(url));
+        this.#log(error, service, url, undefined);
+        throw error;
+      }
+      return this.#parse(text, schema, url, service, undefined);
+    } catch (error) {
+      report.fail(error);
       throw error;
     }
-    return this.#parse(response, schema, url, service, undefined);
+  }
+
+  /**
+   * Notes a call for the request tracker: `answer` records the status and length of the last answer, `fail` ends the
+   * call (with that answer's status, else 0 and the error's message; a cancelled call is not reported), `done` ends
+   * a successful one.
+   */
+  #reporter(service: string, method: string, url: string) {
+    const at = env().now();
+    let status = 0;
+    let length = 0;
+    let ended = false;
+    const end = (message: string) => {
+      if (ended) return;
+      ended = true;
+      try {
+        this.hooks.onCallEnd?.({
+          service,
+          method,
+          url: trackedUrl(url),
+          status,
+          message,
+          length,
+          time_ms: Math.max(0, Math.round(env().now() - at)),
+          at,
+        });
+      } catch {
+        // The tracker never breaks a call.
+      }
+    };
+    return {
+      answer(s: number, l: number) {
+        status = s;
+        length = l;
+      },
+      done: () => end('OK'),
+      fail(error: unknown) {
+        if (isCancel(error) && !(error instanceof TimeoutError)) {
+          ended = true;
+          return;
+        }
+        end(error instanceof Error ? error.message : String(error));
+      },
+    };
   }
 
   /** Joins one caller to a shared request, honouring that caller's own cancel signal. */
@@ -218,7 +293,33 @@ export class ApiClient {
     const method = spec.method as string;
     const keyInQuery = method === 'GET' || method === 'DELETE';
     let keyRetried = false;
+    const report = this.#reporter(name, method, `${this.apiUrl}/${path}${queryString(options.query ?? {})}`);
+    try {
+      const value = await this.#attempts(name, path, options, signal, keyInQuery, report, () => {
+        if (keyRetried) return false;
+        keyRetried = true;
+        return true;
+      });
+      report.done();
+      return value;
+    } catch (error) {
+      report.fail(error);
+      throw error;
+    }
+  }
 
+  /** The attempts of one logical call (see #run); `mayRetryKey` allows the one key recovery. */
+  async #attempts(
+    name: EndpointName,
+    path: string,
+    options: CallOptions,
+    signal: AbortSignal,
+    keyInQuery: boolean,
+    report: { answer(status: number, length: number): void },
+    mayRetryKey: () => boolean,
+  ): Promise<unknown> {
+    const spec = endpoints[name];
+    const method = spec.method as string;
     for (;;) {
       const keyName = spec.keyless ? CHANNEL_KEY_PARAM : API_KEY_PARAM;
       const key = spec.keyless ? await this.hooks.channelKey() : await this.hooks.apiKey();
@@ -235,13 +336,14 @@ export class ApiClient {
       const requestData = options.body ?? options.query;
 
       const response = await this.#send(url, init, signal, options.retries ?? 1, name, requestData);
-      if (response.ok) return this.#parse(response, spec.response, url, name, requestData);
+      const text = await readText(response);
+      report.answer(response.status, text.length);
+      if (response.ok) return this.#parse(text, spec.response, url, name, requestData);
 
-      const { message, errors } = await readError(response);
+      const { message, errors } = readError(text, response.status);
       const keyError = errors.channel_key ? 'channel_key' : errors.api_key ? 'api_key' : undefined;
-      if (keyError && !keyRetried) {
+      if (keyError && mayRetryKey()) {
         // The stored key is stale (rotated, channel moved): drop it, get a new one, try once more.
-        keyRetried = true;
         this.hooks.dropKeys(keyError);
         await sleep(RETRY_DELAY_MS);
         throwIfAborted(signal);
@@ -305,16 +407,15 @@ export class ApiClient {
   }
 
   /** Reads and validates a 2xx body. */
-  async #parse<S extends z.ZodMiniType>(
-    response: Response,
+  #parse<S extends z.ZodMiniType>(
+    text: string,
     schema: S,
     url: string,
     service: string,
     requestData: unknown,
-  ): Promise<z.output<S>> {
+  ): z.output<S> {
     let json: unknown;
     try {
-      const text = await response.text();
       json = text ? JSON.parse(text) : null;
     } catch {
       const error = new InvalidResponseError(redactUrl(url), 'the body is not JSON');
@@ -361,16 +462,25 @@ export class ApiClient {
   }
 }
 
+/** An answer's body as text ('' when it cannot be read: the parse step then reports it). */
+async function readText(response: Response): Promise<string> {
+  try {
+    return await response.text();
+  } catch {
+    return '';
+  }
+}
+
 /** Reads an error body leniently: a non-JSON or odd body still yields a message. */
-async function readError(response: Response): Promise<{ message: string; errors: Record<string, string[] | string> }> {
+function readError(text: string, status: number): { message: string; errors: Record<string, string[] | string> } {
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch {
     body = undefined;
   }
   const parsed = ErrorBody.safeParse(body);
-  const message = (parsed.success && parsed.data.message) || `HTTP ${response.status}`;
+  const message = (parsed.success && parsed.data.message) || `HTTP ${status}`;
   return { message, errors: (parsed.success && parsed.data.errors) || {} };
 }
 

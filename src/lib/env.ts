@@ -37,6 +37,19 @@ export interface Environment {
   copyText: (text: string) => Promise<void>;
   /** The browser's share sheet (Web Share API), or undefined where the browser has none. */
   webShare: () => ((data: { title: string; url: string }) => Promise<void>) | undefined;
+  /**
+   * Queues a small text body to `url` that survives the page going away (`navigator.sendBeacon`); false where the
+   * browser has none or refuses it (the caller then posts it itself).
+   */
+  sendBeacon: (url: string, body: string) => boolean;
+  /** Calls `listener` when the page is being left or put in the back/forward cache (`pagehide`); returns the removal. */
+  onPageHide: (listener: () => void) => () => void;
+  /** The document's title (a page view's title outside the site); '' outside a browser. */
+  pageTitle: () => string;
+  /** Runs `fn` when the main thread is idle (or after `timeout` ms at the latest); returns the cancel. */
+  whenIdle: (fn: () => void, timeout: number) => () => void;
+  /** What an analytics session says of the device: the browser's user agent and the screen; undefined outside one. */
+  device: () => { userAgent: string; screen: string | undefined } | undefined;
 }
 
 /** What the product reads of the page's address, and its one way to leave the page. */
@@ -96,6 +109,37 @@ function defaults(): Environment {
       typeof navigator === 'undefined' || typeof navigator.share !== 'function'
         ? undefined
         : (data) => navigator.share(data),
+    sendBeacon: (url, body) => {
+      try {
+        // A string body is sent as text/plain: a "simple" request, which a beacon to another origin must be.
+        return typeof navigator !== 'undefined' && typeof navigator.sendBeacon === 'function'
+          ? navigator.sendBeacon(url, body)
+          : false;
+      } catch {
+        return false;
+      }
+    },
+    onPageHide: (listener) => {
+      if (typeof window === 'undefined') return () => undefined;
+      window.addEventListener('pagehide', listener);
+      return () => window.removeEventListener('pagehide', listener);
+    },
+    pageTitle: () => (typeof document === 'undefined' ? '' : document.title),
+    device: () =>
+      typeof navigator === 'undefined'
+        ? undefined
+        : {
+            userAgent: navigator.userAgent,
+            screen: typeof screen === 'undefined' ? undefined : `${screen.width}x${screen.height}`,
+          },
+    whenIdle: (fn, timeout) => {
+      if (typeof requestIdleCallback === 'function') {
+        const id = requestIdleCallback(fn, { timeout });
+        return () => cancelIdleCallback(id);
+      }
+      const id = globalThis.setTimeout(fn, Math.min(timeout, 200));
+      return () => globalThis.clearTimeout(id);
+    },
   };
 }
 

@@ -72,3 +72,38 @@ export function redactData(data: unknown): unknown {
   for (const [k, v] of Object.entries(data)) out[k] = SECRET_NAMES.test(k) ? 'REDACTED' : redactData(v);
   return out;
 }
+
+/**
+ * A path as analytics report it: a shared clip's link is what opens the clip, so its uuid stays out
+ * (`/share/{id}/{uuid}` is reported as `/share/{id}`).
+ */
+export function reportedPath(path: string): string {
+  return path.replace(/(\/share\/[^/?#]+)\/[^/?#]+/, '$1');
+}
+
+/** Query names the API request tracker leaves out of a URL besides the secrets: keys and personal data. */
+const UNTRACKED_NAMES = /^(channel_key|email|expires|state|redirect_uri)$/i;
+
+/**
+ * An API URL as the request tracker reports it: without keys, tokens, one-time values or personal data (those query
+ * parameters are left out, not masked), without its hash, and with path segments that look like credentials
+ * replaced by `-`.
+ */
+export function trackedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    for (const name of [...u.searchParams.keys()]) {
+      if (SECRET_NAMES.test(name) || UNTRACKED_NAMES.test(name)) u.searchParams.delete(name);
+    }
+    u.hash = '';
+    u.username = '';
+    u.password = '';
+    u.pathname = u.pathname
+      .split('/')
+      .map((segment) => (CREDENTIAL_SEGMENT.test(segment) || segment.includes('%40') ? '-' : segment))
+      .join('/');
+    return u.toString();
+  } catch {
+    return redactMediaUrl(url);
+  }
+}

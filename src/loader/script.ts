@@ -7,6 +7,7 @@ import { autoload, type Tag } from './autoload.js';
 import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 import { sendEarly } from './early.js';
 import { ID_PATTERN } from '../lib/ids.js';
+import { installConsentApi } from '../lib/consent.js';
 
 /** Filled in by the build: the shared chunks each tag's chunk imports (file names under chunks/). */
 declare const __CHUNK_IMPORTS__: Record<string, string[]>;
@@ -17,6 +18,8 @@ const w = window as unknown as Record<symbol, unknown>;
 
 if (!w[GUARD]) {
   w[GUARD] = true;
+  // `channelElements.consent(granted)`, callable before any element's code arrives (consent mode: data-consent).
+  installConsentApi(window as unknown as Record<string, unknown>);
   // document.currentScript is null for type="module" and after async execution ends; fall back to the tag itself.
   const script = (document.currentScript ??
     document.querySelector('script[data-channel-key][src*="channel-elements"]') ??
@@ -35,6 +38,7 @@ if (!w[GUARD]) {
     logUrl: data.logUrl,
     lang: data.lang,
     analyticsUrl: data.analyticsUrl,
+    consent: data.consent,
   };
   let early = false;
   autoload((tag: Tag) => {

@@ -1,8 +1,9 @@
 /**
  * Video analytics: mux-embed monitoring (with the channel's environment key and, when set, its own beacon domain) and
- * the datalake video calls (first frame, viewing time). Both start only after the first frame, from idle time, so they
- * never delay it; both stop with the player. Nothing here carries the user's token: the datalake gets the user id and
- * email it asks for, and mux gets neither. Nor does mux get a signed stream URL: it reports `video.currentSrc` (and any
+ * the datalake video calls (first frame, viewing time). Both start only after the first frame, once analytics may
+ * run (consent, an idle moment: stores/analytics/gate.ts), so they never delay it; both stop with the player, and
+ * when the page withdraws consent. Nothing here carries the user's token: the datalake gets the user id and email it
+ * asks for, and mux gets neither. Nor does mux get a signed stream URL: it reports `video.currentSrc` (and any
  * `*_url` in its events) to Mux's collector, so every URL it holds is redacted first (see `redactMuxData`).
  */
 import type { Settings, User } from '../api/contract.js';
@@ -10,18 +11,36 @@ import { env } from '../lib/env.js';
 import { randomId as uuid } from '../lib/ids.js';
 import { redactMediaUrl } from '../lib/url.js';
 import type { ChannelConfig } from '../stores/config.js';
+import {
+  analyticsAllowed,
+  commonFields,
+  cut,
+  datalakeSession,
+  postDatalake,
+  targetOf,
+  viewerFields,
+} from '../stores/analytics/datalake.js';
+import { onAnalyticsConsent, whenAnalyticsMay } from '../stores/analytics/gate.js';
+
+export { analyticsAllowed };
 
 /** How often the viewing time is reported while playing. */
 export const VIEWING_EVERY_MS = 30_000;
-/** The datalake session lives this long. */
-export const ANALYTICS_SESSION_MS = 24 * 3_600_000;
+
+/** What the video payloads say of what is watched (spec: category, sport, gender, school and league). */
+export interface VideoDetails {
+  category?: string | undefined;
+  sport?: string | undefined;
+  gender?: string | undefined;
+  school?: string | undefined;
+  league?: string | undefined;
+}
 
 /** What is being watched. */
 export interface VideoInfo {
   streamId: string;
   streamType: 'live' | 'vod';
   title: string;
-  category?: string | undefined;
 }
 
 /** A running monitor. */
@@ -46,6 +65,8 @@ export interface MonitorContext {
   startedAt: number;
   /** Default: a dynamic import, so mux-embed is its own chunk fetched after the first frame. */
   loadMux?: MuxLoader | undefined;
+  /** What the payloads say of the item (its category, sport, ...), looked up after the first frame. */
+  details?: (() => Promise<VideoDetails>) | undefined;
 }
 
 const loadMux: MuxLoader = async () => (await import('mux-embed')).default as unknown as Mux;
@@ -67,27 +88,6 @@ function redactMuxData<T extends Record<string, unknown> | undefined>(data: T): 
   return out as T;
 }
 
-/** Whether analytics may be sent from this page (nothing from localhost unless configured). */
-export function analyticsAllowed(config: ChannelConfig): boolean {
-  if (config.analyticsExplicit) return true;
-  const host = env().location()?.hostname ?? '';
-  return !/^(localhost|127\.0\.0\.1|\[::1\])$/.test(host);
-}
-
-/** Runs `fn` when the browser is idle (or soon), so analytics never compete with the first frame. */
-function whenIdle(fn: () => void): () => void {
-  const w = globalThis as unknown as {
-    requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number;
-    cancelIdleCallback?: (id: number) => void;
-  };
-  if (w.requestIdleCallback && w.cancelIdleCallback) {
-    const id = w.requestIdleCallback(fn, { timeout: 2_000 });
-    return () => w.cancelIdleCallback!(id);
-  }
-  const id = env().setTimeout(fn, 200);
-  return () => env().clearTimeout(id);
-}
-
 /**
  * Starts monitoring `video` after its first frame. `firstFrameMs` is the time from the player's start to the
  * first frame, reported to the datalake.
@@ -100,72 +100,82 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
   const allowed = analyticsAllowed(config);
   const viewId = uuid();
 
+  const stopMux = () => {
+    const attached = (video as unknown as { mux?: { deleted?: boolean } }).mux;
+    if (mux && attached && !attached.deleted) mux.destroyMonitor(video);
+    mux = undefined;
+  };
+
   // --- mux-embed, lazily
   const muxKey = settings?.mux?.env_key;
   if (muxKey && allowed) {
-    cancels.push(
-      whenIdle(() => {
-        void (context.loadMux ?? loadMux)()
-          .then((loaded) => {
-            if (destroyed) return;
-            mux = loaded;
-            // A monitor destroyed earlier (an engine switch) leaves its stub behind; mux-embed would refuse to start.
-            const previous = (video as unknown as { mux?: { deleted?: boolean } }).mux;
-            if (previous?.deleted) delete (video as unknown as { mux?: unknown }).mux;
-            mux.monitor(video, {
-              debug: false,
-              ...(settings?.mux?.beacon_domain ? { beaconCollectionDomain: settings.mux.beacon_domain } : {}),
-              // Signed stream URLs (a token in the path or the query) must not reach Mux's collector.
-              stateDataTranslator: redactMuxData,
-              emitTranslator: (event: string, data?: Record<string, unknown>) => [event, redactMuxData(data)],
-              data: {
-                env_key: muxKey,
-                player_name: 'channel-player',
-                player_init_time: context.startedAt,
-                video_id: info.streamId,
-                video_title: info.title,
-                video_stream_type: info.streamType === 'live' ? 'live' : 'on-demand',
-              },
-            });
-          })
-          .catch((error: unknown) =>
-            env().logger.warn(`<channel-player>: video analytics (mux) did not load: ${String(error)}`),
-          );
-      }),
-    );
+    whenAnalyticsMay(() => {
+      if (destroyed) return;
+      void (context.loadMux ?? loadMux)()
+        .then((loaded) => {
+          if (destroyed) return;
+          mux = loaded;
+          // A monitor destroyed earlier (an engine switch) leaves its stub behind; mux-embed would refuse to start.
+          const previous = (video as unknown as { mux?: { deleted?: boolean } }).mux;
+          if (previous?.deleted) delete (video as unknown as { mux?: unknown }).mux;
+          mux.monitor(video, {
+            debug: false,
+            ...(settings?.mux?.beacon_domain ? { beaconCollectionDomain: settings.mux.beacon_domain } : {}),
+            // Signed stream URLs (a token in the path or the query) must not reach Mux's collector.
+            stateDataTranslator: redactMuxData,
+            emitTranslator: (event: string, data?: Record<string, unknown>) => [event, redactMuxData(data)],
+            data: {
+              env_key: muxKey,
+              player_name: 'channel-player',
+              player_init_time: context.startedAt,
+              video_id: info.streamId,
+              video_title: info.title,
+              video_stream_type: info.streamType === 'live' ? 'live' : 'on-demand',
+            },
+          });
+        })
+        .catch((error: unknown) =>
+          env().logger.warn(`<channel-player>: video analytics (mux) did not load: ${String(error)}`),
+        );
+    });
   }
 
   // --- datalake
+  const firstFrameMs = Math.round(env().now() - context.startedAt);
+  let details: VideoDetails = {};
+  let detailsAsked: Promise<void> | undefined;
+  /** The item's details, looked up once (after the first frame: it may load the schools' list). */
+  const lookUp = () =>
+    (detailsAsked ??= (context.details?.() ?? Promise.resolve({})).then(
+      (found) => void (details = found),
+      () => undefined,
+    ));
+  const send = (path: string, extra: Record<string, unknown>) => {
+    const target = targetOf(config, settings);
+    if (!target) return;
+    void Promise.all([datalakeSession(target), lookUp()]).then(([session]) => {
+      if (!session) return;
+      void postDatalake(target, path, {
+        ...commonFields(target),
+        ...viewerFields(session, user),
+        stream_id: info.streamId,
+        stream_type: info.streamType,
+        video_view_uuid: viewId,
+        title: cut(info.title) ?? null,
+        category: cut(details.category) ?? null,
+        sport: cut(details.sport) ?? null,
+        gender: cut(details.gender) ?? null,
+        school: cut(details.school) ?? null,
+        league: cut(details.league) ?? null,
+        ...extra,
+      });
+    });
+  };
   const profile = settings?.['yare-analytics'];
   if (profile && allowed) {
-    const base = `${config.analyticsUrl}/datalake`;
-    const payload = (extra: Record<string, unknown>) => ({
-      profile,
-      session_uuid: datalakeSession(profile),
-      user_id: user?.id,
-      user_email: user?.email,
-      stream_id: info.streamId,
-      stream_type: info.streamType,
-      video_view_uuid: viewId,
-      category: info.category,
-      origin_url: pageUrl(),
-      ...(outerTracker() ? { trk: outerTracker() } : {}),
-      ...extra,
+    whenAnalyticsMay(() => {
+      if (!destroyed) send('video/event/', { event: 'first_frame', first_frame_ms: firstFrameMs });
     });
-    const send = (path: string, body: Record<string, unknown>) => void postJson(`${base}/${path}`, body);
-
-    cancels.push(
-      whenIdle(() => {
-        if (destroyed) return;
-        void ensureSession(base, profile).then(() => {
-          if (!destroyed)
-            send(
-              'video/event/',
-              payload({ event: 'first_frame', first_frame_ms: Math.round(env().now() - context.startedAt) }),
-            );
-        });
-      }),
-    );
     // Viewing time: counted while playing, reported periodically and when the player stops.
     let watched = 0;
     let since: number | undefined;
@@ -177,7 +187,10 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
     const report = () => {
       const running = since !== undefined;
       stop();
-      if (watched >= 1_000) send('video/viewing/', payload({ viewing_time: Math.round(watched / 1000) }));
+      if (watched >= 1_000) {
+        const seconds = Math.round(watched / 1000);
+        whenAnalyticsMay(() => send('video/viewing/', { viewing_time: seconds }));
+      }
       watched = 0;
       if (running) start();
     };
@@ -198,119 +211,19 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
     });
   }
 
+  // A page that withdraws consent: Mux stops now (what waits for the datalake is dropped by the gate).
+  cancels.push(
+    onAnalyticsConsent((state) => {
+      if (state === 'refused') stopMux();
+    }),
+  );
+
   return {
     destroy() {
       if (destroyed) return;
       destroyed = true;
       for (const cancel of cancels) cancel();
-      const attached = (video as unknown as { mux?: { deleted?: boolean } }).mux;
-      if (mux && attached && !attached.deleted) mux.destroyMonitor(video);
+      stopMux();
     },
   };
-}
-
-/** Posts one analytics body (JSON, no cookies, surviving the page's unload); never rejects. */
-function postJson(url: string, body: Record<string, unknown>): Promise<void> {
-  return env()
-    .fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      credentials: 'omit',
-      keepalive: true,
-      body: JSON.stringify(body),
-    })
-    .then(
-      () => undefined,
-      () => undefined,
-    );
-}
-
-/** The page's address without its query or hash (they may carry one-time values). */
-function pageUrl(): string | undefined {
-  const page = env().location();
-  return page ? page.origin + page.pathname : undefined;
-}
-
-/** The datalake session id, created when missing and kept 24 h. */
-function datalakeSession(profile: string): string {
-  const key = `analytics.session.${profile}`;
-  const stored = env().storage.get(key, (v): v is string => typeof v === 'string' && v.length > 0);
-  if (stored) return stored;
-  const id = uuid();
-  env().storage.set(key, id, ANALYTICS_SESSION_MS);
-  return id;
-}
-
-const sessions = new Map<string, Promise<void>>();
-
-/** Registers the datalake session once per page (POST /datalake/session/). */
-function ensureSession(base: string, profile: string): Promise<void> {
-  const session = datalakeSession(profile);
-  let pending = sessions.get(session);
-  if (!pending) {
-    const screenSize = typeof screen === 'undefined' ? undefined : `${screen.width}x${screen.height}`;
-    pending = env()
-      .fetch(`${base}/session/`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        credentials: 'omit',
-        body: JSON.stringify({
-          profile,
-          session: session,
-          device_type: /Mobi/i.test(navigator.userAgent) ? 'mobile' : 'desktop',
-          user_agent: navigator.userAgent,
-          resolution: screenSize,
-          platform: 'web',
-        }),
-      })
-      .then(() => undefined)
-      .catch(() => undefined);
-    sessions.set(session, pending);
-  }
-  return pending;
-}
-
-/** How long the outer tracker (`trk` of a landing address) is kept and sent with analytics. */
-export const OUTER_TRACKER_MS = 3 * 3_600_000;
-const TRACKER_KEY = 'analytics.trk';
-
-/** Keeps the outer tracker of a landing address for 3 h (a later one replaces it). */
-export function keepOuterTracker(trk: string | undefined): void {
-  const value = trk?.trim();
-  if (value && value.length <= 200) env().storage.set(TRACKER_KEY, value, OUTER_TRACKER_MS);
-}
-
-/** The outer tracker kept, if any. */
-export function outerTracker(): string | undefined {
-  return env().storage.get(TRACKER_KEY, (v): v is string => typeof v === 'string') ?? undefined;
-}
-
-/**
- * Sends one datalake event (`POST datalake/event/`: visit_page, login) with the session, the viewer's id and email,
- * the page's address without query and the outer tracker. Never throws, never waits, nothing from localhost unless
- * the analytics URL was given, nothing without the channel's analytics key.
- */
-export function datalakeEvent(
-  config: ChannelConfig,
-  settings: Settings | undefined,
-  user: User | undefined,
-  event: string,
-  extras: Record<string, unknown> = {},
-): void {
-  const profile = settings?.['yare-analytics'];
-  if (!profile || !analyticsAllowed(config)) return;
-  const base = `${config.analyticsUrl}/datalake`;
-  const trk = outerTracker();
-  void ensureSession(base, profile).then(() =>
-    postJson(`${base}/event/`, {
-      profile,
-      session_uuid: datalakeSession(profile),
-      user_id: user?.id,
-      user_email: user?.email,
-      event,
-      origin_url: pageUrl(),
-      ...(trk ? { trk } : {}),
-      ...extras,
-    }),
-  );
 }

@@ -47,7 +47,7 @@ export function login(input: LoginInput): Promise<Outcome<User>> {
         cache: false,
         retries: 0,
       });
-      signIn(answer.data);
+      signIn(answer.data, 'email');
       return answer.data.user;
     }),
   );
@@ -76,7 +76,7 @@ export function register(input: RegisterInput): Promise<Outcome<User>> {
         cache: false,
         retries: 0,
       });
-      signIn(answer.data);
+      signIn(answer.data, 'registration');
       return answer.data.user;
     }),
   );

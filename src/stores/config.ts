@@ -27,6 +27,11 @@ export interface ConfigureOptions {
    * unless this is given explicitly.
    */
   analyticsUrl?: string | null | undefined;
+  /**
+   * `required`: consent mode. No analytics at all (datalake, tag manager, video analytics, the API request
+   * tracker; nothing sent, loaded or stored for them) until the page calls `channelElements.consent(true)`.
+   */
+  consent?: string | null | undefined;
 }
 
 /** The validated configuration the session runs on. */
@@ -39,6 +44,8 @@ export interface ChannelConfig {
   analyticsUrl: string;
   /** Whether analyticsUrl was given explicitly (analytics from localhost pages only then). */
   analyticsExplicit: boolean;
+  /** Consent mode: analytics wait for `channelElements.consent(true)`. */
+  consentRequired: boolean;
 }
 
 /** The current configuration, or undefined before `configure()`. */
@@ -80,6 +87,12 @@ export function setConfig(options: ConfigureOptions, base: string): string | und
       `channel-elements: data-lang="${options.lang}" is not supported; use "en" or "fr". Falling back to the page's language.`,
     );
   }
+  const consent = options.consent?.trim().toLowerCase();
+  if (consent && consent !== 'required') {
+    env().logger.warn(
+      `channel-elements: data-consent="${options.consent}" is not a consent mode; use "required". Analytics wait for channelElements.consent(true) meanwhile.`,
+    );
+  }
   $configError.set(undefined);
   $config.set({
     channelKey,
@@ -89,6 +102,8 @@ export function setConfig(options: ConfigureOptions, base: string): string | und
     lang,
     analyticsUrl,
     analyticsExplicit: Boolean(options.analyticsUrl?.trim()),
+    // Any value asks for consent: a misspelt mode must not send what the page meant to hold.
+    consentRequired: options.consent !== undefined && options.consent !== null,
   });
   return undefined;
 }

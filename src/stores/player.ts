@@ -28,6 +28,9 @@ import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playba
 import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
 import { $config, type ChannelConfig } from './config.js';
+import { holdAnalytics } from './analytics/gate.js';
+import { videoDetails } from './analytics/video.js';
+import type { VideoDetails } from '../media/analytics.js';
 import { $geoBlocked, $settings, $user, getClient, identified, reloadUserAccess, startSession } from './session.js';
 
 /** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
@@ -78,7 +81,19 @@ export interface PlayerStore {
   /** The preroll to play before the main video now, if any (and records it as played). */
   takePreroll(): Promise<Preroll | undefined>;
   /** What video analytics report of the channel and the viewer (read at the first frame); undefined unconfigured. */
-  analytics(): { config: ChannelConfig; settings: Settings | undefined; user: User | undefined } | undefined;
+  analytics():
+    | {
+        config: ChannelConfig;
+        settings: Settings | undefined;
+        user: User | undefined;
+        details: () => Promise<VideoDetails>;
+      }
+    | undefined;
+  /**
+   * The stage has shown its first frame, or will not without the viewer (no autoplay, an error): analytics, held
+   * while the player starts so they never compete with its first frame, may run.
+   */
+  playbackSettled(): void;
   /** Asks for the download URL of the finished event, then reloads the user's access. */
   download(): Promise<string>;
   destroy(): void;
@@ -87,6 +102,15 @@ export interface PlayerStore {
 /** Creates one player's store. */
 export function createPlayer(): PlayerStore {
   const $state = atom<PlayerState>({ status: 'idle' });
+  // Analytics wait while this player starts: until its first frame, or until it shows something else than a stream.
+  let releaseAnalytics: (() => void) | undefined = holdAnalytics();
+  const settle = () => {
+    releaseAnalytics?.();
+    releaseAnalytics = undefined;
+  };
+  const unsettle = $state.listen((state) => {
+    if (state.status === 'error' || (state.status === 'ready' && state.access.kind !== 'play')) settle();
+  });
   let target: PlayerTarget | undefined;
   let controller: AbortController | undefined;
   let timer: unknown;
@@ -335,8 +359,13 @@ export function createPlayer(): PlayerStore {
     },
     analytics() {
       const config = $config.get();
-      return config ? { config, settings: $settings.get(), user: $user.get() } : undefined;
+      const state = $state.get();
+      // A clip's event is a summary without teams: its payloads carry what the clip's own item says.
+      const event = state.status === 'ready' ? state.event : undefined;
+      const details = () => (event ? videoDetails(event) : Promise.resolve<VideoDetails>({}));
+      return config ? { config, settings: $settings.get(), user: $user.get(), details } : undefined;
     },
+    playbackSettled: settle,
     async download() {
       const state = $state.get();
       if (state.status !== 'ready' || state.item.kind !== 'event') throw new ApiError('config', 'nothing to download');
@@ -348,6 +377,8 @@ export function createPlayer(): PlayerStore {
     },
     destroy() {
       destroyed = true;
+      settle();
+      unsettle();
       controller?.abort();
       clearTimer();
       unfollow();

@@ -18,6 +18,8 @@ import {
 import { isString } from '../lib/storage.js';
 import { adoptEarly } from '../loader/early.js';
 import { $config, type ChannelConfig } from './config.js';
+import { loginEvent, startAnalytics, type LoginMethod } from './analytics/events.js';
+import { trackApiCall } from './analytics/tracker.js';
 
 /** How long the Reload button stays disabled after an api-key error. */
 export const RELOAD_COUNTDOWN_MS = 60_000;
@@ -152,8 +154,9 @@ export async function signInWithToken(token: string): Promise<void> {
 /**
  * Signs in with the answer of login, registration or social sign-in, which carries the user already: the token
  * is stored and `$user` set at once (no profile call); every element follows `$user`, other tabs the storage.
+ * The sign-in's `method` goes to analytics (`login`).
  */
-export function signIn(session: { token: string; user: User }): void {
+export function signIn(session: { token: string; user: User }, method?: LoginMethod): void {
   const config = requireConfig();
   // A profile load started for an earlier token must not overwrite this user.
   userEpoch++;
@@ -161,6 +164,7 @@ export function signIn(session: { token: string; user: User }): void {
   $token.set(session.token);
   client?.clearCache();
   $user.set(session.user);
+  if (method) loginEvent(method);
 }
 
 /**
@@ -261,6 +265,7 @@ const hooks: ClientHooks = {
   },
   // The start-up requests the loader script sent while the code loaded (the client never imports the loader).
   earlyAnswer: adoptEarly,
+  onCallEnd: (call) => trackApiCall(call),
 };
 
 /** The API client of the current configuration. */
@@ -306,6 +311,8 @@ export function startSession(): Promise<void> {
       $settings.set(settings.data);
       $colors.set(colors.data);
       $startup.set(ready(undefined));
+      // The analytics layer starts once the channel's keys for it are known (and waits for its moment).
+      startAnalytics();
     } catch (error) {
       if (mine !== generation) return;
       const failure =

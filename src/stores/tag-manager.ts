@@ -1,10 +1,13 @@
 /**
- * The tag manager (gtag.js): a `gtag` stub and the script loaded once per tag id, lazily, the first time something
- * is sent. Never awaited: tracking never holds up what the viewer is doing. The page is reached only through the
- * environment (script injection, base URL, clock); `dataLayer` and `gtag` are the globals gtag.js itself reads, so
- * they live on the global object.
+ * The tag manager (gtag.js) of the channel's tracking id (settings 'google-analytics'): loaded from start-up, once
+ * analytics may run (consent, no player starting, an idle moment: see analytics/gate.ts), with a `gtag` stub that
+ * holds events pushed before the script arrives. Never awaited: tracking never holds up what the viewer is doing.
+ * The page is reached only through the environment (script injection, base URL, clock); `dataLayer` and `gtag` are
+ * the globals gtag.js itself reads, so they live on the global object.
  */
 import { env } from '../lib/env.js';
+import { onAnalyticsConsent, whenAnalyticsMay } from './analytics/gate.js';
+import { $settings } from './session.js';
 
 /** The page's gtag function: `gtag('event', name, params)`. */
 export type Gtag = (...args: unknown[]) => void;
@@ -14,24 +17,69 @@ export const GTAG_URL = 'https://www.googletagmanager.com/gtag/js';
 
 let gtagFor: string | undefined;
 
-/** The page's gtag, loading the tag manager script once (lazily: only when a checkout event happens). */
+/** The page's gtag, loading the tag manager script once per tag id. */
 export function tagManager(id: string, url: string | null | undefined): Gtag | undefined {
   const base = env().baseUrl();
   if (base === undefined) return undefined;
   const page = globalThis as unknown as { dataLayer?: unknown[]; gtag?: Gtag };
-  page.dataLayer ??= [];
+  if (!Array.isArray(page.dataLayer)) page.dataLayer = [];
   // gtag.js reads the `arguments` objects it finds in dataLayer, not arrays: the stub must push them as is.
-  page.gtag ??= function gtag() {
-    // eslint-disable-next-line prefer-rest-params
-    page.dataLayer!.push(arguments);
-  };
+  if (typeof page.gtag !== 'function') {
+    page.gtag = function gtag() {
+      // eslint-disable-next-line prefer-rest-params
+      page.dataLayer!.push(arguments);
+    };
+  }
   if (gtagFor !== id) {
     gtagFor = id;
     const src = new URL(url || GTAG_URL, base);
     if (!src.searchParams.has('id')) src.searchParams.set('id', id);
     env().injectScript(src.href);
     page.gtag('js', new Date(env().now()));
+    // Page views are ours to send (one per route of the site, one per page of standalone elements).
     page.gtag('config', id, { send_page_view: false });
   }
   return page.gtag;
+}
+
+/** The channel's gtag now (loading it if needed), or undefined when the channel has no tracking id. */
+function channelGtag(): Gtag | undefined {
+  const settings = $settings.get();
+  const id = settings?.['google-analytics'];
+  return id ? tagManager(id, settings.gtag_url) : undefined;
+}
+
+/** Loads the channel's tag manager once analytics may (start-up calls this once settings are in). */
+export function startTagManager(): void {
+  whenAnalyticsMay(() => void channelGtag());
+}
+
+/**
+ * Sends an event to the channel's tag manager once analytics may: `page_view`, `login`, `sign_up`,
+ * `view_item_list` and the checkout's e-commerce events. Ids, names and amounts only. Never throws.
+ */
+export function gtagEvent(name: string, params: Record<string, unknown>): void {
+  whenAnalyticsMay(() => {
+    try {
+      channelGtag()?.('event', name, params);
+    } catch (error) {
+      env().logger.warn(`channel-elements: the tag manager event ${name} could not be sent: ${String(error)}`);
+    }
+  });
+}
+
+// A page that withdraws consent after the tag manager loaded: tell it, so it stores and sends nothing more.
+onAnalyticsConsent((state) => {
+  if (state !== 'refused' || gtagFor === undefined) return;
+  const gtag = (globalThis as unknown as { gtag?: Gtag }).gtag;
+  try {
+    gtag?.('consent', 'update', { analytics_storage: 'denied', ad_storage: 'denied' });
+  } catch {
+    // The page's gtag is not ours to fix.
+  }
+});
+
+/** Forgets the loaded tag id (tests). */
+export function resetTagManager(): void {
+  gtagFor = undefined;
 }

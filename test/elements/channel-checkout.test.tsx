@@ -523,7 +523,11 @@ describe('<channel-checkout>', () => {
       press(el, 'pay');
       await poll();
       await showsPart(el, 'success');
-      const events = (w.dataLayer ?? []).map((a) => [...a]).filter((a) => a[0] === 'event');
+      // Sent at idle moments, never in the middle of the payment; the page's own page_view aside.
+      const ecommerce = () =>
+        (w.dataLayer ?? []).map((a) => [...a]).filter((a) => a[0] === 'event' && a[1] !== 'page_view');
+      await waitUntil(() => ecommerce().length === 5, 'the e-commerce events', { timeout: 4000 });
+      const events = ecommerce();
       expect(events.map((a) => a[1])).to.deep.equal([
         'view_buy_page',
         'add_to_cart',

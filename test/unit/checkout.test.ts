@@ -4,7 +4,7 @@
  * the popup flag, a request error stops it, the bounded wait, the resume after a reload), the idempotency key of an
  * attempt, and the tag-manager events (value math, no secrets).
  */
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { Order, Package, Pricing, User, type Order as OrderType } from '../../src/api/contract.js';
 import { HttpError } from '../../src/api/errors.js';
 import type { PurchaseComplete } from '../../src/events/index.js';
@@ -24,9 +24,10 @@ import { MAX_WAIT_MS, POLL_MS, waitForOrder } from '../../src/stores/commerce/or
 import { fetchPricing, pricingQuery, totalOf, trialDays } from '../../src/stores/commerce/pricing.js';
 import type { StripeCard } from '../../src/lib/stripe.js';
 import { resetFakeStripe, stripeLog } from './fake-stripe.js';
-import { flush, installWorld, ok, settle, T0, teardown, until, type Recorded, type World } from './helpers.js';
+import { installWorld, ok, settle, T0, teardown, until, type Recorded, type World } from './helpers.js';
 import { $settings, resetSession, signIn, startSession } from '../../src/stores/session.js';
 import { $config, setConfig } from '../../src/stores/config.js';
+import { resetAnalytics } from '../../src/stores/analytics/reset.js';
 
 const HOST = 'http://api.test';
 const API = `${HOST}/api`;
@@ -553,6 +554,7 @@ describe('checkout', () => {
   describe('tag manager', () => {
     const dataLayer = () => ((window as unknown as { dataLayer?: IArguments[] }).dataLayer ?? []).map((a) => [...a]);
     beforeEach(() => {
+      resetAnalytics();
       delete (window as unknown as { dataLayer?: unknown }).dataLayer;
       delete (window as unknown as { gtag?: unknown }).gtag;
     });
@@ -587,6 +589,8 @@ describe('checkout', () => {
       } as never);
       track('view_buy_page', pricing());
       track('purchase', pricing(), 70);
+      // Sent once analytics may: at an idle moment, never in the middle of what the viewer is doing.
+      await waitUntil(() => dataLayer().filter((a) => a[0] === 'event').length === 2, 'the events', { timeout: 4000 });
       const scripts = [...document.querySelectorAll<HTMLScriptElement>('script[src*="googletagmanager"]')];
       expect(scripts.map((s) => s.src)).to.deep.equal(['https://www.googletagmanager.com/gtag/js?id=G-TEST1']);
       const events = dataLayer().filter((a) => a[0] === 'event');
@@ -594,11 +598,11 @@ describe('checkout', () => {
       expect(JSON.stringify(dataLayer())).not.to.match(/tok-|pm_|secret|4242/);
       $settings.set({ language: 'en', currency: 'EUR', auth: { remote_auth: false } } as never);
       track('purchase_success', pricing(), 70);
+      await new Promise((resolve) => setTimeout(resolve, 300));
       expect(dataLayer().filter((a) => a[0] === 'event')).to.have.length(2);
-      await flush(1);
     });
 
-    it('uses the channel gtag_url when given', () => {
+    it('uses the channel gtag_url when given', async () => {
       $settings.set({
         language: 'en',
         currency: 'EUR',
@@ -607,6 +611,7 @@ describe('checkout', () => {
         gtag_url: 'http://api.test/gtag.js?id=G-LOCAL',
       } as never);
       track('add_to_cart', pricing());
+      await waitUntil(() => document.querySelector('script[src*="gtag.js"]'), 'the script', { timeout: 4000 });
       expect([...document.querySelectorAll<HTMLScriptElement>('script[src*="gtag"]')].map((s) => s.src)).to.deep.equal([
         'http://api.test/gtag.js?id=G-LOCAL',
       ]);

@@ -8,6 +8,7 @@ import * as fakeTimers from '@sinonjs/fake-timers';
 import type * as FakeTimers from '@sinonjs/fake-timers';
 import { env, resetEnv, setEnv, type PageLocation } from '../../src/lib/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
+import { resetAnalytics } from '../../src/stores/analytics/reset.js';
 
 /** 2024-01-15T17:00:00Z: a fixed start for every fake clock. */
 export const T0 = Date.UTC(2024, 0, 15, 17, 0, 0);
@@ -217,6 +218,8 @@ export interface World {
 
 /** Installs a fresh fake world into the environment. Call `resetEnv()` (or `teardown()`) after the test. */
 export function installWorld(): World {
+  // What an earlier test left waiting for an idle moment must not reach this one.
+  resetAnalytics();
   const clock = createClock();
   const server = new FakeServer(() => clock.now);
   const storage = new ExpiringStorage(
@@ -251,6 +254,7 @@ export function installWorld(): World {
 
 /** Restores the browser environment. */
 export function teardown(): void {
+  resetAnalytics();
   resetEnv();
 }
 

@@ -68,7 +68,14 @@ describe('media session', () => {
       renewStream: () => false,
       reloadStream: async () => MAIN,
       analytics: () => ({
-        config: { channelKey: 'demo', apiUrl: '', keysUrl: '', analyticsUrl: '', analyticsExplicit: true },
+        config: {
+          channelKey: 'demo',
+          apiUrl: '',
+          keysUrl: '',
+          analyticsUrl: '',
+          analyticsExplicit: true,
+          consentRequired: false,
+        },
         settings: undefined,
         user: undefined,
       }),

@@ -560,7 +560,8 @@ describe('video analytics', () => {
   let world: World;
   beforeEach(() => {
     world = installWorld();
-    world.server.on('POST', 'https://stats.test/datalake/session/', { status: 200, body: { data: {} } });
+    world.server.on('GET', 'https://stats.test/datalake/hash/', { status: 200, body: { data: { hash: 'h-1' } } });
+    world.server.on('POST', 'https://stats.test/datalake/session/', { status: 200, body: { data: { id: 1 } } });
     world.server.on('POST', 'https://stats.test/datalake/video/event/', { status: 200, body: { data: {} } });
     world.server.on('POST', 'https://stats.test/datalake/video/viewing/', { status: 200, body: { data: {} } });
   });
@@ -572,6 +573,7 @@ describe('video analytics', () => {
     keysUrl: 'https://api.test/keys',
     analyticsUrl: 'https://stats.test',
     analyticsExplicit: explicit,
+    consentRequired: false,
   });
   const settings = { language: 'en', currency: 'USD', auth: { remote_auth: false }, 'yare-analytics': 'profile-1' };
 
@@ -602,6 +604,9 @@ describe('video analytics', () => {
     });
     video.dispatchEvent(new Event('playing'));
     await world.advance(VIEWING_EVERY_MS);
+    await waitUntil(() => world.server.to('POST', 'https://stats.test/datalake/video/viewing/').length > 0, 'viewing', {
+      timeout: 4000,
+    });
     const viewing = world.server.to('POST', 'https://stats.test/datalake/video/viewing/');
     expect(viewing).to.have.length(1);
     expect(viewing[0]!.body).to.include({ viewing_time: VIEWING_EVERY_MS / 1000 });
@@ -610,8 +615,11 @@ describe('video analytics', () => {
       expect(JSON.stringify(r.body ?? '')).to.not.match(/token/i);
     }
     monitor.destroy();
+    // The last viewing time goes out once (the player stopped), then nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     const sent = world.server.requests.length;
     await world.advance(VIEWING_EVERY_MS * 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(world.server.requests).to.have.length(sent);
   });
 

@@ -9,7 +9,7 @@ import { matchRoute, normaliseBase, pathBelowBase, ROUTES, routePath, withBase }
 import { createRouter, type Router } from '../../src/stores/router.js';
 import { rememberPage, reportedPath, returnPath, siteGuard } from '../../src/stores/site/navigation.js';
 import { $settings, $user } from '../../src/stores/session.js';
-import { keepOuterTracker, outerTracker } from '../../src/media/analytics.js';
+import { keepOuterTracker, outerTracker } from '../../src/stores/analytics/datalake.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
 
 describe('page views', () => {
@@ -192,7 +192,7 @@ describe('router guards', () => {
     rememberPage(matchRoute('/login')!, undefined);
     rememberPage(matchRoute('/404')!, undefined);
     expect(returnPath()).to.equal('/watch/7?trk=x');
-    keepOuterTracker('news-0');
+    keepOuterTracker('news-0', true);
     expect(outerTracker()).to.equal('news-0');
   });
 });

@@ -88,6 +88,7 @@ describe('session', () => {
         lang: undefined,
         analyticsUrl: 'https://cdn.test',
         analyticsExplicit: false,
+        consentRequired: false,
       });
       expect($configError.get()).to.equal(undefined);
     });

@@ -6,9 +6,14 @@ import { useElement } from '../ui/context.js';
 import { errorText } from '../ui/messages.js';
 import { LoadingPanel } from '../ui/panels.js';
 import { LibraryCard, type CardProps } from './Card.js';
+import { useListViewed } from '../ui/list-viewed.js';
+import { libraryItems } from './options.js';
 
 /** A grid's items, its pager, and how its cards link. */
 export interface GridProps {
+  /** The list's id and name for `view_item_list`. */
+  listId: string;
+  listName: string;
   state: PagedItems;
   pager: { more(): void; retry(): void };
   links: { href(item: VodItem): string; onOpen: CardProps['onOpen'] };
@@ -28,6 +33,7 @@ export function ItemGrid(props: GridProps): ReactNode {
   // button may be gone: the list is complete), so a keyboard user goes on where the new cards start.
   const focusFrom = useRef<number | undefined>(undefined);
   const count = state.status === 'ready' ? state.items.length : 0;
+  useListViewed(props.listId, props.listName, state.status === 'ready' ? libraryItems(state.items) : undefined);
   useEffect(() => {
     const from = focusFrom.current;
     if (from === undefined || count <= from) return;

@@ -179,6 +179,8 @@ function Results(props: { library: Library; query: string; links: Links; preview
         </div>
       ) : (
         <ItemGrid
+          listId={`library-search-${props.query}`}
+          listName={t('library:search.title', { query: props.query })}
           state={state}
           pager={results}
           links={props.links}
@@ -275,6 +277,8 @@ function CategoryItems(props: {
         </div>
       ) : (
         <ItemGrid
+          listId={`library-category-${props.name}`}
+          listName={props.name}
           state={state}
           pager={items}
           links={props.links}
@@ -316,6 +320,7 @@ function Rails(props: { library: Library; links: Links; level: Level }): ReactNo
       {rails.map((rail) => (
         <Rail
           key={rail.id}
+          listId={`library-rail-${rail.id}`}
           title={rail.title}
           items={rail.vod_media_items}
           href={props.links.href}

@@ -10,10 +10,14 @@ import type { VodItem } from '../../api/contract.js';
 import { PauseButton, prefersReducedMotion, StepButton, useAutoAdvance, useHold } from '../ui/carousel.js';
 import { useElement } from '../ui/context.js';
 import { LibraryCard } from './Card.js';
+import { useListViewed } from '../ui/list-viewed.js';
+import { libraryItems } from './options.js';
 import { RAIL_SCROLL_MS } from './options.js';
 
 /** What a rail shows. */
 export interface RailProps {
+  /** The list's id for `view_item_list` (`library-rail-{id}`, ...). */
+  listId: string;
   title: string;
   items: readonly VodItem[];
   href(item: VodItem): string;
@@ -32,6 +36,7 @@ export function Rail(props: RailProps): ReactNode {
   const [reduced] = useState(prefersReducedMotion);
   const [playing, setPlaying] = useState(!reduced);
   const [overflowing, setOverflowing] = useState(false);
+  useListViewed(props.listId, props.title, libraryItems(props.items));
 
   // Controls and auto-scroll only while the cards do not all fit.
   useEffect(() => {

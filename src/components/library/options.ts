@@ -1,4 +1,5 @@
 /** What a library view shows and how: its typed options, whoever builds them (the tag's attributes, a site page). */
+import type { VodItem } from '../../api/contract.js';
 
 /** The options of a library view. */
 export interface LibraryOptions {
@@ -19,3 +20,8 @@ export const RAIL_SCROLL_MS = 5_000;
 /** The smallest and largest width of a library card, in CSS pixels (spec: "card widths 280 to 380"). */
 export const CARD_MIN_PX = 280;
 export const CARD_MAX_PX = 380;
+
+/** Library items as `view_item_list` lists them. */
+export function libraryItems(items: readonly VodItem[]): { id: string; name: string; category?: string | undefined }[] {
+  return items.map((item) => ({ id: `vod-${item.id}`, name: item.title, category: item.category?.name }));
+}

@@ -73,6 +73,17 @@ export function VideoStage(props: VideoStageProps): ReactNode {
     if (options.autoplay) session.current?.start();
   }, [options.autoplay]);
 
+  // Analytics wait for the first frame, or for the viewer (no autoplay), or for an error: whichever comes first.
+  const settled =
+    state.framed ||
+    !options.autoplay ||
+    state.playback.kind === 'error' ||
+    state.playback.kind === 'denied' ||
+    state.playback.kind === 'gave-up';
+  useEffect(() => {
+    if (settled) store.playbackSettled();
+  }, [settled, store]);
+
   const { phase, playback } = state;
   const togglePlay = () => session.current?.togglePlay();
 

@@ -19,6 +19,7 @@ import { useElement } from '../ui/context.js';
 import { ToastList } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { EventList } from './EventList.js';
+import { useListViewed } from '../ui/list-viewed.js';
 import { FilterBar } from './FilterBar.js';
 import type { ScheduleOptions } from './options.js';
 
@@ -70,6 +71,19 @@ export function ScheduleView(props: {
   const noFavourites =
     Boolean(favourites) && (Object.keys(CHOSEN_KINDS) as ChosenKind[]).every((k) => favourites![k].length === 0);
   const title = scheduleTitle(options, t);
+  // The list as the tag manager names it: its kind and the filters that narrow it.
+  const narrowedBy = { category: options.category, team: options.team, school: options.school, ...filters };
+  const listId = `schedule-${options.favorites ? 'favorites-' : ''}${options.kind}${Object.entries(narrowedBy)
+    .filter(([, value]) => value !== undefined && value !== '')
+    .map(([name, value]) => `-${name}:${String(value)}`)
+    .join('')}`;
+  useListViewed(
+    listId,
+    title,
+    state.status === 'ready'
+      ? state.events.map((event) => ({ id: String(event.id), name: event.name, category: event.category?.name }))
+      : undefined,
+  );
 
   let body: ReactNode;
   if (state.status === 'loading') {

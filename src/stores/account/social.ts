@@ -104,7 +104,7 @@ export function completeSocial(
         cache: false,
         retries: 0,
       });
-      signIn(answer.data);
+      signIn(answer.data, route.provider);
     });
     if (!outcome.ok) {
       // A 422 here means the provider's code was refused: one message covers every such case.

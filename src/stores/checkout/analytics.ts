@@ -1,10 +1,9 @@
 /**
- * Tag-manager e-commerce events of the checkout, sent when the channel has a google-analytics id and never blocking
- * anything. Ids and amounts only.
+ * Tag-manager e-commerce events of the checkout, sent when the channel has a google-analytics id (once analytics
+ * may: see analytics/gate.ts) and never blocking anything. Ids and amounts only.
  */
 import type { Pricing } from '../../api/contract.js';
-import { env } from '../../lib/env.js';
-import { tagManager } from '../tag-manager.js';
+import { gtagEvent } from '../tag-manager.js';
 import { cents } from '../commerce/pricing.js';
 import { $settings } from '../session.js';
 
@@ -41,12 +40,6 @@ export function ecommerceParams(pricing: Pricing, transactionId?: number): Recor
 
 /** Sends a checkout event to the tag manager when the channel has one; never throws, never waits. */
 export function track(name: TagEvent, pricing: Pricing | undefined, transactionId?: number): void {
-  const settings = $settings.get();
-  const id = settings?.['google-analytics'];
-  if (!id || !pricing) return;
-  try {
-    tagManager(id, settings.gtag_url)?.('event', name, ecommerceParams(pricing, transactionId));
-  } catch (error) {
-    env().logger.warn(`channel-elements: the tag manager event ${name} could not be sent: ${String(error)}`);
-  }
+  if (!$settings.get()?.['google-analytics'] || !pricing) return;
+  gtagEvent(name, ecommerceParams(pricing, transactionId));
 }

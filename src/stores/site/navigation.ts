@@ -2,14 +2,13 @@
  * The site's navigation rules (spec section 2, "Navigation guards"): the guard every route change goes through,
  * the last page a sign-in returns to, the outer tracker and the page-view events sent after each change.
  */
-import type { User } from '../../api/contract.js';
 import { env } from '../../lib/env.js';
 import { AUTH_ROUTES, type Route, type RouteName } from '../../lib/routes.js';
-import { datalakeEvent, keepOuterTracker } from '../../media/analytics.js';
-import { $config } from '../config.js';
+import { keepOuterTracker } from '../analytics/datalake.js';
+import { pageView } from '../analytics/events.js';
+import { analyticsConsent } from '../analytics/gate.js';
 import { pathOf, type Guard } from '../router.js';
 import { $settings, $user } from '../session.js';
-import { tagManager } from '../tag-manager.js';
 
 /** Auth pages a signed-in viewer is sent away from (to the home page). */
 const CLOSED_WHEN_SIGNED_IN: readonly RouteName[] = ['login', 'registration', 'passwordResetRequest', 'passwordReset'];
@@ -69,42 +68,14 @@ export function returnPath(): string {
   return page ? pathOf(page) : '/';
 }
 
-/**
- * A path as page views report it: a shared clip's link is what opens the clip, so its uuid stays out of analytics
- * (`/share/{id}/{uuid}` is reported as `/share/{id}`).
- */
-export function reportedPath(path: string): string {
-  return path.replace(/(\/share\/[^/?#]+)\/[^/?#]+/, '$1');
-}
+export { reportedPath } from '../../lib/url.js';
 
 /**
- * After each route change: keep `trk`, remember the page, and send the page view to the tag manager
- * (`page_view`) and the analytics service (`visit_page`, with the previous page). Never throws.
+ * After each route change: keep `trk`, remember the page, and send the page view (`visit_page` to the analytics
+ * service with the previous page, `page_view` to the tag manager). Never throws.
  */
 export function routeShown(route: Route, from: Route | undefined, title: string): void {
-  keepOuterTracker(route.query.trk);
+  keepOuterTracker(route.query.trk, analyticsConsent() === 'granted');
   rememberPage(route, from);
-  const settings = $settings.get();
-  const config = $config.get();
-  const user: User | undefined = $user.get();
-  const page = env().location();
-  const location = page ? page.origin + reportedPath(page.pathname) : undefined;
-  try {
-    const id = settings?.['google-analytics'];
-    if (id)
-      tagManager(id, settings.gtag_url)?.('event', 'page_view', {
-        page_title: title,
-        page_location: location,
-        page_referrer: from ? reportedPath(from.path) : undefined,
-      });
-  } catch (error) {
-    env().logger.warn(`channel-elements: the page view could not be sent: ${String(error)}`);
-  }
-  if (config)
-    datalakeEvent(config, settings, user, 'visit_page', {
-      page: reportedPath(route.path),
-      route: route.name,
-      previous_page: from ? reportedPath(from.path) : undefined,
-      title,
-    });
+  pageView({ path: route.path, previous: from?.path, title, route: route.name });
 }

@@ -117,6 +117,7 @@ function MoreIn(props: { item: VodItem }): ReactNode {
   if (categoryId === undefined || state.status !== 'ready' || others.length === 0) return null;
   return (
     <Rail
+      listId={`library-more-in-${categoryId}`}
       title={t('library:rail.moreIn', { category: item.category?.name ?? '' })}
       items={others}
       href={links.href}

@@ -1,0 +1,68 @@
+/**
+ * The host page's analytics consent, shared by the loader script (which defines `channelElements.consent()` before
+ * any element's code arrives), the npm entry's `consent()` and the analytics stores. It lives on the global object
+ * under a registered symbol, so every copy of the code on the page (the script and an npm build, or the script
+ * twice) reads and writes one record. Dependency-free: the loader imports it.
+ *
+ * `granted` is undefined until the page says: analytics then run unless the page opted in to consent mode
+ * (`data-consent="required"`); `true` lets them run; `false` stops them (in either mode).
+ */
+
+/** The page's decision and who follows it. */
+export interface ConsentRecord {
+  granted: boolean | undefined;
+  listeners: Set<(granted: boolean) => void>;
+}
+
+const KEY = Symbol.for('channel-elements.consent');
+
+/** The page's one consent record (made on first use). */
+export function consentRecord(): ConsentRecord {
+  const holder = globalThis as unknown as Record<symbol, ConsentRecord | undefined>;
+  let record = holder[KEY];
+  if (!record || typeof record !== 'object' || !(record.listeners instanceof Set)) {
+    record = { granted: undefined, listeners: new Set() };
+    Object.defineProperty(holder, KEY, { value: record, configurable: true });
+  }
+  return record;
+}
+
+/** Records the page's decision and tells every follower. Anything but `true` is a refusal. */
+export function setConsent(granted: unknown): void {
+  const record = consentRecord();
+  const value = granted === true;
+  if (record.granted === value) return;
+  record.granted = value;
+  for (const listener of [...record.listeners]) {
+    try {
+      listener(value);
+    } catch {
+      // One follower's failure must not keep the decision from the others.
+    }
+  }
+}
+
+/** Follows the page's decisions from now on; returns the removal. */
+export function onConsent(listener: (granted: boolean) => void): () => void {
+  const record = consentRecord();
+  record.listeners.add(listener);
+  return () => record.listeners.delete(listener);
+}
+
+/**
+ * The page's public API object, `window.channelElements`, with `consent(granted)` on it. A value the page had put
+ * there keeps its other members; one that is not an object is left alone (and the API is not installed).
+ */
+export function installConsentApi(target: Record<string, unknown>): void {
+  const existing = target.channelElements;
+  if (existing !== undefined && (existing === null || typeof existing !== 'object')) return;
+  const api = (existing ?? {}) as Record<string, unknown>;
+  if (typeof api.consent !== 'function') {
+    Object.defineProperty(api, 'consent', {
+      value: (granted: unknown) => setConsent(granted),
+      configurable: true,
+      enumerable: true,
+    });
+  }
+  if (existing === undefined) target.channelElements = api;
+}

@@ -1,0 +1,376 @@
+/**
+ * The analytics layer as it goes over the wire: the datalake session (one per visitor per 24 h), page, sign-in and
+ * API request events, the outer tracker (3 h), the localhost rule, the analytics key, consent mode, the 30 s
+ * timeout, holds while a player starts, and the tag manager's page_view, login and view_item_list.
+ */
+import { expect } from '@open-wc/testing';
+import { ApiClient } from '../../src/api/client.js';
+import { API_TRACKER_BATCH, API_TRACKER_FLUSH_MS, ANALYTICS_TIMEOUT_MS } from '../../src/api/contract.js';
+import { setConsent, consentRecord, installConsentApi } from '../../src/lib/consent.js';
+import { setEnv } from '../../src/lib/env.js';
+import { loginEvent, listViewed, pageView, startAnalytics, elementStarted } from '../../src/stores/analytics/events.js';
+import { holdAnalytics } from '../../src/stores/analytics/gate.js';
+import { flushApiCalls, trackApiCall } from '../../src/stores/analytics/tracker.js';
+import { $config, setConfig } from '../../src/stores/config.js';
+import { $settings, $user, signIn } from '../../src/stores/session.js';
+import { HANG, fakeAddress, flush, installWorld, ok, teardown, until, type World } from './helpers.js';
+
+const API = 'http://api.test/api';
+const STATS = 'https://stats.test/datalake';
+const PROFILE = 'profile-1';
+
+type Body = Record<string, unknown>;
+
+describe('analytics', () => {
+  let world: World;
+  let beacons: { url: string; body: Body }[];
+  let idle: (() => void)[];
+
+  /** Runs what waits for an idle moment. */
+  const runIdle = async () => {
+    for (let i = 0; i < 5; i++) {
+      const due = idle.splice(0);
+      for (const fn of due) fn();
+      await flush(3);
+    }
+  };
+
+  const settings = (extra: Record<string, unknown> = {}) =>
+    ({
+      language: 'en',
+      currency: 'USD',
+      auth: { remote_auth: false },
+      'yare-analytics': PROFILE,
+      'google-analytics': 'G-TEST',
+      gtag_url: 'http://api.test/gtag-stand-in.js',
+      ...extra,
+    }) as never;
+
+  const configure = (options: Record<string, unknown> = {}) =>
+    setConfig(
+      { channelKey: 'demo', apiUrl: API, analyticsUrl: 'https://stats.test', ...options },
+      'http://api.test/channel-elements.js',
+    );
+
+  const to = (path: string, method = 'POST') => world.server.to(method, `${STATS}/${path}`);
+  const events = (name?: string) =>
+    to('event/')
+      .map((r) => r.body as Body)
+      .filter((b) => name === undefined || b.event === name);
+  const gtag = () =>
+    ((window as unknown as { dataLayer?: IArguments[] }).dataLayer ?? []).map((a) => [...a] as unknown[]);
+  const gtagEvents = (name: string) => gtag().filter((a) => a[0] === 'event' && a[1] === name);
+
+  beforeEach(() => {
+    world = installWorld();
+    beacons = [];
+    idle = [];
+    consentRecord().granted = undefined;
+    delete (window as unknown as { dataLayer?: unknown }).dataLayer;
+    delete (window as unknown as { gtag?: unknown }).gtag;
+    setEnv({
+      whenIdle: (fn) => {
+        idle.push(fn);
+        return () => undefined;
+      },
+      sendBeacon: (url, body) => {
+        beacons.push({ url, body: JSON.parse(body) as Body });
+        return true;
+      },
+      // The tag manager's script itself is not loaded in these tests: the stub's dataLayer is what it would read.
+      injectScript: () => undefined,
+    });
+    fakeAddress('https://site.test/schedule?trk=spring-mail&token=secret-1');
+    world.server.on('GET', `${STATS}/hash/`, ok({ hash: 'hash-1' }), ok({ hash: 'hash-2' }));
+    world.server.on('POST', `${STATS}/session/`, ok({ id: 1 }));
+    world.server.on('POST', `${STATS}/event/`, ok({ id: 2 }));
+    configure();
+    $settings.set(settings());
+  });
+  afterEach(() => {
+    consentRecord().granted = undefined;
+    $user.set(undefined);
+    $settings.set(undefined);
+    $config.set(undefined);
+    teardown();
+  });
+
+  it('makes one session per visitor per 24 h: GET hash, POST session once, then events carry it', async () => {
+    pageView({ path: '/live', previous: '/', title: 'Live', route: 'live' });
+    pageView({ path: '/vod', previous: '/live', title: 'On demand', route: 'vod' });
+    await runIdle();
+    await until(() => events('visit_page').length === 2, 'two page views');
+    expect(to('hash/', 'GET')).to.have.length(1);
+    expect(to('hash/', 'GET')[0]!.query).to.include({ profile: PROFILE, origin_url: 'https://site.test/schedule' });
+    expect(to('session/')).to.have.length(1);
+    expect(to('session/')[0]!.body).to.include({ profile: PROFILE, session: 'hash-1', platform: 'web' });
+    expect(to('session/')[0]!.headers['content-type']).to.equal('text/plain');
+    expect(events('visit_page').map((b) => [b.page, b.previous_page, b.session_uuid])).to.deep.equal([
+      ['/live', '/', 'hash-1'],
+      ['/vod', '/live', 'hash-1'],
+    ]);
+
+    // 23 h later: the same session; past 24 h: a new one.
+    await world.advance(23 * 3_600_000);
+    pageView({ path: '/', title: 'Home' });
+    await runIdle();
+    await until(() => events('visit_page').length === 3, 'the third view');
+    expect(to('session/')).to.have.length(1);
+    await world.advance(2 * 3_600_000);
+    pageView({ path: '/', title: 'Home' });
+    await runIdle();
+    await until(() => events('visit_page').length === 4, 'the fourth view');
+    expect(to('session/')).to.have.length(2);
+    expect(events('visit_page')[3]!.session_uuid).to.equal('hash-2');
+  });
+
+  it('keeps trk from the first page for 3 h on every analytics request, and not after', async () => {
+    startAnalytics();
+    await runIdle();
+    await until(() => events('visit_page').length === 1, 'the page view');
+    // The page's address goes without its query: the token never leaves.
+    expect(JSON.stringify(world.server.requests)).not.to.contain('secret-1');
+    for (const r of [...to('session/'), ...to('event/')]) expect((r.body as Body).trk).to.equal('spring-mail');
+    expect(to('hash/', 'GET')[0]!.query.trk).to.equal('spring-mail');
+
+    fakeAddress('https://site.test/other');
+    await world.advance(2 * 3_600_000);
+    loginEvent('email');
+    await runIdle();
+    await until(() => events('login').length === 1, 'the login');
+    expect(events('login')[0]!.trk).to.equal('spring-mail');
+
+    await world.advance(3_600_000 + 1);
+    loginEvent('google');
+    await runIdle();
+    await until(() => events('login').length === 2, 'the second login');
+    expect(events('login')[1]).not.to.have.property('trk');
+  });
+
+  it('sends login per method, with the signed-in user, to the datalake and the tag manager', async () => {
+    signIn({ token: 'tok-9', user: { id: 9, email: 'fan@example.com', first_name: 'Ann' } as never }, 'email');
+    loginEvent('registration');
+    loginEvent('facebook');
+    await runIdle();
+    await until(() => events('login').length === 3, 'three logins');
+    expect(events('login').map((b) => [b.method, b.user_id, b.user_email])).to.deep.equal([
+      ['email', 9, 'fan@example.com'],
+      ['registration', 9, 'fan@example.com'],
+      ['facebook', 9, 'fan@example.com'],
+    ]);
+    expect(gtagEvents('login').map((a) => a[2])).to.deep.equal([{ method: 'email' }, { method: 'facebook' }]);
+    expect(gtagEvents('sign_up').map((a) => a[2])).to.deep.equal([{ method: 'email' }]);
+    expect(JSON.stringify([world.server.requests, gtag()])).not.to.contain('tok-9');
+  });
+
+  it('sends page_view and view_item_list to the tag manager with its fields, after loading it once', async () => {
+    pageView({ path: '/share/5/0b3c1d2e-1111-2222-3333-444455556666', previous: '/', title: 'A clip' });
+    listViewed('schedule-live', 'Live', [
+      { id: '21', name: 'Final', category: 'Basketball' },
+      { id: '22', name: 'Semi' },
+    ]);
+    listViewed('empty', 'Nothing', []);
+    await runIdle();
+    const config = gtag().filter((a) => a[0] === 'config');
+    expect(config).to.deep.equal([['config', 'G-TEST', { send_page_view: false }]]);
+    expect(gtagEvents('page_view').map((a) => a[2])).to.deep.equal([
+      {
+        page_title: 'A clip',
+        page_location: 'https://site.test/share/5',
+        page_path: '/share/5',
+        page_referrer: '/',
+      },
+    ]);
+    expect(gtagEvents('view_item_list').map((a) => a[2])).to.deep.equal([
+      {
+        item_list_id: 'schedule-live',
+        item_list_name: 'Live',
+        items: [
+          { item_id: '21', item_name: 'Final', item_category: 'Basketball', index: 0 },
+          { item_id: '22', item_name: 'Semi', index: 1 },
+        ],
+      },
+    ]);
+  });
+
+  it('a page of standalone elements sends one page view per load; a page with the site sends none of its own', async () => {
+    elementStarted('channel-schedule');
+    elementStarted('channel-player');
+    startAnalytics();
+    startAnalytics();
+    await runIdle();
+    await until(() => events('visit_page').length === 1, 'the page view');
+    expect(events('visit_page')[0]).to.include({ page: '/schedule' });
+    expect(events('visit_page')[0]!.elements).to.deep.equal(['channel-player', 'channel-schedule']);
+    expect(gtagEvents('page_view')).to.have.length(1);
+  });
+
+  it('batches API calls: one tracker request per flush, at most a batch each, without keys or tokens', async () => {
+    let token: string | undefined = 'tok-7';
+    const client = new ApiClient(
+      { apiUrl: API },
+      {
+        channelKey: async () => 'ck-1',
+        channelLabel: () => 'demo',
+        apiKey: async () => 'key-123',
+        dropKeys: () => undefined,
+        token: () => token,
+        onUnauthorized: () => (token = undefined),
+        onGlobalError: () => undefined,
+        onCallEnd: trackApiCall,
+      },
+    );
+    world.server.on('GET', `${API}/events`, ok([], { meta: { total: 0, offset: 0, limit: 10 } }));
+    world.server.on('GET', `${API}/events/3`, { status: 404, body: { message: 'Event not found.' } });
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < API_TRACKER_BATCH + 10; i++)
+      calls.push(client.call('events', { query: { offset: i, email: 'fan@example.com' } }).catch(() => undefined));
+    calls.push(client.call('event', { params: { id: 3 } }).catch(() => undefined));
+    await Promise.all(calls);
+    await runIdle();
+    // A full batch went at once; the rest waits for the interval.
+    await until(() => events('api_request').length === 1, 'the full batch');
+    expect((events('api_request')[0]!.requests as unknown[]).length).to.equal(API_TRACKER_BATCH);
+    await world.advance(API_TRACKER_FLUSH_MS);
+    await runIdle();
+    await until(() => events('api_request').length === 2, 'the rest');
+    const entries = events('api_request').flatMap((b) => b.requests as Body[]);
+    expect(entries).to.have.length(API_TRACKER_BATCH + 11);
+    const failed = entries.find((e) => e.service === 'event')!;
+    expect(failed).to.include({ method: 'GET', url: `${API}/events/3`, status: 404, message: 'Event not found.' });
+    expect(failed.length as number).to.be.greaterThan(10);
+    const fine = entries.find((e) => e.service === 'events')!;
+    expect(fine).to.include({ status: 200, message: 'OK' });
+    expect(fine.url).to.equal(`${API}/events?offset=0`);
+    const wire = JSON.stringify(events('api_request'));
+    for (const secret of ['key-123', 'tok-7', 'ck-1', 'fan%40example.com', 'fan@example.com', 'api_key'])
+      expect(wire, secret).not.to.contain(secret);
+    // The tracker never tracks itself: no entry names the analytics service.
+    expect(wire).not.to.contain('datalake');
+  });
+
+  it('sends what waits by beacon when the page is left, once a session exists', async () => {
+    pageView({ path: '/', title: 'Home' });
+    await runIdle();
+    await until(() => events('visit_page').length === 1, 'the session');
+    trackApiCall({
+      service: 'events',
+      method: 'GET',
+      url: `${API}/events`,
+      status: 200,
+      message: 'OK',
+      length: 10,
+      time_ms: 40,
+      at: 1,
+    });
+    trackApiCall({
+      service: 'menu',
+      method: 'GET',
+      url: `${API}/menu`,
+      status: 500,
+      message: 'HTTP 500',
+      length: 2,
+      time_ms: 90,
+      at: 2,
+    });
+    window.dispatchEvent(new Event('pagehide'));
+    expect(beacons).to.have.length(1);
+    expect(beacons[0]!.url).to.equal(`${STATS}/event/`);
+    expect(beacons[0]!.body).to.include({ event: 'api_request', profile: PROFILE, session_uuid: 'hash-1' });
+    expect((beacons[0]!.body.requests as Body[]).map((r) => r.service)).to.deep.equal(['events', 'menu']);
+    flushApiCalls();
+    await runIdle();
+    expect(events('api_request')).to.have.length(0);
+  });
+
+  it('sends nothing from a localhost page unless the analytics URL was given', async () => {
+    fakeAddress('http://localhost:4000/page');
+    configure({ analyticsUrl: undefined });
+    $settings.set(settings());
+    pageView({ path: '/', title: 'Home' });
+    loginEvent('email');
+    await runIdle();
+    await flush();
+    expect(world.server.requests.filter((r) => r.url.includes('datalake'))).to.have.length(0);
+    // Given explicitly, the same page sends.
+    configure();
+    $settings.set(settings());
+    pageView({ path: '/', title: 'Home' });
+    await runIdle();
+    await until(() => events('visit_page').length === 1, 'the page view');
+  });
+
+  it('sends nothing to the datalake without the channel analytics key', async () => {
+    $settings.set(settings({ 'yare-analytics': null }));
+    pageView({ path: '/', title: 'Home' });
+    trackApiCall({
+      service: 'menu',
+      method: 'GET',
+      url: `${API}/menu`,
+      status: 200,
+      message: 'OK',
+      length: 2,
+      time_ms: 9,
+      at: 2,
+    });
+    flushApiCalls();
+    await runIdle();
+    await flush();
+    expect(world.server.requests.filter((r) => r.url.includes('datalake'))).to.have.length(0);
+  });
+
+  it('in consent mode, nothing is sent, loaded or stored before consent(true); consent(false) drops it all', async () => {
+    configure({ consent: 'required' });
+    $settings.set(settings());
+    const api: Record<string, unknown> = {};
+    installConsentApi(api);
+    startAnalytics();
+    pageView({ path: '/live', title: 'Live' });
+    listViewed('schedule-live', 'Live', [{ id: '1', name: 'Final' }]);
+    await runIdle();
+    await flush();
+    expect(world.server.requests.filter((r) => r.url.includes('datalake'))).to.have.length(0);
+    expect(gtag()).to.have.length(0);
+    expect(world.storage.get('analytics.trk', (v): v is string => typeof v === 'string')).to.equal(undefined);
+
+    (api.channelElements as { consent(granted: boolean): void }).consent(true);
+    await runIdle();
+    await until(() => events('visit_page').length === 2, 'the held page views');
+    expect(gtagEvents('view_item_list')).to.have.length(1);
+    expect(world.storage.get('analytics.trk', (v): v is string => typeof v === 'string')).to.equal('spring-mail');
+
+    setConsent(false);
+    pageView({ path: '/vod', title: 'On demand' });
+    loginEvent('email');
+    await runIdle();
+    await flush();
+    expect(events()).to.have.length(2);
+    expect(gtag().filter((a) => a[0] === 'consent')).to.deep.equal([
+      ['consent', 'update', { analytics_storage: 'denied', ad_storage: 'denied' }],
+    ]);
+  });
+
+  it('holds everything while a player starts, then sends it', async () => {
+    const release = holdAnalytics();
+    pageView({ path: '/watch/1', title: 'Final' });
+    await runIdle();
+    await flush();
+    expect(world.server.requests).to.have.length(0);
+    release();
+    await runIdle();
+    await until(() => events('visit_page').length === 1, 'the page view');
+  });
+
+  it('gives up an analytics request after 30 s', async () => {
+    world.server.on('GET', `${STATS}/hash/`, HANG);
+    pageView({ path: '/', title: 'Home' });
+    await runIdle();
+    await until(() => to('hash/', 'GET').length === 1, 'the hash request');
+    const signal = to('hash/', 'GET')[0]!.signal!;
+    await world.advance(ANALYTICS_TIMEOUT_MS - 1);
+    expect(signal.aborted).to.equal(false);
+    await world.advance(1);
+    expect(signal.aborted).to.equal(true);
+    expect(to('session/')).to.have.length(0);
+  });
+});
