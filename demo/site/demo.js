@@ -8,6 +8,8 @@
   if (cms && cmsOrigin) cms.href = cmsOrigin + '/cms.html';
   var cmsSite = document.getElementById('cms-site-link');
   if (cmsSite && cmsOrigin) cmsSite.href = cmsOrigin + '/site/';
+  var cmsConsent = document.getElementById('cms-consent-link');
+  if (cmsConsent && cmsOrigin) cmsConsent.href = cmsOrigin + '/consent.html';
 
   // Show what the schedule fires; on the schedule page, the "intercept" schedule cancels navigation.
   var log = document.getElementById('event-log');

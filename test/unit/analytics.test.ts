@@ -164,6 +164,7 @@ describe('analytics', () => {
   });
 
   it('sends page_view and view_item_list to the tag manager with its fields, after loading it once', async () => {
+    fakeAddress('https://site.test/site/share/5/0b3c1d2e-1111-2222-3333-444455556666?trk=x');
     pageView({ path: '/share/5/0b3c1d2e-1111-2222-3333-444455556666', previous: '/', title: 'A clip' });
     listViewed('schedule-live', 'Live', [
       { id: '21', name: 'Final', category: 'Basketball' },
@@ -176,7 +177,7 @@ describe('analytics', () => {
     expect(gtagEvents('page_view').map((a) => a[2])).to.deep.equal([
       {
         page_title: 'A clip',
-        page_location: 'https://site.test/share/5',
+        page_location: 'https://site.test/site/share/5',
         page_path: '/share/5',
         page_referrer: '/',
       },

@@ -48,12 +48,12 @@ export interface PageView {
 
 /** Sends a page view: `visit_page` to the datalake with the previous page, `page_view` to the tag manager. */
 export function pageView(view: PageView): void {
-  const page = env().location();
   const path = reportedPath(view.path);
   const previous = view.previous === undefined ? undefined : reportedPath(view.previous);
   gtagEvent('page_view', {
     page_title: cut(view.title),
-    page_location: page ? page.origin + path : undefined,
+    // The address in the bar (the site's base included), without its query; the path is the site's route.
+    page_location: cut(pageUrl()),
     page_path: path,
     page_referrer: previous,
   });
