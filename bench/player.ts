@@ -29,7 +29,7 @@ const median = (xs: number[]) => {
  * shadow roots, however deep) every animation frame and asks it for its first frame callback.
  * A string, not a function: tsx's keepNames would wrap inner functions in a __name() helper the page lacks.
  */
-const FIRST_FRAME_PROBE = `
+export const FIRST_FRAME_PROBE = `
   window.__firstFrame = undefined;
   const find = (root) => {
     const direct = root.querySelector('video');

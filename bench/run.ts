@@ -23,6 +23,7 @@ import { chromium, type Page } from '@playwright/test';
 import { launchOptions } from '../scripts/chromium.mjs';
 import { startServer } from '../demo/server/server.js';
 import { benchClips } from './clips.js';
+import { benchAnalytics } from './analytics.js';
 import { benchPlayers, type PlayerBench } from './player.js';
 import { benchSite } from './site.js';
 
@@ -87,6 +88,10 @@ try {
   );
   const [ours, bare, mux, withPreroll] = players as [PlayerBench, PlayerBench, PlayerBench, PlayerBench];
 
+  // --- what the analytics layer costs the player page (the same page with analytics on and off)
+  const analytics = await benchAnalytics(browser, server.origin, stream.eventId, Math.max(RUNS, 5));
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
   // --- the whole site (<channel-app> on the CMS host's /site page, demo channel)
   const site = await benchSite(browser, server.hostOrigin, RUNS);
 
@@ -109,6 +114,7 @@ try {
     player_vs_mux: ours.medianMs / mux.medianMs,
     site,
     clips,
+    analytics,
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
@@ -141,6 +147,31 @@ try {
     ['player: JS before first frame, <channel-player>, gzip', `${kb(ours.jsGzipBytes)} KB`, 'budget 230 KB'],
     ['player: JS before first frame, @mux/mux-player, gzip', `${kb(mux.jsGzipBytes)} KB`, ''],
     ['player: JS before first frame, bare hls.js light, gzip', `${kb(bare.jsGzipBytes)} KB`, ''],
+    [
+      `analytics: requests before the player's first frame, on (total of ${analytics.on.firstFrameMs.length} loads)`,
+      String(sum(analytics.on.analyticsBeforeFirstFrame)),
+      'target 0',
+    ],
+    [
+      'analytics: their requests in the 4 s after the first frame, on (median)',
+      String(median(analytics.on.analyticsAfterFirstFrame)),
+      '',
+    ],
+    [
+      'analytics: long tasks before the first frame, on / off (total)',
+      `${sum(analytics.on.longTasksBeforeFirstFrame)} / ${sum(analytics.off.longTasksBeforeFirstFrame)}`,
+      'no more on',
+    ],
+    [
+      'analytics: long tasks in the 4 s after the first frame, on / off (total)',
+      `${sum(analytics.on.longTasksAfterFirstFrame)} / ${sum(analytics.off.longTasksAfterFirstFrame)}`,
+      'target 0 on',
+    ],
+    [
+      'analytics: first frame, on / off (median)',
+      `${median(analytics.on.firstFrameMs).toFixed(0)} / ${median(analytics.off.firstFrameMs).toFixed(0)} ms`,
+      '',
+    ],
     [
       "site: our JS before the home page's first slide or card, gzip",
       `${kb(site.homeJsGzipBytes)} KB`,

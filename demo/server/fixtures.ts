@@ -338,7 +338,10 @@ export function benchFixture(): ChannelFixture {
       name: 'Bench Channel',
       language: 'en',
       currency: 'USD',
-      'google-analytics': null,
+      // Analytics keys, so the benchmark can measure a page with analytics on (player-analytics.html) against the
+      // same page without (player-bench.html, a localhost page that names no analytics URL, so sends nothing).
+      'google-analytics': 'G-BENCH000',
+      'yare-analytics': 'bench-analytics-profile',
       auth: { remote_auth: 0 },
     },
     colors: { 'primary-color': '#2563eb' },

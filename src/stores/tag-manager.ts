@@ -7,6 +7,8 @@
  */
 import { env } from '../lib/env.js';
 import { onAnalyticsConsent, whenAnalyticsMay } from './analytics/gate.js';
+import { analyticsAllowed } from './analytics/datalake.js';
+import { $config } from './config.js';
 import { $settings } from './session.js';
 
 /** The page's gtag function: `gtag('event', name, params)`. */
@@ -42,11 +44,15 @@ export function tagManager(id: string, url: string | null | undefined): Gtag | u
   return page.gtag;
 }
 
-/** The channel's gtag now (loading it if needed), or undefined when the channel has no tracking id. */
+/**
+ * The channel's gtag now (loading it if needed), or undefined when the channel has no tracking id or the page may
+ * send no analytics (a localhost page that named no analytics URL).
+ */
 function channelGtag(): Gtag | undefined {
   const settings = $settings.get();
+  const config = $config.get();
   const id = settings?.['google-analytics'];
-  return id ? tagManager(id, settings.gtag_url) : undefined;
+  return id && config && analyticsAllowed(config) ? tagManager(id, settings.gtag_url) : undefined;
 }
 
 /** Loads the channel's tag manager once analytics may (start-up calls this once settings are in). */

@@ -239,7 +239,7 @@ async function poll(): Promise<void> {
 // ------------------------------------------------------------------ tests
 
 /** The page's configuration, as the script tag would give it. */
-const CONFIGURATION = { channelKey: 'demo', apiUrl: API, keysUrl: KEYS };
+const CONFIGURATION = { channelKey: 'demo', apiUrl: API, keysUrl: KEYS, analyticsUrl: 'http://api.test' };
 
 describe('<channel-checkout>', () => {
   // Each test file has its own page: the element is defined once, each test then gets a fresh fake world.
