@@ -70,7 +70,7 @@ function manualChunks(id) {
     return undefined;
   if (/[\\/]src[\\/](api|stores|lib|i18n|events|env\.ts|start\.ts)/.test(id)) return 'session';
   if (
-    /[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell)\.tsx?|elements[\\/]define\.ts)$/.test(
+    /[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell|list-viewed)\.tsx?|elements[\\/]define\.ts)$/.test(
       id,
     )
   )

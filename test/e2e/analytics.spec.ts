@@ -128,6 +128,22 @@ test('the site: one session, a visit_page per navigation with the previous page,
   expect(items[0]).toMatchObject({ index: 0 });
   expect(typeof items[0]!.item_name).toBe('string');
 
+  // The library's rails are lists too: each is reported once it shows.
+  await nav.getByRole('link', { name: 'Library' }).click();
+  await expect(page.locator('channel-app [part~="library-rail"]').first()).toBeVisible({ timeout: 10_000 });
+  await expect
+    .poll(async () =>
+      (await gtag(request)).some((r) => {
+        const body = r.body as { name?: string; page?: string; params?: { item_list_id?: string; items?: unknown[] } };
+        return (
+          body.name === 'view_item_list' &&
+          /^library-rail-\d+$/.test(body.params?.item_list_id ?? '') &&
+          (body.params?.items?.length ?? 0) > 0
+        );
+      }),
+    )
+    .toBe(true);
+
   // Leaving the page sends what the API request tracker holds, by beacon.
   await page.goto('about:blank');
   await expect

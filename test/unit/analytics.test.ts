@@ -9,7 +9,7 @@ import { API_TRACKER_BATCH, API_TRACKER_FLUSH_MS, ANALYTICS_TIMEOUT_MS } from '.
 import { setConsent, consentRecord, installConsentApi } from '../../src/lib/consent.js';
 import { setEnv } from '../../src/lib/env.js';
 import { loginEvent, listViewed, pageView, startAnalytics, elementStarted } from '../../src/stores/analytics/events.js';
-import { holdAnalytics } from '../../src/stores/analytics/gate.js';
+import { AFTER_RELEASE_MS, holdAnalytics } from '../../src/stores/analytics/gate.js';
 import { flushApiCalls, trackApiCall } from '../../src/stores/analytics/tracker.js';
 import { $config, setConfig } from '../../src/stores/config.js';
 import { $settings, $user, signIn } from '../../src/stores/session.js';
@@ -358,6 +358,10 @@ describe('analytics', () => {
     await flush();
     expect(world.server.requests).to.have.length(0);
     release();
+    await runIdle();
+    // A moment more after the release: the first frame reaches the screen a frame or two after the player says so.
+    expect(world.server.requests).to.have.length(0);
+    await world.advance(AFTER_RELEASE_MS);
     await runIdle();
     await until(() => events('visit_page').length === 1, 'the page view');
   });

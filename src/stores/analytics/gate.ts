@@ -14,11 +14,18 @@ export const HOLD_MAX_MS = 15_000;
 export const WAITING_MAX = 200;
 /** The longest wait for an idle moment before waiting work runs anyway. */
 const IDLE_TIMEOUT_MS = 2_000;
+/**
+ * After the last player's release, analytics wait this much longer: a player reports its first frame when the
+ * browser says it has one, a frame or two before the screen shows it, and the decoder is still busy just after.
+ */
+export const AFTER_RELEASE_MS = 500;
 
 /** Where the page's consent stands for analytics. */
 export type ConsentState = 'granted' | 'pending' | 'refused';
 
 let holds = 0;
+/** Until when (the environment's clock) analytics keep quiet after the last release. */
+let quietUntil = 0;
 let waiting: (() => void)[] = [];
 let idleAsked = false;
 const followers = new Set<(state: ConsentState) => void>();
@@ -66,7 +73,10 @@ export function holdAnalytics(): () => void {
     released = true;
     clock.clearTimeout(timer);
     holds--;
-    schedule();
+    if (holds === 0) {
+      quietUntil = clock.now() + AFTER_RELEASE_MS;
+      clock.setTimeout(schedule, AFTER_RELEASE_MS);
+    }
   };
   const timer = clock.setTimeout(release, HOLD_MAX_MS);
   return release;
@@ -74,7 +84,7 @@ export function holdAnalytics(): () => void {
 
 /** Whether analytics may run this moment (consent, and no player starting). */
 export function analyticsFree(): boolean {
-  return holds === 0 && analyticsConsent() === 'granted';
+  return holds === 0 && env().now() >= quietUntil && analyticsConsent() === 'granted';
 }
 
 /** Runs `task` once analytics may (see the module's comment); dropped when the page refuses. Never throws. */
@@ -107,6 +117,7 @@ function schedule(): void {
 /** Forgets holds and waiting work (tests). */
 export function resetAnalyticsGate(): void {
   holds = 0;
+  quietUntil = 0;
   waiting = [];
   idleAsked = false;
 }

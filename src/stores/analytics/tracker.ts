@@ -16,7 +16,7 @@ import {
   storedSession,
   viewerFields,
 } from './datalake.js';
-import { analyticsConsent, analyticsFree, whenAnalyticsMay } from './gate.js';
+import { analyticsConsent, whenAnalyticsMay } from './gate.js';
 import { $settings } from '../session.js';
 
 let waiting: ApiRequestEntry[] = [];
@@ -86,7 +86,8 @@ export function flushApiCalls(): void {
 
 /** The page is being left: what is waiting goes now, by beacon, if a session exists already. */
 function flushLeaving(): void {
-  if (waiting.length === 0 || !analyticsFree()) return;
+  // A player still starting holds nothing back now: the page is going away.
+  if (waiting.length === 0 || analyticsConsent() !== 'granted') return;
   const target = datalakeTarget();
   const session = target && storedSession(target);
   if (!target || !session) return;
