@@ -16,7 +16,10 @@
  *   GET    /__dev/faults                        injected media faults; POST adds (body: see Faults in streams.ts);
  *          DELETE [?stream=] removes all, or one stream's
  *   GET    /__dev/beacons[?since=&after=]       Mux beacons received on POST /; DELETE clears
- *   GET    /__dev/datalake[?kind=&since=&after=]  analytics service calls received; DELETE clears
+ *   GET    /__dev/datalake[?kind=&since=&after=]  analytics service calls received (every channel); DELETE clears
+ *   GET    /__dev/analytics[?channel_key=demo&since=]  a channel's numbers (analytics-store.ts `summary`): sessions,
+ *          page views (by page, recent), logins by method, API timings per endpoint (count, errors, median and 95th
+ *          percentile), video views per event, tag-manager events by name; demo/site/analytics.html shows them
  *   GET    /__dev/events[?channel_key=demo]     the fixture keys of a channel's events: { "free-live": 21, ... }
  *   POST   /__dev/events/{id or key}/start-in[?channel_key=demo]   { seconds, duration? }: the event now starts
  *          `seconds` from now (negative: started that long ago), lasting `duration` seconds (default its own), so
@@ -34,6 +37,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ANALYTICS_BODY, type Recorder } from './analytics.js';
+import { summary, type AnalyticsStore } from './analytics-store.js';
 import type { ChannelDb } from './db.js';
 import { forgetEventJson, type Clock } from './events.js';
 import { hasDevSecret } from './exposure.js';
@@ -50,7 +54,8 @@ export interface DevContext {
   db: ChannelDb;
   media: MediaServer;
   beacons: Recorder;
-  datalake: Recorder;
+  /** What the channel's analytics service received (analytics-store.ts). */
+  datalake: AnalyticsStore;
   /** Tag-manager pushes (POST /__dev/gtag from the stand-in script). */
   gtag: Recorder;
   clock(): Clock;
@@ -99,6 +104,31 @@ export async function handleDev(
   }
   const method = req.method ?? 'GET';
   const query = url.searchParams;
+  if (path === '/__dev/analytics' && method === 'GET') {
+    const channel = query.get('channel_key') ?? 'demo';
+    const row = ctx.db.get(
+      'SELECT s.json FROM settings s JOIN channels c ON c.id = s.channel_id WHERE c.channel_key = ?',
+      [channel],
+    );
+    if (!row) throw new HttpError(404, `No channel "${channel}".`);
+    const settings = JSON.parse(String(row.json)) as Record<string, unknown>;
+    const since = optionalNumber(query.get('since')) ?? 0;
+    const tagId = settings['google-analytics'];
+    const tagEvents = ctx.gtag
+      .query(new URLSearchParams({ kind: 'event', since: String(since) }))
+      .filter((r) => typeof tagId === 'string' && r.body.tag_id === tagId)
+      .map((r) => String(r.body.name ?? '?'));
+    sendJson(res, 200, {
+      data: {
+        channel_key: channel,
+        profile: settings['yare-analytics'] ?? null,
+        tag_id: tagId ?? null,
+        stored: ctx.datalake.size(channel),
+        ...summary(ctx.datalake.records(channel, since), tagEvents),
+      },
+    });
+    return true;
+  }
   const recorder = path === '/__dev/beacons' ? ctx.beacons : path === '/__dev/datalake' ? ctx.datalake : undefined;
   if (recorder) {
     if (method === 'DELETE') recorder.clear();

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { SOCIAL_PROVIDERS } from '../../src/api/contract.js';
-import { handleAnalytics, type Recorder } from './analytics.js';
+import { handleAnalytics, type DatalakeContext, type Recorder } from './analytics.js';
 import { servePlaceholderArt } from './catalog-api.js';
 import type { ChannelDb } from './db.js';
 import { isDevPath } from './dev.js';
@@ -78,7 +78,7 @@ export interface ListenerContext {
   media: MediaServer;
   /** The library's public pictures, /media/library/ (library-media.ts). */
   libraryFiles(req: IncomingMessage, res: ServerResponse, path: string): boolean;
-  analytics: { beacons: Recorder | undefined; datalake: Recorder };
+  analytics: { beacons: Recorder | undefined; datalake: DatalakeContext };
   /** Dev mode only: the dev endpoints and the stand-ins (tag manager, Stripe, social providers), tried in order. */
   standIns: PathHandler[];
 }
@@ -174,7 +174,7 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     if (await ctx.channelFiles(req, res, url)) return;
     if (await ctx.media.handle(req, res, path)) return;
     if (ctx.libraryFiles(req, res, path)) return;
-    if (await handleAnalytics(req, res, path, ctx.analytics)) return;
+    if (await handleAnalytics(req, res, url, ctx.analytics)) return;
     for (const standIn of ctx.standIns) if (await standIn(req, res, url)) return;
     if (servePlaceholderArt(db, res, path)) return;
     // Only files from here on: any other method finds nothing (404, like a path that does not exist).

@@ -14,6 +14,7 @@
  *   DATA_DIR            where channel.sqlite (and in dev mode dev-secret) live; default <repo>/.data
  *   RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS   requests per client address per window (default 600 per 10 s)
  *   API_KEY_RATE_MAX    new api keys per client address per 10 minutes (default 100)
+ *   ANALYTICS_RATE_MAX  analytics service (datalake) calls per client address per minute (default 600)
  *   TRUST_PROXY         how many proxies of your own stand in front (default 0): the client address is then read from
  *                       X-Forwarded-For, as the outermost of them saw it
  *   PAYMENT_SETTLE_MS   how long a test purchase stays pending before it settles (dev mode; default 3000)
@@ -51,6 +52,7 @@ const server = await startServer({
   rateLimitMax: envNumber('RATE_LIMIT_MAX'),
   rateLimitWindowMs: envNumber('RATE_LIMIT_WINDOW_MS'),
   apiKeyRateMax: envNumber('API_KEY_RATE_MAX'),
+  analyticsRateMax: envNumber('ANALYTICS_RATE_MAX'),
   trustProxy: envNumber('TRUST_PROXY'),
   devOnNetwork: process.env.CHANNEL_DEV_ON_NETWORK === '1',
   paymentSettleMs: envNumber('PAYMENT_SETTLE_MS'),
@@ -82,6 +84,7 @@ if (server.mode === 'dev') {
   console.log('  and viewer@, buyer@, subscriber@, passholder@demo-sports.example (password demo-password)');
   // The fragment never reaches a server or a Referer; the outbox page keeps it for this tab only (sessionStorage).
   console.log(`Outbox (emails the demo sent): ${server.origin}/outbox.html#dev-secret=${server.devSecret}`);
+  console.log(`Analytics (the channel's numbers): ${server.origin}/analytics.html#dev-secret=${server.devSecret}`);
   console.log(`TV device linking: ${server.origin}/tv.html`);
   console.log(
     `Dev secret of this start (header X-Channel-Dev-Secret for /__dev/): in ${join(server.dataDir, 'dev-secret')}`,

@@ -1,7 +1,7 @@
 /**
  * Tests of the media side of the reference server: signed playback URLs, the VOD and live HLS playlists, stream
  * status over time, prerolls' media, fault injection and the media request log, and the analytics collectors
- * (Mux beacons, datalake). Run: node --import tsx --test demo/server/media.test.ts
+ * (Mux beacons; the datalake is analytics.test.ts). Run: node --import tsx --test demo/server/media.test.ts
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -435,59 +435,5 @@ describe('analytics collectors', () => {
     assert.equal((await h.post('/', { metadata: {} })).status, 422);
     // The demo index page is still served on GET /.
     assert.notEqual((await h.call('/')).status, 405);
-  });
-
-  test('datalake: hash, session, events and video calls are answered and recorded', async () => {
-    await h.call('/__dev/datalake', { method: 'DELETE' });
-    const hash = await h.call('/datalake/hash/');
-    assert.match(hash.body.data.hash, /^[0-9a-f]{32}$/);
-    const preflight = await fetch(`${h.base}/datalake/session/`, {
-      method: 'OPTIONS',
-      headers: {
-        Origin: h.server.hostOrigin,
-        'Access-Control-Request-Method': 'POST',
-        'Access-Control-Request-Headers': 'content-type',
-      },
-    });
-    assert.equal(preflight.status, 204);
-    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
-    const profile = 'demo-analytics-profile';
-    const uuid = '6f1c1f4e-0a7e-4c55-9d5e-3d6b8d1c2a10';
-    const session = await h.post(
-      '/datalake/session/',
-      { profile, session: uuid, device_type: 'desktop', platform: 'web' },
-      { Origin: h.server.hostOrigin },
-    );
-    assert.equal(session.status, 200);
-    assert.equal(session.body.data.session_uuid, uuid);
-    const fresh = await h.post('/datalake/session/', { profile });
-    assert.match(fresh.body.data.session_uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    assert.equal((await h.post('/datalake/event/', { profile, session_uuid: uuid, event: 'visit_page' })).status, 200);
-    assert.equal(
-      (await h.post('/datalake/video/event/', { profile, session_uuid: uuid, event: 'first_frame', stream_id: 1 }))
-        .status,
-      200,
-    );
-    assert.equal(
-      (await h.post('/datalake/video/viewing', { profile, session_uuid: uuid, viewing_time: 12 })).status,
-      200,
-    );
-    const missing = await h.post('/datalake/event/', { session_uuid: uuid });
-    assert.equal(missing.status, 422);
-    assert.deepEqual(Object.keys(missing.body.errors).sort(), ['event', 'profile']);
-    assert.equal((await h.call('/datalake/session/')).status, 405);
-
-    const recorded = (await h.call('/__dev/datalake')).body.data as Array<{
-      kind: string;
-      body: Record<string, unknown>;
-    }>;
-    assert.deepEqual(
-      recorded.map((r) => r.kind),
-      ['session', 'session', 'event', 'video-event', 'video-viewing'],
-    );
-    assert.equal(recorded[0]!.body.session, uuid);
-    assert.equal(recorded[2]!.body.session_uuid, uuid);
-    const viewing = (await h.call('/__dev/datalake?kind=video-viewing')).body.data;
-    assert.equal(viewing[0].body.viewing_time, 12);
   });
 });

@@ -920,7 +920,12 @@ describe('browser scripts and dev endpoints', () => {
     const settings = endpoints.settings.response.parse((await h.keyless('settings')).body).data;
     assert.equal(settings.gtag_url, `${h.base}/gtag-stand-in.js?id=G-DEMO0000`);
     const fr = endpoints.settings.response.parse((await h.call('/api/settings?channel_key=demo-fr')).body).data;
-    assert.equal(fr.gtag_url ?? null, null, 'no tag id, no tag manager');
+    assert.equal(fr.gtag_url, `${h.base}/gtag-stand-in.js?id=G-DEMOFR00`, 'each channel its own tag id');
+    // A channel without a tag id gets no tag manager.
+    await h.post('/__dev/settings?channel_key=demo-fr', { 'google-analytics': null });
+    const none = endpoints.settings.response.parse((await h.call('/api/settings?channel_key=demo-fr')).body).data;
+    assert.equal(none.gtag_url ?? null, null, 'no tag id, no tag manager');
+    await h.call('/__dev/settings?channel_key=demo-fr', { method: 'DELETE' });
     await h.call('/__dev/gtag', { method: 'DELETE' });
     // The stand-in posts to its collector, which needs no secret; reading what it recorded does.
     const push = (body: unknown) =>

@@ -41,7 +41,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EndpointName } from '../../src/api/contract.js';
 import { accountDataHandlers } from './account-data.js';
-import { Recorder } from './analytics.js';
+import { DATALAKE_PER_MINUTE, Recorder } from './analytics.js';
+import { AnalyticsStore, type StoreLimits } from './analytics-store.js';
 import { authHandlers, deviceRoutes } from './auth.js';
 import { catalogHandlers, streamResolver } from './catalog-api.js';
 import { ClipJobs } from './clip-jobs.js';
@@ -135,6 +136,10 @@ export interface ServerOptions {
   paymentSettleMs?: number;
   /** Clip jobs (ffmpeg cuts) at once, 1 or 2 (CLIP_CONCURRENCY; default 2). */
   clipConcurrency?: number;
+  /** Datalake calls per client address per minute (analytics.ts, default DATALAKE_PER_MINUTE). */
+  analyticsRateMax?: number;
+  /** The analytics store's bounds (analytics-store.ts; tests make them small). */
+  analyticsLimits?: StoreLimits;
 }
 
 /** A started server: where it listens, its database and media, and how to stop it. */
@@ -237,7 +242,32 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   // Mux beacons come here only in dev mode (production sends them to Mux); the datalake is the channel's own.
   const beacons = dev ? new Recorder(nowMs) : undefined;
-  const datalake = new Recorder(nowMs);
+  // The channel's analytics service: what arrives is stored per channel (bounded, pruned, saved to DATA_DIR).
+  const analyticsStore = new AnalyticsStore(nowMs, join(dataDir, 'analytics.jsonl'), options.analyticsLimits);
+  const profiles = new Map<string, string>();
+  let profilesAt = -Infinity;
+  /** The channel whose analytics key this is: read from the settings at most once a second on a miss. */
+  const channelOfProfile = (profile: string): string | undefined => {
+    if (!profiles.has(profile) && nowMs() - profilesAt > 1000) {
+      profilesAt = nowMs();
+      profiles.clear();
+      for (const row of db.all('SELECT c.channel_key, s.json FROM settings s JOIN channels c ON c.id = s.channel_id')) {
+        try {
+          const key = (JSON.parse(String(row.json)) as Record<string, unknown>)['yare-analytics'];
+          if (typeof key === 'string' && key !== '') profiles.set(key, String(row.channel_key));
+        } catch {
+          // A channel with unreadable settings has no analytics.
+        }
+      }
+    }
+    return profiles.get(profile);
+  };
+  const datalake = {
+    store: analyticsStore,
+    channelOfProfile,
+    limiter: new RateLimiter(options.analyticsRateMax ?? DATALAKE_PER_MINUTE, 60_000, nowMs),
+    addressOf: (req: IncomingMessage) => addressOf(req),
+  };
   const gtag = new Recorder(nowMs);
 
   // ------------------------------------------------------------------ the API, one module per area
@@ -301,7 +331,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       db,
       media: mediaServer,
       beacons: beacons!,
-      datalake,
+      datalake: analyticsStore,
       gtag,
       clock,
       orders: payments.devOrders,
@@ -348,6 +378,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     main.close();
     host?.close();
     payments.stop();
+    await analyticsStore.close();
     await db.close();
     throw error;
   };
@@ -372,7 +403,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   // Forget what expired while the server was down, then every hour.
   prune(db, clock().now);
-  const pruneTimer = setInterval(() => prune(db, clock().now), PRUNE_INTERVAL_MS);
+  const pruneTimer = setInterval(() => {
+    prune(db, clock().now);
+    analyticsStore.pruneAll();
+  }, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
 
   // Serialise the events once for the usual origin now rather than inside the first big request.
@@ -403,6 +437,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         clearInterval(pruneTimer);
         payments.stop();
         if (devSecret) rmSync(secretFile, { force: true });
+        await analyticsStore.close();
         await db.close();
       });
       return stopped;

@@ -234,3 +234,42 @@ test('consent mode: nothing is sent or loaded before channelElements.consent(tru
     )
     .toBe(true);
 });
+
+test('the dev page shows the channel’s numbers as they arrive, and passes axe', async ({
+  page,
+  request,
+  makeAxeBuilder,
+}) => {
+  const path = `/dev-page-${Date.now().toString(36)}`;
+  const viewer = { session_uuid: 'd'.repeat(32), user_id: null, user_email: null };
+  await page.goto(`${BUNDLE_ORIGIN}/analytics.html#dev-secret=${devSecret()}`);
+  // The secret leaves the address at once.
+  await expect.poll(() => page.evaluate(() => location.hash)).toBe('');
+  await expect(page.locator('caption').first()).toBeVisible({ timeout: 10_000 });
+  const answer = await request.post(`${BUNDLE_ORIGIN}/datalake/event/`, {
+    headers: { 'Content-Type': 'text/plain' },
+    data: JSON.stringify({
+      profile: 'demo-analytics-profile',
+      ...viewer,
+      event: 'visit_page',
+      page: path,
+      previous_page: '/',
+    }),
+  });
+  expect(answer.status()).toBe(200);
+  // Refreshed within a few seconds, without reloading the page.
+  await expect(
+    page.getByRole('table', { name: /Page views by page/ }).getByRole('rowheader', { name: path }),
+  ).toBeVisible({
+    timeout: 10_000,
+  });
+  await expect(
+    page
+      .getByRole('table', { name: /API requests per endpoint/ })
+      .or(page.getByText('No API requests reported yet', { exact: false })),
+  ).toBeVisible();
+  expect((await makeAxeBuilder().analyze()).violations).toEqual([]);
+  // French channel: its own numbers.
+  await page.getByLabel('Channel').selectOption('demo-fr');
+  await expect(page.locator('#analytics-status')).toContainText('demo-fr');
+});
