@@ -437,18 +437,30 @@ export class ApiClient {
 
   /** Posts the JSON log entry of a failure (fire and forget; a failing log call is never logged). */
   #log(error: ApiError, service: string, url: string, requestData: unknown): void {
+    this.#post(error.status, service, error.message, redactData(requestData ?? null), redactUrl(url));
+  }
+
+  /**
+   * Posts a log entry about something else than a call (an element's uncaught error, a chunk that did not load):
+   * status 0, no request data. `message` and `url` must already be free of personal data. Never throws.
+   */
+  report(service: string, message: string, url: string): void {
+    this.#post(0, service, message, null, url);
+  }
+
+  #post(status: number, service: string, message: string, requestData: unknown, url: string): void {
     const logUrl = this.#config.logUrl ?? `${this.apiUrl}/${endpoints.log.path}`;
     const channel = this.hooks.channelLabel();
     void Promise.resolve()
       .then(() => {
         const entry = {
           date: new Date(env().now()).toISOString(),
-          status: error.status,
+          status,
           service,
           channel,
-          message: error.message,
-          request_data: redactData(requestData ?? null),
-          url: redactUrl(url),
+          message,
+          request_data: requestData,
+          url,
           channel_key: channel,
         };
         return env().fetch(logUrl, {

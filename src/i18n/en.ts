@@ -37,6 +37,8 @@ export const en = {
     temporaryPassword: 'You signed in with a temporary password. Choose a new password in your profile first.',
     geoBlocked: 'The content is not available in your region',
     badAttribute: 'Ignored {{name}}="{{value}}": {{expected}}.',
+    element: 'Something went wrong here.',
+    chunk: 'This part could not be loaded. Check your connection and try again.',
   },
   player: {
     label: 'Video player',

@@ -38,6 +38,8 @@ export const fr: Translation = {
       "Vous vous êtes connecté avec un mot de passe temporaire. Choisissez d'abord un nouveau mot de passe dans votre profil.",
     geoBlocked: "Ce contenu n'est pas disponible dans votre région",
     badAttribute: '{{name}}="{{value}}" ignoré : {{expected}}.',
+    element: 'Un problème est survenu ici.',
+    chunk: 'Cette partie n’a pas pu être chargée. Vérifiez votre connexion et réessayez.',
   },
   player: {
     label: 'Lecteur vidéo',

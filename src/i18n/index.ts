@@ -2,6 +2,7 @@
  * A private i18next instance: the host page's global i18next (if any) is never touched or initialised.
  * English is bundled; French is a separate chunk fetched only when an element speaks French.
  */
+import { loadChunk } from '../lib/chunks.js';
 import i18next, { type TFunction } from 'i18next';
 import { atom, computed } from 'nanostores';
 import type { Lang } from '../lib/lang.js';
@@ -76,7 +77,8 @@ export function loadNamespace(lang: Lang, ns: Namespace): Promise<void> {
   if (hasNamespace(lang, ns) || !source) return Promise.resolve();
   let loading = pending.get(key);
   if (!loading) {
-    loading = source().then(
+    // Within the chunk-load timeout: a language's texts that never arrive are tried again on the next ask.
+    loading = loadChunk(`the ${lang} ${ns} texts`, source).then(
       (texts) => {
         instance.addResourceBundle(lang, ns, texts);
         $namespaces.set([...$namespaces.get(), key]);

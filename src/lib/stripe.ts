@@ -6,6 +6,7 @@
  * Only the small part of Stripe.js the checkout uses is typed here, so a test double can match it exactly.
  * Card data stays inside Stripe's field: the checkout only ever sees PaymentMethod ids.
  */
+import { loadChunk } from './chunks.js';
 
 /** A Stripe error as Stripe.js answers it (`{ error }`); `message` is Stripe's text for the viewer. */
 export interface StripeFailure {
@@ -46,8 +47,8 @@ let loaded: { key: string; promise: Promise<StripeLike> } | undefined;
  */
 export function loadStripeFor(publishableKey: string): Promise<StripeLike> {
   if (loaded?.key === publishableKey) return loaded.promise;
-  const promise = import('@stripe/stripe-js/pure')
-    .then(({ loadStripe }) => loadStripe(publishableKey))
+  const promise = loadChunk('Stripe', () => import('@stripe/stripe-js/pure'))
+    .then(({ loadStripe }) => loadChunk('Stripe.js', () => loadStripe(publishableKey)))
     .then((stripe) => {
       if (!stripe) throw new Error('Stripe.js is not available outside a browser.');
       return stripe as unknown as StripeLike;

@@ -8,6 +8,8 @@ import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 import { sendEarly } from './early.js';
 import { ID_PATTERN } from '../lib/ids.js';
 import { installConsentApi } from '../lib/consent.js';
+import { loadChunk } from '../lib/chunks.js';
+import { reportUnloaded, showUnloaded } from './fallback.js';
 
 /** Filled in by the build: the shared chunks each tag's chunk imports (file names under chunks/). */
 declare const __CHUNK_IMPORTS__: Record<string, string[]>;
@@ -44,7 +46,19 @@ if (!w[GUARD]) {
   autoload((tag: Tag) => {
     // The chunk is asked for first, and its shared chunks with it rather than once it has been parsed (the module
     // map runs each once); then the start-up requests, which must not hold up the code's download.
-    const loaded = import(/* webpackIgnore: true */ new URL(`chunks/${tag}.js`, base).href);
+    const chunkUrl = new URL(`chunks/${tag}.js`, base).href;
+    const loaded = loadChunk(`<${tag}>`, () => import(/* webpackIgnore: true */ chunkUrl)).catch((error: unknown) => {
+      // Besides the console line (autoload), a log entry and a message where the element would be.
+      const origin = bundleOrigin(base, location.origin);
+      const logUrl = data.logUrl?.trim() || `${baseUrl(data.apiUrl, `${origin}/api`)}/logs`;
+      const message = `${(error as Error).message} (${chunkUrl.replace(/[?#].*$/, '')})`;
+      if (data.channelKey && /^https?:\/\//i.test(logUrl))
+        reportUnloaded(logUrl, data.channelKey.trim(), message, chunkUrl);
+      showUnloaded(tag, data.lang);
+      throw new Error(
+        `${message}. Check the network (and content blockers), and that the script's URL also serves its chunks/ folder.`,
+      );
+    });
     for (const file of CHUNK_IMPORTS[tag] ?? []) {
       // A failure here is the tag chunk's too, and reported with it.
       import(/* webpackIgnore: true */ new URL(`chunks/${file}`, base).href).catch(() => undefined);

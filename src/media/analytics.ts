@@ -7,6 +7,7 @@
  * `*_url` in its events) to Mux's collector, so every URL it holds is redacted first (see `redactMuxData`).
  */
 import type { Settings, User } from '../api/contract.js';
+import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
 import { randomId as uuid } from '../lib/ids.js';
 import { redactMediaUrl } from '../lib/url.js';
@@ -69,7 +70,8 @@ export interface MonitorContext {
   details?: (() => Promise<VideoDetails>) | undefined;
 }
 
-const loadMux: MuxLoader = async () => (await import('mux-embed')).default as unknown as Mux;
+const loadMux: MuxLoader = async () =>
+  (await loadChunk('mux-embed', () => import('mux-embed'))).default as unknown as Mux;
 
 /**
  * mux-embed's data with every `*_url` string redacted (`redactMediaUrl`). mux-embed 5.19 reads

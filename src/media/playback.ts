@@ -16,6 +16,7 @@
  *   "reconnecting", and only a refusal the owner does not renew (`renewalPolicy`) is reported as `denied`;
  * - a fatal media error gets hls.js's `recoverMediaError` once before it is reported.
  */
+import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
 
 /** What the viewer should see about playback. */
@@ -142,7 +143,8 @@ export interface Playback {
 
 /** The default loader: dynamic imports, so hls.js is its own chunk fetched only when needed. */
 export const loadHls: HlsLoader = async (full) =>
-  (full ? await import('hls.js') : await import('hls.js/light')).default as unknown as HlsClass;
+  (await loadChunk(full ? 'hls.js' : 'hls.js light', () => (full ? import('hls.js') : import('hls.js/light'))))
+    .default as unknown as HlsClass;
 
 /** Whether this browser plays HLS by itself. */
 export function hasNativeHls(video: HTMLVideoElement): boolean {

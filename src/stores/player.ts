@@ -11,6 +11,7 @@ import { atom, type ReadableAtom } from 'nanostores';
 import { PrerollList, type Event, type Preroll, type Settings, type User, type VodItem } from '../api/contract.js';
 import type { Clip } from '../api/contract.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
+import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
 import { IDLE, LOADING, failed, ready, type Async } from '../lib/async.js';
 import { prerollsStorageKey } from '../lib/api-paths.js';
@@ -169,7 +170,7 @@ export function createPlayer(): PlayerStore {
       let clip: Clip | undefined;
       if (current.kind === 'clip') {
         // The clips' code comes only with a clip to play: a player of events and library items never loads it.
-        const [loaded] = await Promise.all([import('./clips.js'), identified()]);
+        const [loaded] = await Promise.all([loadChunk('the clips', () => import('./clips.js')), identified()]);
         clips = loaded;
         clip = await clips.playerClip(current, signal, cache);
         item = clip ? fromClip(clip) : signInForClip(Number(current.id));

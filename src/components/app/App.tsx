@@ -18,6 +18,7 @@ import { $settings, $user } from '../../stores/session.js';
 import { useElement } from '../ui/context.js';
 import { errorText } from '../ui/messages.js';
 import { useNamespace } from '../ui/namespace.js';
+import { ErrorBoundary } from '../ui/boundary.js';
 import { LoadingPanel } from '../ui/panels.js';
 import { ElementShell, StartupError, type ShellProps } from '../ui/shell.js';
 import { tagViewHost, type OpenRequest, type ViewHost } from '../ui/view.js';
@@ -299,9 +300,13 @@ function SitePage(props: { route: Route; router: Router; addStyles: (css: string
     <SiteProvider value={site}>
       {plain ? null : <Header />}
       <main className="site-main" part="main">
-        <Suspense fallback={<LoadingPanel text={t('common.loading')} />}>
-          <Page key={pageKind(route.name) === 'content' ? key : pageKind(route.name)} />
-        </Suspense>
+        {/* A page that fails (its chunk did not load, or it threw) shows a panel with Retry under the usable menu;
+            a new route is a fresh start. */}
+        <ErrorBoundary tag="channel-app" resetKey={route.path}>
+          <Suspense fallback={<LoadingPanel text={t('common.loading')} />}>
+            <Page key={pageKind(route.name) === 'content' ? key : pageKind(route.name)} />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       {plain ? null : <Footer />}
       <p className="sr-only" aria-live="polite" aria-atomic="true">

@@ -6,7 +6,8 @@
  * `useViewHost`.
  */
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { lazyChunk } from '../ui/lazy.js';
 import { HttpError } from '../../api/errors.js';
 import { formatEventTime } from '../../lib/time.js';
 import type { MediaControls } from '../../media/session.js';
@@ -31,7 +32,7 @@ export type { PlayerOptions } from './options.js';
 
 type Ready = Extract<PlayerState, { status: 'ready' }>;
 
-const ClipMaker = lazy(() => import('./ClipMaker.js'));
+const ClipMaker = lazyChunk('the clip maker', () => import('./ClipMaker.js'));
 
 /** A player with its own store; `notices` are the ignored attribute values of the tag that renders it. */
 export function PlayerView(props: {

@@ -4,7 +4,9 @@
  * events schedule downloads none of it; while it downloads, a shell with the loading text stands in (and starts
  * the session meanwhile).
  */
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ComponentProps, type ReactNode } from 'react';
+import { ErrorBoundary } from '../ui/boundary.js';
+import { lazyChunk } from '../ui/lazy.js';
 import { useAttributes } from '../ui/attributes.js';
 import { LoadingPanel } from '../ui/panels.js';
 import { ElementShell, type ShellProps } from '../ui/shell.js';
@@ -12,7 +14,10 @@ import { parseScheduleTag, SCHEDULE_PROPS, type ScheduleProps } from './attribut
 import { ScheduleView } from './ScheduleView.js';
 import { scheduleCss } from './styles.js';
 
-const LibraryTag = lazy(() => import('../library/index.js').then((m) => ({ default: m.LibraryTag })));
+type LibraryTagProps = ComponentProps<typeof import('../library/LibraryTag.js').LibraryTag>;
+const LibraryTag = lazyChunk<LibraryTagProps>('the library', () =>
+  import('../library/index.js').then((m) => ({ default: m.LibraryTag })),
+);
 
 /** The element's root component. */
 export function Schedule(props: ScheduleProps & ShellProps): ReactNode {
@@ -21,15 +26,25 @@ export function Schedule(props: ScheduleProps & ShellProps): ReactNode {
   const { options, notices } = useAttributes('channel-schedule', SCHEDULE_PROPS, props, parseScheduleTag);
   if (options.view === 'library')
     return (
-      <Suspense
-        fallback={
+      // The library's code is a chunk: until it is in, and should it not load, the element's own frame says so.
+      <ErrorBoundary
+        tag="channel-schedule"
+        frame={(panel) => (
           <ElementShell container={props.container} lang={props.lang} css={[]}>
-            {() => <LoadingPanel />}
+            {() => panel}
           </ElementShell>
-        }
+        )}
       >
-        <LibraryTag container={props.container} lang={props.lang} options={options.options} notices={notices} />
-      </Suspense>
+        <Suspense
+          fallback={
+            <ElementShell container={props.container} lang={props.lang} css={[]}>
+              {() => <LoadingPanel />}
+            </ElementShell>
+          }
+        >
+          <LibraryTag container={props.container} lang={props.lang} options={options.options} notices={notices} />
+        </Suspense>
+      </ErrorBoundary>
     );
   return (
     <ElementShell container={props.container} lang={props.lang} css={scheduleCss}>

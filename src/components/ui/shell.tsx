@@ -25,6 +25,7 @@ import { ElementContext, useElement, type ElementInfo } from './context.js';
 export { useElement, type ElementInfo } from './context.js';
 import { adopt, baseCss } from './styles.js';
 import { tagViewHost, ViewHostProvider, type ViewHost } from './view.js';
+import { ErrorBoundary } from './boundary.js';
 
 /**
  * The language of an element: its own `lang`, else the script's `data-lang`, else the nearest `[lang]`
@@ -100,7 +101,8 @@ export function ElementShell(props: {
   } else if (startup.status !== 'ready' || !langReady) {
     body = <LoadingPanel text={info.t('common.loading')} />;
   } else {
-    body = props.children(info);
+    // A render error or a chunk that did not load shows a panel with Retry, never a blank element.
+    body = <ErrorBoundary tag={host.localName}>{props.children(info)}</ErrorBoundary>;
   }
   return (
     <ElementContext.Provider value={info}>

@@ -2,7 +2,8 @@
  * Which page each route opens, loaded lazily: each page (and the feature view it renders) is its own chunk, fetched
  * the first time the route is visited.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { lazyChunk } from '../../ui/lazy.js';
 import type { RouteName } from '../../../lib/routes.js';
 
 type Module = Promise<{ default: ComponentType }>;
@@ -63,13 +64,13 @@ const KIND: Record<RouteName | 'page', Kind> = {
   share: 'share',
 };
 
-const pages = Object.fromEntries(Object.entries(loaders).map(([kind, load]) => [kind, lazy(load)])) as Record<
-  Kind,
-  LazyExoticComponent<ComponentType>
->;
+// Each page loads within the chunk-load timeout, and a failed load starts again on the error panel's Retry.
+const pages = Object.fromEntries(
+  Object.entries(loaders).map(([kind, load]) => [kind, lazyChunk(`the ${kind} page`, load)]),
+) as Record<Kind, ComponentType>;
 
 /** The page component of a route. */
-export function pageOf(name: RouteName | 'page'): LazyExoticComponent<ComponentType> {
+export function pageOf(name: RouteName | 'page'): ComponentType {
   return pages[KIND[name]];
 }
 

@@ -1,0 +1,77 @@
+/**
+ * The error boundary of every element (and of the site's pages, inside the layout): a render error or a chunk that
+ * could not be loaded shows a translated panel with Retry instead of leaving the element blank, and is reported
+ * once (stores/errors.ts). Retry gives failed chunks a fresh start (lazy.ts) and renders again.
+ */
+import { Component, useEffect, useRef, type ErrorInfo, type ReactNode } from 'react';
+import { ChunkLoadError } from '../../lib/chunks.js';
+import { reportElementError } from '../../stores/errors.js';
+import { useElement } from './context.js';
+import { retryFailedChunks } from './lazy.js';
+
+interface BoundaryProps {
+  /** The element's tag, named in the report. */
+  tag: string;
+  /** A new value starts again after a failure (the site's route: another page is a fresh start). */
+  resetKey?: string | undefined;
+  /** Puts the panel in a frame that gives it the element's texts, where the boundary sits above the shell. */
+  frame?: ((panel: ReactNode) => ReactNode) | undefined;
+  children: ReactNode;
+}
+
+/** Catches what its children throw while rendering. */
+export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; failed: boolean }> {
+  override state = { error: undefined as unknown, failed: false };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error, failed: true };
+  }
+
+  override componentDidCatch(error: unknown, info: ErrorInfo): void {
+    reportElementError(this.props.tag, error, info.componentStack);
+  }
+
+  override componentDidUpdate(previous: BoundaryProps): void {
+    if (this.state.failed && previous.resetKey !== this.props.resetKey) {
+      retryFailedChunks();
+      this.setState({ error: undefined, failed: false });
+    }
+  }
+
+  override render(): ReactNode {
+    if (!this.state.failed) return this.props.children;
+    const frame = this.props.frame ?? ((panel: ReactNode) => panel);
+    return frame(
+      <ErrorPanel
+        chunk={
+          this.state.error instanceof ChunkLoadError ||
+          (this.state.error as Error | undefined)?.name === 'ChunkLoadError'
+        }
+        onRetry={() => {
+          retryFailedChunks();
+          this.setState({ error: undefined, failed: false });
+        }}
+      />,
+    );
+  }
+}
+
+/** What the viewer sees: what went wrong, in their language, and Retry (focused, so a keyboard user is there). */
+function ErrorPanel(props: { chunk: boolean; onRetry: () => void }): ReactNode {
+  const { t } = useElement();
+  const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    // Only when focus was inside what just failed (or nowhere): never pull focus from the host page.
+    const root = button.current?.getRootNode() as ShadowRoot | Document | undefined;
+    const active = root && 'activeElement' in root ? root.activeElement : null;
+    if (!active || active === document.body) button.current?.focus({ preventScroll: true });
+  }, []);
+  return (
+    <div className="panel error" role="alert" part="error">
+      <p>{t(props.chunk ? 'errors.chunk' : 'errors.element')}</p>
+      <button ref={button} type="button" className="btn" part="button retry" onClick={props.onRetry}>
+        {t('common.retry')}
+      </button>
+    </div>
+  );
+}

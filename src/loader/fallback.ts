@@ -1,0 +1,51 @@
+/**
+ * What the loader does when a tag's code cannot be had (it failed, or did not arrive within the 120 s chunk-load
+ * timeout): one log entry to the channel's logging endpoint, and a short message in each element of that tag that
+ * has nothing of its own inside. The message is light DOM: should the code arrive after all (a later insertion
+ * tries again), the element's shadow root hides it. Dependency-free and small: it is part of the loader.
+ */
+
+const TEXTS = {
+  en: 'This part of the page could not be loaded. Check your connection and reload the page.',
+  fr: 'Cette partie de la page n’a pas pu être chargée. Vérifiez votre connexion et rechargez la page.',
+};
+
+/** The message in each element of `tag` with no content of its own, in the element's language (else `lang`). */
+export function showUnloaded(tag: string, lang: string | undefined): void {
+  for (const element of document.querySelectorAll(tag)) {
+    if (element.childElementCount > 0 || element.textContent?.trim()) continue;
+    const around = element.closest('[lang]')?.getAttribute('lang') ?? lang ?? '';
+    const note = document.createElement('p');
+    note.setAttribute('role', 'alert');
+    note.setAttribute('data-channel-unloaded', '');
+    note.textContent = /^fr\b/i.test(lang ?? around) ? TEXTS.fr : TEXTS.en;
+    element.appendChild(note);
+  }
+}
+
+/**
+ * Posts one log entry (the client's shape: date, status 0, service 'chunk', channel, message, request_data, url) to
+ * `logUrl`. Never throws.
+ */
+export function reportUnloaded(logUrl: string, channel: string, message: string, chunkUrl: string): void {
+  try {
+    void fetch(logUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      credentials: 'omit',
+      keepalive: true,
+      body: JSON.stringify({
+        date: new Date().toISOString(),
+        status: 0,
+        service: 'chunk',
+        channel,
+        message,
+        request_data: null,
+        url: chunkUrl,
+        channel_key: channel,
+      }),
+    }).catch(() => undefined);
+  } catch {
+    // Reporting never adds a failure of its own.
+  }
+}
