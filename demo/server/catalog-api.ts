@@ -247,9 +247,14 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
       return { data: rows.map((row) => participantJson(row, media)), meta };
     },
     participantGroups: ({ channelId, media }) => ({
-      data: db
-        .all('SELECT * FROM participant_groups WHERE channel_id = ? ORDER BY name', [channelId])
-        .map((row) => ({ id: Number(row.id), name: String(row.name), alias: str(row.alias), image: media(row.image) })),
+      data: db.all('SELECT * FROM participant_groups WHERE channel_id = ? ORDER BY name', [channelId]).map((row) => ({
+        id: Number(row.id),
+        name: String(row.name),
+        alias: str(row.alias),
+        image: media(row.image),
+        // The school's properties (conference, division, ...): what video analytics report as its league.
+        properties: groupProperties(row.properties_json),
+      })),
     }),
     groupProperties: ({ channelId }) => {
       // Derived from the schools' own properties, so a new school's conference shows up without extra data.
@@ -268,4 +273,19 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
       return { data: [...values].map(([name, set]) => ({ name, values: [...set].sort() })) };
     },
   };
+}
+
+/** A school's stored properties as strings (or null), whatever the stored JSON holds. */
+function groupProperties(json: unknown): Record<string, string | null> {
+  try {
+    const parsed = JSON.parse(String(json ?? '{}')) as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(parsed).map(([name, value]) => [
+        name,
+        value === null || value === undefined ? null : String(value),
+      ]),
+    );
+  } catch {
+    return {};
+  }
 }

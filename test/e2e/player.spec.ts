@@ -303,6 +303,11 @@ test('video analytics reach the datalake and the Mux beacon collector after the 
   await expect
     .poll(async () => (await datalake()).some((e) => e.body.stream_id === String(id) && e.body.event === 'first_frame'))
     .toBe(true);
+  // What is watched, from the event: its category, its home team's sport and gender, school and the school's league.
+  const first = (await datalake()).find((e) => e.body.stream_id === String(id) && e.body.event === 'first_frame')!;
+  expect(first.body).toMatchObject({ stream_type: 'vod', profile: 'demo-analytics-profile' });
+  for (const field of ['category', 'sport', 'gender', 'school', 'league', 'title'])
+    expect(typeof first.body[field], field).toBe('string');
   const beacons = async () =>
     ((await (await request.get(`${BUNDLE_ORIGIN}/__dev/beacons?since=${since}`)).json()) as { data: unknown[] }).data;
   await expect.poll(async () => (await beacons()).length, { timeout: 30_000 }).toBeGreaterThan(0);

@@ -9,6 +9,7 @@ import { API_TRACKER_BATCH, API_TRACKER_FLUSH_MS, ANALYTICS_TIMEOUT_MS } from '.
 import { setConsent, consentRecord, installConsentApi } from '../../src/lib/consent.js';
 import { setEnv } from '../../src/lib/env.js';
 import { loginEvent, listViewed, pageView, startAnalytics, elementStarted } from '../../src/stores/analytics/events.js';
+import { videoDetails } from '../../src/stores/analytics/video.js';
 import { AFTER_RELEASE_MS, holdAnalytics } from '../../src/stores/analytics/gate.js';
 import { flushApiCalls, trackApiCall } from '../../src/stores/analytics/tracker.js';
 import { $config, setConfig } from '../../src/stores/config.js';
@@ -377,5 +378,65 @@ describe('analytics', () => {
     await world.advance(1);
     expect(signal.aborted).to.equal(true);
     expect(to('session/')).to.have.length(0);
+  });
+
+  it('describes an event for the video payloads: category, sport, gender, school and league', async () => {
+    world.server
+      .on('GET', 'http://api.test/keys/demo.json', { body: { channel_key: 'demo' } })
+      .on('POST', `${API}/get_api_key`, ok({ api_key: 'key-1' }))
+      .on(
+        'GET',
+        `${API}/participant-groups`,
+        ok([
+          { id: 3, name: 'Northfield University', properties: { conference: 'Atlantic', division: 'I' } },
+          { id: 4, name: 'Harbor City', properties: { league: 'Coastal League', conference: 'Bay' } },
+        ]),
+      )
+      .on(
+        'GET',
+        `${API}/events-categories`,
+        ok([
+          {
+            id: 1,
+            name: 'Hockey',
+            sport: 'hockey',
+            children: [{ id: 2, name: "Women's Hockey", sport: 'hockey', gender: 'female' }],
+          },
+        ]),
+      );
+    const event = (participants: unknown[], home: number | null, categoryId = 2) =>
+      ({
+        id: 5,
+        name: 'Final',
+        event_category_id: categoryId,
+        category: { id: categoryId, name: "Women's Hockey" },
+        participants,
+        home_team_id: home,
+      }) as never;
+    const teams = [
+      { id: 10, name: 'Huskies', properties: { sport: 'basketball', gender: 'male' }, participant_group_id: 3 },
+      { id: 11, name: 'Sharks', properties: { sport: null, gender: null }, participant_group_id: 4 },
+    ];
+    expect(await videoDetails(event(teams, 10))).to.deep.equal({
+      category: "Women's Hockey",
+      sport: 'basketball',
+      gender: 'male',
+      school: 'Northfield University',
+      league: 'Atlantic',
+    });
+    // A home team that does not say: its category says the sport and gender; its school's league wins over the conference.
+    expect(await videoDetails(event(teams, 11))).to.deep.equal({
+      category: "Women's Hockey",
+      sport: 'hockey',
+      gender: 'female',
+      school: 'Harbor City',
+      league: 'Coastal League',
+    });
+    // No teams: the category alone.
+    expect(await videoDetails(event([], null))).to.deep.equal({
+      category: "Women's Hockey",
+      sport: 'hockey',
+      gender: 'female',
+    });
   });
 });
