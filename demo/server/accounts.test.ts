@@ -968,7 +968,7 @@ describe('the rest', () => {
       }
     }
     assert.equal((await fetch(`${h.base}/auth/login/twitter/callback`)).status, 404);
-    for (const page of ['/tv.html', '/tv.js', '/outbox.html', '/outbox.js', '/dev-pages.css']) {
+    for (const page of ['/tv.html', '/tv.js', '/outbox.html', '/outbox.js', '/dev-secret.js', '/dev-pages.css']) {
       const res = await fetch(`${h.base}${page}`);
       assert.equal(res.status, 200, page);
       const text = await res.text();

@@ -173,6 +173,7 @@ describe('critical: the dev endpoints', () => {
       ['/outbox.html'],
       ['/analytics.html'],
       ['/analytics-dev.js'],
+      ['/dev-secret.js'],
       ['/outbox.js'],
       ['/stripe-test-double.js'],
       ['/gtag-stand-in.js'],

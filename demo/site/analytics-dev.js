@@ -3,9 +3,8 @@
 // and tag-manager events. Refreshes every 3 s while the page is visible. External file: the demo CSP forbids inline
 // script.
 //
-// Like the outbox, the dev endpoints answer only with this start's dev secret: the server prints this page's address
-// with the secret in the fragment (`analytics.html#dev-secret=…`), which this page keeps for this tab only
-// (sessionStorage) and takes out of the address.
+// Like the outbox, the dev endpoints answer only with this start's dev secret (dev-secret.js takes it from the
+// address the server prints, `analytics.html#dev-secret=…`).
 (function () {
   var root = document.getElementById('analytics');
   var base = root.getAttribute('data-api') + '/__dev/analytics';
@@ -13,19 +12,8 @@
   var statusEl = document.getElementById('analytics-status');
   var tables = document.getElementById('analytics-tables');
   var shown = '';
-  var STORE = 'channel-dev-secret';
 
-  function takeSecret() {
-    var fromHash = /^#dev-secret=([0-9a-f]+)$/.exec(location.hash);
-    try {
-      if (fromHash) sessionStorage.setItem(STORE, fromHash[1]);
-      if (fromHash) history.replaceState(null, '', location.pathname + location.search);
-      return sessionStorage.getItem(STORE) || '';
-    } catch (err) {
-      return fromHash ? fromHash[1] : '';
-    }
-  }
-  var secret = takeSecret();
+  var secret = window.channelDevSecret.take();
   channel.value = new URLSearchParams(location.search).get('channel') || 'demo';
 
   function el(tag, className, text) {
@@ -161,11 +149,7 @@
       .catch(function (error) {
         if (error.message === 'locked') {
           secret = '';
-          try {
-            sessionStorage.removeItem(STORE);
-          } catch (err) {
-            /* storage off: nothing kept */
-          }
+          window.channelDevSecret.forget();
           locked();
         } else statusEl.textContent = 'Could not load the numbers: ' + error.message;
       });
@@ -177,7 +161,7 @@
     refresh();
   });
   window.addEventListener('hashchange', function () {
-    secret = takeSecret();
+    secret = window.channelDevSecret.take();
     refresh();
   });
   setInterval(function () {

@@ -2,10 +2,8 @@
 // with their links clickable. Refreshes every 3 s while the page is visible. External file: the demo CSP forbids
 // inline script.
 //
-// The dev endpoints answer only with this start's dev secret in the X-Channel-Dev-Secret header. The server prints
-// this page's address with the secret in the fragment (`outbox.html#dev-secret=…`): a fragment never reaches a
-// server, a log or a Referer. The page keeps it for this tab only (sessionStorage: other pages of the origin, and
-// later tabs, never see it) and takes it out of the address; after a restart it asks for the new link.
+// The dev endpoints answer only with this start's dev secret (dev-secret.js takes it from the address the server
+// prints, `outbox.html#dev-secret=…`); after a restart the page asks for the new link.
 (function () {
   var root = document.getElementById('outbox');
   var base = root.getAttribute('data-api') + '/__dev/outbox';
@@ -14,19 +12,8 @@
   var list = document.getElementById('outbox-list');
   var statusEl = document.getElementById('outbox-status');
   var shown = '';
-  var STORE = 'channel-dev-secret';
 
-  function takeSecret() {
-    var fromHash = /^#dev-secret=([0-9a-f]+)$/.exec(location.hash);
-    try {
-      if (fromHash) sessionStorage.setItem(STORE, fromHash[1]);
-      if (fromHash) history.replaceState(null, '', location.pathname + location.search);
-      return sessionStorage.getItem(STORE) || '';
-    } catch (err) {
-      return fromHash ? fromHash[1] : '';
-    }
-  }
-  var secret = takeSecret();
+  var secret = window.channelDevSecret.take();
 
   to.value = new URLSearchParams(location.search).get('to') || '';
 
@@ -93,11 +80,7 @@
       .catch(function (error) {
         if (error.message === 'locked') {
           secret = '';
-          try {
-            sessionStorage.removeItem(STORE);
-          } catch (err) {
-            /* storage off: nothing kept */
-          }
+          window.channelDevSecret.forget();
           locked();
         } else statusEl.textContent = 'Could not load the outbox: ' + error.message;
       });
@@ -114,7 +97,7 @@
   });
   // The printed link opened where the page already is changes only the fragment: take the secret from it then too.
   window.addEventListener('hashchange', function () {
-    secret = takeSecret();
+    secret = window.channelDevSecret.take();
     refresh();
   });
   setInterval(function () {
