@@ -1,6 +1,7 @@
 /** `<channel-player>`: live and on-demand playback with access control, prerolls and recovery. */
 import { Player } from '../src/components/player/Player.js';
 import { PLAYER_PROPS } from '../src/components/player/attributes.js';
+import { withMediaApi } from '../src/media/element-api.js';
 import { applyConfig } from '../src/start.js';
 import { elementStarted } from '../src/stores/analytics/events.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
@@ -18,6 +19,12 @@ import { defineOnce, makeElement } from './define.js';
  * @fires channel-login-request - a guest asked to sign in to watch (detail.reason, detail.eventId)
  * @fires channel-purchase-request - a paywall offer was chosen (detail.eventId, detail.offer {type, id, packageId})
  * @fires channel-event-select - a clip's event link was followed (detail.id); cancelable
+ * @fires channel-ad-start, channel-ad-end - a preroll started, ended (`adPlaying` says which)
+ * @fires play, pause, playing, waiting, timeupdate, durationchange, volumechange, ratechange, seeking, seeked,
+ *   ended, error, loadedmetadata, loadeddata, progress, ... - the video's media events, from the element
+ * Media API (as HTMLMediaElement): play(), pause(), currentTime, duration, paused, ended, muted, volume,
+ * playbackRate, seekable, buffered, readyState, textTracks, requestPictureInPicture(), requestFullscreen(),
+ * plus adPlaying, streamType and targetLiveWindow (see the README's "Media API").
  * @csspart player, header, title, badge, badge-live, stage, video, poster, loading, error, message, geo-blocked,
  *   no-recording, sign-in, countdown, countdown-clock, paywall, offers, offer, offer-price, offer-button, button,
  *   play, retry, unmute, download, actions, ad-label, reconnecting, playback-error, denied, notice, clip-maker,
@@ -29,7 +36,7 @@ import { defineOnce, makeElement } from './define.js';
  *   clip-making, clip-event, clip-event-link
  * @cssprop --channel-accent, --channel-radius, --channel-player-background, --channel-live
  */
-export const createPlayerElement = () => makeElement(Player, PLAYER_PROPS);
+export const createPlayerElement = () => withMediaApi(makeElement(Player, PLAYER_PROPS));
 
 /** Configures the session (first chunk wins) and defines the tag. */
 export function start(options: ConfigureOptions, base: string): void {

@@ -25,6 +25,9 @@ import type { Origins, PathHandler } from './types.js';
  * Paths of the channel site's account routes that emailed links and social callbacks open: both listeners serve
  * demo/site/account.html there, whose `<channel-profile>` reads the path and query to run the flow.
  */
+/** The demo page where media-chrome drives the player (its controls' templates need inline styles). */
+const MEDIA_CHROME_PAGE = '/media-chrome.html';
+
 const ACCOUNT_ROUTES = new Set([
   '/verify-email',
   '/password-reset',
@@ -193,7 +196,8 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     if (dev) {
       const vendor = VENDOR_FILES[path];
       if (vendor && (await serveStatic(req, res, ctx.rootDir, `/${vendor}`, pageOptions()))) return;
-      if (await serveStatic(req, res, siteDir, path, pageOptions({ noPolicy: path.startsWith('/bench/') }))) return;
+      const options = pageOptions({ noPolicy: path.startsWith('/bench/'), inlineStyles: path === MEDIA_CHROME_PAGE });
+      if (await serveStatic(req, res, siteDir, path, options)) return;
     }
     throw new HttpError(404, 'Not found.');
   }
@@ -204,7 +208,8 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     if (await serveAccountRoute(req, res, url.pathname)) return;
     if (await serveSitePage(req, res, url.pathname)) return;
-    if (await serveStatic(req, res, siteDir, url.pathname, pageOptions())) return;
+    const options = pageOptions({ inlineStyles: url.pathname === MEDIA_CHROME_PAGE });
+    if (await serveStatic(req, res, siteDir, url.pathname, options)) return;
     throw new HttpError(404, 'Not found.');
   }
 

@@ -34,11 +34,12 @@ export const CORS_HEADERS: Record<string, string> = {
 };
 
 /** The strict policy demo pages run under, so the bundle is proven to work without inline scripts or styles. */
-export function contentSecurityPolicy(bundleOrigin: string): string {
+export function contentSecurityPolicy(bundleOrigin: string, inlineStyles = false): string {
   return [
     "default-src 'self'",
     `script-src 'self' ${bundleOrigin}`,
-    "style-src 'self'",
+    // Only for a page that hosts a third party whose templates carry <style> (media-chrome); ours never need it.
+    inlineStyles ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     `connect-src 'self' ${bundleOrigin}`,
     `img-src 'self' data: ${bundleOrigin}`,
     // Streams come from the API origin; hls.js plays through MediaSource blob: URLs and gives its subtitle
@@ -59,6 +60,8 @@ export interface StaticOptions {
   cors?: boolean;
   /** Serve HTML without the Content-Security-Policy (benchmark pages only). */
   noPolicy?: boolean;
+  /** Allow inline styles in the page's policy (the media-chrome demo, whose controls carry <style>). */
+  inlineStyles?: boolean;
   /** More placeholders of HTML pages and what replaces them (HTML-escaped here, so values may be any text). */
   placeholders?: Record<string, string>;
 }
@@ -114,7 +117,8 @@ export async function serveStatic(
     for (const [placeholder, value] of Object.entries(options.placeholders ?? {}))
       html = html.replaceAll(placeholder, xml(value));
     // Benchmark pages run the peers (hls.js, Mux Player) as their authors ship them: no policy for any of them.
-    if (!options.noPolicy) headers['Content-Security-Policy'] = contentSecurityPolicy(options.bundleOrigin);
+    if (!options.noPolicy)
+      headers['Content-Security-Policy'] = contentSecurityPolicy(options.bundleOrigin, options.inlineStyles);
     const body = Buffer.from(html);
     res.writeHead(200, { ...headers, 'Content-Length': String(body.length) });
     res.end(req.method === 'HEAD' ? undefined : body);
@@ -182,4 +186,6 @@ export function placeholderSvg(kind: 'logo' | 'art', slug: string, label: string
 export const VENDOR_FILES: Record<string, string> = {
   '/vendor/hls.light.mjs': 'node_modules/hls.js/dist/hls.light.min.mjs',
   '/vendor/mux-player.mjs': 'node_modules/@mux/mux-player/dist/mux-player.mjs',
+  // The media element demo (demo/site/media-chrome.html) and its e2e test: a real client of the media API.
+  '/vendor/media-chrome.js': 'node_modules/media-chrome/dist/iife/index.js',
 };

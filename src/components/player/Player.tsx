@@ -2,10 +2,12 @@
  * `<channel-player>`'s root: parses the attributes once and renders the player view inside the element's shell.
  * The view does the rest (see PlayerView.tsx).
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { bridgeFor } from '../../media/element-api.js';
 import { prefetchPlayable } from '../../stores/player.js';
 import { useAttributes } from '../ui/attributes.js';
 import { ElementShell, type ShellProps } from '../ui/shell.js';
+import { tagViewHost } from '../ui/view.js';
 import { parsePlayerProps, PLAYER_PROPS, type PlayerProps } from './attributes.js';
 import { PlayerView } from './PlayerView.js';
 import { clipsCss } from '../clips/styles.js';
@@ -20,8 +22,14 @@ export function Player(props: PlayerProps & ShellProps): ReactNode {
     if (options.target) prefetchPlayable(options.target);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [targetKey]);
+  // The element's media API answers for the stage its view plays on (src/media/element-api.ts).
+  const container = props.container;
+  const viewHost = useMemo(() => {
+    const host = (container instanceof ShadowRoot ? container.host : container) as HTMLElement | undefined;
+    return host ? tagViewHost(host, { media: bridgeFor(host) }) : undefined;
+  }, [container]);
   return (
-    <ElementShell container={props.container} lang={props.lang} css={[playerCss, clipsCss]}>
+    <ElementShell container={container} lang={props.lang} css={[playerCss, clipsCss]} viewHost={viewHost}>
       {() => <PlayerView options={options} notices={notices} />}
     </ElementShell>
   );

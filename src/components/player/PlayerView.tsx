@@ -51,6 +51,17 @@ export function PlayerView(props: {
 
   const state = useStore(store.$state);
   const clip = options.target?.kind === 'clip';
+  // What a waiting play() of the element's media API is told when nothing can play (a paywall, an error...).
+  const media = useViewHost().media;
+  const blocked =
+    state.status === 'error'
+      ? 'The item could not be loaded.'
+      : state.status === 'idle'
+        ? 'There is nothing to play.'
+        : state.status === 'ready' && state.access.kind !== 'play'
+          ? `The item cannot play here (${state.access.kind}).`
+          : undefined;
+  useEffect(() => media?.unavailable(blocked), [media, blocked]);
   const notFound = state.status === 'error' && state.error instanceof HttpError && state.error.status === 404;
   const content =
     state.status === 'idle' ? (

@@ -13,6 +13,7 @@ import {
 } from '../../media/session.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
+import { useViewHost } from '../ui/view.js';
 import type { PlayerOptions } from './options.js';
 
 /** Seek step of the arrow keys, in seconds. */
@@ -42,7 +43,12 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   const stage = useRef<HTMLDivElement>(null);
   const session = useRef<MediaSession | undefined>(undefined);
   const [state, setState] = useState<SessionState>(() => idleSession(options.autoplay));
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const liveRef = useRef(live);
+  liveRef.current = live;
   const source = { url, live, prefer: options.prefer, muted: options.muted };
+  const media = useViewHost().media;
 
   useEffect(() => {
     const running = initialize(video.current!, {
@@ -52,10 +58,23 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       renewStream: store.renewStream,
       reloadStream: store.reloadStream,
       analytics: store.analytics,
-      onState: setState,
+      onState: (next) => {
+        stateRef.current = next;
+        media?.stateChanged(next);
+        setState(next);
+      },
     });
     session.current = running;
+    // The element's media API (play(), currentTime, the re-dispatched events) answers for this stage.
+    const detach = media?.attach({
+      video: video.current!,
+      stage: stage.current!,
+      live: () => liveRef.current,
+      session: () => session.current,
+      state: () => stateRef.current,
+    });
     return () => {
+      detach?.();
       session.current = undefined;
       running.teardown();
     };

@@ -11,6 +11,7 @@ import {
   ChannelVodSelectEvent,
   own,
 } from '../../events/index.js';
+import type { MediaHost } from '../../media/element-api.js';
 import { requestPurchase, requestSignIn, type PurchaseRequest, type SignInRequest } from '../../stores/requests.js';
 
 /** Where a view asks to go. */
@@ -48,6 +49,8 @@ export interface ViewHost {
    * base); a standalone tag has none.
    */
   siteHref?: ((path: string) => string) | undefined;
+  /** The root element's media API (`<channel-player>`): the stage a player view plays on. */
+  media?: MediaHost | undefined;
 }
 
 /** The tag's answers: public events from the element (marked as ours), and the request stores. */
