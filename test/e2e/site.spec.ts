@@ -89,66 +89,88 @@ async function libraryAndShare(request: APIRequestContext, channel: string): Pro
   return [`/watch_library/${items.data[0]!.id}`, `/share/${clip.id}/${clip.uuid}`];
 }
 
-/** Every route of the table (and a channel page) as a viewer opens it; ids filled in from the server. */
-async function routes(request: APIRequestContext, channel: string): Promise<string[]> {
-  const ids = await eventIds(request, channel);
-  const event = Object.values(ids)[0]!;
-  const [libraryItem, sharedClip] = await libraryAndShare(request, channel);
-  return [
-    '/',
-    '/packages',
-    '/vod_library',
-    `/watch/${event}`,
-    `/watch_embed/${event}`,
-    libraryItem,
-    sharedClip,
-    '/upcoming',
-    '/vod',
-    '/live',
-    '/schedule',
-    '/login',
-    '/registration',
-    '/verify-notice',
-    '/verify-email',
-    '/password-reset-request',
-    '/password-reset',
-    '/profile',
-    '/profile/transactions',
-    '/profile/clips',
-    '/profile/sessions/add',
-    '/profile/edit',
-    '/contacts',
-    '/about',
-    '/faq',
-    '/buy',
-    `/select-package/${await packageId(request, channel)}`,
-    '/simulate',
-    '/confirm-account-deletion',
-    '/404',
-    '/privacy_policy',
-    '/terms_conditions',
-  ];
+/** Every route of the table (and a channel page) as a viewer opens it; `{…}` are ids filled in from the server. */
+const ROUTES = [
+  '/',
+  '/packages',
+  '/vod_library',
+  '/watch/{event}',
+  '/watch_embed/{event}',
+  '{library}',
+  '{share}',
+  '/upcoming',
+  '/vod',
+  '/live',
+  '/schedule',
+  '/login',
+  '/registration',
+  '/verify-notice',
+  '/verify-email',
+  '/password-reset-request',
+  '/password-reset',
+  '/profile',
+  '/profile/transactions',
+  '/profile/clips',
+  '/profile/sessions/add',
+  '/profile/edit',
+  '/contacts',
+  '/about',
+  '/faq',
+  '/buy',
+  '/select-package/{package}',
+  '/simulate',
+  '/confirm-account-deletion',
+  '/404',
+  '/privacy_policy',
+  '/terms_conditions',
+];
+
+const ROUTES_PER_TEST = 4;
+
+/** The ids a channel's routes need, asked once per worker and channel. */
+const routeIds = new Map<string, Promise<Record<string, string>>>();
+async function idsOf(request: APIRequestContext, channel: string): Promise<Record<string, string>> {
+  const ask = async () => {
+    const [library, share] = await libraryAndShare(request, channel);
+    return {
+      event: String(Object.values(await eventIds(request, channel))[0]!),
+      library,
+      share,
+      package: String(await packageId(request, channel)),
+    };
+  };
+  let ids = routeIds.get(channel);
+  if (!ids) {
+    ids = ask();
+    routeIds.set(channel, ids);
+    ids.catch(() => routeIds.delete(channel));
+  }
+  return ids;
 }
 
 for (const [lang, site, channel, name] of [
   ['English', SITE, 'demo', 'Demo Sports Network'],
   ['French', SITE_FR, 'demo-fr', 'Réseau Sports Démo'],
 ] as const) {
-  test(`every route renders its page in ${lang}, named in the title, axe clean`, async ({
-    page,
-    request,
-    makeAxeBuilder,
-  }) => {
-    test.setTimeout(180_000);
-    for (const path of await routes(request, channel)) {
-      await open(page, site, path);
-      await expect(heading(page), path).not.toHaveText('');
-      await expect(page, path).toHaveTitle(new RegExp(name));
-      if (lang === 'French') await expect(app(page).locator('[lang]').first(), path).toHaveAttribute('lang', 'fr');
-      // The page's own content is in (not only the loader) before the audit.
-      await expect(app(page).locator('[part~="loading"]'), path).toHaveCount(0, { timeout: 10_000 });
-      const { violations } = await makeAxeBuilder().include('channel-app').analyze();
-      expect(violations, `${path}: ${violations.map((v) => v.id).join(', ')}`).toEqual([]);
+  test.describe(`every route renders its page in ${lang}, named in the title, axe clean`, () => {
+    // A few routes per test: short enough for a slow machine, and they share the page's cache.
+    for (let i = 0; i < ROUTES.length; i += ROUTES_PER_TEST) {
+      const group = ROUTES.slice(i, i + ROUTES_PER_TEST);
+      test(group.join(' '), async ({ page, request, makeAxeBuilder }) => {
+        test.setTimeout(60_000);
+        const ids = await idsOf(request, channel);
+        for (const route of group) {
+          const path = route.replace(/\{(\w+)\}/g, (_, key: string) => ids[key]!);
+          await open(page, site, path);
+          await expect(heading(page), path).not.toHaveText('');
+          await expect(page, path).toHaveTitle(new RegExp(name));
+          if (lang === 'French') await expect(app(page).locator('[lang]').first(), path).toHaveAttribute('lang', 'fr');
+          // The page's own content is in (not only the loader) before the audit.
+          await expect(app(page).locator('[part~="loading"]'), path).toHaveCount(0, { timeout: 10_000 });
+          const { violations } = await makeAxeBuilder().include('channel-app').analyze();
+          expect(violations, `${path}: ${violations.map((v) => v.id).join(', ')}`).toEqual([]);
+        }
+      });
     }
   });
 }
