@@ -23,7 +23,7 @@ import type { ClipJobs } from './clip-jobs.js';
 import type { ChannelDb, Row } from './db.js';
 import { eventStatus, findEvent, renderEvent, type CachedEvent } from './events.js';
 import { Checks, idOf, listWindow, refuse, textOrNull, type ApiRequest, type Handlers } from './handler.js';
-import { LIVE_WINDOW } from './hls.js';
+import { LIVE_LEAD } from './hls.js';
 import { HttpError } from './http.js';
 import { RateLimiter } from './limits.js';
 import { SEGMENT_SECONDS } from './media.js';
@@ -152,7 +152,7 @@ function clipJson(r: ApiRequest, mediaServer: MediaServer, row: Row): Record<str
  * Where a new clip of `event` may lie, in start_time's terms, and where its cut starts in the recording: a finished
  * event's recording from 0 to its length; a live event's last CLIP_LIVE_WINDOW_SECONDS (no earlier than the live
  * window's first segment) up to now. The live stream at t seconds after the scheduled start plays recording offset
- * (t + LIVE_WINDOW * SEGMENT_SECONDS) mod length (hls.ts: segment n covers start + (n - LIVE_WINDOW) segments).
+ * (t + LIVE_LEAD * SEGMENT_SECONDS) mod length (hls.ts: segment n covers start + (n - LIVE_LEAD) segments).
  */
 function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number) {
   const status = eventStatus(event, r.clock);
@@ -163,7 +163,7 @@ function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number) {
     return { source: 'vod' as const, from: 0, to: recordingSeconds, offset: (start: number) => start };
   }
   const since = r.clock.now - (r.clock.anchor + event.start);
-  const lead = LIVE_WINDOW * SEGMENT_SECONDS;
+  const lead = LIVE_LEAD * SEGMENT_SECONDS;
   return {
     source: 'live' as const,
     from: Math.max(-lead, since - CLIP_LIVE_WINDOW_SECONDS),

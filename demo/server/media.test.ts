@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { endpoints } from '../../src/api/contract.js';
 import { Harness, ok } from './test-helpers.js';
+import { LIVE_DVR_SECONDS } from './hls.js';
 
 const h = new Harness();
 before(() => h.start());
@@ -204,35 +205,44 @@ describe('live', () => {
       ok(text.includes('#EXT-X-PROGRAM-DATE-TIME:'), text);
 
       text = await at(1_999);
-      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), '0');
+      assert.equal(uris(text).length, 6);
+      // One more segment per 2 s of clock; the window keeps growing up to LIVE_DVR_SECONDS (the DVR window).
       text = await at(2_000);
-      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), '1');
+      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), '0');
+      assert.deepEqual(uris(text).slice(-2), ['5.ts', '6.ts']);
 
       // The recording (n segments) loops after segment n - 1, with a discontinuity before segment n.
       const n = segmentCount();
-      const range = (from: number, ext = 'ts') => Array.from({ length: 6 }, (_, i) => `${from + i}.${ext}`);
-      text = await at((n - 1) * 2000);
-      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), String(n - 1));
+      const window = LIVE_DVR_SECONDS / 2;
+      const range = (from: number, to: number, ext = 'ts') =>
+        Array.from({ length: to - from + 1 }, (_, i) => `${from + i}.${ext}`);
+      text = await at((n - 6) * 2000);
       assert.equal(tag(text, 'EXT-X-DISCONTINUITY-SEQUENCE'), '0');
-      assert.deepEqual(uris(text), range(n - 1));
+      assert.deepEqual(uris(text), range(0, n - 1));
+      text = await at((n - 5) * 2000);
       assert.match(
         text,
         new RegExp(
           `${n - 1}\\.ts\\n#EXT-X-DISCONTINUITY\\n#EXT-X-PROGRAM-DATE-TIME:[^\\n]+\\n#EXTINF:[\\d.]+,\\n${n}\\.ts`,
         ),
       );
-      // Once the discontinuity slid out, the sequence counts it.
-      text = await at((n + 1) * 2000);
-      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), String(n + 1));
-      assert.equal(tag(text, 'EXT-X-DISCONTINUITY-SEQUENCE'), '1');
-      ok(!text.includes('#EXT-X-DISCONTINUITY\n'), text);
+      // Ten minutes and more in: the newest LIVE_DVR_SECONDS only.
+      const last = (ms: number) => Math.floor(ms / 2000) + 5;
+      let ms = (window + 40) * 2000;
+      text = await at(ms);
+      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), String(last(ms) - window + 1));
+      assert.deepEqual(uris(text), range(last(ms) - window + 1, last(ms)));
+      // Once a discontinuity slid out, the sequence counts it.
+      const first = last(ms) - window + 1;
+      assert.equal(tag(text, 'EXT-X-DISCONTINUITY-SEQUENCE'), String(Math.floor((first - 1) / n)));
       // Subtitles follow the same window.
-      text = await at((n + 1) * 2000, 'subs-en');
-      assert.deepEqual(uris(text), range(n + 1, 'vtt'));
-      // An hour in: 1800 segments; a loop every n of them.
-      text = await at(3_600_000 - 1);
-      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), '1799');
-      assert.equal(tag(text, 'EXT-X-DISCONTINUITY-SEQUENCE'), String(Math.floor(1798 / n)));
+      text = await at(ms, 'subs-en');
+      assert.deepEqual(uris(text), range(first, last(ms), 'vtt'));
+      // An hour in: 1800 segments after the 6 of the lead.
+      ms = 3_600_000 - 1;
+      text = await at(ms);
+      assert.equal(tag(text, 'EXT-X-MEDIA-SEQUENCE'), String(1804 - window + 1));
+      assert.equal(tag(text, 'EXT-X-DISCONTINUITY-SEQUENCE'), String(Math.floor((1804 - window) / n)));
 
       // Segment k of the live stream is file k mod n of the recording.
       h.nowMs = start + (n + 5) * 2000;

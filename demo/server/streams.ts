@@ -25,7 +25,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { LIVE_WINDOW, livePlaylist, masterPlaylist, segmentExtension, vodPlaylist } from './hls.js';
+import { LIVE_LEAD, livePlaylist, masterPlaylist, segmentExtension, vodPlaylist } from './hls.js';
 import { BoundedMap } from './limits.js';
 import { SEGMENT_SECONDS, segmentPath, type Asset, type MediaLibrary, type Track } from './media.js';
 import { liveThumbnailsVtt, THUMBS_FOLDER, THUMBS_SPRITE, THUMBS_VTT } from './thumbnails.js';
@@ -347,7 +347,7 @@ export class MediaServer {
       const type = name === THUMBS_VTT ? 'text/vtt; charset=utf-8' : 'image/jpeg';
       // A live event's cues are on the event's clock (see thumbnails.ts); a recording's are its positions.
       if (name === THUMBS_VTT && target.kind === 'live')
-        return { status: 200, type, body: liveThumbnailsVtt(asset.duration, LIVE_WINDOW * SEGMENT_SECONDS) };
+        return { status: 200, type, body: liveThumbnailsVtt(asset.duration, LIVE_LEAD * SEGMENT_SECONDS) };
       const data = await readFile(join(this.options.library.dir, asset.thumbnails.folder, name));
       return { status: 200, type, body: data };
     }

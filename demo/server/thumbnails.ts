@@ -6,7 +6,7 @@
  * server under a stream's folder: `.../{stream}/thumbs/thumbnails.vtt` and `.../{stream}/thumbs/sprite.jpg`.
  *
  * A live stream loops over its asset: the live position at `t` seconds after the event's scheduled start shows
- * asset offset `(t + LIVE_WINDOW * SEGMENT_SECONDS) mod duration` (hls.ts). A live event's track is therefore cued
+ * asset offset `(t + LIVE_LEAD * SEGMENT_SECONDS) mod duration` (hls.ts). A live event's track is therefore cued
  * on the event's clock, wrapped around the loop (`liveThumbnailsVtt`): a client takes the cue at
  * `(seconds since event_utc_ts) mod (the last cue's end)`, without knowing the server's live lead.
  */
