@@ -77,6 +77,22 @@ export default {
   // Imports are inlined by the esbuild plugin, so the dev server's own resolution is not needed.
   nodeResolve: false,
   plugins: [esbuildTestBundlePlugin()],
+  middleware: [
+    // Media that never arrives: element tests give a <video> a URL under /__pending/ when they dispatch what real
+    // media would fire themselves, so that no real load ends in an error meanwhile. The answer waits until the
+    // browser lets go of the request (the video is removed), or a minute.
+    async function pendingMedia(context, next) {
+      if (!context.path.startsWith('/__pending/')) return next();
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 60_000);
+        context.req.on('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      context.status = 204;
+    },
+  ],
   browsers: [
     playwrightLauncher({
       product: 'chromium',

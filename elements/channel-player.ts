@@ -27,7 +27,8 @@ import { defineOnce, makeElement } from './define.js';
  * plus adPlaying, streamType and targetLiveWindow (see the README's "Media API").
  * @csspart player, header, title, badge, badge-live, stage, video, poster, loading, error, message, geo-blocked,
  *   no-recording, sign-in, countdown, countdown-clock, paywall, offers, offer, offer-price, offer-button, button,
- *   play, retry, unmute, download, actions, ad-label, reconnecting, playback-error, denied, notice, clip-maker,
+ *   play, retry, unmute, download, actions, ad-label, reconnecting, playback-error, denied, notice, media-bar,
+ *   live (Go to live; data-state edge | behind), resumed, start-over, speed, quality, pip, clip-maker,
  *   clip-button, clip-badge, clip-panel, clip-close, clip-form, clip-timeline, clip-handle, clip-start, clip-end,
  *   clip-thumb, clip-preview, clip-preview-image, clip-selection, clip-set-start, clip-set-end,
  *   clip-play-selection, clip-name, clip-tags, clip-tag, clip-submit, field, field-error, form-error, clip-outcome,

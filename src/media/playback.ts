@@ -41,6 +41,23 @@ export interface HlsLike {
   recoverMediaError(): void;
   destroy(): void;
   on(event: string, listener: (event: string, data: HlsErrorData) => void): void;
+  /** The renditions of the master playlist, once parsed. */
+  readonly levels?: readonly { height: number; bitrate: number }[];
+  /** The rendition playing; set: switch to it now (-1: automatic). */
+  currentLevel?: number;
+}
+
+/** A rendition of the stream, as the quality menu lists it. */
+export interface Rendition {
+  height: number;
+  bitrate: number;
+}
+
+/** The renditions hls.js plays from, and which one is chosen (-1: automatic) and playing. */
+export interface Quality {
+  renditions: readonly Rendition[];
+  selected: number;
+  playing: number;
 }
 
 /** The fields of an hls.js error we read. */
@@ -55,7 +72,7 @@ export interface HlsErrorData {
 export interface HlsClass {
   new (config?: Record<string, unknown>): HlsLike;
   isSupported(): boolean;
-  Events: { ERROR: string; MANIFEST_PARSED: string; FRAG_LOADED: string };
+  Events: { ERROR: string; MANIFEST_PARSED: string; FRAG_LOADED: string; LEVEL_SWITCHED?: string };
 }
 
 /** Loads hls.js: the full build when the stream needs it, else the light one. */
@@ -133,11 +150,15 @@ export interface PlaybackOptions {
    * `denied` now. Without it every refusal is `denied`.
    */
   onRefused?(refusal: Refusal): Promise<boolean> | false;
+  /** hls.js plays: its renditions, and whenever the chosen or playing one changes (the quality menu). */
+  onQuality?(quality: Quality): void;
 }
 
 /** A running playback. */
 export interface Playback {
   readonly engine: Engine | undefined;
+  /** Plays rendition `index` from now on (-1: hls.js chooses); only where hls.js plays. */
+  setQuality(index: number): void;
   destroy(): void;
 }
 
@@ -149,6 +170,25 @@ export const loadHls: HlsLoader = async (full) =>
 /** Whether this browser plays HLS by itself. */
 export function hasNativeHls(video: HTMLVideoElement): boolean {
   return video.canPlayType('application/vnd.apple.mpegurl') !== '';
+}
+
+/** Whether this browser has Media Source Extensions, which hls.js plays through. */
+function hasMse(): boolean {
+  return typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
+}
+
+/**
+ * Whether the browser's own engine plays the stream. By default it does wherever it can, except live streams where
+ * hls.js can play them: Chromium's own HLS engine keeps no seekable window for a live stream, so there would be no
+ * pausing or seeking back (DVR). `prefer` overrides the choice where the browser can follow it.
+ */
+export function playsNatively(
+  video: HTMLVideoElement,
+  options: { prefer?: 'native' | 'mse' | undefined; live: boolean },
+) {
+  if (!hasNativeHls(video)) return false;
+  if (options.prefer) return options.prefer === 'native' || !hasMse();
+  return !options.live || !hasMse();
 }
 
 /** Whether a master playlist lists subtitles or closed captions (which the light hls.js build lacks). */
@@ -172,6 +212,8 @@ export function startPlayback(options: PlaybackOptions): Playback {
   let mediaRecovered = false;
   // A fresh URL was asked for: this playback only waits to be replaced (or to report `denied`).
   let renewing = false;
+  // Chooses a rendition, once hls.js plays.
+  let setLevel: ((index: number) => void) | undefined;
 
   const set = (next: PlaybackState) => {
     if (destroyed) return;
@@ -301,7 +343,7 @@ export function startPlayback(options: PlaybackOptions): Playback {
   };
 
   set({ kind: 'loading' });
-  if (options.prefer !== 'mse' && hasNativeHls(video)) {
+  if (playsNatively(video, options)) {
     engine = 'native';
     const startAt = options.startAt;
     if (startAt !== undefined && startAt > 0 && !live) {
@@ -374,7 +416,23 @@ export function startPlayback(options: PlaybackOptions): Playback {
       }
       set({ kind: 'error', detail: data.details ?? 'playback error' });
     });
-    instance.on(Hls.Events.MANIFEST_PARSED, play);
+    let selected = -1;
+    const quality = () =>
+      options.onQuality?.({
+        renditions: (instance.levels ?? []).map((level) => ({ height: level.height, bitrate: level.bitrate })),
+        selected,
+        playing: instance.currentLevel ?? -1,
+      });
+    setLevel = (index) => {
+      selected = index;
+      instance.currentLevel = index;
+      quality();
+    };
+    instance.on(Hls.Events.MANIFEST_PARSED, () => {
+      quality();
+      play();
+    });
+    if (Hls.Events.LEVEL_SWITCHED) instance.on(Hls.Events.LEVEL_SWITCHED, quality);
     // Asked for captions: hls.js leaves subtitle tracks disabled unless the playlist marks one DEFAULT, so the
     // first one is shown as it appears.
     if (options.captions) {
@@ -394,6 +452,9 @@ export function startPlayback(options: PlaybackOptions): Playback {
   return {
     get engine() {
       return engine;
+    },
+    setQuality(index) {
+      if (!destroyed) setLevel?.(index);
     },
     destroy() {
       if (destroyed) return;

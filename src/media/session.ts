@@ -15,6 +15,7 @@ import {
   type HlsLoader,
   type Playback,
   type PlaybackState,
+  type Quality,
   type Refusal,
 } from './playback.js';
 import { exclusiveSound } from './sound.js';
@@ -37,6 +38,8 @@ export interface SessionState {
   captionsOffer: boolean;
   /** The browser muted the video (autoplay with sound refused) though the page did not ask for it. */
   mutedByBrowser: boolean;
+  /** Where hls.js plays the main stream: its renditions and the chosen one (the quality menu). */
+  quality: Quality | undefined;
 }
 
 /** The stream a session plays, which its owner may change (a freshly signed URL restarts it in place). */
@@ -51,6 +54,8 @@ export interface SessionSource {
 export interface SessionOptions extends SessionSource {
   /** What is watched (analytics). */
   info: VideoInfo;
+  /** Where the main stream starts (seconds; an on-demand video the viewer left there before). */
+  startAt?: number | undefined;
   /** The preroll to play first, if any. */
   takePreroll(): Promise<Preroll | undefined>;
   /** A refused stream (see `PlaybackOptions.onRefused`): a fresh URL coming, or false. */
@@ -112,6 +117,8 @@ export interface MediaSession {
   retry(): void;
   /** Takes the captions offer: the stream restarts through hls.js where it was, showing the first subtitles. */
   showCaptions(): void;
+  /** Plays the main stream's rendition `index` (-1: automatic), where hls.js plays it. */
+  setQuality(index: number): void;
   /** Stops everything the session started. */
   teardown(): void;
 }
@@ -131,6 +138,7 @@ export function idleSession(started = false): SessionState {
     framed: false,
     captionsOffer: false,
     mutedByBrowser: false,
+    quality: undefined,
   };
 }
 
@@ -145,8 +153,10 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
   let stopPhase: (() => void) | undefined;
   // Captions asked for: from then on the main stream plays through hls.js with subtitles, from this position.
   let captions: { at: number } | undefined;
-  // Where the next start of the main stream resumes a non-live stream (after a renewed URL or a Retry).
-  let resumeAt: number | undefined;
+  // Where the next start of the main stream resumes a non-live stream (after a renewed URL or a Retry; at first, where
+  // the viewer left it).
+  let resumeAt: number | undefined = options.live ? undefined : options.startAt;
+  let playing: Playback | undefined;
   let startedAt = env().now();
 
   const set = (patch: Partial<SessionState>) => {
@@ -224,6 +234,7 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
       autoplay: true,
       loadHls: options.loadHls,
       onState: (playback) => set({ playback }),
+      onQuality: (quality) => set({ quality }),
       // Signed stream URLs are bound to the client address and expire after 2 h: a refusal mid-play gets one
       // freshly signed URL from the owner; its `update` then restarts the stream where it stopped.
       onRefused: (refusal) => {
@@ -257,8 +268,11 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
       liveClockMs = env().now() - edge * 1000;
     };
     video.addEventListener('playing', onPlaying);
+    playing = running;
     return () => {
       stopped = true;
+      if (playing === running) playing = undefined;
+      set({ quality: undefined });
       video.removeEventListener('volumechange', onVolume);
       video.removeEventListener('playing', onPlaying);
       monitor?.destroy();
@@ -333,6 +347,9 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
       void options.reloadStream().then((fresh) => {
         if (!tornDown && (fresh === undefined || fresh === url)) restartMain();
       });
+    },
+    setQuality(index) {
+      playing?.setQuality(index);
     },
     showCaptions() {
       captions = { at: video.currentTime };

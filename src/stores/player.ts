@@ -27,6 +27,7 @@ import {
 import { offersFor, type Offer } from './commerce/offers.js';
 import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playback.js';
 import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
+import type { ResumeViewer } from '../media/resume.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
 import { $config, type ChannelConfig } from './config.js';
 import { holdAnalytics } from './analytics/gate.js';
@@ -97,6 +98,8 @@ export interface PlayerStore {
   playbackSettled(): void;
   /** Asks for the download URL of the finished event, then reloads the user's access. */
   download(): Promise<string>;
+  /** Whose resume positions this player reads and keeps: the channel and the signed-in user (or the guest). */
+  resumeViewer(): ResumeViewer | undefined;
   destroy(): void;
 }
 
@@ -375,6 +378,10 @@ export function createPlayer(): PlayerStore {
       // After a download the user's access info is reloaded.
       await reloadUserAccess();
       return answer.data.url;
+    },
+    resumeViewer() {
+      const config = $config.get();
+      return config ? { channel: config.channelKey, userId: $user.get()?.id } : undefined;
     },
     destroy() {
       destroyed = true;

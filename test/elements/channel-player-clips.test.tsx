@@ -4,6 +4,9 @@
 // clip for a guest, one still being made, one gone). The element runs against the unit tests' fake world (a fake
 // fetch answering contract-valid fixtures and recording every request, a fake clock). No real media plays: the
 // <video>'s position, length and seekable range are set by the test.
+// Players of event 501 (live in most tests) say prefer-playback="native": by default a live stream plays through
+// hls.js where the browser has Media Source Extensions (for its DVR window), and the fake world has no media server
+// for hls.js; what is tested here is what reaches the <video>.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { Clip, Event as ChannelEvent, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
@@ -196,7 +199,9 @@ function fakeMedia(
 
 /** A player of event 501 playing (autoplay), the video faked, the Clip button shown. */
 async function playing(options: Parameters<typeof fakeMedia>[1] = {}) {
-  const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+  const el = await fixture(
+    html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+  );
   await waitUntil(() => video(el)?.getAttribute('src'), 'the stream in the video', { timeout: 4000 });
   const media = fakeMedia(el, options);
   await showsPart(el, 'clip-button');
@@ -247,7 +252,9 @@ describe('<channel-player> clips', () => {
   describe('who gets the Clip control', () => {
     it('a guest: the video plays, no Clip control, and no clips are asked for', async () => {
       useFakePlatform();
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await waitUntil(() => video(el)?.getAttribute('src') === VOD_URL, 'the recording');
       await flush();
       expect(has(el, 'clip-button')).to.equal(false);
@@ -256,7 +263,9 @@ describe('<channel-player> clips', () => {
 
     it('a signed-in user without clipping: no Clip control', async () => {
       useFakePlatform({ user: USER(['watch']) });
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await waitUntil(() => video(el)?.getAttribute('src') === VOD_URL, 'the recording');
       await flush(20);
       expect(has(el, 'clip-button')).to.equal(false);
@@ -265,7 +274,7 @@ describe('<channel-player> clips', () => {
     it('with clipping: none before Play and none during the preroll; the Clip control with the main video', async () => {
       useFakePlatform({ user: USER(), prerolls: [{ id: 1, url: 'https://ads.test/ad.m3u8', for_vod: true }] });
       world.server.on('GET', 'https://ads.test/ad.m3u8', { raw: '#EXTM3U' });
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'play');
       expect(has(el, 'clip-button'), 'not before Play').to.equal(false);
       // The ad may end at once (no real media here): every change of the shadow root is looked at while it shows.
@@ -595,7 +604,9 @@ describe('<channel-player> clips', () => {
 
     it('live: the timeline is the last 10 minutes up to the live edge; start_time counts from the event start', async () => {
       useFakePlatform({ user: USER(), live: true });
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await waitUntil(() => video(el)?.getAttribute('src') === LIVE_URL, 'the live stream');
       // The video's own clock: 1000 s buffered since it joined; the viewer 10 s behind the edge.
       const media = fakeMedia(el, { duration: Infinity, time: 990, seekable: [0, 1000] });
@@ -621,7 +632,9 @@ describe('<channel-player> clips', () => {
   describe('before the video knows its length', () => {
     it('Make clip says the video is still starting (and focuses the message); nothing is sent', async () => {
       useFakePlatform({ user: USER() });
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await waitUntil(() => video(el)?.getAttribute('src'), 'the stream in the video', { timeout: 4000 });
       // A recording whose length the video has not told yet.
       fakeMedia(el, { duration: NaN, time: 0, seekable: null });
@@ -638,7 +651,9 @@ describe('<channel-player> clips', () => {
   describe('live without a seekable window', () => {
     it("Chromium's own HLS reports no window: the edge is where the video plays, and the window still reaches 10 minutes back", async () => {
       useFakePlatform({ user: USER(), live: true });
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await waitUntil(() => video(el)?.getAttribute('src') === LIVE_URL, 'the live stream');
       fakeMedia(el, { duration: Infinity, time: 30, seekable: null });
       await showsPart(el, 'clip-button');

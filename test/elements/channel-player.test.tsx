@@ -3,6 +3,9 @@
 // keys host and the channel API with contract-valid fixtures and records every request, a fake clock for the
 // player's timers (start time, re-checks, retries), and a recording logger. Global events go through `window`,
 // as on a real page. No real media is played: a stream URL only has to reach the <video>.
+// Players of event 501 (live in most tests) say prefer-playback="native": by default a live stream plays through
+// hls.js where the browser has Media Source Extensions (for its DVR window), and the fake world has no media server
+// for hls.js; what is tested here is what reaches the <video>.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { Event as ChannelEvent, Package, Subscription } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
@@ -264,7 +267,9 @@ describe('<channel-player>', () => {
 
     it('embed: no header or title, only the stage; autoplay gives the video its stream at once', async () => {
       serveEvent(ok(event({ media: live() })));
-      const el = await fixture(html`<channel-player event-id="501" embed autoplay></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" embed autoplay></channel-player>`,
+      );
       await waitUntil(() => video(el)?.getAttribute('src') === LIVE_URL, 'the stream in the video');
       expect(has(el, 'header')).to.equal(false);
       expect(has(el, 'title')).to.equal(false);
@@ -275,7 +280,7 @@ describe('<channel-player>', () => {
     });
     it('autoplay added after the Play button showed starts the stream without a click', async () => {
       serveEvent(ok(event({ media: live() })));
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'play');
       expect(video(el)?.getAttribute('src') ?? null, 'nothing loads before autoplay').to.equal(null);
       el.setAttribute('autoplay', '');
@@ -286,7 +291,9 @@ describe('<channel-player>', () => {
     });
     it("the browser's controls appear with the stream's first frame, not before", async () => {
       serveEvent(ok(event({ media: live() })));
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await waitUntil(() => video(el)?.getAttribute('src') === LIVE_URL, 'the stream in the video');
       expect(video(el)!.controls, 'no controls while the stream starts').to.equal(false);
       video(el)!.dispatchEvent(new Event('loadeddata'));
@@ -298,7 +305,7 @@ describe('<channel-player>', () => {
     beforeEach(() => serveEvent(ok(PAID)));
 
     it('lists the single pass at the event price, the passes covering it and the subscriptions, in the channel currency', async () => {
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await paywallLoaded(el);
       expect(partText(el, 'title')).to.equal(PAID_TITLE);
       expect($(el, '[part~="paywall"] h3')?.textContent).to.equal('Get a pass to watch');
@@ -319,7 +326,7 @@ describe('<channel-player>', () => {
     });
 
     it('choosing an offer fires channel-purchase-request with ids only', async () => {
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await paywallLoaded(el);
       const buttons = $$<HTMLButtonElement>(el, '[part~="offer-button"]');
       const requests = [0, 2, 4].flatMap((i) => fired('channel-purchase-request', () => buttons[i]!.click()));
@@ -338,7 +345,9 @@ describe('<channel-player>', () => {
     });
 
     it('lang="fr" shows the paywall in French', async () => {
-      const el = await fixture(html`<channel-player event-id="501" lang="fr"></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" lang="fr"></channel-player>`,
+      );
       await paywallLoaded(el);
       expect($(el, '[part~="paywall"] h3')?.textContent).to.equal('Obtenez un passe pour regarder');
       expect(text(el)).to.contain('Cet événement nécessite un passe. Choisissez parmi ceux-ci :');
@@ -360,13 +369,13 @@ describe('<channel-player>', () => {
     });
 
     it('passes an a11y audit', async () => {
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await paywallLoaded(el);
       await expect(el).shadowDom.to.be.accessible();
     });
 
     it('a purchase elsewhere on the page unlocks the player without a reload', async () => {
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await paywallLoaded(el);
       serveEvent(ok(PAID_UNLOCKED));
       window.dispatchEvent(new CustomEvent('channel-purchase-complete'));
@@ -380,7 +389,7 @@ describe('<channel-player>', () => {
 
     it('the Retry of a failed offers load loads the offers again', async () => {
       world.server.on('GET', `${API}/packages`, serverError);
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await until(() => world.server.to('GET', `${API}/packages`).length === 1, 'the packages request');
       await world.advance(1_000); // the client's single retry
       await shows(el, 'The passes could not be loaded.');
@@ -392,7 +401,7 @@ describe('<channel-player>', () => {
     it('a page event while the offers load does not leave them loading', async () => {
       const packages = new Deferred();
       world.server.on('GET', `${API}/packages`, packages);
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await shows(el, 'Loading passes…');
       window.dispatchEvent(new CustomEvent('channel-purchase-complete'));
       await until(() => eventCalls().length === 2, 'the reload');
@@ -404,7 +413,7 @@ describe('<channel-player>', () => {
   describe('sign-in', () => {
     it('register-only as a guest asks to sign in; the button fires channel-login-request', async () => {
       serveEvent(ok(event({ type: 'register' })));
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'sign-in');
       expect($(el, '[part~="sign-in"] h3')?.textContent).to.equal('Sign in to watch');
       expect(text(el)).to.contain('This event is free for registered viewers.');
@@ -424,7 +433,7 @@ describe('<channel-player>', () => {
 
     it('counts down, re-checks at the start time and plays once the event is live', async () => {
       serveEvent(ok(upcoming));
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'countdown-clock');
       expect(partText(el, 'countdown-clock')).to.equal('00:01:30');
       expect(text(el)).to.contain('Starts in');
@@ -445,7 +454,7 @@ describe('<channel-player>', () => {
 
     it(`stops after ${RECHECKS} re-checks when the event stays upcoming`, async () => {
       serveEvent(ok(upcoming));
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'countdown-clock');
       // The load at the start time, then RECHECKS re-checks RECHECK_MS apart.
       await advanceTo(2, 90_500);
@@ -458,7 +467,7 @@ describe('<channel-player>', () => {
 
     it('removing the element stops the re-checks', async () => {
       serveEvent(ok(upcoming));
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'countdown-clock');
       await advanceTo(2, 90_500);
       await advanceTo(3, RECHECK_MS);
@@ -470,7 +479,7 @@ describe('<channel-player>', () => {
 
     it('a failed re-check does not end the re-checks', async () => {
       serveEvent(ok(upcoming));
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'countdown-clock');
       serveEvent(serverError, serverError, ok(event({ event_utc_ts: startsAt, media: live() })));
       await advanceTo(2, 90_500);
@@ -484,7 +493,9 @@ describe('<channel-player>', () => {
     it('a geo-blocked guest (geo answer) is told so, and no stream is requested', async () => {
       useFakePlatform(true);
       serveEvent(ok(event({ media: live() })));
-      const el = await fixture(html`<channel-player event-id="501" autoplay></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay></channel-player>`,
+      );
       await showsPart(el, 'geo-blocked');
       expect(partText(el, 'geo-blocked')).to.equal('The content is not available in your region');
       expect($(el, '[part~="geo-blocked"]')?.getAttribute('role')).to.equal('alert');
@@ -496,7 +507,9 @@ describe('<channel-player>', () => {
 
     it('an event flagged is_geo_blocked is told so, and no stream is requested', async () => {
       serveEvent(ok(event({ is_geo_blocked: true, media: live() })));
-      const el = await fixture(html`<channel-player event-id="501" autoplay></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay></channel-player>`,
+      );
       await shows(el, 'The content is not available in your region');
       await flush();
       expect(video(el)).to.equal(null);
@@ -512,7 +525,7 @@ describe('<channel-player>', () => {
 
     it('a live stream refused after playing reloads the event quietly and plays the freshly signed URL, never saying "refused"', async () => {
       serveEvent(ok(event({ media: live(STALE_URL) })), ok(event({ media: live(FRESH_URL) })));
-      const el = await fixture(html`<channel-player event-id="501" muted></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native" muted></channel-player>`);
       await showsPart(el, 'play');
       await pressPlay(el, STALE_URL);
       const denied = watchPart(el, 'denied');
@@ -529,7 +542,9 @@ describe('<channel-player>', () => {
 
     it('the fresh URL refused as well (same episode): "Access to this stream was refused.", and no more reloads', async () => {
       serveEvent(ok(event({ media: live(STALE_URL) })), ok(event({ media: live(FRESH_URL) })));
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await loads(el, STALE_URL);
       refuse(el, STALE_URL, BAD_SIGNATURE);
       await loads(el, FRESH_URL);
@@ -548,7 +563,9 @@ describe('<channel-player>', () => {
     it('a stream refused at its first load (no access) says so at once, without asking for the event again', async () => {
       serveEvent(ok(event({ media: live(STALE_URL) })), ok(event({ media: live(FRESH_URL) })));
       world.server.on('GET', STALE_URL, EXPIRED);
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await loads(el, STALE_URL);
       video(el)!.dispatchEvent(new Event('error'));
       await showsPart(el, 'denied');
@@ -564,7 +581,9 @@ describe('<channel-player>', () => {
       world.server.on('GET', staleVod, { raw: '#EXTM3U' }).on('GET', freshVod, { raw: '#EXTM3U' });
       const finished = (url: string) => event({ stream_status: 'finished', media: [{ type: 'vod', url }] });
       serveEvent(ok(finished(staleVod)), ok(finished(freshVod)));
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await loads(el, staleVod);
       // Records the player's seeks (a video without media keeps a position it is given, but never moves).
       const v = video(el)!;
@@ -592,7 +611,9 @@ describe('<channel-player>', () => {
 
     it('Retry after the live stream was lost loads a fresh event and plays its new URL', async () => {
       serveEvent(ok(event({ media: live(STALE_URL) })), ok(event({ media: live(FRESH_URL) })));
-      const el = await fixture(html`<channel-player event-id="501" autoplay muted></channel-player>`);
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay muted></channel-player>`,
+      );
       await loads(el, STALE_URL);
       // Lost (the playlist is still there, the media is not): reconnect attempts until it gives up.
       video(el)!.dispatchEvent(new Event('error'));
@@ -611,7 +632,7 @@ describe('<channel-player>', () => {
   describe('other states', () => {
     it('finished without a recording says so', async () => {
       serveEvent(ok(event({ stream_status: 'finished', has_recording: false })));
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'no-recording');
       expect(partText(el, 'no-recording')).to.equal('This event has finished and no recording is available.');
       expect(partText(el, 'badge')).to.equal('On demand');
@@ -620,14 +641,14 @@ describe('<channel-player>', () => {
 
     it('a finished event with a recording plays its vod stream', async () => {
       serveEvent(ok(event({ stream_status: 'finished', media: [{ type: 'vod', url: VOD_URL }, ...live()] })));
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await waitUntil(() => video(el), 'the video', { timeout: 4000 });
       await pressPlay(el, VOD_URL);
     });
 
     it('a 404 event: "This video could not be found." without Retry', async () => {
       serveEvent(notFound);
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'error');
       expect($(el, '[part~="error"] p')?.textContent).to.equal('This video could not be found.');
       expect($(el, '[part~="error"]')?.getAttribute('role')).to.equal('alert');
@@ -638,7 +659,7 @@ describe('<channel-player>', () => {
 
     it('a 500: the load error with Retry, which requests the event again', async () => {
       serveEvent(serverError, serverError, ok(event({ media: live() })));
-      const el = await fixture(html`<channel-player event-id="501"></channel-player>`);
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await until(() => eventCalls().length === 1, 'the first attempt');
       await advanceTo(2, 1_000); // the client's single retry
       await showsPart(el, 'retry');

@@ -23,12 +23,14 @@ import {
   URL_FRESH_MS,
   hasNativeHls,
   needsFullHls,
+  playsNatively,
   renewalPolicy,
   startPlayback,
   type HlsClass,
   type HlsErrorData,
   type PlaybackOptions,
   type PlaybackState,
+  type Quality,
   type Refusal,
 } from '../../src/media/playback.js';
 import { exclusiveSound } from '../../src/media/sound.js';
@@ -214,7 +216,24 @@ describe('playback lifecycle (fake hls.js)', () => {
     let loadedFull: boolean | undefined;
     const Hls = class {
       static isSupported = () => true;
-      static Events = { ERROR: 'hlsError', MANIFEST_PARSED: 'hlsManifestParsed', FRAG_LOADED: 'hlsFragLoaded' };
+      static Events = {
+        ERROR: 'hlsError',
+        MANIFEST_PARSED: 'hlsManifestParsed',
+        FRAG_LOADED: 'hlsFragLoaded',
+        LEVEL_SWITCHED: 'hlsLevelSwitched',
+      };
+      levels = [
+        { height: 180, bitrate: 200_000 },
+        { height: 360, bitrate: 700_000 },
+      ];
+      level = 0;
+      get currentLevel() {
+        return this.level;
+      }
+      set currentLevel(index: number) {
+        log.push(`currentLevel ${index}`);
+        this.level = index;
+      }
       readonly listeners = new Map<string, ((e: string, d: HlsErrorData) => void)[]>();
       constructor(config: Record<string, unknown> = {}) {
         configs.push(config);
@@ -293,6 +312,45 @@ describe('playback lifecycle (fake hls.js)', () => {
     await world.advance(0);
     expect(cc.hls.full()).to.equal(true);
     expect(needsFullHls('#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nx.m3u8')).to.equal(false);
+  });
+
+  it('the quality menu: the renditions once the manifest is parsed, a chosen one, and automatic again', async () => {
+    const qualities: Quality[] = [];
+    const { hls, playback } = run('https://media.test/live.m3u8', false, { onQuality: (q) => qualities.push(q) });
+    await world.advance(0);
+    hls.instances[0]!.fire('hlsManifestParsed', {});
+    expect(qualities.at(-1)).to.deep.equal({
+      renditions: [
+        { height: 180, bitrate: 200_000 },
+        { height: 360, bitrate: 700_000 },
+      ],
+      selected: -1,
+      playing: 0,
+    });
+    playback.setQuality(1);
+    expect(hls.log).to.include('currentLevel 1');
+    expect(qualities.at(-1)).to.include({ selected: 1, playing: 1 });
+    playback.setQuality(-1);
+    expect(hls.log).to.include('currentLevel -1');
+    expect(qualities.at(-1)).to.include({ selected: -1 });
+    // hls.js switching by itself is reported too.
+    hls.instances[0]!.fire('hlsLevelSwitched', {});
+    expect(qualities.length).to.equal(4);
+    playback.destroy();
+    playback.setQuality(0);
+    expect(hls.log.filter((l) => l.startsWith('currentLevel'))).to.have.length(2);
+  });
+
+  it('the engine: native for on-demand where the browser plays HLS, hls.js for live (its DVR window), prefer-playback wins', () => {
+    const video = document.createElement('video');
+    if (!hasNativeHls(video)) {
+      expect(playsNatively(video, { live: false })).to.equal(false);
+      return;
+    }
+    expect(playsNatively(video, { live: false })).to.equal(true);
+    expect(playsNatively(video, { live: true })).to.equal(false);
+    expect(playsNatively(video, { live: true, prefer: 'native' })).to.equal(true);
+    expect(playsNatively(video, { live: false, prefer: 'mse' })).to.equal(false);
   });
 
   it('a refused manifest is reported once, without loading hls.js or retrying', async () => {

@@ -56,7 +56,7 @@ export function PlayerView(props: {
   const blocked =
     state.status === 'error'
       ? 'The item could not be loaded.'
-      : state.status === 'idle'
+      : state.status === 'idle' && !options.target
         ? 'There is nothing to play.'
         : state.status === 'ready' && state.access.kind !== 'play'
           ? `The item cannot play here (${state.access.kind}).`

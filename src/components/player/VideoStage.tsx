@@ -11,13 +11,17 @@ import {
   type MediaSession,
   type SessionState,
 } from '../../media/session.js';
+import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
+import { MediaBar } from './MediaBar.js';
 import type { PlayerOptions } from './options.js';
 
 /** Seek step of the arrow keys, in seconds. */
 const SEEK_STEP = 10;
+/** The resume position is saved at most this often while playing (seconds of video); also on pause and seek. */
+const RESUME_SAVE_EVERY_S = 5;
 
 /** What a video stage plays. */
 export interface VideoStageProps {
@@ -49,10 +53,16 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   liveRef.current = live;
   const source = { url, live, prefer: options.prefer, muted: options.muted };
   const media = useViewHost().media;
+  // Where the viewer left this on-demand video, read once: the stream starts there, with Start over offered.
+  const [resumedAt, setResumedAt] = useState(() => {
+    const viewer = live ? undefined : store.resumeViewer();
+    return viewer ? resumePosition(viewer, props.streamId) : undefined;
+  });
 
   useEffect(() => {
     const running = initialize(video.current!, {
       ...source,
+      startAt: resumedAt,
       info: { streamId: props.streamId, streamType: live ? 'live' : 'vod', title: props.title },
       takePreroll: store.takePreroll,
       renewStream: store.renewStream,
@@ -79,6 +89,41 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       running.teardown();
     };
     // One session per stage: the stage is keyed by the item, and a new URL goes through `update` below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [store]);
+
+  // Remembers where the viewer is in an on-demand video (every few seconds, on pause, seek and leaving the page),
+  // and forgets it at the end.
+  useEffect(() => {
+    const v = video.current!;
+    let saved: number | undefined;
+    const watching = () => !liveRef.current && stateRef.current.phase === 'main' && stateRef.current.framed;
+    const save = (always: boolean) => {
+      const viewer = store.resumeViewer();
+      if (!viewer || !watching()) return;
+      if (!always && saved !== undefined && Math.abs(v.currentTime - saved) < RESUME_SAVE_EVERY_S) return;
+      saved = v.currentTime;
+      saveResume(viewer, props.streamId, v.currentTime, v.duration);
+    };
+    const onTime = () => save(false);
+    const onStop = () => save(true);
+    const onEnded = () => {
+      const viewer = store.resumeViewer();
+      if (viewer && watching()) forgetResume(viewer, props.streamId);
+    };
+    v.addEventListener('timeupdate', onTime);
+    v.addEventListener('pause', onStop);
+    v.addEventListener('seeked', onStop);
+    v.addEventListener('ended', onEnded);
+    window.addEventListener('pagehide', onStop);
+    return () => {
+      save(true);
+      v.removeEventListener('timeupdate', onTime);
+      v.removeEventListener('pause', onStop);
+      v.removeEventListener('seeked', onStop);
+      v.removeEventListener('ended', onEnded);
+      window.removeEventListener('pagehide', onStop);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [store]);
 
@@ -130,13 +175,19 @@ export function VideoStage(props: VideoStageProps): ReactNode {
         v.muted = !v.muted;
         break;
       case 'ArrowLeft':
-      case 'ArrowRight':
-        if (live || phase === 'preroll' || !Number.isFinite(v.duration)) return;
+      case 'ArrowRight': {
+        // On demand: the whole video; live: the window the stream keeps (DVR), up to its edge.
+        const seekable = v.seekable;
+        if (phase === 'preroll' || !seekable.length) return;
+        const first = live ? seekable.start(0) : 0;
+        const last = live ? seekable.end(seekable.length - 1) : v.duration;
+        if (!Number.isFinite(last)) return;
         v.currentTime = Math.min(
-          v.duration,
-          Math.max(0, v.currentTime + (e.key === 'ArrowLeft' ? -SEEK_STEP : SEEK_STEP)),
+          last,
+          Math.max(first, v.currentTime + (e.key === 'ArrowLeft' ? -SEEK_STEP : SEEK_STEP)),
         );
         break;
+      }
       default:
         return;
     }
@@ -144,6 +195,14 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   };
 
   const main = state.started && phase === 'main' ? session.current?.controls : undefined;
+  const bar =
+    state.started &&
+    phase === 'main' &&
+    state.framed &&
+    playback.kind !== 'error' &&
+    playback.kind !== 'denied' &&
+    playback.kind !== 'gave-up' &&
+    video.current;
   return (
     <>
       <div
@@ -193,6 +252,21 @@ export function VideoStage(props: VideoStageProps): ReactNode {
         ) : null}
         <Overlay state={state} title={props.title} onPlay={togglePlay} onRetry={() => session.current?.retry()} />
       </div>
+      {bar ? (
+        <MediaBar
+          video={bar}
+          live={live}
+          state={state}
+          session={session.current}
+          resumedAt={resumedAt}
+          onStartOver={() => {
+            const viewer = store.resumeViewer();
+            if (viewer) forgetResume(viewer, props.streamId);
+            setResumedAt(undefined);
+            if (video.current) video.current.currentTime = 0;
+          }}
+        />
+      ) : null}
       {props.below?.(main)}
     </>
   );

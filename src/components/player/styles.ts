@@ -66,4 +66,20 @@ export const playerCss = /* css */ `
 .offer .btn { grid-column: 2; grid-row: 1 / span 4; }
 .actions { display: flex; gap: 10px; align-items: center; }
 .embed .stage { border-radius: 0; }
+/* The bar under a playing video: Go to live, Start over, speed, quality, picture-in-picture. */
+.media-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; font-size: .9em; }
+.media-bar .spacer { flex: 1; }
+.media-bar .btn { min-height: 32px; padding: 4px 12px; }
+.media-bar .btn.quiet { background: transparent; color: inherit; border-color: var(--_line); }
+.media-bar .btn[aria-pressed='true'] { background: var(--_accent); color: var(--_accent-text); }
+.live-edge .dot { width: 8px; height: 8px; border-radius: 50%; background: currentColor; opacity: .55; }
+.live-edge[data-state='edge'] { background: var(--_live); color: #fff; }
+.live-edge[data-state='edge'] .dot { background: #fff; opacity: 1; }
+.live-edge .behind { font-variant-numeric: tabular-nums; font-weight: 500; }
+.resumed { color: var(--_muted); }
+.media-bar .menu { display: inline-flex; align-items: center; gap: 6px; }
+.media-bar select {
+  min-height: 32px; padding: 4px 8px; border-radius: 8px; border: 1px solid var(--_line); background: var(--_surface);
+}
+.embed .media-bar { padding: 6px 8px; }
 `;

@@ -4,7 +4,7 @@
  * Each element is its own React root, so this context never crosses tags; what they share lives in stores.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { $languages, loadNamespace, translator } from '../../i18n/index.js';
 import { colorDeclarations } from '../../lib/colors.js';
 import { $config, $configError, toLang, type Lang } from '../../stores/config.js';
@@ -66,8 +66,13 @@ export function ElementShell(props: {
   const settings = useStore($settings);
   const colors = useStore($colors);
 
-  const lang = resolveLang(host, props.lang, settings?.language);
-  const langReady = useStore($languages).includes(lang);
+  const wanted = resolveLang(host, props.lang, settings?.language);
+  const wantedReady = useStore($languages).includes(wanted);
+  // While another language's texts load, the element goes on in the one it shows (a playing video is not restarted).
+  const shown = useRef<Lang | undefined>(undefined);
+  if (wantedReady) shown.current = wanted;
+  const lang = wantedReady ? wanted : (shown.current ?? wanted);
+  const langReady = wantedReady || shown.current !== undefined;
   const info = useMemo<ElementInfo>(
     () => ({ lang, t: translator(lang), currency: settings?.currency ?? 'USD' }),
     // `langReady` on purpose: the language's texts arriving gives the same lang a working translator.
@@ -75,8 +80,8 @@ export function ElementShell(props: {
     [lang, settings?.currency, langReady],
   );
   useEffect(() => {
-    if (!langReady) void loadNamespace(lang, 'translation');
-  }, [lang, langReady]);
+    if (!wantedReady) void loadNamespace(wanted, 'translation');
+  }, [wanted, wantedReady]);
 
   useEffect(() => {
     if (!root) return;

@@ -1,0 +1,176 @@
+/**
+ * The bar under a playing video, for what the browser's own controls lack: Go to live (a live stream watched behind
+ * its edge, in the DVR window), Start over (an on-demand video resumed where the viewer left it), the speed
+ * (on-demand), the quality (where hls.js plays more than one rendition) and picture-in-picture. Play, seeking, volume
+ * and full screen stay with the browser's controls and the keyboard.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import type { MediaSession, SessionState } from '../../media/session.js';
+import { formatClock } from '../../lib/time.js';
+import { useElement } from '../ui/shell.js';
+
+/** A live stream watched at most this far (seconds) behind the end of its window is at the live edge. */
+export const LIVE_EDGE_S = 15;
+/** Go to live lands this far (seconds) behind the end of the window, where the player can keep playing. */
+const LIVE_LANDING_S = 6;
+/** The speeds offered for on-demand videos. */
+export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
+
+/** The end of the last range of `ranges`, if any. */
+function rangeEnd(ranges: TimeRanges): number | undefined {
+  return ranges.length ? ranges.end(ranges.length - 1) : undefined;
+}
+
+/** What the bar shows of the video, read again when it changes. */
+interface Reading {
+  /** Whole seconds behind the live edge (live streams). */
+  behind: number;
+  rate: number;
+  pip: boolean;
+}
+
+function read(video: HTMLVideoElement): Reading {
+  const end = rangeEnd(video.seekable);
+  return {
+    behind: end === undefined ? 0 : Math.max(0, Math.round(end - video.currentTime)),
+    rate: video.playbackRate,
+    pip: document.pictureInPictureElement === video,
+  };
+}
+
+/** Follows the video's time, speed and picture-in-picture, re-rendering only when what shows changes. */
+function useReading(video: HTMLVideoElement): Reading {
+  const [reading, setReading] = useState(() => read(video));
+  useEffect(() => {
+    const update = () =>
+      setReading((last) => {
+        const next = read(video);
+        return next.behind === last.behind && next.rate === last.rate && next.pip === last.pip ? last : next;
+      });
+    const events = [
+      'timeupdate',
+      'seeked',
+      'ratechange',
+      'durationchange',
+      'enterpictureinpicture',
+      'leavepictureinpicture',
+    ];
+    for (const type of events) video.addEventListener(type, update);
+    update();
+    return () => {
+      for (const type of events) video.removeEventListener(type, update);
+    };
+  }, [video]);
+  return reading;
+}
+
+export interface MediaBarProps {
+  video: HTMLVideoElement;
+  live: boolean;
+  state: SessionState;
+  session: MediaSession | undefined;
+  /** Where the video was resumed (seconds), until the viewer starts over. */
+  resumedAt: number | undefined;
+  onStartOver(): void;
+}
+
+export function MediaBar(props: MediaBarProps): ReactNode {
+  const { t } = useElement();
+  const { video, live, state } = props;
+  const reading = useReading(video);
+  const quality = state.quality;
+  const pipAvailable = document.pictureInPictureEnabled && !video.disablePictureInPicture;
+
+  const goLive = () => {
+    const end = rangeEnd(video.seekable);
+    if (end === undefined) return;
+    video.currentTime = Math.max(video.seekable.start(0), end - LIVE_LANDING_S);
+    if (video.paused) void video.play().catch(() => undefined);
+  };
+  const togglePip = () => {
+    const request = reading.pip ? document.exitPictureInPicture() : video.requestPictureInPicture();
+    void request.catch(() => undefined);
+  };
+
+  const atEdge = reading.behind <= LIVE_EDGE_S;
+  return (
+    <div className="media-bar" part="media-bar" role="group" aria-label={t('player.media.label')}>
+      {live ? (
+        <button
+          type="button"
+          className={atEdge ? 'btn live-edge' : 'btn quiet live-edge'}
+          part="button live"
+          data-state={atEdge ? 'edge' : 'behind'}
+          onClick={goLive}
+        >
+          <span className="dot" aria-hidden="true" />
+          {atEdge ? t('player.media.atLive') : t('player.media.goLive')}
+          {atEdge ? null : (
+            <span className="behind" aria-hidden="true">
+              −{formatClock(reading.behind)}
+            </span>
+          )}
+        </button>
+      ) : null}
+      {props.resumedAt !== undefined ? (
+        <>
+          <span className="resumed" part="resumed" role="status">
+            {t('player.media.resumed', { time: formatClock(props.resumedAt) })}
+          </span>
+          <button type="button" className="btn quiet" part="button start-over" onClick={props.onStartOver}>
+            {t('player.media.startOver')}
+          </button>
+        </>
+      ) : null}
+      <span className="spacer" />
+      {!live ? (
+        <label className="menu" part="speed">
+          <span>{t('player.media.speed')}</span>
+          <select
+            value={String(reading.rate)}
+            onChange={(e) => {
+              video.playbackRate = Number(e.currentTarget.value);
+            }}
+          >
+            {SPEEDS.map((speed) => (
+              <option key={speed} value={String(speed)}>
+                {speed === 1 ? t('player.media.normal') : `${speed}×`}
+              </option>
+            ))}
+            {SPEEDS.includes(reading.rate as (typeof SPEEDS)[number]) ? null : (
+              <option value={String(reading.rate)}>{`${reading.rate}×`}</option>
+            )}
+          </select>
+        </label>
+      ) : null}
+      {quality && quality.renditions.length > 1 ? (
+        <label className="menu" part="quality">
+          <span>{t('player.media.quality')}</span>
+          <select
+            value={String(quality.selected)}
+            onChange={(e) => props.session?.setQuality(Number(e.currentTarget.value))}
+          >
+            <option value="-1">
+              {quality.selected === -1 && quality.renditions[quality.playing]
+                ? t('player.media.autoAt', { height: quality.renditions[quality.playing]!.height })
+                : t('player.media.auto')}
+            </option>
+            {quality.renditions
+              .map((rendition, index) => ({ rendition, index }))
+              .sort((a, b) => b.rendition.height - a.rendition.height)
+              .map(({ rendition, index }) => (
+                <option key={index} value={String(index)}>
+                  {t('player.media.height', { height: rendition.height })}
+                </option>
+              ))}
+          </select>
+        </label>
+      ) : null}
+      {pipAvailable ? (
+        <button type="button" className="btn quiet" part="button pip" aria-pressed={reading.pip} onClick={togglePip}>
+          {t('player.media.pip')}
+        </button>
+      ) : null}
+    </div>
+  );
+}
