@@ -185,3 +185,138 @@ test('media-chrome drives the player: play, mute, and the time range', async ({ 
   await page.mouse.click(box.x + box.width * 0.75, box.y + box.height / 2);
   await expect.poll(() => player.evaluate((el: HTMLVideoElement) => el.currentTime / el.duration)).toBeGreaterThan(0.6);
 });
+
+type Player = HTMLVideoElement & { adPlaying: boolean; streamType: string };
+
+/** Plays the host page's player through its API and waits for the main stream (after any preroll). */
+async function playMain(page: Page): Promise<void> {
+  const player = page.locator('channel-player');
+  await player.evaluate((el: Player) => el.play());
+  await expect
+    .poll(() => player.evaluate((el: Player) => !el.adPlaying && !el.paused && el.currentTime > 0), {
+      timeout: 40_000,
+    })
+    .toBe(true);
+}
+
+test('live DVR: pause, seek back 30 s in the live window, Go to live returns to the edge; the arrow keys seek in it', async ({
+  page,
+  request,
+}) => {
+  const { live } = await freeEvents(request);
+  await hostPage(page, live, true);
+  await playMain(page);
+  const player = page.locator('channel-player');
+  const position = () =>
+    player.evaluate((el: Player) => ({
+      time: el.currentTime,
+      start: el.seekable.length ? el.seekable.start(0) : NaN,
+      end: el.seekable.length ? el.seekable.end(el.seekable.length - 1) : NaN,
+      type: el.streamType,
+      paused: el.paused,
+    }));
+  const start = await position();
+  expect(start.type).toBe('live');
+  // The reference server keeps 10 minutes; the free live event started long enough ago for more than a minute.
+  expect(start.end - start.start).toBeGreaterThan(60);
+  const liveButton = player.locator('[part~="live"]');
+  await expect(liveButton).toHaveAttribute('data-state', 'edge');
+  await expect(liveButton).toHaveText('Live');
+
+  // Paused, and 30 s back: behind the edge, still playing from there.
+  await player.evaluate((el: Player) => el.pause());
+  expect((await position()).paused).toBe(true);
+  const target = (await position()).time - 30;
+  await player.evaluate((el: Player, t: number) => {
+    el.currentTime = t;
+    return el.play();
+  }, target);
+  await expect.poll(async () => (await position()).time, { timeout: 15_000 }).toBeGreaterThan(target + 1);
+  const back = await position();
+  expect(back.time).toBeLessThan(back.end - 25);
+  await expect(liveButton).toHaveAttribute('data-state', 'behind');
+  await expect(liveButton).toContainText('Go to live');
+  await expect(liveButton).toContainText(/−0:[234]\d/);
+
+  // The keyboard seeks in the window too: 10 s back.
+  await player.locator('video[part~="video"]').focus();
+  const before = (await position()).time;
+  await page.keyboard.press('ArrowLeft');
+  await expect.poll(async () => (await position()).time).toBeLessThan(before - 5);
+
+  // Go to live: back at the edge, playing.
+  await liveButton.click();
+  await expect(liveButton).toHaveAttribute('data-state', 'edge', { timeout: 15_000 });
+  const edge = await position();
+  expect(edge.time).toBeGreaterThan(edge.end - 15);
+  expect(edge.paused).toBe(false);
+});
+
+test('resume: a reload mid-video starts where the viewer was, says so, and Start over goes back to the start', async ({
+  page,
+  request,
+}) => {
+  const { recordings } = await freeEvents(request);
+  await hostPage(page, recordings[8]!, true);
+  await playMain(page);
+  const player = page.locator('channel-player');
+  await player.evaluate((el: Player) => {
+    el.currentTime = 50;
+  });
+  await expect.poll(() => player.evaluate((el: Player) => el.currentTime)).toBeGreaterThan(50.5);
+  await player.evaluate((el: Player) => el.pause());
+  const left = await player.evaluate((el: Player) => el.currentTime);
+  await expect(player.locator('[part~="resumed"]')).toHaveCount(0);
+
+  await page.reload();
+  await page.waitForFunction(() => customElements.get('channel-player') !== undefined);
+  await playMain(page);
+  const resumed = await player.evaluate((el: Player) => el.currentTime);
+  expect(Math.abs(resumed - left)).toBeLessThan(2.5);
+  await expect(player.locator('[part~="resumed"]')).toHaveText(`Resumed at 0:${Math.round(left)}`);
+
+  await player.locator('[part~="start-over"]').click();
+  await expect.poll(() => player.evaluate((el: Player) => el.currentTime)).toBeLessThan(5);
+  await expect(player.locator('[part~="resumed"]')).toHaveCount(0);
+});
+
+test('the quality and speed menus, by keyboard, and Picture-in-Picture; axe clean with the bar', async ({
+  page,
+  request,
+  makeAxeBuilder,
+}) => {
+  const { recordings } = await freeEvents(request);
+  await hostPage(page, recordings[5]!, true);
+  const player = page.locator('channel-player');
+  // The quality menu is where hls.js plays.
+  await player.evaluate((el: Player) => el.setAttribute('prefer-playback', 'mse'));
+  await playMain(page);
+  await listen(page, ['ratechange', 'enterpictureinpicture']);
+
+  const quality = player.locator('[part~="quality"] select');
+  await expect(quality).toHaveAccessibleName('Quality');
+  await expect(quality.locator('option')).toHaveText([/^Auto \((360|180)p\)$/, '360p', '180p']);
+  await quality.focus();
+  await quality.selectOption({ label: '180p' });
+  await expect.poll(() => player.evaluate((el: Player) => el.videoHeight), { timeout: 20_000 }).toBe(180);
+  await quality.selectOption({ index: 0 });
+  await expect(quality).toHaveValue('-1');
+
+  const speed = player.locator('[part~="speed"] select');
+  await expect(speed).toHaveAccessibleName('Speed');
+  await speed.focus();
+  await speed.selectOption('1.5');
+  await expect.poll(() => player.evaluate((el: Player) => el.playbackRate)).toBe(1.5);
+  expect(await heard(page)).toContain('ratechange');
+
+  const pip = player.locator('[part~="pip"]');
+  await expect(pip).toHaveAttribute('aria-pressed', 'false');
+  await pip.focus();
+  await page.keyboard.press('Enter');
+  await expect(pip).toHaveAttribute('aria-pressed', 'true', { timeout: 10_000 });
+  expect(await heard(page)).toContain('enterpictureinpicture');
+  await pip.click();
+  await expect(pip).toHaveAttribute('aria-pressed', 'false');
+
+  expect((await makeAxeBuilder().include('channel-player').analyze()).violations).toEqual([]);
+});

@@ -34,7 +34,8 @@ function read(video: HTMLVideoElement): Reading {
   return {
     behind: end === undefined ? 0 : Math.max(0, Math.round(end - video.currentTime)),
     rate: video.playbackRate,
-    pip: document.pictureInPictureElement === video,
+    // The shadow root's: the document's would name the element that hosts it.
+    pip: (video.getRootNode() as Document | ShadowRoot).pictureInPictureElement === video,
   };
 }
 
