@@ -120,3 +120,63 @@ export async function benchPlayers(
     };
   });
 }
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+/**
+ * The player comparison of `npm run bench`: <channel-player>, a bare <video>, bare hls.js light, Mux Player and
+ * <channel-player> on the demo channel (a preroll first), from pages on `hostOrigin`; the table rows with the
+ * issue's targets, and the files our player loads before its first frame.
+ */
+export async function playerSection(
+  browser: Browser,
+  hostOrigin: string,
+  stream: { eventId: number; url: string },
+  demoStream: { eventId: number },
+  runs: number,
+): Promise<{ players: PlayerBench[]; rows: [string, string, string][]; files: string }> {
+  const src = encodeURIComponent(stream.url);
+  const players = await benchPlayers(
+    browser,
+    [
+      { name: '<channel-player>', url: `${hostOrigin}/bench/player-bench.html?event=${stream.eventId}` },
+      { name: 'bare <video>', url: `${hostOrigin}/bench/video.html?src=${src}` },
+      { name: 'bare hls.js light', url: `${hostOrigin}/bench/hls.html?src=${src}` },
+      { name: '@mux/mux-player', url: `${hostOrigin}/bench/mux.html?src=${src}` },
+      {
+        name: '<channel-player>, demo channel (preroll first)',
+        url: `${hostOrigin}/bench/player-demo.html?event=${demoStream.eventId}`,
+      },
+    ],
+    runs,
+  );
+  const [ours, video, bare, mux, withPreroll] = players as [
+    PlayerBench,
+    PlayerBench,
+    PlayerBench,
+    PlayerBench,
+    PlayerBench,
+  ];
+  const ms = (p: PlayerBench) => `${p.medianMs.toFixed(0)} ms`;
+  const ratio = (p: PlayerBench) => `${(ours.medianMs / p.medianMs).toFixed(2)}x`;
+  const rows: [string, string, string][] = [
+    [`player: first frame from navigation, <channel-player> (median of ${ours.firstFrameMs.length})`, ms(ours), ''],
+    ['player: first frame, bare <video> given the stream URL', ms(video), 'the floor'],
+    ['player: first frame, bare hls.js light page', ms(bare), ''],
+    ['player: first frame, @mux/mux-player', ms(mux), ''],
+    ['player: first frame (the preroll), <channel-player> on the demo channel', ms(withPreroll), ''],
+    ['player: ratio to a bare <video>', ratio(video), 'target <= 3x'],
+    ['player: ratio to bare hls.js light', ratio(bare), 'target <= 1.0x'],
+    ['player: ratio to Mux Player', ratio(mux), 'target <= 0.5x'],
+    ['player: JS before first frame, <channel-player>, gzip', `${kb(ours.jsGzipBytes)} KB`, 'budget 100 KB'],
+    ['player: JS before first frame, @mux/mux-player, gzip', `${kb(mux.jsGzipBytes)} KB`, ''],
+    ['player: JS before first frame, bare hls.js light, gzip', `${kb(bare.jsGzipBytes)} KB`, ''],
+  ];
+  const files = [
+    '\n  files <channel-player> loads before its first frame:',
+    ...ours.jsFiles.map(
+      (f) => `    ${f.url.replace(/^https?:\/\/[^/]+/, '').padEnd(44)} ${kb(f.gzip_bytes).padStart(7)} KB`,
+    ),
+  ].join('\n');
+  return { players, rows, files };
+}

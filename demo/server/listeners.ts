@@ -208,7 +208,14 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     if (await serveAccountRoute(req, res, url.pathname)) return;
     if (await serveSitePage(req, res, url.pathname)) return;
-    const options = pageOptions({ inlineStyles: url.pathname === MEDIA_CHROME_PAGE });
+    // The dev vendor files (the peers the benchmark and the media-chrome page load) from the CMS host too.
+    const vendor = VENDOR_FILES[url.pathname];
+    if (vendor && (await serveStatic(req, res, ctx.rootDir, `/${vendor}`, pageOptions()))) return;
+    const options = pageOptions({
+      // Benchmark pages compare us with players that need no policy; ours is proven under it by the other pages.
+      noPolicy: url.pathname.startsWith('/bench/'),
+      inlineStyles: url.pathname === MEDIA_CHROME_PAGE,
+    });
     if (await serveStatic(req, res, siteDir, url.pathname, options)) return;
     throw new HttpError(404, 'Not found.');
   }

@@ -3,7 +3,7 @@
  * Unmute and Captions buttons, and the keyboard shortcuts. What happens in the video is the media session's
  * (src/media/session.ts); this renders its state and hands it the viewer's actions.
  */
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import {
   idleSession,
   initialize,
@@ -59,7 +59,8 @@ export function VideoStage(props: VideoStageProps): ReactNode {
     return viewer ? resumePosition(viewer, props.streamId) : undefined;
   });
 
-  useEffect(() => {
+  // A layout effect: the stream is set before the browser paints the stage, not a frame later.
+  useLayoutEffect(() => {
     const running = initialize(video.current!, {
       ...source,
       startAt: resumedAt,
