@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { PARTS_E2E_DIR } from './test/e2e/parts-dir.js';
 // @ts-expect-error TS7016: chromium.mjs is plain JS shared with web-test-runner.config.mjs and ensure-chromium.mjs,
 // and has no declaration file. Adding scripts/chromium.d.mts would make this line (and the cast below) unnecessary.
 import { launchOptions as findLaunchOptions } from './scripts/chromium.mjs';
@@ -26,6 +27,9 @@ if (createdDataDir && process.env.E2E_KEEP_DATA !== '1') {
   // Removed when the runner exits (after the web server has been stopped). E2E_KEEP_DATA=1 keeps it to inspect.
   process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
 }
+
+// The parts the pages render are collected afresh each run (test/e2e/fixtures.ts); workers set TEST_WORKER_INDEX.
+if (process.env.TEST_WORKER_INDEX === undefined) fs.rmSync(PARTS_E2E_DIR, { recursive: true, force: true });
 
 const isCI = !!process.env.CI;
 

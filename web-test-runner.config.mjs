@@ -5,6 +5,7 @@
 //                 (a files pattern on the command line replaces the default globs below)
 // Debug/watch:    add --manual, or --watch (watch reruns a test file when the test file itself changes; the
 //                 sources it imports are bundled into it, so save the test file to rerun after a source edit)
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -52,6 +53,8 @@ function esbuildTestBundlePlugin() {
           logLevel: 'silent',
           // @sinonjs/fake-timers requires Node's util only on a path browsers never take.
           external: ['util'],
+          // Records the CSS parts our elements render (see test/parts-probe.ts and partsReport below).
+          inject: [path.join(rootDir, 'test/parts-probe.ts')],
         });
         const js = result.outputFiles.find((file) => file.path.endsWith('.js'));
         return { body: js.text, type: 'js' };
@@ -71,6 +74,30 @@ function esbuildTestBundlePlugin() {
   };
 }
 
+/**
+ * `/__parts`: what test/parts-probe.ts saw in each test file, merged for the run into test-results/parts.json
+ * (tag -> the CSS parts rendered in its shadow root), which `npm test` checks against elements/surface.ts.
+ */
+function partsReport() {
+  const seen = new Map();
+  const file = path.join(rootDir, 'test-results/parts.json');
+  rmSync(file, { force: true });
+  return async function parts(context, next) {
+    if (context.path !== '/__parts' || context.method !== 'POST') return next();
+    let body = '';
+    for await (const chunk of context.req) body += chunk;
+    for (const [tag, names] of Object.entries(JSON.parse(body))) {
+      const set = seen.get(tag) ?? new Set();
+      for (const name of names) set.add(name);
+      seen.set(tag, set);
+    }
+    mkdirSync(path.dirname(file), { recursive: true });
+    const sorted = Object.fromEntries([...seen].sort().map(([tag, set]) => [tag, [...set].sort()]));
+    writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
+    context.status = 204;
+  };
+}
+
 export default {
   rootDir,
   files: ['test/unit/**/*.test.ts', 'test/elements/**/*.test.{ts,tsx}'],
@@ -78,6 +105,7 @@ export default {
   nodeResolve: false,
   plugins: [esbuildTestBundlePlugin()],
   middleware: [
+    partsReport(),
     // Media that never arrives: element tests give a <video> a URL under /__pending/ when they dispatch what real
     // media would fire themselves, so that no real load ends in an error meanwhile. The answer waits until the
     // browser lets go of the request (the video is removed), or a minute.

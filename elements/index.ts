@@ -7,6 +7,8 @@ import type { ConfigureOptions } from '../src/stores/config.js';
 import { installConsentApi, setConsent } from '../src/lib/consent.js';
 
 export type { ConfigureOptions } from '../src/stores/config.js';
+// The element interfaces, their attributes and events, and the HTMLElementTagNameMap entries (generated).
+export type * from './tags.js';
 export {
   ChannelEventSelectEvent,
   ChannelLoginEvent,

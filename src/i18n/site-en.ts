@@ -41,15 +41,10 @@ export const siteEn = {
     termsConditions: 'Terms and conditions',
     simulate: 'Simulate',
     notFound: 'Page not found',
-    notAvailable: 'Not available yet',
     watchLibrary: 'Watch',
   },
   notFound: {
     text: 'Looks like we lose this page',
-    home: 'Go to Home page',
-  },
-  notAvailable: {
-    text: 'This part of the site is not available yet.',
     home: 'Go to Home page',
   },
   home: {

@@ -42,15 +42,10 @@ export const siteFr: Texts<typeof siteEn> = {
     termsConditions: 'Conditions d’utilisation',
     simulate: 'Simulation',
     notFound: 'Page introuvable',
-    notAvailable: 'Pas encore offert',
     watchLibrary: 'Regarder',
   },
   notFound: {
     text: 'On dirait que nous avons perdu cette page',
-    home: 'Aller à la page d’accueil',
-  },
-  notAvailable: {
-    text: 'Cette partie du site n’est pas encore offerte.',
     home: 'Aller à la page d’accueil',
   },
   home: {

@@ -9,39 +9,10 @@
  * NotAllowedError. While a preroll plays, `adPlaying` is true and the members describe the ad: seeking and
  * changing the speed are refused (an ad is unskippable) and `currentTime`, `duration` and the events are the ad's.
  */
+import { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 import type { MediaSession, SessionState } from './session.js';
 
-/** Media events dispatched again from the element (plain, non-bubbling events, as a <video> fires them). */
-export const MEDIA_EVENTS = [
-  'loadstart',
-  'emptied',
-  'loadedmetadata',
-  'loadeddata',
-  'canplay',
-  'canplaythrough',
-  'play',
-  'pause',
-  'playing',
-  'waiting',
-  'stalled',
-  'suspend',
-  'timeupdate',
-  'durationchange',
-  'volumechange',
-  'ratechange',
-  'seeking',
-  'seeked',
-  'ended',
-  'error',
-  'progress',
-  'resize',
-  'enterpictureinpicture',
-  'leavepictureinpicture',
-] as const;
-
-/** Fired from the element (bubbling, composed) when a preroll starts and when it ends. */
-export const AD_START_EVENT = 'channel-ad-start';
-export const AD_END_EVENT = 'channel-ad-end';
+export { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 
 /** What a view hands the element while it plays something. */
 export interface MediaStage {

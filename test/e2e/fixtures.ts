@@ -9,6 +9,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
 import { DEV_SECRET_HEADER } from '../../demo/server/exposure.js';
+import { installPartsProbe } from '../parts-probe-core.js';
+import { PARTS_E2E_DIR } from './parts-dir.js';
 
 /**
  * This run's dev secret: the reference server (started in dev mode by playwright.config.ts) writes it to its
@@ -45,6 +47,23 @@ function isAllowed(text: string, allowed: ErrorOptions['allowConsoleErrors'] | s
   return patterns.some((pattern) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)));
 }
 
+/** The parts this worker's pages rendered (tag -> parts), written to test-results/parts-e2e/ after each test. */
+const partsSeen = new Map<string, Set<string>>();
+let partsChanged = false;
+function partSeen(tag: string, part: string): void {
+  if (typeof tag !== 'string' || typeof part !== 'string') return;
+  const set = partsSeen.get(tag) ?? new Set<string>();
+  if (!set.has(part)) partsChanged = true;
+  partsSeen.set(tag, set.add(part));
+}
+function writeParts(): void {
+  if (!partsChanged) return;
+  partsChanged = false;
+  const file = path.join(PARTS_E2E_DIR, `worker-${process.env.TEST_PARALLEL_INDEX ?? '0'}-${process.pid}.json`);
+  fs.mkdirSync(PARTS_E2E_DIR, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(Object.fromEntries([...partsSeen].map(([t, p]) => [t, [...p].sort()]))));
+}
+
 /** `test` from @playwright/test whose pages fail the test on page errors and console errors. */
 export const test = base.extend<ErrorOptions & Fixtures>({
   allowConsoleErrors: [false, { option: true }],
@@ -61,8 +80,12 @@ export const test = base.extend<ErrorOptions & Fixtures>({
     };
     context.pages().forEach(watch);
     context.on('page', watch);
+    // The CSS parts our elements render (test/parts-probe-core.ts), for the check of the documented parts.
+    await context.exposeBinding('__channelPartSeen', (_source, tag: string, part: string) => partSeen(tag, part));
+    await context.addInitScript(installPartsProbe);
 
     await use(context);
+    writeParts();
 
     expect(problems, 'the page reported errors (see test/e2e/fixtures.ts to allow expected ones)').toEqual([]);
   },

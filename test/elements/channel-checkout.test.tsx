@@ -292,6 +292,15 @@ describe('<channel-checkout>', () => {
       await waitUntil(() => $$(el, '[part~="offer"]').length === 4, 'the list again', { timeout: 4000 });
     });
 
+    it('nothing on sale: says so instead of an empty list', async () => {
+      world.server.on('GET', `${API}/packages`, ok([])).on('GET', `${API}/subscriptions`, ok([]));
+      const el = await fixture(html`<channel-checkout></channel-checkout>`);
+      await showsPart(el, 'empty');
+      expect(partText(el, 'empty')).to.equal('Nothing is on sale right now.');
+      expect(has(el, 'offers')).to.equal(false);
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
     it('marks what a signed-in viewer already holds', async () => {
       signedIn();
       world.server.on(

@@ -83,6 +83,17 @@ const VTT = [
   'sprite.jpg#xywh=160,0,160,90',
 ].join('\n');
 
+/** Opens the clip maker (the form: no clip made here yet) and makes "Winning goal", done at once. */
+async function makeDoneClip(el: Element): Promise<void> {
+  await openMaker(el);
+  await showsPart(el, 'clip-form');
+  world.server.on('POST', `${API}/clip`, ok(clip('done')));
+  await typeName(el, 'Winning goal');
+  await pressTag(el, 'Goal');
+  click(el, 'clip-submit');
+  await showsPart(el, 'clip-delete');
+}
+
 // ------------------------------------------------------------------ fake platform
 
 let world: World;
@@ -519,14 +530,7 @@ describe('<channel-player> clips', () => {
       useFakePlatform({ user: USER(), clips: [clip('done')] });
       const { el } = await playing();
       world.server.on('DELETE', `${API}/clip/9`, ok({ message: 'Clip deleted.' }));
-      await openMaker(el);
-      // The clip made last here is shown: none yet, so the form.
-      await showsPart(el, 'clip-form');
-      world.server.on('POST', `${API}/clip`, ok(clip('done')));
-      await typeName(el, 'Winning goal');
-      await pressTag(el, 'Goal');
-      click(el, 'clip-submit');
-      await showsPart(el, 'clip-delete');
+      await makeDoneClip(el);
       click(el, 'clip-delete');
       await showsPart(el, 'clip-confirm');
       expect(part(el, 'clip-confirm')!.textContent).to.contain('Delete “Winning goal”? This cannot be undone.');
@@ -541,6 +545,31 @@ describe('<channel-player> clips', () => {
       await showsPart(el, 'clip-form');
       expect(world.server.to('DELETE', `${API}/clip/9`)).to.have.length(1);
       expect(active(el)?.textContent).to.equal('Make a clip');
+    });
+
+    it('copying refused: the link to copy by hand; a failed delete says why and keeps the clip', async () => {
+      useFakePlatform({ user: USER(), clips: [clip('done')] });
+      setEnv({ copyText: () => Promise.reject(new Error('denied')) });
+      const { el } = await playing();
+      await makeDoneClip(el);
+      click(el, 'clip-copy');
+      await showsPart(el, 'clip-link');
+      expect(part(el, 'clip-link')!.querySelector('[role="alert"]')!.textContent).to.equal(
+        'The link could not be copied: select it below.',
+      );
+      expect(part(el, 'clip-link')!.querySelector('input')!.value).to.equal(`${location.origin}/share/9/${UUID}`);
+
+      world.server.on('DELETE', `${API}/clip/9`, { status: 500, body: { message: 'Server Error' } });
+      click(el, 'clip-delete');
+      await showsPart(el, 'clip-confirm-delete');
+      click(el, 'clip-confirm-delete');
+      await world.advance(1_000); // the client's single retry
+      await showsPart(el, 'clip-error');
+      expect(part(el, 'clip-error')!.textContent).to.equal(
+        'Something went wrong. Please try again or contact technical support',
+      );
+      expect(has(el, 'clip-ready'), 'the clip stays').to.equal(true);
+      await expect(el).shadowDom.to.be.accessible();
     });
 
     it('failed: "Your clip creation failed" with Retry, which makes it again', async () => {

@@ -152,6 +152,19 @@ describe('<channel-profile> clips', () => {
     expect(input.labels![0]!.textContent).to.equal('Share link of Winning goal');
   });
 
+  it("where the browser has a share sheet, Share… hands it the clip's name and link", async () => {
+    useFakePlatform();
+    const shared: unknown[] = [];
+    setEnv({ webShare: () => async (data) => void shared.push(data) });
+    const el = await fixture(html`<channel-profile section="clips"></channel-profile>`);
+    await clipsShown(el, 4);
+    const done = row(el, 'Winning goal');
+    expect(buttons(done)).to.include('Share…');
+    part<HTMLButtonElement>(done, 'clip-share')!.click();
+    await waitUntil(() => shared.length === 1, 'the share sheet');
+    expect(shared).to.deep.equal([{ title: 'Winning goal', url: `${location.origin}/share/21/${UUID}` }]);
+  });
+
   it('Delete asks first: Cancel goes back; confirmed, the row goes, it says so and focus goes to the title', async () => {
     useFakePlatform();
     world.server.on('DELETE', `${API}/clip/21`, ok({ message: 'Clip deleted.' }));

@@ -1,4 +1,4 @@
-/** /404 ("Looks like we lose this page") and the "not available yet" page of routes whose feature comes later. */
+/** /404 ("Looks like we lose this page"). */
 import type { ReactNode } from 'react';
 import { useElement } from '../../ui/context.js';
 import { PageHeading, useSite } from '../site.js';
@@ -6,18 +6,6 @@ import { PageHeading, useSite } from '../site.js';
 /** The not-found page, with a link home. */
 export default function NotFoundPage(): ReactNode {
   return <Message title="site:titles.notFound" text="site:notFound.text" home="site:notFound.home" part="not-found" />;
-}
-
-/** The library and shared clips, until their issue lands: a clear page, not a 404. */
-export function NotAvailable(): ReactNode {
-  return (
-    <Message
-      title="site:titles.notAvailable"
-      text="site:notAvailable.text"
-      home="site:notAvailable.home"
-      part="not-available"
-    />
-  );
 }
 
 function Message(props: { title: string; text: string; home: string; part: string }): ReactNode {

@@ -22,7 +22,6 @@ const loaders = {
   simulate: () => import('./Simulate.js') as Module,
   share: () => import('./Share.js') as Module,
   notFound: () => import('./NotFound.js') as Module,
-  notAvailable: () => import('./NotFound.js').then((m) => ({ default: m.NotAvailable })),
 };
 type Kind = keyof typeof loaders;
 

@@ -1,0 +1,343 @@
+/**
+ * The Custom Elements Manifest and the element reference, generated from elements/surface.ts (the public surface
+ * written once) and the event classes of src/events/index.ts (their `detail` types):
+ *
+ *   node --import tsx scripts/manifest.ts          writes dist/custom-elements.json and elements/README.md (the build)
+ *   node --import tsx scripts/manifest.ts --check  fails when either is not what the surface gives, or when the CSS
+ *                                                  parts the tests saw rendered and the surface's parts disagree:
+ *                                                  test-results/parts.json (the element tests, written by the web
+ *                                                  test runner) and test-results/parts-e2e/ (the end-to-end tests)
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { format, resolveConfig } from 'prettier';
+import { ELEMENTS, type ElementSurface, type Named } from '../elements/surface.js';
+
+const MANIFEST = 'dist/custom-elements.json';
+const REFERENCE = 'elements/README.md';
+const PARTS_SEEN = 'test-results/parts.json';
+const PARTS_E2E = 'test-results/parts-e2e';
+
+type Surface = ElementSurface<readonly string[]>;
+const elements = ELEMENTS as unknown as Surface[];
+
+/** An element's parts: its own, then those of the views it shows (`partsOf`) that it does not list itself. */
+function allParts(el: Surface): { name: string; description?: string }[] {
+  const own = el.parts.map(named);
+  const names = new Set(own.map((p) => p.name));
+  const shown = (el.partsOf ?? []).flatMap((tag) => elements.find((e) => e.tag === tag)?.parts.map(named) ?? []);
+  const added = shown.filter((p) => !names.has(p.name) && names.add(p.name));
+  return [...own, ...added];
+}
+
+const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
+const named = (entry: Named) =>
+  typeof entry === 'string' ? { name: entry } : { name: entry[0], description: entry[1] };
+
+/** The `detail` type of each event class, as written in src/events/index.ts, with the file's own types inlined. */
+function detailTypes(): Map<string, string> {
+  const source = readFileSync('src/events/index.ts', 'utf8');
+  const aliases = new Map<string, string>();
+  for (const m of source.matchAll(/export interface (\w+) (\{[\s\S]*?\n\})/g)) aliases.set(m[1]!, m[2]!);
+  for (const m of source.matchAll(/export type (\w+) = ([^;]+);/g)) aliases.set(m[1]!, m[2]!);
+  const details = new Map<string, string>();
+  for (const m of source.matchAll(/export class (\w+) extends CustomEvent</g)) {
+    // The generic argument, up to its matching '>'.
+    let depth = 1;
+    let i = m.index + m[0].length;
+    const start = i;
+    for (; depth > 0 && i < source.length; i++) {
+      if (source[i] === '<') depth++;
+      else if (source[i] === '>' && source[i - 1] !== '=') depth--;
+    }
+    let text = source.slice(start, i - 1);
+    for (let pass = 0; pass < 3; pass++) {
+      for (const [name, body] of aliases) text = text.replace(new RegExp(`\\b${name}\\b`, 'g'), body);
+    }
+    // Comments out, whitespace folded: one line.
+    text = text
+      .replace(/\/\*\*[\s\S]*?\*\//g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/; \}/g, ' }')
+      .replace(/\{ /g, '{ ')
+      .trim();
+    details.set(m[1]!, text);
+  }
+  return details;
+}
+
+/** The manifest (schema 2.1.0): one module per element's root, with its class declaration and tag definition. */
+export function manifest(): object {
+  const details = detailTypes();
+  const eventType = (type: string) => (type === 'Event' ? 'Event' : `CustomEvent<${details.get(type) ?? 'unknown'}>`);
+  return {
+    schemaVersion: '2.1.0',
+    readme: REFERENCE,
+    modules: elements.map((el) => {
+      const path = `elements/${el.tag}.ts`;
+      const attributes = Object.entries(el.attributes).map(([prop, doc]) => ({
+        name: kebab(prop),
+        fieldName: prop,
+        type: { text: doc.type },
+        description: doc.description,
+        ...(doc.default !== undefined ? { default: JSON.stringify(doc.default) } : {}),
+      }));
+      return {
+        kind: 'javascript-module',
+        path,
+        declarations: [
+          {
+            kind: 'class',
+            name: el.className,
+            tagName: el.tag,
+            customElement: true,
+            description: el.description,
+            superclass: { name: 'HTMLElement' },
+            attributes,
+            members: [
+              // Each attribute is also a string property of the same (camelCase) name.
+              ...attributes.map((a) => ({
+                kind: 'field',
+                name: a.fieldName,
+                type: { text: `${propertyType(a.type.text)} | undefined` },
+                description: a.description,
+                attribute: a.name,
+              })),
+              ...el.members.map((m) =>
+                m.kind === 'method'
+                  ? { kind: 'method', name: m.name, description: m.description, type: { text: m.type } }
+                  : {
+                      kind: 'field',
+                      name: m.name,
+                      type: { text: m.type },
+                      description: m.description,
+                      ...(m.readonly ? { readonly: true } : {}),
+                    },
+              ),
+            ],
+            events: el.events.map((e) => ({
+              name: e.name,
+              type: { text: eventType(e.type) },
+              description: e.description,
+            })),
+            slots: el.slots.map(named),
+            cssParts: allParts(el),
+            cssProperties: el.cssProperties.map(named),
+          },
+        ],
+        exports: [
+          { kind: 'custom-element-definition', name: el.tag, declaration: { name: el.className, module: path } },
+        ],
+      };
+    }),
+  };
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/** Inline code, with a longer fence when the text has a backtick itself. */
+const code = (text: string) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
+
+/** The element reference in markdown. */
+export function reference(): string {
+  const details = detailTypes();
+  const out: string[] = [
+    '# Element reference',
+    '',
+    '<!-- Generated by scripts/manifest.ts from elements/surface.ts: edit that file, then `npm run build`. -->',
+    '',
+    'Every tag of channel elements: its attributes (each also a property of the camelCase name that holds the',
+    "attribute's string), events, slots, CSS parts and custom properties. The same data ships as the Custom Elements",
+    'Manifest (`custom-elements.json`, the `customElements` field of package.json), which editors and tools read, and',
+    "as TypeScript types: `HTMLElementTagNameMap` entries (so `document.createElement('channel-player')` is a",
+    "`ChannelPlayerElement`), each element's event map, and each element's attributes with their value types",
+    '(`ChannelPlayerElementAttributes`).',
+    '',
+    ...elements.map((el) => `- [\`<${el.tag}>\`](#${el.tag})`),
+  ];
+  for (const el of elements) {
+    out.push('', `## ${el.tag}`, '', el.description, '', '### Attributes', '');
+    out.push('| attribute | type | default | |', '|---|---|---|---|');
+    for (const [prop, doc] of Object.entries(el.attributes)) {
+      out.push(
+        `| ${code(kebab(prop))} | ${code(cell(doc.type))} | ${doc.default ? code(doc.default) : ''} | ${cell(doc.description)} |`,
+      );
+    }
+    if (el.members.length) {
+      out.push('', '### Properties and methods', '', '| member | type | |', '|---|---|---|');
+      for (const m of el.members) {
+        const name = m.kind === 'method' ? `${m.name}()` : m.name;
+        out.push(
+          `| ${code(name)}${m.readonly ? ' (read-only)' : ''} | ${code(cell(m.type))} | ${cell(m.description)} |`,
+        );
+      }
+    }
+    out.push('', '### Events', '', '| event | `detail` | |', '|---|---|---|');
+    const media = el.events.filter((e) => e.type === 'Event' && !e.name.startsWith('channel-'));
+    for (const e of el.events.filter((x) => !media.includes(x))) {
+      const detail = e.type === 'Event' ? 'none' : code(cell(details.get(e.type) ?? 'unknown'));
+      out.push(`| \`${e.name}\` | ${detail} | ${cell(e.description)} |`);
+    }
+    if (media.length) {
+      out.push(`| ${media.map((e) => `\`${e.name}\``).join(', ')} | none | ${cell(media[0]!.description)} |`);
+    }
+    if (el.slots.length) {
+      out.push('', '### Slots', '');
+      for (const s of el.slots.map(named)) out.push(`- \`${s.name}\`${s.description ? `: ${s.description}` : ''}`);
+    }
+    out.push('', '### CSS parts', '');
+    out.push(
+      el.parts
+        .map(named)
+        .map((p) => `\`${p.name}\`${p.description ? ` (${p.description})` : ''}`)
+        .join(', '),
+    );
+    if (el.partsOf?.length) {
+      const links = el.partsOf.map((tag) => `[\`<${tag}>\`](#${tag})`).join(', ');
+      out.push('', `And the parts of the views it shows, as the standalone elements have them: ${links}.`);
+    }
+    out.push('', '### CSS custom properties', '');
+    out.push(
+      el.cssProperties
+        .map(named)
+        .map((p) => `\`${p.name}\`${p.description ? ` (${p.description})` : ''}`)
+        .join(', '),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * The type of an attribute's property: the element hands the value to the same parser as the attribute's, which
+ * reads strings, so a flag's property is a string ('' or 'false') and an id's is its digits.
+ */
+function propertyType(attributeType: string): string {
+  if (attributeType === 'boolean') return 'string';
+  if (attributeType.includes('${number}')) return '`${number}`';
+  return attributeType;
+}
+
+/** Properties of HTMLElement an attribute's property shares a name with: the element inherits them as they are. */
+const INHERITED = new Set(['lang', 'title', 'hidden', 'dir']);
+
+/**
+ * elements/tags.ts: the element interfaces (each attribute's property, the player's media API, the events with
+ * their classes), their attribute maps (what a typed host may set: React and Vue typings use them) and the
+ * `HTMLElementTagNameMap` entries, so that `document.createElement('channel-player')` is typed.
+ */
+export function tags(): string {
+  const classes = [...new Set(elements.flatMap((el) => el.events.map((e) => e.type)))]
+    .filter((t) => t !== 'Event')
+    .sort();
+  const out: string[] = [
+    '// Generated by scripts/manifest.ts from elements/surface.ts (`npm run build`): do not edit.',
+    `import type { ${classes.join(', ')} } from '../src/events/index.js';`,
+  ];
+  for (const el of elements) {
+    const name = el.className;
+    out.push(
+      '',
+      `/** The attributes of \`<${el.tag}>\`, with their value types. */`,
+      `export interface ${name}Attributes {`,
+    );
+    for (const [prop, doc] of Object.entries(el.attributes)) {
+      out.push(`  /** ${doc.description.replace(/\*\//g, '*\\/')} */`, `  '${kebab(prop)}'?: ${doc.type};`);
+    }
+    out.push(
+      '}',
+      '',
+      `/** The events \`<${el.tag}>\` fires, by name. */`,
+      `export interface ${name}EventMap extends HTMLElementEventMap {`,
+    );
+    // The media events are HTMLElementEventMap's already.
+    for (const e of el.events) if (e.name.startsWith('channel-')) out.push(`  '${e.name}': ${e.type};`);
+    out.push(
+      '}',
+      '',
+      `/** \`<${el.tag}>\`: ${el.description.replace(/\*\//g, '*\\/')} */`,
+      `export interface ${name} extends HTMLElement {`,
+    );
+    for (const [prop, doc] of Object.entries(el.attributes)) {
+      // An inherited name stays HTMLElement's; a member of the same name (the player's `muted`) is the member's.
+      if (INHERITED.has(prop) || el.members.some((m) => m.name === prop)) continue;
+      out.push(
+        `  /** The \`${kebab(prop)}\` attribute's value: ${doc.description.replace(/\*\//g, '*\\/')} */`,
+        `  ${prop}: ${propertyType(doc.type)} | undefined;`,
+      );
+    }
+    for (const m of el.members) {
+      out.push(`  /** ${m.description} */`);
+      out.push(
+        m.kind === 'method' ? `  ${m.name}: ${m.type};` : `  ${m.readonly ? 'readonly ' : ''}${m.name}: ${m.type};`,
+      );
+    }
+    out.push(
+      `  addEventListener<K extends keyof ${name}EventMap>(type: K, listener: (this: ${name}, event: ${name}EventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;`,
+      '  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;',
+      `  removeEventListener<K extends keyof ${name}EventMap>(type: K, listener: (this: ${name}, event: ${name}EventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;`,
+      '  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;',
+      '}',
+    );
+  }
+  out.push(
+    '',
+    '/** Every tag with its element interface and its attributes. */',
+    'export interface ChannelElementTags {',
+  );
+  for (const el of elements)
+    out.push(`  '${el.tag}': { element: ${el.className}; attributes: ${el.className}Attributes };`);
+  out.push('}', '', 'declare global {', '  interface HTMLElementTagNameMap {');
+  for (const el of elements) out.push(`    '${el.tag}': ${el.className};`);
+  out.push('  }', '}', '');
+  return out.join('\n');
+}
+
+/** What the element tests saw against the surface: parts rendered but not listed, and listed but never rendered. */
+export function partsMismatch(seen: Record<string, string[]>): string[] {
+  const problems: string[] = [];
+  for (const el of elements) {
+    // Its own parts must be rendered by it; the views' parts it shows may be rendered by it too.
+    const own = new Set(el.parts.map((p) => named(p).name));
+    const listed = new Set(allParts(el).map((p) => p.name));
+    const rendered = new Set(seen[el.tag] ?? []);
+    const unlisted = [...rendered].filter((p) => !listed.has(p)).sort();
+    const unseen = [...own].filter((p) => !rendered.has(p)).sort();
+    if (unlisted.length)
+      problems.push(`<${el.tag}> renders parts elements/surface.ts does not list: ${unlisted.join(', ')}`);
+    if (unseen.length) problems.push(`<${el.tag}> lists parts no element test rendered: ${unseen.join(', ')}`);
+  }
+  return problems;
+}
+
+const TAGS = 'elements/tags.ts';
+const json = `${JSON.stringify(manifest(), null, 2)}\n`;
+const markdown = reference();
+const typed = await format(tags(), { ...(await resolveConfig(TAGS)), filepath: TAGS });
+if (process.argv.includes('--check')) {
+  const problems: string[] = [];
+  const current = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  if (current(REFERENCE) !== markdown) problems.push(`${REFERENCE} is out of date: run \`npm run build\``);
+  if (current(MANIFEST) !== json) problems.push(`${MANIFEST} is out of date: run \`npm run build\``);
+  if (current(TAGS) !== typed) problems.push(`${TAGS} is out of date: run \`npm run build\``);
+  const e2e = existsSync(PARTS_E2E) ? readdirSync(PARTS_E2E).filter((f) => f.endsWith('.json')) : [];
+  if (!existsSync(PARTS_SEEN)) problems.push(`${PARTS_SEEN} is missing: run \`npm run test:unit\` first`);
+  else if (!e2e.length) problems.push(`${PARTS_E2E}/ has no parts: run \`npm run test:e2e\` first`);
+  else {
+    const seen: Record<string, string[]> = {};
+    for (const file of [PARTS_SEEN, ...e2e.map((f) => join(PARTS_E2E, f))]) {
+      for (const [tag, parts] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>)) {
+        (seen[tag] ??= []).push(...parts);
+      }
+    }
+    problems.push(...partsMismatch(seen));
+  }
+  if (problems.length) {
+    console.error(problems.map((p) => `manifest: ${p}`).join('\n'));
+    process.exit(1);
+  }
+  console.log(`manifest: ${elements.length} elements, reference and manifest up to date, parts as rendered`);
+} else {
+  mkdirSync(dirname(MANIFEST), { recursive: true });
+  writeFileSync(MANIFEST, json);
+  writeFileSync(REFERENCE, markdown);
+  writeFileSync(TAGS, typed);
+}
