@@ -40,10 +40,13 @@ export function consent(granted: boolean): void {
 
 /**
  * Starts channel elements on this page. `apiUrl` defaults to this page's origin + `/api`.
- * Call it once; calling it again replaces the configuration.
+ * Call it once; calling it again replaces the configuration. Without a DOM (server-side rendering) it does nothing,
+ * and importing the package touches no browser API, so it can be imported where a server renders the page.
  */
 export function configure(options: ConfigureOptions): void {
-  if (typeof window !== 'undefined') installConsentApi(window as unknown as Record<string, unknown>);
+  // Rendering on a server (Next.js, Nuxt): no page to load elements into; the browser's own call starts them.
+  if (typeof window === 'undefined' || typeof document === 'undefined') return;
+  installConsentApi(window as unknown as Record<string, unknown>);
   const base = typeof location === 'undefined' ? 'http://localhost/' : location.href;
   stop?.();
   stop = autoload(async (tag) => (await chunks[tag]()).start(options, base));
