@@ -19,6 +19,8 @@ import type { RateLimiter } from './limits.js';
 import type { ApiHandler } from './routes.js';
 import { CORS_HEADERS, VENDOR_FILES, serveStatic, type StaticOptions } from './static.js';
 import type { MediaServer } from './streams.js';
+import { join } from 'node:path';
+import { discoveryLink, embedTarget, handleOembed, type OembedOptions } from './oembed.js';
 import type { Origins, PathHandler } from './types.js';
 
 /**
@@ -44,9 +46,9 @@ const ACCOUNT_ROUTES = new Set([
  * reloads work; the site itself shows its 404 for paths it does not know. A channel's own server needs the same
  * rule for its site's base (README: "Deep links need one rule on your server").
  */
-const SITE_PAGES: readonly [base: string, page: string][] = [
-  ['/site-fr', '/site-fr.html'],
-  ['/site', '/site.html'],
+const SITE_PAGES: readonly [base: string, page: string, channelKey: string][] = [
+  ['/site-fr', '/site-fr.html', 'demo-fr'],
+  ['/site', '/site.html', 'demo'],
 ];
 
 /** The site page a path belongs to, if it is under a demo site's base. */
@@ -54,8 +56,8 @@ export function sitePageOf(path: string): string | undefined {
   return SITE_PAGES.find(([base]) => path === base || path.startsWith(`${base}/`))?.[1];
 }
 
-/** The demo pages' own assets, which the account routes' page needs in production too. */
-const ACCOUNT_PAGE_ASSETS = new Set(['/demo.css', '/demo.js']);
+/** The demo pages' own assets that the account routes' page and the embed layout need in production too. */
+const ACCOUNT_PAGE_ASSETS = new Set(['/demo.css', '/demo.js', '/embed.css']);
 
 /** What the listeners answer with. */
 export interface ListenerContext {
@@ -143,10 +145,40 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
       ? serveStatic(req, res, siteDir, '/account.html', pageOptions())
       : Promise.resolve(false);
 
-  /** Dev mode: the demo sites' pages for every path under their bases. */
-  const serveSitePage = (req: IncomingMessage, res: ServerResponse, path: string) => {
+  /** oEmbed for the demo sites' watch pages (oembed.ts), on either listener's origin. */
+  const oembed: OembedOptions = {
+    db,
+    // Read when asked: the origins are known once the listeners are bound.
+    get siteOrigins() {
+      return [origins.bundle, origins.cms].filter(Boolean);
+    },
+    sites: dev ? SITE_PAGES.map(([base, , channelKey]) => ({ base, channelKey })) : [],
+    get embedOrigin() {
+      return origins.bundle;
+    },
+  };
+
+  /** Dev mode: the demo sites' pages for every path under their bases (a watch page with its oEmbed link). */
+  const serveSitePage = (req: IncomingMessage, res: ServerResponse, path: string, origin: string) => {
     const page = dev ? sitePageOf(path) : undefined;
-    return page ? serveStatic(req, res, siteDir, page, pageOptions()) : Promise.resolve(false);
+    const headExtra = discoveryLink(oembed, origin, path);
+    return page ? serveStatic(req, res, siteDir, page, pageOptions({ headExtra })) : Promise.resolve(false);
+  };
+
+  /** The embed layout oEmbed's iframes show: the player alone, for any origin to frame (a template, not a demo page). */
+  const pagesDir = join(ctx.rootDir, 'demo', 'server', 'pages');
+  const serveEmbed = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    const target = embedTarget(db, url);
+    if (target === undefined) return false;
+    if (target === 'not-found') throw new HttpError(404, 'Not found.');
+    const embedPlaceholders = { ...placeholders, '%EVENT_ID%': target.eventId, '%CHANNEL_KEY%': target.channelKey };
+    return serveStatic(
+      req,
+      res,
+      pagesDir,
+      '/embed.html',
+      pageOptions({ placeholders: embedPlaceholders, frameable: true }),
+    );
   };
 
   /** Refuses a request whose Host is not one of this listener's names, and counts it against its address. */
@@ -178,12 +210,14 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     if (await ctx.media.handle(req, res, path)) return;
     if (ctx.libraryFiles(req, res, path)) return;
     if (await handleAnalytics(req, res, url, ctx.analytics)) return;
+    if (handleOembed(oembed, req, res, url)) return;
     for (const standIn of ctx.standIns) if (await standIn(req, res, url)) return;
     if (servePlaceholderArt(db, res, path)) return;
     // Only files from here on: any other method finds nothing (404, like a path that does not exist).
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, 'Not found.');
     if (await serveAccountRoute(req, res, path)) return;
-    if (await serveSitePage(req, res, path)) return;
+    if (await serveEmbed(req, res, url)) return;
+    if (await serveSitePage(req, res, path, origins.bundle)) return;
     // The bundle first (cross-origin importable), then the demo pages; "/" is the demo's index page.
     if (
       path !== '/' &&
@@ -207,7 +241,7 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     const url = requestUrl(req);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     if (await serveAccountRoute(req, res, url.pathname)) return;
-    if (await serveSitePage(req, res, url.pathname)) return;
+    if (await serveSitePage(req, res, url.pathname, origins.cms)) return;
     // The dev vendor files (the peers the benchmark and the media-chrome page load) from the CMS host too.
     const vendor = VENDOR_FILES[url.pathname];
     if (vendor && (await serveStatic(req, res, ctx.rootDir, `/${vendor}`, pageOptions()))) return;

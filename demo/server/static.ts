@@ -34,7 +34,7 @@ export const CORS_HEADERS: Record<string, string> = {
 };
 
 /** The strict policy demo pages run under, so the bundle is proven to work without inline scripts or styles. */
-export function contentSecurityPolicy(bundleOrigin: string, inlineStyles = false): string {
+export function contentSecurityPolicy(bundleOrigin: string, inlineStyles = false, frameable = false): string {
   return [
     "default-src 'self'",
     `script-src 'self' ${bundleOrigin}`,
@@ -49,7 +49,8 @@ export function contentSecurityPolicy(bundleOrigin: string, inlineStyles = false
     "font-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "frame-ancestors 'self'",
+    // The embed layout (oembed.ts) is for partners' pages to frame; every other page only for its own origin.
+    frameable ? 'frame-ancestors *' : "frame-ancestors 'self'",
   ].join('; ');
 }
 
@@ -64,6 +65,10 @@ export interface StaticOptions {
   inlineStyles?: boolean;
   /** More placeholders of HTML pages and what replaces them (HTML-escaped here, so values may be any text). */
   placeholders?: Record<string, string>;
+  /** Markup added at the end of an HTML page's head (built by the server, its values already escaped). */
+  headExtra?: string;
+  /** Any origin may frame the page (the embed layout). */
+  frameable?: boolean;
 }
 
 /**
@@ -116,9 +121,14 @@ export async function serveStatic(
     let html = (await readFile(file, 'utf8')).replaceAll('%BUNDLE_ORIGIN%', options.bundleOrigin);
     for (const [placeholder, value] of Object.entries(options.placeholders ?? {}))
       html = html.replaceAll(placeholder, xml(value));
+    if (options.headExtra) html = html.replace('</head>', `  ${options.headExtra}\n</head>`);
     // Benchmark pages run the peers (hls.js, Mux Player) as their authors ship them: no policy for any of them.
     if (!options.noPolicy)
-      headers['Content-Security-Policy'] = contentSecurityPolicy(options.bundleOrigin, options.inlineStyles);
+      headers['Content-Security-Policy'] = contentSecurityPolicy(
+        options.bundleOrigin,
+        options.inlineStyles,
+        options.frameable,
+      );
     const body = Buffer.from(html);
     res.writeHead(200, { ...headers, 'Content-Length': String(body.length) });
     res.end(req.method === 'HEAD' ? undefined : body);
