@@ -1,10 +1,11 @@
 /**
  * The public surface of the five elements, written once: each tag's attributes (with their value types), the
  * events it fires, its slots, its CSS parts and custom properties, and the player's media API. The build turns it
- * into the Custom Elements Manifest (`dist/custom-elements.json`, package.json `customElements`) and the element
- * reference (elements/README.md) with scripts/manifest.ts; `npm test` checks that both are up to date, that every
- * attribute here is one the element reads (the `*_PROPS` lists, checked by the compiler below) and that every CSS
- * part the element tests see rendered is listed here, and every part listed here is rendered.
+ * into the Custom Elements Manifest (`dist/custom-elements.json`, package.json `customElements`), the element
+ * reference (elements/README.md), the typed tags (elements/tags.ts) and the React and Vue typings with
+ * scripts/manifest.ts; `npm test` checks, before it builds, that the committed reference and tags are what this file
+ * gives, that every attribute here is one the element reads (the `*_PROPS` lists, checked by the compiler below),
+ * and at its end that every CSS part the tests see rendered is listed here, and every part listed here is rendered.
  *
  * Node and types only: no element code imports it, so none of it reaches the browser.
  */

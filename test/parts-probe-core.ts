@@ -4,7 +4,7 @@
  * (React builds a subtree before it inserts it). Each new (tag, part) goes to `window.__channelPartSeen` when the
  * page has it (the Playwright fixtures expose it), else into `window.__channelParts`.
  * Self-contained (it is also handed to Playwright's addInitScript, which sends its source to the page).
- * `npm test` checks what the tests saw against elements/surface.ts (scripts/manifest.ts --check).
+ * `npm test` checks what the tests saw against elements/surface.ts (scripts/manifest.ts --parts).
  */
 export function installPartsProbe(): void {
   const w = window as unknown as {

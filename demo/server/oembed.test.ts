@@ -59,7 +59,6 @@ describe('oEmbed', () => {
         width: 640,
         height: 360,
         html: undefined,
-        ...(body.thumbnail_url ? { thumbnail_url: body.thumbnail_url } : {}),
       },
     );
     const src = /<iframe src="([^"]+)" width="640" height="360"/.exec(String(body.html))?.[1];
@@ -70,6 +69,8 @@ describe('oEmbed', () => {
     assert.deepEqual([(small.body as { width: number }).width, (small.body as { height: number }).height], [320, 180]);
     const short = await request(`${h.server.origin}/oembed?url=${encodeURIComponent(url)}&maxheight=270`);
     assert.deepEqual([(short.body as { width: number }).width, (short.body as { height: number }).height], [480, 270]);
+    const tiny = await request(`${h.server.origin}/oembed?url=${encodeURIComponent(url)}&maxwidth=100&maxheight=50`);
+    assert.deepEqual([(tiny.body as { width: number }).width, (tiny.body as { height: number }).height], [88, 50]);
     const french = await request(
       `${h.server.origin}/oembed?url=${encodeURIComponent(`${h.server.origin}/site-fr/watch/${frenchId()}`)}`,
     );
@@ -87,6 +88,9 @@ describe('oEmbed', () => {
     // An event of another channel is not on this site.
     assert.equal(await ask(`${h.server.hostOrigin}/site/watch/${frenchId()}`), 404);
     assert.equal(await ask('javascript:alert(1)'), 404);
+    // Paid and sign-in events: the embed layout could not sell them or sign anyone in.
+    assert.equal(await ask(`${h.server.hostOrigin}/site/watch/${h.id('paid-finished')}`), 404);
+    assert.equal(await ask(`${h.server.hostOrigin}/site/watch/${h.id('register-finished')}`), 404);
     assert.equal((await fetch(`${h.server.origin}/oembed`)).status, 404);
   });
 

@@ -2,7 +2,8 @@
  * oEmbed (https://oembed.com) for the channel sites' watch pages, so that a partner who pastes a watch link into a
  * CMS that speaks oEmbed gets the player:
  * - `GET /oembed?url={watch page}&format=json&maxwidth=&maxheight=` answers a `video` with an iframe of the embed
- *   layout (404 for a URL that is not a known site's watch page of an existing event, 501 for another format);
+ *   layout (404 for a URL that is not a known site's watch page of a free event, 501 for another format). No
+ *   thumbnail: the events' art has no size to give with it, which the spec asks for;
  * - `GET /embed/watch/{id}?channel={key}` is that layout: only `<channel-player embed>`, and the one page any
  *   origin may frame;
  * - watch pages carry the discovery link (`<link rel="alternate" type="application/json+oembed">`), see
@@ -13,9 +14,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ChannelDb } from './db.js';
 import { HttpError } from './http.js';
 
-/** The default size of the embedded player (16:9), and the smallest the provider answers. */
+/** The default size of the embedded player (16:9). */
 const DEFAULT_WIDTH = 640;
-const MIN_WIDTH = 200;
 const ASPECT = 9 / 16;
 
 /** A site whose watch pages the provider answers for: its base path and the channel it shows. */
@@ -76,19 +76,21 @@ export function oembedAnswer(options: OembedOptions, query: URLSearchParams): Re
   if (format !== 'json') throw new HttpError(501, 'Only format=json is offered.');
   const target = watchTarget(options, query.get('url') ?? '');
   if (!target) throw new HttpError(404, 'Not a watch page of this provider.');
+  // Free events only: the embed layout has no checkout or sign-in to answer a paywall's or a sign-in button.
   const row = options.db.get(
-    `SELECT e.name, e.image, c.name AS channel FROM events e JOIN channels c ON c.id = e.channel_id
-     WHERE e.id = ? AND c.channel_key = ?`,
+    `SELECT e.name, c.name AS channel FROM events e JOIN channels c ON c.id = e.channel_id
+     WHERE e.id = ? AND c.channel_key = ? AND e.type = 'free'`,
     [target.eventId, target.channelKey],
   );
-  if (!row) throw new HttpError(404, 'No such event.');
+  if (!row) throw new HttpError(404, 'No such event, or not one that plays for everyone.');
+  // Within the consumer's limits, however small (the spec: the provider must respect them).
   let width = DEFAULT_WIDTH;
   const maxWidth = limit(query.get('maxwidth'));
   const maxHeight = limit(query.get('maxheight'));
   if (maxWidth !== undefined) width = Math.min(width, maxWidth);
   if (maxHeight !== undefined) width = Math.min(width, Math.floor(maxHeight / ASPECT));
-  width = Math.max(width, MIN_WIDTH);
-  const height = Math.round(width * ASPECT);
+  width = Math.max(width, 1);
+  const height = Math.min(Math.round(width * ASPECT), maxHeight ?? Infinity);
   const src = `${options.embedOrigin}/embed/watch/${target.eventId}?${new URLSearchParams({ channel: target.channelKey })}`;
   const title = String(row.name);
   const html =
@@ -103,7 +105,6 @@ export function oembedAnswer(options: OembedOptions, query: URLSearchParams): Re
     width,
     height,
     html,
-    ...(row.image ? { thumbnail_url: String(row.image) } : {}),
   };
 }
 

@@ -12,7 +12,10 @@ export function Watch(props: { id: number; onBought: (orderId: number) => void }
         event-id={`${props.id}`}
         onchannel-purchase-request={(e) => console.log(e.detail.offer.packageId)}
         onchannel-ad-start={() => console.log(ref.current?.adPlaying)}
+        ontimeupdate={(e) => console.log(e.type)}
       />
+      {/* @ts-expect-error: React runs its onTimeUpdate only on <video> and <audio>: the player's is ontimeupdate */}
+      <channel-player onTimeUpdate={() => undefined} />
       <channel-checkout
         package-id={3}
         class="checkout"

@@ -6,16 +6,19 @@ import type { GlobalComponents } from 'vue';
 type Props<T extends keyof GlobalComponents> = InstanceType<GlobalComponents[T]>['$props'];
 
 export const player: Props<'channel-player'> = {
-  'event-id': 12,
+  eventId: 12,
+  preferPlayback: 'native',
   autoplay: true,
   onChannelPurchaseRequest: (e) => console.log(e.detail.offer.type),
 };
 export const checkout: Props<'channel-checkout'> = {
-  'subscription-id': '31',
+  subscriptionId: '31',
   onChannelPurchaseComplete: (e) => console.log(e.detail.orderId, e.detail.product.type),
 };
 // @ts-expect-error: lang is en or fr
 export const wrongLang: Props<'channel-schedule'> = { lang: 'es' };
+// @ts-expect-error: an id is digits (in a template, `event-id` is checked as eventId)
+export const wrongId: Props<'channel-player'> = { eventId: 'twelve' };
 export const wrongDetail: Props<'channel-checkout'> = {
   // @ts-expect-error: the detail's field is orderId
   onChannelPurchaseComplete: (e) => console.log(e.detail.orderID),

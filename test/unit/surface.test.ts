@@ -1,7 +1,7 @@
 // The public surface (elements/surface.ts) against the code it describes: every attribute each element reads (its
 // props list, in the order it reads them), the player's media events, the ad events, the event classes' names and
 // the media API members on a real <channel-player>. The CSS parts are checked against what the tests render
-// (scripts/manifest.ts --check), the generated files against the surface (the same check).
+// (scripts/manifest.ts --parts), the committed generated files against the surface (--check).
 import { expect } from '@open-wc/testing';
 import { ELEMENTS, MEDIA_EVENT_NAMES } from '../../elements/surface.js';
 import { createPlayerElement } from '../../elements/channel-player.js';
