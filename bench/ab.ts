@@ -10,7 +10,7 @@
  * AB_ROUNDS (default 21) rounds after one uncounted warm-up round; the median first frame of each and every sample
  * are printed.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -25,15 +25,26 @@ if (!dists[0] || !dists[1]) {
   process.exit(2);
 }
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 21);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
+  console.error('bench:ab: AB_ROUNDS must be a whole number of rounds');
+  process.exit(2);
+}
 const SETTLE_MS = 500;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+for (const dist of dists) {
+  if (!existsSync(join(dist!, 'channel-elements.js'))) {
+    console.error(`bench:ab: ${dist} is not a built dist/ folder (no channel-elements.js in it)`);
+    process.exit(2);
+  }
+}
+const dataDirs = dists.map(() => mkdtempSync(join(tmpdir(), 'channel-ab-')));
 const servers = await Promise.all(
-  dists.map((distDir) =>
+  dists.map((distDir, i) =>
     startServer({
       mode: 'dev',
       port: 0,
-      dataDir: mkdtempSync(join(tmpdir(), 'channel-ab-')),
+      dataDir: dataDirs[i]!,
       distDir,
       rateLimitMax: 1_000_000,
       apiKeyRateMax: 1_000_000,
@@ -65,6 +76,7 @@ try {
 } finally {
   await browser.close();
   await Promise.all(servers.map((s) => s.stop()));
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }
 
 /** A free finished event of the bench channel with a recording (the seed is the same on both servers). */
