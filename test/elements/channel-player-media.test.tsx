@@ -355,6 +355,20 @@ describe('<channel-player> media API', () => {
       await waitUntil(() => select.value === '0.5', 'the menu follows the page');
     });
 
+    it("Captions is offered where the browser's own HLS leaves out the subtitles the stream has", async () => {
+      world.server.on('GET', VOD_URL.split('?')[0]!, {
+        raw: '#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",URI="subs/en.m3u8"\n',
+      });
+      serve(ON_DEMAND);
+      const el = await mount('autoplay muted');
+      await loads(el, VOD_URL);
+      const v = await framed(el);
+      expect(v.textTracks.length, 'the engine shows no subtitles').to.equal(0);
+      await waitUntil(() => part(el, 'captions'), 'the Captions button', { timeout: 4000 });
+      expect(part(el, 'captions')!.textContent).to.equal('Captions');
+      expect(part(el, 'captions')!.tagName).to.equal('BUTTON');
+    });
+
     it('resume: starts where this viewer left the video, says so, and Start over goes back to 0 and forgets it', async () => {
       world.storage.set('resume.demo.guest', { '601': [125, T0] }, 86_400_000);
       serve(ON_DEMAND);
