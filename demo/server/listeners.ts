@@ -17,7 +17,7 @@ import { hostAllowed } from './exposure.js';
 import { addressKey, HttpError, requestUrl, sendJson, tooMany } from './http.js';
 import type { RateLimiter } from './limits.js';
 import type { ApiHandler } from './routes.js';
-import { CORS_HEADERS, VENDOR_FILES, serveStatic, type StaticOptions } from './static.js';
+import { CORS_HEADERS, VENDOR_FILES, bundleCacheControl, serveStatic, type StaticOptions } from './static.js';
 import type { MediaServer } from './streams.js';
 import { join } from 'node:path';
 import { discoveryLink, embedTarget, handleOembed, type OembedOptions } from './oembed.js';
@@ -222,7 +222,12 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     if (
       path !== '/' &&
       existsSync(distDir) &&
-      (await serveStatic(req, res, distDir, path, { bundleOrigin: origins.bundle, cors: true }))
+      (await serveStatic(req, res, distDir, path, {
+        bundleOrigin: origins.bundle,
+        cors: true,
+        // Production: what a CDN should keep (static.ts). Dev rebuilds under the same names: always fresh there.
+        cacheControl: dev ? undefined : bundleCacheControl(path),
+      }))
     )
       return;
     // In production only the account routes' page and its two assets come from demo/site: the rest is the demo.

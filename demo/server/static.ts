@@ -69,6 +69,8 @@ export interface StaticOptions {
   headExtra?: string;
   /** Any origin may frame the page (the embed layout). */
   frameable?: boolean;
+  /** The Cache-Control header (default `no-cache`: every use asks whether it changed). */
+  cacheControl?: string;
 }
 
 /**
@@ -112,7 +114,7 @@ export async function serveStatic(
   const ext = extname(file).toLowerCase();
   const headers: Record<string, string> = {
     'Content-Type': MIME[ext] ?? 'application/octet-stream',
-    'Cache-Control': 'no-cache',
+    'Cache-Control': options.cacheControl ?? 'no-cache',
     'X-Content-Type-Options': 'nosniff',
     ...(options.cors ? CORS_HEADERS : {}),
   };
@@ -199,3 +201,23 @@ export const VENDOR_FILES: Record<string, string> = {
   // The media element demo (demo/site/media-chrome.html) and its e2e test: a real client of the media API.
   '/vendor/media-chrome.js': 'node_modules/media-chrome/dist/iife/index.js',
 };
+
+/** How long a year is, in seconds: how long a content-hashed file may be kept. */
+const YEAR_SECONDS = 31_536_000;
+/** How long the loader may be kept: a new release reaches every page within this. */
+export const LOADER_MAX_AGE_SECONDS = 300;
+
+/**
+ * The Cache-Control of a bundle file in production, what a CDN in front of the server should keep: a chunk whose
+ * name carries its content hash (`chunks/session-3YrwoD6s.js`) never changes, so it is kept a year (`immutable`);
+ * the loader (`channel-elements.js`) is the name pages use for the newest release, kept 5 minutes; the rest (each
+ * tag's chunk under its own name, `index.js`) is asked about on every use.
+ */
+export function bundleCacheControl(path: string): string {
+  if (path === '/channel-elements.js') return `public, max-age=${LOADER_MAX_AGE_SECONDS}`;
+  const tagChunk = /^\/chunks\/channel-(schedule|player|checkout|profile|app)\.js(\.map)?$/.test(path);
+  if (!tagChunk && /^\/chunks\/[\w.-]+-[\w-]{8}\.js(\.map)?$/.test(path)) {
+    return `public, max-age=${YEAR_SECONDS}, immutable`;
+  }
+  return 'no-cache';
+}
