@@ -53,11 +53,11 @@ export function watchTarget(
 }
 
 /** The discovery link for a site page's path, when it is a watch page (else ''): markup, every value escaped. */
-export function discoveryLink(options: OembedOptions, pageOrigin: string, path: string, title = ''): string {
+export function discoveryLink(options: OembedOptions, pageOrigin: string, path: string): string {
   const pageUrl = `${pageOrigin}${path}`;
   if (!watchTarget(options, pageUrl)) return '';
   const href = `${options.embedOrigin}/oembed?${new URLSearchParams({ url: pageUrl, format: 'json' })}`;
-  return `<link rel="alternate" type="application/json+oembed" href="${escape(href)}" title="${escape(title)}">`;
+  return `<link rel="alternate" type="application/json+oembed" href="${escape(href)}">`;
 }
 
 const escape = (text: string) =>
