@@ -9,15 +9,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { PARTS_E2E_DIR } from './test/e2e/parts-dir.js';
+import { E2E_HOST_PORT, E2E_PORT } from './test/e2e/ports.js';
 // @ts-expect-error TS7016: chromium.mjs is plain JS shared with web-test-runner.config.mjs and ensure-chromium.mjs,
 // and has no declaration file. Adding scripts/chromium.d.mts would make this line (and the cast below) unnecessary.
 import { launchOptions as findLaunchOptions } from './scripts/chromium.mjs';
 
 const launchOptions = findLaunchOptions as () => { executablePath: string; args: string[] };
 
-/** Ports reserved for tests, so a dev server on the usual ports keeps running. */
-const PORT = 8090;
-const HOST_PORT = 8091;
+/** Ports reserved for tests, so a dev server on the usual ports keeps running (E2E_PORT moves them). */
+const PORT = E2E_PORT;
+const HOST_PORT = E2E_HOST_PORT;
 
 // A fresh, empty data directory per run. This file is evaluated again in every worker process; the workers
 // inherit the environment, so `??=` keeps one directory for the whole run and specs can read it from there.

@@ -2,10 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Locator, type Page, type Request } from '@playwright/test';
+import { E2E_HOST_PORT, E2E_PORT } from './ports.js';
 
 /** The reference server (bundle, API, demo pages) and its second listener, the cross-origin "CMS host". */
-export const BUNDLE_ORIGIN = 'http://localhost:8090';
-export const HOST_ORIGIN = 'http://localhost:8091';
+export const BUNDLE_ORIGIN = `http://localhost:${E2E_PORT}`;
+export const HOST_ORIGIN = `http://localhost:${E2E_HOST_PORT}`;
 
 /** Every demo page, read from disk so a new page is covered without editing the specs. */
 export const DEMO_PAGES = fs
