@@ -89,6 +89,7 @@ export default tseslint.config(
       'dist/',
       'node_modules/',
       'demo/.media/',
+      'demo/.hosts/',
       'test-results/',
       'playwright-report/',
       'bench/results/',

@@ -48,6 +48,20 @@ export function configure(options: ConfigureOptions): void {
   if (typeof window === 'undefined' || typeof document === 'undefined') return;
   installConsentApi(window as unknown as Record<string, unknown>);
   const base = typeof location === 'undefined' ? 'http://localhost/' : location.href;
+  const settings = { ...options, keysUrl: options.keysUrl ?? keysBesideApi(options.apiUrl) };
   stop?.();
-  stop = autoload(async (tag) => (await chunks[tag]()).start(options, base));
+  stop = autoload(async (tag) => (await chunks[tag]()).start(settings, base));
+}
+
+/**
+ * From npm the bundle is part of the app, so "the bundle's origin" (the script tag's default for the keys host) is
+ * the app's own: the keys host defaults to the API's origin instead, where the channel's server keeps both.
+ */
+function keysBesideApi(apiUrl: string | null | undefined): string | undefined {
+  if (!apiUrl) return undefined;
+  try {
+    return `${new URL(apiUrl).origin}/keys`;
+  } catch {
+    return undefined; // the session reports the API URL itself as unusable
+  }
 }

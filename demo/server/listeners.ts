@@ -121,6 +121,9 @@ const wrap =
     });
   };
 
+/** Where the CMS host serves the framework host apps (test/hosts). */
+const HOSTS_PATH = '/hosts/';
+
 /** The two listeners' request handlers (the CMS host's is only used in dev mode). */
 export function createListeners(ctx: ListenerContext): { main: RequestListener; host: RequestListener } {
   const { dev, db, origins, siteDir, distDir } = ctx;
@@ -167,6 +170,7 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
 
   /** The embed layout oEmbed's iframes show: the player alone, for any origin to frame (a template, not a demo page). */
   const pagesDir = join(ctx.rootDir, 'demo', 'server', 'pages');
+  const hostsDir = join(ctx.rootDir, 'demo', '.hosts');
   const serveEmbed = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const target = embedTarget(db, url);
     if (target === undefined) return false;
@@ -247,6 +251,11 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     if (await serveAccountRoute(req, res, url.pathname)) return;
     if (await serveSitePage(req, res, url.pathname, origins.cms)) return;
+    // The framework host apps the end-to-end tests drive (test/hosts, built into demo/.hosts by `npm run build:hosts`).
+    if (url.pathname.startsWith(HOSTS_PATH)) {
+      if (await serveStatic(req, res, hostsDir, url.pathname.slice(HOSTS_PATH.length - 1), pageOptions())) return;
+      throw new HttpError(404, 'Not found: the host apps are built by `npm run build:hosts`.');
+    }
     // The dev vendor files (the peers the benchmark and the media-chrome page load) from the CMS host too.
     const vendor = VENDOR_FILES[url.pathname];
     if (vendor && (await serveStatic(req, res, ctx.rootDir, `/${vendor}`, pageOptions()))) return;

@@ -1,7 +1,7 @@
 // Helpers shared by the e2e specs (not a spec itself: playwright.config.ts only runs *.spec.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Locator, type Page, type Request } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page, type Request } from '@playwright/test';
 import { E2E_HOST_PORT, E2E_PORT } from './ports.js';
 
 /** The reference server (bundle, API, demo pages) and its second listener, the cross-origin "CMS host". */
@@ -75,4 +75,36 @@ export async function watchCsp(page: Page): Promise<void> {
 /** The CSP violations collected by watchCsp. */
 export function cspViolations(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
+}
+
+/** The seeded events' fixture keys to their ids on a channel (`paid-live`, `free-live`...), from the dev endpoint. */
+export async function demoEventIds(request: APIRequestContext, channelKey = 'demo'): Promise<Record<string, number>> {
+  const answer = await request.get(`${BUNDLE_ORIGIN}/__dev/events?channel_key=${channelKey}`);
+  return ((await answer.json()) as { data: Record<string, number> }).data;
+}
+
+let registered = 0;
+
+/** Registers a fresh viewer on the demo channel through the API; answers their email, password and token. */
+export async function registerViewer(
+  request: APIRequestContext,
+  tag: string,
+): Promise<{ email: string; password: string; token: string }> {
+  const keyAnswer = await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } });
+  const apiKey = ((await keyAnswer.json()) as { data: { api_key: string } }).data.api_key;
+  const email = `${tag}-${Date.now().toString(36)}-${process.pid}-${registered++}@example.com`;
+  const password = 'viewer-pass-1';
+  const answer = await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/register`, {
+    data: {
+      api_key: apiKey,
+      email,
+      password,
+      password_confirmation: password,
+      first_name: 'Hana',
+      last_name: 'Host',
+      terms: true,
+    },
+  });
+  expect(answer.ok(), await answer.text()).toBe(true);
+  return { email, password, token: ((await answer.json()) as { data: { token: string } }).data.token };
 }
