@@ -130,6 +130,13 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
       description:
         "only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in",
     },
+    structuredData: {
+      type: FLAG,
+      description:
+        "writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) " +
+        "for the events shown into the host document's head, so search engines can list them; removed with the " +
+        'element. Where the page enforces Trusted Types, allow the policy `channel-elements-json-ld`',
+    },
     lang: LANG,
   },
   events: [

@@ -9,7 +9,8 @@ import { useCallback, useEffect, useId, useMemo, type MouseEvent, type ReactNode
 import type { Event } from '../../api/contract.js';
 import { $favourites, $favouriteIndex, CHOSEN_KINDS, followsEvent, type ChosenKind } from '../../stores/favourites.js';
 import { createSchedule, effectiveFilters, narrows, NO_FILTERS } from '../../stores/schedule.js';
-import { $user } from '../../stores/session.js';
+import { $settings, $user } from '../../stores/session.js';
+import { env } from '../../lib/env.js';
 import { createToasts } from '../../stores/toasts.js';
 import type { TFunction } from '../../i18n/index.js';
 import { AttributeNotices } from '../ui/panels.js';
@@ -22,6 +23,7 @@ import { EventList } from './EventList.js';
 import { useListViewed } from '../ui/list-viewed.js';
 import { FilterBar } from './FilterBar.js';
 import type { ScheduleOptions } from './options.js';
+import { useStructuredData } from './structured-data.js';
 
 /** A schedule of events. `notices` are the tag's ignored attribute values, shown under the title. */
 export function ScheduleView(props: {
@@ -29,7 +31,7 @@ export function ScheduleView(props: {
   notices?: readonly AttributeNotice[] | undefined;
 }): ReactNode {
   const { options } = props;
-  const { t } = useElement();
+  const { t, currency } = useElement();
   const view = useViewHost();
   const schedule = useMemo(createSchedule, []);
   const toasts = useMemo(createToasts, []);
@@ -84,6 +86,14 @@ export function ScheduleView(props: {
       ? state.events.map((event) => ({ id: String(event.id), name: event.name, category: event.category?.name }))
       : undefined,
   );
+
+  const settings = useStore($settings);
+  useStructuredData(Boolean(options.structuredData), state.status === 'ready' ? state.events : undefined, {
+    watchUrl: options.watchUrl,
+    base: env().baseUrl() ?? 'http://localhost/',
+    currency,
+    channelName: settings?.name,
+  });
 
   let body: ReactNode;
   if (state.status === 'loading') {

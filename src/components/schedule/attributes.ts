@@ -28,6 +28,7 @@ export const SCHEDULE_PROPS = [
   'watchUrl',
   'showFilters',
   'favorites',
+  'structuredData',
   'lang',
 ] as const;
 
@@ -117,5 +118,6 @@ export function parseScheduleProps(props: ScheduleProps): Parsed<ScheduleOptions
     watchUrl: watchUrl(read, props.watchUrl),
     showFilters: boolAttr(props.showFilters),
     favorites: boolAttr(props.favorites),
+    structuredData: boolAttr(props.structuredData),
   });
 }

@@ -20,6 +20,8 @@ export interface ScheduleOptions {
   showFilters: boolean;
   /** Only the events of the signed-in user's favourites. */
   favorites: boolean;
+  /** Write schema.org JSON-LD for the events shown into the host document (the tag's `structured-data`). */
+  structuredData?: boolean | undefined;
 }
 
 /** Default link template of events. */

@@ -1,0 +1,178 @@
+/**
+ * `<channel-schedule structured-data>`: schema.org JSON-LD for the events the schedule shows, written into the host
+ * document's head so a partner's schedule page earns search engines' event results. Each event is a `SportsEvent`
+ * (its teams, its start and end, where to watch it online, and for paid events the offer and its price) with the
+ * `BroadcastEvent` that streams it. The objects are typed with schema-dts (schema.org's vocabulary as types), so a
+ * type or property schema.org does not define fails the build.
+ */
+import { useEffect } from 'react';
+import type { BroadcastEvent, Graph, Offer, SportsEvent, SportsTeam } from 'schema-dts';
+import type { Event } from '../../api/contract.js';
+import { env } from '../../lib/env.js';
+import { fillTemplate } from '../../lib/url.js';
+
+/** What the objects need beyond the events: where each is watched, its currency, and who runs the channel. */
+export interface StructuredDataContext {
+  watchUrl: string;
+  base: string;
+  currency: string;
+  channelName?: string | undefined;
+}
+
+const SCHEMA = 'https://schema.org/';
+
+/** The schema.org graph for a list of events: a SportsEvent and its BroadcastEvent each. */
+export function eventsGraph(events: readonly Event[], context: StructuredDataContext): Graph {
+  const graph: (SportsEvent | BroadcastEvent)[] = [];
+  for (const event of events) {
+    const relative = fillTemplate(context.watchUrl, { id: event.id }, context.base);
+    if (!relative) continue;
+    const url = new URL(relative, context.base).href;
+    const start = new Date(event.event_utc_ts * 1000);
+    if (Number.isNaN(start.getTime())) continue;
+    const end = event.duration && event.duration > 0 ? new Date(start.getTime() + event.duration * 1000) : undefined;
+    const id = `${url}#event`;
+    const free = event.type === 'free' || event.type === 'register';
+    const home = event.participants.find((p) => p.id === event.home_team_id);
+    const away = home ? event.participants.filter((p) => p !== home) : [];
+    const team = (p: Event['participants'][number]): SportsTeam => ({
+      '@type': 'SportsTeam',
+      name: p.name,
+      ...(p.images?.logo ? { logo: absolute(p.images.logo, context.base) } : {}),
+    });
+    const offer: Offer | undefined =
+      !free && event.price !== null && event.price !== undefined
+        ? {
+            '@type': 'Offer',
+            price: event.price,
+            priceCurrency: context.currency,
+            url,
+            availability: `${SCHEMA}InStock`,
+          }
+        : undefined;
+    graph.push({
+      '@type': 'SportsEvent',
+      '@id': id,
+      name: event.name,
+      url,
+      startDate: start.toISOString(),
+      ...(end ? { endDate: end.toISOString() } : {}),
+      eventStatus: `${SCHEMA}EventScheduled`,
+      eventAttendanceMode: `${SCHEMA}OnlineEventAttendanceMode`,
+      location: { '@type': 'VirtualLocation', url },
+      ...(event.image ? { image: absolute(event.image, context.base) } : {}),
+      ...(event.description ? { description: plainText(event.description) } : {}),
+      ...(event.category?.name ? { sport: event.category.name } : {}),
+      ...(home ? { homeTeam: team(home), ...(away.length ? { awayTeam: away.map(team) } : {}) } : {}),
+      ...(!home && event.participants.length ? { competitor: event.participants.map(team) } : {}),
+      ...(context.channelName ? { organizer: { '@type': 'Organization', name: context.channelName } } : {}),
+      isAccessibleForFree: free,
+      ...(offer ? { offers: offer } : {}),
+    });
+    graph.push({
+      '@type': 'BroadcastEvent',
+      name: event.name,
+      url,
+      broadcastOfEvent: { '@id': id },
+      isLiveBroadcast: event.stream_status !== 'finished',
+      startDate: start.toISOString(),
+      ...(end ? { endDate: end.toISOString() } : {}),
+      isAccessibleForFree: free,
+      ...(offer ? { offers: offer } : {}),
+    });
+  }
+  return { '@context': 'https://schema.org', '@graph': graph };
+}
+
+/** A URL from the API made absolute (search engines need absolute URLs). */
+function absolute(url: string, base: string): string {
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return url;
+  }
+}
+
+/** Text of a description that may carry HTML (the API's descriptions are HTML): the words only. */
+function plainText(html: string): string {
+  if (typeof DOMParser === 'undefined')
+    return html
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+  // An inert document: parsing runs no script and loads nothing.
+  const text = new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** JSON for a <script> element: `<` escaped so no text in it can close the script or open a comment. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/** The name of our Trusted Types policy for JSON-LD, which a host enforcing Trusted Types must allow. */
+export const JSON_LD_POLICY = 'channel-elements-json-ld';
+
+interface TrustedTypesLike {
+  createPolicy(
+    name: string,
+    rules: { createScript: (input: string) => string },
+  ): {
+    createScript(input: string): unknown;
+  };
+}
+
+let policy: { createScript(input: string): unknown } | null | undefined;
+let refusedOnce = false;
+
+/**
+ * Sets a script element's text; where the host enforces Trusted Types, through our own policy (it only ever passes
+ * the JSON built here). False when the host's policy forbids even that: the page then has no JSON-LD from us.
+ */
+function setScriptText(script: HTMLScriptElement, json: string): boolean {
+  try {
+    script.textContent = json;
+    return true;
+  } catch {
+    // Enforced Trusted Types: try our policy (created once).
+  }
+  try {
+    if (policy === undefined) {
+      const tt = (globalThis as { trustedTypes?: TrustedTypesLike }).trustedTypes;
+      policy = tt ? tt.createPolicy(JSON_LD_POLICY, { createScript: (input) => input }) : null;
+    }
+    if (!policy) return false;
+    (script as unknown as { text: unknown }).text = policy.createScript(json);
+    return true;
+  } catch {
+    policy = null;
+    if (!refusedOnce) {
+      refusedOnce = true;
+      env().logger.warn(
+        `channel-elements: structured-data needs the Trusted Types policy "${JSON_LD_POLICY}"; add it to the page's trusted-types directive. The schedule works without it.`,
+      );
+    }
+    return false;
+  }
+}
+
+/**
+ * Keeps one `<script type="application/ld+json">` in the host document's head with the events shown, while the
+ * schedule has `structured-data`; removed when the element goes or the attribute does.
+ */
+export function useStructuredData(
+  enabled: boolean,
+  events: readonly Event[] | undefined,
+  context: StructuredDataContext,
+) {
+  const json = enabled && events?.length ? scriptJson(eventsGraph(events, context)) : undefined;
+  useEffect(() => {
+    if (!json || typeof document === 'undefined' || !document.head) return;
+    const script = document.createElement('script');
+    script.type = 'application/ld+json';
+    script.dataset.channelSchedule = '';
+    if (!setScriptText(script, json)) return;
+    document.head.append(script);
+    return () => script.remove();
+  }, [json]);
+}
