@@ -8,6 +8,10 @@
   if (cms && cmsOrigin) cms.href = cmsOrigin + '/cms.html';
   var cmsSite = document.getElementById('cms-site-link');
   if (cmsSite && cmsOrigin) cmsSite.href = cmsOrigin + '/site/';
+  ['react', 'vue'].forEach(function (name) {
+    var link = document.getElementById('cms-' + name + '-link');
+    if (link && cmsOrigin) link.href = cmsOrigin + '/hosts/' + name + '/';
+  });
   var cmsConsent = document.getElementById('cms-consent-link');
   if (cmsConsent && cmsOrigin) cmsConsent.href = cmsOrigin + '/consent.html';
 
