@@ -9,6 +9,7 @@ import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
 import { minifyCssTemplates } from './scripts/minify-css.mjs';
+import { ownKeysOnly } from './scripts/own-keys.mjs';
 
 const production = process.env.NODE_ENV !== 'development';
 
@@ -19,6 +20,8 @@ const plugins = () => [
   }),
   nodeResolve({ browser: true, extensions: ['.mjs', '.js', '.ts', '.tsx'] }),
   commonjs(),
+  // Host pages with enumerable Object.prototype properties: zod's for...in loops skip keys objects do not own.
+  ownKeysOnly(),
   production && minifyCssTemplates(),
   esbuild({ target: 'es2020', jsx: 'automatic', legalComments: 'none', tsconfig: 'tsconfig.browser.json' }),
   // terser packs a few KB tighter than esbuild's minifier, which matters against the 110 KB page budget.
