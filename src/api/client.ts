@@ -23,6 +23,7 @@ import { ApiError, HttpError, InvalidResponseError, NetworkError, TimeoutError, 
 import { env, sleep } from '../lib/env.js';
 import { API_KEY_PARAM, CHANNEL_KEY_PARAM } from '../lib/api-paths.js';
 import { redactData, redactUrl, trackedUrl } from '../lib/url.js';
+import { toJson } from '../lib/json.js';
 
 /** Request timeout. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -331,7 +332,7 @@ export class ApiClient {
       const init: RequestInit = { method, headers };
       if (!keyInQuery) {
         headers['Content-Type'] = 'application/json';
-        init.body = JSON.stringify({ ...options.body, [keyName]: key });
+        init.body = toJson({ ...options.body, [keyName]: key });
       }
       const requestData = options.body ?? options.query;
 
@@ -466,7 +467,7 @@ export class ApiClient {
         return env().fetch(logUrl, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(entry),
+          body: toJson(entry),
           keepalive: true,
         });
       })

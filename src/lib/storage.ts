@@ -6,6 +6,7 @@
  * disabled cookies) falls back to an in-memory map for the rest of the page's life.
  */
 import { STORAGE_PREFIX } from './api-paths.js';
+import { toJson } from './json.js';
 
 /** The prefix of every key this product writes (declared with the other names the loader shares). */
 export { STORAGE_PREFIX };
@@ -96,7 +97,7 @@ export class ExpiringStorage {
 
   /** Stores a JSON-serialisable value for `lifetimeMs` (default about 360 days). */
   set(key: string, value: unknown, lifetimeMs = DEFAULT_LIFETIME_MS): void {
-    const raw = JSON.stringify({ v: value, e: this.#now() + lifetimeMs });
+    const raw = toJson({ v: value, e: this.#now() + lifetimeMs });
     this.#call(() => this.#backing.setItem(STORAGE_PREFIX + key, raw));
   }
 

@@ -31,6 +31,7 @@ import {
   tokenStorageKey,
 } from '../lib/api-paths.js';
 import { entryValue } from '../lib/storage.js';
+import { toJson } from '../lib/json.js';
 
 // The wire names written as literals (smaller than computed keys) but checked against the shared constants.
 type WithChannelKey<T> = Record<typeof CHANNEL_KEY_PARAM, T>;
@@ -114,7 +115,7 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
       send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`);
       send('GET', `${apiUrl}/${COLORS_PATH}${query}`);
       const known = stored(apiKeyStorageKey(key));
-      const askApiKey = () => send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, JSON.stringify(withKey));
+      const askApiKey = () => send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, toJson(withKey));
       if (!events.length) {
         if (!known) askApiKey();
         return;

@@ -5,6 +5,8 @@
  * tries again), the element's shadow root hides it. Dependency-free and small: it is part of the loader.
  */
 
+import { toJson } from '../lib/json.js';
+
 const TEXTS = {
   en: 'This part of the page could not be loaded. Check your connection and reload the page.',
   fr: 'Cette partie de la page n’a pas pu être chargée. Vérifiez votre connexion et rechargez la page.',
@@ -34,7 +36,7 @@ export function reportUnloaded(logUrl: string, channel: string, message: string,
       headers: { 'Content-Type': 'application/json' },
       credentials: 'omit',
       keepalive: true,
-      body: JSON.stringify({
+      body: toJson({
         date: new Date().toISOString(),
         status: 0,
         service: 'chunk',

@@ -37,3 +37,43 @@ test.describe('Object.prototype with an enumerable property (Object.prototype.po
     await expect(page.locator('channel-app [part~="error"]')).toHaveCount(0);
   });
 });
+
+test('Prototype.js-style toJSON on arrays and strings: the elements start (the api-key request keeps its channel key) and a sign-in reaches the server as sent', async ({
+  browser,
+}) => {
+  // A context of its own: Playwright's page bindings (the parts probe of the other tests) serialize their arguments
+  // with the page's JSON.stringify, which this host breaks for them too; errors are watched here instead.
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    // As Prototype.js 1.6 did: JSON.stringify then turns arrays into strings and quotes strings twice.
+    (Array.prototype as { toJSON?: unknown }).toJSON = function (this: unknown[]) {
+      return `[${this.map((v) => JSON.stringify(v)).join(', ')}]`;
+    };
+    (String.prototype as { toJSON?: unknown }).toJSON = function (this: string) {
+      return `"${this}"`;
+    };
+  });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (m) => m.type() === 'error' && !/status of 422/.test(m.text()) && problems.push(m.text()));
+  const bodies: string[] = [];
+  page.on('request', (r) => r.method() === 'POST' && r.url().includes('/api/') && bodies.push(r.postData() ?? ''));
+  try {
+    await page.goto(`${BUNDLE_ORIGIN}/checkout.html?package=1`);
+    await expectEvents(page.locator('#checkout-schedule'));
+    const form = page.locator('#account [part~="sign-in"]');
+    await form.getByLabel(/^Email/).fill('viewer@example.com');
+    await form.getByLabel(/^Password/).fill('wrong-password-1');
+    await form.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.locator('#account [role="alert"]').first()).toBeVisible({ timeout: 10_000 });
+    const sent = bodies.map((b) => JSON.parse(b) as Record<string, unknown>);
+    expect(sent.find((b) => 'password' in b)?.email).toBe('viewer@example.com');
+    expect(sent.find((b) => 'channel_key' in b)?.channel_key).toBe('demo');
+    // The host's own methods are still there for the host.
+    expect(await page.evaluate(() => JSON.stringify({ a: ['x'] }))).toBe('{"a":"[\\"x\\"]"}');
+    expect(problems).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});

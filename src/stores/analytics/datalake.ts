@@ -17,6 +17,7 @@ import {
 } from '../../api/contract.js';
 import { env } from '../../lib/env.js';
 import { reportedPath } from '../../lib/url.js';
+import { toJson } from '../../lib/json.js';
 import { $config, type ChannelConfig } from '../config.js';
 import { $geo, $settings, $user } from '../session.js';
 
@@ -123,7 +124,7 @@ export async function postDatalake(
   leaving = false,
 ): Promise<boolean> {
   const url = `${target.base}/${path}`;
-  const text = JSON.stringify(body);
+  const text = toJson(body);
   if (leaving && env().sendBeacon(url, text)) return true;
   const response = await request(url, {
     method: 'POST',
