@@ -252,6 +252,16 @@ async function firedDuring(type: string, act: () => Promise<void>): Promise<Cust
   return seen;
 }
 
+/** Fills in the registration form for new@example.com, accepting the terms unless told not to. */
+function fillRegistration(el: Element, options: { terms?: boolean } = {}): void {
+  type(el, 'First name', 'Ann');
+  type(el, 'Last name', 'Fan');
+  type(el, 'Email', 'new@example.com');
+  type(el, 'Password', 'long-enough-1');
+  type(el, 'Confirm password', 'long-enough-1');
+  if (options.terms ?? true) control(el, 'I accept the terms & conditions').click();
+}
+
 async function signInThroughForm(el: Element, password = 'fan-pass-1'): Promise<void> {
   await showsPart(el, 'sign-in');
   type(el, 'Email', 'fan@example.com');
@@ -265,6 +275,16 @@ function atPath(path: string): () => void {
   history.pushState(null, '', path);
   return () => history.pushState(null, '', before);
 }
+
+/** Goes back (-1) or forward (1) in the page's history, as the browser's buttons do, once the browser has. */
+function travel(step: -1 | 1): Promise<void> {
+  return new Promise((resolve) => {
+    window.addEventListener('popstate', () => resolve(), { once: true });
+    history.go(step);
+  });
+}
+
+const address = () => location.pathname + location.search + location.hash;
 
 // ------------------------------------------------------------------ tests
 
@@ -359,11 +379,7 @@ describe('<channel-profile>', () => {
       part(el, 'to-register')!.click();
       await showsPart(el, 'register');
       expect(root(el).activeElement === part(el, 'title'), 'the new step heading takes focus').to.equal(true);
-      type(el, 'First name', 'Ann');
-      type(el, 'Last name', 'Fan');
-      type(el, 'Email', 'new@example.com');
-      type(el, 'Password', 'long-enough-1');
-      type(el, 'Confirm password', 'long-enough-1');
+      fillRegistration(el, { terms: false });
       submit(el);
       await showsPart(el, 'form-error');
       expect(part(el, 'form-error')?.textContent).to.equal(
@@ -408,12 +424,7 @@ describe('<channel-profile>', () => {
       await showsPart(el, 'to-register');
       part(el, 'to-register')!.click();
       await showsPart(el, 'register');
-      type(el, 'First name', 'Ann');
-      type(el, 'Last name', 'Fan');
-      type(el, 'Email', 'new@example.com');
-      type(el, 'Password', 'long-enough-1');
-      type(el, 'Confirm password', 'long-enough-1');
-      control(el, 'I accept the terms & conditions').click();
+      fillRegistration(el);
       control(el, 'Send me news by email').click();
       const events = await firedDuring('channel-login', async () => {
         submit(el);
@@ -536,6 +547,118 @@ describe('<channel-profile>', () => {
       submit(el);
       await showsPart(el, 'field-error');
       await expect(el).shadowDom.to.be.accessible();
+    });
+  });
+
+  describe('account paths (a host page serving the element at /login, /registration, ...)', () => {
+    let restore: () => void = () => undefined;
+    beforeEach(() => useFakePlatform());
+    afterEach(() => restore());
+
+    /** The element on a page at `path` (in `lang`), once it shows `screen`. */
+    async function openAt(path: string, screen: string, lang = 'en'): Promise<Element> {
+      restore = atPath(path);
+      const el = await fixture(html`<channel-profile lang=${lang}></channel-profile>`);
+      await showsPart(el, screen);
+      return el;
+    }
+
+    it('each path opens its own screen: /login, /registration, /password-reset-request (and in French)', async () => {
+      const screens = [
+        ['/account/login', 'sign-in', 'Sign in'],
+        ['/account/registration', 'register', 'Create an account'],
+        ['/account/password-reset-request', 'reset-request', 'Reset your password'],
+      ] as const;
+      for (const [path, name, title] of screens) {
+        const el = await openAt(path, name);
+        expect(part(el, 'title')?.textContent, path).to.equal(title);
+        expect(address(), 'the address stays').to.equal(path);
+        el.remove();
+        restore();
+      }
+      const fr = await openAt('/account/registration/', 'register', 'fr');
+      expect(part(fr, 'title')?.textContent).to.equal('Créer un compte');
+    });
+
+    it("/verify-notice is the signed-in viewer's notice; a guest there gets sign-in, and the address says /login", async () => {
+      restore = atPath('/account/verify-notice?from=mail');
+      const length = history.length;
+      const guest = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(guest, 'sign-in');
+      await waitUntil(() => location.pathname === '/account/login', `the address: ${address()}`);
+      expect(address()).to.equal('/account/login?from=mail');
+      expect(history.length, 'in place of the notice, not a new entry').to.equal(length);
+      guest.remove();
+      restore();
+
+      useFakePlatform({ token: true, user: { email_verified: false } });
+      const el = await openAt('/account/verify-notice', 'verify-notice');
+      expect(text(el)).to.contain('We sent a link to fan@example.com. Follow it to verify your email address.');
+      expect(address()).to.equal('/account/verify-notice');
+    });
+
+    it('switching screens moves the address (query and hash kept); Back and Forward switch back', async () => {
+      const el = await openAt('/account/login?from=home#top', 'sign-in');
+      const length = history.length;
+      part(el, 'to-register')!.click();
+      await showsPart(el, 'register');
+      expect(address()).to.equal('/account/registration?from=home#top');
+      expect(history.length, 'a new entry').to.equal(length + 1);
+      expect(root(el).activeElement === part(el, 'title'), 'the new screen takes focus').to.equal(true);
+
+      await travel(-1);
+      await showsPart(el, 'sign-in');
+      expect(address()).to.equal('/account/login?from=home#top');
+      await travel(1);
+      await showsPart(el, 'register');
+      expect(address()).to.equal('/account/registration?from=home#top');
+
+      part(el, 'to-sign-in')!.click();
+      await showsPart(el, 'sign-in');
+      expect(location.pathname).to.equal('/account/login');
+      part(el, 'forgot')!.click();
+      await showsPart(el, 'reset-request');
+      expect(location.pathname).to.equal('/account/password-reset-request');
+      await travel(-1);
+      await showsPart(el, 'sign-in');
+      expect(location.pathname).to.equal('/account/login');
+    });
+
+    it('a sign-in request from another element at /registration shows sign-in at /login', async () => {
+      const el = await openAt('/account/registration', 'register');
+      document.body.dispatchEvent(
+        new CustomEvent('channel-login-request', { bubbles: true, composed: true, detail: { reason: 'watch' } }),
+      );
+      await showsPart(el, 'sign-in');
+      expect(location.pathname).to.equal('/account/login');
+    });
+
+    it("registering at /registration: the verify notice takes the form's place in history (/verify-notice)", async () => {
+      world.server.on(
+        'POST',
+        `${API}/v2/auth/register`,
+        ok({ token: TOKEN, user: USER({ email: 'new@example.com', email_verified: false }) }),
+      );
+      const el = await openAt('/account/registration', 'register');
+      const length = history.length;
+      fillRegistration(el);
+      submit(el);
+      await showsPart(el, 'verify-notice');
+      await waitUntil(() => location.pathname === '/account/verify-notice', `the address: ${address()}`);
+      expect(history.length).to.equal(length);
+    });
+
+    it("at any other path the screens switch inside the element and the host's address is left alone", async () => {
+      const el = await openAt('/pages/account.html?tab=1', 'sign-in');
+      const length = history.length;
+      part(el, 'to-register')!.click();
+      await showsPart(el, 'register');
+      part(el, 'to-sign-in')!.click();
+      await showsPart(el, 'sign-in');
+      part(el, 'forgot')!.click();
+      await showsPart(el, 'reset-request');
+      expect(address()).to.equal('/pages/account.html?tab=1');
+      expect(history.length).to.equal(length);
     });
   });
 

@@ -7,7 +7,13 @@
 import { expect } from '@open-wc/testing';
 import { Clip, Order, Transaction, User } from '../../src/api/contract.js';
 import { isString } from '../../src/lib/storage.js';
-import { parseAccountRoute, withoutOneTimeParams, type AccountRoute } from '../../src/lib/account-routes.js';
+import {
+  accountScreenHref,
+  accountScreenOf,
+  parseAccountRoute,
+  withoutOneTimeParams,
+  type AccountRoute,
+} from '../../src/lib/account-routes.js';
 import {
   addDeviceSession,
   completeSocial,
@@ -993,6 +999,34 @@ describe('account routes', () => {
     );
     expect(parseAccountRoute('https://s.test/verify-email'), 'no values (after clean-up)').to.equal(undefined);
     expect(parseAccountRoute('https://s.test/profile?email=a%40b.test&token=t'), 'another path').to.equal(undefined);
+  });
+
+  it('names the screen of an account path, and the address of another screen next to it', () => {
+    expect(
+      [
+        '/login',
+        '/tv/registration/',
+        '/a/verify-notice',
+        '/password-reset-request',
+        '/verify-email',
+        '/blogin',
+        '/',
+      ].map(accountScreenOf),
+    ).to.deep.equal(['sign-in', 'register', 'verify-notice', 'reset-request', undefined, undefined, undefined]);
+    expect(accountScreenHref('https://s.test/tv/login?lang=fr#top', 'register')).to.equal(
+      'https://s.test/tv/registration?lang=fr#top',
+    );
+    expect(accountScreenHref('https://s.test/registration/', 'sign-in'), 'a trailing slash stays').to.equal(
+      'https://s.test/login/',
+    );
+    expect(accountScreenHref('https://s.test/password-reset?keep=1', 'reset-request')).to.equal(
+      'https://s.test/password-reset-request?keep=1',
+    );
+    expect(accountScreenHref('https://s.test/auth/login/google/callback', 'sign-in')).to.equal('https://s.test/login');
+    expect(accountScreenHref('https://s.test/account.html', 'register'), "another path: the host's").to.equal(
+      undefined,
+    );
+    expect(accountScreenHref('https://s.test/my-login', 'register')).to.equal(undefined);
   });
 
   it("removes only the route's one-time values", () => {

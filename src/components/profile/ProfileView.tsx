@@ -85,11 +85,14 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
     };
   }, []);
 
-  /** Changes the step on the viewer's action: the new step's heading takes focus. */
-  const go = (next: Step) => {
+  /**
+   * Changes the step on the viewer's action: the new step's heading takes focus, and the address follows (in place
+   * of the current entry with `replace`).
+   */
+  const go = (next: Step, options: { replace?: boolean } = {}) => {
     moved.current = true;
     setStep(next);
-    if (next.name !== 'route') viewHost.open({ to: 'account', screen: next.name });
+    if (next.name !== 'route') viewHost.open({ to: 'account', screen: next.name, ...options });
   };
 
   // Another view (or the host page) asks a guest to sign in: show sign-in, bring it into sight, focus the email.
@@ -98,11 +101,21 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
       $signInRequest.listen(() => {
         if ($user.get()) return;
         setStep({ name: 'sign-in' });
+        viewHost.open({ to: 'account', screen: 'sign-in' });
         setEmailFocus((n) => n + 1);
         viewHost.reveal();
       }),
     [viewHost],
   );
+
+  // The verification notice is a signed-in viewer's (it names their email): a guest at its address gets sign-in,
+  // and the address says so.
+  const guestAtNotice = known && !user && step.name === 'verify-notice';
+  useEffect(() => {
+    if (!guestAtNotice) return;
+    setStep({ name: 'sign-in' });
+    viewHost.open({ to: 'account', screen: 'sign-in', replace: true });
+  }, [guestAtNotice, viewHost]);
 
   const signedIn = (method: LoginMethod) => viewHost.emit(new ChannelLoginEvent({ method }));
   const signedOut = () => viewHost.emit(new ChannelLogoutEvent());
@@ -151,7 +164,8 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
           go={go}
           onRegistered={() => {
             signedIn('register');
-            go({ name: 'verify-notice' });
+            // The notice follows from the registration: Back does not return to the filled-in form.
+            go({ name: 'verify-notice' }, { replace: true });
           }}
         />
       ) : guest.name === 'reset-request' ? (
