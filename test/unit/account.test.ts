@@ -454,7 +454,8 @@ describe('accounts', () => {
       expect($user.get()?.email_verified).to.equal(true);
     });
 
-    it('maps a bad or expired link and an already verified email to their messages', async () => {
+    it('maps a bad or expired link to its message; an already verified email is no failure and marks the owner verified', async () => {
+      await signedIn({ email_verified: false });
       w.server.on(
         'POST',
         `${API}/auth/email-verify`,
@@ -462,14 +463,34 @@ describe('accounts', () => {
         unprocessable('Email already verified'),
       );
       expect(refused(await verifyEmail(route)).message).to.deep.equal({ key: 'forms:server.verificationFailed' });
-      expect(refused(await verifyEmail(route)).message).to.deep.equal({ key: 'forms:server.alreadyVerified' });
+      expect($user.get()?.email_verified).to.equal(false);
+      expect(await verifyEmail(route)).to.deep.equal({ ok: true, value: { already: true } });
+      expect($user.get()?.email_verified).to.equal(true);
     });
 
-    it('sends the link again for the signed-in user', async () => {
+    it("verifies another account's link without touching the signed-in user", async () => {
       await signedIn({ email_verified: false });
-      w.server.on('POST', `${API}/auth/email-verify/resend`, ok({ message: 'Sent' }));
-      expect((await resendVerification()).ok).to.equal(true);
+      w.server.on('POST', `${API}/auth/email-verify`, ok({ message: 'Email verified' }));
+      expect(await verifyEmail({ ...route, email: 'other@example.com' })).to.deep.equal({
+        ok: true,
+        value: { already: false },
+      });
+      expect($user.get()?.email_verified).to.equal(false);
+    });
+
+    it('sends the link again for the signed-in user; verified meanwhile, the user here becomes verified', async () => {
+      await signedIn({ email_verified: false });
+      w.server.on(
+        'POST',
+        `${API}/auth/email-verify/resend`,
+        ok({ message: 'Sent' }),
+        unprocessable('Email already verified'),
+      );
+      expect(await resendVerification()).to.deep.equal({ ok: true, value: { already: false } });
       expect(only('POST', 'auth/email-verify/resend').headers.authorization).to.equal(`Bearer ${TOKEN}`);
+      expect($user.get()?.email_verified).to.equal(false);
+      expect(await resendVerification()).to.deep.equal({ ok: true, value: { already: true } });
+      expect($user.get()?.email_verified).to.equal(true);
     });
   });
 

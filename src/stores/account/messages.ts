@@ -128,6 +128,11 @@ export function formMessage(failure: Failure, visible: readonly string[]): Msg |
   return visible.some((name) => failure.fields[name]) ? undefined : (failure.fallback ?? GENERIC);
 }
 
+/** True when any message of a failure (the form's, the summary or a field's) has this key. */
+export function mentions(failure: Failure, key: string): boolean {
+  return [failure.message, failure.fallback, ...Object.values(failure.fields)].some((m) => m?.key === key);
+}
+
 /** The one message a failure shows where there is room for one (a list's error panel, a button's alert). */
 export function headline(failure: Failure): Msg {
   return failure.message ?? failure.fallback ?? GENERIC;
