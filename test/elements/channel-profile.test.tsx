@@ -953,6 +953,33 @@ describe('<channel-profile>', () => {
       expect(calls('GET', 'orders'), 'two loads, each tried twice').to.have.length(4);
     });
 
+    it("a start-up the server fails shows WHOOPS without repeating 'Oops! ...' under it (English and French)", async () => {
+      /** The element in `lang`, the server failing start-up. */
+      const useFailedStart = (lang: string) => {
+        useFakePlatform();
+        world.server.on('GET', `${API}/settings`, { status: 500, body: { message: 'Server Error' } });
+        return fixture(html`<channel-profile lang=${lang}></channel-profile>`);
+      };
+      /** It shows the WHOOPS `headline`, and never `repeat`. */
+      const whoopsAlone = async (el: Element, headline: string, repeat: string) => {
+        await world.advance(1_000); // the client's single retry
+        await waitUntil(() => text(el).includes(headline), `the start-up error; the element shows "${text(el)}"`);
+        expect(part(el, 'error')!.textContent).not.to.contain(repeat);
+        el.remove();
+        teardown();
+      };
+      await whoopsAlone(
+        await useFailedStart('en'),
+        'WHOOPS! Apologies! Our service is currently experiencing technical difficulties.',
+        'Oops!',
+      );
+      await whoopsAlone(
+        await useFailedStart('fr'),
+        'OUPS ! Toutes nos excuses ! Notre service rencontre actuellement des difficultés techniques.',
+        'Oups !',
+      );
+    });
+
     it("a refusal that gives no reason says 'Undefined error' (English and French)", async () => {
       useFakePlatform({ token: true });
       world.server.on('POST', `${API}/auth/add_session`, { status: 400, body: {} });
