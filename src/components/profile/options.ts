@@ -9,6 +9,9 @@ export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
 export interface ProfileOptions {
   /** The section shown (devices without the channel's remote auth shows the orders). */
   section: ProfileSection;
-  /** For a guest, the screen to show (a site's /login, /registration, ...); none: sign-in. */
+  /**
+   * The screen the address names (a site's /login, /registration, ..., or the tag's page path ending with one); a
+   * guest sees sign-in without one.
+   */
   guest?: 'sign-in' | 'register' | 'reset-request' | 'verify-notice' | undefined;
 }
