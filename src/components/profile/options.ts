@@ -1,4 +1,5 @@
 /** The options of the profile view: which section of a signed-in profile opens first. */
+import type { AccountScreenName } from '../../lib/account-routes.js';
 
 /** The sections of a signed-in profile, in tab order. */
 export const PROFILE_SECTIONS = ['orders', 'transactions', 'clips', 'favourites', 'devices', 'edit'] as const;
@@ -13,5 +14,5 @@ export interface ProfileOptions {
    * The screen the address names (a site's /login, /registration, ..., or the tag's page path ending with one); a
    * guest sees sign-in without one.
    */
-  guest?: 'sign-in' | 'register' | 'reset-request' | 'verify-notice' | undefined;
+  guest?: AccountScreenName | undefined;
 }
