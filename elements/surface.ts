@@ -582,6 +582,10 @@ export const profile: ElementSurface<typeof PROFILE_PROPS> = {
     'social-facebook',
     'resend',
     'new-link',
+    [
+      'signed-in-as',
+      "on an emailed link's page: who is signed in here when the link is another account's (or needs a sign-out)",
+    ],
     'orders',
     'order',
     'order-status',

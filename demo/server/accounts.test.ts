@@ -264,6 +264,23 @@ describe('password reset', () => {
     assert.equal((await post('auth/password-reset', body)).body.message, 'Reset password failed');
   });
 
+  test('a caller signed in with a live token is refused a reset link, which still works once signed out', async () => {
+    const { email, token: session } = await register();
+    const other = await signIn(VIEWER);
+    await post('auth/password-reset-request', { email });
+    const token = (await emailedLink(email, '/password-reset')).get('token')!;
+    const body = { email, token, password: 'brand-new-1', password_confirmation: 'brand-new-1' };
+    for (const bearerToken of [session, other]) {
+      const refused = await post('auth/password-reset', body, bearerToken);
+      assert.deepEqual([refused.status, refused.body.message], [422, 'You are already logged in']);
+    }
+    assert.equal((await get('profile', session)).status, 200, 'nothing changed: the session lives');
+    assert.equal((await post('auth/logout', {}, session)).status, 200);
+    // A token that no longer signs anyone in is a guest's.
+    assert.equal((await post('auth/password-reset', body, session)).status, 200);
+    await signIn({ email, password: 'brand-new-1' });
+  });
+
   test('a reset link older than 60 minutes: Reset password key expired', async () => {
     const { email } = await register();
     await post('auth/password-reset-request', { email });

@@ -15,7 +15,8 @@
  * the password needs the current one and ends every other session of the account. A social sign-in that lands on
  * an account nobody verified clears its password and ends its sessions: whoever registered the address first
  * (perhaps not its owner) is out. Password reset and deletion links answer the same for an unknown email as for a
- * wrong link, so neither form tells who has an account.
+ * wrong link, so neither form tells who has an account. A reset link is refused to a caller signed in with a live
+ * token ('You are already logged in'): it signs out first.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { SqlValue } from 'sql.js';
@@ -48,6 +49,7 @@ export const MESSAGES = {
   terms: 'You are not registered yet. Please accept terms and conditions and click Register to continue.',
   emailTaken: 'The email has already been taken.',
   wrongAuthData: 'Wrong auth data',
+  alreadyLoggedIn: 'You are already logged in',
   verificationFailed: 'Verification failed',
   alreadyVerified: 'Email already verified',
   userNotFound: 'User not found',
@@ -327,6 +329,10 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
     },
 
     passwordReset: async (r) => {
+      // Auth pages are closed to signed-in users (spec section 6): a live session signs out before it uses a link,
+      // which stays valid meanwhile.
+      if (userByToken(db, r.channelId, bearer(r.req.headers.authorization), r.clock.now))
+        throw new HttpError(422, MESSAGES.alreadyLoggedIn);
       const checks = new Checks(r.body);
       const email = checks.email();
       const token = checks.text('token');

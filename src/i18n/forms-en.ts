@@ -89,6 +89,7 @@ export const formsEn = {
       title: 'Email verification',
       busy: 'Verifying your email address…',
       done: 'Your email address is verified. Thank you!',
+      doneOther: 'The email address {{email}} is verified. You are still signed in as {{current}}.',
       continue: 'Continue',
     },
     resetRequest: {
@@ -108,6 +109,12 @@ export const formsEn = {
       busy: 'Saving…',
       done: 'Your password was changed. You can sign in now.',
       newLink: 'Request a new link',
+      signedInSame:
+        'You are signed in as {{email}}. To choose a new password with this link, sign out first. You can also change your password in your profile.',
+      signedInOther:
+        'This link is for {{email}}, but you are signed in as {{current}}. Sign out to choose a new password for {{email}}.',
+      signOut: 'Sign out and continue',
+      stay: 'Stay signed in',
     },
     deletion: {
       button: 'Delete account',
@@ -122,6 +129,8 @@ export const formsEn = {
       confirm: 'Delete my account',
       deleting: 'Deleting…',
       done: 'Your account was deleted.',
+      otherAccount: 'You are signed in as {{current}}: that account stays signed in and is not deleted.',
+      doneOther: 'The account {{email}} was deleted. You are still signed in as {{current}}.',
     },
     social: {
       title: 'Signing in',

@@ -89,6 +89,7 @@ export const formsFr: Translation<typeof formsEn> = {
       title: "Vérification de l'adresse e-mail",
       busy: 'Vérification de votre adresse e-mail…',
       done: 'Votre adresse e-mail est vérifiée. Merci !',
+      doneOther: "L'adresse e-mail {{email}} est vérifiée. Vous êtes toujours connecté en tant que {{current}}.",
       continue: 'Continuer',
     },
     resetRequest: {
@@ -108,6 +109,12 @@ export const formsFr: Translation<typeof formsEn> = {
       busy: 'Enregistrement…',
       done: 'Votre mot de passe a été modifié. Vous pouvez vous connecter.',
       newLink: 'Demander un nouveau lien',
+      signedInSame:
+        "Vous êtes connecté en tant que {{email}}. Pour choisir un nouveau mot de passe avec ce lien, déconnectez-vous d'abord. Vous pouvez aussi changer votre mot de passe dans votre profil.",
+      signedInOther:
+        'Ce lien concerne {{email}}, mais vous êtes connecté en tant que {{current}}. Déconnectez-vous pour choisir un nouveau mot de passe pour {{email}}.',
+      signOut: 'Se déconnecter et continuer',
+      stay: 'Rester connecté',
     },
     deletion: {
       button: 'Supprimer le compte',
@@ -122,6 +129,8 @@ export const formsFr: Translation<typeof formsEn> = {
       confirm: 'Supprimer mon compte',
       deleting: 'Suppression…',
       done: 'Votre compte a été supprimé.',
+      otherAccount: "Vous êtes connecté en tant que {{current}} : ce compte reste connecté et n'est pas supprimé.",
+      doneOther: 'Le compte {{email}} a été supprimé. Vous êtes toujours connecté en tant que {{current}}.',
     },
     social: {
       title: 'Connexion',

@@ -78,6 +78,54 @@ export function parseAccountRoute(href: string): AccountRoute | undefined {
   return undefined;
 }
 
+/**
+ * The account screens that have an address of their own, and its last segment: a site's route, or a host page's
+ * path ending (`/account/login`) where `<channel-profile>` runs that screen.
+ */
+export const ACCOUNT_SCREEN_PATHS = {
+  'sign-in': '/login',
+  register: '/registration',
+  'reset-request': '/password-reset-request',
+  'verify-notice': '/verify-notice',
+} as const;
+
+/** An account screen with an address of its own. */
+export type AccountScreenName = keyof typeof ACCOUNT_SCREEN_PATHS;
+
+const SCREEN_OF_SEGMENT = new Map(
+  Object.entries(ACCOUNT_SCREEN_PATHS).map(([screen, path]) => [path.slice(1), screen as AccountScreenName]),
+);
+
+/**
+ * Every account path a page may be at: the screens' and the one-time links' (a host page answers all of them
+ * with `<channel-profile>`), with what comes before it and a trailing slash, if any.
+ */
+const ACCOUNT_PATH =
+  /^(.*?)\/(login|registration|verify-notice|password-reset-request|verify-email|password-reset|confirm-account-deletion|auth\/login\/[a-z]+\/callback)(\/?)$/;
+
+/** The screen a page's path ends with (`/login`, `/registration`, ...), or undefined for any other path. */
+export function accountScreenOf(pathname: string): AccountScreenName | undefined {
+  const match = ACCOUNT_PATH.exec(pathname);
+  return match ? SCREEN_OF_SEGMENT.get(match[2]!) : undefined;
+}
+
+/**
+ * The address of `screen` next to the account path a page is at (`/tv/login` to `/tv/registration`), its query
+ * and hash kept; undefined when the page is at no account path, whose address is then the host's alone.
+ */
+export function accountScreenHref(href: string, screen: AccountScreenName): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return undefined;
+  }
+  const match = ACCOUNT_PATH.exec(url.pathname);
+  if (!match) return undefined;
+  url.pathname = `${match[1]}${ACCOUNT_SCREEN_PATHS[screen]}${match[3]}`;
+  return url.toString();
+}
+
 /** The URL without the route's one-time values (other query values and the hash stay). */
 export function withoutOneTimeParams(href: string, route: AccountRoute): string {
   const url = new URL(href);

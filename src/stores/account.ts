@@ -9,13 +9,14 @@
  */
 import type { User } from '../api/contract.js';
 import type { AccountRoute } from '../lib/account-routes.js';
-import type { Failure, Msg } from './account/messages.js';
+import { mentions, type Failure, type Msg } from './account/messages.js';
 import { attempt, done, once, refuse, type Outcome } from './account/outcome.js';
 import {
   checkEmail,
   formsMsg,
   needsCurrentPassword,
   normalizeDeviceCode,
+  sameEmail,
   validateDeviceCode,
   validateLogin,
   validateProfile,
@@ -89,28 +90,53 @@ export function signOut(): Promise<void> {
 
 // ---------------------------------------------------------------- email verification
 
-/** Verifies the email of an emailed link (`POST auth/email-verify`); a signed-in owner becomes verified. */
-export function verifyEmail(route: Extract<AccountRoute, { kind: 'verify-email' }>): Promise<Outcome> {
-  return once('verify-email', () =>
-    attempt(async () => {
+/** The server's 'Email already verified', translated: 'Your email already verified'. */
+const ALREADY_VERIFIED = 'forms:server.alreadyVerified';
+
+/** The signed-in user's email address is verified: every view follows (the banner goes). */
+function markVerified(email: string): void {
+  const user = $user.get();
+  if (user && !user.email_verified && sameEmail(user.email, email)) $user.set({ ...user, email_verified: true });
+}
+
+/**
+ * Verifies the email of an emailed link (`POST auth/email-verify`), whoever is signed in: the link itself proves the
+ * address. A signed-in owner becomes verified. An address verified before ('Email already verified') is no failure:
+ * the outcome says `already`.
+ */
+export function verifyEmail(
+  route: Extract<AccountRoute, { kind: 'verify-email' }>,
+): Promise<Outcome<{ already: boolean }>> {
+  return once('verify-email', async () => {
+    const outcome = await attempt(async () => {
       await getClient().call('emailVerify', {
         body: { email: route.email, expires: route.expires, signature: route.signature },
         cache: false,
         retries: 0,
       });
-      const user = $user.get();
-      if (user && user.email.toLowerCase() === route.email.toLowerCase()) $user.set({ ...user, email_verified: true });
-    }),
-  );
+    });
+    const already = !outcome.ok && mentions(outcome.failure, ALREADY_VERIFIED);
+    if (!outcome.ok && !already) return outcome;
+    markVerified(route.email);
+    return done({ already });
+  });
 }
 
-/** Sends the signed-in user's verification link again (`POST auth/email-verify/resend`). */
-export function resendVerification(): Promise<Outcome> {
-  return once('verify-resend', () =>
-    attempt(async () => {
+/**
+ * Sends the signed-in user's verification link again (`POST auth/email-verify/resend`). When the server says the
+ * address is verified already (in another tab, on another device), the user here becomes verified: `already`.
+ */
+export function resendVerification(): Promise<Outcome<{ already: boolean }>> {
+  return once('verify-resend', async () => {
+    const outcome = await attempt(async () => {
       await getClient().call('emailVerifyResend', { cache: false, retries: 0 });
-    }),
-  );
+    });
+    if (outcome.ok) return done({ already: false });
+    const email = $user.get()?.email;
+    if (!mentions(outcome.failure, ALREADY_VERIFIED) || email === undefined) return outcome;
+    markVerified(email);
+    return done({ already: true });
+  });
 }
 
 // ---------------------------------------------------------------- password reset
@@ -150,9 +176,7 @@ export function resetPassword(input: ResetInput): Promise<Outcome> {
 
 /** True when a failure says the reset link is too old (the UI then offers a new one). */
 export function isExpiredReset(failure: Failure): boolean {
-  return [failure.message, failure.fallback, ...Object.values(failure.fields)].some(
-    (m) => m?.key === 'forms:server.resetExpired',
-  );
+  return mentions(failure, 'forms:server.resetExpired');
 }
 
 // ---------------------------------------------------------------- account deletion
@@ -183,7 +207,7 @@ export function confirmAccountDeletion(
     });
     if (!outcome.ok) return outcome;
     const user = $user.get();
-    const mine = Boolean(user && user.email.toLowerCase() === route.email.toLowerCase());
+    const mine = Boolean(user && sameEmail(user.email, route.email));
     if (mine) await logout({ remote: false });
     return done({ signedOut: mine });
   });

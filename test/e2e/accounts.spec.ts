@@ -27,13 +27,18 @@ async function outboxLinks(request: APIRequestContext, to: string): Promise<stri
   return links;
 }
 
-/** Registers an account through the API (for tests about what follows registration). */
-async function registerByApi(request: APIRequestContext, email: string, password: string): Promise<void> {
-  const key = (
+/** A fresh api key of the demo channel. */
+async function apiKey(request: APIRequestContext): Promise<string> {
+  return (
     (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
       data: { api_key: string };
     }
   ).data.api_key;
+}
+
+/** Registers an account through the API (for tests about what follows registration). */
+async function registerByApi(request: APIRequestContext, email: string, password: string): Promise<void> {
+  const key = await apiKey(request);
   const answer = await request.post(`${BUNDLE_ORIGIN}/api/v2/auth/register`, {
     data: {
       api_key: key,
@@ -245,6 +250,69 @@ test('password reset: the emailed link sets a new password that then signs in', 
   const again = await openProfile(page);
   await signIn(again, email, 'second-pass-2');
   await signedIn(again);
+});
+
+test('the account paths open their own screens and the address follows the screen, Back too (phone width, English and French)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`${BUNDLE_ORIGIN}/registration`);
+  const profile = page.locator('channel-profile');
+  await expect(profile.locator('[part~="register"]')).toBeVisible({ timeout: 10_000 });
+  const box = (await profile.boundingBox())!;
+  expect(box.x + box.width, 'the element fits the phone').toBeLessThanOrEqual(390);
+  await profile.locator('[part~="register"]').getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(profile.locator('[part~="sign-in"]')).toBeVisible();
+  await expect(page).toHaveURL(`${BUNDLE_ORIGIN}/login`);
+  await profile.getByRole('button', { name: 'Forgot password?' }).click();
+  await expect(profile.locator('[part~="reset-request"]')).toBeVisible();
+  await expect(page).toHaveURL(`${BUNDLE_ORIGIN}/password-reset-request`);
+  await page.goBack();
+  await expect(page).toHaveURL(`${BUNDLE_ORIGIN}/login`);
+  await expect(profile.locator('[part~="sign-in"]')).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(`${BUNDLE_ORIGIN}/registration`);
+  await expect(profile.locator('[part~="register"]')).toBeVisible();
+  // A reload of an address the element moved to opens the same screen.
+  await page.goto(`${BUNDLE_ORIGIN}/password-reset-request`);
+  await expect(profile.locator('[part~="reset-request"]')).toBeVisible({ timeout: 10_000 });
+  await profile.evaluate((el) => el.setAttribute('lang', 'fr'));
+  await expect(profile.locator('[part~="reset-request"]').getByRole('heading')).toHaveText(
+    'Réinitialiser votre mot de passe',
+  );
+});
+
+test("a signed-in viewer opening another account's reset link is told so, signs out from there and sets that account's password", async ({
+  page,
+  request,
+}) => {
+  const mine = freshEmail('signed-in');
+  const theirs = freshEmail('other');
+  await registerByApi(request, mine, 'mine-pass-1');
+  await registerByApi(request, theirs, 'their-pass-1');
+  await request.post(`${BUNDLE_ORIGIN}/api/auth/password-reset-request`, {
+    data: { api_key: await apiKey(request), email: theirs },
+  });
+  const reset = (await outboxLinks(request, theirs)).find((l) => new URL(l).pathname === '/password-reset')!;
+
+  const profile = await openProfile(page, '/login');
+  await signIn(profile, mine, 'mine-pass-1');
+  await signedIn(profile);
+  await page.goto(reset);
+  const account = page.locator('channel-profile');
+  await expect(account.locator('[part~="signed-in-as"]')).toHaveText(
+    `This link is for ${theirs}, but you are signed in as ${mine}. Sign out to choose a new password for ${theirs}.`,
+    { timeout: 10_000 },
+  );
+  await expect(account.getByLabel(/^New password/)).toHaveCount(0);
+  await account.getByRole('button', { name: 'Sign out and continue' }).click();
+  await account.getByLabel(/^New password/).fill('their-pass-2');
+  await account.getByLabel(/^Confirm the new password/).fill('their-pass-2');
+  await account.getByRole('button', { name: 'Save the new password' }).click();
+  await expect(account).toContainText('Your password was changed.');
+  await expect(page).toHaveURL(`${BUNDLE_ORIGIN}/login`);
+  await signIn(account, theirs, 'their-pass-2');
+  await signedIn(account);
 });
 
 test('account deletion: confirmed through the emailed link, after which the account cannot sign in', async ({

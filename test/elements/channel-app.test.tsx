@@ -150,6 +150,19 @@ describe('<channel-app>', () => {
     await waitUntil(() => page.path === '/profile/edit', `at ${page.path}`, { timeout: 5000 });
   });
 
+  it('a signed-in viewer is not sent away from a reset link: its page asks to sign out first; Stay signed in goes on', async () => {
+    const page = world('/password-reset?email=other%40example.com&token=t-1', (s) =>
+      s.on('GET', `${API}/profile`, ok({ id: 5, email: 'viewer@example.com' })),
+    );
+    storage.set('token.demo', 'tok-1');
+    const el = await fixture(html`<channel-app></channel-app>`);
+    await shows(el, 'This link is for other@example.com, but you are signed in as viewer@example.com.');
+    expect(page.path, 'the one-time values are gone, the page stays').to.equal('/password-reset');
+    expect(server.to('POST', `${API}/auth/password-reset`)).to.have.length(0);
+    shadow(el).querySelector<HTMLButtonElement>('[part~="signed-in-as"] ~ .actions [part~="continue"]')!.click();
+    await waitUntil(() => page.path === '/', `at ${page.path}`, { timeout: 5000 });
+  });
+
   it('the language switch turns the site French and keeps the choice', async () => {
     world('/');
     const el = await fixture(html`<channel-app></channel-app>`);

@@ -566,7 +566,7 @@ describe('<channel-player> clips', () => {
       await world.advance(1_000); // the client's single retry
       await showsPart(el, 'clip-error');
       expect(part(el, 'clip-error')!.textContent).to.equal(
-        'Something went wrong. Please try again or contact technical support',
+        'Oops! We are currently experiencing technical difficulties',
       );
       expect(has(el, 'clip-ready'), 'the clip stays').to.equal(true);
       await expect(el).shadowDom.to.be.accessible();

@@ -224,7 +224,7 @@ describe('<channel-profile> clips', () => {
     await world.advance(1_000); // the client's single retry
     await waitUntil(() => part(broken, 'clip-error') !== null, 'the error');
     expect(part(broken, 'clip-error')!.textContent).to.equal(
-      'Something went wrong. Please try again or contact technical support',
+      'Oops! We are currently experiencing technical difficulties',
     );
     expect(rows(el)).to.have.length(4);
   });

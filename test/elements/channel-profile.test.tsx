@@ -252,6 +252,16 @@ async function firedDuring(type: string, act: () => Promise<void>): Promise<Cust
   return seen;
 }
 
+/** Fills in the registration form for new@example.com, accepting the terms unless told not to. */
+function fillRegistration(el: Element, options: { terms?: boolean } = {}): void {
+  type(el, 'First name', 'Ann');
+  type(el, 'Last name', 'Fan');
+  type(el, 'Email', 'new@example.com');
+  type(el, 'Password', 'long-enough-1');
+  type(el, 'Confirm password', 'long-enough-1');
+  if (options.terms ?? true) control(el, 'I accept the terms & conditions').click();
+}
+
 async function signInThroughForm(el: Element, password = 'fan-pass-1'): Promise<void> {
   await showsPart(el, 'sign-in');
   type(el, 'Email', 'fan@example.com');
@@ -265,6 +275,16 @@ function atPath(path: string): () => void {
   history.pushState(null, '', path);
   return () => history.pushState(null, '', before);
 }
+
+/** Goes back (-1) or forward (1) in the page's history, as the browser's buttons do, once the browser has. */
+function travel(step: -1 | 1): Promise<void> {
+  return new Promise((resolve) => {
+    window.addEventListener('popstate', () => resolve(), { once: true });
+    history.go(step);
+  });
+}
+
+const address = () => location.pathname + location.search + location.hash;
 
 // ------------------------------------------------------------------ tests
 
@@ -359,11 +379,7 @@ describe('<channel-profile>', () => {
       part(el, 'to-register')!.click();
       await showsPart(el, 'register');
       expect(root(el).activeElement === part(el, 'title'), 'the new step heading takes focus').to.equal(true);
-      type(el, 'First name', 'Ann');
-      type(el, 'Last name', 'Fan');
-      type(el, 'Email', 'new@example.com');
-      type(el, 'Password', 'long-enough-1');
-      type(el, 'Confirm password', 'long-enough-1');
+      fillRegistration(el, { terms: false });
       submit(el);
       await showsPart(el, 'form-error');
       expect(part(el, 'form-error')?.textContent).to.equal(
@@ -408,12 +424,7 @@ describe('<channel-profile>', () => {
       await showsPart(el, 'to-register');
       part(el, 'to-register')!.click();
       await showsPart(el, 'register');
-      type(el, 'First name', 'Ann');
-      type(el, 'Last name', 'Fan');
-      type(el, 'Email', 'new@example.com');
-      type(el, 'Password', 'long-enough-1');
-      type(el, 'Confirm password', 'long-enough-1');
-      control(el, 'I accept the terms & conditions').click();
+      fillRegistration(el);
       control(el, 'Send me news by email').click();
       const events = await firedDuring('channel-login', async () => {
         submit(el);
@@ -536,6 +547,118 @@ describe('<channel-profile>', () => {
       submit(el);
       await showsPart(el, 'field-error');
       await expect(el).shadowDom.to.be.accessible();
+    });
+  });
+
+  describe('account paths (a host page serving the element at /login, /registration, ...)', () => {
+    let restore: () => void = () => undefined;
+    beforeEach(() => useFakePlatform());
+    afterEach(() => restore());
+
+    /** The element on a page at `path` (in `lang`), once it shows `screen`. */
+    async function openAt(path: string, screen: string, lang = 'en'): Promise<Element> {
+      restore = atPath(path);
+      const el = await fixture(html`<channel-profile lang=${lang}></channel-profile>`);
+      await showsPart(el, screen);
+      return el;
+    }
+
+    it('each path opens its own screen: /login, /registration, /password-reset-request (and in French)', async () => {
+      const screens = [
+        ['/account/login', 'sign-in', 'Sign in'],
+        ['/account/registration', 'register', 'Create an account'],
+        ['/account/password-reset-request', 'reset-request', 'Reset your password'],
+      ] as const;
+      for (const [path, name, title] of screens) {
+        const el = await openAt(path, name);
+        expect(part(el, 'title')?.textContent, path).to.equal(title);
+        expect(address(), 'the address stays').to.equal(path);
+        el.remove();
+        restore();
+      }
+      const fr = await openAt('/account/registration/', 'register', 'fr');
+      expect(part(fr, 'title')?.textContent).to.equal('Créer un compte');
+    });
+
+    it("/verify-notice is the signed-in viewer's notice; a guest there gets sign-in, and the address says /login", async () => {
+      restore = atPath('/account/verify-notice?from=mail');
+      const length = history.length;
+      const guest = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(guest, 'sign-in');
+      await waitUntil(() => location.pathname === '/account/login', `the address: ${address()}`);
+      expect(address()).to.equal('/account/login?from=mail');
+      expect(history.length, 'in place of the notice, not a new entry').to.equal(length);
+      guest.remove();
+      restore();
+
+      useFakePlatform({ token: true, user: { email_verified: false } });
+      const el = await openAt('/account/verify-notice', 'verify-notice');
+      expect(text(el)).to.contain('We sent a link to fan@example.com. Follow it to verify your email address.');
+      expect(address()).to.equal('/account/verify-notice');
+    });
+
+    it('switching screens moves the address (query and hash kept); Back and Forward switch back', async () => {
+      const el = await openAt('/account/login?from=home#top', 'sign-in');
+      const length = history.length;
+      part(el, 'to-register')!.click();
+      await showsPart(el, 'register');
+      expect(address()).to.equal('/account/registration?from=home#top');
+      expect(history.length, 'a new entry').to.equal(length + 1);
+      expect(root(el).activeElement === part(el, 'title'), 'the new screen takes focus').to.equal(true);
+
+      await travel(-1);
+      await showsPart(el, 'sign-in');
+      expect(address()).to.equal('/account/login?from=home#top');
+      await travel(1);
+      await showsPart(el, 'register');
+      expect(address()).to.equal('/account/registration?from=home#top');
+
+      part(el, 'to-sign-in')!.click();
+      await showsPart(el, 'sign-in');
+      expect(location.pathname).to.equal('/account/login');
+      part(el, 'forgot')!.click();
+      await showsPart(el, 'reset-request');
+      expect(location.pathname).to.equal('/account/password-reset-request');
+      await travel(-1);
+      await showsPart(el, 'sign-in');
+      expect(location.pathname).to.equal('/account/login');
+    });
+
+    it('a sign-in request from another element at /registration shows sign-in at /login', async () => {
+      const el = await openAt('/account/registration', 'register');
+      document.body.dispatchEvent(
+        new CustomEvent('channel-login-request', { bubbles: true, composed: true, detail: { reason: 'watch' } }),
+      );
+      await showsPart(el, 'sign-in');
+      expect(location.pathname).to.equal('/account/login');
+    });
+
+    it("registering at /registration: the verify notice takes the form's place in history (/verify-notice)", async () => {
+      world.server.on(
+        'POST',
+        `${API}/v2/auth/register`,
+        ok({ token: TOKEN, user: USER({ email: 'new@example.com', email_verified: false }) }),
+      );
+      const el = await openAt('/account/registration', 'register');
+      const length = history.length;
+      fillRegistration(el);
+      submit(el);
+      await showsPart(el, 'verify-notice');
+      await waitUntil(() => location.pathname === '/account/verify-notice', `the address: ${address()}`);
+      expect(history.length).to.equal(length);
+    });
+
+    it("at any other path the screens switch inside the element and the host's address is left alone", async () => {
+      const el = await openAt('/pages/account.html?tab=1', 'sign-in');
+      const length = history.length;
+      part(el, 'to-register')!.click();
+      await showsPart(el, 'register');
+      part(el, 'to-sign-in')!.click();
+      await showsPart(el, 'sign-in');
+      part(el, 'forgot')!.click();
+      await showsPart(el, 'reset-request');
+      expect(address()).to.equal('/pages/account.html?tab=1');
+      expect(history.length).to.equal(length);
     });
   });
 
@@ -811,6 +934,70 @@ describe('<channel-profile>', () => {
       expect(has(el, 'retry')).to.equal(true);
     });
 
+    it("a list the server fails to give says 'Oops! We are currently experiencing technical difficulties' (English and French)", async () => {
+      useFakePlatform({ token: true });
+      world.server.on('GET', `${API}/orders`, { status: 500, body: { message: 'Server Error' } });
+      const el = await fixture(html`<channel-profile section="orders"></channel-profile>`);
+      await world.advance(1_000); // the client's single retry
+      await showsPart(el, 'error');
+      expect(part(el, 'error')!.querySelector('.detail')!.textContent).to.equal(
+        'Oops! We are currently experiencing technical difficulties',
+      );
+      el.remove();
+      const fr = await fixture(html`<channel-profile section="orders" lang="fr"></channel-profile>`);
+      await world.advance(1_000);
+      await showsPart(fr, 'error');
+      expect(part(fr, 'error')!.querySelector('.detail')!.textContent).to.equal(
+        'Oups ! Nous rencontrons actuellement des difficultés techniques',
+      );
+      expect(calls('GET', 'orders'), 'two loads, each tried twice').to.have.length(4);
+    });
+
+    it("a start-up the server fails shows WHOOPS without repeating 'Oops! ...' under it (English and French)", async () => {
+      /** The element in `lang`, the server failing start-up. */
+      const useFailedStart = (lang: string) => {
+        useFakePlatform();
+        world.server.on('GET', `${API}/settings`, { status: 500, body: { message: 'Server Error' } });
+        return fixture(html`<channel-profile lang=${lang}></channel-profile>`);
+      };
+      /** It shows the WHOOPS `headline`, and never `repeat`. */
+      const whoopsAlone = async (el: Element, headline: string, repeat: string) => {
+        await world.advance(1_000); // the client's single retry
+        await waitUntil(() => text(el).includes(headline), `the start-up error; the element shows "${text(el)}"`);
+        expect(part(el, 'error')!.textContent).not.to.contain(repeat);
+        el.remove();
+        teardown();
+      };
+      await whoopsAlone(
+        await useFailedStart('en'),
+        'WHOOPS! Apologies! Our service is currently experiencing technical difficulties.',
+        'Oops!',
+      );
+      await whoopsAlone(
+        await useFailedStart('fr'),
+        'OUPS ! Toutes nos excuses ! Notre service rencontre actuellement des difficultés techniques.',
+        'Oups !',
+      );
+    });
+
+    it("a refusal that gives no reason says 'Undefined error' (English and French)", async () => {
+      useFakePlatform({ token: true });
+      world.server.on('POST', `${API}/auth/add_session`, { status: 400, body: {} });
+      for (const [lang, label, button, says] of [
+        ['en', 'Device code', 'Link device', 'Undefined error'],
+        ['fr', "Code de l'appareil", "Associer l'appareil", 'Erreur indéfinie'],
+      ] as const) {
+        const el = await fixture(html`<channel-profile section="devices" lang=${lang}></channel-profile>`);
+        await showsPart(el, 'device-code');
+        type(el, label, 'ABC234');
+        expect(part(el, 'submit')!.textContent).to.equal(button);
+        submit(el);
+        await showsPart(el, 'form-error');
+        expect(part(el, 'form-error')!.textContent).to.equal(says);
+        el.remove();
+      }
+    });
+
     it('edit: Delete account asks first, then asks the server to email the link', async () => {
       useFakePlatform({ token: true });
       world.server.on('POST', `${API}/auth/delete-account`, ok({ message: 'Sent' }));
@@ -935,6 +1122,29 @@ describe('<channel-profile>', () => {
     let restore: () => void;
     afterEach(() => restore());
 
+    /** Signed in as fan@example.com (with these `user` fields), with what `answer` adds to the server: `path`. */
+    function useSignedInPage(
+      path: string,
+      options: { user?: Record<string, unknown>; answer?: (server: World['server']) => void; lang?: string } = {},
+    ): Promise<Element> {
+      useFakePlatform({ token: true, user: options.user ?? {} });
+      options.answer?.(world.server);
+      restore = atPath(path);
+      return fixture(html`<channel-profile lang=${options.lang ?? 'en'}></channel-profile>`);
+    }
+
+    /** The page again at `path` (a fresh element, in `lang`), once it says who is signed in here. */
+    async function againAt(path: string, lang: string): Promise<Element> {
+      history.replaceState(null, '', path);
+      const el = await fixture(html`<channel-profile lang=${lang}></channel-profile>`);
+      await showsPart(el, 'signed-in-as');
+      return el;
+    }
+
+    const UNVERIFIED = { email_verified: false };
+    const verified = (server: World['server']) =>
+      void server.on('POST', `${API}/auth/email-verify`, ok({ message: 'Verified' }));
+
     it('/verify-email: verifies, says so, and removes the one-time values from the address bar', async () => {
       useFakePlatform();
       world.server.on('POST', `${API}/auth/email-verify`, ok({ message: 'Verified' }));
@@ -1038,6 +1248,178 @@ describe('<channel-profile>', () => {
       expect(world.storage.get('token.demo', isString)).to.equal(undefined);
       $$(el, '[part~="continue"]')[0]!.click();
       await showsPart(el, 'sign-in');
+    });
+
+    it('/verify-email for the signed-in account: verifies it, and the banner goes', async () => {
+      const el = await useSignedInPage('/verify-email?email=Fan%40example.com&expires=1700000000&signature=sig-1', {
+        user: UNVERIFIED,
+        answer: verified,
+      });
+      await shows(el, 'Your email address is verified. Thank you!');
+      expect(calls('POST', 'auth/email-verify')).to.have.length(1);
+      expect($user.get()?.email_verified).to.equal(true);
+      $$(el, '[part~="continue"]')[0]!.click();
+      await showsPart(el, 'tabs');
+      expect(has(el, 'verify-banner')).to.equal(false);
+    });
+
+    it('/verify-email for another account while signed in: verifies that address and says who stays signed in (English and French)', async () => {
+      const el = await useSignedInPage('/verify-email?email=other%40example.com&expires=1700000000&signature=sig-1', {
+        user: UNVERIFIED,
+        answer: verified,
+      });
+      await showsPart(el, 'message');
+      await shows(el, 'The email address other@example.com is verified. You are still signed in as fan@example.com.');
+      expect(calls('POST', 'auth/email-verify')[0]!.body).to.include({ email: 'other@example.com' });
+      expect($user.get()?.email, 'still signed in').to.equal('fan@example.com');
+      expect($user.get()?.email_verified, 'and still unverified').to.equal(false);
+      el.remove();
+      history.replaceState(null, '', '/verify-email?email=other%40example.com&expires=1700000000&signature=sig-2');
+      const fr = await fixture(html`<channel-profile lang="fr"></channel-profile>`);
+      await shows(
+        fr,
+        "L'adresse e-mail other@example.com est vérifiée. Vous êtes toujours connecté en tant que fan@example.com.",
+      );
+    });
+
+    it("/verify-email that fails says 'Verification of your email address failed' (with the reason, and Send it again for the owner); 'Your email already verified' is good news (English and French)", async () => {
+      useFakePlatform({ token: true, user: UNVERIFIED });
+      world.server
+        .on(
+          'POST',
+          `${API}/auth/email-verify`,
+          { status: 422, body: { message: 'Verification failed' } },
+          { status: 500, body: { message: 'Server Error' } },
+          { status: 422, body: { message: 'Verification failed' } },
+          { status: 422, body: { message: 'Email already verified' } },
+        )
+        .on('POST', `${API}/auth/email-verify/resend`, ok({ message: 'Sent' }));
+      const open = async (n: number, lang = 'en') => {
+        history.replaceState(null, '', `/verify-email?email=fan%40example.com&expires=1&signature=s${n}`);
+        const el = await fixture(html`<channel-profile lang=${lang}></channel-profile>`);
+        await waitUntil(() => has(el, 'continue'), `the outcome; the element shows "${text(el)}"`);
+        return el;
+      };
+      restore = atPath('/verify-email');
+
+      const failed = await open(1);
+      expect(part(failed, 'form-error')!.textContent).to.equal('Verification of your email address failed');
+      expect(part(failed, 'form-error')!.getAttribute('role')).to.equal('alert');
+      await expect(failed).shadowDom.to.be.accessible();
+      part(failed, 'resend')!.click();
+      await shows(failed, 'We sent the link again.');
+      expect(calls('POST', 'auth/email-verify/resend')).to.have.length(1);
+      failed.remove();
+
+      const broken = await open(2);
+      expect(part(broken, 'form-error')!.textContent).to.equal(
+        'Verification of your email address failed' + 'Oops! We are currently experiencing technical difficulties',
+      );
+      broken.remove();
+
+      const fr = await open(3, 'fr');
+      expect(part(fr, 'form-error')!.textContent).to.equal('La vérification de votre adresse e-mail a échoué');
+      expect(part(fr, 'resend')!.textContent).to.equal('Renvoyer le lien');
+      fr.remove();
+
+      const already = await open(4, 'fr');
+      expect(has(already, 'form-error')).to.equal(false);
+      expect(already.shadowRoot!.querySelector('[role="status"]')!.textContent).to.equal(
+        'Votre adresse e-mail est déjà vérifiée',
+      );
+      expect(has(already, 'resend'), 'nothing left to send').to.equal(false);
+      expect($user.get()?.email_verified).to.equal(true);
+    });
+
+    it('/password-reset for another account while signed in: says whose link it is and sends nothing; Sign out and continue, then the new password', async () => {
+      const fr = await useSignedInPage('/password-reset?email=other%40example.com&token=reset-9', {
+        answer: (server) => void server.on('POST', `${API}/auth/password-reset`, ok({ message: 'Changed' })),
+        lang: 'fr',
+      });
+      await showsPart(fr, 'signed-in-as');
+      expect(part(fr, 'signed-in-as')!.textContent).to.equal(
+        'Ce lien concerne other@example.com, mais vous êtes connecté en tant que fan@example.com. Déconnectez-vous pour choisir un nouveau mot de passe pour other@example.com.',
+      );
+      expect(part(fr, 'sign-out')!.textContent).to.equal('Se déconnecter et continuer');
+      fr.remove();
+      history.replaceState(null, '', '/password-reset?email=other%40example.com&token=reset-9');
+
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'signed-in-as');
+      expect(part(el, 'title')!.textContent).to.equal('Choose a new password');
+      expect(part(el, 'signed-in-as')!.textContent).to.equal(
+        'This link is for other@example.com, but you are signed in as fan@example.com. Sign out to choose a new password for other@example.com.',
+      );
+      expect($$(el, 'input').length, 'no form while signed in').to.equal(0);
+      expect(location.search, 'the one-time values left the address bar').to.equal('');
+      await expect(el).shadowDom.to.be.accessible();
+      const events = await firedDuring('channel-logout', async () => {
+        part(el, 'sign-out')!.click();
+        await showsPart(el, 'submit');
+      });
+      expect(events).to.have.length(1);
+      expect(calls('POST', 'auth/logout')).to.have.length(1);
+      expect(root(el).activeElement === part(el, 'title'), 'the form takes focus').to.equal(true);
+      type(el, 'New password', 'brand-new-1');
+      type(el, 'Confirm the new password', 'brand-new-1');
+      submit(el);
+      await showsPart(el, 'sign-in');
+      expect(control(el, 'Email').value).to.equal('other@example.com');
+      const sent = calls('POST', 'auth/password-reset');
+      expect(sent).to.have.length(1);
+      expect(sent[0]!.body).to.include({ email: 'other@example.com', token: 'reset-9' });
+      expect(sent[0]!.headers.authorization, 'sent signed out').to.equal(undefined);
+    });
+
+    it('/password-reset for the signed-in account: sign out first, or stay signed in (English and French)', async () => {
+      const el = await useSignedInPage('/password-reset?email=FAN%40example.com&token=reset-9');
+      await showsPart(el, 'signed-in-as');
+      expect(part(el, 'signed-in-as')!.textContent).to.equal(
+        'You are signed in as fan@example.com. To choose a new password with this link, sign out first. You can also change your password in your profile.',
+      );
+      expect(part(el, 'continue')!.textContent).to.equal('Stay signed in');
+      part(el, 'continue')!.click();
+      await showsPart(el, 'tabs');
+      expect(calls('POST', 'auth/password-reset')).to.have.length(0);
+      expect(calls('POST', 'auth/logout')).to.have.length(0);
+      el.remove();
+      const fr = await againAt('/password-reset?email=fan%40example.com&token=reset-9', 'fr');
+      expect(part(fr, 'signed-in-as')!.textContent).to.equal(
+        "Vous êtes connecté en tant que fan@example.com. Pour choisir un nouveau mot de passe avec ce lien, déconnectez-vous d'abord. Vous pouvez aussi changer votre mot de passe dans votre profil.",
+      );
+      expect(part(fr, 'continue')!.textContent).to.equal('Rester connecté');
+    });
+
+    it('/confirm-account-deletion for another account while signed in: says that account stays; confirming deletes the other only (English and French)', async () => {
+      const el = await useSignedInPage('/confirm-account-deletion?email=other%40example.com&token=del-9', {
+        answer: (server) => void server.on('POST', `${API}/delete-account-confirm`, ok({ message: 'Deleted' })),
+      });
+      await showsPart(el, 'signed-in-as');
+      expect(part(el, 'signed-in-as')!.textContent).to.equal(
+        'You are signed in as fan@example.com: that account stays signed in and is not deleted.',
+      );
+      await expect(el).shadowDom.to.be.accessible();
+      const events = await firedDuring('channel-logout', async () => {
+        submit(el);
+        await shows(el, 'The account other@example.com was deleted. You are still signed in as fan@example.com.');
+      });
+      expect(events, 'nobody signed out').to.have.length(0);
+      expect(calls('POST', 'delete-account-confirm')[0]!.body).to.include({ email: 'other@example.com' });
+      expect($user.get()?.email).to.equal('fan@example.com');
+      expect(world.storage.get('token.demo', isString)).to.equal(TOKEN);
+      $$(el, '[part~="continue"]')[0]!.click();
+      await showsPart(el, 'tabs');
+      el.remove();
+
+      const fr = await againAt('/confirm-account-deletion?email=other%40example.com&token=del-10', 'fr');
+      expect(part(fr, 'signed-in-as')!.textContent).to.equal(
+        "Vous êtes connecté en tant que fan@example.com : ce compte reste connecté et n'est pas supprimé.",
+      );
+      submit(fr);
+      await shows(
+        fr,
+        'Le compte other@example.com a été supprimé. Vous êtes toujours connecté en tant que fan@example.com.',
+      );
     });
 
     it('/auth/login/google/callback: signs in, fires channel-login and goes back to the saved page', async () => {

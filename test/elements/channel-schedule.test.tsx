@@ -869,7 +869,7 @@ describe('<channel-schedule>', () => {
 
       const error = $(el, '[part~="error"]')!;
       expect(error.getAttribute('role')).to.equal('alert');
-      expect(error.textContent).to.contain('Something went wrong');
+      expect(error.textContent).to.contain('Oops! We are currently experiencing technical difficulties');
       const retry = [...error.querySelectorAll('button')].find((b) => b.textContent === 'Try again');
       expect(Boolean(retry), 'a Try again button').to.equal(true);
 

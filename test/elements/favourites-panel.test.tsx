@@ -254,7 +254,7 @@ describe('favourites panel', () => {
     // The client retries a 5xx once after 1 s.
     await waitUntil(() => text(el).includes('Your favourites could not be loaded.'), 'the error', { timeout: 4000 });
     const alert = root(el).querySelector('[role="alert"]')!;
-    expect(alert.textContent).to.contain('Something went wrong');
+    expect(alert.textContent).to.contain('Oops! We are currently experiencing technical difficulties');
     await expect(el).shadowDom.to.be.accessible();
     fail = false;
     alert.querySelector('button')!.click();

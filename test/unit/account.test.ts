@@ -7,7 +7,13 @@
 import { expect } from '@open-wc/testing';
 import { Clip, Order, Transaction, User } from '../../src/api/contract.js';
 import { isString } from '../../src/lib/storage.js';
-import { parseAccountRoute, withoutOneTimeParams, type AccountRoute } from '../../src/lib/account-routes.js';
+import {
+  accountScreenHref,
+  accountScreenOf,
+  parseAccountRoute,
+  withoutOneTimeParams,
+  type AccountRoute,
+} from '../../src/lib/account-routes.js';
 import {
   addDeviceSession,
   completeSocial,
@@ -28,6 +34,8 @@ import {
   signOut,
   socialAuthorizeUrl,
   startSocial,
+  TECHNICAL,
+  UNDEFINED,
   updateProfile,
   validateProfile,
   verifyEmail,
@@ -36,7 +44,8 @@ import {
 } from '../../src/stores/account.js';
 import { $config, setConfig } from '../../src/stores/config.js';
 import { $token, $user, getClient, resetSession, startSession } from '../../src/stores/session.js';
-import { HttpError } from '../../src/api/errors.js';
+import { HttpError, NetworkError } from '../../src/api/errors.js';
+import { errorText } from '../../src/components/ui/messages.js';
 import { loadNamespace, translator } from '../../src/i18n/index.js';
 import { captureNavigation, installWorld, ok, teardown, until, type Recorded, type World } from './helpers.js';
 
@@ -225,10 +234,10 @@ describe('accounts', () => {
       expect(calls('POST', 'v2/auth/login')).to.have.length(2);
     });
 
-    it('network faults and 5xx answer the generic text', async () => {
+    it("5xx answers the server's technical difficulties, a network fault the generic text", async () => {
       w.server.on('POST', `${API}/v2/auth/login`, { status: 503, body: { message: 'Service Unavailable' } });
       const failure = refused(await login({ email: 'fan@example.com', password: 'x' }));
-      expect(failure.message).to.equal(GENERIC);
+      expect(failure.message).to.equal(TECHNICAL);
       expect(calls('POST', 'v2/auth/login'), 'a sign-in is not retried').to.have.length(1);
       w.server.on('POST', `${API}/v2/auth/login`, new TypeError('Failed to fetch'));
       expect(refused(await login({ email: 'fan@example.com', password: 'x' })).message).to.equal(GENERIC);
@@ -445,7 +454,8 @@ describe('accounts', () => {
       expect($user.get()?.email_verified).to.equal(true);
     });
 
-    it('maps a bad or expired link and an already verified email to their messages', async () => {
+    it('maps a bad or expired link to its message; an already verified email is no failure and marks the owner verified', async () => {
+      await signedIn({ email_verified: false });
       w.server.on(
         'POST',
         `${API}/auth/email-verify`,
@@ -453,14 +463,34 @@ describe('accounts', () => {
         unprocessable('Email already verified'),
       );
       expect(refused(await verifyEmail(route)).message).to.deep.equal({ key: 'forms:server.verificationFailed' });
-      expect(refused(await verifyEmail(route)).message).to.deep.equal({ key: 'forms:server.alreadyVerified' });
+      expect($user.get()?.email_verified).to.equal(false);
+      expect(await verifyEmail(route)).to.deep.equal({ ok: true, value: { already: true } });
+      expect($user.get()?.email_verified).to.equal(true);
     });
 
-    it('sends the link again for the signed-in user', async () => {
+    it("verifies another account's link without touching the signed-in user", async () => {
       await signedIn({ email_verified: false });
-      w.server.on('POST', `${API}/auth/email-verify/resend`, ok({ message: 'Sent' }));
-      expect((await resendVerification()).ok).to.equal(true);
+      w.server.on('POST', `${API}/auth/email-verify`, ok({ message: 'Email verified' }));
+      expect(await verifyEmail({ ...route, email: 'other@example.com' })).to.deep.equal({
+        ok: true,
+        value: { already: false },
+      });
+      expect($user.get()?.email_verified).to.equal(false);
+    });
+
+    it('sends the link again for the signed-in user; verified meanwhile, the user here becomes verified', async () => {
+      await signedIn({ email_verified: false });
+      w.server.on(
+        'POST',
+        `${API}/auth/email-verify/resend`,
+        ok({ message: 'Sent' }),
+        unprocessable('Email already verified'),
+      );
+      expect(await resendVerification()).to.deep.equal({ ok: true, value: { already: false } });
       expect(only('POST', 'auth/email-verify/resend').headers.authorization).to.equal(`Bearer ${TOKEN}`);
+      expect($user.get()?.email_verified).to.equal(false);
+      expect(await resendVerification()).to.deep.equal({ ok: true, value: { already: true } });
+      expect($user.get()?.email_verified).to.equal(true);
     });
   });
 
@@ -801,7 +831,17 @@ describe('accounts', () => {
   });
 
   describe('messages', () => {
-    it('maps errors: 401 session ended, 429 throttled, unknown text kept, bare status generic', () => {
+    /** The English and French translators, once both languages' texts and forms are loaded. */
+    async function bothLanguages() {
+      await Promise.all([
+        loadNamespace('fr', 'translation'),
+        loadNamespace('en', 'forms'),
+        loadNamespace('fr', 'forms'),
+      ]);
+      return [translator('en'), translator('fr')] as const;
+    }
+
+    it('maps errors: 401 session ended, 429 throttled, unknown text kept, a bare refusal undefined, a thrown error generic', () => {
       expect(failureOf(new HttpError(401, 'Unauthenticated.', 'u')).message).to.deep.equal({
         key: 'forms:account.server.sessionEnded',
       });
@@ -812,7 +852,7 @@ describe('accounts', () => {
         key: 'forms:account.server.raw',
         values: { text: 'Something odd' },
       });
-      expect(failureOf(new HttpError(400, 'HTTP 400', 'u')).message).to.equal(GENERIC);
+      expect(failureOf(new HttpError(400, 'HTTP 400', 'u')).message, 'no message in the body').to.equal(UNDEFINED);
       expect(failureOf(new Error('boom')).message).to.equal(GENERIC);
       expect(failureOf(new HttpError(422, 'Wrong auth data', 'u')).message).to.deep.equal({
         key: 'forms:server.wrongAuth',
@@ -822,20 +862,50 @@ describe('accounts', () => {
       });
     });
 
-    it('a 503 from a full sign-in queue and the per-address registration limit read as sentences, in both languages', async () => {
-      await Promise.all([
-        loadNamespace('fr', 'translation'),
-        loadNamespace('en', 'forms'),
-        loadNamespace('fr', 'forms'),
+    it("the spec's error texts, each for its situation, in English and French", async () => {
+      const [en, fr] = await bothLanguages();
+      const server = new HttpError(500, 'Server Error', 'u');
+      const bare = new HttpError(404, 'HTTP 404', 'u');
+      const refusal = new HttpError(404, 'Event not found.', 'u');
+      const bug = new TypeError("Cannot read properties of undefined (reading 'id')");
+      const offline = new NetworkError('u');
+      // Error panels (lists, players, schedules, pages).
+      expect([server, bare, bug, refusal, offline].map((e) => errorText(e, en))).to.deep.equal([
+        'Oops! We are currently experiencing technical difficulties',
+        'Undefined error',
+        'Undefined error',
+        'Something went wrong. Please try again or contact technical support',
+        'The channel cannot be reached. Check your connection and try again.',
       ]);
-      const [en, fr] = [translator('en'), translator('fr')];
+      expect([server, bare, bug].map((e) => errorText(e, fr))).to.deep.equal([
+        'Oups ! Nous rencontrons actuellement des difficultés techniques',
+        'Erreur indéfinie',
+        'Erreur indéfinie',
+      ]);
+      // Forms and actions.
+      const messages = [server, new HttpError(422, 'HTTP 422', 'u'), offline].map((e) => failureOf(e).message!);
+      expect(messages.map((m) => en(m.key))).to.deep.equal([
+        'Oops! We are currently experiencing technical difficulties',
+        'Undefined error',
+        'Something went wrong. Please try again or contact technical support',
+      ]);
+      expect(messages.map((m) => fr(m.key))).to.deep.equal([
+        'Oups ! Nous rencontrons actuellement des difficultés techniques',
+        'Erreur indéfinie',
+        "Une erreur s'est produite. Veuillez réessayer ou contacter le support technique",
+      ]);
+    });
+
+    it('a 503 from a full sign-in queue and the per-address registration limit read as sentences, in both languages', async () => {
+      const [en, fr] = await bothLanguages();
       const busy = failureOf(
         new HttpError(503, 'Too many sign-ins at once. Please try again in a moment.', 'u'),
       ).message!;
       expect(busy).to.deep.equal({ key: 'forms:account.server.busy' });
-      expect(failureOf(new HttpError(503, 'Service Unavailable', 'u')).message, 'another 503 stays generic').to.equal(
-        GENERIC,
-      );
+      expect(
+        failureOf(new HttpError(503, 'Service Unavailable', 'u')).message,
+        'another 503: the server failed',
+      ).to.equal(TECHNICAL);
       const accounts = failureOf(
         new HttpError(422, 'x', 'u', {
           email: ['Too many accounts were created from this address. Please try again later.'],
@@ -874,12 +944,7 @@ describe('accounts', () => {
     });
 
     it('every new message reads as a sentence in English and French (no key shown, plural by count)', async () => {
-      await Promise.all([
-        loadNamespace('fr', 'translation'),
-        loadNamespace('en', 'forms'),
-        loadNamespace('fr', 'forms'),
-      ]);
-      const [en, fr] = [translator('en'), translator('fr')];
+      const [en, fr] = await bothLanguages();
       const server = (text: string, errors: Record<string, string[]> = {}) => {
         const failure = failureOf(new HttpError(422, text, 'u', errors));
         return Object.values(failure.fields)[0] ?? failure.message!;
@@ -955,6 +1020,34 @@ describe('account routes', () => {
     );
     expect(parseAccountRoute('https://s.test/verify-email'), 'no values (after clean-up)').to.equal(undefined);
     expect(parseAccountRoute('https://s.test/profile?email=a%40b.test&token=t'), 'another path').to.equal(undefined);
+  });
+
+  it('names the screen of an account path, and the address of another screen next to it', () => {
+    expect(
+      [
+        '/login',
+        '/tv/registration/',
+        '/a/verify-notice',
+        '/password-reset-request',
+        '/verify-email',
+        '/blogin',
+        '/',
+      ].map(accountScreenOf),
+    ).to.deep.equal(['sign-in', 'register', 'verify-notice', 'reset-request', undefined, undefined, undefined]);
+    expect(accountScreenHref('https://s.test/tv/login?lang=fr#top', 'register')).to.equal(
+      'https://s.test/tv/registration?lang=fr#top',
+    );
+    expect(accountScreenHref('https://s.test/registration/', 'sign-in'), 'a trailing slash stays').to.equal(
+      'https://s.test/login/',
+    );
+    expect(accountScreenHref('https://s.test/password-reset?keep=1', 'reset-request')).to.equal(
+      'https://s.test/password-reset-request?keep=1',
+    );
+    expect(accountScreenHref('https://s.test/auth/login/google/callback', 'sign-in')).to.equal('https://s.test/login');
+    expect(accountScreenHref('https://s.test/account.html', 'register'), "another path: the host's").to.equal(
+      undefined,
+    );
+    expect(accountScreenHref('https://s.test/my-login', 'register')).to.equal(undefined);
   });
 
   it("removes only the route's one-time values", () => {

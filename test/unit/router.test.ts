@@ -178,6 +178,12 @@ describe('router guards', () => {
     router.navigate('/login');
     expect(router.$route.get().name, 'signed in: away from login to the last page').to.equal('faq');
     expect(page.path).to.equal('/faq');
+    router.navigate('/password-reset');
+    expect(router.$route.get().name, 'signed in: away from the reset page').to.equal('faq');
+    router.navigate('/password-reset?email=a%40b.c&token=t-1');
+    expect(router.$route.get().name, 'but not from a reset link: its page asks to sign out').to.equal('passwordReset');
+    router.recheck();
+    expect(page.path).to.equal('/password-reset?email=a%40b.c&token=t-1');
   });
 
   it('remembers the last page with its query (never an auth or error page) and keeps trk', () => {

@@ -9,6 +9,7 @@ import { useStore } from '@nanostores/react';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ChannelLoginEvent, ChannelLogoutEvent, ChannelPurchaseCompleteEvent } from '../../events/index.js';
 import { loadNamespace } from '../../i18n/index.js';
+import { ACCOUNT_SCREEN_PATHS } from '../../lib/account-routes.js';
 import { toLang } from '../../lib/lang.js';
 import { AUTH_ROUTES, type Route, type RouteName } from '../../lib/routes.js';
 import { createRouter, pathOf, type Router } from '../../stores/router.js';
@@ -51,12 +52,6 @@ const SECTION_PATHS: Record<string, string> = {
   clips: '/profile/clips',
   devices: '/profile/sessions/add',
   edit: '/profile/edit',
-};
-const SCREEN_PATHS: Record<string, string> = {
-  'sign-in': '/login',
-  register: '/registration',
-  'reset-request': '/password-reset-request',
-  'verify-notice': '/verify-notice',
 };
 
 /** The element's root component. */
@@ -161,8 +156,7 @@ export function App(props: AppProps & ShellProps): ReactNode {
             if (onAuthPage) go(returnPath(), { replace: true });
             return true;
           }
-          const path = SCREEN_PATHS[request.screen];
-          if (path && onAuthPage) go(path);
+          if (onAuthPage) go(ACCOUNT_SCREEN_PATHS[request.screen], { replace: request.replace ?? false });
           return true;
         }
       }

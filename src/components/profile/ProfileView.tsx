@@ -1,6 +1,8 @@
 /**
  * The profile view: sign-in and registration for a guest; for a signed-in viewer a header with Sign out and the
- * sections as tabs. On the pages of emailed links and social callbacks it runs that flow first. The logic lives
+ * sections as tabs. On the pages of emailed links and social callbacks it runs that flow first (a signed-in
+ * viewer's reset link waits for a sign-out). Its screens with an address of their own go to the view host, which
+ * keeps the address in step. The logic lives
  * in the account and session stores; every view follows the shared user, so a sign-in here unlocks players and
  * schedules on the page at once. Sign-ins and sign-outs go to the host page as public events through the view
  * host; sign-in requests from other views (and from the host page) come through `$signInRequest`.
@@ -20,7 +22,7 @@ import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { Register, ResetRequest, SignIn, VerifyNotice, type GuestView } from './auth.js';
 import { StepFocus } from './form.js';
-import { ConfirmDeletion, PasswordReset, SocialCallback, VerifyEmail } from './links.js';
+import { ConfirmDeletion, PasswordReset, ResetWhileSignedIn, SocialCallback, VerifyEmail } from './links.js';
 import type { ProfileOptions } from './options.js';
 import { SignedIn } from './SignedIn.js';
 
@@ -85,11 +87,14 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
     };
   }, []);
 
-  /** Changes the step on the viewer's action: the new step's heading takes focus. */
-  const go = (next: Step) => {
+  /**
+   * Changes the step on the viewer's action: the new step's heading takes focus, and the address follows (in place
+   * of the current entry with `replace`).
+   */
+  const go = (next: Step, options: { replace?: boolean } = {}) => {
     moved.current = true;
     setStep(next);
-    if (next.name !== 'route') viewHost.open({ to: 'account', screen: next.name });
+    if (next.name !== 'route') viewHost.open({ to: 'account', screen: next.name, ...options });
   };
 
   // Another view (or the host page) asks a guest to sign in: show sign-in, bring it into sight, focus the email.
@@ -98,28 +103,54 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
       $signInRequest.listen(() => {
         if ($user.get()) return;
         setStep({ name: 'sign-in' });
+        viewHost.open({ to: 'account', screen: 'sign-in' });
         setEmailFocus((n) => n + 1);
         viewHost.reveal();
       }),
     [viewHost],
   );
 
+  // The verification notice is a signed-in viewer's (it names their email): a guest at its address gets sign-in,
+  // and the address says so.
+  const guestAtNotice = known && !user && step.name === 'verify-notice';
+  useEffect(() => {
+    if (!guestAtNotice) return;
+    setStep({ name: 'sign-in' });
+    viewHost.open({ to: 'account', screen: 'sign-in', replace: true });
+  }, [guestAtNotice, viewHost]);
+
   const signedIn = (method: LoginMethod) => viewHost.emit(new ChannelLoginEvent({ method }));
   const signedOut = () => viewHost.emit(new ChannelLogoutEvent());
+  /** Signs out here; the next step's heading takes focus (the user is gone before sign-out finishes). */
+  const leave = async () => {
+    moved.current = true;
+    await signOut();
+    signedOut();
+  };
 
   let body: ReactNode;
-  if (step.name === 'route') {
+  if (step.name === 'route' && step.route.kind !== 'social-callback' && !user && token && !known) {
+    // Whether the link is the signed-in viewer's own decides what its page says: wait for the profile.
+    body = <LoadingPanel text={t(k('loading'))} />;
+  } else if (step.name === 'route') {
     const home = () => go({ name: 'home' });
     const guest = (next: GuestView) => go(next);
     switch (step.route.kind) {
       case 'verify-email':
-        body = <VerifyEmail route={step.route} onContinue={home} />;
+        body = <VerifyEmail route={step.route} user={user} onContinue={home} />;
         break;
       case 'password-reset':
-        body = <PasswordReset route={step.route} go={guest} />;
+        // Auth pages are closed to a signed-in viewer: the link waits while they choose to sign out (or stay).
+        body = user ? (
+          <ResetWhileSignedIn route={step.route} user={user} onSignOut={leave} onStay={home} />
+        ) : (
+          <PasswordReset route={step.route} go={guest} />
+        );
         break;
       case 'confirm-deletion':
-        body = <ConfirmDeletion route={step.route} onDeleted={(out) => out && signedOut()} onContinue={home} />;
+        body = (
+          <ConfirmDeletion route={step.route} user={user} onDeleted={(out) => out && signedOut()} onContinue={home} />
+        );
         break;
       case 'social-callback': {
         const provider = step.route.provider;
@@ -151,7 +182,8 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
           go={go}
           onRegistered={() => {
             signedIn('register');
-            go({ name: 'verify-notice' });
+            // The notice follows from the registration: Back does not return to the filled-in form.
+            go({ name: 'verify-notice' }, { replace: true });
           }}
         />
       ) : guest.name === 'reset-request' ? (
@@ -178,10 +210,7 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
         user={user}
         section={props.options.section}
         onSignOut={async () => {
-          // The user is gone before sign-out finishes (the fresh key comes after): the sign-in heading takes focus.
-          moved.current = true;
-          await signOut();
-          signedOut();
+          await leave();
           go({ name: 'sign-in' });
         }}
       />

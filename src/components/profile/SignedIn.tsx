@@ -12,7 +12,7 @@ import { useViewHost } from '../ui/view.js';
 import { ResendButton } from './auth.js';
 import { EditSection } from './Edit.js';
 import { FavouritesPanel } from './FavouritesPanel.js';
-import { StepHeading } from './form.js';
+import { SignOutButton, StepHeading } from './form.js';
 import { PROFILE_SECTIONS, type ProfileSection } from './options.js';
 import { ClipsSection } from './ClipsSection.js';
 import { DevicesSection, OrdersSection, TransactionsSection } from './sections.js';
@@ -42,7 +42,6 @@ export function SignedIn(props: { user: User; section: ProfileSection; onSignOut
     if (locked) setTab('edit');
   }, [locked]);
   const current = locked ? 'edit' : tab;
-  const [leaving, setLeaving] = useState(false);
   const ids = useId();
   const titleId = `${ids}-title`;
   const tabId = (s: ProfileSection) => `${ids}-tab-${s}`;
@@ -56,18 +55,12 @@ export function SignedIn(props: { user: User; section: ProfileSection; onSignOut
           <StepHeading id={titleId}>{t(k('header.greeting'), { name })}</StepHeading>
           <p className="detail">{user.email}</p>
         </div>
-        <button
-          type="button"
+        <SignOutButton
+          label={t(k('header.signOut'))}
           className="btn secondary"
           part="sign-out"
-          disabled={leaving}
-          onClick={() => {
-            setLeaving(true);
-            void props.onSignOut().finally(() => setLeaving(false));
-          }}
-        >
-          {leaving ? t(k('header.signingOut')) : t(k('header.signOut'))}
-        </button>
+          onSignOut={props.onSignOut}
+        />
       </header>
       {user.email_verified ? null : (
         <div className="banner" part="message verify-banner">

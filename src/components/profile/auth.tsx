@@ -281,12 +281,15 @@ export function Register(props: { onRegistered(): void; go(view: GuestView): voi
   );
 }
 
-/** "Send it again": the signed-in user's verification link, with its outcome. */
+/**
+ * "Send it again": the signed-in user's verification link, with its outcome ('Your email already verified' when the
+ * address was verified meanwhile; the user here then is too).
+ */
 export function ResendButton(): ReactNode {
   const { t } = useElement();
   const text = useMsg();
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>();
+  const [outcome, setOutcome] = useState<Outcome<{ already: boolean }>>();
   const resend = async () => {
     setBusy(true);
     setOutcome(await resendVerification());
@@ -297,7 +300,9 @@ export function ResendButton(): ReactNode {
       <button type="button" className="btn secondary" part="resend" disabled={busy} onClick={() => void resend()}>
         {busy ? t(k('verifyNotice.resending')) : t(k('verifyNotice.resend'))}
       </button>
-      {outcome?.ok ? <Status>{t(k('verifyNotice.resent'))}</Status> : null}
+      {outcome?.ok ? (
+        <Status>{outcome.value.already ? t('forms:server.alreadyVerified') : t(k('verifyNotice.resent'))}</Status>
+      ) : null}
       {outcome && !outcome.ok ? (
         <p className="form-error" role="alert" part="form-error">
           {text(headline(outcome.failure))}

@@ -102,6 +102,31 @@ export function FormAlert(props: { message: Msg | undefined; children?: ReactNod
   );
 }
 
+/** A sign-out button: disabled, and saying so, while the sign-out runs. */
+export function SignOutButton(props: {
+  label: string;
+  className: string;
+  part: string;
+  onSignOut(): Promise<void>;
+}): ReactNode {
+  const { t } = useElement();
+  const [leaving, setLeaving] = useState(false);
+  return (
+    <button
+      type="button"
+      className={props.className}
+      part={props.part}
+      disabled={leaving}
+      onClick={() => {
+        setLeaving(true);
+        void props.onSignOut().finally(() => setLeaving(false));
+      }}
+    >
+      {leaving ? t('forms:account.header.signingOut') : props.label}
+    </button>
+  );
+}
+
 /** A status line (success, progress). */
 export function Status(props: { children: ReactNode; part?: string }): ReactNode {
   return (

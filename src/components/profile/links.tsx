@@ -1,20 +1,25 @@
 /**
  * The pages of emailed links and social callbacks in the profile view: verify email, new password (reset link),
- * confirm deletion, and the social callback. Each runs one action of the account store.
+ * confirm deletion, and the social callback. Each runs one action of the account store; each says what a signed-in
+ * viewer needs to know (whose link it is, who stays signed in).
  */
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { AccountRoute } from '../../lib/account-routes.js';
+import type { User } from '../../api/contract.js';
 import {
   completeSocial,
   confirmAccountDeletion,
+  headline,
   isExpiredReset,
   resetPassword,
+  sameEmail,
   verifyEmail,
+  type Msg,
   type Outcome,
 } from '../../stores/account.js';
 import { useElement } from '../ui/shell.js';
-import type { GuestView } from './auth.js';
-import { FormAlert, NewPasswordFields, Status, StepHeading, Submit, useForm } from './form.js';
+import { ResendButton, type GuestView } from './auth.js';
+import { FormAlert, NewPasswordFields, SignOutButton, Status, StepHeading, Submit, useForm, useMsg } from './form.js';
 
 const k = (key: string) => `forms:account.${key}`;
 
@@ -76,6 +81,45 @@ export function PasswordReset(props: {
   );
 }
 
+/**
+ * The page of a reset link for a signed-in viewer. Auth pages are closed to a signed-in viewer (spec section 6), so
+ * the form waits: the page says whose link it is and who is signed in here, and offers to sign out and go on with
+ * the link (the new-password form then shows) or to stay signed in.
+ */
+export function ResetWhileSignedIn(props: {
+  route: Extract<AccountRoute, { kind: 'password-reset' }>;
+  user: User;
+  onSignOut(): Promise<void>;
+  onStay(): void;
+}): ReactNode {
+  const { t } = useElement();
+  const { route, user } = props;
+  const titleId = useId();
+  const mine = sameEmail(user.email, route.email);
+  return (
+    <section className="step" aria-labelledby={titleId} part="reset-password">
+      <StepHeading id={titleId}>{t(k('reset.title'))}</StepHeading>
+      <p part="signed-in-as">
+        {mine
+          ? t(k('reset.signedInSame'), { email: user.email })
+          : t(k('reset.signedInOther'), { email: route.email, current: user.email })}
+      </p>
+      <div className="actions">
+        {/* Signed out, this step gives way to the form. */}
+        <SignOutButton
+          label={t(k('reset.signOut'))}
+          className="btn"
+          part="button sign-out"
+          onSignOut={props.onSignOut}
+        />
+        <button type="button" className="btn secondary" part="button continue" onClick={props.onStay}>
+          {t(k('reset.stay'))}
+        </button>
+      </div>
+    </section>
+  );
+}
+
 /** Runs an action once when a step opens; answers its outcome once in. */
 function useOnOpen<T>(action: () => Promise<Outcome<T>>): Outcome<T> | undefined {
   const [outcome, setOutcome] = useState<Outcome<T>>();
@@ -94,26 +138,48 @@ function useOnOpen<T>(action: () => Promise<Outcome<T>>): Outcome<T> | undefined
   return outcome;
 }
 
-/** The page of a verification link: verifies at once, then says how it went. */
+/** The spec's text for a verification link that did not verify. */
+const VERIFICATION_FAILED: Msg = { key: 'forms:server.verificationFailed' };
+
+/**
+ * The page of a verification link: verifies at once (whoever is signed in: the link proves the address), then
+ * says how it went: verified (naming the address when another account is signed in here), 'Your email already
+ * verified', or 'Verification of your email address failed' with the reason when there is another, and "Send it
+ * again" for the signed-in owner still unverified.
+ */
 export function VerifyEmail(props: {
   route: Extract<AccountRoute, { kind: 'verify-email' }>;
+  user: User | undefined;
   onContinue(): void;
 }): ReactNode {
   const { t } = useElement();
-  const outcome = useOnOpen(() => verifyEmail(props.route));
+  const text = useMsg();
+  const { route, user } = props;
+  const outcome = useOnOpen(() => verifyEmail(route));
   const titleId = useId();
+  const other = user && !sameEmail(user.email, route.email) ? user.email : undefined;
+  const reason = outcome && !outcome.ok ? headline(outcome.failure) : undefined;
   return (
     <section className="step" aria-labelledby={titleId} part="verify-email">
       <StepHeading id={titleId}>{t(k('verifyEmail.title'))}</StepHeading>
       {!outcome ? (
         <Status part="message loading">{t(k('verifyEmail.busy'))}</Status>
       ) : outcome.ok ? (
-        <Status>{t(k('verifyEmail.done'))}</Status>
+        <Status>
+          {outcome.value.already
+            ? t('forms:server.alreadyVerified')
+            : other
+              ? t(k('verifyEmail.doneOther'), { email: route.email, current: other })
+              : t(k('verifyEmail.done'))}
+        </Status>
       ) : (
-        <FormAlert message={outcome.failure.message ?? outcome.failure.fallback} />
+        <FormAlert message={VERIFICATION_FAILED}>
+          {reason && reason.key !== VERIFICATION_FAILED.key ? <p className="detail">{text(reason)}</p> : null}
+        </FormAlert>
       )}
       {outcome ? (
         <div className="actions">
+          {!outcome.ok && user && !other && !user.email_verified ? <ResendButton /> : null}
           <button type="button" className="btn" part="button continue" onClick={props.onContinue}>
             {t(k('verifyEmail.continue'))}
           </button>
@@ -123,21 +189,29 @@ export function VerifyEmail(props: {
   );
 }
 
-/** The page of a deletion link: "Delete your account {email}?" with Confirm and Cancel. */
+/**
+ * The page of a deletion link: "Delete your account {email}?" with Confirm and Cancel. The link is all it takes,
+ * signed in or not: the signed-in account is signed out when it is the one deleted; when it is another, the page
+ * says that one stays.
+ */
 export function ConfirmDeletion(props: {
   route: Extract<AccountRoute, { kind: 'confirm-deletion' }>;
+  user: User | undefined;
   onDeleted(signedOut: boolean): void;
   onContinue(): void;
 }): ReactNode {
   const { t } = useElement();
-  const [deleted, setDeleted] = useState(false);
+  const { route, user } = props;
+  // Who was signed in when the viewer confirmed (the user is gone after deleting their own account).
+  const [deleted, setDeleted] = useState<{ stays: string | undefined }>();
   const form = useForm([]);
   const titleId = useId();
+  const other = user && !sameEmail(user.email, route.email) ? user.email : undefined;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const outcome = await form.run(() => confirmAccountDeletion(props.route));
+    const outcome = await form.run(() => confirmAccountDeletion(route));
     if (outcome?.ok) {
-      setDeleted(true);
+      setDeleted({ stays: outcome.value.signedOut ? undefined : other });
       props.onDeleted(outcome.value.signedOut);
     }
   };
@@ -146,7 +220,11 @@ export function ConfirmDeletion(props: {
       <StepHeading id={titleId}>{t(k('deletion.title'))}</StepHeading>
       {deleted ? (
         <>
-          <Status>{t(k('deletion.done'))}</Status>
+          <Status>
+            {deleted.stays
+              ? t(k('deletion.doneOther'), { email: route.email, current: deleted.stays })
+              : t(k('deletion.done'))}
+          </Status>
           <div className="actions">
             <button type="button" className="btn" part="button continue" onClick={props.onContinue}>
               {t(k('verifyEmail.continue'))}
@@ -155,7 +233,12 @@ export function ConfirmDeletion(props: {
         </>
       ) : (
         <form ref={form.ref} className="form" noValidate onSubmit={submit}>
-          <p>{t(k('deletion.confirmText'), { email: props.route.email })}</p>
+          <p>{t(k('deletion.confirmText'), { email: route.email })}</p>
+          {other ? (
+            <p className="detail" part="signed-in-as">
+              {t(k('deletion.otherAccount'), { current: other })}
+            </p>
+          ) : null}
           <FormAlert message={form.message} />
           <div className="actions">
             <Submit busy={form.busy} danger label={t(k('deletion.confirm'))} busyLabel={t(k('deletion.deleting'))} />

@@ -1,4 +1,5 @@
 /** The options of the profile view: which section of a signed-in profile opens first. */
+import type { AccountScreenName } from '../../lib/account-routes.js';
 
 /** The sections of a signed-in profile, in tab order. */
 export const PROFILE_SECTIONS = ['orders', 'transactions', 'clips', 'favourites', 'devices', 'edit'] as const;
@@ -9,6 +10,9 @@ export type ProfileSection = (typeof PROFILE_SECTIONS)[number];
 export interface ProfileOptions {
   /** The section shown (devices without the channel's remote auth shows the orders). */
   section: ProfileSection;
-  /** For a guest, the screen to show (a site's /login, /registration, ...); none: sign-in. */
-  guest?: 'sign-in' | 'register' | 'reset-request' | 'verify-notice' | undefined;
+  /**
+   * The screen the address names (a site's /login, /registration, ..., or the tag's page path ending with one); a
+   * guest sees sign-in without one.
+   */
+  guest?: AccountScreenName | undefined;
 }

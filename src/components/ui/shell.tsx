@@ -147,7 +147,8 @@ export function StartupError(props: { message: string; onReload: () => Promise<v
   return (
     <div className="panel error" role="alert" part="error">
       <p>{info.t('errors.startup')}</p>
-      <p className="detail">{message}</p>
+      {/* A server failure's own line would only repeat the headline's technical difficulties. */}
+      {message === info.t('errors.technical') ? null : <p className="detail">{message}</p>}
       <button
         type="button"
         className="btn"

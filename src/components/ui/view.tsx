@@ -11,6 +11,7 @@ import {
   ChannelVodSelectEvent,
   own,
 } from '../../events/index.js';
+import type { AccountScreenName } from '../../lib/account-routes.js';
 import type { MediaHost } from '../../media/element-api.js';
 import { requestPurchase, requestSignIn, type PurchaseRequest, type SignInRequest } from '../../stores/requests.js';
 
@@ -22,11 +23,14 @@ export type OpenRequest =
   | ({ to: 'offer' } & PurchaseRequest)
   | ({ to: 'sign-in' } & SignInRequest)
   | { to: 'profile'; section: string }
-  /** The profile view moved to one of its screens (a site keeps its address in step). */
-  | { to: 'account'; screen: AccountScreen };
+  /**
+   * The profile view moved to one of its screens: a site, or a tag on a host page at an account path, keeps its
+   * address in step (`replace`: in place of the current entry, for a screen that follows from the one before).
+   */
+  | { to: 'account'; screen: AccountScreen; replace?: boolean };
 
-/** The screens of the profile view that have their own address in a site. */
-export type AccountScreen = 'sign-in' | 'register' | 'reset-request' | 'verify-notice' | 'home';
+/** The screens of the profile view: those with an address of their own, and the profile's home. */
+export type AccountScreen = AccountScreenName | 'home';
 
 /** The capabilities a view gets from its root. */
 export interface ViewHost {

@@ -20,8 +20,12 @@ export interface Failure {
   fallback?: Msg | undefined;
 }
 
-/** Network faults, timeouts and 5xx. */
+/** Network faults, timeouts and answers this client cannot read. */
 export const GENERIC: Msg = { key: 'errors.generic' };
+/** The channel's server failed (a 5xx answer): 'Oops! We are currently experiencing technical difficulties'. */
+export const TECHNICAL: Msg = { key: 'errors.technical' };
+/** A refusal that says nothing (a 4xx answer without a message or field errors): 'Undefined error'. */
+export const UNDEFINED: Msg = { key: 'errors.undefined' };
 
 /** Known server messages (the API's standard texts and the reference server's own) and their translation keys. */
 const SERVER_MESSAGES: [RegExp, string][] = [
@@ -91,15 +95,17 @@ export function serverText(text: string): Msg {
 
 /**
  * An API failure as field and form messages. 422 bodies (`{ message, errors: { field: [text] } }`) give one
- * message per field and the form's; 401 means the session ended (the session has reset the user); 429 is the
- * throttling text; anything else (network, timeout, 5xx, an answer this client cannot read) the generic text.
+ * message per field and the form's, and a refusal without a message says 'Undefined error'; 401 means the session
+ * ended (the session has reset the user); 429 is the throttling text; a 5xx the server's technical difficulties;
+ * anything else (network, timeout, an answer this client cannot read) the generic text.
  */
 export function failureOf(error: unknown): Failure {
   // The one 5xx with something to say: the server's sign-ins are queued full for a moment.
   if (error instanceof HttpError && error.status === 503 && /too many sign-ins at once/i.test(error.message)) {
     return { fields: {}, message: serverText(error.message) };
   }
-  if (!(error instanceof HttpError) || error.status >= 500) return { fields: {}, message: GENERIC };
+  if (!(error instanceof HttpError)) return { fields: {}, message: GENERIC };
+  if (error.status >= 500) return { fields: {}, message: TECHNICAL };
   if (error.status === 401) return { fields: {}, message: { key: 'forms:account.server.sessionEnded' } };
   if (error.status === 429) return { fields: {}, message: { key: 'errors.tooManyRequests' } };
   const fields: Record<string, Msg> = {};
@@ -107,7 +113,7 @@ export function failureOf(error: unknown): Failure {
     const first = Array.isArray(texts) ? texts[0] : texts;
     if (first) fields[name] = serverText(first);
   }
-  const summary = /^HTTP \d+$/.test(error.message) ? GENERIC : serverText(error.message);
+  const summary = /^HTTP \d+$/.test(error.message) ? UNDEFINED : serverText(error.message);
   return Object.keys(fields).length ? { fields, fallback: summary } : { fields, message: summary };
 }
 
@@ -120,6 +126,11 @@ export function formMessage(failure: Failure, visible: readonly string[]): Msg |
   const unplaced = Object.entries(failure.fields).find(([name]) => !visible.includes(name));
   if (unplaced) return unplaced[1];
   return visible.some((name) => failure.fields[name]) ? undefined : (failure.fallback ?? GENERIC);
+}
+
+/** True when any message of a failure (the form's, the summary or a field's) has this key. */
+export function mentions(failure: Failure, key: string): boolean {
+  return [failure.message, failure.fallback, ...Object.values(failure.fields)].some((m) => m?.key === key);
 }
 
 /** The one message a failure shows where there is room for one (a list's error panel, a button's alert). */

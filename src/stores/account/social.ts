@@ -7,7 +7,7 @@ import { env } from '../../lib/env.js';
 import { isCallbackPath, type AccountRoute } from '../../lib/account-routes.js';
 import { $config } from '../config.js';
 import { $settings, currentApiKey, getClient, signIn } from '../session.js';
-import { GENERIC } from './messages.js';
+import { GENERIC, TECHNICAL } from './messages.js';
 import { attempt, done, fail, once, type Outcome } from './outcome.js';
 import { formsMsg } from './validation.js';
 
@@ -107,8 +107,10 @@ export function completeSocial(
       signIn(answer.data, route.provider);
     });
     if (!outcome.ok) {
-      // A 422 here means the provider's code was refused: one message covers every such case.
-      return fail({}, outcome.failure.message === GENERIC ? GENERIC : SOCIAL_FAILED);
+      // A 422 here means the provider's code was refused: one message covers every such case. A fault on the way
+      // (the network, the server) says what it was.
+      const fault = outcome.failure.message;
+      return fail({}, fault === GENERIC || fault === TECHNICAL ? fault : SOCIAL_FAILED);
     }
     return done({ returnTo: takeReturnUrl() });
   });

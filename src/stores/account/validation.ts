@@ -19,6 +19,11 @@ export function checkEmail(fields: Record<string, Msg>, email: string): void {
   else if (!EMAIL_PATTERN.test(email.trim())) fields.email = formsMsg('validation.email');
 }
 
+/** True when two emails name the same account (case and surrounding spaces do not matter). */
+export function sameEmail(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
 /** A new password and its confirmation: required (unless optional and both empty), long enough, matching. */
 function checkNewPassword(
   fields: Record<string, Msg>,

@@ -2,6 +2,7 @@
  * The site's navigation rules (spec section 2, "Navigation guards"): the guard every route change goes through,
  * the last page a sign-in returns to, the outer tracker and the page-view events sent after each change.
  */
+import { ONE_TIME_PARAMS } from '../../lib/account-routes.js';
 import { env } from '../../lib/env.js';
 import { AUTH_ROUTES, type Route, type RouteName } from '../../lib/routes.js';
 import { keepOuterTracker } from '../analytics/datalake.js';
@@ -12,6 +13,13 @@ import { $settings, $user } from '../session.js';
 
 /** Auth pages a signed-in viewer is sent away from (to the home page). */
 const CLOSED_WHEN_SIGNED_IN: readonly RouteName[] = ['login', 'registration', 'passwordResetRequest', 'passwordReset'];
+
+/**
+ * True for the password-reset page opened from an emailed link: a signed-in viewer is not sent away from it, so the
+ * link is not lost; the page itself asks them to sign out before it shows the form.
+ */
+const isResetLink = (route: Route) =>
+  route.name === 'passwordReset' && ONE_TIME_PARAMS['password-reset'].some((name) => route.query[name]);
 /** Pages that are never the page to come back to: the auth pages, the error page and one-time link pages. */
 const NOT_RETURNED_TO: readonly RouteName[] = [...AUTH_ROUTES, 'notFound', 'authCallback', 'confirmAccountDeletion'];
 
@@ -20,14 +28,14 @@ const NOT_RETURNED_TO: readonly RouteName[] = [...AUTH_ROUTES, 'notFound', 'auth
  * - a signed-in viewer with a temporary password stays on /profile/edit;
  * - a signed-in viewer is sent from login, registration and password reset pages to the page a sign-in returns to
  *   (the last page remembered, else the home page): whether they just signed in there or their stored sign-in
- *   loaded there;
+ *   loaded there; a reset link is the exception (its page offers to sign out and use it);
  * - a guest going to /buy straight from login or registration is sent back to that page;
  * - /profile/sessions/add opens only when the channel has remote auth, otherwise the orders.
  */
 export const siteGuard: Guard = (to, from) => {
   const user = $user.get();
   if (user?.temporary_password && to.name !== 'profileEdit') return '/profile/edit';
-  if (user && CLOSED_WHEN_SIGNED_IN.includes(to.name as RouteName)) return returnPath();
+  if (user && CLOSED_WHEN_SIGNED_IN.includes(to.name as RouteName) && !isResetLink(to)) return returnPath();
   if (!user && to.name === 'buy' && from && (from.name === 'login' || from.name === 'registration'))
     return pathOf(from);
   if (to.name === 'profileSessionsAdd' && !$settings.get()?.auth?.remote_auth) return '/profile';
