@@ -14,9 +14,14 @@ export const TAGS = [
 /** One of the product's tags. */
 export type Tag = (typeof TAGS)[number];
 
-/** Watches the document and calls `load(tag)` once per tag, the first time that tag appears. */
+/**
+ * Watches the document and calls `load(tag)` once per tag, the first time that tag appears: in the document, or in
+ * the open shadow root of a host's own component (each such root is scanned and then watched as well, since
+ * component libraries fill their roots after they are connected). Closed shadow roots cannot be seen.
+ */
 export function autoload(load: (tag: Tag) => Promise<unknown>, doc: Document = document): () => void {
   const pending = new Set<Tag>(TAGS);
+  const roots = new WeakSet<ShadowRoot>();
   let observer: MutationObserver | undefined;
 
   const start = (tag: Tag) => {
@@ -30,19 +35,39 @@ export function autoload(load: (tag: Tag) => Promise<unknown>, doc: Document = d
   const scan = (root: ParentNode) => {
     for (const tag of pending) if (root.querySelector(tag)) start(tag);
   };
+  /** A host component's open shadow root: scanned, its own components' roots too, and watched from now on. */
+  const enter = (root: ShadowRoot) => {
+    if (roots.has(root)) return;
+    roots.add(root);
+    scan(root);
+    shadows(root);
+    observer?.observe(root, { childList: true, subtree: true });
+  };
+  /** The open shadow roots of the host's components in a subtree (ours hold no tags of ours: skipped). */
+  const shadows = (root: ParentNode) => {
+    for (const el of root.querySelectorAll('*'))
+      if (el.shadowRoot && !TAGS.includes(el.localName as Tag)) enter(el.shadowRoot);
+  };
   const check = (node: Node) => {
     if (node.nodeType !== 1) return;
-    const name = (node as Element).localName as Tag;
+    const el = node as Element;
+    const name = el.localName as Tag;
     if (pending.has(name)) start(name);
-    if (pending.size && (node as Element).firstElementChild) scan(node as Element);
+    if (!pending.size) return;
+    if (el.shadowRoot && !TAGS.includes(name)) enter(el.shadowRoot);
+    if (el.firstElementChild) {
+      scan(el);
+      shadows(el);
+    }
   };
 
-  scan(doc);
   if (typeof MutationObserver !== 'undefined') {
     observer = new MutationObserver((records) => {
       for (const record of records) for (const node of record.addedNodes) check(node);
     });
     observer.observe(doc.documentElement, { childList: true, subtree: true });
   }
+  scan(doc);
+  shadows(doc);
   return () => observer?.disconnect();
 }

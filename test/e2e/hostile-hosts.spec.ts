@@ -77,3 +77,120 @@ test('Prototype.js-style toJSON on arrays and strings: the elements start (the a
     await context.close();
   }
 });
+
+test("tags inside a host component's open shadow roots load and render, also when the component fills its root later", async ({
+  page,
+}) => {
+  await page.goto(`${BUNDLE_ORIGIN}/test-shadow.html`);
+  await expectEvents(page.locator('host-card channel-schedule'));
+  await expect(page.locator('host-card channel-player [part~="frame"]')).toBeVisible({ timeout: 10_000 });
+});
+
+test.describe('a host that wraps fetch', () => {
+  test('before our script: the elements work and the host still sees every request', async ({ page }) => {
+    await page.addInitScript(() => {
+      const original = window.fetch.bind(window);
+      const seen: string[] = ((window as unknown as { hostSeen: string[] }).hostSeen = []);
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        seen.push(String(input instanceof Request ? input.url : input));
+        return original(input, init);
+      };
+    });
+    await page.goto(`${HOST_ORIGIN}/cms.html`);
+    await expectEvents(page.locator('channel-schedule'));
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { hostSeen: string[] }).hostSeen.some((u) => u.includes('/api/events')),
+      ),
+    ).toBe(true);
+  });
+
+  test('after our script: a wrapper that delays every request changes nothing the viewer sees', async ({ page }) => {
+    await page.goto(`${BUNDLE_ORIGIN}/test-single.html`);
+    await expectEvents(page.locator('channel-schedule'));
+    await page.evaluate(() => {
+      const original = window.fetch.bind(window);
+      window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return original(input, init);
+      };
+      document.body.append(Object.assign(document.createElement('channel-schedule'), { id: 'later' }));
+      document.getElementById('later')!.setAttribute('kind', 'upcoming');
+    });
+    await expectEvents(page.locator('#later'));
+  });
+});
+
+test('a frozen history (Object.freeze on history and History.prototype): the site still navigates', async ({
+  page,
+}) => {
+  await page.addInitScript(() => {
+    Object.freeze(History.prototype);
+    Object.freeze(window.history);
+  });
+  await page.goto(`${BUNDLE_ORIGIN}/site/`);
+  const app = page.locator('channel-app');
+  await app.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Live' }).click();
+  await expect(page).toHaveURL(`${BUNDLE_ORIGIN}/site/live`);
+  await page.goBack();
+  await expect(page).toHaveURL(`${BUNDLE_ORIGIN}/site/`);
+});
+
+test('a host i18next of its own (German, initialised first) leaves our texts in English and French', async ({
+  page,
+}) => {
+  await page.addInitScript({ path: 'node_modules/i18next/dist/umd/i18next.min.js' });
+  await page.addInitScript(() => {
+    const host = (window as unknown as { i18next: { init(options: object): unknown } }).i18next;
+    host.init({ lng: 'de', resources: { de: { translation: { 'schedule.titles.live': 'Jetzt live' } } } });
+  });
+  await page.goto(`${BUNDLE_ORIGIN}/test-single.html`);
+  const schedule = page.locator('channel-schedule');
+  await expectEvents(schedule);
+  await expect(schedule.locator('[part~="title"]')).toHaveText('Live now');
+  await schedule.evaluate((el) => el.setAttribute('lang', 'fr'));
+  await expect(schedule.locator('[part~="title"]')).toHaveText('En direct');
+  expect(await page.evaluate(() => (window as unknown as { i18next: { language: string } }).i18next.language)).toBe(
+    'de',
+  );
+});
+
+test('the host removes our elements while their requests are on the way: no error, nothing more asked', async ({
+  page,
+}) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/events?**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${BUNDLE_ORIGIN}/test-single.html`);
+  await expect.poll(() => page.locator('channel-schedule [part~="loading"]').count()).toBeGreaterThan(0);
+  await page.evaluate(() => document.querySelector('channel-schedule')!.remove());
+  const after: string[] = [];
+  page.on('request', (r) => after.push(r.url()));
+  release();
+  await page.waitForTimeout(1_500);
+  expect(after.filter((u) => u.includes('/api/'))).toEqual([]);
+});
+
+test('in a same-origin iframe, and with document.domain set by the host, the elements start', async ({ page }) => {
+  await page.addInitScript(() => {
+    try {
+      document.domain = location.hostname;
+    } catch {
+      // Browsers that no longer let a page set it: nothing changes, which is the point.
+    }
+  });
+  await page.goto(`${BUNDLE_ORIGIN}/test-single.html`);
+  await expectEvents(page.locator('channel-schedule'));
+  await page.evaluate(() => {
+    const frame = document.createElement('iframe');
+    frame.src = '/test-defer.html';
+    frame.title = 'framed page';
+    frame.style.width = '800px';
+    frame.style.height = '600px';
+    document.body.append(frame);
+  });
+  await expectEvents(page.frameLocator('iframe[title="framed page"]').locator('channel-schedule').first());
+});

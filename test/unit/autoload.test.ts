@@ -110,6 +110,32 @@ describe('autoload', () => {
     expect(consoleErrors).to.have.length(1);
   });
 
+  it("finds tags in a host component's open shadow root: there at start, added with it, and filled in later", async () => {
+    const withShadow = (inner?: string) => {
+      const host = doc.createElement('div');
+      const root = host.attachShadow({ mode: 'open' });
+      if (inner) root.innerHTML = inner;
+      return { host, root };
+    };
+    const early = withShadow('<section><channel-schedule></channel-schedule></section>');
+    doc.body.append(early.host);
+    start();
+    expect(loads).to.deep.equal(['channel-schedule']);
+    // A component added later with its tag already inside, inside another component's root.
+    const outer = withShadow();
+    outer.root.append(withShadow('<channel-checkout></channel-checkout>').host);
+    doc.body.append(outer.host);
+    await tick();
+    expect(loads).to.deep.equal(['channel-schedule', 'channel-checkout']);
+    // A component that renders after it is connected: its root is watched.
+    const late = withShadow();
+    doc.body.append(late.host);
+    await tick();
+    late.root.append(doc.createElement('channel-player'));
+    await tick();
+    expect(loads).to.deep.equal(['channel-schedule', 'channel-checkout', 'channel-player']);
+  });
+
   it('stops watching when the returned function is called', async () => {
     start();
     stop!();
