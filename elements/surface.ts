@@ -135,7 +135,7 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
       description:
         "writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) " +
         "for the events shown into the host document's head, so search engines can list them; removed with the " +
-        'element. Where the page enforces Trusted Types, allow the policy `channel-elements-json-ld`',
+        'element. Where the page enforces Trusted Types, allow the policy `channel-elements`',
     },
     lang: LANG,
   },

@@ -39,7 +39,7 @@ export interface ChannelScheduleElementAttributes {
   'show-filters'?: boolean;
   /** only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in */
   favorites?: boolean;
-  /** writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) for the events shown into the host document's head, so search engines can list them; removed with the element. Where the page enforces Trusted Types, allow the policy `channel-elements-json-ld` */
+  /** writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) for the events shown into the host document's head, so search engines can list them; removed with the element. Where the page enforces Trusted Types, allow the policy `channel-elements` */
   'structured-data'?: boolean;
   /** this element's language (default: the page's `lang`, else the channel's) */
   lang?: 'en' | 'fr';
@@ -82,7 +82,7 @@ export interface ChannelScheduleElement extends HTMLElement {
   showFilters: string | undefined;
   /** The `favorites` attribute's value: only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in */
   favorites: string | undefined;
-  /** The `structured-data` attribute's value: writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) for the events shown into the host document's head, so search engines can list them; removed with the element. Where the page enforces Trusted Types, allow the policy `channel-elements-json-ld` */
+  /** The `structured-data` attribute's value: writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) for the events shown into the host document's head, so search engines can list them; removed with the element. Where the page enforces Trusted Types, allow the policy `channel-elements` */
   structuredData: string | undefined;
   addEventListener<K extends keyof ChannelScheduleElementEventMap>(
     type: K,

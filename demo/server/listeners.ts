@@ -6,6 +6,7 @@
  * checked against the listener's own host names and counted against its address; every failure becomes a JSON
  * error answer.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { SOCIAL_PROVIDERS } from '../../src/api/contract.js';
@@ -121,6 +122,9 @@ const wrap =
     });
   };
 
+/** What a page request asked for (dev mode): see withPageRequest. */
+const pageRequest = new AsyncLocalStorage<{ trustedTypes: string | undefined }>();
+
 /** Where the CMS host serves the framework host apps (test/hosts). */
 const HOSTS_PATH = '/hosts/';
 
@@ -139,6 +143,7 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
   const pageOptions = (extra: Partial<StaticOptions> = {}): StaticOptions => ({
     bundleOrigin: origins.bundle,
     placeholders,
+    trustedTypes: pageRequest.getStore()?.trustedTypes,
     ...extra,
   });
 
@@ -268,5 +273,17 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     throw new HttpError(404, 'Not found.');
   }
 
-  return { main: wrap(handleMain), host: wrap(handleHost) };
+  /**
+   * Dev mode: a page asked for with `?trusted-types=<names>` is served with Trusted Types enforced and that
+   * directive (names, quoted keywords such as 'none'), so the tests can be a host page that enforces them.
+   */
+  const withPageRequest =
+    (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) =>
+    async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+      const asked = dev ? requestUrl(req).searchParams.get('trusted-types') : null;
+      const trustedTypes = asked && /^[\w\-' ]{1,100}$/.test(asked) ? asked : undefined;
+      return pageRequest.run({ trustedTypes }, () => handler(req, res));
+    };
+
+  return { main: wrap(withPageRequest(handleMain)), host: wrap(withPageRequest(handleHost)) };
 }

@@ -71,6 +71,11 @@ export interface StaticOptions {
   frameable?: boolean;
   /** The Cache-Control header (default `no-cache`: every use asks whether it changed). */
   cacheControl?: string;
+  /**
+   * Dev mode: Trusted Types enforced on the page, with this `trusted-types` directive (a host page that enforces
+   * them, for the end-to-end tests: `?trusted-types=channel-elements` on a demo page).
+   */
+  trustedTypes?: string | undefined;
 }
 
 /**
@@ -126,11 +131,9 @@ export async function serveStatic(
     if (options.headExtra) html = html.replace('</head>', `  ${options.headExtra}\n</head>`);
     // Benchmark pages run the peers (hls.js, Mux Player) as their authors ship them: no policy for any of them.
     if (!options.noPolicy)
-      headers['Content-Security-Policy'] = contentSecurityPolicy(
-        options.bundleOrigin,
-        options.inlineStyles,
-        options.frameable,
-      );
+      headers['Content-Security-Policy'] =
+        contentSecurityPolicy(options.bundleOrigin, options.inlineStyles, options.frameable) +
+        (options.trustedTypes ? `; require-trusted-types-for 'script'; trusted-types ${options.trustedTypes}` : '');
     const body = Buffer.from(html);
     res.writeHead(200, { ...headers, 'Content-Length': String(body.length) });
     res.end(req.method === 'HEAD' ? undefined : body);

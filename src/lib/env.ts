@@ -5,6 +5,7 @@
  * swap them with `setEnv()`.
  */
 import { ExpiringStorage, type KeyValueStorage } from './storage.js';
+import { setScriptSrc } from './trusted-types.js';
 
 /** The services the product uses from its platform. */
 export interface Environment {
@@ -91,8 +92,7 @@ function defaults(): Environment {
       if (document.querySelector(`script[src="${CSS.escape(src)}"]`)) return;
       const script = document.createElement('script');
       script.async = true;
-      script.src = src;
-      document.head.appendChild(script);
+      if (setScriptSrc(script, src)) document.head.appendChild(script);
     },
     baseUrl: () => (typeof document === 'undefined' ? undefined : document.baseURI),
     pageVisible: () => typeof document === 'undefined' || document.visibilityState !== 'hidden',

@@ -2,7 +2,7 @@
 // Each scenario loads real demo pages with the host's change made before our script runs, and checks that the
 // elements still start, render and work, with no page error and no console error.
 import { expect, test } from './fixtures';
-import { BUNDLE_ORIGIN, expectEvents, HOST_ORIGIN } from './helpers';
+import { BUNDLE_ORIGIN, cspViolations, expectEvents, HOST_ORIGIN, watchCsp } from './helpers';
 
 test.describe('Object.prototype with an enumerable property (Object.prototype.polluted = "yes")', () => {
   // The wrong password below: the server's refusal is a 422.
@@ -193,4 +193,47 @@ test('in a same-origin iframe, and with document.domain set by the host, the ele
     document.body.append(frame);
   });
   await expectEvents(page.frameLocator('iframe[title="framed page"]').locator('channel-schedule').first());
+});
+
+test.describe('Trusted Types enforced by the host (require-trusted-types-for script)', () => {
+  // The reference server (dev mode) serves a page with Trusted Types enforced and the given trusted-types
+  // directive when asked with ?trusted-types=...
+  const ALLOWED = '?trusted-types=channel-elements';
+  const REFUSED = "?trusted-types='none'";
+  test.beforeEach(async ({ page }) => watchCsp(page));
+
+  test('with our policy allowed: channel HTML, FAQ answers and structured data work, with no violation', async ({
+    page,
+  }) => {
+    await page.goto(`${HOST_ORIGIN}/site/about${ALLOWED}`);
+    const app = page.locator('channel-app');
+    await expect(app.locator('.paragraph strong').first()).toHaveText('college sports', { timeout: 10_000 });
+    await page.goto(`${HOST_ORIGIN}/site/faq${ALLOWED}`);
+    await app.getByRole('button', { name: 'How do I watch a live game?' }).click();
+    await expect(app.locator('.faq-answer strong').first()).toHaveText('Live');
+    await page.goto(`${HOST_ORIGIN}/cms.html${ALLOWED}`);
+    await expectEvents(page.locator('channel-schedule'));
+    await expect(page.locator('head script[type="application/ld+json"]')).toHaveCount(1);
+    expect(await cspViolations(page)).toEqual([]);
+  });
+
+  test.describe('and our policy refused', () => {
+    // The browser itself reports each refusal as a console error: the page asked for exactly that.
+    test.use({ allowConsoleErrors: [/TrustedTypePolicy|requires 'Trusted(HTML|Script|ScriptURL)' assignment/] });
+
+    test('without it: the text still shows, no structured data, one console warning naming the policy', async ({
+      page,
+    }) => {
+      const warnings: string[] = [];
+      page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+      await page.goto(`${HOST_ORIGIN}/site/about${REFUSED}`);
+      const app = page.locator('channel-app');
+      await expect(app.locator('.paragraph').first()).toContainText('We stream college sports', { timeout: 10_000 });
+      await expect(app.locator('.paragraph strong')).toHaveCount(0);
+      expect(warnings.filter((w) => w.includes('"channel-elements"'))).toHaveLength(1);
+      await page.goto(`${HOST_ORIGIN}/cms.html${REFUSED}`);
+      await expectEvents(page.locator('channel-schedule'));
+      await expect(page.locator('head script[type="application/ld+json"]')).toHaveCount(0);
+    });
+  });
 });

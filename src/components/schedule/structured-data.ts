@@ -8,7 +8,7 @@
 import { useEffect } from 'react';
 import type { BroadcastEvent, Graph, Offer, SportsEvent, SportsTeam } from 'schema-dts';
 import type { Event } from '../../api/contract.js';
-import { env } from '../../lib/env.js';
+import { setScriptText, textOf } from '../../lib/trusted-types.js';
 import { fillTemplate } from '../../lib/url.js';
 
 /** What the objects need beyond the events: where each is watched, its currency, and who runs the channel. */
@@ -61,7 +61,7 @@ export function eventsGraph(events: readonly Event[], context: StructuredDataCon
       eventAttendanceMode: `${SCHEMA}OnlineEventAttendanceMode`,
       location: { '@type': 'VirtualLocation', url },
       ...(event.image ? { image: absolute(event.image, context.base) } : {}),
-      ...(event.description ? { description: plainText(event.description) } : {}),
+      ...(event.description ? { description: textOf(event.description) } : {}),
       ...(event.category?.name ? { sport: event.category.name } : {}),
       ...(home ? { homeTeam: team(home), ...(away.length ? { awayTeam: away.map(team) } : {}) } : {}),
       ...(!home && event.participants.length ? { competitor: event.participants.map(team) } : {}),
@@ -93,67 +93,9 @@ function absolute(url: string, base: string): string {
   }
 }
 
-/** Text of a description that may carry HTML (the API's descriptions are HTML): the words only. */
-function plainText(html: string): string {
-  if (typeof DOMParser === 'undefined')
-    return html
-      .replace(/<[^>]*>/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim();
-  // An inert document: parsing runs no script and loads nothing.
-  const text = new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /** JSON for a <script> element: `<` escaped so no text in it can close the script or open a comment. */
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
-}
-
-/** The name of our Trusted Types policy for JSON-LD, which a host enforcing Trusted Types must allow. */
-export const JSON_LD_POLICY = 'channel-elements-json-ld';
-
-interface TrustedTypesLike {
-  createPolicy(
-    name: string,
-    rules: { createScript: (input: string) => string },
-  ): {
-    createScript(input: string): unknown;
-  };
-}
-
-let policy: { createScript(input: string): unknown } | null | undefined;
-let refusedOnce = false;
-
-/**
- * Sets a script element's text; where the host enforces Trusted Types, through our own policy (it only ever passes
- * the JSON built here). False when the host's policy forbids even that: the page then has no JSON-LD from us.
- */
-function setScriptText(script: HTMLScriptElement, json: string): boolean {
-  try {
-    script.textContent = json;
-    return true;
-  } catch {
-    // Enforced Trusted Types: try our policy (created once).
-  }
-  try {
-    if (policy === undefined) {
-      const tt = (globalThis as { trustedTypes?: TrustedTypesLike }).trustedTypes;
-      policy = tt ? tt.createPolicy(JSON_LD_POLICY, { createScript: (input) => input }) : null;
-    }
-    if (!policy) return false;
-    (script as unknown as { text: unknown }).text = policy.createScript(json);
-    return true;
-  } catch {
-    policy = null;
-    if (!refusedOnce) {
-      refusedOnce = true;
-      env().logger.warn(
-        `channel-elements: structured-data needs the Trusted Types policy "${JSON_LD_POLICY}"; add it to the page's trusted-types directive. The schedule works without it.`,
-      );
-    }
-    return false;
-  }
 }
 
 /**

@@ -19,7 +19,7 @@ import { useElement } from '../../ui/shell.js';
 import { safeUrl } from '../links.js';
 import { PageHeading, useSite, useSiteStyles } from '../site.js';
 import { contentCss } from './content-styles.js';
-import { sanitizeHtml } from './html.js';
+import { sanitizeHtml, useSanitizedHtml } from './html.js';
 
 /** The fixed routes this page also shows, and the title key of each. */
 const FIXED: Partial<Record<RouteName, 'about' | 'privacyPolicy' | 'termsConditions'>> = {
@@ -104,6 +104,12 @@ export function ContactDetails(props: { heading?: boolean }): ReactNode {
   );
 }
 
+/** A paragraph block: its sanitized HTML. */
+function Paragraph(props: { html: string }): ReactNode {
+  const ref = useSanitizedHtml<HTMLDivElement>(props.html);
+  return <div className="block paragraph" ref={ref} />;
+}
+
 function Block(props: { block: PageBlock }): ReactNode {
   const { block } = props;
   const site = useSite();
@@ -115,7 +121,7 @@ function Block(props: { block: PageBlock }): ReactNode {
   switch (block.type) {
     case 'paragraph':
       // The sanitized string only (see html.ts): never the API's HTML itself.
-      return <div className="block paragraph" dangerouslySetInnerHTML={{ __html: html }} />;
+      return <Paragraph html={html} />;
     case 'image':
       return safeUrl(block.url) ? (
         <img className="block image" src={block.url} alt={block.alt} loading="lazy" part="image" />

@@ -12,7 +12,7 @@ import { LoadingPanel } from '../../ui/panels.js';
 import { useElement } from '../../ui/shell.js';
 import { useSite } from '../site.js';
 import { ErrorPanel, PageFrame } from './Content.js';
-import { sanitizeHtml } from './html.js';
+import { sanitizeHtml, useSanitizedHtml } from './html.js';
 
 function Item(props: { item: Faq; open: boolean; toggle(): void; idBase: string }): ReactNode {
   const site = useSite();
@@ -20,6 +20,7 @@ function Item(props: { item: Faq; open: boolean; toggle(): void; idBase: string 
   const answer = useMemo(() => sanitizeHtml(item.answer, { href: site.href }), [item.answer, site]);
   const questionId = `${props.idBase}-q${item.id}`;
   const answerId = `${props.idBase}-a${item.id}`;
+  const answerRef = useSanitizedHtml<HTMLDivElement>(answer);
   return (
     <div className="faq-item" part="faq-item">
       <h2>
@@ -40,8 +41,8 @@ function Item(props: { item: Faq; open: boolean; toggle(): void; idBase: string 
         aria-labelledby={questionId}
         className="faq-answer"
         hidden={!open}
-        // The sanitized string only (see html.ts).
-        dangerouslySetInnerHTML={{ __html: answer }}
+        // Holds the sanitized answer only (see html.ts).
+        ref={answerRef}
       />
     </div>
   );

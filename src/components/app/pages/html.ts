@@ -9,6 +9,8 @@
  * base), an external web link opens in a new tab without access to this page.
  */
 import DOMPurify, { type Config, type DOMPurify as Purifier } from 'dompurify';
+import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { setSanitizedHtml, textOf, trustedTypesPolicy } from '../../../lib/trusted-types.js';
 
 /** What sanitizing needs from the site. */
 export interface SanitizeOptions {
@@ -85,13 +87,44 @@ function instance(): Purifier {
   return own;
 }
 
-/** The channel's HTML made safe to render with dangerouslySetInnerHTML (and nothing else). */
+/**
+ * The channel's HTML made safe to put into an element with `useSanitizedHtml` (and nothing else). Where the page
+ * enforces Trusted Types, DOMPurify parses through our policy (src/lib/trusted-types.ts); should it still fail,
+ * the text alone comes back, escaped.
+ */
 export function sanitizeHtml(html: string, options: SanitizeOptions): string {
   const own = instance();
   currentHref = options.href;
+  const policy = trustedTypesPolicy();
   try {
-    return own.sanitize(html, CONFIG);
+    const clean = own.sanitize(
+      html,
+      policy ? { ...CONFIG, TRUSTED_TYPES_POLICY: policy as Config['TRUSTED_TYPES_POLICY'] } : CONFIG,
+    );
+    // A page that enforces Trusted Types and refuses our policy (and DOMPurify's) leaves DOMPurify nothing to
+    // parse with: it answers empty. The words then come through as text.
+    if (!policy && clean === '' && html.trim() !== '') return escapeText(textOf(html));
+    return clean;
+  } catch {
+    return escapeText(textOf(html));
   } finally {
     currentHref = undefined;
   }
+}
+
+/** Text as HTML that shows it as it is. */
+function escapeText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * A ref whose element holds the given sanitized HTML (from `sanitizeHtml`), set through our Trusted Types policy
+ * where the page enforces them: React's dangerouslySetInnerHTML would hand the browser a plain string.
+ */
+export function useSanitizedHtml<E extends Element>(html: string): RefObject<E> {
+  const ref = useRef<E>(null);
+  useLayoutEffect(() => {
+    if (ref.current) setSanitizedHtml(ref.current, html);
+  }, [html]);
+  return ref;
 }
