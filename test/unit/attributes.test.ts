@@ -24,6 +24,7 @@ describe('parseScheduleProps', () => {
         watchUrl: DEFAULT_WATCH_URL,
         showFilters: false,
         favorites: false,
+        structuredData: false,
       },
       notices: [],
     });

@@ -38,4 +38,5 @@ export const SCHEDULE_DEFAULTS: ScheduleOptions = {
   watchUrl: DEFAULT_WATCH_URL,
   showFilters: false,
   favorites: false,
+  structuredData: false,
 };
