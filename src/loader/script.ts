@@ -43,6 +43,7 @@ if (!w[GUARD]) {
     lang: data.lang,
     analyticsUrl: data.analyticsUrl,
     consent: data.consent,
+    partner: data.partner,
   };
   const verifier = installVerifier(__CHUNK_INTEGRITY__, new URL('chunks/', base).href);
   let early = false;

@@ -41,7 +41,9 @@ test('every chunk runs verified: preloaded with the build’s integrity before i
   await expect(app.locator('h1[part~="page-title"]')).toHaveText(/FAQ|Frequently/i, { timeout: 10_000 });
 
   const preloads = await page.evaluate(() =>
-    [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((l) => [l.href, l.integrity]),
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map(
+      (l) => [l.href, l.integrity] as const,
+    ),
   );
   const integrityOf = new Map(preloads);
   expect(chunkRequests.some((url) => /\/chunks\/Faq-[\w-]{8}\.js$/.test(url))).toBe(true);
