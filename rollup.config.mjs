@@ -1,15 +1,22 @@
 // Two builds:
-// 1. the loader, dist/channel-elements.js: a classic IIFE script with no imports, so it runs plain, async,
-//    defer or as type="module";
-// 2. the elements as ES modules: dist/chunks/<tag>.js per tag, React and the shared session in one shared chunk,
-//    and dist/index.js, the npm entry with configure().
+// 1. the elements as ES modules: dist/chunks/<name>-<hash>.js, every file named by its content (each tag's root,
+//    React and the shared session in one shared chunk, the lazy parts), and dist/index.js, the npm entry with
+//    configure();
+// 2. the loader, a classic IIFE script with no imports, so it runs plain, async, defer or as type="module", written
+//    twice: dist/channel-elements@<version>.js (the release's own URL, never changed) and dist/channel-elements.js
+//    (the "latest" alias pages may use). It carries the integrity hash of every chunk of build 1 (dist/integrity.json
+//    lists them with the loader's own).
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
+import { readFileSync } from 'node:fs';
 import { minifyCssTemplates } from './scripts/minify-css.mjs';
 import { ownKeysOnly } from './scripts/own-keys.mjs';
+import { integrityTable, verifiedDynamicImports, writeIntegrityJson } from './scripts/integrity.mjs';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 const production = process.env.NODE_ENV !== 'development';
 
@@ -30,20 +37,8 @@ const plugins = () => [
 
 const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile', 'channel-app'];
 
-/**
- * The shared chunks each tag's chunk imports, written down by the elements build for the loader build (which runs
- * after it): the loader asks for them alongside the tag's chunk instead of after that chunk has been parsed.
- */
-const chunkImports = {};
-const recordChunkImports = () => ({
-  name: 'record-chunk-imports',
-  generateBundle(_options, bundle) {
-    for (const chunk of Object.values(bundle)) {
-      if (chunk.type !== 'chunk' || !chunk.isEntry || !TAGS.includes(chunk.name)) continue;
-      chunkImports[chunk.name] = chunk.imports.map((file) => file.replace(/^chunks\//, ''));
-    }
-  },
-});
+/** The chunks of the elements build with their integrity hashes, for the loader build (which runs after it). */
+const chunks = integrityTable(TAGS);
 
 /**
  * One shared chunk, `session`, for what every element needs: React, the session (stores, API client, contract,
@@ -91,25 +86,31 @@ export default [
       dir: 'dist',
       format: 'es',
       sourcemap: true,
-      entryFileNames: (chunk) => (chunk.name === 'index' ? 'index.js' : 'chunks/[name].js'),
+      // Every chunk is named by its content (each tag's root too), so a file under chunks/ never changes: the
+      // loader's integrity hashes (and a CDN's year-long cache) hold for a name as long as it exists.
+      entryFileNames: (chunk) => (chunk.name === 'index' ? 'index.js' : 'chunks/[name]-[hash].js'),
       chunkFileNames: 'chunks/[name]-[hash].js',
       manualChunks,
     },
     // Keep entry exports (start) even though nothing inside the build imports them statically.
     preserveEntrySignatures: 'exports-only',
-    plugins: [...plugins(), recordChunkImports()],
+    plugins: [...plugins(), verifiedDynamicImports(), chunks.plugin],
   },
   {
     input: 'src/loader/script.ts',
-    output: { file: 'dist/channel-elements.js', format: 'iife', sourcemap: true },
-    // Runs after the elements build, whose chunk names it embeds (see recordChunkImports).
+    output: [
+      { file: `dist/channel-elements@${version}.js`, format: 'iife', sourcemap: true },
+      { file: 'dist/channel-elements.js', format: 'iife', sourcemap: true },
+    ],
+    // Runs after the elements build, whose chunks (names, imports, hashes) it embeds.
     plugins: [
       replace({
         preventAssignment: true,
         delimiters: ['', ''],
-        values: { __CHUNK_IMPORTS__: () => JSON.stringify(chunkImports) },
+        values: { __CHUNK_INTEGRITY__: () => JSON.stringify(chunks.table()) },
       }),
       ...plugins(),
+      writeIntegrityJson(chunks, version),
     ],
   },
 ];

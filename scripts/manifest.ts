@@ -68,15 +68,26 @@ function detailTypes(): Map<string, string> {
   return details;
 }
 
+/**
+ * Where each tag's root is in the built package: its chunk's name carries its content hash, so the build's
+ * dist/integrity.json says which (before a build, the name without the hash).
+ */
+function tagChunks(): Record<string, string> {
+  const file = 'dist/integrity.json';
+  if (!existsSync(file)) return {};
+  return (JSON.parse(readFileSync(file, 'utf8')) as { tags?: Record<string, string> }).tags ?? {};
+}
+
 /** The manifest (schema 2.1.0): one module per element's root, with its class declaration and tag definition. */
 export function manifest(): object {
+  const built = tagChunks();
   const details = detailTypes();
   const eventType = (type: string) => (type === 'Event' ? 'Event' : `CustomEvent<${details.get(type) ?? 'unknown'}>`);
   return {
     schemaVersion: '2.1.0',
     modules: elements.map((el) => {
       // Where the tag's code is in the package.
-      const path = `dist/chunks/${el.tag}.js`;
+      const path = `dist/${built[el.tag] ?? `chunks/${el.tag}.js`}`;
       const attributes = Object.entries(el.attributes).map(([prop, doc]) => ({
         name: kebab(prop),
         fieldName: prop,

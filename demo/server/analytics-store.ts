@@ -10,7 +10,7 @@
  * does not parse is skipped when it is read back.
  *
  * `summary()` is what the dev page shows: sessions, page views, sign-ins, API timings per endpoint (median and
- * 95th percentile, nearest rank) and video views per event.
+ * 95th percentile, nearest rank), video views per event, and sessions, page views and video views per partner.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
@@ -364,5 +364,35 @@ export function summary(records: readonly Recorded[], tagEvents: readonly string
       }))
       .sort((a, b) => b.views - a.views || a.stream_id.localeCompare(b.stream_id)),
     tag_manager: tally(tagEvents, 'name'),
+    partners: byPartner(records),
   };
+}
+
+/** What one partner's pages brought (or, partner null, the pages of none): sessions, page views, video views. */
+export interface PartnerViewers {
+  partner: string | null;
+  sessions: number;
+  page_views: number;
+  video_views: number;
+}
+
+/** Sessions, page views and video views per partner (the bodies' `partner`), in order of first appearance. */
+function byPartner(records: readonly Recorded[]): PartnerViewers[] {
+  const partners = new Map<string | null, PartnerViewers>();
+  for (const r of records) {
+    const field =
+      r.kind === 'session'
+        ? 'sessions'
+        : r.kind === 'event' && r.body.event === 'visit_page'
+          ? 'page_views'
+          : r.kind === 'video-event' && r.body.event === 'first_frame'
+            ? 'video_views'
+            : undefined;
+    if (!field) continue;
+    const partner = text(r.body.partner);
+    let entry = partners.get(partner);
+    if (!entry) partners.set(partner, (entry = { partner, sessions: 0, page_views: 0, video_views: 0 }));
+    entry[field]++;
+  }
+  return [...partners.values()];
 }

@@ -1,8 +1,10 @@
 /**
  * The reference server's storage: a real SQLite database (sql.js, SQLite compiled to WASM, so no native build
  * step) kept in memory and written to `DATA_DIR/channel.sqlite` after writes. The schema is versioned: a file
- * written by an older schema is thrown away and rebuilt from the fixtures, which is fine for a demo: apart from
- * seed data it holds only api keys, logs and what visitors did (accounts they registered, favourites, the outbox).
+ * written by the schema just before a change that MIGRATIONS knows how to make is migrated in place, keeping what
+ * visitors did (accounts, orders, favourites, the outbox); a file from any other schema, or from other fixtures, is
+ * thrown away and rebuilt from the fixtures, which is fine for a demo: apart from seed data it holds only api keys,
+ * logs and what visitors did.
  *
  * Saving. sql.js cannot write a page at a time, so a save is a snapshot of the whole database. Writes are batched
  * off the request path: a write marks the database dirty, and at most once per SAVE_INTERVAL_MS a timer takes the
@@ -17,8 +19,22 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 
-/** Bump when the schema or the seed code changes: older files are rebuilt from the fixtures. */
-export const SCHEMA_VERSION = 8;
+/**
+ * Bump when the schema or the seed code changes: older files are rebuilt from the fixtures, unless MIGRATIONS has
+ * the steps from their version to this one.
+ */
+export const SCHEMA_VERSION = 9;
+
+/**
+ * How a file of version N becomes version N + 1 without losing its data: SQL run in one transaction (all steps or
+ * none), for changes that only add (a column with a default, an index). A step that would need the seed code again
+ * has no entry here: such files are rebuilt.
+ */
+export const MIGRATIONS: Readonly<Record<number, string>> = {
+  // 8 -> 9: orders keep the partner they were attributed to (payments.ts); older orders have none.
+  8: `ALTER TABLE orders ADD COLUMN partner TEXT;
+      CREATE INDEX orders_partner ON orders (channel_id, partner);`,
+};
 
 /** At most one save per this interval. */
 export const SAVE_INTERVAL_MS = 1000;
@@ -141,7 +157,7 @@ CREATE TABLE subscriptions (
 -- Purchases (payments.ts) add: the client's idempotency_key (one order per key and user), the payment_method
 -- charged, the coupon, save_card, settles_at (server clock, ms: the order is pending until then, when the card's
 -- outcome settles it, as a payment webhook would), renewal_cancel_at (ms: an auto-renewal cancellation in progress)
--- and is_trial.
+-- and is_trial; partner is the slug of the partner the sale is attributed to (the page's data-partner or trk).
 CREATE TABLE orders (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, user_id INTEGER NOT NULL REFERENCES users(id),
   type TEXT NOT NULL CHECK (type IN ('event', 'package', 'subscription')), product_id INTEGER NOT NULL,
@@ -149,8 +165,9 @@ CREATE TABLE orders (
   reference TEXT, subscription_status TEXT, auto_renewal TEXT CHECK (auto_renewal IN ('active', 'cancelled')),
   error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, expires_at INTEGER,
   idempotency_key TEXT, payment_method TEXT, coupon TEXT, save_card INTEGER NOT NULL DEFAULT 0, settles_at INTEGER,
-  renewal_cancel_at INTEGER, is_trial INTEGER NOT NULL DEFAULT 0);
+  renewal_cancel_at INTEGER, is_trial INTEGER NOT NULL DEFAULT 0, partner TEXT);
 CREATE INDEX orders_user ON orders (user_id, status, activity_status);
+CREATE INDEX orders_partner ON orders (channel_id, partner);
 CREATE UNIQUE INDEX orders_idempotency ON orders (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 CREATE INDEX orders_pending ON orders (settles_at) WHERE settles_at IS NOT NULL;
 -- Promo codes per channel (apply_coupon): a percentage or a fixed amount off the price before fees.
@@ -246,6 +263,26 @@ CREATE INDEX logs_received ON logs (received_at);
 
 export type Row = Record<string, SqlValue>;
 
+/**
+ * Brings a database of `version` to SCHEMA_VERSION with MIGRATIONS, in one transaction; true when it is there (also
+ * when it already was), false when no chain of steps leads there (or a step failed: nothing is changed then).
+ */
+export function migrate(db: Database, version: number): boolean {
+  if (version === SCHEMA_VERSION) return true;
+  if (!Number.isInteger(version) || version > SCHEMA_VERSION) return false;
+  for (let step = version; step < SCHEMA_VERSION; step++) if (MIGRATIONS[step] === undefined) return false;
+  db.exec('BEGIN');
+  try {
+    for (let step = version; step < SCHEMA_VERSION; step++) db.exec(MIGRATIONS[step]!);
+    db.run("UPDATE meta SET value = ? WHERE key = 'schema_version'", [String(SCHEMA_VERSION)]);
+    db.exec('COMMIT');
+    return true;
+  } catch {
+    db.exec('ROLLBACK');
+    return false;
+  }
+}
+
 /** A thin wrapper around the sql.js database: typed row helpers plus batched saving to disk. */
 export class ChannelDb {
   private saveTimer: NodeJS.Timeout | undefined;
@@ -272,12 +309,15 @@ export class ChannelDb {
     const file = join(dataDir, 'channel.sqlite');
     const digest = fixturesDigest(fixturesDir);
     let db: Database | undefined;
+    let migrated = false;
     if (existsSync(file)) {
       try {
         db = new SQL.Database(readFileSync(file));
         const meta = new Map(db.exec('SELECT key, value FROM meta')[0]?.values.map(([k, v]) => [String(k), String(v)]));
-        if (Number(meta.get('schema_version')) !== SCHEMA_VERSION || meta.get('fixtures') !== digest) {
-          // An older (or foreign) file: rebuilding from fixtures is simpler and safer than migrating demo data.
+        const version = Number(meta.get('schema_version'));
+        migrated = version !== SCHEMA_VERSION;
+        if (meta.get('fixtures') !== digest || !migrate(db, version)) {
+          // A foreign file, or one no migration reaches: rebuilding from fixtures is simpler and safer.
           db.close();
           db = undefined;
         }
@@ -293,6 +333,8 @@ export class ChannelDb {
       db.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [String(SCHEMA_VERSION)]);
       db.run("INSERT INTO meta (key, value) VALUES ('fixtures', ?)", [digest]);
       store.transaction(() => seed(store));
+      store.saveNow();
+    } else if (migrated) {
       store.saveNow();
     }
     return store;

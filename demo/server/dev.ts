@@ -19,7 +19,9 @@
  *   GET    /__dev/datalake[?kind=&since=&after=]  analytics service calls received (every channel); DELETE clears
  *   GET    /__dev/analytics[?channel_key=demo&since=]  a channel's numbers (analytics-store.ts `summary`): sessions,
  *          page views (by page, recent), logins by method, API timings per endpoint (count, errors, median and 95th
- *          percentile), video views per event, tag-manager events by name; demo/site/analytics.html shows them
+ *          percentile), video views per event, tag-manager events by name, and per partner (null: none) sessions,
+ *          page views, video views, orders, paid orders and paid amounts per currency ({ partner, sessions,
+ *          page_views, video_views, orders, paid, revenue: { USD: 12.5 } }); demo/site/analytics.html shows them
  *   GET    /__dev/events[?channel_key=demo]     the fixture keys of a channel's events: { "free-live": 21, ... }
  *   POST   /__dev/events/{id or key}/start-in[?channel_key=demo]   { seconds, duration? }: the event now starts
  *          `seconds` from now (negative: started that long ago), lasting `duration` seconds (default its own), so
@@ -37,13 +39,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ANALYTICS_BODY, type Recorder } from './analytics.js';
-import { summary, type AnalyticsStore } from './analytics-store.js';
+import { summary, type AnalyticsStore, type PartnerViewers } from './analytics-store.js';
 import type { ChannelDb } from './db.js';
 import { forgetEventJson, type Clock } from './events.js';
 import { hasDevSecret } from './exposure.js';
 import { HttpError, readBody, sendJson as send } from './http.js';
 import { isObject, settingsProblems } from './settings-rules.js';
 import { clearOutbox, listOutbox } from './mail.js';
+import type { PartnerSales } from './payments.js';
 import type { MediaServer } from './streams.js';
 
 export interface DevContext {
@@ -61,6 +64,34 @@ export interface DevContext {
   clock(): Clock;
   /** A channel's orders for GET /__dev/orders (payments.ts). */
   orders(channelKey: string, email: string | null): unknown[];
+  /** A channel's sales per partner since a time (server seconds), for GET /__dev/analytics (payments.ts). */
+  partnerSales(channelKey: string, since: number): PartnerSales[];
+}
+
+/**
+ * One row per partner (null: pages and orders of none) of what its pages brought: viewers from the analytics
+ * records, sales from the orders. Partners with the most paid orders, then page views, first; no partner last.
+ */
+export function partnerTable(viewers: readonly PartnerViewers[], sales: readonly PartnerSales[]) {
+  const rows = new Map<string | null, PartnerViewers & Omit<PartnerSales, 'partner'>>();
+  const row = (partner: string | null) => {
+    let found = rows.get(partner);
+    if (!found)
+      rows.set(
+        partner,
+        (found = { partner, sessions: 0, page_views: 0, video_views: 0, orders: 0, paid: 0, revenue: {} }),
+      );
+    return found;
+  };
+  for (const { partner, ...counts } of viewers) Object.assign(row(partner), counts);
+  for (const { partner, ...counts } of sales) Object.assign(row(partner), counts);
+  return [...rows.values()].sort(
+    (a, b) =>
+      Number(a.partner === null) - Number(b.partner === null) ||
+      b.paid - a.paid ||
+      b.page_views - a.page_views ||
+      String(a.partner).localeCompare(String(b.partner)),
+  );
 }
 
 const optionalNumber = (value: string | null) => (value === null || value === '' ? undefined : Number(value));
@@ -118,13 +149,15 @@ export async function handleDev(
       .query(new URLSearchParams({ kind: 'event', since: String(since) }))
       .filter((r) => typeof tagId === 'string' && r.body.tag_id === tagId)
       .map((r) => String(r.body.name ?? '?'));
+    const numbers = summary(ctx.datalake.records(channel, since), tagEvents);
     sendJson(res, 200, {
       data: {
         channel_key: channel,
         profile: settings['yare-analytics'] ?? null,
         tag_id: tagId ?? null,
         stored: ctx.datalake.size(channel),
-        ...summary(ctx.datalake.records(channel, since), tagEvents),
+        ...numbers,
+        partners: partnerTable(numbers.partners, ctx.partnerSales(channel, Math.floor(since / 1000))),
       },
     });
     return true;

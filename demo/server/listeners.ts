@@ -18,7 +18,14 @@ import { hostAllowed } from './exposure.js';
 import { addressKey, HttpError, requestUrl, sendJson, tooMany } from './http.js';
 import type { RateLimiter } from './limits.js';
 import type { ApiHandler } from './routes.js';
-import { CORS_HEADERS, VENDOR_FILES, bundleCacheControl, serveStatic, type StaticOptions } from './static.js';
+import {
+  CORS_HEADERS,
+  VENDOR_FILES,
+  builtRelease,
+  bundleCacheControl,
+  serveStatic,
+  type StaticOptions,
+} from './static.js';
 import type { MediaServer } from './streams.js';
 import { join } from 'node:path';
 import { discoveryLink, embedTarget, handleOembed, type OembedOptions } from './oembed.js';
@@ -140,11 +147,24 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     (demoEvents[String(row.channel_key)] ??= {})[String(row.key)] = Number(row.id);
   }
   const placeholders = { '%DEMO_EVENTS%': JSON.stringify(demoEvents) };
-  const pageOptions = (extra: Partial<StaticOptions> = {}): StaticOptions => ({
+  /**
+   * Pages that pin the release (a partner's payment page) name its loader and `integrity` value: read from the
+   * build's dist/integrity.json on each page, so a rebuild is picked up; before a build, the alias and no hash.
+   */
+  const releasePlaceholders = () => {
+    const release = builtRelease(distDir);
+    return {
+      '%LOADER_FILE%': release?.loader ?? 'channel-elements.js',
+      '%LOADER_INTEGRITY%': release?.integrity ?? '',
+    };
+  };
+  const pageOptions = (
+    extra: { placeholders?: Record<string, string> } & Omit<Partial<StaticOptions>, 'placeholders'> = {},
+  ): StaticOptions => ({
     bundleOrigin: origins.bundle,
-    placeholders,
     trustedTypes: pageRequest.getStore()?.trustedTypes,
     ...extra,
+    placeholders: () => ({ ...placeholders, ...releasePlaceholders(), ...extra.placeholders }),
   });
 
   /** The site's account routes (emailed links, social callbacks) all open the account page. */

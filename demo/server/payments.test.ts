@@ -2,8 +2,8 @@
  * Tests of checkout and payments on the reference server: pricing and its errors, coupons, purchases that settle by
  * the test card after the delay (on the server's test clock), idempotency, access after a purchase, saved cards,
  * setup intents and trials, auto-renewal cancellation and renewals, the customer portal, the fake Stripe API, the
- * tag-manager stand-in and the dev endpoints. Answers are parsed with the contract's schemas, as the client parses
- * them. Run: node --import tsx --test demo/server/payments.test.ts
+ * tag-manager stand-in, the dev endpoints, and partner attribution (orders keep their partner; sales and viewers per
+ * partner). Answers are parsed with the contract's schemas, as the client parses them. Run: node --import tsx --test demo/server/payments.test.ts
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -137,6 +137,7 @@ async function devOrders(email: string): Promise<
       transactions: Array<{ status: string; amount: number; label: string | null }>;
       card: { last4: string } | null;
       email: string;
+      partner: string | null;
     }
   >
 > {
@@ -963,6 +964,146 @@ describe('browser scripts and dev endpoints', () => {
     ok(
       buyer.every((o) => o.transactions.length === 1),
       'each with its transaction',
+    );
+  });
+});
+
+describe('partner attribution', () => {
+  /** A partner row of the dev analytics page's numbers. */
+  interface PartnerRow {
+    partner: string | null;
+    sessions: number;
+    page_views: number;
+    video_views: number;
+    orders: number;
+    paid: number;
+    revenue: Record<string, number>;
+  }
+  const partners = async (since = 0) =>
+    (await h.call(`/__dev/analytics?channel_key=demo&since=${since}`)).body.data.partners as PartnerRow[];
+  /** A datalake body as the browser posts it (text/plain JSON). */
+  const datalake = (path: string, body: Record<string, unknown>) =>
+    h.call(`/datalake/${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: JSON.stringify({ profile: 'demo-analytics-profile', ...body }),
+    });
+
+  test('an order keeps the partner it was made for (a slug, lowercased); anything else is refused and nothing is ordered', async () => {
+    const { email, token } = await newUser();
+    const paid = await eventProduct('ppv-live');
+    const refusedPartner = (res: Answer) => {
+      assert.equal(res.status, 422, JSON.stringify(res.body));
+      assert.deepEqual(res.body.errors?.partner, [PAYMENT_MESSAGES.badPartner]);
+    };
+    for (const partner of ['acme news', 'acme--news', '-acme', 'a'.repeat(41), '<b>acme</b>', 'acme/../x', 42]) {
+      refusedPartner(await buy({ ...paid, payment_method: await card(), partner }, token));
+      refusedPartner(
+        await post(
+          'stripe/subscription/start_trial',
+          { subscription_id: 1, idempotency_key: newKey(), partner },
+          token,
+        ),
+      );
+    }
+    assert.deepEqual(await devOrders(email), [], 'no order of a refused partner');
+    const created = await bought({ ...paid, payment_method: await card(), partner: ' Springfield-Gazette ' }, token);
+    const [order] = await devOrders(email);
+    assert.deepEqual([order!.id, order!.partner], [created.id, 'springfield-gazette']);
+    // No partner, or a blank one: the order has none.
+    const other = await newUser();
+    await bought({ ...(await eventProduct('ppv-live')), payment_method: await card(), partner: '' }, other.token);
+    assert.equal((await devOrders(other.email))[0]!.partner, null);
+  });
+
+  test('a trial keeps its partner too', async () => {
+    const { email, token } = await newUser();
+    const { monthly } = await offers();
+    const secret = String((await post('stripe/setup-intent', {}, token)).body.data.client_secret);
+    const id = secret.split('_secret_')[0]!;
+    const confirmed = await stripe(`setup_intents/${id}/confirm`, {
+      client_secret: secret,
+      payment_method: await card(),
+    });
+    assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+    const trial = await post(
+      'stripe/subscription/start_trial',
+      {
+        subscription_id: monthly.id,
+        payment_method: String(confirmed.body.payment_method),
+        idempotency_key: newKey(),
+        partner: 'acme-news',
+      },
+      token,
+    );
+    assert.equal(trial.status, 200, JSON.stringify(trial.body));
+    const [order] = await devOrders(email);
+    assert.deepEqual([order!.status, order!.partner], ['paid', 'acme-news']);
+  });
+
+  test('the dev analytics page: sales and viewers per partner, the orders of none last', async () => {
+    const since = h.nowMs;
+    const slug = `partner-${Date.now().toString(36)}`;
+    // Earlier tests' direct orders may fall in the same second: the direct row is compared with itself before (with
+    // those orders settled).
+    tick(SETTLE_MS);
+    const none = (rows: PartnerRow[]) => rows.find((p) => p.partner === null) ?? { orders: 0, paid: 0, page_views: 0 };
+    const directBefore = none(await partners(since));
+    // Two paid orders and one declined through the partner, one paid directly.
+    for (const [number, partner] of [
+      [CARDS.ok, slug],
+      [CARDS.ok, slug],
+      [CARDS.declined, slug],
+      [CARDS.ok, undefined],
+    ] as const) {
+      const { token } = await newUser();
+      await bought({ ...(await eventProduct('ppv-live')), payment_method: await card(number), partner }, token);
+    }
+    // Before settling: ordered, nothing paid yet.
+    const pending = (await partners(since)).find((p) => p.partner === slug)!;
+    assert.deepEqual([pending.orders, pending.paid, pending.revenue], [3, 0, {}]);
+    tick(SETTLE_MS);
+    // What the partner's pages sent to the datalake: a session, two page views, a video view; and a page of none.
+    const session = (await h.call('/datalake/hash/?profile=demo-analytics-profile')).body.data.hash as string;
+    const viewer = { session_uuid: session, user_id: null, user_email: null };
+    for (const [path, body] of [
+      ['session/', { session, device_type: 'desktop', platform: 'web', partner: slug }],
+      ['event/', { ...viewer, event: 'visit_page', page: '/', partner: slug }],
+      ['event/', { ...viewer, event: 'visit_page', page: '/live', partner: slug }],
+      [
+        'video/event/',
+        { ...viewer, event: 'first_frame', stream_id: 7, stream_type: 'vod', video_view_uuid: 'v', partner: slug },
+      ],
+      ['event/', { ...viewer, event: 'visit_page', page: '/' }],
+    ] as const)
+      assert.equal((await datalake(path, body)).status, 200, path);
+    // A partner that is not a slug is refused by the datalake too.
+    const bad = await datalake('event/', { ...viewer, event: 'visit_page', partner: 'Not a slug!' });
+    assert.equal(bad.status, 422);
+    ok(bad.body.errors?.partner, JSON.stringify(bad.body));
+
+    const rows = await partners(since);
+    assert.deepEqual(
+      rows.find((p) => p.partner === slug),
+      {
+        partner: slug,
+        sessions: 1,
+        page_views: 2,
+        video_views: 1,
+        orders: 3,
+        paid: 2,
+        revenue: { USD: 2 * 24.99 },
+      },
+    );
+    assert.equal(rows.at(-1)!.partner, null, 'the orders and pages of no partner come last');
+    const direct = none(rows);
+    assert.deepEqual(
+      [
+        direct.orders - directBefore.orders,
+        direct.paid - directBefore.paid,
+        direct.page_views - directBefore.page_views,
+      ],
+      [1, 1, 1],
     );
   });
 });

@@ -18,10 +18,14 @@
  * by charging their card again ('Subscription Renewal'), and expires cancelled ones at the end of their period.
  *
  * The same `idempotency_key` and user always answer the same order: a retry or a double click never charges twice.
+ *
+ * Partners. A purchase or trial may name the `partner` it is attributed to (the page's `data-partner`, or a `trk`
+ * that is a partner slug: README, "Partner attribution"): a slug, stored with the order; anything else is a 422.
+ * `partnerSales()` is what the dev analytics page shows of them.
  */
 import { randomBytes } from 'node:crypto';
 import type { SqlValue } from 'sql.js';
-import { PRODUCT_TYPES, type ProductType } from '../../src/api/contract.js';
+import { PARTNER_MAX, PRODUCT_TYPES, partnerSlug, type ProductType } from '../../src/api/contract.js';
 import { nextRenewal, orderJson } from './account-data.js';
 import { tokenHash, type AccessFacts } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
@@ -53,6 +57,7 @@ export const PAYMENT_MESSAGES = {
   trialUsed: 'The trial has already been used.',
   trialNeedsCard: 'A trial needs a card.',
   notActive: 'This subscription is not active.',
+  badPartner: `The partner must be a slug: lowercase letters and digits, words joined by hyphens, at most ${PARTNER_MAX} characters.`,
 } as const;
 
 export interface PaymentsContext {
@@ -117,6 +122,7 @@ export function createPayments(ctx: PaymentsContext): {
   settle(): void;
   stop(): void;
   devOrders(channelKey: string, email: string | null): unknown[];
+  partnerSales(channelKey: string, since?: number): PartnerSales[];
 } {
   const { db } = ctx;
   // Settling runs before every API call and on timers (settlement.ts); `stop()` clears those timers.
@@ -278,19 +284,24 @@ export function createPayments(ctx: PaymentsContext): {
     };
   }
 
-  /** The signed-in buyer (else 401), the request's idempotency key and another required field (else 422). */
+  /**
+   * The signed-in buyer (else 401), the request's idempotency key, another required field and the partner, if any
+   * (else 422).
+   */
   function buyer(
     r: ApiRequest,
     required: string,
-  ): { user: Row; userId: number; key: string; fields: Record<string, string | undefined> } {
+  ): { user: Row; userId: number; key: string; fields: Record<string, string | undefined>; partner: string | null } {
     const user = r.user();
     const checks = new Checks(r.body);
     const key = checks.text('idempotency_key');
     const fields = { [required]: checks.text(required) };
     if (key !== undefined && key.length > 255)
       checks.fail('idempotency_key', 'The idempotency key may not be greater than 255 characters.');
+    const partner = blank(r.body.partner) ? null : (partnerSlug(r.body.partner) ?? null);
+    if (!blank(r.body.partner) && partner === null) checks.fail('partner', PAYMENT_MESSAGES.badPartner);
     checks.done();
-    return { user, userId: Number(user.id), key: key!, fields };
+    return { user, userId: Number(user.id), key: key!, fields, partner };
   }
 
   /** The order of a user's idempotency key, if any; a 422 when the key was used for another product. */
@@ -371,7 +382,7 @@ export function createPayments(ctx: PaymentsContext): {
     },
 
     buy: (r) => {
-      const { userId, key, fields } = buyer(r, 'payment_method');
+      const { userId, key, fields, partner } = buyer(r, 'payment_method');
       const product = productOf(r, (name) => r.body[name], true);
       const earlier = replay(userId, key, product.type, product.id, product.participantId);
       if (earlier) return purchase(earlier.id!);
@@ -382,8 +393,8 @@ export function createPayments(ctx: PaymentsContext): {
       const saveIt = truthy(r.body.save_card) && !pm.saved;
       const orderId = db.run(
         `INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, price, currency, coupon,
-           idempotency_key, payment_method, save_card, settles_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'created', 'inactive', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           idempotency_key, payment_method, save_card, settles_at, created_at, updated_at, partner)
+         VALUES (?, ?, ?, ?, ?, 'created', 'inactive', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           r.channelId,
           userId,
@@ -399,6 +410,7 @@ export function createPayments(ctx: PaymentsContext): {
           ctx.nowMs() + ctx.settleMs,
           now,
           now,
+          partner,
         ],
       );
       // An unattached card is the buyer's now, and spent: like at Stripe, it cannot be charged again.
@@ -432,7 +444,7 @@ export function createPayments(ctx: PaymentsContext): {
     },
 
     startTrial: (r) => {
-      const { user, userId, key, fields } = buyer(r, 'subscription_id');
+      const { user, userId, key, fields, partner } = buyer(r, 'subscription_id');
       const product = productOf(
         r,
         (name) => (name === 'type' ? 'subscription' : name === 'id' ? fields.subscription_id : undefined),
@@ -453,8 +465,8 @@ export function createPayments(ctx: PaymentsContext): {
       // Nothing is charged now: the card is charged when the trial ends, unless auto-renewal was cancelled by then.
       const orderId = db.run(
         `INSERT INTO orders (channel_id, user_id, type, product_id, status, activity_status, price, currency, subscription_status, auto_renewal,
-           idempotency_key, payment_method, is_trial, created_at, updated_at, expires_at)
-         VALUES (?, ?, 'subscription', ?, 'paid', 'active', 0, ?, 'active', 'active', ?, ?, 1, ?, ?, ?)`,
+           idempotency_key, payment_method, is_trial, created_at, updated_at, expires_at, partner)
+         VALUES (?, ?, 'subscription', ?, 'paid', 'active', 0, ?, 'active', 'active', ?, ?, 1, ?, ?, ?, ?)`,
         [
           r.channelId,
           userId,
@@ -465,6 +477,7 @@ export function createPayments(ctx: PaymentsContext): {
           now,
           now,
           now + Number(product.trialDays) * DAY,
+          partner,
         ],
       );
       db.run('UPDATE users SET trial_period_used = 1, updated_at = ? WHERE id = ?', [now, userId]);
@@ -529,6 +542,7 @@ export function createPayments(ctx: PaymentsContext): {
       ...orderJson(db, row, nowSeconds()),
       email: String(row.email),
       coupon: row.coupon,
+      partner: row.partner,
       is_trial: Boolean(row.is_trial),
       card: row.last4 === null ? null : { brand: String(row.brand), last4: String(row.last4) },
       transactions: db
@@ -537,10 +551,53 @@ export function createPayments(ctx: PaymentsContext): {
     }));
   }
 
+  /**
+   * A channel's sales per partner (orders made at or after `since`, server seconds), settled as of now: orders made,
+   * orders paid, and what paid transactions brought in (renewals included), per currency; orders with no partner
+   * are the row whose partner is null (sold directly). In order of first appearance.
+   */
+  function partnerSales(channelKey: string, since = 0): PartnerSales[] {
+    settle();
+    const sales = new Map<string | null, PartnerSales>();
+    const entry = (partner: SqlValue) => {
+      const key = partner === null ? null : String(partner);
+      let found = sales.get(key);
+      if (!found) sales.set(key, (found = { partner: key, orders: 0, paid: 0, revenue: {} }));
+      return found;
+    };
+    const where = 'c.channel_key = ? AND o.created_at >= ?';
+    for (const row of db.all(
+      `SELECT o.partner, COUNT(*) AS orders, SUM(o.status = 'paid') AS paid FROM orders o
+       JOIN channels c ON c.id = o.channel_id WHERE ${where} GROUP BY o.partner`,
+      [channelKey, since],
+    )) {
+      Object.assign(entry(row.partner ?? null), { orders: Number(row.orders), paid: Number(row.paid) });
+    }
+    for (const row of db.all(
+      `SELECT o.partner, t.currency, SUM(t.amount) AS amount FROM transactions t JOIN orders o ON o.id = t.order_id
+       JOIN channels c ON c.id = o.channel_id WHERE ${where} AND t.status = 'paid' GROUP BY o.partner, t.currency`,
+      [channelKey, since],
+    )) {
+      entry(row.partner ?? null).revenue[String(row.currency ?? '')] = cents(Number(row.amount));
+    }
+    return [...sales.values()];
+  }
+
   return {
     handlers,
     settle,
     devOrders,
+    partnerSales,
     stop,
   };
+}
+
+/** A partner's sales (GET /__dev/analytics, `partners`): orders made and paid, and paid amounts per currency. */
+export interface PartnerSales {
+  /** The partner's slug; null for the orders no partner brought. */
+  partner: string | null;
+  orders: number;
+  paid: number;
+  /** Currency code -> amount of paid transactions. */
+  revenue: Record<string, number>;
 }

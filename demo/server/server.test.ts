@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -591,6 +591,51 @@ describe('http', () => {
     } finally {
       await rebuilt.stop();
     }
+  });
+
+  test('a data directory of the schema before (8) is migrated in place: its keys and orders kept, orders gain a partner', async () => {
+    const dataDir = join(tmp, 'data-v8');
+    const first = await startServer({ port: 0, dataDir, siteDir, distDir });
+    const key = (
+      (await fetch(`${first.origin}/api/get_api_key`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ channel_key: 'demo' }),
+      }).then((r) => r.json())) as { data: { api_key: string } }
+    ).data.api_key;
+    const orders = Number(first.db.get('SELECT COUNT(*) AS n FROM orders')?.n);
+    ok(orders > 0, 'the seed has orders');
+    await first.stop();
+    // The file as schema 8 wrote it: no partner column, version 8.
+    const file = join(dataDir, 'channel.sqlite');
+    const SQL = await initSqlJs();
+    const v8 = new SQL.Database(readFileSync(file));
+    v8.run('DROP INDEX orders_partner; ALTER TABLE orders DROP COLUMN partner;');
+    v8.run("UPDATE meta SET value = '8' WHERE key = 'schema_version'");
+    writeFileSync(file, v8.export());
+    v8.close();
+    const migrated = await startServer({ port: 0, dataDir, siteDir, distDir });
+    try {
+      assert.equal(
+        migrated.db.get("SELECT value FROM meta WHERE key = 'schema_version'")?.value,
+        String(SCHEMA_VERSION),
+      );
+      // Not rebuilt: the api key still works, every order is there, with no partner.
+      assert.equal((await fetch(`${migrated.origin}/api/geo?api_key=${key}`)).status, 200);
+      assert.deepEqual(migrated.db.get('SELECT COUNT(*) AS n, COUNT(partner) AS partners FROM orders'), {
+        n: orders,
+        partners: 0,
+      });
+    } finally {
+      await migrated.stop();
+    }
+    // And the migrated file was saved: read back, it is the current schema.
+    const saved = new SQL.Database(readFileSync(file));
+    assert.equal(
+      saved.exec("SELECT value FROM meta WHERE key = 'schema_version'")[0]?.values[0]?.[0],
+      String(SCHEMA_VERSION),
+    );
+    saved.close();
   });
 
   test('the database persists api keys across restarts', async () => {

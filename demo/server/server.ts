@@ -335,6 +335,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       gtag,
       clock,
       orders: payments.devOrders,
+      partnerSales: payments.partnerSales,
     };
     const socialContext = { db, now: () => clock().now, bundleOrigin: () => origins.bundle, sites: channels.sitesOf };
     standIns.push(

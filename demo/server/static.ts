@@ -2,10 +2,11 @@
  * Static files for the demo: the built bundle (dist/), the demo pages (demo/site/) and generated placeholder art.
  * Kept separate from the API so the "CMS host" listener can reuse the page serving without any of the API.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, resolve, sep } from 'node:path';
+import { extname, join, resolve, sep } from 'node:path';
+import * as z from 'zod/mini';
 
 const MIME: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -63,8 +64,11 @@ export interface StaticOptions {
   noPolicy?: boolean;
   /** Allow inline styles in the page's policy (the media-chrome demo, whose controls carry <style>). */
   inlineStyles?: boolean;
-  /** More placeholders of HTML pages and what replaces them (HTML-escaped here, so values may be any text). */
-  placeholders?: Record<string, string>;
+  /**
+   * More placeholders of HTML pages and what replaces them (HTML-escaped here, so values may be any text); a
+   * function is asked only when a page is served.
+   */
+  placeholders?: Record<string, string> | (() => Record<string, string>);
   /** Markup added at the end of an HTML page's head (built by the server, its values already escaped). */
   headExtra?: string;
   /** Any origin may frame the page (the embed layout). */
@@ -126,7 +130,8 @@ export async function serveStatic(
   if (ext === '.html') {
     // Pages name the bundle server through a placeholder so the same files work on any port.
     let html = (await readFile(file, 'utf8')).replaceAll('%BUNDLE_ORIGIN%', options.bundleOrigin);
-    for (const [placeholder, value] of Object.entries(options.placeholders ?? {}))
+    const placeholders = typeof options.placeholders === 'function' ? options.placeholders() : options.placeholders;
+    for (const [placeholder, value] of Object.entries(placeholders ?? {}))
       html = html.replaceAll(placeholder, xml(value));
     if (options.headExtra) html = html.replace('</head>', `  ${options.headExtra}\n</head>`);
     // Benchmark pages run the peers (hls.js, Mux Player) as their authors ship them: no policy for any of them.
@@ -205,22 +210,54 @@ export const VENDOR_FILES: Record<string, string> = {
   '/vendor/media-chrome.js': 'node_modules/media-chrome/dist/iife/index.js',
 };
 
-/** How long a year is, in seconds: how long a content-hashed file may be kept. */
+/** How long a year is, in seconds: how long a file whose name never changes may be kept. */
 const YEAR_SECONDS = 31_536_000;
-/** How long the loader may be kept: a new release reaches every page within this. */
+/** How long the loader's "latest" alias may be kept: a new release reaches every page within this. */
 export const LOADER_MAX_AGE_SECONDS = 300;
 
 /**
- * The Cache-Control of a bundle file in production, what a CDN in front of the server should keep: a chunk whose
- * name carries its content hash (`chunks/session-3YrwoD6s.js`) never changes, so it is kept a year (`immutable`);
- * the loader (`channel-elements.js`) is the name pages use for the newest release, kept 5 minutes; the rest (each
- * tag's chunk under its own name, `index.js`) is asked about on every use.
+ * The Cache-Control of a bundle file in production, what a CDN in front of the server should keep. Names that never
+ * change are kept a year (`immutable`): every chunk, whose name carries its content hash (`chunks/session-3YrwoD6s.js`),
+ * and the loader at its release's own URL (`channel-elements@0.1.0.js`). The loader's "latest" alias
+ * (`channel-elements.js`), the name pages use for the newest release, is kept 5 minutes; the rest (the npm entry
+ * `index.js`, integrity.json, the types) is asked about on every use.
  */
 export function bundleCacheControl(path: string): string {
   if (path === '/channel-elements.js') return `public, max-age=${LOADER_MAX_AGE_SECONDS}`;
-  const tagChunk = /^\/chunks\/channel-(schedule|player|checkout|profile|app)\.js(\.map)?$/.test(path);
-  if (!tagChunk && /^\/chunks\/[\w.-]+-[\w-]{8}\.js(\.map)?$/.test(path)) {
+  if (
+    /^\/channel-elements@\d+\.\d+\.\d+(-[\w.]+)?\.js(\.map)?$/.test(path) ||
+    /^\/chunks\/[\w.-]+-[\w-]{8}\.js(\.map)?$/.test(path)
+  ) {
     return `public, max-age=${YEAR_SECONDS}, immutable`;
   }
   return 'no-cache';
+}
+
+/** The release a build is (dist/integrity.json): its version, its loader's own file name and `integrity` value. */
+export interface BuiltRelease {
+  version: string;
+  /** `channel-elements@<version>.js` */
+  loader: string;
+  /** `sha384-…` */
+  integrity: string;
+}
+
+/** What the server reads of dist/integrity.json (scripts/integrity.mjs writes it). */
+const IntegrityFile = z.object({
+  version: z.string(),
+  loader: z.object({ file: z.string(), integrity: z.string().check(z.regex(/^sha384-[\w+/=]+$/)) }),
+});
+
+/** The release built into `distDir`, or undefined before a build (or for a file that does not read as one). */
+export function builtRelease(distDir: string): BuiltRelease | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(join(distDir, 'integrity.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const parsed = IntegrityFile.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const { version, loader } = parsed.data;
+  return { version, loader: loader.file, integrity: loader.integrity };
 }

@@ -1,6 +1,6 @@
 // The analytics dev page (analytics.html): a channel's numbers as the reference server's analytics service has them
-// (GET /__dev/analytics): sessions, page views, sign-ins, API request timings per endpoint, video views per event
-// and tag-manager events. Refreshes every 3 s while the page is visible. External file: the demo CSP forbids inline
+// (GET /__dev/analytics): sessions, page views, sign-ins, API request timings per endpoint, video views per event,
+// tag-manager events, and sales and viewers per partner. Refreshes every 3 s while the page is visible. External file: the demo CSP forbids inline
 // script.
 //
 // Like the outbox, the dev endpoints answer only with this start's dev secret (dev-secret.js takes it from the
@@ -61,6 +61,16 @@
     return section;
   }
 
+  /** Paid amounts per currency: "USD 29.99", several joined; nothing paid yet: null (shown as a dash). */
+  function revenue(amounts) {
+    var parts = Object.keys(amounts)
+      .sort()
+      .map(function (currency) {
+        return currency + ' ' + amounts[currency].toFixed(2);
+      });
+    return parts.length ? parts.join(', ') : null;
+  }
+
   function render(data) {
     var key = JSON.stringify(data);
     if (key === shown) {
@@ -76,6 +86,22 @@
           return [time(s.at), s.device_type, s.resolution, s.origin_url, s.trk];
         }),
         'No sessions yet.',
+      ),
+      table(
+        'Sales and viewers per partner',
+        ['Partner', 'Sessions', 'Page views', 'Video views', 'Orders', 'Paid orders', 'Paid'],
+        data.partners.map(function (p) {
+          return [
+            p.partner === null ? 'No partner (direct)' : p.partner,
+            p.sessions,
+            p.page_views,
+            p.video_views,
+            p.orders,
+            p.paid,
+            revenue(p.revenue),
+          ];
+        }),
+        'Nothing sold or viewed yet.',
       ),
       table(
         'Page views by page (' + data.page_views.count + ')',

@@ -14,6 +14,8 @@
   });
   var cmsConsent = document.getElementById('cms-consent-link');
   if (cmsConsent && cmsOrigin) cmsConsent.href = cmsOrigin + '/consent.html';
+  var cmsPartner = document.getElementById('cms-partner-link');
+  if (cmsPartner && cmsOrigin) cmsPartner.href = cmsOrigin + '/partner.html';
 
   // Show what the schedule fires; on the schedule page, the "intercept" schedule cancels navigation.
   var log = document.getElementById('event-log');

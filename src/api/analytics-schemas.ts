@@ -6,10 +6,12 @@
  * Every body is a JSON object, posted with `Content-Type: text/plain` (a "simple" request: no CORS preflight, and
  * what `navigator.sendBeacon` sends when the page goes away); the server reads it as JSON whatever the label.
  * Every body carries the channel's analytics key (`profile`, settings 'yare-analytics'), the page it came from
- * (`origin_url`: origin and path, never the query or hash) and, when the visitor landed with one in the last 3 h,
- * the outer tracker `trk`. `GET datalake/hash/` carries `profile`, `origin_url` and `trk` in its query.
+ * (`origin_url`: origin and path, never the query or hash), when the visitor landed with one in the last 3 h,
+ * the outer tracker `trk`, and the page's `partner` when it has one (a slug). `GET datalake/hash/` carries
+ * `profile`, `origin_url`, `trk` and `partner` in its query.
  */
 import * as z from 'zod/mini';
+import { PARTNER_MAX, PARTNER_PATTERN } from '../lib/ids.js';
 
 /** Each analytics request gives up after this long. */
 export const ANALYTICS_TIMEOUT_MS = 30_000;
@@ -41,6 +43,8 @@ const common = {
   origin_url: optionalText,
   /** The outer tracker of the landing address, for 3 h. */
   trk: optionalText,
+  /** The partner the page is attributed to (its `data-partner`, else a `trk` that is a partner slug). */
+  partner: z.optional(z.nullable(z.string().check(z.maxLength(PARTNER_MAX), z.regex(PARTNER_PATTERN)))),
 };
 
 /** Who the body is about: the session, and the signed-in viewer when there is one. */

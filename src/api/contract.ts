@@ -62,6 +62,8 @@ export * from './account-schemas.js';
 export * from './analytics-schemas.js';
 /** Wraps a payload schema in the `{ data }` envelope. */
 export { envelope } from './schema-kit.js';
+/** The partner slug orders (`stripe/buy`, `start_trial`) and every datalake body may carry as `partner`. */
+export { PARTNER_MAX, PARTNER_PATTERN, partnerSlug } from '../lib/ids.js';
 
 // ---------------------------------------------------------------- the endpoint table
 

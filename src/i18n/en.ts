@@ -39,6 +39,7 @@ export const en = {
     badAttribute: 'Ignored {{name}}="{{value}}": {{expected}}.',
     element: 'Something went wrong here.',
     chunk: 'This part could not be loaded. Check your connection and try again.',
+    chunkRefused: 'This part was blocked: its code did not pass a security check. Please try again later.',
   },
   player: {
     label: 'Video player',

@@ -40,6 +40,7 @@ export const fr: Translation = {
     badAttribute: '{{name}}="{{value}}" ignoré : {{expected}}.',
     element: 'Un problème est survenu ici.',
     chunk: 'Cette partie n’a pas pu être chargée. Vérifiez votre connexion et réessayez.',
+    chunkRefused: 'Cette partie a été bloquée : son code n’a pas passé un contrôle de sécurité. Réessayez plus tard.',
   },
   player: {
     label: 'Lecteur vidéo',

@@ -8,9 +8,36 @@
 /** How long a chunk may take to arrive. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
-/** A chunk that did not load: it failed, or did not arrive in time. */
+/**
+ * A chunk file that arrived but is not the one the loader was built with: its bytes do not match the integrity hash
+ * the build wrote into the loader (src/loader/integrity.ts), so the browser refused to run it.
+ */
+export class ChunkIntegrityError extends Error {
+  override readonly name = 'ChunkIntegrityError';
+  constructor(
+    /** The file (`chunks/…`, or the URL of a file the loader does not list). */
+    readonly file: string,
+    /** What the loader expected (`sha384-…`); none for a file its build does not list. */
+    readonly expected?: string,
+    /** What arrived, when the browser could tell (`sha384-…`). */
+    readonly actual?: string,
+  ) {
+    super(
+      expected
+        ? `${file} does not match its integrity hash (expected ${expected}${actual ? `, got ${actual}` : ''}), so the browser refused to run it`
+        : `${file} is not a chunk of this loader\u2019s build, so it was not run`,
+    );
+  }
+}
+
+/** A chunk that did not load: it failed, it was refused (integrity), or it did not arrive in time. */
 export class ChunkLoadError extends Error {
   override readonly name = 'ChunkLoadError';
+  /**
+   * It arrived but failed its integrity check (a ChunkIntegrityError, told by its name: the loader's copy of the
+   * class is another bundle's).
+   */
+  readonly refused: boolean;
   constructor(
     /** What was loading: a tag, a page, a vendor (`hls.js`). */
     readonly chunk: string,
@@ -18,11 +45,13 @@ export class ChunkLoadError extends Error {
     readonly timedOut: boolean,
     override readonly cause?: unknown,
   ) {
+    const refused = (cause as Error | undefined)?.name === 'ChunkIntegrityError';
     super(
       timedOut
         ? `the code of ${chunk} did not arrive within ${CHUNK_LOAD_TIMEOUT_MS / 1000} s`
-        : `the code of ${chunk} could not be loaded${cause instanceof Error ? ` (${cause.message})` : ''}`,
+        : `the code of ${chunk} ${refused ? 'was refused' : 'could not be loaded'}${cause instanceof Error ? ` (${cause.message})` : ''}`,
     );
+    this.refused = refused;
   }
 }
 

@@ -12,3 +12,18 @@ export function randomId(): string {
   if (typeof crypto !== 'undefined' && 'randomUUID' in crypto) return crypto.randomUUID();
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
 }
+
+/** The longest partner slug (`data-partner`, a `trk` used as one). */
+export const PARTNER_MAX = 40;
+/** A partner slug: lowercase letters and digits in words joined by single hyphens (`springfield-gazette`). */
+export const PARTNER_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * The partner slug a value names (trimmed, lowercased), or undefined when it is not one: anything else is ignored
+ * rather than sent, so no free text (a name, an email, a URL with a token) reaches analytics or orders as a partner.
+ */
+export function partnerSlug(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const slug = value.trim().toLowerCase();
+  return slug.length <= PARTNER_MAX && PARTNER_PATTERN.test(slug) ? slug : undefined;
+}

@@ -11,16 +11,25 @@ const TEXTS = {
   en: 'This part of the page could not be loaded. Check your connection and reload the page.',
   fr: 'Cette partie de la page n’a pas pu être chargée. Vérifiez votre connexion et rechargez la page.',
 };
+/** When the code arrived but failed its integrity check: reloading will not help, the site has to fix it. */
+const REFUSED = {
+  en: 'This part of the page was blocked: its code did not pass a security check. Please try again later.',
+  fr: 'Cette partie de la page a été bloquée : son code n’a pas passé un contrôle de sécurité. Réessayez plus tard.',
+};
 
-/** The message in each element of `tag` with no content of its own, in the element's language (else `lang`). */
-export function showUnloaded(tag: string, lang: string | undefined): void {
+/**
+ * The message in each element of `tag` with no content of its own, in the element's language (else `lang`);
+ * `refused`: the code failed its integrity check.
+ */
+export function showUnloaded(tag: string, lang: string | undefined, refused = false): void {
   for (const element of document.querySelectorAll(tag)) {
     if (element.childElementCount > 0 || element.textContent?.trim()) continue;
     const around = element.closest('[lang]')?.getAttribute('lang') ?? lang ?? '';
     const note = document.createElement('p');
     note.setAttribute('role', 'alert');
     note.setAttribute('data-channel-unloaded', '');
-    note.textContent = /^fr\b/i.test(lang ?? around) ? TEXTS.fr : TEXTS.en;
+    const texts = refused ? REFUSED : TEXTS;
+    note.textContent = /^fr\b/i.test(lang ?? around) ? texts.fr : texts.en;
     element.appendChild(note);
   }
 }

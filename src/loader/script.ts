@@ -1,6 +1,8 @@
 /**
- * `channel-elements.js`, the one classic script a page adds. It reads its own data attributes, then loads each
- * tag's chunk (relative to this script's URL, never the page's or its <base>) when that tag appears.
+ * `channel-elements.js`, the one classic script a page adds (also at its release's own URL,
+ * `channel-elements@<version>.js`). It reads its own data attributes, then loads each tag's chunk (relative to this
+ * script's URL, never the page's or its <base>) when that tag appears, each chunk verified against the integrity
+ * hash the build wrote into this script (integrity.ts).
  * Works with async, defer, plain and type="module"; a second copy on the page does nothing.
  */
 import { autoload, type Tag } from './autoload.js';
@@ -8,12 +10,12 @@ import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 import { sendEarly } from './early.js';
 import { ID_PATTERN } from '../lib/ids.js';
 import { installConsentApi } from '../lib/consent.js';
-import { loadChunk } from '../lib/chunks.js';
+import { ChunkLoadError, loadChunk } from '../lib/chunks.js';
 import { reportUnloaded, showUnloaded } from './fallback.js';
+import { installVerifier, type ChunkTable } from './integrity.js';
 
-/** Filled in by the build: the shared chunks each tag's chunk imports (file names under chunks/). */
-declare const __CHUNK_IMPORTS__: Record<string, string[]>;
-const CHUNK_IMPORTS: Record<string, string[]> = typeof __CHUNK_IMPORTS__ === 'object' ? __CHUNK_IMPORTS__ : {};
+/** Filled in by the build: every chunk with its integrity hash and static imports, and each tag's root. */
+declare const __CHUNK_INTEGRITY__: ChunkTable;
 
 const GUARD = Symbol.for('channel-elements.loader');
 const w = window as unknown as Record<symbol, unknown>;
@@ -41,28 +43,31 @@ if (!w[GUARD]) {
     lang: data.lang,
     analyticsUrl: data.analyticsUrl,
     consent: data.consent,
+    partner: data.partner,
   };
+  const verifier = installVerifier(__CHUNK_INTEGRITY__, new URL('chunks/', base).href);
   let early = false;
   autoload((tag: Tag) => {
-    // The chunk is asked for first, and its shared chunks with it rather than once it has been parsed (the module
-    // map runs each once); then the start-up requests, which must not hold up the code's download.
-    const chunkUrl = new URL(`chunks/${tag}.js`, base).href;
-    const loaded = loadChunk(`<${tag}>`, () => import(/* webpackIgnore: true */ chunkUrl)).catch((error: unknown) => {
+    // The chunk is asked for first, and its shared chunks with it rather than once it has been parsed (each
+    // preloaded with its integrity); then the start-up requests, which must not hold up the code's download.
+    const chunkUrl = verifier.tagUrl(tag)!;
+    const loaded = loadChunk(`<${tag}>`, () =>
+      verifier.verify(chunkUrl).then(() => import(/* webpackIgnore: true */ chunkUrl)),
+    ).catch((error: unknown) => {
       // Besides the console line (autoload), a log entry and a message where the element would be.
       const origin = bundleOrigin(base, location.origin);
       const logUrl = data.logUrl?.trim() || `${baseUrl(data.apiUrl, `${origin}/api`)}/logs`;
       const message = `${(error as Error).message} (${chunkUrl.replace(/[?#].*$/, '')})`;
+      const refused = error instanceof ChunkLoadError && error.refused;
       if (data.channelKey && /^https?:\/\//i.test(logUrl))
         reportUnloaded(logUrl, data.channelKey.trim(), message, chunkUrl);
-      showUnloaded(tag, data.lang);
+      showUnloaded(tag, data.lang, refused);
       throw new Error(
-        `${message}. Check the network (and content blockers), and that the script's URL also serves its chunks/ folder.`,
+        refused
+          ? `${message}. The file was changed after the build, or belongs to another release than this script: serve the chunks/ folder of this script's own build, unchanged.`
+          : `${message}. Check the network (and content blockers), and that the script's URL also serves its chunks/ folder.`,
       );
     });
-    for (const file of CHUNK_IMPORTS[tag] ?? []) {
-      // A failure here is the tag chunk's too, and reported with it.
-      import(/* webpackIgnore: true */ new URL(`chunks/${file}`, base).href).catch(() => undefined);
-    }
     // With the first tag, the start-up requests go out alongside its chunk (see early.ts).
     if (!early && data.channelKey) {
       early = true;

@@ -14,6 +14,7 @@ import { redactMediaUrl } from '../lib/url.js';
 import type { ChannelConfig } from '../stores/config.js';
 import {
   analyticsAllowed,
+  attributedPartner,
   commonFields,
   cut,
   datalakeSession,
@@ -120,6 +121,7 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
           // A monitor destroyed earlier (an engine switch) leaves its stub behind; mux-embed would refuse to start.
           const previous = (video as unknown as { mux?: { deleted?: boolean } }).mux;
           if (previous?.deleted) delete (video as unknown as { mux?: unknown }).mux;
+          const partner = attributedPartner();
           mux.monitor(video, {
             debug: false,
             ...(settings?.mux?.beacon_domain ? { beaconCollectionDomain: settings.mux.beacon_domain } : {}),
@@ -133,6 +135,8 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
               video_id: info.streamId,
               video_title: info.title,
               video_stream_type: info.streamType === 'live' ? 'live' : 'on-demand',
+              // Mux's field for grouping views by the site they came from: the page's partner.
+              ...(partner ? { sub_property_id: partner } : {}),
             },
           });
         })

@@ -6,6 +6,7 @@ import { atom } from 'nanostores';
 import * as z from 'zod/mini';
 import { env } from '../lib/env.js';
 import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
+import { partnerSlug } from '../lib/ids.js';
 import { toLang, type Lang } from '../lib/lang.js';
 
 export { LANGUAGES, toLang, type Lang } from '../lib/lang.js';
@@ -32,6 +33,11 @@ export interface ConfigureOptions {
    * tracker; nothing sent, loaded or stored for them) until the page calls `channelElements.consent(true)`.
    */
   consent?: string | null | undefined;
+  /**
+   * The partner whose page this is (the script's `data-partner`): a slug, `springfield-gazette`, that every analytics
+   * call and every order made on the page carries. Anything but a slug is ignored with a console warning.
+   */
+  partner?: string | null | undefined;
 }
 
 /** The validated configuration the session runs on. */
@@ -46,6 +52,8 @@ export interface ChannelConfig {
   analyticsExplicit: boolean;
   /** Consent mode: analytics wait for `channelElements.consent(true)`. */
   consentRequired: boolean;
+  /** The page's partner (a valid slug), if it names one. */
+  partner?: string | undefined;
 }
 
 /** The current configuration, or undefined before `configure()`. */
@@ -93,6 +101,12 @@ export function setConfig(options: ConfigureOptions, base: string): string | und
       `channel-elements: data-consent="${options.consent}" is not a consent mode; use "required". Analytics wait for channelElements.consent(true) meanwhile.`,
     );
   }
+  const partner = partnerSlug(options.partner);
+  if (options.partner?.trim() && !partner) {
+    env().logger.warn(
+      `channel-elements: data-partner="${options.partner}" is not a partner slug (lowercase letters and digits, words joined by hyphens, at most 40 characters, e.g. "springfield-gazette"); this page's analytics and orders carry no partner.`,
+    );
+  }
   $configError.set(undefined);
   $config.set({
     channelKey,
@@ -104,6 +118,7 @@ export function setConfig(options: ConfigureOptions, base: string): string | und
     analyticsExplicit: Boolean(options.analyticsUrl?.trim()),
     // Any value asks for consent: a misspelt mode must not send what the page meant to hold.
     consentRequired: options.consent !== undefined && options.consent !== null,
+    partner,
   });
   return undefined;
 }

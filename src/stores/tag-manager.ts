@@ -7,7 +7,7 @@
  */
 import { env } from '../lib/env.js';
 import { onAnalyticsConsent, whenAnalyticsMay } from './analytics/gate.js';
-import { analyticsAllowed } from './analytics/datalake.js';
+import { analyticsAllowed, attributedPartner } from './analytics/datalake.js';
 import { $config } from './config.js';
 import { $settings } from './session.js';
 
@@ -62,12 +62,14 @@ export function startTagManager(): void {
 
 /**
  * Sends an event to the channel's tag manager once analytics may: `page_view`, `login`, `sign_up`,
- * `view_item_list` and the checkout's e-commerce events. Ids, names and amounts only. Never throws.
+ * `view_item_list` and the checkout's e-commerce events, each with the page's `partner` when it has one. Ids, names
+ * and amounts only. Never throws.
  */
 export function gtagEvent(name: string, params: Record<string, unknown>): void {
   whenAnalyticsMay(() => {
     try {
-      channelGtag()?.('event', name, params);
+      const partner = attributedPartner();
+      channelGtag()?.('event', name, partner ? { ...params, partner } : params);
     } catch (error) {
       env().logger.warn(`channel-elements: the tag manager event ${name} could not be sent: ${String(error)}`);
     }

@@ -241,6 +241,7 @@ test('the dev page shows the channel’s numbers as they arrive, and passes axe'
   makeAxeBuilder,
 }) => {
   const path = `/dev-page-${Date.now().toString(36)}`;
+  const partner = `dev-partner-${Date.now().toString(36)}`;
   const viewer = { session_uuid: 'd'.repeat(32), user_id: null, user_email: null };
   await page.goto(`${BUNDLE_ORIGIN}/analytics.html#dev-secret=${devSecret()}`);
   // The secret leaves the address at once.
@@ -254,6 +255,7 @@ test('the dev page shows the channel’s numbers as they arrive, and passes axe'
       event: 'visit_page',
       page: path,
       previous_page: '/',
+      partner,
     }),
   });
   expect(answer.status()).toBe(200);
@@ -263,6 +265,9 @@ test('the dev page shows the channel’s numbers as they arrive, and passes axe'
   ).toBeVisible({
     timeout: 10_000,
   });
+  // The partner's row among the sales and viewers per partner: one page view, nothing sold.
+  const row = page.getByRole('table', { name: 'Sales and viewers per partner' }).getByRole('row', { name: partner });
+  await expect(row.getByRole('cell')).toHaveText(['0', '1', '0', '0', '0', '—']);
   await expect(
     page
       .getByRole('table', { name: /API requests per endpoint/ })

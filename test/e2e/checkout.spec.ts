@@ -3,7 +3,7 @@
 // Every test buys as its own freshly registered viewer, so tests run side by side without sharing orders.
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { BUNDLE_ORIGIN } from './helpers';
+import { BUNDLE_ORIGIN, HOST_ORIGIN } from './helpers';
 
 test.describe.configure({ timeout: 60_000 });
 // Refused forms (a bad coupon, a team pass without a team) answer 422; the card errors of the fake Stripe 402.
@@ -52,11 +52,14 @@ async function signedInViewer(
 }
 
 /** The viewer's orders as the server has them now (GET /__dev/orders). */
-async function ordersOf(request: APIRequestContext, email: string): Promise<{ status: string; type: string }[]> {
+async function ordersOf(
+  request: APIRequestContext,
+  email: string,
+): Promise<{ id: number; status: string; type: string; partner: string | null }[]> {
   const body = (await (
     await request.get(`${BUNDLE_ORIGIN}/__dev/orders?channel_key=demo&email=${encodeURIComponent(email)}`)
   ).json()) as {
-    data: { status: string; type: string }[];
+    data: { id: number; status: string; type: string; partner: string | null }[];
   };
   return body.data;
 }
@@ -292,4 +295,58 @@ test('axe finds no WCAG 2.1 A/AA violations in the offers, the summary and the p
   await checkout.locator('[part~="continue"]').click();
   await expect(checkout.locator('[part~="payment"]')).toBeVisible();
   expect((await makeAxeBuilder().include('#checkout').analyze()).violations).toEqual([]);
+});
+
+test('on a partner’s page (data-partner, another origin): the order and every analytics call of the visit carry the partner', async ({
+  page,
+  request,
+}) => {
+  const { email } = await signedInViewer(page, request, 'partner');
+  // A tracker of this visit alone, to find its analytics among the parallel tests'; the page's own partner wins over it.
+  const trk = `visit-${Date.now().toString(36)}-${process.pid}-${serial++}`;
+  await page.goto(`${HOST_ORIGIN}/partner.html?trk=${trk}`);
+  const checkout = page.locator('#checkout');
+  await expect(checkout.locator('[part~="summary"]')).toBeVisible({ timeout: 10_000 });
+  await enterCard(page, checkout, CARD_OK);
+  await checkout.locator('[part~="pay"]').click();
+  await expect(checkout.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
+  const [order] = await ordersOf(request, email);
+  expect(order).toMatchObject({ type: 'package', status: 'paid', partner: 'springfield-gazette' });
+
+  // The datalake: the session and the page view of this visit, each with the partner (and the visit's trk).
+  const rows = async () =>
+    (
+      (await (await request.get(`${BUNDLE_ORIGIN}/__dev/datalake`)).json()) as {
+        data: { kind: string; body: Record<string, unknown> }[];
+      }
+    ).data.filter((row) => row.body.trk === trk);
+  await expect
+    .poll(async () => (await rows()).map((row) => row.kind).sort(), { timeout: 15_000 })
+    .toEqual(expect.arrayContaining(['event', 'session']));
+  for (const row of await rows()) expect(row.body, row.kind).toMatchObject({ partner: 'springfield-gazette' });
+  // The tag manager: the order's e-commerce events, each with the partner.
+  const orderEvents = async () =>
+    (
+      (await (await request.get(`${BUNDLE_ORIGIN}/__dev/gtag?kind=event`)).json()) as {
+        data: { body: { name: string; params: Record<string, unknown> } }[];
+      }
+    ).data
+      .map((row) => row.body)
+      .filter((event) => event.params.transaction_id === String(order!.id));
+  await expect
+    .poll(async () => (await orderEvents()).map((event) => event.name).sort(), { timeout: 15_000 })
+    .toEqual(['purchase', 'purchase_success']);
+  for (const event of await orderEvents()) expect(event.params.partner, event.name).toBe('springfield-gazette');
+});
+
+test('a visitor who landed through a partner’s link (?trk= a slug) on a page without data-partner: the order carries it', async ({
+  page,
+  request,
+}) => {
+  const { email } = await signedInViewer(page, request, 'trk');
+  const checkout = await openCheckout(page, 'package=1&trk=Acme-News');
+  await enterCard(page, checkout, CARD_OK);
+  await checkout.locator('[part~="pay"]').click();
+  await expect(checkout.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
+  expect((await ordersOf(request, email))[0]).toMatchObject({ status: 'paid', partner: 'acme-news' });
 });

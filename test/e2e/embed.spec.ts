@@ -4,6 +4,7 @@ import { expect, test } from './fixtures';
 import {
   BUNDLE_ORIGIN,
   HOST_ORIGIN,
+  builtBundle,
   cspViolations,
   eventLinks,
   expectEvents,
@@ -12,7 +13,7 @@ import {
   watchCsp,
 } from './helpers';
 
-const SCHEDULE_CHUNK = `${BUNDLE_ORIGIN}/chunks/channel-schedule.js`;
+const SCHEDULE_CHUNK = `${BUNDLE_ORIGIN}/${builtBundle().tags['channel-schedule']}`;
 
 /** Computed styles of the first few elements matching `selector` inside a schedule's shadow root. */
 function styles(schedule: Locator, selector: string, props: string[]) {

@@ -14,6 +14,22 @@ export const DEMO_PAGES = fs
   .filter((f) => f.endsWith('.html'))
   .sort();
 
+/** The build under test, as dist/integrity.json describes it (scripts/integrity.mjs). */
+export interface BuiltBundle {
+  version: string;
+  /** The loader at its release's own URL (`channel-elements@<version>.js`) and its `integrity` value. */
+  loader: { file: string; integrity: string };
+  /** Each tag's root chunk, `chunks/<tag>-<hash>.js`. */
+  tags: Record<string, string>;
+  /** Every chunk (`chunks/…`) and its integrity value. */
+  chunks: Record<string, string>;
+}
+
+/** Reads dist/integrity.json (the e2e run serves the built bundle: `npm run test:e2e` builds first). */
+export function builtBundle(): BuiltBundle {
+  return JSON.parse(fs.readFileSync(path.join(process.cwd(), 'dist', 'integrity.json'), 'utf8')) as BuiltBundle;
+}
+
 /** Custom element tags in the light DOM of the page that are not defined yet. */
 export async function undefinedTags(page: Page): Promise<string[]> {
   return page.evaluate(() =>

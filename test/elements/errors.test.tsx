@@ -41,14 +41,20 @@ const Lazy = lazyChunk<object>('the test view', (): Promise<{ default: () => Rea
     : Promise.resolve({ default: () => <p part="lazy">Lazy view</p> });
 });
 
+/** A lazily loaded view whose chunk the loader refused: it failed its integrity check (src/loader/integrity.ts). */
+const Refused = lazyChunk<object>('the checked view', (): Promise<{ default: () => ReactNode }> => {
+  // Told by its name, as the loader's own copy of the class (another bundle) is.
+  const refusal = new Error('chunks/view-AbCdEf12.js does not match its integrity hash');
+  refusal.name = 'ChunkIntegrityError';
+  return Promise.reject(refusal);
+});
+
 function FragileHost(props: ShellProps & { view?: string }): ReactNode {
   return (
     <ElementShell container={props.container} lang={props.lang} css="">
       {() =>
-        props.view === 'lazy' ? (
-          <Suspense fallback={<p part="loading">Loading</p>}>
-            <Lazy />
-          </Suspense>
+        props.view === 'lazy' || props.view === 'refused' ? (
+          <Suspense fallback={<p part="loading">Loading</p>}>{props.view === 'lazy' ? <Lazy /> : <Refused />}</Suspense>
         ) : (
           <Fragile />
         )
@@ -94,7 +100,7 @@ describe('error reports', () => {
   before(() => {
     mochaOnError = window.onerror;
     window.onerror = (message, ...rest) =>
-      /Cannot read properties|boom|could not be loaded/.test(String(message))
+      /Cannot read properties|boom|could not be loaded|was refused/.test(String(message))
         ? true
         : (mochaOnError?.(message, ...rest) ?? false);
   });
@@ -161,6 +167,23 @@ describe('error reports', () => {
     (part(el, 'retry') as HTMLButtonElement).click();
     await waitUntil(() => part(el, 'lazy'), 'the lazy view', { timeout: 4000 });
     expect(imports).to.equal(2);
+  });
+
+  it('a chunk refused by its integrity check says so, in English and in French', async () => {
+    const el = await fixture(html`<test-fragile view="refused"></test-fragile>`);
+    await waitUntil(() => part(el, 'error'), 'the panel', { timeout: 4000 });
+    expect(part(el, 'error')!.textContent).to.contain(
+      'This part was blocked: its code did not pass a security check. Please try again later.',
+    );
+    await waitUntil(() => reports().some((r) => r.service === 'chunk'), 'the chunk report', { timeout: 4000 });
+    expect(reports().find((r) => r.service === 'chunk')!.message).to.contain(
+      'the code of the checked view was refused (chunks/view-AbCdEf12.js does not match its integrity hash)',
+    );
+    const fr = await fixture(html`<test-fragile view="refused" lang="fr"></test-fragile>`);
+    await waitUntil(() => part(fr, 'error'), 'the French panel', { timeout: 4000 });
+    expect(part(fr, 'error')!.textContent).to.contain(
+      'Cette partie a été bloquée : son code n’a pas passé un contrôle de sécurité. Réessayez plus tard.',
+    );
   });
 
   it('a chunk that never arrives fails after 120 s, not before', async () => {

@@ -148,6 +148,42 @@ describe('analytics', () => {
     expect(events('login')[1]).not.to.have.property('trk');
   });
 
+  it('tags every call and tag-manager event with the page’s partner (data-partner), else a trk that is a slug; ignores other values', async () => {
+    // A new configuration starts the session afresh: the settings come again.
+    configure({ partner: ' Springfield-Gazette ' });
+    $settings.set(settings());
+    startAnalytics();
+    loginEvent('email');
+    await runIdle();
+    await until(() => events('login').length === 1, 'the login');
+    for (const r of [...to('session/'), ...to('event/')]) {
+      expect((r.body as Body).partner).to.equal('springfield-gazette');
+      expect((r.body as Body).trk).to.equal('spring-mail');
+    }
+    expect(to('hash/', 'GET')[0]!.query.partner).to.equal('springfield-gazette');
+    for (const name of ['page_view', 'login'])
+      expect(gtagEvents(name)[0]![2]).to.include({ partner: 'springfield-gazette' });
+
+    // Not a slug: ignored with a warning naming the attribute; the landing address's trk (a slug) is the partner.
+    configure({ partner: 'Springfield Gazette <b>' });
+    $settings.set(settings());
+    expect(world.lines.warn.join('\n')).to.contain('data-partner="Springfield Gazette <b>" is not a partner slug');
+    loginEvent('google');
+    await runIdle();
+    await until(() => events('login').length === 2, 'the second login');
+    expect(events('login')[1]!.partner).to.equal('spring-mail');
+  });
+
+  it('a trk that is not a slug is sent as trk, never as a partner', async () => {
+    fakeAddress('https://site.test/schedule?trk=Spring%20Mail%20for%20fan%40example.com');
+    startAnalytics();
+    await runIdle();
+    await until(() => events('visit_page').length === 1, 'the page view');
+    expect(events('visit_page')[0]!.trk).to.equal('Spring Mail for fan@example.com');
+    expect(events('visit_page')[0]).not.to.have.property('partner');
+    expect(gtagEvents('page_view')[0]![2]).not.to.have.property('partner');
+  });
+
   it('sends login per method, with the signed-in user, to the datalake and the tag manager', async () => {
     signIn({ token: 'tok-9', user: { id: 9, email: 'fan@example.com', first_name: 'Ann' } as never }, 'email');
     loginEvent('registration');

@@ -28,6 +28,7 @@ import { installWorld, ok, settle, T0, teardown, until, type Recorded, type Worl
 import { $settings, resetSession, signIn, startSession } from '../../src/stores/session.js';
 import { $config, setConfig } from '../../src/stores/config.js';
 import { resetAnalytics } from '../../src/stores/analytics/reset.js';
+import { keepOuterTracker } from '../../src/stores/analytics/datalake.js';
 
 const HOST = 'http://api.test';
 const API = `${HOST}/api`;
@@ -384,6 +385,7 @@ describe('checkout', () => {
       const body = buys()[0]!.body as Record<string, unknown>;
       expect(body).to.include({ type: 'event', id: 501, single_event_package_id: 900, payment_method: 'pm_saved' });
       expect(body.idempotency_key).to.match(/^[0-9a-f-]{36}$/);
+      expect(body, 'no partner on a page of none').not.to.have.property('partner');
       expect(state().view).to.equal('waiting');
       expect(storedAttempt()?.order?.id, 'kept for a reload').to.equal(70);
       const version = $entitlementsVersion.get();
@@ -394,6 +396,14 @@ describe('checkout', () => {
       expect(completed).to.deep.equal([{ orderId: 70, product: { type: 'event', id: 501 } }]);
       expect($entitlementsVersion.get(), 'players and lists hear that entitlements changed').to.equal(version + 1);
       expect(storedAttempt(), 'the attempt is over').to.equal(undefined);
+    });
+
+    it('the order names the partner the page is attributed to (here the landing address’s trk, a slug)', async () => {
+      w.server.on('GET', `${API}/orders/70`, ok(order()));
+      keepOuterTracker('acme-news', true);
+      await atPayment();
+      await store.pay({ kind: 'saved', id: 'pm_saved' });
+      expect(buys()[0]!.body).to.include({ partner: 'acme-news', payment_method: 'pm_saved' });
     });
 
     it('a new card becomes a PaymentMethod through Stripe; card data never reaches the API', async () => {

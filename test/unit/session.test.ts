@@ -89,8 +89,22 @@ describe('session', () => {
         analyticsUrl: 'https://cdn.test',
         analyticsExplicit: false,
         consentRequired: false,
+        partner: undefined,
       });
       expect($configError.get()).to.equal(undefined);
+    });
+
+    it('takes data-partner as a slug (trimmed, lowercased); anything else is ignored with a warning', () => {
+      setConfig({ channelKey: 'demo', partner: ' Springfield-Gazette ' }, 'https://cdn.test/channel-elements.js');
+      expect($config.get()?.partner).to.equal('springfield-gazette');
+      expect(w.lines.warn).to.deep.equal([]);
+      for (const bad of ['springfield gazette', 'acme--news', 'https://partner.test/?token=1', 'a'.repeat(41)]) {
+        setConfig({ channelKey: 'demo', partner: bad }, 'https://cdn.test/channel-elements.js');
+        expect($config.get()?.partner, bad).to.equal(undefined);
+        expect($configError.get(), 'the elements still start').to.equal(undefined);
+      }
+      expect(w.lines.warn).to.have.length(4);
+      expect(w.lines.warn[0]).to.contain('data-partner="springfield gazette" is not a partner slug');
     });
 
     it('takes an explicit analytics URL (sent even from localhost pages) and checks it', () => {

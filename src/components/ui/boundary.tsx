@@ -43,10 +43,7 @@ export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; fa
     const frame = this.props.frame ?? ((panel: ReactNode) => panel);
     return frame(
       <ErrorPanel
-        chunk={
-          this.state.error instanceof ChunkLoadError ||
-          (this.state.error as Error | undefined)?.name === 'ChunkLoadError'
-        }
+        kind={errorKind(this.state.error)}
         onRetry={() => {
           retryFailedChunks();
           this.setState({ error: undefined, failed: false });
@@ -56,8 +53,17 @@ export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; fa
   }
 }
 
+/**
+ * What failed: code that did not arrive (`chunk`), code that arrived but failed its integrity check (`chunkRefused`),
+ * or a render (`element`). Told by name as well: a chunk's error may come from another bundle's copy of the class.
+ */
+function errorKind(error: unknown): 'chunk' | 'chunkRefused' | 'element' {
+  if (!(error instanceof ChunkLoadError) && (error as Error | undefined)?.name !== 'ChunkLoadError') return 'element';
+  return (error as ChunkLoadError).refused ? 'chunkRefused' : 'chunk';
+}
+
 /** What the viewer sees: what went wrong, in their language, and Retry (focused, so a keyboard user is there). */
-function ErrorPanel(props: { chunk: boolean; onRetry: () => void }): ReactNode {
+function ErrorPanel(props: { kind: 'chunk' | 'chunkRefused' | 'element'; onRetry: () => void }): ReactNode {
   const { t } = useElement();
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -68,7 +74,7 @@ function ErrorPanel(props: { chunk: boolean; onRetry: () => void }): ReactNode {
   }, []);
   return (
     <div className="panel error" role="alert" part="error">
-      <p>{t(props.chunk ? 'errors.chunk' : 'errors.element')}</p>
+      <p>{t(`errors.${props.kind}`)}</p>
       <button ref={button} type="button" className="btn" part="button retry" onClick={props.onRetry}>
         {t('common.retry')}
       </button>

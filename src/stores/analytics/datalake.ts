@@ -16,6 +16,7 @@ import {
   type User,
 } from '../../api/contract.js';
 import { env } from '../../lib/env.js';
+import { partnerSlug } from '../../lib/ids.js';
 import { reportedPath } from '../../lib/url.js';
 import { toJson } from '../../lib/json.js';
 import { $config, type ChannelConfig } from '../config.js';
@@ -88,10 +89,24 @@ export function outerTracker(): string | undefined {
 export const cut = (value: string | undefined | null): string | undefined =>
   value ? value.slice(0, ANALYTICS_TEXT_MAX) : undefined;
 
-/** What every body carries: the profile, the page and the outer tracker. */
+/**
+ * The partner this page's analytics and orders are attributed to: the page's own (`data-partner`), else the outer
+ * tracker the visitor landed with in the last 3 h when it is a partner slug (a partner's link, `?trk=acme-news`).
+ */
+export function attributedPartner(): string | undefined {
+  return $config.get()?.partner ?? partnerSlug(outerTracker());
+}
+
+/** What every body carries: the profile, the page, the outer tracker and the partner. */
 export function commonFields(target: DatalakeTarget): Record<string, unknown> {
   const trk = outerTracker();
-  return { profile: target.profile, origin_url: cut(pageUrl()), ...(trk ? { trk } : {}) };
+  const partner = attributedPartner();
+  return {
+    profile: target.profile,
+    origin_url: cut(pageUrl()),
+    ...(trk ? { trk } : {}),
+    ...(partner ? { partner } : {}),
+  };
 }
 
 /** Who a body is about: the session and the signed-in viewer (id and email, as the service asks; never the token). */

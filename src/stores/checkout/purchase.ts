@@ -4,6 +4,7 @@
  */
 import type { Order } from '../../api/contract.js';
 import type { StripeCard } from '../../lib/stripe.js';
+import { attributedPartner } from '../analytics/datalake.js';
 import { getClient } from '../session.js';
 import type { Product } from './product.js';
 import { confirmSetup, paymentMethod } from './stripe.js';
@@ -34,7 +35,7 @@ export async function placeOrder(request: OrderRequest): Promise<Order> {
     // A trial needs a card confirmed for later charges, a saved one too (a setup intent, no charge now).
     const method = await confirmSetup(choice.kind === 'saved' ? choice.id : { card: choice.card! });
     const answer = await api.call('startTrial', {
-      body: { subscription_id: product.id, payment_method: method, idempotency_key: key },
+      body: { subscription_id: product.id, payment_method: method, idempotency_key: key, partner: attributedPartner() },
       cache: false,
     });
     return answer.data.order;
@@ -50,6 +51,8 @@ export async function placeOrder(request: OrderRequest): Promise<Order> {
       payment_method: method,
       save_card: choice.kind === 'new' ? choice.save : undefined,
       idempotency_key: key,
+      // The partner whose page (or link) this sale came through: the channel attributes it (README).
+      partner: attributedPartner(),
     },
     cache: false,
   });

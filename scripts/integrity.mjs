@@ -1,0 +1,116 @@
+/**
+ * Subresource Integrity for the bundle (rollup plugins of rollup.config.mjs). The elements build names every chunk by
+ * its content and records, once the files are written, each chunk's sha384 and the chunks it imports statically;
+ * the loader build embeds that table (`__CHUNK_INTEGRITY__`, read by src/loader/integrity.ts) and writes
+ * dist/integrity.json: the release's version, the versioned loader's own `integrity` value (what a page puts on its
+ * script tag) and every chunk's, the inventory a payment page's script policy asks for.
+ *
+ * A chunk's dynamic imports (a site page, hls.js, a language's texts) are rendered as a call to the loader's verifier
+ * before the import itself, so those chunks are checked too; without the loader on the page (the npm entry, bundled
+ * by the host's own tools) the call is absent and the import runs as written, a literal path a bundler can follow.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** The registered symbol under which the loader installs its verifier (src/loader/integrity.ts VERIFY_HOOK). */
+const VERIFY_HOOK = 'channel-elements.verify';
+
+/** The base64 sha384 of a file's bytes (an integrity value without its `sha384-` prefix). */
+const sha384 = (file) => createHash('sha384').update(readFileSync(file)).digest('base64');
+
+/**
+ * Renders `import('./x.js')` in a chunk as "ask the verifier, then import": `verify('./x.js', import.meta.url)`
+ * preloads x and its static imports with their integrity (the loader's table) and settles once they are in the
+ * module map, verified, or rejects and the import never runs.
+ */
+export function verifiedDynamicImports() {
+  return {
+    name: 'verified-dynamic-imports',
+    renderDynamicImport({ chunk, targetChunk }) {
+      // Only between chunks: the npm entry (index.js) is the host bundler's to load.
+      if (!targetChunk || !chunk.fileName.startsWith('chunks/') || !targetChunk.fileName.startsWith('chunks/'))
+        return null;
+      const target = JSON.stringify(`./${targetChunk.fileName.slice('chunks/'.length)}`);
+      return {
+        left: `Promise.resolve(globalThis[Symbol.for(${JSON.stringify(VERIFY_HOOK)})]?.(`,
+        right: `,import.meta.url)).then(()=>import(${target}))`,
+      };
+    },
+  };
+}
+
+/**
+ * The elements build's chunks: `plugin` records them (names and static imports when the bundle is generated, hashes
+ * once it is written); `table()` is what the loader embeds: `{ t: { tag: index }, c: [[file, sha384, [imports]]] }`,
+ * files under chunks/ sorted by name, imports as indexes into `c`.
+ */
+export function integrityTable(tags) {
+  /** file (under chunks/) -> its static imports (files under chunks/) */
+  const imports = new Map();
+  /** tag -> its root's file */
+  const entries = {};
+  /** file -> base64 sha384 */
+  const hashes = new Map();
+  const under = (fileName) => fileName.slice('chunks/'.length);
+  return {
+    plugin: {
+      name: 'chunk-integrity',
+      generateBundle(_options, bundle) {
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type !== 'chunk' || !chunk.fileName.startsWith('chunks/')) continue;
+          imports.set(under(chunk.fileName), chunk.imports.filter((f) => f.startsWith('chunks/')).map(under));
+          if (chunk.isEntry && tags.includes(chunk.name)) entries[chunk.name] = under(chunk.fileName);
+        }
+      },
+      writeBundle(options) {
+        // The bytes as written (the source map comment included): what a browser will hash.
+        for (const file of imports.keys()) hashes.set(file, sha384(join(options.dir, 'chunks', file)));
+      },
+    },
+    table() {
+      const files = [...imports.keys()].sort();
+      const index = new Map(files.map((file, i) => [file, i]));
+      const missing = tags.filter((tag) => !entries[tag]);
+      if (missing.length || hashes.size !== files.length)
+        throw new Error(`integrity: the elements build did not record ${missing.join(', ') || 'every chunk'}`);
+      return {
+        t: Object.fromEntries(tags.map((tag) => [tag, index.get(entries[tag])])),
+        c: files.map((file) => [file, hashes.get(file), imports.get(file).map((f) => index.get(f))]),
+      };
+    },
+    /** Each tag's root (`chunks/…`), for dist/integrity.json. */
+    tags() {
+      return Object.fromEntries(tags.map((tag) => [tag, `chunks/${entries[tag]}`]));
+    },
+    /** chunks/<file> -> `sha384-…`, for dist/integrity.json. */
+    list() {
+      return Object.fromEntries(
+        [...hashes].sort(([a], [b]) => a.localeCompare(b)).map(([f, h]) => [`chunks/${f}`, `sha384-${h}`]),
+      );
+    },
+  };
+}
+
+/**
+ * Writes dist/integrity.json once the versioned loader is written: `{ version, loader: { file, integrity }, alias,
+ * tags, chunks }` (tags: each tag's root chunk). The alias (channel-elements.js) has no integrity there on purpose: it changes with every release, so a
+ * page that pinned its hash would break at the next one.
+ */
+export function writeIntegrityJson(chunks, version) {
+  return {
+    name: 'integrity-json',
+    writeBundle(options) {
+      const file = basename(options.file);
+      if (file !== `channel-elements@${version}.js`) return;
+      const out = {
+        version,
+        loader: { file, integrity: `sha384-${sha384(options.file)}` },
+        alias: 'channel-elements.js',
+        tags: chunks.tags(),
+        chunks: chunks.list(),
+      };
+      writeFileSync(join(dirname(options.file), 'integrity.json'), `${JSON.stringify(out, null, 2)}\n`);
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * Subresource Integrity for every chunk the loader fetches: the build writes each chunk's sha384 and static imports
+ * into the loader (scripts/integrity.mjs), and no chunk runs before it and every module it imports statically are in
+ * the browser's module map, verified.
+ *
+ * `import()` takes no integrity, so each chunk is first fetched by a `<link rel="modulepreload" integrity>`: the
+ * browser checks the bytes and keeps the module, and the `import()` that follows takes it from the module map
+ * without fetching again. Measured in Chromium: a module whose preload failed its check is not remembered as
+ * failed, and an `import()` would fetch it afresh, unchecked; a static import that was not preloaded is fetched
+ * unchecked too. Hence the rules here: preload the chunk and all its static imports (the build's graph), wait until
+ * every one has loaded, and import only then; on any failure, never import.
+ *
+ * The chunks' own dynamic imports (a site page, hls.js, a language's texts) ask the verifier installed on the global
+ * object first (`verifiedDynamicImports` in scripts/integrity.mjs renders them so). Part of the tiny loader:
+ * dependency-free apart from the chunk-load errors.
+ */
+import { ChunkIntegrityError } from '../lib/chunks.js';
+
+/**
+ * The build's table: `t` gives each tag's root as an index into `c`; `c` lists every chunk: its file under chunks/,
+ * its sha384 (base64) and the indexes of the chunks it imports statically.
+ */
+export interface ChunkTable {
+  t: Record<string, number>;
+  c: [file: string, sha384: string, imports: number[]][];
+}
+
+/** Where the loader installs the verifier the chunks' dynamic imports call: `(specifier, importerUrl) => Promise`. */
+export const VERIFY_HOOK = Symbol.for('channel-elements.verify');
+
+/** Verifies chunks of `table` under `chunkBase` (the loader's `chunks/` URL, with its trailing slash). */
+export interface ChunkVerifier {
+  /** The URL of a tag's root chunk, if the table has it. */
+  tagUrl(tag: string): string | undefined;
+  /** Settles once the chunk at `url` and its static imports are in the module map, verified; rejects otherwise. */
+  verify(url: string): Promise<void>;
+}
+
+/** What a failed preload was: bytes that do not match (a ChunkIntegrityError), or a fetch that failed. */
+async function diagnose(href: string, file: string, expected: string): Promise<Error> {
+  let response: Response;
+  try {
+    response = await fetch(href, { credentials: 'omit' });
+  } catch {
+    return new Error(`${file} could not be fetched`);
+  }
+  if (!response.ok) return new Error(`${file} answered HTTP ${response.status}`);
+  // The digest needs a secure context; elsewhere an answer that arrived is taken as the refused one.
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) return new ChunkIntegrityError(file, expected);
+  const digest = new Uint8Array(await subtle.digest('SHA-384', await response.arrayBuffer()));
+  const actual = `sha384-${btoa(String.fromCharCode(...digest))}`;
+  // The same bytes as the build's: the preload failed for another reason (the connection), not the check.
+  return actual === expected
+    ? new Error(`${file} could not be loaded`)
+    : new ChunkIntegrityError(file, expected, actual);
+}
+
+/**
+ * A verifier of `table`'s chunks under `chunkBase`, also installed as the chunks' VERIFY_HOOK. Where the browser
+ * has no `modulepreload` (Safari before 17, Firefox before 115) chunks cannot be verified: they load as they did
+ * before integrity, and the console says so once.
+ */
+export function installVerifier(table: ChunkTable, chunkBase: string, doc: Document = document): ChunkVerifier {
+  const index = new Map(table.c.map(([file], i) => [file, i]));
+  const loads = new Map<number, Promise<void>>();
+  const supported = doc.createElement('link').relList?.supports?.('modulepreload') === true;
+  let warned = false;
+
+  /** Preloads one chunk with its integrity (once; again after a failure). */
+  const preload = (i: number): Promise<void> => {
+    let load = loads.get(i);
+    if (load) return load;
+    const [file, hash] = table.c[i]!;
+    const href = chunkBase + file;
+    const expected = `sha384-${hash}`;
+    load = new Promise<void>((resolve, reject) => {
+      const link = doc.createElement('link');
+      link.rel = 'modulepreload';
+      link.integrity = expected;
+      link.href = href;
+      link.onload = () => resolve();
+      link.onerror = () => {
+        link.remove();
+        void diagnose(href, `chunks/${file}`, expected).then(reject);
+      };
+      (doc.head ?? doc.documentElement).appendChild(link);
+    });
+    // A later insertion of the tag (or Retry) tries again with a fresh preload.
+    load.catch(() => loads.delete(i));
+    loads.set(i, load);
+    return load;
+  };
+
+  const verify = (url: string): Promise<void> => {
+    const file = url.startsWith(chunkBase) ? url.slice(chunkBase.length) : undefined;
+    const root = file === undefined ? undefined : index.get(file);
+    if (root === undefined) return Promise.reject(new ChunkIntegrityError(url));
+    if (!supported) {
+      if (!warned)
+        console.warn(
+          'channel-elements: this browser has no modulepreload, so the chunks load without their integrity check.',
+        );
+      warned = true;
+      return Promise.resolve();
+    }
+    // The chunk and every module it imports statically, each once.
+    const all = new Set<number>();
+    const walk = (i: number) => {
+      if (all.has(i)) return;
+      all.add(i);
+      for (const j of table.c[i]![2]) walk(j);
+    };
+    walk(root);
+    return Promise.all([...all].map(preload)).then(() => undefined);
+  };
+
+  // The chunks' dynamic imports: those of this loader's chunks are verified; anything else is not ours to check.
+  Object.defineProperty(globalThis, VERIFY_HOOK, {
+    configurable: true,
+    value: (specifier: string, importer: string) => {
+      const url = new URL(specifier, importer).href;
+      return url.startsWith(chunkBase) ? verify(url) : undefined;
+    },
+  });
+
+  return {
+    tagUrl: (tag) => {
+      const i = table.t[tag];
+      return i === undefined ? undefined : chunkBase + table.c[i]![0];
+    },
+    verify,
+  };
+}

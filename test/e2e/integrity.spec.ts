@@ -1,0 +1,156 @@
+// Subresource Integrity for the chunks (src/loader/integrity.ts): every chunk the loader fetches is checked against
+// the hash the build wrote into it before it runs; a chunk whose bytes were changed (here by a Playwright route that
+// alters the answer, as a compromised CDN would) is refused: a clear console error, a log entry, and a translated
+// message where the element (or the lazy part) would be. The altered code never runs.
+import type { APIRequestContext, Page, Route } from '@playwright/test';
+import { devSecret, expect, test } from './fixtures';
+import { BUNDLE_ORIGIN, HOST_ORIGIN, builtBundle, expectEvents } from './helpers';
+
+const built = builtBundle();
+
+/** Answers a chunk with its real bytes plus a line that would mark the page, were it ever run. */
+async function tampered(route: Route): Promise<void> {
+  const response = await route.fetch();
+  await route.fulfill({ response, body: `${await response.text()}\n;globalThis.__tampered = true;` });
+}
+
+/** Whether the altered code ran (it never may). */
+const ranTampered = (page: Page) => page.evaluate(() => (globalThis as { __tampered?: boolean }).__tampered === true);
+
+async function chunkLogs(request: APIRequestContext): Promise<{ service: string; message: string }[]> {
+  const answer = await request.get(`${BUNDLE_ORIGIN}/__dev/logs?channel_key=demo`, {
+    headers: { 'X-Channel-Dev-Secret': devSecret() },
+  });
+  return ((await answer.json()) as { data: { service: string; message: string }[] }).data.filter(
+    (row) => row.service === 'chunk',
+  );
+}
+
+test('every chunk runs verified: preloaded with the build’s integrity before it runs, and fetched once', async ({
+  page,
+}) => {
+  const chunkRequests: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/chunks/')) chunkRequests.push(r.url());
+  });
+  // The site on the CMS host (another origin): the site's root and shared chunks, then a page loaded lazily.
+  await page.goto(`${HOST_ORIGIN}/site/`);
+  const app = page.locator('channel-app');
+  await expect(app.locator('h1[part~="page-title"]')).toHaveCount(1, { timeout: 15_000 });
+  await app.getByRole('link', { name: 'FAQ' }).first().click();
+  await expect(app.locator('h1[part~="page-title"]')).toHaveText(/FAQ|Frequently/i, { timeout: 10_000 });
+
+  const preloads = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map(
+      (l) => [l.href, l.integrity] as const,
+    ),
+  );
+  const integrityOf = new Map(preloads);
+  expect(chunkRequests.some((url) => /\/chunks\/Faq-[\w-]{8}\.js$/.test(url))).toBe(true);
+  expect(chunkRequests).toContain(`${BUNDLE_ORIGIN}/${built.tags['channel-app']}`);
+  for (const url of new Set(chunkRequests)) {
+    // Each chunk that was fetched was fetched by its integrity preload, with the build's hash, and never again.
+    const path = new URL(url).pathname.slice(1);
+    expect(integrityOf.get(url), url).toBe(built.chunks[path]);
+    expect(
+      chunkRequests.filter((u) => u === url),
+      url,
+    ).toHaveLength(1);
+  }
+});
+
+test.describe('a chunk whose bytes were changed', () => {
+  // The browser's own line, and ours (one pattern: Playwright reads a two-item option as [value, options]).
+  test.use({
+    allowConsoleErrors: [
+      /Failed to find a valid digest in the 'integrity' attribute|could not load <channel-(schedule|player)>: Error: the code of <channel-(schedule|player)> was refused/,
+    ],
+  });
+
+  for (const [what, pattern] of [
+    ['the tag’s own chunk', /\/chunks\/channel-schedule-[\w-]{8}\.js$/],
+    ['a chunk it imports (the shared session)', /\/chunks\/session-[\w-]{8}\.js$/],
+  ] as const) {
+    test(`${what}: refused with a console error naming it, a log entry and a message in the element`, async ({
+      page,
+      request,
+    }) => {
+      const before = (await chunkLogs(request)).length;
+      const errors: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+      await page.route(pattern, tampered);
+      await page.goto(`${HOST_ORIGIN}/cms.html`);
+      const note = page.locator('channel-schedule [data-channel-unloaded]');
+      await expect(note).toHaveText(
+        'This part of the page was blocked: its code did not pass a security check. Please try again later.',
+        { timeout: 10_000 },
+      );
+      await expect(note).toHaveAttribute('role', 'alert');
+      const ours = errors.find((e) => e.startsWith('channel-elements: could not load <channel-schedule>'));
+      expect(ours).toMatch(pattern.source.includes('session') ? /chunks\/session-/ : /chunks\/channel-schedule-/);
+      expect(ours).toContain('does not match its integrity hash (expected sha384-');
+      expect(ours).toContain('serve the chunks/ folder of this script');
+      // The changed code never ran, and the element never started.
+      expect(await ranTampered(page)).toBe(false);
+      await expect(page.locator('channel-schedule [part~="schedule"]')).toHaveCount(0);
+      await expect
+        .poll(async () =>
+          (await chunkLogs(request))
+            .slice(before)
+            .map((row) => row.message)
+            .join('\n'),
+        )
+        .toContain('the code of <channel-schedule> was refused');
+    });
+  }
+
+  test('in French on a French page', async ({ page }) => {
+    await page.route(/\/chunks\/session-[\w-]{8}\.js$/, tampered);
+    await page.goto(`${BUNDLE_ORIGIN}/french.html`);
+    await expect(page.locator('channel-player [data-channel-unloaded]')).toHaveText(
+      'Cette partie de la page a été bloquée : son code n’a pas passé un contrôle de sécurité. Réessayez plus tard.',
+      { timeout: 10_000 },
+    );
+    expect(await ranTampered(page)).toBe(false);
+  });
+});
+
+test.describe('a lazily loaded chunk whose bytes were changed', () => {
+  // The browser's line, and React's of the error its boundary caught.
+  test.use({
+    allowConsoleErrors: [
+      /Failed to find a valid digest in the 'integrity' attribute|ChunkLoadError: the code of the faq page was refused/,
+    ],
+  });
+
+  test('a site page: refused with the panel, the menu still works, Retry loads the real one', async ({ page }) => {
+    let tamper = true;
+    await page.route(/\/chunks\/Faq-[\w-]{8}\.js$/, (route) => (tamper ? tampered(route) : route.continue()));
+    await page.goto(`${HOST_ORIGIN}/site/`);
+    const app = page.locator('channel-app');
+    await expect(app.locator('h1[part~="page-title"]')).toHaveCount(1, { timeout: 15_000 });
+    await app.getByRole('link', { name: 'FAQ' }).first().click();
+    const panel = app.locator('main [part~="error"]');
+    await expect(panel).toContainText(
+      'This part was blocked: its code did not pass a security check. Please try again later.',
+    );
+    expect(await ranTampered(page)).toBe(false);
+    await expect(app.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+    tamper = false;
+    await panel.getByRole('button', { name: 'Try again' }).click();
+    await expect(app.locator('h1[part~="page-title"]')).toHaveText(/FAQ|Frequently/i, { timeout: 10_000 });
+    expect(await ranTampered(page)).toBe(false);
+  });
+});
+
+test('a page that pins the release: the versioned loader with integrity and crossorigin, from another origin', async ({
+  page,
+}) => {
+  const loader = page.waitForResponse(`${BUNDLE_ORIGIN}/${built.loader.file}`);
+  await page.goto(`${HOST_ORIGIN}/partner.html`);
+  const script = page.locator(`script[src="${BUNDLE_ORIGIN}/${built.loader.file}"]`);
+  await expect(script).toHaveAttribute('integrity', built.loader.integrity);
+  await expect(script).toHaveAttribute('crossorigin', 'anonymous');
+  expect((await loader).headers()['access-control-allow-origin']).toBe('*');
+  await expectEvents(page.locator('channel-schedule'));
+});
