@@ -15,6 +15,11 @@ export const en = {
     ok: 'OK',
     cancel: 'Cancel',
   },
+  price: {
+    perMonth: '{{price}} / month',
+    perYear: '{{price}} / year',
+    regular: ', regular price {{price}}',
+  },
   elements: {
     schedule: 'Schedule',
     player: 'Video player',
@@ -86,8 +91,6 @@ export const en = {
       team: 'Team pass',
       monthly: 'Monthly subscription',
       annual: 'Annual subscription',
-      perMonth: '{{price}} / month',
-      perYear: '{{price}} / year',
       trial: '{{days}}-day free trial',
       buy: 'Buy {{name}}',
       choose: 'Choose',

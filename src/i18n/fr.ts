@@ -14,6 +14,11 @@ export const fr: Translation = {
     ok: 'OK',
     cancel: 'Annuler',
   },
+  price: {
+    perMonth: '{{price}} / mois',
+    perYear: '{{price}} / an',
+    regular: ', prix normal {{price}}',
+  },
   elements: {
     schedule: 'Programme',
     player: 'Lecteur vidéo',
@@ -87,8 +92,6 @@ export const fr: Translation = {
       team: "Passe d'équipe",
       monthly: 'Abonnement mensuel',
       annual: 'Abonnement annuel',
-      perMonth: '{{price}} / mois',
-      perYear: '{{price}} / an',
       trial: "{{days}} jours d'essai gratuit",
       buy: 'Acheter {{name}}',
       choose: 'Choisir',

@@ -147,11 +147,11 @@ test('paid without access shows the paywall with the offers that unlock it, and 
   await expect(offers).toHaveCount(4);
   await expect(offers.nth(0)).toContainText('Single event pass');
   await expect(offers.nth(1)).toContainText('Hockey Season Pass');
-  await expect(offers.nth(1)).toContainText('$29.99');
+  await expect(offers.nth(1)).toContainText('USD $29.99');
   await expect(offers.nth(2)).toContainText('All-Access Monthly');
-  await expect(offers.nth(2)).toContainText('$9.99 / month');
+  await expect(offers.nth(2)).toContainText('USD $9.99 / month');
   await expect(offers.nth(2)).toContainText('7-day free trial');
-  await expect(offers.nth(3)).toContainText('$99.99 / year');
+  await expect(offers.nth(3)).toContainText('USD $99.99 / year');
   await offers.nth(1).getByRole('button', { name: 'Buy Hockey Season Pass' }).click();
   await expect(page.locator('#event-log')).toContainText('channel-purchase-request');
   await expect(page.locator('#event-log')).toContainText('"type":"package","id":1');

@@ -412,7 +412,8 @@ describe('<channel-schedule>', () => {
         ['badge badge-live', 'Live'],
         ['badge badge-free', 'Free'],
       ]);
-      expect(badges(cards[1]!)).to.deep.equal([['badge badge-paid', 'Paid · $9.99']]);
+      // The price in the spec's form: the currency code, its sign and the amount.
+      expect(badges(cards[1]!)).to.deep.equal([['badge badge-paid', 'Paid · USD\u00a0$9.99']]);
       // has_access on a paid event: purchased, and no price.
       expect(badges(cards[2]!)).to.deep.equal([['badge badge-purchased', 'Purchased']]);
     });
@@ -1214,8 +1215,8 @@ describe('<channel-schedule>', () => {
       expect($(el, '[part~="title"]')?.textContent).to.equal('Événements à venir');
       expect($(el, '[part~="frame"]')?.getAttribute('lang')).to.equal('fr');
       expect($(el, '[part~="badge-live"]')?.textContent).to.equal('En direct');
-      // The channel currency (USD) in French number formatting.
-      expect($(el, '[part~="badge-paid"]')?.textContent).to.match(/9,99\s\$US$/);
+      // The channel currency (USD) in the spec's form, with French digits.
+      expect($(el, '[part~="badge-paid"]')?.textContent).to.equal('Payant · USD\u00a0$9,99');
     });
 
     it('takes the language of the nearest [lang] ancestor', async () => {

@@ -13,7 +13,8 @@ import { trialDays } from '../../stores/commerce/pricing.js';
 import { $user } from '../../stores/session.js';
 import { eventTitle } from '../ui/event.js';
 import { useElement } from '../ui/shell.js';
-import { BackButton, Failure, kindKey, Loading, StepTitle, usePrice } from './parts.js';
+import { usePrice } from '../ui/price.js';
+import { BackButton, Failure, kindKey, Loading, StepTitle } from './parts.js';
 import { c, checkoutErrorText } from './texts.js';
 
 /** A product's title: an event reads "Away @ Home". */
@@ -111,7 +112,7 @@ function Breakdown(props: { pricing: Pricing; coupon: string | undefined }): Rea
   const { t } = useElement();
   const price = usePrice();
   const { pricing } = props;
-  const money = (amount: number) => price(amount, pricing.currency);
+  const money = (amount: number) => price(amount, { currency: pricing.currency });
   const code = pricing.coupon || props.coupon;
   return (
     <dl className="breakdown" aria-label={t(c('summary.breakdown'))} part="breakdown">
@@ -136,7 +137,7 @@ function Breakdown(props: { pricing: Pricing; coupon: string | undefined }): Rea
       {pricing.discount > 0 ? (
         <div part="discount">
           <dt>{code ? t(c('summary.discountCode'), { code }) : t(c('summary.discount'))}</dt>
-          <dd>−{money(pricing.discount)}</dd>
+          <dd>{money(-pricing.discount)}</dd>
         </div>
       ) : null}
       <div className="total-row" part="total">
