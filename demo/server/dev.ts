@@ -61,6 +61,8 @@ export interface DevContext {
   clock(): Clock;
   /** A channel's orders for GET /__dev/orders (payments.ts). */
   orders(channelKey: string, email: string | null): unknown[];
+  /** Writes the stored copy of a channel's settings after a change (resolves once written). */
+  settingsChanged(channelId: number): Promise<void>;
 }
 
 const optionalNumber = (value: string | null) => (value === null || value === '' ? undefined : Number(value));
@@ -217,8 +219,10 @@ async function settings(ctx: DevContext, method: string, channelKey: string, req
     if (Object.keys(problems).length) throw new HttpError(422, 'These settings cannot be stored.', problems);
     json = JSON.stringify(merged);
   } else if (method === 'DELETE') json = String(row.fixture_json);
-  if (method === 'POST' || method === 'DELETE')
+  if (method === 'POST' || method === 'DELETE') {
     db.run('UPDATE settings SET json = ? WHERE channel_id = ?', [json, row.channel_id!]);
+    await ctx.settingsChanged(Number(row.channel_id));
+  }
   return JSON.parse(json);
 }
 

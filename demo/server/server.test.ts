@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -21,6 +21,7 @@ import initSqlJs from 'sql.js';
 import { SCHEMA_VERSION } from './db.js';
 import { DEV_SECRET_HEADER } from './exposure.js';
 import { startServer, type RunningServer } from './server.js';
+import { copyFileName } from './settings-copy.js';
 import { ok, request as fetchAnswer } from './test-helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'channel-server-test-'));
@@ -245,6 +246,55 @@ describe('channel content', () => {
     const demoColors = (await get('colors', 'color-settings/web')).body.data;
     const frColors = (await get('colors', 'color-settings/web', 'demo-fr')).body.data;
     assert.notEqual(frColors['primary-color'], demoColors['primary-color']);
+  });
+
+  test('the stored copy of the settings: a file written at start and on each change, served from the file', async () => {
+    const file = join(tmp, 'data', 'storage', 'settings', 'demo.json');
+    const served = (await get('settings', 'settings')).body.data;
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), served, 'written at start, as GET settings serves them');
+    const copy = await call('/storage/settings/demo.json');
+    assert.equal(copy.status, 200);
+    assert.match(copy.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(copy.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(copy.headers.get('cache-control'), 'no-cache', 'dev mode: always fresh');
+    assert.deepEqual(copy.body, served);
+    ok(endpoints.settings.response.safeParse({ data: copy.body }).success, 'what the client parses settings with');
+    try {
+      // A change reaches the copy before the change is answered.
+      await post('/__dev/settings?channel_key=demo', { name: 'Renamed Sports' });
+      assert.equal(JSON.parse(readFileSync(file, 'utf8')).name, 'Renamed Sports');
+      assert.equal((await call('/storage/settings/demo.json')).body.name, 'Renamed Sports');
+      // The copy answers where the API cannot: settings the database can no longer read fail GET settings.
+      const row = server.db.get(
+        "SELECT json FROM settings WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
+      )!;
+      server.db.run(
+        "UPDATE settings SET json = '{' WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
+      );
+      try {
+        assert.equal((await get('settings', 'settings')).status, 500);
+        const still = await call('/storage/settings/demo.json');
+        assert.equal(still.status, 200);
+        assert.equal(still.body.name, 'Renamed Sports');
+      } finally {
+        server.db.run(
+          "UPDATE settings SET json = ? WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
+          [row.json!],
+        );
+      }
+    } finally {
+      await call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
+    }
+    assert.equal(JSON.parse(readFileSync(file, 'utf8')).name, 'Demo Sports Network', 'restored, and so is the copy');
+    // Only channels' keys name a copy: anything else is a 404, never a file of the server's.
+    for (const path of [
+      '/storage/settings/nope.json',
+      '/storage/settings/..%2Fdev-secret.json',
+      '/storage/settings/demo.txt',
+    ])
+      assert.equal((await call(path)).status, 404, path);
+    assert.equal((await rawGet(server.port, '/storage/settings/../dev-secret.json')).status, 404);
+    assert.equal(copyFileName('../x/.json'), '%2e%2e%2Fx%2F%2ejson.json');
   });
 
   test('404s: unknown page, form, event of another channel, API path; profile is 401', async () => {
