@@ -125,6 +125,17 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
       description: 'link template of an event (library: `/watch_library/{id}`)',
     },
     showFilters: { type: FLAG, description: 'show the gender, sport, city and state filters' },
+    showCalendar: {
+      type: FLAG,
+      description:
+        "show the calendar: a week strip of days in the viewer's time zone to list one day's events (or all days)",
+    },
+    day: {
+      type: 'string',
+      description:
+        "only the events of one day, `YYYY-MM-DD` in the viewer's time zone, or `today`; with show-calendar, the " +
+        'day it shows first',
+    },
     favorites: {
       type: FLAG,
       description:
@@ -152,6 +163,12 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
     'title',
     'count',
     'filters',
+    ['calendar', 'the day picker (show-calendar)'],
+    ['calendar-all', 'its "All days" choice'],
+    ['calendar-day', 'a day of its week strip (`aria-checked` when chosen, `aria-current="date"` today)'],
+    ['calendar-previous', 'its previous-week button'],
+    ['calendar-next', 'its next-week button'],
+    ['day', 'the day a fixed-day schedule (`day` without show-calendar) lists'],
     'list',
     'table',
     'event',

@@ -37,6 +37,10 @@ export interface ChannelScheduleElementAttributes {
   'watch-url'?: string;
   /** show the gender, sport, city and state filters */
   'show-filters'?: boolean;
+  /** show the calendar: a week strip of days in the viewer's time zone to list one day's events (or all days) */
+  'show-calendar'?: boolean;
+  /** only the events of one day, `YYYY-MM-DD` in the viewer's time zone, or `today`; with show-calendar, the day it shows first */
+  day?: string;
   /** only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in */
   favorites?: boolean;
   /** this element's language (default: the page's `lang`, else the channel's) */
@@ -78,6 +82,10 @@ export interface ChannelScheduleElement extends HTMLElement {
   watchUrl: string | undefined;
   /** The `show-filters` attribute's value: show the gender, sport, city and state filters */
   showFilters: string | undefined;
+  /** The `show-calendar` attribute's value: show the calendar: a week strip of days in the viewer's time zone to list one day's events (or all days) */
+  showCalendar: string | undefined;
+  /** The `day` attribute's value: only the events of one day, `YYYY-MM-DD` in the viewer's time zone, or `today`; with show-calendar, the day it shows first */
+  day: string | undefined;
   /** The `favorites` attribute's value: only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in */
   favorites: string | undefined;
   addEventListener<K extends keyof ChannelScheduleElementEventMap>(

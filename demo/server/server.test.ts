@@ -457,6 +457,20 @@ describe('events', () => {
       secs.map((e) => e.id),
       today.map((e) => e.id),
     );
+    // The schedule's calendar: a New York day (midnight EDT, then the spec's 86,400 s, end_date its last second)
+    // lists exactly the events starting in it, whatever their status.
+    const start = Date.parse(`${day}T04:00:00Z`) / 1000;
+    const all = (await events('limit=500')).data;
+    const expected = all.filter((e) => e.event_utc_ts >= start && e.event_utc_ts < start + 86400).map((e) => e.id);
+    ok(expected.length > 0, 'seed events on that day');
+    const window = (await events(`start_date=${start}&end_date=${start + 86399}&limit=500`)).data;
+    assert.deepEqual(window.map((e) => e.id).sort(), expected.sort());
+    const edge = window[0]!.event_utc_ts;
+    assert.deepEqual(
+      (await events(`start_date=${edge}&end_date=${edge}&limit=500`)).data.map((e) => e.event_utc_ts),
+      window.filter((e) => e.event_utc_ts === edge).map((e) => e.event_utc_ts),
+      'both ends count: an event at exactly end_date is in, the next second is the next window',
+    );
   });
 
   test('422 with errors for invalid query values', async () => {

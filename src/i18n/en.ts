@@ -123,6 +123,7 @@ export const en = {
       vod: 'No recorded events yet.',
       all: 'No events yet.',
       filtered: 'No events match these filters.',
+      day: 'No events on {{date}}.',
     },
     loading: 'Loading events…',
     loadError: 'The events could not be loaded.',
@@ -174,6 +175,14 @@ export const en = {
       male: 'Men',
       female: 'Women',
       clear: 'Clear filters',
+    },
+    calendar: {
+      label: 'Calendar',
+      day: 'Day',
+      all: 'All days',
+      today: 'Today, {{date}}',
+      previous: 'Previous week',
+      next: 'Next week',
     },
   },
   favourites: {

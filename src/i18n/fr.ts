@@ -124,6 +124,7 @@ export const fr: Translation = {
       vod: "Aucun événement enregistré pour l'instant.",
       all: "Aucun événement pour l'instant.",
       filtered: 'Aucun événement ne correspond à ces filtres.',
+      day: 'Aucun événement le {{date}}.',
     },
     loading: 'Chargement des événements…',
     loadError: "Les événements n'ont pas pu être chargés.",
@@ -175,6 +176,14 @@ export const fr: Translation = {
       male: 'Hommes',
       female: 'Femmes',
       clear: 'Effacer les filtres',
+    },
+    calendar: {
+      label: 'Calendrier',
+      day: 'Jour',
+      all: 'Tous les jours',
+      today: "Aujourd'hui, {{date}}",
+      previous: 'Semaine précédente',
+      next: 'Semaine suivante',
     },
   },
   favourites: {

@@ -8,6 +8,7 @@
 import { atom, type ReadableAtom } from 'nanostores';
 import { MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
+import { dayFilter } from '../lib/time.js';
 import { $entitlementsVersion, lastEntitlementsChange } from './commerce/entitlements.js';
 import { $favouritesVersion } from './favourites.js';
 import { $token, $user, getClient, identified, startSession } from './session.js';
@@ -29,6 +30,8 @@ export interface ScheduleQuery {
   gender?: string | undefined;
   city?: string | undefined;
   state?: string | undefined;
+  /** One calendar day (`YYYY-MM-DD` in the viewer's time zone): only the events starting on it. */
+  day?: string | undefined;
   /** Show at most this many events (still fetched page by page). */
   limit?: number | undefined;
   /** Only the events of the signed-in user's favourites (`GET events/favorite`, same parameters). */
@@ -41,9 +44,11 @@ export interface ScheduleFilters {
   sport?: string | undefined;
   city?: string | undefined;
   state?: string | undefined;
+  /** The calendar's day ('' for every day). */
+  day?: string | undefined;
 }
 
-/** Every filter set to "All". */
+/** Every filter of the filter bar set to "All" (the calendar's day is its own: Clear filters keeps it). */
 export const NO_FILTERS: ScheduleFilters = { gender: '', sport: '', city: '', state: '' };
 
 /** The filters in effect: each chosen one, else the view's option. */
@@ -53,6 +58,7 @@ export function effectiveFilters(base: ScheduleQuery, chosen: ScheduleFilters): 
     sport: chosen.sport ?? base.sport,
     city: chosen.city ?? base.city,
     state: chosen.state ?? base.state,
+    day: chosen.day ?? base.day,
   };
 }
 
@@ -99,7 +105,7 @@ export interface Schedule {
   $chosen: ReadableAtom<ScheduleFilters>;
   /** Shows the view's options with the filters chosen so far; fetches only when the query changes. */
   show(base: ScheduleQuery): void;
-  /** The viewer chose filters (`NO_FILTERS` clears them). */
+  /** The viewer chose filters (`NO_FILTERS` clears those of the filter bar); the ones not given stay. */
   filter(chosen: ScheduleFilters): void;
   /** Shows a new query (drops the current list, cancels its requests). */
   setQuery(query: ScheduleQuery): void;
@@ -114,7 +120,8 @@ export interface Schedule {
 /**
  * Query parameters of `GET /events` for a schedule query and page. `GET events/favorite` takes the same; of the
  * ones the API names for it (stream_status, start_date, end_date, offset, limit, sort_field, sort_direction) a
- * schedule sets no dates and no sorting, so those never go out. Empty values are dropped by the client.
+ * schedule sets the dates of its calendar's day (`dayFilter`) and no sorting. Empty values are dropped by the
+ * client.
  */
 export function eventsQuery(query: ScheduleQuery, offset: number): Record<string, string | number | undefined> {
   const stream = SCHEDULE_KINDS[query.kind] as StreamStatus | undefined;
@@ -127,6 +134,7 @@ export function eventsQuery(query: ScheduleQuery, offset: number): Record<string
     gender: query.gender,
     city: query.city,
     state: query.state,
+    ...(query.day ? dayFilter(query.day) : {}),
     offset,
     // Pages stay small whatever the limit: 5,000 events parse and render a page at a time, so the first rows
     // show right after the first answer and no single task handles thousands of events.
@@ -228,7 +236,7 @@ export function createSchedule(): Schedule {
       update();
     },
     filter(next) {
-      $chosen.set(next);
+      $chosen.set({ ...$chosen.get(), ...next });
       update();
     },
     setQuery(next) {

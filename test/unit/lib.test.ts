@@ -5,7 +5,17 @@
 import { expect } from '@open-wc/testing';
 import { COLOR_VARIANTS, colorDeclarations, parseHex } from '../../src/lib/colors.js';
 import { formatPrice } from '../../src/lib/money.js';
-import { TIME_ZONE_ALIASES, formatEventTime, resolveTimeZone } from '../../src/lib/time.js';
+import {
+  CALENDAR_DAY_SECONDS,
+  TIME_ZONE_ALIASES,
+  addDays,
+  dayFilter,
+  dayOf,
+  dayStart,
+  formatEventTime,
+  isDay,
+  resolveTimeZone,
+} from '../../src/lib/time.js';
 import { fillTemplate, redactData, redactMediaUrl, redactUrl } from '../../src/lib/url.js';
 
 /** Intl uses narrow and plain no-break spaces and a real minus sign; compare text as a reader sees it. */
@@ -133,6 +143,51 @@ describe('formatPrice', () => {
   it('falls back to USD for a malformed currency code instead of throwing', () => {
     expect(plain(formatPrice(12.5, 'dollars', 'en-US'))).to.equal('USD $12.50');
     expect(plain(formatPrice(12.5, '$', 'en-US'))).to.equal('USD $12.50');
+  });
+});
+
+describe('calendar days', () => {
+  it('reads and moves YYYY-MM-DD days', () => {
+    expect(['2030-03-02', '2028-02-29'].map(isDay)).to.deep.equal([true, true]);
+    expect(['2030-02-29', '2030-13-01', '2030-3-2', 'today', ''].map(isDay)).to.deep.equal([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(addDays('2030-02-27', 2)).to.equal('2030-03-01');
+    expect(addDays('2030-01-01', -1)).to.equal('2029-12-31');
+  });
+
+  it("finds a day's midnight in a zone, across its clock changes", () => {
+    const ny = 'America/New_York';
+    expect(dayStart('2030-03-02', ny)).to.equal(Date.UTC(2030, 2, 2, 5) / 1000);
+    // 10 March 2030: clocks go forward at 2:00, so that day is 23 hours long; the next midnight is EDT.
+    expect(dayStart('2030-03-10', ny)).to.equal(Date.UTC(2030, 2, 10, 5) / 1000);
+    expect(dayStart('2030-03-11', ny)).to.equal(Date.UTC(2030, 2, 11, 4) / 1000);
+    expect(dayStart('2030-07-01', 'Europe/Paris')).to.equal(Date.UTC(2030, 5, 30, 22) / 1000);
+    expect(dayStart('2030-07-01', 'Asia/Tokyo')).to.equal(Date.UTC(2030, 5, 30, 15) / 1000);
+    expect(dayStart('2030-07-01', 'UTC')).to.equal(Date.UTC(2030, 6, 1) / 1000);
+    // Where a clock change skips midnight itself (Santiago, 8 September 2024: 00:00 became 01:00), the day starts at 01:00.
+    expect(dayStart('2024-09-08', 'America/Santiago')).to.equal(Date.UTC(2024, 8, 8, 4) / 1000);
+  });
+
+  it('names the day of an instant in a zone', () => {
+    const evening = Date.UTC(2030, 2, 2, 0) / 1000; // 19:00 on 1 March in New York
+    expect(dayOf(evening, 'America/New_York')).to.equal('2030-03-01');
+    expect(dayOf(evening, 'Europe/Paris')).to.equal('2030-03-02');
+    expect(dayOf(Date.UTC(2030, 2, 2, 4, 59, 59) / 1000, 'America/New_York')).to.equal('2030-03-01');
+    expect(dayOf(Date.UTC(2030, 2, 2, 5) / 1000, 'America/New_York')).to.equal('2030-03-02');
+  });
+
+  it("the API's filter of a day: its start, then the spec's 86,400 s, end_date being the last of them", () => {
+    const start = Date.UTC(2030, 2, 10, 5) / 1000;
+    expect(dayFilter('2030-03-10', 'America/New_York')).to.deep.equal({
+      start_date: String(start),
+      end_date: String(start + CALENDAR_DAY_SECONDS - 1),
+    });
+    expect(CALENDAR_DAY_SECONDS).to.equal(86_400);
   });
 });
 

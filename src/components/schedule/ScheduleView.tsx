@@ -20,6 +20,7 @@ import { ToastList } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { EventList } from './EventList.js';
 import { useListViewed } from '../ui/list-viewed.js';
+import { DayPicker, useDayText } from './DayPicker.js';
 import { FilterBar } from './FilterBar.js';
 import type { ScheduleOptions } from './options.js';
 
@@ -47,6 +48,7 @@ export function ScheduleView(props: {
   const state = useStore(schedule.$state);
   const toastList = useStore(toasts.$toasts);
   const user = useStore($user);
+  const dayText = useDayText();
   const titleId = useId();
   // Stable callbacks, so that appending a page re-renders only the new rows.
   const onSelect = useCallback(
@@ -119,16 +121,18 @@ export function ScheduleView(props: {
       </div>
     );
   } else if (state.events.length === 0) {
-    const empty = narrows(filters)
-      ? 'schedule.empty.filtered'
-      : !options.favorites
-        ? `schedule.empty.${options.kind}`
-        : noFavourites
-          ? 'schedule.favourites.none'
-          : 'schedule.favourites.empty';
+    const empty = filters.day
+      ? 'schedule.empty.day'
+      : narrows(filters)
+        ? 'schedule.empty.filtered'
+        : !options.favorites
+          ? `schedule.empty.${options.kind}`
+          : noFavourites
+            ? 'schedule.favourites.none'
+            : 'schedule.favourites.empty';
     body = (
       <div className="panel" part="empty">
-        <p>{t(empty)}</p>
+        <p>{t(empty, { date: filters.day ? dayText(filters.day).full : '' })}</p>
       </div>
     );
   } else {
@@ -167,6 +171,14 @@ export function ScheduleView(props: {
         ) : null}
       </div>
       <AttributeNotices notices={props.notices ?? []} />
+      {options.showCalendar ? (
+        <DayPicker value={filters.day} kind={options.kind} onChange={(day) => schedule.filter({ day })} />
+      ) : filters.day ? (
+        // A fixed day (the `day` attribute) says which.
+        <p className="day" part="day">
+          {dayText(filters.day).full}
+        </p>
+      ) : null}
       {options.showFilters ? (
         <FilterBar
           value={filters}
