@@ -225,6 +225,7 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
     'library-card-lock',
     'lock-sign-in',
     'lock-membership',
+    ['lock-account', 'the lock of an item a signed-in account without the `watch` right cannot watch'],
   ],
   cssProperties: [
     '--channel-accent',
@@ -304,6 +305,7 @@ export const player: ElementSurface<typeof PLAYER_PROPS> = {
     'message',
     'geo-blocked',
     'no-recording',
+    ['no-watch', 'the message to a signed-in account without the `watch` right (it watches free items only)'],
     'sign-in',
     'countdown',
     'countdown-clock',

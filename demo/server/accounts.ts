@@ -180,7 +180,7 @@ export interface NewUser {
   verifiedAt?: number | null;
 }
 
-/** Creates an account (capability `watch`, like the seeded viewers) and answers its row; undefined if the email is taken. */
+/** Creates an account (with the `watch` right, like the seeded viewers) and answers its row; undefined if the email is taken. */
 export async function createUser(
   db: ChannelDb,
   channelId: number,
@@ -199,7 +199,7 @@ export async function createUser(
       passwordHash,
       user.first_name ?? null,
       user.last_name ?? null,
-      JSON.stringify(['watch']),
+      JSON.stringify([WATCH_CAPABILITY]),
       user.news ? 1 : 0,
       user.provider ?? 'email',
       user.verifiedAt ?? null,
@@ -280,14 +280,24 @@ export interface AccessFacts {
   participants: number[];
 }
 
+/**
+ * The right that lets an account play what its sign-in and purchases unlock (a sign-up event, a paid event it
+ * holds, a library item beyond the free ones). Every account gets it; a channel withdraws it to stop an account
+ * watching (shared passwords, a chargeback) without deleting the account or its orders. Without it an account
+ * watches what a guest may: free events and free library items.
+ */
+export const WATCH_CAPABILITY = 'watch';
+
 /** A caller's rights, computed once per request (a few small queries for a signed-in user, none for a guest). */
 export interface Access {
   user: Row | undefined;
   capabilities: Set<string>;
   subscription: boolean;
-  /** has_access of an event. */
+  /** Whether the caller's sign-in and purchases unlock an event (its pass, a package, a subscription), right or not. */
+  entitled(event: AccessFacts): boolean;
+  /** has_access of an event: free, or unlocked for an account with the `watch` right. */
   canWatch(event: AccessFacts): boolean;
-  /** has_access of a library item (free, or paid with vod_media_access or a subscription). */
+  /** has_access of a library item (free, or with `watch`: register, or paid with vod_media_access or a subscription). */
   canWatchVod(type: string): boolean;
 }
 
@@ -336,24 +346,29 @@ export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Ac
     }
   }
   const capabilities = new Set(user ? capabilitiesOf(user) : []);
+  const mayWatch = capabilities.has(WATCH_CAPABILITY);
+  const entitled = (event: AccessFacts) => {
+    if (event.type === 'free') return true;
+    if (!user) return false;
+    if (event.type === 'register') return true;
+    return (
+      subscription ||
+      events.has(event.id) ||
+      (event.categoryId !== null && categories.has(event.categoryId)) ||
+      event.participants.some((p) => teams.has(p))
+    );
+  };
   return {
     user,
     capabilities,
     subscription,
+    entitled,
     canWatch(event) {
-      if (event.type === 'free') return true;
-      if (!user) return false;
-      if (event.type === 'register') return true;
-      return (
-        subscription ||
-        events.has(event.id) ||
-        (event.categoryId !== null && categories.has(event.categoryId)) ||
-        event.participants.some((p) => teams.has(p))
-      );
+      return event.type === 'free' || (mayWatch && entitled(event));
     },
     canWatchVod(type) {
       if (type === 'free') return true;
-      if (!user) return false;
+      if (!user || !mayWatch) return false;
       if (type === 'register') return true;
       return subscription || capabilities.has('vod_media_access') || capabilities.has('vod_media');
     },

@@ -68,6 +68,7 @@ export const en = {
     unavailable: 'This video is not available right now.',
     noRecording: 'This event has finished and no recording is available.',
     noCapability: 'Your account does not include on-demand videos.',
+    noWatch: 'Your account cannot watch videos at the moment. Please contact the channel.',
     upcoming: {
       title: 'Starts in',
       at: 'Starts {{date}} at {{time}}',

@@ -68,6 +68,7 @@ export const fr: Translation = {
     playbackError: "La vidéo n'a pas pu être lue.",
     unavailable: "Cette vidéo n'est pas disponible pour le moment.",
     noRecording: "Cet événement est terminé et aucun enregistrement n'est disponible.",
+    noWatch: 'Votre compte ne peut pas regarder de vidéos pour le moment. Veuillez contacter la chaîne.',
     noCapability: "Votre compte n'inclut pas les vidéos à la demande.",
     upcoming: {
       title: 'Commence dans',

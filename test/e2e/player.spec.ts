@@ -351,6 +351,27 @@ test('a user with the download right gets a Download button on a finished event'
   await expect(button).toBeEnabled();
 });
 
+test('the watch right: an account without it is told so on a paid event it holds, and nothing plays', async ({
+  page,
+  request,
+}) => {
+  const ids = await eventIds(request);
+  await page.goto(`${BUNDLE_ORIGIN}/player.html`);
+  // A monthly subscription, but the channel withdrew its `watch` right.
+  await signInStored(page, request, 'suspended@demo-sports.example');
+  const player = await showPlayer(page, { 'event-id': String(ids['paid-live']), autoplay: '' });
+  await expect(player.locator('[part~="no-watch"]')).toHaveText(
+    'Your account cannot watch videos at the moment. Please contact the channel.',
+  );
+  await expect(player.locator('[part~="paywall"]')).toHaveCount(0);
+  await expect(player.locator('video')).toHaveCount(0);
+  // In French, as the element's language says.
+  await page.evaluate(() => document.getElementById('player')!.setAttribute('lang', 'fr'));
+  await expect(player.locator('[part~="no-watch"]')).toHaveText(
+    'Votre compte ne peut pas regarder de vidéos pour le moment. Veuillez contacter la chaîne.',
+  );
+});
+
 test.describe('in French', () => {
   test('the demo-fr channel plays its free live event with French controls', async ({ page }) => {
     await page.goto(`${BUNDLE_ORIGIN}/french.html`);

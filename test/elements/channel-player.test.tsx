@@ -7,11 +7,11 @@
 // hls.js where the browser has Media Source Extensions (for its DVR window), and the fake world has no media server
 // for hls.js; what is tested here is what reaches the <video>.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Event as ChannelEvent, Package, Subscription } from '../../src/api/contract.js';
+import { Event as ChannelEvent, Package, Subscription, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
 import { GIVE_UP_MS, RELOAD_EVERY_MS } from '../../src/media/playback.js';
 import { RECHECK_MS, RECHECKS } from '../../src/stores/player.js';
-import { resetSession } from '../../src/stores/session.js';
+import { resetSession, signIn } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-player.js';
 import { Deferred, flush, installWorld, ok, T0, teardown, until, type Reply, type World } from '../unit/helpers.js';
 
@@ -443,6 +443,55 @@ describe('<channel-player>', () => {
       expect(request!.bubbles && request!.composed, 'bubbles out of the shadow root').to.equal(true);
       expect(request!.detail).to.deep.equal({ reason: 'watch', eventId: EVENT_ID });
       expect(video(el)).to.equal(null);
+    });
+  });
+
+  describe('the watch right', () => {
+    /** Signs in an account with a subscription's access but no `watch` right (the channel withdrew it). */
+    const withheld = () => {
+      signIn({
+        token: 'tok-withheld',
+        user: User.parse({ id: 9, email: 'held@example.test', capabilities: ['download', 'vod_media_access'] }),
+      });
+      world.server.on('GET', `${API}/profile`, ok({ id: 9, email: 'held@example.test', capabilities: ['download'] }));
+    };
+
+    it('an account without it is told so instead of a paywall or the stream, and nothing plays', async () => {
+      withheld();
+      serveEvent(ok(event({ type: 'paid', has_access: true, media: live() })));
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay></channel-player>`,
+      );
+      await showsPart(el, 'no-watch');
+      expect(partText(el, 'no-watch')).to.equal(
+        'Your account cannot watch videos at the moment. Please contact the channel.',
+      );
+      expect(has(el, 'paywall'), 'buying would not help: no paywall').to.equal(false);
+      expect(video(el)).to.equal(null);
+      expect(mediaCalls()).to.have.length(0);
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('a free event still plays for it; in French the message is French', async () => {
+      withheld();
+      serveEvent(ok(event({ type: 'free', media: live() })));
+      const free = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
+      await waitUntil(() => video(free) || has(free, 'play'), 'the free event playable', { timeout: 4000 });
+      expect(has(free, 'no-watch')).to.equal(false);
+      free.remove();
+      // Another event (the first answer is kept by the client's cache): a sign-up event the account may not watch.
+      world.server.on(
+        'GET',
+        `${API}/events/502`,
+        ok(event({ id: 502, type: 'register', has_access: true, media: live() })),
+      );
+      const fr = await fixture(
+        html`<channel-player event-id="502" prefer-playback="native" lang="fr"></channel-player>`,
+      );
+      await showsPart(fr, 'no-watch');
+      expect(partText(fr, 'no-watch')).to.equal(
+        'Votre compte ne peut pas regarder de vidéos pour le moment. Veuillez contacter la chaîne.',
+      );
     });
   });
 
