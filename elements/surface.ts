@@ -110,7 +110,7 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
       type: 'string',
       description: 'event category id or alias (library: a library category id, alias or name to open first)',
     },
-    team: { type: 'string', description: 'participant id or alias' },
+    team: { type: 'string', description: 'participant id or alias (its own teams included)' },
     school: { type: 'string', description: 'participant group id or alias' },
     sport: { type: 'string', description: 'sport name (e.g. basketball)' },
     gender: { type: "'male' | 'female'", description: 'the gender of the teams' },
@@ -124,7 +124,10 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
       default: '/watch/{id}',
       description: 'link template of an event (library: `/watch_library/{id}`)',
     },
-    showFilters: { type: FLAG, description: 'show the gender, sport, city and state filters' },
+    showFilters: {
+      type: FLAG,
+      description: 'show the gender, sport, city and state filters, and one per school property (conference...)',
+    },
     showCalendar: {
       type: FLAG,
       description:
@@ -484,6 +487,7 @@ export const checkout: ElementSurface<typeof CHECKOUT_PROPS> = {
     'empty',
     'summary',
     'team-select',
+    ['team-children', 'the teams of its own a chosen team has, which a team pass covers too'],
     'breakdown',
     'price',
     'base-price',

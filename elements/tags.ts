@@ -15,7 +15,7 @@ export interface ChannelScheduleElementAttributes {
   kind?: 'live' | 'upcoming' | 'vod' | 'all' | 'library';
   /** event category id or alias (library: a library category id, alias or name to open first) */
   category?: string;
-  /** participant id or alias */
+  /** participant id or alias (its own teams included) */
   team?: string;
   /** participant group id or alias */
   school?: string;
@@ -35,7 +35,7 @@ export interface ChannelScheduleElementAttributes {
   limit?: `${number}` | number;
   /** link template of an event (library: `/watch_library/{id}`) */
   'watch-url'?: string;
-  /** show the gender, sport, city and state filters */
+  /** show the gender, sport, city and state filters, and one per school property (conference...) */
   'show-filters'?: boolean;
   /** show the calendar: a week strip of days in the viewer's time zone to list one day's events (or all days) */
   'show-calendar'?: boolean;
@@ -60,7 +60,7 @@ export interface ChannelScheduleElement extends HTMLElement {
   kind: 'live' | 'upcoming' | 'vod' | 'all' | 'library' | undefined;
   /** The `category` attribute's value: event category id or alias (library: a library category id, alias or name to open first) */
   category: string | undefined;
-  /** The `team` attribute's value: participant id or alias */
+  /** The `team` attribute's value: participant id or alias (its own teams included) */
   team: string | undefined;
   /** The `school` attribute's value: participant group id or alias */
   school: string | undefined;
@@ -80,7 +80,7 @@ export interface ChannelScheduleElement extends HTMLElement {
   limit: `${number}` | undefined;
   /** The `watch-url` attribute's value: link template of an event (library: `/watch_library/{id}`) */
   watchUrl: string | undefined;
-  /** The `show-filters` attribute's value: show the gender, sport, city and state filters */
+  /** The `show-filters` attribute's value: show the gender, sport, city and state filters, and one per school property (conference...) */
   showFilters: string | undefined;
   /** The `show-calendar` attribute's value: show the calendar: a week strip of days in the viewer's time zone to list one day's events (or all days) */
   showCalendar: string | undefined;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { endpoints, User } from '../../src/api/contract.js';
+import { accessFor } from './accounts.js';
 import { ACCOUNTS, Harness, ok, type Account } from './test-helpers.js';
 
 const h = new Harness();
@@ -168,6 +169,28 @@ describe('the watch right', () => {
       ok(Harness.mediaUrl(event, 'live'));
     } finally {
       h.server.db.run('UPDATE users SET capabilities_json = ? WHERE id = ?', ['[]', id]);
+    }
+  });
+});
+
+describe('team passes and their teams', () => {
+  test("a team pass covers the team's own teams (its children) too", () => {
+    const db = h.server.db;
+    const id = (alias: string) => Number(db.get('SELECT id FROM participants WHERE alias = ?', [alias])!.id);
+    const [parent, u21, other] = ['northfield-m-soccer', 'northfield-m-soccer-u21', 'lakeside-state-m-soccer'].map(id);
+    const user = db.get('SELECT * FROM users WHERE email = ?', [ACCOUNTS.passholder])!;
+    const order = db.get('SELECT id, participant_id FROM orders WHERE user_id = ? AND participant_id IS NOT NULL', [
+      user.id!,
+    ])!;
+    const game = (team: number) => ({ id: 999_999, type: 'paid', categoryId: null, participants: [team] });
+    db.run('UPDATE orders SET participant_id = ? WHERE id = ?', [parent!, order.id!]);
+    try {
+      const access = accessFor(db, user, Math.floor(h.nowMs / 1000));
+      assert.equal(access.canWatch(game(parent!)), true);
+      assert.equal(access.canWatch(game(u21!)), true, "the pass's team's U21 squad");
+      assert.equal(access.canWatch(game(other!)), false);
+    } finally {
+      db.run('UPDATE orders SET participant_id = ? WHERE id = ?', [order.participant_id!, order.id!]);
     }
   });
 });

@@ -301,17 +301,23 @@ export interface Access {
   canWatchVod(type: string): boolean;
 }
 
-/** A category and all its descendants, as ids. */
-export function categoryTree(db: ChannelDb, roots: SqlValue[]): number[] {
+/** The rows of a tree table (categories, participants) and all their descendants, as ids. */
+function subtree(db: ChannelDb, table: 'categories' | 'participants', roots: SqlValue[]): number[] {
   if (roots.length === 0) return [];
   return db
     .all(
-      `WITH RECURSIVE tree(id) AS (SELECT id FROM categories WHERE id IN (${roots.map(() => '?').join(',')})
-       UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree ORDER BY id`,
+      `WITH RECURSIVE tree(id) AS (SELECT id FROM ${table} WHERE id IN (${roots.map(() => '?').join(',')})
+       UNION SELECT c.id FROM ${table} c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree ORDER BY id`,
       roots,
     )
     .map((row) => Number(row.id));
 }
+
+/** A category and all its descendants, as ids. */
+export const categoryTree = (db: ChannelDb, roots: SqlValue[]): number[] => subtree(db, 'categories', roots);
+
+/** Teams and all their own teams (children, at any depth), as ids: what a team's filter, favourite or pass covers. */
+export const teamTree = (db: ChannelDb, roots: SqlValue[]): number[] => subtree(db, 'participants', roots);
 
 export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Access {
   const events = new Set<number>();
@@ -326,13 +332,16 @@ export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Ac
       [user.id!, now],
     );
     const packages: SqlValue[] = [];
+    const passes: SqlValue[] = [];
     for (const order of orders) {
       if (order.type === 'subscription') subscription = true;
       else if (order.type === 'event') events.add(Number(order.product_id));
       else if (order.is_team_pass) {
-        if (order.participant_id !== null) teams.add(Number(order.participant_id));
+        if (order.participant_id !== null) passes.push(order.participant_id!);
       } else packages.push(order.product_id!);
     }
+    // A team pass covers the team's own teams too.
+    for (const id of teamTree(db, passes)) teams.add(id);
     if (packages.length) {
       const roots = db.all(
         `SELECT category_id FROM package_categories WHERE package_id IN (${packages.map(() => '?').join(',')})`,

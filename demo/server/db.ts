@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import initSqlJs, { type Database, type SqlValue } from 'sql.js';
 
 /** Bump when the schema or the seed code changes: older files are rebuilt from the fixtures. */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** At most one save per this interval. */
 export const SAVE_INTERVAL_MS = 1000;
@@ -64,9 +64,11 @@ CREATE TABLE categories (
 CREATE TABLE participant_groups (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, alias TEXT, image TEXT,
   properties_json TEXT NOT NULL DEFAULT '{}');
+-- parent_id: a team's own teams are its children (a club's squads); filters, favourites and team passes of a
+-- team include them.
 CREATE TABLE participants (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, group_id INTEGER, name TEXT NOT NULL, short_name TEXT,
-  alias TEXT, logo TEXT, color TEXT, gender TEXT, sport TEXT);
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, group_id INTEGER, parent_id INTEGER, name TEXT NOT NULL,
+  short_name TEXT, alias TEXT, logo TEXT, color TEXT, gender TEXT, sport TEXT);
 CREATE TABLE locations (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, city TEXT, state TEXT, time_zone TEXT);
 CREATE TABLE events (

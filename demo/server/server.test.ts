@@ -310,6 +310,43 @@ describe('channel content', () => {
     assert.equal(profile.body.message, 'Unauthenticated.');
   });
 
+  test("participants' children: listed on their own and under their team; a team's filter includes them", async () => {
+    const all = endpoints.participants.response.parse(
+      (await get('participants', 'participants', 'demo', 'no_limit=1')).body,
+    ).data;
+    const parent = all.find((p) => p.alias === 'northfield-m-soccer')!;
+    assert.deepEqual(
+      parent.children?.map((c) => c.alias),
+      ['northfield-m-soccer-reserves', 'northfield-m-soccer-u21'],
+    );
+    ok(
+      all.some((p) => p.alias === 'northfield-m-soccer-u21'),
+      'a child is a participant of its own',
+    );
+    ok(all.filter((p) => p.children?.length).length === 1, 'only teams with teams of their own have children');
+    // One of the team's games played by its U21 squad instead (written straight into the database).
+    const u21 = parent.children!.find((c) => c.alias === 'northfield-m-soccer-u21')!;
+    const before = (await events(`team=${parent.alias}&limit=500`)).data.map((e) => e.id);
+    const other = (await events('sport=basketball&limit=1')).data[0]!;
+    server.db.run('UPDATE event_participants SET participant_id = ? WHERE event_id = ? AND position = 0', [
+      u21.id,
+      other.id,
+    ]);
+    try {
+      assert.deepEqual(
+        (await events(`team=${u21.alias}&limit=500`)).data.map((e) => e.id),
+        [other.id],
+      );
+      const withChildren = (await events(`team=${parent.alias}&limit=500`)).data.map((e) => e.id);
+      assert.deepEqual(withChildren.sort(), [...before, other.id].sort(), "the team's filter includes its squads");
+    } finally {
+      server.db.run('UPDATE event_participants SET participant_id = ? WHERE event_id = ? AND position = 0', [
+        other.participants[0]!.id,
+        other.id,
+      ]);
+    }
+  });
+
   test('participants paginate, no_limit=1 answers all', async () => {
     const all = endpoints.participants.response.parse(
       (await get('participants', 'participants', 'demo', 'no_limit=1')).body,
@@ -431,6 +468,48 @@ describe('events', () => {
       bySchool.map((e) => e.id),
       byGroup.map((e) => e.id),
     );
+  });
+
+  test('school property filters (participant-group-properties): conference, division, by their own names', async () => {
+    const groups = endpoints.participantGroups.response.parse(
+      (await get('participantGroups', 'participant-groups')).body,
+    ).data;
+    const properties = endpoints.groupProperties.response.parse(
+      (await get('groupProperties', 'participant-group-properties')).body,
+    ).data;
+    assert.deepEqual(
+      properties.map((p) => p.name),
+      ['conference', 'division'],
+    );
+    const all = (await events('limit=500')).data;
+    const schoolOf = (e: Event) => e.participants.map((p) => groups.find((g) => g.id === p.participant_group_id));
+    const having = (name: string, value: string) =>
+      all.filter((e) => schoolOf(e).some((g) => g?.properties?.[name] === value)).map((e) => e.id);
+    const greatLakes = (await events('conference=Great%20Lakes&limit=500')).data.map((e) => e.id);
+    ok(greatLakes.length > 0 && greatLakes.length < all.length);
+    assert.deepEqual(greatLakes, having('conference', 'Great Lakes'));
+    // Any case; two properties narrow together; with other filters too.
+    assert.deepEqual(
+      (await events('conference=great%20lakes&limit=500')).data.map((e) => e.id),
+      greatLakes,
+    );
+    const both = (await events('conference=Great%20Lakes&division=II&limit=500')).data.map((e) => e.id);
+    // Both of one school: a team of a Great Lakes school in division II.
+    assert.deepEqual(
+      both,
+      all
+        .filter((e) =>
+          schoolOf(e).some((g) => g?.properties?.conference === 'Great Lakes' && g.properties.division === 'II'),
+        )
+        .map((e) => e.id),
+    );
+    ok(both.length > 0 && both.length < greatLakes.length);
+    const upcoming = (await events('conference=Great%20Lakes&stream_status=upcoming&limit=500')).data;
+    ok(upcoming.every((e) => e.stream_status === 'upcoming' && greatLakes.includes(e.id)));
+    // A name no school has, or that is no plain name, narrows nothing; a value no school has matches nothing.
+    assert.equal((await events('colour=red&limit=500')).meta.total, all.length);
+    assert.equal((await events(`${encodeURIComponent('conference"')}=x&limit=500`)).meta.total, all.length);
+    assert.equal((await events('conference=Nowhere&limit=500')).meta.total, 0);
   });
 
   test('city, state and location filters', async () => {

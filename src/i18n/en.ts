@@ -176,6 +176,7 @@ export const en = {
       male: 'Men',
       female: 'Women',
       clear: 'Clear filters',
+      properties: { conference: 'Conference', division: 'Division', league: 'League' },
     },
     calendar: {
       label: 'Calendar',

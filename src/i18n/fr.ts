@@ -177,6 +177,7 @@ export const fr: Translation = {
       male: 'Hommes',
       female: 'Femmes',
       clear: 'Effacer les filtres',
+      properties: { conference: 'Conférence', division: 'Division', league: 'Ligue' },
     },
     calendar: {
       label: 'Calendrier',

@@ -136,6 +136,28 @@ test.describe('filters', () => {
   });
 });
 
+test("the schools' properties (conference, division) narrow the list to their teams' events", async ({
+  page,
+  request,
+}) => {
+  const schedule = upcoming(page);
+  await expectEvents(schedule);
+  const asked = page.waitForRequest(eventsRequest({ stream_status: 'upcoming', conference: 'Great Lakes' }));
+  await schedule.getByRole('combobox', { name: /^Conference\b/ }).selectOption('Great Lakes');
+  const url = new URL((await asked).url());
+  await expect(schedule.locator('[part~="loading"]')).toHaveCount(0);
+  // What the reference server counts for that query (its school property filter) is what the list says.
+  const key = url.searchParams.get('api_key')!;
+  const answer = (await (
+    await request.get(`/api/events?stream_status=upcoming&conference=Great%20Lakes&limit=1&api_key=${key}`)
+  ).json()) as { meta: { total: number } };
+  expect(answer.meta.total).toBeGreaterThan(0);
+  await expect(schedule.locator('[part~="count"]')).toHaveText(
+    answer.meta.total === 1 ? '1 event' : `${answer.meta.total} events`,
+  );
+  await expect(schedule.getByRole('combobox', { name: /^Division\b/ })).toBeVisible();
+});
+
 test.describe('channel-event-select and navigation', () => {
   // The reference server has no /watch page: following a link lands on its JSON 404.
   test.use({ allowConsoleErrors: [/404 \(Not Found\)/] });

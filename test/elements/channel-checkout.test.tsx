@@ -17,6 +17,7 @@ import { setEnv } from '../../src/lib/env.js';
 import { ChannelPurchaseRequestEvent } from '../../src/events/index.js';
 import { MAX_WAIT_MS, POLL_MS } from '../../src/stores/commerce/orders.js';
 import { resetSession, signIn } from '../../src/stores/session.js';
+import { setConfig } from '../../src/stores/config.js';
 import { start } from '../../elements/channel-checkout.js';
 import { makeElement } from '../../elements/define.js';
 import { SubscriptionActions } from '../../src/components/profile/SubscriptionActions.js';
@@ -411,6 +412,50 @@ describe('<channel-checkout>', () => {
       await showsPart(el, 'total');
       expect(calls('GET', 'pricing')[0]!.query).to.include({ type: 'package', id: '903', participant_id: '21' });
       expect(text(el)).not.to.include('team not selected');
+    });
+  });
+
+  describe('a team with teams of its own', () => {
+    /** Northfield has two squads of its own (children); the team pass covers them with the team. */
+    const withSquads = () =>
+      world.server.on(
+        'GET',
+        `${API}/participants`,
+        ok([
+          {
+            ...EVENT.participants[0],
+            children: [
+              { id: 31, name: 'Huskies U21' },
+              { id: 32, name: 'Huskies Reserves' },
+            ],
+          },
+          EVENT.participants[1],
+          { id: 31, name: 'Huskies U21' },
+          { id: 32, name: 'Huskies Reserves' },
+        ]),
+      );
+
+    it("says which of the chosen team's teams the pass covers too, in English and French", async () => {
+      // A configuration of its own, so the catalogues (kept per configuration) are fetched afresh.
+      setConfig({ ...CONFIGURATION }, 'http://api.test/channel-elements.js');
+      withSquads();
+      signedIn();
+      for (const [lang, words] of [
+        ['en', 'This pass covers its teams too: Huskies U21 and Huskies Reserves.'],
+        ['fr', 'Ce passe couvre aussi ses équipes : Huskies U21 et Huskies Reserves.'],
+      ] as const) {
+        const el = await fixture(html`<channel-checkout package-id="903" lang=${lang}></channel-checkout>`);
+        await showsPart(el, 'team-select');
+        const select = $<HTMLSelectElement>(el, '[part~="team-select"] select')!;
+        choose(select, '21');
+        await showsPart(el, 'team-children');
+        expect(partText(el, 'team-children')).to.equal(words);
+        expect(select.getAttribute('aria-describedby')).to.equal(part(el, 'team-children')!.id);
+        choose(select, '22');
+        await waitUntil(() => !has(el, 'team-children'), 'a team without teams of its own says nothing more');
+        expect(select.hasAttribute('aria-describedby')).to.equal(false);
+        el.remove();
+      }
     });
   });
 

@@ -205,6 +205,15 @@ const fakeFetch: Environment['fetch'] = async (input, init) => {
       return json({ data: CATEGORIES });
     case '/api/events-locations':
       return json({ data: LOCATIONS });
+    case '/api/participant-group-properties':
+      return json({
+        data: [
+          { name: 'conference', values: ['Atlantic', 'Great Lakes'] },
+          { name: 'division', values: ['I', 'II'] },
+          // A property named like one of the list's own filters cannot be offered (its query name is taken).
+          { name: 'state', values: ['MA'] },
+        ],
+      });
     case '/api/logs':
       return json({});
     default:
@@ -634,12 +643,13 @@ describe('<channel-schedule>', () => {
       const form = $(el, 'form[role="search"][part~="filters"]');
       expect(Boolean(form), 'the filter form').to.equal(true);
       expect(form!.getAttribute('aria-label')).to.equal('Filter events');
-      expect($$(el, 'form label').map((l) => l.firstChild?.textContent)).to.deep.equal([
-        'Gender',
-        'Sport',
-        'City',
-        'State',
-      ]);
+      // Then one per school property, once the channel's list of them is in (see below).
+      await waitUntil(() => $$(el, 'form label').length === 6, 'the filters');
+      expect(
+        $$(el, 'form label')
+          .map((l) => l.firstChild?.textContent)
+          .slice(0, 4),
+      ).to.deep.equal(['Gender', 'Sport', 'City', 'State']);
 
       await choose(selectLabelled(el, 'Gender'), 'female');
       await waitUntil(() => eventRequests().length === 2, 'choosing a gender re-queries');
@@ -656,6 +666,44 @@ describe('<channel-schedule>', () => {
       await choose(selectLabelled(el, 'City'), 'Chicago');
       await waitUntil(() => eventRequests().length === 4, 'choosing a city re-queries');
       expect(lastEvents().get('city')).to.equal('Chicago');
+    });
+
+    it("offers the schools' properties (participant-group-properties) and asks for the one chosen by its name", async () => {
+      const el = await fixture(html`<channel-schedule show-filters></channel-schedule>`);
+      await loaded(el);
+      await waitUntil(() => $$(el, 'form label').length === 6, 'the property filters');
+      expect($$(el, 'form label').map((l) => l.firstChild?.textContent)).to.deep.equal([
+        'Gender',
+        'Sport',
+        'City',
+        'State',
+        'Conference',
+        'Division',
+      ]);
+      await choose(selectLabelled(el, 'Conference'), 'Great Lakes');
+      await waitUntil(() => lastEvents().get('conference') === 'Great Lakes', 'the conference asked for');
+      await choose(selectLabelled(el, 'Division'), 'II');
+      await waitUntil(() => lastEvents().get('division') === 'II', 'the division too');
+      expect(lastEvents().get('conference')).to.equal('Great Lakes');
+      // Clear filters drops them.
+      $$<HTMLButtonElement>(el, 'form button')
+        .find((b) => b.textContent === 'Clear filters')!
+        .click();
+      await waitUntil(() => selectLabelled(el, 'Conference').value === '', 'cleared');
+      expect(selectLabelled(el, 'Division').value).to.equal('');
+      await loaded(el);
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('names the property filters in French', async () => {
+      const el = await fixture(html`<channel-schedule show-filters lang="fr"></channel-schedule>`);
+      await loaded(el);
+      await waitUntil(() => $$(el, 'form label').length === 6, 'the property filters');
+      expect(
+        $$(el, 'form label')
+          .map((l) => l.firstChild?.textContent)
+          .slice(4),
+      ).to.deep.equal(['Conférence', 'Division']);
     });
 
     it('show-filters added later as an empty attribute shows the filters; removing it hides them', async () => {

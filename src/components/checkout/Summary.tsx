@@ -81,9 +81,14 @@ export function Summary(props: { state: CheckoutState; store: CheckoutStore }): 
 }
 
 function TeamSelect(props: { state: CheckoutState; store: CheckoutStore }): ReactNode {
-  const { t } = useElement();
+  const { t, lang } = useElement();
   const id = useId();
   const { state, store } = props;
+  // A team with teams of its own (a club's squads): the pass covers them too, and the viewer is told which.
+  const chosen = state.product!.teams.find((team) => team.id === state.team);
+  const covered = chosen?.children.length
+    ? new Intl.ListFormat(lang, { type: 'conjunction' }).format(chosen.children)
+    : undefined;
   const missing =
     state.pricing?.status === 'error' &&
     state.pricing.error instanceof CheckoutError &&
@@ -95,6 +100,7 @@ function TeamSelect(props: { state: CheckoutState; store: CheckoutStore }): Reac
         id={id}
         value={state.team ?? ''}
         aria-invalid={missing || undefined}
+        aria-describedby={covered ? `${id}-children` : undefined}
         onChange={(e) => store.chooseTeam(e.target.value ? Number(e.target.value) : undefined)}
       >
         <option value="">{t(c('summary.chooseTeam'))}</option>
@@ -104,6 +110,11 @@ function TeamSelect(props: { state: CheckoutState; store: CheckoutStore }): Reac
           </option>
         ))}
       </select>
+      {covered ? (
+        <p id={`${id}-children`} className="detail" part="team-children">
+          {t(c('summary.teamChildren'), { teams: covered })}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useId, useMemo, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../api/contract.js';
 import { $favourites, $favouriteIndex, CHOSEN_KINDS, followsEvent, type ChosenKind } from '../../stores/favourites.js';
-import { createSchedule, effectiveFilters, narrows, NO_FILTERS } from '../../stores/schedule.js';
+import { clearedFilters, createSchedule, effectiveFilters, narrows } from '../../stores/schedule.js';
 import { $user } from '../../stores/session.js';
 import { createToasts } from '../../stores/toasts.js';
 import type { TFunction } from '../../i18n/index.js';
@@ -74,7 +74,14 @@ export function ScheduleView(props: {
     Boolean(favourites) && (Object.keys(CHOSEN_KINDS) as ChosenKind[]).every((k) => favourites![k].length === 0);
   const title = scheduleTitle(options, t);
   // The list as the tag manager names it: its kind and the filters that narrow it.
-  const narrowedBy = { category: options.category, team: options.team, school: options.school, ...filters };
+  const { properties, ...plain } = filters;
+  const narrowedBy = {
+    category: options.category,
+    team: options.team,
+    school: options.school,
+    ...plain,
+    ...properties,
+  };
   const listId = `schedule-${options.favorites ? 'favorites-' : ''}${options.kind}${Object.entries(narrowedBy)
     .filter(([, value]) => value !== undefined && value !== '')
     .map(([name, value]) => `-${name}:${String(value)}`)
@@ -183,7 +190,7 @@ export function ScheduleView(props: {
         <FilterBar
           value={filters}
           onChange={(next) => schedule.filter(next)}
-          onClear={() => schedule.filter(NO_FILTERS)}
+          onClear={() => schedule.filter(clearedFilters(filters))}
         />
       ) : null}
       {body}

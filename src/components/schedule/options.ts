@@ -13,6 +13,8 @@ export interface ScheduleOptions {
   state?: string | undefined;
   /** One day (`YYYY-MM-DD` in the viewer's time zone): only its events; with `showCalendar`, the calendar's first choice. */
   day?: string | undefined;
+  /** School properties (`participant-group-properties`): only events of a team whose school has these values. */
+  properties?: Record<string, string> | undefined;
   layout: 'grid' | 'list';
   view: 'card' | 'table';
   /** Show at most this many events (1 to `MAX_EVENTS_PAGE`). */

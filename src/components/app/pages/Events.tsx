@@ -41,6 +41,8 @@ export default function EventsPage(): ReactNode {
       gender: q.gender === 'male' || q.gender === 'female' ? q.gender : undefined,
       city: q.city || undefined,
       state: q.state || undefined,
+      // `division` (a query name of the contract) is a school property.
+      properties: q.division ? { division: q.division } : undefined,
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [key],
