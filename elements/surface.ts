@@ -110,7 +110,7 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
       type: 'string',
       description: 'event category id or alias (library: a library category id, alias or name to open first)',
     },
-    team: { type: 'string', description: 'participant id or alias' },
+    team: { type: 'string', description: 'participant id or alias (its own teams included)' },
     school: { type: 'string', description: 'participant group id or alias' },
     sport: { type: 'string', description: 'sport name (e.g. basketball)' },
     gender: { type: "'male' | 'female'", description: 'the gender of the teams' },
@@ -124,7 +124,21 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
       default: '/watch/{id}',
       description: 'link template of an event (library: `/watch_library/{id}`)',
     },
-    showFilters: { type: FLAG, description: 'show the gender, sport, city and state filters' },
+    showFilters: {
+      type: FLAG,
+      description: 'show the gender, sport, city and state filters, and one per school property (conference...)',
+    },
+    showCalendar: {
+      type: FLAG,
+      description:
+        "show the calendar: a week strip of days in the viewer's time zone to list one day's events (or all days)",
+    },
+    day: {
+      type: 'string',
+      description:
+        "only the events of one day, `YYYY-MM-DD` in the viewer's time zone, or `today`; with show-calendar, the " +
+        'day it shows first',
+    },
     favorites: {
       type: FLAG,
       description:
@@ -159,6 +173,12 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
     'title',
     'count',
     'filters',
+    ['calendar', 'the day picker (show-calendar)'],
+    ['calendar-all', 'its "All days" choice'],
+    ['calendar-day', 'a day of its week strip (`aria-checked` when chosen, `aria-current="date"` today)'],
+    ['calendar-previous', 'its previous-week button'],
+    ['calendar-next', 'its next-week button'],
+    ['day', 'the day a fixed-day schedule (`day` without show-calendar) lists'],
     'list',
     'table',
     'event',
@@ -215,6 +235,7 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
     'library-card-lock',
     'lock-sign-in',
     'lock-membership',
+    ['lock-account', 'the lock of an item a signed-in account without the `watch` right cannot watch'],
   ],
   cssProperties: [
     '--channel-accent',
@@ -294,6 +315,7 @@ export const player: ElementSurface<typeof PLAYER_PROPS> = {
     'message',
     'geo-blocked',
     'no-recording',
+    ['no-watch', 'the message to a signed-in account without the `watch` right (it watches free items only)'],
     'sign-in',
     'countdown',
     'countdown-clock',
@@ -472,6 +494,7 @@ export const checkout: ElementSurface<typeof CHECKOUT_PROPS> = {
     'empty',
     'summary',
     'team-select',
+    ['team-children', 'the teams of its own a chosen team has, which a team pass covers too'],
     'breakdown',
     'price',
     'base-price',

@@ -15,7 +15,7 @@ export interface ChannelScheduleElementAttributes {
   kind?: 'live' | 'upcoming' | 'vod' | 'all' | 'library';
   /** event category id or alias (library: a library category id, alias or name to open first) */
   category?: string;
-  /** participant id or alias */
+  /** participant id or alias (its own teams included) */
   team?: string;
   /** participant group id or alias */
   school?: string;
@@ -35,8 +35,12 @@ export interface ChannelScheduleElementAttributes {
   limit?: `${number}` | number;
   /** link template of an event (library: `/watch_library/{id}`) */
   'watch-url'?: string;
-  /** show the gender, sport, city and state filters */
+  /** show the gender, sport, city and state filters, and one per school property (conference...) */
   'show-filters'?: boolean;
+  /** show the calendar: a week strip of days in the viewer's time zone to list one day's events (or all days) */
+  'show-calendar'?: boolean;
+  /** only the events of one day, `YYYY-MM-DD` in the viewer's time zone, or `today`; with show-calendar, the day it shows first */
+  day?: string;
   /** only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in */
   favorites?: boolean;
   /** writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) for the events shown into the host document's head, so search engines can list them; removed with the element. Where the page enforces Trusted Types, allow the policy `channel-elements` */
@@ -58,7 +62,7 @@ export interface ChannelScheduleElement extends HTMLElement {
   kind: 'live' | 'upcoming' | 'vod' | 'all' | 'library' | undefined;
   /** The `category` attribute's value: event category id or alias (library: a library category id, alias or name to open first) */
   category: string | undefined;
-  /** The `team` attribute's value: participant id or alias */
+  /** The `team` attribute's value: participant id or alias (its own teams included) */
   team: string | undefined;
   /** The `school` attribute's value: participant group id or alias */
   school: string | undefined;
@@ -78,8 +82,12 @@ export interface ChannelScheduleElement extends HTMLElement {
   limit: `${number}` | undefined;
   /** The `watch-url` attribute's value: link template of an event (library: `/watch_library/{id}`) */
   watchUrl: string | undefined;
-  /** The `show-filters` attribute's value: show the gender, sport, city and state filters */
+  /** The `show-filters` attribute's value: show the gender, sport, city and state filters, and one per school property (conference...) */
   showFilters: string | undefined;
+  /** The `show-calendar` attribute's value: show the calendar: a week strip of days in the viewer's time zone to list one day's events (or all days) */
+  showCalendar: string | undefined;
+  /** The `day` attribute's value: only the events of one day, `YYYY-MM-DD` in the viewer's time zone, or `today`; with show-calendar, the day it shows first */
+  day: string | undefined;
   /** The `favorites` attribute's value: only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in */
   favorites: string | undefined;
   /** The `structured-data` attribute's value: writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) for the events shown into the host document's head, so search engines can list them; removed with the element. Where the page enforces Trusted Types, allow the policy `channel-elements` */

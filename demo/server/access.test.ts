@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { endpoints, User } from '../../src/api/contract.js';
+import { accessFor } from './accounts.js';
 import { ACCOUNTS, Harness, ok, type Account } from './test-helpers.js';
 
 const h = new Harness();
@@ -89,16 +90,21 @@ describe('sign-in', () => {
 
 describe('has_access', () => {
   // Who may watch each seeded event: free for all, register for any account, paid and ppv by order, pass or
-  // subscription. The buyer's order for paid-finished failed, so it gives nothing.
+  // subscription, each but free only for accounts with the `watch` right. The buyer's order for paid-finished
+  // failed, so it gives nothing; the suspended account's subscription gives nothing without the right.
+  const who = ['guest', 'viewer', 'buyer', 'subscriber', 'passholder', 'suspended'] as const;
+  /** One event's row: a yes or no per person, in the order of `who`. */
+  const row = (...rights: boolean[]) =>
+    Object.fromEntries(who.map((person, i) => [person, rights[i]!])) as Record<(typeof who)[number], boolean>;
+  const [Y, N] = [true, false];
   const expected: Record<string, Record<'guest' | Account, boolean>> = {
-    'free-live': { guest: true, viewer: true, buyer: true, subscriber: true, passholder: true },
-    'register-live': { guest: false, viewer: true, buyer: true, subscriber: true, passholder: true },
-    'paid-live': { guest: false, viewer: false, buyer: true, subscriber: true, passholder: true },
-    'paid-finished': { guest: false, viewer: false, buyer: false, subscriber: true, passholder: true },
-    'paid-live-category': { guest: false, viewer: false, buyer: false, subscriber: true, passholder: true },
-    'ppv-live': { guest: false, viewer: false, buyer: false, subscriber: true, passholder: false },
+    'free-live': row(Y, Y, Y, Y, Y, Y),
+    'register-live': row(N, Y, Y, Y, Y, N),
+    'paid-live': row(N, N, Y, Y, Y, N),
+    'paid-finished': row(N, N, N, Y, Y, N),
+    'paid-live-category': row(N, N, N, Y, Y, N),
+    'ppv-live': row(N, N, N, Y, N, N),
   };
-  const who = ['guest', 'viewer', 'buyer', 'subscriber', 'passholder'] as const;
 
   test('guests and the seeded accounts, on single events, with a stream only when allowed', async () => {
     for (const [key, rights] of Object.entries(expected)) {
@@ -122,10 +128,69 @@ describe('has_access', () => {
       const byId = new Map(list.map((e) => [e.id, e]));
       for (const e of list) {
         if (e.type === 'free') assert.equal(e.has_access, true);
-        if (e.type === 'register') assert.equal(e.has_access, account !== undefined);
+        if (e.type === 'register') assert.equal(e.has_access, account !== undefined && account !== 'suspended');
       }
       const home = endpoints.homepageEvents.response.parse((await h.api('events-for-homepage', account)).body).data;
       for (const e of [...home.live, ...home.finished]) assert.equal(e.has_access, byId.get(e.id)!.has_access);
+    }
+  });
+});
+
+describe('the watch right', () => {
+  test('an account without it watches what a guest may, keeps what it holds, downloads and clips nothing', async () => {
+    const profile = endpoints.profile.response.parse((await h.api('profile', 'suspended')).body).data;
+    assert.deepEqual(profile.capabilities, []);
+    // Its subscription still counts as held: the checkout never sells it a pass it has.
+    const paid = await h.event('paid-live', 'suspended');
+    const query = `type=event&id=${paid.id}&single_event_package_id=${paid.single_event_package_id}`;
+    const held = endpoints.pricing.response.parse((await h.api('pricing', 'suspended', query)).body).data;
+    assert.equal(held.purchased, true);
+    // But no stream: neither the events, nor the library beyond its free items, nor a download or a clip.
+    const library = endpoints.vodItems.response.parse(
+      (await h.api('vod-media-items', 'suspended', 'no_limit=1')).body,
+    ).data;
+    for (const item of library) {
+      assert.equal(item.has_access, item.type === 'free', `library item ${item.id} (${item.type})`);
+      assert.equal(Boolean(Harness.mediaUrl(item, 'vod')), item.type === 'free');
+    }
+    assert.equal((await h.api(`download-event/${h.id('paid-finished')}`, 'suspended')).status, 403);
+    const clip = await h.post(
+      '/api/clip',
+      { api_key: h.key, event_id: h.id('free-live'), name: 'Mine', start_time: 0, duration: 10, tags: ['goal'] },
+      { Authorization: `Bearer ${await h.token('suspended')}` },
+    );
+    assert.equal(clip.status, 403, 'no clipping right either');
+    // Given the right back, the same account watches what it holds.
+    const id = h.server.db.get('SELECT id FROM users WHERE email = ?', [ACCOUNTS.suspended])!.id!;
+    h.server.db.run('UPDATE users SET capabilities_json = ? WHERE id = ?', ['["watch"]', id]);
+    try {
+      const event = await h.event('paid-live', 'suspended');
+      assert.equal(event.has_access, true);
+      ok(Harness.mediaUrl(event, 'live'));
+    } finally {
+      h.server.db.run('UPDATE users SET capabilities_json = ? WHERE id = ?', ['[]', id]);
+    }
+  });
+});
+
+describe('team passes and their teams', () => {
+  test("a team pass covers the team's own teams (its children) too", () => {
+    const db = h.server.db;
+    const id = (alias: string) => Number(db.get('SELECT id FROM participants WHERE alias = ?', [alias])!.id);
+    const [parent, u21, other] = ['northfield-m-soccer', 'northfield-m-soccer-u21', 'lakeside-state-m-soccer'].map(id);
+    const user = db.get('SELECT * FROM users WHERE email = ?', [ACCOUNTS.passholder])!;
+    const order = db.get('SELECT id, participant_id FROM orders WHERE user_id = ? AND participant_id IS NOT NULL', [
+      user.id!,
+    ])!;
+    const game = (team: number) => ({ id: 999_999, type: 'paid', categoryId: null, participants: [team] });
+    db.run('UPDATE orders SET participant_id = ? WHERE id = ?', [parent!, order.id!]);
+    try {
+      const access = accessFor(db, user, Math.floor(h.nowMs / 1000));
+      assert.equal(access.canWatch(game(parent!)), true);
+      assert.equal(access.canWatch(game(u21!)), true, "the pass's team's U21 squad");
+      assert.equal(access.canWatch(game(other!)), false);
+    } finally {
+      db.run('UPDATE orders SET participant_id = ? WHERE id = ?', [order.participant_id!, order.id!]);
     }
   });
 });

@@ -630,6 +630,13 @@ describe('favourites', () => {
     ok(upcoming.data.length === 2 && upcoming.data.every((e) => e.stream_status === 'upcoming'));
     ok(upcoming.data[0]!.event_utc_ts >= upcoming.data[1]!.event_utc_ts);
     assert.equal((await get('events/favorite', token, 'stream_status=soon')).status, 422);
+    // A calendar's day (unix seconds): only the favourites' events that start in it.
+    const first = data[0]!.event_utc_ts;
+    const day = endpoints.favouriteEvents.response.parse(
+      (await get('events/favorite', token, `start_date=${first}&end_date=${first + 86399}&limit=100`)).body,
+    ).data;
+    ok(day.length > 0 && day.length < data.length, 'a day of the favourites, not all of them');
+    ok(day.every((e) => e.event_utc_ts >= first && e.event_utc_ts <= first + 86399));
 
     const none = endpoints.favouriteEvents.response.parse((await get('events/favorite', await signIn(VIEWER))).body);
     assert.deepEqual(none, { data: [], meta: { total: 0, offset: 0, limit: 20 } });

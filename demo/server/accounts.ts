@@ -180,7 +180,7 @@ export interface NewUser {
   verifiedAt?: number | null;
 }
 
-/** Creates an account (capability `watch`, like the seeded viewers) and answers its row; undefined if the email is taken. */
+/** Creates an account (with the `watch` right, like the seeded viewers) and answers its row; undefined if the email is taken. */
 export async function createUser(
   db: ChannelDb,
   channelId: number,
@@ -199,7 +199,7 @@ export async function createUser(
       passwordHash,
       user.first_name ?? null,
       user.last_name ?? null,
-      JSON.stringify(['watch']),
+      JSON.stringify([WATCH_CAPABILITY]),
       user.news ? 1 : 0,
       user.provider ?? 'email',
       user.verifiedAt ?? null,
@@ -280,28 +280,44 @@ export interface AccessFacts {
   participants: number[];
 }
 
+/**
+ * The right that lets an account play what its sign-in and purchases unlock (a sign-up event, a paid event it
+ * holds, a library item beyond the free ones). Every account gets it; a channel withdraws it to stop an account
+ * watching (shared passwords, a chargeback) without deleting the account or its orders. Without it an account
+ * watches what a guest may: free events and free library items.
+ */
+export const WATCH_CAPABILITY = 'watch';
+
 /** A caller's rights, computed once per request (a few small queries for a signed-in user, none for a guest). */
 export interface Access {
   user: Row | undefined;
   capabilities: Set<string>;
   subscription: boolean;
-  /** has_access of an event. */
+  /** Whether the caller's sign-in and purchases unlock an event (its pass, a package, a subscription), right or not. */
+  entitled(event: AccessFacts): boolean;
+  /** has_access of an event: free, or unlocked for an account with the `watch` right. */
   canWatch(event: AccessFacts): boolean;
-  /** has_access of a library item (free, or paid with vod_media_access or a subscription). */
+  /** has_access of a library item (free, or with `watch`: register, or paid with vod_media_access or a subscription). */
   canWatchVod(type: string): boolean;
 }
 
-/** A category and all its descendants, as ids. */
-export function categoryTree(db: ChannelDb, roots: SqlValue[]): number[] {
+/** The rows of a tree table (categories, participants) and all their descendants, as ids. */
+function subtree(db: ChannelDb, table: 'categories' | 'participants', roots: SqlValue[]): number[] {
   if (roots.length === 0) return [];
   return db
     .all(
-      `WITH RECURSIVE tree(id) AS (SELECT id FROM categories WHERE id IN (${roots.map(() => '?').join(',')})
-       UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree ORDER BY id`,
+      `WITH RECURSIVE tree(id) AS (SELECT id FROM ${table} WHERE id IN (${roots.map(() => '?').join(',')})
+       UNION SELECT c.id FROM ${table} c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree ORDER BY id`,
       roots,
     )
     .map((row) => Number(row.id));
 }
+
+/** A category and all its descendants, as ids. */
+export const categoryTree = (db: ChannelDb, roots: SqlValue[]): number[] => subtree(db, 'categories', roots);
+
+/** Teams and all their own teams (children, at any depth), as ids: what a team's filter, favourite or pass covers. */
+export const teamTree = (db: ChannelDb, roots: SqlValue[]): number[] => subtree(db, 'participants', roots);
 
 export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Access {
   const events = new Set<number>();
@@ -316,13 +332,16 @@ export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Ac
       [user.id!, now],
     );
     const packages: SqlValue[] = [];
+    const passes: SqlValue[] = [];
     for (const order of orders) {
       if (order.type === 'subscription') subscription = true;
       else if (order.type === 'event') events.add(Number(order.product_id));
       else if (order.is_team_pass) {
-        if (order.participant_id !== null) teams.add(Number(order.participant_id));
+        if (order.participant_id !== null) passes.push(order.participant_id!);
       } else packages.push(order.product_id!);
     }
+    // A team pass covers the team's own teams too.
+    for (const id of teamTree(db, passes)) teams.add(id);
     if (packages.length) {
       const roots = db.all(
         `SELECT category_id FROM package_categories WHERE package_id IN (${packages.map(() => '?').join(',')})`,
@@ -336,24 +355,29 @@ export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Ac
     }
   }
   const capabilities = new Set(user ? capabilitiesOf(user) : []);
+  const mayWatch = capabilities.has(WATCH_CAPABILITY);
+  const entitled = (event: AccessFacts) => {
+    if (event.type === 'free') return true;
+    if (!user) return false;
+    if (event.type === 'register') return true;
+    return (
+      subscription ||
+      events.has(event.id) ||
+      (event.categoryId !== null && categories.has(event.categoryId)) ||
+      event.participants.some((p) => teams.has(p))
+    );
+  };
   return {
     user,
     capabilities,
     subscription,
+    entitled,
     canWatch(event) {
-      if (event.type === 'free') return true;
-      if (!user) return false;
-      if (event.type === 'register') return true;
-      return (
-        subscription ||
-        events.has(event.id) ||
-        (event.categoryId !== null && categories.has(event.categoryId)) ||
-        event.participants.some((p) => teams.has(p))
-      );
+      return event.type === 'free' || (mayWatch && entitled(event));
     },
     canWatchVod(type) {
       if (type === 'free') return true;
-      if (!user) return false;
+      if (!user || !mayWatch) return false;
       if (type === 'register') return true;
       return subscription || capabilities.has('vod_media_access') || capabilities.has('vod_media');
     },

@@ -68,3 +68,23 @@ test('production: chunks and the versioned loader a year and immutable, the alia
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("the settings' stored copy: a minute in production (the spec's store cache), fresh in dev mode", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'channel-cache-'));
+  const prod = await startServer({ port: 0, dataDir: join(dir, 'prod') });
+  const dev = await startServer({ mode: 'dev', port: 0, dataDir: join(dir, 'dev') });
+  try {
+    for (const [server, expected] of [
+      [prod, 'public, max-age=60'],
+      [dev, 'no-cache'],
+    ] as const) {
+      const res = await fetch(`${server.origin}/storage/settings/demo.json`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('cache-control'), expected);
+      assert.equal(((await res.json()) as { name: string }).name, 'Demo Sports Network');
+    }
+  } finally {
+    await Promise.all([prod.stop(), dev.stop()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

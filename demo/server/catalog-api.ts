@@ -244,7 +244,18 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
     }),
     participants: ({ channelId, query, media }) => {
       const { rows, meta } = listPage(query, 'participants', channelId, 'name, id');
-      return { data: rows.map((row) => participantJson(row, media)), meta };
+      // Every team is listed (a child too), and a team with teams of its own lists them as its children.
+      const ids = rows.map((row) => Number(row.id));
+      const children = ids.length
+        ? db.all(`SELECT * FROM participants WHERE parent_id IN (${ids.join(',')}) ORDER BY name, id`)
+        : [];
+      return {
+        data: rows.map((row) => {
+          const own = children.filter((child) => child.parent_id === row.id).map((c) => participantJson(c, media));
+          return { ...participantJson(row, media), ...(own.length ? { children: own } : {}) };
+        }),
+        meta,
+      };
     },
     participantGroups: ({ channelId, media }) => ({
       data: db.all('SELECT * FROM participant_groups WHERE channel_id = ? ORDER BY name', [channelId]).map((row) => ({

@@ -2,7 +2,8 @@
  * The channel itself: who it is (channel keys, the keys host `/keys/{key}.json`), how it is set up (settings, also
  * as the static `/storage/settings/{key}.json`, colours, menu), its own content (pages, FAQ, slides, custom forms),
  * the start-up calls a client makes before anything else (api key, geo, the signed-in profile and access) and the
- * client log it posts to. The events and what is sold are catalog-api.ts.
+ * client log it posts to. The events and what is sold are catalog-api.ts. The stored copy of the settings is a file
+ * per channel (settings-copy.ts), which this module writes and serves.
  *
  * Settings as stored are the channel's; settings as served are completed per server: stored media paths become
  * absolute on the public origin, and in dev mode the stand-ins (Mux beacons, social sign-in, the tag manager) are
@@ -14,8 +15,9 @@ import { userAccessJson, userJson } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
 import type { Clock, MediaUrl } from './events.js';
 import { textOrNull as str, type Handlers } from './handler.js';
-import { addressKey, decodePathPart, HttpError, sendJson, tooMany } from './http.js';
+import { addressKey, decodePathPart, HttpError, sendJson, sendText, tooMany } from './http.js';
 import type { RateLimiter } from './limits.js';
+import type { SettingsCopies } from './settings-copy.js';
 import { capApiKeys, capLogs, MAX_LOG_ENTRY_BYTES } from './maintenance.js';
 import type { Origins, PathHandler } from './types.js';
 
@@ -28,6 +30,8 @@ export interface ChannelContext {
   origins: Origins;
   /** New api keys per client address (see getApiKey). */
   keyLimiter: RateLimiter;
+  /** The stored copies of the settings (`/storage/settings/{key}.json`). */
+  copies: SettingsCopies;
 }
 
 /** The contract endpoints this module answers. */
@@ -56,6 +60,8 @@ export interface Channels {
   media: MediaUrl;
   /** A channel's settings as clients get them (a fresh object each call). */
   settingsOf(channelId: number): Record<string, unknown>;
+  /** Writes the stored copy of a channel's settings (every channel's without an id): at start and on each change. */
+  storeSettings(channelId?: number): Promise<void>;
   /** The sites a channel's social codes may go back to: its site_url, else this server; in dev also the CMS host. */
   sitesOf(channelId: number): string[];
   handlers: Handlers<ChannelEndpoint>;
@@ -259,11 +265,27 @@ export function createChannels(ctx: ChannelContext): Channels {
     if (m) {
       const channel = byKey(decodePathPart(m[1]!));
       if (!channel) throw new HttpError(404, 'Not found.');
-      sendJson(res, 200, settingsOf(Number(channel.id)));
+      // The file, as written at start and on each change; a channel added since is written first.
+      const key = String(channel.channel_key);
+      let text = await ctx.copies.read(key);
+      if (text === undefined) {
+        await storeSettings(Number(channel.id));
+        text = (await ctx.copies.read(key)) ?? '';
+      }
+      // Production: kept a minute by browsers and CDNs (the spec's store cache); dev mode: always fresh.
+      sendText(res, 200, text, { 'Cache-Control': dev ? 'no-cache' : 'public, max-age=60' });
       return true;
     }
     return false;
   };
 
-  return { byKey, media, settingsOf, sitesOf, handlers, handleFiles };
+  async function storeSettings(channelId?: number): Promise<void> {
+    const rows =
+      channelId === undefined
+        ? db.all('SELECT id, channel_key FROM channels ORDER BY id')
+        : db.all('SELECT id, channel_key FROM channels WHERE id = ?', [channelId]);
+    await Promise.all(rows.map((row) => ctx.copies.write(String(row.channel_key), settingsOf(Number(row.id)))));
+  }
+
+  return { byKey, media, settingsOf, storeSettings, sitesOf, handlers, handleFiles };
 }

@@ -23,7 +23,7 @@ import initSqlJs, { type Database, type SqlValue } from 'sql.js';
  * Bump when the schema or the seed code changes: older files are rebuilt from the fixtures, unless MIGRATIONS has
  * the steps from their version to this one.
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /**
  * How a file of version N becomes version N + 1 without losing its data: SQL run in one transaction (all steps or
@@ -34,6 +34,9 @@ export const MIGRATIONS: Readonly<Record<number, string>> = {
   // 8 -> 9: orders keep the partner they were attributed to (payments.ts); older orders have none.
   8: `ALTER TABLE orders ADD COLUMN partner TEXT;
       CREATE INDEX orders_partner ON orders (channel_id, partner);`,
+  // 9 -> 10: a team's own teams (participants.parent_id). The demo's seed of them (a club's squads) and its
+  // suspended account come with a fresh data directory only; a migrated one keeps its own data as it was.
+  9: `ALTER TABLE participants ADD COLUMN parent_id INTEGER;`,
 };
 
 /** At most one save per this interval. */
@@ -80,9 +83,11 @@ CREATE TABLE categories (
 CREATE TABLE participant_groups (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, alias TEXT, image TEXT,
   properties_json TEXT NOT NULL DEFAULT '{}');
+-- parent_id: a team's own teams are its children (a club's squads); filters, favourites and team passes of a
+-- team include them.
 CREATE TABLE participants (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, group_id INTEGER, name TEXT NOT NULL, short_name TEXT,
-  alias TEXT, logo TEXT, color TEXT, gender TEXT, sport TEXT);
+  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, group_id INTEGER, parent_id INTEGER, name TEXT NOT NULL,
+  short_name TEXT, alias TEXT, logo TEXT, color TEXT, gender TEXT, sport TEXT);
 CREATE TABLE locations (
   id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, city TEXT, state TEXT, time_zone TEXT);
 CREATE TABLE events (

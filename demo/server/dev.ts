@@ -66,6 +66,8 @@ export interface DevContext {
   orders(channelKey: string, email: string | null): unknown[];
   /** A channel's sales per partner since a time (server seconds), for GET /__dev/analytics (payments.ts). */
   partnerSales(channelKey: string, since: number): PartnerSales[];
+  /** Writes the stored copy of a channel's settings after a change (resolves once written). */
+  settingsChanged(channelId: number): Promise<void>;
 }
 
 /**
@@ -250,8 +252,10 @@ async function settings(ctx: DevContext, method: string, channelKey: string, req
     if (Object.keys(problems).length) throw new HttpError(422, 'These settings cannot be stored.', problems);
     json = JSON.stringify(merged);
   } else if (method === 'DELETE') json = String(row.fixture_json);
-  if (method === 'POST' || method === 'DELETE')
+  if (method === 'POST' || method === 'DELETE') {
     db.run('UPDATE settings SET json = ? WHERE channel_id = ?', [json, row.channel_id!]);
+    await ctx.settingsChanged(Number(row.channel_id));
+  }
   return JSON.parse(json);
 }
 

@@ -33,6 +33,12 @@ export interface EventFilter {
   city?: string;
   state?: string;
   location?: number;
+  /**
+   * School properties to match (`conference=Atlantic`, `division=I`: what `participant-group-properties` lists),
+   * by the query names that are not the list's own: events of a team whose school has them all. Names the
+   * channel's schools do not have are ignored.
+   */
+  properties?: Record<string, string>;
   from?: number;
   to?: number;
   offset: number;
@@ -155,7 +161,35 @@ export function parseEventQuery(params: URLSearchParams): { filter: EventFilter 
   if (raw.sport) filter.sport = raw.sport;
   if (raw.city) filter.city = raw.city;
   if (raw.state) filter.state = raw.state;
+  const properties = propertyParams(params);
+  if (Object.keys(properties).length) filter.properties = properties;
   return { filter };
+}
+
+/** Query names of the request itself (keys, cache busters), never a school property. */
+const NOT_PROPERTIES = new Set(['api_key', 'channel_key', 'no_limit', 'sort_field', '_']);
+
+/** The query's other names that could be school properties (plain names, non-empty values). */
+function propertyParams(params: URLSearchParams): Record<string, string> {
+  const own = new Set(Object.keys(EventQuery.shape));
+  const out: Record<string, string> = {};
+  for (const [name, value] of params) {
+    if (own.has(name) || NOT_PROPERTIES.has(name) || !/^[a-z][a-z0-9_]{0,39}$/i.test(name)) continue;
+    if (value.trim() !== '') out[name] = value.trim();
+  }
+  return out;
+}
+
+/** The property names the channel's schools have (what `participant-group-properties` lists). */
+function schoolPropertyNames(db: ChannelDb, channelId: number): Set<string> {
+  return new Set(
+    db
+      .all(
+        'SELECT DISTINCT j.key AS name FROM participant_groups g, json_each(g.properties_json) j WHERE g.channel_id = ?',
+        [channelId],
+      )
+      .map((row) => String(row.name)),
+  );
 }
 
 /** The SQL condition for one stream status, relative to `rel` (= now - anchor, bound as a parameter). */
@@ -197,9 +231,10 @@ function whereClause(db: ChannelDb, channelId: number, filter: EventFilter, cloc
     params[':category'] = root;
   }
   if (filter.participant) {
-    parts.push(
-      'EXISTS (SELECT 1 FROM event_participants ep WHERE ep.event_id = e.id AND ep.participant_id = :participant)',
-    );
+    // A team includes its own teams (children), as a category its subcategories.
+    parts.push(`EXISTS (SELECT 1 FROM event_participants ep WHERE ep.event_id = e.id AND ep.participant_id IN (
+      WITH RECURSIVE tree(id) AS (SELECT :participant UNION ALL SELECT p2.id FROM participants p2 JOIN tree ON p2.parent_id = tree.id)
+      SELECT id FROM tree))`);
     params[':participant'] = resolveRef(db, 'participants', channelId, filter.participant);
   }
   if (filter.group) {
@@ -226,6 +261,21 @@ function whereClause(db: ChannelDb, channelId: number, filter: EventFilter, cloc
   if (filter.location !== undefined) {
     parts.push('e.location_id = :location');
     params[':location'] = filter.location;
+  }
+  if (filter.properties) {
+    // Events with a team of a school that has every one of these property values (case aside). Each JSON path is a
+    // bound value built from a plain name the channel's schools have, never the request's text as SQL.
+    const known = schoolPropertyNames(db, channelId);
+    const matches = Object.entries(filter.properties)
+      .filter(([name]) => known.has(name))
+      .map(([name, value], i) => {
+        params[`:property_path${i}`] = `$."${name}"`;
+        params[`:property_value${i}`] = value;
+        return `lower(json_extract(g.properties_json, :property_path${i})) = lower(:property_value${i})`;
+      });
+    if (matches.length)
+      parts.push(`EXISTS (SELECT 1 FROM event_participants ep JOIN participants p ON p.id = ep.participant_id
+        JOIN participant_groups g ON g.id = p.group_id WHERE ep.event_id = e.id AND ${matches.join(' AND ')})`);
   }
   if (filter.from !== undefined) {
     parts.push('e.start_offset >= :from');

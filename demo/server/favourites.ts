@@ -5,7 +5,7 @@
  * same query parameters and answer.
  */
 import { FAVORITABLE_TYPES, type FavoritableType } from '../../src/api/contract.js';
-import { categoryTree } from './accounts.js';
+import { categoryTree, teamTree } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
 import { eventListText, listEvents, type FavouriteIds } from './events.js';
 import { Checks, eventFilterOf, idOf, textOrNull, type ApiRequest, type Handlers } from './handler.js';
@@ -56,7 +56,11 @@ export function favouriteIds(db: ChannelDb, userId: number): FavouriteIds {
         type,
       ])
       .map((row) => Number(row.favoritable_id));
-  return { participants: of('participant'), groups: of('group'), categories: categoryTree(db, of('category')) };
+  return {
+    participants: teamTree(db, of('participant')),
+    groups: of('group'),
+    categories: categoryTree(db, of('category')),
+  };
 }
 
 export function favouriteHandlers(

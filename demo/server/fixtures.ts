@@ -35,6 +35,8 @@ export interface ChannelFixture {
     name: string;
     short_name?: string | null;
     group?: string | null;
+    /** The team this one belongs to (its alias, listed before it): a squad of a club. */
+    parent?: string | null;
     color?: string | null;
     logo?: string | null;
     gender?: string | null;

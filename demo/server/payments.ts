@@ -255,7 +255,8 @@ export function createPayments(ctx: PaymentsContext): {
   function purchased(r: ApiRequest, product: Product): boolean {
     const user = r.access().user;
     if (!user) return false;
-    if (product.facts) return r.access().canWatch(product.facts);
+    // Held whether or not the account may watch now (the `watch` right): a held pass is never sold twice.
+    if (product.facts) return r.access().entitled(product.facts);
     const held = heldOrders(user.id!, product.type, product.id);
     if (!product.teamPass) return held.length > 0;
     if (product.participantId !== null) return held.includes(product.participantId);

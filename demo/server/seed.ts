@@ -134,11 +134,13 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
   const participants = new Map<string, number>();
   for (const p of f.participants) {
     const groupId = p.group ? lookup(groups, p.group, 'group', key) : null;
+    const parentId = p.parent ? lookup(participants, p.parent, 'participant', key) : null;
     const participantId = db.run(
-      'INSERT INTO participants (channel_id, group_id, name, short_name, alias, logo, color, gender, sport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO participants (channel_id, group_id, parent_id, name, short_name, alias, logo, color, gender, sport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
         channelId,
         groupId,
+        parentId,
         p.name,
         p.short_name ?? null,
         p.alias,

@@ -21,6 +21,7 @@ import initSqlJs from 'sql.js';
 import { SCHEMA_VERSION } from './db.js';
 import { DEV_SECRET_HEADER } from './exposure.js';
 import { startServer, type RunningServer } from './server.js';
+import { copyFileName } from './settings-copy.js';
 import { ok, request as fetchAnswer } from './test-helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'channel-server-test-'));
@@ -247,6 +248,55 @@ describe('channel content', () => {
     assert.notEqual(frColors['primary-color'], demoColors['primary-color']);
   });
 
+  test('the stored copy of the settings: a file written at start and on each change, served from the file', async () => {
+    const file = join(tmp, 'data', 'storage', 'settings', 'demo.json');
+    const served = (await get('settings', 'settings')).body.data;
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), served, 'written at start, as GET settings serves them');
+    const copy = await call('/storage/settings/demo.json');
+    assert.equal(copy.status, 200);
+    assert.match(copy.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(copy.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(copy.headers.get('cache-control'), 'no-cache', 'dev mode: always fresh');
+    assert.deepEqual(copy.body, served);
+    ok(endpoints.settings.response.safeParse({ data: copy.body }).success, 'what the client parses settings with');
+    try {
+      // A change reaches the copy before the change is answered.
+      await post('/__dev/settings?channel_key=demo', { name: 'Renamed Sports' });
+      assert.equal(JSON.parse(readFileSync(file, 'utf8')).name, 'Renamed Sports');
+      assert.equal((await call('/storage/settings/demo.json')).body.name, 'Renamed Sports');
+      // The copy answers where the API cannot: settings the database can no longer read fail GET settings.
+      const row = server.db.get(
+        "SELECT json FROM settings WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
+      )!;
+      server.db.run(
+        "UPDATE settings SET json = '{' WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
+      );
+      try {
+        assert.equal((await get('settings', 'settings')).status, 500);
+        const still = await call('/storage/settings/demo.json');
+        assert.equal(still.status, 200);
+        assert.equal(still.body.name, 'Renamed Sports');
+      } finally {
+        server.db.run(
+          "UPDATE settings SET json = ? WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
+          [row.json!],
+        );
+      }
+    } finally {
+      await call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
+    }
+    assert.equal(JSON.parse(readFileSync(file, 'utf8')).name, 'Demo Sports Network', 'restored, and so is the copy');
+    // Only channels' keys name a copy: anything else is a 404, never a file of the server's.
+    for (const path of [
+      '/storage/settings/nope.json',
+      '/storage/settings/..%2Fdev-secret.json',
+      '/storage/settings/demo.txt',
+    ])
+      assert.equal((await call(path)).status, 404, path);
+    assert.equal((await rawGet(server.port, '/storage/settings/../dev-secret.json')).status, 404);
+    assert.equal(copyFileName('../x/.json'), '%2e%2e%2Fx%2F%2ejson.json');
+  });
+
   test('404s: unknown page, form, event of another channel, API path; profile is 401', async () => {
     assert.equal((await get('page', 'pages/nope')).status, 404);
     assert.equal((await get('customForm', 'custom-forms/nope')).status, 404);
@@ -258,6 +308,43 @@ describe('channel content', () => {
     const profile = await call(`/api/profile?api_key=${demoKey}`, { headers: { Authorization: 'Bearer nope' } });
     assert.equal(profile.status, 401);
     assert.equal(profile.body.message, 'Unauthenticated.');
+  });
+
+  test("participants' children: listed on their own and under their team; a team's filter includes them", async () => {
+    const all = endpoints.participants.response.parse(
+      (await get('participants', 'participants', 'demo', 'no_limit=1')).body,
+    ).data;
+    const parent = all.find((p) => p.alias === 'northfield-m-soccer')!;
+    assert.deepEqual(
+      parent.children?.map((c) => c.alias),
+      ['northfield-m-soccer-reserves', 'northfield-m-soccer-u21'],
+    );
+    ok(
+      all.some((p) => p.alias === 'northfield-m-soccer-u21'),
+      'a child is a participant of its own',
+    );
+    ok(all.filter((p) => p.children?.length).length === 1, 'only teams with teams of their own have children');
+    // One of the team's games played by its U21 squad instead (written straight into the database).
+    const u21 = parent.children!.find((c) => c.alias === 'northfield-m-soccer-u21')!;
+    const before = (await events(`team=${parent.alias}&limit=500`)).data.map((e) => e.id);
+    const other = (await events('sport=basketball&limit=1')).data[0]!;
+    server.db.run('UPDATE event_participants SET participant_id = ? WHERE event_id = ? AND position = 0', [
+      u21.id,
+      other.id,
+    ]);
+    try {
+      assert.deepEqual(
+        (await events(`team=${u21.alias}&limit=500`)).data.map((e) => e.id),
+        [other.id],
+      );
+      const withChildren = (await events(`team=${parent.alias}&limit=500`)).data.map((e) => e.id);
+      assert.deepEqual(withChildren.sort(), [...before, other.id].sort(), "the team's filter includes its squads");
+    } finally {
+      server.db.run('UPDATE event_participants SET participant_id = ? WHERE event_id = ? AND position = 0', [
+        other.participants[0]!.id,
+        other.id,
+      ]);
+    }
   });
 
   test('participants paginate, no_limit=1 answers all', async () => {
@@ -383,6 +470,48 @@ describe('events', () => {
     );
   });
 
+  test('school property filters (participant-group-properties): conference, division, by their own names', async () => {
+    const groups = endpoints.participantGroups.response.parse(
+      (await get('participantGroups', 'participant-groups')).body,
+    ).data;
+    const properties = endpoints.groupProperties.response.parse(
+      (await get('groupProperties', 'participant-group-properties')).body,
+    ).data;
+    assert.deepEqual(
+      properties.map((p) => p.name),
+      ['conference', 'division'],
+    );
+    const all = (await events('limit=500')).data;
+    const schoolOf = (e: Event) => e.participants.map((p) => groups.find((g) => g.id === p.participant_group_id));
+    const having = (name: string, value: string) =>
+      all.filter((e) => schoolOf(e).some((g) => g?.properties?.[name] === value)).map((e) => e.id);
+    const greatLakes = (await events('conference=Great%20Lakes&limit=500')).data.map((e) => e.id);
+    ok(greatLakes.length > 0 && greatLakes.length < all.length);
+    assert.deepEqual(greatLakes, having('conference', 'Great Lakes'));
+    // Any case; two properties narrow together; with other filters too.
+    assert.deepEqual(
+      (await events('conference=great%20lakes&limit=500')).data.map((e) => e.id),
+      greatLakes,
+    );
+    const both = (await events('conference=Great%20Lakes&division=II&limit=500')).data.map((e) => e.id);
+    // Both of one school: a team of a Great Lakes school in division II.
+    assert.deepEqual(
+      both,
+      all
+        .filter((e) =>
+          schoolOf(e).some((g) => g?.properties?.conference === 'Great Lakes' && g.properties.division === 'II'),
+        )
+        .map((e) => e.id),
+    );
+    ok(both.length > 0 && both.length < greatLakes.length);
+    const upcoming = (await events('conference=Great%20Lakes&stream_status=upcoming&limit=500')).data;
+    ok(upcoming.every((e) => e.stream_status === 'upcoming' && greatLakes.includes(e.id)));
+    // A name no school has, or that is no plain name, narrows nothing; a value no school has matches nothing.
+    assert.equal((await events('colour=red&limit=500')).meta.total, all.length);
+    assert.equal((await events(`${encodeURIComponent('conference"')}=x&limit=500`)).meta.total, all.length);
+    assert.equal((await events('conference=Nowhere&limit=500')).meta.total, 0);
+  });
+
   test('city, state and location filters', async () => {
     const locations = endpoints.eventLocations.response.parse(
       (await get('eventLocations', 'events-locations')).body,
@@ -406,6 +535,20 @@ describe('events', () => {
     assert.deepEqual(
       secs.map((e) => e.id),
       today.map((e) => e.id),
+    );
+    // The schedule's calendar: a New York day (midnight EDT, then the spec's 86,400 s, end_date its last second)
+    // lists exactly the events starting in it, whatever their status.
+    const start = Date.parse(`${day}T04:00:00Z`) / 1000;
+    const all = (await events('limit=500')).data;
+    const expected = all.filter((e) => e.event_utc_ts >= start && e.event_utc_ts < start + 86400).map((e) => e.id);
+    ok(expected.length > 0, 'seed events on that day');
+    const window = (await events(`start_date=${start}&end_date=${start + 86399}&limit=500`)).data;
+    assert.deepEqual(window.map((e) => e.id).sort(), expected.sort());
+    const edge = window[0]!.event_utc_ts;
+    assert.deepEqual(
+      (await events(`start_date=${edge}&end_date=${edge}&limit=500`)).data.map((e) => e.event_utc_ts),
+      window.filter((e) => e.event_utc_ts === edge).map((e) => e.event_utc_ts),
+      'both ends count: an event at exactly end_date is in, the next second is the next window',
     );
   });
 

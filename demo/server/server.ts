@@ -48,6 +48,7 @@ import { catalogHandlers, streamResolver } from './catalog-api.js';
 import { ClipJobs } from './clip-jobs.js';
 import { clipHandlers, clipStreams } from './clips.js';
 import { createChannels } from './channel-api.js';
+import { settingsCopies } from './settings-copy.js';
 import { ChannelDb } from './db.js';
 import { handleDev, handleGtagCollect } from './dev.js';
 import { warmEventJson, type Clock } from './events.js';
@@ -277,6 +278,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     clock,
     origins,
     keyLimiter: new RateLimiter(options.apiKeyRateMax ?? API_KEYS_PER_ADDRESS, API_KEYS_WINDOW_MS, nowMs),
+    copies: settingsCopies(join(dataDir, 'storage', 'settings')),
   });
   const authContext = { db, verifySecret: secret('verify_secret') };
   const payments = createPayments({
@@ -336,6 +338,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       clock,
       orders: payments.devOrders,
       partnerSales: payments.partnerSales,
+      settingsChanged: (channelId: number) => channels.storeSettings(channelId),
     };
     const socialContext = { db, now: () => clock().now, bundleOrigin: () => origins.bundle, sites: channels.sitesOf };
     standIns.push(
@@ -394,6 +397,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     origins.cms = `http://localhost:${hostPort}`;
     hosts.cms = allowedHostsFor(hostPort, listenHost, undefined, []);
   }
+  // The stored copies of the settings, as this start serves them (its origin, its mode's stand-ins).
+  await channels.storeSettings().catch(fail);
 
   // Dev mode: the secret goes where the demo's developer and the tests can read it, and nowhere else.
   const secretFile = join(dataDir, 'dev-secret');

@@ -44,6 +44,8 @@ export const ACCOUNTS = {
   buyer: 'buyer@demo-sports.example',
   subscriber: 'subscriber@demo-sports.example',
   passholder: 'passholder@demo-sports.example',
+  /** A monthly subscription, but no `watch` right: it watches what a guest may. */
+  suspended: 'suspended@demo-sports.example',
 } as const;
 export type Account = keyof typeof ACCOUNTS;
 

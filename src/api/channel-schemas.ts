@@ -181,8 +181,8 @@ export type FormSubmission = z.infer<typeof FormSubmission>;
 
 // ---------------------------------------------------------------- participants and categories
 
-/** A team or athlete. */
-export const Participant = z.object({
+/** A team's fields. */
+const participantFields = {
   id: id,
   name: text,
   short_name: maybeText,
@@ -191,6 +191,15 @@ export const Participant = z.object({
   color: maybeText,
   properties: z.optional(z.nullable(z.object({ gender: maybeText, sport: maybeText }))),
   participant_group_id: z.optional(z.nullable(id)),
+};
+
+/**
+ * A team or athlete. `children`: the team's own teams (a club's squads), one level as the team pickers show them;
+ * each child is also listed on its own in `GET participants`.
+ */
+export const Participant = z.object({
+  ...participantFields,
+  children: z.optional(z.nullable(z.array(z.object(participantFields)))),
 });
 export type Participant = z.infer<typeof Participant>;
 

@@ -27,6 +27,7 @@ export const checkoutEn = {
   summary: {
     team: 'Team',
     chooseTeam: 'Choose a team…',
+    teamChildren: 'This pass covers its teams too: {{teams}}.',
     breakdown: 'Price details',
     loading: 'Calculating the price…',
     error: 'The price could not be calculated.',

@@ -28,6 +28,7 @@ export const checkoutFr: Translation<typeof checkoutEn> = {
   summary: {
     team: 'Équipe',
     chooseTeam: 'Choisissez une équipe…',
+    teamChildren: 'Ce passe couvre aussi ses équipes : {{teams}}.',
     breakdown: 'Détail du prix',
     loading: 'Calcul du prix…',
     error: "Le prix n'a pas pu être calculé.",

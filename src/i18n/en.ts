@@ -15,6 +15,11 @@ export const en = {
     ok: 'OK',
     cancel: 'Cancel',
   },
+  price: {
+    perMonth: '{{price}} / month',
+    perYear: '{{price}} / year',
+    regular: ', regular price {{price}}',
+  },
   elements: {
     schedule: 'Schedule',
     player: 'Video player',
@@ -64,6 +69,7 @@ export const en = {
     unavailable: 'This video is not available right now.',
     noRecording: 'This event has finished and no recording is available.',
     noCapability: 'Your account does not include on-demand videos.',
+    noWatch: 'Your account cannot watch videos at the moment. Please contact the channel.',
     upcoming: {
       title: 'Starts in',
       at: 'Starts {{date}} at {{time}}',
@@ -87,8 +93,6 @@ export const en = {
       team: 'Team pass',
       monthly: 'Monthly subscription',
       annual: 'Annual subscription',
-      perMonth: '{{price}} / month',
-      perYear: '{{price}} / year',
       trial: '{{days}}-day free trial',
       buy: 'Buy {{name}}',
       choose: 'Choose',
@@ -121,6 +125,7 @@ export const en = {
       vod: 'No recorded events yet.',
       all: 'No events yet.',
       filtered: 'No events match these filters.',
+      day: 'No events on {{date}}.',
     },
     loading: 'Loading events…',
     loadError: 'The events could not be loaded.',
@@ -172,6 +177,15 @@ export const en = {
       male: 'Men',
       female: 'Women',
       clear: 'Clear filters',
+      properties: { conference: 'Conference', division: 'Division', league: 'League' },
+    },
+    calendar: {
+      label: 'Calendar',
+      day: 'Day',
+      all: 'All days',
+      today: 'Today, {{date}}',
+      previous: 'Previous week',
+      next: 'Next week',
     },
   },
   favourites: {

@@ -14,6 +14,11 @@ export const fr: Translation = {
     ok: 'OK',
     cancel: 'Annuler',
   },
+  price: {
+    perMonth: '{{price}} / mois',
+    perYear: '{{price}} / an',
+    regular: ', prix normal {{price}}',
+  },
   elements: {
     schedule: 'Programme',
     player: 'Lecteur vidéo',
@@ -64,6 +69,7 @@ export const fr: Translation = {
     playbackError: "La vidéo n'a pas pu être lue.",
     unavailable: "Cette vidéo n'est pas disponible pour le moment.",
     noRecording: "Cet événement est terminé et aucun enregistrement n'est disponible.",
+    noWatch: 'Votre compte ne peut pas regarder de vidéos pour le moment. Veuillez contacter la chaîne.',
     noCapability: "Votre compte n'inclut pas les vidéos à la demande.",
     upcoming: {
       title: 'Commence dans',
@@ -88,8 +94,6 @@ export const fr: Translation = {
       team: "Passe d'équipe",
       monthly: 'Abonnement mensuel',
       annual: 'Abonnement annuel',
-      perMonth: '{{price}} / mois',
-      perYear: '{{price}} / an',
       trial: "{{days}} jours d'essai gratuit",
       buy: 'Acheter {{name}}',
       choose: 'Choisir',
@@ -122,6 +126,7 @@ export const fr: Translation = {
       vod: "Aucun événement enregistré pour l'instant.",
       all: "Aucun événement pour l'instant.",
       filtered: 'Aucun événement ne correspond à ces filtres.',
+      day: 'Aucun événement le {{date}}.',
     },
     loading: 'Chargement des événements…',
     loadError: "Les événements n'ont pas pu être chargés.",
@@ -173,6 +178,15 @@ export const fr: Translation = {
       male: 'Hommes',
       female: 'Femmes',
       clear: 'Effacer les filtres',
+      properties: { conference: 'Conférence', division: 'Division', league: 'Ligue' },
+    },
+    calendar: {
+      label: 'Calendrier',
+      day: 'Jour',
+      all: 'Tous les jours',
+      today: "Aujourd'hui, {{date}}",
+      previous: 'Semaine précédente',
+      next: 'Semaine suivante',
     },
   },
   favourites: {

@@ -41,6 +41,7 @@ export const libraryEn = {
     locked: {
       'sign-in': 'Sign in to watch',
       membership: 'Subscribers and VOD members',
+      account: 'Not available to your account',
     },
   },
   watch: {

@@ -42,6 +42,7 @@ export const libraryFr: Translation<typeof libraryEn> = {
     locked: {
       'sign-in': 'Connectez-vous pour regarder',
       membership: 'Abonnés et membres vidéo sur demande',
+      account: 'Non disponible pour votre compte',
     },
   },
   watch: {

@@ -33,6 +33,14 @@ export function channelKeyFileUrl(keysUrl: string, configured: string): string {
   return `${keysUrl}/${encodeURIComponent(configured)}.json`;
 }
 
+/**
+ * The stored copy of a channel's settings, read when `GET settings` fails (spec section 7: "Settings are also stored
+ * under /storage/settings/"): on the API's host, `{API origin}/storage/settings/{channel key}.json`.
+ */
+export function settingsCopyUrl(apiUrl: string, channelKey: string): string {
+  return `${new URL(apiUrl).origin}/storage/settings/${encodeURIComponent(channelKey)}.json`;
+}
+
 /** The prefix of every key this product writes to local storage. */
 export const STORAGE_PREFIX = 'rudy_';
 

@@ -151,3 +151,67 @@ export function formatDay(value: string | null | undefined, lang: string): { tex
   if (dateOnly) options.timeZone = 'UTC';
   return { text: dateFormat(lang, options).format(at), iso: dateOnly ? value : at.toISOString() };
 }
+
+// ---------------------------------------------------------------- calendar days (the schedule's day picker)
+
+/** Seconds in the calendar's day: spec section 9, "Calendar start date is the selected day plus 86400 s". */
+export const CALENDAR_DAY_SECONDS = 86_400;
+
+/** Whether a text is a real calendar day written `YYYY-MM-DD` (2030-02-31 is not). */
+export function isDay(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return false;
+  const at = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return at.toISOString().slice(0, 10) === text;
+}
+
+/** The `YYYY-MM-DD` day that `n` calendar days after `day` is (before it for a negative `n`). */
+export function addDays(day: string, n: number): string {
+  const at = new Date(`${day}T00:00:00Z`);
+  at.setUTCDate(at.getUTCDate() + n);
+  return at.toISOString().slice(0, 10);
+}
+
+/** The wall clock of `zone` at an instant, as the UTC milliseconds that read the same. */
+function wallClock(ms: number, zone: string): number {
+  const parts = dateFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  }).formatToParts(new Date(ms));
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+}
+
+/** The `YYYY-MM-DD` day an instant (UNIX seconds) falls on in a zone (the viewer's by default). */
+export function dayOf(seconds: number, zone: string = viewerTimeZone()): string {
+  return new Date(wallClock(Math.floor(seconds) * 1000, zone)).toISOString().slice(0, 10);
+}
+
+/**
+ * When a day starts in a zone (the viewer's by default), as UNIX seconds: its midnight there (the first moment of
+ * the day where a clock change skips midnight).
+ */
+export function dayStart(day: string, zone: string = viewerTimeZone()): number {
+  const midnight = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+  // The zone's offset near that midnight, then again at the first guess (the offset may change in between).
+  let at = midnight - (wallClock(midnight, zone) - midnight);
+  at = midnight - (wallClock(at, zone) - at);
+  if (dayOf(at / 1000, zone) !== day) at += 3600_000;
+  return Math.floor(at / 1000);
+}
+
+/**
+ * The API's date filter for one day of the calendar (spec section 9): `start_date` the day's start in the viewer's
+ * zone, then the spec's 86,400 s, as UNIX seconds. The API's `end_date` counts its own second, so it is the last
+ * second of those 86,400: an event at the next midnight belongs to the next day only.
+ */
+export function dayFilter(day: string, zone?: string): { start_date: string; end_date: string } {
+  const start = dayStart(day, zone);
+  return { start_date: String(start), end_date: String(start + CALENDAR_DAY_SECONDS - 1) };
+}

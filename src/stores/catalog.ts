@@ -3,7 +3,7 @@
  * participants and participant groups. Each loads once per session and is shared by every element.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { EventCategory, EventLocation, Participant, ParticipantGroup } from '../api/contract.js';
+import type { EventCategory, EventLocation, GroupProperty, Participant, ParticipantGroup } from '../api/contract.js';
 import { $config } from './config.js';
 import { getClient } from './session.js';
 
@@ -50,3 +50,26 @@ export const participants = catalog<Participant>(
 export const participantGroups = catalog<ParticipantGroup>(
   async () => (await getClient().call('participantGroups')).data,
 );
+/** A team picker's entry: a team, and the teams of its own (children) that are offered with it. */
+export interface TeamChoice<T extends { id: number; name: string }> {
+  team: T;
+  children: T[];
+}
+
+/**
+ * A team picker's choices: `offered` (in their order), each team with children listed with its children right
+ * under it (those offered), so a picker can show them as one group; a child whose team is not offered stands alone.
+ */
+export function teamChoices<T extends { id: number; name: string }>(
+  offered: readonly T[],
+  all: readonly Participant[],
+): TeamChoice<T>[] {
+  const byId = new Map(offered.map((t) => [t.id, t]));
+  const childrenOf = (id: number) =>
+    (all.find((p) => p.id === id)?.children ?? []).map((c) => byId.get(c.id)).filter((c): c is T => Boolean(c));
+  const grouped = new Set(offered.flatMap((t) => childrenOf(t.id).map((c) => c.id)));
+  return offered.filter((t) => !grouped.has(t.id)).map((team) => ({ team, children: childrenOf(team.id) }));
+}
+
+/** The schools' properties a list can be narrowed by (`participant-group-properties`: conference, division...). */
+export const groupProperties = catalog<GroupProperty>(async () => (await getClient().call('groupProperties')).data);

@@ -6,10 +6,18 @@
  * through the client's dedup and cache.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import { VOD_SEARCH_LIMIT, type VodCategory, type VodItem, type VodItemList, type VodRail } from '../api/contract.js';
+import {
+  VOD_SEARCH_LIMIT,
+  type User,
+  type VodCategory,
+  type VodItem,
+  type VodItemList,
+  type VodRail,
+} from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
+import { hasCapability, WATCH_CAPABILITY } from './commerce/access.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
 import { createPager, type PageRequest, type Pager } from './library/pager.js';
 import { $user, getClient, startSession } from './session.js';
@@ -29,9 +37,14 @@ export function assetOf(item: VodItem, kind: AssetKind): string | undefined {
   return item.assets.find((a) => a.type === kind)?.path || undefined;
 }
 
-/** What unlocks a locked item: signing in (register items) or a subscription or VOD membership (the rest). */
-export function unlockedBy(item: VodItem): 'sign-in' | 'membership' | undefined {
-  if (item.has_access || item.type === 'free') return undefined;
+/**
+ * What unlocks a locked item: signing in (register items) or a subscription or VOD membership (the rest); for a
+ * signed-in account without the `watch` right, only the channel (`account`).
+ */
+export function unlockedBy(item: VodItem, user?: User): 'sign-in' | 'membership' | 'account' | undefined {
+  if (item.type === 'free') return undefined;
+  if (user && !hasCapability(user, WATCH_CAPABILITY)) return 'account';
+  if (item.has_access) return undefined;
   return item.type === 'register' ? 'sign-in' : 'membership';
 }
 

@@ -6,8 +6,9 @@
  * owns one; the data below it is shared through the client's dedup and cache.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import { MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
+import { EventQuery, MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
 import { ApiError, isCancel } from '../api/errors.js';
+import { dayFilter } from '../lib/time.js';
 import { $entitlementsVersion, lastEntitlementsChange } from './commerce/entitlements.js';
 import { $favouritesVersion } from './favourites.js';
 import { $token, $user, getClient, identified, startSession } from './session.js';
@@ -29,6 +30,10 @@ export interface ScheduleQuery {
   gender?: string | undefined;
   city?: string | undefined;
   state?: string | undefined;
+  /** One calendar day (`YYYY-MM-DD` in the viewer's time zone): only the events starting on it. */
+  day?: string | undefined;
+  /** School properties (`participant-group-properties`): only events of a team whose school has these values. */
+  properties?: Record<string, string> | undefined;
   /** Show at most this many events (still fetched page by page). */
   limit?: number | undefined;
   /** Only the events of the signed-in user's favourites (`GET events/favorite`, same parameters). */
@@ -41,10 +46,31 @@ export interface ScheduleFilters {
   sport?: string | undefined;
   city?: string | undefined;
   state?: string | undefined;
+  /** The calendar's day ('' for every day). */
+  day?: string | undefined;
+  /** School properties by name ('' for "All"). */
+  properties?: Record<string, string> | undefined;
 }
 
-/** Every filter set to "All". */
+/** Every filter of the filter bar set to "All" (the calendar's day is its own: Clear filters keeps it). */
 export const NO_FILTERS: ScheduleFilters = { gender: '', sport: '', city: '', state: '' };
+
+/** The filters that set every filter of the bar to "All", school properties in effect included. */
+export function clearedFilters(current: ScheduleFilters): ScheduleFilters {
+  return { ...NO_FILTERS, properties: Object.fromEntries(Object.keys(current.properties ?? {}).map((k) => [k, ''])) };
+}
+
+/**
+ * Query names a school property cannot take: the events list's own (and the keys'); a property so named is not
+ * offered as a filter.
+ */
+export const RESERVED_QUERY_NAMES: ReadonlySet<string> = new Set([
+  ...Object.keys(EventQuery.shape),
+  'api_key',
+  'channel_key',
+  'no_limit',
+  'sort_field',
+]);
 
 /** The filters in effect: each chosen one, else the view's option. */
 export function effectiveFilters(base: ScheduleQuery, chosen: ScheduleFilters): ScheduleFilters {
@@ -53,12 +79,18 @@ export function effectiveFilters(base: ScheduleQuery, chosen: ScheduleFilters): 
     sport: chosen.sport ?? base.sport,
     city: chosen.city ?? base.city,
     state: chosen.state ?? base.state,
+    day: chosen.day ?? base.day,
+    properties: { ...base.properties, ...chosen.properties },
   };
 }
 
-/** The filters that narrow the list (empty ones, "All", dropped). */
+/** The filters that narrow the list (empty ones, "All", dropped; properties only with a value). */
 function narrowing(filters: ScheduleFilters): ScheduleFilters {
-  return Object.fromEntries(Object.entries(filters).filter(([, v]) => Boolean(v)));
+  const { properties, ...rest } = filters;
+  const narrowed: ScheduleFilters = Object.fromEntries(Object.entries(rest).filter(([, v]) => Boolean(v)));
+  const chosen = Object.entries(properties ?? {}).filter(([name, v]) => v && !RESERVED_QUERY_NAMES.has(name));
+  if (chosen.length) narrowed.properties = Object.fromEntries(chosen.sort(([a], [b]) => a.localeCompare(b)));
+  return narrowed;
 }
 
 /** Whether a filter narrows the list (an empty list then says so). */
@@ -99,7 +131,7 @@ export interface Schedule {
   $chosen: ReadableAtom<ScheduleFilters>;
   /** Shows the view's options with the filters chosen so far; fetches only when the query changes. */
   show(base: ScheduleQuery): void;
-  /** The viewer chose filters (`NO_FILTERS` clears them). */
+  /** The viewer chose filters (`clearedFilters` clears those of the filter bar); the ones not given stay. */
   filter(chosen: ScheduleFilters): void;
   /** Shows a new query (drops the current list, cancels its requests). */
   setQuery(query: ScheduleQuery): void;
@@ -114,7 +146,8 @@ export interface Schedule {
 /**
  * Query parameters of `GET /events` for a schedule query and page. `GET events/favorite` takes the same; of the
  * ones the API names for it (stream_status, start_date, end_date, offset, limit, sort_field, sort_direction) a
- * schedule sets no dates and no sorting, so those never go out. Empty values are dropped by the client.
+ * schedule sets the dates of its calendar's day (`dayFilter`) and no sorting. Empty values are dropped by the
+ * client.
  */
 export function eventsQuery(query: ScheduleQuery, offset: number): Record<string, string | number | undefined> {
   const stream = SCHEDULE_KINDS[query.kind] as StreamStatus | undefined;
@@ -127,6 +160,8 @@ export function eventsQuery(query: ScheduleQuery, offset: number): Record<string
     gender: query.gender,
     city: query.city,
     state: query.state,
+    ...query.properties,
+    ...(query.day ? dayFilter(query.day) : {}),
     offset,
     // Pages stay small whatever the limit: 5,000 events parse and render a page at a time, so the first rows
     // show right after the first answer and no single task handles thousands of events.
@@ -228,7 +263,11 @@ export function createSchedule(): Schedule {
       update();
     },
     filter(next) {
-      $chosen.set(next);
+      const before = $chosen.get();
+      const merged = { ...before, ...next };
+      // School properties merge one by one: choosing a division keeps the conference.
+      if (before.properties || next.properties) merged.properties = { ...before.properties, ...next.properties };
+      $chosen.set(merged);
       update();
     },
     setQuery(next) {

@@ -4,8 +4,8 @@
  */
 import { atom, computed } from 'nanostores';
 import { ApiClient, type ClientHooks } from '../api/client.js';
-import { ChannelKeyFile, type ColorSettings, type Geo, type Settings, type User } from '../api/contract.js';
-import { ApiError, ConfigError, HttpError, NoApiKeyError } from '../api/errors.js';
+import { ChannelKeyFile, Settings, type ColorSettings, type Geo, type User } from '../api/contract.js';
+import { ApiError, ConfigError, HttpError, isCancel, NoApiKeyError } from '../api/errors.js';
 import { ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
 import {
@@ -13,6 +13,7 @@ import {
   apiKeyStorageKey,
   channelKeyFileUrl,
   channelKeyStorageKey,
+  settingsCopyUrl,
   tokenStorageKey,
 } from '../lib/api-paths.js';
 import { isString } from '../lib/storage.js';
@@ -302,13 +303,9 @@ export function startSession(): Promise<void> {
         () => (mine === generation ? loadProfileOrGeo() : undefined),
         () => undefined,
       );
-      const [settings, colors] = await Promise.all([
-        api.call('settings', { global: true }),
-        api.call('colors', { global: true }),
-        keyed,
-      ]);
+      const [settings, colors] = await Promise.all([loadSettings(), api.call('colors', { global: true }), keyed]);
       if (mine !== generation) return;
-      $settings.set(settings.data);
+      $settings.set(settings);
       $colors.set(colors.data);
       $startup.set(ready(undefined));
       // The analytics layer starts once the channel's keys for it are known (and waits for its moment).
@@ -325,6 +322,30 @@ export function startSession(): Promise<void> {
     }
   })();
   return startPromise;
+}
+
+/**
+ * The channel's settings: `GET settings`, else (spec section 7) their stored copy under `/storage/settings/`, so a
+ * failing settings call does not stop the elements while the channel's storage answers. When both fail, the API's
+ * error is the start-up's (the copy's failure is logged on its own).
+ */
+async function loadSettings(): Promise<Settings> {
+  const api = getClient();
+  try {
+    return (await api.call('settings', { global: true })).data;
+  } catch (error) {
+    if (isCancel(error) || error instanceof ConfigError) throw error;
+    try {
+      const url = settingsCopyUrl(requireConfig().apiUrl, await channelKey());
+      const copy = await api.fetchJson(url, Settings, 'settings-copy');
+      env().logger.warn(
+        `channel-elements: GET settings failed (${error instanceof Error ? error.message : String(error)}); using the stored copy.`,
+      );
+      return copy;
+    } catch {
+      throw error;
+    }
+  }
 }
 
 /** Loads the user's profile when there is a token; when that fails (or for a guest), the geo data. */

@@ -162,6 +162,11 @@ test('a team pass asks for a team before it can be bought', async ({ page, reque
   const team = (await select.locator('option').allTextContents()).find(
     (text) => text.trim() && !text.includes('Choose'),
   )!;
+  // A team with squads of its own (the seed's Northfield men's soccer): the pass covers them too, and says so.
+  await select.selectOption({ label: "Northfield Huskies Men's Soccer" });
+  await expect(checkout.locator('[part~="team-children"]')).toHaveText(
+    "This pass covers its teams too: Northfield Huskies Men's Soccer Reserves and Northfield Huskies Men's Soccer U21.",
+  );
   await select.selectOption({ label: team });
   await checkout.locator('[part~="continue"]').click();
   await expect(checkout.locator('[part~="payment"]')).toBeVisible();

@@ -1,4 +1,5 @@
 // API failures as a viewer meets them: the events call fails, is retried once, then shows an error with Retry.
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { eventLinks, expectEvents } from './helpers';
 
@@ -55,4 +56,58 @@ test('an answer that breaks the contract shows the same clear message', async ({
       timeout: 10_000,
     },
   );
+});
+
+// GET settings failing (spec section 7): the elements read the stored copy the server keeps under /storage/settings/.
+test.describe('settings from their stored copy', () => {
+  // One pattern: Playwright reads a list given to test.use as [value, options].
+  test.use({
+    allowConsoleErrors: [/status of 503 \(Service Unavailable\)|status of 404 \(Not Found\)|start-up failed/],
+  });
+
+  /** Makes every GET settings of the page answer 503 (the loader's early request and the client's own). */
+  const failSettings = (page: Page) =>
+    page.route('**/api/settings?*', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service Unavailable"}' }),
+    );
+
+  /** Opens a page with GET settings failing; answers its schedule once the channel's copy was read and it lists events. */
+  async function startsFromCopy(page: Page, path: string, channel: string, schedule: string): Promise<Locator> {
+    await failSettings(page);
+    const copy = page.waitForResponse((r) => new URL(r.url()).pathname === `/storage/settings/${channel}.json`);
+    await page.goto(path);
+    expect((await copy).status()).toBe(200);
+    const list = page.locator(schedule);
+    await expectEvents(list);
+    await expect(list).not.toContainText('WHOOPS');
+    return list;
+  }
+
+  test('English: the schedule starts with the copy', async ({ page }) => {
+    await startsFromCopy(page, '/test-single.html', 'demo', 'channel-schedule');
+  });
+
+  test('French: demo-fr starts with its copy, its Canadian dollars included', async ({ page }) => {
+    const upcoming = await startsFromCopy(page, '/french.html', 'demo-fr', 'channel-schedule[kind="upcoming"]');
+    // The currency comes only from the settings: CAD here is the copy's.
+    await expect(upcoming.locator('[part~="badge-paid"]').first()).toHaveText(/· CAD\s\$\d+,\d{2}$/);
+  });
+
+  test('no copy either: the start-up error, in each language, with Reload', async ({ page }) => {
+    await failSettings(page);
+    await page.route('**/storage/settings/*', (route) => route.fulfill({ status: 404, body: '{}' }));
+    await page.goto('/test-single.html');
+    const error = page.locator('channel-schedule [part~="error"]');
+    await expect(error).toContainText(
+      'WHOOPS! Apologies! Our service is currently experiencing technical difficulties',
+      {
+        timeout: 15_000,
+      },
+    );
+    await expect(error.getByRole('button', { name: /Reload/ })).toBeVisible();
+    await page.goto('/french.html');
+    await expect(page.locator('channel-schedule[kind="live"] [part~="error"]')).toContainText('OUPS', {
+      timeout: 15_000,
+    });
+  });
 });

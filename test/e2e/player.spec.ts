@@ -147,11 +147,11 @@ test('paid without access shows the paywall with the offers that unlock it, and 
   await expect(offers).toHaveCount(4);
   await expect(offers.nth(0)).toContainText('Single event pass');
   await expect(offers.nth(1)).toContainText('Hockey Season Pass');
-  await expect(offers.nth(1)).toContainText('$29.99');
+  await expect(offers.nth(1)).toContainText('USD $29.99');
   await expect(offers.nth(2)).toContainText('All-Access Monthly');
-  await expect(offers.nth(2)).toContainText('$9.99 / month');
+  await expect(offers.nth(2)).toContainText('USD $9.99 / month');
   await expect(offers.nth(2)).toContainText('7-day free trial');
-  await expect(offers.nth(3)).toContainText('$99.99 / year');
+  await expect(offers.nth(3)).toContainText('USD $99.99 / year');
   await offers.nth(1).getByRole('button', { name: 'Buy Hockey Season Pass' }).click();
   await expect(page.locator('#event-log')).toContainText('channel-purchase-request');
   await expect(page.locator('#event-log')).toContainText('"type":"package","id":1');
@@ -349,6 +349,27 @@ test('a user with the download right gets a Download button on a finished event'
   await button.click();
   expect((await download).suggestedFilename()).toMatch(/\.mp4$/);
   await expect(button).toBeEnabled();
+});
+
+test('the watch right: an account without it is told so on a paid event it holds, and nothing plays', async ({
+  page,
+  request,
+}) => {
+  const ids = await eventIds(request);
+  await page.goto(`${BUNDLE_ORIGIN}/player.html`);
+  // A monthly subscription, but the channel withdrew its `watch` right.
+  await signInStored(page, request, 'suspended@demo-sports.example');
+  const player = await showPlayer(page, { 'event-id': String(ids['paid-live']), autoplay: '' });
+  await expect(player.locator('[part~="no-watch"]')).toHaveText(
+    'Your account cannot watch videos at the moment. Please contact the channel.',
+  );
+  await expect(player.locator('[part~="paywall"]')).toHaveCount(0);
+  await expect(player.locator('video')).toHaveCount(0);
+  // In French, as the element's language says.
+  await page.evaluate(() => document.getElementById('player')!.setAttribute('lang', 'fr'));
+  await expect(player.locator('[part~="no-watch"]')).toHaveText(
+    'Votre compte ne peut pas regarder de vidéos pour le moment. Veuillez contacter la chaîne.',
+  );
 });
 
 test.describe('in French', () => {

@@ -8,6 +8,7 @@ const live = (page: Page) => page.locator('channel-schedule[kind="live"]');
 const upcoming = (page: Page) => page.locator('channel-schedule[kind="upcoming"]');
 const vod = (page: Page) => page.locator('channel-schedule[kind="vod"]');
 const intercepted = (page: Page) => page.locator('channel-schedule#intercepted');
+const withCalendar = (page: Page) => page.locator('channel-schedule#calendar');
 
 /** The `datetime` of every event time in a schedule, as epoch ms. */
 const times = (schedule: Locator) =>
@@ -135,6 +136,28 @@ test.describe('filters', () => {
   });
 });
 
+test("the schools' properties (conference, division) narrow the list to their teams' events", async ({
+  page,
+  request,
+}) => {
+  const schedule = upcoming(page);
+  await expectEvents(schedule);
+  const asked = page.waitForRequest(eventsRequest({ stream_status: 'upcoming', conference: 'Great Lakes' }));
+  await schedule.getByRole('combobox', { name: /^Conference\b/ }).selectOption('Great Lakes');
+  const url = new URL((await asked).url());
+  await expect(schedule.locator('[part~="loading"]')).toHaveCount(0);
+  // What the reference server counts for that query (its school property filter) is what the list says.
+  const key = url.searchParams.get('api_key')!;
+  const answer = (await (
+    await request.get(`/api/events?stream_status=upcoming&conference=Great%20Lakes&limit=1&api_key=${key}`)
+  ).json()) as { meta: { total: number } };
+  expect(answer.meta.total).toBeGreaterThan(0);
+  await expect(schedule.locator('[part~="count"]')).toHaveText(
+    answer.meta.total === 1 ? '1 event' : `${answer.meta.total} events`,
+  );
+  await expect(schedule.getByRole('combobox', { name: /^Division\b/ })).toBeVisible();
+});
+
 test.describe('channel-event-select and navigation', () => {
   // The reference server has no /watch page: following a link lands on its JSON 404.
   test.use({ allowConsoleErrors: [/404 \(Not Found\)/] });
@@ -182,8 +205,77 @@ test.describe('channel-event-select and navigation', () => {
 
 test.describe('accessibility', () => {
   test('axe finds no WCAG 2.1 A/AA violations on schedule.html', async ({ page, makeAxeBuilder }) => {
-    for (const schedule of [live(page), upcoming(page), vod(page), intercepted(page)]) await expectEvents(schedule);
+    for (const schedule of [live(page), upcoming(page), vod(page), intercepted(page), withCalendar(page)])
+      await expectEvents(schedule);
     const results = await makeAxeBuilder().analyze();
     expect(results.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(' ')) }))).toEqual([]);
+  });
+});
+
+test.describe('calendar', () => {
+  /** The New York day (the pinned zone) of an instant, YYYY-MM-DD. */
+  const nyDay = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(ms);
+  /** A New York day's midnight as UNIX seconds, from the zone's offset that day. */
+  const nyMidnight = (day: string) => {
+    const offset = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', timeZoneName: 'longOffset' })
+      .formatToParts(Date.parse(`${day}T12:00:00Z`))
+      .find((p) => p.type === 'timeZoneName')!
+      .value.replace('GMT', '');
+    return Date.parse(`${day}T00:00:00${offset}`) / 1000;
+  };
+  const dayButton = (schedule: Locator, day: string) => schedule.locator(`[part~="calendar-day"][data-day="${day}"]`);
+  /** Brings a day into the strip with the next-week button. */
+  async function showDay(schedule: Locator, day: string): Promise<void> {
+    for (let i = 0; i < 6 && !(await dayButton(schedule, day).count()); i++)
+      await schedule.locator('[part~="calendar-next"]').click();
+    await expect(dayButton(schedule, day)).toHaveCount(1);
+  }
+  const dates = (url: string) => {
+    const params = new URL(url).searchParams;
+    return [params.get('start_date'), params.get('end_date')];
+  };
+
+  test("a day lists that day's events, asked for from its New York midnight for the spec's 86,400 s; by keyboard too", async ({
+    page,
+  }) => {
+    const schedule = withCalendar(page);
+    await expectEvents(schedule);
+    await expect(schedule.getByRole('radio', { name: 'All days' })).toHaveAttribute('aria-checked', 'true');
+    await expect(schedule.locator('[part~="calendar-day"]')).toHaveCount(7);
+    await expect(schedule.locator('[aria-current="date"]')).toHaveAttribute('data-day', nyDay(Date.now()));
+    const day = nyDay((await times(schedule))[0]!);
+    await showDay(schedule, day);
+    const asked = page.waitForRequest(eventsRequest({ start_date: String(nyMidnight(day)) }));
+    await dayButton(schedule, day).click();
+    expect(dates((await asked).url())).toEqual([String(nyMidnight(day)), String(nyMidnight(day) + 86_399)]);
+    await expect(dayButton(schedule, day)).toHaveAttribute('aria-checked', 'true');
+    await expect(schedule.locator('[part~="loading"]')).toHaveCount(0);
+    const shown = await times(schedule);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const t of shown) expect(nyDay(t)).toBe(day);
+
+    // The arrow key chooses the next day and keeps focus on it.
+    const next = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const nextAsked = page.waitForRequest(eventsRequest({ start_date: String(nyMidnight(next)) }));
+    await page.keyboard.press('ArrowRight');
+    expect(dates((await nextAsked).url())[1]).toBe(String(nyMidnight(next) + 86_399));
+    await expect(schedule.locator(`[data-day="${next}"]`)).toHaveAttribute('aria-checked', 'true');
+    expect(
+      await schedule
+        .locator(`[data-day="${next}"]`)
+        .evaluate((b) => (b.getRootNode() as ShadowRoot).activeElement === b),
+    ).toBe(true);
+  });
+
+  test('fits a 390 px phone', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    const schedule = withCalendar(page);
+    await expectEvents(schedule);
+    const element = (await schedule.boundingBox())!;
+    for (const button of await schedule.locator('[part~="calendar"] button').all()) {
+      const box = (await button.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(element.x + element.width + 0.5);
+      expect(box.width).toBeGreaterThanOrEqual(24);
+    }
   });
 });

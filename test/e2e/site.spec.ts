@@ -412,3 +412,29 @@ test('each navigation sends a page view to the tag manager and visit_page to the
     })
     .toBeGreaterThanOrEqual(2);
 });
+
+test('/schedule?day= opens the calendar on that day: its events only, in English and French', async ({ page }) => {
+  // A day a few days ahead in New York (the pinned zone), where the seed has upcoming events every day or two.
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(Date.now() + 2 * 86_400_000);
+  const asked = page.waitForRequest(
+    (r) => new URL(r.url()).pathname === '/api/events' && new URL(r.url()).searchParams.has('start_date'),
+  );
+  await open(page, SITE, `/schedule?day=${day}`);
+  const params = new URL((await asked).url()).searchParams;
+  expect(Number(params.get('end_date')) - Number(params.get('start_date'))).toBe(86_399);
+  const calendar = app(page).getByRole('group', { name: 'Calendar' });
+  await expect(calendar.locator(`[data-day="${day}"]`)).toHaveAttribute('aria-checked', 'true');
+  await expect(app(page).locator('[part~="loading"]')).toHaveCount(0);
+  for (const at of await app(page)
+    .locator('[part~="event"] time[datetime]')
+    .evaluateAll((nodes) => nodes.map((n) => Date.parse(n.getAttribute('datetime')!))))
+    expect(new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(at)).toBe(day);
+  await open(page, SITE_FR, `/schedule?day=${day}`);
+  await expect(app(page).getByRole('group', { name: 'Calendrier' }).locator(`[data-day="${day}"]`)).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
+  // /live has none: live events are today's.
+  await open(page, SITE, '/live');
+  await expect(app(page).locator('[part~="calendar"]')).toHaveCount(0);
+});

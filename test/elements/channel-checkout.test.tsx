@@ -17,6 +17,7 @@ import { setEnv } from '../../src/lib/env.js';
 import { ChannelPurchaseRequestEvent } from '../../src/events/index.js';
 import { MAX_WAIT_MS, POLL_MS } from '../../src/stores/commerce/orders.js';
 import { resetSession, signIn } from '../../src/stores/session.js';
+import { setConfig } from '../../src/stores/config.js';
 import { start } from '../../elements/channel-checkout.js';
 import { makeElement } from '../../elements/define.js';
 import { SubscriptionActions } from '../../src/components/profile/SubscriptionActions.js';
@@ -181,7 +182,8 @@ const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [
 const text = (el: Element) => root(el).textContent ?? '';
 const part = <T extends Element = HTMLElement>(el: Element, name: string) => $<T>(el, `[part~="${name}"]`);
 const has = (el: Element, name: string) => part(el, name) !== null;
-const partText = (el: Element, name: string) => part(el, name)?.textContent ?? null;
+/** A part's text, no-break spaces read as spaces (prices keep their code and amount together with one). */
+const partText = (el: Element, name: string) => part(el, name)?.textContent?.replace(/[\u00a0\u202f]/g, ' ') ?? null;
 const calls = (method: string, path: string): Recorded[] => world.server.to(method, `${API}/${path}`);
 
 async function shows(el: Element, words: string): Promise<void> {
@@ -273,13 +275,28 @@ describe('<channel-checkout>', () => {
     it('lists every package (but single-event passes) and subscription with name, price, period and trial; choosing one opens it; Back returns', async () => {
       const el = await fixture(html`<channel-checkout></channel-checkout>`);
       await waitUntil(() => $$(el, '[part~="offer"]').length === 4, 'four offers', { timeout: 4000 });
-      const rows = $$(el, '[part~="offer"]').map((li) => [...li.querySelectorAll('span')].map((s) => s.textContent));
+      // What a sighted viewer reads (the words for screen readers left out), in the spec's currency form.
+      const rows = $$(el, '[part~="offer"]').map((li) =>
+        [...li.querySelectorAll('span:not(.sr-only)')].map((s) =>
+          [...s.childNodes]
+            .filter((n) => !(n instanceof Element && n.classList.contains('sr-only')))
+            .map((n) => n.textContent)
+            .join('')
+            .replace(/\u00a0/g, ' '),
+        ),
+      );
       expect(rows).to.deep.equal([
-        ['Category pass', "Men's Hockey pass", '€49.00€59.00'],
-        ['Team pass', 'Huskies team pass', '€25.00'],
-        ['Monthly subscription', 'All-access monthly', '€9.99 / month', '7-day free trial'],
-        ['Annual subscription', 'All-access annual', '€99.00 / year'],
+        ['Category pass', "Men's Hockey pass", 'EUR €49.00EUR €59.00'],
+        ['Team pass', 'Huskies team pass', 'EUR €25.00'],
+        ['Monthly subscription', 'All-access monthly', 'EUR €9.99 / month', '7-day free trial'],
+        ['Annual subscription', 'All-access annual', 'EUR €99.00 / year'],
       ]);
+      // The regular price (higher than the price) is struck through, and screen readers hear it in words.
+      const pass = $$(el, '[part~="offer-price"]')[0]!;
+      expect(pass.querySelector('s')!.textContent!.replace(/\u00a0/g, ' ')).to.equal('EUR €59.00');
+      expect(pass.querySelector('s')!.getAttribute('aria-hidden')).to.equal('true');
+      expect(pass.textContent!.replace(/\u00a0/g, ' ')).to.match(/^EUR €49\.00, regular price EUR €59\.00/);
+      expect($$(el, '[part~="offer-price"]')[1]!.querySelector('s'), 'no regular price without one').to.equal(null);
       expect(stripeLog.cards, 'no Stripe on the list').to.have.length(0);
       // A guest chooses the annual subscription: asked to sign in, then continues there once signed in.
       $$<HTMLButtonElement>(el, '[part~="offer-select"]')[3]!.click();
@@ -287,7 +304,7 @@ describe('<channel-checkout>', () => {
       expect(text(el)).to.include('Sign in or create an account to buy All-access annual.');
       signedIn();
       await shows(el, 'Renews every 12 months');
-      expect(partText(el, 'total')).to.equal('Total€99.00');
+      expect(partText(el, 'total')).to.equal('TotalEUR €99.00');
       press(el, 'back');
       await waitUntil(() => $$(el, '[part~="offer"]').length === 4, 'the list again', { timeout: 4000 });
     });
@@ -322,10 +339,11 @@ describe('<channel-checkout>', () => {
       await showsPart(el, 'total');
       expect(partText(el, 'title')).to.equal('LSU @ NFU');
       expect(focused(el), 'a page load leaves focus alone').to.equal(null);
-      expect(partText(el, 'price')).to.equal('Price€12.50');
-      expect(partText(el, 'base-price')).to.equal('Regular price€15.00');
-      expect(partText(el, 'taxes')).to.equal('Taxes€0.63');
-      expect(partText(el, 'total')).to.equal('Total€13.13');
+      expect(partText(el, 'price')).to.equal('PriceEUR €12.50');
+      expect(partText(el, 'base-price')).to.equal('Regular priceEUR €15.00');
+      expect(part(el, 'base-price')!.querySelector('s'), 'struck through').to.not.equal(null);
+      expect(partText(el, 'taxes')).to.equal('TaxesEUR €0.63');
+      expect(partText(el, 'total')).to.equal('TotalEUR €13.13');
       expect(partText(el, 'terms')).to.equal('All sales are final');
       expect(has(el, 'discount')).to.equal(false);
       expect(calls('GET', 'pricing')[0]!.query).to.include({
@@ -397,6 +415,50 @@ describe('<channel-checkout>', () => {
     });
   });
 
+  describe('a team with teams of its own', () => {
+    /** Northfield has two squads of its own (children); the team pass covers them with the team. */
+    const withSquads = () =>
+      world.server.on(
+        'GET',
+        `${API}/participants`,
+        ok([
+          {
+            ...EVENT.participants[0],
+            children: [
+              { id: 31, name: 'Huskies U21' },
+              { id: 32, name: 'Huskies Reserves' },
+            ],
+          },
+          EVENT.participants[1],
+          { id: 31, name: 'Huskies U21' },
+          { id: 32, name: 'Huskies Reserves' },
+        ]),
+      );
+
+    it("says which of the chosen team's teams the pass covers too, in English and French", async () => {
+      // A configuration of its own, so the catalogues (kept per configuration) are fetched afresh.
+      setConfig({ ...CONFIGURATION }, 'http://api.test/channel-elements.js');
+      withSquads();
+      signedIn();
+      for (const [lang, words] of [
+        ['en', 'This pass covers its teams too: Huskies U21 and Huskies Reserves.'],
+        ['fr', 'Ce passe couvre aussi ses équipes : Huskies U21 et Huskies Reserves.'],
+      ] as const) {
+        const el = await fixture(html`<channel-checkout package-id="903" lang=${lang}></channel-checkout>`);
+        await showsPart(el, 'team-select');
+        const select = $<HTMLSelectElement>(el, '[part~="team-select"] select')!;
+        choose(select, '21');
+        await showsPart(el, 'team-children');
+        expect(partText(el, 'team-children')).to.equal(words);
+        expect(select.getAttribute('aria-describedby')).to.equal(part(el, 'team-children')!.id);
+        choose(select, '22');
+        await waitUntil(() => !has(el, 'team-children'), 'a team without teams of its own says nothing more');
+        expect(select.hasAttribute('aria-describedby')).to.equal(false);
+        el.remove();
+      }
+    });
+  });
+
   describe('coupons', () => {
     it('a bad code: Promo code is invalid; a good one: the discount and the new total', async () => {
       signedIn();
@@ -414,8 +476,8 @@ describe('<channel-checkout>', () => {
       type(input, 'SAVE10');
       press(el, 'coupon-apply');
       await showsPart(el, 'discount');
-      expect(partText(el, 'discount')).to.equal('Discount (SAVE10)−€1.25');
-      expect(partText(el, 'total')).to.equal('Total€11.88');
+      expect(partText(el, 'discount')).to.equal('Discount (SAVE10)−EUR €1.25');
+      expect(partText(el, 'total')).to.equal('TotalEUR €11.88');
       expect(calls('GET', 'pricing').at(-1)!.query).to.include({ coupon: 'SAVE10' });
       expect(has(el, 'coupon-error')).to.equal(false);
     });
@@ -722,7 +784,7 @@ describe('<channel-checkout>', () => {
       await showsPart(el, 'total');
       expect(partText(el, 'renewal')).to.equal('Renouvelé tous les 12 mois');
       expect(partText(el, 'final')).to.equal('Toutes les ventes sont définitives');
-      expect(partText(el, 'total')!.replace(/\s/g, ' ')).to.equal('Total99,00 €');
+      expect(partText(el, 'total')).to.equal('TotalEUR €99,00');
       expect(partText(el, 'continue')).to.equal('Continuer vers le paiement');
       const input = $<HTMLInputElement>(el, '[part~="coupon"] input')!;
       type(input, 'NOPE');

@@ -7,11 +7,11 @@
 // hls.js where the browser has Media Source Extensions (for its DVR window), and the fake world has no media server
 // for hls.js; what is tested here is what reaches the <video>.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Event as ChannelEvent, Package, Subscription } from '../../src/api/contract.js';
+import { Event as ChannelEvent, Package, Subscription, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
 import { GIVE_UP_MS, RELOAD_EVERY_MS } from '../../src/media/playback.js';
 import { RECHECK_MS, RECHECKS } from '../../src/stores/player.js';
-import { resetSession } from '../../src/stores/session.js';
+import { resetSession, signIn } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-player.js';
 import { Deferred, flush, installWorld, ok, T0, teardown, until, type Reply, type World } from '../unit/helpers.js';
 
@@ -75,7 +75,7 @@ const PAID_UNLOCKED = event({ ...PAID, has_access: true, media: live() });
 const PACKAGES = [
   // The single pass sells for the event's own price (12.50), not its list price.
   { id: 900, name: 'Final single pass', price: 3, type: 'single' },
-  { id: 901, name: "Men's Hockey pass", price: 49, type: 'category', event_categories: [7] },
+  { id: 901, name: "Men's Hockey pass", price: 49, base_price: 59, type: 'category', event_categories: [7] },
   // Another category: must not be offered.
   { id: 902, name: 'Basketball pass', price: 39, type: 'category', event_categories: [2] },
   {
@@ -94,13 +94,16 @@ const SUBSCRIPTIONS = [
   { id: 31, name: 'All-access monthly', price: 9.99, offer: 'monthly', trial_period: 7 },
 ].map((s) => checked(Subscription, s));
 
-/** The paywall rows (kind, name, price, trial) a viewer of PAID sees, in English with the channel's euros. */
+/**
+ * The paywall rows (kind, name, price, trial) a viewer of PAID sees, in English with the channel's euros; the
+ * category pass's regular price struck through after its price.
+ */
 const OFFER_ROWS = [
-  ['Single event pass', 'Final single pass', '€12.50'],
-  ['Team pass', 'Huskies team pass', '€25.00'],
-  ['Category pass', "Men's Hockey pass", '€49.00'],
-  ['Monthly subscription', 'All-access monthly', '€9.99 / month', '7-day free trial'],
-  ['Annual subscription', 'All-access annual', '€99.00 / year'],
+  ['Single event pass', 'Final single pass', 'EUR €12.50'],
+  ['Team pass', 'Huskies team pass', 'EUR €25.00'],
+  ['Category pass', "Men's Hockey pass", 'EUR €49.00EUR €59.00'],
+  ['Monthly subscription', 'All-access monthly', 'EUR €9.99 / month', '7-day free trial'],
+  ['Annual subscription', 'All-access annual', 'EUR €99.00 / year'],
 ];
 
 // ------------------------------------------------------------------ fake platform
@@ -176,8 +179,17 @@ async function showsPart(el: Element, part: string): Promise<void> {
 }
 
 /** The paywall's offers as rows of their texts (kind, name, price and trial, without the button). */
+/** What a sighted viewer reads of each offer (words for screen readers left out, no-break spaces as spaces). */
 const offerRows = (el: Element) =>
-  $$(el, '[part~="offer"]').map((li) => [...li.querySelectorAll('span')].map((s) => s.textContent));
+  $$(el, '[part~="offer"]').map((li) =>
+    [...li.querySelectorAll('span:not(.sr-only)')].map((s) =>
+      [...s.childNodes]
+        .filter((n) => !(n instanceof Element && n.classList.contains('sr-only')))
+        .map((n) => n.textContent)
+        .join('')
+        .replace(/[\u00a0\u202f]/g, ' '),
+    ),
+  );
 
 async function paywallLoaded(el: Element): Promise<void> {
   await waitUntil(
@@ -360,10 +372,17 @@ describe('<channel-player>', () => {
         'Abonnement mensuel',
         'Abonnement annuel',
       ]);
-      expect(rows[0]![2]).to.match(/^12,50\s€$/);
-      expect(rows[3]![2]).to.match(/^9,99\s€ \/ mois$/);
+      expect(rows[0]![2]).to.equal('EUR €12,50');
+      expect(rows[2]![2]).to.equal('EUR €49,00EUR €59,00');
+      expect(rows[3]![2]).to.equal('EUR €9,99 / mois');
       expect(rows[3]![3]).to.equal("7 jours d'essai gratuit");
-      expect(rows[4]![2]).to.match(/^99,00\s€ \/ an$/);
+      expect(rows[4]![2]).to.equal('EUR €99,00 / an');
+      // Screen readers hear the struck price in words.
+      expect(
+        $$(el, '[part~="offer-price"]')[2]!
+          .querySelector('.sr-only')!
+          .textContent!.replace(/\u00a0/g, ' '),
+      ).to.equal(', prix normal EUR €59,00');
       expect($(el, '[part~="offer-button"]')?.textContent).to.equal('Choisir');
       expect($(el, '[part~="offer-button"]')?.getAttribute('aria-label')).to.equal('Acheter Final single pass');
     });
@@ -424,6 +443,55 @@ describe('<channel-player>', () => {
       expect(request!.bubbles && request!.composed, 'bubbles out of the shadow root').to.equal(true);
       expect(request!.detail).to.deep.equal({ reason: 'watch', eventId: EVENT_ID });
       expect(video(el)).to.equal(null);
+    });
+  });
+
+  describe('the watch right', () => {
+    /** Signs in an account with a subscription's access but no `watch` right (the channel withdrew it). */
+    const withheld = () => {
+      signIn({
+        token: 'tok-withheld',
+        user: User.parse({ id: 9, email: 'held@example.test', capabilities: ['download', 'vod_media_access'] }),
+      });
+      world.server.on('GET', `${API}/profile`, ok({ id: 9, email: 'held@example.test', capabilities: ['download'] }));
+    };
+
+    it('an account without it is told so instead of a paywall or the stream, and nothing plays', async () => {
+      withheld();
+      serveEvent(ok(event({ type: 'paid', has_access: true, media: live() })));
+      const el = await fixture(
+        html`<channel-player event-id="501" prefer-playback="native" autoplay></channel-player>`,
+      );
+      await showsPart(el, 'no-watch');
+      expect(partText(el, 'no-watch')).to.equal(
+        'Your account cannot watch videos at the moment. Please contact the channel.',
+      );
+      expect(has(el, 'paywall'), 'buying would not help: no paywall').to.equal(false);
+      expect(video(el)).to.equal(null);
+      expect(mediaCalls()).to.have.length(0);
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('a free event still plays for it; in French the message is French', async () => {
+      withheld();
+      serveEvent(ok(event({ type: 'free', media: live() })));
+      const free = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
+      await waitUntil(() => video(free) || has(free, 'play'), 'the free event playable', { timeout: 4000 });
+      expect(has(free, 'no-watch')).to.equal(false);
+      free.remove();
+      // Another event (the first answer is kept by the client's cache): a sign-up event the account may not watch.
+      world.server.on(
+        'GET',
+        `${API}/events/502`,
+        ok(event({ id: 502, type: 'register', has_access: true, media: live() })),
+      );
+      const fr = await fixture(
+        html`<channel-player event-id="502" prefer-playback="native" lang="fr"></channel-player>`,
+      );
+      await showsPart(fr, 'no-watch');
+      expect(partText(fr, 'no-watch')).to.equal(
+        'Votre compte ne peut pas regarder de vidéos pour le moment. Veuillez contacter la chaîne.',
+      );
     });
   });
 

@@ -237,6 +237,25 @@ describe('<channel-schedule kind="library">', () => {
       expect(locks).to.deep.equal(['', 'Sign in to watch', 'Subscribers and VOD members', '', '', '']);
     });
 
+    it('an account without the watch right: every card but the free ones says only the channel unlocks it', async () => {
+      const withheld = { id: 8, email: 'held@example.com', capabilities: ['vod_media_access'] };
+      server.on('GET', `${API}/profile`, ok(withheld));
+      signIn({ token: 'tok-held', user: withheld as never });
+      for (const [attrs, words] of [
+        ['', 'Not available to your account'],
+        ['lang="fr"', 'Non disponible pour votre compte'],
+      ] as const) {
+        const el = await render(attrs);
+        await waitUntil(() => cards(rails(el)[1]!).some((a) => a.querySelector('[part~="lock-account"]')), 'locks');
+        // The rail's sign-up and paid items (the rest are free).
+        const locks = cards(rails(el)[1]!).map(
+          (a) => a.querySelector('[part~="library-card-lock"]')?.textContent ?? '',
+        );
+        expect(locks, attrs).to.deep.equal(['', words, words, '', '', '']);
+        el.parentElement!.remove();
+      }
+    });
+
     it('switches to the muted, looping preview on hover or focus, loaded only then', async () => {
       const el = await render();
       const card = cards(rails(el)[0]!)[0]!;
@@ -413,11 +432,12 @@ describe('<channel-schedule kind="library">', () => {
     it('a sign-in fetches the rails again and the register item unlocks; a purchase fetches them again', async () => {
       const el = await render();
       await waitUntil(() => text(el).includes('Sign in to watch'), 'locked');
-      server.on('GET', `${API}/profile`, ok({ id: 7, email: 'fan@example.com', capabilities: [] }));
-      signIn({ token: 'tok-fan', user: { id: 7, email: 'fan@example.com', capabilities: [] } as never });
+      server.on('GET', `${API}/profile`, ok({ id: 7, email: 'fan@example.com', capabilities: ['watch'] }));
+      signIn({ token: 'tok-fan', user: { id: 7, email: 'fan@example.com', capabilities: ['watch'] } as never });
       await waitUntil(() => requests('vod-media-rails').length === 2, 'rails again');
       expect(requests('vod-media-rails')[1]!.headers.authorization).to.equal('Bearer tok-fan');
       await waitUntil(() => !text(el).includes('Sign in to watch'), 'unlocked');
+      expect(text(el)).to.not.include('Not available to your account');
       entitlementsChanged();
       await waitUntil(() => requests('vod-media-rails').length === 3, 'rails after a purchase');
     });

@@ -2,6 +2,7 @@
 // The element runs against a fake fetch (setEnv) that answers the keys host and the channel API with
 // contract-valid fixtures and records every request, so each test can assert what went over the wire.
 import { expect, fixture, html, nextFrame, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { Event as ChannelEvent, EventCategory, EventLocation } from '../../src/api/contract.js';
 import { EventList } from '../../src/api/contract.js';
 import { env, setEnv, resetEnv, type Environment } from '../../src/lib/env.js';
@@ -204,6 +205,15 @@ const fakeFetch: Environment['fetch'] = async (input, init) => {
       return json({ data: CATEGORIES });
     case '/api/events-locations':
       return json({ data: LOCATIONS });
+    case '/api/participant-group-properties':
+      return json({
+        data: [
+          { name: 'conference', values: ['Atlantic', 'Great Lakes'] },
+          { name: 'division', values: ['I', 'II'] },
+          // A property named like one of the list's own filters cannot be offered (its query name is taken).
+          { name: 'state', values: ['MA'] },
+        ],
+      });
     case '/api/logs':
       return json({});
     default:
@@ -412,7 +422,8 @@ describe('<channel-schedule>', () => {
         ['badge badge-live', 'Live'],
         ['badge badge-free', 'Free'],
       ]);
-      expect(badges(cards[1]!)).to.deep.equal([['badge badge-paid', 'Paid · $9.99']]);
+      // The price in the spec's form: the currency code, its sign and the amount.
+      expect(badges(cards[1]!)).to.deep.equal([['badge badge-paid', 'Paid · USD\u00a0$9.99']]);
       // has_access on a paid event: purchased, and no price.
       expect(badges(cards[2]!)).to.deep.equal([['badge badge-purchased', 'Purchased']]);
     });
@@ -632,12 +643,13 @@ describe('<channel-schedule>', () => {
       const form = $(el, 'form[role="search"][part~="filters"]');
       expect(Boolean(form), 'the filter form').to.equal(true);
       expect(form!.getAttribute('aria-label')).to.equal('Filter events');
-      expect($$(el, 'form label').map((l) => l.firstChild?.textContent)).to.deep.equal([
-        'Gender',
-        'Sport',
-        'City',
-        'State',
-      ]);
+      // Then one per school property, once the channel's list of them is in (see below).
+      await waitUntil(() => $$(el, 'form label').length === 6, 'the filters');
+      expect(
+        $$(el, 'form label')
+          .map((l) => l.firstChild?.textContent)
+          .slice(0, 4),
+      ).to.deep.equal(['Gender', 'Sport', 'City', 'State']);
 
       await choose(selectLabelled(el, 'Gender'), 'female');
       await waitUntil(() => eventRequests().length === 2, 'choosing a gender re-queries');
@@ -654,6 +666,44 @@ describe('<channel-schedule>', () => {
       await choose(selectLabelled(el, 'City'), 'Chicago');
       await waitUntil(() => eventRequests().length === 4, 'choosing a city re-queries');
       expect(lastEvents().get('city')).to.equal('Chicago');
+    });
+
+    it("offers the schools' properties (participant-group-properties) and asks for the one chosen by its name", async () => {
+      const el = await fixture(html`<channel-schedule show-filters></channel-schedule>`);
+      await loaded(el);
+      await waitUntil(() => $$(el, 'form label').length === 6, 'the property filters');
+      expect($$(el, 'form label').map((l) => l.firstChild?.textContent)).to.deep.equal([
+        'Gender',
+        'Sport',
+        'City',
+        'State',
+        'Conference',
+        'Division',
+      ]);
+      await choose(selectLabelled(el, 'Conference'), 'Great Lakes');
+      await waitUntil(() => lastEvents().get('conference') === 'Great Lakes', 'the conference asked for');
+      await choose(selectLabelled(el, 'Division'), 'II');
+      await waitUntil(() => lastEvents().get('division') === 'II', 'the division too');
+      expect(lastEvents().get('conference')).to.equal('Great Lakes');
+      // Clear filters drops them.
+      $$<HTMLButtonElement>(el, 'form button')
+        .find((b) => b.textContent === 'Clear filters')!
+        .click();
+      await waitUntil(() => selectLabelled(el, 'Conference').value === '', 'cleared');
+      expect(selectLabelled(el, 'Division').value).to.equal('');
+      await loaded(el);
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('names the property filters in French', async () => {
+      const el = await fixture(html`<channel-schedule show-filters lang="fr"></channel-schedule>`);
+      await loaded(el);
+      await waitUntil(() => $$(el, 'form label').length === 6, 'the property filters');
+      expect(
+        $$(el, 'form label')
+          .map((l) => l.firstChild?.textContent)
+          .slice(4),
+      ).to.deep.equal(['Conférence', 'Division']);
     });
 
     it('show-filters added later as an empty attribute shows the filters; removing it hides them', async () => {
@@ -680,6 +730,174 @@ describe('<channel-schedule>', () => {
       await choose(selectLabelled(el, 'City'), '');
       await loaded(el);
       expect(lastEvents().has('city')).to.equal(false);
+    });
+  });
+
+  describe('calendar', () => {
+    /** Friday 1 March 2030, noon in New York (the pinned zone); the fixtures start that evening and the two after. */
+    const NOW = Date.UTC(2030, 2, 1, 17);
+    /** A New York midnight as UNIX seconds: EST (UTC-5) until 10 March 2030, EDT (UTC-4) from then. */
+    const nyMidnight = (month: number, day: number, offsetHours: number) =>
+      Date.UTC(2030, month, day, offsetHours) / 1000;
+    /** An events API that honours start_date and end_date (UNIX seconds, both ends included). */
+    const byDates = (url: URL) => {
+      const from = Number(url.searchParams.get('start_date') ?? -Infinity);
+      const to = Number(url.searchParams.get('end_date') ?? Infinity);
+      return json(eventList(ALL_EVENTS.filter((e) => e.event_utc_ts >= from && e.event_utc_ts <= to)));
+    };
+    const radios = (el: Element) => $$<HTMLButtonElement>(el, '[part~="calendar"] [role="radio"]');
+    const checked = (el: Element) => radios(el).find((r) => r.getAttribute('aria-checked') === 'true');
+    const names = (el: Element) => $$(el, '[part~="calendar-day"]').map((b) => b.getAttribute('aria-label'));
+    const hrefs = (el: Element) => links(el).map((a) => a.getAttribute('href'));
+    /** Waits until the list shows exactly these events. */
+    async function lists(el: Element, expected: string[]): Promise<void> {
+      await waitUntil(() => JSON.stringify(hrefs(el)) === JSON.stringify(expected), `expected ${expected.join(', ')}`, {
+        timeout: 4000,
+      });
+    }
+    const dates = () => [lastEvents().get('start_date'), lastEvents().get('end_date')];
+
+    beforeEach(() => {
+      useFakePlatform({ now: () => NOW });
+      eventsAnswer = byDates;
+    });
+
+    it("show-calendar: a week strip from today in the viewer's zone; a day lists its events through start_date and end_date", async () => {
+      const el = await fixture(html`<channel-schedule kind="all" show-calendar></channel-schedule>`);
+      await loaded(el);
+      const calendar = $(el, '[part~="calendar"]')!;
+      expect(calendar.getAttribute('role')).to.equal('group');
+      expect(calendar.getAttribute('aria-label')).to.equal('Calendar');
+      expect($(el, '[role="radiogroup"]')!.getAttribute('aria-label')).to.equal('Day');
+      expect(checked(el)?.textContent).to.equal('All days');
+      expect(names(el)).to.deep.equal([
+        'Today, Friday, March 1, 2030',
+        'Saturday, March 2, 2030',
+        'Sunday, March 3, 2030',
+        'Monday, March 4, 2030',
+        'Tuesday, March 5, 2030',
+        'Wednesday, March 6, 2030',
+        'Thursday, March 7, 2030',
+      ]);
+      expect($$(el, '[part~="calendar-day"]')[1]!.textContent).to.equal('Sat2');
+      expect($$(el, '[aria-current="date"]').map((b) => b.dataset.day)).to.deep.equal(['2030-03-01']);
+      expect(dates(), 'all days: no dates sent').to.deep.equal([null, null]);
+
+      // Saturday: from its New York midnight, the spec's 86,400 s (end_date is the last second of them).
+      $$<HTMLButtonElement>(el, '[part~="calendar-day"]')[1]!.click();
+      await lists(el, ['/watch/102']);
+      expect(dates()).to.deep.equal([String(nyMidnight(2, 2, 5)), String(nyMidnight(2, 2, 5) + 86_399)]);
+      expect(checked(el)?.dataset.day).to.equal('2030-03-02');
+      expect($(el, '[part~="count"]')?.textContent).to.equal('1 event');
+      // Friday's evening game (00:00 UTC on Saturday) is Friday's in New York.
+      $$<HTMLButtonElement>(el, '[part~="calendar-day"]')[0]!.click();
+      await lists(el, ['/watch/101']);
+      await expect(el).shadowDom.to.be.accessible();
+
+      // A day with nothing: says which day.
+      $$<HTMLButtonElement>(el, '[part~="calendar-day"]')[4]!.click();
+      await shows(el, 'No events on Tuesday, March 5, 2030.');
+
+      // The next week; 10 March is the day New York's clocks go forward: its window starts at midnight EST, the
+      // next day's at midnight EDT.
+      $<HTMLButtonElement>(el, '[part~="calendar-next"]')!.click();
+      await waitUntil(() => names(el)[0] === 'Friday, March 8, 2030', 'the next week');
+      $<HTMLButtonElement>(el, '[data-day="2030-03-10"]')!.click();
+      await waitUntil(() => dates()[0] === String(nyMidnight(2, 10, 5)), 'the DST day');
+      $<HTMLButtonElement>(el, '[data-day="2030-03-11"]')!.click();
+      await waitUntil(() => dates()[0] === String(nyMidnight(2, 11, 4)), 'the day after');
+      expect(dates()[1]).to.equal(String(nyMidnight(2, 11, 4) + 86_399));
+      $<HTMLButtonElement>(el, '[part~="calendar-previous"]')!.click();
+      await waitUntil(() => names(el)[0] === 'Today, Friday, March 1, 2030', 'back to this week');
+
+      // "All days" again: every event (the first answer, from the client's 60 s cache of that same request).
+      $<HTMLButtonElement>(el, '[part~="calendar-all"]')!.click();
+      await lists(el, ['/watch/101', '/watch/102', '/watch/103']);
+      expect(checked(el)?.textContent).to.equal('All days');
+    });
+
+    it('by keyboard: one Tab stop, the arrows choose the next or previous day (across weeks), Home all days', async () => {
+      const el = await fixture(html`<channel-schedule kind="all" show-calendar></channel-schedule>`);
+      await loaded(el);
+      const active = () => root(el).activeElement as HTMLElement | null;
+      expect(radios(el).map((r) => r.tabIndex)).to.deep.equal([0, -1, -1, -1, -1, -1, -1, -1]);
+      checked(el)!.focus();
+      await sendKeys({ press: 'ArrowRight' });
+      await lists(el, ['/watch/101']);
+      expect(active()?.dataset.day).to.equal('2030-03-01');
+      expect(active()?.getAttribute('aria-checked')).to.equal('true');
+      expect(radios(el).filter((r) => r.tabIndex === 0)).to.deep.equal([active()]);
+      await sendKeys({ press: 'ArrowRight' });
+      await lists(el, ['/watch/102']);
+      await sendKeys({ press: 'End' });
+      await waitUntil(() => active()?.dataset.day === '2030-03-07', 'End: the strip’s last day');
+      // Past the end of the strip: the next week, its first day chosen and focused.
+      await sendKeys({ press: 'ArrowRight' });
+      await waitUntil(() => active()?.dataset.day === '2030-03-08', 'the next week');
+      expect(names(el)[0]).to.equal('Friday, March 8, 2030');
+      await sendKeys({ press: 'ArrowLeft' });
+      await waitUntil(() => active()?.dataset.day === '2030-03-07', 'back across the week');
+      await sendKeys({ press: 'Home' });
+      await lists(el, ['/watch/101', '/watch/102', '/watch/103']);
+      expect(active()?.textContent).to.equal('All days');
+    });
+
+    it('day="…" without show-calendar lists that day only and says which; today; a bad day is ignored with a notice', async () => {
+      const el = await fixture(html`<channel-schedule kind="all" day="2030-03-02"></channel-schedule>`);
+      await lists(el, ['/watch/102']);
+      expect(dates()).to.deep.equal([String(nyMidnight(2, 2, 5)), String(nyMidnight(2, 2, 5) + 86_399)]);
+      expect($(el, '[part~="day"]')?.textContent).to.equal('Saturday, March 2, 2030');
+      expect(html$(el, '[part~="calendar"]')).to.equal(null);
+      el.setAttribute('day', 'today');
+      await lists(el, ['/watch/101']);
+      el.setAttribute('day', '2030-02-30');
+      await lists(el, ['/watch/101', '/watch/102', '/watch/103']);
+      expect(dates()).to.deep.equal([null, null]);
+      expect($(el, '[part~="notice"]')?.textContent).to.contain(
+        'Ignored day="2030-02-30": a day written YYYY-MM-DD, or today.',
+      );
+    });
+
+    it('day with show-calendar is its first choice; on-demand events show the week ending on it', async () => {
+      const el = await fixture(html`<channel-schedule kind="vod" show-calendar day="2030-02-20"></channel-schedule>`);
+      await waitUntil(() => checked(el)?.dataset.day === '2030-02-20', 'the day chosen');
+      expect($$(el, '[part~="calendar-day"]').map((b) => b.dataset.day)).to.deep.equal([
+        '2030-02-14',
+        '2030-02-15',
+        '2030-02-16',
+        '2030-02-17',
+        '2030-02-18',
+        '2030-02-19',
+        '2030-02-20',
+      ]);
+      expect(lastEvents().get('stream_status')).to.equal('finished');
+      expect(dates()).to.deep.equal([String(nyMidnight(1, 20, 5)), String(nyMidnight(1, 20, 5) + 86_399)]);
+    });
+
+    it('fits a 390 px phone', async () => {
+      const el = await fixture(
+        html`<channel-schedule kind="all" show-calendar style="width: 390px"></channel-schedule>`,
+      );
+      await loaded(el);
+      const box = el.getBoundingClientRect();
+      const calendar = $(el, '[part~="calendar"]')!;
+      expect(calendar.scrollWidth).to.be.at.most(calendar.clientWidth);
+      for (const button of $$(el, '[part~="calendar"] button'))
+        expect(button.getBoundingClientRect().right, button.textContent!).to.be.at.most(box.right + 0.5);
+    });
+
+    it('speaks French: its labels, the days in French, the empty day', async () => {
+      const el = await fixture(html`<channel-schedule kind="all" show-calendar lang="fr"></channel-schedule>`);
+      await loaded(el);
+      expect($(el, '[part~="calendar"]')!.getAttribute('aria-label')).to.equal('Calendrier');
+      expect(checked(el)?.textContent).to.equal('Tous les jours');
+      expect(names(el).slice(0, 2)).to.deep.equal(["Aujourd'hui, vendredi 1 mars 2030", 'samedi 2 mars 2030']);
+      expect($$(el, '[part~="calendar-day"]')[1]!.textContent).to.equal('sam.2');
+      expect($(el, '[part~="calendar-next"]')!.getAttribute('aria-label')).to.equal('Semaine suivante');
+      expect($(el, '[part~="calendar-previous"]')!.getAttribute('aria-label')).to.equal('Semaine précédente');
+      $$<HTMLButtonElement>(el, '[part~="calendar-day"]')[3]!.click();
+      await shows(el, 'Aucun événement le lundi 4 mars 2030.');
+      await expect(el).shadowDom.to.be.accessible();
     });
   });
 
@@ -1214,8 +1432,8 @@ describe('<channel-schedule>', () => {
       expect($(el, '[part~="title"]')?.textContent).to.equal('Événements à venir');
       expect($(el, '[part~="frame"]')?.getAttribute('lang')).to.equal('fr');
       expect($(el, '[part~="badge-live"]')?.textContent).to.equal('En direct');
-      // The channel currency (USD) in French number formatting.
-      expect($(el, '[part~="badge-paid"]')?.textContent).to.match(/9,99\s\$US$/);
+      // The channel currency (USD) in the spec's form, with French digits.
+      expect($(el, '[part~="badge-paid"]')?.textContent).to.equal('Payant · USD\u00a0$9,99');
     });
 
     it('takes the language of the nearest [lang] ancestor', async () => {

@@ -34,10 +34,15 @@ function PanelHost(props: ShellProps): ReactNode {
 
 /** 2030-03-02T00:00:00Z: Friday 7 PM in New York, the pinned time zone. */
 const T0 = Date.UTC(2030, 2, 2) / 1000;
+/** The Sharks have teams of their own (children), each also a participant. */
+const SHARKS_U21 = { id: 14, name: 'Harbor City Sharks U21' };
+const SHARKS_RESERVES = { id: 15, name: 'Harbor City Sharks Reserves' };
 const PARTICIPANTS = [
   { id: 11, name: 'Northfield Huskies' },
   { id: 12, name: 'Lakeside State Lakers' },
-  { id: 13, name: 'Harbor City Sharks' },
+  { id: 13, name: 'Harbor City Sharks', children: [SHARKS_RESERVES, SHARKS_U21] },
+  SHARKS_U21,
+  SHARKS_RESERVES,
 ];
 const GROUPS = [
   { id: 1, name: 'Northfield University' },
@@ -222,11 +227,18 @@ describe('favourites panel', () => {
     await ready(el);
     const optionsOf = (kind: string) =>
       [...group(el, kind).querySelectorAll('select option')].map((o) => [o.getAttribute('value'), o.textContent]);
-    await waitUntil(() => optionsOf('participant').length === 2, 'teams listed');
+    await waitUntil(() => optionsOf('participant').length === 4, 'teams listed');
+    // A team with teams of its own is a group of the picker: the team, then its teams.
     expect(optionsOf('participant')).to.deep.equal([
       ['', 'Choose…'],
       ['13', 'Harbor City Sharks'],
+      ['15', 'Harbor City Sharks Reserves'],
+      ['14', 'Harbor City Sharks U21'],
     ]);
+    const sharks = group(el, 'participant').querySelector('optgroup')!;
+    expect(sharks.label).to.equal('Harbor City Sharks');
+    expect([...sharks.querySelectorAll('option')].map((o) => o.value)).to.deep.equal(['13', '15', '14']);
+    await expect(el).shadowDom.to.be.accessible();
     await waitUntil(() => optionsOf('event_category').length === 2, 'sports listed');
     expect(optionsOf('event_category')).to.deep.equal([
       ['', 'Choose…'],

@@ -18,16 +18,28 @@ describe('parseScheduleProps', () => {
         gender: undefined,
         city: undefined,
         state: undefined,
+        day: undefined,
         layout: 'grid',
         view: 'card',
         limit: undefined,
         watchUrl: DEFAULT_WATCH_URL,
         showFilters: false,
+        showCalendar: false,
         favorites: false,
         structuredData: false,
       },
       notices: [],
     });
+  });
+
+  it('reads show-calendar and a real YYYY-MM-DD day; anything else is ignored with a notice', () => {
+    const good = parseScheduleProps({ showCalendar: '', day: ' 2028-02-29 ' });
+    expect([good.options.showCalendar, good.options.day, good.notices]).to.deep.equal([true, '2028-02-29', []]);
+    for (const day of ['2030-02-29', '29/02/2028', 'tomorrow']) {
+      const { options, notices } = parseScheduleProps({ day });
+      expect(options.day, day).to.equal(undefined);
+      expect(notices.map((n) => n.name)).to.deep.equal(['day']);
+    }
   });
 
   it('accepts good values, trimmed and case-insensitive', () => {

@@ -5,7 +5,17 @@
 import { expect } from '@open-wc/testing';
 import { COLOR_VARIANTS, colorDeclarations, parseHex } from '../../src/lib/colors.js';
 import { formatPrice } from '../../src/lib/money.js';
-import { TIME_ZONE_ALIASES, formatEventTime, resolveTimeZone } from '../../src/lib/time.js';
+import {
+  CALENDAR_DAY_SECONDS,
+  TIME_ZONE_ALIASES,
+  addDays,
+  dayFilter,
+  dayOf,
+  dayStart,
+  formatEventTime,
+  isDay,
+  resolveTimeZone,
+} from '../../src/lib/time.js';
 import { fillTemplate, redactData, redactMediaUrl, redactUrl } from '../../src/lib/url.js';
 
 /** Intl uses narrow and plain no-break spaces and a real minus sign; compare text as a reader sees it. */
@@ -103,22 +113,81 @@ describe('formatEventTime', () => {
 });
 
 describe('formatPrice', () => {
-  it('formats USD and EUR for each language', () => {
-    expect(formatPrice(12.5, 'USD', 'en-US')).to.equal('$12.50');
-    expect(formatPrice(1234.5, 'EUR', 'en-US')).to.equal('€1,234.50');
-    expect(plain(formatPrice(12.5, 'EUR', 'fr'))).to.equal('12,50 €');
-    expect(plain(formatPrice(1234.5, 'USD', 'fr'))).to.equal('1 234,50 $US');
+  it("writes the spec's form: the code, the currency's sign and the amount, in each language's digits", () => {
+    expect(plain(formatPrice(9.99, 'USD', 'en'))).to.equal('USD $9.99');
+    expect(plain(formatPrice(1234.5, 'USD', 'en'))).to.equal('USD $1,234.50');
+    expect(plain(formatPrice(9.99, 'CAD', 'en'))).to.equal('CAD $9.99');
+    expect(plain(formatPrice(9.99, 'CAD', 'fr'))).to.equal('CAD $9,99');
+    expect(plain(formatPrice(1234.5, 'USD', 'fr'))).to.equal('USD $1 234,50');
+    expect(plain(formatPrice(12.5, 'EUR', 'fr'))).to.equal('EUR €12,50');
+    expect(plain(formatPrice(12.5, 'GBP', 'en'))).to.equal('GBP £12.50');
+  });
+
+  it('keeps the code with its amount (a no-break space) and signs a negative amount', () => {
+    expect(formatPrice(5, 'USD', 'en')).to.equal('USD\u00a0$5.00');
+    expect(plain(formatPrice(-1.25, 'USD', 'en'))).to.equal('-USD $1.25');
+  });
+
+  it("uses the currency's own number of decimals, and no sign where the code is all Intl knows", () => {
+    expect(plain(formatPrice(1500, 'JPY', 'en'))).to.equal('JPY ¥1,500');
+    expect(plain(formatPrice(12.5, 'CHF', 'en'))).to.equal('CHF 12.50');
+    expect(plain(formatPrice(12.5, 'XQQ', 'en'))).to.equal('XQQ 12.50');
   });
 
   it('defaults to USD and accepts a lower-case code', () => {
-    expect(formatPrice(5, null, 'en-US')).to.equal('$5.00');
-    expect(formatPrice(5, '', 'en-US')).to.equal('$5.00');
-    expect(formatPrice(5, 'eur', 'en-US')).to.equal('€5.00');
+    expect(plain(formatPrice(5, null, 'en-US'))).to.equal('USD $5.00');
+    expect(plain(formatPrice(5, '', 'en-US'))).to.equal('USD $5.00');
+    expect(plain(formatPrice(5, 'eur', 'en-US'))).to.equal('EUR €5.00');
   });
 
   it('falls back to USD for a malformed currency code instead of throwing', () => {
-    expect(formatPrice(12.5, 'dollars', 'en-US')).to.equal('$12.50');
-    expect(formatPrice(12.5, '$', 'en-US')).to.equal('$12.50');
+    expect(plain(formatPrice(12.5, 'dollars', 'en-US'))).to.equal('USD $12.50');
+    expect(plain(formatPrice(12.5, '$', 'en-US'))).to.equal('USD $12.50');
+  });
+});
+
+describe('calendar days', () => {
+  it('reads and moves YYYY-MM-DD days', () => {
+    expect(['2030-03-02', '2028-02-29'].map(isDay)).to.deep.equal([true, true]);
+    expect(['2030-02-29', '2030-13-01', '2030-3-2', 'today', ''].map(isDay)).to.deep.equal([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(addDays('2030-02-27', 2)).to.equal('2030-03-01');
+    expect(addDays('2030-01-01', -1)).to.equal('2029-12-31');
+  });
+
+  it("finds a day's midnight in a zone, across its clock changes", () => {
+    const ny = 'America/New_York';
+    expect(dayStart('2030-03-02', ny)).to.equal(Date.UTC(2030, 2, 2, 5) / 1000);
+    // 10 March 2030: clocks go forward at 2:00, so that day is 23 hours long; the next midnight is EDT.
+    expect(dayStart('2030-03-10', ny)).to.equal(Date.UTC(2030, 2, 10, 5) / 1000);
+    expect(dayStart('2030-03-11', ny)).to.equal(Date.UTC(2030, 2, 11, 4) / 1000);
+    expect(dayStart('2030-07-01', 'Europe/Paris')).to.equal(Date.UTC(2030, 5, 30, 22) / 1000);
+    expect(dayStart('2030-07-01', 'Asia/Tokyo')).to.equal(Date.UTC(2030, 5, 30, 15) / 1000);
+    expect(dayStart('2030-07-01', 'UTC')).to.equal(Date.UTC(2030, 6, 1) / 1000);
+    // Where a clock change skips midnight itself (Santiago, 8 September 2024: 00:00 became 01:00), the day starts at 01:00.
+    expect(dayStart('2024-09-08', 'America/Santiago')).to.equal(Date.UTC(2024, 8, 8, 4) / 1000);
+  });
+
+  it('names the day of an instant in a zone', () => {
+    const evening = Date.UTC(2030, 2, 2, 0) / 1000; // 19:00 on 1 March in New York
+    expect(dayOf(evening, 'America/New_York')).to.equal('2030-03-01');
+    expect(dayOf(evening, 'Europe/Paris')).to.equal('2030-03-02');
+    expect(dayOf(Date.UTC(2030, 2, 2, 4, 59, 59) / 1000, 'America/New_York')).to.equal('2030-03-01');
+    expect(dayOf(Date.UTC(2030, 2, 2, 5) / 1000, 'America/New_York')).to.equal('2030-03-02');
+  });
+
+  it("the API's filter of a day: its start, then the spec's 86,400 s, end_date being the last of them", () => {
+    const start = Date.UTC(2030, 2, 10, 5) / 1000;
+    expect(dayFilter('2030-03-10', 'America/New_York')).to.deep.equal({
+      start_date: String(start),
+      end_date: String(start + CALENDAR_DAY_SECONDS - 1),
+    });
+    expect(CALENDAR_DAY_SECONDS).to.equal(86_400);
   });
 });
 

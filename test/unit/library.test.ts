@@ -159,5 +159,12 @@ describe('library store', () => {
     expect(unlockedBy(vod(1, 'a', { type: 'paid', has_access: false }) as never)).to.equal('membership');
     expect(unlockedBy(vod(1, 'a', { type: 'paid', has_access: true }) as never)).to.equal(undefined);
     expect(unlockedBy(vod(1, 'a', { type: 'free', has_access: false }) as never)).to.equal(undefined);
+    // A signed-in account without the `watch` right: only the channel unlocks what is not free.
+    const withheld = { id: 1, email: 'a@b.test', capabilities: [] } as never;
+    expect(unlockedBy(vod(1, 'a', { type: 'register', has_access: false }) as never, withheld)).to.equal('account');
+    expect(unlockedBy(vod(1, 'a', { type: 'paid', has_access: true }) as never, withheld)).to.equal('account');
+    expect(unlockedBy(vod(1, 'a', { type: 'free', has_access: true }) as never, withheld)).to.equal(undefined);
+    const entitled = { id: 1, email: 'a@b.test', capabilities: ['watch'] } as never;
+    expect(unlockedBy(vod(1, 'a', { type: 'register', has_access: true }) as never, entitled)).to.equal(undefined);
   });
 });

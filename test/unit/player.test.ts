@@ -5,14 +5,16 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import {
+  Clip,
   Event as ChannelEvent,
   Package,
   Preroll,
   Subscription,
   User,
+  VodItem,
   type Preroll as PrerollType,
 } from '../../src/api/contract.js';
-import { decideAccess, fromEvent } from '../../src/stores/commerce/access.js';
+import { decideAccess, fromClip, fromEvent, fromVod } from '../../src/stores/commerce/access.js';
 import { offersFor } from '../../src/stores/commerce/offers.js';
 import { analyticsAllowed, monitorVideo, VIEWING_EVERY_MS } from '../../src/media/analytics.js';
 import {
@@ -42,7 +44,9 @@ const preroll = (p: Partial<PrerollType> & { id: number }): PrerollType =>
 
 const event = (e: Record<string, unknown>) =>
   ChannelEvent.parse({ id: 7, name: 'Final', event_utc_ts: 1_705_000_000, stream_status: 'live', ...e });
-const user = (u: Record<string, unknown> = {}) => User.parse({ id: 3, email: 'viewer@example.test', ...u });
+/** A signed-in account, with the `watch` right every account is given. */
+const user = (u: Record<string, unknown> = {}) =>
+  User.parse({ id: 3, email: 'viewer@example.test', capabilities: ['watch'], ...u });
 
 describe('prerolls', () => {
   let world: World;
@@ -126,6 +130,33 @@ describe('access rules', () => {
     expect(decide({ type: 'paid', media: [] })).to.equal('paywall');
     expect(decide({ type: 'ppv', media: [] }, user())).to.equal('paywall');
     expect(decide({ type: 'paid', has_access: true }, user())).to.equal('play');
+  });
+
+  it('without the watch right an account watches what a guest may: free items and clips, no paywall', () => {
+    const withheld = user({ capabilities: ['download', 'vod_media_access'] });
+    expect(decide({ type: 'free' }, withheld)).to.equal('play');
+    expect(decide({ type: 'register', has_access: true }, withheld)).to.equal('no-watch');
+    expect(decide({ type: 'paid', has_access: true }, withheld)).to.equal('no-watch');
+    expect(decide({ type: 'ppv', media: [] }, withheld), 'buying would not help: no paywall').to.equal('no-watch');
+    // A guest is asked to sign in as before; the right is the account's.
+    expect(decide({ type: 'register' })).to.equal('sign-in');
+    const clip = fromClip(
+      Clip.parse({
+        id: 5,
+        event_id: 1,
+        name: 'Goal',
+        start_time: 0,
+        duration: 10,
+        status: 'done',
+        media: [{ type: 'vod', url: 'c.m3u8' }],
+      }),
+    );
+    expect(decideAccess(clip, withheld, false).kind).to.equal('play');
+    const vod = fromVod(
+      VodItem.parse({ id: 2, title: 'Final', type: 'paid', has_access: true, media: [{ type: 'vod', url: 'v.m3u8' }] }),
+    );
+    expect(decideAccess(vod, withheld, false).kind).to.equal('no-watch');
+    expect(decideAccess(vod, user({ capabilities: ['watch', 'vod_media'] }), false).kind).to.equal('play');
   });
 
   it('region comes first, from the geo answer, the user or the event', () => {

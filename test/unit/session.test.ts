@@ -29,6 +29,8 @@ const GET_API_KEY = `POST ${API}/get_api_key`;
 const SETTINGS = `GET ${API}/settings`;
 const COLORS = `GET ${API}/color-settings/web`;
 const GEO = `GET ${API}/geo`;
+/** The stored copy of the settings: on the API's host, named after the channel key the keys host gave. */
+const SETTINGS_COPY = 'http://api.test/storage/settings/ck-1.json';
 const EVENTS_LIST = { data: [], meta: { total: 0, offset: 0, limit: 50 } };
 
 /** Scripts a healthy channel: keys ck-1 then ck-2, api keys ak-1 then ak-2. */
@@ -245,11 +247,42 @@ describe('session', () => {
       expect(state.status === 'error' && state.error.status).to.equal(500);
       expect(w.lines.error).to.deep.equal(['channel-elements: start-up failed: HTTP 500']);
       expect(byPath(w, SETTINGS)).to.have.length(2);
+      // The stored copy was asked for and is not there either: the API's error is the start-up's.
+      expect(byPath(w, `GET ${SETTINGS_COPY}`)).to.have.length(1);
       expect($settings.get()).to.equal(undefined);
 
       await startSession();
       expect($startup.get().status).to.equal('ready');
       expect(byPath(w, SETTINGS)).to.have.length(3);
+    });
+
+    it('reads the stored copy under /storage/settings/ when GET settings fails, and starts with it', async () => {
+      configure();
+      const fired: Event[] = [];
+      w.events.addEventListener('api_key_error', (e) => fired.push(e));
+      w.server
+        .on('GET', `${API}/settings`, { status: 503, body: { message: 'Service Unavailable' } })
+        .on('GET', SETTINGS_COPY, { body: { name: 'Stored copy', language: 'fr', currency: 'CAD' } });
+      const started = startSession();
+      await w.advance(1_000);
+      await started;
+      expect($startup.get()).to.deep.equal({ status: 'ready', value: undefined });
+      expect($settings.get()).to.deep.include({ name: 'Stored copy', language: 'fr', currency: 'CAD' });
+      expect($colors.get()).to.deep.equal({ 'body-background': '#101010' });
+      // The API first (with its one retry after 1 s), then the copy, which needs no key.
+      const trail = w.server.trail;
+      expect(trail.filter((entry) => entry === SETTINGS)).to.have.length(2);
+      expect(trail.lastIndexOf(SETTINGS)).to.be.below(trail.indexOf(`GET ${SETTINGS_COPY}`));
+      expect(byPath(w, `GET ${SETTINGS_COPY}`)[0]!.url).to.equal(SETTINGS_COPY);
+      expect(w.lines.warn).to.deep.equal([
+        'channel-elements: GET settings failed (Service Unavailable); using the stored copy.',
+      ]);
+      expect(w.lines.error).to.deep.equal([]);
+      // The failing call still reports itself (a log entry, and api_key_error as a failing start-up call).
+      expect(w.server.logs.map((r) => new URL((r.body as { url: string }).url).pathname)).to.deep.equal([
+        '/api/settings',
+      ]);
+      expect(fired).to.have.length(1);
     });
 
     it('fails start-up with a ConfigError naming data-channel-key when the keys host does not know the key', async () => {

@@ -8,6 +8,7 @@ import { setConfig } from '../../src/stores/config.js';
 import { PAGE_SIZE, createSchedule, eventsQuery, type Schedule } from '../../src/stores/schedule.js';
 import { resetSession } from '../../src/stores/session.js';
 import { TOAST_MS, createToasts } from '../../src/stores/toasts.js';
+import { teamChoices } from '../../src/stores/catalog.js';
 import { Deferred, installWorld, ok, teardown, until, type Recorded, type Reply, type World } from './helpers.js';
 
 const API = 'http://api.test/api';
@@ -287,5 +288,39 @@ describe('toasts', () => {
     toasts.destroy();
     expect(toasts.$toasts.get()).to.deep.equal([]);
     expect(w.clock.countTimers()).to.equal(0);
+  });
+});
+
+describe('team pickers (teamChoices)', () => {
+  const all = [
+    {
+      id: 1,
+      name: 'Sharks',
+      children: [
+        { id: 2, name: 'Sharks U21' },
+        { id: 3, name: 'Sharks Reserves' },
+      ],
+    },
+    { id: 2, name: 'Sharks U21' },
+    { id: 3, name: 'Sharks Reserves' },
+    { id: 4, name: 'Lakers' },
+  ];
+  const names = (choices: ReturnType<typeof teamChoices>) =>
+    choices.map((c) => [c.team.name, c.children.map((t) => t.name)]);
+
+  it('puts the offered teams of a team right under it, in the order offered', () => {
+    expect(names(teamChoices(all, all))).to.deep.equal([
+      ['Sharks', ['Sharks U21', 'Sharks Reserves']],
+      ['Lakers', []],
+    ]);
+  });
+
+  it('leaves out what is not offered; a child whose team is not offered stands alone', () => {
+    expect(names(teamChoices([all[1]!, all[2]!, all[3]!], all))).to.deep.equal([
+      ['Sharks U21', []],
+      ['Sharks Reserves', []],
+      ['Lakers', []],
+    ]);
+    expect(names(teamChoices([all[0]!, all[2]!], all))).to.deep.equal([['Sharks', ['Sharks Reserves']]]);
   });
 });

@@ -2,13 +2,13 @@
 import { useId, type ReactNode } from 'react';
 import type { CheckoutState, OfferCard } from '../../stores/checkout.js';
 import { useElement } from '../ui/shell.js';
-import { Failure, kindKey, Loading, StepTitle, usePrice } from './parts.js';
+import { Price } from '../ui/price.js';
+import { Failure, kindKey, Loading, StepTitle } from './parts.js';
 import { c, checkoutErrorText } from './texts.js';
 
 /** The offers list and its loading, error and empty states. */
 export function Offers(props: { state: CheckoutState; onChoose(offer: OfferCard): void; onRetry(): void }): ReactNode {
   const { t } = useElement();
-  const price = usePrice();
   const titleId = useId();
   const offers = props.state.offers;
   return (
@@ -23,20 +23,13 @@ export function Offers(props: { state: CheckoutState; onChoose(offer: OfferCard)
       ) : (
         <ul className="offers" part="offers">
           {offers.value.map((offer) => {
-            const amount = price(offer.price);
+            const period = offer.kind === 'monthly' || offer.kind === 'annual' ? offer.kind : undefined;
             return (
               <li key={`${offer.type}-${offer.id}`} className="offer" part="offer">
                 <span className="kind">{t(kindKey(offer.kind))}</span>
                 <span className="offer-name">{offer.name}</span>
                 <span className="offer-price" part="offer-price">
-                  {offer.kind === 'monthly'
-                    ? t('player.paywall.perMonth', { price: amount })
-                    : offer.kind === 'annual'
-                      ? t('player.paywall.perYear', { price: amount })
-                      : amount}
-                  {offer.basePrice && offer.basePrice > offer.price ? (
-                    <s className="was">{price(offer.basePrice)}</s>
-                  ) : null}
+                  <Price amount={offer.price} base={offer.basePrice} period={period} />
                 </span>
                 {offer.description ? <span className="detail">{offer.description}</span> : null}
                 {offer.trialDays ? (

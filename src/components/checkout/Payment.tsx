@@ -16,7 +16,8 @@ import { failed, LOADING, ready, type Async } from '../../lib/async.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { Modal } from './Dialog.js';
-import { BackButton, Failure, Loading, StepTitle, usePrice } from './parts.js';
+import { usePrice } from '../ui/price.js';
+import { BackButton, Failure, Loading, StepTitle } from './parts.js';
 import { c, checkoutErrorText, orderErrorText, payErrorText } from './texts.js';
 
 const NEW = 'new';
@@ -36,7 +37,7 @@ export function Payment(props: { state: CheckoutState; store: CheckoutStore }): 
   const [card, setCard] = useState<StripeCard | undefined>(undefined);
   const [save, setSave] = useState(false);
   const days = trialDays(pricing, user);
-  const total = pricing ? price(pricing.total, pricing.currency) : '';
+  const total = pricing ? price(pricing.total, { currency: pricing.currency }) : '';
   // Without saved cards there is nothing to choose: the new card is the way.
   const hasSaved = Boolean(cards && cards.length > 0);
   const useNew = cards !== undefined && (!hasSaved || method === NEW);

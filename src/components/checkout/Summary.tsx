@@ -13,7 +13,8 @@ import { trialDays } from '../../stores/commerce/pricing.js';
 import { $user } from '../../stores/session.js';
 import { eventTitle } from '../ui/event.js';
 import { useElement } from '../ui/shell.js';
-import { BackButton, Failure, kindKey, Loading, StepTitle, usePrice } from './parts.js';
+import { usePrice } from '../ui/price.js';
+import { BackButton, Failure, kindKey, Loading, StepTitle } from './parts.js';
 import { c, checkoutErrorText } from './texts.js';
 
 /** A product's title: an event reads "Away @ Home". */
@@ -80,9 +81,14 @@ export function Summary(props: { state: CheckoutState; store: CheckoutStore }): 
 }
 
 function TeamSelect(props: { state: CheckoutState; store: CheckoutStore }): ReactNode {
-  const { t } = useElement();
+  const { t, lang } = useElement();
   const id = useId();
   const { state, store } = props;
+  // A team with teams of its own (a club's squads): the pass covers them too, and the viewer is told which.
+  const chosen = state.product!.teams.find((team) => team.id === state.team);
+  const covered = chosen?.children.length
+    ? new Intl.ListFormat(lang, { type: 'conjunction' }).format(chosen.children)
+    : undefined;
   const missing =
     state.pricing?.status === 'error' &&
     state.pricing.error instanceof CheckoutError &&
@@ -94,6 +100,7 @@ function TeamSelect(props: { state: CheckoutState; store: CheckoutStore }): Reac
         id={id}
         value={state.team ?? ''}
         aria-invalid={missing || undefined}
+        aria-describedby={covered ? `${id}-children` : undefined}
         onChange={(e) => store.chooseTeam(e.target.value ? Number(e.target.value) : undefined)}
       >
         <option value="">{t(c('summary.chooseTeam'))}</option>
@@ -103,6 +110,11 @@ function TeamSelect(props: { state: CheckoutState; store: CheckoutStore }): Reac
           </option>
         ))}
       </select>
+      {covered ? (
+        <p id={`${id}-children`} className="detail" part="team-children">
+          {t(c('summary.teamChildren'), { teams: covered })}
+        </p>
+      ) : null}
     </div>
   );
 }
@@ -111,7 +123,7 @@ function Breakdown(props: { pricing: Pricing; coupon: string | undefined }): Rea
   const { t } = useElement();
   const price = usePrice();
   const { pricing } = props;
-  const money = (amount: number) => price(amount, pricing.currency);
+  const money = (amount: number) => price(amount, { currency: pricing.currency });
   const code = pricing.coupon || props.coupon;
   return (
     <dl className="breakdown" aria-label={t(c('summary.breakdown'))} part="breakdown">
@@ -136,7 +148,7 @@ function Breakdown(props: { pricing: Pricing; coupon: string | undefined }): Rea
       {pricing.discount > 0 ? (
         <div part="discount">
           <dt>{code ? t(c('summary.discountCode'), { code }) : t(c('summary.discount'))}</dt>
-          <dd>−{money(pricing.discount)}</dd>
+          <dd>{money(-pricing.discount)}</dd>
         </div>
       ) : null}
       <div className="total-row" part="total">

@@ -1,6 +1,5 @@
 /** Small pieces shared by the checkout's steps: step headings, loading lines, prices. */
 import { type ReactNode } from 'react';
-import { formatPrice } from '../../lib/money.js';
 import { LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
 
@@ -16,12 +15,6 @@ export function StepTitle(props: { id?: string; children: ReactNode }): ReactNod
 /** A polite loading line with a spinner (the shared loading state, as a line). */
 export function Loading(props: { text: string; part?: string }): ReactNode {
   return <LoadingPanel variant="line" spinner text={props.text} part={props.part} />;
-}
-
-/** Formats amounts in a currency (the price's own, else the channel's) for the element's language. */
-export function usePrice(): (amount: number, currency?: string | null) => string {
-  const { lang, currency } = useElement();
-  return (amount, own) => formatPrice(amount, own || currency, lang);
 }
 
 /** A Back button. */

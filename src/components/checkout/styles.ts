@@ -26,7 +26,6 @@ export const checkoutCss = /* css */ `
 .offer-name { font-size: 1.05em; font-weight: 650; }
 .offer-price { font-weight: 650; }
 .offer .btn { justify-self: start; margin-top: 4px; }
-.was { color: var(--_muted); text-decoration: line-through; font-weight: 400; margin-inline-start: 6px; }
 .badge {
   justify-self: start; display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: .78em; font-weight: 700;
   line-height: 1.6; background: var(--_line); color: inherit;

@@ -3,10 +3,12 @@
  * while the card is pointed at or focused: loaded only then), title, date, length, and what unlocks it when the
  * viewer cannot watch it yet.
  */
+import { useStore } from '@nanostores/react';
 import { memo, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import type { VodItem } from '../../api/contract.js';
 import { formatClock, formatDay } from '../../lib/time.js';
 import { assetOf, unlockedBy } from '../../stores/library.js';
+import { $user } from '../../stores/session.js';
 import { useElement } from '../ui/context.js';
 
 /** What a card gets: its item, its link, and the list's shared callback. */
@@ -26,7 +28,8 @@ export const LibraryCard = memo(function LibraryCard(props: CardProps): ReactNod
   const [active, setActive] = useState(false);
   const image = assetOf(item, 'image');
   const preview = props.previews ? assetOf(item, 'preview') : undefined;
-  const lock = unlockedBy(item);
+  const user = useStore($user);
+  const lock = unlockedBy(item, user);
   const day = formatDay(item.date, lang);
   const on = () => setActive(true);
   const off = () => setActive(false);

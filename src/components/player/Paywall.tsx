@@ -1,8 +1,8 @@
 /** The paywall of a player: the offers that unlock the item, priced in the channel's currency. */
 import type { ReactNode } from 'react';
-import { formatPrice } from '../../lib/money.js';
 import type { Offer } from '../../stores/commerce/offers.js';
 import type { PlayerState } from '../../stores/player.js';
+import { Price } from '../ui/price.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 
@@ -10,7 +10,7 @@ type Ready = Extract<PlayerState, { status: 'ready' }>;
 
 /** Lists the offers; choosing one asks the view's host to open it (a checkout, or the host page's). */
 export function Paywall(props: { state: Ready; onRetry(): void }): ReactNode {
-  const { t, lang, currency } = useElement();
+  const { t } = useElement();
   const view = useViewHost();
   const { item, offers } = props.state;
   const choose = (offer: Offer) =>
@@ -27,13 +27,6 @@ export function Paywall(props: { state: Ready; onRetry(): void }): ReactNode {
           ? t('player.paywall.team')
           : t('player.paywall.package')
         : t(`player.paywall.${offer.period}`);
-  const price = (offer: Offer) => {
-    const amount = formatPrice(offer.price, currency, lang);
-    if (offer.type !== 'subscription') return amount;
-    return offer.period === 'annual'
-      ? t('player.paywall.perYear', { price: amount })
-      : t('player.paywall.perMonth', { price: amount });
-  };
   return (
     <div className="panel paywall" part="paywall">
       <h3>{t('player.paywall.title')}</h3>
@@ -57,7 +50,11 @@ export function Paywall(props: { state: Ready; onRetry(): void }): ReactNode {
                 <span className="offer-kind">{label(offer)}</span>
                 <span className="offer-name">{offer.name}</span>
                 <span className="offer-price" part="offer-price">
-                  {price(offer)}
+                  <Price
+                    amount={offer.price}
+                    base={offer.basePrice}
+                    period={offer.type === 'subscription' ? offer.period : undefined}
+                  />
                 </span>
                 {offer.type === 'subscription' && offer.trialDays ? (
                   <span className="offer-trial">{t('player.paywall.trial', { days: offer.trialDays })}</span>

@@ -208,6 +208,9 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
     case 'no-capability':
       stage = <MessageStage poster={item.poster} part="message" text={t('player.noCapability')} />;
       break;
+    case 'no-watch':
+      stage = <MessageStage poster={item.poster} part="message no-watch" text={t('player.noWatch')} />;
+      break;
     case 'clip-pending':
       stage = (
         <Stage poster={item.poster}>

@@ -5,9 +5,9 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { EventCategory, Favourite, Favourites } from '../../api/contract.js';
+import type { EventCategory, Favourite, Favourites, Participant } from '../../api/contract.js';
 import { dateFormat } from '../../lib/time.js';
-import { categories, participantGroups, participants, type Catalog } from '../../stores/catalog.js';
+import { categories, participantGroups, participants, teamChoices, type Catalog } from '../../stores/catalog.js';
 import {
   $favourites,
   $favouritesStatus,
@@ -224,11 +224,28 @@ function ChosenGroup(props: {
         <label htmlFor={selectId}>{t(`favourites.addLabel.${kind}`)}</label>
         <select id={selectId} value={choice} onChange={(e) => setChoice(e.target.value)}>
           <option value="">{t('favourites.choose')}</option>
-          {options.map((item) => (
-            <option key={item.id} value={String(item.id)}>
-              {item.name}
-            </option>
-          ))}
+          {kind === 'participant'
+            ? // A team with teams of its own (a club's squads) is a group: the team, then each of them.
+              teamChoices(options, (all ?? []) as Participant[]).map(({ team, children }) =>
+                children.length ? (
+                  <optgroup key={team.id} label={team.name}>
+                    {[team, ...children].map((item) => (
+                      <option key={item.id} value={String(item.id)}>
+                        {item.name}
+                      </option>
+                    ))}
+                  </optgroup>
+                ) : (
+                  <option key={team.id} value={String(team.id)}>
+                    {team.name}
+                  </option>
+                ),
+              )
+            : options.map((item) => (
+                <option key={item.id} value={String(item.id)}>
+                  {item.name}
+                </option>
+              ))}
         </select>
         <button type="submit" className="btn" aria-busy={adding || undefined}>
           {t('favourites.add')}

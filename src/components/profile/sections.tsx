@@ -5,7 +5,6 @@
 import { useStore } from '@nanostores/react';
 import { Fragment, useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { Order, Transaction } from '../../api/contract.js';
-import { formatPrice } from '../../lib/money.js';
 import { dateFormat } from '../../lib/time.js';
 import {
   addDeviceSession,
@@ -15,6 +14,7 @@ import {
   type ListStore,
 } from '../../stores/account.js';
 import { LoadingPanel } from '../ui/panels.js';
+import { usePrice } from '../ui/price.js';
 import { useElement } from '../ui/shell.js';
 import { FormAlert, Status, Submit, TextField, useForm, useMsg } from './form.js';
 import { SubscriptionActions } from './SubscriptionActions.js';
@@ -103,7 +103,8 @@ export function OrdersSection(): ReactNode {
 }
 
 function OrderRow({ order }: { order: Order }): ReactNode {
-  const { t, lang, currency } = useElement();
+  const { t } = useElement();
+  const price = usePrice();
   const date = useDate();
   const label = useLabel();
   const subscription = order.type === 'subscription';
@@ -118,7 +119,7 @@ function OrderRow({ order }: { order: Order }): ReactNode {
         {t(k('orders.statusLabel'), { status: label('orders.status', order.status) })}
       </span>
       {order.price != null ? (
-        <span className="row-price">{formatPrice(order.price, order.currency || currency, lang)}</span>
+        <span className="row-price">{price(order.price, { currency: order.currency })}</span>
       ) : null}
       <span className="detail">{t(k('orders.ordered'), { date: date(order.created_at) })}</span>
       {order.expires_at ? (
@@ -187,7 +188,8 @@ export function TransactionsSection(): ReactNode {
 }
 
 function TransactionRow({ item }: { item: Transaction }): ReactNode {
-  const { t, lang, currency } = useElement();
+  const { t } = useElement();
+  const price = usePrice();
   const date = useDate();
   const label = useLabel();
   const charge = chargeLabel(item.label);
@@ -202,7 +204,7 @@ function TransactionRow({ item }: { item: Transaction }): ReactNode {
           </span>
         ) : null}
       </td>
-      <td>{formatPrice(item.amount, item.currency || currency, lang)}</td>
+      <td>{price(item.amount, { currency: item.currency })}</td>
       <td>
         <span className="badge" part="transaction-status" data-status={item.status.toLowerCase()}>
           {label('transactions.status', item.status)}

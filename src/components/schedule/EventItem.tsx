@@ -2,11 +2,11 @@
 import { env } from '../../lib/env.js';
 import { memo, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../api/contract.js';
-import { formatPrice } from '../../lib/money.js';
 import { formatEventTime } from '../../lib/time.js';
 import { fillTemplate } from '../../lib/url.js';
 import { useElement } from '../ui/context.js';
 import { eventTitle } from '../ui/event.js';
+import { usePrice } from '../ui/price.js';
 import { FollowStar } from './FollowStar.js';
 import type { ScheduleOptions } from './options.js';
 
@@ -33,7 +33,8 @@ export interface ItemProps {
 
 /** The card (or row) of one event; memoised, so appending a page re-renders only the new cards. */
 export const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
-  const { t, lang, currency } = useElement();
+  const { t, lang } = useElement();
+  const price = usePrice();
   const { event, options } = props;
   const title = eventTitle(event, t as never);
   const when = formatEventTime(event.event_utc_ts, event.time_zone ?? event.location?.time_zone, lang);
@@ -57,7 +58,7 @@ export const EventItem = memo(function EventItem(props: ItemProps): ReactNode {
       ) : null}
       <span className={`badge ${access}`} part={`badge badge-${access}`}>
         {t(`schedule.badges.${access}`)}
-        {(access === 'paid' || access === 'ppv') && event.price ? ` · ${formatPrice(event.price, currency, lang)}` : ''}
+        {(access === 'paid' || access === 'ppv') && event.price ? ` · ${price(event.price)}` : ''}
       </span>
     </span>
   );

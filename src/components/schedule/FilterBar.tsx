@@ -1,9 +1,12 @@
-/** The gender, sport, city and state filters of a schedule (option `showFilters`), offered from the catalogues. */
+/**
+ * The gender, sport, city and state filters of a schedule (option `showFilters`), and one per school property
+ * the channel lists (`participant-group-properties`: conference, division...), offered from the catalogues.
+ */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import type { EventCategory } from '../../api/contract.js';
-import { categories, locations } from '../../stores/catalog.js';
-import type { ScheduleFilters } from '../../stores/schedule.js';
+import { categories, groupProperties, locations } from '../../stores/catalog.js';
+import { RESERVED_QUERY_NAMES, type ScheduleFilters } from '../../stores/schedule.js';
 import { useElement } from '../ui/context.js';
 
 /** The filter form: the values in effect, and the viewer's choices back to the schedule. */
@@ -15,18 +18,23 @@ export function FilterBar(props: {
   const { t } = useElement();
   const cats = useStore(categories.$items);
   const locs = useStore(locations.$items);
+  const schoolProperties = useStore(groupProperties.$items);
   useEffect(() => {
-    // Filters are best effort: without the catalogues they offer only "All".
+    // Filters are best effort: without the catalogues they offer only "All" (and no school property).
     categories.load().catch(() => undefined);
     locations.load().catch(() => undefined);
+    groupProperties.load().catch(() => undefined);
   }, []);
 
   const sports = useMemo(() => sportOptions(cats ?? []), [cats]);
   const cities = useMemo(() => unique((locs ?? []).map((l) => l.city)), [locs]);
   const states = useMemo(() => unique((locs ?? []).map((l) => l.state)), [locs]);
   const v = props.value;
-  const set = (key: keyof ScheduleFilters) => (e: { target: { value: string } }) =>
+  const set = (key: 'gender' | 'sport' | 'city' | 'state') => (e: { target: { value: string } }) =>
     props.onChange({ ...v, [key]: e.target.value || '' });
+  const setProperty = (name: string) => (e: { target: { value: string } }) =>
+    props.onChange({ ...v, properties: { ...v.properties, [name]: e.target.value || '' } });
+  const properties = (schoolProperties ?? []).filter((p) => !RESERVED_QUERY_NAMES.has(p.name) && p.values.length);
 
   return (
     <form
@@ -55,6 +63,19 @@ export function FilterBar(props: {
           v.state,
         )}
       </Select>
+      {properties.map((property) => (
+        <Select
+          key={property.name}
+          label={t(`schedule.filters.properties.${property.name}`, { defaultValue: propertyLabel(property.name) })}
+          value={v.properties?.[property.name]}
+          onChange={setProperty(property.name)}
+        >
+          {choices(
+            property.values.map((value) => [value, value] as const),
+            v.properties?.[property.name],
+          )}
+        </Select>
+      ))}
       <button type="button" className="btn secondary" onClick={props.onClear}>
         {t('schedule.filters.clear')}
       </button>
@@ -95,6 +116,12 @@ function choices(options: readonly (readonly [string, string])[], current: strin
       {label}
     </option>
   ));
+}
+
+/** A property's name as a label when there is no translation for it: `home_state` reads "Home state". */
+function propertyLabel(name: string): string {
+  const words = name.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The distinct non-empty values, sorted. */

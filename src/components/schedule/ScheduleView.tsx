@@ -8,7 +8,7 @@ import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useId, useMemo, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../api/contract.js';
 import { $favourites, $favouriteIndex, CHOSEN_KINDS, followsEvent, type ChosenKind } from '../../stores/favourites.js';
-import { createSchedule, effectiveFilters, narrows, NO_FILTERS } from '../../stores/schedule.js';
+import { clearedFilters, createSchedule, effectiveFilters, narrows } from '../../stores/schedule.js';
 import { $settings, $user } from '../../stores/session.js';
 import { env } from '../../lib/env.js';
 import { createToasts } from '../../stores/toasts.js';
@@ -21,6 +21,7 @@ import { ToastList } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { EventList } from './EventList.js';
 import { useListViewed } from '../ui/list-viewed.js';
+import { DayPicker, useDayText } from './DayPicker.js';
 import { FilterBar } from './FilterBar.js';
 import type { ScheduleOptions } from './options.js';
 import { useStructuredData } from './structured-data.js';
@@ -49,6 +50,7 @@ export function ScheduleView(props: {
   const state = useStore(schedule.$state);
   const toastList = useStore(toasts.$toasts);
   const user = useStore($user);
+  const dayText = useDayText();
   const titleId = useId();
   // Stable callbacks, so that appending a page re-renders only the new rows.
   const onSelect = useCallback(
@@ -74,7 +76,14 @@ export function ScheduleView(props: {
     Boolean(favourites) && (Object.keys(CHOSEN_KINDS) as ChosenKind[]).every((k) => favourites![k].length === 0);
   const title = scheduleTitle(options, t);
   // The list as the tag manager names it: its kind and the filters that narrow it.
-  const narrowedBy = { category: options.category, team: options.team, school: options.school, ...filters };
+  const { properties, ...plain } = filters;
+  const narrowedBy = {
+    category: options.category,
+    team: options.team,
+    school: options.school,
+    ...plain,
+    ...properties,
+  };
   const listId = `schedule-${options.favorites ? 'favorites-' : ''}${options.kind}${Object.entries(narrowedBy)
     .filter(([, value]) => value !== undefined && value !== '')
     .map(([name, value]) => `-${name}:${String(value)}`)
@@ -129,16 +138,18 @@ export function ScheduleView(props: {
       </div>
     );
   } else if (state.events.length === 0) {
-    const empty = narrows(filters)
-      ? 'schedule.empty.filtered'
-      : !options.favorites
-        ? `schedule.empty.${options.kind}`
-        : noFavourites
-          ? 'schedule.favourites.none'
-          : 'schedule.favourites.empty';
+    const empty = filters.day
+      ? 'schedule.empty.day'
+      : narrows(filters)
+        ? 'schedule.empty.filtered'
+        : !options.favorites
+          ? `schedule.empty.${options.kind}`
+          : noFavourites
+            ? 'schedule.favourites.none'
+            : 'schedule.favourites.empty';
     body = (
       <div className="panel" part="empty">
-        <p>{t(empty)}</p>
+        <p>{t(empty, { date: filters.day ? dayText(filters.day).full : '' })}</p>
       </div>
     );
   } else {
@@ -177,11 +188,19 @@ export function ScheduleView(props: {
         ) : null}
       </div>
       <AttributeNotices notices={props.notices ?? []} />
+      {options.showCalendar ? (
+        <DayPicker value={filters.day} kind={options.kind} onChange={(day) => schedule.filter({ day })} />
+      ) : filters.day ? (
+        // A fixed day (the `day` attribute) says which.
+        <p className="day" part="day">
+          {dayText(filters.day).full}
+        </p>
+      ) : null}
       {options.showFilters ? (
         <FilterBar
           value={filters}
           onChange={(next) => schedule.filter(next)}
-          onClear={() => schedule.filter(NO_FILTERS)}
+          onClear={() => schedule.filter(clearedFilters(filters))}
         />
       ) : null}
       {body}

@@ -4,6 +4,7 @@
  */
 import { env } from '../../lib/env.js';
 import { MAX_EVENTS_PAGE } from '../../api/contract.js';
+import { dayOf, isDay } from '../../lib/time.js';
 import { fillTemplate } from '../../lib/url.js';
 import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';
 import { SCHEDULE_KINDS, type ScheduleKind } from '../../stores/schedule.js';
@@ -27,6 +28,8 @@ export const SCHEDULE_PROPS = [
   'limit',
   'watchUrl',
   'showFilters',
+  'showCalendar',
+  'day',
   'favorites',
   'structuredData',
   'lang',
@@ -53,6 +56,15 @@ function limit(read: AttributeReader, value: string | undefined): number | undef
   const n = Number(value);
   if (Number.isInteger(n) && n >= 1 && n <= MAX_EVENTS_PAGE) return n;
   return read.ignore('limit', value, `1 to ${MAX_EVENTS_PAGE}`);
+}
+
+/** `day`: a real `YYYY-MM-DD` day, or `today` (the viewer's, in their time zone), else a notice. */
+function day(read: AttributeReader, value: string | undefined): string | undefined {
+  const v = value?.trim().toLowerCase();
+  if (!v) return undefined;
+  if (v === 'today') return dayOf(env().now() / 1000);
+  if (isDay(v)) return v;
+  return read.ignore('day', value!, 'a day written YYYY-MM-DD, or today');
 }
 
 /** `watch-url`: any relative or http(s) template (watch.html?id={id}, ?event={id}); fillTemplate refuses the rest. */
@@ -96,7 +108,7 @@ export function parseScheduleProps(props: ScheduleProps): Parsed<ScheduleOptions
   const read = new AttributeReader();
   const text = (value: string | undefined) => value?.trim() || undefined;
   const d = SCHEDULE_DEFAULTS;
-  // Read in this order so that the notices keep it (kind, layout, view, gender, limit, watch-url).
+  // Read in this order so that the notices keep it (kind, layout, view, gender, day, limit, watch-url).
   // The library is a kind too (its notice lists it), though parseScheduleTag reads its attributes.
   const kinds = [...(Object.keys(SCHEDULE_KINDS) as ScheduleKind[]), LIBRARY_KIND] as const;
   const picked = read.pick('kind', props.kind, kinds, d.kind);
@@ -112,11 +124,13 @@ export function parseScheduleProps(props: ScheduleProps): Parsed<ScheduleOptions
     gender: gender(read, props.gender),
     city: text(props.city),
     state: text(props.state),
+    day: day(read, props.day),
     layout,
     view,
     limit: limit(read, props.limit),
     watchUrl: watchUrl(read, props.watchUrl),
     showFilters: boolAttr(props.showFilters),
+    showCalendar: boolAttr(props.showCalendar),
     favorites: boolAttr(props.favorites),
     structuredData: boolAttr(props.structuredData),
   });

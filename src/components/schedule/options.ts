@@ -11,6 +11,10 @@ export interface ScheduleOptions {
   gender?: 'male' | 'female' | undefined;
   city?: string | undefined;
   state?: string | undefined;
+  /** One day (`YYYY-MM-DD` in the viewer's time zone): only its events; with `showCalendar`, the calendar's first choice. */
+  day?: string | undefined;
+  /** School properties (`participant-group-properties`): only events of a team whose school has these values. */
+  properties?: Record<string, string> | undefined;
   layout: 'grid' | 'list';
   view: 'card' | 'table';
   /** Show at most this many events (1 to `MAX_EVENTS_PAGE`). */
@@ -18,6 +22,8 @@ export interface ScheduleOptions {
   /** The link of an event: a relative or http(s) template with `{id}`. */
   watchUrl: string;
   showFilters: boolean;
+  /** Shows the calendar: a week strip to choose one day (or all days). */
+  showCalendar: boolean;
   /** Only the events of the signed-in user's favourites. */
   favorites: boolean;
   /** Write schema.org JSON-LD for the events shown into the host document (the tag's `structured-data`). */
@@ -37,6 +43,7 @@ export const SCHEDULE_DEFAULTS: ScheduleOptions = {
   view: 'card',
   watchUrl: DEFAULT_WATCH_URL,
   showFilters: false,
+  showCalendar: false,
   favorites: false,
   structuredData: false,
 };

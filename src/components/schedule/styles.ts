@@ -9,6 +9,21 @@ export const scheduleCss = /* css */ `
   min-width: 130px; min-height: 34px; padding: 4px 8px; border: 1px solid var(--_line); border-radius: 8px;
   background: var(--channel-input-background, #fff); color: var(--channel-input-text, #16181d); font-size: 1.05em;
 }
+.calendar { display: flex; align-items: center; gap: 6px; margin-bottom: 14px; }
+.calendar-days { display: flex; flex-wrap: wrap; gap: 6px; flex: 1; min-width: 0; }
+.calendar-day, .calendar-step {
+  display: grid; place-items: center; min-width: 40px; min-height: 44px; padding: 4px 6px; border-radius: 10px;
+  border: 1px solid var(--_line); background: transparent; cursor: pointer; line-height: 1.15;
+}
+.calendar-day { flex: 1 0 40px; }
+.calendar-day.all { flex: 0 0 auto; padding: 4px 10px; }
+.calendar-day .weekday { font-size: .75em; text-transform: uppercase; }
+.calendar-day .number { font-size: 1.1em; font-weight: 700; }
+.calendar-day[aria-current="date"] { border-color: var(--_accent); }
+.calendar-day[aria-checked="true"] { background: var(--_accent); color: var(--_accent-text); border-color: transparent; }
+.calendar-day:hover, .calendar-step:hover { border-color: var(--_accent); }
+.calendar-step { font-size: 1.3em; }
+.day { margin-bottom: 12px; color: var(--_muted); }
 .block { display: grid; gap: 12px; }
 .block { margin-bottom: 12px; }
 .grid .block { grid-template-columns: repeat(auto-fill, minmax(min(100%, var(--channel-card-min-width, 250px)), 1fr)); }

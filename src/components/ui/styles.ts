@@ -63,6 +63,7 @@ a { color: inherit; }
 button, select, input { font: inherit; color: inherit; letter-spacing: inherit; }
 :focus-visible { outline: 2px solid var(--_accent); outline-offset: 2px; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.was { text-decoration: line-through; font-weight: 400; margin-inline-start: 6px; }
 .btn {
   display: inline-flex; align-items: center; justify-content: center; gap: 6px;
   min-height: 36px; padding: 6px 14px; border-radius: 999px; cursor: pointer;

@@ -32,8 +32,8 @@ export interface Product {
   /** Events: false for free and register events (nothing to buy). */
   paid: boolean;
   teamPass: boolean;
-  /** Team passes: the teams to choose from. */
-  teams: { id: number; name: string }[];
+  /** Team passes: the teams to choose from, each with the names of its own teams (children), which it covers too. */
+  teams: { id: number; name: string; children: string[] }[];
   period?: 'monthly' | 'annual' | undefined;
 }
 
@@ -59,7 +59,10 @@ export async function loadProduct(target: CheckoutTarget, signal: AbortSignal): 
     if (pkg.is_team_pass) {
       const all = await participantCatalog.load().catch(() => []);
       const ids = pkg.participants.length ? pkg.participants : all.map((p) => p.id);
-      teams = ids.map((id) => ({ id, name: all.find((p) => p.id === id)?.name ?? `#${id}` }));
+      teams = ids.map((id) => {
+        const team = all.find((p) => p.id === id);
+        return { id, name: team?.name ?? `#${id}`, children: (team?.children ?? []).map((c) => c.name) };
+      });
     }
     return { type: 'package', id: pkg.id, name: pkg.name, paid: true, teamPass: pkg.is_team_pass, teams };
   }

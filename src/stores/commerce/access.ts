@@ -124,16 +124,26 @@ export type Access =
   | { kind: 'sign-in' }
   | { kind: 'paywall' }
   | { kind: 'no-capability' }
+  /** A signed-in account without the `watch` right, on anything but a free item or a clip. */
+  | { kind: 'no-watch' }
   | { kind: 'unavailable' }
   | { kind: 'clip-pending'; progress: number | undefined }
   | { kind: 'clip-failed' }
   | { kind: 'play'; url: string; live: boolean };
 
 /**
+ * The right that lets an account play what its sign-in and purchases unlock (sign-up items, what it bought or
+ * subscribed to, the library beyond free items). Every account has it; a channel withdraws it to stop an account
+ * watching without deleting it. Without it an account watches what a guest may: free items, and clips.
+ */
+export const WATCH_CAPABILITY = 'watch';
+
+/**
  * Decides what the viewer gets. Order matters: region first (no stream request at all), then schedule, then
  * rights. Free plays for everyone; register needs a signed-in user; paid and ppv need access granted by the
- * server (`has_access`: an order, package or subscription). Library items also need `vod_media_access` when
- * they are not free.
+ * server (`has_access`: an order, package or subscription). Anything but free items and clips needs the account's
+ * `watch` right (no paywall then: buying would not help). Library items also need `vod_media_access` when they
+ * are not free.
  */
 export function decideAccess(item: Playable, user: User | undefined, geoBlocked: boolean): Access {
   if (geoBlocked || item.geoBlocked || user?.is_geo_blocked) return { kind: 'geo-blocked' };
@@ -143,6 +153,7 @@ export function decideAccess(item: Playable, user: User | undefined, geoBlocked:
   if (item.status === 'finished' && !item.hasRecording) return { kind: 'no-recording' };
   const free = item.type === 'free';
   if (item.type === 'register' && !user) return { kind: 'sign-in' };
+  if (user && !free && item.kind !== 'clip' && !hasCapability(user, WATCH_CAPABILITY)) return { kind: 'no-watch' };
   if (!free && item.type !== 'register' && !item.hasAccess) return { kind: 'paywall' };
   if (item.kind === 'vod' && !free && user && !hasCapability(user, 'vod_media_access') && !item.hasAccess) {
     return { kind: 'no-capability' };

@@ -32,7 +32,7 @@ export function offerCards(
       id: offer.id,
       name: offer.name,
       price: offer.price,
-      basePrice: source.base_price ?? undefined,
+      basePrice: offer.basePrice,
       description: source.description ?? undefined,
     };
     cards.push(

@@ -7,7 +7,7 @@ import type { Package, Subscription } from '../../api/contract.js';
 import type { Playable } from './access.js';
 
 /** One way to unlock an event, as the paywall lists it (and the checkout's list, without a single-event pass). */
-export type Offer =
+export type Offer = (
   | { type: 'event'; id: number; packageId: number; name: string; price: number }
   | {
       type: 'package';
@@ -18,7 +18,11 @@ export type Offer =
       /** The teams this pass is sold for (on a paywall: those of the event). */
       participantIds: number[];
     }
-  | { type: 'subscription'; id: number; name: string; price: number; period: 'monthly' | 'annual'; trialDays: number };
+  | { type: 'subscription'; id: number; name: string; price: number; period: 'monthly' | 'annual'; trialDays: number }
+) & {
+  /** The regular price, shown struck through when it is higher than the price. */
+  basePrice?: number | undefined;
+};
 
 /** The order of offers of one kind: by weight, then the cheaper first. */
 export function byWeight<T extends { weight: number; price: number }>(a: T, b: T): number {
@@ -68,6 +72,7 @@ export function buildOffers(
         packageId: item.singlePackageId,
         name: single?.name ?? item.title,
         price: item.price ?? single?.price ?? 0,
+        basePrice: single?.base_price ?? undefined,
       });
     }
   }
@@ -87,6 +92,7 @@ export function buildOffers(
       id: p.id,
       name: p.name,
       price: p.price,
+      basePrice: p.base_price ?? undefined,
       teamPass: p.is_team_pass,
       participantIds: teams,
     });
@@ -97,6 +103,7 @@ export function buildOffers(
       id: s.id,
       name: s.name,
       price: s.price,
+      basePrice: s.base_price ?? undefined,
       period: subscriptionPeriod(s),
       trialDays: offeredTrialDays(s.trial_period),
     });

@@ -1,7 +1,11 @@
-/** /upcoming, /vod, /live and /schedule: the events list, its kind from the path, filters from the query. */
+/**
+ * /upcoming, /vod, /live and /schedule: the events list, its kind from the path, filters from the query; all but
+ * /live (today's only) with the calendar, `?day=YYYY-MM-DD` its first choice.
+ */
 import { useMemo, type ReactNode } from 'react';
 import { SCHEDULE_DEFAULTS, ScheduleView, type ScheduleOptions } from '../../schedule/index.js';
 import { scheduleCss } from '../../schedule/styles.js';
+import { isDay } from '../../../lib/time.js';
 import { useElement } from '../../ui/context.js';
 import { PageHeading, useSite, useSiteStyles } from '../site.js';
 
@@ -26,6 +30,8 @@ export default function EventsPage(): ReactNode {
       ...SCHEDULE_DEFAULTS,
       kind,
       showFilters: true,
+      showCalendar: kind !== 'live',
+      day: q.day && isDay(q.day) ? q.day : undefined,
       watchUrl,
       // The contract's query names: a menu or slide link may narrow the list.
       category: q.category || q.sport_category || undefined,
@@ -35,6 +41,8 @@ export default function EventsPage(): ReactNode {
       gender: q.gender === 'male' || q.gender === 'female' ? q.gender : undefined,
       city: q.city || undefined,
       state: q.state || undefined,
+      // `division` (a query name of the contract) is a school property.
+      properties: q.division ? { division: q.division } : undefined,
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [key],
