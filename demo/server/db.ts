@@ -1,10 +1,9 @@
 /**
  * The reference server's storage: a real SQLite database (sql.js, SQLite compiled to WASM, so no native build
- * step) kept in memory and written to `DATA_DIR/channel.sqlite` after writes. The schema is versioned: a file
- * written by the schema just before a change that MIGRATIONS knows how to make is migrated in place, keeping what
- * visitors did (accounts, orders, favourites, the outbox); a file from any other schema, or from other fixtures, is
- * thrown away and rebuilt from the fixtures, which is fine for a demo: apart from seed data it holds only api keys,
- * logs and what visitors did.
+ * step) kept in memory and written to `DATA_DIR/channel.sqlite` after writes. The schema is versioned: a file of an
+ * older schema that MIGRATIONS can bring up to date is migrated in place, keeping what visitors did (accounts,
+ * orders, favourites, the outbox); a file of any other schema, or of other fixtures, is thrown away and rebuilt from
+ * the fixtures, which is fine for a demo: apart from seed data it holds only api keys, logs and what visitors did.
  *
  * Saving. sql.js cannot write a page at a time, so a save is a snapshot of the whole database. Writes are batched
  * off the request path: a write marks the database dirty, and at most once per SAVE_INTERVAL_MS a timer takes the
@@ -27,8 +26,8 @@ export const SCHEMA_VERSION = 10;
 
 /**
  * How a file of version N becomes version N + 1 without losing its data: SQL run in one transaction (all steps or
- * none), for changes that only add (a column with a default, an index). A step that would need the seed code again
- * has no entry here: such files are rebuilt.
+ * none), for changes that only add (a nullable column or one with a default, an index). A step that would need the
+ * seed code again has no entry here: such files are rebuilt.
  */
 export const MIGRATIONS: Readonly<Record<number, string>> = {
   // 8 -> 9: orders keep the partner they were attributed to (payments.ts); older orders have none.
