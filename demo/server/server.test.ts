@@ -736,7 +736,7 @@ describe('http', () => {
     }
   });
 
-  test('a data directory of the schema before (8) is migrated in place: its keys and orders kept, orders gain a partner', async () => {
+  test('a data directory of schema 8 is migrated in place (9, 10): its keys and orders kept, orders gain a partner', async () => {
     const dataDir = join(tmp, 'data-v8');
     const first = await startServer({ port: 0, dataDir, siteDir, distDir });
     const key = (
@@ -749,11 +749,12 @@ describe('http', () => {
     const orders = Number(first.db.get('SELECT COUNT(*) AS n FROM orders')?.n);
     ok(orders > 0, 'the seed has orders');
     await first.stop();
-    // The file as schema 8 wrote it: no partner column, version 8.
+    // The file as schema 8 wrote it: no partner column (9), no participants' parent (10), version 8.
     const file = join(dataDir, 'channel.sqlite');
     const SQL = await initSqlJs();
     const v8 = new SQL.Database(readFileSync(file));
     v8.run('DROP INDEX orders_partner; ALTER TABLE orders DROP COLUMN partner;');
+    v8.run('ALTER TABLE participants DROP COLUMN parent_id;');
     v8.run("UPDATE meta SET value = '8' WHERE key = 'schema_version'");
     writeFileSync(file, v8.export());
     v8.close();
