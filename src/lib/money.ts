@@ -56,11 +56,11 @@ function digitsOf(amount: number, code: string, lang: string): string {
 }
 
 /**
- * Formats an amount: "USD $9.99", "CAD $1 234,50" (fr), "EUR €12.50", a negative one "−USD $5.00". A no-break space
- * keeps the code with its amount on a narrow screen.
+ * Formats an amount: "USD $9.99", "CAD $1 234,50" (fr), "EUR €12.50", a negative one "−USD $5.00". A plain space
+ * after the code: a narrow table cell may wrap the code above its amount rather than widen the page.
  */
 export function formatPrice(amount: number, currency: string | null | undefined, lang: string): string {
   const code = currencyCode(currency);
-  const text = `${code}\u00a0${signOf(code, lang)}${digitsOf(Math.abs(amount), code, lang)}`;
+  const text = `${code} ${signOf(code, lang)}${digitsOf(Math.abs(amount), code, lang)}`;
   return amount < 0 ? `\u2212${text}` : text;
 }

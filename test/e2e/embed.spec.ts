@@ -186,14 +186,13 @@ test.describe('strict Content-Security-Policy', () => {
     expect(csp).not.toContain('unsafe-eval');
   }
 
-  test('schedule.html (all four schedules, filters, French chunk) runs with no violation', async ({ page }) => {
+  test('schedule.html (all five schedules, filters, the calendar) runs with no violation', async ({ page }) => {
     await openUnderCsp(page, '/schedule.html');
     for (const s of await page.locator('channel-schedule').all()) await expectEvents(s);
-    await page
-      .locator('channel-schedule[kind="upcoming"]')
-      .getByRole('combobox', { name: /^Sport\b/ })
-      .selectOption({ label: 'Soccer' });
-    await expectEvents(page.locator('channel-schedule[kind="upcoming"]'));
+    const filtered = page.locator('channel-schedule[kind="upcoming"]:not(#calendar)');
+    await filtered.getByRole('combobox', { name: /^Sport\b/ }).selectOption({ label: 'Soccer' });
+    await expectEvents(filtered);
+    await page.locator('channel-schedule#calendar [part~="calendar-next"]').click();
     expect(await cspViolations(page)).toEqual([]);
   });
 

@@ -5,7 +5,8 @@ import { expect, test } from './fixtures';
 import { eventLinks, eventsRequest, expectEvents } from './helpers';
 
 const live = (page: Page) => page.locator('channel-schedule[kind="live"]');
-const upcoming = (page: Page) => page.locator('channel-schedule[kind="upcoming"]');
+// The page's other upcoming schedule is the calendar's (#calendar, below).
+const upcoming = (page: Page) => page.locator('channel-schedule[kind="upcoming"]:not(#calendar)');
 const vod = (page: Page) => page.locator('channel-schedule[kind="vod"]');
 const intercepted = (page: Page) => page.locator('channel-schedule#intercepted');
 const withCalendar = (page: Page) => page.locator('channel-schedule#calendar');

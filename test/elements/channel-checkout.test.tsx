@@ -182,7 +182,7 @@ const $$ = <T extends Element = HTMLElement>(el: Element, selector: string) => [
 const text = (el: Element) => root(el).textContent ?? '';
 const part = <T extends Element = HTMLElement>(el: Element, name: string) => $<T>(el, `[part~="${name}"]`);
 const has = (el: Element, name: string) => part(el, name) !== null;
-/** A part's text, no-break spaces read as spaces (prices keep their code and amount together with one). */
+/** A part's text, no-break spaces (French numbers have them) read as spaces. */
 const partText = (el: Element, name: string) => part(el, name)?.textContent?.replace(/[\u00a0\u202f]/g, ' ') ?? null;
 const calls = (method: string, path: string): Recorded[] => world.server.to(method, `${API}/${path}`);
 

@@ -423,7 +423,7 @@ describe('<channel-schedule>', () => {
         ['badge badge-free', 'Free'],
       ]);
       // The price in the spec's form: the currency code, its sign and the amount.
-      expect(badges(cards[1]!)).to.deep.equal([['badge badge-paid', 'Paid · USD\u00a0$9.99']]);
+      expect(badges(cards[1]!)).to.deep.equal([['badge badge-paid', 'Paid · USD $9.99']]);
       // has_access on a paid event: purchased, and no price.
       expect(badges(cards[2]!)).to.deep.equal([['badge badge-purchased', 'Purchased']]);
     });
@@ -1433,7 +1433,7 @@ describe('<channel-schedule>', () => {
       expect($(el, '[part~="frame"]')?.getAttribute('lang')).to.equal('fr');
       expect($(el, '[part~="badge-live"]')?.textContent).to.equal('En direct');
       // The channel currency (USD) in the spec's form, with French digits.
-      expect($(el, '[part~="badge-paid"]')?.textContent).to.equal('Payant · USD\u00a0$9,99');
+      expect($(el, '[part~="badge-paid"]')?.textContent).to.equal('Payant · USD $9,99');
     });
 
     it('takes the language of the nearest [lang] ancestor', async () => {
