@@ -208,10 +208,15 @@ export function dayStart(day: string, zone: string = viewerTimeZone()): number {
 
 /**
  * The API's date filter for one day of the calendar (spec section 9): `start_date` the day's start in the viewer's
- * zone, then the spec's 86,400 s, as UNIX seconds. The API's `end_date` counts its own second, so it is the last
- * second of those 86,400: an event at the next midnight belongs to the next day only.
+ * zone, then the day's length, as UNIX seconds: the spec's 86,400 s, except on the two days a year the zone's clock
+ * changes, which last 23 or 25 hours (a fixed 86,400 s would list an hour of events on two days, or lose the last
+ * hour of a 25-hour day). The API's `end_date` counts its own second, so it is the last second before the next
+ * day's start: an event at the next midnight belongs to the next day only.
  */
 export function dayFilter(day: string, zone?: string): { start_date: string; end_date: string } {
   const start = dayStart(day, zone);
-  return { start_date: String(start), end_date: String(start + CALENDAR_DAY_SECONDS - 1) };
+  const next = new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)) + 1))
+    .toISOString()
+    .slice(0, 10);
+  return { start_date: String(start), end_date: String(dayStart(next, zone) - 1) };
 }

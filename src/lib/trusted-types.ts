@@ -4,7 +4,8 @@
  * `channel-elements`, passes on what we produced ourselves: HTML that DOMPurify has just sanitized (and the input
  * DOMPurify parses inertly to do so), the JSON-LD we serialize, and the script URLs of the channel's own settings.
  * A page that enforces Trusted Types lists it: `trusted-types channel-elements` (plus `'allow-duplicates'` when the
- * bundle can be on a page twice, script tag and npm). Without it, HTML content shows as plain text, JSON-LD and
+ * bundle can be on a page twice, script tag and npm: each copy makes its own). The policy stays inside this module,
+ * so the page's own scripts cannot use it to pass strings of theirs. Without it, HTML content shows as plain text, JSON-LD and
  * injected scripts are left out, and the console says why once; the elements themselves work.
  */
 import { env } from './env.js';
@@ -23,33 +24,37 @@ interface TrustedTypesFactory {
   createPolicy(name: string, rules: Record<keyof Policy, (input: string) => string>): Policy;
 }
 
-/** Kept on the global object, so two copies of the bundle on one page share one policy. */
-const SLOT = Symbol.for('channel-elements.trusted-types');
-const pass = (input: string) => input;
+/**
+ * What each pass lets through. The policy object never leaves this module, so only our own code can call it: the
+ * HTML it passes is DOMPurify's input (parsed inertly) or output; script text must be JSON; a script URL must be
+ * http(s) (the channel's tag manager), never `javascript:`, `data:` or `blob:`.
+ */
+const RULES = {
+  createHTML: (input: string) => input,
+  createScript: (input: string) => {
+    JSON.parse(input); // throws for anything but JSON: the only script text we write is JSON-LD
+    return input;
+  },
+  createScriptURL: (input: string) => {
+    if (!/^https?:$/.test(new URL(input, globalThis.location?.href).protocol))
+      throw new TypeError(`channel-elements: not a script URL: ${input}`);
+    return input;
+  },
+};
+
+/** Our policy once made (null: no Trusted Types in this browser, or the page does not allow the policy). */
+let made: Policy | null | undefined;
 let warned = false;
 
 /** Our policy; null where the browser has no Trusted Types or the page does not allow the policy. */
 export function trustedTypesPolicy(): Policy | null {
-  const global = globalThis as unknown as Record<symbol, Policy | null | undefined> & {
-    trustedTypes?: TrustedTypesFactory;
-  };
-  const kept = global[SLOT];
-  if (kept !== undefined) return kept;
-  let made: Policy | null = null;
+  if (made !== undefined) return made;
   try {
     made =
-      global.trustedTypes?.createPolicy(TRUSTED_TYPES_POLICY, {
-        createHTML: pass,
-        createScript: pass,
-        createScriptURL: pass,
-      }) ?? null;
+      (globalThis as { trustedTypes?: TrustedTypesFactory }).trustedTypes?.createPolicy(TRUSTED_TYPES_POLICY, RULES) ??
+      null;
   } catch {
-    made = null; // the page's trusted-types directive does not list it
-  }
-  try {
-    Object.defineProperty(global, SLOT, { value: made, configurable: true });
-  } catch {
-    // A frozen global object: the next call tries again, which is harmless.
+    made = null; // the page's trusted-types directive does not list it (or lists it once and it is taken)
   }
   return made;
 }

@@ -43,10 +43,25 @@ export function autoload(load: (tag: Tag) => Promise<unknown>, doc: Document = d
     shadows(root);
     observer?.observe(root, { childList: true, subtree: true });
   };
+  /**
+   * A host component's root, now or once the component is defined: a library loaded after its tags are in the
+   * page upgrades them when it defines them, and only then do they attach their roots.
+   */
+  const component = (el: Element) => {
+    const name = el.localName;
+    if (TAGS.includes(name as Tag)) return;
+    if (el.shadowRoot) return enter(el.shadowRoot);
+    if (!name.includes('-')) return;
+    const registry = typeof customElements === 'undefined' ? undefined : customElements;
+    if (!registry || registry.get(name)) return;
+    registry.whenDefined(name).then(
+      () => pending.size && el.shadowRoot && enter(el.shadowRoot),
+      () => undefined,
+    );
+  };
   /** The open shadow roots of the host's components in a subtree (ours hold no tags of ours: skipped). */
   const shadows = (root: ParentNode) => {
-    for (const el of root.querySelectorAll('*'))
-      if (el.shadowRoot && !TAGS.includes(el.localName as Tag)) enter(el.shadowRoot);
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot || el.localName.includes('-')) component(el);
   };
   const check = (node: Node) => {
     if (node.nodeType !== 1) return;
@@ -54,7 +69,7 @@ export function autoload(load: (tag: Tag) => Promise<unknown>, doc: Document = d
     const name = el.localName as Tag;
     if (pending.has(name)) start(name);
     if (!pending.size) return;
-    if (el.shadowRoot && !TAGS.includes(name)) enter(el.shadowRoot);
+    component(el);
     if (el.firstElementChild) {
       scan(el);
       shadows(el);

@@ -334,7 +334,7 @@ async function loadSettings(): Promise<Settings> {
   try {
     return (await api.call('settings', { global: true })).data;
   } catch (error) {
-    if (isCancel(error) || error instanceof ConfigError) throw error;
+    if (isCancel(error) || error instanceof ConfigError || !serverTrouble(error)) throw error;
     try {
       const url = settingsCopyUrl(requireConfig().apiUrl, await channelKey());
       const copy = await api.fetchJson(url, Settings, 'settings-copy');
@@ -346,6 +346,16 @@ async function loadSettings(): Promise<Settings> {
       throw error;
     }
   }
+}
+
+/**
+ * Whether a failed call is the server's trouble (unreachable, too slow, a 5xx or 429, an answer that breaks the
+ * contract), which the stored settings can stand in for; a refusal (401, 403, 404: a revoked key, a closed
+ * channel) is the answer, and a stale copy must not hide it.
+ */
+function serverTrouble(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return !(error instanceof HttpError) || error.status >= 500 || error.status === 429;
 }
 
 /** Loads the user's profile when there is a token; when that fails (or for a guest), the geo data. */

@@ -136,6 +136,31 @@ describe('autoload', () => {
     expect(loads).to.deep.equal(['channel-schedule', 'channel-checkout', 'channel-player']);
   });
 
+  it('finds a tag in the root of a host component defined after its element is in the page', async () => {
+    const name = `late-card-${Math.random().toString(36).slice(2)}`;
+    const host = document.createElement(name);
+    document.body.append(host);
+    try {
+      stop = autoload(async (tag) => void loads.push(tag));
+      await tick();
+      expect(loads).to.deep.equal([]);
+      customElements.define(
+        name,
+        class extends HTMLElement {
+          constructor() {
+            super();
+            this.attachShadow({ mode: 'open' }).innerHTML = '<div><channel-profile></channel-profile></div>';
+          }
+        },
+      );
+      await tick();
+      await tick();
+      expect(loads).to.deep.equal(['channel-profile']);
+    } finally {
+      host.remove();
+    }
+  });
+
   it('stops watching when the returned function is called', async () => {
     start();
     stop!();

@@ -182,12 +182,25 @@ describe('calendar days', () => {
   });
 
   it("the API's filter of a day: its start, then the spec's 86,400 s, end_date being the last of them", () => {
-    const start = Date.UTC(2030, 2, 10, 5) / 1000;
-    expect(dayFilter('2030-03-10', 'America/New_York')).to.deep.equal({
+    const start = Date.UTC(2030, 2, 1, 5) / 1000;
+    expect(dayFilter('2030-03-01', 'America/New_York')).to.deep.equal({
       start_date: String(start),
       end_date: String(start + CALENDAR_DAY_SECONDS - 1),
     });
     expect(CALENDAR_DAY_SECONDS).to.equal(86_400);
+  });
+
+  it('a day the clock changes lasts its 23 or 25 hours, so every moment is on exactly one day', () => {
+    const span = (day: string) => {
+      const { start_date, end_date } = dayFilter(day, 'America/New_York');
+      return Number(end_date) - Number(start_date) + 1;
+    };
+    expect(span('2030-03-10')).to.equal(23 * 3600);
+    expect(span('2030-11-03')).to.equal(25 * 3600);
+    // The 25-hour day's last hour (23:30 local, after the clocks went back) is on it, and not on the next day.
+    const lateEvening = Date.UTC(2030, 10, 4, 4, 30) / 1000;
+    expect(Number(dayFilter('2030-11-03', 'America/New_York').end_date)).to.be.at.least(lateEvening);
+    expect(Number(dayFilter('2030-11-04', 'America/New_York').start_date)).to.be.greaterThan(lateEvening);
   });
 });
 

@@ -285,6 +285,17 @@ describe('session', () => {
       expect(fired).to.have.length(1);
     });
 
+    it('does not stand the stored copy in for a refusal (403): the start-up fails with it', async () => {
+      configure();
+      w.server
+        .on('GET', `${API}/settings`, { status: 403, body: { message: 'Channel disabled' } })
+        .on('GET', SETTINGS_COPY, { body: { name: 'Stored copy', language: 'fr', currency: 'CAD' } });
+      await startSession();
+      expect($startup.get().status).to.equal('error');
+      expect(w.server.trail).not.to.include(`GET ${SETTINGS_COPY}`);
+      expect($settings.get()?.name).not.to.equal('Stored copy');
+    });
+
     it('fails start-up with a ConfigError naming data-channel-key when the keys host does not know the key', async () => {
       configure();
       w.server.on('GET', `${KEYS}/demo.json`, { status: 404 });

@@ -8,6 +8,8 @@
 import { useEffect } from 'react';
 import type { BroadcastEvent, Graph, Offer, SportsEvent, SportsTeam } from 'schema-dts';
 import type { Event } from '../../api/contract.js';
+import { toJson } from '../../lib/json.js';
+import { currencyCode } from '../../lib/money.js';
 import { setScriptText, textOf } from '../../lib/trusted-types.js';
 import { fillTemplate } from '../../lib/url.js';
 
@@ -45,7 +47,7 @@ export function eventsGraph(events: readonly Event[], context: StructuredDataCon
         ? {
             '@type': 'Offer',
             price: event.price,
-            priceCurrency: context.currency,
+            priceCurrency: currencyCode(context.currency),
             url,
             availability: `${SCHEMA}InStock`,
           }
@@ -95,7 +97,7 @@ function absolute(url: string, base: string): string {
 
 /** JSON for a <script> element: `<` escaped so no text in it can close the script or open a comment. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c');
+  return toJson(value).replace(/</g, '\\u003c');
 }
 
 /**
