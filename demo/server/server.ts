@@ -368,6 +368,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const main = createServer(listeners.main);
   const host = dev ? createServer(listeners.host) : undefined;
+  // Idle keep-alive connections stay open longer than a client or a proxy in front waits before reusing one (60 s
+  // is the usual load balancer's), so a reused connection is never one the server is closing at that moment (the
+  // client would see ECONNRESET). Node's default is 5 s.
+  for (const server of [main, host]) {
+    if (!server) continue;
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
   const listen = (server: Server, port: number) =>
     new Promise<number>((resolveListen, reject) => {
       server.once('error', reject);
