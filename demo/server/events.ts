@@ -223,17 +223,18 @@ function whereClause(db: ChannelDb, channelId: number, filter: EventFilter, cloc
   const params: Record<string, SqlValue> = { ':channel': channelId, ':rel': clock.now - clock.anchor };
   if (filter.status) parts.push(statusCondition(filter.status));
   if (filter.category) {
-    // A category includes its descendants (Basketball covers Men's and Women's Basketball).
+    // A category includes its descendants (Basketball covers Men's and Women's Basketball); UNION, not UNION ALL,
+    // so a parent_id cycle in the data ends the walk instead of looping.
     const root = resolveRef(db, 'categories', channelId, filter.category);
     parts.push(`e.category_id IN (
-      WITH RECURSIVE tree(id) AS (SELECT :category UNION ALL SELECT c2.id FROM categories c2 JOIN tree ON c2.parent_id = tree.id)
+      WITH RECURSIVE tree(id) AS (SELECT :category UNION SELECT c2.id FROM categories c2 JOIN tree ON c2.parent_id = tree.id)
       SELECT id FROM tree)`);
     params[':category'] = root;
   }
   if (filter.participant) {
     // A team includes its own teams (children), as a category its subcategories.
     parts.push(`EXISTS (SELECT 1 FROM event_participants ep WHERE ep.event_id = e.id AND ep.participant_id IN (
-      WITH RECURSIVE tree(id) AS (SELECT :participant UNION ALL SELECT p2.id FROM participants p2 JOIN tree ON p2.parent_id = tree.id)
+      WITH RECURSIVE tree(id) AS (SELECT :participant UNION SELECT p2.id FROM participants p2 JOIN tree ON p2.parent_id = tree.id)
       SELECT id FROM tree))`);
     params[':participant'] = resolveRef(db, 'participants', channelId, filter.participant);
   }
