@@ -134,7 +134,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
   },
   {
-    files: ['demo/server/**', 'scripts/**', 'bench/**', 'test/e2e/**', '*.{js,mjs,cjs,ts,mts}'],
+    files: ['demo/server/**', 'scripts/**', 'bench/**', 'test/e2e/**', 'test/faults/**', '*.{js,mjs,cjs,ts,mts}'],
     languageOptions: { globals: globals.node },
   },
 

@@ -1,4 +1,6 @@
-// Playwright end-to-end tests: test/e2e/*.spec.ts over the demo pages, against the real reference server.
+// Playwright end-to-end tests: test/e2e/*.spec.ts over the demo pages, against the real reference server, plus the
+// fast share of the fault matrices in test/faults/ (cases tagged `@full` run only in `npm run test:faults`, whose
+// config, playwright.faults.config.ts, extends this one).
 // The server serves the built bundle from dist/, so build first (`npm run test:e2e` does).
 //
 // Run all:   npx playwright test
@@ -35,8 +37,9 @@ if (process.env.TEST_WORKER_INDEX === undefined) fs.rmSync(PARTS_E2E_DIR, { recu
 const isCI = !!process.env.CI;
 
 export default defineConfig({
-  testDir: 'test/e2e',
-  testMatch: '*.spec.ts',
+  testDir: 'test',
+  testMatch: /[\\/]test[\\/](e2e|faults)[\\/][^\\/]+\.spec\.ts$/,
+  grepInvert: /@full/,
   outputDir: 'test-results/e2e',
   workers: 2,
   fullyParallel: true,
