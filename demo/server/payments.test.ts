@@ -424,6 +424,32 @@ describe('stripe/buy', () => {
     assert.notEqual(theirs.body.data.order.id, first.body.data.order.id);
   });
 
+  test('a second purchase of a product being paid, under another key (a second device), answers that order', async () => {
+    const { email, token } = await newUser();
+    const { team } = await offers();
+    const pass = { type: 'package', id: team.id, participant_id: team.participants[0] };
+    const first = await bought({ ...pass, payment_method: await card() }, token);
+    const second = await bought({ ...pass, payment_method: await card() }, token);
+    assert.equal(second.id, first.id);
+    // Another team of the same pass is another product: its own order.
+    const other = await bought({ ...pass, participant_id: team.participants[1], payment_method: await card() }, token);
+    assert.notEqual(other.id, first.id);
+    tick(SETTLE_MS);
+    // Settled, the product is held: a third try is refused as purchased, not answered with the old order.
+    assert.equal(
+      (await buy({ ...pass, payment_method: await card() }, token)).body.message,
+      PAYMENT_MESSAGES.purchased,
+    );
+    const orders = await devOrders(email);
+    assert.deepEqual(
+      orders.map((o) => [o.status, o.transactions.length]),
+      [
+        ['paid', 1],
+        ['paid', 1],
+      ],
+    );
+  });
+
   test('payment methods: unknown, another channel, another user, or spent once are refused', async () => {
     const { token } = await newUser();
     const { category, team } = await offers();

@@ -18,6 +18,8 @@
  * by charging their card again ('Subscription Renewal'), and expires cancelled ones at the end of their period.
  *
  * The same `idempotency_key` and user always answer the same order: a retry or a double click never charges twice.
+ * While an order is being paid (created, not settled), another purchase of the same product by the same user under
+ * another key (a second device) answers that order too: one product, one order, one charge.
  *
  * Partners. A purchase or trial may name the `partner` it is attributed to (the page's `data-partner`, or a `trk`
  * that is a partner slug: README, "Partner attribution"): a slug, stored with the order; anything else is a 422.
@@ -323,6 +325,18 @@ export function createPayments(ctx: PaymentsContext): {
     return order;
   }
 
+  /**
+   * The user's order of this very product that is still being paid (created, not yet settled), if any: a second
+   * purchase made meanwhile under another key (a second device, or a tab that kept no shared storage) answers that
+   * order instead of charging a second time.
+   */
+  const underWay = (userId: SqlValue, type: ProductType, productId: number, participantId: number | null) =>
+    db.get(
+      `SELECT id FROM orders WHERE user_id = ? AND type = ? AND product_id = ? AND participant_id IS ? AND status = 'created'
+       AND settles_at IS NOT NULL ORDER BY id LIMIT 1`,
+      [userId, type, productId, participantId],
+    );
+
   const purchase = (orderId: SqlValue) => ({
     data: { order: orderJson(db, db.get('SELECT * FROM orders WHERE id = ?', [orderId])!, nowSeconds()) },
   });
@@ -385,7 +399,9 @@ export function createPayments(ctx: PaymentsContext): {
     buy: (r) => {
       const { userId, key, fields, partner } = buyer(r, 'payment_method');
       const product = productOf(r, (name) => r.body[name], true);
-      const earlier = replay(userId, key, product.type, product.id, product.participantId);
+      const earlier =
+        replay(userId, key, product.type, product.id, product.participantId) ??
+        underWay(userId, product.type, product.id, product.participantId);
       if (earlier) return purchase(earlier.id!);
       if (purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
       const pricing = pricingJson(r, product, requestedCoupon(r, r.body.coupon));
