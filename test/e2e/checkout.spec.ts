@@ -3,7 +3,7 @@
 // Every test buys as its own freshly registered viewer, so tests run side by side without sharing orders.
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { BUNDLE_ORIGIN, HOST_ORIGIN } from './helpers';
+import { BUNDLE_ORIGIN, HOST_ORIGIN, devOrders, enterCard } from './helpers';
 
 test.describe.configure({ timeout: 60_000 });
 // Refused forms (a bad coupon, a team pass without a team) answer 422; the card errors of the fake Stripe 402.
@@ -51,19 +51,6 @@ async function signedInViewer(
   return { email, token };
 }
 
-/** The viewer's orders as the server has them now (GET /__dev/orders). */
-async function ordersOf(
-  request: APIRequestContext,
-  email: string,
-): Promise<{ id: number; status: string; type: string; partner: string | null }[]> {
-  const body = (await (
-    await request.get(`${BUNDLE_ORIGIN}/__dev/orders?channel_key=demo&email=${encodeURIComponent(email)}`)
-  ).json()) as {
-    data: { id: number; status: string; type: string; partner: string | null }[];
-  };
-  return body.data;
-}
-
 async function openCheckout(page: Page, query: string): Promise<Locator> {
   await page.goto(`${BUNDLE_ORIGIN}/checkout.html?${query}`);
   const checkout = page.locator('#checkout');
@@ -71,16 +58,6 @@ async function openCheckout(page: Page, query: string): Promise<Locator> {
     timeout: 10_000,
   });
   return checkout;
-}
-
-/** From the summary to the card step, then types a card into the (light DOM) card field. */
-async function enterCard(page: Page, checkout: Locator, number: string): Promise<void> {
-  await checkout.locator('[part~="continue"]').click();
-  await expect(checkout.locator('[part~="payment"]')).toBeVisible();
-  const field = page.locator('#checkout [slot="card"]');
-  await field.getByLabel('Card number').fill(number);
-  await field.getByLabel(/^Expiry/).fill('12 / 34');
-  await field.getByLabel('CVC').fill('123');
 }
 
 const total = (checkout: Locator) => checkout.locator('[part~="total"]').first().innerText();
@@ -98,7 +75,7 @@ test('buys the single-event pass with 4242: polled until paid, then the player o
   await expect(schedule.locator('[part~="badge-purchased"]')).toHaveCount(0);
   await expect(checkout.locator('[part~="taxes"]')).toBeVisible();
   await expect(checkout.locator('[part~="terms"], [part~="final"]').first()).toContainText('All sales are final');
-  await enterCard(page, checkout, CARD_OK);
+  await enterCard(checkout, CARD_OK);
   await checkout.locator('[part~="pay"]').click();
   await expect(checkout.locator('[part~="waiting"]')).toContainText('Processing your payment…');
   await expect(checkout.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
@@ -115,11 +92,11 @@ test('buys the single-event pass with 4242: polled until paid, then the player o
 test('a declined card shows its message in a popup and no order is paid', async ({ page, request }) => {
   const { email } = await signedInViewer(page, request, 'declined');
   const checkout = await openCheckout(page, 'event=paid-live');
-  await enterCard(page, checkout, CARD_DECLINED);
+  await enterCard(checkout, CARD_DECLINED);
   await checkout.locator('[part~="pay"]').click();
   const dialog = checkout.locator('[part~="failed-dialog"]');
   await expect(dialog).toContainText('Your card was declined.', { timeout: 20_000 });
-  expect((await ordersOf(request, email)).filter((o) => o.status.toLowerCase() === 'paid')).toEqual([]);
+  expect((await devOrders(request, email)).filter((o) => o.status.toLowerCase() === 'paid')).toEqual([]);
   await dialog.locator('[part~="failed-ok"]').click();
   await expect(checkout.locator('[part~="payment"]')).toBeVisible();
 });
@@ -127,12 +104,12 @@ test('a declined card shows its message in a popup and no order is paid', async 
 test('a card without funds shows "Your card has insufficient funds."', async ({ page, request }) => {
   const { email } = await signedInViewer(page, request, 'funds');
   const checkout = await openCheckout(page, 'event=paid-live');
-  await enterCard(page, checkout, CARD_NO_FUNDS);
+  await enterCard(checkout, CARD_NO_FUNDS);
   await checkout.locator('[part~="pay"]').click();
   await expect(checkout.locator('[part~="failed-dialog"]')).toContainText('Your card has insufficient funds.', {
     timeout: 20_000,
   });
-  expect((await ordersOf(request, email)).filter((o) => o.status.toLowerCase() === 'paid')).toEqual([]);
+  expect((await devOrders(request, email)).filter((o) => o.status.toLowerCase() === 'paid')).toEqual([]);
 });
 
 test('coupons: a bad code says "Promo code is invalid", a good one lowers the total', async ({ page, request }) => {
@@ -177,16 +154,16 @@ test('the monthly subscription starts its free trial with a card', async ({ page
   const checkout = await openCheckout(page, 'subscription=1');
   await expect(checkout.locator('[part~="renewal"]')).toContainText('Renews every 30 days');
   await expect(checkout.locator('[part~="trial"]').first()).toContainText('7 days');
-  await enterCard(page, checkout, CARD_OK);
+  await enterCard(checkout, CARD_OK);
   await checkout.locator('[part~="pay"]').click();
   await expect(checkout.locator('[part~="success"]')).toContainText('free trial', { timeout: 20_000 });
-  expect((await ordersOf(request, email)).map((o) => o.type)).toEqual(['subscription']);
+  expect((await devOrders(request, email)).map((o) => o.type)).toEqual(['subscription']);
 });
 
 test('a reload while the payment is processing picks the wait up again', async ({ page, request }) => {
   await signedInViewer(page, request, 'reload');
   const checkout = await openCheckout(page, 'event=paid-live');
-  await enterCard(page, checkout, CARD_OK);
+  await enterCard(checkout, CARD_OK);
   await checkout.locator('[part~="pay"]').click();
   await expect(checkout.locator('[part~="waiting"]')).toBeVisible();
   await page.reload();
@@ -198,13 +175,13 @@ test('a reload while the payment is processing picks the wait up again', async (
 test('a double click on Pay buys once', async ({ page, request }) => {
   const { email } = await signedInViewer(page, request, 'double');
   const checkout = await openCheckout(page, 'event=paid-live');
-  await enterCard(page, checkout, CARD_OK);
+  await enterCard(checkout, CARD_OK);
   const buys: string[] = [];
   page.on('request', (r) => r.url().endsWith('/api/stripe/buy') && buys.push(r.url()));
   await checkout.locator('[part~="pay"]').dblclick();
   await expect(checkout.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
   expect(buys).toHaveLength(1);
-  expect(await ordersOf(request, email)).toHaveLength(1);
+  expect(await devOrders(request, email)).toHaveLength(1);
 });
 
 test('a guest is asked to sign in first, and carries on where they were once signed in', async ({ page, request }) => {
@@ -270,7 +247,7 @@ test('cancel auto-renewal from the profile: processing, then cancelled', async (
   });
   expect(bought.status()).toBe(200);
   await expect
-    .poll(async () => (await ordersOf(request, email)).map((o) => o.status.toLowerCase()), { timeout: 15_000 })
+    .poll(async () => (await devOrders(request, email)).map((o) => o.status.toLowerCase()), { timeout: 15_000 })
     .toEqual(['paid']);
   await page.goto(`${BUNDLE_ORIGIN}/profile.html`);
   const profile = page.locator('#profile');
@@ -312,10 +289,10 @@ test('on a partner’s page (data-partner, another origin): the order and every 
   await page.goto(`${HOST_ORIGIN}/partner.html?trk=${trk}`);
   const checkout = page.locator('#checkout');
   await expect(checkout.locator('[part~="summary"]')).toBeVisible({ timeout: 10_000 });
-  await enterCard(page, checkout, CARD_OK);
+  await enterCard(checkout, CARD_OK);
   await checkout.locator('[part~="pay"]').click();
   await expect(checkout.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
-  const [order] = await ordersOf(request, email);
+  const [order] = await devOrders(request, email);
   expect(order).toMatchObject({ type: 'package', status: 'paid', partner: 'springfield-gazette' });
 
   // The datalake: the session and the page view of this visit, each with the partner (and the visit's trk).
@@ -350,8 +327,8 @@ test('a visitor who landed through a partner’s link (?trk= a slug) on a page w
 }) => {
   const { email } = await signedInViewer(page, request, 'trk');
   const checkout = await openCheckout(page, 'package=1&trk=Acme-News');
-  await enterCard(page, checkout, CARD_OK);
+  await enterCard(checkout, CARD_OK);
   await checkout.locator('[part~="pay"]').click();
   await expect(checkout.locator('[part~="success"]')).toContainText('Payment successful', { timeout: 20_000 });
-  expect((await ordersOf(request, email))[0]).toMatchObject({ status: 'paid', partner: 'acme-news' });
+  expect((await devOrders(request, email))[0]).toMatchObject({ status: 'paid', partner: 'acme-news' });
 });

@@ -1,7 +1,14 @@
 // Helpers shared by the e2e specs (not a spec itself: playwright.config.ts only runs *.spec.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Locator, type Page, type Request } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  type Request,
+} from '@playwright/test';
 import { E2E_HOST_PORT, E2E_PORT } from './ports.js';
 
 /** The reference server (bundle, API, demo pages) and its second listener, the cross-origin "CMS host". */
@@ -123,4 +130,45 @@ export async function registerViewer(
   });
   expect(answer.ok(), await answer.text()).toBe(true);
   return { email, password, token: ((await answer.json()) as { data: { token: string } }).data.token };
+}
+
+/** Stores a sign-in where the session reads it, in every page of the context from now on (before the bundle). */
+export async function signInWith(context: BrowserContext | Page, token: string, channelKey = 'demo'): Promise<void> {
+  await context.addInitScript(
+    ([key, value]) => {
+      // A new tab's about:blank has no storage of its own.
+      if (location.protocol.startsWith('http'))
+        localStorage.setItem(`rudy_token.${key}`, JSON.stringify({ v: value, e: Date.now() + 3_600_000 }));
+    },
+    [channelKey, token] as const,
+  );
+}
+
+/** An order as GET /__dev/orders lists it (settled as of now), with its transactions. */
+export interface DevOrder {
+  id: number;
+  reference: string | null;
+  status: string;
+  type: string;
+  partner: string | null;
+  transactions: { id: number; status: string; amount: number; label: string | null }[];
+}
+
+/** A viewer's orders as the server has them now (GET /__dev/orders; `request` carries the dev secret). */
+export async function devOrders(request: APIRequestContext, email: string, channelKey = 'demo'): Promise<DevOrder[]> {
+  const answer = await request.get(
+    `${BUNDLE_ORIGIN}/__dev/orders?channel_key=${channelKey}&email=${encodeURIComponent(email)}`,
+  );
+  expect(answer.ok(), await answer.text()).toBe(true);
+  return ((await answer.json()) as { data: DevOrder[] }).data;
+}
+
+/** From a checkout's summary to its card step, then types a card into the (light DOM) card field. */
+export async function enterCard(checkout: Locator, number: string): Promise<void> {
+  await checkout.locator('[part~="continue"]').click();
+  await expect(checkout.locator('[part~="payment"]')).toBeVisible();
+  const field = checkout.locator('[slot="card"]');
+  await field.getByLabel('Card number').fill(number);
+  await field.getByLabel(/^Expiry/).fill('12 / 34');
+  await field.getByLabel('CVC').fill('123');
 }
