@@ -47,19 +47,18 @@ function instrument(): void {
     timeouts.add(id);
     return id;
   }) as typeof setTimeout;
-  window.clearTimeout = ((id?: number) => {
-    timeouts.delete(id);
-    ct(id);
-  }) as typeof clearTimeout;
+  // A cleared timer is no longer outstanding.
+  const clearing = (set: Set<unknown>, clear: (id?: number) => void) => (id?: number) => {
+    set.delete(id);
+    clear(id);
+  };
+  window.clearTimeout = clearing(timeouts, ct) as typeof clearTimeout;
   window.setInterval = ((handler: TimerHandler, ms?: number, ...rest: unknown[]) => {
     const id = si(handler, ms, ...rest);
     intervals.add(id);
     return id;
   }) as typeof setInterval;
-  window.clearInterval = ((id?: number) => {
-    intervals.delete(id);
-    ci(id);
-  }) as typeof clearInterval;
+  window.clearInterval = clearing(intervals, ci) as typeof clearInterval;
   window.fetch = (...args: Parameters<typeof fetch>) => {
     fetches++;
     return f(...args).finally(() => fetches--);
@@ -79,14 +78,11 @@ function instrument(): void {
     const capture = typeof options === 'boolean' ? options : Boolean((options as { capture?: boolean })?.capture);
     return `${target === window ? 'window' : 'document'} ${type} ${ids.get(listener)} ${capture}`;
   };
+  type Listen = (type: string, listener: EventListenerOrEventListenerObject | null, options?: unknown) => void;
   for (const target of [window, document] as EventTarget[]) {
     const add = target.addEventListener.bind(target);
     const remove = target.removeEventListener.bind(target);
-    target.addEventListener = (
-      type: string,
-      listener: EventListenerOrEventListenerObject | null,
-      options?: unknown,
-    ) => {
+    const listen: Listen = (type, listener, options) => {
       const k = key(target, type, listener, options);
       const signal = (options as { signal?: AbortSignal } | undefined)?.signal;
       const once = (options as { once?: boolean } | undefined)?.once;
@@ -99,15 +95,13 @@ function instrument(): void {
       }
       add(type, listener, options as AddEventListenerOptions);
     };
-    target.removeEventListener = (
-      type: string,
-      listener: EventListenerOrEventListenerObject | null,
-      options?: unknown,
-    ) => {
+    const unlisten: Listen = (type, listener, options) => {
       const k = key(target, type, listener, options);
       if (k) listeners.delete(k);
       remove(type, listener, options as EventListenerOptions);
     };
+    target.addEventListener = listen;
+    target.removeEventListener = unlisten;
   }
   w.__outstanding = () => ({
     timeouts: timeouts.size,
