@@ -332,6 +332,9 @@ const FORMS: { name: string; open(page: Page, request: APIRequestContext, lang: 
     name: 'registration',
     async open(page, _request, lang) {
       const profile = await openProfile(page, lang);
+      await expect(profile.locator('[part~="to-register"]')).toHaveText(
+        lang === 'fr' ? 'Créer un compte' : 'Create an account',
+      );
       await profile.locator('[part~="to-register"]').click();
       const email = `typed-${Date.now().toString(36)}-${process.pid}-${typed++}@example.com`;
       return {
@@ -401,6 +404,8 @@ async function openProfile(page: Page, lang: Language): Promise<Locator> {
   await expect(profile.locator('[part~="sign-in"], [part~="tabs"], [part~="edit"]').first()).toBeVisible({
     timeout: 15_000,
   });
+  // Typing starts once the element speaks the language (its texts load a moment after the attribute changes).
+  await expect(profile.locator('[part~="frame"]').first()).toHaveAttribute('lang', lang);
   return profile;
 }
 
