@@ -4,8 +4,9 @@
  * build renders). No React: `startPlayback` wires everything and `destroy` undoes all of it (listeners, timers,
  * hls.js, the video's source), so nothing is requested after an element is removed.
  *
- * Recovery follows hls.js's own retry policies (a segment that fails is retried by hls.js and never stops
- * playback); on top of them:
+ * Recovery follows hls.js's own retry policies, set explicitly in HLS_LOAD_POLICIES (a segment that fails is
+ * retried by hls.js and never stops playback); on top of them:
+ * - a stream that shows no first frame within FIRST_FRAME_MS is an error with a Retry;
  * - a live stream shows "reconnecting" only while actually stalled (waiting with no progress for STALL_MS),
  *   keeps trying, and gives up after GIVE_UP_MS with a Retry;
  * - a manifest answered 404 is reported once as `denied`, without retry loops;
