@@ -4,8 +4,9 @@
  * build renders). No React: `startPlayback` wires everything and `destroy` undoes all of it (listeners, timers,
  * hls.js, the video's source), so nothing is requested after an element is removed.
  *
- * Recovery follows hls.js's own retry policies (a segment that fails is retried by hls.js and never stops
- * playback); on top of them:
+ * Recovery follows hls.js's own retry policies, set explicitly in HLS_LOAD_POLICIES (a segment that fails is
+ * retried by hls.js and never stops playback); on top of them:
+ * - a stream that shows no first frame within FIRST_FRAME_MS is an error with a Retry;
  * - a live stream shows "reconnecting" only while actually stalled (waiting with no progress for STALL_MS),
  *   keeps trying, and gives up after GIVE_UP_MS with a Retry;
  * - a manifest answered 404 is reported once as `denied`, without retry loops;
@@ -84,6 +85,56 @@ export const STALL_MS = 2_500;
 export const GIVE_UP_MS = 30_000;
 /** Delay between reload attempts of a stalled live stream. */
 export const RELOAD_EVERY_MS = 3_000;
+/** Time the main stream may take to show its first frame before the viewer is told, with a Retry. */
+export const FIRST_FRAME_MS = 30_000;
+
+/** One hls.js retry rule: `maxNumRetry` attempts more, waiting `retryDelayMs` doubled each time up to the max. */
+const retries = (maxNumRetry: number, retryDelayMs: number) => ({
+  maxNumRetry,
+  retryDelayMs,
+  maxRetryDelayMs: retryDelayMs * 4,
+});
+
+/**
+ * hls.js's load policies, set here rather than left to its defaults (which let a hung manifest take a minute and a
+ * segment six retries): every load has a deadline and a small retry budget, so a fault reaches the viewer in
+ * seconds. hls.js retries a timeout or a 5xx, never a 4xx or a network failure (CORS) (`shouldRetry`), then tries
+ * the other rendition before its error turns fatal; on a fatal error a live stream reconnects within GIVE_UP_MS.
+ * The master playlist's deadline also bounds our own first read of it (`needsFullHls`), which counts as its
+ * first attempt: hls.js does not wait for it a second time.
+ */
+export const HLS_LOAD_POLICIES = {
+  manifestLoadPolicy: {
+    default: {
+      maxTimeToFirstByteMs: 10_000,
+      maxLoadTimeMs: 10_000,
+      timeoutRetry: retries(0, 0),
+      errorRetry: retries(1, 1_000),
+    },
+  },
+  playlistLoadPolicy: {
+    default: {
+      maxTimeToFirstByteMs: 10_000,
+      maxLoadTimeMs: 10_000,
+      timeoutRetry: retries(1, 0),
+      errorRetry: retries(2, 1_000),
+    },
+  },
+  fragLoadPolicy: {
+    default: {
+      maxTimeToFirstByteMs: 10_000,
+      maxLoadTimeMs: 30_000,
+      timeoutRetry: retries(1, 0),
+      errorRetry: retries(3, 1_000),
+    },
+  },
+} as const;
+
+/**
+ * What hls.js keeps in the SourceBuffer: 30 s behind the play position (older media is evicted) and 30 s ahead
+ * (at most 60 s ahead when the bandwidth allows), so a stream played for hours holds about a minute of media.
+ */
+export const HLS_BUFFER = { backBufferLength: 30, maxBufferLength: 30, maxMaxBufferLength: 60 } as const;
 /** Age under which a refused stream URL that never played is taken at its word (the viewer has no access). */
 export const URL_FRESH_MS = 60_000;
 /** Time after a renewal before another refusal may renew again: one fresh URL per refusal episode. */
@@ -210,6 +261,8 @@ export function startPlayback(options: PlaybackOptions): Playback {
   let stallTimer: unknown | undefined;
   let reloadTimer: unknown | undefined;
   let mediaRecovered = false;
+  // hls.js parsed the master playlist (until then a reconnect loads it again).
+  let parsed = false;
   // A fresh URL was asked for: this playback only waits to be replaced (or to report `denied`).
   let renewing = false;
   // Chooses a rendition, once hls.js plays.
@@ -264,8 +317,11 @@ export function startPlayback(options: PlaybackOptions): Playback {
       hls?.stopLoad();
       return;
     }
-    if (hls) hls.startLoad(-1);
-    else if (engine === 'native') {
+    // A master playlist that never loaded is asked for again; otherwise hls.js resumes its playlists and segments.
+    if (hls) {
+      if (parsed) hls.startLoad(-1);
+      else hls.loadSource(url);
+    } else if (engine === 'native') {
       // Native playback has no reload call: setting the source again asks for a fresh playlist.
       video.src = url;
       void video.play().catch(() => undefined);
@@ -343,6 +399,14 @@ export function startPlayback(options: PlaybackOptions): Playback {
   };
 
   set({ kind: 'loading' });
+  // A stream that never shows a frame (segments that decode to nothing, a playlist with nothing playable that
+  // hls.js keeps reloading) must not leave the viewer before an empty stage: with nothing else said by then, it is
+  // an error with a Retry. A live stream that reconnects has its own bound (GIVE_UP_MS).
+  later(() => {
+    if (firstFrame || state !== 'loading') return;
+    hls?.stopLoad();
+    set({ kind: 'error', detail: 'no first frame' });
+  }, FIRST_FRAME_MS);
   if (playsNatively(video, options)) {
     engine = 'native';
     const startAt = options.startAt;
@@ -366,11 +430,15 @@ export function startPlayback(options: PlaybackOptions): Playback {
     let full = false;
     try {
       // The master playlist says whether the light build is enough (it lacks subtitles).
-      const answer = await env().fetch(url, { credentials: 'omit' });
+      // Bounded as hls.js's own load of it is: a master playlist that never answers must not hold the start.
+      const abort = new AbortController();
+      const deadline = later(() => abort.abort(), HLS_LOAD_POLICIES.manifestLoadPolicy.default.maxLoadTimeMs);
+      const answer = await env().fetch(url, { credentials: 'omit', signal: abort.signal });
       if (destroyed) return;
       if (isRefusal(answer.status)) return refused(answer.status, true);
       if (answer.status === 404) return set({ kind: 'denied', status: answer.status });
       full = needsFullHls(await answer.text());
+      clear(deadline);
     } catch {
       // Unknown: let hls.js load it and report.
     }
@@ -385,7 +453,8 @@ export function startPlayback(options: PlaybackOptions): Playback {
     engine = full ? 'hls.js' : 'hls.js-light';
     const instance = new Hls({
       lowLatencyMode: false,
-      backBufferLength: 30,
+      ...HLS_BUFFER,
+      ...HLS_LOAD_POLICIES,
       enableWorker: false,
       ...(options.startAt !== undefined && !live ? { startPosition: options.startAt } : {}),
       ...(options.captions ? { subtitleDisplay: true } : {}),
@@ -429,6 +498,7 @@ export function startPlayback(options: PlaybackOptions): Playback {
       quality();
     };
     instance.on(Hls.Events.MANIFEST_PARSED, () => {
+      parsed = true;
       quality();
       play();
     });

@@ -240,7 +240,7 @@ test.describe('stream faults', () => {
     await request.post(`${BUNDLE_ORIGIN}/__dev/faults`, { data: { stream: String(id), manifest: 403 } });
     try {
       const player = await showPlayer(page, { 'event-id': String(id), autoplay: '', muted: '' });
-      await expect(player.locator('[part~="denied"]')).toHaveText('Access to this stream was refused.', {
+      await expect(player.locator('[part~="denied"] p')).toHaveText('Access to this stream was refused.', {
         timeout: 30_000,
       });
       const count = (await mediaRequests(request, id)).length;

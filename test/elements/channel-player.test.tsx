@@ -619,7 +619,7 @@ describe('<channel-player>', () => {
       // The fresh URL even shows a frame before it is refused: the allowance is spent all the same.
       refuse(el, FRESH_URL, BAD_SIGNATURE);
       await showsPart(el, 'denied');
-      expect(partText(el, 'denied')).to.equal('Access to this stream was refused.');
+      expect(partText(el, 'denied')).to.equal('Access to this stream was refused.Try again');
       expect($(el, '[part~="denied"]')?.getAttribute('role')).to.equal('alert');
       await world.advance(GIVE_UP_MS * 2);
       video(el)!.dispatchEvent(new Event('error'));
@@ -637,7 +637,7 @@ describe('<channel-player>', () => {
       await loads(el, STALE_URL);
       video(el)!.dispatchEvent(new Event('error'));
       await showsPart(el, 'denied');
-      expect(partText(el, 'denied')).to.equal('Access to this stream was refused.');
+      expect(partText(el, 'denied')).to.equal('Access to this stream was refused.Try again');
       await world.advance(GIVE_UP_MS);
       expect(eventCalls()).to.have.length(1);
       expect(video(el)!.getAttribute('src')).to.equal(STALE_URL);

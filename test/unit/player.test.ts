@@ -18,7 +18,10 @@ import { decideAccess, fromClip, fromEvent, fromVod } from '../../src/stores/com
 import { offersFor } from '../../src/stores/commerce/offers.js';
 import { analyticsAllowed, monitorVideo, VIEWING_EVERY_MS } from '../../src/media/analytics.js';
 import {
+  FIRST_FRAME_MS,
   GIVE_UP_MS,
+  HLS_BUFFER,
+  HLS_LOAD_POLICIES,
   RELOAD_EVERY_MS,
   RENEW_AGAIN_MS,
   STALL_MS,
@@ -37,7 +40,7 @@ import {
 } from '../../src/media/playback.js';
 import { exclusiveSound } from '../../src/media/sound.js';
 import { choosePreroll, isSuppressed, matchingPrerolls, pickByWeight, suppress } from '../../src/media/prerolls.js';
-import { flush, installWorld, teardown, type World } from './helpers.js';
+import { flush, HANG, installWorld, teardown, type World } from './helpers.js';
 
 const preroll = (p: Partial<PrerollType> & { id: number }): PrerollType =>
   Preroll.parse({ url: `https://cdn.test/ad-${p.id}.m3u8`, weight: 1, for_live: true, for_vod: true, ...p });
@@ -427,6 +430,7 @@ describe('playback lifecycle (fake hls.js)', () => {
   it('a lost live stream reconnects on a bounded schedule, then gives up', async () => {
     const { states, hls } = run('https://media.test/live.m3u8');
     await world.advance(0);
+    hls.instances[0]!.fire('hlsManifestParsed', {});
     hls.instances[0]!.fire('hlsError', { fatal: true, type: 'networkError', details: 'levelLoadError' });
     expect(states).to.deep.equal(['loading', 'reconnecting']);
     await world.advance(RELOAD_EVERY_MS * 3);
@@ -436,6 +440,53 @@ describe('playback lifecycle (fake hls.js)', () => {
     const loads = hls.log.filter((l) => l === 'startLoad').length;
     await world.advance(GIVE_UP_MS);
     expect(hls.log.filter((l) => l === 'startLoad')).to.have.length(loads);
+  });
+
+  it('a live master playlist that failed is loaded again at each reconnect, within the same bound', async () => {
+    const { states, hls } = run('https://media.test/live.m3u8');
+    await world.advance(0);
+    hls.instances[0]!.fire('hlsError', { fatal: true, type: 'networkError', details: 'manifestLoadError' });
+    await world.advance(RELOAD_EVERY_MS * 2);
+    expect(hls.log.filter((l) => l === 'loadSource https://media.test/live.m3u8')).to.have.length(3);
+    expect(hls.log).not.to.include('startLoad');
+    await world.advance(GIVE_UP_MS);
+    expect(states).to.deep.equal(['loading', 'reconnecting', 'gave-up']);
+  });
+
+  it('no first frame within FIRST_FRAME_MS: an error (with Retry), and hls.js stops loading', async () => {
+    const { states, hls } = run('https://media.test/live.m3u8', false);
+    await world.advance(FIRST_FRAME_MS - 1);
+    expect(states).to.deep.equal(['loading']);
+    await world.advance(1);
+    expect(states).to.deep.equal(['loading', 'error']);
+    expect(hls.log).to.include('stopLoad');
+  });
+
+  it('a first frame in time: no error later', async () => {
+    const { states, video } = run('https://media.test/live.m3u8', false);
+    await world.advance(1_000);
+    video.dispatchEvent(new Event('loadeddata'));
+    await world.advance(FIRST_FRAME_MS * 2);
+    expect(states).to.deep.equal(['loading']);
+  });
+
+  it('hls.js gets explicit load policies (bounded retries) and buffer lengths', async () => {
+    const { hls } = run('https://media.test/live.m3u8');
+    await world.advance(0);
+    expect(hls.configs[0]).to.include(HLS_BUFFER);
+    expect(hls.configs[0]!.manifestLoadPolicy).to.equal(HLS_LOAD_POLICIES.manifestLoadPolicy);
+    expect(hls.configs[0]!.playlistLoadPolicy).to.equal(HLS_LOAD_POLICIES.playlistLoadPolicy);
+    expect(hls.configs[0]!.fragLoadPolicy).to.equal(HLS_LOAD_POLICIES.fragLoadPolicy);
+  });
+
+  it('a master playlist that never answers our first read: hls.js loads it after the deadline', async () => {
+    world.server.on('GET', 'https://media.test/hung.m3u8', HANG);
+    const { hls } = run('https://media.test/hung.m3u8', false);
+    await world.advance(HLS_LOAD_POLICIES.manifestLoadPolicy.default.maxLoadTimeMs - 1);
+    expect(hls.log).not.to.include('new');
+    await world.advance(1);
+    await flush();
+    expect(hls.log).to.include('loadSource https://media.test/hung.m3u8');
   });
 
   it('"reconnecting" shows only while actually stalled', async () => {

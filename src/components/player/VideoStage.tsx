@@ -313,6 +313,10 @@ function Overlay(props: { state: SessionState; title: string; onPlay(): void; on
       return (
         <div className="overlay panel" role="alert" part="message denied">
           <p>{playback.status === 404 ? t('player.denied404') : t('player.denied403')}</p>
+          {/* Try again reloads the item: a fresh signed URL, or what the viewer may do now (a paywall). */}
+          <button type="button" className="btn" part="button retry" onClick={props.onRetry}>
+            {t('common.retry')}
+          </button>
         </div>
       );
     default:
