@@ -8,6 +8,7 @@ import { Clip, Order, Settings, Transaction, User } from '../../src/api/contract
 import { setEnv } from '../../src/lib/env.js';
 import { $token, $user, resetSession } from '../../src/stores/session.js';
 import { isString } from '../../src/lib/storage.js';
+import { $namespaces } from '../../src/i18n/index.js';
 import { start } from '../../elements/channel-profile.js';
 import {
   captureNavigation,
@@ -536,6 +537,23 @@ describe('<channel-profile>', () => {
       type(el, 'Mot de passe', 'nope-nope');
       submit(el);
       await shows(el, 'E-mail ou mot de passe invalide. Veuillez réessayer.');
+    });
+
+    it('keeps the screen and what was typed when the host page changes the language', async () => {
+      const el = await fixture(html`<channel-profile></channel-profile>`);
+      await showsPart(el, 'sign-in');
+      part(el, 'to-register')!.click();
+      await showsPart(el, 'register');
+      type(el, 'First name', 'Ann');
+      type(el, 'Email', 'new@example.com');
+      // The French texts of the forms as if not loaded yet (an earlier test may have loaded them): the view waits
+      // for them without being unmounted.
+      $namespaces.set($namespaces.get().filter((key) => key !== 'fr:forms'));
+      el.setAttribute('lang', 'fr');
+      await waitUntil(() => part(el, 'title')?.textContent === 'Créer un compte', `French: "${text(el)}"`);
+      expect(has(el, 'register')).to.equal(true);
+      expect(control(el, 'Prénom').value).to.equal('Ann');
+      expect(control(el, 'E-mail').value).to.equal('new@example.com');
     });
 
     it('passes an a11y audit (sign-in, and registration with errors)', async () => {

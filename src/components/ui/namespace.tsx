@@ -3,7 +3,7 @@
  * hook and one wrapper, so that every view waits for its texts the same way.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { $namespaces, loadNamespace, type Namespace } from '../../i18n/index.js';
 import { useElement } from './context.js';
 import { LoadingPanel } from './panels.js';
@@ -11,8 +11,12 @@ import { LoadingPanel } from './panels.js';
 /**
  * Whether the view may render with the `ns` texts of its language: they are in, or loading them failed (the view
  * then shows English, i18next's fallback, rather than a loading line for good). Asks for them when they are not.
+ * Once a view has had its texts it keeps them through a change of language: the texts it had (English, the
+ * fallback, for the keys of a language still loading) show until the new ones are in, so that a form being filled
+ * in, or the screen a viewer has gone to, is never unmounted by the host page setting `lang`.
  */
 export function useNamespace(ns: Namespace): boolean {
+  const hadTexts = useRef(false);
   const { lang } = useElement();
   const key = `${lang}:${ns}`;
   const ready = useStore($namespaces).includes(key);
@@ -25,7 +29,8 @@ export function useNamespace(ns: Namespace): boolean {
       live = false;
     };
   }, [lang, ns, key, ready]);
-  return ready || settled === key;
+  if (ready || settled === key) hadTexts.current = true;
+  return hadTexts.current;
 }
 
 /** Renders its children once the `ns` texts of the view's language are in, the loading panel until then. */
