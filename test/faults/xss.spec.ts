@@ -291,7 +291,10 @@ for (const full of [false, true]) {
         await rewrite(page, /^\/api\/participant-group-properties$/, () => ({
           data: [{ name: 'conference', values: text.map((v) => v.text) }],
         }));
-        await openHostPage(page, '<channel-schedule kind="all" limit="5000" show-filters></channel-schedule>');
+        await openHostPage(
+          page,
+          '<channel-schedule kind="all" limit="5000" show-filters structured-data></channel-schedule>',
+        );
         const schedule = page.locator('channel-schedule');
         await expect(schedule.locator('[part~="event-link"]').first()).toBeVisible({ timeout: 20_000 });
         await expect(schedule.locator('[part~="filters"] select').first()).toBeVisible();
@@ -313,6 +316,20 @@ for (const full of [false, true]) {
           'category and city',
         ).toEqual([]);
         expect(missing(found, 'filters', text), "filters' options (sport, city, conference)").toEqual([]);
+        // The names also went into the host page's head as JSON-LD (structured-data): as data, whole, never as markup.
+        const graphs = await page.evaluate(() =>
+          [...document.head.querySelectorAll('script[type="application/ld+json"]')].map((s) => s.textContent ?? ''),
+        );
+        const strings = new Set<string>();
+        const collect = (value: unknown): void => {
+          if (typeof value === 'string') strings.add(value);
+          else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+        };
+        graphs.forEach((json) => collect(JSON.parse(json)));
+        expect(
+          text.filter((v) => !strings.has(v.text)).map((v) => `#${v.n} ${v.label}`),
+          'JSON-LD names',
+        ).toEqual([]);
         await expectNothingRan(page, watch, found);
         report({
           'event name': text.length,
