@@ -17,7 +17,7 @@
 // (`@full`).
 import type { BrowserContext, Page, Route } from '@playwright/test';
 import { expect, test } from '../e2e/fixtures.js';
-import { BUNDLE_ORIGIN, HOST_ORIGIN, registerViewer } from '../e2e/helpers.js';
+import { BUNDLE_ORIGIN, demoEventIds, HOST_ORIGIN, registerViewer } from '../e2e/helpers.js';
 import { DETECTOR, XSS_VECTORS, vectorsFor, type XssVector } from './xss-vectors.js';
 
 test.use({
@@ -423,19 +423,23 @@ for (const full of [false, true]) {
 
     test(`library: rail titles, item titles and category names`, details, async ({ page, context }) => {
       const watch = await plantDetector(context, page);
-      const item = (v: XssVector, base: number) => ({
-        id: id(base, v),
+      const item = (v: XssVector, i: number) => ({
+        id: id(810_000, v),
         title: v.text,
         date: '2026-01-01',
         type: 'free',
         has_access: true,
         duration: 90,
         description: v.text,
-        assets: [],
+        // Its picture and preview loop: URL vectors, which a card must not load.
+        assets: [
+          { type: 'image', path: urlAt(i).text },
+          { type: 'preview', path: urlAt(i + 1).text },
+        ],
         media: [],
       });
       await rewrite(page, /^\/api\/vod-media-rails$/, () => ({
-        data: text.map((v) => ({ id: id(0, v), title: v.text, vod_media_items: [item(v, 810_000)] })),
+        data: text.map((v, i) => ({ id: id(0, v), title: v.text, vod_media_items: [item(v, i)] })),
       }));
       await rewrite(page, /^\/api\/vod-media-categories$/, () => ({
         data: text.map((v) => ({ id: id(820_000, v), name: v.text, alias: null, items_count: 1 })),
@@ -454,7 +458,12 @@ for (const full of [false, true]) {
       expect(missing(found, 'categories', text), 'category names not shown').toEqual([]);
       expect(missing(found, 'rails', text), 'rail titles not shown').toEqual([]);
       await expectNothingRan(page, watch, found);
-      report({ 'rail title': text.length, 'item title': text.length, 'library category': text.length });
+      report({
+        'rail title': text.length,
+        'item title': text.length,
+        'library category': text.length,
+        'item picture': text.length,
+      });
     });
 
     test(`checkout's offers: package and subscription names`, details, async ({ page, context }) => {
@@ -587,6 +596,74 @@ for (const full of [false, true]) {
       },
     );
 
+    test(
+      `player: event titles and posters, and the paywall's offer names`,
+      details,
+      async ({ page, context, request }) => {
+        const watch = await plantDetector(context, page);
+        // A reload of the player per title: the whole corpus takes minutes.
+        if (full) test.setTimeout(480_000);
+        const paid = (await demoEventIds(request))['paid-finished'];
+        expect(paid, 'the seeded paid finished event').toBeDefined();
+        const byId = new Map(text.map((v, i) => [id(100_000, v), { v, image: urlAt(i).text }]));
+        await page.route(
+          (url) => url.origin === BUNDLE_ORIGIN && /^\/api\/events\/\d+$/.test(url.pathname),
+          async (route) => {
+            const url = new URL(route.request().url());
+            const wanted = byId.get(Number(url.pathname.split('/').pop()));
+            if (!wanted) return route.fallback();
+            url.pathname = `/api/events/${paid}`;
+            const response = await route.fetch({ url: url.toString() });
+            const event = ((await response.json()) as { data: Record<string, unknown> }).data;
+            const data = { ...event, id: id(100_000, wanted.v), name: wanted.v.text, participants: [] };
+            await route.fulfill({
+              response,
+              json: {
+                data: {
+                  ...data,
+                  description: wanted.v.text,
+                  image: wanted.image,
+                  media: [{ type: 'image', url: wanted.image }],
+                  has_access: false,
+                },
+              },
+            });
+          },
+        );
+        await rewrite(page, /^\/api\/subscriptions$/, () => ({
+          data: text.map((v) => ({ id: id(840_000, v), name: v.text, price: 4.99, offer: 'monthly', period: 'month' })),
+        }));
+        await openHostPage(page, `<channel-player event-id="${id(100_000, text[0]!)}"></channel-player>`);
+        const player = page.locator('channel-player');
+        await expect(player.locator('[part~="offer"]').first()).toBeVisible({ timeout: 20_000 });
+        const offers = await look(page, { offers: '[part~="paywall"]' });
+        expect(missing(offers, 'offers', text), "the paywall's offer names").toEqual([]);
+        const titles: string[] = [];
+        let live = [...offers.live];
+        // Each title is a new event for the player (a reload); the sample takes every fourth of its share.
+        const events = full ? text : text.filter((_, i) => i % 4 === 0);
+        for (const v of events) {
+          await page.evaluate(
+            (eventId) => {
+              document.querySelector('channel-player')!.setAttribute('event-id', String(eventId));
+            },
+            id(100_000, v),
+          );
+          await expect
+            .poll(async () => (await look(page, { title: '[part~="title"]' })).texts.title, {
+              intervals: [20, 50, 100],
+            })
+            .toBe(norm(v.text));
+          const found = await look(page, { title: '[part~="title"]' });
+          titles.push(found.texts.title!);
+          live = [...live, ...found.live];
+        }
+        expect(missing({ texts: { title: titles.join(' ') }, live }, 'title', events), 'event titles').toEqual([]);
+        await expectNothingRan(page, watch, { texts: {}, live });
+        report({ 'player title': events.length, 'player poster': events.length, 'paywall offer name': text.length });
+      },
+    );
+
     test(`server error messages: the sign-in form's field and form messages`, details, async ({ page, context }) => {
       const watch = await plantDetector(context, page);
       let answer: Record<string, unknown> = {};
@@ -602,7 +679,7 @@ for (const full of [false, true]) {
         answer = { message: c.text, errors: { email: [a.text], password: [b.text], coupon: [c.text] } };
         await form.getByRole('button', { name: 'Sign in', exact: true }).click();
         await expect
-          .poll(async () => (await look(page, { form: '[part~="sign-in"]' })).texts.form)
+          .poll(async () => (await look(page, { form: '[part~="sign-in"]' })).texts.form, { intervals: [20, 50, 100] })
           .toContain(norm(c.text));
         const found = await look(page, { form: '[part~="sign-in"]' });
         shown.push(found.texts.form!);
@@ -634,7 +711,9 @@ for (const full of [false, true]) {
           [v.text, url],
         );
         await expect
-          .poll(async () => (await look(page, { notice: '[part~="notice"]' })).texts.notice)
+          .poll(async () => (await look(page, { notice: '[part~="notice"]' })).texts.notice, {
+            intervals: [20, 50, 100],
+          })
           .toContain(norm(v.text));
         const found = await look(page, { notice: '[part~="notice"]' });
         shown.push(found.texts.notice!);
