@@ -679,7 +679,10 @@ for (const full of [false, true]) {
         answer = { message: c.text, errors: { email: [a.text], password: [b.text], coupon: [c.text] } };
         await form.getByRole('button', { name: 'Sign in', exact: true }).click();
         await expect
-          .poll(async () => (await look(page, { form: '[part~="sign-in"]' })).texts.form, { intervals: [20, 50, 100] })
+          .poll(async () => (await look(page, { form: '[part~="sign-in"]' })).texts.form, {
+            intervals: [20, 50, 100],
+            timeout: 15_000,
+          })
           .toContain(norm(c.text));
         const found = await look(page, { form: '[part~="sign-in"]' });
         shown.push(found.texts.form!);
