@@ -1,6 +1,15 @@
 /** URL helpers. */
 
 /**
+ * A URL an `<img>`, a media source or a link may use: http(s), or a path of this site or server (never `//host`, no
+ * spaces). Script and data URLs, and anything else the channel's API may send, give undefined.
+ */
+export function safeUrl(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  return /^https?:\/\/\S+$/i.test(url) || /^\/(?!\/)\S*$/.test(url) ? url : undefined;
+}
+
+/**
  * Fills a link template such as `/watch/{id}` with URI-encoded values. A template whose result is not an
  * http(s) or relative URL (for example `javascript:`) gives undefined, so a hostile attribute cannot make a link run code.
  */

@@ -17,6 +17,7 @@ import {
 import { ApiError, isCancel } from '../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
+import { safeUrl } from '../lib/url.js';
 import { hasCapability, WATCH_CAPABILITY } from './commerce/access.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
 import { createPager, type PageRequest, type Pager } from './library/pager.js';
@@ -32,9 +33,9 @@ export const CATEGORY_PAGE = 12;
 /** The two kinds of library asset a card shows. */
 export type AssetKind = 'image' | 'preview';
 
-/** The URL of an item's image or preview asset, if it has one. */
+/** The URL of an item's image or preview asset, if it has one that an image or video may load (`safeUrl`). */
 export function assetOf(item: VodItem, kind: AssetKind): string | undefined {
-  return item.assets.find((a) => a.type === kind)?.path || undefined;
+  return safeUrl(item.assets.find((a) => a.type === kind)?.path);
 }
 
 /**

@@ -1,6 +1,9 @@
 /** Which link clicks `<channel-app>` handles itself (src/components/app/links.ts). */
 import { expect } from '@open-wc/testing';
-import { inAppPath, type LinkClick } from '../../src/components/app/links.js';
+import { Clip, Event, VodItem } from '../../src/api/contract.js';
+import { inAppPath, safeUrl, type LinkClick } from '../../src/components/app/links.js';
+import { fromClip, fromEvent, fromVod } from '../../src/stores/commerce/access.js';
+import { assetOf } from '../../src/stores/library.js';
 
 const ORIGIN = 'https://tv.example';
 const plain: LinkClick = {
@@ -46,5 +49,41 @@ describe('in-app links', () => {
       { href: '/tv/faq', download: true },
     ];
     for (const link of cases) expect(inAppPath(plain, link, ORIGIN, '/tv'), link.href).to.equal(undefined);
+  });
+});
+
+describe('picture URLs from the channel (posters, library pictures, icons)', () => {
+  const event = (image: string) =>
+    Event.parse({ id: 7, name: 'Final', event_utc_ts: 1_705_000_000, stream_status: 'live', image });
+  const item = (path: string) => VodItem.parse({ id: 3, title: 'Reel', assets: [{ type: 'image', path }] });
+  const clip = (url: string) =>
+    Clip.parse({ id: 5, event_id: 7, name: 'Goal', start_time: 0, duration: 30, media: [{ type: 'image', url }] });
+
+  it('keep web addresses and site paths', () => {
+    for (const url of ['https://cdn.example/art/7.jpg', 'http://cdn.example/a.png', '/media/art/hockey.svg']) {
+      expect(safeUrl(url), url).to.equal(url);
+      expect(fromEvent(event(url), 'Final').poster, url).to.equal(url);
+      expect(fromVod(item(url)).poster, url).to.equal(url);
+      expect(assetOf(item(url), 'image'), url).to.equal(url);
+      expect(fromClip(clip(url)).poster, url).to.equal(url);
+    }
+  });
+
+  it('drop script and data URLs, other hosts by a protocol-relative path, and anything with spaces', () => {
+    for (const url of [
+      'javascript:__xssHit(1)',
+      ' javascript:__xssHit(1)',
+      'java\tscript:__xssHit(1)',
+      'data:text/html,<script>__xssHit(1)</script>',
+      '//evil.example/x.png',
+      '/x" onerror="__xssHit(1)',
+      'vbscript:x',
+    ]) {
+      expect(safeUrl(url), url).to.equal(undefined);
+      expect(fromEvent(event(url), 'Final').poster, url).to.equal(undefined);
+      expect(fromVod(item(url)).poster, url).to.equal(undefined);
+      expect(assetOf(item(url), 'image'), url).to.equal(undefined);
+      expect(fromClip(clip(url)).poster, url).to.equal(undefined);
+    }
   });
 });

@@ -42,11 +42,8 @@ export function inAppPath(click: LinkClick, link: LinkTarget, pageOrigin: string
   return path === undefined ? undefined : path + url.search;
 }
 
-/** A URL an `<img>` or a link may use: http(s), or a path of this site or server (never `//host`, no spaces). */
-export function safeUrl(url: string | null | undefined): string | undefined {
-  if (!url) return undefined;
-  return /^https?:\/\/\S+$/i.test(url) || /^\/(?!\/)\S*$/.test(url) ? url : undefined;
-}
+/** A URL an `<img>` or a link may use (the one rule of src/lib/url.ts, which the players' posters follow too). */
+export { safeUrl } from '../../lib/url.js';
 
 /**
  * Where a link from the channel (a menu entry, a slide) goes: a site path stays in the site (`external: false`,

@@ -7,6 +7,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, type ReactNode } from 'react';
 import type { Clip } from '../../api/contract.js';
 import { formatClock } from '../../lib/time.js';
+import { safeUrl } from '../../lib/url.js';
 import { clipPlayHref, clipStatus } from '../../stores/clips.js';
 import { createEventClips } from '../../stores/clips/event-clips.js';
 import { useNamespace } from '../ui/namespace.js';
@@ -41,7 +42,7 @@ export function ClipsStrip(props: { eventId: number; href?: (clip: Clip) => stri
 function ClipCard(props: { clip: Clip; href: string | undefined }): ReactNode {
   const { t } = useElement();
   const { clip } = props;
-  const poster = clip.media.find((m) => m.type === 'image')?.url;
+  const poster = safeUrl(clip.media.find((m) => m.type === 'image')?.url);
   const body = (
     <>
       {poster ? <img src={poster} alt="" loading="lazy" /> : <span className="clip-card-blank" aria-hidden="true" />}

@@ -3,6 +3,7 @@
  * and the geo-block flag. Pure functions; the offers that unlock a paywall are in offers.ts.
  */
 import type { Clip, Event, EventMedia, User, VodItem } from '../../api/contract.js';
+import { safeUrl } from '../../lib/url.js';
 
 /** What a player can play, normalised from an event, a library item or a clip. */
 export interface Playable {
@@ -50,7 +51,7 @@ export function fromEvent(event: Event, title: string): Playable {
     startsAt: event.event_utc_ts,
     hasRecording: event.has_recording,
     geoBlocked: Boolean(event.is_geo_blocked),
-    poster: event.media.find((m) => m.type === 'image')?.url ?? event.image ?? undefined,
+    poster: safeUrl(event.media.find((m) => m.type === 'image')?.url ?? event.image),
     media: event.media,
     categoryId: event.event_category_id,
     locationId: event.location_id,
@@ -71,7 +72,7 @@ export function fromVod(item: VodItem): Playable {
     status: 'finished',
     hasRecording: true,
     geoBlocked: false,
-    poster: item.assets.find((a) => a.type === 'image')?.path,
+    poster: safeUrl(item.assets.find((a) => a.type === 'image')?.path),
     media: item.media,
     categoryId: item.event_category_id,
     participantIds: [],
@@ -92,7 +93,7 @@ export function fromClip(clip: Clip): Playable {
     status: 'finished',
     hasRecording: true,
     geoBlocked: false,
-    poster: clip.media.find((m) => m.type === 'image')?.url ?? clip.event?.image ?? undefined,
+    poster: safeUrl(clip.media.find((m) => m.type === 'image')?.url ?? clip.event?.image),
     media: clip.media,
     participantIds: [],
     clipStatus: clipStatus(clip),
