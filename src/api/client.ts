@@ -3,13 +3,16 @@
  *
  * - the api key goes in the query for GET and DELETE and in the JSON body otherwise; keyless calls carry the
  *   channel key the same way;
- * - 30 s timeout per attempt; one retry after 1 s for network faults, timeouts and 5xx (never for 4xx);
+ * - 30 s timeout per attempt, covering the whole answer (headers and body); one retry after 1 s for network
+ *   faults (a body cut short included), timeouts and 5xx, never for 4xx except a 429 whose Retry-After asks for
+ *   at most 10 s (one retry after that wait);
+ * - an answer is read up to 5 MB: a longer body is cancelled and is an InvalidResponseError (not retried);
  * - identical concurrent requests are merged into one (the shared fetch is aborted only when every caller has
  *   cancelled); GET answers are cached for 60 s;
  * - an error body naming an invalid channel key or api key drops the stored keys, fetches them again and
  *   retries once after 1 s;
- * - 401 resets the user; 429, and 4xx/5xx of calls marked global (minus their allowed statuses), fire the
- *   global api-key error;
+ * - 401 resets the user; 429 (the keys host's too), and 4xx/5xx of calls marked global (minus their allowed
+ *   statuses), fire the global api-key error;
  * - a cancelled request passes through untouched (the caller's AbortError is rethrown as is);
  * - a failed request posts a JSON log entry to the logging endpoint, except the skip codes;
  * - every answer is parsed with its contract schema; a mismatch is an InvalidResponseError, never a crash.
@@ -31,6 +34,13 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const RETRY_DELAY_MS = 1_000;
 /** Lifetime of cached GET answers (the store cache: 60 s). */
 export const CACHE_TTL_MS = 60_000;
+/**
+ * The most of an answer the client reads (bytes). The reference server's largest answer (a 1000-event list) is
+ * 58 KB; anything longer is not an answer this client can use, and reading it would only fill the page's memory.
+ */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+/** The longest Retry-After of a 429 that the client waits out (once) before giving up. */
+export const MAX_RETRY_AFTER_MS = 10_000;
 
 /** What the client needs from the session that owns it. */
 export interface ClientHooks {
@@ -53,6 +63,11 @@ export interface ClientHooks {
    * once; undefined, or a promise of undefined, means the client sends the request itself. Asked on first attempts.
    */
   earlyAnswer?(url: string, init: RequestInit): Promise<Response | undefined> | undefined;
+  /**
+   * A first attempt that waited on an early answer timed out or met a network fault: stop waiting for the loader
+   * (its later requests hang on that answer).
+   */
+  earlyFailed?(): void;
   /**
    * Every call that went to the network ended (not a cache hit, not a cancelled one): what the API request tracker
    * reports. `url` has no keys, tokens, one-time values or personal data.
@@ -203,12 +218,13 @@ export class ApiClient {
   async fetchJson<S extends z.ZodMiniType>(url: string, schema: S, service: string): Promise<z.output<S>> {
     const report = this.#reporter(service, 'GET', url);
     try {
-      const response = await this.#send(url, { method: 'GET' }, undefined, 1, service, undefined);
-      const text = await readText(response);
+      const { response, text } = await this.#send(url, { method: 'GET' }, undefined, 1, service, undefined);
       report.answer(response.status, text.length);
       if (!response.ok) {
         const { message } = readError(text, response.status);
         const error = new HttpError(response.status, message, redactUrl(url));
+        // Throttling is a global error wherever it comes from (the keys host too).
+        if (response.status === 429) this.hooks.onGlobalError({ error: message, url: redactUrl(url), status: 429 });
         this.#log(error, service, url, undefined);
         throw error;
       }
@@ -336,8 +352,7 @@ export class ApiClient {
       }
       const requestData = options.body ?? options.query;
 
-      const response = await this.#send(url, init, signal, options.retries ?? 1, name, requestData);
-      const text = await readText(response);
+      const { response, text } = await this.#send(url, init, signal, options.retries ?? 1, name, requestData);
       report.answer(response.status, text.length);
       if (response.ok) return this.#parse(text, spec.response, url, name, requestData);
 
@@ -359,7 +374,10 @@ export class ApiClient {
     }
   }
 
-  /** fetch with the 30 s timeout and the retry policy. Rethrows the caller's cancellation untouched. */
+  /**
+   * fetch with the 30 s timeout (over the headers and the whole body) and the retry policy; answers the response
+   * and its text. Rethrows the caller's cancellation untouched.
+   */
   async #send(
     url: string,
     init: RequestInit,
@@ -367,7 +385,7 @@ export class ApiClient {
     retries: number,
     service: string,
     requestData: unknown,
-  ): Promise<Response> {
+  ): Promise<{ response: Response; text: string }> {
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(signal);
       const controller = new AbortController();
@@ -380,18 +398,32 @@ export class ApiClient {
       }, REQUEST_TIMEOUT_MS);
       const onAbort = () => controller.abort(signal ? abortReason(signal) : undefined);
       signal?.addEventListener('abort', onAbort, { once: true });
+      // Set when this attempt's answer is to be tried again: after how long.
+      let wait: number | undefined;
+      // This very request may have been sent while the code loaded (start-up): take that answer once.
+      let early: Promise<Response | undefined> | undefined;
       try {
-        // This very request may have been sent while the code loaded (start-up): take that answer once.
-        const early = attempt === 0 ? this.hooks.earlyAnswer?.(url, init) : undefined;
+        early = attempt === 0 ? this.hooks.earlyAnswer?.(url, init) : undefined;
         const send = () => env().fetch(url, { ...init, signal: controller.signal });
         const response = await (early
           ? untilAborted(early, controller.signal).then((answer) => answer ?? send())
           : send());
-        // A 5xx is worth one more try; the last answer, whatever it is, goes back to the caller.
-        if (response.status < 500 || attempt >= retries) return response;
+        // The body is read under the same timer: a server that trickles its answer times out like a silent one.
+        const text = await readText(response, url, controller.signal);
+        // A 5xx is worth one more try, and a 429 that says when to come back soon enough is waited out once
+        // (README: Errors and reports); the last answer, whatever it is, goes back to the caller.
+        if (response.status >= 500) wait = RETRY_DELAY_MS;
+        else if (response.status === 429) wait = retryAfterMs(response.headers.get('Retry-After'));
+        if (wait === undefined || attempt >= retries) return { response, text };
       } catch (error) {
         if (signal?.aborted) throw abortReason(signal);
+        if (error instanceof ApiError) {
+          // Too long an answer: the same request would get the same one.
+          this.#log(error, service, url, requestData);
+          throw error;
+        }
         if (!timedOut && isCancel(error)) throw error;
+        if (early) this.hooks.earlyFailed?.();
         const failure: ApiError = timedOut
           ? new TimeoutError(redactUrl(url), REQUEST_TIMEOUT_MS)
           : new NetworkError(redactUrl(url), error);
@@ -399,11 +431,12 @@ export class ApiClient {
           this.#log(failure, service, url, requestData);
           throw failure;
         }
+        wait = RETRY_DELAY_MS;
       } finally {
         clock.clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       }
-      await sleep(RETRY_DELAY_MS);
+      await sleep(wait ?? RETRY_DELAY_MS);
     }
   }
 
@@ -475,13 +508,56 @@ export class ApiClient {
   }
 }
 
-/** An answer's body as text ('' when it cannot be read: the parse step then reports it). */
-async function readText(response: Response): Promise<string> {
-  try {
-    return await response.text();
-  } catch {
-    return '';
+/**
+ * An answer's body as text, read up to MAX_BODY_BYTES while `signal` allows: a longer one is cancelled and rejects
+ * with an InvalidResponseError; a body cut short (the connection dropped) rejects with the browser's error, which
+ * the caller treats as a network fault; an abort (the timeout, the caller) cancels the body and rejects with it.
+ */
+async function readText(response: Response, url: string, signal: AbortSignal): Promise<string> {
+  const body = response.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const stop = () => void reader.cancel().catch(() => undefined);
+  if (Number(response.headers.get('Content-Length')) > MAX_BODY_BYTES) {
+    stop();
+    throw tooLarge(url);
   }
+  signal.addEventListener('abort', stop, { once: true });
+  const decoder = new TextDecoder();
+  let read = 0;
+  let text = '';
+  try {
+    for (;;) {
+      // An answer adopted from the loader was fetched without this signal: its abort ends the wait here.
+      const { done, value } = await untilAborted(reader.read(), signal);
+      if (signal.aborted) throw abortReason(signal);
+      if (done) return text + decoder.decode();
+      read += value.byteLength;
+      if (read > MAX_BODY_BYTES) {
+        stop();
+        throw tooLarge(url);
+      }
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
+function tooLarge(url: string): InvalidResponseError {
+  return new InvalidResponseError(redactUrl(url), `the body is longer than ${MAX_BODY_BYTES / 1024 / 1024} MB`);
+}
+
+/**
+ * How long a 429's Retry-After asks to wait (seconds or an HTTP date), at least the usual retry delay; undefined
+ * without one, or when it asks for more than MAX_RETRY_AFTER_MS (the call then fails at once).
+ */
+export function retryAfterMs(value: string | null): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  const ms = /^\d+$/.test(trimmed) ? Number(trimmed) * 1000 : Date.parse(trimmed) - env().now();
+  if (Number.isNaN(ms) || ms > MAX_RETRY_AFTER_MS) return undefined;
+  return Math.max(ms, RETRY_DELAY_MS);
 }
 
 /** Reads an error body leniently: a non-JSON or odd body still yields a message. */

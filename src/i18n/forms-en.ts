@@ -45,6 +45,7 @@ export const formsEn = {
   account: {
     label: 'Your account',
     loading: 'Loading…',
+    loadError: 'Your account could not be loaded. You are still signed in.',
     required: 'required',
     signIn: {
       title: 'Sign in',

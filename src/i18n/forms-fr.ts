@@ -45,6 +45,7 @@ export const formsFr: Translation<typeof formsEn> = {
   account: {
     label: 'Votre compte',
     loading: 'Chargement…',
+    loadError: "Votre compte n'a pas pu être chargé. Vous êtes toujours connecté.",
     required: 'obligatoire',
     signIn: {
       title: 'Connexion',

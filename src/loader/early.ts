@@ -71,6 +71,18 @@ export function adoptEarly(
   return sending ? sending.then(take) : undefined;
 }
 
+/**
+ * Stops waiting for the loader: its answers not yet taken are dropped and what it has still to send is not
+ * waited for. The client calls this when an answer it took from the loader never came or broke off (a timeout, a
+ * network fault): what the loader would send next hangs on that same answer, so waiting for it would cost every
+ * later first attempt (a Reload's too) its full 30 s.
+ */
+export function forgetEarly(): void {
+  const w = globalThis as unknown as Record<symbol, unknown>;
+  delete w[EARLY];
+  delete w[SENDING];
+}
+
 /** A stored string that has not expired, read as the session's storage reads it. */
 function stored(name: string): string | undefined {
   try {

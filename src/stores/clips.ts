@@ -11,7 +11,7 @@ import type { Clip } from '../api/contract.js';
 import { HttpError, isCancel } from '../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
-import { failureOf, headline, type Msg } from './account/messages.js';
+import { failureOf, panelReason, type Msg } from './account/messages.js';
 import { clipStatus } from './commerce/access.js';
 import { attempt, done, once, refuse, type Outcome } from './account/outcome.js';
 import { $user, getClient, reloadUserAccess } from './session.js';
@@ -155,7 +155,7 @@ export function loadClips(): Promise<void> {
         if (mine.signal.aborted || isCancel(error)) return;
         settled();
         if ($clips.get().status === 'ready') follow();
-        else $clips.set(failed(headline(failureOf(error))));
+        else $clips.set(failed(panelReason(error)));
       },
     );
   inflight = loading;

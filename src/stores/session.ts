@@ -17,7 +17,7 @@ import {
   tokenStorageKey,
 } from '../lib/api-paths.js';
 import { isString } from '../lib/storage.js';
-import { adoptEarly } from '../loader/early.js';
+import { adoptEarly, forgetEarly } from '../loader/early.js';
 import { $config, type ChannelConfig } from './config.js';
 import { loginEvent, startAnalytics, type LoginMethod } from './analytics/events.js';
 import { trackApiCall } from './analytics/tracker.js';
@@ -35,6 +35,12 @@ export const $settings = atom<Settings | undefined>(undefined);
 export const $colors = atom<ColorSettings | undefined>(undefined);
 /** Geo data, fetched when the profile cannot be had. */
 export const $geo = atom<Geo | undefined>(undefined);
+/**
+ * Why the stored sign-in's profile could not be loaded (the server's trouble: unreachable, too slow, a 5xx or 429,
+ * an answer that breaks the contract); undefined once it loads, after a 401 (the sign-in is gone then) and for a
+ * guest. The visitor is a guest meanwhile, but their sign-in is kept: the profile says so and offers Retry.
+ */
+export const $profileError = atom<ApiError | undefined>(undefined);
 /** The last global api-key error (429 or a failing global call), with the time it happened. */
 export const $apiKeyError = atom<{ at: number; error: string; url: string; status: number } | undefined>(undefined);
 
@@ -133,6 +139,7 @@ export function resetUser(): void {
   if (config && $token.get()) env().storage.remove(tokenKey(config));
   $token.set(undefined);
   $user.set(undefined);
+  $profileError.set(undefined);
   client?.clearCache();
 }
 
@@ -164,6 +171,7 @@ export function signIn(session: { token: string; user: User }, method?: LoginMet
   env().storage.set(tokenKey(config), session.token);
   $token.set(session.token);
   client?.clearCache();
+  $profileError.set(undefined);
   $user.set(session.user);
   if (method) loginEvent(method);
 }
@@ -266,6 +274,7 @@ const hooks: ClientHooks = {
   },
   // The start-up requests the loader script sent while the code loaded (the client never imports the loader).
   earlyAnswer: adoptEarly,
+  earlyFailed: forgetEarly,
   onCallEnd: (call) => trackApiCall(call),
 };
 
@@ -367,10 +376,15 @@ async function loadProfileOrGeo(): Promise<void> {
     try {
       const profile = await api.call('profile', { global: true, allow: [401], skipLog: [401], cache: false });
       if (mine !== generation || epoch !== userEpoch) return;
+      $profileError.set(undefined);
       $user.set(profile.data);
       return;
-    } catch {
-      // Fall through to geo: when the profile fails, geo data is fetched instead.
+    } catch (error) {
+      // Fall through to geo: when the profile fails, geo data is fetched instead. A 401 ended the sign-in (the
+      // client reset the user); any other failure leaves it stored, to be tried again.
+      if (mine === generation && epoch === userEpoch && $token.get() && serverTrouble(error)) {
+        $profileError.set(error as ApiError);
+      }
     }
   }
   try {
@@ -379,6 +393,11 @@ async function loadProfileOrGeo(): Promise<void> {
   } catch {
     // Geo is best effort: without it nobody is blocked.
   }
+}
+
+/** Loads the stored sign-in's profile again (the profile's Retry after `$profileError`). */
+export async function retryProfile(): Promise<void> {
+  await loadProfileOrGeo();
 }
 
 /**
@@ -404,6 +423,7 @@ export function resetSession(): void {
   identityPromise = undefined;
   $user.set(undefined);
   $token.set(undefined);
+  $profileError.set(undefined);
   $settings.set(undefined);
   $colors.set(undefined);
   $geo.set(undefined);

@@ -5,7 +5,15 @@
  */
 import { expect } from '@open-wc/testing';
 import * as z from 'zod/mini';
-import { ApiClient, CACHE_TTL_MS, REQUEST_TIMEOUT_MS, RETRY_DELAY_MS, type ClientHooks } from '../../src/api/client.js';
+import {
+  ApiClient,
+  CACHE_TTL_MS,
+  MAX_BODY_BYTES,
+  REQUEST_TIMEOUT_MS,
+  RETRY_DELAY_MS,
+  retryAfterMs,
+  type ClientHooks,
+} from '../../src/api/client.js';
 import { endpoints, type EndpointName } from '../../src/api/contract.js';
 import {
   ApiError,
@@ -650,6 +658,115 @@ describe('ApiClient', () => {
       expect(error).to.equal(undefined);
       expect(value!.meta.total).to.equal(1);
       expect(w.server.calls).to.have.length(2);
+    });
+  });
+
+  describe('bodies: the timeout covers them, a cut is a network fault, 5 MB at most; Retry-After', () => {
+    /** A fetch answering every request with `make()`, recording when each was made. */
+    function answering(make: () => Response): number[] {
+      const at: number[] = [];
+      setEnv({
+        fetch: async (input, init) => {
+          // Log entries are posted through the same fetch: they are not requests of the call.
+          if (String(input).endsWith('/logs')) return new Response('{}');
+          at.push(w.clock.now - T0);
+          const response = make();
+          init?.signal?.addEventListener('abort', () => void response.body?.cancel().catch(() => undefined));
+          return response;
+        },
+      });
+      return at;
+    }
+    const encoder = new TextEncoder();
+
+    it('a body that trickles and never ends times out at 30 s like a silent server, retried once', async () => {
+      const at = answering(
+        () =>
+          new Response(
+            new ReadableStream({
+              start(controller) {
+                controller.enqueue(encoder.encode('{"data":['));
+              },
+            }),
+            { status: 200, headers: { 'Content-Type': 'application/json' } },
+          ),
+      );
+      const result = settle(client.call('events'));
+      await w.advance(29_999);
+      expect(at).to.deep.equal([0]);
+      await w.advance(1 + RETRY_DELAY_MS);
+      expect(at).to.deep.equal([0, 31_000]);
+      await w.advance(REQUEST_TIMEOUT_MS);
+      const { error } = await result;
+      expect(error).to.be.instanceOf(TimeoutError);
+      await w.advance(60_000);
+      expect(at).to.have.length(2);
+    });
+
+    it('a body cut short is a network fault: retried once after 1 s, then NetworkError', async () => {
+      const at = answering(
+        () =>
+          new Response(
+            new ReadableStream({
+              start(controller) {
+                controller.enqueue(encoder.encode('{"data":[{"id":1'));
+                controller.error(new TypeError('network error'));
+              },
+            }),
+            { status: 200 },
+          ),
+      );
+      const result = settle(client.call('events'));
+      await w.advance(RETRY_DELAY_MS);
+      const { error } = await result;
+      expect(error).to.be.instanceOf(NetworkError);
+      expect(at).to.deep.equal([0, 1_000]);
+    });
+
+    it(`reads at most ${MAX_BODY_BYTES / 1024 / 1024} MB: a longer answer is refused at once, never retried`, async () => {
+      const big = `{"data":[],"pad":"${'x'.repeat(MAX_BODY_BYTES)}"}`;
+      // Once streamed without a length, once with a Content-Length that says so before any byte is read.
+      for (const headers of [{}, { 'Content-Length': String(big.length) }] as Record<string, string>[]) {
+        const at = answering(() => new Response(big, { status: 200, headers }));
+        const { error } = await settle(client.call('events', { cache: false }));
+        expect(error).to.be.instanceOf(InvalidResponseError);
+        expect((error as Error).message).to.contain('the body is longer than 5 MB');
+        await w.advance(5_000);
+        expect(at).to.have.length(1);
+      }
+    });
+
+    it('a 429 whose Retry-After asks for up to 10 s is waited out once; a longer one or none fails at once', async () => {
+      const throttled = (after?: string) => () =>
+        new Response('{"message":"Too Many Attempts."}', {
+          status: 429,
+          headers: after === undefined ? {} : { 'Retry-After': after },
+        });
+      let at = answering(throttled('3'));
+      let result = settle(client.call('events', { cache: false }));
+      await w.advance(2_999);
+      expect(at).to.deep.equal([0]);
+      await w.advance(1);
+      expect(at).to.deep.equal([0, 3_000]);
+      expect(((await result).error as HttpError).status).to.equal(429);
+      expect(seen.global, 'one api_key_error, for the call that failed').to.have.length(1);
+
+      for (const after of ['120', undefined]) {
+        at = answering(throttled(after));
+        result = settle(client.call('events', { cache: false }));
+        await w.advance(15_000);
+        expect(((await result).error as HttpError).status).to.equal(429);
+        expect(at).to.have.length(1);
+      }
+    });
+
+    it('reads Retry-After in seconds or as a date, at least the usual 1 s, at most 10 s', () => {
+      expect(retryAfterMs(null)).to.equal(undefined);
+      expect(retryAfterMs('0')).to.equal(RETRY_DELAY_MS);
+      expect(retryAfterMs('10')).to.equal(10_000);
+      expect(retryAfterMs('11')).to.equal(undefined);
+      expect(retryAfterMs(new Date(T0 + 5_000).toUTCString())).to.equal(5_000);
+      expect(retryAfterMs('soon')).to.equal(undefined);
     });
   });
 

@@ -7,8 +7,8 @@ import { expect } from '@open-wc/testing';
 import { STORAGE_PREFIX } from '../../src/lib/api-paths.js';
 import { sendEarly } from '../../src/loader/early.js';
 import { $config, setConfig } from '../../src/stores/config.js';
-import { $geo, getClient, resetSession, startSession } from '../../src/stores/session.js';
-import { installWorld, ok, teardown, until, type World } from './helpers.js';
+import { $geo, $startup, getClient, resetSession, startSession } from '../../src/stores/session.js';
+import { HANG, installWorld, ok, teardown, until, type World } from './helpers.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://keys.test/keys';
@@ -74,6 +74,29 @@ describe('loader start-up requests, adopted by the session', () => {
       ].sort(),
     );
     expect(slot[EARLY]?.size ?? 0, 'every early answer was taken').to.equal(0);
+  });
+
+  it('an early answer that never comes costs one timeout, not one per later request: the loader is no longer waited for', async () => {
+    // The loader's request for the keys file hangs (it has no timeout of its own); the client's retry is answered.
+    w.server.on('GET', `${KEYS}/demo.json`, HANG, { body: { channel_key: 'ck-1' } });
+    sendEarly('demo', API, KEYS);
+    setConfig({ channelKey: 'demo', apiUrl: API, keysUrl: KEYS }, 'http://cdn.test/channel-elements.js');
+    const started = startSession();
+    await w.advance(30_000);
+    await w.advance(1_000);
+    await started;
+    expect($startup.get().status).to.equal('ready');
+    // Settings, colours, the api key and geo went out at once after the retry, not after 30 s more each.
+    expect(w.server.calls.map((r) => `${r.method} ${r.path} ${r.at - w.server.calls[0]!.at}`).sort()).to.deep.equal(
+      [
+        `GET ${KEYS}/demo.json 0`,
+        `GET ${KEYS}/demo.json 31000`,
+        `POST ${API}/get_api_key 31000`,
+        `GET ${API}/settings 31000`,
+        `GET ${API}/color-settings/web 31000`,
+        `GET ${API}/geo 31000`,
+      ].sort(),
+    );
   });
 
   it('reads the keys the session stored under the shared storage keys: nothing is asked for again', async () => {

@@ -14,7 +14,8 @@ import { ChannelLoginEvent, ChannelLogoutEvent, type LoginMethod } from '../../e
 import { parseAccountRoute, withoutOneTimeParams, type AccountRoute } from '../../lib/account-routes.js';
 import { signOut } from '../../stores/account.js';
 import { $signInRequest } from '../../stores/host-requests.js';
-import { $token, $user, identified } from '../../stores/session.js';
+import { $profileError, $token, $user, identified, retryProfile } from '../../stores/session.js';
+import { errorText } from '../ui/messages.js';
 import { NamespaceReady } from '../ui/namespace.js';
 import type { AttributeNotice } from '../ui/attributes.js';
 import { AttributeNotices, LoadingPanel } from '../ui/panels.js';
@@ -56,6 +57,7 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
   const viewHost = useViewHost();
   const user = useStore($user);
   const token = useStore($token);
+  const profileError = useStore($profileError);
   const moved = useRef(false);
   const guestScreen = props.options.guest;
   const [step, setStep] = useState<Step>(() => {
@@ -170,6 +172,9 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
     }
   } else if (!user && token && !known) {
     body = <LoadingPanel text={t(k('loading'))} />;
+  } else if (!user && token && profileError) {
+    // The stored sign-in could not be read (the server's trouble): not a sign-in form, which would say it is gone.
+    body = <ProfileLoadError error={profileError} />;
   } else if (!user) {
     const guest =
       step.name === 'register' || step.name === 'reset-request' || step.name === 'sign-in'
@@ -224,5 +229,29 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
         {body}
       </section>
     </StepFocus.Provider>
+  );
+}
+
+/** The stored sign-in's profile could not be loaded: why, and Retry (the sign-in itself is kept). */
+function ProfileLoadError(props: { error: unknown }): ReactNode {
+  const { t } = useElement();
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="panel error" role="alert" part="error">
+      <p>{t(k('loadError'))}</p>
+      <p className="detail">{errorText(props.error, t)}</p>
+      <button
+        type="button"
+        className="btn"
+        part="button"
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void retryProfile().finally(() => setBusy(false));
+        }}
+      >
+        {t('common.retry')}
+      </button>
+    </div>
   );
 }

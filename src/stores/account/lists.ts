@@ -7,7 +7,7 @@ import type { Clip, Order, Transaction } from '../../api/contract.js';
 import { isCancel } from '../../api/errors.js';
 import { failed, LOADING, ready, type Async } from '../../lib/async.js';
 import { getClient } from '../session.js';
-import { failureOf, headline, type Msg } from './messages.js';
+import { panelReason, type Msg } from './messages.js';
 
 /** A list loaded for the signed-in user; a failure carries the message to show. */
 export type ListState<T> = Async<T[], Msg>;
@@ -35,7 +35,7 @@ function list<T>(fetch: (signal: AbortSignal) => Promise<T[]>): () => ListStore<
             if (!mine.signal.aborted) $state.set(ready(items));
           },
           (error: unknown) => {
-            if (!mine.signal.aborted && !isCancel(error)) $state.set(failed(headline(failureOf(error))));
+            if (!mine.signal.aborted && !isCancel(error)) $state.set(failed(panelReason(error)));
           },
         );
       },

@@ -2,7 +2,7 @@
  * What the account actions say: messages as translation keys with their values, failures per field and for the
  * whole form, and the server's texts mapped to translated ones.
  */
-import { HttpError, TEMPORARY_PASSWORD_LOCK } from '../../api/errors.js';
+import { ApiError, HttpError, TEMPORARY_PASSWORD_LOCK } from '../../api/errors.js';
 
 /** A text to show: an i18n key (`forms:validation.email`, `errors.generic`) and its values. */
 export interface Msg {
@@ -136,4 +136,21 @@ export function mentions(failure: Failure, key: string): boolean {
 /** The one message a failure shows where there is room for one (a list's error panel, a button's alert). */
 export function headline(failure: Failure): Msg {
   return failure.message ?? failure.fallback ?? GENERIC;
+}
+
+/** What a panel says of a failure that is not an HTTP answer (a form says the generic line instead). */
+const PANEL_KINDS: Partial<Record<ApiError['kind'], string>> = {
+  network: 'errors.network',
+  timeout: 'errors.timeout',
+  'invalid-response': 'errors.invalidResponse',
+  'no-api-key': 'errors.noApiKey',
+};
+
+/**
+ * The reason a list's panel gives (README: Errors and reports): a network fault, a timeout or an answer this
+ * client cannot read says so, as every panel does; an HTTP answer reads as it does in a form.
+ */
+export function panelReason(error: unknown): Msg {
+  const kind = error instanceof ApiError && !(error instanceof HttpError) ? PANEL_KINDS[error.kind] : undefined;
+  return kind ? { key: kind } : headline(failureOf(error));
 }
