@@ -73,6 +73,7 @@ export default defineConfig({
       // Specs sign in, buy and start fresh visitors many times from one address; keep the limiters out of the way.
       RATE_LIMIT_MAX: '100000',
       API_KEY_RATE_MAX: '100000',
+      REGISTRATION_RATE_MAX: '100000',
     },
   },
 });

@@ -90,6 +90,8 @@ export interface AuthContext {
   db: ChannelDb;
   /** HMAC key of the email verification links (kept in the database, so links survive a restart). */
   verifySecret: string;
+  /** New accounts per client address per 10 minutes (default 50). */
+  registrationsPerAddress?: number;
 }
 
 type AuthEndpoint =
@@ -122,7 +124,10 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
   // In memory and bounded (limits.ts): a restart forgets them, which is fine for a reference server.
   const throttle = new SlidingWindow(LOGIN_MAX_FAILURES, LOGIN_WINDOW);
   const accountThrottle = new SlidingWindow(ACCOUNT_MAX_FAILURES, ACCOUNT_WINDOW);
-  const registrations = new SlidingWindow(REGISTRATIONS_PER_ADDRESS, REGISTRATION_WINDOW);
+  const registrations = new SlidingWindow(
+    ctx.registrationsPerAddress ?? REGISTRATIONS_PER_ADDRESS,
+    REGISTRATION_WINDOW,
+  );
 
   const verifySignature = (channelId: number, email: string, expires: number) =>
     createHmac('sha256', ctx.verifySecret)

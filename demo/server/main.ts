@@ -14,6 +14,7 @@
  *   DATA_DIR            where channel.sqlite (and in dev mode dev-secret) live; default <repo>/.data
  *   RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS   requests per client address per window (default 600 per 10 s)
  *   API_KEY_RATE_MAX    new api keys per client address per 10 minutes (default 100)
+ *   REGISTRATION_RATE_MAX  new accounts per client address per 10 minutes (default 50)
  *   ANALYTICS_RATE_MAX  analytics service (datalake) calls per client address per minute (default 600)
  *   TRUST_PROXY         how many proxies of your own stand in front (default 0): the client address is then read from
  *                       X-Forwarded-For, as the outermost of them saw it
@@ -52,6 +53,7 @@ const server = await startServer({
   rateLimitMax: envNumber('RATE_LIMIT_MAX'),
   rateLimitWindowMs: envNumber('RATE_LIMIT_WINDOW_MS'),
   apiKeyRateMax: envNumber('API_KEY_RATE_MAX'),
+  registrationRateMax: envNumber('REGISTRATION_RATE_MAX'),
   analyticsRateMax: envNumber('ANALYTICS_RATE_MAX'),
   trustProxy: envNumber('TRUST_PROXY'),
   devOnNetwork: process.env.CHANNEL_DEV_ON_NETWORK === '1',

@@ -117,6 +117,8 @@ export interface ServerOptions {
   dataDir?: string;
   /** New api keys per client address per 10 minutes before 429. Default 100. */
   apiKeyRateMax?: number;
+  /** New accounts per client address per 10 minutes before registration is refused. Default 50. */
+  registrationRateMax?: number;
   /** Requests per window per client IP, on every path, before 429. Default 600. */
   rateLimitMax?: number;
   /** That window, in ms. Default 10,000. */
@@ -280,7 +282,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     keyLimiter: new RateLimiter(options.apiKeyRateMax ?? API_KEYS_PER_ADDRESS, API_KEYS_WINDOW_MS, nowMs),
     copies: settingsCopies(join(dataDir, 'storage', 'settings')),
   });
-  const authContext = { db, verifySecret: secret('verify_secret') };
+  const authContext = {
+    db,
+    verifySecret: secret('verify_secret'),
+    registrationsPerAddress: options.registrationRateMax,
+  };
   const payments = createPayments({
     db,
     nowMs,
