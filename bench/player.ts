@@ -54,14 +54,16 @@ export const FIRST_FRAME_PROBE = `
 async function once(browser: Browser, url: string): Promise<{ ms: number; js: { url: string; gzip_bytes: number }[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page: Page = await context.newPage();
-  const bodies: Promise<{ url: string; gzip_bytes: number; at: number }>[] = [];
-  const started = Date.now();
+  const bodies: Promise<{ url: string; gzip_bytes: number } | undefined>[] = [];
   page.on('response', (response) => {
     const type = response.headers()['content-type'] ?? '';
     if (!/javascript/.test(type)) return;
-    const at = Date.now() - started;
     bodies.push(
-      response.body().then((body) => ({ url: response.url(), gzip_bytes: gzipSync(body, { level: 9 }).length, at })),
+      response.body().then(
+        (body) => ({ url: response.url(), gzip_bytes: gzipSync(body, { level: 9 }).length }),
+        // A file still arriving when the page closes came after the first frame anyway.
+        () => undefined,
+      ),
     );
   });
   page.on('pageerror', (e) => console.error(`page error (${url}):`, e.message));
@@ -71,13 +73,21 @@ async function once(browser: Browser, url: string): Promise<{ ms: number; js: { 
     timeout: 60_000,
   });
   const ms = (await page.evaluate('window.__firstFrame')) as number;
-  // Only what arrived before the first frame counts (analytics and the rest load after it by design).
-  const firstFrameWall = ms;
-  const files = (await Promise.all(bodies)).filter((f) => f.at <= firstFrameWall + 50);
+  // Only what had arrived by the first frame counts (analytics and the rest load after it by design): the page's
+  // own resource timings say when each file's last byte came, on the first frame's clock.
+  const arrived = new Map(
+    (await page.evaluate("performance.getEntriesByType('resource').map((e) => [e.name, e.responseEnd])")) as [
+      string,
+      number,
+    ][],
+  );
+  const files = (await Promise.all(bodies)).filter(
+    (f): f is { url: string; gzip_bytes: number } => f !== undefined && (arrived.get(f.url) ?? Infinity) <= ms,
+  );
   await context.close();
   // Let the closed page's renderer wind down before the next page starts, so that no page pays for the last.
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  return { ms, js: files.map(({ url: u, gzip_bytes }) => ({ url: u, gzip_bytes })) };
+  return { ms, js: files };
 }
 
 /** The pause after each page load, for the machine to settle. */

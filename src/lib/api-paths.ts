@@ -52,3 +52,9 @@ export const apiKeyStorageKey = (channelKey: string): string => `api_key.${chann
 export const tokenStorageKey = (configured: string): string => `token.${configured}`;
 /** Storage key of a configured channel's preroll list. */
 export const prerollsStorageKey = (configured: string): string => `prerolls.${configured}`;
+/**
+ * Storage key of a viewer's resume positions on a channel (`userId` absent: this browser's guest). The loader reads
+ * the guest's before it starts a video early (early-video.ts), so a resumed video never starts from the beginning.
+ */
+export const resumeStorageKey = (configured: string, userId?: number): string =>
+  `resume.${configured}.${userId ?? 'guest'}`;

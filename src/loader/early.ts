@@ -83,24 +83,40 @@ export function forgetEarly(): void {
   delete w[SENDING];
 }
 
-/** A stored string that has not expired, read as the session's storage reads it. */
-function stored(name: string): string | undefined {
+/** A stored value that has not expired (wrapped: a stored null is a value), read as the session's storage reads it. */
+export function storedValue(name: string): { v: unknown } | undefined {
   try {
     const raw = localStorage.getItem(STORAGE_PREFIX + name);
-    const entry = raw == null ? undefined : entryValue(raw, Date.now());
-    return typeof entry?.v === 'string' && entry.v ? entry.v : undefined;
+    return raw == null ? undefined : entryValue(raw, Date.now());
   } catch {
     return undefined;
   }
 }
 
+/** A stored non-empty string that has not expired. */
+function stored(name: string): string | undefined {
+  const entry = storedValue(name);
+  return typeof entry?.v === 'string' && entry.v ? entry.v : undefined;
+}
+
+/** The name of a start-up answer the loader's early video reads (early-video.ts): `event:{id}` for an event. */
+export type EarlyAnswer = 'settings' | 'prerolls' | 'geo' | `event:${string}`;
+
 /**
  * Sends the start-up requests for a channel; `apiUrl` and `keysUrl` are resolved the way the session does.
  * `events` are the event ids of the players on the page: their events (and the visitor's profile or geo, and
  * the preroll list, which a player waits for too) are asked for as soon as the api key is known, as the
- * session would, with the stored sign-in if there is one.
+ * session would, with the stored sign-in if there is one. `watch` is shown each answer the early video reads the
+ * moment its request goes out (so it can read a copy before the client takes the answer). Settles once every
+ * request has been sent (or could not be).
  */
-export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, events: string[] = []): void {
+export function sendEarly(
+  channelKey: string,
+  apiUrl: string,
+  keysUrl: string,
+  events: string[] = [],
+  watch?: (name: EarlyAnswer, answer: Promise<Response>) => void,
+): Promise<void> {
   const map = earlyMap();
   const token = stored(tokenStorageKey(channelKey));
   const send = (method: string, url: string, body?: string, signedIn = false): Promise<Response> => {
@@ -113,6 +129,8 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
     map.set(requestKey(method, url, body), answer);
     return answer;
   };
+  // Every request is sent, watched or not (an optional call `watch?.(…)` would skip its arguments).
+  const seen = (name: EarlyAnswer, answer: Promise<Response>) => watch && watch(name, answer);
   const known = stored(channelKeyStorageKey(channelKey));
   const channel = known
     ? Promise.resolve(known)
@@ -124,7 +142,7 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
       if (typeof key !== 'string' || !key) return;
       const withKey: WithChannelKey<string> = { channel_key: key };
       const query = `?${new URLSearchParams(withKey).toString()}`;
-      send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`);
+      seen('settings', send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`));
       send('GET', `${apiUrl}/${COLORS_PATH}${query}`);
       const known = stored(apiKeyStorageKey(key));
       const askApiKey = () => send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, toJson(withKey));
@@ -132,7 +150,9 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
         if (!known) askApiKey();
         return;
       }
-      if (!stored(prerollsStorageKey(channelKey))) send('GET', `${apiUrl}/${PREROLLS_PATH}${query}`);
+      // A stored list (kept an hour) is what the client reads: no request then.
+      if (!storedValue(prerollsStorageKey(channelKey)))
+        seen('prerolls', send('GET', `${apiUrl}/${PREROLLS_PATH}${query}`));
       const apiKey = known
         ? Promise.resolve(known)
         : askApiKey()
@@ -143,15 +163,20 @@ export function sendEarly(channelKey: string, apiUrl: string, keysUrl: string, e
         const keyed = `?${new URLSearchParams({ api_key: api } satisfies WithApiKey<string>).toString()}`;
         // The session asks for the profile when a sign-in is stored, else for geo.
         if (token) send('GET', `${apiUrl}/${PROFILE_PATH}${keyed}`, undefined, true);
-        else send('GET', `${apiUrl}/${GEO_PATH}${keyed}`);
+        else seen('geo', send('GET', `${apiUrl}/${GEO_PATH}${keyed}`));
         for (const id of events) {
-          send('GET', `${apiUrl}/${EVENTS_PATH}/${encodeURIComponent(id)}${keyed}`, undefined, true);
+          seen(
+            `event:${id}`,
+            send('GET', `${apiUrl}/${EVENTS_PATH}/${encodeURIComponent(id)}${keyed}`, undefined, true),
+          );
         }
       });
     })
     .catch(() => undefined);
   // Settled once every request above has been sent (or could not be): see adoptEarly.
-  (globalThis as unknown as Record<symbol, unknown>)[SENDING] = sending.then(() => {
+  const sent = sending.then(() => {
     delete (globalThis as unknown as Record<symbol, unknown>)[SENDING];
   });
+  (globalThis as unknown as Record<symbol, unknown>)[SENDING] = sent;
+  return sent;
 }

@@ -8,6 +8,7 @@
 import { autoload, type Tag } from './autoload.js';
 import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 import { sendEarly } from './early.js';
+import { dropEarlyVideo, earlyVideos } from './early-video.js';
 import { ID_PATTERN } from '../lib/ids.js';
 import { installConsentApi } from '../lib/consent.js';
 import { ChunkLoadError, loadChunk } from '../lib/chunks.js';
@@ -48,19 +49,44 @@ if (!w[GUARD]) {
   const verifier = installVerifier(__CHUNK_INTEGRITY__, new URL('chunks/', base).href);
   let early = false;
   autoload((tag: Tag) => {
-    // The chunk is asked for first, and its shared chunks with it rather than once it has been parsed (each
-    // preloaded with its integrity); then the start-up requests, which must not hold up the code's download.
+    // With the first tag, the start-up requests go out alongside its chunk (see early.ts). An autoplaying player's
+    // stream may start before its code (early-video.ts): its chunks are then fetched once the video shows a frame.
+    let gate: Promise<void> | undefined;
+    if (!early && data.channelKey) {
+      early = true;
+      try {
+        const origin = bundleOrigin(base, location.origin);
+        const [apiUrl, keysUrl] = [baseUrl(data.apiUrl, `${origin}/api`), baseUrl(data.keysUrl, `${origin}/keys`)];
+        // The players already on the page, with their events (digits only, as the player accepts them).
+        const players = [...document.querySelectorAll('channel-player[event-id]')].filter((player) =>
+          ID_PATTERN.test(player.getAttribute('event-id')!.trim()),
+        );
+        if (/^https?:\/\//i.test(apiUrl) && /^https?:\/\//i.test(keysUrl)) {
+          const channelKey = data.channelKey.trim();
+          const videos = earlyVideos(channelKey);
+          const events = players.map((player) => player.getAttribute('event-id')!.trim());
+          const sending = sendEarly(channelKey, apiUrl, keysUrl, events, videos.watch);
+          if (tag === 'channel-player') gate = videos.start(players, sending);
+        }
+      } catch {
+        // Nothing here may keep the chunk from loading: the session reports a bad configuration itself.
+      }
+    }
+    // The chunk is asked for with its shared chunks rather than once it has been parsed (each preloaded with its
+    // integrity).
     const chunkUrl = verifier.tagUrl(tag)!;
-    const loaded = loadChunk(`<${tag}>`, () =>
-      verifier.verify(chunkUrl).then(() => import(/* webpackIgnore: true */ chunkUrl)),
-    ).catch((error: unknown) => {
-      // Besides the console line (autoload), a log entry and a message where the element would be.
+    const fetchChunk = () =>
+      loadChunk(`<${tag}>`, () => verifier.verify(chunkUrl).then(() => import(/* webpackIgnore: true */ chunkUrl)));
+    const loaded = (gate ? gate.then(fetchChunk) : fetchChunk()).catch((error: unknown) => {
+      // Besides the console line (autoload), a log entry and a message where the element would be (an early
+      // video there stops).
       const origin = bundleOrigin(base, location.origin);
       const logUrl = data.logUrl?.trim() || `${baseUrl(data.apiUrl, `${origin}/api`)}/logs`;
       const message = `${(error as Error).message} (${chunkUrl.replace(/[?#].*$/, '')})`;
       const refused = error instanceof ChunkLoadError && error.refused;
       if (data.channelKey && /^https?:\/\//i.test(logUrl))
         reportUnloaded(logUrl, data.channelKey.trim(), message, chunkUrl);
+      for (const element of document.querySelectorAll(tag)) dropEarlyVideo(element);
       showUnloaded(tag, data.lang, refused);
       throw new Error(
         refused
@@ -68,22 +94,6 @@ if (!w[GUARD]) {
           : `${message}. Check the network (and content blockers), and that the script's URL also serves its chunks/ folder.`,
       );
     });
-    // With the first tag, the start-up requests go out alongside its chunk (see early.ts).
-    if (!early && data.channelKey) {
-      early = true;
-      try {
-        const origin = bundleOrigin(base, location.origin);
-        const [apiUrl, keysUrl] = [baseUrl(data.apiUrl, `${origin}/api`), baseUrl(data.keysUrl, `${origin}/keys`)];
-        // The events of the players already on the page (digits only, as the player accepts them).
-        const events = [...document.querySelectorAll('channel-player[event-id]')]
-          .map((player) => player.getAttribute('event-id')!.trim())
-          .filter((id) => ID_PATTERN.test(id));
-        if (/^https?:\/\//i.test(apiUrl) && /^https?:\/\//i.test(keysUrl))
-          sendEarly(data.channelKey.trim(), apiUrl, keysUrl, events);
-      } catch {
-        // Nothing here may keep the chunk from loading: the session reports a bad configuration itself.
-      }
-    }
     return loaded.then((chunk: { start(o: typeof options, b: string): void }) => chunk.start(options, base));
   });
 }

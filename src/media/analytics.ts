@@ -65,6 +65,8 @@ export interface MonitorContext {
   settings: Settings | undefined;
   user: User | undefined;
   startedAt: number;
+  /** When the first frame showed, if before the monitor started (an adopted early video); default: now. */
+  firstFrameAt?: number | undefined;
   /** Default: a dynamic import, so mux-embed is its own chunk fetched after the first frame. */
   loadMux?: MuxLoader | undefined;
   /** What the payloads say of the item (its category, sport, ...), looked up after the first frame. */
@@ -147,7 +149,7 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
   }
 
   // --- datalake
-  const firstFrameMs = Math.round(env().now() - context.startedAt);
+  const firstFrameMs = Math.round((context.firstFrameAt ?? env().now()) - context.startedAt);
   let details: VideoDetails = {};
   let detailsAsked: Promise<void> | undefined;
   /** The item's details, looked up once (after the first frame: it may load the schools' list). */

@@ -11,6 +11,7 @@
  */
 import { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 import type { MediaSession, SessionState } from './session.js';
+import { dropEarlyVideo, EARLY_VIDEO_ATTR, earlyVideoOf } from '../loader/early-video.js';
 
 export { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 
@@ -33,6 +34,13 @@ export interface MediaHost {
   stateChanged(state: SessionState): void;
   /** The view shows something that cannot play (a reason for `play()`), or undefined once it can again. */
   unavailable(reason: string | undefined): void;
+  /**
+   * The loader's early video in the element's shadow root, if it plays `url` (src/loader/early-video.ts): handed
+   * to the stage that plays `url`, once, so the frame on screen stays and the stream is not loaded twice.
+   */
+  takeEarlyVideo?(url: string): HTMLVideoElement | undefined;
+  /** Stops and removes the loader's early video if no stage took it (the view shows something else). */
+  dropEarlyVideo?(): void;
 }
 
 type Pending = { resolve(): void; reject(error: unknown): void };
@@ -77,6 +85,8 @@ export class MediaBridge implements MediaHost {
     for (const name of MEDIA_EVENTS) video.addEventListener(name, forward);
     // The stage brings its own start values (the `muted` attribute): a client that read them before hears so.
     this.#host.dispatchEvent(new Event('volumechange'));
+    // An adopted early video plays already: its `playing` has passed.
+    if (!video.paused && video.readyState > 2) this.#settle();
     if (this.#pending.length) stage.session()?.start();
     return () => {
       for (const name of MEDIA_EVENTS) video.removeEventListener(name, forward);
@@ -88,6 +98,17 @@ export class MediaBridge implements MediaHost {
 
   stateChanged(state: SessionState): void {
     this.#setAd(state.phase === 'preroll');
+  }
+
+  takeEarlyVideo(url: string): HTMLVideoElement | undefined {
+    const video = earlyVideoOf(this.#host);
+    if (!video || video.getAttribute('src') !== url || video.error) return undefined;
+    video.removeAttribute(EARLY_VIDEO_ATTR);
+    return video;
+  }
+
+  dropEarlyVideo(): void {
+    dropEarlyVideo(this.#host);
   }
 
   unavailable(reason: string | undefined): void {

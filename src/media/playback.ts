@@ -247,6 +247,9 @@ export function needsFullHls(manifest: string): boolean {
   return /#EXT-X-MEDIA:[^\n]*TYPE=(SUBTITLES|CLOSED-CAPTIONS)/.test(manifest);
 }
 
+/** `HTMLMediaElement.HAVE_CURRENT_DATA`: a frame is decoded. */
+const HAVE_CURRENT_DATA = 2;
+
 /** Starts playing `url` in `video`. */
 export function startPlayback(options: PlaybackOptions): Playback {
   const { video, url, live } = options;
@@ -409,8 +412,17 @@ export function startPlayback(options: PlaybackOptions): Playback {
   }, FIRST_FRAME_MS);
   if (playsNatively(video, options)) {
     engine = 'native';
+    // The loader's early video plays this very stream already (src/loader/early-video.ts): adopted as it is.
+    const adopted = video.getAttribute('src') === url && !video.error;
     const startAt = options.startAt;
-    if (startAt !== undefined && startAt > 0 && !live) {
+    if (adopted) {
+      if (video.readyState >= HAVE_CURRENT_DATA) {
+        firstFrame = true;
+        options.onFirstFrame?.('native');
+      }
+      if (!video.paused && video.readyState > HAVE_CURRENT_DATA) set({ kind: 'playing' });
+      else play();
+    } else if (startAt !== undefined && startAt > 0 && !live) {
       // The native engine has no start position: seek once the duration is known (a renewed URL resumes here).
       let sought = false;
       listen('loadedmetadata', () => {
@@ -419,8 +431,10 @@ export function startPlayback(options: PlaybackOptions): Playback {
         video.currentTime = startAt;
       });
     }
-    video.src = url;
-    play();
+    if (!adopted) {
+      video.src = url;
+      play();
+    }
   } else {
     void startHls();
   }

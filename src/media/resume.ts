@@ -5,6 +5,7 @@
  * the first RESUME_MIN_POSITION_S or the last RESUME_END_MARGIN_S (a video watched to its end starts over).
  */
 import { env } from '../lib/env.js';
+import { resumeStorageKey } from '../lib/api-paths.js';
 
 export const RESUME_MIN_DURATION_S = 60;
 export const RESUME_MIN_POSITION_S = 5;
@@ -21,7 +22,7 @@ export interface ResumeViewer {
 /** item key → [seconds, saved at (ms)] */
 type Positions = Record<string, [number, number]>;
 
-const storageKey = (viewer: ResumeViewer) => `resume.${viewer.channel}.${viewer.userId ?? 'guest'}`;
+const storageKey = (viewer: ResumeViewer) => resumeStorageKey(viewer.channel, viewer.userId);
 
 const isPositions = (value: unknown): value is Positions =>
   typeof value === 'object' &&

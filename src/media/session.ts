@@ -19,6 +19,7 @@ import {
   type Refusal,
 } from './playback.js';
 import { exclusiveSound } from './sound.js';
+import { EARLY_AT_ATTR, EARLY_FRAME_ATTR } from '../loader/early-video.js';
 
 /** A preroll that shows no frame within this time is skipped (it must never block the main video). */
 export const PREROLL_TIMEOUT_MS = 8_000;
@@ -158,6 +159,12 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
   let resumeAt: number | undefined = options.live ? undefined : options.startAt;
   let playing: Playback | undefined;
   let startedAt = env().now();
+  // An early video the stage adopted (src/loader/early-video.ts) started, and showed its first frame, before this.
+  const earlyAt = Number(video.getAttribute(EARLY_AT_ATTR)) || undefined;
+  let earlyFrameAt = Number(video.getAttribute(EARLY_FRAME_ATTR)) || undefined;
+  if (earlyAt) startedAt = earlyAt;
+  video.removeAttribute(EARLY_AT_ATTR);
+  video.removeAttribute(EARLY_FRAME_ATTR);
 
   const set = (patch: Partial<SessionState>) => {
     if (tornDown) return;
@@ -255,7 +262,11 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
           void nativeLacksSubtitles(video, url).then((lacks) => !stopped && set({ captionsOffer: lacks }));
         }
         const context = options.analytics();
-        if (context) monitor = (options.monitor ?? monitorVideo)(video, options.info, { ...context, startedAt });
+        const firstFrameAt = earlyFrameAt;
+        earlyFrameAt = undefined;
+        if (context) {
+          monitor = (options.monitor ?? monitorVideo)(video, options.info, { ...context, startedAt, firstFrameAt });
+        }
       },
     });
     const onVolume = () => set({ mutedByBrowser: video.muted && !source.muted });

@@ -172,3 +172,20 @@ export async function enterCard(checkout: Locator, number: string): Promise<void
   await field.getByLabel(/^Expiry/).fill('12 / 34');
   await field.getByLabel('CVC').fill('123');
 }
+
+/** A channel's finished events as a guest sees them (`GET events?stream_status=finished`), newest first. */
+export async function finishedEvents(
+  request: APIRequestContext,
+  channelKey = 'demo',
+  limit = 200,
+): Promise<{ id: number; type: string; has_recording: boolean }[]> {
+  const key = (
+    (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: channelKey } })).json()) as {
+      data: { api_key: string };
+    }
+  ).data.api_key;
+  const list = (await (
+    await request.get(`${BUNDLE_ORIGIN}/api/events?stream_status=finished&limit=${limit}&api_key=${key}`)
+  ).json()) as { data: { id: number; type: string; has_recording: boolean }[] };
+  return list.data;
+}

@@ -2,7 +2,7 @@
 // Each test uses its own event where it changes server state (faults, schedule), since specs run in parallel.
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { BUNDLE_ORIGIN } from './helpers';
+import { BUNDLE_ORIGIN, finishedEvents } from './helpers';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -17,17 +17,7 @@ async function eventIds(request: APIRequestContext): Promise<Record<string, numb
 
 /** Ids of free finished events with a recording (one per test that changes a stream's behaviour). */
 async function freeRecordings(request: APIRequestContext): Promise<number[]> {
-  const key = (
-    (await (await request.post(`${BUNDLE_ORIGIN}/api/get_api_key`, { data: { channel_key: 'demo' } })).json()) as {
-      data: { api_key: string };
-    }
-  ).data.api_key;
-  const list = (await (
-    await request.get(`${BUNDLE_ORIGIN}/api/events?stream_status=finished&limit=200&api_key=${key}`)
-  ).json()) as {
-    data: { id: number; type: string; has_recording: boolean }[];
-  };
-  return list.data.filter((e) => e.type === 'free' && e.has_recording).map((e) => e.id);
+  return (await finishedEvents(request)).filter((e) => e.type === 'free' && e.has_recording).map((e) => e.id);
 }
 
 /** Media requests the server received for a stream (GET /__dev/media-requests). */

@@ -49,8 +49,9 @@ describe('media session', () => {
   });
   afterEach(teardown);
 
-  function run(more: Partial<SessionOptions> = {}) {
+  function run(more: Partial<SessionOptions> = {}, prepare?: (video: HTMLVideoElement) => void) {
     const video = document.createElement('video');
+    prepare?.(video);
     // The native engine really fetches the preroll's URL, and how soon that fails depends on the machine: hold its
     // error back, so that only the session's own timeout decides when a preroll that shows no frame is skipped.
     video.addEventListener('error', (e) => e.stopImmediatePropagation(), true);
@@ -125,6 +126,41 @@ describe('media session', () => {
     await world.advance(0);
     expect(s.sources).to.deep.equal([MAIN, FRESH]);
     expect(s.video.muted).to.equal(false);
+    s.session.teardown();
+  });
+
+  it('adopts the loader’s early video playing its stream: no new source, framed at once, analytics from its start', async () => {
+    const sets: string[] = [];
+    const contexts: { startedAt: number; firstFrameAt?: number | undefined }[] = [];
+    const s = run(
+      {
+        live: false,
+        prefer: undefined,
+        monitor: (_video, _info, context) => {
+          contexts.push(context);
+          return { destroy: () => undefined };
+        },
+      },
+      (video) => {
+        // What the loader left: its source, when it was set and when its first frame showed; playing.
+        video.setAttribute('src', MAIN);
+        video.setAttribute('data-channel-early-at', '1000');
+        video.setAttribute('data-channel-early-frame', '1180');
+        Object.defineProperty(video, 'readyState', { get: () => 4 });
+        Object.defineProperty(video, 'paused', { get: () => false });
+        Object.defineProperty(video, 'error', { get: () => null });
+        Object.defineProperty(video, 'src', { get: () => MAIN, set: (url: string) => sets.push(url) });
+      },
+    );
+    s.session.start();
+    await world.advance(0);
+    expect(s.phase()).to.equal('main');
+    expect(sets, 'the source is not set again').to.deep.equal([]);
+    expect(s.sources, 'nor handed to hls.js').to.deep.equal([]);
+    expect(s.states.at(-1)?.framed).to.equal(true);
+    expect(s.states.at(-1)?.playback.kind).to.equal('playing');
+    expect(contexts.map((c) => [c.startedAt, c.firstFrameAt])).to.deep.equal([[1000, 1180]]);
+    expect(s.video.hasAttribute('data-channel-early-at')).to.equal(false);
     s.session.teardown();
   });
 

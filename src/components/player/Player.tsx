@@ -12,6 +12,7 @@ import { parsePlayerProps, PLAYER_PROPS, type PlayerProps } from './attributes.j
 import { PlayerView } from './PlayerView.js';
 import { clipsCss } from '../clips/styles.js';
 import { playerCss } from './styles.js';
+import { EARLY_CSS } from '../../loader/early-video.js';
 
 /** The element's root component. */
 export function Player(props: PlayerProps & ShellProps): ReactNode {
@@ -29,7 +30,7 @@ export function Player(props: PlayerProps & ShellProps): ReactNode {
     return host ? tagViewHost(host, { media: bridgeFor(host) }) : undefined;
   }, [container]);
   return (
-    <ElementShell container={container} lang={props.lang} css={[playerCss, clipsCss]} viewHost={viewHost}>
+    <ElementShell container={container} lang={props.lang} css={[playerCss, clipsCss, EARLY_CSS]} viewHost={viewHost}>
       {() => <PlayerView options={options} notices={notices} />}
     </ElementShell>
   );

@@ -62,6 +62,12 @@ export function PlayerView(props: {
           ? `The item cannot play here (${state.access.kind}).`
           : undefined;
   useEffect(() => media?.unavailable(blocked), [media, blocked]);
+  // The loader's early video goes unless a stage took it (src/loader/early-video.ts): what shows is not its stream.
+  const shown = state.status === 'ready' || state.status === 'error' || (state.status === 'idle' && !options.target);
+  useEffect(() => {
+    if (shown) media?.dropEarlyVideo?.();
+  }, [media, shown, state]);
+  useEffect(() => () => media?.dropEarlyVideo?.(), [media]);
   const notFound = state.status === 'error' && state.error instanceof HttpError && state.error.status === 404;
   const content =
     state.status === 'idle' ? (

@@ -43,7 +43,10 @@ export interface VideoStageProps {
 export function VideoStage(props: VideoStageProps): ReactNode {
   const { t } = useElement();
   const { store, url, live, options } = props;
-  const video = useRef<HTMLVideoElement>(null);
+  const media = useViewHost().media;
+  // The loader's early video, when it plays this stream already (src/loader/early-video.ts): the stage plays on it.
+  const [early] = useState(() => media?.takeEarlyVideo?.(url));
+  const video = useRef<HTMLVideoElement>(early ?? null);
   const stage = useRef<HTMLDivElement>(null);
   const session = useRef<MediaSession | undefined>(undefined);
   const [state, setState] = useState<SessionState>(() => idleSession(options.autoplay));
@@ -52,12 +55,17 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   const liveRef = useRef(live);
   liveRef.current = live;
   const source = { url, live, prefer: options.prefer, muted: options.muted };
-  const media = useViewHost().media;
   // Where the viewer left this on-demand video, read once: the stream starts there, with Start over offered.
   const [resumedAt, setResumedAt] = useState(() => {
     const viewer = live ? undefined : store.resumeViewer();
     return viewer ? resumePosition(viewer, props.streamId) : undefined;
   });
+
+  // The early video takes the place of the stage's own, before the browser paints: it never leaves the document,
+  // so it plays on.
+  useLayoutEffect(() => {
+    if (early) stage.current!.prepend(early);
+  }, [early]);
 
   // A layout effect: the stream is set before the browser paints the stage, not a frame later.
   useLayoutEffect(() => {
@@ -195,6 +203,16 @@ export function VideoStage(props: VideoStageProps): ReactNode {
     e.preventDefault();
   };
 
+  const controls = state.started && phase === 'main' && state.framed && playback.kind !== 'denied';
+  // What React sets on its own <video>, set on an adopted one.
+  useLayoutEffect(() => {
+    if (!early) return;
+    early.controls = controls;
+    if (props.poster) early.poster = props.poster;
+    else early.removeAttribute('poster');
+    early.setAttribute('aria-label', props.title);
+  });
+
   const main = state.started && phase === 'main' ? session.current?.controls : undefined;
   const bar =
     state.started &&
@@ -214,16 +232,18 @@ export function VideoStage(props: VideoStageProps): ReactNode {
         aria-label={t('player.keyboard')}
         role="group"
       >
-        <video
-          ref={video}
-          part="video"
-          playsInline
-          poster={props.poster}
-          controls={state.started && phase === 'main' && state.framed && playback.kind !== 'denied'}
-          aria-label={props.title}
-          crossOrigin="anonymous"
-          preload="none"
-        />
+        {early ? null : (
+          <video
+            ref={video}
+            part="video"
+            playsInline
+            poster={props.poster}
+            controls={controls}
+            aria-label={props.title}
+            crossOrigin="anonymous"
+            preload="none"
+          />
+        )}
         {phase === 'preroll' ? (
           <div className="ad-label" part="ad-label" role="status" aria-label={t('player.adLabel')}>
             {state.adLeft !== undefined ? t('player.adRemaining', { seconds: state.adLeft }) : t('player.ad')}

@@ -1,0 +1,216 @@
+/**
+ * The early video: an autoplaying, muted `<channel-player>` shows its stream before any of its code has arrived.
+ *
+ * The loader already asks for a player's event, the guest's geo, the settings and the preroll list while the
+ * element's chunks download (early.ts). When those answers say that this guest would be shown the stream at once,
+ * the loader plays it itself in the browser's own HLS engine, in a `<video>` it puts in the player's shadow root.
+ * The tag's chunks are fetched only once that video has shown its first frame (or once it is clear there will be
+ * none), so that the browser's engine has the main thread and the network to itself until then. The player's
+ * stage then adopts that `<video>`, playing (VideoStage, through the element's media host): the frame on screen
+ * stays and the stream is not loaded twice.
+ *
+ * It starts only where nothing the player would decide can differ, and otherwise does nothing:
+ * - the tag asks for it: `autoplay` and `muted`, an `event-id`, no engine other than the browser's own asked for;
+ * - a guest (no stored sign-in: a viewer's passes, capabilities and resume positions are the profile's);
+ * - the browser plays HLS itself, and the player would use it (on demand; live only without Media Source
+ *   Extensions, as `playsNatively` decides);
+ * - the event plays for a guest now: free, or `has_access`; live or finished with a recording; not geo-blocked,
+ *   nor is the guest (geo); a stream URL of the right kind (http or https);
+ * - no preroll can come first (prerolls off in the settings, or an empty list), and no resume position is stored.
+ *
+ * Dependency-free and small: part of the loader. Any failure here leaves the player to start as it always does.
+ */
+import { prerollsStorageKey, resumeStorageKey, tokenStorageKey } from '../lib/api-paths.js';
+import { storedValue, type EarlyAnswer } from './early.js';
+
+/** The attribute of the loader's video in a player's shadow root, until the stage adopts it. */
+export const EARLY_VIDEO_ATTR = 'data-channel-early';
+/** When the early video was set and when it showed its first frame (ms since the epoch): its analytics. */
+export const EARLY_AT_ATTR = 'data-channel-early-at';
+export const EARLY_FRAME_ATTR = 'data-channel-early-frame';
+/** The start-up answers an early video needs must all be in within this time (ms), or there is none. */
+export const EARLY_DECISION_MS = 800;
+/** The chunks are fetched anyway when the early video has shown no frame this long after it was set (ms). */
+export const EARLY_FRAME_WAIT_MS = 1_200;
+
+/** The loader's sheet for an early shadow root (the player's own styles repeat it once they are adopted). */
+export const EARLY_CSS = `:host{display:block}:host>video[${EARLY_VIDEO_ATTR}]{display:block;width:100%;aspect-ratio:16/9;background:#000}:host>video[${EARLY_VIDEO_ATTR}]~*{display:none!important}`;
+
+const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+const attr = (el: Element, name: string) => {
+  const v = el.getAttribute(name);
+  return v !== null && v.trim().toLowerCase() !== 'false';
+};
+
+/** The `data` of an answer, read from a copy made the moment it arrived (the client takes the original). */
+const dataOf = (answer: Promise<Response> | undefined): Promise<unknown> =>
+  answer
+    ? answer
+        .then((r) => (r.ok ? r.clone().json() : undefined))
+        .then((body: { data?: unknown } | undefined) => body?.data)
+    : Promise.resolve(undefined);
+
+/**
+ * Collects the answers of `sendEarly` (pass `watch` as its `watch`), and `start`s an early video in each player for
+ * which they say so. `start` resolves once the tag's chunks may be fetched: at the early video's first frame, or at
+ * once when there is none to wait for.
+ */
+export function earlyVideos(channelKey: string): {
+  watch(name: EarlyAnswer, answer: Promise<Response>): void;
+  start(players: Element[], sending: Promise<void>): Promise<void>;
+} {
+  const answers = new Map<EarlyAnswer, Promise<unknown>>();
+  return {
+    watch(name, answer) {
+      // Attached at once: the copy is made before the client's code can take the answer.
+      answers.set(
+        name,
+        dataOf(answer).catch(() => undefined),
+      );
+    },
+    start(players, sending) {
+      const guest = storedValue(tokenStorageKey(channelKey)) === undefined;
+      const native = document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== '';
+      const mse = 'MediaSource' in window || 'ManagedMediaSource' in window;
+      // `prefer-playback="mse"` asks for hls.js; any other value is the default or ignored (as the player reads it).
+      const engine = (p: Element) => p.getAttribute('prefer-playback')?.trim().toLowerCase();
+      const wanted = players.filter(
+        (p) => attr(p, 'autoplay') && attr(p, 'muted') && !p.shadowRoot && engine(p) !== 'mse',
+      );
+      if (!guest || !native || !wanted.length || typeof Element.prototype.attachShadow !== 'function') {
+        return Promise.resolve();
+      }
+      // An answer once every request has gone out (sendEarly settles then); undefined if it was never asked.
+      const data = (name: EarlyAnswer) => answers.get(name) ?? sending.then(() => answers.get(name));
+      const resumed = storedValue(resumeStorageKey(channelKey))?.v;
+      const stored = storedValue(prerollsStorageKey(channelKey));
+      const noPreroll = Promise.all([data('settings'), stored ? stored.v : data('prerolls')]).then(
+        ([settings, list]) => {
+          const prerolls = (settings as { prerolls?: { enabled?: unknown } } | undefined)?.prerolls;
+          const off = prerolls?.enabled !== undefined && !truthy(prerolls.enabled);
+          return off || (Array.isArray(list) && list.length === 0);
+        },
+      );
+      const open = data('geo').then(
+        (geo) => !!geo && typeof geo === 'object' && !truthy((geo as { is_geo_blocked?: unknown }).is_geo_blocked),
+      );
+      // Answers that take longer than this leave the player to start as usual: its code is not held for them.
+      let late = false;
+      const deadline = new Promise<undefined>((resolve) =>
+        setTimeout(() => {
+          late = true;
+          resolve(undefined);
+        }, EARLY_DECISION_MS),
+      );
+      return Promise.all(
+        wanted.map((player) => {
+          const id = player.getAttribute('event-id')!.trim();
+          if (resumed && typeof resumed === 'object' && id in resumed) return undefined;
+          const decision = Promise.all([data(`event:${id}`), noPreroll, open]).then(([event, none, unblocked]) =>
+            none && unblocked ? playableUrl(event, mse && engine(player) !== 'native') : undefined,
+          );
+          return Promise.race([decision, deadline]).then((url) =>
+            // Not too late, and the player not defined meanwhile (another copy of the bundle) nor removed.
+            url && !late && player.isConnected && !player.shadowRoot && !customElements.get(player.localName)
+              ? play(player, url)
+              : undefined,
+          );
+        }),
+      ).then(
+        () => undefined,
+        () => undefined,
+      );
+    },
+  };
+}
+
+/**
+ * The stream a guest would be shown at once for this event answer, if any (see the module's rules); `mse`: a live
+ * stream would play through hls.js.
+ */
+function playableUrl(event: unknown, mse: boolean): string | undefined {
+  if (!event || typeof event !== 'object') return undefined;
+  const e = event as Record<string, unknown>;
+  const live = e.stream_status === 'live';
+  if (!live && !(e.stream_status === 'finished' && (e.has_recording === undefined || truthy(e.has_recording))))
+    return undefined;
+  if (live && mse) return undefined;
+  if (truthy(e.is_geo_blocked)) return undefined;
+  const type = e.type ?? 'free';
+  if (type !== 'free' && (type === 'register' || !truthy(e.has_access))) return undefined;
+  const media = Array.isArray(e.media) ? (e.media as { type?: unknown; url?: unknown }[]) : [];
+  const url = media.find((m) => m && m.type === (live ? 'live' : 'vod'))?.url;
+  if (typeof url !== 'string') return undefined;
+  try {
+    return /^https?:$/.test(new URL(url).protocol) ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Plays `url` in a muted `<video>` in a new shadow root of `player`; resolves at its first frame, at an error, or
+ * after EARLY_FRAME_WAIT_MS, whichever comes first.
+ */
+function play(player: Element, url: string): Promise<void> {
+  const root = player.attachShadow({ mode: 'open' });
+  if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function') {
+    try {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(EARLY_CSS);
+      root.adoptedStyleSheets = [sheet];
+    } catch {
+      // Without the sheet the video still shows at its own size.
+    }
+  }
+  const video = document.createElement('video');
+  video.setAttribute(EARLY_VIDEO_ATTR, '');
+  video.setAttribute('part', 'video');
+  video.muted = video.defaultMuted = video.playsInline = true;
+  video.crossOrigin = 'anonymous';
+  video.preload = 'auto';
+  video.src = url;
+  video.setAttribute(EARLY_AT_ATTR, String(Date.now()));
+  root.appendChild(video);
+  void video.play().catch(() => undefined);
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      video.removeEventListener('loadeddata', framed);
+      video.removeEventListener('error', done);
+      resolve();
+    };
+    // A frame is decoded; the next one the browser paints shows it.
+    const shown = () => {
+      video.setAttribute(EARLY_FRAME_ATTR, String(Date.now()));
+      done();
+    };
+    const framed = () => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(shown) : shown());
+    const timer = setTimeout(done, EARLY_FRAME_WAIT_MS);
+    video.addEventListener('loadeddata', framed);
+    video.addEventListener('error', done);
+  });
+}
+
+/** The early video in `player`'s shadow root (a child of the root: the stage has not adopted it), if any. */
+export function earlyVideoOf(player: Element): HTMLVideoElement | undefined {
+  const children = player.shadowRoot?.children ?? [];
+  for (const child of children) {
+    if (child instanceof HTMLVideoElement && child.hasAttribute(EARLY_VIDEO_ATTR)) return child;
+  }
+  return undefined;
+}
+
+/**
+ * Stops and removes the early video of `player`, if it has one nobody adopted, and lets its light DOM show again
+ * (the loader's message when the code could not be had).
+ */
+export function dropEarlyVideo(player: Element): void {
+  const video = earlyVideoOf(player);
+  if (!video) return;
+  video.pause();
+  video.removeAttribute('src');
+  video.load();
+  video.remove();
+  if (!customElements.get(player.localName)) player.shadowRoot!.appendChild(document.createElement('slot'));
+}

@@ -1,0 +1,150 @@
+// The early video (src/loader/early-video.ts) as a host page meets it: the benchmark's page on the CMS host (another
+// origin, its hostile theme, the async script tag), an autoplaying muted <channel-player> of the `bench` channel
+// (no prerolls). The loader plays the stream before the player's code is even asked for; the player's stage then
+// adopts that very <video>, playing. Where the player would show anything else, nothing starts early.
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { finishedEvents, HOST_ORIGIN } from './helpers';
+
+test.describe.configure({ timeout: 60_000 });
+
+/** The bench channel's finished events. */
+const benchRecordings = (request: APIRequestContext) => finishedEvents(request, 'bench', 100);
+
+/** Every request the page makes, in order, as `media`, `chunk` (a tag's or shared chunk) or `api`. */
+function requestLog(page: Page): { kind: string; url: string }[] {
+  const log: { kind: string; url: string }[] = [];
+  page.on('request', (r) => {
+    const url = r.url();
+    const kind = /\.m3u8(\?|$)/.test(url)
+      ? 'media'
+      : /\/chunks\/[^/]+\.js/.test(url)
+        ? 'chunk'
+        : /\/api\//.test(url)
+          ? 'api'
+          : 'other';
+    log.push({ kind, url });
+  });
+  return log;
+}
+
+const first = (log: { kind: string; url: string }[], test: (e: { kind: string; url: string }) => boolean) =>
+  log.findIndex(test);
+const playerChunk = (e: { kind: string; url: string }) => /\/chunks\/channel-player-[^/]+\.js/.test(e.url);
+
+/** Marks the loader's video the moment it appears, and notes whether its source is ever reset or it pauses. */
+async function markEarlyVideo(page: Page): Promise<{ width: number; height: number }> {
+  await page.waitForFunction(() => document.querySelector('channel-player')?.shadowRoot?.querySelector('video'));
+  return page.evaluate(() => {
+    const player = document.querySelector('channel-player')!;
+    const video = player.shadowRoot!.querySelector('video')! as HTMLVideoElement & Record<string, unknown>;
+    video.__early = true;
+    video.addEventListener('emptied', () => (video.__emptied = true));
+    video.addEventListener('pause', () => (video.__paused = true));
+    const box = video.getBoundingClientRect();
+    return { width: box.width, height: box.height };
+  });
+}
+
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test(`an autoplaying player shows its stream before its code arrives, and keeps that video (${viewport.name})`, async ({
+    page,
+    request,
+    makeAxeBuilder,
+  }) => {
+    await page.setViewportSize(viewport);
+    const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
+    const log = requestLog(page);
+    await page.goto(`${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
+    const early = await markEarlyVideo(page);
+
+    // The element's code was not asked for before the stream.
+    await page.waitForFunction(() => customElements.get('channel-player'));
+    const stream = first(log, (e) => e.kind === 'media');
+    expect(stream).toBeGreaterThanOrEqual(0);
+    expect(first(log, playerChunk)).toBeGreaterThan(stream);
+
+    // The stage adopted the loader's video: the same element, playing on, its source never reset, with the
+    // browser's controls and the bar under it, named by the event.
+    const player = page.locator('channel-player');
+    await expect(player.locator('[part~="media-bar"]')).toBeVisible();
+    await expect(player.locator('video')).toHaveCount(1);
+    const video = player.locator('[part~="stage"] video');
+    const state = await video.evaluate((v: HTMLVideoElement & Record<string, unknown>) => ({
+      early: v.__early === true,
+      emptied: v.__emptied === true,
+      paused: v.__paused === true,
+      controls: v.controls,
+      label: v.getAttribute('aria-label'),
+      attribute: v.hasAttribute('data-channel-early'),
+    }));
+    expect(state).toEqual({
+      early: true,
+      emptied: false,
+      paused: false,
+      controls: true,
+      label: expect.stringMatching(/\S/) as unknown as string,
+      attribute: false,
+    });
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 })
+      .toBeGreaterThan(1);
+
+    // No jump: the stage has the size the early video had.
+    const stage = await player.locator('[part~="stage"]').boundingBox();
+    expect(Math.abs(stage!.width - early.width)).toBeLessThan(2);
+    expect(Math.abs(stage!.height - early.height)).toBeLessThan(2);
+
+    // The host page drives it through the media API, and hears its events.
+    const heard = await player.evaluate(async (el: HTMLElement & { pause(): void; paused: boolean }) => {
+      const paused = new Promise<string>((resolve) => el.addEventListener('pause', (e) => resolve(e.type)));
+      el.pause();
+      return { event: await paused, paused: el.paused };
+    });
+    expect(heard).toEqual({ event: 'pause', paused: true });
+
+    // One early set of start-up requests: the client took every answer the loader asked for.
+    const api = log.filter((e) => e.kind === 'api').map((e) => new URL(e.url).pathname);
+    expect(api.filter((p) => p.endsWith(`/events/${event.id}`))).toHaveLength(1);
+    expect(api.filter((p) => p.endsWith('/geo'))).toHaveLength(1);
+    expect((await makeAxeBuilder().analyze()).violations).toEqual([]);
+  });
+}
+
+test('nothing starts early where the player shows something else: a paywall', async ({ page, request }) => {
+  const paid = (await benchRecordings(request)).find((e) => e.type === 'paid')!;
+  const log = requestLog(page);
+  await page.goto(`${HOST_ORIGIN}/bench/player-bench.html?event=${paid.id}`);
+  const player = page.locator('channel-player');
+  await expect(player.locator('[part~="paywall"]')).toBeVisible();
+  expect(log.filter((e) => e.kind === 'media')).toHaveLength(0);
+  await expect(player.locator('video')).toHaveCount(0);
+});
+
+test('nothing starts early where a preroll comes first: the demo channel', async ({ page, request }) => {
+  const event = (await finishedEvents(request)).find((e) => e.type === 'free' && e.has_recording)!;
+  const log = requestLog(page);
+  await page.goto(`${HOST_ORIGIN}/bench/player-demo.html?event=${event.id}`);
+  const player = page.locator('channel-player');
+  // The preroll plays first, in the stage's own video; the player's code came before any stream.
+  await expect(player.locator('[part~="ad-label"]')).toBeVisible({ timeout: 20_000 });
+  expect(first(log, playerChunk)).toBeGreaterThanOrEqual(0);
+  expect(first(log, playerChunk)).toBeLessThan(first(log, (e) => e.kind === 'media'));
+});
+
+test.describe('when the player’s code cannot be had', () => {
+  test.use({ allowConsoleErrors: [/channel-player|Failed to load resource|could not load/] });
+
+  test('the early video stops and the loader’s message shows in its place', async ({ page, request }) => {
+    const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
+    await page.route(/\/chunks\/channel-player-[^/]+\.js/, (route) => route.abort());
+    await page.goto(`${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
+    await page.waitForFunction(() => document.querySelector('channel-player')?.shadowRoot?.querySelector('video'));
+    const player = page.locator('channel-player');
+    await expect(player.getByRole('alert')).toContainText('could not be loaded');
+    await expect(player.locator('video')).toHaveCount(0);
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * The loader's early video (src/loader/early-video.ts): which start-up answers let it start a player's stream before
+ * the player's code arrives, and that it never starts where the player would show something else (a paywall, a
+ * sign-in, a region message, a preroll, a resumed position, another engine). The stream URLs here do not exist:
+ * the video fails to load, which ends the wait for its first frame at once; what is checked is whether it was set.
+ */
+import { expect } from '@open-wc/testing';
+import { prerollsStorageKey, resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../src/lib/api-paths.js';
+import { dropEarlyVideo, EARLY_DECISION_MS, EARLY_VIDEO_ATTR, earlyVideos } from '../../src/loader/early-video.js';
+import type { EarlyAnswer } from '../../src/loader/early.js';
+
+const URL_VOD = 'http://127.0.0.1:9/media/7/master.m3u8';
+const URL_LIVE = 'http://127.0.0.1:9/live/7/master.m3u8';
+
+const answer = (data: unknown, status = 200) =>
+  Promise.resolve(new Response(JSON.stringify({ data }), { status, headers: { 'Content-Type': 'application/json' } }));
+
+const event = (patch: Record<string, unknown> = {}) => ({
+  id: 7,
+  name: 'Hawks vs Owls',
+  type: 'free',
+  event_utc_ts: 1_705_000_000,
+  stream_status: 'finished',
+  has_access: false,
+  has_recording: true,
+  media: [
+    { type: 'vod', url: URL_VOD },
+    { type: 'live', url: URL_LIVE },
+  ],
+  ...patch,
+});
+
+/** Stores a value as the session's storage does (`{v, e}` under the `rudy_` prefix). */
+const store = (name: string, value: unknown) =>
+  localStorage.setItem(STORAGE_PREFIX + name, JSON.stringify({ v: value, e: Date.now() + 60_000 }));
+
+function clearStoredKeys(): void {
+  for (const key of Object.keys(localStorage)) if (key.startsWith(STORAGE_PREFIX)) localStorage.removeItem(key);
+}
+
+/** A not-yet-defined `<channel-player>` in the page with these attributes. */
+function player(attributes: Record<string, string> = { 'event-id': '7', autoplay: '', muted: '' }): HTMLElement {
+  const el = document.createElement('channel-player');
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  document.body.appendChild(el);
+  return el;
+}
+
+const earlyVideo = (el: Element): HTMLVideoElement | null =>
+  el.shadowRoot?.querySelector<HTMLVideoElement>(`video[${EARLY_VIDEO_ATTR}]`) ?? null;
+
+/** Runs the early video for `el` with these answers (the defaults: a free recording a guest may watch). */
+async function run(
+  el: Element,
+  answers: Partial<Record<EarlyAnswer, Promise<Response> | undefined>> = {},
+): Promise<HTMLVideoElement | null> {
+  const videos = earlyVideos('demo');
+  const all: Partial<Record<EarlyAnswer, Promise<Response> | undefined>> = {
+    settings: answer({ name: 'Demo', language: 'en', currency: 'USD' }),
+    prerolls: answer([]),
+    geo: answer({ country: 'United States', is_geo_blocked: 0 }),
+    'event:7': answer(event()),
+    ...answers,
+  };
+  for (const [name, value] of Object.entries(all)) if (value) videos.watch(name as EarlyAnswer, value);
+  await videos.start([el], Promise.resolve());
+  return earlyVideo(el);
+}
+
+describe('the early video', () => {
+  let el: HTMLElement;
+  beforeEach(clearStoredKeys);
+  afterEach(() => {
+    el?.remove();
+    clearStoredKeys();
+  });
+
+  it('plays a free recording for a guest, muted, in a shadow root of its own', async () => {
+    el = player();
+    const video = await run(el);
+    expect(video, 'the early video').to.not.equal(null);
+    expect(video!.getAttribute('src')).to.equal(URL_VOD);
+    expect(video!.muted).to.equal(true);
+    expect(video!.crossOrigin).to.equal('anonymous');
+    expect(el.shadowRoot!.mode).to.equal('open');
+    expect(el.childElementCount, 'nothing in the host page’s DOM').to.equal(0);
+  });
+
+  it('plays an event the guest has access to, and one whose preroll list is empty in storage', async () => {
+    el = player();
+    expect(await run(el, { 'event:7': answer(event({ type: 'paid', has_access: 1 })) })).to.not.equal(null);
+    el.remove();
+    store(prerollsStorageKey('demo'), []);
+    el = player();
+    expect(await run(el, { prerolls: undefined })).to.not.equal(null);
+  });
+
+  it('plays when the settings turn prerolls off, whatever the list', async () => {
+    el = player();
+    const video = await run(el, {
+      settings: answer({ name: 'Demo', prerolls: { enabled: 0 } }),
+      prerolls: answer([{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8' }]),
+    });
+    expect(video).to.not.equal(null);
+  });
+
+  const refusals: [string, Partial<Record<EarlyAnswer, Promise<Response>>>][] = [
+    ['a paid event without access (the paywall)', { 'event:7': answer(event({ type: 'paid' })) }],
+    ['a registration event (sign in first)', { 'event:7': answer(event({ type: 'register', has_access: true })) }],
+    ['an upcoming event (the countdown)', { 'event:7': answer(event({ stream_status: 'upcoming' })) }],
+    ['a finished event without recording', { 'event:7': answer(event({ has_recording: false })) }],
+    ['an event blocked in this region', { 'event:7': answer(event({ is_geo_blocked: true })) }],
+    ['a guest whose region is blocked', { geo: answer({ country: 'Elsewhere', is_geo_blocked: '1' }) }],
+    ['no geo answer (the player waits for it)', { geo: answer({ message: 'down' }, 500) }],
+    ['an event answer that failed', { 'event:7': answer({ message: 'Not found' }, 404) }],
+    ['a preroll that may come first', { prerolls: answer([{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8' }]) }],
+    [
+      'a stream URL that is not http(s)',
+      { 'event:7': answer(event({ media: [{ type: 'vod', url: 'javascript:alert(1)' }] })) },
+    ],
+    [
+      'an event without a stream of its kind',
+      { 'event:7': answer(event({ media: [{ type: 'live', url: URL_LIVE }] })) },
+    ],
+    [
+      'a live event (played through hls.js where the browser has MSE)',
+      { 'event:7': answer(event({ stream_status: 'live' })) },
+    ],
+  ];
+  for (const [what, answers] of refusals) {
+    it(`does not start for ${what}`, async () => {
+      el = player();
+      expect(await run(el, answers)).to.equal(null);
+      expect(el.shadowRoot, 'no shadow root: the element attaches its own').to.equal(null);
+    });
+  }
+
+  it('plays a live event where the page asks for the browser’s own engine', async () => {
+    el = player({ 'event-id': '7', autoplay: '', muted: '', 'prefer-playback': 'native' });
+    const video = await run(el, { 'event:7': answer(event({ stream_status: 'live' })) });
+    expect(video?.getAttribute('src')).to.equal(URL_LIVE);
+  });
+
+  const tags: [string, Record<string, string>][] = [
+    ['without autoplay', { 'event-id': '7', muted: '' }],
+    ['with autoplay="false"', { 'event-id': '7', autoplay: 'false', muted: '' }],
+    ['with sound (not muted)', { 'event-id': '7', autoplay: '' }],
+    ['asking for hls.js', { 'event-id': '7', autoplay: '', muted: '', 'prefer-playback': 'mse' }],
+  ];
+  for (const [what, attributes] of tags) {
+    it(`does not start for a player ${what}`, async () => {
+      el = player(attributes);
+      expect(await run(el)).to.equal(null);
+    });
+  }
+
+  it('does not start for a signed-in viewer, nor where a resume position is stored', async () => {
+    store(tokenStorageKey('demo'), 'a-token');
+    el = player();
+    expect(await run(el)).to.equal(null);
+    clearStoredKeys();
+    el.remove();
+    store(resumeStorageKey('demo'), { '7': [120, Date.now()] });
+    el = player();
+    expect(await run(el)).to.equal(null);
+  });
+
+  it('gives up when the answers are late: the player’s code is not held for them', async () => {
+    el = player();
+    const started = performance.now();
+    const never = new Promise<Response>(() => undefined);
+    const video = await run(el, { 'event:7': never });
+    expect(video).to.equal(null);
+    expect(performance.now() - started).to.be.within(EARLY_DECISION_MS - 50, EARLY_DECISION_MS + 1_000);
+  });
+
+  it('leaves each answer whole for the client, which adopts it after the early video has read its copy', async () => {
+    el = player();
+    const response = answer(event());
+    await run(el, { 'event:7': response });
+    const body = (await (await response).json()) as { data: { id: number } };
+    expect(body.data.id).to.equal(7);
+  });
+
+  it('is stopped and removed when the element does not come, and the host page’s own content shows again', async () => {
+    el = player();
+    const video = await run(el);
+    dropEarlyVideo(el);
+    expect(video!.isConnected).to.equal(false);
+    expect(video!.paused).to.equal(true);
+    expect(video!.hasAttribute('src')).to.equal(false);
+    expect(el.shadowRoot!.querySelector('slot'), 'a slot shows the loader’s message in the light DOM').to.not.equal(
+      null,
+    );
+  });
+});
