@@ -8,7 +8,8 @@
  * `<channel-player>` on the bench channel from each server's CMS host (another origin, the hostile theme) in a
  * fresh browser context, alternating which goes first, with the same settling pause as `npm run bench`.
  * AB_ROUNDS (default 21) rounds after one uncounted warm-up round; the median first frame of each and every sample
- * are printed.
+ * are printed, and the median time to the player's controls (the bar under a playing video, or the "Ad" label of
+ * a preroll). AB_PAGE=player-demo compares on the demo channel instead (a new visitor's preroll first).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,17 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
   process.exit(2);
 }
 const SETTLE_MS = 500;
+const PAGE = process.env.AB_PAGE ?? 'player-bench';
+/** When the player's controls first show: the bar under the video, or a preroll's label. */
+const CONTROLS_PROBE = `
+  window.__controls = undefined;
+  const lookForControls = () => {
+    const root = document.querySelector('channel-player')?.shadowRoot;
+    if (root && root.querySelector('[part~="media-bar"], [part~="ad-label"]')) window.__controls = performance.now();
+    else requestAnimationFrame(lookForControls);
+  };
+  requestAnimationFrame(lookForControls);
+`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 for (const dist of dists) {
@@ -53,18 +65,24 @@ const servers = await Promise.all(
 );
 const browser = await chromium.launch(launchOptions() as Parameters<typeof chromium.launch>[0]);
 try {
-  const eventId = await benchEvent(servers[0]!.origin);
+  const eventId = await benchEvent(servers[0]!.origin, PAGE === 'player-demo' ? 'demo' : 'bench');
   const samples: number[][] = [[], []];
+  const controls: number[][] = [[], []];
   // Round -1 warms both servers and the browser up (the very first load is always far slower) and is not counted.
   for (let round = -1; round < ROUNDS; round++) {
     for (const side of round % 2 ? [1, 0] : [0, 1]) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();
       await page.addInitScript(FIRST_FRAME_PROBE);
-      await page.goto(`${servers[side]!.hostOrigin}/bench/player-bench.html?event=${eventId}`);
-      await page.waitForFunction('window.__firstFrame !== undefined', null, { timeout: 60_000 });
+      await page.addInitScript(CONTROLS_PROBE);
+      await page.goto(`${servers[side]!.hostOrigin}/bench/${PAGE}.html?event=${eventId}`);
+      await page.waitForFunction('window.__firstFrame !== undefined && window.__controls !== undefined', null, {
+        timeout: 60_000,
+      });
       const ms = Math.round((await page.evaluate('window.__firstFrame')) as number);
+      const shown = Math.round((await page.evaluate('window.__controls')) as number);
       if (round >= 0) samples[side]!.push(ms);
+      if (round >= 0) controls[side]!.push(shown);
       await context.close();
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     }
@@ -73,25 +91,29 @@ try {
   console.log(`A ${dists[0]}: median ${median(a)} ms (${a.join(' ')})`);
   console.log(`B ${dists[1]}: median ${median(b)} ms (${b.join(' ')})`);
   console.log(`B / A = ${(median(b) / median(a)).toFixed(2)}`);
+  const [ca, cb] = controls as [number[], number[]];
+  console.log(
+    `controls: A median ${median(ca)} ms, B median ${median(cb)} ms (B / A = ${(median(cb) / median(ca)).toFixed(2)})`,
+  );
 } finally {
   await browser.close();
   await Promise.all(servers.map((s) => s.stop()));
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 }
 
-/** A free finished event of the bench channel with a recording (the seed is the same on both servers). */
-async function benchEvent(origin: string): Promise<number> {
+/** A free finished event of a channel with a recording (the seed is the same on both servers). */
+async function benchEvent(origin: string, channelKey: string): Promise<number> {
   const key = (await (
     await fetch(`${origin}/api/get_api_key`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ channel_key: 'bench' }),
+      body: JSON.stringify({ channel_key: channelKey }),
     })
   ).json()) as { data: { api_key: string } };
   const list = (await (
     await fetch(`${origin}/api/events?stream_status=finished&limit=100&api_key=${key.data.api_key}`)
   ).json()) as { data: { id: number; type: string; media?: { type: string }[] }[] };
   const event = list.data.find((e) => e.type === 'free' && e.media?.some((m) => m.type === 'vod'));
-  if (!event) throw new Error('bench:ab: the bench channel has no free finished event with a recording');
+  if (!event) throw new Error(`bench:ab: the ${channelKey} channel has no free finished event with a recording`);
   return event.id;
 }

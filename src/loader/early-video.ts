@@ -106,9 +106,15 @@ export function earlyVideos(channelKey: string): {
         wanted.map((player) => {
           const id = player.getAttribute('event-id')!.trim();
           if (resumed && typeof resumed === 'object' && id in resumed) return undefined;
-          const decision = Promise.all([data(`event:${id}`), noPreroll, open]).then(([event, none, unblocked]) =>
-            none && unblocked ? playableUrl(event, mse && engine(player) !== 'native') : undefined,
-          );
+          const decision = new Promise<string | undefined>((resolve) => {
+            // The first answer that rules it out decides at once: the player's code is not held for the others.
+            const unless = (ok: boolean) => ok || resolve(undefined);
+            void noPreroll.then(unless);
+            void open.then(unless);
+            void Promise.all([data(`event:${id}`), noPreroll, open]).then(([event, none, unblocked]) =>
+              resolve(none && unblocked ? playableUrl(event, mse && engine(player) !== 'native') : undefined),
+            );
+          });
           return Promise.race([decision, deadline]).then((url) =>
             // Not too late, and the player not defined meanwhile (another copy of the bundle) nor removed.
             url && !late && player.isConnected && !player.shadowRoot && !customElements.get(player.localName)

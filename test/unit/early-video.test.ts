@@ -174,6 +174,19 @@ describe('the early video', () => {
     expect(performance.now() - started).to.be.within(EARLY_DECISION_MS - 50, EARLY_DECISION_MS + 1_000);
   });
 
+  it('decides at the first answer that rules it out: a preroll list does not wait for the event', async () => {
+    el = player();
+    const started = performance.now();
+    const never = new Promise<Response>(() => undefined);
+    const video = await run(el, {
+      'event:7': never,
+      geo: never,
+      prerolls: answer([{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8' }]),
+    });
+    expect(video).to.equal(null);
+    expect(performance.now() - started).to.be.below(EARLY_DECISION_MS / 2);
+  });
+
   it('leaves each answer whole for the client, which adopts it after the early video has read its copy', async () => {
     el = player();
     const response = answer(event());
