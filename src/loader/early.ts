@@ -142,22 +142,20 @@ export function sendEarly(
       if (typeof key !== 'string' || !key) return;
       const withKey: WithChannelKey<string> = { channel_key: key };
       const query = `?${new URLSearchParams(withKey).toString()}`;
-      seen('settings', send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`));
-      send('GET', `${apiUrl}/${COLORS_PATH}${query}`);
+      // The api key first: the players' events wait for it (the rest does not depend on it).
       const known = stored(apiKeyStorageKey(key));
-      const askApiKey = () => send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, toJson(withKey));
-      if (!events.length) {
-        if (!known) askApiKey();
-        return;
-      }
-      // A stored list (kept an hour) is what the client reads: no request then.
-      if (!storedValue(prerollsStorageKey(channelKey)))
+      const asked = known ? undefined : send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, toJson(withKey));
+      seen('settings', send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`));
+      // A stored preroll list (kept an hour) is what the client reads: no request then.
+      if (events.length && !storedValue(prerollsStorageKey(channelKey)))
         seen('prerolls', send('GET', `${apiUrl}/${PREROLLS_PATH}${query}`));
-      const apiKey = known
-        ? Promise.resolve(known)
-        : askApiKey()
+      send('GET', `${apiUrl}/${COLORS_PATH}${query}`);
+      if (!events.length) return;
+      const apiKey = asked
+        ? asked
             .then((r) => (r.ok ? (r.clone().json() as Promise<{ data?: Partial<WithApiKey<unknown>> }>) : undefined))
-            .then((body) => body?.data?.api_key);
+            .then((body) => body?.data?.api_key)
+        : Promise.resolve(known);
       return apiKey.then((api) => {
         if (typeof api !== 'string' || !api) return;
         const keyed = `?${new URLSearchParams({ api_key: api } satisfies WithApiKey<string>).toString()}`;
