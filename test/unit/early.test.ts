@@ -99,6 +99,15 @@ describe('loader start-up requests, adopted by the session', () => {
     );
   });
 
+  it('asks for the api key before anything else the channel key unlocks, and not for a stored preroll list', async () => {
+    localStorage.setItem(`${STORAGE_PREFIX}prerolls.demo`, JSON.stringify({ v: [], e: Date.now() + 60_000 }));
+    sendEarly('demo', API, KEYS, ['7']);
+    await until(() => w.server.trail.includes(`GET ${API}/events/7`), 'the event request');
+    const trail = w.server.trail;
+    expect(trail.slice(0, 2)).to.deep.equal([`GET ${KEYS}/demo.json`, `POST ${API}/get_api_key`]);
+    expect(trail).not.to.include(`GET ${API}/prerolls`);
+  });
+
   it('reads the keys the session stored under the shared storage keys: nothing is asked for again', async () => {
     localStorage.setItem(`${STORAGE_PREFIX}channel_key.demo`, JSON.stringify({ v: 'ck-1', e: Date.now() + 60_000 }));
     localStorage.setItem(`${STORAGE_PREFIX}api_key.ck-1`, JSON.stringify({ v: 'ak-1', e: Date.now() + 60_000 }));
