@@ -9,7 +9,7 @@
  */
 import r2wc from '@r2wc/react-to-web-component';
 import type { ComponentType } from 'react';
-import { EARLY_VIDEO_ATTR } from '../src/loader/early-video.js';
+import { EARLY_ROOT, EARLY_VIDEO_ATTR } from '../src/loader/early-video.js';
 
 const PROPS = Symbol.for('r2wc.props');
 const RENDER = Symbol.for('r2wc.render');
@@ -51,8 +51,10 @@ export function makeElement(component: ComponentType<never>, props: readonly str
      * else the loader left there goes.
      */
     override attachShadow(init: ShadowRootInit): ShadowRoot {
-      const root = this.shadowRoot;
-      if (!root) return super.attachShadow(init);
+      const root = this.shadowRoot as (ShadowRoot & Record<symbol, boolean>) | null;
+      // Only the loader's root, once: any other call meets the platform's own rule (one root per element).
+      if (!root?.[EARLY_ROOT]) return super.attachShadow(init);
+      delete root[EARLY_ROOT];
       for (const node of [...root.childNodes]) {
         if (!(node instanceof HTMLVideoElement && node.hasAttribute(EARLY_VIDEO_ATTR))) node.remove();
       }

@@ -23,6 +23,8 @@
 import { prerollsStorageKey, resumeStorageKey, tokenStorageKey } from '../lib/api-paths.js';
 import { storedValue, type EarlyAnswer } from './early.js';
 
+/** Marks a shadow root the loader attached for an early video: the element takes it over once (elements/define.ts). */
+export const EARLY_ROOT = Symbol.for('channel-elements.early-root');
 /** The attribute of the loader's video in a player's shadow root, until the stage adopts it. */
 export const EARLY_VIDEO_ATTR = 'data-channel-early';
 /** When the early video was set and when it showed its first frame (ms since the epoch): its analytics. */
@@ -87,7 +89,8 @@ export function earlyVideos(channelKey: string): {
       const noPreroll = Promise.all([data('settings'), stored ? stored.v : data('prerolls')]).then(
         ([settings, list]) => {
           const prerolls = (settings as { prerolls?: { enabled?: unknown } } | undefined)?.prerolls;
-          const off = prerolls?.enabled !== undefined && !truthy(prerolls.enabled);
+          // Off as the settings' schema reads it (a flag): false, 0, '0' or 'false'; anything else is not a no.
+          const off = [false, 0, '0', 'false'].includes(prerolls?.enabled as never);
           return off || (Array.isArray(list) && list.length === 0);
         },
       );
@@ -105,14 +108,17 @@ export function earlyVideos(channelKey: string): {
       return Promise.all(
         wanted.map((player) => {
           const id = player.getAttribute('event-id')!.trim();
-          if (resumed && typeof resumed === 'object' && id in resumed) return undefined;
+          // Resume positions are kept under the event's id as the API spells it (no leading zeros).
+          if (resumed && typeof resumed === 'object' && String(Number(id)) in resumed) return undefined;
           const decision = new Promise<string | undefined>((resolve) => {
             // The first answer that rules it out decides at once: the player's code is not held for the others.
             const unless = (ok: boolean) => ok || resolve(undefined);
             void noPreroll.then(unless);
             void open.then(unless);
+            const mseLive = mse && engine(player) !== 'native';
+            void data(`event:${id}`).then((event) => unless(playableUrl(event, mseLive) !== undefined));
             void Promise.all([data(`event:${id}`), noPreroll, open]).then(([event, none, unblocked]) =>
-              resolve(none && unblocked ? playableUrl(event, mse && engine(player) !== 'native') : undefined),
+              resolve(none && unblocked ? playableUrl(event, mseLive) : undefined),
             );
           });
           return Promise.race([decision, deadline]).then((url) =>
@@ -142,10 +148,14 @@ function playableUrl(event: unknown, mse: boolean): string | undefined {
     return undefined;
   if (live && mse) return undefined;
   if (truthy(e.is_geo_blocked)) return undefined;
-  const type = e.type ?? 'free';
+  // The contract's default is for a missing type only (null is malformed: the player shows an error).
+  const type = e.type === undefined ? 'free' : e.type;
   if (type !== 'free' && (type === 'register' || !truthy(e.has_access))) return undefined;
   const media = Array.isArray(e.media) ? (e.media as { type?: unknown; url?: unknown }[]) : [];
-  const url = media.find((m) => m && m.type === (live ? 'live' : 'vod'))?.url;
+  // Every media entry must be well formed (the player rejects the whole event otherwise).
+  if (!media.every((m) => m && typeof m === 'object' && typeof m.type === 'string' && typeof m.url === 'string'))
+    return undefined;
+  const url = media.find((m) => m.type === (live ? 'live' : 'vod'))?.url;
   if (typeof url !== 'string') return undefined;
   try {
     return /^https?:$/.test(new URL(url).protocol) ? url : undefined;
@@ -160,6 +170,7 @@ function playableUrl(event: unknown, mse: boolean): string | undefined {
  */
 function play(player: Element, url: string): Promise<void> {
   const root = player.attachShadow({ mode: 'open' });
+  (root as unknown as Record<symbol, boolean>)[EARLY_ROOT] = true;
   if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function') {
     try {
       const sheet = new CSSStyleSheet();

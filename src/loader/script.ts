@@ -48,28 +48,38 @@ if (!w[GUARD]) {
   };
   const verifier = installVerifier(__CHUNK_INTEGRITY__, new URL('chunks/', base).href);
   let early = false;
+  let videos: { start(players: Element[]): Promise<void> } | undefined;
+  /** The players on the page with a valid event id (digits only, as the player accepts them). */
+  const players = () =>
+    [...document.querySelectorAll('channel-player[event-id]')].filter((player) =>
+      ID_PATTERN.test(player.getAttribute('event-id')!.trim()),
+    );
   autoload((tag: Tag) => {
-    // With the first tag, the start-up requests go out alongside its chunk (see early.ts). An autoplaying player's
-    // stream may start before its code (early-video.ts): its chunks are then fetched once the video shows a frame.
-    let gate: Promise<void> | undefined;
+    // With the first tag, the start-up requests go out alongside its chunk (see early.ts), with the events of the
+    // players already on the page. An autoplaying player's stream may start before its code (early-video.ts): its
+    // chunks are then fetched once the video shows a frame.
     if (!early && data.channelKey) {
       early = true;
       try {
         const origin = bundleOrigin(base, location.origin);
         const [apiUrl, keysUrl] = [baseUrl(data.apiUrl, `${origin}/api`), baseUrl(data.keysUrl, `${origin}/keys`)];
-        // The players already on the page, with their events (digits only, as the player accepts them).
-        const players = [...document.querySelectorAll('channel-player[event-id]')].filter((player) =>
-          ID_PATTERN.test(player.getAttribute('event-id')!.trim()),
-        );
         if (/^https?:\/\//i.test(apiUrl) && /^https?:\/\//i.test(keysUrl)) {
           const channelKey = data.channelKey.trim();
-          const videos = earlyVideos(channelKey);
-          const events = players.map((player) => player.getAttribute('event-id')!.trim());
-          const sending = sendEarly(channelKey, apiUrl, keysUrl, events, videos.watch);
-          if (tag === 'channel-player') gate = videos.start(players, sending);
+          const starter = earlyVideos(channelKey);
+          const events = players().map((player) => player.getAttribute('event-id')!.trim());
+          const sending = sendEarly(channelKey, apiUrl, keysUrl, events, starter.watch);
+          videos = { start: (found) => starter.start(found, sending) };
         }
       } catch {
         // Nothing here may keep the chunk from loading: the session reports a bad configuration itself.
+      }
+    }
+    let gate: Promise<void> | undefined;
+    if (tag === 'channel-player' && videos) {
+      try {
+        gate = videos.start(players());
+      } catch {
+        // As above: the chunk loads as it always has.
       }
     }
     // The chunk is asked for with its shared chunks rather than once it has been parsed (each preloaded with its

@@ -11,9 +11,18 @@
  */
 import { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 import type { MediaSession, SessionState } from './session.js';
-import { dropEarlyVideo, EARLY_VIDEO_ATTR, earlyVideoOf } from '../loader/early-video.js';
+import { dropEarlyVideo, earlyVideoOf } from '../loader/early-video.js';
 
 export { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
+
+/** How a stage would start its stream: an early video is adopted only where it would have started it so. */
+export interface EarlyStart {
+  autoplay: boolean;
+  muted: boolean;
+  prefer: 'native' | 'mse' | undefined;
+  /** A resume position: the early video started from the beginning. */
+  startAt: number | undefined;
+}
 
 /** What a view hands the element while it plays something. */
 export interface MediaStage {
@@ -38,7 +47,7 @@ export interface MediaHost {
    * The loader's early video in the element's shadow root, if it plays `url` (src/loader/early-video.ts): handed
    * to the stage that plays `url`, once, so the frame on screen stays and the stream is not loaded twice.
    */
-  takeEarlyVideo?(url: string): HTMLVideoElement | undefined;
+  takeEarlyVideo?(url: string, start: EarlyStart): HTMLVideoElement | undefined;
   /** Stops and removes the loader's early video if no stage took it (the view shows something else). */
   dropEarlyVideo?(): void;
 }
@@ -85,8 +94,15 @@ export class MediaBridge implements MediaHost {
     for (const name of MEDIA_EVENTS) video.addEventListener(name, forward);
     // The stage brings its own start values (the `muted` attribute): a client that read them before hears so.
     this.#host.dispatchEvent(new Event('volumechange'));
-    // An adopted early video plays already: its `playing` has passed.
-    if (!video.paused && video.readyState > 2) this.#settle();
+    // An adopted early video has played already: a client listening now hears what it missed, in order.
+    if (video.readyState >= 1) {
+      const missed = ['loadedmetadata', 'durationchange'];
+      if (video.readyState >= 2) missed.push('loadeddata');
+      if (video.readyState >= 3) missed.push('canplay');
+      if (!video.paused) missed.push('play', 'playing');
+      for (const name of missed) this.#host.dispatchEvent(new Event(name));
+      if (!video.paused && video.readyState > 2) this.#settle();
+    }
     if (this.#pending.length) stage.session()?.start();
     return () => {
       for (const name of MEDIA_EVENTS) video.removeEventListener(name, forward);
@@ -100,10 +116,12 @@ export class MediaBridge implements MediaHost {
     this.#setAd(state.phase === 'preroll');
   }
 
-  takeEarlyVideo(url: string): HTMLVideoElement | undefined {
+  takeEarlyVideo(url: string, start: EarlyStart): HTMLVideoElement | undefined {
+    // Asked again (a render React started over): the same video, until a stage has put it in place.
     const video = earlyVideoOf(this.#host);
     if (!video || video.getAttribute('src') !== url || video.error) return undefined;
-    video.removeAttribute(EARLY_VIDEO_ATTR);
+    // The tag's attributes may have changed before its code came: only a start the stage would make itself.
+    if (!start.autoplay || !start.muted || start.prefer === 'mse' || start.startAt !== undefined) return undefined;
     return video;
   }
 

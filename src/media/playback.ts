@@ -416,7 +416,8 @@ export function startPlayback(options: PlaybackOptions): Playback {
     const adopted = video.getAttribute('src') === url && !video.error;
     const startAt = options.startAt;
     if (adopted) {
-      if (video.readyState >= HAVE_CURRENT_DATA) {
+      // It showed a frame (it may be refilling its buffer now): `loadeddata` has passed.
+      if (video.readyState >= HAVE_CURRENT_DATA || video.played.length > 0) {
         firstFrame = true;
         options.onFirstFrame?.('native');
       }

@@ -191,6 +191,8 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
   /** The preroll: plays once; an error, a refused stream or no frame in time skips it. */
   function playPreroll(preroll: Preroll): () => void {
     let done = false;
+    // The preroll replaces an early video: the main stream's first frame is its own.
+    earlyFrameAt = undefined;
     const finish = () => {
       if (done) return;
       done = true;
@@ -279,6 +281,8 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
       liveClockMs = env().now() - edge * 1000;
     };
     video.addEventListener('playing', onPlaying);
+    // An adopted early video plays already.
+    if (!video.paused && video.readyState > 2) onPlaying();
     playing = running;
     return () => {
       stopped = true;

@@ -60,6 +60,13 @@ for (const viewport of [
     const log = requestLog(page);
     await page.goto(`${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
     const early = await markEarlyVideo(page);
+    // A host page listening before the player's code came hears what its video did meanwhile.
+    await page.evaluate(() => {
+      const player = document.querySelector('channel-player')! as Element & { heard?: string[] };
+      player.heard = [];
+      for (const name of ['loadedmetadata', 'durationchange', 'loadeddata', 'play', 'playing'])
+        player.addEventListener(name, () => player.heard!.push(name));
+    });
 
     // The element's code was not asked for before the stream.
     await page.waitForFunction(() => customElements.get('channel-player'));
@@ -97,6 +104,10 @@ for (const viewport of [
     const stage = await player.locator('[part~="stage"]').boundingBox();
     expect(Math.abs(stage!.width - early.width)).toBeLessThan(2);
     expect(Math.abs(stage!.height - early.height)).toBeLessThan(2);
+
+    expect(await player.evaluate((el: Element & { heard?: string[] }) => el.heard)).toEqual(
+      expect.arrayContaining(['loadedmetadata', 'durationchange', 'loadeddata', 'play', 'playing']),
+    );
 
     // The host page drives it through the media API, and hears its events.
     const heard = await player.evaluate(async (el: HTMLElement & { pause(): void; paused: boolean }) => {
@@ -147,4 +158,27 @@ test.describe('when the player’s code cannot be had', () => {
     await expect(player.getByRole('alert')).toContainText('could not be loaded');
     await expect(player.locator('video')).toHaveCount(0);
   });
+});
+
+test('a tag changed before its code came is not adopted: the stage starts as the tag now says', async ({
+  page,
+  request,
+}) => {
+  const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
+  await page.goto(`${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
+  await page.waitForFunction(() => document.querySelector('channel-player')?.shadowRoot?.querySelector('video'));
+  // The host's script takes autoplay away while the player's code is on its way.
+  await page.evaluate(() => {
+    const player = document.querySelector('channel-player')!;
+    (player.shadowRoot!.querySelector('video') as HTMLVideoElement & { __early?: boolean }).__early = true;
+    player.removeAttribute('autoplay');
+  });
+  const player = page.locator('channel-player');
+  await expect(player.locator('[part~="play"]')).toBeVisible();
+  await expect(player.locator('video')).toHaveCount(1);
+  const video = await player.locator('video').evaluate((v: HTMLVideoElement & { __early?: boolean }) => ({
+    early: v.__early === true,
+    src: v.getAttribute('src'),
+  }));
+  expect(video).toEqual({ early: false, src: null });
 });

@@ -69,6 +69,11 @@ async function run(
 
 describe('the early video', () => {
   let el: HTMLElement;
+  before(() => {
+    // Every refusal below means something only where the early video can start at all.
+    expect(document.createElement('video').canPlayType('application/vnd.apple.mpegurl')).to.not.equal('');
+    expect('MediaSource' in window, 'live streams go to hls.js here').to.equal(true);
+  });
   beforeEach(clearStoredKeys);
   afterEach(() => {
     el?.remove();
@@ -172,6 +177,26 @@ describe('the early video', () => {
     const video = await run(el, { 'event:7': never });
     expect(video).to.equal(null);
     expect(performance.now() - started).to.be.within(EARLY_DECISION_MS - 50, EARLY_DECISION_MS + 1_000);
+  });
+
+  it('reads a resume position under the id the API spells (event-id="0123" is event 123)', async () => {
+    store(resumeStorageKey('demo'), { '7': [120, Date.now()] });
+    el = player({ 'event-id': '007', autoplay: '', muted: '' });
+    const videos = earlyVideos('demo');
+    videos.watch('settings', answer({ name: 'Demo' }));
+    videos.watch('prerolls', answer([]));
+    videos.watch('geo', answer({ is_geo_blocked: false }));
+    videos.watch('event:007', answer(event()));
+    await videos.start([el], Promise.resolve());
+    expect(earlyVideo(el)).to.equal(null);
+  });
+
+  it('decides at the first answer that rules it out: a paywalled event does not wait for geo', async () => {
+    el = player();
+    const started = performance.now();
+    const video = await run(el, { 'event:7': answer(event({ type: 'paid' })), geo: new Promise(() => undefined) });
+    expect(video).to.equal(null);
+    expect(performance.now() - started).to.be.below(EARLY_DECISION_MS / 2);
   });
 
   it('decides at the first answer that rules it out: a preroll list does not wait for the event', async () => {

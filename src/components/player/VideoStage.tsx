@@ -12,6 +12,7 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
+import { EARLY_VIDEO_ATTR } from '../../loader/early-video.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -45,7 +46,20 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   const { store, url, live, options } = props;
   const media = useViewHost().media;
   // The loader's early video, when it plays this stream already (src/loader/early-video.ts): the stage plays on it.
-  const [early] = useState(() => media?.takeEarlyVideo?.(url));
+  // Where the viewer left this on-demand video, read once: the stream starts there, with Start over offered (read
+  // before an early video is taken: that one started from the beginning).
+  const [resumedAt, setResumedAt] = useState(() => {
+    const viewer = live ? undefined : store.resumeViewer();
+    return viewer ? resumePosition(viewer, props.streamId) : undefined;
+  });
+  const [early] = useState(() =>
+    media?.takeEarlyVideo?.(url, {
+      autoplay: options.autoplay,
+      muted: options.muted,
+      prefer: options.prefer,
+      startAt: resumedAt,
+    }),
+  );
   const video = useRef<HTMLVideoElement>(early ?? null);
   const stage = useRef<HTMLDivElement>(null);
   const session = useRef<MediaSession | undefined>(undefined);
@@ -55,16 +69,19 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   const liveRef = useRef(live);
   liveRef.current = live;
   const source = { url, live, prefer: options.prefer, muted: options.muted };
-  // Where the viewer left this on-demand video, read once: the stream starts there, with Start over offered.
-  const [resumedAt, setResumedAt] = useState(() => {
-    const viewer = live ? undefined : store.resumeViewer();
-    return viewer ? resumePosition(viewer, props.streamId) : undefined;
-  });
 
   // The early video takes the place of the stage's own, before the browser paints: it never leaves the document,
   // so it plays on.
   useLayoutEffect(() => {
-    if (early) stage.current!.prepend(early);
+    if (!early) return;
+    early.removeAttribute(EARLY_VIDEO_ATTR);
+    stage.current!.prepend(early);
+    // Gone with the stage, even before its session played anything on it: nothing more is fetched.
+    return () => {
+      early.pause();
+      early.removeAttribute('src');
+      early.load();
+    };
   }, [early]);
 
   // A layout effect: the stream is set before the browser paints the stage, not a frame later.

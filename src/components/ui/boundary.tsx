@@ -16,6 +16,8 @@ interface BoundaryProps {
   resetKey?: string | undefined;
   /** Puts the panel in a frame that gives it the element's texts, where the boundary sits above the shell. */
   frame?: ((panel: ReactNode) => ReactNode) | undefined;
+  /** Called once a render failed (after the report). */
+  onError?: (() => void) | undefined;
   children: ReactNode;
 }
 
@@ -29,6 +31,7 @@ export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; fa
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     reportElementError(this.props.tag, error, info.componentStack);
+    this.props.onError?.();
   }
 
   override componentDidUpdate(previous: BoundaryProps): void {

@@ -93,6 +93,12 @@ export function ElementShell(props: {
     if (config && startup.status === 'idle') void startSession();
   }, [config, startup.status]);
 
+  // A player's early video (src/loader/early-video.ts) stops where the element shows an error instead of its view.
+  const failed = !config || startup.status === 'error';
+  useEffect(() => {
+    if (failed) viewHost.media?.dropEarlyVideo?.();
+  }, [failed, viewHost]);
+
   let body: ReactNode;
   if (!config) {
     body = (
@@ -107,7 +113,11 @@ export function ElementShell(props: {
     body = <LoadingPanel text={info.t('common.loading')} />;
   } else {
     // A render error or a chunk that did not load shows a panel with Retry, never a blank element.
-    body = <ErrorBoundary tag={host.localName}>{props.children(info)}</ErrorBoundary>;
+    body = (
+      <ErrorBoundary tag={host.localName} onError={() => viewHost.media?.dropEarlyVideo?.()}>
+        {props.children(info)}
+      </ErrorBoundary>
+    );
   }
   return (
     <ElementContext.Provider value={info}>
