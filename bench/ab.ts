@@ -18,7 +18,7 @@ import { chromium } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
 import { startServer } from '../demo/server/server.js';
-import { FIRST_FRAME_PROBE } from './player.js';
+import { FIRST_FRAME_PROBE, shadowProbe } from './player.js';
 
 const dists = [process.env.DIST_A, process.env.DIST_B];
 if (!dists[0] || !dists[1]) {
@@ -33,15 +33,7 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1) {
 const SETTLE_MS = 500;
 const PAGE = process.env.AB_PAGE ?? 'player-bench';
 /** When the player's controls first show: the bar under the video, or a preroll's label. */
-const CONTROLS_PROBE = `
-  window.__controls = undefined;
-  const lookForControls = () => {
-    const root = document.querySelector('channel-player')?.shadowRoot;
-    if (root && root.querySelector('[part~="media-bar"], [part~="ad-label"]')) window.__controls = performance.now();
-    else requestAnimationFrame(lookForControls);
-  };
-  requestAnimationFrame(lookForControls);
-`;
+const CONTROLS_PROBE = shadowProbe('__controls', 'channel-player', '[part~="media-bar"], [part~="ad-label"]');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 for (const dist of dists) {

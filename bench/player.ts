@@ -50,6 +50,24 @@ export const FIRST_FRAME_PROBE = `
   requestAnimationFrame(look);
 `;
 
+/**
+ * A page script that sets `window[name]` to the time (performance.now()) at which `selector` first matches in the
+ * open shadow root of the page's `tag`, looking every animation frame.
+ */
+export function shadowProbe(name: string, tag: string, selector: string): string {
+  // In a block of its own: several probes run as scripts of one page, and top-level names would clash.
+  const [key, host, match] = [name, tag, selector].map((text) => JSON.stringify(text));
+  return `{
+  window[${key}] = undefined;
+  const look = () => {
+    const root = document.querySelector(${host})?.shadowRoot;
+    if (root && root.querySelector(${match})) window[${key}] = performance.now();
+    else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}`;
+}
+
 /** Loads `url` once in a fresh context (cold cache) and returns the first frame time and the JS before it. */
 async function once(browser: Browser, url: string): Promise<{ ms: number; js: { url: string; gzip_bytes: number }[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

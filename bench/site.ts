@@ -8,6 +8,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser } from '@playwright/test';
+import { shadowProbe } from './player.js';
 
 /** The site's figures. */
 export interface SiteBench {
@@ -27,19 +28,8 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)] ?? NaN;
 };
 
-/**
- * Notes, inside the page, when the site first shows a slide or an event card. A string, not a function: tsx's
- * keepNames would wrap inner functions in a __name() helper the page lacks.
- */
-const FIRST_CONTENT_PROBE = `
-  window.__firstContent = undefined;
-  const poll = () => {
-    const root = document.querySelector('channel-app')?.shadowRoot;
-    if (root && root.querySelector('[part~="slide"], [part~="event"]')) window.__firstContent = performance.now();
-    else requestAnimationFrame(poll);
-  };
-  requestAnimationFrame(poll);
-`;
+/** Notes, inside the page, when the site first shows a slide or an event card. */
+const FIRST_CONTENT_PROBE = shadowProbe('__firstContent', 'channel-app', '[part~="slide"], [part~="event"]');
 
 /** Runs the site benchmark against the server's CMS host. */
 export async function benchSite(browser: Browser, hostOrigin: string, runs: number): Promise<SiteBench> {

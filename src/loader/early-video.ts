@@ -209,6 +209,13 @@ function play(player: Element, url: string): Promise<void> {
   });
 }
 
+/** Stops a video and detaches its source, so the browser fetches nothing more for it. */
+export function stopVideo(video: HTMLVideoElement): void {
+  video.pause();
+  video.removeAttribute('src');
+  video.load();
+}
+
 /** The early video in `player`'s shadow root (a child of the root: the stage has not adopted it), if any. */
 export function earlyVideoOf(player: Element): HTMLVideoElement | undefined {
   const children = player.shadowRoot?.children ?? [];
@@ -225,9 +232,7 @@ export function earlyVideoOf(player: Element): HTMLVideoElement | undefined {
 export function dropEarlyVideo(player: Element): void {
   const video = earlyVideoOf(player);
   if (!video) return;
-  video.pause();
-  video.removeAttribute('src');
-  video.load();
+  stopVideo(video);
   video.remove();
   if (!customElements.get(player.localName)) player.shadowRoot!.appendChild(document.createElement('slot'));
 }

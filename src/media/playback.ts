@@ -19,6 +19,7 @@
  */
 import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
+import { stopVideo } from '../loader/early-video.js';
 
 /** What the viewer should see about playback. */
 export type PlaybackState =
@@ -550,9 +551,7 @@ export function startPlayback(options: PlaybackOptions): Playback {
       hls?.destroy();
       hls = undefined;
       // Detach the source so the browser stops fetching segments.
-      video.pause();
-      video.removeAttribute('src');
-      video.load();
+      stopVideo(video);
     },
   };
 }

@@ -66,7 +66,7 @@ export function PlayerView(props: {
   const shown = state.status === 'ready' || state.status === 'error' || (state.status === 'idle' && !options.target);
   useEffect(() => {
     if (shown) media?.dropEarlyVideo?.();
-  }, [media, shown, state]);
+  }, [media, shown]);
   useEffect(() => () => media?.dropEarlyVideo?.(), [media]);
   const notFound = state.status === 'error' && state.error instanceof HttpError && state.error.status === 404;
   const content =

@@ -12,7 +12,7 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
-import { EARLY_VIDEO_ATTR } from '../../loader/early-video.js';
+import { EARLY_VIDEO_ATTR, stopVideo } from '../../loader/early-video.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -45,13 +45,13 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   const { t } = useElement();
   const { store, url, live, options } = props;
   const media = useViewHost().media;
-  // The loader's early video, when it plays this stream already (src/loader/early-video.ts): the stage plays on it.
   // Where the viewer left this on-demand video, read once: the stream starts there, with Start over offered (read
   // before an early video is taken: that one started from the beginning).
   const [resumedAt, setResumedAt] = useState(() => {
     const viewer = live ? undefined : store.resumeViewer();
     return viewer ? resumePosition(viewer, props.streamId) : undefined;
   });
+  // The loader's early video, when it plays this stream already (src/loader/early-video.ts): the stage plays on it.
   const [early] = useState(() =>
     media?.takeEarlyVideo?.(url, {
       autoplay: options.autoplay,
@@ -77,11 +77,7 @@ export function VideoStage(props: VideoStageProps): ReactNode {
     early.removeAttribute(EARLY_VIDEO_ATTR);
     stage.current!.prepend(early);
     // Gone with the stage, even before its session played anything on it: nothing more is fetched.
-    return () => {
-      early.pause();
-      early.removeAttribute('src');
-      early.load();
-    };
+    return () => stopVideo(early);
   }, [early]);
 
   // A layout effect: the stream is set before the browser paints the stage, not a frame later.
