@@ -58,6 +58,13 @@ for (const viewport of [
     await page.setViewportSize(viewport);
     const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
     const log = requestLog(page);
+    // The player's code is held until the early video is marked and listened to, so it cannot arrive first.
+    let release!: () => void;
+    const ready = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/chunks\/channel-player-[^/]+\.js/, async (route) => {
+      await ready;
+      await route.continue();
+    });
     await page.goto(`${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
     const early = await markEarlyVideo(page);
     // A host page listening before the player's code came hears what its video did meanwhile.
@@ -67,6 +74,7 @@ for (const viewport of [
       for (const name of ['loadedmetadata', 'durationchange', 'loadeddata', 'play', 'playing'])
         player.addEventListener(name, () => player.heard!.push(name));
     });
+    release();
 
     // The element's code was not asked for before the stream.
     await page.waitForFunction(() => customElements.get('channel-player'));
@@ -165,6 +173,13 @@ test('a tag changed before its code came is not adopted: the stage starts as the
   request,
 }) => {
   const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
+  // The player's code is held until the tag has changed, so it cannot arrive first on a busy machine.
+  let release!: () => void;
+  const changed = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/chunks\/channel-player-[^/]+\.js/, async (route) => {
+    await changed;
+    await route.continue();
+  });
   await page.goto(`${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
   await page.waitForFunction(() => document.querySelector('channel-player')?.shadowRoot?.querySelector('video'));
   // The host's script takes autoplay away while the player's code is on its way.
@@ -173,6 +188,7 @@ test('a tag changed before its code came is not adopted: the stage starts as the
     (player.shadowRoot!.querySelector('video') as HTMLVideoElement & { __early?: boolean }).__early = true;
     player.removeAttribute('autoplay');
   });
+  release();
   const player = page.locator('channel-player');
   await expect(player.locator('[part~="play"]')).toBeVisible();
   await expect(player.locator('video')).toHaveCount(1);
