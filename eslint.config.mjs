@@ -14,11 +14,12 @@ const CODE = '**/*.{ts,tsx,mts,cts,js,mjs,cjs}';
 // Import boundaries. Each entry is one `patterns` item of no-restricted-imports. The specifiers are relative
 // ('../stores/session.js'), so each regex allows any number of leading '../' to work at every folder depth.
 
-/** src/ reaching into the demo server or the tag roots (they depend on src, never the reverse). */
+/** src/ reaching into the channel server, the demo pages or the tag roots (they depend on src, never the reverse). */
 const NO_DEMO_OR_ELEMENTS = {
-  regex: '^(\\.\\./)+(demo|elements)/',
+  regex: '^(\\.\\./)+(demo|server|elements)/',
   message:
-    'src/ must not import demo/ or elements/: elements/ are thin roots over src, and demo/ is the reference server. ' +
+    'src/ must not import demo/, server/ or elements/: elements/ are thin roots over src, server/ is the channel ' +
+    'server and demo/ its demo pages. ' +
     'Move what both need into src/ (a view, store or lib module) and import it from there.',
 };
 
@@ -58,12 +59,12 @@ const NO_API_CLIENT = {
     'read its result from the store. Types from api/contract.js and api/errors.js are fine.',
 };
 
-/** From demo/, any of src/ except the API contract the server shares with the client. */
+/** From server/ (and the demo pages), any of src/ except the API contract the server shares with the client. */
 const DEMO_ONLY_CONTRACT = {
   regex: '^(\\.\\./)+src/(?!api/contract(\\.js)?$)',
   message:
-    'The demo server imports from src/ only src/api/contract.js (the wire format both sides share). Copy or ' +
-    'move anything else into demo/, or into the contract if it truly is part of the API.',
+    'The channel server imports from src/ only src/api/contract.js (the wire format both sides share). Copy or ' +
+    'move anything else into server/, or into the contract if it truly is part of the API.',
 };
 
 /** The same src-to-demo/elements rule for dynamic import(), which no-restricted-imports does not look at. */
@@ -88,7 +89,7 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'node_modules/',
-      'demo/.media/',
+      'server/.media/',
       'demo/.hosts/',
       'test-results/',
       'playwright-report/',
@@ -134,7 +135,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
   },
   {
-    files: ['demo/server/**', 'scripts/**', 'bench/**', 'test/e2e/**', 'test/faults/**', '*.{js,mjs,cjs,ts,mts}'],
+    files: ['server/**', 'scripts/**', 'bench/**', 'test/e2e/**', 'test/faults/**', '*.{js,mjs,cjs,ts,mts}'],
     languageOptions: { globals: globals.node },
   },
 
@@ -161,7 +162,7 @@ export default tseslint.config(
     noReact('src/media (the playback engine)'),
     noComponents('src/media (the playback engine)', 'Expose a plain function or callback the component calls instead.'),
   ),
-  boundary(['demo/**'], DEMO_ONLY_CONTRACT),
+  boundary(['demo/**', 'server/**'], DEMO_ONLY_CONTRACT),
 
   {
     // Stores and the API layer run the same in the browser, in tests with a fake clock and anywhere else: the page
@@ -179,7 +180,7 @@ export default tseslint.config(
   },
   {
     // The server tests read answers loosely (`body: any`) and check their shapes against the contract instead.
-    files: ['demo/server/*.test.ts', 'demo/server/test-helpers.ts'],
+    files: ['server/*.test.ts', 'server/test-helpers.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

@@ -60,7 +60,7 @@ export default defineConfig({
   },
   webServer: {
     // Dev mode: the demo pages, stand-ins and /__dev/ endpoints the specs drive (they read its secret from DATA_DIR).
-    command: 'node --import tsx demo/server/main.ts --dev',
+    command: 'node --import tsx server/main.ts --dev',
     url: `http://localhost:${PORT}/api/settings?channel_key=demo`,
     reuseExistingServer: false,
     timeout: 120_000,

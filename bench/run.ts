@@ -21,7 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
-import { startServer } from '../demo/server/server.js';
+import { startServer } from '../server/server.js';
 import { benchClips } from './clips.js';
 import { benchAnalytics } from './analytics.js';
 import { playerSection, type PlayerBench } from './player.js';

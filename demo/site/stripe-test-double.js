@@ -20,7 +20,7 @@
  *   stripe.confirmCardSetup(clientSecret, { payment_method: { card } | 'pm_…' }) → { setupIntent } | { error }
  *   stripe.confirmCardPayment(clientSecret, { payment_method: { card } | 'pm_…' }) → { paymentIntent } | { error }
  *
- * Card data goes only to the reference server's fake Stripe API (POST /__stripe/v1/..., demo/server/stripe.ts) on
+ * Card data goes only to the reference server's fake Stripe API (POST /__stripe/v1/..., server/dev/stripe.ts) on
  * the origin this script was loaded from, with the publishable key as Bearer. Test cards: 4242 4242 4242 4242
  * succeeds, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds; any other valid number is
  * refused as incorrect. Plain script: no modules, no eval, no inline styles (the demo's CSP applies).

@@ -97,7 +97,7 @@ test("the demo-fr colours are applied, not demo's", async ({ page }) => {
   }
   const fr = await look('/french.html');
   const demo = await look('/schedule.html');
-  // From demo/fixtures: demo-fr primary #b91c1c, body text #2b1d16; demo primary #1d4ed8, body text #1b2430.
+  // From server/fixtures: demo-fr primary #b91c1c, body text #2b1d16; demo primary #1d4ed8, body text #1b2430.
   expect(fr).toEqual({ text: 'rgb(43, 29, 22)', accent: 'rgb(185, 28, 28)', primary: '#b91c1c' });
   expect(demo).toEqual({ text: 'rgb(27, 36, 48)', accent: 'rgb(29, 78, 216)', primary: '#1d4ed8' });
 });

@@ -1,0 +1,267 @@
+/**
+ * The channel's analytics service on the reference server: the datalake endpoints (validated with the contract,
+ * text/plain bodies, a channel's analytics key required, the session's address filled in, a per-address limit),
+ * what is stored (per channel, bounded, pruned, kept across a restart), the channel's numbers (GET /__dev/analytics)
+ * and the dev page. Run: node --import tsx --test server/analytics.test.ts
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { percentile, summary } from './analytics-store.js';
+import { Harness, request } from './test-helpers.js';
+
+const PROFILE = 'demo-analytics-profile';
+const FR_PROFILE = 'demo-fr-analytics-profile';
+
+/** A text/plain POST, as the browser (and a beacon) sends it. */
+const plain = (h: Harness, path: string, body: unknown) =>
+  h.call(path, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(body) });
+
+const viewer = { session_uuid: 'a'.repeat(32), user_id: null, user_email: null };
+const call = (service: string, time_ms: number, status = 200) => ({
+  service,
+  method: 'GET',
+  url: `http://localhost/api/${service}`,
+  status,
+  message: status === 200 ? 'OK' : 'Server Error',
+  length: 10,
+  time_ms,
+  at: 1,
+});
+
+describe('the datalake', () => {
+  const h = new Harness({
+    analyticsRateMax: 40,
+    analyticsLimits: { maxPerChannel: 30, maxBytesPerChannel: 1e9, maxAgeMs: 86_400_000 },
+  });
+  before(() => h.start());
+  after(() => h.stop());
+
+  test('each endpoint takes a valid text/plain body and refuses a bad one with field errors', async () => {
+    await h.call('/__dev/datalake', { method: 'DELETE' });
+    const hash = await h.call(`/datalake/hash/?profile=${PROFILE}`);
+    assert.equal(hash.status, 200);
+    assert.match(hash.body.data.hash, /^[0-9a-f]{32}$/);
+    const session = await plain(h, '/datalake/session/', {
+      profile: PROFILE,
+      session: hash.body.data.hash,
+      device_type: 'desktop',
+      user_agent: 'test',
+      resolution: '1280x800',
+      platform: 'web',
+      origin_url: 'http://localhost:8091/site/',
+      trk: 'spring',
+    });
+    assert.equal(session.status, 200);
+    assert.equal(session.body.data.session_uuid, hash.body.data.hash);
+    const event = await plain(h, '/datalake/event/', {
+      profile: PROFILE,
+      ...viewer,
+      event: 'visit_page',
+      page: '/live',
+      previous_page: '/',
+    });
+    assert.equal(event.status, 200);
+    const video = { profile: PROFILE, ...viewer, stream_id: 7, stream_type: 'vod', video_view_uuid: 'v-1' };
+    assert.equal(
+      (await plain(h, '/datalake/video/event/', { ...video, event: 'first_frame', first_frame_ms: 300 })).status,
+      200,
+    );
+    assert.equal((await plain(h, '/datalake/video/viewing', { ...video, viewing_time: 12 })).status, 200);
+
+    const bad = await plain(h, '/datalake/event/', { profile: PROFILE, event: 'dance', requests: 'many' });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(bad.body.errors.session_uuid, ['The session_uuid field is required.']);
+    assert.deepEqual(bad.body.errors.event, ['The event field is invalid.']);
+    assert.deepEqual(bad.body.errors.requests, ['The requests field is invalid.']);
+    const noSession = await plain(h, '/datalake/session/', { profile: PROFILE, platform: 'web' });
+    assert.equal(noSession.status, 422);
+    assert.ok(noSession.body.errors.session && noSession.body.errors.device_type);
+    assert.equal((await h.call('/datalake/session/')).status, 405);
+    assert.equal((await h.call('/datalake/hash/', { method: 'POST' })).status, 405);
+
+    const recorded = (await h.call('/__dev/datalake')).body.data as { kind: string; body: Record<string, unknown> }[];
+    assert.deepEqual(
+      recorded.map((r) => r.kind),
+      ['session', 'event', 'video-event', 'video-viewing'],
+    );
+    assert.equal(recorded[0]!.body.trk, 'spring');
+  });
+
+  test('the profile must be a channel analytics key; the record goes to that channel', async () => {
+    const unknown = await h.call('/datalake/hash/?profile=someone-else');
+    assert.equal(unknown.status, 422);
+    assert.deepEqual(unknown.body.errors.profile, ['The selected profile is invalid.']);
+    assert.deepEqual((await h.call('/datalake/hash/')).body.errors.profile, ['The profile field is required.']);
+    const foreign = await plain(h, '/datalake/event/', { profile: 'nope', ...viewer, event: 'login', method: 'email' });
+    assert.equal(foreign.status, 422);
+    assert.ok(foreign.body.errors.profile);
+
+    const before = (await h.call('/__dev/analytics?channel_key=demo-fr')).body.data.logins.count;
+    assert.equal(
+      (await plain(h, '/datalake/event/', { profile: FR_PROFILE, ...viewer, event: 'login', method: 'google' })).status,
+      200,
+    );
+    const fr = (await h.call('/__dev/analytics?channel_key=demo-fr')).body.data;
+    assert.equal(fr.logins.count, before + 1);
+    assert.equal(fr.profile, FR_PROFILE);
+    assert.equal(fr.tag_id, 'G-DEMOFR00');
+  });
+
+  test('a session without an address gets the request’s own', async () => {
+    const since = h.nowMs;
+    await plain(h, '/datalake/session/', {
+      profile: PROFILE,
+      session: 'b'.repeat(32),
+      device_type: 'mobile',
+      platform: 'web',
+    });
+    await plain(h, '/datalake/session/', {
+      profile: PROFILE,
+      session: 'c'.repeat(32),
+      device_type: 'mobile',
+      platform: 'web',
+      ip: '203.0.113.9',
+    });
+    const sessions = (await h.call(`/__dev/datalake?kind=session&since=${since}`)).body.data as {
+      body: { ip: string; session: string };
+    }[];
+    const byHash = Object.fromEntries(sessions.map((s) => [s.body.session, s.body.ip]));
+    assert.match(byHash['b'.repeat(32)]!, /127\.0\.0\.1|::1|localhost/);
+    assert.equal(byHash['c'.repeat(32)], '203.0.113.9');
+  });
+
+  test('each channel keeps at most its bound, the oldest going first, and keeps it across a restart', async () => {
+    h.nowMs += 61_000; // a new minute for the per-address limit
+    for (let i = 0; i < 35; i++) {
+      h.nowMs += 1000;
+      const answer = await plain(h, '/datalake/event/', {
+        profile: PROFILE,
+        ...viewer,
+        event: 'visit_page',
+        page: `/p${i}`,
+      });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    }
+    const numbers = (await h.call('/__dev/analytics?channel_key=demo')).body.data;
+    assert.equal(numbers.stored.records, 30);
+    const pages = (await h.call('/__dev/datalake?kind=event')).body.data.map((r: any) => r.body.page);
+    assert.ok(pages.includes('/p34') && !pages.includes('/p0'), 'the newest kept, the oldest gone');
+
+    await h.restart();
+    const again = (await h.call('/__dev/analytics?channel_key=demo')).body.data;
+    assert.equal(again.stored.records, 30);
+    // A day on, the periodic pass (and the next arrival) drops what is older than the age bound.
+    h.nowMs += 2 * 86_400_000;
+    await plain(h, '/datalake/event/', { profile: PROFILE, ...viewer, event: 'visit_page', page: '/later' });
+    assert.equal((await h.call('/__dev/analytics?channel_key=demo')).body.data.stored.records, 1);
+  });
+
+  test('an address past its calls per minute gets 429 with Retry-After', async () => {
+    h.nowMs += 61_000;
+    let refused: Awaited<ReturnType<typeof h.call>> | undefined;
+    for (let i = 0; i < 45 && !refused; i++) {
+      const answer = await h.call(`/datalake/hash/?profile=${PROFILE}`);
+      if (answer.status === 429) refused = answer;
+    }
+    assert.ok(refused, 'refused past the limit');
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    h.nowMs += 61_000;
+    assert.equal((await h.call(`/datalake/hash/?profile=${PROFILE}`)).status, 200);
+  });
+});
+
+describe('the channel numbers', () => {
+  test('median and 95th percentile by nearest rank', () => {
+    const sorted = [...Array(20).keys()].map((i) => (i + 1) * 10);
+    assert.equal(percentile(sorted, 50), 100);
+    assert.equal(percentile(sorted, 95), 190);
+    assert.equal(percentile([7], 95), 7);
+    assert.equal(percentile([], 50), undefined);
+  });
+
+  test('sessions, page views by page, logins by method, API timings per endpoint and video views', () => {
+    let id = 0;
+    const record = (kind: string, body: Record<string, unknown>) => ({ id: ++id, at: id, kind, origin: null, body });
+    const numbers = summary(
+      [
+        record('session', { session: 's1', device_type: 'mobile' }),
+        record('event', { event: 'visit_page', page: '/', previous_page: null }),
+        record('event', { event: 'visit_page', page: '/live', previous_page: '/' }),
+        record('event', { event: 'visit_page', page: '/live', previous_page: '/watch/4' }),
+        record('event', { event: 'login', method: 'email' }),
+        record('event', { event: 'login', method: 'google' }),
+        record('event', { event: 'login', method: 'email' }),
+        record('event', {
+          event: 'api_request',
+          requests: [
+            call('events', 40),
+            call('events', 10),
+            call('events', 30),
+            call('settings', 5),
+            call('events', 900, 502),
+          ],
+        }),
+        record('event', {
+          event: 'api_request',
+          requests: [call('events', 20), { ...call('events', 0, 0), message: 'timeout' }],
+        }),
+        record('video-event', { event: 'first_frame', stream_id: 4, title: 'Final', first_frame_ms: 300 }),
+        record('video-event', { event: 'first_frame', stream_id: 4, first_frame_ms: 500 }),
+        record('video-event', { event: 'first_frame', stream_id: 9, first_frame_ms: 200 }),
+        record('video-viewing', { stream_id: 4, viewing_time: 30 }),
+        record('video-viewing', { stream_id: 4, viewing_time: 12 }),
+      ],
+      ['page_view', 'page_view', 'login', 'view_item_list'],
+    );
+    assert.equal(numbers.sessions.count, 1);
+    assert.equal(numbers.page_views.count, 3);
+    assert.deepEqual(numbers.page_views.by_page, [
+      { page: '/live', count: 2 },
+      { page: '/', count: 1 },
+    ]);
+    assert.equal(numbers.page_views.recent[0]!.previous_page, '/watch/4');
+    assert.deepEqual(numbers.logins.by_method, [
+      { method: 'email', count: 2 },
+      { method: 'google', count: 1 },
+    ]);
+    assert.equal(numbers.api.calls, 7);
+    // events: 0, 10, 20, 30, 40, 900 -> median (rank 3) 20, p95 (rank 6) 900; two errors (502, a timeout).
+    assert.deepEqual(numbers.api.by_service[0], {
+      service: 'events',
+      method: 'GET',
+      count: 6,
+      errors: 2,
+      median_ms: 20,
+      p95_ms: 900,
+    });
+    assert.deepEqual(numbers.videos[0], {
+      stream_id: '4',
+      title: 'Final',
+      category: null,
+      views: 2,
+      median_first_frame_ms: 300,
+      viewing_seconds: 42,
+    });
+    assert.equal(numbers.videos[1]!.views, 1);
+    assert.deepEqual(numbers.tag_manager[0], { name: 'page_view', count: 2 });
+  });
+});
+
+describe('the dev page', () => {
+  const h = new Harness();
+  before(() => h.start());
+  after(() => h.stop());
+
+  test('GET /__dev/analytics needs the dev secret; the page is served in dev mode (security.test.ts: not in production)', async () => {
+    const open = await request(`${h.base}/__dev/analytics?channel_key=demo`);
+    assert.equal(open.status, 403);
+    const numbers = await h.call('/__dev/analytics?channel_key=demo');
+    assert.equal(numbers.status, 200);
+    for (const key of ['sessions', 'page_views', 'logins', 'api', 'videos', 'tag_manager'])
+      assert.ok(key in numbers.body.data, key);
+    assert.equal((await h.call('/__dev/analytics?channel_key=nobody')).status, 404);
+    const page = await request(`${h.base}/analytics.html`);
+    assert.equal(page.status, 200);
+    assert.match(String(page.body), /analytics-dev\.js/);
+  });
+});

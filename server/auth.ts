@@ -1,0 +1,559 @@
+/**
+ * The accounts API of the contract (sign-in, registration, social sign-in, email verification, password reset,
+ * account deletion, profile update, device linking) and the TV side of device linking, which is not in the contract:
+ *
+ *   POST /api/auth/device-code          (keyed) → { data: { code, expires_in } }: a 6-character code (A–Z, 2–9)
+ *                                        for 10 minutes; 403 when the channel's auth.remote_auth is off
+ *   GET  /api/auth/device-code/{code}   (keyed, the same api key only) → { data: { status: 'pending', expires_in }
+ *                                        | { status: 'linked', email, token? } | { status: 'expired' } }; the TV's
+ *                                        own bearer token comes once, with the first answer after linking
+ *
+ * Rules: passwords are scrypt hashes (accounts.ts); tokens, reset and deletion links are stored only as SHA-256;
+ * verification links are signed with HMAC-SHA256 under a per-database secret; nothing here logs a token or
+ * password. Failed sign-ins are throttled per email and client address (5 in 60 s), and per account across all
+ * addresses (20 in 15 minutes), each answering 422 because the client treats 429 as an api-key problem. Changing
+ * the password needs the current one and ends every other session of the account. A social sign-in that lands on
+ * an account nobody verified clears its password and ends its sessions: whoever registered the address first
+ * (perhaps not its owner) is out. Password reset and deletion links answer the same for an unknown email as for a
+ * wrong link, so neither form tells who has an account. A reset link is refused to a caller signed in with a live
+ * token ('You are already logged in'): it signs out first.
+ */
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { SqlValue } from 'sql.js';
+import { SOCIAL_PROVIDERS } from '../src/api/contract.js';
+import {
+  bearer,
+  createUser,
+  deleteUser,
+  endSessions,
+  hashPassword,
+  issueToken,
+  login,
+  logout,
+  tokenHash,
+  userByEmail,
+  userByToken,
+  userJson,
+  verifyPassword,
+} from './accounts.js';
+import type { ChannelDb, Row } from './db.js';
+import { Checks, refuse, truthy, type ApiRequest, type Handlers, type ServerOnlyRoute } from './handler.js';
+import { addressKey, HttpError } from './http.js';
+import { SlidingWindow } from './limits.js';
+import { sendEmail, siteLink } from './mail.js';
+import { redeemSocialCode } from './dev/social.js';
+
+/** Server messages (the API's standard texts where it has them). */
+export const MESSAGES = {
+  invalidLogin: 'Invalid email or password. Please try again.',
+  terms: 'You are not registered yet. Please accept terms and conditions and click Register to continue.',
+  emailTaken: 'The email has already been taken.',
+  wrongAuthData: 'Wrong auth data',
+  alreadyLoggedIn: 'You are already logged in',
+  verificationFailed: 'Verification failed',
+  alreadyVerified: 'Email already verified',
+  userNotFound: 'User not found',
+  resetExpired: 'Reset password key expired',
+  resetFailed: 'Reset password failed',
+  badDeviceCode: 'The code is invalid or has expired.',
+  devicesOff: 'Device linking is not enabled for this channel.',
+  deviceLinked: 'Your device is now linked.',
+  deletionLinkInvalid: 'The link to delete the account is invalid or has expired.',
+  currentPasswordRequired: 'The current password field is required.',
+  currentPasswordWrong: 'The current password is incorrect.',
+  tooManyAccounts: 'Too many accounts were created from this address. Please try again later.',
+} as const;
+
+/** The per-address throttle's message (the client reads the seconds out of it). */
+const throttledMessage = (seconds: number) => `Too many login attempts. Please try again in ${seconds} seconds.`;
+/** The per-account lock's message, in whole minutes. */
+function lockedMessage(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  return `This account is locked after too many failed sign-ins. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+}
+
+/** Lifetimes in seconds. */
+const LINK_TTL = 3600;
+const DEVICE_CODE_TTL = 600;
+/** Sign-in throttling: this many failures for one email and address within the window lock it until they age out. */
+const LOGIN_MAX_FAILURES = 5;
+const LOGIN_WINDOW = 60;
+/** And this many for one account from any addresses (someone spreading guesses over many addresses). */
+const ACCOUNT_MAX_FAILURES = 20;
+const ACCOUNT_WINDOW = 15 * 60;
+/** New accounts one client address may create per window (each is a stored row; a campus may share an address). */
+const REGISTRATIONS_PER_ADDRESS = 50;
+const REGISTRATION_WINDOW = 10 * 60;
+const DEVICE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ23456789';
+
+export interface AuthContext {
+  db: ChannelDb;
+  /** HMAC key of the email verification links (kept in the database, so links survive a restart). */
+  verifySecret: string;
+  /** New accounts per client address per 10 minutes (default 50). */
+  registrationsPerAddress?: number;
+}
+
+type AuthEndpoint =
+  | 'login'
+  | 'logout'
+  | 'register'
+  | 'socialLogin'
+  | 'emailVerify'
+  | 'emailVerifyResend'
+  | 'passwordResetRequest'
+  | 'passwordReset'
+  | 'addSession'
+  | 'deleteAccount'
+  | 'deleteAccountConfirm'
+  | 'updateProfile';
+
+/** The site the emailed links point at: settings `site_url`, else this server as the client addressed it. */
+const siteOf = (r: ApiRequest) => r.settings().site_url?.trim() || r.origin;
+/** The channel's display name for emails. */
+const channelName = (r: ApiRequest) => r.settings().name ?? r.channelKey;
+const greeting = (user: Row) => `Hello${user.first_name ? ` ${String(user.first_name)}` : ''},`;
+
+/** A device code as typed by a viewer: case and separators do not matter. */
+const normaliseCode = (value: unknown) =>
+  typeof value === 'string' ? value.toUpperCase().replace(/[^A-Z0-9]/g, '') : '';
+
+/** The contract's accounts handlers. */
+export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
+  const { db } = ctx;
+  // In memory and bounded (limits.ts): a restart forgets them, which is fine for a reference server.
+  const throttle = new SlidingWindow(LOGIN_MAX_FAILURES, LOGIN_WINDOW);
+  const accountThrottle = new SlidingWindow(ACCOUNT_MAX_FAILURES, ACCOUNT_WINDOW);
+  const registrations = new SlidingWindow(
+    ctx.registrationsPerAddress ?? REGISTRATIONS_PER_ADDRESS,
+    REGISTRATION_WINDOW,
+  );
+
+  const verifySignature = (channelId: number, email: string, expires: number) =>
+    createHmac('sha256', ctx.verifySecret)
+      .update(`verify:${channelId}:${email.toLowerCase()}:${expires}`)
+      .digest('hex');
+
+  const session = (token: string, user: Row) => ({
+    data: { token, user: userJson(db.get('SELECT * FROM users WHERE id = ?', [user.id!])!) },
+  });
+
+  function sendVerification(r: ApiRequest, user: Row): void {
+    const email = String(user.email);
+    const expires = r.clock.now + LINK_TTL;
+    const link = siteLink(siteOf(r), '/verify-email', {
+      email,
+      expires,
+      signature: verifySignature(r.channelId, email, expires),
+    });
+    sendEmail(
+      db,
+      {
+        channelId: r.channelId,
+        to: email,
+        subject: `Verify your email address for ${channelName(r)}`,
+        text: `${greeting(user)}\n\nPlease confirm your email address by opening this link within 60 minutes:\n${link}\n\nIf you did not create an account, you can ignore this email.`,
+        links: [link],
+      },
+      r.clock.now,
+    );
+  }
+
+  /** A new one-time link token for a user (replacing any earlier one of that purpose); answers the token. */
+  function newLink(user: Row, purpose: 'reset' | 'delete', now: number): string {
+    const token = randomToken();
+    db.run('INSERT OR REPLACE INTO user_links (user_id, purpose, token_hash, expires_at) VALUES (?, ?, ?, ?)', [
+      user.id!,
+      purpose,
+      tokenHash(token),
+      now + LINK_TTL,
+    ]);
+    return token;
+  }
+
+  /** The stored link of a purpose when `token` matches it: 'expired' past its lifetime, undefined when unknown. */
+  function linkOf(user: Row, purpose: 'reset' | 'delete', token: string, now: number): 'valid' | 'expired' | undefined {
+    const row = db.get('SELECT token_hash, expires_at FROM user_links WHERE user_id = ? AND purpose = ?', [
+      user.id!,
+      purpose,
+    ]);
+    if (!row || !sameText(String(row.token_hash), tokenHash(token))) return undefined;
+    return Number(row.expires_at) > now ? 'valid' : 'expired';
+  }
+
+  return {
+    login: async (r) => {
+      const checks = new Checks(r.body);
+      const email = checks.text('email');
+      const password = checks.secret('password');
+      checks.done();
+      const account = `${r.channelId}|${email!.toLowerCase()}`;
+      const key = `${account}|${addressKey(r.ip)}`;
+      const now = r.clock.now;
+      const wait = throttle.wait(key, now);
+      if (wait > 0) throw refuse('email', throttledMessage(wait));
+      const locked = accountThrottle.wait(account, now);
+      if (locked > 0) throw refuse('email', lockedMessage(locked));
+      // Counted before the hash, taken back on success: guesses sent at once are all in flight together, and
+      // counting them only once answered would let a whole burst through.
+      throttle.record(key, now);
+      accountThrottle.record(account, now);
+      const signedIn = await login(db, r.channelId, email!, password!, now);
+      if (!signedIn) throw refuse('email', MESSAGES.invalidLogin);
+      throttle.clear(key);
+      accountThrottle.forgive(account, now);
+      return session(signedIn.token, signedIn.user);
+    },
+
+    logout: ({ req }) => {
+      const token = bearer(req.headers.authorization);
+      if (!token || !logout(db, token)) throw new HttpError(401, 'Unauthenticated.');
+      return { data: { message: 'Logged out.' } };
+    },
+
+    register: async (r) => {
+      const checks = new Checks(r.body);
+      const firstName = checks.text('first_name');
+      const lastName = checks.text('last_name');
+      const email = checks.email();
+      const password = checks.newPassword();
+      if (!truthy(r.body.terms)) checks.fail('terms', MESSAGES.terms);
+      if (email !== undefined && userByEmail(db, r.channelId, email)) checks.fail('email', MESSAGES.emailTaken);
+      checks.done();
+      // 422, not 429: the client reads 429 as an api-key problem.
+      const address = addressKey(r.ip);
+      if (registrations.wait(address, r.clock.now) > 0) throw refuse('email', MESSAGES.tooManyAccounts);
+      registrations.record(address, r.clock.now);
+      const user = await createUser(
+        db,
+        r.channelId,
+        { email: email!, password: password!, first_name: firstName, last_name: lastName, news: truthy(r.body.news) },
+        r.clock.now,
+      );
+      // Someone else may have registered the same address while the password was being hashed.
+      if (!user) throw refuse('email', MESSAGES.emailTaken);
+      sendVerification(r, user);
+      return session(issueToken(db, user.id!, r.clock.now), user);
+    },
+
+    socialLogin: async (r) => {
+      const provider = r.params.provider!;
+      if (!(SOCIAL_PROVIDERS as readonly string[]).includes(provider)) throw new HttpError(404, 'Provider not found.');
+      const checks = new Checks(r.body);
+      const code = checks.text('code');
+      const redirectUri = checks.text('redirect_uri');
+      checks.done();
+      const now = r.clock.now;
+      const profile = redeemSocialCode(db, r.channelId, provider, code!, redirectUri!, now);
+      if (!profile) throw refuse('code', MESSAGES.wrongAuthData);
+      let user = userByEmail(db, r.channelId, profile.email);
+      if (!user) {
+        user = await createUser(
+          db,
+          r.channelId,
+          {
+            email: profile.email,
+            password: null,
+            first_name: profile.first_name,
+            last_name: profile.last_name,
+            provider,
+            verifiedAt: now,
+          },
+          now,
+        );
+        if (!user) throw refuse('code', MESSAGES.wrongAuthData);
+      } else if (user.email_verified_at === null) {
+        // The provider vouches for the address, and nothing vouched for whoever registered it with a password: it
+        // may have been someone else, waiting for the owner to use the account. Their password, their open links and
+        // every session made with them end here; the owner can choose a password later by resetting it.
+        db.run(
+          'UPDATE users SET email_verified_at = ?, password_hash = NULL, temporary_password = 0, updated_at = ? WHERE id = ?',
+          [now, now, user.id!],
+        );
+        endSessions(db, user.id!);
+      }
+      return session(issueToken(db, user.id!, now), user);
+    },
+
+    emailVerify: (r) => {
+      const email = typeof r.body.email === 'string' ? r.body.email.trim() : '';
+      const expires = Number(r.body.expires);
+      const signature = typeof r.body.signature === 'string' ? r.body.signature : '';
+      if (
+        !email ||
+        !Number.isSafeInteger(expires) ||
+        !sameText(signature, verifySignature(r.channelId, email, expires))
+      ) {
+        throw new HttpError(422, MESSAGES.verificationFailed);
+      }
+      const user = userByEmail(db, r.channelId, email);
+      if (!user) throw new HttpError(422, MESSAGES.userNotFound);
+      if (user.email_verified_at !== null) throw new HttpError(422, MESSAGES.alreadyVerified);
+      if (expires <= r.clock.now) throw new HttpError(422, MESSAGES.verificationFailed);
+      db.run('UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?', [
+        r.clock.now,
+        r.clock.now,
+        user.id!,
+      ]);
+      return { data: { message: 'Your email address is verified.' } };
+    },
+
+    emailVerifyResend: (r) => {
+      const user = r.user();
+      if (user.email_verified_at !== null) throw new HttpError(422, MESSAGES.alreadyVerified);
+      sendVerification(r, user);
+      return { data: { message: `We sent a new link to ${String(user.email)}.` } };
+    },
+
+    passwordResetRequest: (r) => {
+      const checks = new Checks(r.body);
+      const email = checks.email();
+      checks.done();
+      const user = userByEmail(db, r.channelId, email!);
+      if (user) {
+        const link = siteLink(siteOf(r), '/password-reset', {
+          email: String(user.email),
+          token: newLink(user, 'reset', r.clock.now),
+        });
+        sendEmail(
+          db,
+          {
+            channelId: r.channelId,
+            to: String(user.email),
+            subject: `Reset your ${channelName(r)} password`,
+            text: `${greeting(user)}\n\nSomeone asked to reset the password of your account. To choose a new one, open this link within 60 minutes:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.`,
+            links: [link],
+          },
+          r.clock.now,
+        );
+      }
+      // The same answer either way, so the form does not tell who has an account.
+      return {
+        data: { message: 'If an account exists for this email address, we sent it a link to reset the password.' },
+      };
+    },
+
+    passwordReset: async (r) => {
+      // Auth pages are closed to signed-in users (spec section 6): a live session signs out before it uses a link,
+      // which stays valid meanwhile.
+      if (userByToken(db, r.channelId, bearer(r.req.headers.authorization), r.clock.now))
+        throw new HttpError(422, MESSAGES.alreadyLoggedIn);
+      const checks = new Checks(r.body);
+      const email = checks.email();
+      const token = checks.text('token');
+      const password = checks.newPassword();
+      checks.done();
+      const user = userByEmail(db, r.channelId, email!);
+      // An unknown email answers like a wrong link: the form must not tell who has an account.
+      if (!user) throw new HttpError(422, MESSAGES.resetFailed);
+      const now = r.clock.now;
+      const link = linkOf(user, 'reset', token!, now);
+      if (!link) throw new HttpError(422, MESSAGES.resetFailed);
+      db.run("DELETE FROM user_links WHERE user_id = ? AND purpose = 'reset'", [user.id!]);
+      if (link === 'expired') throw new HttpError(422, MESSAGES.resetExpired);
+      const passwordHash = await hashPassword(password!);
+      // The account may have been deleted while the password was hashed.
+      if (!db.get('SELECT 1 AS ok FROM users WHERE id = ?', [user.id!])) throw new HttpError(422, MESSAGES.resetFailed);
+      // Following the emailed link proves the address too. Every session ends: whoever had the old password is out.
+      db.run(
+        'UPDATE users SET password_hash = ?, temporary_password = 0, email_verified_at = coalesce(email_verified_at, ?), updated_at = ? WHERE id = ?',
+        [passwordHash, now, now, user.id!],
+      );
+      endSessions(db, user.id!);
+      return { data: { message: 'Your password has been changed. You can sign in with the new one.' } };
+    },
+
+    addSession: (r) => {
+      const user = r.user();
+      if (!r.settings().auth.remote_auth) throw new HttpError(403, MESSAGES.devicesOff);
+      const checks = new Checks(r.body);
+      checks.text('code');
+      checks.done();
+      const now = r.clock.now;
+      const code = normaliseCode(r.body.code);
+      const row = db.get(
+        'SELECT code FROM device_codes WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL',
+        [code, r.channelId, now],
+      );
+      if (!row) throw refuse('code', MESSAGES.badDeviceCode);
+      db.run('UPDATE device_codes SET user_id = ?, linked_at = ? WHERE code = ?', [user.id!, now, code]);
+      sendEmail(
+        db,
+        {
+          channelId: r.channelId,
+          to: String(user.email),
+          subject: `A device was linked to your ${channelName(r)} account`,
+          text: `${greeting(user)}\n\nA device was just linked to your account with a code. If it was not you, change your password.`,
+          links: [],
+        },
+        now,
+      );
+      return { data: { message: MESSAGES.deviceLinked } };
+    },
+
+    deleteAccount: (r) => {
+      const user = r.user();
+      const link = siteLink(siteOf(r), '/confirm-account-deletion', {
+        email: String(user.email),
+        token: newLink(user, 'delete', r.clock.now),
+      });
+      sendEmail(
+        db,
+        {
+          channelId: r.channelId,
+          to: String(user.email),
+          subject: `Confirm the deletion of your ${channelName(r)} account`,
+          text: `${greeting(user)}\n\nTo delete your account and everything in it for good, open this link within 60 minutes and confirm:\n${link}\n\nIf you did not ask for this, ignore this email: nothing is deleted.`,
+          links: [link],
+        },
+        r.clock.now,
+      );
+      return {
+        data: { message: `We sent a link to ${String(user.email)}. Open it to confirm the deletion of your account.` },
+      };
+    },
+
+    deleteAccountConfirm: (r) => {
+      const checks = new Checks(r.body);
+      const email = checks.email();
+      const token = checks.text('token');
+      checks.done();
+      const user = userByEmail(db, r.channelId, email!);
+      // An unknown email answers like a wrong link, so the form does not tell who has an account.
+      if (!user || linkOf(user, 'delete', token!, r.clock.now) !== 'valid')
+        throw new HttpError(422, MESSAGES.deletionLinkInvalid);
+      deleteUser(db, user.id!);
+      return { data: { message: 'Your account has been deleted.' } };
+    },
+
+    updateProfile: async (r) => {
+      const user = r.user();
+      const body = r.body;
+      if (String(body._method ?? '').toLowerCase() !== 'patch')
+        throw new HttpError(405, 'Send _method=patch to update the profile.');
+      const checks = new Checks(body);
+      const updates: Record<string, SqlValue> = {};
+      for (const field of ['first_name', 'last_name']) {
+        if (!(field in body)) continue;
+        const value = checks.text(field);
+        if (value !== undefined && value.length > 255)
+          checks.fail(field, `The ${field.replace('_', ' ')} may not be greater than 255 characters.`);
+        else if (value !== undefined) updates[field] = value;
+      }
+      if ('gender' in body) {
+        const gender = typeof body.gender === 'string' ? body.gender.toUpperCase() : body.gender;
+        if (gender === null || gender === '') updates.gender = null;
+        else if (gender === 'M' || gender === 'W') updates.gender = gender;
+        else checks.fail('gender', 'The selected gender is invalid.');
+      }
+      if ('news' in body) updates.news = truthy(body.news) ? 1 : 0;
+      // A temporary password must be replaced before anything else is saved.
+      let newPassword: string | undefined;
+      const changesPassword =
+        Boolean(user.temporary_password) || (typeof body.password === 'string' && body.password !== '');
+      if (changesPassword) newPassword = checks.newPassword();
+      // A token alone (a borrowed device, a stolen token) must not be enough to lock the owner out: a password
+      // change names the current one. Accounts made by social sign-in have none to name.
+      const current = typeof body.current_password === 'string' ? body.current_password : '';
+      if (changesPassword && user.password_hash !== null && current === '')
+        checks.fail('current_password', MESSAGES.currentPasswordRequired);
+      checks.done();
+      if (
+        changesPassword &&
+        user.password_hash !== null &&
+        !(await verifyPassword(current, String(user.password_hash)))
+      ) {
+        throw refuse('current_password', MESSAGES.currentPasswordWrong);
+      }
+      if (newPassword !== undefined) {
+        updates.password_hash = await hashPassword(newPassword);
+        updates.temporary_password = 0;
+      }
+      // Hashing took a while: if this session ended meanwhile (a social sign-in cleared a pre-registered account,
+      // another password change, a deletion), nothing is written.
+      const token = bearer(r.req.headers.authorization);
+      const still = userByToken(db, r.channelId, token, r.clock.now);
+      if (!still || still.id !== user.id || still.password_hash !== user.password_hash)
+        throw new HttpError(401, 'Unauthenticated.');
+      const columns = Object.keys(updates);
+      if (columns.length > 0) {
+        db.run(`UPDATE users SET ${columns.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
+          ...columns.map((c) => updates[c]!),
+          r.clock.now,
+          user.id!,
+        ]);
+      }
+      // Every other session ends (this one stays signed in); so do open links and uncollected device codes.
+      if (newPassword !== undefined) endSessions(db, user.id!, token);
+      return { data: userJson(db.get('SELECT * FROM users WHERE id = ?', [user.id!])!) };
+    },
+  };
+}
+
+/** The TV side of device linking (not in the contract; see the file comment). */
+export function deviceRoutes(ctx: AuthContext): ServerOnlyRoute[] {
+  const { db } = ctx;
+  return [
+    {
+      name: 'deviceCode',
+      method: 'POST',
+      path: 'auth/device-code',
+      keyless: false,
+      handler: (r) => {
+        if (!r.settings().auth.remote_auth) throw new HttpError(403, MESSAGES.devicesOff);
+        const now = r.clock.now;
+        db.run('DELETE FROM device_codes WHERE expires_at <= ?', [now]);
+        let code = '';
+        do {
+          code = Array.from({ length: 6 }, () => DEVICE_ALPHABET[randomInt(DEVICE_ALPHABET.length)]).join('');
+        } while (db.get('SELECT 1 AS taken FROM device_codes WHERE code = ?', [code]));
+        db.run('INSERT INTO device_codes (code, channel_id, api_key_hash, expires_at) VALUES (?, ?, ?, ?)', [
+          code,
+          r.channelId,
+          tokenHash(r.apiKey ?? ''),
+          now + DEVICE_CODE_TTL,
+        ]);
+        return { data: { code, expires_in: DEVICE_CODE_TTL } };
+      },
+    },
+    {
+      name: 'deviceCodeStatus',
+      method: 'GET',
+      path: 'auth/device-code/{code}',
+      keyless: false,
+      handler: (r) => {
+        const code = normaliseCode(r.params.code);
+        // Only the api key that asked for the code may poll it: a code read off the screen gets nobody a token.
+        const row = db.get('SELECT * FROM device_codes WHERE code = ? AND channel_id = ? AND api_key_hash = ?', [
+          code,
+          r.channelId,
+          tokenHash(r.apiKey ?? ''),
+        ]);
+        if (!row) throw new HttpError(404, MESSAGES.badDeviceCode);
+        const now = r.clock.now;
+        if (row.user_id !== null) {
+          const user = db.get('SELECT id, email FROM users WHERE id = ?', [row.user_id!]);
+          if (!user) throw new HttpError(404, MESSAGES.badDeviceCode);
+          const data: Record<string, unknown> = { status: 'linked', email: String(user.email) };
+          if (!row.token_issued) {
+            db.run('UPDATE device_codes SET token_issued = 1 WHERE code = ?', [code]);
+            data.token = issueToken(db, user.id!, now);
+          }
+          return { data };
+        }
+        const left = Number(row.expires_at) - now;
+        return { data: left > 0 ? { status: 'pending', expires_in: left } : { status: 'expired' } };
+      },
+    },
+  ];
+}
+
+/** 32 random bytes as hex: the secret part of an emailed link. */
+const randomToken = () => randomBytes(32).toString('hex');
+
+/** Constant-time comparison of two texts. */
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

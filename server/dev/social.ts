@@ -1,0 +1,256 @@
+/**
+ * Local stand-ins for the social providers' authorize pages, so the whole social sign-in round trip runs offline:
+ *
+ *   GET  /__social/{google|facebook}/authorize?client_id&redirect_uri&response_type=code&scope&state
+ *        a small HTML form (no inline script or style: the demo CSP applies) with an email (prefilled
+ *        social.fan@example.com), a first and last name, "Continue" and "Cancel"
+ *   POST /__social/{provider}/authorize   (the form) Continue: 303 to `redirect_uri?code&state`; Cancel: 303 to
+ *        `redirect_uri?error=access_denied&state`
+ *
+ * These pages let anyone sign in as any email address: they exist only in dev mode (exposure.ts), and each page
+ * says in a banner that it is a test stand-in. Like a real provider, the page checks the request before anything
+ * else: the client_id must be one of a channel's `settings.social.{provider}.client_id`, response_type `code`, and
+ * redirect_uri exactly `{site}/auth/login/{provider}/callback` for one of the channel's configured sites (its
+ * `site_url`, else this server's public origin; in dev mode also the demo's CMS host), as a real provider matches
+ * the redirect URIs registered for its client. Otherwise it shows an error page and redirects nowhere (no open
+ * redirect, and no code handed to another host). Codes are one-time, live 5 minutes, and are bound to their
+ * channel, provider and redirect_uri; the channel API's `POST v2/auth/social/{provider}` redeems them (auth.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SOCIAL_PROVIDERS, type SocialProvider } from '../../src/api/contract.js';
+import { tokenHash } from '../accounts.js';
+import type { ChannelDb } from '../db.js';
+import { EMAIL_MESSAGE, isEmail } from '../handler.js';
+import { readBody } from '../http.js';
+import { html, seeOther as redirect, standInPage } from './stand-in-page.js';
+
+/** How long a code may wait before it is redeemed, in seconds. */
+const CODE_TTL = 300;
+const NAMES: Record<SocialProvider, string> = { google: 'Google', facebook: 'Facebook' };
+
+export interface SocialContext {
+  db: ChannelDb;
+  /** UNIX seconds now. */
+  now(): number;
+  bundleOrigin(): string;
+  /** The sites whose callbacks a channel's codes may go back to (origins, or site URLs with a base path). */
+  sites(channelId: number): string[];
+}
+
+/** The one redirect URI a provider accepts for a site. */
+export function callbackOf(site: string, provider: SocialProvider): string {
+  const url = new URL(site);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/auth/login/${provider}/callback`;
+  url.search = '';
+  url.hash = '';
+  return url.href;
+}
+
+/** What a redeemed code says about the person who signed in at the provider. */
+export interface SocialProfile {
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+/** The authorize request's parameters. */
+interface AuthorizeRequest {
+  client_id: string;
+  redirect_uri: string;
+  response_type: string;
+  scope: string;
+  state: string;
+}
+
+const isProvider = (name: string): name is SocialProvider => (SOCIAL_PROVIDERS as readonly string[]).includes(name);
+
+/** Answers a /__social/ request; false when the path is not one of them. */
+export async function handleSocial(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: SocialContext,
+): Promise<boolean> {
+  const m = /^\/__social\/([^/]+)\/authorize\/?$/.exec(url.pathname);
+  if (!m) return false;
+  const provider = m[1]!;
+  if (!isProvider(provider)) {
+    page(
+      res,
+      ctx,
+      404,
+      'Unknown provider',
+      `<p class="stand-in-error" role="alert">There is no stand-in for "${html(provider)}".</p>`,
+    );
+    return true;
+  }
+  const body = req.method === 'POST' ? await readBody(req) : {};
+  const field = (name: string) => {
+    const value = body[name] ?? url.searchParams.get(name);
+    return typeof value === 'string' ? value : '';
+  };
+  const request: AuthorizeRequest = {
+    client_id: field('client_id'),
+    redirect_uri: field('redirect_uri'),
+    response_type: field('response_type'),
+    scope: field('scope'),
+    state: field('state'),
+  };
+  const problem = checkRequest(ctx, provider, request);
+  if (typeof problem === 'string') {
+    page(
+      res,
+      ctx,
+      400,
+      'Sign-in request refused',
+      `<p class="stand-in-error" role="alert">${html(problem)}</p><p>Nothing was sent back to the site.</p>`,
+    );
+    return true;
+  }
+  if (req.method === 'POST' && field('action') === 'cancel') {
+    redirect(res, request.redirect_uri, { error: 'access_denied', state: request.state });
+    return true;
+  }
+  const profile = {
+    email: field('email').trim(),
+    first_name: field('first_name').trim() || null,
+    last_name: field('last_name').trim() || null,
+  };
+  if (req.method === 'POST') {
+    if (isEmail(profile.email)) {
+      const code = issueCode(ctx.db, problem.channelId, provider, profile, request.redirect_uri, ctx.now());
+      redirect(res, request.redirect_uri, { code, state: request.state });
+      return true;
+    }
+    form(res, ctx, provider, request, profile, 422, EMAIL_MESSAGE);
+    return true;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  form(res, ctx, provider, request, { email: 'social.fan@example.com', first_name: 'Social', last_name: 'Fan' }, 200);
+  return true;
+}
+
+/** The reason a request is refused, or the channel whose client it is. */
+function checkRequest(
+  ctx: SocialContext,
+  provider: SocialProvider,
+  request: AuthorizeRequest,
+): string | { channelId: number } {
+  const channelId = request.client_id ? channelOfClient(ctx.db, provider, request.client_id) : undefined;
+  if (channelId === undefined)
+    return `The client_id "${request.client_id}" is not a ${NAMES[provider]} client of any channel.`;
+  if (request.response_type !== 'code') return 'Only response_type=code is supported.';
+  const allowed = ctx.sites(channelId).map((site) => callbackOf(site, provider));
+  if (!allowed.includes(request.redirect_uri)) {
+    return `The redirect_uri must be exactly one of this client's callbacks: ${allowed.join(', ')}.`;
+  }
+  if (!request.state) return 'The state parameter is required.';
+  return { channelId };
+}
+
+/** The channel whose settings name this client id for the provider. */
+function channelOfClient(db: ChannelDb, provider: SocialProvider, clientId: string): number | undefined {
+  for (const row of db.all('SELECT channel_id, json FROM settings ORDER BY channel_id')) {
+    const settings = JSON.parse(String(row.json)) as {
+      social?: Record<string, { client_id?: string } | undefined> | null;
+    };
+    if (settings.social?.[provider]?.client_id === clientId) return Number(row.channel_id);
+  }
+  return undefined;
+}
+
+/** Stores a new one-time code (only its SHA-256) and answers it. */
+function issueCode(
+  db: ChannelDb,
+  channelId: number,
+  provider: SocialProvider,
+  profile: SocialProfile,
+  redirectUri: string,
+  now: number,
+): string {
+  const code = randomBytes(24).toString('hex');
+  db.run('DELETE FROM social_codes WHERE expires_at <= ?', [now]);
+  db.run(
+    'INSERT INTO social_codes (code_hash, channel_id, provider, email, first_name, last_name, redirect_uri, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [
+      tokenHash(code),
+      channelId,
+      provider,
+      profile.email,
+      profile.first_name,
+      profile.last_name,
+      redirectUri,
+      now + CODE_TTL,
+    ],
+  );
+  return code;
+}
+
+/**
+ * Redeems a code for the channel's API: the profile, or undefined when the code is unknown, expired, of another
+ * channel or provider, or was issued for another redirect_uri. A code found is spent whatever the outcome.
+ */
+export function redeemSocialCode(
+  db: ChannelDb,
+  channelId: number,
+  provider: string,
+  code: string,
+  redirectUri: string,
+  now: number,
+): SocialProfile | undefined {
+  const hash = tokenHash(code);
+  const row = db.get('SELECT * FROM social_codes WHERE code_hash = ?', [hash]);
+  if (!row) return undefined;
+  db.run('DELETE FROM social_codes WHERE code_hash = ?', [hash]);
+  const valid =
+    Number(row.channel_id) === channelId &&
+    row.provider === provider &&
+    row.redirect_uri === redirectUri &&
+    Number(row.expires_at) > now;
+  if (!valid) return undefined;
+  return {
+    email: String(row.email),
+    first_name: row.first_name === null ? null : String(row.first_name),
+    last_name: row.last_name === null ? null : String(row.last_name),
+  };
+}
+
+/** The consent form: the request travels in hidden fields and posts back to this same path. */
+function form(
+  res: ServerResponse,
+  ctx: SocialContext,
+  provider: SocialProvider,
+  request: AuthorizeRequest,
+  profile: { email: string; first_name: string | null; last_name: string | null },
+  status: number,
+  error?: string,
+): void {
+  const hidden = Object.entries(request)
+    .map(([name, value]) => `<input type="hidden" name="${name}" value="${html(value)}">`)
+    .join('');
+  const input = (name: string, label: string, value: string | null, type = 'text', extra = '') =>
+    `<label class="stand-in-field">${label} <input type="${type}" name="${name}" value="${html(value ?? '')}"${extra}></label>`;
+  const site = new URL(request.redirect_uri).host;
+  page(
+    res,
+    ctx,
+    status,
+    `Sign in with ${NAMES[provider]}`,
+    `<form method="post" class="stand-in" novalidate>
+${hidden}
+<p class="stand-in-warning" role="note"><strong>Not ${NAMES[provider]}:</strong> anyone can sign in here as any email address. Never run dev mode where others can reach the server.</p>
+<p>This page stands in for ${NAMES[provider]} so the demo runs offline. <strong>${html(site)}</strong> asks to sign you in with this account${request.scope ? ` (scope: ${html(request.scope)})` : ''}.</p>
+${error ? `<p class="stand-in-error" role="alert" id="email-error">${html(error)}</p>` : ''}
+${input('email', 'Email', profile.email, 'email', ` autocomplete="email" required${error ? ' aria-invalid="true" aria-describedby="email-error"' : ''}`)}
+${input('first_name', 'First name', profile.first_name, 'text', ' autocomplete="given-name"')}
+${input('last_name', 'Last name', profile.last_name, 'text', ' autocomplete="family-name"')}
+<p class="stand-in-actions"><button type="submit" name="action" value="continue">Continue</button>
+<button type="submit" name="action" value="cancel">Cancel</button></p>
+</form>`,
+  );
+}
+
+function page(res: ServerResponse, ctx: SocialContext, status: number, title: string, content: string): void {
+  standInPage(res, ctx.bundleOrigin(), status, title, content);
+}

@@ -1,0 +1,178 @@
+/**
+ * The API's routing table and the one path every `/api/` request takes: find the route (contract endpoints, plus
+ * the calls this server answers that the contract does not list), resolve the channel from the right key (a
+ * channel key on keyless calls, an api key on the rest), build the request as handlers see it (handler.ts), run
+ * the handler and send its answer.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { endpoints, NO_KEY_MESSAGE, Settings, type EndpointName } from '../src/api/contract.js';
+import { accessFor, bearer, userByToken, type Access } from './accounts.js';
+import { viewerOf } from './catalog-api.js';
+import type { Channels } from './channel-api.js';
+import type { ChannelDb, Row } from './db.js';
+import type { Clock, EventView } from './events.js';
+import type { ApiRequest, Handler, ServerOnlyRoute } from './handler.js';
+import { decodePathPart, HttpError, readBody, sendJson, sendText } from './http.js';
+import { API_KEY_TOUCH_SECONDS } from './maintenance.js';
+import type { MediaServer } from './streams.js';
+import type { Origins } from './types.js';
+
+/** The answer to a call an account with a temporary password may not make yet. */
+const TEMPORARY_PASSWORD_LOCK = 'Choose a new password first: you signed in with a temporary password.';
+/** What an account with a temporary password may still do (the server-side half of the lock). */
+const TEMPORARY_PASSWORD_ALLOWS = new Set(['profile', 'userAccess', 'updateProfile', 'logout']);
+
+/** What the API needs from the server around it. */
+export interface ApiContext {
+  db: ChannelDb;
+  /** A handler for every contract endpoint. */
+  handlers: Record<EndpointName, Handler>;
+  /** Routes the contract does not list (the TV side of device linking). */
+  serverOnly: ServerOnlyRoute[];
+  clock(): Clock;
+  origins: Origins;
+  /** The client's address. */
+  addressOf(req: IncomingMessage): string;
+  channels: Pick<Channels, 'byKey' | 'media' | 'settingsOf'>;
+  /** Signs the playback URLs of the events a request sees. */
+  mediaServer: MediaServer;
+  /** The test recording's length in whole seconds (what a finished event's duration shows). */
+  recordingSeconds: number;
+  /** Runs before every handler (payments settle what fell due before anything reads orders or access). */
+  beforeEach(): void;
+}
+
+/** Runs one /api/ request; `apiPath` is the path after `/api/`, without trailing slashes. */
+export type ApiHandler = (req: IncomingMessage, res: ServerResponse, url: URL, apiPath: string) => Promise<void>;
+
+/** Compiles `events/{id}`-style contract paths to matchers. */
+function compilePath(path: string): { regex: RegExp; names: string[] } {
+  const names: string[] = [];
+  // Contract paths hold only letters, '-', '/' and {name} placeholders, so no other escaping is needed.
+  const source = path.replace(/\{(\w+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { regex: new RegExp(`^${source}$`), names };
+}
+
+const noKey = (field: 'api_key' | 'channel_key') =>
+  new HttpError(403, NO_KEY_MESSAGE, {
+    [field]: [field === 'api_key' ? 'The api key is invalid.' : 'The channel key is invalid.'],
+  });
+
+/** Builds the routing table once and answers the API's requests with it. */
+export function createApi(ctx: ApiContext): ApiHandler {
+  const { db, channels, mediaServer, origins } = ctx;
+  const routes = [
+    ...(Object.keys(endpoints) as EndpointName[]).map((name) => ({
+      name,
+      ...endpoints[name],
+      handler: ctx.handlers[name],
+    })),
+    // Calls this server answers that the contract does not list: the TV side of device linking.
+    ...ctx.serverOnly,
+  ]
+    .map((route) => ({ ...route, ...compilePath(route.path) }))
+    // Fixed paths first, so `events/favorite` is not taken for `events/{id}` (sort is stable: the rest keep order).
+    .sort((a, b) => a.names.length - b.names.length);
+
+  return async (req, res, url, apiPath) => {
+    const method = req.method ?? 'GET';
+    let route: (typeof routes)[number] | undefined;
+    let params: Record<string, string> = {};
+    for (const candidate of routes) {
+      const m = candidate.regex.exec(apiPath);
+      if (!m || candidate.method !== method) continue;
+      route = candidate;
+      params = Object.fromEntries(candidate.names.map((n, i) => [n, decodePathPart(m[i + 1] ?? '')]));
+      break;
+    }
+    if (!route) throw new HttpError(404, 'Not found.');
+
+    const body = await readBody(req);
+    const query = url.searchParams;
+    // Keys travel in the query on GET and DELETE, in the body otherwise.
+    const fromBody = method !== 'GET' && method !== 'DELETE';
+    const keyOf = (name: string): unknown => (fromBody ? body[name] : (query.get(name) ?? undefined));
+
+    let channel: Row | undefined;
+    const apiKey = route.keyless ? undefined : keyOf('api_key');
+    if (route.keyless) {
+      let key = keyOf('channel_key');
+      // A log entry names its channel itself; accept that when the poster did not add channel_key.
+      if (key === undefined && route.name === 'log') key = body.channel;
+      channel = channels.byKey(key);
+      if (!channel) throw noKey('channel_key');
+    } else {
+      channel =
+        typeof apiKey === 'string' && apiKey !== ''
+          ? db.get(
+              'SELECT c.id, c.channel_key, c.name, k.last_used_at FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?',
+              [apiKey],
+            )
+          : undefined;
+      if (!channel) throw noKey('api_key');
+      // Keys in use are kept; idle ones are pruned (maintenance.ts). Written at most once an hour per key.
+      const seconds = ctx.clock().now;
+      if (Number(channel.last_used_at) < seconds - API_KEY_TOUCH_SECONDS)
+        db.run('UPDATE api_keys SET last_used_at = ? WHERE api_key = ?', [seconds, apiKey as string]);
+    }
+
+    const channelId = Number(channel.id);
+    const origin = origins.bundle;
+    const now = ctx.clock();
+    let access: Access | undefined;
+    let view: EventView | undefined;
+    let settings: Settings | undefined;
+    // The bearer token's user, looked up once per request (access and user both need it).
+    let tokenUser: { row: Row | undefined } | undefined;
+    const userOfToken = () =>
+      (tokenUser ??= { row: userByToken(db, channelId, bearer(req.headers.authorization), now.now) }).row;
+    const r: ApiRequest = {
+      req,
+      method,
+      url,
+      query,
+      body,
+      params,
+      channelId,
+      channelKey: String(channel.channel_key),
+      apiKey: typeof apiKey === 'string' ? apiKey : undefined,
+      ip: ctx.addressOf(req),
+      origin,
+      media: channels.media,
+      clock: now,
+      settings: () => (settings ??= Settings.parse(channels.settingsOf(channelId))),
+      // A missing, unknown or expired token is a guest: public calls still answer, user() answers 401. So is an
+      // account that must still replace its temporary password: it has no rights until it does.
+      access: () => {
+        if (access) return access;
+        const user = userOfToken();
+        return (access = accessFor(db, user?.temporary_password ? undefined : user, now.now));
+      },
+      user: () => {
+        const user = userOfToken();
+        if (!user) throw new HttpError(401, 'Unauthenticated.');
+        // The browser keeps such an account on its edit screen; the server holds the same line for any client.
+        if (user.temporary_password && !TEMPORARY_PASSWORD_ALLOWS.has(route.name))
+          throw new HttpError(403, TEMPORARY_PASSWORD_LOCK);
+        return user;
+      },
+      view: () =>
+        (view ??= {
+          clock: now,
+          origin,
+          canWatch: r.access().canWatch,
+          streams: !r.access().user?.is_geo_blocked,
+          streamUrl: (stream) => mediaServer.signedUrl(origin, stream, viewerOf(r)),
+          recordingSeconds: ctx.recordingSeconds,
+        }),
+    };
+    ctx.beforeEach();
+    const result = await route.handler(r);
+    if ('raw' in result && typeof result.raw === 'string') sendText(res, 200, result.raw);
+    else if ('status' in result && 'body' in result) sendJson(res, Number(result.status ?? 200), result.body);
+    else sendJson(res, 200, result);
+  };
+}
