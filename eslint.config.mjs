@@ -179,6 +179,18 @@ export default tseslint.config(
     },
   },
   {
+    // The channel server answers a request only once its writes are committed: every statement is awaited. A
+    // promise left floating, or tested as if it were its value (`if (db.get(...))`), is an error, found by types.
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*.test.ts', 'server/test-helpers.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     // The server tests read answers loosely (`body: any`) and check their shapes against the contract instead.
     files: ['server/*.test.ts', 'server/test-helpers.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

@@ -52,6 +52,7 @@ const servers = await Promise.all(
       distDir,
       rateLimitMax: 1_000_000,
       apiKeyRateMax: 1_000_000,
+      databaseTemplates: join(import.meta.dirname, '..', '.cache', 'db-templates'),
     }),
   ),
 );

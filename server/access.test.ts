@@ -32,10 +32,10 @@ describe('sign-in', () => {
       [ACCOUNTS.buyer, 'Ben', 'M', ['watch']],
     );
     // Only the token's SHA-256 is stored.
-    const stored = h.server.db.all('SELECT token_hash FROM tokens').map((r) => String(r.token_hash));
+    const stored = (await h.server.db.all('SELECT token_hash FROM tokens')).map((r) => String(r.token_hash));
     ok(stored.includes(createHash('sha256').update(token).digest('hex')) && !stored.includes(token));
     const hash = String(
-      h.server.db.get('SELECT password_hash FROM users WHERE email = ?', [ACCOUNTS.buyer])!.password_hash,
+      (await h.server.db.get('SELECT password_hash FROM users WHERE email = ?', [ACCOUNTS.buyer]))!.password_hash,
     );
     assert.match(hash, /^scrypt\$16384\$8\$1\$[\w+/=]+\$[\w+/=]+$/);
 
@@ -161,36 +161,40 @@ describe('the watch right', () => {
     );
     assert.equal(clip.status, 403, 'no clipping right either');
     // Given the right back, the same account watches what it holds.
-    const id = h.server.db.get('SELECT id FROM users WHERE email = ?', [ACCOUNTS.suspended])!.id!;
-    h.server.db.run('UPDATE users SET capabilities_json = ? WHERE id = ?', ['["watch"]', id]);
+    const id = (await h.server.db.get('SELECT id FROM users WHERE email = ?', [ACCOUNTS.suspended]))!.id!;
+    await h.server.db.run('UPDATE users SET capabilities_json = ? WHERE id = ?', ['["watch"]', id]);
     try {
       const event = await h.event('paid-live', 'suspended');
       assert.equal(event.has_access, true);
       ok(Harness.mediaUrl(event, 'live'));
     } finally {
-      h.server.db.run('UPDATE users SET capabilities_json = ? WHERE id = ?', ['[]', id]);
+      await h.server.db.run('UPDATE users SET capabilities_json = ? WHERE id = ?', ['[]', id]);
     }
   });
 });
 
 describe('team passes and their teams', () => {
-  test("a team pass covers the team's own teams (its children) too", () => {
+  test("a team pass covers the team's own teams (its children) too", async () => {
     const db = h.server.db;
-    const id = (alias: string) => Number(db.get('SELECT id FROM participants WHERE alias = ?', [alias])!.id);
-    const [parent, u21, other] = ['northfield-m-soccer', 'northfield-m-soccer-u21', 'lakeside-state-m-soccer'].map(id);
-    const user = db.get('SELECT * FROM users WHERE email = ?', [ACCOUNTS.passholder])!;
-    const order = db.get('SELECT id, participant_id FROM orders WHERE user_id = ? AND participant_id IS NOT NULL', [
-      user.id!,
-    ])!;
+    const id = async (alias: string) =>
+      Number((await db.get('SELECT id FROM participants WHERE alias = ?', [alias]))!.id);
+    const [parent, u21, other] = await Promise.all(
+      ['northfield-m-soccer', 'northfield-m-soccer-u21', 'lakeside-state-m-soccer'].map(id),
+    );
+    const user = (await db.get('SELECT * FROM users WHERE email = ?', [ACCOUNTS.passholder]))!;
+    const order = (await db.get(
+      'SELECT id, participant_id FROM orders WHERE user_id = ? AND participant_id IS NOT NULL',
+      [user.id!],
+    ))!;
     const game = (team: number) => ({ id: 999_999, type: 'paid', categoryId: null, participants: [team] });
-    db.run('UPDATE orders SET participant_id = ? WHERE id = ?', [parent!, order.id!]);
+    await db.run('UPDATE orders SET participant_id = ? WHERE id = ?', [parent!, order.id!]);
     try {
-      const access = accessFor(db, user, Math.floor(h.nowMs / 1000));
+      const access = await accessFor(db, user, Math.floor(h.nowMs / 1000));
       assert.equal(access.canWatch(game(parent!)), true);
       assert.equal(access.canWatch(game(u21!)), true, "the pass's team's U21 squad");
       assert.equal(access.canWatch(game(other!)), false);
     } finally {
-      db.run('UPDATE orders SET participant_id = ? WHERE id = ?', [order.participant_id!, order.id!]);
+      await db.run('UPDATE orders SET participant_id = ? WHERE id = ?', [order.participant_id!, order.id!]);
     }
   });
 });

@@ -3,32 +3,31 @@
  * and Transaction shapes (the user's clips are clips.ts). Lists are paginated like the offers
  * (20 by default, `limit`/`offset`, everything with `no_limit=1`), newest first.
  */
-import type { SqlValue } from 'sql.js';
-import type { ChannelDb, Row } from './db.js';
+import type { ChannelDb, Row, SqlValue } from './db.js';
 import { idOf, listWindow, numberOrNull, textOrNull, type ApiRequest, type Handlers } from './handler.js';
 import { HttpError } from './http.js';
 
 /** The product an order is for, as Order.product (the name included) from its type and ids. */
-function productOf(
+async function productOf(
   db: ChannelDb,
   order: Row,
-): {
+): Promise<{
   id: number;
   name: string | null;
   event_category_id: number | null;
   participant_id: number | null;
   offer?: string;
-} {
+}> {
   const id = Number(order.product_id);
   const participant_id = numberOrNull(order.participant_id);
   if (order.type === 'event') {
-    const event = db.get('SELECT name, category_id FROM events WHERE id = ?', [id]);
+    const event = await db.get('SELECT name, category_id FROM events WHERE id = ?', [id]);
     return { id, name: textOrNull(event?.name), event_category_id: numberOrNull(event?.category_id), participant_id };
   }
   if (order.type === 'package') {
-    const pkg = db.get('SELECT name FROM packages WHERE id = ?', [id]);
+    const pkg = await db.get('SELECT name FROM packages WHERE id = ?', [id]);
     // The package's top category (its link table also lists the subcategories it covers).
-    const top = db.get(
+    const top = await db.get(
       `SELECT pc.category_id FROM package_categories pc JOIN categories c ON c.id = pc.category_id
        WHERE pc.package_id = ? AND (c.parent_id IS NULL OR c.parent_id NOT IN (SELECT category_id FROM package_categories WHERE package_id = ?))
        ORDER BY c.position, c.id LIMIT 1`,
@@ -36,7 +35,7 @@ function productOf(
     );
     return { id, name: textOrNull(pkg?.name), event_category_id: numberOrNull(top?.category_id), participant_id };
   }
-  const sub = db.get('SELECT name, offer FROM subscriptions WHERE id = ?', [id]);
+  const sub = await db.get('SELECT name, offer FROM subscriptions WHERE id = ?', [id]);
   return {
     id,
     name: textOrNull(sub?.name),
@@ -69,8 +68,8 @@ export function nextRenewal(start: number, offer: string, now: number): number {
 const isActive = (order: Row) => order.status === 'paid' && order.activity_status === 'active';
 
 /** An order row as the contract's Order. */
-export function orderJson(db: ChannelDb, order: Row, now: number): Record<string, unknown> {
-  const { offer, ...product } = productOf(db, order);
+export async function orderJson(db: ChannelDb, order: Row, now: number): Promise<Record<string, unknown>> {
+  const { offer, ...product } = await productOf(db, order);
   const subscription = order.type === 'subscription';
   // An auto-renewing subscription has no stored end: it lasts until cancelled, paid period by paid period.
   const renewing = subscription && isActive(order) && order.auto_renewal !== 'cancelled' && order.expires_at === null;
@@ -96,43 +95,42 @@ export function orderJson(db: ChannelDb, order: Row, now: number): Record<string
 }
 
 /** Rows of one of the user's tables, newest first, in the window the query asks for. */
-function userList(db: ChannelDb, r: ApiRequest, table: string, userId: SqlValue) {
-  const total = Number(db.get(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`, [userId])?.n ?? 0);
+async function userList(db: ChannelDb, r: ApiRequest, table: string, userId: SqlValue) {
+  const total = Number((await db.get(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`, [userId]))?.n ?? 0);
   const { meta, sqlLimit } = listWindow(r.query, total);
-  const rows = db.all(`SELECT * FROM ${table} WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
-    userId,
-    sqlLimit,
-    meta.offset,
-  ]);
+  const rows = await db.all(
+    `SELECT * FROM ${table} WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    [userId, sqlLimit, meta.offset],
+  );
   return { rows, meta };
 }
 
 /** The contract's handlers for the signed-in user's orders and transactions (clips are clips.ts). */
 export function accountDataHandlers(db: ChannelDb): Handlers<'orders' | 'order' | 'transactions'> {
   return {
-    orders: (r) => {
-      const { rows, meta } = userList(db, r, 'orders', r.user().id!);
-      return { data: rows.map((row) => orderJson(db, row, r.clock.now)), meta };
+    orders: async (r) => {
+      const { rows, meta } = await userList(db, r, 'orders', (await r.user()).id!);
+      return { data: await Promise.all(rows.map((row) => orderJson(db, row, r.clock.now))), meta };
     },
-    order: (r) => {
-      const user = r.user();
+    order: async (r) => {
+      const user = await r.user();
       const id = idOf(r.params.id);
       const row =
-        id === undefined ? undefined : db.get('SELECT * FROM orders WHERE id = ? AND user_id = ?', [id, user.id!]);
+        id === undefined
+          ? undefined
+          : await db.get('SELECT * FROM orders WHERE id = ? AND user_id = ?', [id, user.id!]);
       // Someone else's order is as unknown as a missing one.
       if (!row) throw new HttpError(404, 'Order not found.');
-      return { data: orderJson(db, row, r.clock.now) };
+      return { data: await orderJson(db, row, r.clock.now) };
     },
-    transactions: (r) => {
-      const { rows, meta } = userList(db, r, 'transactions', r.user().id!);
+    transactions: async (r) => {
+      const { rows, meta } = await userList(db, r, 'transactions', (await r.user()).id!);
       const names = new Map<number, string | null>();
-      const nameOf = (orderId: number) => {
-        if (!names.has(orderId)) {
-          const order = db.get('SELECT * FROM orders WHERE id = ?', [orderId]);
-          names.set(orderId, order ? productOf(db, order).name : null);
-        }
-        return names.get(orderId)!;
-      };
+      for (const orderId of new Set(rows.map((row) => Number(row.order_id)))) {
+        const order = await db.get('SELECT * FROM orders WHERE id = ?', [orderId]);
+        names.set(orderId, order ? (await productOf(db, order)).name : null);
+      }
+      const nameOf = (orderId: number) => names.get(orderId) ?? null;
       return {
         data: rows.map((row) => ({
           id: Number(row.id),

@@ -330,15 +330,17 @@ describe('account deletion', () => {
     );
     assert.equal((await get('profile', token)).status, 401);
     assert.equal((await post('v2/auth/login', { email, password: 'new-pass-1' })).status, 422);
-    assert.equal(h.server.db.get('SELECT count(*) AS n FROM users WHERE email = ?', [email])!.n, 0);
+    assert.equal((await h.server.db.get('SELECT count(*) AS n FROM users WHERE email = ?', [email]))!.n, 0);
     assert.equal(
-      h.server.db.get(
+      (await h.server.db.get(
         'SELECT count(*) AS n FROM favourites f LEFT JOIN users u ON u.id = f.user_id WHERE u.id IS NULL',
-      )!.n,
+      ))!.n,
       0,
     );
     assert.equal(
-      h.server.db.get('SELECT count(*) AS n FROM tokens t LEFT JOIN users u ON u.id = t.user_id WHERE u.id IS NULL')!.n,
+      (await h.server.db.get(
+        'SELECT count(*) AS n FROM tokens t LEFT JOIN users u ON u.id = t.user_id WHERE u.id IS NULL',
+      ))!.n,
       0,
     );
   });

@@ -15,8 +15,7 @@
  *   team pass for one of its teams), or an active subscription.
  */
 import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { SqlValue } from 'sql.js';
-import type { ChannelDb, Row } from './db.js';
+import type { ChannelDb, Row, SqlValue } from './db.js';
 import { HttpError } from './http.js';
 
 const SCRYPT = { N: 16384, r: 8, p: 1 };
@@ -97,24 +96,37 @@ export function bearer(header: string | undefined): string | undefined {
  * The user a bearer token belongs to, in this channel; undefined for no, unknown or expired tokens. A token in use
  * lives on: its end moves to TOKEN_TTL from now (at most once a day).
  */
-export function userByToken(db: ChannelDb, channelId: number, token: string | undefined, now: number): Row | undefined {
+export async function userByToken(
+  db: ChannelDb,
+  channelId: number,
+  token: string | undefined,
+  now: number,
+  nowMs = now * 1000,
+): Promise<Row | undefined> {
   if (!token) return undefined;
   const hash = tokenHash(token);
-  const row = db.get(
+  // The user, the token's end, and (users.payment_due_at) whether a payment of theirs fell due: routes.ts settles it.
+  const row = await db.get(
     `SELECT u.*, t.expires_at AS token_expires_at FROM tokens t JOIN users u ON u.id = t.user_id
      WHERE t.token_hash = ? AND u.channel_id = ? AND t.expires_at > ?`,
     [hash, channelId, now],
   );
   if (!row) return undefined;
   if (Number(row.token_expires_at) - now < TOKEN_TTL - TOKEN_REFRESH) {
-    db.run('UPDATE tokens SET last_used_at = ?, expires_at = ? WHERE token_hash = ?', [now, now + TOKEN_TTL, hash]);
+    await db.run('UPDATE tokens SET last_used_at = ?, expires_at = ? WHERE token_hash = ?', [
+      now,
+      now + TOKEN_TTL,
+      hash,
+    ]);
   }
   delete row.token_expires_at;
+  row.payment_due = row.payment_due_at !== null && Number(row.payment_due_at) <= nowMs;
+  delete row.payment_due_at;
   return row;
 }
 
 /** The user of a channel with this email (any case), if any. */
-export function userByEmail(db: ChannelDb, channelId: number, email: string): Row | undefined {
+export function userByEmail(db: ChannelDb, channelId: number, email: string): Promise<Row | undefined> {
   return db.get('SELECT * FROM users WHERE channel_id = ? AND lower(email) = lower(?)', [channelId, email.trim()]);
 }
 
@@ -122,17 +134,14 @@ export function userByEmail(db: ChannelDb, channelId: number, email: string): Ro
 export const MAX_TOKENS_PER_USER = 20;
 
 /** A new bearer token for a user: handed out once, stored only as its SHA-256. */
-export function issueToken(db: ChannelDb, userId: SqlValue, now: number): string {
+export async function issueToken(db: ChannelDb, userId: SqlValue, now: number): Promise<string> {
   const token = randomBytes(32).toString('hex');
-  db.run('INSERT INTO tokens (token_hash, user_id, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?)', [
-    tokenHash(token),
-    userId,
-    now,
-    now,
-    now + TOKEN_TTL,
-  ]);
-  db.run(
-    'DELETE FROM tokens WHERE user_id = ? AND rowid NOT IN (SELECT rowid FROM tokens WHERE user_id = ? ORDER BY rowid DESC LIMIT ?)',
+  await db.run(
+    'INSERT INTO tokens (token_hash, user_id, created_at, last_used_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+    [tokenHash(token), userId, now, now, now + TOKEN_TTL],
+  );
+  await db.run(
+    'DELETE FROM tokens WHERE user_id = ? AND id NOT IN (SELECT id FROM tokens WHERE user_id = ? ORDER BY id DESC LIMIT ?)',
     [userId, userId, MAX_TOKENS_PER_USER],
   );
   return token;
@@ -142,10 +151,10 @@ export function issueToken(db: ChannelDb, userId: SqlValue, now: number): string
  * Ends every way into an account but, optionally, one token: its sessions, its open emailed links, and device
  * codes linked to it whose TV has not collected its token yet (that TV would otherwise still get one later).
  */
-export function endSessions(db: ChannelDb, userId: SqlValue, keep?: string): void {
-  db.run('DELETE FROM tokens WHERE user_id = ? AND token_hash <> ?', [userId, keep ? tokenHash(keep) : '']);
-  db.run('DELETE FROM user_links WHERE user_id = ?', [userId]);
-  db.run('DELETE FROM device_codes WHERE user_id = ? AND token_issued = 0', [userId]);
+export async function endSessions(db: ChannelDb, userId: SqlValue, keep?: string): Promise<void> {
+  await db.run('DELETE FROM tokens WHERE user_id = ? AND token_hash <> ?', [userId, keep ? tokenHash(keep) : '']);
+  await db.run('DELETE FROM user_links WHERE user_id = ?', [userId]);
+  await db.run('DELETE FROM device_codes WHERE user_id = ? AND token_issued = 0', [userId]);
 }
 
 /** Signs in by email and password: a new token and the user, or undefined for a wrong email or password. */
@@ -156,15 +165,15 @@ export async function login(
   password: string,
   now: number,
 ): Promise<{ token: string; user: Row } | undefined> {
-  const found = userByEmail(db, channelId, email);
+  const found = await userByEmail(db, channelId, email);
   const stored = found?.password_hash
     ? String(found.password_hash)
     : await (dummyHash ??= hashPassword(randomBytes(8).toString('hex')));
   if (!(await verifyPassword(password, stored)) || !found) return undefined;
   // Read again after the hash: the account may have been deleted or its password changed meanwhile.
-  const user = db.get('SELECT * FROM users WHERE id = ?', [found.id!]);
+  const user = await db.get('SELECT * FROM users WHERE id = ?', [found.id!]);
   if (!user || user.password_hash !== found.password_hash) return undefined;
-  return { token: issueToken(db, user.id!, now), user };
+  return { token: await issueToken(db, user.id!, now), user };
 }
 
 /** What a new account starts with. */
@@ -188,11 +197,12 @@ export async function createUser(
   now: number,
 ): Promise<Row | undefined> {
   const passwordHash = user.password === null ? null : await hashPassword(user.password);
-  // The email may have been taken while the password was hashed (two registrations at once): no account then.
-  if (userByEmail(db, channelId, user.email)) return undefined;
-  const id = db.run(
+  // The email may have been taken while the password was hashed (two registrations at once, in one process or
+  // two): the unique index decides, and the second gets no account.
+  return db.get(
     `INSERT INTO users (channel_id, email, password_hash, first_name, last_name, capabilities_json, news, provider,
-       email_verified_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       email_verified_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (channel_id, lower(email)) DO NOTHING RETURNING *`,
     [
       channelId,
       user.email,
@@ -207,14 +217,13 @@ export async function createUser(
       now,
     ],
   );
-  return db.get('SELECT * FROM users WHERE id = ?', [id])!;
 }
 
 /**
  * Deletes an account and everything that is only its own: tokens, links, favourites, clips, orders, devices, saved
  * cards, setup intents and portal sessions.
  */
-export function deleteUser(db: ChannelDb, userId: SqlValue): void {
+export async function deleteUser(db: ChannelDb, userId: SqlValue): Promise<void> {
   const tables = [
     'tokens',
     'user_links',
@@ -227,18 +236,15 @@ export function deleteUser(db: ChannelDb, userId: SqlValue): void {
     'setup_intents',
     'portal_sessions',
   ];
-  for (const table of tables) {
-    db.run(`DELETE FROM ${table} WHERE user_id = ?`, [userId]);
-  }
-  db.run('DELETE FROM users WHERE id = ?', [userId]);
+  await db.transaction(async () => {
+    for (const table of tables) await db.run(`DELETE FROM ${table} WHERE user_id = ?`, [userId]);
+    await db.run('DELETE FROM users WHERE id = ?', [userId]);
+  });
 }
 
 /** Forgets a token (sign-out); answers whether it existed. */
-export function logout(db: ChannelDb, token: string): boolean {
-  const hash = tokenHash(token);
-  const known = db.get('SELECT 1 AS ok FROM tokens WHERE token_hash = ?', [hash]) !== undefined;
-  if (known) db.run('DELETE FROM tokens WHERE token_hash = ?', [hash]);
-  return known;
+export async function logout(db: ChannelDb, token: string): Promise<boolean> {
+  return (await db.run('DELETE FROM tokens WHERE token_hash = ?', [tokenHash(token)])) > 0;
 }
 
 export const capabilitiesOf = (user: Row): string[] => JSON.parse(String(user.capabilities_json ?? '[]')) as string[];
@@ -302,30 +308,29 @@ export interface Access {
 }
 
 /** The rows of a tree table (categories, participants) and all their descendants, as ids. */
-function subtree(db: ChannelDb, table: 'categories' | 'participants', roots: SqlValue[]): number[] {
+async function subtree(db: ChannelDb, table: 'categories' | 'participants', roots: SqlValue[]): Promise<number[]> {
   if (roots.length === 0) return [];
-  return db
-    .all(
-      `WITH RECURSIVE tree(id) AS (SELECT id FROM ${table} WHERE id IN (${roots.map(() => '?').join(',')})
-       UNION SELECT c.id FROM ${table} c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree ORDER BY id`,
-      roots,
-    )
-    .map((row) => Number(row.id));
+  const rows = await db.all(
+    `WITH RECURSIVE tree(id) AS (SELECT id FROM ${table} WHERE id = ANY(?::bigint[])
+     UNION SELECT c.id FROM ${table} c JOIN tree ON c.parent_id = tree.id) SELECT id FROM tree ORDER BY id`,
+    [roots.map(Number)],
+  );
+  return rows.map((row) => Number(row.id));
 }
 
 /** A category and all its descendants, as ids. */
-export const categoryTree = (db: ChannelDb, roots: SqlValue[]): number[] => subtree(db, 'categories', roots);
+export const categoryTree = (db: ChannelDb, roots: SqlValue[]): Promise<number[]> => subtree(db, 'categories', roots);
 
 /** Teams and all their own teams (children, at any depth), as ids: what a team's filter, favourite or pass covers. */
-export const teamTree = (db: ChannelDb, roots: SqlValue[]): number[] => subtree(db, 'participants', roots);
+export const teamTree = (db: ChannelDb, roots: SqlValue[]): Promise<number[]> => subtree(db, 'participants', roots);
 
-export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Access {
+export async function accessFor(db: ChannelDb, user: Row | undefined, now: number): Promise<Access> {
   const events = new Set<number>();
   const categories = new Set<number>();
   const teams = new Set<number>();
   let subscription = false;
   if (user) {
-    const orders = db.all(
+    const orders = await db.all(
       `SELECT o.type, o.product_id, o.participant_id, p.is_team_pass FROM orders o
        LEFT JOIN packages p ON o.type = 'package' AND p.id = o.product_id
        WHERE o.user_id = ? AND o.status = 'paid' AND o.activity_status = 'active' AND (o.expires_at IS NULL OR o.expires_at > ?)`,
@@ -341,13 +346,12 @@ export function accessFor(db: ChannelDb, user: Row | undefined, now: number): Ac
       } else packages.push(order.product_id!);
     }
     // A team pass covers the team's own teams too.
-    for (const id of teamTree(db, passes)) teams.add(id);
+    for (const id of await teamTree(db, passes)) teams.add(id);
     if (packages.length) {
-      const roots = db.all(
-        `SELECT category_id FROM package_categories WHERE package_id IN (${packages.map(() => '?').join(',')})`,
-        packages,
-      );
-      for (const id of categoryTree(
+      const roots = await db.all('SELECT category_id FROM package_categories WHERE package_id = ANY(?::bigint[])', [
+        packages.map(Number),
+      ]);
+      for (const id of await categoryTree(
         db,
         roots.map((r) => r.category_id!),
       ))

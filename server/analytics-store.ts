@@ -1,230 +1,185 @@
 /**
  * What the channel's analytics service received (the datalake calls: sessions, events, video events and viewing
- * times), kept per channel, bounded and pruned, and saved to `DATA_DIR/analytics.jsonl` so a restart keeps a
- * channel's numbers. Not in the channel database: that one is saved whole on every write, and analytics arrive
- * all the time.
+ * times), kept per channel in the database (the `analytics` table), so every process sees the same numbers and a
+ * restart keeps them.
  *
- * Bounds, per channel: at most ANALYTICS_MAX_PER_CHANNEL records and ANALYTICS_MAX_BYTES_PER_CHANNEL of bodies,
- * none older than ANALYTICS_MAX_AGE_MS; past either bound the oldest go first. The file is written at most every
- * ANALYTICS_SAVE_INTERVAL_MS (a temporary file renamed over the old one), one JSON record per line; a line that
- * does not parse is skipped when it is read back.
+ * Bounds, so that no sender can wipe or drown a channel's history:
+ * - by age: records older than `maxAgeMs` (30 days) are deleted, in batches of PRUNE_BATCH by the indexed time;
+ * - per sender: one client address may add at most `maxPerAddress` records and `maxBytesPerAddress` of bodies to a
+ *   channel per ADDRESS_WINDOW_MS; past that its records are refused (429), never anyone else's dropped;
+ * - per channel: at most `maxPerChannel` records and `maxBytesPerChannel`; a full channel refuses new records until
+ *   old ones age out. Nothing is ever evicted to make room.
  *
  * `summary()` is what the dev page shows: sessions, page views, sign-ins, API timings per endpoint (median and
  * 95th percentile, nearest rank), video views per event, and sessions, page views and video views per partner.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
 import type { Recorded } from './analytics.js';
+import type { ChannelDb, Row } from './db.js';
+import { HttpError } from './http.js';
 
 /** The most records kept per channel. */
-export const ANALYTICS_MAX_PER_CHANNEL = 20_000;
+export const ANALYTICS_MAX_PER_CHANNEL = 1_000_000;
 /** The most bytes of bodies (as JSON) kept per channel. */
-export const ANALYTICS_MAX_BYTES_PER_CHANNEL = 16 * 1024 * 1024;
+export const ANALYTICS_MAX_BYTES_PER_CHANNEL = 512 * 1024 * 1024;
 /** Records older than this are dropped. */
 export const ANALYTICS_MAX_AGE_MS = 30 * 86_400_000;
-/** At most one save of the file per this interval. */
-export const ANALYTICS_SAVE_INTERVAL_MS = 10_000;
+/** What one client address may add to a channel per ADDRESS_WINDOW_MS: records and bytes. */
+export const ANALYTICS_MAX_PER_ADDRESS = 2000;
+export const ANALYTICS_MAX_BYTES_PER_ADDRESS = 2 * 1024 * 1024;
+export const ADDRESS_WINDOW_MS = 3_600_000;
+/** Records deleted per statement when expiring (each batch is short, so nothing waits long behind it). */
+export const PRUNE_BATCH = 5000;
 /** The most entries of each recent list in a summary. */
 export const SUMMARY_RECENT = 50;
-
-/** A record as stored: which channel it belongs to, and its size. */
-interface Stored extends Recorded {
-  channel: string;
-  bytes: number;
-}
 
 /** The bounds of a store (tests make them small). */
 export interface StoreLimits {
   maxPerChannel: number;
   maxBytesPerChannel: number;
   maxAgeMs: number;
+  maxPerAddress?: number;
+  maxBytesPerAddress?: number;
 }
+
+/** Answered when a sender or a channel has no room left (the client drops the record; a later one may go). */
+export const QUOTA_MESSAGE = 'Too many analytics records from this address. Please try again later.';
+export const FULL_MESSAGE = 'This channel cannot keep more analytics records for now.';
+
+const toRecord = (row: Row): Recorded => ({
+  id: Number(row.id),
+  at: Number(row.at),
+  kind: String(row.kind),
+  origin: row.origin === null ? null : String(row.origin),
+  body: JSON.parse(String(row.body)) as Record<string, unknown>,
+});
 
 /** The channel's analytics records. */
 export class AnalyticsStore {
-  private readonly channels = new Map<string, Stored[]>();
-  private readonly bytes = new Map<string, number>();
-  private nextId = 1;
-  private saveTimer: NodeJS.Timeout | undefined;
-  private dirty = false;
-  private saving: Promise<void> | undefined;
-  private closed = false;
+  private readonly limits: Required<StoreLimits>;
 
-  /** `file`: where the records are kept (none: memory only). */
   constructor(
+    private readonly db: ChannelDb,
     private readonly now: () => number,
-    private readonly file: string | undefined,
-    private readonly limits: StoreLimits = {
+    limits: StoreLimits = {
       maxPerChannel: ANALYTICS_MAX_PER_CHANNEL,
       maxBytesPerChannel: ANALYTICS_MAX_BYTES_PER_CHANNEL,
       maxAgeMs: ANALYTICS_MAX_AGE_MS,
     },
   ) {
-    if (file && existsSync(file)) this.load(file);
+    this.limits = {
+      maxPerAddress: ANALYTICS_MAX_PER_ADDRESS,
+      maxBytesPerAddress: ANALYTICS_MAX_BYTES_PER_ADDRESS,
+      ...limits,
+    };
   }
 
-  private load(file: string): void {
-    let text = '';
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      return;
+  /**
+   * Stores what arrived for `channel` from `address`; answers the record's id, or throws 429 when the address or the
+   * channel has no room (see the file comment).
+   */
+  async add(
+    channel: string,
+    kind: string,
+    origin: string | null,
+    body: Record<string, unknown>,
+    address: string,
+  ): Promise<number> {
+    const text = JSON.stringify(body);
+    const bytes = Buffer.byteLength(text) + (origin?.length ?? 0);
+    const at = this.now();
+    const { limits } = this;
+    // One statement: the checks and the insert see the same rows, and a record refused leaves nothing behind.
+    const row = await this.db.get(
+      `WITH sender AS (
+         SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM analytics
+         WHERE channel = :channel::text AND address = :address::text AND at > :since::bigint),
+       whole AS (
+         SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM analytics
+         WHERE channel = :channel::text AND at > :oldest::bigint)
+       INSERT INTO analytics (channel, at, kind, origin, address, bytes, body)
+       SELECT :channel::text, :at::bigint, :kind::text, :origin::text, :address::text, :bytes::int, :body::text
+       FROM sender, whole
+       WHERE sender.n < :maxPerAddress::bigint AND sender.b + :bytes::int <= :maxBytesPerAddress::bigint
+         AND whole.n < :maxPerChannel::bigint AND whole.b + :bytes::int <= :maxBytesPerChannel::bigint
+       RETURNING id`,
+      {
+        channel,
+        address,
+        since: at - ADDRESS_WINDOW_MS,
+        oldest: at - limits.maxAgeMs,
+        at,
+        kind,
+        origin,
+        bytes,
+        body: text,
+        maxPerAddress: limits.maxPerAddress,
+        maxBytesPerAddress: limits.maxBytesPerAddress,
+        maxPerChannel: limits.maxPerChannel,
+        maxBytesPerChannel: limits.maxBytesPerChannel,
+      },
+    );
+    if (row) return Number(row.id);
+    const sender = await this.db.get(
+      'SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM analytics WHERE channel = ? AND address = ? AND at > ?',
+      [channel, address, at - ADDRESS_WINDOW_MS],
+    );
+    const quota = Number(sender?.n) >= limits.maxPerAddress || Number(sender?.b) + bytes > limits.maxBytesPerAddress;
+    throw new HttpError(429, quota ? QUOTA_MESSAGE : FULL_MESSAGE);
+  }
+
+  /** Deletes records past the age bound, PRUNE_BATCH at a time; answers how many went. */
+  async prune(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const gone = await this.db.run(
+        'DELETE FROM analytics WHERE id IN (SELECT id FROM analytics WHERE at < ? ORDER BY at LIMIT ?)',
+        [this.now() - this.limits.maxAgeMs, PRUNE_BATCH],
+      );
+      total += gone;
+      if (gone < PRUNE_BATCH) return total;
+      // Let requests waiting for the database go between batches.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const record = JSON.parse(line) as Stored;
-        if (typeof record.channel !== 'string' || typeof record.id !== 'number' || typeof record.at !== 'number')
-          continue;
-        this.keep({ ...record, bytes: byteSize(record.body, record.origin) });
-        this.nextId = Math.max(this.nextId, record.id + 1);
-      } catch {
-        // A torn or foreign line: skipped.
-      }
-    }
-    for (const channel of this.channels.keys()) this.prune(channel);
-  }
-
-  /** Stores what arrived for `channel`; answers the record. */
-  add(channel: string, kind: string, origin: string | null, body: Record<string, unknown>): Recorded {
-    const record: Stored = { id: this.nextId++, at: this.now(), kind, origin, body, channel, bytes: 0 };
-    record.bytes = byteSize(body, origin);
-    this.keep(record);
-    this.prune(channel);
-    this.scheduleSave();
-    return publicRecord(record);
-  }
-
-  private keep(record: Stored): void {
-    const list = this.channels.get(record.channel) ?? [];
-    list.push(record);
-    this.channels.set(record.channel, list);
-    this.bytes.set(record.channel, (this.bytes.get(record.channel) ?? 0) + record.bytes);
-  }
-
-  /** Drops a channel's records past the bounds, oldest first. */
-  private prune(channel: string): void {
-    const list = this.channels.get(channel);
-    if (!list) return;
-    const oldest = this.now() - this.limits.maxAgeMs;
-    let bytes = this.bytes.get(channel) ?? 0;
-    let drop = 0;
-    while (
-      drop < list.length &&
-      (list.length - drop > this.limits.maxPerChannel ||
-        bytes > this.limits.maxBytesPerChannel ||
-        list[drop]!.at < oldest)
-    ) {
-      bytes -= list[drop]!.bytes;
-      drop++;
-    }
-    if (drop) {
-      list.splice(0, drop);
-      this.bytes.set(channel, bytes);
-      this.dirty = true;
-    }
-  }
-
-  /** Prunes every channel by age (the periodic pass). */
-  pruneAll(): void {
-    for (const channel of this.channels.keys()) this.prune(channel);
-    if (this.dirty) this.scheduleSave();
   }
 
   /** How much a channel holds. */
-  size(channel: string): { records: number; bytes: number } {
-    return { records: this.channels.get(channel)?.length ?? 0, bytes: this.bytes.get(channel) ?? 0 };
+  async size(channel: string): Promise<{ records: number; bytes: number }> {
+    const row = await this.db.get(
+      'SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM analytics WHERE channel = ? AND at > ?',
+      [channel, this.now() - this.limits.maxAgeMs],
+    );
+    return { records: Number(row?.n ?? 0), bytes: Number(row?.b ?? 0) };
   }
 
   /** A channel's records at or after `since`, oldest first. */
-  records(channel: string, since = 0): Recorded[] {
-    return (this.channels.get(channel) ?? []).filter((r) => r.at >= since).map(publicRecord);
+  async records(channel: string, since = 0): Promise<Recorded[]> {
+    const rows = await this.db.all(
+      'SELECT id, at, kind, origin, body FROM analytics WHERE channel = ? AND at >= ? AND at > ? ORDER BY at, id',
+      [channel, since, this.now() - this.limits.maxAgeMs],
+    );
+    return rows.map(toRecord);
   }
 
   /** Records of every channel for GET /__dev/datalake: at or after `since`, after id `after`, of one kind. */
-  query(params: URLSearchParams): Recorded[] {
-    const since = params.get('since');
-    const after = params.get('after');
-    const kind = params.get('kind');
-    return [...this.channels.values()]
-      .flat()
-      .filter(
-        (r) =>
-          (since === null || r.at >= Number(since)) &&
-          (after === null || r.id > Number(after)) &&
-          (kind === null || r.kind === kind),
-      )
-      .sort((a, b) => a.id - b.id)
-      .map(publicRecord);
+  async query(params: URLSearchParams): Promise<Recorded[]> {
+    const number = (name: string) => {
+      const value = params.get(name);
+      return value === null || value === '' || !Number.isFinite(Number(value)) ? null : Number(value);
+    };
+    const rows = await this.db.all(
+      `SELECT id, at, kind, origin, body FROM analytics
+       WHERE (:since::bigint IS NULL OR at >= :since) AND (:after::bigint IS NULL OR id > :after)
+         AND (:kind::text IS NULL OR kind = :kind) ORDER BY id`,
+      { since: number('since'), after: number('after'), kind: params.get('kind') },
+    );
+    return rows.map(toRecord);
   }
 
   /** Forgets everything (DELETE /__dev/datalake). */
-  clear(): void {
-    this.channels.clear();
-    this.bytes.clear();
-    this.dirty = true;
-    this.scheduleSave();
-  }
-
-  private scheduleSave(): void {
-    if (!this.file) return;
-    this.dirty = true;
-    if (this.saveTimer || this.saving || this.closed) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      void this.save();
-    }, ANALYTICS_SAVE_INTERVAL_MS);
-    this.saveTimer.unref();
-  }
-
-  private text(): string {
-    const lines: string[] = [];
-    for (const list of this.channels.values())
-      for (const { bytes: _bytes, ...record } of list) lines.push(JSON.stringify(record));
-    return lines.length ? `${lines.join('\n')}\n` : '';
-  }
-
-  private async save(): Promise<void> {
-    if (!this.file || !this.dirty || this.closed) return;
-    this.dirty = false;
-    const tmp = `${this.file}.tmp`;
-    const file = this.file;
-    this.saving = writeFile(tmp, this.text())
-      .then(() => rename(tmp, file))
-      .catch((error: unknown) => {
-        console.error('[channel-server] could not save the analytics records:', error);
-        this.dirty = true;
-      })
-      .finally(() => {
-        this.saving = undefined;
-        if (this.dirty) this.scheduleSave();
-      });
-    await this.saving;
-  }
-
-  /** Saves what is left and stops saving. */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    await this.saving;
-    if (this.file && this.dirty) {
-      const tmp = `${this.file}.tmp`;
-      writeFileSync(tmp, this.text());
-      renameSync(tmp, this.file);
-    }
+  async clear(): Promise<void> {
+    await this.db.run('DELETE FROM analytics');
   }
 }
-
-function byteSize(body: unknown, origin: string | null): number {
-  return Buffer.byteLength(JSON.stringify(body)) + (origin?.length ?? 0);
-}
-
-function publicRecord({ id, at, kind, origin, body }: Stored): Recorded {
-  return { id, at, kind, origin, body };
-}
-
-// ---------------------------------------------------------------- the channel's numbers
 
 /** The nearest-rank percentile `p` (0 to 100) of sorted values; undefined for none. */
 export function percentile(sorted: readonly number[], p: number): number | undefined {
@@ -232,6 +187,8 @@ export function percentile(sorted: readonly number[], p: number): number | undef
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
   return sorted[Math.min(rank, sorted.length) - 1];
 }
+
+// ---------------------------------------------------------------- the channel's numbers
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);

@@ -1,13 +1,14 @@
 /**
  * The channel's analytics service on the reference server: the datalake endpoints (validated with the contract,
  * text/plain bodies, a channel's analytics key required, the session's address filled in, a per-address limit),
- * what is stored (per channel, bounded, pruned, kept across a restart), the channel's numbers (GET /__dev/analytics)
+ * what is stored (per channel, bounded per sender and per channel, never evicted, expired by age, kept across a
+ * restart, refused when out of range), the channel's numbers (GET /__dev/analytics)
  * and the dev page. Run: node --import tsx --test server/analytics.test.ts
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { percentile, summary } from './analytics-store.js';
-import { Harness, request } from './test-helpers.js';
+import { Harness, ok, request } from './test-helpers.js';
 
 const PROFILE = 'demo-analytics-profile';
 const FR_PROFILE = 'demo-fr-analytics-profile';
@@ -130,8 +131,10 @@ describe('the datalake', () => {
     assert.equal(byHash['c'.repeat(32)], '203.0.113.9');
   });
 
-  test('each channel keeps at most its bound, the oldest going first, and keeps it across a restart', async () => {
+  test('a full channel refuses new records and keeps its history, across a restart; records expire by age', async () => {
+    await h.call('/__dev/datalake', { method: 'DELETE' });
     h.nowMs += 61_000; // a new minute for the per-address limit
+    const statuses: number[] = [];
     for (let i = 0; i < 35; i++) {
       h.nowMs += 1000;
       const answer = await plain(h, '/datalake/event/', {
@@ -140,19 +143,30 @@ describe('the datalake', () => {
         event: 'visit_page',
         page: `/p${i}`,
       });
-      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      statuses.push(answer.status);
+      if (answer.status !== 200)
+        assert.equal(answer.body.message, 'This channel cannot keep more analytics records for now.');
     }
+    assert.deepEqual(statuses, [...Array(30).fill(200), ...Array(5).fill(429)]);
     const numbers = (await h.call('/__dev/analytics?channel_key=demo')).body.data;
     assert.equal(numbers.stored.records, 30);
     const pages = (await h.call('/__dev/datalake?kind=event')).body.data.map((r: any) => r.body.page);
-    assert.ok(pages.includes('/p34') && !pages.includes('/p0'), 'the newest kept, the oldest gone');
+    assert.ok(pages.includes('/p0') && pages.includes('/p29') && !pages.includes('/p30'), 'nothing evicted');
 
     await h.restart();
     const again = (await h.call('/__dev/analytics?channel_key=demo')).body.data;
     assert.equal(again.stored.records, 30);
-    // A day on, the periodic pass (and the next arrival) drops what is older than the age bound.
+    // Two days on, the periodic pass deletes what is older than the age bound, and the channel has room again.
     h.nowMs += 2 * 86_400_000;
-    await plain(h, '/datalake/event/', { profile: PROFILE, ...viewer, event: 'visit_page', page: '/later' });
+    await h.restart(); // a start runs the pass (as the hourly timer does)
+    assert.equal((await h.call('/__dev/analytics?channel_key=demo')).body.data.stored.records, 0);
+    const later = await plain(h, '/datalake/event/', {
+      profile: PROFILE,
+      ...viewer,
+      event: 'visit_page',
+      page: '/later',
+    });
+    assert.equal(later.status, 200);
     assert.equal((await h.call('/__dev/analytics?channel_key=demo')).body.data.stored.records, 1);
   });
 
@@ -167,6 +181,97 @@ describe('the datalake', () => {
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
     h.nowMs += 61_000;
     assert.equal((await h.call(`/datalake/hash/?profile=${PROFILE}`)).status, 200);
+  });
+});
+
+describe('the analytics store survives a flood', () => {
+  // Behind one proxy of ours, so each request can say which viewer address it comes from.
+  const h = new Harness({
+    trustProxy: 1,
+    analyticsRateMax: 100_000,
+    analyticsLimits: {
+      maxPerChannel: 60,
+      maxBytesPerChannel: 1e9,
+      maxAgeMs: 86_400_000,
+      maxPerAddress: 10,
+      maxBytesPerAddress: 100_000,
+    },
+  });
+  before(() => h.start());
+  after(() => h.stop());
+  const from = (address: string, body: unknown) =>
+    h.call('/datalake/event/', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', 'X-Forwarded-For': address },
+      body: JSON.stringify(body),
+    });
+  const page = (name: string, pad = '') => ({
+    profile: PROFILE,
+    ...viewer,
+    event: 'visit_page',
+    page: name,
+    title: pad,
+  });
+  const pages = async () =>
+    ((await h.call('/__dev/datalake?kind=event')).body.data as { body: { page: string } }[]).map((r) => r.body.page);
+
+  test("one address cannot wipe a channel's history: past its quota its own records are refused", async () => {
+    for (let i = 0; i < 5; i++) assert.equal((await from('198.51.100.7', page(`/history-${i}`))).status, 200);
+    // Big bodies from one address, as fast as it can: its quota is spent in bytes, then every post is refused.
+    const flood: number[] = [];
+    for (let i = 0; i < 30; i++) flood.push((await from('203.0.113.66', page(`/flood-${i}`, 'x'.repeat(1000)))).status);
+    ok(flood.filter((s) => s === 200).length <= 10, `accepted ${flood.filter((s) => s === 200).length}`);
+    ok(
+      flood.slice(-5).every((s) => s === 429),
+      'the rest refused',
+    );
+    const refused = await from('203.0.113.66', page('/one-more'));
+    assert.equal(refused.body.message, 'Too many analytics records from this address. Please try again later.');
+    const kept = await pages();
+    for (let i = 0; i < 5; i++) ok(kept.includes(`/history-${i}`), `history ${i} kept`);
+  });
+
+  test('many addresses fill the channel at most: then new records wait, the oldest stay', async () => {
+    for (let a = 1; a <= 10; a++) for (let i = 0; i < 10; i++) await from(`192.0.2.${a}`, page(`/many-${a}-${i}`));
+    const size = (await h.call('/__dev/analytics?channel_key=demo')).body.data.stored.records;
+    assert.equal(size, 60, 'the channel bound');
+    const kept = await pages();
+    for (let i = 0; i < 5; i++) ok(kept.includes(`/history-${i}`), `history ${i} kept`);
+    assert.equal((await from('192.0.2.200', page('/late'))).status, 429);
+  });
+
+  test('numbers out of any real range are refused, not added up', async () => {
+    await h.call('/__dev/datalake', { method: 'DELETE' }); // room again: a refusal below is the number's
+    const video = {
+      profile: PROFILE,
+      ...viewer,
+      stream_id: 7,
+      stream_type: 'vod',
+      video_view_uuid: 'v-9',
+      partner: 'made-up',
+    };
+    const post = (path: string, body: unknown) =>
+      h.call(path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain', 'X-Forwarded-For': '198.51.100.99' },
+        body: JSON.stringify(body),
+      });
+    for (const viewing_time of [1e308, -5, 3601]) {
+      const answer = await post('/datalake/video/viewing/', { ...video, viewing_time });
+      assert.equal(answer.status, 422, String(viewing_time));
+      assert.deepEqual(answer.body.errors.viewing_time, ['The viewing_time field is invalid.']);
+    }
+    const slow = await post('/datalake/video/event/', { ...video, event: 'first_frame', first_frame_ms: 1e12 });
+    assert.equal(slow.status, 422);
+    const calls = await post('/datalake/event/', {
+      profile: PROFILE,
+      ...viewer,
+      event: 'api_request',
+      requests: [{ ...call('events', 1e300), status: 200.5 }],
+    });
+    assert.equal(calls.status, 422);
+    ok(calls.body.errors['requests.0.time_ms'] && calls.body.errors['requests.0.status'], JSON.stringify(calls.body));
+    assert.equal((await post('/datalake/video/viewing/', { ...video, viewing_time: 30 })).status, 200);
   });
 });
 

@@ -14,7 +14,7 @@
  *   their label: browsers send text/plain to avoid preflights, and beacons can send nothing else), checked with
  *   the contract's schemas (src/api/analytics-schemas.ts): a bad one is a 422 with field errors. The `profile` must
  *   be one channel's analytics key (settings 'yare-analytics'); what arrives is stored for that channel
- *   (analytics-store.ts: bounded, pruned, saved). A session without an `ip` gets the request's address. Answers are
+ *   (analytics-store.ts: in the database, bounded per sender and per channel, expired by age). A session without an `ip` gets the request's address. Answers are
  *   `{ data: { id } }`; `session/` adds `session_uuid`, the `session` hash the client sent. Each address may make
  *   DATALAKE_PER_MINUTE calls a minute (429 with Retry-After past that).
  *
@@ -27,7 +27,7 @@ import type * as z from 'zod/mini';
 import { DatalakeEvent, DatalakeSession, DatalakeVideoEvent, DatalakeVideoViewing } from '../src/api/contract.js';
 import type { AnalyticsStore } from './analytics-store.js';
 import { addressKey, HttpError, readBody, sendJson, tooMany } from './http.js';
-import type { RateLimiter } from './limits.js';
+import type { SharedRateLimiter } from './limits.js';
 
 /** The largest analytics body accepted (a mux-embed batch, or 50 tracked API calls, is a few kilobytes). */
 export const MAX_ANALYTICS_BODY = 64 * 1024;
@@ -123,7 +123,7 @@ export interface DatalakeContext {
   /** The channel whose analytics key (settings 'yare-analytics') this is, if any. */
   channelOfProfile(profile: string): string | undefined;
   /** Requests per client address. */
-  limiter: RateLimiter;
+  limiter: SharedRateLimiter;
   /** The client's address. */
   addressOf(req: IncomingMessage): string;
 }
@@ -187,11 +187,17 @@ export async function handleAnalytics(
   const channel = channelOf(body.profile);
   // The session's address as the geo service saw it, else the request's own.
   if (name === 'session' && !body.ip) body.ip = datalake.addressOf(req);
-  const entry = datalake.store.add(channel, DATALAKE_KINDS[name]!, req.headers.origin ?? null, body);
+  const id = await datalake.store.add(
+    channel,
+    DATALAKE_KINDS[name]!,
+    req.headers.origin ?? null,
+    body,
+    addressKey(datalake.addressOf(req)),
+  );
   if (name === 'session') {
-    sendJson(res, 200, { data: { id: entry.id, session_uuid: String(body.session) } });
+    sendJson(res, 200, { data: { id, session_uuid: String(body.session) } });
   } else {
-    sendJson(res, 200, { data: { id: entry.id } });
+    sendJson(res, 200, { data: { id } });
   }
   return true;
 }

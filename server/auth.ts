@@ -19,7 +19,6 @@
  * token ('You are already logged in'): it signs out first.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { SqlValue } from 'sql.js';
 import { SOCIAL_PROVIDERS } from '../src/api/contract.js';
 import {
   bearer,
@@ -36,7 +35,7 @@ import {
   userJson,
   verifyPassword,
 } from './accounts.js';
-import type { ChannelDb, Row } from './db.js';
+import type { ChannelDb, Row, SqlValue } from './db.js';
 import { Checks, refuse, truthy, type ApiRequest, type Handlers, type ServerOnlyRoute } from './handler.js';
 import { addressKey, HttpError } from './http.js';
 import { SlidingWindow } from './limits.js';
@@ -121,10 +120,12 @@ const normaliseCode = (value: unknown) =>
 /** The contract's accounts handlers. */
 export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
   const { db } = ctx;
-  // In memory and bounded (limits.ts): a restart forgets them, which is fine for a reference server.
-  const throttle = new SlidingWindow(LOGIN_MAX_FAILURES, LOGIN_WINDOW);
-  const accountThrottle = new SlidingWindow(ACCOUNT_MAX_FAILURES, ACCOUNT_WINDOW);
+  // In the database (limits.ts): every process counts the same attempts, and a restart forgets none.
+  const throttle = new SlidingWindow(db, 'login', LOGIN_MAX_FAILURES, LOGIN_WINDOW);
+  const accountThrottle = new SlidingWindow(db, 'login-account', ACCOUNT_MAX_FAILURES, ACCOUNT_WINDOW);
   const registrations = new SlidingWindow(
+    db,
+    'registration',
     ctx.registrationsPerAddress ?? REGISTRATIONS_PER_ADDRESS,
     REGISTRATION_WINDOW,
   );
@@ -134,11 +135,11 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       .update(`verify:${channelId}:${email.toLowerCase()}:${expires}`)
       .digest('hex');
 
-  const session = (token: string, user: Row) => ({
-    data: { token, user: userJson(db.get('SELECT * FROM users WHERE id = ?', [user.id!])!) },
+  const session = async (token: string, user: Row) => ({
+    data: { token, user: userJson((await db.get('SELECT * FROM users WHERE id = ?', [user.id!]))!) },
   });
 
-  function sendVerification(r: ApiRequest, user: Row): void {
+  async function sendVerification(r: ApiRequest, user: Row): Promise<void> {
     const email = String(user.email);
     const expires = r.clock.now + LINK_TTL;
     const link = siteLink(siteOf(r), '/verify-email', {
@@ -146,7 +147,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       expires,
       signature: verifySignature(r.channelId, email, expires),
     });
-    sendEmail(
+    await sendEmail(
       db,
       {
         channelId: r.channelId,
@@ -160,20 +161,24 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
   }
 
   /** A new one-time link token for a user (replacing any earlier one of that purpose); answers the token. */
-  function newLink(user: Row, purpose: 'reset' | 'delete', now: number): string {
+  async function newLink(user: Row, purpose: 'reset' | 'delete', now: number): Promise<string> {
     const token = randomToken();
-    db.run('INSERT OR REPLACE INTO user_links (user_id, purpose, token_hash, expires_at) VALUES (?, ?, ?, ?)', [
-      user.id!,
-      purpose,
-      tokenHash(token),
-      now + LINK_TTL,
-    ]);
+    await db.run(
+      `INSERT INTO user_links (user_id, purpose, token_hash, expires_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id, purpose) DO UPDATE SET token_hash = excluded.token_hash, expires_at = excluded.expires_at`,
+      [user.id!, purpose, tokenHash(token), now + LINK_TTL],
+    );
     return token;
   }
 
   /** The stored link of a purpose when `token` matches it: 'expired' past its lifetime, undefined when unknown. */
-  function linkOf(user: Row, purpose: 'reset' | 'delete', token: string, now: number): 'valid' | 'expired' | undefined {
-    const row = db.get('SELECT token_hash, expires_at FROM user_links WHERE user_id = ? AND purpose = ?', [
+  async function linkOf(
+    user: Row,
+    purpose: 'reset' | 'delete',
+    token: string,
+    now: number,
+  ): Promise<'valid' | 'expired' | undefined> {
+    const row = await db.get('SELECT token_hash, expires_at FROM user_links WHERE user_id = ? AND purpose = ?', [
       user.id!,
       purpose,
     ]);
@@ -190,24 +195,25 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const account = `${r.channelId}|${email!.toLowerCase()}`;
       const key = `${account}|${addressKey(r.ip)}`;
       const now = r.clock.now;
-      const wait = throttle.wait(key, now);
-      if (wait > 0) throw refuse('email', throttledMessage(wait));
-      const locked = accountThrottle.wait(account, now);
-      if (locked > 0) throw refuse('email', lockedMessage(locked));
       // Counted before the hash, taken back on success: guesses sent at once are all in flight together, and
-      // counting them only once answered would let a whole burst through.
-      throttle.record(key, now);
-      accountThrottle.record(account, now);
+      // counting them only once answered would let a whole burst through. Checking and counting are one step.
+      const byAddress = await throttle.take(key, now);
+      if ('wait' in byAddress) throw refuse('email', throttledMessage(byAddress.wait));
+      const byAccount = await accountThrottle.take(account, now);
+      if ('wait' in byAccount) {
+        await throttle.forgive(byAddress.id);
+        throw refuse('email', lockedMessage(byAccount.wait));
+      }
       const signedIn = await login(db, r.channelId, email!, password!, now);
       if (!signedIn) throw refuse('email', MESSAGES.invalidLogin);
-      throttle.clear(key);
-      accountThrottle.forgive(account, now);
+      await throttle.clear(key);
+      await accountThrottle.forgive(byAccount.id);
       return session(signedIn.token, signedIn.user);
     },
 
-    logout: ({ req }) => {
+    logout: async ({ req }) => {
       const token = bearer(req.headers.authorization);
-      if (!token || !logout(db, token)) throw new HttpError(401, 'Unauthenticated.');
+      if (!token || !(await logout(db, token))) throw new HttpError(401, 'Unauthenticated.');
       return { data: { message: 'Logged out.' } };
     },
 
@@ -218,12 +224,11 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const email = checks.email();
       const password = checks.newPassword();
       if (!truthy(r.body.terms)) checks.fail('terms', MESSAGES.terms);
-      if (email !== undefined && userByEmail(db, r.channelId, email)) checks.fail('email', MESSAGES.emailTaken);
+      if (email !== undefined && (await userByEmail(db, r.channelId, email))) checks.fail('email', MESSAGES.emailTaken);
       checks.done();
       // 422, not 429: the client reads 429 as an api-key problem.
       const address = addressKey(r.ip);
-      if (registrations.wait(address, r.clock.now) > 0) throw refuse('email', MESSAGES.tooManyAccounts);
-      registrations.record(address, r.clock.now);
+      if ('wait' in (await registrations.take(address, r.clock.now))) throw refuse('email', MESSAGES.tooManyAccounts);
       const user = await createUser(
         db,
         r.channelId,
@@ -232,8 +237,8 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       );
       // Someone else may have registered the same address while the password was being hashed.
       if (!user) throw refuse('email', MESSAGES.emailTaken);
-      sendVerification(r, user);
-      return session(issueToken(db, user.id!, r.clock.now), user);
+      await sendVerification(r, user);
+      return session(await issueToken(db, user.id!, r.clock.now), user);
     },
 
     socialLogin: async (r) => {
@@ -244,9 +249,9 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const redirectUri = checks.text('redirect_uri');
       checks.done();
       const now = r.clock.now;
-      const profile = redeemSocialCode(db, r.channelId, provider, code!, redirectUri!, now);
+      const profile = await redeemSocialCode(db, r.channelId, provider, code!, redirectUri!, now);
       if (!profile) throw refuse('code', MESSAGES.wrongAuthData);
-      let user = userByEmail(db, r.channelId, profile.email);
+      let user = await userByEmail(db, r.channelId, profile.email);
       if (!user) {
         user = await createUser(
           db,
@@ -266,16 +271,16 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
         // The provider vouches for the address, and nothing vouched for whoever registered it with a password: it
         // may have been someone else, waiting for the owner to use the account. Their password, their open links and
         // every session made with them end here; the owner can choose a password later by resetting it.
-        db.run(
+        await db.run(
           'UPDATE users SET email_verified_at = ?, password_hash = NULL, temporary_password = 0, updated_at = ? WHERE id = ?',
           [now, now, user.id!],
         );
-        endSessions(db, user.id!);
+        await endSessions(db, user.id!);
       }
-      return session(issueToken(db, user.id!, now), user);
+      return session(await issueToken(db, user.id!, now), user);
     },
 
-    emailVerify: (r) => {
+    emailVerify: async (r) => {
       const email = typeof r.body.email === 'string' ? r.body.email.trim() : '';
       const expires = Number(r.body.expires);
       const signature = typeof r.body.signature === 'string' ? r.body.signature : '';
@@ -286,11 +291,11 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       ) {
         throw new HttpError(422, MESSAGES.verificationFailed);
       }
-      const user = userByEmail(db, r.channelId, email);
+      const user = await userByEmail(db, r.channelId, email);
       if (!user) throw new HttpError(422, MESSAGES.userNotFound);
       if (user.email_verified_at !== null) throw new HttpError(422, MESSAGES.alreadyVerified);
       if (expires <= r.clock.now) throw new HttpError(422, MESSAGES.verificationFailed);
-      db.run('UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?', [
+      await db.run('UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ?', [
         r.clock.now,
         r.clock.now,
         user.id!,
@@ -298,24 +303,24 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       return { data: { message: 'Your email address is verified.' } };
     },
 
-    emailVerifyResend: (r) => {
-      const user = r.user();
+    emailVerifyResend: async (r) => {
+      const user = await r.user();
       if (user.email_verified_at !== null) throw new HttpError(422, MESSAGES.alreadyVerified);
-      sendVerification(r, user);
+      await sendVerification(r, user);
       return { data: { message: `We sent a new link to ${String(user.email)}.` } };
     },
 
-    passwordResetRequest: (r) => {
+    passwordResetRequest: async (r) => {
       const checks = new Checks(r.body);
       const email = checks.email();
       checks.done();
-      const user = userByEmail(db, r.channelId, email!);
+      const user = await userByEmail(db, r.channelId, email!);
       if (user) {
         const link = siteLink(siteOf(r), '/password-reset', {
           email: String(user.email),
-          token: newLink(user, 'reset', r.clock.now),
+          token: await newLink(user, 'reset', r.clock.now),
         });
-        sendEmail(
+        await sendEmail(
           db,
           {
             channelId: r.channelId,
@@ -336,48 +341,52 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
     passwordReset: async (r) => {
       // Auth pages are closed to signed-in users (spec section 6): a live session signs out before it uses a link,
       // which stays valid meanwhile.
-      if (userByToken(db, r.channelId, bearer(r.req.headers.authorization), r.clock.now))
+      if (await userByToken(db, r.channelId, bearer(r.req.headers.authorization), r.clock.now))
         throw new HttpError(422, MESSAGES.alreadyLoggedIn);
       const checks = new Checks(r.body);
       const email = checks.email();
       const token = checks.text('token');
       const password = checks.newPassword();
       checks.done();
-      const user = userByEmail(db, r.channelId, email!);
+      const user = await userByEmail(db, r.channelId, email!);
       // An unknown email answers like a wrong link: the form must not tell who has an account.
       if (!user) throw new HttpError(422, MESSAGES.resetFailed);
       const now = r.clock.now;
-      const link = linkOf(user, 'reset', token!, now);
+      const link = await linkOf(user, 'reset', token!, now);
       if (!link) throw new HttpError(422, MESSAGES.resetFailed);
-      db.run("DELETE FROM user_links WHERE user_id = ? AND purpose = 'reset'", [user.id!]);
+      // Spent by whoever deletes it: the same link used twice at once (in one process or two) resets once.
+      if ((await db.run("DELETE FROM user_links WHERE user_id = ? AND purpose = 'reset'", [user.id!])) === 0)
+        throw new HttpError(422, MESSAGES.resetFailed);
       if (link === 'expired') throw new HttpError(422, MESSAGES.resetExpired);
       const passwordHash = await hashPassword(password!);
       // The account may have been deleted while the password was hashed.
-      if (!db.get('SELECT 1 AS ok FROM users WHERE id = ?', [user.id!])) throw new HttpError(422, MESSAGES.resetFailed);
       // Following the emailed link proves the address too. Every session ends: whoever had the old password is out.
-      db.run(
-        'UPDATE users SET password_hash = ?, temporary_password = 0, email_verified_at = coalesce(email_verified_at, ?), updated_at = ? WHERE id = ?',
-        [passwordHash, now, now, user.id!],
-      );
-      endSessions(db, user.id!);
+      await db.transaction(async () => {
+        const changed = await db.run(
+          'UPDATE users SET password_hash = ?, temporary_password = 0, email_verified_at = coalesce(email_verified_at, ?), updated_at = ? WHERE id = ?',
+          [passwordHash, now, now, user.id!],
+        );
+        if (changed === 0) throw new HttpError(422, MESSAGES.resetFailed);
+        await endSessions(db, user.id!);
+      });
       return { data: { message: 'Your password has been changed. You can sign in with the new one.' } };
     },
 
-    addSession: (r) => {
-      const user = r.user();
+    addSession: async (r) => {
+      const user = await r.user();
       if (!r.settings().auth.remote_auth) throw new HttpError(403, MESSAGES.devicesOff);
       const checks = new Checks(r.body);
       checks.text('code');
       checks.done();
       const now = r.clock.now;
       const code = normaliseCode(r.body.code);
-      const row = db.get(
-        'SELECT code FROM device_codes WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL',
-        [code, r.channelId, now],
+      // Linked by whoever sets its user first: a code is linked to one account, once.
+      const linked = await db.run(
+        'UPDATE device_codes SET user_id = ?, linked_at = ? WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL',
+        [user.id!, now, code, r.channelId, now],
       );
-      if (!row) throw refuse('code', MESSAGES.badDeviceCode);
-      db.run('UPDATE device_codes SET user_id = ?, linked_at = ? WHERE code = ?', [user.id!, now, code]);
-      sendEmail(
+      if (linked === 0) throw refuse('code', MESSAGES.badDeviceCode);
+      await sendEmail(
         db,
         {
           channelId: r.channelId,
@@ -391,13 +400,13 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       return { data: { message: MESSAGES.deviceLinked } };
     },
 
-    deleteAccount: (r) => {
-      const user = r.user();
+    deleteAccount: async (r) => {
+      const user = await r.user();
       const link = siteLink(siteOf(r), '/confirm-account-deletion', {
         email: String(user.email),
-        token: newLink(user, 'delete', r.clock.now),
+        token: await newLink(user, 'delete', r.clock.now),
       });
-      sendEmail(
+      await sendEmail(
         db,
         {
           channelId: r.channelId,
@@ -413,21 +422,21 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       };
     },
 
-    deleteAccountConfirm: (r) => {
+    deleteAccountConfirm: async (r) => {
       const checks = new Checks(r.body);
       const email = checks.email();
       const token = checks.text('token');
       checks.done();
-      const user = userByEmail(db, r.channelId, email!);
+      const user = await userByEmail(db, r.channelId, email!);
       // An unknown email answers like a wrong link, so the form does not tell who has an account.
-      if (!user || linkOf(user, 'delete', token!, r.clock.now) !== 'valid')
+      if (!user || (await linkOf(user, 'delete', token!, r.clock.now)) !== 'valid')
         throw new HttpError(422, MESSAGES.deletionLinkInvalid);
-      deleteUser(db, user.id!);
+      await deleteUser(db, user.id!);
       return { data: { message: 'Your account has been deleted.' } };
     },
 
     updateProfile: async (r) => {
-      const user = r.user();
+      const user = await r.user();
       const body = r.body;
       if (String(body._method ?? '').toLowerCase() !== 'patch')
         throw new HttpError(405, 'Send _method=patch to update the profile.');
@@ -472,20 +481,22 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // Hashing took a while: if this session ended meanwhile (a social sign-in cleared a pre-registered account,
       // another password change, a deletion), nothing is written.
       const token = bearer(r.req.headers.authorization);
-      const still = userByToken(db, r.channelId, token, r.clock.now);
+      const still = await userByToken(db, r.channelId, token, r.clock.now);
       if (!still || still.id !== user.id || still.password_hash !== user.password_hash)
         throw new HttpError(401, 'Unauthenticated.');
       const columns = Object.keys(updates);
-      if (columns.length > 0) {
-        db.run(`UPDATE users SET ${columns.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
-          ...columns.map((c) => updates[c]!),
-          r.clock.now,
-          user.id!,
-        ]);
-      }
-      // Every other session ends (this one stays signed in); so do open links and uncollected device codes.
-      if (newPassword !== undefined) endSessions(db, user.id!, token);
-      return { data: userJson(db.get('SELECT * FROM users WHERE id = ?', [user.id!])!) };
+      await db.transaction(async () => {
+        if (columns.length > 0) {
+          await db.run(`UPDATE users SET ${columns.map((c) => `${c} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
+            ...columns.map((c) => updates[c]!),
+            r.clock.now,
+            user.id!,
+          ]);
+        }
+        // Every other session ends (this one stays signed in); so do open links and uncollected device codes.
+        if (newPassword !== undefined) await endSessions(db, user.id!, token);
+      });
+      return { data: userJson((await db.get('SELECT * FROM users WHERE id = ?', [user.id!]))!) };
     },
   };
 }
@@ -499,20 +510,20 @@ export function deviceRoutes(ctx: AuthContext): ServerOnlyRoute[] {
       method: 'POST',
       path: 'auth/device-code',
       keyless: false,
-      handler: (r) => {
+      handler: async (r) => {
         if (!r.settings().auth.remote_auth) throw new HttpError(403, MESSAGES.devicesOff);
         const now = r.clock.now;
-        db.run('DELETE FROM device_codes WHERE expires_at <= ?', [now]);
+        await db.run('DELETE FROM device_codes WHERE expires_at <= ?', [now]);
         let code = '';
+        // A code taken meanwhile (by this process or another) is simply drawn again.
         do {
           code = Array.from({ length: 6 }, () => DEVICE_ALPHABET[randomInt(DEVICE_ALPHABET.length)]).join('');
-        } while (db.get('SELECT 1 AS taken FROM device_codes WHERE code = ?', [code]));
-        db.run('INSERT INTO device_codes (code, channel_id, api_key_hash, expires_at) VALUES (?, ?, ?, ?)', [
-          code,
-          r.channelId,
-          tokenHash(r.apiKey ?? ''),
-          now + DEVICE_CODE_TTL,
-        ]);
+        } while (
+          (await db.run(
+            'INSERT INTO device_codes (code, channel_id, api_key_hash, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (code) DO NOTHING',
+            [code, r.channelId, tokenHash(r.apiKey ?? ''), now + DEVICE_CODE_TTL],
+          )) === 0
+        );
         return { data: { code, expires_in: DEVICE_CODE_TTL } };
       },
     },
@@ -521,10 +532,10 @@ export function deviceRoutes(ctx: AuthContext): ServerOnlyRoute[] {
       method: 'GET',
       path: 'auth/device-code/{code}',
       keyless: false,
-      handler: (r) => {
+      handler: async (r) => {
         const code = normaliseCode(r.params.code);
         // Only the api key that asked for the code may poll it: a code read off the screen gets nobody a token.
-        const row = db.get('SELECT * FROM device_codes WHERE code = ? AND channel_id = ? AND api_key_hash = ?', [
+        const row = await db.get('SELECT * FROM device_codes WHERE code = ? AND channel_id = ? AND api_key_hash = ?', [
           code,
           r.channelId,
           tokenHash(r.apiKey ?? ''),
@@ -532,13 +543,15 @@ export function deviceRoutes(ctx: AuthContext): ServerOnlyRoute[] {
         if (!row) throw new HttpError(404, MESSAGES.badDeviceCode);
         const now = r.clock.now;
         if (row.user_id !== null) {
-          const user = db.get('SELECT id, email FROM users WHERE id = ?', [row.user_id!]);
+          const user = await db.get('SELECT id, email FROM users WHERE id = ?', [row.user_id!]);
           if (!user) throw new HttpError(404, MESSAGES.badDeviceCode);
           const data: Record<string, unknown> = { status: 'linked', email: String(user.email) };
-          if (!row.token_issued) {
-            db.run('UPDATE device_codes SET token_issued = 1 WHERE code = ?', [code]);
-            data.token = issueToken(db, user.id!, now);
-          }
+          // The token goes to whichever poll marks it issued first: one TV, one token.
+          if (
+            !row.token_issued &&
+            (await db.run('UPDATE device_codes SET token_issued = 1 WHERE code = ? AND token_issued = 0', [code])) > 0
+          )
+            data.token = await issueToken(db, user.id!, now);
           return { data };
         }
         const left = Number(row.expires_at) - now;

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { startServer } from './server.js';
+import { startTestServer } from './test-helpers.js';
 
 const DIST = join(process.cwd(), 'dist');
 const CHUNKS = join(DIST, 'chunks');
@@ -28,8 +28,8 @@ test('production: chunks and the versioned loader a year and immutable, the alia
   const shared = readdirSync(CHUNKS).find((f) => /^session-[\w-]{8}\.js$/.test(f));
   assert.ok(shared, 'a content-hashed shared chunk in dist/chunks');
   const dir = mkdtempSync(join(tmpdir(), 'channel-cache-'));
-  const prod = await startServer({ port: 0, dataDir: join(dir, 'prod') });
-  const dev = await startServer({ mode: 'dev', port: 0, dataDir: join(dir, 'dev') });
+  const prod = await startTestServer({ port: 0, dataDir: join(dir, 'prod') });
+  const dev = await startTestServer({ mode: 'dev', port: 0, dataDir: join(dir, 'dev') });
   try {
     const get = async (origin: string, path: string, status = 200) => {
       const res = await fetch(`${origin}${path}`, { headers: { Origin: 'https://partner.example' } });
@@ -71,8 +71,8 @@ test('production: chunks and the versioned loader a year and immutable, the alia
 
 test("the settings' stored copy: a minute in production (the spec's store cache), fresh in dev mode", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'channel-cache-'));
-  const prod = await startServer({ port: 0, dataDir: join(dir, 'prod') });
-  const dev = await startServer({ mode: 'dev', port: 0, dataDir: join(dir, 'dev') });
+  const prod = await startTestServer({ port: 0, dataDir: join(dir, 'prod') });
+  const dev = await startTestServer({ mode: 'dev', port: 0, dataDir: join(dir, 'dev') });
   try {
     for (const [server, expected] of [
       [prod, 'public, max-age=60'],

@@ -9,6 +9,7 @@
 import type { ServerResponse } from 'node:http';
 import type { EndpointName } from '../src/api/contract.js';
 import { packageJson, prerollJson, subscriptionJson } from './catalog.js';
+import type { Access } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
 import {
   eventListText,
@@ -70,8 +71,8 @@ export function downloadName(name: string, fallback = 'event'): string {
 }
 
 /** Whom a signed media URL is for: the signed-in user, else the api key; at the address that asked. */
-export function viewerOf(r: ApiRequest): MediaViewer {
-  const user = r.access().user;
+export function viewerOf(r: ApiRequest, access: Access): MediaViewer {
+  const user = access.user;
   return { identity: user ? `u:${String(user.id)}` : `k:${r.apiKey ?? ''}`, address: addressKey(r.ip) };
 }
 
@@ -83,16 +84,16 @@ export function streamResolver(
   db: ChannelDb,
   library: MediaLibrary,
   clock: () => Clock,
-): (stream: string) => StreamTarget {
-  return (stream) => {
+): (stream: string) => Promise<StreamTarget> {
+  return async (stream) => {
     const [, kind, id] = /^(?:(vod|dl)-)?(\d+)$/.exec(stream) ?? [];
     if (kind === 'vod') {
-      return db.get('SELECT 1 AS ok FROM vod_items WHERE id = ?', [Number(id)])
+      return (await db.get('SELECT 1 AS ok FROM vod_items WHERE id = ?', [Number(id)]))
         ? { kind: 'vod', asset: library.main }
         : { kind: 'refused', status: 404, message: 'Video not found.' };
     }
     const row = id
-      ? db.get('SELECT name, start_offset, duration, has_recording, is_geo_blocked FROM events WHERE id = ?', [
+      ? await db.get('SELECT name, start_offset, duration, has_recording, is_geo_blocked FROM events WHERE id = ?', [
           Number(id),
         ])
       : undefined;
@@ -115,15 +116,15 @@ export function streamResolver(
 }
 
 /** Answers `/media/logos/{slug}.svg` and `/media/art/{slug}.svg`, the seeded data's generated pictures. */
-export function servePlaceholderArt(db: ChannelDb, res: ServerResponse, path: string): boolean {
+export async function servePlaceholderArt(db: ChannelDb, res: ServerResponse, path: string): Promise<boolean> {
   const m = /^\/media\/(logos|art)\/([\w-]+)\.svg$/.exec(path);
   if (!m) return false;
   const slug = m[2]!;
   const group =
-    m[1] === 'logos' ? db.get('SELECT name FROM participant_groups WHERE alias = ? LIMIT 1', [slug]) : undefined;
+    m[1] === 'logos' ? await db.get('SELECT name FROM participant_groups WHERE alias = ? LIMIT 1', [slug]) : undefined;
   const color =
     m[1] === 'logos'
-      ? db.get(
+      ? await db.get(
           'SELECT color FROM participants p JOIN participant_groups g ON g.id = p.group_id WHERE g.alias = ? LIMIT 1',
           [slug],
         )
@@ -145,10 +146,12 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
   const { db, mediaServer } = ctx;
 
   /** Pagination of the keyless lists (participants, packages, subscriptions): `no_limit=1` answers all. */
-  const listPage = (query: URLSearchParams, table: string, channelId: number, order: string) => {
-    const total = Number(db.get(`SELECT count(*) AS n FROM ${table} WHERE channel_id = ?`, [channelId])?.n ?? 0);
+  const listPage = async (query: URLSearchParams, table: string, channelId: number, order: string) => {
+    const total = Number(
+      (await db.get(`SELECT count(*) AS n FROM ${table} WHERE channel_id = ?`, [channelId]))?.n ?? 0,
+    );
     const { meta, sqlLimit } = listWindow(query, total);
-    const rows = db.all(`SELECT * FROM ${table} WHERE channel_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`, [
+    const rows = await db.all(`SELECT * FROM ${table} WHERE channel_id = ? ORDER BY ${order} LIMIT ? OFFSET ?`, [
       channelId,
       sqlLimit,
       meta.offset,
@@ -157,66 +160,65 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
   };
 
   /** A row of the channel by id from a path parameter, or a 404 with `message`. */
-  const rowById = (table: string, channelId: number, id: string, message: string): Row => {
+  const rowById = async (table: string, channelId: number, id: string, message: string): Promise<Row> => {
     const row = /^\d+$/.test(id)
-      ? db.get(`SELECT * FROM ${table} WHERE channel_id = ? AND id = ?`, [channelId, Number(id)])
+      ? await db.get(`SELECT * FROM ${table} WHERE channel_id = ? AND id = ?`, [channelId, Number(id)])
       : undefined;
     if (!row) throw new HttpError(404, message);
     return row;
   };
 
   /** The event of the path's `{id}` in the caller's channel, or a 404. */
-  const eventOf = (r: ApiRequest) => {
+  const eventOf = async (r: ApiRequest) => {
     const id = r.params.id!;
-    const event = /^\d+$/.test(id) ? findEvent(db, r.channelId, Number(id), r.clock, r.origin) : undefined;
+    const event = /^\d+$/.test(id) ? await findEvent(db, r.channelId, Number(id), r.clock, r.origin) : undefined;
     if (!event) throw new HttpError(404, 'Event not found.');
     return event;
   };
 
   return {
     // Spliced as text: the events come serialised from a cache (see listEventsJson).
-    events: (r) => ({ raw: eventListText(db, r.channelId, eventFilterOf(r.query), r.view()) }),
-    event: (r) => ({ raw: `{"data":${renderEvent(eventOf(r), r.view())}}` }),
-    downloadEvent: (r) => {
-      const event = eventOf(r);
-      const user = r.user();
-      const view = r.view();
-      if (!r.access().capabilities.has('download')) throw new HttpError(403, 'Your account cannot download videos.');
+    events: async (r) => ({ raw: await eventListText(db, r.channelId, eventFilterOf(r.query), await r.view()) }),
+    event: async (r) => ({ raw: `{"data":${renderEvent(await eventOf(r), await r.view())}}` }),
+    downloadEvent: async (r) => {
+      const event = await eventOf(r);
+      const user = await r.user();
+      const view = await r.view();
+      const access = await r.access();
+      if (!access.capabilities.has('download')) throw new HttpError(403, 'Your account cannot download videos.');
       if (!view.canWatch(event)) throw new HttpError(403, 'You do not have access to this event.');
       if (event.geoBlocked || !view.streams) throw new HttpError(403, GEO_BLOCKED);
       if (eventStatus(event, r.clock) !== 'finished' || !event.hasRecording) {
         throw new HttpError(422, 'Only a finished event with a recording can be downloaded.');
       }
-      db.run('UPDATE users SET downloads_count = downloads_count + 1, updated_at = ? WHERE id = ?', [
+      await db.run('UPDATE users SET downloads_count = downloads_count + 1, updated_at = ? WHERE id = ?', [
         r.clock.now,
         user.id!,
       ]);
-      const filename = downloadName(String(db.get('SELECT name FROM events WHERE id = ?', [event.id])!.name));
-      return {
-        data: { url: mediaServer.signedUrl(r.origin, `dl-${event.id}`, viewerOf(r), `download/${filename}`), filename },
-      };
+      const filename = downloadName(String((await db.get('SELECT name FROM events WHERE id = ?', [event.id]))!.name));
+      const url = mediaServer.signedUrl(r.origin, `dl-${event.id}`, viewerOf(r, access), `download/${filename}`);
+      return { data: { url, filename } };
     },
-    prerolls: ({ channelId, origin }) => ({
-      data: db
-        .all('SELECT * FROM prerolls WHERE channel_id = ? ORDER BY position', [channelId])
-        .map((row) => prerollJson(db, row, origin)),
-    }),
-    packages: ({ channelId, query }) => {
-      const { rows, meta } = listPage(query, 'packages', channelId, 'position, id');
-      return { data: rows.map((row) => packageJson(db, row)), meta };
+    prerolls: async ({ channelId, origin }) => {
+      const rows = await db.all('SELECT * FROM prerolls WHERE channel_id = ? ORDER BY position', [channelId]);
+      return { data: await Promise.all(rows.map((row) => prerollJson(db, row, origin))) };
     },
-    package: ({ channelId, params }) => ({
-      data: packageJson(db, rowById('packages', channelId, params.id!, 'Package not found.')),
+    packages: async ({ channelId, query }) => {
+      const { rows, meta } = await listPage(query, 'packages', channelId, 'position, id');
+      return { data: await Promise.all(rows.map((row) => packageJson(db, row))), meta };
+    },
+    package: async ({ channelId, params }) => ({
+      data: await packageJson(db, await rowById('packages', channelId, params.id!, 'Package not found.')),
     }),
-    subscriptions: ({ channelId, query }) => {
-      const { rows, meta } = listPage(query, 'subscriptions', channelId, 'position, id');
+    subscriptions: async ({ channelId, query }) => {
+      const { rows, meta } = await listPage(query, 'subscriptions', channelId, 'position, id');
       return { data: rows.map(subscriptionJson), meta };
     },
-    subscription: ({ channelId, params }) => ({
-      data: subscriptionJson(rowById('subscriptions', channelId, params.id!, 'Subscription not found.')),
+    subscription: async ({ channelId, params }) => ({
+      data: subscriptionJson(await rowById('subscriptions', channelId, params.id!, 'Subscription not found.')),
     }),
-    eventCategories: ({ channelId }) => {
-      const rows = db.all('SELECT * FROM categories WHERE channel_id = ? ORDER BY position, id', [channelId]);
+    eventCategories: async ({ channelId }) => {
+      const rows = await db.all('SELECT * FROM categories WHERE channel_id = ? ORDER BY position, id', [channelId]);
       const node = (row: Row): Record<string, unknown> => ({
         id: Number(row.id),
         name: String(row.name),
@@ -228,26 +230,30 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
       });
       return { data: rows.filter((row) => row.parent_id === null).map(node) };
     },
-    homepageEvents: (r) => {
+    homepageEvents: async (r) => {
+      const view = await r.view();
       const kind = (status: 'live' | 'upcoming' | 'finished') =>
-        listEvents(db, r.channelId, { status, offset: 0, limit: 10 }, r.view());
-      return { data: { live: kind('live'), upcoming: kind('upcoming'), finished: kind('finished') } };
+        listEvents(db, r.channelId, { status, offset: 0, limit: 10 }, view);
+      const [live, upcoming, finished] = await Promise.all([kind('live'), kind('upcoming'), kind('finished')]);
+      return { data: { live, upcoming, finished } };
     },
-    eventLocations: ({ channelId }) => ({
-      data: db.all('SELECT * FROM locations WHERE channel_id = ? ORDER BY name', [channelId]).map((row) => ({
-        id: Number(row.id),
-        name: String(row.name),
-        city: str(row.city),
-        state: str(row.state),
-        time_zone: str(row.time_zone),
-      })),
+    eventLocations: async ({ channelId }) => ({
+      data: (await db.all('SELECT * FROM locations WHERE channel_id = ? ORDER BY name, id', [channelId])).map(
+        (row) => ({
+          id: Number(row.id),
+          name: String(row.name),
+          city: str(row.city),
+          state: str(row.state),
+          time_zone: str(row.time_zone),
+        }),
+      ),
     }),
-    participants: ({ channelId, query, media }) => {
-      const { rows, meta } = listPage(query, 'participants', channelId, 'name, id');
+    participants: async ({ channelId, query, media }) => {
+      const { rows, meta } = await listPage(query, 'participants', channelId, 'name, id');
       // Every team is listed (a child too), and a team with teams of its own lists them as its children.
       const ids = rows.map((row) => Number(row.id));
       const children = ids.length
-        ? db.all(`SELECT * FROM participants WHERE parent_id IN (${ids.join(',')}) ORDER BY name, id`)
+        ? await db.all(`SELECT * FROM participants WHERE parent_id IN (${ids.join(',')}) ORDER BY name, id`)
         : [];
       return {
         data: rows.map((row) => {
@@ -257,22 +263,25 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
         meta,
       };
     },
-    participantGroups: ({ channelId, media }) => ({
-      data: db.all('SELECT * FROM participant_groups WHERE channel_id = ? ORDER BY name', [channelId]).map((row) => ({
-        id: Number(row.id),
-        name: String(row.name),
-        alias: str(row.alias),
-        image: media(row.image),
-        // The school's properties (conference, division, ...): what video analytics report as its league.
-        properties: groupProperties(row.properties_json),
-      })),
+    participantGroups: async ({ channelId, media }) => ({
+      data: (await db.all('SELECT * FROM participant_groups WHERE channel_id = ? ORDER BY name, id', [channelId])).map(
+        (row) => ({
+          id: Number(row.id),
+          name: String(row.name),
+          alias: str(row.alias),
+          image: media(row.image),
+          // The school's properties (conference, division, ...): what video analytics report as its league.
+          properties: groupProperties(row.properties_json),
+        }),
+      ),
     }),
-    groupProperties: ({ channelId }) => {
+    groupProperties: async ({ channelId }) => {
       // Derived from the schools' own properties, so a new school's conference shows up without extra data.
       const values = new Map<string, Set<string>>();
-      for (const row of db.all('SELECT properties_json FROM participant_groups WHERE channel_id = ? ORDER BY id', [
-        channelId,
-      ])) {
+      for (const row of await db.all(
+        'SELECT properties_json FROM participant_groups WHERE channel_id = ? ORDER BY id',
+        [channelId],
+      )) {
         for (const [name, value] of Object.entries(
           JSON.parse(String(row.properties_json)) as Record<string, unknown>,
         )) {

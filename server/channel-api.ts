@@ -54,8 +54,17 @@ export type ChannelEndpoint = Extract<
 
 /** The channel lookups the rest of the server shares, and this module's handlers. */
 export interface Channels {
+  /** Reads every channel and its settings into memory (at start; `reload` keeps them current). */
+  load(): Promise<void>;
+  /**
+   * Reads one channel's settings again (every channel's without an id) and tells the other processes to, once the
+   * change that called it is committed.
+   */
+  settingsChanged(channelId?: number): Promise<void>;
   /** The channel of a channel key, if the value is one. */
   byKey(key: unknown): Row | undefined;
+  /** The key of the channel whose analytics key (settings 'yare-analytics') this is, if any. */
+  channelOfAnalyticsKey(profile: string): string | undefined;
   /** Stored media paths ("/media/...") made absolute on the public origin, so pages on the CMS origin load them. */
   media: MediaUrl;
   /** A channel's settings as clients get them (a fresh object each call). */
@@ -74,6 +83,12 @@ export function createChannels(ctx: ChannelContext): Channels {
   const { db, dev, origins } = ctx;
   // Every 100th key issued trims the table (maintenance.ts); a counter is cheaper than counting rows per key.
   let keysIssued = 0;
+  // Channels and their stored settings, read on every request, are kept in memory: a change (the dev settings
+  // endpoint) reloads them here and, through a notification, in every other process.
+  const byKeyCache = new Map<string, Row>();
+  const settingsCache = new Map<number, string>();
+  /** Analytics keys (settings 'yare-analytics') to their channel's key. */
+  const analyticsKeys = new Map<string, string>();
 
   const media: MediaUrl = (value) => {
     if (value === null || value === undefined) return null;
@@ -83,10 +98,42 @@ export function createChannels(ctx: ChannelContext): Channels {
 
   /** A channel's settings as stored (a fresh copy: callers may change it). */
   const storedSettings = (channelId: number): Record<string, unknown> =>
-    JSON.parse(String(db.get('SELECT json FROM settings WHERE channel_id = ?', [channelId])?.json ?? '{}')) as Record<
-      string,
-      unknown
-    >;
+    JSON.parse(settingsCache.get(channelId) ?? '{}') as Record<string, unknown>;
+
+  async function reload(channelId?: number): Promise<void> {
+    if (channelId === undefined) {
+      const channels = await db.all('SELECT id, channel_key, name FROM channels ORDER BY id');
+      byKeyCache.clear();
+      for (const channel of channels) byKeyCache.set(String(channel.channel_key), channel);
+    }
+    const rows =
+      channelId === undefined
+        ? await db.all('SELECT channel_id, json FROM settings')
+        : await db.all('SELECT channel_id, json FROM settings WHERE channel_id = ?', [channelId]);
+    for (const row of rows) settingsCache.set(Number(row.channel_id), String(row.json));
+    analyticsKeys.clear();
+    for (const channel of byKeyCache.values()) {
+      const key = storedSettings(Number(channel.id))['yare-analytics'];
+      if (typeof key === 'string' && key !== '') analyticsKeys.set(key, String(channel.channel_key));
+    }
+  }
+
+  async function load(): Promise<void> {
+    await reload();
+    await db.listen('channel_settings', (payload) => {
+      const id = Number(payload);
+      const channelId = payload === '' || !Number.isInteger(id) ? undefined : id;
+      // Another process changed them (or this one: reading them twice is harmless); its stored copy follows.
+      reload(channelId)
+        .then(() => storeSettings(channelId))
+        .catch((error: unknown) => console.error('[channel-server] could not read the changed settings:', error));
+    });
+  }
+
+  async function settingsChanged(channelId?: number): Promise<void> {
+    await reload(channelId);
+    await db.notify('channel_settings', channelId === undefined ? '' : String(channelId));
+  }
 
   const sitesOf = (channelId: number): string[] => {
     const site = storedSettings(channelId).site_url;
@@ -95,9 +142,9 @@ export function createChannels(ctx: ChannelContext): Channels {
   };
 
   const byKey = (key: unknown): Row | undefined =>
-    typeof key === 'string' && key !== ''
-      ? db.get('SELECT id, channel_key, name FROM channels WHERE channel_key = ?', [key])
-      : undefined;
+    typeof key === 'string' && key !== '' ? byKeyCache.get(key) : undefined;
+
+  const channelOfAnalyticsKey = (profile: string): string | undefined => analyticsKeys.get(profile);
 
   const settingsOf = (channelId: number): Record<string, unknown> => {
     const settings = storedSettings(channelId);
@@ -128,25 +175,26 @@ export function createChannels(ctx: ChannelContext): Channels {
   };
 
   const handlers: Handlers<ChannelEndpoint> = {
-    getApiKey: ({ channelId, ip }) => {
+    getApiKey: async ({ channelId, ip }) => {
       // Each key is a stored row: one address gets a few per window (a visitor keeps theirs), and the total is
       // capped (maintenance.ts), least recently used first.
-      tooMany(ctx.keyLimiter.hit(addressKey(ip)));
-      // Random, unguessable, and stored so any later keyed call can map it back to the channel.
+      // Random, unguessable, and stored so any later keyed call can map it back to the channel; counted and stored
+      // in one statement.
       const apiKey = randomBytes(24).toString('hex');
       const now = ctx.clock().now;
-      db.run('INSERT INTO api_keys (api_key, channel_id, created_at, last_used_at) VALUES (?, ?, ?, ?)', [
-        apiKey,
-        channelId,
-        now,
-        now,
-      ]);
-      if (++keysIssued % 100 === 0) capApiKeys(db);
+      const made = await ctx.keyLimiter.hitAndWrite(
+        addressKey(ip),
+        `INSERT INTO api_keys (api_key, channel_id, created_at, last_used_at)
+         SELECT ?, ?::bigint, ?::bigint, ?::bigint FROM allowed RETURNING api_key`,
+        [apiKey, channelId, now, now],
+      );
+      if ('wait' in made) tooMany(made.wait);
+      if (++keysIssued % 100 === 0) await capApiKeys(db);
       return { data: { api_key: apiKey } };
     },
-    settings: ({ channelId }) => ({ data: settingsOf(channelId) }),
-    menu: ({ channelId, media }) => {
-      const rows = db.all('SELECT * FROM menu WHERE channel_id = ? ORDER BY parent_id IS NOT NULL, position', [
+    settings: async ({ channelId }) => ({ data: settingsOf(channelId) }),
+    menu: async ({ channelId, media }) => {
+      const rows = await db.all('SELECT * FROM menu WHERE channel_id = ? ORDER BY parent_id IS NOT NULL, position', [
         channelId,
       ]);
       const item = (row: Row) => ({
@@ -166,44 +214,44 @@ export function createChannels(ctx: ChannelContext): Channels {
           }),
       };
     },
-    pages: ({ channelId }) => ({
-      data: db
-        .all('SELECT id, name, alt_name, url FROM pages WHERE channel_id = ? ORDER BY position', [channelId])
-        .map((row) => ({
-          id: Number(row.id),
-          name: String(row.name),
-          alt_name: str(row.alt_name),
-          url: String(row.url),
-        })),
+    pages: async ({ channelId }) => ({
+      data: (
+        await db.all('SELECT id, name, alt_name, url FROM pages WHERE channel_id = ? ORDER BY position', [channelId])
+      ).map((row) => ({
+        id: Number(row.id),
+        name: String(row.name),
+        alt_name: str(row.alt_name),
+        url: String(row.url),
+      })),
     }),
-    page: ({ channelId, params, media }) => {
+    page: async ({ channelId, params, media }) => {
       const alias = params.alias!.replace(/\//g, '');
-      const row = db.get('SELECT * FROM pages WHERE channel_id = ? AND alias = ?', [channelId, alias]);
+      const row = await db.get('SELECT * FROM pages WHERE channel_id = ? AND alias = ?', [channelId, alias]);
       if (!row) throw new HttpError(404, 'Page not found.');
       const blocks = (JSON.parse(String(row.blocks_json)) as Array<Record<string, unknown>>).map((block) =>
         block.type === 'image' ? { ...block, url: media(block.url as string) } : block,
       );
       return { data: { id: Number(row.id), name: String(row.name), url: String(row.url), blocks } };
     },
-    colors: ({ channelId }) => ({
+    colors: async ({ channelId }) => ({
       data: Object.fromEntries(
-        db
-          .all('SELECT name, value FROM colors WHERE channel_id = ? ORDER BY name', [channelId])
-          .map((r) => [r.name, r.value]),
+        (
+          await db.all('SELECT name, value FROM colors WHERE channel_id = ? ORDER BY name COLLATE "C"', [channelId])
+        ).map((r) => [r.name, r.value]),
       ),
     }),
-    profile: (r) => ({ data: userJson(r.user()) }),
-    userAccess: (r) => ({ data: userAccessJson(r.user()) }),
-    geo: ({ ip }) => ({ data: { country: 'United States', country_code: 'US', ip, is_geo_blocked: false } }),
-    faq: ({ channelId }) => ({
-      data: db
-        .all('SELECT id, question, answer FROM faq WHERE channel_id = ? ORDER BY position', [channelId])
-        .map((row) => ({ id: Number(row.id), question: String(row.question), answer: String(row.answer) })),
+    profile: async (r) => ({ data: userJson(await r.user()) }),
+    userAccess: async (r) => ({ data: userAccessJson(await r.user()) }),
+    geo: async ({ ip }) => ({ data: { country: 'United States', country_code: 'US', ip, is_geo_blocked: false } }),
+    faq: async ({ channelId }) => ({
+      data: (
+        await db.all('SELECT id, question, answer FROM faq WHERE channel_id = ? ORDER BY position', [channelId])
+      ).map((row) => ({ id: Number(row.id), question: String(row.question), answer: String(row.answer) })),
     }),
-    slides: ({ channelId, query, media }) => {
+    slides: async ({ channelId, query, media }) => {
       const type = query.get('type');
       // Untyped slides belong to main, so `type=main` includes them.
-      const rows = db.all(
+      const rows = await db.all(
         type
           ? "SELECT * FROM slides WHERE channel_id = ? AND coalesce(slidable_type, 'main') = ? ORDER BY position"
           : 'SELECT * FROM slides WHERE channel_id = ? ORDER BY position',
@@ -221,14 +269,17 @@ export function createChannels(ctx: ChannelContext): Channels {
         })),
       };
     },
-    customForm: ({ channelId, params }) => {
-      const row = db.get('SELECT * FROM custom_forms WHERE channel_id = ? AND alias = ?', [channelId, params.alias!]);
+    customForm: async ({ channelId, params }) => {
+      const row = await db.get('SELECT * FROM custom_forms WHERE channel_id = ? AND alias = ?', [
+        channelId,
+        params.alias!,
+      ]);
       if (!row) throw new HttpError(404, 'Form not found.');
       return {
         data: { alias: String(row.alias), name: String(row.name), fields: JSON.parse(String(row.fields_json)) },
       };
     },
-    log: ({ channelId, body, ip }) => {
+    log: async ({ channelId, body, ip }) => {
       const parsed = LogEntry.safeParse(body);
       if (!parsed.success) {
         const errors: Record<string, string[]> = {};
@@ -241,13 +292,13 @@ export function createChannels(ctx: ChannelContext): Channels {
       const entry = JSON.stringify(parsed.data);
       if (Buffer.byteLength(entry) > MAX_LOG_ENTRY_BYTES)
         throw new HttpError(413, `A log entry may hold at most ${MAX_LOG_ENTRY_BYTES / 1024} KB.`);
-      const id = db.run('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [
+      const id = await db.insert('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [
         channelId,
         ctx.clock().now,
         ip,
         entry,
       ]);
-      capLogs(db, channelId);
+      await capLogs(db, channelId);
       return { status: 201, body: { data: { id } } };
     },
   };
@@ -282,10 +333,21 @@ export function createChannels(ctx: ChannelContext): Channels {
   async function storeSettings(channelId?: number): Promise<void> {
     const rows =
       channelId === undefined
-        ? db.all('SELECT id, channel_key FROM channels ORDER BY id')
-        : db.all('SELECT id, channel_key FROM channels WHERE id = ?', [channelId]);
+        ? await db.all('SELECT id, channel_key FROM channels ORDER BY id')
+        : await db.all('SELECT id, channel_key FROM channels WHERE id = ?', [channelId]);
     await Promise.all(rows.map((row) => ctx.copies.write(String(row.channel_key), settingsOf(Number(row.id)))));
   }
 
-  return { byKey, media, settingsOf, storeSettings, sitesOf, handlers, handleFiles };
+  return {
+    load,
+    settingsChanged,
+    byKey,
+    channelOfAnalyticsKey,
+    media,
+    settingsOf,
+    storeSettings,
+    sitesOf,
+    handlers,
+    handleFiles,
+  };
 }

@@ -11,15 +11,30 @@
  * last). The cut starts at the clip's `asset_offset` in the recording; a live clip's offset may run past the end of
  * the recording, which the live stream loops over, so its cut wraps around to the start (two inputs joined).
  *
- * Restarts: the queue is the table. On start every `queued` or `processing` clip is queued again (a job killed by
- * a stop starts over), and a seeded `done` clip without files gets them: seeded renders are cached under the media
- * cache folder (keyed by source, offset and length), so only the first start pays for them. `stop()` kills the
- * running ffmpeg processes and leaves their clips `processing`, for the next start to resume.
+ * Restarts: the queue is the table. On start every `queued` clip is taken up, and every `processing` one nobody
+ * holds (a job killed by a stop starts over), and a seeded `done` clip without files gets them: seeded renders are
+ * cached under the media cache folder (keyed by source, offset and length), so only the first start pays for them.
+ * `stop()` kills the running ffmpeg processes and leaves their clips `processing` with their leases ended, for the
+ * next start (or another process) to resume. A process that died (SIGKILL, a crash) held its jobs until their leases
+ * run out, since on a PostgreSQL server another process cannot tell it from a slow one; on the embedded database,
+ * which is one process's alone, a start frees them at once.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { ChannelDb } from './db.js';
+import { privateTree, type ChannelDb } from './db.js';
 import { FFMPEG, run } from './ffmpeg.js';
 import { FRAME_RATE, hlsOutput, readRendition, type Asset, type MediaLibrary } from './media.js';
 
@@ -41,12 +56,16 @@ class Stopped extends Error {}
 export interface ClipJobsOptions {
   db: ChannelDb;
   library: MediaLibrary;
-  /** DATA_DIR: clips go to its clips/{id}/. */
-  dataDir: string;
-  /** Jobs at once; default 2. */
+  /** Where clips' files go, one folder per clip: shared by every process (a shared volume when they are several). */
+  clipsDir: string;
+  /** Jobs at once in this process; default 2. */
   concurrency?: number;
   /** The server clock (ms), for updated_at. */
   nowMs(): number;
+  /** How long a job is held without news before another process may take it over (ms, wall clock); default 30 s. */
+  leaseMs?: number;
+  /** How often the queue looks for work besides being woken (ms); default 1 s. */
+  pollMs?: number;
   /** Where failures are told; default console.error. */
   log?(message: string): void;
 }
@@ -61,21 +80,48 @@ interface Cut {
   started?(child: ChildProcess): void;
 }
 
+/** A job this process holds. */
+interface Job {
+  child?: ChildProcess;
+  cancelled: boolean;
+  done: Promise<void>;
+}
+
+/** A cut that failed this many times (its process died each time, say) is given up. */
+const MAX_ATTEMPTS = 3;
+/** The notification channels: a clip was queued (any process may take it), a clip was deleted (its holder stops). */
+const QUEUED = 'clip_queued';
+const DELETED = 'clip_deleted';
+
+/**
+ * The queue of clip cuts, shared by every process through the `clips` table: a process takes a job by leasing its
+ * row (`FOR UPDATE SKIP LOCKED`, so two processes never take the same one), renews the lease while ffmpeg runs,
+ * and writes progress and the outcome only while it still holds it. A job whose process died is taken over once its
+ * lease ran out, and cut again from the start (the files of a cut appear whole, by a rename, or not at all).
+ */
 export class ClipJobs {
-  private readonly waiting: number[] = [];
-  private readonly running = new Map<number, { child?: ChildProcess; cancelled: boolean; done: Promise<void> }>();
+  private readonly running = new Map<number, Job>();
   private readonly concurrency: number;
   private readonly filesCache = new Map<number, ClipFiles>();
   private stopped = false;
-  /** DATA_DIR/clips: one folder per clip id. */
+  /** DATA_DIR/clips, or CLIPS_DIR: one folder per clip id. */
   private readonly dir: string;
   /** Seeded renders, inside the media version they were cut from (a new version starts a new cache). */
   private readonly cacheDir: string;
+  /** This process, as a lease names it. */
+  private readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly leaseMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private claiming: Promise<void> | undefined;
+  private again = false;
 
   constructor(private readonly options: ClipJobsOptions) {
     this.concurrency = Math.max(1, options.concurrency ?? 2);
-    this.dir = join(options.dataDir, 'clips');
+    this.dir = options.clipsDir;
     this.cacheDir = join(options.library.dir, 'clip-cache');
+    // At least a second: a shorter lease would run out between two renewals, and processes would take each other's
+    // jobs.
+    this.leaseMs = Math.max(1000, options.leaseMs ?? 30_000);
   }
 
   /** The server clock in UNIX seconds. */
@@ -83,10 +129,17 @@ export class ClipJobs {
     return Math.floor(this.options.nowMs() / 1000);
   }
 
-  /** Renders the seeded done clips that have no files (from the cache), then queues every unfinished clip. */
+  /**
+   * Renders the seeded done clips that have no files (from the cache), then takes up work: every unfinished clip
+   * nobody holds, and from then on what is queued (woken by a notification, and every pollMs).
+   */
   async start(): Promise<void> {
     const { db } = this.options;
-    for (const row of db.all(
+    mkdirSync(this.dir, { recursive: true });
+    // The embedded database has no other process: a clip left processing was held by this server's previous run,
+    // which died without ending its lease (a clean stop ends them), so nobody needs to wait for it to run out.
+    if (db.kind === 'pglite') await db.run("UPDATE clips SET lease_until = NULL WHERE status = 'processing'");
+    for (const row of await db.all(
       "SELECT id, source, asset_offset, duration FROM clips WHERE status = 'done' ORDER BY id",
     )) {
       const id = Number(row.id);
@@ -94,38 +147,108 @@ export class ClipJobs {
       try {
         await this.fromCache(id, String(row.source), Number(row.asset_offset), Number(row.duration));
       } catch (error) {
-        this.fail(id, error);
+        await this.fail(id, error, false);
       }
     }
-    for (const row of db.all("SELECT id FROM clips WHERE status IN ('queued', 'processing') ORDER BY id"))
-      this.enqueue(Number(row.id));
+    await db.listen(QUEUED, () => this.wake(false));
+    await db.listen(DELETED, (payload) => this.cancel(Number(payload)));
+    const poll = () => {
+      this.timer = setTimeout(() => {
+        this.wake(false);
+        poll();
+      }, this.options.pollMs ?? 1000);
+      this.timer.unref();
+    };
+    poll();
+    this.wake(false);
   }
 
-  /** How many clips wait for a slot. */
-  get waitingCount(): number {
-    return this.waiting.length;
+  /** How many clips wait for a cut, in every process. */
+  async waitingCount(): Promise<number> {
+    const row = await this.options.db.get("SELECT count(*) AS n FROM clips WHERE status = 'queued'");
+    return Number(row?.n ?? 0);
   }
 
-  /** Queues a clip (a new one, or one to resume). */
-  enqueue(id: number): void {
-    if (this.stopped || this.waiting.includes(id) || this.running.has(id)) return;
-    this.waiting.push(id);
-    this.pump();
-  }
-
-  /** Forgets a deleted clip: drops it from the queue, kills its job, removes its files. */
-  async remove(id: number): Promise<void> {
-    const i = this.waiting.indexOf(id);
-    if (i >= 0) this.waiting.splice(i, 1);
-    const job = this.running.get(id);
-    if (job) {
-      job.cancelled = true;
-      job.child?.kill('SIGKILL');
-      await job.done;
+  /** Looks for work now; `others`: tell every other process too (a clip was just queued). */
+  wake(others = true): void {
+    if (others)
+      this.options.db.notify(QUEUED).catch((error: unknown) => this.report(`could not announce a clip: ${error}`));
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
     }
+    this.claiming = this.claim()
+      .catch((error: unknown) => this.report(`could not take a clip job: ${(error as Error).message}`))
+      .finally(() => {
+        this.claiming = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake(false);
+        }
+      });
+  }
+
+  /** Takes jobs while this process has room: the oldest queued one, or one whose holder's lease ran out. */
+  private async claim(): Promise<void> {
+    const { db } = this.options;
+    while (!this.stopped && this.running.size < this.concurrency) {
+      const row = await db.get(
+        `UPDATE clips SET status = 'processing', progress = 0, error = NULL, lease_owner = ?, lease_until = ?,
+           attempts = attempts + 1, updated_at = ?
+         WHERE id = (SELECT id FROM clips WHERE status = 'queued'
+                       OR (status = 'processing' AND (lease_until IS NULL OR lease_until < ?))
+                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING id, asset_offset, duration, attempts`,
+        [this.owner, Date.now() + this.leaseMs, this.now(), Date.now()],
+      );
+      if (!row) return;
+      const id = Number(row.id);
+      if (Number(row.attempts) > MAX_ATTEMPTS) {
+        await this.fail(id, new Error(`the cut was started ${MAX_ATTEMPTS} times without finishing`), true);
+        continue;
+      }
+      const job: Job = { cancelled: false, done: Promise.resolve() };
+      this.running.set(id, job);
+      job.done = this.process(id, Number(row.asset_offset), Number(row.duration), job).finally(() => {
+        this.running.delete(id);
+        this.wake(false);
+      });
+    }
+  }
+
+  /** Stops a job this process holds (its clip was deleted), killing its ffmpeg. */
+  private cancel(id: number): void {
+    const job = this.running.get(id);
+    if (!job) return;
+    job.cancelled = true;
+    job.child?.kill('SIGKILL');
+  }
+
+  /**
+   * Forgets a deleted clip (its row is gone already): the process holding its job stops it (this one, or another
+   * told by a notification), and its files go.
+   */
+  async remove(id: number): Promise<void> {
+    const job = this.running.get(id);
+    this.cancel(id);
+    await job?.done;
+    await this.options.db.notify(DELETED, String(id));
     this.filesCache.delete(id);
     rmSync(this.folder(id), { recursive: true, force: true });
-    rmSync(`${this.folder(id)}.tmp`, { recursive: true, force: true });
+    this.removeScratch(id);
+  }
+
+  /** Removes the scratch folders of a clip's cuts (`{id}.tmp.{owner}`), whoever made them. */
+  private removeScratch(id: number): void {
+    for (const name of readdirSync(this.dir).filter((n) => n.startsWith(`${id}.tmp`))) {
+      try {
+        rmSync(join(this.dir, name), { recursive: true, force: true });
+      } catch (error) {
+        // An ffmpeg orphaned by a dead process may still be writing there; the next cut of the clip tries again.
+        this.report(`could not remove ${name}: ${(error as Error).message}`);
+      }
+    }
   }
 
   /** A done clip's files (read once from its clip.json), or undefined. */
@@ -142,55 +265,71 @@ export class ClipJobs {
     return { ...files, dir: this.folder(id) };
   }
 
-  /** Kills the running jobs and waits for them; their clips stay `processing` for the next start to resume. */
+  /**
+   * Kills the running jobs and waits for them; their clips stay `processing` with their leases ended, so another
+   * process (or the next start) takes them up at once.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.waiting.length = 0;
-    const jobs = [...this.running.values()];
-    for (const job of jobs) job.child?.kill('SIGKILL');
-    await Promise.all(jobs.map((job) => job.done));
+    if (this.timer) clearTimeout(this.timer);
+    const jobs = [...this.running.entries()];
+    for (const [, job] of jobs) job.child?.kill('SIGKILL');
+    await Promise.all(jobs.map(([, job]) => job.done));
+    await this.claiming;
+    if (jobs.length > 0)
+      await this.options.db
+        .run("UPDATE clips SET lease_until = NULL WHERE lease_owner = ? AND status = 'processing'", [this.owner])
+        .catch(() => undefined);
   }
 
   private folder(id: number): string {
     return join(this.dir, String(id));
   }
 
-  private pump(): void {
-    while (!this.stopped && this.running.size < this.concurrency && this.waiting.length > 0) {
-      const id = this.waiting.shift()!;
-      const job: { child?: ChildProcess; cancelled: boolean; done: Promise<void> } = {
-        cancelled: false,
-        done: Promise.resolve(),
-      };
-      this.running.set(id, job);
-      job.done = this.process(id, job).finally(() => {
-        this.running.delete(id);
-        this.pump();
-      });
-    }
+  private report(message: string): void {
+    (this.options.log ?? console.error)(`[channel-server] ${message}`);
   }
 
-  private async process(id: number, job: { child?: ChildProcess; cancelled: boolean }): Promise<void> {
+  /** Runs one job this process holds; every write names the lease, so a job taken over or deleted writes nothing. */
+  private async process(id: number, offset: number, duration: number, job: Job): Promise<void> {
     const { db } = this.options;
     const now = () => this.now();
-    const row = db.get('SELECT asset_offset, duration, status FROM clips WHERE id = ?', [id]);
-    if (!row || (row.status !== 'queued' && row.status !== 'processing')) return;
-    db.run("UPDATE clips SET status = 'processing', progress = 0, error = NULL, updated_at = ? WHERE id = ?", [
-      now(),
-      id,
-    ]);
+    // The lease is renewed while the cut runs; a renewal that finds the row gone or taken stops the cut.
+    const renew = setInterval(
+      () => {
+        db.run('UPDATE clips SET lease_until = ? WHERE id = ? AND lease_owner = ?', [
+          Date.now() + this.leaseMs,
+          id,
+          this.owner,
+        ])
+          .then((held) => {
+            if (held === 0) this.cancel(id);
+          })
+          .catch(() => undefined);
+      },
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
+    renew.unref();
     let shown = 0;
     try {
+      // A job taken over: what the process that held it before left half-made goes (it died, or lost its lease
+      // and writes nothing more: its outcome needs the lease too).
+      this.removeScratch(id);
       await this.cut({
-        offset: Number(row.asset_offset),
-        duration: Number(row.duration),
+        offset,
+        duration,
         dest: this.folder(id),
         progress: (percent) => {
           // Never 100 before the files are in place; written only when the whole percent changes.
           const value = Math.min(99, Math.floor(percent));
           if (value <= shown || job.cancelled) return;
           shown = value;
-          db.run('UPDATE clips SET progress = ?, updated_at = ? WHERE id = ?', [value, now(), id]);
+          db.run('UPDATE clips SET progress = ?, updated_at = ? WHERE id = ? AND lease_owner = ?', [
+            value,
+            now(),
+            id,
+            this.owner,
+          ]).catch(() => undefined);
         },
         started: (child) => {
           job.child = child;
@@ -198,23 +337,33 @@ export class ClipJobs {
         },
       });
       if (job.cancelled) throw new Stopped();
-      db.run("UPDATE clips SET status = 'done', progress = 100, updated_at = ? WHERE id = ?", [now(), id]);
+      const done = await db.run(
+        "UPDATE clips SET status = 'done', progress = 100, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_owner = ?",
+        [now(), id, this.owner],
+      );
+      // Deleted meanwhile: its files go with it.
+      if (done === 0 && !(await db.get('SELECT 1 AS ok FROM clips WHERE id = ?', [id])))
+        rmSync(this.folder(id), { recursive: true, force: true });
     } catch (error) {
-      rmSync(`${this.folder(id)}.tmp`, { recursive: true, force: true });
-      // A stop leaves the clip processing (the next start resumes it); a deletion has removed the row already.
+      rmSync(`${this.folder(id)}.tmp.${this.owner}`, { recursive: true, force: true });
+      // A stop leaves the clip processing (another process or the next start resumes it); a deletion has removed
+      // the row already.
       if (this.stopped || job.cancelled) return;
-      this.fail(id, error);
+      await this.fail(id, error, true).catch(() => undefined);
+    } finally {
+      clearInterval(renew);
     }
   }
 
-  private fail(id: number, error: unknown): void {
+  /** Marks a clip failed (`held`: only while this process holds its job). */
+  private async fail(id: number, error: unknown, held: boolean): Promise<void> {
     const message = error instanceof Error ? error.message : String(error);
-    (this.options.log ?? console.error)(`[channel-server] clip ${id} failed: ${message}`);
-    this.options.db.run("UPDATE clips SET status = 'failed', error = ?, updated_at = ? WHERE id = ?", [
-      message.slice(0, 2000),
-      this.now(),
-      id,
-    ]);
+    this.report(`clip ${id} failed: ${message}`);
+    await this.options.db.run(
+      `UPDATE clips SET status = 'failed', error = ?, lease_owner = NULL, lease_until = NULL, updated_at = ?
+       WHERE id = ?${held ? ' AND lease_owner = ?' : ''}`,
+      held ? [message.slice(0, 2000), this.now(), id, this.owner] : [message.slice(0, 2000), this.now(), id],
+    );
   }
 
   /**
@@ -235,12 +384,15 @@ export class ClipJobs {
     }
     rmSync(this.folder(id), { recursive: true, force: true });
     cpSync(cached, this.folder(id), { recursive: true });
+    // The cache was made under whatever umask the media cache had: in the data directory, the files are private.
+    privateTree(this.folder(id));
   }
 
   /** Cuts one clip into `dest` (through `{dest}.tmp`): HLS, MP4, poster, clip.json. */
   private async cut({ offset, duration, dest, progress, started }: Cut): Promise<void> {
     const { library } = this.options;
-    const tmp = `${dest}.tmp`;
+    // A scratch folder of this process's own: a process that took over a job never writes into the dead one's.
+    const tmp = `${dest}.tmp.${this.owner}`;
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(join(tmp, '360p'), { recursive: true });
     const source = join(library.dir, library.download.file);

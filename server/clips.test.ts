@@ -179,7 +179,7 @@ describe('who may make a clip', () => {
 
     assert.equal((await create({ ...valid('free-finished'), event_id: 999_999 })).status, 404);
     // An account that may clip but has not bought the paid event.
-    h.server.db.run('UPDATE users SET capabilities_json = ? WHERE email = ?', [
+    await h.server.db.run('UPDATE users SET capabilities_json = ? WHERE email = ?', [
       JSON.stringify(['watch', 'clipping']),
       'viewer@demo-sports.example',
     ]);
@@ -266,7 +266,8 @@ describe('a clip from request to deletion', () => {
     const master = mediaOf(clip, 'vod');
     const poster = mediaOf(clip, 'image');
     ok(master && poster, JSON.stringify(clip.media));
-    assert.match(master, new RegExp(`/media/s/[^/]+/clip-${clip.id}/master\\.m3u8$`));
+    // The grant names the clip by its id and its uuid: it opens this clip and no other.
+    assert.match(master, new RegExp(`/media/s/[^/]+/clip-${clip.id}-${clip.uuid}/master\\.m3u8$`));
     const variants = String((await h.call(master)).body);
     ok(variants.includes('RESOLUTION=640x360') && variants.includes('360p/index.m3u8'), variants);
     const playlist = String((await h.call(master.replace('master.m3u8', '360p/index.m3u8'))).body);
@@ -355,17 +356,17 @@ describe('a clip from request to deletion', () => {
   });
 
   test('a job that fails marks its clip failed, with no media and nothing to download', async () => {
-    const user = h.server.db.get('SELECT id FROM users WHERE email = ?', [FAN.email])!;
+    const user = (await h.server.db.get('SELECT id FROM users WHERE email = ?', [FAN.email]))!;
     // A length ffmpeg refuses: no request can make one, so the row is written directly and queued.
-    const id = h.server.db.run(
+    const id = await h.server.db.insert(
       `INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, source, asset_offset,
          created_at, updated_at) VALUES (?, ?, 'u-broken', 'Broken', 0, -1, '["x"]', 'queued', 'vod', 0, 1, 1)`,
       [Number(user.id), h.id('free-finished')],
     );
-    h.server.clips.enqueue(id);
+    h.server.clips.wake();
     const { clip } = await until(id);
     assert.deepEqual([clip.status, clip.progress, clip.media], ['failed', null, []]);
-    ok(String(h.server.db.get('SELECT error FROM clips WHERE id = ?', [id])?.error).includes('ffmpeg'));
+    ok(String((await h.server.db.get('SELECT error FROM clips WHERE id = ?', [id]))?.error).includes('ffmpeg'));
     assert.equal((await get(`clip/download/${id}`, fan)).status, 422);
     assert.equal((await remove(id)).status, 200);
   });
@@ -432,6 +433,39 @@ describe('limits', () => {
       assert.equal((await create(valid('free-finished', { duration: 2 }), viewer)).status, 201);
     } finally {
       h.nowMs = saved;
+    }
+  });
+});
+
+describe('a deleted clip leaves nothing behind that opens another', () => {
+  test("the next clip anyone makes gets a new id, and the deleted clip's grants open nothing", async () => {
+    // The fan's clip, cut, with its playback and download grants in hand.
+    const made = await create(valid('free-finished', { name: 'Gone soon', duration: 4 }));
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const { clip } = await until(Number(made.body.data.id));
+    assert.equal(clip.status, 'done');
+    const master = mediaOf(clip, 'vod')!;
+    const link = endpoints.clipDownload.response.parse((await get(`clip/download/${clip.id}`, fan)).body).data;
+    assert.equal((await h.call(master)).status, 200);
+    assert.equal((await remove(clip.id)).status, 200);
+
+    // Another account (given the clipping right) clips another event right after: the newest clip was deleted,
+    // which is when SQLite's rowid handed its id out again.
+    await h.server.db.run('UPDATE users SET capabilities_json = ? WHERE email = ?', [
+      JSON.stringify(['watch', 'clipping', 'download_clip']),
+      'viewer@demo-sports.example',
+    ]);
+    const viewer = await h.signIn('viewer@demo-sports.example', 'demo-password');
+    const other = await create(valid('free-finished', { name: 'Someone else', start_time: 20, duration: 4 }), viewer);
+    assert.equal(other.status, 201, JSON.stringify(other.body));
+    ok(Number(other.body.data.id) > clip.id, `a new id (${other.body.data.id}), never ${clip.id} again`);
+    const cut = await until(Number(other.body.data.id), ['done', 'failed'], viewer);
+    assert.equal(cut.clip.status, 'done');
+
+    // The old grants open neither the deleted clip nor the new one.
+    for (const url of [master, master.replace('master.m3u8', '360p/index.m3u8'), link.url]) {
+      const res = await h.call(url);
+      assert.equal(res.status, 404, url);
     }
   });
 });

@@ -115,15 +115,21 @@ export function checkClip(body: Record<string, unknown>, from: number, to: numbe
 const CLIP_SELECT = `SELECT c.*, e.name AS event_name, e.image AS event_image, e.start_offset AS event_start,
   e.is_geo_blocked AS event_geo FROM clips c JOIN events e ON e.id = c.event_id`;
 
+/**
+ * A clip's stream ids: its id and its uuid, so a grant opens this clip only, never another that might one day have
+ * the same id. `clip-{id}-{uuid}` plays it; `clipdl-{id}-{uuid}` also downloads its MP4.
+ */
+const clipStream = (row: Row, download = false) => `clip${download ? 'dl' : ''}-${String(row.id)}-${String(row.uuid)}`;
+
 /** The clip's poster URL from its signed master URL (the grant signs the stream, not the file). */
 const posterOf = (master: string) => master.replace(/master\.m3u8$/, 'poster.jpg');
 
 /** A clip row (CLIP_SELECT) as the contract's Clip; media only when done, and only for a caller with streams. */
-function clipJson(r: ApiRequest, mediaServer: MediaServer, row: Row): Record<string, unknown> {
+async function clipJson(r: ApiRequest, mediaServer: MediaServer, row: Row): Promise<Record<string, unknown>> {
   const status = String(row.status);
   const media: Array<{ type: string; url: string }> = [];
-  if (status === 'done' && r.view().streams && !row.event_geo) {
-    const master = mediaServer.signedUrl(r.origin, `clip-${String(row.id)}`, viewerOf(r));
+  if (status === 'done' && (await r.view()).streams && !row.event_geo) {
+    const master = mediaServer.signedUrl(r.origin, clipStream(row), viewerOf(r, await r.access()));
     media.push({ type: 'vod', url: master }, { type: 'image', url: posterOf(master) });
   }
   return {
@@ -177,27 +183,32 @@ function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number) {
  * signed only by `clip/download/{id}` (owner, `download_clip`, counted): a shared clip's playback grant cannot
  * fetch the file. Undefined for other stream ids.
  */
-export function clipStreams(db: ChannelDb, jobs: ClipJobs): (stream: string) => StreamTarget | undefined {
+export function clipStreams(db: ChannelDb, jobs: ClipJobs): (stream: string) => Promise<StreamTarget> | undefined {
   return (stream) => {
-    const m = /^clip(dl)?-(\d+)$/.exec(stream);
-    if (!m) return undefined;
-    const downloadable = m[1] === 'dl';
-    const id = Number(m[2]);
-    const row = db.get('SELECT name, status FROM clips WHERE id = ?', [id]);
-    if (!row) return { kind: 'refused', status: 404, message: NOT_FOUND };
-    const files = row.status === 'done' ? jobs.files(id) : undefined;
-    if (!files) return { kind: 'refused', status: 404, message: 'The clip is not ready yet.' };
-    return {
-      kind: 'vod',
-      asset: files.asset,
-      files: {
-        dir: files.dir,
-        poster: files.poster,
-        download: downloadable ? { ...files.mp4, filename: downloadName(String(row.name), 'clip') } : undefined,
-      },
-    };
+    const m = /^clip(dl)?-(\d{1,15})-([0-9a-f-]{36})$/.exec(stream);
+    if (!m) return /^clip(dl)?-/.test(stream) ? Promise.resolve(refused) : undefined;
+    return (async (): Promise<StreamTarget> => {
+      const downloadable = m[1] === 'dl';
+      const id = Number(m[2]);
+      const row = await db.get('SELECT name, status FROM clips WHERE id = ? AND uuid = ?', [id, m[3]!]);
+      if (!row) return refused;
+      const files = row.status === 'done' ? jobs.files(id) : undefined;
+      if (!files) return { kind: 'refused', status: 404, message: 'The clip is not ready yet.' };
+      return {
+        kind: 'vod',
+        asset: files.asset,
+        files: {
+          dir: files.dir,
+          poster: files.poster,
+          download: downloadable ? { ...files.mp4, filename: downloadName(String(row.name), 'clip') } : undefined,
+        },
+      };
+    })();
   };
 }
+
+/** A clip stream id that names no clip (or not this clip's uuid). */
+const refused: StreamTarget = { kind: 'refused', status: 404, message: NOT_FOUND };
 
 type ClipEndpoint =
   'createClip' | 'userClips' | 'eventClips' | 'eventsWithClip' | 'sharedClip' | 'clipDownload' | 'deleteClip';
@@ -205,52 +216,54 @@ type ClipEndpoint =
 /** The contract's clip handlers. */
 export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
   const { db, jobs, mediaServer, recordingSeconds } = ctx;
-  const limiter = new RateLimiter(CLIPS_PER_WINDOW, CLIPS_WINDOW_MS, ctx.nowMs);
+  const limiter = new RateLimiter(db, 'clips', CLIPS_PER_WINDOW, CLIPS_WINDOW_MS, ctx.nowMs);
 
   /** One of the caller's clips by the path's id (with its event), or 404: another's clip is as unknown as none. */
-  const ownClip = (r: ApiRequest): Row => {
-    const user = r.user();
+  const ownClip = async (r: ApiRequest): Promise<Row> => {
+    const user = await r.user();
     const id = idOf(r.params.id);
     const row =
-      id === undefined ? undefined : db.get(`${CLIP_SELECT} WHERE c.id = ? AND c.user_id = ?`, [id, user.id!]);
+      id === undefined ? undefined : await db.get(`${CLIP_SELECT} WHERE c.id = ? AND c.user_id = ?`, [id, user.id!]);
     if (!row) throw new HttpError(404, NOT_FOUND);
     return row;
   };
 
   /** The caller's clips matching `where`, newest first. */
-  const clipsOf = (r: ApiRequest, where = '', params: number[] = []) =>
-    db
-      .all(`${CLIP_SELECT} WHERE c.user_id = ? ${where} ORDER BY c.created_at DESC, c.id DESC`, [
-        r.user().id!,
-        ...params,
-      ])
-      .map((row) => clipJson(r, mediaServer, row));
+  const clipsOf = async (r: ApiRequest, where = '', params: number[] = []) => {
+    const rows = await db.all(`${CLIP_SELECT} WHERE c.user_id = ? ${where} ORDER BY c.created_at DESC, c.id DESC`, [
+      (await r.user()).id!,
+      ...params,
+    ]);
+    return Promise.all(rows.map((row) => clipJson(r, mediaServer, row)));
+  };
 
   return {
-    createClip: (r) => {
-      const user = r.user();
-      const access = r.access();
+    createClip: async (r) => {
+      const user = await r.user();
+      const access = await r.access();
       if (!access.capabilities.has('clipping')) throw new HttpError(403, 'Your account cannot make clips.');
       const eventId = idOf(r.body.event_id);
       if (eventId === undefined) throw refuse('event_id', CLIP_MESSAGES.required);
-      const event = findEvent(db, r.channelId, eventId, r.clock, r.origin);
+      const event = await findEvent(db, r.channelId, eventId, r.clock, r.origin);
       if (!event) throw new HttpError(404, 'Event not found.');
-      const view = r.view();
+      const view = await r.view();
       if (!view.canWatch(event)) throw new HttpError(403, 'You do not have access to this event.');
       if (event.geoBlocked || !view.streams) throw new HttpError(403, 'This content is not available in your region.');
       const span = spanOf(r, event, recordingSeconds);
       const clip = checkClip(r.body, span.from, span.to);
-      const kept = Number(db.get('SELECT count(*) AS n FROM clips WHERE user_id = ?', [user.id!])?.n ?? 0);
+      const kept = Number((await db.get('SELECT count(*) AS n FROM clips WHERE user_id = ?', [user.id!]))?.n ?? 0);
       if (kept >= MAX_CLIPS_PER_USER)
         throw new HttpError(422, `You can keep at most ${MAX_CLIPS_PER_USER} clips. Delete some to make new ones.`);
-      if (jobs.waitingCount >= MAX_CLIPS_WAITING) throw new HttpError(422, BUSY_MESSAGE);
+      if ((await jobs.waitingCount()) >= MAX_CLIPS_WAITING) throw new HttpError(422, BUSY_MESSAGE);
       const inChannel = Number(
-        db.get('SELECT count(*) AS n FROM clips c JOIN users u ON u.id = c.user_id WHERE u.channel_id = ?', [
-          r.channelId,
-        ])?.n ?? 0,
+        (
+          await db.get('SELECT count(*) AS n FROM clips c JOIN users u ON u.id = c.user_id WHERE u.channel_id = ?', [
+            r.channelId,
+          ])
+        )?.n ?? 0,
       );
       if (inChannel >= MAX_CLIPS_PER_CHANNEL) throw new HttpError(422, FULL_MESSAGE);
-      const wait = limiter.hit(String(user.id));
+      const wait = await limiter.hit(String(user.id));
       if (wait > 0) {
         const minutes = Math.max(1, Math.ceil(wait / 60));
         throw new HttpError(
@@ -259,9 +272,9 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
         );
       }
       const now = r.clock.now;
-      const id = db.transaction(() => {
-        db.run('UPDATE users SET clips_count = clips_count + 1, updated_at = ? WHERE id = ?', [now, user.id!]);
-        return db.run(
+      const id = await db.transaction(async () => {
+        await db.run('UPDATE users SET clips_count = clips_count + 1, updated_at = ? WHERE id = ?', [now, user.id!]);
+        return db.insert(
           `INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, progress, source,
              asset_offset, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?)`,
           [
@@ -279,66 +292,70 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
           ],
         );
       });
-      // Answered as stored (queued): the queue may take it up at once.
-      const data = clipJson(r, mediaServer, db.get(`${CLIP_SELECT} WHERE c.id = ?`, [id])!);
-      jobs.enqueue(id);
+      // Answered as stored (queued): the queue (of any process) may take it up at once.
+      const data = await clipJson(r, mediaServer, (await db.get(`${CLIP_SELECT} WHERE c.id = ?`, [id]))!);
+      jobs.wake();
       return { status: 201, body: { data } };
     },
-    userClips: (r) => ({ data: clipsOf(r) }),
-    eventClips: (r) => {
+    userClips: async (r) => ({ data: await clipsOf(r) }),
+    eventClips: async (r) => {
       const id = idOf(r.params.id);
-      r.user();
-      if (id === undefined || !findEvent(db, r.channelId, id, r.clock, r.origin))
+      await r.user();
+      if (id === undefined || !(await findEvent(db, r.channelId, id, r.clock, r.origin)))
         throw new HttpError(404, 'Event not found.');
-      return { data: clipsOf(r, 'AND c.event_id = ?', [id]) };
+      return { data: await clipsOf(r, 'AND c.event_id = ?', [id]) };
     },
-    eventsWithClip: (r) => {
-      const user = r.user();
+    eventsWithClip: async (r) => {
+      const user = await r.user();
       const where = 'FROM clips c JOIN events e ON e.id = c.event_id WHERE c.user_id = ? AND e.channel_id = ?';
-      const total = Number(db.get(`SELECT count(DISTINCT c.event_id) AS n ${where}`, [user.id!, r.channelId])?.n ?? 0);
+      const total = Number(
+        (await db.get(`SELECT count(DISTINCT c.event_id) AS n ${where}`, [user.id!, r.channelId]))?.n ?? 0,
+      );
       // Paginated like the events list, `no_limit=1` for all of them.
       const { meta, sqlLimit } = listWindow(r.query, total);
       // The events most recently clipped first.
-      const ids = db
-        .all(
+      const ids = (
+        await db.all(
           `SELECT c.event_id AS id ${where} GROUP BY c.event_id ORDER BY max(c.created_at) DESC, max(c.id) DESC LIMIT ? OFFSET ?`,
           [user.id!, r.channelId, sqlLimit, meta.offset],
         )
-        .map((row) => Number(row.id));
-      const view = r.view();
-      const events = ids.flatMap((id) => {
-        const event = findEvent(db, r.channelId, id, r.clock, r.origin);
-        return event ? [renderEvent(event, view)] : [];
-      });
+      ).map((row) => Number(row.id));
+      const view = await r.view();
+      const events: string[] = [];
+      for (const id of ids) {
+        const event = await findEvent(db, r.channelId, id, r.clock, r.origin);
+        if (event) events.push(renderEvent(event, view));
+      }
       return { raw: `{"data":[${events.join(',')}],"meta":${JSON.stringify(meta)}}` };
     },
-    sharedClip: (r) => {
+    sharedClip: async (r) => {
       const id = idOf(r.params.id);
       const uuid = r.query.get('uuid') ?? '';
       const row =
         id === undefined || uuid === ''
           ? undefined
-          : db.get(`${CLIP_SELECT} WHERE c.id = ? AND e.channel_id = ?`, [id, r.channelId]);
+          : await db.get(`${CLIP_SELECT} WHERE c.id = ? AND e.channel_id = ?`, [id, r.channelId]);
       if (!row || row.uuid !== uuid) throw new HttpError(404, NOT_FOUND);
-      return { data: clipJson(r, mediaServer, row) };
+      return { data: await clipJson(r, mediaServer, row) };
     },
-    clipDownload: (r) => {
-      const row = ownClip(r);
-      if (!r.access().capabilities.has('download_clip'))
-        throw new HttpError(403, 'Your account cannot download clips.');
+    clipDownload: async (r) => {
+      const row = await ownClip(r);
+      const access = await r.access();
+      if (!access.capabilities.has('download_clip')) throw new HttpError(403, 'Your account cannot download clips.');
       if (row.status !== 'done' || !jobs.files(Number(row.id))) throw new HttpError(422, 'The clip is not ready yet.');
-      if (!r.view().streams || row.event_geo) throw new HttpError(403, 'This content is not available in your region.');
-      db.run('UPDATE users SET downloads_count = downloads_count + 1, updated_at = ? WHERE id = ?', [
+      if (!(await r.view()).streams || row.event_geo)
+        throw new HttpError(403, 'This content is not available in your region.');
+      await db.run('UPDATE users SET downloads_count = downloads_count + 1, updated_at = ? WHERE id = ?', [
         r.clock.now,
         Number(row.user_id),
       ]);
       const filename = downloadName(String(row.name), 'clip');
-      const url = mediaServer.signedUrl(r.origin, `clipdl-${String(row.id)}`, viewerOf(r), `download/${filename}`);
+      const url = mediaServer.signedUrl(r.origin, clipStream(row, true), viewerOf(r, access), `download/${filename}`);
       return { data: { url, filename } };
     },
     deleteClip: async (r) => {
-      const row = ownClip(r);
-      db.run('DELETE FROM clips WHERE id = ?', [Number(row.id)]);
+      const row = await ownClip(r);
+      await db.run('DELETE FROM clips WHERE id = ?', [Number(row.id)]);
       await jobs.remove(Number(row.id));
       return { data: { message: `The clip "${textOrNull(row.name) ?? ''}" was deleted.` } };
     },

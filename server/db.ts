@@ -1,51 +1,195 @@
 /**
- * The reference server's storage: a real SQLite database (sql.js, SQLite compiled to WASM, so no native build
- * step) kept in memory and written to `DATA_DIR/channel.sqlite` after writes. The schema is versioned: a file of an
- * older schema that MIGRATIONS can bring up to date is migrated in place, keeping what visitors did (accounts,
- * orders, favourites, the outbox); a file of any other schema, or of other fixtures, is thrown away and rebuilt from
- * the fixtures, which is fine for a demo: apart from seed data it holds only api keys, logs and what visitors did.
+ * The channel server's storage: PostgreSQL, in one of two engines behind one interface.
  *
- * Saving. sql.js cannot write a page at a time, so a save is a snapshot of the whole database. Writes are batched
- * off the request path: a write marks the database dirty, and at most once per SAVE_INTERVAL_MS a timer takes the
- * snapshot (an in-memory copy, the one part that holds the event loop: 0.8 ms median, 5 ms at worst, for the
- * 0.9 MB seeded database on the 2-core machine) and writes it with asynchronous file calls, to a temporary file
- * renamed over the old one, so a crash never leaves half a file. Writes made while a save is on disk are picked
- * up by the next one. `close()` saves synchronously.
+ * - **PGlite** (the default, no set-up): Postgres compiled to WebAssembly, in this process, its data directory
+ *   `DATA_DIR/pgdata`. Every statement is written through to its files before it answers, so a row acknowledged
+ *   is there after a crash (`SIGKILL`) and a restart. One process only: PGlite is single-user.
+ * - **A PostgreSQL server** (`DATABASE_URL=postgres://...`, version 15 or later) through node-postgres with a pool.
+ *   Any number of server processes share it; a managed or replicated Postgres is a matter of that URL.
+ *
+ * SQL is Postgres's own, written with `?` (or `:name`) placeholders (sql.ts). Every statement of a request runs on
+ * the request's connection; `transaction(fn)` runs `fn` in one transaction, and every `db` call made inside it
+ * (whatever function makes it) joins that transaction, found through AsyncLocalStorage, so helpers need no
+ * transaction argument. A request is answered after its statements returned, i.e. after they are committed.
+ *
+ * The schema is MIGRATIONS (migrations.ts), applied in order at start inside one transaction that holds an advisory
+ * lock, so processes starting together migrate once and wait for each other. An empty database is then seeded from
+ * the fixtures, under the same lock.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import initSqlJs, { type Database, type SqlValue } from 'sql.js';
+import { MIGRATIONS } from './migrations.js';
+import { bind, type Params, type SqlValue } from './sql.js';
 
-/**
- * Bump when the schema or the seed code changes: older files are rebuilt from the fixtures, unless MIGRATIONS has
- * the steps from their version to this one.
- */
-export const SCHEMA_VERSION = 10;
+export type { Params, SqlValue } from './sql.js';
 
-/**
- * How a file of version N becomes version N + 1 without losing its data: SQL run in one transaction (all steps or
- * none), for changes that only add (a nullable column or one with a default, an index). A step that would need the
- * seed code again has no entry here: such files are rebuilt.
- */
-export const MIGRATIONS: Readonly<Record<number, string>> = {
-  // 8 -> 9: orders keep the partner they were attributed to (payments.ts); older orders have none.
-  8: `ALTER TABLE orders ADD COLUMN partner TEXT;
-      CREATE INDEX orders_partner ON orders (channel_id, partner);`,
-  // 9 -> 10: a team's own teams (participants.parent_id). The demo's seed of them (a club's squads) and its
-  // suspended account come with a fresh data directory only; a migrated one keeps its own data as it was.
-  9: `ALTER TABLE participants ADD COLUMN parent_id INTEGER;`,
-};
+/** A row as the drivers give it: bigint and numeric columns are parsed to numbers (every id and time fits). */
+export type Row = Record<string, SqlValue>;
 
-/** At most one save per this interval. */
-export const SAVE_INTERVAL_MS = 1000;
+/** What runs statements: the database, or the transaction a `transaction()` callback is in. */
+export interface Queryable {
+  /** All rows of a query. */
+  all(sql: string, params?: Params): Promise<Row[]>;
+  /** The first row of a query, if any. */
+  get(sql: string, params?: Params): Promise<Row | undefined>;
+  /** Runs a statement; answers how many rows it wrote (or read). */
+  run(sql: string, params?: Params): Promise<number>;
+  /** Runs an INSERT and answers the new row's `id` (the statement gets `RETURNING id`). */
+  insert(sql: string, params?: Params): Promise<number>;
+}
 
-/**
- * A digest of the fixture files. Stored next to the schema version so that editing a fixture is picked up on the
- * next start without anyone remembering to delete .data/ (api keys are dropped then; clients fetch new ones).
- */
-function fixturesDigest(fixturesDir: string): string {
+/** SLOW_QUERY_MS: statements slower than this many ms are logged (see ChannelDb.timed). */
+const SLOW_QUERY_MS = process.env.SLOW_QUERY_MS ? Number(process.env.SLOW_QUERY_MS) : undefined;
+
+/** The advisory lock key that migrations and seeding hold ("channel" in ASCII). */
+const MIGRATION_LOCK = 0x6368616e6e656c;
+
+/** Parsers shared by both engines: int8 and numeric as JS numbers (ids, times in ms and sums all fit in 2^53). */
+const INT8 = 20;
+const NUMERIC = 1700;
+const toNumber = (value: string) => Number(value);
+
+/** One engine: runs numbered statements, transactions, and LISTEN/NOTIFY. */
+interface Engine {
+  readonly kind: 'pglite' | 'postgres';
+  query(text: string, values: readonly unknown[]): Promise<{ rows: Row[]; count: number }>;
+  /** Runs `fn` with a statement runner bound to one transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (query: Engine['query'], exec: Engine['exec']) => Promise<T>): Promise<T>;
+  /** Several statements, no parameters. */
+  exec(text: string): Promise<void>;
+  /** Calls `onMessage` with every NOTIFY payload of `channel` (from this process and others). */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function pgliteEngine(dir: string): Promise<Engine> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = await PGlite.create(dir, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber } });
+  const query: Engine['query'] = async (text, values) => {
+    // PGlite runs each statement synchronously on this thread, and the statements waiting for it follow one another
+    // in promise callbacks: fifty of them would hold the event loop for 100 ms and more, with no request read and
+    // no answer sent meanwhile. Each statement waits its turn behind the I/O that is ready instead.
+    await new Promise((resolve) => setImmediate(resolve));
+    const result = await pg.query<Row>(text, values as unknown[]);
+    return { rows: result.rows, count: result.affectedRows ?? result.rows.length };
+  };
+  return {
+    kind: 'pglite',
+    query,
+    async transaction(fn) {
+      // PGlite runs one statement at a time: a transaction holds it, and other statements wait their turn.
+      return pg.transaction(async (tx) =>
+        fn(
+          async (text, values) => {
+            const result = await tx.query<Row>(text, values as unknown[]);
+            return { rows: result.rows, count: result.affectedRows ?? result.rows.length };
+          },
+          async (text) => {
+            await tx.exec(text);
+          },
+        ),
+      );
+    },
+    async exec(text) {
+      await pg.exec(text);
+    },
+    async listen(channel, onMessage) {
+      await pg.listen(channel, onMessage);
+    },
+    close: () => pg.close(),
+  };
+}
+
+/** Postgres errors a transaction is simply tried again after: a serialisation failure, a deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
+  const { default: pg } = await import('pg');
+  const types = {
+    getTypeParser: (oid: number, format?: string) =>
+      oid === INT8 || oid === NUMERIC ? toNumber : pg.types.getTypeParser(oid, format as 'text'),
+  };
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'channel-server' });
+  // An idle client whose server went away must not take the process down; the next checkout reconnects.
+  pool.on('error', (error) => console.error('[channel-server] a database connection failed:', error.message));
+  const run = async (client: Pick<import('pg').PoolClient, 'query'>, text: string, values: readonly unknown[]) => {
+    const result = await client.query<Row>({ text, values: values as unknown[] });
+    return { rows: result.rows, count: result.rowCount ?? result.rows.length };
+  };
+  let listener: import('pg').Client | undefined;
+  const handlers = new Map<string, Array<(payload: string) => void>>();
+  return {
+    kind: 'postgres',
+    query: (text, values) => run(pool, text, values),
+    async transaction(fn) {
+      for (let attempt = 1; ; attempt++) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await fn(
+            (text, values) => run(client, text, values),
+            async (text) => {
+              await client.query(text);
+            },
+          );
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          const code = (error as { code?: string }).code;
+          if (code && RETRYABLE.has(code) && attempt < 5) continue;
+          throw error;
+        } finally {
+          client.release();
+        }
+      }
+    },
+    async exec(text) {
+      await pool.query(text);
+    },
+    async listen(channel, onMessage) {
+      if (!listener) {
+        listener = new pg.Client({ connectionString: url, types });
+        listener.on('error', (error) => console.error('[channel-server] the database listener failed:', error.message));
+        listener.on('notification', (message) => {
+          for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+        });
+        await listener.connect();
+      }
+      const list = handlers.get(channel) ?? [];
+      if (list.length === 0) await listener.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      list.push(onMessage);
+      handlers.set(channel, list);
+    },
+    async close() {
+      await listener?.end().catch(() => undefined);
+      await pool.end();
+    },
+  };
+}
+
+/** Where a transaction's statements go while `transaction()` runs it (open: false once it ended). */
+interface TransactionScope {
+  query: Engine['query'];
+  exec: Engine['exec'];
+  open: boolean;
+}
+
+/** A digest of the fixture files, stored once seeded: editing a fixture is then noticed at the next start. */
+export function fixturesDigest(fixturesDir: string): string {
   const hash = createHash('sha256');
   for (const name of readdirSync(fixturesDir)
     .filter((n) => n.endsWith('.json'))
@@ -55,395 +199,256 @@ function fixturesDigest(fixturesDir: string): string {
   return hash.digest('hex');
 }
 
-const SCHEMA = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE channels (id INTEGER PRIMARY KEY, channel_key TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
--- last_used_at is written at most once an hour per key (maintenance.ts prunes keys nobody uses).
-CREATE TABLE api_keys (
-  api_key TEXT PRIMARY KEY, channel_id INTEGER NOT NULL REFERENCES channels(id), created_at INTEGER NOT NULL,
-  last_used_at INTEGER NOT NULL);
-CREATE INDEX api_keys_last_used ON api_keys (last_used_at);
--- fixture_json keeps the seeded settings, so DELETE /__dev/settings can undo what a test changed.
-CREATE TABLE settings (
-  channel_id INTEGER PRIMARY KEY REFERENCES channels(id), json TEXT NOT NULL, fixture_json TEXT NOT NULL);
-CREATE TABLE colors (
-  channel_id INTEGER NOT NULL REFERENCES channels(id), name TEXT NOT NULL, value TEXT NOT NULL,
-  PRIMARY KEY (channel_id, name));
-CREATE TABLE menu (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, parent_id INTEGER, position INTEGER NOT NULL,
-  name TEXT NOT NULL, alias TEXT, url TEXT, custom_icon TEXT, type TEXT NOT NULL DEFAULT 'link');
-CREATE TABLE pages (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
-  alt_name TEXT, url TEXT NOT NULL, alias TEXT NOT NULL, blocks_json TEXT NOT NULL);
-CREATE UNIQUE INDEX pages_alias ON pages (channel_id, alias);
-CREATE TABLE categories (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, parent_id INTEGER, position INTEGER NOT NULL,
-  name TEXT NOT NULL, alias TEXT, sport TEXT, gender TEXT);
-CREATE TABLE participant_groups (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, alias TEXT, image TEXT,
-  properties_json TEXT NOT NULL DEFAULT '{}');
--- parent_id: a team's own teams are its children (a club's squads); filters, favourites and team passes of a
--- team include them.
-CREATE TABLE participants (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, group_id INTEGER, parent_id INTEGER, name TEXT NOT NULL,
-  short_name TEXT, alias TEXT, logo TEXT, color TEXT, gender TEXT, sport TEXT);
-CREATE TABLE locations (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, name TEXT NOT NULL, city TEXT, state TEXT, time_zone TEXT);
-CREATE TABLE events (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, key TEXT, name TEXT NOT NULL, type TEXT NOT NULL,
-  start_offset INTEGER NOT NULL, -- seconds from the server's start (the anchor), so live events stay live
-  duration INTEGER NOT NULL, time_zone TEXT, home_team_id INTEGER, location_id INTEGER, category_id INTEGER,
-  image TEXT, description TEXT, price REAL,
-  single_event_package_id INTEGER, -- the single-event package that sells it (paid and ppv events)
-  has_recording INTEGER NOT NULL DEFAULT 1, is_geo_blocked INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX events_channel_start ON events (channel_id, start_offset);
-CREATE UNIQUE INDEX events_key ON events (channel_id, key) WHERE key IS NOT NULL; -- fixture keys, for tests
--- The fixture schedule of events moved by POST /__dev/events/{id}/start-in, for .../reset.
-CREATE TABLE event_reschedules (event_id INTEGER PRIMARY KEY, start_offset INTEGER NOT NULL, duration INTEGER NOT NULL);
--- Clustered by (event_id, position) so that reading one event's participants walks them in order (away, home)
--- without a sort per event: the events page builds 5,000 of these lists.
-CREATE TABLE event_participants (
-  event_id INTEGER NOT NULL, participant_id INTEGER NOT NULL, position INTEGER NOT NULL,
-  PRIMARY KEY (event_id, position)) WITHOUT ROWID;
-CREATE INDEX event_participants_participant ON event_participants (participant_id);
-CREATE TABLE faq (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, question TEXT NOT NULL,
-  answer TEXT NOT NULL);
-CREATE TABLE slides (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, title TEXT, image TEXT,
-  link TEXT, slidable_type TEXT, slidable_id INTEGER);
-CREATE TABLE custom_forms (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, alias TEXT NOT NULL, name TEXT NOT NULL,
-  fields_json TEXT NOT NULL);
--- Filled-in custom forms (the contacts form): the values by field name, who sent them (user, if signed in) and when.
-CREATE TABLE form_submissions (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, form_alias TEXT NOT NULL, values_json TEXT NOT NULL,
-  user_id INTEGER, ip TEXT NOT NULL, created_at INTEGER NOT NULL);
-CREATE INDEX form_submissions_channel ON form_submissions (channel_id, created_at);
--- Accounts. Emails are unique per channel whatever their case; password_hash is 'scrypt$N$r$p$salt$hash'
--- (base64), null for accounts that only sign in socially. Capabilities are a JSON array of flags. provider is
--- 'email' or the social provider that created the account; email_verified_at stays null until the emailed link
--- is followed.
-CREATE TABLE users (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL REFERENCES channels(id), email TEXT NOT NULL,
-  password_hash TEXT, first_name TEXT, last_name TEXT, gender TEXT CHECK (gender IN ('M', 'W')),
-  capabilities_json TEXT NOT NULL DEFAULT '[]', temporary_password INTEGER NOT NULL DEFAULT 0,
-  trial_period_used INTEGER NOT NULL DEFAULT 0, is_geo_blocked INTEGER NOT NULL DEFAULT 0,
-  clips_count INTEGER NOT NULL DEFAULT 0, downloads_count INTEGER NOT NULL DEFAULT 0,
-  news INTEGER NOT NULL DEFAULT 0, provider TEXT NOT NULL DEFAULT 'email',
-  email_verified_at INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-CREATE UNIQUE INDEX users_email ON users (channel_id, lower(email));
--- Bearer tokens, stored as the SHA-256 (hex) of the token: the database never holds a usable token.
--- A token ends at expires_at, which each use pushes out (accounts.ts, TOKEN_TTL).
-CREATE TABLE tokens (
-  token_hash TEXT PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users(id),
-  created_at INTEGER NOT NULL, last_used_at INTEGER, expires_at INTEGER NOT NULL);
-CREATE INDEX tokens_user ON tokens (user_id);
-CREATE INDEX tokens_expiry ON tokens (expires_at);
--- Packages: type 'single' (one event: events.single_event_package_id) or 'category' (the events of some
--- categories, their subcategories included); a team pass is a category package bought for one of its teams.
-CREATE TABLE packages (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
-  type TEXT NOT NULL CHECK (type IN ('single', 'category')), is_team_pass INTEGER NOT NULL DEFAULT 0,
-  price REAL NOT NULL, base_price REAL, service_fee REAL, weight INTEGER NOT NULL DEFAULT 0,
-  offer TEXT, period TEXT, description TEXT);
-CREATE TABLE package_categories (
-  package_id INTEGER NOT NULL, category_id INTEGER NOT NULL, PRIMARY KEY (package_id, category_id)) WITHOUT ROWID;
-CREATE TABLE package_participants (
-  package_id INTEGER NOT NULL, participant_id INTEGER NOT NULL, PRIMARY KEY (package_id, participant_id)) WITHOUT ROWID;
-CREATE TABLE subscriptions (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
-  offer TEXT NOT NULL, period TEXT, price REAL NOT NULL, base_price REAL, service_fee REAL,
-  trial_period INTEGER, weight INTEGER NOT NULL DEFAULT 0, description TEXT);
--- Orders: product_id is an event, package or subscription id by type; participant_id is the team of a team pass.
--- Access comes from orders with status 'paid' and activity_status 'active' (and expires_at, when set, ahead).
--- Subscriptions also carry their own state (subscription_status) and auto_renewal ('active' or 'cancelled').
--- Purchases (payments.ts) add: the client's idempotency_key (one order per key and user), the payment_method
--- charged, the coupon, save_card, settles_at (server clock, ms: the order is pending until then, when the card's
--- outcome settles it, as a payment webhook would), renewal_cancel_at (ms: an auto-renewal cancellation in progress)
--- and is_trial; partner is the slug of the partner the sale is attributed to (the page's data-partner or trk).
-CREATE TABLE orders (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, user_id INTEGER NOT NULL REFERENCES users(id),
-  type TEXT NOT NULL CHECK (type IN ('event', 'package', 'subscription')), product_id INTEGER NOT NULL,
-  participant_id INTEGER, status TEXT NOT NULL, activity_status TEXT NOT NULL, price REAL, currency TEXT,
-  reference TEXT, subscription_status TEXT, auto_renewal TEXT CHECK (auto_renewal IN ('active', 'cancelled')),
-  error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, expires_at INTEGER,
-  idempotency_key TEXT, payment_method TEXT, coupon TEXT, save_card INTEGER NOT NULL DEFAULT 0, settles_at INTEGER,
-  renewal_cancel_at INTEGER, is_trial INTEGER NOT NULL DEFAULT 0, partner TEXT);
-CREATE INDEX orders_user ON orders (user_id, status, activity_status);
-CREATE INDEX orders_partner ON orders (channel_id, partner);
-CREATE UNIQUE INDEX orders_idempotency ON orders (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
-CREATE INDEX orders_pending ON orders (settles_at) WHERE settles_at IS NOT NULL;
--- Promo codes per channel (apply_coupon): a percentage or a fixed amount off the price before fees.
-CREATE TABLE coupons (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, code TEXT NOT NULL, percent REAL, amount REAL,
-  CHECK ((percent IS NULL) <> (amount IS NULL)));
-CREATE UNIQUE INDEX coupons_code ON coupons (channel_id, upper(code));
--- The fake Stripe (dev/stripe.ts). Payment methods made by the test double: never the card number, only what a
--- charge needs (the test card's outcome), what a list shows, and a keyed fingerprint to spot the same card saved
--- twice. user_id: the customer it is attached to (saved: listed by stripe/list-cards); used: an unattached one was
--- spent on an order, and like at Stripe cannot be charged again.
-CREATE TABLE payment_methods (
-  id TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, brand TEXT NOT NULL, last4 TEXT NOT NULL,
-  exp_month INTEGER NOT NULL, exp_year INTEGER NOT NULL, fingerprint TEXT NOT NULL, outcome TEXT NOT NULL,
-  user_id INTEGER, saved INTEGER NOT NULL DEFAULT 0, used INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL);
-CREATE INDEX payment_methods_user ON payment_methods (user_id, saved);
--- Setup intents (trials): the client secret is kept only as its SHA-256.
-CREATE TABLE setup_intents (
-  id TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, user_id INTEGER NOT NULL, secret_hash TEXT NOT NULL,
-  status TEXT NOT NULL, payment_method TEXT, created_at INTEGER NOT NULL);
--- Customer portal sessions (/__stripe/portal/{id}): the id's SHA-256, whose page, where "Return" goes.
-CREATE TABLE portal_sessions (
-  id_hash TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, user_id INTEGER NOT NULL, return_url TEXT NOT NULL,
-  expires_at INTEGER NOT NULL);
--- Payment transactions of orders; label names subscription charges ('New subscription', 'Subscription Renewal').
-CREATE TABLE transactions (
-  id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), user_id INTEGER NOT NULL,
-  status TEXT NOT NULL, amount REAL NOT NULL, currency TEXT, label TEXT, created_at INTEGER NOT NULL);
-CREATE INDEX transactions_user ON transactions (user_id);
--- Clips users cut from events (clips.ts; the job queue is clip-jobs.ts). start_time is seconds into the recording
--- (source 'vod') or since the event's scheduled start (source 'live'); asset_offset is where the cut starts in
--- the test recording (main.mp4, looped for live clips). progress 0-100 while queued or processing; error says
--- why a job failed (never sent to clients). The files are DATA_DIR/clips/{id}/ once done.
-CREATE TABLE clips (
-  id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, event_id INTEGER NOT NULL, uuid TEXT NOT NULL, name TEXT NOT NULL,
-  start_time REAL NOT NULL, duration REAL NOT NULL, tags_json TEXT NOT NULL DEFAULT '[]',
-  status TEXT NOT NULL CHECK (status IN ('queued', 'processing', 'done', 'failed')),
-  progress INTEGER NOT NULL DEFAULT 0, source TEXT NOT NULL CHECK (source IN ('vod', 'live')),
-  asset_offset REAL NOT NULL, error TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-CREATE INDEX clips_user ON clips (user_id, created_at);
-CREATE INDEX clips_status ON clips (status) WHERE status IN ('queued', 'processing');
--- Favourites chosen by a user: a team (participant), a school (group) or a sport (category).
-CREATE TABLE favourites (
-  id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL,
-  favoritable_type TEXT NOT NULL CHECK (favoritable_type IN ('participant', 'group', 'category')),
-  favoritable_id INTEGER NOT NULL, created_at INTEGER NOT NULL, UNIQUE (user_id, favoritable_type, favoritable_id));
--- One-time emailed links (password reset, account deletion): only the token's SHA-256; a new link replaces the last.
-CREATE TABLE user_links (
-  user_id INTEGER NOT NULL, purpose TEXT NOT NULL CHECK (purpose IN ('reset', 'delete')), token_hash TEXT NOT NULL,
-  expires_at INTEGER NOT NULL, PRIMARY KEY (user_id, purpose)) WITHOUT ROWID;
--- Codes issued by the social stand-in pages (/__social/...): one-time, short-lived, bound to their redirect_uri.
-CREATE TABLE social_codes (
-  code_hash TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, provider TEXT NOT NULL, email TEXT NOT NULL,
-  first_name TEXT, last_name TEXT, redirect_uri TEXT NOT NULL, expires_at INTEGER NOT NULL);
--- Device linking: a TV shows its code; a signed-in viewer links it (user_id). Only the api key that asked for the code
--- (its SHA-256 here) may poll it and receive the TV's token, once (token_issued).
-CREATE TABLE device_codes (
-  code TEXT PRIMARY KEY, channel_id INTEGER NOT NULL, api_key_hash TEXT NOT NULL, expires_at INTEGER NOT NULL,
-  user_id INTEGER, linked_at INTEGER, token_issued INTEGER NOT NULL DEFAULT 0);
--- Every email the server "sends" (GET /__dev/outbox): nothing leaves the machine.
-CREATE TABLE outbox (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, channel_id INTEGER NOT NULL, to_email TEXT NOT NULL, subject TEXT NOT NULL,
-  text TEXT NOT NULL, links_json TEXT NOT NULL, sent_at INTEGER NOT NULL);
--- Prerolls play media generated by media.ts ('bars', 'zoom'); no categories means every category.
-CREATE TABLE prerolls (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL,
-  media TEXT NOT NULL, weight INTEGER NOT NULL DEFAULT 1, location_id INTEGER,
-  for_vod INTEGER NOT NULL DEFAULT 0, for_live INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE preroll_categories (
-  preroll_id INTEGER NOT NULL, category_id INTEGER NOT NULL, PRIMARY KEY (preroll_id, category_id)) WITHOUT ROWID;
--- The video-on-demand library (library-seed.ts, library-api.ts): categories of its own, items, and rails (titled,
--- ordered rows of items). An item's category_id is the sport (an event category), vod_category_id its library
--- category; asset names its generated image and preview (library-media.ts); duration null means the length of the
--- test recording it plays. date is YYYY-MM-DD.
-CREATE TABLE vod_categories (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL, alias TEXT);
-CREATE TABLE vod_items (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL,
-  date TEXT, type TEXT NOT NULL CHECK (type IN ('free', 'register', 'paid')), category_id INTEGER,
-  vod_category_id INTEGER REFERENCES vod_categories(id), duration INTEGER, asset TEXT, description TEXT);
-CREATE INDEX vod_items_channel_date ON vod_items (channel_id, date);
-CREATE TABLE vod_rails (
-  id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL, position INTEGER NOT NULL, title TEXT NOT NULL);
-CREATE TABLE vod_rail_items (
-  rail_id INTEGER NOT NULL, position INTEGER NOT NULL, item_id INTEGER NOT NULL,
-  PRIMARY KEY (rail_id, position)) WITHOUT ROWID;
--- Client log entries (POST /api/logs): bounded in size, count and age (maintenance.ts).
-CREATE TABLE logs (
-  id INTEGER PRIMARY KEY AUTOINCREMENT, channel_id INTEGER, received_at INTEGER NOT NULL, ip TEXT,
-  entry_json TEXT NOT NULL);
-CREATE INDEX logs_received ON logs (received_at);
-`;
-
-export type Row = Record<string, SqlValue>;
-
-/**
- * Brings a database of `version` to SCHEMA_VERSION with MIGRATIONS, in one transaction; true when it is there (also
- * when it already was), false when no chain of steps leads there (or a step failed: nothing is changed then).
- */
-export function migrate(db: Database, version: number): boolean {
-  if (version === SCHEMA_VERSION) return true;
-  if (!Number.isInteger(version) || version > SCHEMA_VERSION) return false;
-  for (let step = version; step < SCHEMA_VERSION; step++) if (MIGRATIONS[step] === undefined) return false;
-  db.exec('BEGIN');
-  try {
-    for (let step = version; step < SCHEMA_VERSION; step++) db.exec(MIGRATIONS[step]!);
-    db.run("UPDATE meta SET value = ? WHERE key = 'schema_version'", [String(SCHEMA_VERSION)]);
-    db.exec('COMMIT');
-    return true;
-  } catch {
-    db.exec('ROLLBACK');
-    return false;
-  }
+/** How `ChannelDb.open` finds and prepares the database. */
+export interface OpenOptions {
+  /** DATA_DIR: PGlite keeps its files in `pgdata/` under it. */
+  dataDir: string;
+  /** A PostgreSQL server instead of PGlite (`DATABASE_URL`). */
+  databaseUrl?: string;
+  /** Connections per process to that server (default 10). */
+  poolSize?: number;
+  /** The fixtures seeded into an empty database. */
+  fixturesDir: string;
+  /** Writes the fixtures into an empty, migrated database (seed.ts; passed in so storage does not import it). */
+  seed(db: ChannelDb): Promise<void>;
+  /**
+   * Dev mode: a database seeded from other fixtures is emptied and seeded again (its data is the demo's). Without
+   * it a changed fixture is only reported: a channel's own data is never thrown away.
+   */
+  reseedOnFixtureChange?: boolean;
+  /**
+   * Tests: a folder of ready-made PGlite databases (migrated and seeded), keyed by `templateKey`. A new data
+   * directory starts as a copy of the matching one (made by the first start that needs it), which takes
+   * milliseconds where creating and seeding takes seconds.
+   */
+  templates?: { dir: string; key: string };
 }
 
-/** A thin wrapper around the sql.js database: typed row helpers plus batched saving to disk. */
-export class ChannelDb {
-  private saveTimer: NodeJS.Timeout | undefined;
-  /** A save on its way to disk, if any. */
-  private saving: Promise<void> | undefined;
-  private dirty = false;
+/** The server's database; see the file comment. */
+export class ChannelDb implements Queryable {
+  private readonly scope = new AsyncLocalStorage<TransactionScope>();
   private closed = false;
-  /** Milliseconds the last snapshots took (the part of a save that holds the event loop), newest last. */
-  readonly snapshotTimes: number[] = [];
 
   private constructor(
-    readonly db: Database,
-    private readonly file: string,
+    private readonly engine: Engine,
+    /** The PGlite data directory (its files are kept private), or undefined on a PostgreSQL server. */
+    readonly pgliteDir: string | undefined,
   ) {}
 
-  /**
-   * Opens the database file under `dataDir`, or creates it and fills it with `seed` (seed.ts) when it is missing or
-   * was written from another schema or other fixtures. The seeding is passed in so that storage does not import the
-   * seed code, which itself uses the storage types.
-   */
-  static async open(dataDir: string, fixturesDir: string, seed: (db: ChannelDb) => void): Promise<ChannelDb> {
-    const SQL = await initSqlJs();
-    mkdirSync(dataDir, { recursive: true });
-    const file = join(dataDir, 'channel.sqlite');
-    const digest = fixturesDigest(fixturesDir);
-    let db: Database | undefined;
-    let migrated = false;
-    if (existsSync(file)) {
-      try {
-        db = new SQL.Database(readFileSync(file));
-        const meta = new Map(db.exec('SELECT key, value FROM meta')[0]?.values.map(([k, v]) => [String(k), String(v)]));
-        const version = Number(meta.get('schema_version'));
-        migrated = version !== SCHEMA_VERSION;
-        if (meta.get('fixtures') !== digest || !migrate(db, version)) {
-          // A foreign file, or one no migration reaches: rebuilding from fixtures is simpler and safer.
-          db.close();
-          db = undefined;
+  /** 'pglite' or 'postgres'. */
+  get kind(): 'pglite' | 'postgres' {
+    return this.engine.kind;
+  }
+
+  /** Opens (and when needed creates, migrates and seeds) the database; see OpenOptions. */
+  static async open(options: OpenOptions): Promise<ChannelDb> {
+    let db: ChannelDb;
+    if (options.databaseUrl) {
+      db = new ChannelDb(await postgresEngine(options.databaseUrl, options.poolSize ?? 10), undefined);
+    } else {
+      const dir = join(options.dataDir, 'pgdata');
+      mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+      if (options.templates && !existsSync(join(dir, 'PG_VERSION'))) await fromTemplate(dir, options);
+      db = new ChannelDb(await pgliteEngine(dir), dir);
+      db.keepPrivate();
+    }
+    try {
+      await db.prepare(options);
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
+    return db;
+  }
+
+  /** Migrates, then seeds an empty database (or, where allowed, one seeded from other fixtures), under the lock. */
+  private async prepare(options: OpenOptions): Promise<void> {
+    const digest = fixturesDigest(options.fixturesDir);
+    await this.transaction(async () => {
+      await this.run('SELECT pg_advisory_xact_lock(?::bigint)', [MIGRATION_LOCK]);
+      await this.migrate();
+      const seeded = await this.get("SELECT value FROM meta WHERE key = 'fixtures'");
+      if (seeded && seeded.value !== digest) {
+        if (!options.reseedOnFixtureChange) {
+          console.warn(
+            '[channel-server] the fixtures changed since this database was seeded; it keeps its own data. ' +
+              'Seed a new database (an empty DATA_DIR or DATABASE_URL) to see them.',
+          );
+          return;
         }
-      } catch {
-        db = undefined; // unreadable file: start over rather than refuse to boot the demo
+        // Dev mode: the demo's data goes, and the new fixtures come in.
+        await this.run('DROP SCHEMA public CASCADE');
+        await this.run('CREATE SCHEMA public');
+        await this.migrate();
+      } else if (seeded) {
+        return;
       }
+      await options.seed(this);
+      await this.run("INSERT INTO meta (key, value) VALUES ('fixtures', ?)", [digest]);
+    });
+    // The planner needs the tables' statistics (a seq scan of 5,000 events where an index finds 40 costs 3x):
+    // a PostgreSQL server's autovacuum keeps them, the embedded one has no autovacuum (maintenance.ts runs it hourly).
+    if (this.kind === 'pglite') await this.analyze();
+  }
+
+  /** Applies the migrations this database has not had yet, in order (inside prepare's transaction). */
+  private async migrate(): Promise<void> {
+    await this.run(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at bigint NOT NULL)',
+    );
+    const done = new Set((await this.all('SELECT version FROM schema_migrations')).map((row) => Number(row.version)));
+    for (const [index, step] of MIGRATIONS.entries()) {
+      const version = index + 1;
+      if (done.has(version)) continue;
+      await this.scope.getStore()!.exec(step);
+      await this.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', [version, Date.now()]);
     }
-    const fresh = db === undefined;
-    db ??= new SQL.Database();
-    const store = new ChannelDb(db, file);
-    if (fresh) {
-      db.exec(SCHEMA);
-      db.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?)", [String(SCHEMA_VERSION)]);
-      db.run("INSERT INTO meta (key, value) VALUES ('fixtures', ?)", [digest]);
-      store.transaction(() => seed(store));
-      store.saveNow();
-    } else if (migrated) {
-      store.saveNow();
-    }
-    return store;
+  }
+
+  /** The newest migration this code knows. */
+  static get schemaVersion(): number {
+    return MIGRATIONS.length;
+  }
+
+  private scopeQuery(): Engine['query'] {
+    if (this.closed) throw new Error('The database is closed.');
+    const scope = this.scope.getStore();
+    return scope?.open ? scope.query : this.engine.query;
+  }
+
+  async all(sql: string, params?: Params): Promise<Row[]> {
+    const { text, values } = bind(sql, params);
+    return (await this.timed(text, values)).rows;
   }
 
   /**
-   * All rows of a query as plain objects. Uses `exec` (one call returning arrays) rather than stepping a statement
-   * with `getAsObject` per row: for a 5,000-event page the per-row calls across the WASM boundary cost ~8x more.
+   * Runs a statement; with SLOW_QUERY_MS set, a statement slower than that (waiting included) is logged: its text
+   * only, never its values (they can hold tokens and emails).
    */
-  all(sql: string, params: SqlValue[] | Record<string, SqlValue> = []): Row[] {
-    const result = this.db.exec(sql, params)[0];
-    if (!result) return [];
-    const { columns, values } = result;
-    return values.map((value) => {
-      const row: Row = {};
-      for (let i = 0; i < columns.length; i++) row[columns[i]!] = value[i] ?? null;
-      return row;
+  private async timed(text: string, values: SqlValue[]): Promise<{ rows: Row[]; count: number }> {
+    if (SLOW_QUERY_MS === undefined) return this.scopeQuery()(text, values);
+    const started = performance.now();
+    try {
+      return await this.scopeQuery()(text, values);
+    } finally {
+      const ms = performance.now() - started;
+      if (ms > SLOW_QUERY_MS)
+        console.warn(
+          `[channel-server] slow statement, ${ms.toFixed(0)} ms: ${text.replace(/\s+/g, ' ').slice(0, 200)}`,
+        );
+    }
+  }
+
+  async get(sql: string, params?: Params): Promise<Row | undefined> {
+    return (await this.all(sql, params))[0];
+  }
+
+  async run(sql: string, params?: Params): Promise<number> {
+    const { text, values } = bind(sql, params);
+    return (await this.timed(text, values)).count;
+  }
+
+  async insert(sql: string, params?: Params): Promise<number> {
+    const row = await this.get(`${sql} RETURNING id`, params);
+    return Number(row!.id);
+  }
+
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. Inside, every call on
+   * this database joins the transaction; a `transaction()` inside another joins the outer one.
+   */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.scope.getStore()?.open) return fn();
+    return this.engine.transaction(async (query, exec) => {
+      const scope: TransactionScope = { query, exec, open: true };
+      try {
+        return await this.scope.run(scope, fn);
+      } finally {
+        // Work the callback left running (a timer) must not use a finished transaction.
+        scope.open = false;
+      }
     });
   }
 
-  /** The first row of a query, if any. */
-  get(sql: string, params: SqlValue[] | Record<string, SqlValue> = []): Row | undefined {
-    return this.all(sql, params)[0];
+  /** Updates the planner's statistics (the embedded database has no autovacuum to do it). */
+  async analyze(): Promise<void> {
+    await this.engine.exec('ANALYZE');
   }
 
-  /** Runs a write and schedules a save; answers the last inserted row id. */
-  run(sql: string, params: SqlValue[] = []): number {
-    this.db.run(sql, params);
-    this.scheduleSave();
-    return Number(this.db.exec('SELECT last_insert_rowid()')[0]?.values[0]?.[0] ?? 0);
+  /** Tells every process listening on `channel` (this one too) `payload`, once the current transaction commits. */
+  async notify(channel: string, payload = ''): Promise<void> {
+    await this.run('SELECT pg_notify(?, ?)', [channel, payload]);
   }
 
-  /** Runs `fn` inside one transaction (seeding thousands of rows one-by-one is much slower otherwise). */
-  transaction<T>(fn: () => T): T {
-    this.db.exec('BEGIN');
-    try {
-      const result = fn();
-      this.db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      this.db.exec('ROLLBACK');
-      throw error;
-    }
+  /** Calls `onMessage` for every notification on `channel`. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<void> {
+    return this.engine.listen(channel, onMessage);
   }
 
-  /** Writes are batched: a burst of writes costs one save, at most one per SAVE_INTERVAL_MS. */
-  private scheduleSave(): void {
-    this.dirty = true;
-    if (this.saveTimer || this.saving || this.closed) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      void this.saveSoon();
-    }, SAVE_INTERVAL_MS);
-    this.saveTimer.unref();
+  /**
+   * The data directory's files are the server's alone (they hold the media, verification and card-fingerprint keys
+   * and the password hashes): folders 0700, files 0600, whatever the umask they were made under.
+   */
+  keepPrivate(): void {
+    if (this.pgliteDir) privateTree(this.pgliteDir);
   }
 
-  /** Snapshots the database and writes it with asynchronous file calls; schedules another save if written meanwhile. */
-  private async saveSoon(): Promise<void> {
-    if (!this.dirty || this.closed) return;
-    this.dirty = false;
-    const data = this.snapshot();
-    const tmp = `${this.file}.tmp`;
-    this.saving = writeFile(tmp, data)
-      .then(() => rename(tmp, this.file))
-      .catch((error: unknown) => {
-        // A full disk must not take the server down: keep serving from memory and try again with the next write.
-        console.error('[channel-server] could not save the database:', error);
-        this.dirty = true;
-      })
-      .finally(() => {
-        this.saving = undefined;
-        if (this.dirty) this.scheduleSave();
-      });
-    await this.saving;
-  }
-
-  /** The whole database as bytes, timed (the one part of a save that holds the event loop). */
-  private snapshot(): Uint8Array {
-    const started = performance.now();
-    const data = this.db.export();
-    this.snapshotTimes.push(performance.now() - started);
-    if (this.snapshotTimes.length > 100) this.snapshotTimes.shift();
-    return data;
-  }
-
-  /** Writes the whole database to disk now, blocking (start-up and shut-down only). */
-  saveNow(): void {
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
-    }
-    this.dirty = false;
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, this.snapshot());
-    renameSync(tmp, this.file);
-  }
-
-  /** Waits for a save on its way to disk, then saves what is left and closes. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    await this.saving;
-    this.saveNow();
-    this.db.close();
+    await this.engine.close();
+    this.keepPrivate();
   }
 }
+
+/** Makes a folder and everything under it private to this user (0700 folders, 0600 files). */
+export function privateTree(path: string): void {
+  if (!existsSync(path)) return;
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) return;
+  if (stat.isDirectory()) {
+    chmodSync(path, 0o700);
+    for (const name of readdirSync(path)) privateTree(join(path, name));
+  } else if ((stat.mode & 0o777) !== 0o600) {
+    chmodSync(path, 0o600);
+  }
+}
+
+/** A new PGlite directory as a copy of a ready-made one (tests); see OpenOptions.templates. */
+async function fromTemplate(dir: string, options: OpenOptions): Promise<void> {
+  const { templates } = options;
+  if (!templates) return;
+  const key = createHash('sha256')
+    .update(templates.key)
+    .update(fixturesDigest(options.fixturesDir))
+    .update(MIGRATIONS.join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  const ready = join(templates.dir, key);
+  if (!existsSync(join(ready, 'PG_VERSION'))) {
+    // Made in a scratch folder and renamed, so test processes starting together never copy half a template.
+    const scratch = `${ready}.${process.pid}.tmp`;
+    rmSync(scratch, { recursive: true, force: true });
+    mkdirSync(templates.dir, { recursive: true });
+    const db = await ChannelDb.open({ ...options, templates: undefined, dataDir: scratch });
+    await db.close();
+    try {
+      renameSync(join(scratch, 'pgdata'), ready);
+    } catch {
+      // Another process made it meanwhile.
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  mkdirSync(join(dir, '..'), { recursive: true });
+  cpSync(ready, dir, { recursive: true });
+  // Templates of other keys (another seeding day, older migrations or fixtures) go, but for the newest few.
+  const others = readdirSync(templates.dir)
+    .filter((name) => name !== key && /^[0-9a-f]{16}$/.test(name))
+    .map((name) => ({ name, at: statSync(join(templates.dir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const { name } of others.slice(TEMPLATES_KEPT - 1))
+    rmSync(join(templates.dir, name), { recursive: true, force: true });
+}
+
+/** How many ready-made databases a templates folder keeps (each is about 40 MB). */
+const TEMPLATES_KEPT = 4;

@@ -3,10 +3,10 @@
  * the events themselves come from a cache of their serialised fixed part, completed per request with the fields
  * that depend on the clock and the caller (see renderEvent).
  */
-import type { SqlValue } from 'sql.js';
 import { EventQuery, MAX_EVENTS_PAGE, STREAM_STATUSES, type StreamStatus } from '../src/api/contract.js';
 import type { AccessFacts } from './accounts.js';
-import type { ChannelDb, Row } from './db.js';
+import type { ChannelDb, Row, SqlValue } from './db.js';
+import { BoundedMap } from './limits.js';
 
 /** What the server needs to turn stored offsets into times and statuses. */
 export interface Clock {
@@ -181,15 +181,12 @@ function propertyParams(params: URLSearchParams): Record<string, string> {
 }
 
 /** The property names the channel's schools have (what `participant-group-properties` lists). */
-function schoolPropertyNames(db: ChannelDb, channelId: number): Set<string> {
-  return new Set(
-    db
-      .all(
-        'SELECT DISTINCT j.key AS name FROM participant_groups g, json_each(g.properties_json) j WHERE g.channel_id = ?',
-        [channelId],
-      )
-      .map((row) => String(row.name)),
+async function schoolPropertyNames(db: ChannelDb, channelId: number): Promise<Set<string>> {
+  const rows = await db.all(
+    'SELECT DISTINCT jsonb_object_keys(g.properties_json::jsonb) AS name FROM participant_groups g WHERE g.channel_id = ?',
+    [channelId],
   );
+  return new Set(rows.map((row) => String(row.name)));
 }
 
 /** The SQL condition for one stream status, relative to `rel` (= now - anchor, bound as a parameter). */
@@ -205,10 +202,10 @@ function statusCondition(status: StreamStatus): string {
 }
 
 /** Resolves an id-or-alias reference inside one channel's table; -1 (matches nothing) when unknown. */
-function resolveRef(db: ChannelDb, table: string, channelId: number, ref: string): number {
+async function resolveRef(db: ChannelDb, table: string, channelId: number, ref: string): Promise<number> {
   const row = /^\d+$/.test(ref)
-    ? db.get(`SELECT id FROM ${table} WHERE channel_id = ? AND id = ?`, [channelId, Number(ref)])
-    : db.get(`SELECT id FROM ${table} WHERE channel_id = ? AND lower(alias) = lower(?)`, [channelId, ref]);
+    ? await db.get(`SELECT id FROM ${table} WHERE channel_id = ? AND id = ?`, [channelId, Number(ref)])
+    : await db.get(`SELECT id FROM ${table} WHERE channel_id = ? AND lower(alias) = lower(?)`, [channelId, ref]);
   return row ? Number(row.id) : -1;
 }
 
@@ -218,30 +215,30 @@ const EVENT_FROM = `
   LEFT JOIN categories c ON c.id = e.category_id`;
 
 /** Builds the WHERE clause and its named parameters for a filter. */
-function whereClause(db: ChannelDb, channelId: number, filter: EventFilter, clock: Clock) {
+async function whereClause(db: ChannelDb, channelId: number, filter: EventFilter, clock: Clock) {
   const parts = ['e.channel_id = :channel'];
   const params: Record<string, SqlValue> = { ':channel': channelId, ':rel': clock.now - clock.anchor };
   if (filter.status) parts.push(statusCondition(filter.status));
   if (filter.category) {
     // A category includes its descendants (Basketball covers Men's and Women's Basketball); UNION, not UNION ALL,
     // so a parent_id cycle in the data ends the walk instead of looping.
-    const root = resolveRef(db, 'categories', channelId, filter.category);
+    const root = await resolveRef(db, 'categories', channelId, filter.category);
     parts.push(`e.category_id IN (
-      WITH RECURSIVE tree(id) AS (SELECT :category UNION SELECT c2.id FROM categories c2 JOIN tree ON c2.parent_id = tree.id)
+      WITH RECURSIVE tree(id) AS (SELECT :category::bigint UNION SELECT c2.id FROM categories c2 JOIN tree ON c2.parent_id = tree.id)
       SELECT id FROM tree)`);
     params[':category'] = root;
   }
   if (filter.participant) {
     // A team includes its own teams (children), as a category its subcategories.
     parts.push(`EXISTS (SELECT 1 FROM event_participants ep WHERE ep.event_id = e.id AND ep.participant_id IN (
-      WITH RECURSIVE tree(id) AS (SELECT :participant UNION SELECT p2.id FROM participants p2 JOIN tree ON p2.parent_id = tree.id)
+      WITH RECURSIVE tree(id) AS (SELECT :participant::bigint UNION SELECT p2.id FROM participants p2 JOIN tree ON p2.parent_id = tree.id)
       SELECT id FROM tree))`);
-    params[':participant'] = resolveRef(db, 'participants', channelId, filter.participant);
+    params[':participant'] = await resolveRef(db, 'participants', channelId, filter.participant);
   }
   if (filter.group) {
     parts.push(`EXISTS (SELECT 1 FROM event_participants ep JOIN participants p ON p.id = ep.participant_id
       WHERE ep.event_id = e.id AND p.group_id = :group)`);
-    params[':group'] = resolveRef(db, 'participant_groups', channelId, filter.group);
+    params[':group'] = await resolveRef(db, 'participant_groups', channelId, filter.group);
   }
   if (filter.sport) {
     parts.push('lower(c.sport) = lower(:sport)');
@@ -266,13 +263,13 @@ function whereClause(db: ChannelDb, channelId: number, filter: EventFilter, cloc
   if (filter.properties) {
     // Events with a team of a school that has every one of these property values (case aside). Each JSON path is a
     // bound value built from a plain name the channel's schools have, never the request's text as SQL.
-    const known = schoolPropertyNames(db, channelId);
+    const known = await schoolPropertyNames(db, channelId);
     const matches = Object.entries(filter.properties)
       .filter(([name]) => known.has(name))
       .map(([name, value], i) => {
-        params[`:property_path${i}`] = `$."${name}"`;
+        params[`:property_name${i}`] = name;
         params[`:property_value${i}`] = value;
-        return `lower(json_extract(g.properties_json, :property_path${i})) = lower(:property_value${i})`;
+        return `lower(g.properties_json::jsonb ->> :property_name${i}::text) = lower(:property_value${i}::text)`;
       });
     if (matches.length)
       parts.push(`EXISTS (SELECT 1 FROM event_participants ep JOIN participants p ON p.id = ep.participant_id
@@ -304,15 +301,7 @@ function favouriteCondition({ participants, groups, categories }: FavouriteIds):
       WHERE ep.event_id = e.id AND p.group_id IN (${list(groups)}))`);
   }
   if (categories.length) any.push(`e.category_id IN (${list(categories)})`);
-  return any.length ? `(${any.join(' OR ')})` : '0';
-}
-
-/** Runs a named-parameter query (sql.js binds objects by `:name`). */
-function allNamed(db: ChannelDb, sql: string, params: Record<string, SqlValue>): Row[] {
-  // sql.js rejects names that the statement does not use, so bind only those it mentions.
-  const used: Record<string, SqlValue> = {};
-  for (const [name, value] of Object.entries(params)) if (sql.includes(name)) used[name] = value;
-  return db.all(sql, used);
+  return any.length ? `(${any.join(' OR ')})` : 'false';
 }
 
 /** Turns a stored media path ("/media/...") into an absolute URL on this server; other values pass unchanged. */
@@ -338,46 +327,43 @@ function statusAt(start: number, duration: number, rel: number): StreamStatus {
 }
 
 /** SQL for a media column: stored "/media/..." paths become absolute on this server (the :origin parameter). */
-const mediaSql = (column: string) => `CASE WHEN ${column} LIKE '/%' THEN :origin || ${column} ELSE ${column} END`;
+const mediaSql = (column: string) => `CASE WHEN ${column} LIKE '/%' THEN :origin::text || ${column} ELSE ${column} END`;
 /** SQL for a 0/1 column as a JSON boolean. */
-const flagSql = (column: string) => `CASE WHEN ${column} THEN json('true') ELSE json('false') END`;
+const flagSql = (column: string) => `(${column} <> 0)`;
 
 /**
- * The fixed part of a contract `Event` as a JSON text, built by SQLite itself. Building the JSON in SQL (C code in
- * WASM) instead of mapping rows in JS is what keeps a 5,000-event page fast: sql.js is slow at handing many small
- * values to JS. The participants list goes through json() because a JSON subtype does not survive a scalar
- * subquery (it does survive CASE), and would otherwise be embedded as a quoted string.
- * The fields that depend on the clock or the caller (stream_status, has_access, duration, media) are added by
- * render().
+ * The fixed part of a contract `Event` as a JSON text, built by Postgres itself in the same pass that finds the
+ * events (one value per event, no row mapping in JS). The fields that depend on the clock or the caller
+ * (stream_status, has_access, duration, media) are added by render().
  */
-const EVENT_JSON = `json_object(
+const EVENT_JSON = `json_build_object(
   'id', e.id,
   'name', e.name,
   'type', e.type,
-  'event_utc_ts', :anchor + e.start_offset,
+  'event_utc_ts', :anchor::bigint + e.start_offset,
   'time_zone', e.time_zone,
-  'participants', json((
-    SELECT json_group_array(json_object(
+  'participants', coalesce((
+    SELECT json_agg(json_build_object(
       'id', p.id, 'name', p.name, 'short_name', p.short_name, 'alias', p.alias,
-      'images', json_object('logo', ${mediaSql('p.logo')}),
+      'images', json_build_object('logo', ${mediaSql('p.logo')}),
       'color', p.color,
-      'properties', json_object('gender', p.gender, 'sport', p.sport),
-      'participant_group_id', p.group_id))
+      'properties', json_build_object('gender', p.gender, 'sport', p.sport),
+      'participant_group_id', p.group_id) ORDER BY ep.position)
     FROM event_participants ep JOIN participants p ON p.id = ep.participant_id
-    WHERE ep.event_id = e.id)),
+    WHERE ep.event_id = e.id), '[]'::json),
   'home_team_id', e.home_team_id,
   'location_id', e.location_id,
-  'location', CASE WHEN l.id IS NULL THEN NULL ELSE json_object(
+  'location', CASE WHEN l.id IS NULL THEN NULL ELSE json_build_object(
     'id', l.id, 'name', l.name, 'city', l.city, 'state', l.state, 'time_zone', l.time_zone) END,
   'event_category_id', e.category_id,
-  'category', CASE WHEN c.id IS NULL THEN NULL ELSE json_object('id', c.id, 'name', c.name) END,
+  'category', CASE WHEN c.id IS NULL THEN NULL ELSE json_build_object('id', c.id, 'name', c.name) END,
   'image', ${mediaSql('e.image')},
   'description', e.description,
   'price', e.price,
   'is_geo_blocked', ${flagSql('e.is_geo_blocked')},
   'single_event_package_id', e.single_event_package_id,
   'has_recording', ${flagSql('e.has_recording')}
-) AS event`;
+)::text AS event`;
 
 /** One serialised event and the facts its per-request fields are computed from. */
 export interface CachedEvent extends AccessFacts {
@@ -446,24 +432,30 @@ const MAX_CACHED_ORIGINS = 2;
 /** The origins events are cached for now (tests check there is one, whatever Host the requests named). */
 export const cachedEventOrigins = (db: ChannelDb): string[] => [...(eventJsonCache.get(db)?.keys() ?? [])];
 
-/** Drops one event (or, without an id, every event) from the cache. */
+/** Pages of event ids per query and second (see listEventsJson), per database. */
+const pageCache = new WeakMap<ChannelDb, BoundedMap<string, { total: number; ids: number[] }>>();
+const MAX_CACHED_PAGES = 2000;
+
+/** Drops one event (or, without an id, every event) from the cache, and every page of ids. */
 export function forgetEventJson(db: ChannelDb, id?: number): void {
+  pageCache.delete(db);
   if (id === undefined) eventJsonCache.delete(db);
   else for (const byId of eventJsonCache.get(db)?.values() ?? []) byId.delete(id);
 }
 
 /** Serialises every event for `origin` ahead of the first request (the bench page's first call then stays fast). */
-export function warmEventJson(db: ChannelDb, clock: Clock, origin: string): void {
-  cachedEvents(
-    db,
-    db.all('SELECT id FROM events').map((row) => Number(row.id)),
-    clock,
-    origin,
-  );
+export async function warmEventJson(db: ChannelDb, clock: Clock, origin: string): Promise<void> {
+  const ids = (await db.all('SELECT id FROM events')).map((row) => Number(row.id));
+  await cachedEvents(db, ids, clock, origin);
 }
 
 /** Cached events for these ids (on `origin`), serialising the missing ones in one query. */
-function cachedEvents(db: ChannelDb, ids: number[], clock: Clock, origin: string): Map<number, CachedEvent> {
+async function cachedEvents(
+  db: ChannelDb,
+  ids: number[],
+  clock: Clock,
+  origin: string,
+): Promise<Map<number, CachedEvent>> {
   let byOrigin = eventJsonCache.get(db);
   if (!byOrigin) eventJsonCache.set(db, (byOrigin = new Map()));
   let cache = byOrigin.get(origin);
@@ -473,17 +465,18 @@ function cachedEvents(db: ChannelDb, ids: number[], clock: Clock, origin: string
   }
   const missing = ids.filter((id) => !cache.has(id));
   if (missing.length > 0) {
-    // Integers from our own query: safe to inline, and no bound-variable limit to worry about.
-    const rows = db.all(
+    const rows = await db.all(
       `SELECT e.id AS id, e.channel_id AS channel_id, e.type AS type, e.start_offset AS start_offset,
          e.duration AS duration, e.has_recording AS has_recording, e.is_geo_blocked AS geo, e.category_id AS category_id,
-         (SELECT group_concat(participant_id) FROM event_participants WHERE event_id = e.id) AS participant_ids,
+         (SELECT string_agg(participant_id::text, ',' ORDER BY position) FROM event_participants WHERE event_id = e.id)
+           AS participant_ids,
          ${mediaSql('e.image')} AS image_url, ${EVENT_JSON}
-       ${EVENT_FROM} WHERE e.id IN (${missing.join(',')})`,
-      { ':anchor': clock.anchor, ':origin': origin },
+       ${EVENT_FROM} WHERE e.id = ANY(:ids::bigint[])`,
+      { ':anchor': clock.anchor, ':origin': origin, ':ids': missing },
     );
     for (const row of rows) {
-      const text = String(row.event);
+      // Postgres writes JSON with spaces around every colon and comma; the cache keeps it compact.
+      const text = JSON.stringify(JSON.parse(String(row.event)));
       cache.set(Number(row.id), {
         id: Number(row.id),
         channelId: Number(row.channel_id),
@@ -503,28 +496,42 @@ function cachedEvents(db: ChannelDb, ids: number[], clock: Clock, origin: string
 }
 
 /** `GET /events`: one page of matching events as JSON texts, plus the total. */
-export function listEventsJson(
+export async function listEventsJson(
   db: ChannelDb,
   channelId: number,
   filter: EventFilter,
   view: EventView,
-): { events: string[]; meta: { total: number; offset: number; limit: number } } {
+): Promise<{ events: string[]; meta: { total: number; offset: number; limit: number } }> {
   const { clock } = view;
-  const { where, params } = whereClause(db, channelId, filter, clock);
+  const { where, params } = await whereClause(db, channelId, filter, clock);
   // Finished events read newest first (the on-demand list); everything else soonest first.
   const direction = filter.direction ?? (filter.status === 'finished' ? 'desc' : 'asc');
   const order = direction === 'desc' ? 'start_offset DESC, id DESC' : 'start_offset ASC, id ASC';
-  const total = Number(allNamed(db, `SELECT count(*) AS n ${EVENT_FROM} WHERE ${where}`, params)[0]?.n ?? 0);
-  // The page as one "id,id,..." text: a single value out of WASM instead of thousands of cells.
-  const page = allNamed(
-    db,
-    `SELECT group_concat(id, ',' ORDER BY ${order}) AS page FROM (
-       SELECT e.id AS id, e.start_offset AS start_offset ${EVENT_FROM}
-       WHERE ${where} ORDER BY e.${order.replace(', id', ', e.id')} LIMIT :limit OFFSET :offset)`,
+  // Everyone loading the schedule at the same second asks the same question: its answer is kept for that second
+  // (the query's parameters hold the clock's second, so an entry never outlives it), and forgotten with the events.
+  const pageKey = JSON.stringify([where, params, filter.limit, filter.offset, order]);
+  const pages = pageCache.get(db) ?? new BoundedMap<string, { total: number; ids: number[] }>(MAX_CACHED_PAGES);
+  pageCache.set(db, pages);
+  const known = pages.get(pageKey);
+  if (known) {
+    const cache = await cachedEvents(db, known.ids, clock, view.origin);
+    return {
+      events: known.ids.map((id) => renderEvent(cache.get(id)!, view)),
+      meta: { total: known.total, offset: filter.offset, limit: filter.limit },
+    };
+  }
+  // The count and the page in one pass; the page as one "id,id,..." text rather than thousands of rows.
+  const row = await db.get(
+    `SELECT (SELECT count(*) ${EVENT_FROM} WHERE ${where}) AS total,
+       (SELECT string_agg(id::text, ',' ORDER BY ${order}) FROM (
+         SELECT e.id AS id, e.start_offset AS start_offset ${EVENT_FROM}
+         WHERE ${where} ORDER BY e.${order.replace(', id', ', e.id')} LIMIT :limit OFFSET :offset) AS page) AS page`,
     { ...params, ':limit': filter.limit, ':offset': filter.offset },
-  )[0]?.page;
-  const ids = page ? String(page).split(',').map(Number) : [];
-  const cache = cachedEvents(db, ids, clock, view.origin);
+  );
+  const total = Number(row?.total ?? 0);
+  const ids = row?.page ? String(row.page).split(',').map(Number) : [];
+  pages.set(pageKey, { total, ids });
+  const cache = await cachedEvents(db, ids, clock, view.origin);
   return {
     events: ids.map((id) => renderEvent(cache.get(id)!, view)),
     meta: { total, offset: filter.offset, limit: filter.limit },
@@ -532,24 +539,34 @@ export function listEventsJson(
 }
 
 /** `GET /events` (and `GET events/favorite`) as the answer's JSON text: the cached events spliced in as they are. */
-export function eventListText(db: ChannelDb, channelId: number, filter: EventFilter, view: EventView): string {
-  const page = listEventsJson(db, channelId, filter, view);
+export async function eventListText(
+  db: ChannelDb,
+  channelId: number,
+  filter: EventFilter,
+  view: EventView,
+): Promise<string> {
+  const page = await listEventsJson(db, channelId, filter, view);
   return `{"data":[${page.events.join(',')}],"meta":${JSON.stringify(page.meta)}}`;
 }
 
 /** The same page as objects (small pages: the homepage lists). */
-export function listEvents(db: ChannelDb, channelId: number, filter: EventFilter, view: EventView): EventJson[] {
-  return listEventsJson(db, channelId, filter, view).events.map((text) => JSON.parse(text) as EventJson);
+export async function listEvents(
+  db: ChannelDb,
+  channelId: number,
+  filter: EventFilter,
+  view: EventView,
+): Promise<EventJson[]> {
+  return (await listEventsJson(db, channelId, filter, view)).events.map((text) => JSON.parse(text) as EventJson);
 }
 
 /** One event of the channel (cached form), or undefined. */
-export function findEvent(
+export async function findEvent(
   db: ChannelDb,
   channelId: number,
   id: number,
   clock: Clock,
   origin: string,
-): CachedEvent | undefined {
-  const event = cachedEvents(db, [id], clock, origin).get(id);
+): Promise<CachedEvent | undefined> {
+  const event = (await cachedEvents(db, [id], clock, origin)).get(id);
   return event?.channelId === channelId ? event : undefined;
 }

@@ -34,7 +34,7 @@ const favouriteJson = (row: Row) => ({
 });
 
 /** The user's favourites with their targets' names, oldest first. */
-function favouriteRows(db: ChannelDb, userId: number, id?: number): Row[] {
+function favouriteRows(db: ChannelDb, userId: number, id?: number): Promise<Row[]> {
   const joins = Object.entries(KINDS)
     .map(
       ([type, { table }]) =>
@@ -42,42 +42,43 @@ function favouriteRows(db: ChannelDb, userId: number, id?: number): Row[] {
     )
     .join(' UNION ALL ');
   return db.all(
-    `SELECT * FROM (${joins}) WHERE user_id = ? ${id === undefined ? '' : 'AND id = ?'} ORDER BY created_at, id`,
+    `SELECT * FROM (${joins}) AS f WHERE user_id = ? ${id === undefined ? '' : 'AND id = ?'} ORDER BY created_at, id`,
     id === undefined ? [userId] : [userId, id],
   );
 }
 
 /** A user's favourites as the ids an events filter takes (a sport brings its subcategories). */
-export function favouriteIds(db: ChannelDb, userId: number): FavouriteIds {
-  const of = (type: FavoritableType) =>
-    db
-      .all('SELECT favoritable_id FROM favourites WHERE user_id = ? AND favoritable_type = ? ORDER BY id', [
+export async function favouriteIds(db: ChannelDb, userId: number): Promise<FavouriteIds> {
+  const of = async (type: FavoritableType) =>
+    (
+      await db.all('SELECT favoritable_id FROM favourites WHERE user_id = ? AND favoritable_type = ? ORDER BY id', [
         userId,
         type,
       ])
-      .map((row) => Number(row.favoritable_id));
+    ).map((row) => Number(row.favoritable_id));
   return {
-    participants: teamTree(db, of('participant')),
-    groups: of('group'),
-    categories: categoryTree(db, of('category')),
+    participants: await teamTree(db, await of('participant')),
+    groups: await of('group'),
+    categories: await categoryTree(db, await of('category')),
   };
 }
 
 export function favouriteHandlers(
   db: ChannelDb,
 ): Handlers<'favourites' | 'addFavourite' | 'deleteFavourite' | 'favouriteEvents'> {
-  const userId = (r: ApiRequest) => Number(r.user().id);
+  const userId = async (r: ApiRequest) => Number((await r.user()).id);
 
   return {
-    favourites: (r) => {
-      const id = userId(r);
+    favourites: async (r) => {
+      const id = await userId(r);
       const grouped: Record<string, unknown[]> = { participant: [], participant_group: [], event_category: [] };
-      for (const row of favouriteRows(db, id))
+      for (const row of await favouriteRows(db, id))
         grouped[KINDS[row.favoritable_type as FavoritableType].kind]!.push(favouriteJson(row));
-      const filter = { offset: 0, limit: DERIVED_EVENTS, favourites: favouriteIds(db, id) };
+      const filter = { offset: 0, limit: DERIVED_EVENTS, favourites: await favouriteIds(db, id) };
+      const view = await r.view();
       const events = [
-        ...listEvents(db, r.channelId, { ...filter, status: 'live' }, r.view()),
-        ...listEvents(db, r.channelId, { ...filter, status: 'upcoming' }, r.view()),
+        ...(await listEvents(db, r.channelId, { ...filter, status: 'live' }, view)),
+        ...(await listEvents(db, r.channelId, { ...filter, status: 'upcoming' }, view)),
       ];
       const locations = new Map<number, unknown>();
       for (const event of events) {
@@ -93,8 +94,8 @@ export function favouriteHandlers(
       };
     },
 
-    addFavourite: (r) => {
-      const user = userId(r);
+    addFavourite: async (r) => {
+      const user = await userId(r);
       const checks = new Checks(r.body);
       const type = r.body.favoritable_type;
       const targetId = idOf(r.body.favoritable_id);
@@ -105,37 +106,40 @@ export function favouriteHandlers(
       } else if (
         targetId === undefined ||
         (isFavoritable(type) &&
-          !db.get(`SELECT 1 AS ok FROM ${KINDS[type].table} WHERE id = ? AND channel_id = ?`, [targetId, r.channelId]))
+          !(await db.get(`SELECT 1 AS ok FROM ${KINDS[type].table} WHERE id = ? AND channel_id = ?`, [
+            targetId,
+            r.channelId,
+          ])))
       ) {
         // Unknown, or of another channel: both are simply not something this channel's user can follow.
         checks.fail('favoritable_id', 'The selected favoritable id is invalid.');
       }
       checks.done();
       // Adding a favourite twice answers the one that exists.
-      db.run(
-        'INSERT OR IGNORE INTO favourites (user_id, favoritable_type, favoritable_id, created_at) VALUES (?, ?, ?, ?)',
+      await db.run(
+        `INSERT INTO favourites (user_id, favoritable_type, favoritable_id, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (user_id, favoritable_type, favoritable_id) DO NOTHING`,
         [user, type as string, targetId!, r.clock.now],
       );
-      const row = db.get(
+      const row = (await db.get(
         'SELECT id FROM favourites WHERE user_id = ? AND favoritable_type = ? AND favoritable_id = ?',
         [user, type as string, targetId!],
-      )!;
-      return { data: favouriteJson(favouriteRows(db, user, Number(row.id))[0]!) };
+      ))!;
+      return { data: favouriteJson((await favouriteRows(db, user, Number(row.id)))[0]!) };
     },
 
-    deleteFavourite: (r) => {
-      const user = userId(r);
+    deleteFavourite: async (r) => {
+      const user = await userId(r);
       const id = idOf(r.params.id);
       // Only one's own: someone else's favourite is as unknown as a missing one.
-      if (id === undefined || !db.get('SELECT 1 AS ok FROM favourites WHERE id = ? AND user_id = ?', [id, user]))
+      if (id === undefined || (await db.run('DELETE FROM favourites WHERE id = ? AND user_id = ?', [id, user])) === 0)
         throw new HttpError(404, 'Favourite not found.');
-      db.run('DELETE FROM favourites WHERE id = ?', [id]);
       return { data: { message: 'Favourite removed.' } };
     },
 
-    favouriteEvents: (r) => {
-      const favourites = favouriteIds(db, userId(r));
-      return { raw: eventListText(db, r.channelId, { ...eventFilterOf(r.query), favourites }, r.view()) };
+    favouriteEvents: async (r) => {
+      const favourites = await favouriteIds(db, await userId(r));
+      return { raw: await eventListText(db, r.channelId, { ...eventFilterOf(r.query), favourites }, await r.view()) };
     },
   };
 }

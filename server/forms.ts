@@ -48,11 +48,11 @@ export function fieldError(field: Field, value: string): string | undefined {
 
 /** The submitForm handler, limited per client address by `limiter`. */
 export function submitForm(db: ChannelDb, limiter: RateLimiter) {
-  return (r: ApiRequest): HandlerResult => {
+  return async (r: ApiRequest): Promise<HandlerResult> => {
     const alias = r.params.alias!;
-    const row = db.get('SELECT * FROM custom_forms WHERE channel_id = ? AND alias = ?', [r.channelId, alias]);
+    const row = await db.get('SELECT * FROM custom_forms WHERE channel_id = ? AND alias = ?', [r.channelId, alias]);
     if (!row) throw new HttpError(404, 'Form not found.');
-    tooMany(limiter.hit(addressKey(r.ip)));
+    tooMany(await limiter.hit(addressKey(r.ip)));
     const fields = JSON.parse(String(row.fields_json)) as Field[];
     const given = r.body.values;
     if (typeof given !== 'object' || given === null || Array.isArray(given))
@@ -79,35 +79,38 @@ export function submitForm(db: ChannelDb, limiter: RateLimiter) {
     if (Object.keys(errors).length) throw new HttpError(422, INVALID, errors);
 
     const now = r.clock.now;
-    const user = r.access().user;
-    db.run(
-      'INSERT INTO form_submissions (channel_id, form_alias, values_json, user_id, ip, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      [r.channelId, alias, JSON.stringify(Object.fromEntries(values)), user ? Number(user.id) : null, r.ip, now],
-    );
-    db.run(
-      `DELETE FROM form_submissions WHERE channel_id = ? AND id <= (
-         SELECT id FROM form_submissions WHERE channel_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
-      [r.channelId, r.channelId, MAX_SUBMISSIONS_PER_CHANNEL],
-    );
+    const user = (await r.access()).user;
     const to = r.settings().static_blocks?.contacts?.email;
-    if (to) {
-      // One line per field: a value's own line breaks are indented, so no value can pass for another field.
-      const lines = fields
-        .filter((f) => values.get(f.name))
-        .map((f) => `${f.label}: ${values.get(f.name)!.replace(/\r\n?|\n/g, '\n  ')}`)
-        .join('\n');
-      sendEmail(
-        db,
-        {
-          channelId: r.channelId,
-          to,
-          subject: `${String(row.name)}: a new message from the site`,
-          text: lines,
-          links: [],
-        },
-        now,
+    // The submission and its email are one write: both are kept, or neither.
+    await db.transaction(async () => {
+      await db.run(
+        'INSERT INTO form_submissions (channel_id, form_alias, values_json, user_id, ip, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        [r.channelId, alias, JSON.stringify(Object.fromEntries(values)), user ? Number(user.id) : null, r.ip, now],
       );
-    }
+      await db.run(
+        `DELETE FROM form_submissions WHERE channel_id = ? AND id <= (
+         SELECT id FROM form_submissions WHERE channel_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
+        [r.channelId, r.channelId, MAX_SUBMISSIONS_PER_CHANNEL],
+      );
+      if (to) {
+        // One line per field: a value's own line breaks are indented, so no value can pass for another field.
+        const lines = fields
+          .filter((f) => values.get(f.name))
+          .map((f) => `${f.label}: ${values.get(f.name)!.replace(/\r\n?|\n/g, '\n  ')}`)
+          .join('\n');
+        await sendEmail(
+          db,
+          {
+            channelId: r.channelId,
+            to,
+            subject: `${String(row.name)}: a new message from the site`,
+            text: lines,
+            links: [],
+          },
+          now,
+        );
+      }
+    });
     return { status: 201, body: { data: { message: 'Thank you: your message was sent.' } } };
   };
 }

@@ -5,10 +5,9 @@
  * auth.ts, account-data.ts, favourites.ts, payments.ts) adds its own.
  */
 import type { IncomingMessage } from 'node:http';
-import type { SqlValue } from 'sql.js';
 import { EMAIL_PATTERN, type EndpointName, type Settings } from '../src/api/contract.js';
 import type { Access } from './accounts.js';
-import type { Row } from './db.js';
+import type { Row, SqlValue } from './db.js';
 import { parseEventQuery, type Clock, type EventFilter, type EventView, type MediaUrl } from './events.js';
 import { HttpError } from './http.js';
 
@@ -32,17 +31,17 @@ export interface ApiRequest {
   /** The channel's settings as `GET /settings` answers them for this request. */
   settings(): Settings;
   /** The caller's rights, from the bearer token (computed on first use). */
-  access(): Access;
+  access(): Promise<Access>;
   /** The signed-in user, or a 401. */
-  user(): Row;
+  user(): Promise<Row>;
   /** How this caller sees events now. */
-  view(): EventView;
+  view(): Promise<EventView>;
 }
 
 /** What a handler answers: a body to serialise, or `{ status, body }`, or `{ raw }` JSON text built elsewhere. */
 export type HandlerResult = { status?: number; body: unknown } | { raw: string } | Record<string, unknown>;
-/** Handlers that hash passwords answer a promise (hashing runs off the event loop). */
-export type Handler = (r: ApiRequest) => HandlerResult | Promise<HandlerResult>;
+/** A handler answers once what it wrote is committed. */
+export type Handler = (r: ApiRequest) => Promise<HandlerResult>;
 /** Handlers for some of the contract's endpoints. */
 export type Handlers<K extends EndpointName> = Record<K, Handler>;
 
@@ -151,15 +150,15 @@ export function pageOf(query: URLSearchParams): { limit: number; offset: number 
 
 /**
  * The window of a paginated list of `total` rows: `limit`/`offset` (20 from 0 by default), or everything with
- * `no_limit=1`. `sqlLimit` is what SQL's LIMIT takes (-1 for no limit).
+ * `no_limit=1`. `sqlLimit` is what SQL's LIMIT takes (null for no limit).
  */
 export function listWindow(
   query: URLSearchParams,
   total: number,
-): { meta: { total: number; limit: number; offset: number }; sqlLimit: number } {
+): { meta: { total: number; limit: number; offset: number }; sqlLimit: number | null } {
   const all = query.get('no_limit') === '1' || query.get('no_limit') === 'true';
   const page = all ? { limit: total, offset: 0 } : pageOf(query);
-  return { meta: { total, ...page }, sqlLimit: all ? -1 : page.limit };
+  return { meta: { total, ...page }, sqlLimit: all ? null : page.limit };
 }
 
 /** A validated `GET /events` query, or a 422. */

@@ -5,10 +5,9 @@
  * `vod_media` or an active subscription; accounts.ts `canWatchVod`) and lists its signed `vod` stream only then,
  * and only for a viewer who is not geo-blocked, as events do. Its image and preview (library-media.ts) are public.
  */
-import type { SqlValue } from 'sql.js';
 import { VOD_SEARCH_LIMIT, VOD_SEARCH_MAX_LIMIT, VOD_SORT_FIELDS, type EndpointName } from '../src/api/contract.js';
 import { viewerOf } from './catalog-api.js';
-import type { ChannelDb, Row } from './db.js';
+import type { ChannelDb, Row, SqlValue } from './db.js';
 import { idOf, INVALID, listWindow, numberOrNull, textOrNull, type ApiRequest, type Handlers } from './handler.js';
 import { HttpError } from './http.js';
 import type { MediaServer } from './streams.js';
@@ -95,10 +94,10 @@ export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> 
   const { db, mediaServer, recordingSeconds, assets } = ctx;
 
   /** Renders rows of ITEMS for one caller: access and the stream decided once per request. */
-  const renderer = (r: ApiRequest) => {
-    const access = r.access();
-    const streams = r.view().streams;
-    const viewer = viewerOf(r);
+  const renderer = async (r: ApiRequest) => {
+    const access = await r.access();
+    const streams = (await r.view()).streams;
+    const viewer = viewerOf(r, access);
     return (row: Row): Record<string, unknown> => {
       const allowed = access.canWatchVod(String(row.type));
       const paths = row.asset === null ? undefined : assets(String(row.asset));
@@ -146,58 +145,63 @@ export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> 
   const NEWEST = 'ORDER BY v.date DESC, v.id DESC';
 
   return {
-    vodItems: (r) => {
+    vodItems: async (r) => {
       const errors: Record<string, string[]> = {};
       const category = categoryOf(r.query, errors);
       if (Object.keys(errors).length) throw new HttpError(422, INVALID, errors);
       const where = `WHERE v.channel_id = ?${category === undefined ? '' : ' AND v.vod_category_id = ?'}`;
       const params: SqlValue[] = category === undefined ? [r.channelId] : [r.channelId, category];
-      const total = Number(db.get(`SELECT count(*) AS n FROM vod_items v ${where}`, params)?.n ?? 0);
+      const total = Number((await db.get(`SELECT count(*) AS n FROM vod_items v ${where}`, params))?.n ?? 0);
       const { meta, sqlLimit } = listWindow(r.query, total);
-      const rows = db.all(`${ITEMS} ${where} ${NEWEST} LIMIT ? OFFSET ?`, [...params, sqlLimit, meta.offset]);
-      return { data: rows.map(renderer(r)), meta };
+      const rows = await db.all(`${ITEMS} ${where} ${NEWEST} LIMIT ? OFFSET ?`, [...params, sqlLimit, meta.offset]);
+      return { data: rows.map(await renderer(r)), meta };
     },
-    vodItem: (r) => {
+    vodItem: async (r) => {
       const id = idOf(r.params.id);
       const row =
-        id === undefined ? undefined : db.get(`${ITEMS} WHERE v.channel_id = ? AND v.id = ?`, [r.channelId, id]);
+        id === undefined ? undefined : await db.get(`${ITEMS} WHERE v.channel_id = ? AND v.id = ?`, [r.channelId, id]);
       if (!row) throw new HttpError(404, 'Video not found.');
-      return { data: renderer(r)(row) };
+      return { data: (await renderer(r))(row) };
     },
-    vodCategories: ({ channelId }) => ({
-      data: db
-        .all(
+    vodCategories: async ({ channelId }) => ({
+      data: (
+        await db.all(
           `SELECT c.id, c.name, c.alias, (SELECT count(*) FROM vod_items v WHERE v.vod_category_id = c.id) AS items_count
            FROM vod_categories c WHERE c.channel_id = ? ORDER BY c.position, c.id`,
           [channelId],
         )
-        .map((row) => ({
-          id: Number(row.id),
-          name: String(row.name),
-          alias: textOrNull(row.alias),
-          items_count: Number(row.items_count),
-        })),
+      ).map((row) => ({
+        id: Number(row.id),
+        name: String(row.name),
+        alias: textOrNull(row.alias),
+        items_count: Number(row.items_count),
+      })),
     }),
-    vodSearch: (r) => {
+    vodSearch: async (r) => {
       const { title, limit, offset, sort, category } = searchQuery(r.query);
       // A channel's library is small (tens of items): matching and ordering in JS gets accents and the channel's
-      // language right, which SQLite's LIKE and NOCASE (ASCII only) do not.
+      // language right, whatever the database's collation.
       const wanted = foldText(title);
-      const rows = db
-        .all(
+      const rows = (
+        await db.all(
           `${ITEMS} WHERE v.channel_id = ?${category === undefined ? '' : ' AND v.vod_category_id = ?'} ${NEWEST}`,
           category === undefined ? [r.channelId] : [r.channelId, category],
         )
-        .filter((row) => foldText(String(row.title)).includes(wanted));
+      ).filter((row) => foldText(String(row.title)).includes(wanted));
       if (sort === 'title') {
         const collator = new Intl.Collator(r.settings().language, { sensitivity: 'base', numeric: true });
         rows.sort((a, b) => collator.compare(String(a.title), String(b.title)) || Number(a.id) - Number(b.id));
       }
-      return { data: rows.slice(offset, offset + limit).map(renderer(r)), meta: { total: rows.length, offset, limit } };
+      return {
+        data: rows.slice(offset, offset + limit).map(await renderer(r)),
+        meta: { total: rows.length, offset, limit },
+      };
     },
-    vodRails: (r) => {
-      const rails = db.all('SELECT id, title FROM vod_rails WHERE channel_id = ? ORDER BY position, id', [r.channelId]);
-      const members = db.all(
+    vodRails: async (r) => {
+      const rails = await db.all('SELECT id, title FROM vod_rails WHERE channel_id = ? ORDER BY position, id', [
+        r.channelId,
+      ]);
+      const members = await db.all(
         `SELECT ri.rail_id, v.*, c.name AS category_name FROM vod_rail_items ri
            JOIN vod_rails rl ON rl.id = ri.rail_id
            JOIN vod_items v ON v.id = ri.item_id
@@ -205,7 +209,7 @@ export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> 
          WHERE rl.channel_id = ? ORDER BY ri.rail_id, ri.position`,
         [r.channelId],
       );
-      const render = renderer(r);
+      const render = await renderer(r);
       return {
         data: rails.map((rail) => ({
           id: Number(rail.id),

@@ -19,40 +19,40 @@ export function dateBefore(now: number, daysAgo: number): string {
  * Writes one channel's library. `sports` maps event category aliases to their ids (an item's sport); `now` (UNIX
  * seconds) is when items' ages count from. Throws with the channel and the bad reference on a fixture mistake.
  */
-export function seedLibrary(
+export async function seedLibrary(
   db: ChannelDb,
   channelId: number,
   channel: string,
   library: LibraryFixture | undefined,
   sports: ReadonlyMap<string, number>,
   now: number,
-): void {
+): Promise<void> {
   if (!library) return;
   const fail = (what: string): never => {
     throw new Error(`fixture ${channel}: library: ${what}`);
   };
   const categories = new Map<string, number>();
-  library.categories.forEach(([alias, name], position) => {
+  for (const [position, [alias, name]] of library.categories.entries()) {
     if (categories.has(alias)) fail(`category '${alias}' twice`);
     categories.set(
       alias,
-      db.run('INSERT INTO vod_categories (channel_id, position, name, alias) VALUES (?, ?, ?, ?)', [
+      await db.insert('INSERT INTO vod_categories (channel_id, position, name, alias) VALUES (?, ?, ?, ?)', [
         channelId,
         position,
         name,
         alias,
       ]),
     );
-  });
+  }
   const items = new Map<string, number>();
-  library.items.forEach(([key, type, category, sport, daysAgo, title, description], position) => {
+  for (const [position, [key, type, category, sport, daysAgo, title, description]] of library.items.entries()) {
     if (!ASSET_KEY.test(key) || items.has(key)) fail(`item key '${key}' is not a new file-safe key`);
     if (!['free', 'register', 'paid'].includes(type)) fail(`item '${key}' has type '${type}'`);
     if (!(Number.isInteger(daysAgo) && daysAgo >= 0)) fail(`item '${key}' has age ${daysAgo}`);
     const sportId = sport === null ? null : (sports.get(sport) ?? fail(`item '${key}': unknown sport '${sport}'`));
     items.set(
       key,
-      db.run(
+      await db.insert(
         `INSERT INTO vod_items (channel_id, position, title, date, type, category_id, vod_category_id, duration, asset,
            description) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
         [
@@ -68,21 +68,21 @@ export function seedLibrary(
         ],
       ),
     );
-  });
-  library.rails.forEach(([title, keys], position) => {
-    const railId = db.run('INSERT INTO vod_rails (channel_id, position, title) VALUES (?, ?, ?)', [
+  }
+  for (const [position, [title, keys]] of library.rails.entries()) {
+    const railId = await db.insert('INSERT INTO vod_rails (channel_id, position, title) VALUES (?, ?, ?)', [
       channelId,
       position,
       title,
     ]);
-    keys.forEach((key, at) => {
-      db.run('INSERT INTO vod_rail_items (rail_id, position, item_id) VALUES (?, ?, ?)', [
+    for (const [at, key] of keys.entries()) {
+      await db.run('INSERT INTO vod_rail_items (rail_id, position, item_id) VALUES (?, ?, ?)', [
         railId,
         at,
         items.get(key) ?? fail(`rail '${title}': unknown item '${key}'`),
       ]);
-    });
-  });
+    }
+  }
 }
 
 /**

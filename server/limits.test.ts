@@ -1,49 +1,80 @@
 /**
- * How the server counts a client (its address, behind trusted proxies too), and the bounded bookkeeping of
- * limits.ts and the analytics recorder: a flood from many addresses or made-up emails
- * costs bounded memory without wiping everyone else's counts (the sign-in throttle and the rate limiter used to
- * clear themselves wholesale at 10,000 entries, unlocking whoever was locked).
+ * How the server counts a client (its address, behind trusted proxies too), the limits of limits.ts, which every
+ * process shares through the database (two limiters over one database stand for two processes), and the bounded
+ * bookkeeping of the analytics recorder: a flood from many addresses or made-up emails costs bounded memory without
+ * wiping everyone else's counts.
  */
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { Recorder } from './analytics.js';
+import type { ChannelDb } from './db.js';
 import { addressKey, clientIp } from './http.js';
-import { BoundedMap, RateLimiter, SlidingWindow } from './limits.js';
+import { BoundedMap, RateLimiter, SharedRateLimiter, SlidingWindow } from './limits.js';
+import { openTestDb } from './test-helpers.js';
 
-describe('bounded limits', () => {
-  test('a flood of 10,001 made-up emails does not lift the lock on an account', () => {
-    const throttle = new SlidingWindow(5, 60);
-    for (let i = 0; i < 5; i++) throttle.record('victim', 1000);
-    assert.ok(throttle.wait('victim', 1000) > 0);
-    for (let i = 0; i < 10_001; i++) throttle.record(`made-up-${i}@example.com`, 1000);
-    assert.ok(throttle.wait('victim', 1001) > 0, 'still locked');
-    assert.equal(throttle.wait('victim', 1061), 0, 'until its failures age out');
+describe('shared limits', () => {
+  let db: ChannelDb;
+  let close: () => Promise<void>;
+  before(async () => ({ db, close } = await openTestDb()));
+  after(() => close());
+
+  test('sign-in failures count in every process, and a flood of made-up emails does not lift a lock', async () => {
+    // Two throttles over one database: what two server processes have.
+    const [one, two] = [new SlidingWindow(db, 'login', 5, 60), new SlidingWindow(db, 'login', 5, 60)];
+    for (let i = 0; i < 3; i++) await one.record('victim', 1000);
+    assert.equal(await two.wait('victim', 1000), 0, 'three failures: not yet');
+    for (let i = 0; i < 2; i++) await two.record('victim', 1000);
+    assert.ok((await one.wait('victim', 1000)) > 0, 'five, made in two processes: locked in both');
+    for (let i = 0; i < 300; i++) await one.record(`made-up-${i}@example.com`, 1000);
+    assert.ok((await two.wait('victim', 1001)) > 0, 'still locked');
+    assert.equal(await two.wait('victim', 1061), 0, 'until its failures age out');
   });
 
-  test('an attempt taken back no longer counts', () => {
-    const window = new SlidingWindow(2, 60);
-    window.record('k', 10);
-    window.record('k', 11);
-    assert.ok(window.wait('k', 12) > 0);
-    window.forgive('k', 11);
-    assert.equal(window.wait('k', 12), 0);
+  test('an attempt taken back no longer counts', async () => {
+    const window = new SlidingWindow(db, 'forgive', 2, 60);
+    await window.record('k', 10);
+    const second = await window.record('k', 11);
+    assert.ok((await window.wait('k', 12)) > 0);
+    await window.forgive(second);
+    assert.equal(await window.wait('k', 12), 0);
   });
 
-  test('the rate limiter stays bounded: past its capacity the least recently seen address goes, not everyone', () => {
+  test('a rate limit counts the hits of every process: two processes do not allow twice the limit', async () => {
     let now = 0;
-    const limiter = new RateLimiter(2, 10_000, () => now, 3);
-    assert.deepEqual([limiter.hit('a'), limiter.hit('a'), limiter.hit('a') > 0], [0, 0, true]);
-    limiter.hit('b');
-    limiter.hit('c');
-    assert.ok(limiter.hit('a') > 0, 'a is still counted after two other addresses');
-    limiter.hit('d');
-    limiter.hit('e');
-    limiter.hit('f');
-    now = 1;
-    assert.equal(limiter.hit('a'), 0, 'a was the least recently seen once three others came');
+    const [one, two] = [0, 1].map(() => new RateLimiter(db, 'exact', 3, 10_000, () => now));
+    const waits = [await one!.hit('a'), await two!.hit('a'), await one!.hit('a'), await two!.hit('a')];
+    assert.deepEqual(
+      waits.map((w) => w > 0),
+      [false, false, false, true],
+    );
+    assert.equal(await one!.hit('b'), 0, 'another address has its own count');
+    now = 10_000;
+    assert.equal(await two!.hit('a'), 0, 'a new window');
   });
 
+  test('the request limit, counted in memory and shared every flush, holds across processes', async () => {
+    let now = 0;
+    const [one, two] = [0, 1].map(() => new SharedRateLimiter(db, 'requests-test', 10, 10_000, () => now));
+    // Each process alone never lets more than the limit through.
+    const first = Array.from({ length: 12 }, () => one!.hit('addr'));
+    assert.deepEqual(
+      first.map((w) => w > 0),
+      [...Array(10).fill(false), true, true],
+    );
+    await one!.flush();
+    // The second process learns the shared count at its next flush: then it refuses too.
+    two!.hit('addr');
+    await two!.flush();
+    assert.ok(two!.hit('addr') > 0, 'the other process has used the window up');
+    now = 10_000;
+    assert.equal(two!.hit('addr'), 0, 'a new window');
+    one!.stop();
+    two!.stop();
+  });
+});
+
+describe('bounded bookkeeping', () => {
   test('a BoundedMap keeps its newest entries', () => {
     const map = new BoundedMap<string, number>(2);
     map.set('a', 1);

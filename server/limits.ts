@@ -1,8 +1,19 @@
 /**
- * Bounded in-memory bookkeeping for the reference server: every map that a client can grow (rate limits, sign-in
- * throttles, signature caches) holds at most a fixed number of entries and drops the least recently touched one
- * first, so a flood from many addresses or made-up emails costs bounded memory without wiping everyone's counts.
+ * Limits that hold for the whole server, however many processes it runs as: the counts live in the database, so N
+ * processes do not allow N times a limit.
+ *
+ * - `RateLimiter`: a fixed window per key (a client address, a user), counted by one upsert per hit. Exact.
+ * - `SharedRateLimiter`: the same window for the limit every request passes (each path, each media segment), where
+ *   a statement per request would cost more than the request. Hits are counted in memory and added to the shared
+ *   row every FLUSH_MS; a request is refused once the shared count last read plus this process's own unsent hits
+ *   reach the limit. One process alone never allows more than the limit; N processes together at most the limit
+ *   plus what the others admitted in one FLUSH_MS (the README's "Limits").
+ * - `SlidingWindow`: attempts per key within a sliding window (sign-in failures, registrations), one row each.
+ *
+ * `BoundedMap` keeps the in-memory maps a client can grow (signature caches, unsent hits) to a fixed size, dropping
+ * the least recently touched entry first.
  */
+import type { ChannelDb, Row, SqlValue } from './db.js';
 
 /** A Map of at most `capacity` entries; setting a key makes it the newest, and the oldest is dropped past the cap. */
 export class BoundedMap<K, V> {
@@ -34,72 +45,226 @@ export class BoundedMap<K, V> {
   delete(key: K): void {
     this.map.delete(key);
   }
+
+  entries(): IterableIterator<[K, V]> {
+    return this.map.entries();
+  }
+
+  clear(): void {
+    this.map.clear();
+  }
 }
 
-/** A fixed-window request counter per key (a client address), bounded in memory. */
+/** What a limiter answers: 0 to go ahead, else the seconds to wait. */
+type Wait = number;
+
+const waitOf = (start: number, windowMs: number, now: number): Wait =>
+  Math.max(1, Math.ceil((start + windowMs - now) / 1000));
+
+/** The upsert of one limit's window: `bucket, key, now, hits, now - window, now - window`; returns the window. */
+const HIT_SQL = `INSERT INTO rate_windows (bucket, key, window_start, count) VALUES (?, ?, ?, ?)
+  ON CONFLICT (bucket, key) DO UPDATE SET
+    window_start = CASE WHEN rate_windows.window_start <= ? THEN excluded.window_start ELSE rate_windows.window_start END,
+    count = CASE WHEN rate_windows.window_start <= ? THEN excluded.count ELSE rate_windows.count + excluded.count END
+  RETURNING window_start, count`;
+
+/** Counts one hit of `key` in `bucket`'s fixed window; answers the window's start and its count after the hit. */
+async function countHit(
+  db: ChannelDb,
+  bucket: string,
+  key: string,
+  now: number,
+  windowMs: number,
+  hits: number,
+): Promise<{ start: number; count: number }> {
+  const row = await db.get(HIT_SQL, [bucket, key, now, hits, now - windowMs, now - windowMs]);
+  return { start: Number(row!.window_start), count: Number(row!.count) };
+}
+
+/** A fixed-window counter per key, shared by every process (one statement per hit). */
 export class RateLimiter {
-  private readonly hits: BoundedMap<string, { start: number; count: number }>;
+  constructor(
+    private readonly db: ChannelDb,
+    /** The limit's name (the table holds every limit's windows). */
+    private readonly bucket: string,
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Counts one request; answers the seconds to wait when over the limit, else 0. */
+  async hit(key: string): Promise<Wait> {
+    const t = this.now();
+    const { start, count } = await countHit(this.db, this.bucket, key, t, this.windowMs, 1);
+    return count <= this.max ? 0 : waitOf(start, this.windowMs, t);
+  }
+
+  /**
+   * Counts one request and, when it is within the limit, runs `write` in the same statement: `write` is an INSERT
+   * whose rows come `FROM allowed` (one row when the hit is allowed, none otherwise) and that returns its row.
+   * Answers that row, or the seconds to wait. One statement where hit() and the write would be two.
+   */
+  async hitAndWrite(key: string, write: string, params: SqlValue[]): Promise<{ row: Row } | { wait: Wait }> {
+    const t = this.now();
+    const row = await this.db.get(
+      `WITH hit AS (${HIT_SQL}), allowed AS (SELECT 1 FROM hit WHERE hit.count <= ?::int) ${write}`,
+      [this.bucket, key, t, 1, t - this.windowMs, t - this.windowMs, this.max, ...params],
+    );
+    if (row) return { row };
+    const window = await this.db.get('SELECT window_start FROM rate_windows WHERE bucket = ? AND key = ?', [
+      this.bucket,
+      key,
+    ]);
+    return { wait: waitOf(Number(window?.window_start ?? t), this.windowMs, t) };
+  }
+}
+
+/** How often a SharedRateLimiter adds its hits to the shared counts. */
+export const FLUSH_MS = 200;
+
+/** A fixed-window counter per key for the limit every request passes; see the file comment. */
+export class SharedRateLimiter {
+  /** Per key: the window this process knows of, the shared count last read, and hits not yet sent. */
+  private readonly keys: BoundedMap<string, { start: number; shared: number; unsent: number }>;
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
 
   constructor(
+    private readonly db: ChannelDb,
+    private readonly bucket: string,
     private readonly max: number,
     private readonly windowMs: number,
     private readonly now: () => number,
     capacity = 50_000,
   ) {
-    this.hits = new BoundedMap(capacity);
+    this.keys = new BoundedMap(capacity);
   }
 
-  /** Counts one request; answers the seconds to wait when over the limit, else 0. */
-  hit(key: string): number {
+  /** Counts one request (synchronously: no statement on the request's path); answers the seconds to wait, or 0. */
+  hit(key: string): Wait {
     const t = this.now();
-    let entry = this.hits.get(key);
-    if (!entry || t - entry.start >= this.windowMs) entry = { start: t, count: 0 };
-    entry.count++;
-    this.hits.set(key, entry);
-    if (entry.count <= this.max) return 0;
-    return Math.max(1, Math.ceil((entry.start + this.windowMs - t) / 1000));
+    let entry = this.keys.get(key);
+    if (!entry || t - entry.start >= this.windowMs) entry = { start: t, shared: 0, unsent: 0 };
+    entry.unsent++;
+    this.keys.set(key, entry);
+    this.schedule();
+    if (entry.shared + entry.unsent <= this.max) return 0;
+    return waitOf(entry.start, this.windowMs, t);
+  }
+
+  private schedule(): void {
+    if (this.timer || this.flushing) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flushing = this.flush().finally(() => {
+        this.flushing = undefined;
+        if ([...this.keys.entries()].some(([, entry]) => entry.unsent > 0)) this.schedule();
+      });
+    }, FLUSH_MS);
+    this.timer.unref();
+  }
+
+  /** Adds the unsent hits to the shared rows and reads back every process's counts. */
+  async flush(): Promise<void> {
+    const batch = [...this.keys.entries()]
+      .filter(([, entry]) => entry.unsent > 0)
+      .map(([key, entry]) => ({ key, hits: entry.unsent, entry }));
+    if (batch.length === 0) return;
+    // Counted as shared from now on: the count read back includes them.
+    for (const { entry, hits } of batch) {
+      entry.unsent -= hits;
+      entry.shared += hits;
+    }
+    const t = this.now();
+    try {
+      const rows = await this.db.all(
+        `INSERT INTO rate_windows (bucket, key, window_start, count)
+         SELECT ?, k, ?, n FROM unnest(?::text[], ?::int[]) AS u(k, n)
+         ON CONFLICT (bucket, key) DO UPDATE SET
+           window_start = CASE WHEN rate_windows.window_start <= ? THEN excluded.window_start ELSE rate_windows.window_start END,
+           count = CASE WHEN rate_windows.window_start <= ? THEN excluded.count ELSE rate_windows.count + excluded.count END
+         RETURNING key, window_start, count`,
+        [
+          this.bucket,
+          t,
+          batch.map(({ key }) => key),
+          batch.map(({ hits }) => hits),
+          t - this.windowMs,
+          t - this.windowMs,
+        ],
+      );
+      for (const row of rows) {
+        const entry = this.keys.get(String(row.key));
+        if (!entry) continue;
+        // The shared window (another process may have opened it earlier) and every process's hits in it.
+        entry.start = Number(row.window_start);
+        entry.shared = Number(row.count);
+      }
+    } catch (error) {
+      console.error('[channel-server] could not share the request counts:', (error as Error).message);
+    }
+  }
+
+  /** Stops the timer (the server is stopping); unsent hits are dropped. */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }
 
 /**
  * Attempts per key within a sliding window (UNIX seconds): `limit` of them lock the key until the oldest ages out.
- * Sign-in failures, registrations.
+ * Sign-in failures, registrations. Shared by every process.
  */
 export class SlidingWindow {
-  private readonly failures: BoundedMap<string, number[]>;
-
   constructor(
+    private readonly db: ChannelDb,
+    private readonly bucket: string,
     private readonly limit: number,
     private readonly windowSeconds: number,
-    capacity = 50_000,
-  ) {
-    this.failures = new BoundedMap(capacity);
-  }
+  ) {}
 
   /** Seconds until the key may try again, 0 when it may now. */
-  wait(key: string, now: number): number {
-    const recent = this.recent(key, now);
-    return recent.length >= this.limit ? Math.max(1, recent[0]! + this.windowSeconds - now) : 0;
+  async wait(key: string, now: number): Promise<number> {
+    const rows = await this.db.all(
+      'SELECT at FROM attempts WHERE bucket = ? AND key = ? AND at > ? ORDER BY at DESC LIMIT ?',
+      [this.bucket, key, now - this.windowSeconds, this.limit],
+    );
+    if (rows.length < this.limit) return 0;
+    const oldest = Number(rows[rows.length - 1]!.at);
+    return Math.max(1, oldest + this.windowSeconds - now);
   }
 
-  /** Counts one attempt at `now`. */
-  record(key: string, now: number): void {
-    // Only the last `limit` attempts matter for the lock, so a key never holds more than that.
-    this.failures.set(key, [...this.recent(key, now), now].slice(-this.limit));
+  /**
+   * Checks and counts one attempt as one step, for every process: answers its id, or the seconds to wait when the
+   * key is locked (nothing counted then). Attempts sent at once are taken one after the other (a lock per key), so
+   * a burst of guesses is throttled like guesses sent one by one.
+   */
+  async take(key: string, now: number): Promise<{ id: number } | { wait: number }> {
+    return this.db.transaction(async () => {
+      await this.db.run('SELECT pg_advisory_xact_lock(hashtext(?))', [`${this.bucket}|${key}`]);
+      const wait = await this.wait(key, now);
+      return wait > 0 ? { wait } : { id: await this.record(key, now) };
+    });
   }
 
-  /** Takes back one attempt counted at `at` (it turned out not to be a failure). */
-  forgive(key: string, at: number): void {
-    const list = this.failures.get(key);
-    const i = list?.lastIndexOf(at) ?? -1;
-    if (list && i >= 0) this.failures.set(key, [...list.slice(0, i), ...list.slice(i + 1)]);
+  /** Counts one attempt at `now`; answers its id (to forgive it). */
+  async record(key: string, now: number): Promise<number> {
+    return this.db.insert('INSERT INTO attempts (bucket, key, at) VALUES (?, ?, ?)', [this.bucket, key, now]);
   }
 
-  clear(key: string): void {
-    this.failures.delete(key);
+  /** Takes back one attempt (it turned out not to be a failure). */
+  async forgive(id: number): Promise<void> {
+    await this.db.run('DELETE FROM attempts WHERE id = ?', [id]);
   }
 
-  private recent(key: string, now: number): number[] {
-    return (this.failures.get(key) ?? []).filter((t) => t > now - this.windowSeconds);
+  async clear(key: string): Promise<void> {
+    await this.db.run('DELETE FROM attempts WHERE bucket = ? AND key = ?', [this.bucket, key]);
   }
+}
+
+/** Forgets windows and attempts too old to count (maintenance.ts, hourly); `nowMs` in ms. */
+export async function pruneLimits(db: ChannelDb, nowMs: number, longestWindowMs: number): Promise<void> {
+  await db.run('DELETE FROM rate_windows WHERE window_start < ?', [nowMs - longestWindowMs]);
+  await db.run('DELETE FROM attempts WHERE at < ?', [Math.floor(nowMs / 1000) - Math.ceil(longestWindowMs / 1000)]);
 }

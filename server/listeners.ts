@@ -16,7 +16,7 @@ import type { ChannelDb } from './db.js';
 import { isDevPath } from './dev/endpoints.js';
 import { hostAllowed } from './exposure.js';
 import { addressKey, HttpError, requestUrl, sendJson, tooMany } from './http.js';
-import type { RateLimiter } from './limits.js';
+import type { SharedRateLimiter } from './limits.js';
 import type { ApiHandler } from './routes.js';
 import {
   CORS_HEADERS,
@@ -82,7 +82,7 @@ export interface ListenerContext {
   /** Each listener's own Host names: filled in once it is bound. */
   hosts: { main: ReadonlySet<string>; cms: ReadonlySet<string> };
   /** Requests per client address, on every path. */
-  limiter: RateLimiter;
+  limiter: SharedRateLimiter;
   /** The client's address. */
   addressOf(req: IncomingMessage): string;
   api: ApiHandler;
@@ -136,12 +136,12 @@ const pageRequest = new AsyncLocalStorage<{ trustedTypes: string | undefined }>(
 const HOSTS_PATH = '/hosts/';
 
 /** The two listeners' request handlers (the CMS host's is only used in dev mode). */
-export function createListeners(ctx: ListenerContext): { main: RequestListener; host: RequestListener } {
+export async function createListeners(ctx: ListenerContext): Promise<{ main: RequestListener; host: RequestListener }> {
   const { dev, db, origins, siteDir, distDir } = ctx;
 
   /** The fixture keys of the seeded events, to their ids, per channel: the demo pages' `%DEMO_EVENTS%`. */
   const demoEvents: Record<string, Record<string, number>> = {};
-  for (const row of db.all(
+  for (const row of await db.all(
     'SELECT c.channel_key, e.key, e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE e.key IS NOT NULL ORDER BY e.id',
   )) {
     (demoEvents[String(row.channel_key)] ??= {})[String(row.key)] = Number(row.id);
@@ -197,7 +197,7 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
   const pagesDir = join(ctx.rootDir, 'server', 'pages');
   const hostsDir = join(ctx.rootDir, 'demo', '.hosts');
   const serveEmbed = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
-    const target = embedTarget(db, url);
+    const target = await embedTarget(db, url);
     if (target === undefined) return false;
     if (target === 'not-found') throw new HttpError(404, 'Not found.');
     const embedPlaceholders = { ...placeholders, '%EVENT_ID%': target.eventId, '%CHANNEL_KEY%': target.channelKey };
@@ -239,9 +239,9 @@ export function createListeners(ctx: ListenerContext): { main: RequestListener; 
     if (await ctx.media.handle(req, res, path)) return;
     if (ctx.libraryFiles(req, res, path)) return;
     if (await handleAnalytics(req, res, url, ctx.analytics)) return;
-    if (handleOembed(oembed, req, res, url)) return;
+    if (await handleOembed(oembed, req, res, url)) return;
     for (const standIn of ctx.standIns) if (await standIn(req, res, url)) return;
-    if (servePlaceholderArt(db, res, path)) return;
+    if (await servePlaceholderArt(db, res, path)) return;
     // Only files from here on: any other method finds nothing (404, like a path that does not exist).
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, 'Not found.');
     if (await serveAccountRoute(req, res, path)) return;

@@ -24,25 +24,21 @@ export interface OutboxEmail {
 export const OUTBOX_LIMIT = 1000;
 
 /** Records an email; `links` are the URLs the text refers to, listed apart so pages and tests can follow them. */
-export function sendEmail(
+export async function sendEmail(
   db: ChannelDb,
   email: { channelId: number; to: string; subject: string; text: string; links: string[] },
   now: number,
-): void {
-  db.run('INSERT INTO outbox (channel_id, to_email, subject, text, links_json, sent_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    email.channelId,
-    email.to,
-    email.subject,
-    email.text,
-    JSON.stringify(email.links),
-    now,
-  ]);
-  db.run('DELETE FROM outbox WHERE id <= (SELECT max(id) FROM outbox) - ?', [OUTBOX_LIMIT]);
+): Promise<void> {
+  await db.run(
+    'INSERT INTO outbox (channel_id, to_email, subject, text, links_json, sent_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [email.channelId, email.to, email.subject, email.text, JSON.stringify(email.links), now],
+  );
+  await db.run('DELETE FROM outbox WHERE id <= (SELECT max(id) FROM outbox) - ?::bigint', [OUTBOX_LIMIT]);
 }
 
 /** The recorded emails, newest first, optionally only those to one address (any case). */
-export function listOutbox(db: ChannelDb, to: string | null): OutboxEmail[] {
-  const rows = db.all(
+export async function listOutbox(db: ChannelDb, to: string | null): Promise<OutboxEmail[]> {
+  const rows = await db.all(
     `SELECT o.*, c.channel_key FROM outbox o JOIN channels c ON c.id = o.channel_id
      ${to ? 'WHERE lower(o.to_email) = lower(?)' : ''} ORDER BY o.id DESC`,
     to ? [to] : [],
@@ -59,9 +55,9 @@ export function listOutbox(db: ChannelDb, to: string | null): OutboxEmail[] {
 }
 
 /** Forgets recorded emails (all, or those to one address). */
-export function clearOutbox(db: ChannelDb, to: string | null): void {
-  if (to) db.run('DELETE FROM outbox WHERE lower(to_email) = lower(?)', [to]);
-  else db.run('DELETE FROM outbox');
+export async function clearOutbox(db: ChannelDb, to: string | null): Promise<void> {
+  if (to) await db.run('DELETE FROM outbox WHERE lower(to_email) = lower(?)', [to]);
+  else await db.run('DELETE FROM outbox');
 }
 
 /** `{site}{path}?{query}`: a link to one of the site's account routes (a site with a base path keeps it). */

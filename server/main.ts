@@ -11,7 +11,13 @@
  *   PUBLIC_URL          the origin clients use (emailed links, redirects, media URLs); default http://localhost:PORT
  *   ALLOWED_HOSTS       more Host values to answer, comma-separated `name:port`
  *   SCRIPT_ORIGINS      more https origins a script URL in settings may name, comma-separated
- *   DATA_DIR            where channel.sqlite (and in dev mode dev-secret) live; default <repo>/.data
+ *   DATA_DIR            the server's own files (0700): the embedded database (pgdata/), stored settings, clips, the
+ *                       dev secret; default <repo>/.data
+ *   DATABASE_URL        a PostgreSQL server (postgres://user:password@host:port/db) instead of the embedded one:
+ *                       any number of processes may share it
+ *   DATABASE_POOL_SIZE  connections per process to that server (default 10)
+ *   CLIPS_DIR           where clips' files go (default DATA_DIR/clips): shared by every process of one server
+ *   DATABASE_TEMPLATES  tests only: a folder of ready-made embedded databases a new DATA_DIR starts from
  *   RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS   requests per client address per window (default 600 per 10 s)
  *   API_KEY_RATE_MAX    new api keys per client address per 10 minutes (default 100)
  *   REGISTRATION_RATE_MAX  new accounts per client address per 10 minutes (default 50)
@@ -20,6 +26,8 @@
  *                       X-Forwarded-For, as the outermost of them saw it
  *   PAYMENT_SETTLE_MS   how long a test purchase stays pending before it settles (dev mode; default 3000)
  *   CLIP_CONCURRENCY    clip jobs (ffmpeg cuts) at once, 1 or 2 (default 2)
+ *   CLIP_LEASE_MS       how long a clip job is held without news from its process before another takes it over
+ *                       (default 30000; tests shorten it)
  */
 import { join } from 'node:path';
 import { startServer } from './server.js';
@@ -50,6 +58,10 @@ const server = await startServer({
   port: envNumber('PORT') ?? 8080,
   hostPort: envNumber('HOST_PORT'),
   dataDir: process.env.DATA_DIR || undefined,
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  databasePoolSize: envNumber('DATABASE_POOL_SIZE'),
+  clipsDir: process.env.CLIPS_DIR || undefined,
+  databaseTemplates: process.env.DATABASE_TEMPLATES || undefined,
   rateLimitMax: envNumber('RATE_LIMIT_MAX'),
   rateLimitWindowMs: envNumber('RATE_LIMIT_WINDOW_MS'),
   apiKeyRateMax: envNumber('API_KEY_RATE_MAX'),
@@ -59,6 +71,7 @@ const server = await startServer({
   devOnNetwork: process.env.CHANNEL_DEV_ON_NETWORK === '1',
   paymentSettleMs: envNumber('PAYMENT_SETTLE_MS'),
   clipConcurrency: envNumber('CLIP_CONCURRENCY'),
+  clipLeaseMs: envNumber('CLIP_LEASE_MS'),
 }).catch((error: NodeJS.ErrnoException) => {
   // The common failure is a port already taken (often by an earlier demo server): say which, without a stack.
   if (error.code === 'EADDRINUSE') {
@@ -99,7 +112,8 @@ if (server.mode === 'dev') {
   console.log('The demo pages and test stand-ins are off; CHANNEL_DEV=1 turns them on for local development.');
 }
 
-// Save the database on Ctrl-C / docker stop instead of losing the last batched writes.
+// Stop cleanly on Ctrl-C / docker stop: running clip cuts are handed back to the queue, the database is closed.
+// Nothing depends on it: every answered request's writes are committed already.
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {

@@ -19,8 +19,8 @@ export const MAX_API_KEYS = 100_000;
 export const API_KEY_TOUCH_SECONDS = 3600;
 
 /** Drops a channel's oldest log entries beyond the cap. */
-export function capLogs(db: ChannelDb, channelId: number): void {
-  db.run(
+export async function capLogs(db: ChannelDb, channelId: number): Promise<void> {
+  await db.run(
     `DELETE FROM logs WHERE channel_id = ? AND id <= (
        SELECT id FROM logs WHERE channel_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
     [channelId, channelId, MAX_LOGS_PER_CHANNEL],
@@ -28,31 +28,31 @@ export function capLogs(db: ChannelDb, channelId: number): void {
 }
 
 /** Drops the least recently used api keys beyond the cap. */
-export function capApiKeys(db: ChannelDb): void {
-  const total = Number(db.get('SELECT count(*) AS n FROM api_keys')?.n ?? 0);
+export async function capApiKeys(db: ChannelDb): Promise<void> {
+  const total = Number((await db.get('SELECT count(*) AS n FROM api_keys'))?.n ?? 0);
   if (total <= MAX_API_KEYS) return;
-  db.run(
+  await db.run(
     'DELETE FROM api_keys WHERE api_key IN (SELECT api_key FROM api_keys ORDER BY last_used_at, created_at LIMIT ?)',
     [total - MAX_API_KEYS],
   );
 }
 
 /** Forgets what has expired or aged out; `now` in UNIX seconds. */
-export function prune(db: ChannelDb, now: number): void {
-  db.transaction(() => {
-    db.run('DELETE FROM logs WHERE received_at < ?', [now - LOG_RETENTION_SECONDS]);
-    for (const row of db.all('SELECT DISTINCT channel_id FROM logs WHERE channel_id IS NOT NULL'))
-      capLogs(db, Number(row.channel_id));
-    db.run('DELETE FROM api_keys WHERE last_used_at < ?', [now - API_KEY_IDLE_SECONDS]);
-    capApiKeys(db);
-    db.run('DELETE FROM tokens WHERE expires_at <= ?', [now]);
-    db.run('DELETE FROM social_codes WHERE expires_at <= ?', [now]);
+export async function prune(db: ChannelDb, now: number): Promise<void> {
+  await db.transaction(async () => {
+    await db.run('DELETE FROM logs WHERE received_at < ?', [now - LOG_RETENTION_SECONDS]);
+    for (const row of await db.all('SELECT DISTINCT channel_id FROM logs WHERE channel_id IS NOT NULL'))
+      await capLogs(db, Number(row.channel_id));
+    await db.run('DELETE FROM api_keys WHERE last_used_at < ?', [now - API_KEY_IDLE_SECONDS]);
+    await capApiKeys(db);
+    await db.run('DELETE FROM tokens WHERE expires_at <= ?', [now]);
+    await db.run('DELETE FROM social_codes WHERE expires_at <= ?', [now]);
     // A linked code waits a day past its expiry for its TV to collect the token.
-    db.run(
+    await db.run(
       'DELETE FROM device_codes WHERE expires_at <= ? AND (user_id IS NULL OR token_issued = 1 OR expires_at <= ?)',
       [now, now - 86400],
     );
-    db.run('DELETE FROM user_links WHERE expires_at <= ?', [now]);
-    db.run('DELETE FROM portal_sessions WHERE expires_at <= ?', [now]);
+    await db.run('DELETE FROM user_links WHERE expires_at <= ?', [now]);
+    await db.run('DELETE FROM portal_sessions WHERE expires_at <= ?', [now]);
   });
 }

@@ -8,19 +8,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { startServer } from './server.js';
-import { Harness, request } from './test-helpers.js';
+
+import { Harness, request, startTestServer } from './test-helpers.js';
 
 const h = new Harness();
 before(() => h.start());
 after(() => h.stop());
 
 /** The French channel's free recording (the harness knows the demo channel's keys). */
-const frenchId = () =>
+const frenchId = async () =>
   Number(
-    h.server.db.get(
+    (await h.server.db.get(
       "SELECT e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE c.channel_key = 'demo-fr' AND e.key = 'free-finished'",
-    )!.id,
+    ))!.id,
   );
 
 const LINK = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/;
@@ -72,7 +72,7 @@ describe('oEmbed', () => {
     const tiny = await request(`${h.server.origin}/oembed?url=${encodeURIComponent(url)}&maxwidth=100&maxheight=50`);
     assert.deepEqual([(tiny.body as { width: number }).width, (tiny.body as { height: number }).height], [88, 50]);
     const french = await request(
-      `${h.server.origin}/oembed?url=${encodeURIComponent(`${h.server.origin}/site-fr/watch/${frenchId()}`)}`,
+      `${h.server.origin}/oembed?url=${encodeURIComponent(`${h.server.origin}/site-fr/watch/${await frenchId()}`)}`,
     );
     assert.equal((french.body as { provider_name: string }).provider_name, 'Réseau Sports Démo');
   });
@@ -86,7 +86,7 @@ describe('oEmbed', () => {
     assert.equal(await ask(`https://elsewhere.example/site/watch/${id}`), 404);
     assert.equal(await ask(`${h.server.hostOrigin}/site/watch/99999999`), 404);
     // An event of another channel is not on this site.
-    assert.equal(await ask(`${h.server.hostOrigin}/site/watch/${frenchId()}`), 404);
+    assert.equal(await ask(`${h.server.hostOrigin}/site/watch/${await frenchId()}`), 404);
     assert.equal(await ask('javascript:alert(1)'), 404);
     // Paid and sign-in events: the embed layout could not sell them or sign anyone in.
     assert.equal(await ask(`${h.server.hostOrigin}/site/watch/${h.id('paid-finished')}`), 404);
@@ -110,7 +110,7 @@ describe('oEmbed', () => {
 
   test('a production server serves the embed layout and its style, and answers oEmbed for no site', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'channel-oembed-prod-'));
-    const prod = await startServer({ port: 0, dataDir: join(dir, 'data') });
+    const prod = await startTestServer({ port: 0, dataDir: join(dir, 'data') });
     try {
       assert.equal((await fetch(`${prod.origin}/embed/watch/12?channel=demo`)).status, 200);
       assert.equal((await fetch(`${prod.origin}/embed.css`)).status, 200);

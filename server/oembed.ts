@@ -71,13 +71,13 @@ function limit(value: string | null): number | undefined {
 }
 
 /** The oEmbed answer for `url`, or the HTTP error the spec asks for. */
-export function oembedAnswer(options: OembedOptions, query: URLSearchParams): Record<string, unknown> {
+export async function oembedAnswer(options: OembedOptions, query: URLSearchParams): Promise<Record<string, unknown>> {
   const format = query.get('format') ?? 'json';
   if (format !== 'json') throw new HttpError(501, 'Only format=json is offered.');
   const target = watchTarget(options, query.get('url') ?? '');
   if (!target) throw new HttpError(404, 'Not a watch page of this provider.');
   // Free events only: the embed layout has no checkout or sign-in to answer a paywall's or a sign-in button.
-  const row = options.db.get(
+  const row = await options.db.get(
     `SELECT e.name, c.name AS channel FROM events e JOIN channels c ON c.id = e.channel_id
      WHERE e.id = ? AND c.channel_key = ? AND e.type = 'free'`,
     [target.eventId, target.channelKey],
@@ -109,10 +109,15 @@ export function oembedAnswer(options: OembedOptions, query: URLSearchParams): Re
 }
 
 /** Answers `/oembed` (true), or leaves the request alone (false). */
-export function handleOembed(options: OembedOptions, req: IncomingMessage, res: ServerResponse, url: URL): boolean {
+export async function handleOembed(
+  options: OembedOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<boolean> {
   if (url.pathname !== '/oembed') return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
-  const body = Buffer.from(JSON.stringify(oembedAnswer(options, url.searchParams)));
+  const body = Buffer.from(JSON.stringify(await oembedAnswer(options, url.searchParams)));
   res.writeHead(200, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(body.length),
@@ -126,13 +131,13 @@ export function handleOembed(options: OembedOptions, req: IncomingMessage, res: 
 }
 
 /** The embed layout's event and channel, from `/embed/watch/{id}?channel=`, if the path is one. */
-export function embedTarget(
+export async function embedTarget(
   db: ChannelDb,
   url: URL,
-): { eventId: string; channelKey: string } | undefined | 'not-found' {
+): Promise<{ eventId: string; channelKey: string } | undefined | 'not-found'> {
   const m = /^\/embed\/watch\/(\d{1,12})\/?$/.exec(url.pathname);
   if (!m) return undefined;
   const channelKey = url.searchParams.get('channel') ?? '';
-  if (!db.get('SELECT 1 FROM channels WHERE channel_key = ?', [channelKey])) return 'not-found';
+  if (!(await db.get('SELECT 1 FROM channels WHERE channel_key = ?', [channelKey]))) return 'not-found';
   return { eventId: m[1]!, channelKey };
 }

@@ -485,7 +485,7 @@ describe('stripe/buy', () => {
     const created = await bought({ ...(await eventProduct('paid-live')), payment_method: await card() }, token);
     tick(SETTLE_MS);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS + 150));
-    const row = h.server.db.get('SELECT status FROM orders WHERE id = ?', [created.id]);
+    const row = await h.server.db.get('SELECT status FROM orders WHERE id = ?', [created.id]);
     assert.equal(row?.status, 'paid');
     assert.equal((await devOrders(email))[0]!.status, 'paid');
   });
@@ -855,7 +855,7 @@ describe('the fake Stripe API', () => {
       }),
     });
     assert.deepEqual([json.status, json.body.card.last4, json.body.card.exp_year], [200, '9995', 2035]);
-    const stored = JSON.stringify(h.server.db.all('SELECT * FROM payment_methods'));
+    const stored = JSON.stringify(await h.server.db.all('SELECT * FROM payment_methods'));
     ok(!stored.includes(CARDS.ok) && !stored.includes(CARDS.insufficient), 'no card number in the database');
   });
 

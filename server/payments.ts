@@ -26,11 +26,10 @@
  * `partnerSales()` is what the dev analytics page shows of them.
  */
 import { randomBytes } from 'node:crypto';
-import type { SqlValue } from 'sql.js';
 import { PARTNER_MAX, PRODUCT_TYPES, partnerSlug, type ProductType } from '../src/api/contract.js';
 import { nextRenewal, orderJson } from './account-data.js';
 import { tokenHash, type AccessFacts } from './accounts.js';
-import type { ChannelDb, Row } from './db.js';
+import type { ChannelDb, Row, SqlValue } from './db.js';
 import { Checks, idOf, refuse, truthy, type ApiRequest, type Handlers } from './handler.js';
 import { HttpError } from './http.js';
 import { createSettlement } from './settlement.js';
@@ -121,28 +120,30 @@ function split(
 
 export function createPayments(ctx: PaymentsContext): {
   handlers: Handlers<PaymentEndpoint>;
-  settle(): void;
+  settle(): Promise<void>;
+  settleFor(userId: number): Promise<void>;
   stop(): void;
-  devOrders(channelKey: string, email: string | null): unknown[];
-  partnerSales(channelKey: string, since?: number): PartnerSales[];
+  devOrders(channelKey: string, email: string | null): Promise<unknown[]>;
+  partnerSales(channelKey: string, since?: number): Promise<PartnerSales[]>;
 } {
   const { db } = ctx;
-  // Settling runs before every API call and on timers (settlement.ts); `stop()` clears those timers.
-  const { settle, settleLater, stop } = createSettlement(db, ctx.nowMs);
+  // Settling runs for a signed-in caller before their request reads anything, and on timers (settlement.ts);
+  // `stop()` clears those timers.
+  const { settle, settleFor, settleLater, stop } = createSettlement(db, ctx.nowMs);
   const nowSeconds = () => Math.floor(ctx.nowMs() / 1000);
 
   /**
    * The product a request names. `strict` applies the checks that a purchase needs (the event's single-event
    * package id, the team of a team pass); a coupon only needs the product and its price.
    */
-  function productOf(r: ApiRequest, field: (name: string) => unknown, strict: boolean): Product {
+  async function productOf(r: ApiRequest, field: (name: string) => unknown, strict: boolean): Promise<Product> {
     const type = field('type');
     if (!isProductType(type)) throw refuse('type', `The type must be one of ${PRODUCT_TYPES.join(', ')}.`);
     if (blank(field('id'))) throw refuse('id', PAYMENT_MESSAGES.noId);
     const id = idOf(field('id')) ?? 0;
     const none = { offer: null, trialDays: null, participantId: null, teams: [], teamPass: false };
     if (type === 'event') {
-      const row = db.get(
+      const row = await db.get(
         'SELECT id, name, type, price, category_id, single_event_package_id FROM events WHERE channel_id = ? AND id = ?',
         [r.channelId, id],
       );
@@ -150,7 +151,7 @@ export function createPayments(ctx: PaymentsContext): {
       const pass =
         row.single_event_package_id === null
           ? undefined
-          : db.get('SELECT * FROM packages WHERE id = ?', [row.single_event_package_id!]);
+          : await db.get('SELECT * FROM packages WHERE id = ?', [row.single_event_package_id!]);
       const listed = row.price ?? pass?.price;
       if (FREE_EVENT_TYPES.has(String(row.type)) || listed === null || listed === undefined)
         throw refuse('id', PAYMENT_MESSAGES.freeEvent);
@@ -161,9 +162,9 @@ export function createPayments(ctx: PaymentsContext): {
           throw refuse('single_event_package_id', PAYMENT_MESSAGES.otherPackage);
       }
       const samePrice = pass !== undefined && Number(pass.price) === Number(listed);
-      const participants = db
-        .all('SELECT participant_id FROM event_participants WHERE event_id = ? ORDER BY position', [id])
-        .map((p) => Number(p.participant_id));
+      const participants = (
+        await db.all('SELECT participant_id FROM event_participants WHERE event_id = ? ORDER BY position', [id])
+      ).map((p) => Number(p.participant_id));
       return {
         ...none,
         type,
@@ -179,12 +180,14 @@ export function createPayments(ctx: PaymentsContext): {
       };
     }
     if (type === 'package') {
-      const row = db.get('SELECT * FROM packages WHERE channel_id = ? AND id = ?', [r.channelId, id]);
+      const row = await db.get('SELECT * FROM packages WHERE channel_id = ? AND id = ?', [r.channelId, id]);
       if (!row) throw new HttpError(404, 'Package not found.');
       if (row.type === 'single') throw refuse('id', PAYMENT_MESSAGES.singleAsPackage);
-      const teams = db
-        .all('SELECT participant_id FROM package_participants WHERE package_id = ? ORDER BY participant_id', [id])
-        .map((p) => Number(p.participant_id));
+      const teams = (
+        await db.all('SELECT participant_id FROM package_participants WHERE package_id = ? ORDER BY participant_id', [
+          id,
+        ])
+      ).map((p) => Number(p.participant_id));
       const teamPass = Boolean(row.is_team_pass);
       let participantId: number | null = null;
       if (teamPass) {
@@ -208,7 +211,7 @@ export function createPayments(ctx: PaymentsContext): {
         offer: row.offer === null ? null : String(row.offer),
       };
     }
-    const row = db.get('SELECT * FROM subscriptions WHERE channel_id = ? AND id = ?', [r.channelId, id]);
+    const row = await db.get('SELECT * FROM subscriptions WHERE channel_id = ? AND id = ?', [r.channelId, id]);
     if (!row) throw new HttpError(404, 'Subscription not found.');
     return {
       ...none,
@@ -222,7 +225,7 @@ export function createPayments(ctx: PaymentsContext): {
   }
 
   /** A channel's coupon by code (any case), if any. */
-  const couponOf = (channelId: number, code: string): Row | undefined =>
+  const couponOf = (channelId: number, code: string): Promise<Row | undefined> =>
     db.get('SELECT * FROM coupons WHERE channel_id = ? AND upper(code) = upper(?)', [channelId, code.trim()]);
 
   /** What a coupon takes off a price before fees: a percentage of it, or a fixed amount (never more than the price). */
@@ -232,43 +235,48 @@ export function createPayments(ctx: PaymentsContext): {
       : Math.min(cents(Number(coupon.amount)), price);
 
   /** The coupon a request names (`coupon`), if any; a 422 'Wrong promo code' for an unknown one. */
-  function requestedCoupon(r: ApiRequest, value: unknown): Row | undefined {
+  async function requestedCoupon(r: ApiRequest, value: unknown): Promise<Row | undefined> {
     if (blank(value)) return undefined;
-    const coupon = typeof value === 'string' ? couponOf(r.channelId, value) : undefined;
+    const coupon = typeof value === 'string' ? await couponOf(r.channelId, value) : undefined;
     if (!coupon) throw refuse('coupon', PAYMENT_MESSAGES.wrongCoupon);
     return coupon;
   }
 
   /** The user's paid, active, unexpired orders of one product: their teams (null for anything but a team pass). */
-  const heldOrders = (userId: SqlValue, type: ProductType, productId: number) =>
-    db
-      .all(
+  const heldOrders = async (userId: SqlValue, type: ProductType, productId: number) =>
+    (
+      await db.all(
         `SELECT participant_id FROM orders WHERE user_id = ? AND type = ? AND product_id = ? AND status = 'paid' AND activity_status = 'active'
          AND (expires_at IS NULL OR expires_at > ?)`,
         [userId, type, productId, nowSeconds()],
       )
-      .map((row) => (row.participant_id === null ? null : Number(row.participant_id)));
+    ).map((row) => (row.participant_id === null ? null : Number(row.participant_id)));
 
   /**
    * Whether the caller holds the product already: an event they can watch through a purchase (its pass, a package,
    * a subscription); a package with a paid, active order (a team pass: for the chosen team, or for every team when
    * none is chosen); a subscription with a paid, active order.
    */
-  function purchased(r: ApiRequest, product: Product): boolean {
-    const user = r.access().user;
+  async function purchased(r: ApiRequest, product: Product): Promise<boolean> {
+    const access = await r.access();
+    const user = access.user;
     if (!user) return false;
     // Held whether or not the account may watch now (the `watch` right): a held pass is never sold twice.
-    if (product.facts) return r.access().entitled(product.facts);
-    const held = heldOrders(user.id!, product.type, product.id);
+    if (product.facts) return access.entitled(product.facts);
+    const held = await heldOrders(user.id!, product.type, product.id);
     if (!product.teamPass) return held.length > 0;
     if (product.participantId !== null) return held.includes(product.participantId);
     return product.teams.length > 0 && product.teams.every((team) => held.includes(team));
   }
 
   /** The contract's Pricing of a product for the caller. */
-  function pricingJson(r: ApiRequest, product: Product, coupon: Row | undefined): Record<string, unknown> {
+  async function pricingJson(
+    r: ApiRequest,
+    product: Product,
+    coupon: Row | undefined,
+  ): Promise<Record<string, unknown>> {
     const discount = coupon ? discountOf(coupon, product.price) : 0;
-    const trialUsed = Boolean(r.access().user?.trial_period_used);
+    const trialUsed = Boolean((await r.access()).user?.trial_period_used);
     return {
       type: product.type,
       id: product.id,
@@ -283,7 +291,7 @@ export function createPayments(ctx: PaymentsContext): {
       offer: product.offer,
       trial_period: product.type === 'subscription' ? (trialUsed ? 0 : (product.trialDays ?? 0)) : null,
       participant_id: product.participantId,
-      purchased: purchased(r, product),
+      purchased: await purchased(r, product),
     };
   }
 
@@ -291,11 +299,17 @@ export function createPayments(ctx: PaymentsContext): {
    * The signed-in buyer (else 401), the request's idempotency key, another required field and the partner, if any
    * (else 422).
    */
-  function buyer(
+  async function buyer(
     r: ApiRequest,
     required: string,
-  ): { user: Row; userId: number; key: string; fields: Record<string, string | undefined>; partner: string | null } {
-    const user = r.user();
+  ): Promise<{
+    user: Row;
+    userId: number;
+    key: string;
+    fields: Record<string, string | undefined>;
+    partner: string | null;
+  }> {
+    const user = await r.user();
     const checks = new Checks(r.body);
     const key = checks.text('idempotency_key');
     const fields = { [required]: checks.text(required) };
@@ -308,14 +322,14 @@ export function createPayments(ctx: PaymentsContext): {
   }
 
   /** The order of a user's idempotency key, if any; a 422 when the key was used for another product. */
-  function replay(
+  async function replay(
     userId: SqlValue,
     key: string,
     type: ProductType,
     productId: number,
     participantId: number | null,
-  ): Row | undefined {
-    const order = db.get('SELECT * FROM orders WHERE user_id = ? AND idempotency_key = ?', [userId, key]);
+  ): Promise<Row | undefined> {
+    const order = await db.get('SELECT * FROM orders WHERE user_id = ? AND idempotency_key = ?', [userId, key]);
     if (!order) return undefined;
     const same =
       order.type === type &&
@@ -332,18 +346,18 @@ export function createPayments(ctx: PaymentsContext): {
    */
   const underWay = (userId: SqlValue, type: ProductType, productId: number, participantId: number | null) =>
     db.get(
-      `SELECT id FROM orders WHERE user_id = ? AND type = ? AND product_id = ? AND participant_id IS ? AND status = 'created'
+      `SELECT id FROM orders WHERE user_id = ? AND type = ? AND product_id = ? AND participant_id IS NOT DISTINCT FROM ?::bigint AND status = 'created'
        AND settles_at IS NOT NULL ORDER BY id LIMIT 1`,
       [userId, type, productId, participantId],
     );
 
-  const purchase = (orderId: SqlValue) => ({
-    data: { order: orderJson(db, db.get('SELECT * FROM orders WHERE id = ?', [orderId])!, nowSeconds()) },
+  const purchase = async (orderId: SqlValue) => ({
+    data: { order: await orderJson(db, (await db.get('SELECT * FROM orders WHERE id = ?', [orderId]))!, nowSeconds()) },
   });
 
   /** A payment method the user may charge: theirs (saved, or spent on nothing yet), of this channel. */
-  function chargeable(r: ApiRequest, userId: number, id: string): Row {
-    const pm = db.get('SELECT * FROM payment_methods WHERE id = ? AND channel_id = ?', [id, r.channelId]);
+  async function chargeable(r: ApiRequest, userId: number, id: string): Promise<Row> {
+    const pm = await db.get('SELECT * FROM payment_methods WHERE id = ? AND channel_id = ?', [id, r.channelId]);
     // Someone else's card is as unknown as a made-up id.
     if (!pm || (pm.user_id !== null && Number(pm.user_id) !== userId))
       throw refuse('payment_method', PAYMENT_MESSAGES.badPaymentMethod);
@@ -374,139 +388,150 @@ export function createPayments(ctx: PaymentsContext): {
   }
 
   const handlers: Handlers<PaymentEndpoint> = {
-    pricing: (r) => {
+    pricing: async (r) => {
       const field = (name: string) => r.query.get(name) ?? undefined;
-      const product = productOf(r, field, true);
-      return { data: pricingJson(r, product, requestedCoupon(r, field('coupon'))) };
+      const product = await productOf(r, field, true);
+      return { data: await pricingJson(r, product, await requestedCoupon(r, field('coupon'))) };
     },
 
-    applyCoupon: (r) => {
+    applyCoupon: async (r) => {
       const code = r.query.get('code')?.trim();
       if (!code) throw refuse('code', 'The code field is required.');
-      const coupon = couponOf(r.channelId, code);
+      const coupon = await couponOf(r.channelId, code);
       if (!coupon) throw refuse('code', PAYMENT_MESSAGES.wrongCoupon);
       const percent = coupon.percent === null ? null : Number(coupon.percent);
       // With a product, what it takes off that product's price; without, the fixed amount (0 for a percentage).
       const named = !blank(r.query.get('type')) || !blank(r.query.get('id'));
       const discount = named
-        ? discountOf(coupon, productOf(r, (name) => r.query.get(name) ?? undefined, false).price)
+        ? discountOf(coupon, (await productOf(r, (name) => r.query.get(name) ?? undefined, false)).price)
         : percent === null
           ? Number(coupon.amount)
           : 0;
       return { data: { code: String(coupon.code), discount, percent } };
     },
 
-    buy: (r) => {
-      const { userId, key, fields, partner } = buyer(r, 'payment_method');
-      const product = productOf(r, (name) => r.body[name], true);
-      const earlier =
-        replay(userId, key, product.type, product.id, product.participantId) ??
-        underWay(userId, product.type, product.id, product.participantId);
-      if (earlier) return purchase(earlier.id!);
-      if (purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
-      const pricing = pricingJson(r, product, requestedCoupon(r, r.body.coupon));
-      const pm = chargeable(r, userId, fields.payment_method!);
-      const now = nowSeconds();
-      const saveIt = truthy(r.body.save_card) && !pm.saved;
-      const orderId = db.run(
-        `INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, price, currency, coupon,
+    buy: async (r) => {
+      const { userId, key, fields, partner } = await buyer(r, 'payment_method');
+      const product = await productOf(r, (name) => r.body[name], true);
+      // One purchase of a user at a time, in every process: the user's row is locked until this one is committed,
+      // so a second purchase (a double click, a second device) sees the first one's order (replay, underWay).
+      const orderId = await db.transaction(async () => {
+        await db.get('SELECT id FROM users WHERE id = ? FOR UPDATE', [userId]);
+        const earlier =
+          (await replay(userId, key, product.type, product.id, product.participantId)) ??
+          (await underWay(userId, product.type, product.id, product.participantId));
+        if (earlier) return Number(earlier.id);
+        if (await purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
+        const pricing = await pricingJson(r, product, await requestedCoupon(r, r.body.coupon));
+        const pm = await chargeable(r, userId, fields.payment_method!);
+        const now = nowSeconds();
+        const saveIt = truthy(r.body.save_card) && !pm.saved;
+        const id = await db.insert(
+          `INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, price, currency, coupon,
            idempotency_key, payment_method, save_card, settles_at, created_at, updated_at, partner)
          VALUES (?, ?, ?, ?, ?, 'created', 'inactive', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          r.channelId,
-          userId,
-          product.type,
-          product.id,
-          product.participantId,
-          Number(pricing.total),
-          String(pricing.currency),
-          pricing.coupon as string | null,
-          key,
-          String(pm.id),
-          saveIt ? 1 : 0,
-          ctx.nowMs() + ctx.settleMs,
-          now,
-          now,
-          partner,
-        ],
-      );
-      // An unattached card is the buyer's now, and spent: like at Stripe, it cannot be charged again.
-      if (!pm.saved) db.run('UPDATE payment_methods SET user_id = ?, used = 1 WHERE id = ?', [userId, pm.id!]);
-      db.run(
-        "INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, 'created', ?, ?, ?, ?)",
-        [
-          orderId,
-          userId,
-          Number(pricing.total),
-          String(pricing.currency),
-          product.type === 'subscription' ? 'New subscription' : null,
-          now,
-        ],
-      );
-      settleLater(ctx.settleMs);
+          [
+            r.channelId,
+            userId,
+            product.type,
+            product.id,
+            product.participantId,
+            Number(pricing.total),
+            String(pricing.currency),
+            pricing.coupon as string | null,
+            key,
+            String(pm.id),
+            saveIt ? 1 : 0,
+            ctx.nowMs() + ctx.settleMs,
+            now,
+            now,
+            partner,
+          ],
+        );
+        // An unattached card is the buyer's now, and spent: like at Stripe, it cannot be charged again.
+        if (!pm.saved) await db.run('UPDATE payment_methods SET user_id = ?, used = 1 WHERE id = ?', [userId, pm.id!]);
+        await db.run(
+          "INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, 'created', ?, ?, ?, ?)",
+          [
+            id,
+            userId,
+            Number(pricing.total),
+            String(pricing.currency),
+            product.type === 'subscription' ? 'New subscription' : null,
+            now,
+          ],
+        );
+        settleLater(ctx.settleMs);
+        return id;
+      });
       return purchase(orderId);
     },
 
-    listCards: (r) => ({ data: savedCards(db, Number(r.user().id)) }),
+    listCards: async (r) => ({ data: await savedCards(db, Number((await r.user()).id)) }),
 
-    setupIntent: (r) => {
-      const user = r.user();
+    setupIntent: async (r) => {
+      const user = await r.user();
       const id = `seti_${randomBytes(12).toString('hex')}`;
       const secret = `${id}_secret_${randomBytes(16).toString('hex')}`;
-      db.run(
+      await db.run(
         "INSERT INTO setup_intents (id, channel_id, user_id, secret_hash, status, created_at) VALUES (?, ?, ?, ?, 'requires_payment_method', ?)",
         [id, r.channelId, user.id!, tokenHash(secret), nowSeconds()],
       );
       return { data: { client_secret: secret } };
     },
 
-    startTrial: (r) => {
-      const { user, userId, key, fields, partner } = buyer(r, 'subscription_id');
-      const product = productOf(
+    startTrial: async (r) => {
+      const { userId, key, fields, partner } = await buyer(r, 'subscription_id');
+      const product = await productOf(
         r,
         (name) => (name === 'type' ? 'subscription' : name === 'id' ? fields.subscription_id : undefined),
         true,
       );
-      const earlier = replay(userId, key, 'subscription', product.id, null);
-      if (earlier) return purchase(earlier.id!);
-      if (!(Number(product.trialDays) > 0)) throw refuse('subscription_id', PAYMENT_MESSAGES.noTrial);
-      if (user.trial_period_used) throw refuse('subscription_id', PAYMENT_MESSAGES.trialUsed);
-      if (purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
-      const paymentMethod = typeof r.body.payment_method === 'string' ? r.body.payment_method : '';
-      const confirmed = db.get(
-        "SELECT 1 AS ok FROM setup_intents WHERE user_id = ? AND channel_id = ? AND payment_method = ? AND status = 'succeeded'",
-        [userId, r.channelId, paymentMethod],
-      );
-      if (!confirmed) throw refuse('payment_method', PAYMENT_MESSAGES.trialNeedsCard);
-      const now = nowSeconds();
-      // Nothing is charged now: the card is charged when the trial ends, unless auto-renewal was cancelled by then.
-      const orderId = db.run(
-        `INSERT INTO orders (channel_id, user_id, type, product_id, status, activity_status, price, currency, subscription_status, auto_renewal,
+      // One purchase of a user at a time, in every process (see buy).
+      const orderId = await db.transaction(async () => {
+        const user = (await db.get('SELECT * FROM users WHERE id = ? FOR UPDATE', [userId]))!;
+        const earlier = await replay(userId, key, 'subscription', product.id, null);
+        if (earlier) return Number(earlier.id);
+        if (!(Number(product.trialDays) > 0)) throw refuse('subscription_id', PAYMENT_MESSAGES.noTrial);
+        if (user.trial_period_used) throw refuse('subscription_id', PAYMENT_MESSAGES.trialUsed);
+        if (await purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
+        const paymentMethod = typeof r.body.payment_method === 'string' ? r.body.payment_method : '';
+        const confirmed = await db.get(
+          "SELECT 1 AS ok FROM setup_intents WHERE user_id = ? AND channel_id = ? AND payment_method = ? AND status = 'succeeded'",
+          [userId, r.channelId, paymentMethod],
+        );
+        if (!confirmed) throw refuse('payment_method', PAYMENT_MESSAGES.trialNeedsCard);
+        const now = nowSeconds();
+        // Nothing is charged now: the card is charged when the trial ends, unless auto-renewal was cancelled by then.
+        const id = await db.insert(
+          `INSERT INTO orders (channel_id, user_id, type, product_id, status, activity_status, price, currency, subscription_status, auto_renewal,
            idempotency_key, payment_method, is_trial, created_at, updated_at, expires_at, partner)
          VALUES (?, ?, 'subscription', ?, 'paid', 'active', 0, ?, 'active', 'active', ?, ?, 1, ?, ?, ?, ?)`,
-        [
-          r.channelId,
-          userId,
-          product.id,
-          r.settings().currency,
-          key,
-          paymentMethod,
-          now,
-          now,
-          now + Number(product.trialDays) * DAY,
-          partner,
-        ],
-      );
-      db.run('UPDATE users SET trial_period_used = 1, updated_at = ? WHERE id = ?', [now, userId]);
+          [
+            r.channelId,
+            userId,
+            product.id,
+            r.settings().currency,
+            key,
+            paymentMethod,
+            now,
+            now,
+            now + Number(product.trialDays) * DAY,
+            partner,
+          ],
+        );
+        await db.run('UPDATE users SET trial_period_used = 1, updated_at = ? WHERE id = ?', [now, userId]);
+        return id;
+      });
       return purchase(orderId);
     },
 
-    unsubscribe: (r) => {
-      const user = r.user();
+    unsubscribe: async (r) => {
+      const user = await r.user();
       const checks = new Checks(r.body);
       checks.text('order_id');
       checks.done();
-      const order = db.get("SELECT * FROM orders WHERE id = ? AND user_id = ? AND type = 'subscription'", [
+      const order = await db.get("SELECT * FROM orders WHERE id = ? AND user_id = ? AND type = 'subscription'", [
         idOf(r.body.order_id) ?? 0,
         user.id!,
       ]);
@@ -517,10 +542,10 @@ export function createPayments(ctx: PaymentsContext): {
         throw refuse('order_id', PAYMENT_MESSAGES.notActive);
       // Access lasts to the end of the period already paid for.
       const offer = String(
-        db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!])?.offer ?? 'monthly',
+        (await db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!]))?.offer ?? 'monthly',
       );
       const end = order.expires_at ?? nextRenewal(Number(order.created_at), offer, nowSeconds());
-      db.run('UPDATE orders SET renewal_cancel_at = ?, expires_at = ?, updated_at = ? WHERE id = ?', [
+      await db.run('UPDATE orders SET renewal_cancel_at = ?, expires_at = ?, updated_at = ? WHERE id = ?', [
         ctx.nowMs() + CANCEL_DELAY_MS,
         end,
         nowSeconds(),
@@ -530,9 +555,9 @@ export function createPayments(ctx: PaymentsContext): {
       return { data: { status: 'processing' } };
     },
 
-    customerPortal: (r) => {
-      const user = r.user();
-      const id = createPortalSession(db, r.channelId, Number(user.id), returnUrl(r), nowSeconds());
+    customerPortal: async (r) => {
+      const user = await r.user();
+      const id = await createPortalSession(db, r.channelId, Number(user.id), returnUrl(r), nowSeconds());
       return { data: { url: `${r.origin}/__stripe/portal/${id}` } };
     },
   };
@@ -540,32 +565,34 @@ export function createPayments(ctx: PaymentsContext): {
   // The calls that charge, save or list cards need the card processor: 503 without one.
   if (!ctx.testPayments) {
     for (const name of ['buy', 'listCards', 'setupIntent', 'startTrial', 'customerPortal'] as const) {
-      handlers[name] = () => {
+      handlers[name] = async () => {
         throw new HttpError(503, PAYMENTS_OFF);
       };
     }
   }
 
   /** `GET /__dev/orders`: a channel's orders (of one email, when given), newest first, with their payment details. */
-  function devOrders(channelKey: string, email: string | null): unknown[] {
-    settle();
-    const rows = db.all(
+  async function devOrders(channelKey: string, email: string | null): Promise<unknown[]> {
+    await settle();
+    const rows = await db.all(
       `SELECT o.*, u.email, pm.brand, pm.last4 FROM orders o JOIN users u ON u.id = o.user_id JOIN channels c ON c.id = o.channel_id
        LEFT JOIN payment_methods pm ON pm.id = o.payment_method
-       WHERE c.channel_key = ? AND (? IS NULL OR lower(u.email) = lower(?)) ORDER BY o.id DESC`,
+       WHERE c.channel_key = ? AND (?::text IS NULL OR lower(u.email) = lower(?::text)) ORDER BY o.id DESC`,
       [channelKey, email, email],
     );
-    return rows.map((row) => ({
-      ...orderJson(db, row, nowSeconds()),
-      email: String(row.email),
-      coupon: row.coupon,
-      partner: row.partner,
-      is_trial: Boolean(row.is_trial),
-      card: row.last4 === null ? null : { brand: String(row.brand), last4: String(row.last4) },
-      transactions: db
-        .all('SELECT id, status, amount, label FROM transactions WHERE order_id = ? ORDER BY id', [row.id!])
-        .map((t) => ({ id: Number(t.id), status: String(t.status), amount: Number(t.amount), label: t.label })),
-    }));
+    return Promise.all(
+      rows.map(async (row) => ({
+        ...(await orderJson(db, row, nowSeconds())),
+        email: String(row.email),
+        coupon: row.coupon,
+        partner: row.partner,
+        is_trial: Boolean(row.is_trial),
+        card: row.last4 === null ? null : { brand: String(row.brand), last4: String(row.last4) },
+        transactions: (
+          await db.all('SELECT id, status, amount, label FROM transactions WHERE order_id = ? ORDER BY id', [row.id!])
+        ).map((t) => ({ id: Number(t.id), status: String(t.status), amount: Number(t.amount), label: t.label })),
+      })),
+    );
   }
 
   /**
@@ -573,8 +600,8 @@ export function createPayments(ctx: PaymentsContext): {
    * orders paid, and what paid transactions brought in (renewals included), per currency; orders with no partner
    * are the row whose partner is null (sold directly). In order of first appearance.
    */
-  function partnerSales(channelKey: string, since = 0): PartnerSales[] {
-    settle();
+  async function partnerSales(channelKey: string, since = 0): Promise<PartnerSales[]> {
+    await settle();
     const sales = new Map<string | null, PartnerSales>();
     const entry = (partner: SqlValue) => {
       const key = partner === null ? null : String(partner);
@@ -583,14 +610,14 @@ export function createPayments(ctx: PaymentsContext): {
       return found;
     };
     const where = 'c.channel_key = ? AND o.created_at >= ?';
-    for (const row of db.all(
-      `SELECT o.partner, COUNT(*) AS orders, SUM(o.status = 'paid') AS paid FROM orders o
-       JOIN channels c ON c.id = o.channel_id WHERE ${where} GROUP BY o.partner`,
+    for (const row of await db.all(
+      `SELECT o.partner, COUNT(*) AS orders, COUNT(*) FILTER (WHERE o.status = 'paid') AS paid FROM orders o
+       JOIN channels c ON c.id = o.channel_id WHERE ${where} GROUP BY o.partner ORDER BY o.partner COLLATE "C" NULLS FIRST`,
       [channelKey, since],
     )) {
       Object.assign(entry(row.partner ?? null), { orders: Number(row.orders), paid: Number(row.paid) });
     }
-    for (const row of db.all(
+    for (const row of await db.all(
       `SELECT o.partner, t.currency, SUM(t.amount) AS amount FROM transactions t JOIN orders o ON o.id = t.order_id
        JOIN channels c ON c.id = o.channel_id WHERE ${where} AND t.status = 'paid' GROUP BY o.partner, t.currency`,
       [channelKey, since],
@@ -603,6 +630,7 @@ export function createPayments(ctx: PaymentsContext): {
   return {
     handlers,
     settle,
+    settleFor,
     devOrders,
     partnerSales,
     stop,

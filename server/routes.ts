@@ -13,12 +13,15 @@ import type { ChannelDb, Row } from './db.js';
 import type { Clock, EventView } from './events.js';
 import type { ApiRequest, Handler, ServerOnlyRoute } from './handler.js';
 import { decodePathPart, HttpError, readBody, sendJson, sendText } from './http.js';
+import { BoundedMap } from './limits.js';
 import { API_KEY_TOUCH_SECONDS } from './maintenance.js';
 import type { MediaServer } from './streams.js';
 import type { Origins } from './types.js';
 
 /** The answer to a call an account with a temporary password may not make yet. */
 const TEMPORARY_PASSWORD_LOCK = 'Choose a new password first: you signed in with a temporary password.';
+/** How long a process trusts an api key it has seen before asking the database again (wall clock). */
+const API_KEY_CACHE_MS = 60_000;
 /** What an account with a temporary password may still do (the server-side half of the lock). */
 const TEMPORARY_PASSWORD_ALLOWS = new Set(['profile', 'userAccess', 'updateProfile', 'logout']);
 
@@ -38,8 +41,10 @@ export interface ApiContext {
   mediaServer: MediaServer;
   /** The test recording's length in whole seconds (what a finished event's duration shows). */
   recordingSeconds: number;
-  /** Runs before every handler (payments settle what fell due before anything reads orders or access). */
-  beforeEach(): void;
+  /** Settles a signed-in caller's payments that fell due, before anything reads their orders or access. */
+  settleFor(userId: number): Promise<void>;
+  /** The server clock, ms (when payments fall due). */
+  nowMs(): number;
 }
 
 /** Runs one /api/ request; `apiPath` is the path after `/api/`, without trailing slashes. */
@@ -77,6 +82,32 @@ export function createApi(ctx: ApiContext): ApiHandler {
     // Fixed paths first, so `events/favorite` is not taken for `events/{id}` (sort is stable: the rest keep order).
     .sort((a, b) => a.names.length - b.names.length);
 
+  /**
+   * The channel of an api key, from a short-lived cache of keys seen (every keyed call names one; the database is
+   * asked at most once a minute per key). A key in use is kept: its last use is written at most once an hour, and
+   * idle ones are pruned (maintenance.ts); a key pruned by another process is refused here a minute later at most.
+   */
+  const keys = new BoundedMap<string, { channel: Row; checkedAt: number }>(50_000);
+  async function keyChannel(apiKey: string): Promise<Row | undefined> {
+    const seconds = ctx.clock().now;
+    const known = keys.get(apiKey);
+    if (known && Date.now() - known.checkedAt < API_KEY_CACHE_MS) return known.channel;
+    const channel = await db.get(
+      'SELECT c.id, c.channel_key, c.name, k.last_used_at FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?',
+      [apiKey],
+    );
+    if (!channel) {
+      keys.delete(apiKey);
+      return undefined;
+    }
+    if (Number(channel.last_used_at) < seconds - API_KEY_TOUCH_SECONDS) {
+      await db.run('UPDATE api_keys SET last_used_at = ? WHERE api_key = ?', [seconds, apiKey]);
+      channel.last_used_at = seconds;
+    }
+    keys.set(apiKey, { channel, checkedAt: Date.now() });
+    return channel;
+  }
+
   return async (req, res, url, apiPath) => {
     const method = req.method ?? 'GET';
     let route: (typeof routes)[number] | undefined;
@@ -105,30 +136,30 @@ export function createApi(ctx: ApiContext): ApiHandler {
       channel = channels.byKey(key);
       if (!channel) throw noKey('channel_key');
     } else {
-      channel =
-        typeof apiKey === 'string' && apiKey !== ''
-          ? db.get(
-              'SELECT c.id, c.channel_key, c.name, k.last_used_at FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?',
-              [apiKey],
-            )
-          : undefined;
+      channel = typeof apiKey === 'string' && apiKey !== '' ? await keyChannel(apiKey) : undefined;
       if (!channel) throw noKey('api_key');
-      // Keys in use are kept; idle ones are pruned (maintenance.ts). Written at most once an hour per key.
-      const seconds = ctx.clock().now;
-      if (Number(channel.last_used_at) < seconds - API_KEY_TOUCH_SECONDS)
-        db.run('UPDATE api_keys SET last_used_at = ? WHERE api_key = ?', [seconds, apiKey as string]);
     }
 
     const channelId = Number(channel.id);
     const origin = origins.bundle;
     const now = ctx.clock();
-    let access: Access | undefined;
-    let view: EventView | undefined;
+    let access: Promise<Access> | undefined;
+    let view: Promise<EventView> | undefined;
     let settings: Settings | undefined;
-    // The bearer token's user, looked up once per request (access and user both need it).
-    let tokenUser: { row: Row | undefined } | undefined;
+    // The bearer token's user, looked up once per request (access and user both need it); their payments that fell
+    // due are settled first, so what they read is up to date.
+    let tokenUser: Promise<Row | undefined> | undefined;
     const userOfToken = () =>
-      (tokenUser ??= { row: userByToken(db, channelId, bearer(req.headers.authorization), now.now) }).row;
+      (tokenUser ??= (async () => {
+        const user = await userByToken(db, channelId, bearer(req.headers.authorization), now.now, ctx.nowMs());
+        if (!user) return undefined;
+        const due = user.payment_due;
+        delete user.payment_due;
+        if (!due) return user;
+        await ctx.settleFor(Number(user.id));
+        // Read again: settling changed what the user holds (a trial used, orders paid).
+        return (await userByToken(db, channelId, bearer(req.headers.authorization), now.now, ctx.nowMs())) ?? user;
+      })());
     const r: ApiRequest = {
       req,
       method,
@@ -146,13 +177,13 @@ export function createApi(ctx: ApiContext): ApiHandler {
       settings: () => (settings ??= Settings.parse(channels.settingsOf(channelId))),
       // A missing, unknown or expired token is a guest: public calls still answer, user() answers 401. So is an
       // account that must still replace its temporary password: it has no rights until it does.
-      access: () => {
-        if (access) return access;
-        const user = userOfToken();
-        return (access = accessFor(db, user?.temporary_password ? undefined : user, now.now));
-      },
-      user: () => {
-        const user = userOfToken();
+      access: () =>
+        (access ??= (async () => {
+          const user = await userOfToken();
+          return accessFor(db, user?.temporary_password ? undefined : user, now.now);
+        })()),
+      user: async () => {
+        const user = await userOfToken();
         if (!user) throw new HttpError(401, 'Unauthenticated.');
         // The browser keeps such an account on its edit screen; the server holds the same line for any client.
         if (user.temporary_password && !TEMPORARY_PASSWORD_ALLOWS.has(route.name))
@@ -160,16 +191,18 @@ export function createApi(ctx: ApiContext): ApiHandler {
         return user;
       },
       view: () =>
-        (view ??= {
-          clock: now,
-          origin,
-          canWatch: r.access().canWatch,
-          streams: !r.access().user?.is_geo_blocked,
-          streamUrl: (stream) => mediaServer.signedUrl(origin, stream, viewerOf(r)),
-          recordingSeconds: ctx.recordingSeconds,
-        }),
+        (view ??= (async () => {
+          const access = await r.access();
+          return {
+            clock: now,
+            origin,
+            canWatch: access.canWatch,
+            streams: !access.user?.is_geo_blocked,
+            streamUrl: (stream: string) => mediaServer.signedUrl(origin, stream, viewerOf(r, access)),
+            recordingSeconds: ctx.recordingSeconds,
+          };
+        })()),
     };
-    ctx.beforeEach();
     const result = await route.handler(r);
     if ('raw' in result && typeof result.raw === 'string') sendText(res, 200, result.raw);
     else if ('status' in result && 'body' in result) sendJson(res, Number(result.status ?? 200), result.body);

@@ -6,16 +6,14 @@
 import assert from 'node:assert/strict';
 import fs, { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { syncBuiltinESMExports } from 'node:module';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SAVE_INTERVAL_MS } from './db.js';
 import { cachedEventOrigins } from './events.js';
 import { DEV_SECRET_HEADER } from './exposure.js';
 import { MAX_LOGS_PER_CHANNEL, prune } from './maintenance.js';
-import { startServer, type RunningServer } from './server.js';
-import { Harness, ok, request, type Answer } from './test-helpers.js';
+import type { RunningServer } from './server.js';
+import { Harness, ok, request, startTestServer, type Answer } from './test-helpers.js';
 
 const h = new Harness();
 /** A production-mode server (no CHANNEL_DEV): what a channel runs as shipped. */
@@ -24,7 +22,7 @@ const prodTmp = mkdtempSync(join(tmpdir(), 'channel-prod-test-'));
 
 before(async () => {
   await h.start();
-  prod = await startServer({ port: 0, dataDir: join(prodTmp, 'data') });
+  prod = await startTestServer({ port: 0, dataDir: join(prodTmp, 'data') });
 });
 after(async () => {
   await prod.stop();
@@ -309,7 +307,7 @@ describe('critical: the dev endpoints', () => {
     assert.equal(statSync(file).mode & 0o077, 0, 'no group or other permissions');
     assert.equal(prod.devSecret, undefined);
     ok(!fs.existsSync(join(prod.dataDir, 'dev-secret')), 'production writes no secret');
-    const again = await startServer({ mode: 'dev', port: 0, dataDir: join(prodTmp, 'data-again') });
+    const again = await startTestServer({ mode: 'dev', port: 0, dataDir: join(prodTmp, 'data-again') });
     try {
       ok(again.devSecret && again.devSecret !== h.server.devSecret, 'another start, another secret');
     } finally {
@@ -683,52 +681,53 @@ describe('medium: exhausting memory and disk', () => {
     };
     assert.equal((await h.post('/api/logs', { ...entry, request_data: 'x'.repeat(1000 * 1024) })).status, 413);
     const db = h.server.db;
-    const channelId = Number(db.get("SELECT id FROM channels WHERE channel_key = 'demo'")!.id);
-    db.transaction(() => {
-      for (let i = 0; i < MAX_LOGS_PER_CHANNEL + 50; i++) {
-        db.run('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [
-          channelId,
-          Math.floor(h.nowMs / 1000),
-          '127.0.0.1',
-          '{}',
-        ]);
-      }
-    });
+    const channelId = Number((await db.get("SELECT id FROM channels WHERE channel_key = 'demo'"))!.id);
+    await db.run(
+      `INSERT INTO logs (channel_id, received_at, ip, entry_json)
+       SELECT ?, ?, '127.0.0.1', '{}' FROM generate_series(1, ?::int)`,
+      [channelId, Math.floor(h.nowMs / 1000), MAX_LOGS_PER_CHANNEL + 50],
+    );
     assert.equal((await h.post('/api/logs', { ...entry, request_data: null })).status, 201);
     assert.equal(
-      Number(db.get('SELECT count(*) AS n FROM logs WHERE channel_id = ?', [channelId])!.n),
+      Number((await db.get('SELECT count(*) AS n FROM logs WHERE channel_id = ?', [channelId]))!.n),
       MAX_LOGS_PER_CHANNEL,
     );
   });
 
-  test('writes are saved in batches off the request path, never with a blocking whole-file write', async () => {
-    const file = join(h.dataDir, 'channel.sqlite');
-    const original = fs.writeFileSync;
-    let blockingWrites = 0;
-    fs.writeFileSync = ((...args: Parameters<typeof fs.writeFileSync>) => {
-      blockingWrites++;
-      return original(...args);
-    }) as typeof fs.writeFileSync;
-    syncBuiltinESMExports(); // db.ts imported writeFileSync by name: this makes it see the counter too
+  test('the data directory is private: 0700, its files 0600, whatever the umask the server started under', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'channel-umask-'));
+    const umask = process.umask(0o000); // the loosest: every file would be world-writable
+    let server: RunningServer | undefined;
     try {
-      const savedAt = statSync(file).mtimeMs;
-      const entry = {
-        date: new Date().toISOString(),
-        status: 500,
-        service: 'api',
-        channel: 'demo',
-        message: 'burst',
-        url: '/x',
-        request_data: null,
-        channel_key: 'demo',
+      server = await startTestServer({ mode: 'dev', port: 0, dataDir: join(dir, 'data') });
+      // Something written while it runs, too: a log entry, an api key.
+      assert.equal(
+        (
+          await request(`${server.origin}/api/get_api_key`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ channel_key: 'demo' }),
+          })
+        ).status,
+        200,
+      );
+      await server.stop();
+      server = undefined;
+      const loose: string[] = [];
+      const walk = (path: string) => {
+        const stat = fs.lstatSync(path);
+        const mode = stat.mode & 0o777;
+        if (stat.isDirectory()) {
+          if (mode !== 0o700) loose.push(`${path} ${mode.toString(8)}`);
+          for (const name of fs.readdirSync(path)) walk(join(path, name));
+        } else if (mode !== 0o600) loose.push(`${path} ${mode.toString(8)}`);
       };
-      for (let i = 0; i < 20; i++) assert.equal((await h.post('/api/logs', entry)).status, 201);
-      await new Promise((resolve) => setTimeout(resolve, SAVE_INTERVAL_MS + 700));
-      ok(statSync(file).mtimeMs > savedAt, 'the burst was saved');
-      assert.equal(blockingWrites, 0, 'no writeFileSync while serving');
+      walk(join(dir, 'data'));
+      assert.deepEqual(loose, [], 'every folder 0700 and every file 0600');
     } finally {
-      fs.writeFileSync = original;
-      syncBuiltinESMExports();
+      await server?.stop();
+      process.umask(umask);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -747,10 +746,10 @@ describe('medium: exhausting memory and disk', () => {
     const used = await h.apiKey('demo');
     const db = h.server.db;
     const now = Math.floor(h.nowMs / 1000);
-    db.run('UPDATE api_keys SET last_used_at = ? WHERE api_key IN (?, ?)', [now - 31 * 86400, idle, used]);
+    await db.run('UPDATE api_keys SET last_used_at = ? WHERE api_key IN (?, ?)', [now - 31 * 86400, idle, used]);
     // Using a key marks it used.
     assert.equal((await h.call(`/api/geo?api_key=${used}`)).status, 200);
-    prune(db, now);
+    await prune(db, now);
     assert.equal((await h.call(`/api/geo?api_key=${idle}`)).status, 403, 'the idle key is gone');
     assert.equal((await h.call(`/api/geo?api_key=${used}`)).status, 200);
   });
@@ -880,7 +879,7 @@ describe('low', () => {
 
   test('dev mode refuses to listen beyond loopback unless told twice', async () => {
     await assert.rejects(
-      startServer({ mode: 'dev', host: '0.0.0.0', port: 0, dataDir: join(prodTmp, 'data-net') }),
+      startTestServer({ mode: 'dev', host: '0.0.0.0', port: 0, dataDir: join(prodTmp, 'data-net') }),
       /CHANNEL_DEV_ON_NETWORK/,
     );
   });

@@ -6,16 +6,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { categoryTree, hashPasswordSync } from './accounts.js';
-import type { ChannelDb } from './db.js';
+import type { ChannelDb, SqlValue } from './db.js';
 import { DEFAULT_SCRIPT_ORIGINS } from './exposure.js';
 import { benchFixture, loadFixtures, type ChannelFixture, type OrderFixture, type UserFixture } from './fixtures.js';
 import { seedLibrary } from './library-seed.js';
 import { settingsProblems } from './settings-rules.js';
 
 /** Seeds every channel; `now` (UNIX seconds) is when seeded orders, clips and accounts are dated from. */
-export function seedDatabase(db: ChannelDb, fixturesDir: string, now: number): void {
-  for (const fixture of loadFixtures(fixturesDir)) seedChannel(db, fixture, now);
-  seedChannel(db, benchFixture(), now);
+export async function seedDatabase(db: ChannelDb, fixturesDir: string, now: number): Promise<void> {
+  for (const fixture of loadFixtures(fixturesDir)) await seedChannel(db, fixture, now);
+  await seedChannel(db, benchFixture(), now);
 }
 
 /** Throws with a readable message when a fixture refers to an alias it never defined. */
@@ -25,24 +25,24 @@ function lookup(map: Map<string, number>, key: string, what: string, channel: st
   return value;
 }
 
-function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
+async function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): Promise<void> {
   const key = f.channel_key;
   // A fixture obeys the same URL rules as any settings change (a script only from an allowed https origin...).
   const problems = settingsProblems(f.settings, DEFAULT_SCRIPT_ORIGINS);
   if (Object.keys(problems).length)
     throw new Error(`fixture ${key}: settings break the URL rules: ${JSON.stringify(problems)}`);
-  const channelId = db.run('INSERT INTO channels (channel_key, name) VALUES (?, ?)', [key, f.name]);
-  db.run('INSERT INTO settings (channel_id, json, fixture_json) VALUES (?, ?, ?)', [
+  const channelId = await db.insert('INSERT INTO channels (channel_key, name) VALUES (?, ?)', [key, f.name]);
+  await db.run('INSERT INTO settings (channel_id, json, fixture_json) VALUES (?, ?, ?)', [
     channelId,
     JSON.stringify(f.settings),
     JSON.stringify(f.settings),
   ]);
   for (const [name, value] of Object.entries(f.colors)) {
-    db.run('INSERT INTO colors (channel_id, name, value) VALUES (?, ?, ?)', [channelId, name, value]);
+    await db.run('INSERT INTO colors (channel_id, name, value) VALUES (?, ?, ?)', [channelId, name, value]);
   }
 
-  f.menu.forEach((item, position) => {
-    const menuId = db.run(
+  for (const [position, item] of f.menu.entries()) {
+    const menuId = await db.insert(
       'INSERT INTO menu (channel_id, parent_id, position, name, alias, url, custom_icon, type) VALUES (?, NULL, ?, ?, ?, ?, ?, ?)',
       [
         channelId,
@@ -54,8 +54,8 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
         item.type ?? 'link',
       ],
     );
-    (item.items ?? []).forEach((child, childPosition) => {
-      db.run(
+    for (const [childPosition, child] of (item.items ?? []).entries()) {
+      await db.run(
         'INSERT INTO menu (channel_id, parent_id, position, name, alias, url, custom_icon, type) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [
           channelId,
@@ -68,29 +68,29 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
           child.type ?? 'link',
         ],
       );
-    });
-  });
+    }
+  }
 
-  f.pages.forEach((page, position) => {
+  for (const [position, page] of f.pages.entries()) {
     // The page alias used by `GET /pages/{alias}` is its url without slashes ("/about" -> "about").
     const alias = page.url.replace(/\//g, '');
-    db.run(
+    await db.run(
       'INSERT INTO pages (channel_id, position, name, alt_name, url, alias, blocks_json) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [channelId, position, page.name, page.alt_name ?? null, page.url, alias, JSON.stringify(page.blocks)],
     );
-  });
+  }
 
-  f.faq.forEach((entry, position) => {
-    db.run('INSERT INTO faq (channel_id, position, question, answer) VALUES (?, ?, ?, ?)', [
+  for (const [position, entry] of f.faq.entries()) {
+    await db.run('INSERT INTO faq (channel_id, position, question, answer) VALUES (?, ?, ?, ?)', [
       channelId,
       position,
       entry.question,
       entry.answer,
     ]);
-  });
+  }
 
   for (const form of f.custom_forms) {
-    db.run('INSERT INTO custom_forms (channel_id, alias, name, fields_json) VALUES (?, ?, ?, ?)', [
+    await db.run('INSERT INTO custom_forms (channel_id, alias, name, fields_json) VALUES (?, ?, ?, ?)', [
       channelId,
       form.alias,
       form.name,
@@ -99,14 +99,14 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
   }
 
   const categories = new Map<string, number>();
-  f.categories.forEach((cat, position) => {
-    const parentId = db.run(
+  for (const [position, cat] of f.categories.entries()) {
+    const parentId = await db.insert(
       'INSERT INTO categories (channel_id, parent_id, position, name, alias, sport, gender) VALUES (?, NULL, ?, ?, ?, ?, ?)',
       [channelId, position, cat.name, cat.alias, cat.sport ?? null, cat.gender ?? null],
     );
     categories.set(cat.alias, parentId);
-    (cat.children ?? []).forEach((child, childPosition) => {
-      const childId = db.run(
+    for (const [childPosition, child] of (cat.children ?? []).entries()) {
+      const childId = await db.insert(
         'INSERT INTO categories (channel_id, parent_id, position, name, alias, sport, gender) VALUES (?, ?, ?, ?, ?, ?, ?)',
         [
           channelId,
@@ -119,12 +119,12 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
         ],
       );
       categories.set(child.alias, childId);
-    });
-  });
+    }
+  }
 
   const groups = new Map<string, number>();
   for (const group of f.participant_groups) {
-    const groupId = db.run(
+    const groupId = await db.insert(
       'INSERT INTO participant_groups (channel_id, name, alias, image, properties_json) VALUES (?, ?, ?, ?, ?)',
       [channelId, group.name, group.alias, group.image ?? null, JSON.stringify(group.properties ?? {})],
     );
@@ -135,7 +135,7 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
   for (const p of f.participants) {
     const groupId = p.group ? lookup(groups, p.group, 'group', key) : null;
     const parentId = p.parent ? lookup(participants, p.parent, 'participant', key) : null;
-    const participantId = db.run(
+    const participantId = await db.insert(
       'INSERT INTO participants (channel_id, group_id, parent_id, name, short_name, alias, logo, color, gender, sport) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
         channelId,
@@ -155,14 +155,14 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
 
   const locations = new Map<string, number>();
   for (const loc of f.locations) {
-    const locationId = db.run(
+    const locationId = await db.insert(
       'INSERT INTO locations (channel_id, name, city, state, time_zone) VALUES (?, ?, ?, ?, ?)',
       [channelId, loc.name, loc.city ?? null, loc.state ?? null, loc.time_zone ?? null],
     );
     locations.set(loc.key, locationId);
   }
 
-  f.slides.forEach((slide, position) => {
+  for (const [position, slide] of f.slides.entries()) {
     // A slide's owner is given by alias; resolve it against the table its type names.
     let slidableId: number | null = null;
     if (slide.slidable_ref) {
@@ -170,7 +170,7 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
         slide.slidable_type === 'group' ? groups : slide.slidable_type === 'participant' ? participants : categories;
       slidableId = lookup(table, slide.slidable_ref, `${slide.slidable_type ?? 'category'} slide ref`, key);
     }
-    db.run(
+    await db.run(
       'INSERT INTO slides (channel_id, position, title, image, link, slidable_type, slidable_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
       [
         channelId,
@@ -182,10 +182,10 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
         slidableId,
       ],
     );
-  });
+  }
 
   const refs = { key, categories, participants, locations };
-  const packages = seedPackages(db, channelId, f, refs);
+  const packages = await seedPackages(db, channelId, f, refs);
   // One single-event package per price of the paid (and ppv) events, in price order after the passes.
   const singles = new Map<number, number>();
   const prices = [...new Set(f.events.filter((e) => !FREE_TYPES.has(e.type) && e.price).map((e) => e.price!))].sort(
@@ -197,7 +197,7 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
     const fee = Math.round(price * 10) / 100;
     singles.set(
       price,
-      db.run(
+      await db.insert(
         'INSERT INTO packages (channel_id, position, name, type, price, base_price, service_fee, weight, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         [
           channelId,
@@ -214,50 +214,63 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
     );
   }
 
-  // Prepared statements: the bench channel inserts 5,000 events, and re-preparing per row adds up.
-  const insertEvent = db.db.prepare(
-    'INSERT INTO events (channel_id, key, name, type, start_offset, duration, time_zone, home_team_id, location_id, category_id, image, description, price, single_event_package_id, has_recording, is_geo_blocked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
+  // In bulk: the bench channel has 5,000 events. Ids are drawn from the events' own sequence first, so they follow
+  // the fixture's order as before, and each event's participants go in with it.
   const events = new Map<string, number>();
-  const insertLink = db.db.prepare(
-    'INSERT INTO event_participants (event_id, participant_id, position) VALUES (?, ?, ?)',
-  );
-  try {
-    for (const e of f.events) {
-      insertEvent.run([
-        channelId,
-        e.key ?? null,
-        e.name,
-        e.type,
-        Math.round(e.start_offset),
-        Math.round(e.duration),
-        e.time_zone ?? null,
-        e.home ? lookup(participants, e.home, 'participant', key) : null,
-        e.location ? lookup(locations, e.location, 'location', key) : null,
-        e.category ? lookup(categories, e.category, 'category', key) : null,
-        e.image ?? null,
-        e.description ?? null,
-        e.type === 'free' ? null : (e.price ?? null),
-        FREE_TYPES.has(e.type) || !e.price ? null : singles.get(e.price)!,
-        e.has_recording === false ? 0 : 1,
-        e.is_geo_blocked ? 1 : 0,
-      ]);
-      const eventId = Number(db.db.exec('SELECT last_insert_rowid()')[0]?.values[0]?.[0]);
-      if (e.key) events.set(e.key, eventId);
-      (e.participants ?? []).forEach((alias, position) => {
-        insertLink.run([eventId, lookup(participants, alias, 'participant', key), position]);
-      });
-    }
-  } finally {
-    insertEvent.free();
-    insertLink.free();
-  }
+  const ids = (
+    await db.all("SELECT nextval(pg_get_serial_sequence('events', 'id')) AS id FROM generate_series(1, ?::int)", [
+      f.events.length,
+    ])
+  )
+    .map((row) => Number(row.id))
+    .sort((a, b) => a - b);
+  const rows = f.events.map((e, i) => [
+    ids[i]!,
+    channelId,
+    e.key ?? null,
+    e.name,
+    e.type,
+    Math.round(e.start_offset),
+    Math.round(e.duration),
+    e.time_zone ?? null,
+    e.home ? lookup(participants, e.home, 'participant', key) : null,
+    e.location ? lookup(locations, e.location, 'location', key) : null,
+    e.category ? lookup(categories, e.category, 'category', key) : null,
+    e.image ?? null,
+    e.description ?? null,
+    e.type === 'free' ? null : (e.price ?? null),
+    FREE_TYPES.has(e.type) || !e.price ? null : singles.get(e.price)!,
+    e.has_recording === false ? 0 : 1,
+    e.is_geo_blocked ? 1 : 0,
+  ]);
+  const columns = rows[0] ? rows[0].map((_, c) => rows.map((row) => row[c]!)) : [];
+  if (rows.length > 0)
+    await db.run(
+      `INSERT INTO events (id, channel_id, key, name, type, start_offset, duration, time_zone, home_team_id, location_id,
+         category_id, image, description, price, single_event_package_id, has_recording, is_geo_blocked)
+       OVERRIDING SYSTEM VALUE
+       SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::text[],
+         ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::float8[], ?::bigint[], ?::int[], ?::int[])`,
+      columns as unknown as SqlValue[],
+    );
+  const links: Array<[number, number, number]> = [];
+  f.events.forEach((e, i) => {
+    if (e.key) events.set(e.key, ids[i]!);
+    (e.participants ?? []).forEach((alias, position) => {
+      links.push([ids[i]!, lookup(participants, alias, 'participant', key), position]);
+    });
+  });
+  if (links.length > 0)
+    await db.run(
+      'INSERT INTO event_participants (event_id, participant_id, position) SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::int[])',
+      [links.map((l) => l[0]), links.map((l) => l[1]), links.map((l) => l[2])],
+    );
 
   const subscriptions = new Map<string, number>();
-  (f.subscriptions ?? []).forEach((sub, position) => {
+  for (const [position, sub] of (f.subscriptions ?? []).entries()) {
     subscriptions.set(
       sub.key,
-      db.run(
+      await db.insert(
         'INSERT INTO subscriptions (channel_id, position, name, offer, period, price, base_price, service_fee, trial_period, weight, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         [
           channelId,
@@ -274,10 +287,10 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
         ],
       ),
     );
-  });
+  }
 
   for (const coupon of f.coupons ?? []) {
-    db.run('INSERT INTO coupons (channel_id, code, percent, amount) VALUES (?, ?, ?, ?)', [
+    await db.run('INSERT INTO coupons (channel_id, code, percent, amount) VALUES (?, ?, ?, ?)', [
       channelId,
       coupon.code.toUpperCase(),
       coupon.percent ?? null,
@@ -285,8 +298,8 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
     ]);
   }
 
-  (f.prerolls ?? []).forEach((preroll, position) => {
-    const prerollId = db.run(
+  for (const [position, preroll] of (f.prerolls ?? []).entries()) {
+    const prerollId = await db.insert(
       'INSERT INTO prerolls (channel_id, position, name, media, weight, location_id, for_vod, for_live) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       [
         channelId,
@@ -299,12 +312,12 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
         preroll.for_live ? 1 : 0,
       ],
     );
-    for (const category of expandCategories(db, refs, preroll.categories)) {
-      db.run('INSERT INTO preroll_categories (preroll_id, category_id) VALUES (?, ?)', [prerollId, category]);
+    for (const category of await expandCategories(db, refs, preroll.categories)) {
+      await db.run('INSERT INTO preroll_categories (preroll_id, category_id) VALUES (?, ?)', [prerollId, category]);
     }
-  });
+  }
 
-  seedLibrary(db, channelId, key, f.library, categories, now);
+  await seedLibrary(db, channelId, key, f.library, categories, now);
 
   const products = { event: events, package: packages, subscription: subscriptions };
   const userRefs = {
@@ -314,7 +327,7 @@ function seedChannel(db: ChannelDb, f: ChannelFixture, now: number): void {
     products,
     currency: typeof f.settings.currency === 'string' ? f.settings.currency : 'USD',
   };
-  for (const user of f.users ?? []) seedUser(db, channelId, user, userRefs, now);
+  for (const user of f.users ?? []) await seedUser(db, channelId, user, userRefs, now);
 }
 
 interface UserRefs extends Refs {
@@ -329,9 +342,15 @@ const DAY = 86400;
 const PRODUCT_TABLES = { event: 'events', package: 'packages', subscription: 'subscriptions' } as const;
 
 /** One account with its orders (and their transactions), clips and favourites. */
-function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: UserRefs, now: number): void {
+async function seedUser(
+  db: ChannelDb,
+  channelId: number,
+  user: UserFixture,
+  refs: UserRefs,
+  now: number,
+): Promise<void> {
   const { key } = refs;
-  const userId = db.run(
+  const userId = await db.insert(
     `INSERT INTO users (channel_id, email, password_hash, first_name, last_name, gender, capabilities_json, temporary_password,
        news, clips_count, created_at, updated_at, email_verified_at, trial_period_used) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
@@ -355,10 +374,10 @@ function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: Use
     const productId = lookup(refs.products[order.type], order.product, order.type, key);
     const price =
       order.price ??
-      Number(db.get(`SELECT price FROM ${PRODUCT_TABLES[order.type]} WHERE id = ?`, [productId])?.price ?? 0);
+      Number((await db.get(`SELECT price FROM ${PRODUCT_TABLES[order.type]} WHERE id = ?`, [productId]))?.price ?? 0);
     const currency = order.currency ?? refs.currency;
     const created = now - Math.round((order.age_days ?? 0) * DAY);
-    const orderId = db.run(
+    const orderId = await db.insert(
       `INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, price, currency, reference,
          subscription_status, auto_renewal, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
@@ -387,14 +406,14 @@ function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: Use
       },
     ];
     for (const t of transactions) {
-      db.run(
+      await db.run(
         'INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         [orderId, userId, t.status, t.amount ?? price, currency, t.label ?? null, now - Math.round(t.age_days * DAY)],
       );
     }
   }
   for (const clip of user.clips ?? []) {
-    db.run(
+    await db.run(
       `INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, progress, source,
          asset_offset, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'vod', ?, ?, ?)`,
       [
@@ -416,7 +435,7 @@ function seedUser(db: ChannelDb, channelId: number, user: UserFixture, refs: Use
   }
   const favourites = { participant: refs.participants, group: refs.groups, category: refs.categories };
   for (const favourite of user.favourites ?? []) {
-    db.run('INSERT INTO favourites (user_id, favoritable_type, favoritable_id, created_at) VALUES (?, ?, ?, ?)', [
+    await db.run('INSERT INTO favourites (user_id, favoritable_type, favoritable_id, created_at) VALUES (?, ?, ?, ?)', [
       userId,
       favourite.type,
       lookup(favourites[favourite.type], favourite.ref, favourite.type, key),
@@ -436,7 +455,7 @@ interface Refs {
 }
 
 /** Category aliases to ids, each with its subcategories (clients match an event's own category id). */
-function expandCategories(db: ChannelDb, refs: Refs, aliases: string[] | undefined): number[] {
+function expandCategories(db: ChannelDb, refs: Refs, aliases: string[] | undefined): Promise<number[]> {
   return categoryTree(
     db,
     (aliases ?? []).map((alias) => lookup(refs.categories, alias, 'category', refs.key)),
@@ -444,10 +463,15 @@ function expandCategories(db: ChannelDb, refs: Refs, aliases: string[] | undefin
 }
 
 /** The fixture's category and team passes; answers their ids by key. */
-function seedPackages(db: ChannelDb, channelId: number, f: ChannelFixture, refs: Refs): Map<string, number> {
+async function seedPackages(
+  db: ChannelDb,
+  channelId: number,
+  f: ChannelFixture,
+  refs: Refs,
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  (f.packages ?? []).forEach((p, position) => {
-    const packageId = db.run(
+  for (const [position, p] of (f.packages ?? []).entries()) {
+    const packageId = await db.insert(
       'INSERT INTO packages (channel_id, position, name, type, is_team_pass, price, base_price, service_fee, weight, offer, period, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       [
         channelId,
@@ -465,15 +489,15 @@ function seedPackages(db: ChannelDb, channelId: number, f: ChannelFixture, refs:
       ],
     );
     ids.set(p.key, packageId);
-    for (const category of expandCategories(db, refs, p.categories)) {
-      db.run('INSERT INTO package_categories (package_id, category_id) VALUES (?, ?)', [packageId, category]);
+    for (const category of await expandCategories(db, refs, p.categories)) {
+      await db.run('INSERT INTO package_categories (package_id, category_id) VALUES (?, ?)', [packageId, category]);
     }
     for (const alias of p.team_pass ?? []) {
-      db.run('INSERT INTO package_participants (package_id, participant_id) VALUES (?, ?)', [
+      await db.run('INSERT INTO package_participants (package_id, participant_id) VALUES (?, ?)', [
         packageId,
         lookup(refs.participants, alias, 'participant', refs.key),
       ]);
     }
-  });
+  }
   return ids;
 }

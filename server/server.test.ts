@@ -17,12 +17,11 @@ import {
   type EndpointName,
   type Event,
 } from '../src/api/contract.js';
-import initSqlJs from 'sql.js';
-import { SCHEMA_VERSION } from './db.js';
+import { ChannelDb } from './db.js';
 import { DEV_SECRET_HEADER } from './exposure.js';
-import { startServer, type RunningServer } from './server.js';
+import type { RunningServer } from './server.js';
 import { copyFileName } from './settings-copy.js';
-import { ok, request as fetchAnswer } from './test-helpers.js';
+import { ok, request as fetchAnswer, startTestServer, testDatabase } from './test-helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'channel-server-test-'));
 const siteDir = join(tmp, 'site');
@@ -79,7 +78,14 @@ let demoKey: string;
 let frKey: string;
 
 before(async () => {
-  server = await startServer({ mode: 'dev', port: 0, dataDir: join(tmp, 'data'), siteDir, distDir, now: () => nowMs });
+  server = await startTestServer({
+    mode: 'dev',
+    port: 0,
+    dataDir: join(tmp, 'data'),
+    siteDir,
+    distDir,
+    now: () => nowMs,
+  });
   base = server.origin;
   demoKey = await apiKey('demo');
   frKey = await apiKey('demo-fr');
@@ -265,22 +271,30 @@ describe('channel content', () => {
       assert.equal(JSON.parse(readFileSync(file, 'utf8')).name, 'Renamed Sports');
       assert.equal((await call('/storage/settings/demo.json')).body.name, 'Renamed Sports');
       // The copy answers where the API cannot: settings the database can no longer read fail GET settings.
-      const row = server.db.get(
-        "SELECT json FROM settings WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
-      )!;
-      server.db.run(
+      const row = (await server.db.get(
+        "SELECT channel_id, json FROM settings WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
+      ))!;
+      // Written as another process would, and announced the way it does.
+      await server.db.run(
         "UPDATE settings SET json = '{' WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
       );
+      await server.db.notify('channel_settings', String(row.channel_id));
       try {
-        assert.equal((await get('settings', 'settings')).status, 500);
+        let status = 0;
+        for (let i = 0; i < 50 && status !== 500; i++) {
+          status = (await get('settings', 'settings')).status;
+          if (status !== 500) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        assert.equal(status, 500);
         const still = await call('/storage/settings/demo.json');
         assert.equal(still.status, 200);
         assert.equal(still.body.name, 'Renamed Sports');
       } finally {
-        server.db.run(
+        await server.db.run(
           "UPDATE settings SET json = ? WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')",
           [row.json!],
         );
+        await server.db.notify('channel_settings', String(row.channel_id));
       }
     } finally {
       await call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
@@ -328,10 +342,13 @@ describe('channel content', () => {
     const u21 = parent.children!.find((c) => c.alias === 'northfield-m-soccer-u21')!;
     const before = (await events(`team=${parent.alias}&limit=500`)).data.map((e) => e.id);
     const other = (await events('sport=basketball&limit=1')).data[0]!;
-    server.db.run('UPDATE event_participants SET participant_id = ? WHERE event_id = ? AND position = 0', [
+    await server.db.run('UPDATE event_participants SET participant_id = ? WHERE event_id = ? AND position = 0', [
       u21.id,
       other.id,
     ]);
+    // Announced as the dev endpoints do after changing an event: every process forgets what it had cached.
+    await server.db.notify('event_changed', String(other.id));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     try {
       assert.deepEqual(
         (await events(`team=${u21.alias}&limit=500`)).data.map((e) => e.id),
@@ -340,10 +357,11 @@ describe('channel content', () => {
       const withChildren = (await events(`team=${parent.alias}&limit=500`)).data.map((e) => e.id);
       assert.deepEqual(withChildren.sort(), [...before, other.id].sort(), "the team's filter includes its squads");
     } finally {
-      server.db.run('UPDATE event_participants SET participant_id = ? WHERE event_id = ? AND position = 0', [
+      await server.db.run('UPDATE event_participants SET participant_id = ? WHERE event_id = ? AND position = 0', [
         other.participants[0]!.id,
         other.id,
       ]);
+      await server.db.notify('event_changed', String(other.id));
     }
   });
 
@@ -690,7 +708,7 @@ describe('http', () => {
   });
 
   test('rate limit: 429 with Retry-After beyond RATE_LIMIT_MAX, on every path', async () => {
-    const limited = await startServer({
+    const limited = await startTestServer({
       port: 0,
       dataDir: join(tmp, 'data-limited'),
       siteDir,
@@ -716,75 +734,37 @@ describe('http', () => {
     }
   });
 
-  test('a database file from an older schema version is rebuilt from the fixtures', async () => {
-    const dataDir = join(tmp, 'data-old');
-    mkdirSync(dataDir, { recursive: true });
-    const SQL = await initSqlJs();
-    const old = new SQL.Database();
-    old.run("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('schema_version', '0');");
-    writeFileSync(join(dataDir, 'channel.sqlite'), old.export());
-    old.close();
-    const rebuilt = await startServer({ port: 0, dataDir, siteDir, distDir });
+  test('a new database gets every migration once, recorded; a restart applies none again', async () => {
+    const database = await testDatabase();
+    const dataDir = join(tmp, 'data-migrations');
+    const first = await startTestServer({ port: 0, dataDir, siteDir, distDir }, database);
     try {
-      assert.equal((await fetch(`${rebuilt.origin}/keys/demo.json`)).status, 200);
-      assert.equal(
-        rebuilt.db.get("SELECT value FROM meta WHERE key = 'schema_version'")?.value,
-        String(SCHEMA_VERSION),
+      const versions = async (server: RunningServer) =>
+        (await server.db.all('SELECT version, applied_at FROM schema_migrations ORDER BY version')).map((row) => ({
+          version: Number(row.version),
+          at: Number(row.applied_at),
+        }));
+      const applied = await versions(first);
+      assert.deepEqual(
+        applied.map((m) => m.version),
+        Array.from({ length: ChannelDb.schemaVersion }, (_, i) => i + 1),
       );
+      await first.stop();
+      const second = await startTestServer({ port: 0, dataDir, siteDir, distDir }, database);
+      try {
+        assert.deepEqual(await versions(second), applied, 'nothing applied twice');
+      } finally {
+        await second.stop();
+      }
     } finally {
-      await rebuilt.stop();
+      await database.drop();
     }
-  });
-
-  test('a data directory of schema 8 is migrated in place (9, 10): its keys and orders kept, orders gain a partner', async () => {
-    const dataDir = join(tmp, 'data-v8');
-    const first = await startServer({ port: 0, dataDir, siteDir, distDir });
-    const key = (
-      (await fetch(`${first.origin}/api/get_api_key`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ channel_key: 'demo' }),
-      }).then((r) => r.json())) as { data: { api_key: string } }
-    ).data.api_key;
-    const orders = Number(first.db.get('SELECT COUNT(*) AS n FROM orders')?.n);
-    ok(orders > 0, 'the seed has orders');
-    await first.stop();
-    // The file as schema 8 wrote it: no partner column (9), no participants' parent (10), version 8.
-    const file = join(dataDir, 'channel.sqlite');
-    const SQL = await initSqlJs();
-    const v8 = new SQL.Database(readFileSync(file));
-    v8.run('DROP INDEX orders_partner; ALTER TABLE orders DROP COLUMN partner;');
-    v8.run('ALTER TABLE participants DROP COLUMN parent_id;');
-    v8.run("UPDATE meta SET value = '8' WHERE key = 'schema_version'");
-    writeFileSync(file, v8.export());
-    v8.close();
-    const migrated = await startServer({ port: 0, dataDir, siteDir, distDir });
-    try {
-      assert.equal(
-        migrated.db.get("SELECT value FROM meta WHERE key = 'schema_version'")?.value,
-        String(SCHEMA_VERSION),
-      );
-      // Not rebuilt: the api key still works, every order is there, with no partner.
-      assert.equal((await fetch(`${migrated.origin}/api/geo?api_key=${key}`)).status, 200);
-      assert.deepEqual(migrated.db.get('SELECT COUNT(*) AS n, COUNT(partner) AS partners FROM orders'), {
-        n: orders,
-        partners: 0,
-      });
-    } finally {
-      await migrated.stop();
-    }
-    // And the migrated file was saved: read back, it is the current schema.
-    const saved = new SQL.Database(readFileSync(file));
-    assert.equal(
-      saved.exec("SELECT value FROM meta WHERE key = 'schema_version'")[0]?.values[0]?.[0],
-      String(SCHEMA_VERSION),
-    );
-    saved.close();
   });
 
   test('the database persists api keys across restarts', async () => {
     const dataDir = join(tmp, 'data-persist');
-    const first = await startServer({ port: 0, dataDir, siteDir, distDir });
+    const database = await testDatabase();
+    const first = await startTestServer({ port: 0, dataDir, siteDir, distDir }, database);
     const key = (
       (await await fetch(`${first.origin}/api/get_api_key`, {
         method: 'POST',
@@ -793,13 +773,14 @@ describe('http', () => {
       }).then((r) => r.json())) as { data: { api_key: string } }
     ).data.api_key;
     await first.stop();
-    const second = await startServer({ port: 0, dataDir, siteDir, distDir });
+    const second = await startTestServer({ port: 0, dataDir, siteDir, distDir }, database);
     try {
       const res = await fetch(`${second.origin}/api/geo?api_key=${key}`);
       assert.equal(res.status, 200);
       z.object({ data: z.object({ ip: z.string() }) }).parse(await res.json());
     } finally {
       await second.stop();
+      await database.drop();
     }
   });
 });

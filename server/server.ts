@@ -1,5 +1,5 @@
 /**
- * The reference channel server: the channel API of src/api/contract.ts over node:http, backed by SQLite (sql.js),
+ * The reference channel server: the channel API of src/api/contract.ts over node:http, backed by PostgreSQL (db.ts),
  * plus the keys host, stored settings, the media server (signed HLS and downloads of ffmpeg-made test video,
  * streams.ts), the analytics collectors (analytics.ts), dev endpoints for tests (dev/endpoints.ts), the built bundle and the
  * demo pages. A second listener plays a third-party "CMS host" on another origin that serves only the demo pages,
@@ -34,7 +34,7 @@
  * also needs the per-start dev secret.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -49,9 +49,9 @@ import { ClipJobs } from './clip-jobs.js';
 import { clipHandlers, clipStreams } from './clips.js';
 import { createChannels } from './channel-api.js';
 import { settingsCopies } from './settings-copy.js';
-import { ChannelDb } from './db.js';
+import { ChannelDb, privateTree } from './db.js';
 import { handleDev, handleGtagCollect } from './dev/endpoints.js';
-import { warmEventJson, type Clock } from './events.js';
+import { forgetEventJson, warmEventJson, type Clock } from './events.js';
 import {
   allowedHostsFor,
   DEFAULT_SCRIPT_ORIGINS,
@@ -64,7 +64,7 @@ import { favouriteHandlers } from './favourites.js';
 import type { Handler } from './handler.js';
 import { addressKey, clientIp } from './http.js';
 import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } from './forms.js';
-import { RateLimiter } from './limits.js';
+import { pruneLimits, RateLimiter, SharedRateLimiter } from './limits.js';
 import { createListeners } from './listeners.js';
 import { prune } from './maintenance.js';
 import { loadFixtures } from './fixtures.js';
@@ -75,6 +75,7 @@ import { ensureMedia, type MediaLibrary } from './media.js';
 import { createPayments } from './payments.js';
 import { createApi } from './routes.js';
 import { seedDatabase } from './seed.js';
+import { importSqlite } from './sqlite-import.js';
 import { handleSocial } from './dev/social.js';
 import { handleStripe } from './dev/stripe.js';
 import { MediaServer } from './streams.js';
@@ -113,8 +114,18 @@ export interface ServerOptions {
   port?: number;
   /** The "CMS host" port serving only demo/site; default port + 1, or a free one when port is 0. */
   hostPort?: number;
-  /** Where channel.sqlite lives; default <repo>/.data. */
+  /** The server's own files: the embedded database (pgdata/), the stored settings, clips, the dev secret; default <repo>/.data. */
   dataDir?: string;
+  /** A PostgreSQL server to keep the data in instead of the embedded one (`DATABASE_URL`). */
+  databaseUrl?: string;
+  /** Connections per process to that server (`DATABASE_POOL_SIZE`, default 10). */
+  databasePoolSize?: number;
+  /** Where clips' files go (`CLIPS_DIR`): shared by every process of one channel server; default DATA_DIR/clips. */
+  clipsDir?: string;
+  /** How long a clip job is held without news before another process takes it over (ms; tests shorten it). */
+  clipLeaseMs?: number;
+  /** Tests: ready-made embedded databases to start from (db.ts OpenOptions.templates). */
+  databaseTemplates?: string;
   /** New api keys per client address per 10 minutes before 429. Default 100. */
   apiKeyRateMax?: number;
   /** New accounts per client address per 10 minutes before registration is refused. Default 50. */
@@ -168,7 +179,7 @@ export interface RunningServer {
   libraryMedia: LibraryMedia;
   /** The clip job queue (tests queue a clip of their own making with it). */
   clips: ClipJobs;
-  /** Closes both listeners and writes the database. */
+  /** Closes both listeners and the database. */
   stop(): Promise<void>;
 }
 
@@ -181,6 +192,8 @@ const API_KEYS_PER_ADDRESS = 100;
 const API_KEYS_WINDOW_MS = 10 * 60_000;
 /** How often expired rows are pruned (maintenance.ts). */
 const PRUNE_INTERVAL_MS = 3600_000;
+/** The longest window of a shared limit: windows and attempts older than this are forgotten. */
+const LONGEST_LIMIT_WINDOW_MS = 3600_000;
 
 /** Opens the database, makes the test media, wires the modules together and listens; see the file comment. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
@@ -205,14 +218,48 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const addressOf = (req: IncomingMessage) => clientIp(req, options.trustProxy ?? 0);
   const fixturesDir = join(rootDir, 'server', 'fixtures');
   const seededAt = Math.floor(nowMs() / 1000);
+  // The server's files are its own (keys, password hashes, clips): private whatever the umask it was started with.
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  privateTree(dataDir);
   // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
   const mediaDir = options.mediaDir ?? join(rootDir, 'server', '.media');
   const [db, library, libraryMedia] = await Promise.all([
-    ChannelDb.open(dataDir, fixturesDir, (fresh) => seedDatabase(fresh, fixturesDir, seededAt)),
+    ChannelDb.open({
+      dataDir,
+      databaseUrl: options.databaseUrl,
+      poolSize: options.databasePoolSize,
+      fixturesDir,
+      seed: (fresh) => seedDatabase(fresh, fixturesDir, seededAt),
+      reseedOnFixtureChange: dev,
+      // Seeded data is dated from the seeding day (library items, accounts): a template of the same day serves.
+      templates: options.databaseTemplates
+        ? { dir: options.databaseTemplates, key: String(Math.floor(seededAt / 86400)) }
+        : undefined,
+    }),
     ensureMedia(mediaDir),
     ensureLibraryMedia(mediaDir, librarySpecs(loadFixtures(fixturesDir))),
   ]);
-  const clipJobs = new ClipJobs({ db, library, dataDir, nowMs, concurrency: options.clipConcurrency });
+  const clipsDir = options.clipsDir ?? join(dataDir, 'clips');
+  // A channel that ran the SQLite-era server: what its visitors did comes over once (sqlite-import.ts), before
+  // anything reads the secrets, settings or clips. A failed import stops the start: nothing half-imported is served.
+  await importSqlite(
+    db,
+    join(dataDir, 'channel.sqlite'),
+    (message) => console.log(`[channel-server] ${message}`),
+    clipsDir,
+  ).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
+  const clipJobs = new ClipJobs({
+    db,
+    library,
+    clipsDir,
+    nowMs,
+    concurrency: options.clipConcurrency,
+    leaseMs: options.clipLeaseMs,
+  });
 
   // Event offsets count from this moment: after a restart, "live now" seed events are live again.
   const anchor = Math.floor(nowMs() / 1000);
@@ -222,55 +269,35 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const origins: Origins = { bundle: '', cms: '' };
   const hosts = { main: new Set<string>(), cms: new Set<string>() };
 
-  // Playback URLs and email verification links are signed with per-database secrets, so they survive a restart.
-  const secret = (name: string) => {
-    db.run('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)', [name, randomBytes(32).toString('hex')]);
-    return String(db.get('SELECT value FROM meta WHERE key = ?', [name])!.value);
+  // Playback URLs and email verification links are signed with per-database secrets, so they survive a restart and
+  // every process signs alike (the first to start makes them).
+  const secret = async (name: string) => {
+    await db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [
+      name,
+      randomBytes(32).toString('hex'),
+    ]);
+    return String((await db.get('SELECT value FROM meta WHERE key = ?', [name]))!.value);
   };
   const clipStream = clipStreams(db, clipJobs);
   const eventStream = streamResolver(db, library, clock);
   const mediaServer = new MediaServer({
     library,
-    secret: secret('media_secret'),
+    secret: await secret('media_secret'),
     addressOf: (req) => addressKey(addressOf(req)),
     // The log of media requests is for the dev endpoints; production keeps none.
     logRequests: dev,
     ttlSeconds: options.mediaTtlSeconds,
     now: nowMs,
     resolve: (stream) => clipStream(stream) ?? eventStream(stream),
-    preroll: (id) => {
-      const row = db.get('SELECT media FROM prerolls WHERE id = ?', [id]);
+    preroll: async (id) => {
+      const row = await db.get('SELECT media FROM prerolls WHERE id = ?', [id]);
       return row ? library.prerolls[String(row.media)] : undefined;
     },
   });
   // Mux beacons come here only in dev mode (production sends them to Mux); the datalake is the channel's own.
   const beacons = dev ? new Recorder(nowMs) : undefined;
-  // The channel's analytics service: what arrives is stored per channel (bounded, pruned, saved to DATA_DIR).
-  const analyticsStore = new AnalyticsStore(nowMs, join(dataDir, 'analytics.jsonl'), options.analyticsLimits);
-  const profiles = new Map<string, string>();
-  let profilesAt = -Infinity;
-  /** The channel whose analytics key this is: read from the settings at most once a second on a miss. */
-  const channelOfProfile = (profile: string): string | undefined => {
-    if (!profiles.has(profile) && nowMs() - profilesAt > 1000) {
-      profilesAt = nowMs();
-      profiles.clear();
-      for (const row of db.all('SELECT c.channel_key, s.json FROM settings s JOIN channels c ON c.id = s.channel_id')) {
-        try {
-          const key = (JSON.parse(String(row.json)) as Record<string, unknown>)['yare-analytics'];
-          if (typeof key === 'string' && key !== '') profiles.set(key, String(row.channel_key));
-        } catch {
-          // A channel with unreadable settings has no analytics.
-        }
-      }
-    }
-    return profiles.get(profile);
-  };
-  const datalake = {
-    store: analyticsStore,
-    channelOfProfile,
-    limiter: new RateLimiter(options.analyticsRateMax ?? DATALAKE_PER_MINUTE, 60_000, nowMs),
-    addressOf: (req: IncomingMessage) => addressOf(req),
-  };
+  // The channel's analytics service: what arrives is stored per channel (analytics-store.ts).
+  const analyticsStore = new AnalyticsStore(db, nowMs, options.analyticsLimits);
   const gtag = new Recorder(nowMs);
 
   // ------------------------------------------------------------------ the API, one module per area
@@ -279,12 +306,34 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     dev,
     clock,
     origins,
-    keyLimiter: new RateLimiter(options.apiKeyRateMax ?? API_KEYS_PER_ADDRESS, API_KEYS_WINDOW_MS, nowMs),
+    keyLimiter: new RateLimiter(
+      db,
+      'api-keys',
+      options.apiKeyRateMax ?? API_KEYS_PER_ADDRESS,
+      API_KEYS_WINDOW_MS,
+      nowMs,
+    ),
     copies: settingsCopies(join(dataDir, 'storage', 'settings')),
   });
+  await channels.load();
+  /** The channel whose analytics key this is (settings 'yare-analytics'), from the channels' settings in memory. */
+  const channelOfProfile = (profile: string): string | undefined => channels.channelOfAnalyticsKey(profile);
+  const datalakeLimiter = new SharedRateLimiter(
+    db,
+    'datalake',
+    options.analyticsRateMax ?? DATALAKE_PER_MINUTE,
+    60_000,
+    nowMs,
+  );
+  const datalake = {
+    store: analyticsStore,
+    channelOfProfile,
+    limiter: datalakeLimiter,
+    addressOf: (req: IncomingMessage) => addressOf(req),
+  };
   const authContext = {
     db,
-    verifySecret: secret('verify_secret'),
+    verifySecret: await secret('verify_secret'),
     registrationsPerAddress: options.registrationRateMax,
   };
   const payments = createPayments({
@@ -308,7 +357,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       assets: (key) => (libraryMedia.files[key] ? libraryAssetPaths(key) : undefined),
     }),
     ...clipHandlers({ db, jobs: clipJobs, mediaServer, recordingSeconds, nowMs }),
-    submitForm: submitForm(db, new RateLimiter(FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs)),
+    submitForm: submitForm(
+      db,
+      new RateLimiter(db, 'forms', FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs),
+    ),
   };
   const api = createApi({
     db,
@@ -320,15 +372,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     channels,
     mediaServer,
     recordingSeconds,
-    // Purchases, cancellations and renewals that fell due are settled before anything reads orders or access.
-    beforeEach: () => payments.settle(),
+    // A signed-in caller's purchases, cancellations and renewals that fell due are settled before anything reads them.
+    settleFor: (userId) => payments.settleFor(userId),
+    nowMs,
   });
+
+  // An event's schedule changed (the dev endpoints): every process forgets its cached form.
+  await db.listen('event_changed', (payload) => forgetEventJson(db, Number(payload) || undefined));
 
   // ------------------------------------------------------------------ dev mode's endpoints and stand-ins
   const stripeContext = {
     db,
     nowMs,
-    fingerprintSecret: secret('card_fingerprint_secret'),
+    fingerprintSecret: await secret('card_fingerprint_secret'),
     bundleOrigin: () => origins.bundle,
   };
   const standIns: PathHandler[] = [];
@@ -344,7 +400,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       clock,
       orders: payments.devOrders,
       partnerSales: payments.partnerSales,
-      settingsChanged: (channelId: number) => channels.storeSettings(channelId),
+      settingsChanged: async (channelId: number) => {
+        await channels.settingsChanged(channelId);
+        await channels.storeSettings(channelId);
+      },
+      eventChanged: async (id: number) => {
+        forgetEventJson(db, id);
+        await db.notify('event_changed', String(id));
+      },
     };
     const socialContext = { db, now: () => clock().now, bundleOrigin: () => origins.bundle, sites: channels.sitesOf };
     standIns.push(
@@ -355,7 +418,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
   }
 
-  const listeners = createListeners({
+  const requestLimiter = new SharedRateLimiter(
+    db,
+    'requests',
+    options.rateLimitMax ?? 600,
+    options.rateLimitWindowMs ?? 10_000,
+    nowMs,
+  );
+  const listeners = await createListeners({
     dev,
     rootDir,
     siteDir,
@@ -363,7 +433,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db,
     origins,
     hosts,
-    limiter: new RateLimiter(options.rateLimitMax ?? 600, options.rateLimitWindowMs ?? 10_000, nowMs),
+    limiter: requestLimiter,
     addressOf,
     api,
     channelFiles: channels.handleFiles,
@@ -391,12 +461,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       });
     });
 
+  const timers: NodeJS.Timeout[] = [];
   const fail = async (error: unknown): Promise<never> => {
     await clipJobs.stop();
     main.close();
     host?.close();
     payments.stop();
-    await analyticsStore.close();
+    requestLimiter.stop();
+    datalakeLimiter.stop();
+    for (const timer of timers) clearInterval(timer);
     await db.close();
     throw error;
   };
@@ -421,16 +494,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     writeFileSync(secretFile, `${devSecret}\n`, { mode: 0o600 });
   }
 
-  // Forget what expired while the server was down, then every hour.
-  prune(db, clock().now);
+  // Forget what expired while the server was down, then every hour (any process may: each statement is idempotent).
+  const maintain = async () => {
+    await prune(db, clock().now);
+    await pruneLimits(db, nowMs(), LONGEST_LIMIT_WINDOW_MS);
+    await analyticsStore.prune();
+    // The embedded database has no autovacuum: the planner's statistics are brought up to date here.
+    if (db.kind === 'pglite') await db.analyze();
+  };
+  await maintain().catch(fail);
   const pruneTimer = setInterval(() => {
-    prune(db, clock().now);
-    analyticsStore.pruneAll();
+    maintain().catch((error: unknown) => console.error('[channel-server] pruning failed', error));
   }, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
+  timers.push(pruneTimer);
 
   // Serialise the events once for the usual origin now rather than inside the first big request.
-  warmEventJson(db, clock(), origins.bundle);
+  await warmEventJson(db, clock(), origins.bundle).catch(fail);
 
   const close = (server: Server) =>
     new Promise<void>((resolveClose) => {
@@ -454,10 +534,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     clips: clipJobs,
     stop() {
       stopped ??= Promise.all([close(main), host ? close(host) : undefined, clipJobs.stop()]).then(async () => {
-        clearInterval(pruneTimer);
+        for (const timer of timers) clearInterval(timer);
         payments.stop();
+        requestLimiter.stop();
+        datalakeLimiter.stop();
         if (devSecret) rmSync(secretFile, { force: true });
-        await analyticsStore.close();
         await db.close();
       });
       return stopped;

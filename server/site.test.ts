@@ -12,8 +12,8 @@ import { after, before, describe, test } from 'node:test';
 import { CustomForm, envelope, PageDetail, Slide } from '../src/api/contract.js';
 import * as z from 'zod/mini';
 import { fieldError } from './forms.js';
-import { startServer } from './server.js';
-import { Harness, request } from './test-helpers.js';
+
+import { Harness, request, startTestServer } from './test-helpers.js';
 
 const h = new Harness();
 before(() => h.start());
@@ -151,7 +151,7 @@ describe('the demo sites’ deep-link fallback', () => {
 
   test('a production server does not serve the demo sites', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'channel-site-prod-'));
-    const prod = await startServer({ port: 0, dataDir: join(dir, 'data') });
+    const prod = await startTestServer({ port: 0, dataDir: join(dir, 'data') });
     try {
       assert.equal((await fetch(`${prod.origin}/site/watch/12`)).status, 404);
     } finally {

@@ -186,9 +186,9 @@ export interface MediaServerOptions {
   /** Wall clock, ms. */
   now: () => number;
   /** What a signed stream id plays now (read per request: an event goes live, finishes, is rescheduled). */
-  resolve(stream: string): StreamTarget;
+  resolve(stream: string): Promise<StreamTarget>;
   /** The media of a preroll id, if there is such a preroll. */
-  preroll(id: number): Asset | undefined;
+  preroll(id: number): Promise<Asset | undefined>;
 }
 
 /** A media answer before it is sent. */
@@ -297,7 +297,9 @@ export class MediaServer {
       if (fault?.status) answer = { ...refusal(fault.status, 'Injected fault.'), headers: { 'X-Injected-Fault': '1' } };
     }
     if (!answer && kind !== 'unknown') {
-      const target: StreamTarget = preroll ? this.prerollTarget(Number(preroll[1])) : this.options.resolve(stream);
+      const target: StreamTarget = preroll
+        ? await this.prerollTarget(Number(preroll[1]))
+        : await this.options.resolve(stream);
       answer = await this.answer(target, kind, rest);
     }
     if (this.options.logRequests)
@@ -313,8 +315,8 @@ export class MediaServer {
     return true;
   }
 
-  private prerollTarget(id: number): StreamTarget {
-    const asset = this.options.preroll(id);
+  private async prerollTarget(id: number): Promise<StreamTarget> {
+    const asset = await this.options.preroll(id);
     return asset ? { kind: 'vod', asset } : { kind: 'refused', status: 404, message: 'Preroll not found.' };
   }
 

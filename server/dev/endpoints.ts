@@ -41,7 +41,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_ANALYTICS_BODY, type Recorder } from '../analytics.js';
 import { summary, type AnalyticsStore, type PartnerViewers } from '../analytics-store.js';
 import type { ChannelDb } from '../db.js';
-import { forgetEventJson, type Clock } from '../events.js';
+import type { Clock } from '../events.js';
 import { hasDevSecret } from '../exposure.js';
 import { HttpError, readBody, sendJson as send } from '../http.js';
 import { isObject, settingsProblems } from '../settings-rules.js';
@@ -63,11 +63,13 @@ export interface DevContext {
   gtag: Recorder;
   clock(): Clock;
   /** A channel's orders for GET /__dev/orders (payments.ts). */
-  orders(channelKey: string, email: string | null): unknown[];
+  orders(channelKey: string, email: string | null): Promise<unknown[]>;
   /** A channel's sales per partner since a time (server seconds), for GET /__dev/analytics (payments.ts). */
-  partnerSales(channelKey: string, since: number): PartnerSales[];
-  /** Writes the stored copy of a channel's settings after a change (resolves once written). */
+  partnerSales(channelKey: string, since: number): Promise<PartnerSales[]>;
+  /** Reads a channel's changed settings again, in every process, and writes their stored copy (resolves once done). */
   settingsChanged(channelId: number): Promise<void>;
+  /** Forgets an event's cached form, in every process, after its schedule changed. */
+  eventChanged(id: number): Promise<void>;
 }
 
 /**
@@ -139,7 +141,7 @@ export async function handleDev(
   const query = url.searchParams;
   if (path === '/__dev/analytics' && method === 'GET') {
     const channel = query.get('channel_key') ?? 'demo';
-    const row = ctx.db.get(
+    const row = await ctx.db.get(
       'SELECT s.json FROM settings s JOIN channels c ON c.id = s.channel_id WHERE c.channel_key = ?',
       [channel],
     );
@@ -151,23 +153,27 @@ export async function handleDev(
       .query(new URLSearchParams({ kind: 'event', since: String(since) }))
       .filter((r) => typeof tagId === 'string' && r.body.tag_id === tagId)
       .map((r) => String(r.body.name ?? '?'));
-    const numbers = summary(ctx.datalake.records(channel, since), tagEvents);
+    const numbers = summary(await ctx.datalake.records(channel, since), tagEvents);
     sendJson(res, 200, {
       data: {
         channel_key: channel,
         profile: settings['yare-analytics'] ?? null,
         tag_id: tagId ?? null,
-        stored: ctx.datalake.size(channel),
+        stored: await ctx.datalake.size(channel),
         ...numbers,
-        partners: partnerTable(numbers.partners, ctx.partnerSales(channel, Math.floor(since / 1000))),
+        partners: partnerTable(numbers.partners, await ctx.partnerSales(channel, Math.floor(since / 1000))),
       },
     });
     return true;
   }
-  const recorder = path === '/__dev/beacons' ? ctx.beacons : path === '/__dev/datalake' ? ctx.datalake : undefined;
-  if (recorder) {
-    if (method === 'DELETE') recorder.clear();
-    sendJson(res, 200, { data: method === 'DELETE' ? [] : recorder.query(query) });
+  if (path === '/__dev/beacons') {
+    if (method === 'DELETE') ctx.beacons.clear();
+    sendJson(res, 200, { data: method === 'DELETE' ? [] : ctx.beacons.query(query) });
+    return true;
+  }
+  if (path === '/__dev/datalake') {
+    if (method === 'DELETE') await ctx.datalake.clear();
+    sendJson(res, 200, { data: method === 'DELETE' ? [] : await ctx.datalake.query(query) });
     return true;
   }
   if (path === '/__dev/gtag') {
@@ -176,7 +182,7 @@ export async function handleDev(
     return true;
   }
   if (path === '/__dev/orders' && method === 'GET') {
-    sendJson(res, 200, { data: ctx.orders(query.get('channel_key') ?? 'demo', query.get('email') || null) });
+    sendJson(res, 200, { data: await ctx.orders(query.get('channel_key') ?? 'demo', query.get('email') || null) });
     return true;
   }
   if (path === '/__dev/media-requests') {
@@ -201,8 +207,8 @@ export async function handleDev(
     return true;
   }
   if (path === '/__dev/outbox') {
-    if (method === 'DELETE') clearOutbox(ctx.db, query.get('to'));
-    sendJson(res, 200, { data: method === 'DELETE' ? [] : listOutbox(ctx.db, query.get('to')) });
+    if (method === 'DELETE') await clearOutbox(ctx.db, query.get('to'));
+    sendJson(res, 200, { data: method === 'DELETE' ? [] : await listOutbox(ctx.db, query.get('to')) });
     return true;
   }
   if (path === '/__dev/settings') {
@@ -210,11 +216,11 @@ export async function handleDev(
     return true;
   }
   if (path === '/__dev/logs') {
-    sendJson(res, 200, { data: logs(ctx.db, query.get('channel_key')) });
+    sendJson(res, 200, { data: await logs(ctx.db, query.get('channel_key')) });
     return true;
   }
   if (path === '/__dev/events' && method === 'GET') {
-    const rows = ctx.db.all(
+    const rows = await ctx.db.all(
       'SELECT e.key, e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE c.channel_key = ? AND e.key IS NOT NULL ORDER BY e.id',
       [query.get('channel_key') ?? 'demo'],
     );
@@ -223,9 +229,9 @@ export async function handleDev(
   }
   const m = /^\/__dev\/events\/([\w-]+)\/(start-in|reset)$/.exec(path);
   if (m && method === 'POST') {
-    const id = eventId(ctx.db, m[1]!, query.get('channel_key') ?? 'demo');
+    const id = await eventId(ctx.db, m[1]!, query.get('channel_key') ?? 'demo');
     const body = await readBody(req);
-    sendJson(res, 200, { data: m[2] === 'reset' ? reset(ctx, id) : startIn(ctx, id, body) });
+    sendJson(res, 200, { data: m[2] === 'reset' ? await reset(ctx, id) : await startIn(ctx, id, body) });
     return true;
   }
   throw new HttpError(404, 'Not found.');
@@ -238,24 +244,27 @@ export async function handleDev(
  */
 async function settings(ctx: DevContext, method: string, channelKey: string, req: IncomingMessage): Promise<unknown> {
   const { db } = ctx;
-  // The body first: the row is read and written with no wait in between, so two changes at once both count.
   const patch = method === 'POST' ? await readBody(req) : undefined;
-  const row = db.get(
-    'SELECT s.channel_id, s.json, s.fixture_json FROM settings s JOIN channels c ON c.id = s.channel_id WHERE c.channel_key = ?',
-    [channelKey],
-  );
-  if (!row) throw new HttpError(404, 'Channel not found.');
-  let json = String(row.json);
-  if (patch) {
-    const merged = merge(JSON.parse(json), patch);
-    const problems = settingsProblems(merged, ctx.scriptOrigins);
-    if (Object.keys(problems).length) throw new HttpError(422, 'These settings cannot be stored.', problems);
-    json = JSON.stringify(merged);
-  } else if (method === 'DELETE') json = String(row.fixture_json);
-  if (method === 'POST' || method === 'DELETE') {
-    db.run('UPDATE settings SET json = ? WHERE channel_id = ?', [json, row.channel_id!]);
-    await ctx.settingsChanged(Number(row.channel_id));
-  }
+  // The row is locked from its read to its write, so two changes at once (in one process or two) both count.
+  const { json, channelId } = await db.transaction(async () => {
+    const row = await db.get(
+      `SELECT s.channel_id, s.json, s.fixture_json FROM settings s JOIN channels c ON c.id = s.channel_id
+       WHERE c.channel_key = ? FOR UPDATE OF s`,
+      [channelKey],
+    );
+    if (!row) throw new HttpError(404, 'Channel not found.');
+    let json = String(row.json);
+    if (patch) {
+      const merged = merge(JSON.parse(json), patch);
+      const problems = settingsProblems(merged, ctx.scriptOrigins);
+      if (Object.keys(problems).length) throw new HttpError(422, 'These settings cannot be stored.', problems);
+      json = JSON.stringify(merged);
+    } else if (method === 'DELETE') json = String(row.fixture_json);
+    if (method === 'POST' || method === 'DELETE')
+      await db.run('UPDATE settings SET json = ? WHERE channel_id = ?', [json, row.channel_id!]);
+    return { json, channelId: Number(row.channel_id) };
+  });
+  if (method === 'POST' || method === 'DELETE') await ctx.settingsChanged(channelId);
   return JSON.parse(json);
 }
 
@@ -267,13 +276,13 @@ function merge(base: unknown, patch: unknown): unknown {
   return out;
 }
 
-function logs(db: ChannelDb, key: string | null) {
+async function logs(db: ChannelDb, key: string | null) {
   const rows = key
-    ? db.all(
+    ? await db.all(
         'SELECT l.id, l.received_at, l.entry_json, c.channel_key FROM logs l LEFT JOIN channels c ON c.id = l.channel_id WHERE c.channel_key = ? ORDER BY l.id',
         [key],
       )
-    : db.all(
+    : await db.all(
         'SELECT l.id, l.received_at, l.entry_json, c.channel_key FROM logs l LEFT JOIN channels c ON c.id = l.channel_id ORDER BY l.id',
       );
   return rows.map((row) => ({
@@ -285,20 +294,20 @@ function logs(db: ChannelDb, key: string | null) {
 }
 
 /** An event id, or the id of a fixture key in a channel; 404 when neither. */
-function eventId(db: ChannelDb, ref: string, channelKey: string): number {
+async function eventId(db: ChannelDb, ref: string, channelKey: string): Promise<number> {
   const row = /^\d+$/.test(ref)
-    ? db.get('SELECT id FROM events WHERE id = ?', [Number(ref)])
-    : db.get('SELECT e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE c.channel_key = ? AND e.key = ?', [
-        channelKey,
-        ref,
-      ]);
+    ? await db.get('SELECT id FROM events WHERE id = ?', [Number(ref)])
+    : await db.get(
+        'SELECT e.id FROM events e JOIN channels c ON c.id = e.channel_id WHERE c.channel_key = ? AND e.key = ?',
+        [channelKey, ref],
+      );
   if (!row) throw new HttpError(404, 'Event not found.');
   return Number(row.id);
 }
 
 /** The schedule of an event as the dev endpoints answer it. */
-function schedule(ctx: DevContext, id: number) {
-  const row = ctx.db.get('SELECT start_offset, duration FROM events WHERE id = ?', [id]);
+async function schedule(ctx: DevContext, id: number) {
+  const row = await ctx.db.get('SELECT start_offset, duration FROM events WHERE id = ?', [id]);
   if (!row) throw new HttpError(404, 'Event not found.');
   const { anchor, now } = ctx.clock();
   const start = anchor + Number(row.start_offset);
@@ -312,7 +321,7 @@ function schedule(ctx: DevContext, id: number) {
 }
 
 /** Moves an event's start (the original schedule is kept in event_reschedules for reset). */
-function startIn(ctx: DevContext, id: number, body: Record<string, unknown>) {
+async function startIn(ctx: DevContext, id: number, body: Record<string, unknown>) {
   const seconds = Number(body.seconds);
   const duration = body.duration === undefined ? undefined : Number(body.duration);
   if (!Number.isInteger(seconds))
@@ -320,27 +329,28 @@ function startIn(ctx: DevContext, id: number, body: Record<string, unknown>) {
   if (duration !== undefined && !(Number.isInteger(duration) && duration > 0))
     throw new HttpError(422, 'duration must be a positive integer.');
   const { anchor, now } = ctx.clock();
-  ctx.db.run(
-    'INSERT OR IGNORE INTO event_reschedules (event_id, start_offset, duration) SELECT id, start_offset, duration FROM events WHERE id = ?',
+  await ctx.db.run(
+    `INSERT INTO event_reschedules (event_id, start_offset, duration) SELECT id, start_offset, duration FROM events WHERE id = ?
+     ON CONFLICT (event_id) DO NOTHING`,
     [id],
   );
-  ctx.db.run('UPDATE events SET start_offset = ?, duration = coalesce(?, duration) WHERE id = ?', [
+  await ctx.db.run('UPDATE events SET start_offset = ?, duration = coalesce(?::bigint, duration) WHERE id = ?', [
     now - anchor + seconds,
     duration ?? null,
     id,
   ]);
-  forgetEventJson(ctx.db, id);
+  await ctx.eventChanged(id);
   return schedule(ctx, id);
 }
 
-function reset(ctx: DevContext, id: number) {
-  ctx.db.run(
+async function reset(ctx: DevContext, id: number) {
+  await ctx.db.run(
     `UPDATE events SET start_offset = (SELECT start_offset FROM event_reschedules WHERE event_id = events.id),
        duration = (SELECT duration FROM event_reschedules WHERE event_id = events.id)
      WHERE id = ? AND EXISTS (SELECT 1 FROM event_reschedules WHERE event_id = events.id)`,
     [id],
   );
-  ctx.db.run('DELETE FROM event_reschedules WHERE event_id = ?', [id]);
-  forgetEventJson(ctx.db, id);
+  await ctx.db.run('DELETE FROM event_reschedules WHERE event_id = ?', [id]);
+  await ctx.eventChanged(id);
   return schedule(ctx, id);
 }

@@ -97,7 +97,7 @@ export async function handleSocial(
     scope: field('scope'),
     state: field('state'),
   };
-  const problem = checkRequest(ctx, provider, request);
+  const problem = await checkRequest(ctx, provider, request);
   if (typeof problem === 'string') {
     page(
       res,
@@ -119,7 +119,7 @@ export async function handleSocial(
   };
   if (req.method === 'POST') {
     if (isEmail(profile.email)) {
-      const code = issueCode(ctx.db, problem.channelId, provider, profile, request.redirect_uri, ctx.now());
+      const code = await issueCode(ctx.db, problem.channelId, provider, profile, request.redirect_uri, ctx.now());
       redirect(res, request.redirect_uri, { code, state: request.state });
       return true;
     }
@@ -132,12 +132,12 @@ export async function handleSocial(
 }
 
 /** The reason a request is refused, or the channel whose client it is. */
-function checkRequest(
+async function checkRequest(
   ctx: SocialContext,
   provider: SocialProvider,
   request: AuthorizeRequest,
-): string | { channelId: number } {
-  const channelId = request.client_id ? channelOfClient(ctx.db, provider, request.client_id) : undefined;
+): Promise<string | { channelId: number }> {
+  const channelId = request.client_id ? await channelOfClient(ctx.db, provider, request.client_id) : undefined;
   if (channelId === undefined)
     return `The client_id "${request.client_id}" is not a ${NAMES[provider]} client of any channel.`;
   if (request.response_type !== 'code') return 'Only response_type=code is supported.';
@@ -150,8 +150,8 @@ function checkRequest(
 }
 
 /** The channel whose settings name this client id for the provider. */
-function channelOfClient(db: ChannelDb, provider: SocialProvider, clientId: string): number | undefined {
-  for (const row of db.all('SELECT channel_id, json FROM settings ORDER BY channel_id')) {
+async function channelOfClient(db: ChannelDb, provider: SocialProvider, clientId: string): Promise<number | undefined> {
+  for (const row of await db.all('SELECT channel_id, json FROM settings ORDER BY channel_id')) {
     const settings = JSON.parse(String(row.json)) as {
       social?: Record<string, { client_id?: string } | undefined> | null;
     };
@@ -161,17 +161,17 @@ function channelOfClient(db: ChannelDb, provider: SocialProvider, clientId: stri
 }
 
 /** Stores a new one-time code (only its SHA-256) and answers it. */
-function issueCode(
+async function issueCode(
   db: ChannelDb,
   channelId: number,
   provider: SocialProvider,
   profile: SocialProfile,
   redirectUri: string,
   now: number,
-): string {
+): Promise<string> {
   const code = randomBytes(24).toString('hex');
-  db.run('DELETE FROM social_codes WHERE expires_at <= ?', [now]);
-  db.run(
+  await db.run('DELETE FROM social_codes WHERE expires_at <= ?', [now]);
+  await db.run(
     'INSERT INTO social_codes (code_hash, channel_id, provider, email, first_name, last_name, redirect_uri, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     [
       tokenHash(code),
@@ -191,18 +191,17 @@ function issueCode(
  * Redeems a code for the channel's API: the profile, or undefined when the code is unknown, expired, of another
  * channel or provider, or was issued for another redirect_uri. A code found is spent whatever the outcome.
  */
-export function redeemSocialCode(
+export async function redeemSocialCode(
   db: ChannelDb,
   channelId: number,
   provider: string,
   code: string,
   redirectUri: string,
   now: number,
-): SocialProfile | undefined {
-  const hash = tokenHash(code);
-  const row = db.get('SELECT * FROM social_codes WHERE code_hash = ?', [hash]);
+): Promise<SocialProfile | undefined> {
+  // Spent by whoever deletes it: two redemptions at once (in one process or two) cannot both have it.
+  const row = await db.get('DELETE FROM social_codes WHERE code_hash = ? RETURNING *', [tokenHash(code)]);
   if (!row) return undefined;
-  db.run('DELETE FROM social_codes WHERE code_hash = ?', [hash]);
   const valid =
     Number(row.channel_id) === channelId &&
     row.provider === provider &&

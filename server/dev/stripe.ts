@@ -192,55 +192,54 @@ function paymentMethodJson(row: Row, billing: Record<string, unknown> = {}): Rec
 }
 
 /** The saved cards of a user (stripe/list-cards, the portal), newest first, as the contract's SavedCard. */
-export function savedCards(db: ChannelDb, userId: number): Array<Record<string, unknown>> {
-  return db
-    .all('SELECT * FROM payment_methods WHERE user_id = ? AND saved = 1 ORDER BY created_at DESC, rowid DESC', [userId])
-    .map((row) => ({
-      id: String(row.id),
-      brand: String(row.brand),
-      last4: String(row.last4),
-      exp_month: Number(row.exp_month),
-      exp_year: Number(row.exp_year),
-    }));
+export async function savedCards(db: ChannelDb, userId: number): Promise<Array<Record<string, unknown>>> {
+  const rows = await db.all(
+    'SELECT * FROM payment_methods WHERE user_id = ? AND saved = 1 ORDER BY created_at DESC, seq DESC',
+    [userId],
+  );
+  return rows.map((row) => ({
+    id: String(row.id),
+    brand: String(row.brand),
+    last4: String(row.last4),
+    exp_month: Number(row.exp_month),
+    exp_year: Number(row.exp_year),
+  }));
 }
 
 /**
  * Saves a payment method to a user's cards (attaches it to the customer), unless the same card with the same
  * expiry is saved already: then that one stays, and this one is just the user's.
  */
-export function saveCard(db: ChannelDb, userId: number, paymentMethod: string): void {
-  const pm = db.get('SELECT fingerprint, exp_month, exp_year FROM payment_methods WHERE id = ?', [paymentMethod]);
+export async function saveCard(db: ChannelDb, userId: number, paymentMethod: string): Promise<void> {
+  const pm = await db.get('SELECT fingerprint, exp_month, exp_year FROM payment_methods WHERE id = ?', [paymentMethod]);
   if (!pm) return;
-  const twin = db.get(
+  const twin = await db.get(
     'SELECT id FROM payment_methods WHERE user_id = ? AND saved = 1 AND fingerprint = ? AND exp_month = ? AND exp_year = ? AND id <> ?',
     [userId, pm.fingerprint!, pm.exp_month!, pm.exp_year!, paymentMethod],
   );
-  db.run('UPDATE payment_methods SET user_id = ?, saved = ? WHERE id = ?', [userId, twin ? 0 : 1, paymentMethod]);
+  await db.run('UPDATE payment_methods SET user_id = ?, saved = ? WHERE id = ?', [userId, twin ? 0 : 1, paymentMethod]);
 }
 
 /** Creates a portal session for a user; answers its id (the only copy: the database keeps its SHA-256). */
-export function createPortalSession(
+export async function createPortalSession(
   db: ChannelDb,
   channelId: number,
   userId: number,
   returnUrl: string,
   now: number,
-): string {
+): Promise<string> {
   const id = `bps_${randomBytes(24).toString('hex')}`;
-  db.run('DELETE FROM portal_sessions WHERE expires_at <= ?', [now]);
-  db.run('INSERT INTO portal_sessions (id_hash, channel_id, user_id, return_url, expires_at) VALUES (?, ?, ?, ?, ?)', [
-    tokenHash(id),
-    channelId,
-    userId,
-    returnUrl,
-    now + PORTAL_LINK_TTL,
-  ]);
+  await db.run('DELETE FROM portal_sessions WHERE expires_at <= ?', [now]);
+  await db.run(
+    'INSERT INTO portal_sessions (id_hash, channel_id, user_id, return_url, expires_at) VALUES (?, ?, ?, ?, ?)',
+    [tokenHash(id), channelId, userId, returnUrl, now + PORTAL_LINK_TTL],
+  );
   return id;
 }
 
 /** The channel whose settings name this publishable key. */
-function channelOfKey(db: ChannelDb, key: string): number | undefined {
-  for (const row of db.all('SELECT channel_id, json FROM settings ORDER BY channel_id')) {
+async function channelOfKey(db: ChannelDb, key: string): Promise<number | undefined> {
+  for (const row of await db.all('SELECT channel_id, json FROM settings ORDER BY channel_id')) {
     const settings = JSON.parse(String(row.json)) as { stripe?: { publishable_key?: string } | null };
     if (settings.stripe?.publishable_key === key) return Number(row.channel_id);
   }
@@ -248,7 +247,7 @@ function channelOfKey(db: ChannelDb, key: string): number | undefined {
 }
 
 /** The channel of the request's publishable key, or a 401 like Stripe's. */
-function authenticate(db: ChannelDb, req: IncomingMessage): number {
+async function authenticate(db: ChannelDb, req: IncomingMessage): Promise<number> {
   const key = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   if (!key) {
     throw requestError(
@@ -256,7 +255,7 @@ function authenticate(db: ChannelDb, req: IncomingMessage): number {
       "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY').",
     );
   }
-  const channelId = channelOfKey(db, key);
+  const channelId = await channelOfKey(db, key);
   if (channelId === undefined)
     throw requestError(
       401,
@@ -283,15 +282,15 @@ export async function handleStripe(
   try {
     if (req.method !== 'POST')
       throw requestError(405, `Unrecognized request URL (${req.method ?? 'GET'}: ${path.replace('/__stripe', '')}).`);
-    const channelId = authenticate(ctx.db, req);
+    const channelId = await authenticate(ctx.db, req);
     const body = await readBody(req);
     let m: RegExpExecArray | null;
     if (path === '/__stripe/v1/payment_methods') {
-      sendJson(res, 200, createPaymentMethod(ctx, channelId, body));
+      sendJson(res, 200, await createPaymentMethod(ctx, channelId, body));
     } else if ((m = /^\/__stripe\/v1\/setup_intents\/(seti_\w+)\/confirm$/.exec(path))) {
-      sendJson(res, 200, confirmSetupIntent(ctx, channelId, m[1]!, body));
+      sendJson(res, 200, await confirmSetupIntent(ctx, channelId, m[1]!, body));
     } else if ((m = /^\/__stripe\/v1\/payment_intents\/(pi_\w+)\/confirm$/.exec(path))) {
-      sendJson(res, 200, confirmPaymentIntent(ctx, channelId, m[1]!, body));
+      sendJson(res, 200, await confirmPaymentIntent(ctx, channelId, m[1]!, body));
     } else {
       throw requestError(404, `Unrecognized request URL (POST: ${path.replace('/__stripe', '')}).`);
     }
@@ -303,11 +302,11 @@ export async function handleStripe(
 }
 
 /** `POST /v1/payment_methods`: checks the card and stores what a charge needs. */
-function createPaymentMethod(
+async function createPaymentMethod(
   ctx: StripeContext,
   channelId: number,
   body: Record<string, unknown>,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const type = param(body, ['type']);
   if (type !== 'card')
     throw requestError(
@@ -316,14 +315,14 @@ function createPaymentMethod(
       { param: 'type' },
     );
   const billing = { name: param(body, ['billing_details', 'name']), email: param(body, ['billing_details', 'email']) };
-  return paymentMethodJson(storePaymentMethod(ctx, channelId, checkCard(body, ['card'], ctx.nowMs())), billing);
+  return paymentMethodJson(await storePaymentMethod(ctx, channelId, checkCard(body, ['card'], ctx.nowMs())), billing);
 }
 
-function storePaymentMethod(ctx: StripeContext, channelId: number, card: Card): Row {
+async function storePaymentMethod(ctx: StripeContext, channelId: number, card: Card): Promise<Row> {
   const id = `pm_${randomBytes(12).toString('hex')}`;
   const fingerprint = createHmac('sha256', ctx.fingerprintSecret).update(card.digits).digest('hex').slice(0, 16);
-  ctx.db.run(
-    'INSERT INTO payment_methods (id, channel_id, brand, last4, exp_month, exp_year, fingerprint, outcome, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  const row = await ctx.db.get(
+    'INSERT INTO payment_methods (id, channel_id, brand, last4, exp_month, exp_year, fingerprint, outcome, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *',
     [
       id,
       channelId,
@@ -336,29 +335,29 @@ function storePaymentMethod(ctx: StripeContext, channelId: number, card: Card): 
       Math.floor(ctx.nowMs() / 1000),
     ],
   );
-  return ctx.db.get('SELECT * FROM payment_methods WHERE id = ?', [id])!;
+  return row!;
 }
 
 /**
  * The payment method a confirmation uses: an existing one of the channel (`payment_method`, not attached to another
  * customer than `userId`), or a new one from `payment_method_data`.
  */
-function confirmationMethod(
+async function confirmationMethod(
   ctx: StripeContext,
   channelId: number,
   body: Record<string, unknown>,
   userId: number | null,
-): Row {
+): Promise<Row> {
   const id = param(body, ['payment_method']);
   if (id) {
-    const row = ctx.db.get('SELECT * FROM payment_methods WHERE id = ? AND channel_id = ?', [id, channelId]);
+    const row = await ctx.db.get('SELECT * FROM payment_methods WHERE id = ? AND channel_id = ?', [id, channelId]);
     if (!row || (row.user_id !== null && userId !== null && Number(row.user_id) !== userId)) {
       throw requestError(404, `No such PaymentMethod: '${id}'`, { code: 'resource_missing', param: 'payment_method' });
     }
     return row;
   }
   if (param(body, ['payment_method_data', 'type']) === 'card') {
-    return storePaymentMethod(ctx, channelId, checkCard(body, ['payment_method_data', 'card'], ctx.nowMs()));
+    return await storePaymentMethod(ctx, channelId, checkCard(body, ['payment_method_data', 'card'], ctx.nowMs()));
   }
   throw requestError(400, 'You must provide a payment_method or payment_method_data[type]=card to confirm.', {
     param: 'payment_method',
@@ -366,15 +365,15 @@ function confirmationMethod(
 }
 
 /** `POST /v1/setup_intents/{id}/confirm` (trials): saves the card for the intent's customer. */
-function confirmSetupIntent(
+async function confirmSetupIntent(
   ctx: StripeContext,
   channelId: number,
   id: string,
   body: Record<string, unknown>,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const { db } = ctx;
   const secret = param(body, ['client_secret']) ?? '';
-  const intent = db.get('SELECT * FROM setup_intents WHERE id = ? AND channel_id = ?', [id, channelId]);
+  const intent = await db.get('SELECT * FROM setup_intents WHERE id = ? AND channel_id = ?', [id, channelId]);
   if (!intent || intent.secret_hash !== tokenHash(secret)) {
     throw requestError(404, `No such setupintent: '${id}'`, { code: 'resource_missing', param: 'intent' });
   }
@@ -394,29 +393,29 @@ function confirmSetupIntent(
     });
   }
   const userId = Number(intent.user_id);
-  const pm = confirmationMethod(ctx, channelId, body, userId);
+  const pm = await confirmationMethod(ctx, channelId, body, userId);
   if (pm.outcome === 'card_declined') {
     throw cardError('card_declined', DECLINE_MESSAGES.card_declined, 'payment_method', {
       decline_code: DECLINE_CODES.card_declined,
       setup_intent: json('requires_payment_method', null),
     });
   }
-  db.run("UPDATE setup_intents SET status = 'succeeded', payment_method = ? WHERE id = ?", [String(pm.id), id]);
-  saveCard(db, userId, String(pm.id));
+  await db.run("UPDATE setup_intents SET status = 'succeeded', payment_method = ? WHERE id = ?", [String(pm.id), id]);
+  await saveCard(db, userId, String(pm.id));
   return json('succeeded', String(pm.id));
 }
 
 /** `POST /v1/payment_intents/{id}/confirm`: the card's outcome, recording nothing (see the header). */
-function confirmPaymentIntent(
+async function confirmPaymentIntent(
   ctx: StripeContext,
   channelId: number,
   id: string,
   body: Record<string, unknown>,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const secret = param(body, ['client_secret']) ?? '';
   if (!secret.startsWith(`${id}_secret_`))
     throw requestError(404, `No such payment_intent: '${id}'`, { code: 'resource_missing', param: 'intent' });
-  const pm = confirmationMethod(ctx, channelId, body, null);
+  const pm = await confirmationMethod(ctx, channelId, body, null);
   const outcome = String(pm.outcome) as Outcome;
   const json = (status: string) => ({
     id,
@@ -440,7 +439,7 @@ async function portalPage(req: IncomingMessage, res: ServerResponse, id: string,
   const { db } = ctx;
   const now = Math.floor(ctx.nowMs() / 1000);
   const hash = tokenHash(id);
-  const session = db.get(
+  const session = await db.get(
     'SELECT s.*, u.email, c.name AS channel FROM portal_sessions s JOIN users u ON u.id = s.user_id JOIN channels c ON c.id = s.channel_id WHERE s.id_hash = ? AND s.expires_at > ?',
     [hash, now],
   );
@@ -458,17 +457,17 @@ async function portalPage(req: IncomingMessage, res: ServerResponse, id: string,
   if (req.method === 'POST') {
     const body = await readBody(req);
     const card = typeof body.payment_method === 'string' ? body.payment_method : '';
-    db.run('UPDATE payment_methods SET saved = 0 WHERE id = ? AND user_id = ?', [card, userId]);
+    await db.run('UPDATE payment_methods SET saved = 0 WHERE id = ? AND user_id = ?', [card, userId]);
     // Back to this same page on the public origin (never built from the Host header).
     seeOther(res, new URL(`/__stripe/portal/${encodeURIComponent(id)}`, ctx.bundleOrigin()).href, { removed: '1' });
     return;
   }
   // Opening the link starts the session: it then lasts an hour from now, instead of the link's few minutes.
-  db.run('UPDATE portal_sessions SET expires_at = max(expires_at, ?) WHERE id_hash = ?', [
+  await db.run('UPDATE portal_sessions SET expires_at = greatest(expires_at, ?) WHERE id_hash = ?', [
     now + PORTAL_SESSION_TTL,
     hash,
   ]);
-  const cards = savedCards(db, userId);
+  const cards = await savedCards(db, userId);
   const month = (n: unknown) => String(n).padStart(2, '0');
   const list = cards.length
     ? `<ul class="outbox-list">${cards

@@ -33,7 +33,14 @@ export const VIDEO_EVENTS = ['first_frame'] as const;
 
 const text = z.string().check(z.minLength(1), z.maxLength(ANALYTICS_TEXT_MAX));
 const optionalText = z.optional(z.nullable(z.string().check(z.maxLength(ANALYTICS_TEXT_MAX))));
-const optionalId = z.optional(z.nullable(z.union([z.number(), z.string().check(z.maxLength(100))])));
+/**
+ * Numbers the service accepts: finite and within what a real client can send, so one body cannot add 1e308 seconds
+ * of viewing or a negative count to a channel's numbers.
+ */
+const bounded = (max: number) => z.number().check(z.gte(0), z.lte(max));
+/** An id: a whole number (what the API's ids are), or a short text. */
+const id = z.union([z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)), z.string().check(z.maxLength(100))]);
+const optionalId = z.optional(z.nullable(id));
 
 /** What every body carries. */
 const common = {
@@ -81,15 +88,15 @@ export const ApiRequestEntry = z.object({
   /** The URL without keys, tokens, one-time values or personal data. */
   url: text,
   /** The HTTP status; 0 for a network fault or a timeout. */
-  status: z.number(),
+  status: z.int().check(z.gte(0), z.lte(999)),
   /** The error's message, or 'OK'. */
   message: optionalText,
-  /** The answer's length in characters (0 without one). */
-  length: z.number(),
-  /** From the call to its answer (retries and waits included), in ms. */
-  time_ms: z.number(),
-  /** When the call started (ms since the epoch). */
-  at: z.number(),
+  /** The answer's length in characters (0 without one; the client reads at most 5 MB). */
+  length: bounded(1e9),
+  /** From the call to its answer (retries and waits included), in ms: at most a day. */
+  time_ms: bounded(86_400_000),
+  /** When the call started (ms since the epoch, before the year 2500). */
+  at: bounded(16_725_225_600_000),
 });
 export type ApiRequestEntry = z.infer<typeof ApiRequestEntry>;
 
@@ -116,7 +123,7 @@ export type DatalakeEvent = z.infer<typeof DatalakeEvent>;
 
 /** What a video body says about what is watched (spec: category, sport, gender, school, league from the event). */
 const video = {
-  stream_id: z.union([z.number(), text]),
+  stream_id: z.union([z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)), text]),
   stream_type: z.enum(['live', 'vod']),
   video_view_uuid: text,
   category: optionalText,
@@ -133,7 +140,8 @@ export const DatalakeVideoEvent = z.object({
   ...viewer,
   ...video,
   event: z.enum(VIDEO_EVENTS),
-  first_frame_ms: z.optional(z.number()),
+  /** At most ten minutes: a player that took longer did not start. */
+  first_frame_ms: z.optional(bounded(600_000)),
 });
 export type DatalakeVideoEvent = z.infer<typeof DatalakeVideoEvent>;
 
@@ -142,7 +150,8 @@ export const DatalakeVideoViewing = z.object({
   ...common,
   ...viewer,
   ...video,
-  viewing_time: z.number(),
+  /** At most an hour (the player reports every 30 s, and when it stops). */
+  viewing_time: bounded(3600),
 });
 export type DatalakeVideoViewing = z.infer<typeof DatalakeVideoViewing>;
 

@@ -273,7 +273,9 @@ test('resume: a reload mid-video starts where the viewer was, says so, and Start
   await playMain(page);
   const resumed = await player.evaluate((el: Player) => el.currentTime);
   expect(Math.abs(resumed - left)).toBeLessThan(2.5);
-  await expect(player.locator('[part~="resumed"]')).toHaveText(`Resumed at 0:${Math.round(left)}`);
+  // The position kept is the last one the player saved, within a second of what the test read: either rounding.
+  const shown = [...new Set([Math.floor(left), Math.round(left), Math.ceil(left)])].join('|');
+  await expect(player.locator('[part~="resumed"]')).toHaveText(new RegExp(`^Resumed at 0:(${shown})$`));
 
   await player.locator('[part~="start-over"]').click();
   await expect.poll(() => player.evaluate((el: Player) => el.currentTime)).toBeLessThan(5);

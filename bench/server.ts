@@ -1,0 +1,263 @@
+/**
+ * `npm run bench:server`: what the channel server carries, measured with autocannon against real server processes
+ * (production mode, as a channel runs it, with the per-address limits lifted: every request here comes from one
+ * address). The viewer mix, each connection looping over it: a new visitor's `POST get_api_key`, the keyless
+ * settings, the events list (20), one event, and a signed-in viewer's profile.
+ *
+ * Configurations: the embedded PGlite (one process: it is single-user), a PostgreSQL server with one process and
+ * with two processes (two ports, connections spread over both), each at 50 and 200 connections; then the embedded
+ * store again with the analytics table full (ANALYTICS_FILL records) to show no request waits on it. Each run
+ * follows WARM_UP_SECONDS of the same load, not counted (a serving process is warm). Figures: requests/s, p50, p99
+ * and the slowest request, and the non-2xx answers (which must be none).
+ *
+ * The PostgreSQL server is a throw-away cluster (scripts/postgres.mjs), or `DATABASE_URL` when given (a database
+ * is created in it and dropped after). Writes bench/results/server.json.
+ *
+ *   BENCH_SECONDS      seconds per run (default 10)
+ *   BENCH_ONLY         pglite | postgres: one engine only
+ *   ANALYTICS_FILL     records in the full-analytics run (default 200,000)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+// @ts-expect-error: a plain .mjs helper without type declarations
+import { startPostgres } from '../scripts/postgres.mjs';
+
+const ROOT = join(import.meta.dirname, '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ONLY = process.env.BENCH_ONLY;
+const FILL = Number(process.env.ANALYTICS_FILL ?? 200_000);
+const TEMPLATES = join(ROOT, '.cache', 'db-templates');
+
+/** A free local port. */
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** One server process in production mode, limits lifted; resolves once it answers. */
+async function serverProcess(env: Record<string, string>): Promise<{ origin: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      RATE_LIMIT_MAX: '100000000',
+      API_KEY_RATE_MAX: '100000000',
+      REGISTRATION_RATE_MAX: '100000000',
+      DATABASE_TEMPLATES: TEMPLATES,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 250) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${origin}/api/settings?channel_key=bench`)).ok) return { origin, child };
+    } catch {
+      // not listening yet
+    }
+    if (waited > 180_000) throw new Error('the server did not start in 3 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const stopAll = async (children: ChildProcess[]) => {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+};
+
+const post = async (url: string, body: unknown) => {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { data: Record<string, string> };
+};
+
+/** The viewer mix's requests, with a returning viewer's api key and a signed-in viewer's token. */
+async function viewerMix(origin: string): Promise<autocannon.Request[]> {
+  const apiKey = (await post(`${origin}/api/get_api_key`, { channel_key: 'demo' })).data.api_key!;
+  const token = (
+    await post(`${origin}/api/v2/auth/login`, {
+      api_key: apiKey,
+      email: 'buyer@demo-sports.example',
+      password: 'demo-password',
+    })
+  ).data.token!;
+  const events = (await (await fetch(`${origin}/api/events?api_key=${apiKey}&limit=1`)).json()) as {
+    data: Array<{ id: number }>;
+  };
+  return [
+    {
+      method: 'POST',
+      path: '/api/get_api_key',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ channel_key: 'demo' }),
+    },
+    { method: 'GET', path: '/api/settings?channel_key=demo' },
+    { method: 'GET', path: `/api/events?api_key=${apiKey}&limit=20` },
+    { method: 'GET', path: `/api/events/${events.data[0]!.id}?api_key=${apiKey}` },
+    { method: 'GET', path: `/api/profile?api_key=${apiKey}`, headers: { authorization: `Bearer ${token}` } },
+  ];
+}
+
+interface Figures {
+  config: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** Seconds of the same load before each measured run: a server that has been serving is warm (JIT, plans). */
+const WARM_UP_SECONDS = 3;
+
+async function load(config: string, origins: string[], connections: number): Promise<Figures> {
+  const requests = await viewerMix(origins[0]!);
+  await autocannon({
+    url: origins as unknown as string,
+    connections,
+    duration: WARM_UP_SECONDS,
+    requests,
+  });
+  const result = await autocannon({
+    // Several URLs spread the connections over them (autocannon's README); its types name one.
+    url: origins as unknown as string,
+    connections,
+    duration: SECONDS,
+    requests,
+  });
+  const figures = {
+    config,
+    connections,
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+  console.log(
+    `${config.padEnd(34)} ${String(connections).padStart(4)} conns: ${String(figures.rps).padStart(5)} req/s, ` +
+      `p50 ${figures.p50} ms, p99 ${figures.p99} ms, max ${figures.max} ms, non-2xx ${figures.non2xx}, errors ${figures.errors}`,
+  );
+  return figures;
+}
+
+/** Fills a channel's analytics table (straight into the database) up to `records`, as a busy channel's would be. */
+async function fillAnalytics(query: (text: string, values: unknown[]) => Promise<unknown>, records: number) {
+  const body = JSON.stringify({
+    profile: 'demo-analytics-profile',
+    event: 'visit_page',
+    page: '/live',
+    session_uuid: 'x'.repeat(32),
+  });
+  const now = Date.now();
+  for (let done = 0; done < records; done += 20_000) {
+    await query(
+      `INSERT INTO analytics (channel, at, kind, origin, address, bytes, body)
+       SELECT 'demo', $1::bigint - g, 'event', NULL, '10.0.' || (g % 250) || '.' || (g % 200), length($2), $2
+       FROM generate_series(1, $3::int) AS g`,
+      [now, body, Math.min(20_000, records - done)],
+    );
+  }
+}
+
+const results: Figures[] = [];
+const work = mkdtempSync(join(tmpdir(), 'channel-bench-server-'));
+try {
+  if (ONLY !== 'postgres') {
+    const dataDir = join(work, 'pglite');
+    const one = await serverProcess({ DATA_DIR: dataDir });
+    try {
+      for (const connections of [50, 200]) results.push(await load('PGlite, 1 process', [one.origin], connections));
+    } finally {
+      await stopAll([one.child]);
+    }
+    // The same database with its analytics table full, filled while no server holds it (PGlite is single-user).
+    const { PGlite } = await import('@electric-sql/pglite');
+    const lite = await PGlite.create(join(dataDir, 'pgdata'));
+    await fillAnalytics((text, values) => lite.query(text, values), FILL);
+    await lite.close();
+    const full = await serverProcess({ DATA_DIR: dataDir });
+    try {
+      results.push(await load(`PGlite, analytics full (${FILL.toLocaleString('en')})`, [full.origin], 50));
+    } finally {
+      await stopAll([full.child]);
+    }
+  }
+  if (ONLY !== 'pglite') {
+    const cluster = process.env.DATABASE_URL
+      ? { url: process.env.DATABASE_URL, stop: async () => undefined }
+      : ((await startPostgres()) as { url: string; stop(): Promise<void> });
+    const name = `channel_bench_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(cluster.url);
+    url.pathname = `/${name}`;
+    const clips = join(work, 'clips');
+    mkdirSync(clips);
+    try {
+      const first = await serverProcess({ DATA_DIR: join(work, 'pg-a'), DATABASE_URL: url.href, CLIPS_DIR: clips });
+      const children = [first.child];
+      try {
+        for (const connections of [50, 200])
+          results.push(await load('PostgreSQL, 1 process', [first.origin], connections));
+        const second = await serverProcess({ DATA_DIR: join(work, 'pg-b'), DATABASE_URL: url.href, CLIPS_DIR: clips });
+        children.push(second.child);
+        for (const connections of [50, 200])
+          results.push(await load('PostgreSQL, 2 processes', [first.origin, second.origin], connections));
+        const db = new pg.Client({ connectionString: url.href });
+        await db.connect();
+        await fillAnalytics((text, values) => db.query(text, values), FILL);
+        await db.end();
+        results.push(await load(`PostgreSQL, 2 processes, analytics full`, [first.origin, second.origin], 50));
+      } finally {
+        await stopAll(children);
+      }
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+      await cluster.stop();
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(
+  join(ROOT, 'bench', 'results', 'server.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), seconds: SECONDS, results }, null, 2)}\n`,
+);
+console.log('\n| configuration | connections | requests/s | p50 | p99 | slowest | non-2xx |');
+console.log('|---|---|---|---|---|---|---|');
+for (const r of results)
+  console.log(`| ${r.config} | ${r.connections} | ${r.rps} | ${r.p50} ms | ${r.p99} ms | ${r.max} ms | ${r.non2xx} |`);

@@ -1,0 +1,279 @@
+/**
+ * The schema, as an ordered list of migrations: each runs once per database, in order, in the start-up transaction
+ * (db.ts). Never edit a migration that has shipped; add the next one. Every id is an identity column, so no id is
+ * ever handed out twice, even after its row is deleted.
+ *
+ * Times are integers: `*_at` columns in UNIX seconds unless the comment says ms (the server clock, which tests move).
+ * Flags are 0/1 integers. Money is double precision, as the API sends it.
+ */
+
+/** Migration 1: the channel server's schema when it moved to PostgreSQL. */
+const SCHEMA = `
+CREATE TABLE meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE channels (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_key text NOT NULL UNIQUE, name text NOT NULL);
+-- last_used_at is written at most once an hour per key (maintenance.ts prunes keys nobody uses).
+CREATE TABLE api_keys (
+  api_key text PRIMARY KEY, channel_id bigint NOT NULL REFERENCES channels(id), created_at bigint NOT NULL,
+  last_used_at bigint NOT NULL);
+CREATE INDEX api_keys_last_used ON api_keys (last_used_at);
+-- fixture_json keeps the seeded settings, so DELETE /__dev/settings can undo what a test changed.
+CREATE TABLE settings (
+  channel_id bigint PRIMARY KEY REFERENCES channels(id), json text NOT NULL, fixture_json text NOT NULL);
+CREATE TABLE colors (
+  channel_id bigint NOT NULL REFERENCES channels(id), name text NOT NULL, value text NOT NULL,
+  PRIMARY KEY (channel_id, name));
+CREATE TABLE menu (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, parent_id bigint,
+  position integer NOT NULL, name text NOT NULL, alias text, url text, custom_icon text,
+  type text NOT NULL DEFAULT 'link');
+CREATE TABLE pages (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, position integer NOT NULL,
+  name text NOT NULL, alt_name text, url text NOT NULL, alias text NOT NULL, blocks_json text NOT NULL);
+CREATE UNIQUE INDEX pages_alias ON pages (channel_id, alias);
+CREATE TABLE categories (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, parent_id bigint,
+  position integer NOT NULL, name text NOT NULL, alias text, sport text, gender text);
+CREATE TABLE participant_groups (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, name text NOT NULL, alias text,
+  image text, properties_json text NOT NULL DEFAULT '{}');
+-- parent_id: a team's own teams are its children (a club's squads); filters, favourites and team passes of a
+-- team include them.
+CREATE TABLE participants (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, group_id bigint, parent_id bigint,
+  name text NOT NULL, short_name text, alias text, logo text, color text, gender text, sport text);
+CREATE TABLE locations (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, name text NOT NULL, city text,
+  state text, time_zone text);
+CREATE TABLE events (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, key text, name text NOT NULL,
+  type text NOT NULL,
+  start_offset bigint NOT NULL, -- seconds from the server's start (the anchor), so live events stay live
+  duration bigint NOT NULL, time_zone text, home_team_id bigint, location_id bigint, category_id bigint,
+  image text, description text, price double precision,
+  single_event_package_id bigint, -- the single-event package that sells it (paid and ppv events)
+  has_recording integer NOT NULL DEFAULT 1, is_geo_blocked integer NOT NULL DEFAULT 0);
+CREATE INDEX events_channel_start ON events (channel_id, start_offset);
+CREATE UNIQUE INDEX events_key ON events (channel_id, key) WHERE key IS NOT NULL; -- fixture keys, for tests
+-- The fixture schedule of events moved by POST /__dev/events/{id}/start-in, for .../reset.
+CREATE TABLE event_reschedules (event_id bigint PRIMARY KEY, start_offset bigint NOT NULL, duration bigint NOT NULL);
+CREATE TABLE event_participants (
+  event_id bigint NOT NULL, participant_id bigint NOT NULL, position integer NOT NULL,
+  PRIMARY KEY (event_id, position));
+CREATE INDEX event_participants_participant ON event_participants (participant_id);
+CREATE TABLE faq (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, position integer NOT NULL,
+  question text NOT NULL, answer text NOT NULL);
+CREATE TABLE slides (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, position integer NOT NULL,
+  title text, image text, link text, slidable_type text, slidable_id bigint);
+CREATE TABLE custom_forms (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, alias text NOT NULL,
+  name text NOT NULL, fields_json text NOT NULL);
+-- Filled-in custom forms (the contacts form): the values by field name, who sent them (user, if signed in) and when.
+CREATE TABLE form_submissions (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, form_alias text NOT NULL,
+  values_json text NOT NULL, user_id bigint, ip text NOT NULL, created_at bigint NOT NULL);
+CREATE INDEX form_submissions_channel ON form_submissions (channel_id, created_at);
+-- Accounts. Emails are unique per channel whatever their case; password_hash is 'scrypt$N$r$p$salt$hash'
+-- (base64), null for accounts that only sign in socially. Capabilities are a JSON array of flags. provider is
+-- 'email' or the social provider that created the account; email_verified_at stays null until the emailed link
+-- is followed.
+CREATE TABLE users (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL REFERENCES channels(id),
+  email text NOT NULL, password_hash text, first_name text, last_name text, gender text CHECK (gender IN ('M', 'W')),
+  capabilities_json text NOT NULL DEFAULT '[]', temporary_password integer NOT NULL DEFAULT 0,
+  trial_period_used integer NOT NULL DEFAULT 0, is_geo_blocked integer NOT NULL DEFAULT 0,
+  clips_count integer NOT NULL DEFAULT 0, downloads_count integer NOT NULL DEFAULT 0,
+  news integer NOT NULL DEFAULT 0, provider text NOT NULL DEFAULT 'email',
+  email_verified_at bigint, created_at bigint NOT NULL, updated_at bigint NOT NULL);
+CREATE UNIQUE INDEX users_email ON users (channel_id, lower(email));
+-- The earliest moment (ms) a payment of the user falls due (a purchase settling, an auto-renewal's cancellation
+-- finishing, a subscription period ending), kept by the orders' trigger below: a signed-in request reads it with the
+-- user and settles only when it has come (settlement.ts).
+ALTER TABLE users ADD COLUMN payment_due_at bigint;
+-- Bearer tokens, stored as the SHA-256 (hex) of the token: the database never holds a usable token.
+-- A token ends at expires_at, which each use pushes out (accounts.ts, TOKEN_TTL).
+CREATE TABLE tokens (
+  id bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+  token_hash text PRIMARY KEY, user_id bigint NOT NULL REFERENCES users(id),
+  created_at bigint NOT NULL, last_used_at bigint, expires_at bigint NOT NULL);
+CREATE INDEX tokens_user ON tokens (user_id, id);
+CREATE INDEX tokens_expiry ON tokens (expires_at);
+-- Packages: type 'single' (one event: events.single_event_package_id) or 'category' (the events of some
+-- categories, their subcategories included); a team pass is a category package bought for one of its teams.
+CREATE TABLE packages (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, position integer NOT NULL,
+  name text NOT NULL, type text NOT NULL CHECK (type IN ('single', 'category')),
+  is_team_pass integer NOT NULL DEFAULT 0, price double precision NOT NULL, base_price double precision,
+  service_fee double precision, weight integer NOT NULL DEFAULT 0, offer text, period text, description text);
+CREATE TABLE package_categories (
+  package_id bigint NOT NULL, category_id bigint NOT NULL, PRIMARY KEY (package_id, category_id));
+CREATE TABLE package_participants (
+  package_id bigint NOT NULL, participant_id bigint NOT NULL, PRIMARY KEY (package_id, participant_id));
+CREATE TABLE subscriptions (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, position integer NOT NULL,
+  name text NOT NULL, offer text NOT NULL, period text, price double precision NOT NULL,
+  base_price double precision, service_fee double precision, trial_period integer,
+  weight integer NOT NULL DEFAULT 0, description text);
+-- Orders: product_id is an event, package or subscription id by type; participant_id is the team of a team pass.
+-- Access comes from orders with status 'paid' and activity_status 'active' (and expires_at, when set, ahead).
+-- Subscriptions also carry their own state (subscription_status) and auto_renewal ('active' or 'cancelled').
+-- Purchases (payments.ts) add: the client's idempotency_key (one order per key and user), the payment_method
+-- charged, the coupon, save_card, settles_at (server clock, ms: the order is pending until then, when the card's
+-- outcome settles it, as a payment webhook would), renewal_cancel_at (ms: an auto-renewal cancellation in progress)
+-- and is_trial; partner is the slug of the partner the sale is attributed to (the page's data-partner or trk).
+CREATE TABLE orders (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL,
+  user_id bigint NOT NULL REFERENCES users(id),
+  type text NOT NULL CHECK (type IN ('event', 'package', 'subscription')), product_id bigint NOT NULL,
+  participant_id bigint, status text NOT NULL, activity_status text NOT NULL, price double precision, currency text,
+  reference text, subscription_status text, auto_renewal text CHECK (auto_renewal IN ('active', 'cancelled')),
+  error text, created_at bigint NOT NULL, updated_at bigint NOT NULL, expires_at bigint,
+  idempotency_key text, payment_method text, coupon text, save_card integer NOT NULL DEFAULT 0, settles_at bigint,
+  renewal_cancel_at bigint, is_trial integer NOT NULL DEFAULT 0, partner text);
+CREATE INDEX orders_user ON orders (user_id, status, activity_status);
+CREATE INDEX orders_partner ON orders (channel_id, partner);
+CREATE UNIQUE INDEX orders_idempotency ON orders (user_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE INDEX orders_pending ON orders (settles_at) WHERE settles_at IS NOT NULL;
+CREATE INDEX orders_renewal_cancel ON orders (renewal_cancel_at) WHERE renewal_cancel_at IS NOT NULL;
+CREATE INDEX orders_subscription_end ON orders (expires_at)
+  WHERE type = 'subscription' AND status = 'paid' AND activity_status = 'active';
+-- At most one order of a product per user is being paid at once (created, not yet settled) and at most one is paid
+-- and active: two purchases at once, in one process or two, cannot both charge.
+CREATE UNIQUE INDEX orders_one_pending ON orders (user_id, type, product_id, coalesce(participant_id, 0))
+  WHERE status = 'created' AND settles_at IS NOT NULL;
+CREATE FUNCTION orders_payment_due() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE users SET payment_due_at = (
+    SELECT min(least(o.settles_at, o.renewal_cancel_at,
+      CASE WHEN o.type = 'subscription' AND o.status = 'paid' AND o.activity_status = 'active'
+        AND o.renewal_cancel_at IS NULL THEN o.expires_at * 1000 END))
+    FROM orders o WHERE o.user_id = NEW.user_id)
+  WHERE id = NEW.user_id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER orders_payment_due AFTER INSERT OR UPDATE ON orders FOR EACH ROW EXECUTE FUNCTION orders_payment_due();
+-- Promo codes per channel (apply_coupon): a percentage or a fixed amount off the price before fees.
+CREATE TABLE coupons (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, code text NOT NULL,
+  percent double precision, amount double precision, CHECK ((percent IS NULL) <> (amount IS NULL)));
+CREATE UNIQUE INDEX coupons_code ON coupons (channel_id, upper(code));
+-- The fake Stripe (dev/stripe.ts). Payment methods made by the test double: never the card number, only what a
+-- charge needs (the test card's outcome), what a list shows, and a keyed fingerprint to spot the same card saved
+-- twice. user_id: the customer it is attached to (saved: listed by stripe/list-cards); used: an unattached one was
+-- spent on an order, and like at Stripe cannot be charged again.
+CREATE TABLE payment_methods (
+  seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+  id text PRIMARY KEY, channel_id bigint NOT NULL, brand text NOT NULL, last4 text NOT NULL,
+  exp_month integer NOT NULL, exp_year integer NOT NULL, fingerprint text NOT NULL, outcome text NOT NULL,
+  user_id bigint, saved integer NOT NULL DEFAULT 0, used integer NOT NULL DEFAULT 0, created_at bigint NOT NULL);
+CREATE INDEX payment_methods_user ON payment_methods (user_id, saved);
+-- Setup intents (trials): the client secret is kept only as its SHA-256.
+CREATE TABLE setup_intents (
+  id text PRIMARY KEY, channel_id bigint NOT NULL, user_id bigint NOT NULL, secret_hash text NOT NULL,
+  status text NOT NULL, payment_method text, created_at bigint NOT NULL);
+-- Customer portal sessions (/__stripe/portal/{id}): the id's SHA-256, whose page, where "Return" goes.
+CREATE TABLE portal_sessions (
+  id_hash text PRIMARY KEY, channel_id bigint NOT NULL, user_id bigint NOT NULL, return_url text NOT NULL,
+  expires_at bigint NOT NULL);
+-- Payment transactions of orders; label names subscription charges ('New subscription', 'Subscription Renewal').
+CREATE TABLE transactions (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, order_id bigint NOT NULL REFERENCES orders(id),
+  user_id bigint NOT NULL, status text NOT NULL, amount double precision NOT NULL, currency text, label text,
+  created_at bigint NOT NULL);
+CREATE INDEX transactions_user ON transactions (user_id);
+CREATE INDEX transactions_order ON transactions (order_id);
+-- Clips users cut from events (clips.ts; the job queue is clip-jobs.ts). start_time is seconds into the recording
+-- (source 'vod') or since the event's scheduled start (source 'live'); asset_offset is where the cut starts in
+-- the test recording (main.mp4, looped for live clips). progress 0-100 while queued or processing; error says
+-- why a job failed (never sent to clients). The files are {clips folder}/{id}/ once done. A job is held by one
+-- process at a time: lease_owner until lease_until (ms), renewed while it runs; a lease that ran out is taken over.
+CREATE TABLE clips (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, user_id bigint NOT NULL, event_id bigint NOT NULL,
+  uuid text NOT NULL, name text NOT NULL, start_time double precision NOT NULL, duration double precision NOT NULL,
+  tags_json text NOT NULL DEFAULT '[]',
+  status text NOT NULL CHECK (status IN ('queued', 'processing', 'done', 'failed')),
+  progress integer NOT NULL DEFAULT 0, source text NOT NULL CHECK (source IN ('vod', 'live')),
+  asset_offset double precision NOT NULL, error text, created_at bigint NOT NULL, updated_at bigint NOT NULL,
+  lease_owner text, lease_until bigint, attempts integer NOT NULL DEFAULT 0);
+CREATE INDEX clips_user ON clips (user_id, created_at);
+CREATE INDEX clips_event ON clips (event_id);
+CREATE INDEX clips_unfinished ON clips (id) WHERE status IN ('queued', 'processing');
+-- Favourites chosen by a user: a team (participant), a school (group) or a sport (category).
+CREATE TABLE favourites (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, user_id bigint NOT NULL,
+  favoritable_type text NOT NULL CHECK (favoritable_type IN ('participant', 'group', 'category')),
+  favoritable_id bigint NOT NULL, created_at bigint NOT NULL, UNIQUE (user_id, favoritable_type, favoritable_id));
+-- One-time emailed links (password reset, account deletion): only the token's SHA-256; a new link replaces the last.
+CREATE TABLE user_links (
+  user_id bigint NOT NULL, purpose text NOT NULL CHECK (purpose IN ('reset', 'delete')), token_hash text NOT NULL,
+  expires_at bigint NOT NULL, PRIMARY KEY (user_id, purpose));
+-- Codes issued by the social stand-in pages (/__social/...): one-time, short-lived, bound to their redirect_uri.
+CREATE TABLE social_codes (
+  code_hash text PRIMARY KEY, channel_id bigint NOT NULL, provider text NOT NULL, email text NOT NULL,
+  first_name text, last_name text, redirect_uri text NOT NULL, expires_at bigint NOT NULL);
+-- Device linking: a TV shows its code; a signed-in viewer links it (user_id). Only the api key that asked for the code
+-- (its SHA-256 here) may poll it and receive the TV's token, once (token_issued).
+CREATE TABLE device_codes (
+  code text PRIMARY KEY, channel_id bigint NOT NULL, api_key_hash text NOT NULL, expires_at bigint NOT NULL,
+  user_id bigint, linked_at bigint, token_issued integer NOT NULL DEFAULT 0);
+-- Every email the server "sends" (GET /__dev/outbox): nothing leaves the machine.
+CREATE TABLE outbox (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, to_email text NOT NULL,
+  subject text NOT NULL, text text NOT NULL, links_json text NOT NULL, sent_at bigint NOT NULL);
+-- Prerolls play media generated by media.ts ('bars', 'zoom'); no categories means every category.
+CREATE TABLE prerolls (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, position integer NOT NULL,
+  name text NOT NULL, media text NOT NULL, weight integer NOT NULL DEFAULT 1, location_id bigint,
+  for_vod integer NOT NULL DEFAULT 0, for_live integer NOT NULL DEFAULT 0);
+CREATE TABLE preroll_categories (
+  preroll_id bigint NOT NULL, category_id bigint NOT NULL, PRIMARY KEY (preroll_id, category_id));
+-- The video-on-demand library (library-seed.ts, library-api.ts): categories of its own, items, and rails (titled,
+-- ordered rows of items). An item's category_id is the sport (an event category), vod_category_id its library
+-- category; asset names its generated image and preview (library-media.ts); duration null means the length of the
+-- test recording it plays. date is YYYY-MM-DD.
+CREATE TABLE vod_categories (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, position integer NOT NULL,
+  name text NOT NULL, alias text);
+CREATE TABLE vod_items (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, position integer NOT NULL,
+  title text NOT NULL, date text, type text NOT NULL CHECK (type IN ('free', 'register', 'paid')),
+  category_id bigint, vod_category_id bigint REFERENCES vod_categories(id), duration integer, asset text,
+  description text);
+CREATE INDEX vod_items_channel_date ON vod_items (channel_id, date);
+CREATE TABLE vod_rails (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, position integer NOT NULL,
+  title text NOT NULL);
+CREATE TABLE vod_rail_items (
+  rail_id bigint NOT NULL, position integer NOT NULL, item_id bigint NOT NULL, PRIMARY KEY (rail_id, position));
+-- Client log entries (POST /api/logs): bounded in size, count and age (maintenance.ts).
+CREATE TABLE logs (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint, received_at bigint NOT NULL, ip text,
+  entry_json text NOT NULL);
+CREATE INDEX logs_received ON logs (received_at);
+CREATE INDEX logs_channel ON logs (channel_id, id);
+-- Shared rate limits (limits.ts): a fixed window's count per limit and client address, the same for every
+-- process. Unlogged: a crash may forget the current windows' counts, which only lets a client start afresh.
+CREATE UNLOGGED TABLE rate_windows (
+  bucket text NOT NULL, key text NOT NULL, window_start bigint NOT NULL, count integer NOT NULL,
+  PRIMARY KEY (bucket, key));
+CREATE INDEX rate_windows_start ON rate_windows (window_start);
+-- Attempts counted in a sliding window (limits.ts): sign-in failures per address and per account, registrations
+-- per address. at is UNIX seconds.
+CREATE TABLE attempts (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, bucket text NOT NULL, key text NOT NULL, at bigint NOT NULL);
+CREATE INDEX attempts_key ON attempts (bucket, key, at);
+CREATE INDEX attempts_at ON attempts (at);
+-- What the channel's analytics service received (analytics-store.ts): at is ms; bytes the body's size; address
+-- the sender's (its quota). Expired by age, in batches.
+CREATE TABLE analytics (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel text NOT NULL, at bigint NOT NULL, kind text NOT NULL,
+  origin text, address text NOT NULL, bytes integer NOT NULL, body text NOT NULL);
+CREATE INDEX analytics_channel ON analytics (channel, at);
+CREATE INDEX analytics_at ON analytics (at);
+CREATE INDEX analytics_address ON analytics (channel, address, at);
+`;
+
+/** Every migration, oldest first; the index + 1 is its version. */
+export const MIGRATIONS: readonly string[] = [SCHEMA];
