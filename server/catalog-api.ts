@@ -12,6 +12,7 @@ import { packageJson, prerollJson, subscriptionJson } from './catalog.js';
 import type { Access } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
 import {
+  eventForStream,
   eventListText,
   eventStatus,
   findEvent,
@@ -84,6 +85,7 @@ export function streamResolver(
   db: ChannelDb,
   library: MediaLibrary,
   clock: () => Clock,
+  origin: () => string,
 ): (stream: string) => Promise<StreamTarget> {
   return async (stream) => {
     const [, kind, id] = /^(?:(vod|dl)-)?(\d+)$/.exec(stream) ?? [];
@@ -92,23 +94,22 @@ export function streamResolver(
         ? { kind: 'vod', asset: library.main }
         : { kind: 'refused', status: 404, message: 'Video not found.' };
     }
-    const row = id
-      ? await db.get('SELECT name, start_offset, duration, has_recording, is_geo_blocked FROM events WHERE id = ?', [
-          Number(id),
-        ])
-      : undefined;
-    if (!row) return { kind: 'refused', status: 404, message: 'Stream not found.' };
-    if (row.is_geo_blocked) return { kind: 'refused', status: 403, message: GEO_BLOCKED };
+    // Every playlist and segment of every viewer asks this: the events' cached form answers, not the database.
+    const event = id ? await eventForStream(db, Number(id), clock(), origin()) : undefined;
+    if (!event) return { kind: 'refused', status: 404, message: 'Stream not found.' };
+    if (event.geoBlocked) return { kind: 'refused', status: 403, message: GEO_BLOCKED };
     const { anchor, now } = clock();
-    const start = anchor + Number(row.start_offset);
-    const finished = now >= start + Number(row.duration);
+    const start = anchor + event.start;
+    const finished = now >= start + event.duration;
     if (now < start) return { kind: 'refused', status: 404, message: 'The stream has not started yet.' };
-    if (finished && !row.has_recording)
+    if (finished && !event.hasRecording)
       return { kind: 'refused', status: 404, message: 'This event has no recording.' };
-    if (kind === 'dl')
+    if (kind === 'dl') {
+      const row = await db.get('SELECT name FROM events WHERE id = ?', [event.id]);
       return finished
-        ? { kind: 'download', filename: downloadName(String(row.name)) }
+        ? { kind: 'download', filename: downloadName(String(row?.name ?? 'event')) }
         : { kind: 'refused', status: 404, message: 'The event has not finished.' };
+    }
     return finished
       ? { kind: 'vod', asset: library.main }
       : { kind: 'live', asset: library.main, startMs: start * 1000 };

@@ -559,6 +559,16 @@ export async function listEvents(
   return (await listEventsJson(db, channelId, filter, view)).events.map((text) => JSON.parse(text) as EventJson);
 }
 
+/** One event of any channel (cached form), or undefined: what a signed stream id names (its grant says whose). */
+export async function eventForStream(
+  db: ChannelDb,
+  id: number,
+  clock: Clock,
+  origin: string,
+): Promise<CachedEvent | undefined> {
+  return (await cachedEvents(db, [id], clock, origin)).get(id);
+}
+
 /** One event of the channel (cached form), or undefined. */
 export async function findEvent(
   db: ChannelDb,

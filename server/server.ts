@@ -279,7 +279,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return String((await db.get('SELECT value FROM meta WHERE key = ?', [name]))!.value);
   };
   const clipStream = clipStreams(db, clipJobs);
-  const eventStream = streamResolver(db, library, clock);
+  const eventStream = streamResolver(db, library, clock, () => origins.bundle);
   const mediaServer = new MediaServer({
     library,
     secret: await secret('media_secret'),
