@@ -2,10 +2,11 @@
 // 1. the elements as ES modules: dist/chunks/<name>-<hash>.js, every file named by its content (each tag's root,
 //    React and the shared session in one shared chunk, the lazy parts), and dist/index.js, the npm entry with
 //    configure();
-// 2. the loader, a classic IIFE script with no imports, so it runs plain, async, defer or as type="module", written
+// 2. the early video's module, dist/chunks/early-video-<hash>.js, self-contained;
+// 3. the loader, a classic IIFE script with no imports, so it runs plain, async, defer or as type="module", written
 //    twice: dist/channel-elements@<version>.js (the release's own URL, never changed) and dist/channel-elements.js
-//    (the "latest" alias pages may use). It carries the integrity hash of every chunk of build 1 (dist/integrity.json
-//    lists them with the loader's own).
+//    (the "latest" alias pages may use). It carries the name and hash of the integrity table of builds 1 and 2
+//    (chunks/integrity-<hash>.json; dist/integrity.json lists every chunk with the loader's own).
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
@@ -38,7 +39,9 @@ const plugins = () => [
 const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile', 'channel-app'];
 
 /** The chunks of the elements build with their integrity hashes, for the loader build (which runs after it). */
-const chunks = integrityTable(TAGS);
+const chunks = integrityTable(TAGS, ['early-video']);
+/** The table's own file (`chunks/integrity-<hash>.json`) and sha384, written once both chunk builds are done. */
+let table;
 
 /**
  * One shared chunk, `session`, for what every element needs: React, the session (stores, API client, contract,
@@ -96,6 +99,14 @@ export default [
     preserveEntrySignatures: 'exports-only',
     plugins: [...plugins(), verifiedDynamicImports(), chunks.plugin],
   },
+  // 2. The early video (src/loader/early-video.ts): one self-contained module, fetched by the loader through the table
+  // only when an autoplaying muted player is on the page, so the loader itself stays small.
+  {
+    input: { 'early-video': 'src/loader/early-video.ts' },
+    output: { dir: 'dist', format: 'es', sourcemap: true, entryFileNames: 'chunks/[name]-[hash].js' },
+    preserveEntrySignatures: 'exports-only',
+    plugins: [...plugins(), chunks.plugin],
+  },
   {
     input: 'src/loader/script.ts',
     output: [
@@ -107,7 +118,7 @@ export default [
       replace({
         preventAssignment: true,
         delimiters: ['', ''],
-        values: { __CHUNK_INTEGRITY__: () => JSON.stringify(chunks.table()) },
+        values: { __CHUNK_TABLE__: () => JSON.stringify((table ??= chunks.writeTable('dist'))) },
       }),
       ...plugins(),
       writeIntegrityJson(chunks, version),

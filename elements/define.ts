@@ -9,7 +9,7 @@
  */
 import r2wc from '@r2wc/react-to-web-component';
 import type { ComponentType } from 'react';
-import { EARLY_ROOT, EARLY_VIDEO_ATTR } from '../src/loader/early-video.js';
+import { EARLY_ROOT, EARLY_VIDEO_ATTR } from '../src/loader/early-protocol.js';
 
 const PROPS = Symbol.for('r2wc.props');
 const RENDER = Symbol.for('r2wc.render');

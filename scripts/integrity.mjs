@@ -1,8 +1,9 @@
 /**
  * Subresource Integrity for the bundle (rollup plugins of rollup.config.mjs). The elements build names every chunk by
- * its content and records, once the files are written, each chunk's sha384 and the chunks it imports statically;
- * the loader build embeds that table (`__CHUNK_INTEGRITY__`, read by src/loader/integrity.ts) and writes
- * dist/integrity.json: the release's version, the versioned loader's own `integrity` value (what a page puts on its
+ * its content and records, once the files are written, each chunk's sha384 and the chunks it imports statically (the
+ * early-video build adds its one module). That table is written beside the chunks as a file named by its content
+ * (`chunks/integrity-<hash>.json`, cached for good like them); the loader build embeds only that file's name and sha384
+ * (`__CHUNK_TABLE__`, read by src/loader/integrity.ts), which keeps the loader small, and writes dist/integrity.json: the release's version, the versioned loader's own `integrity` value (what a page puts on its
  * script tag) and every chunk's, the inventory a payment page's script policy asks for.
  *
  * A chunk's dynamic imports (a site page, hls.js, a language's texts) are rendered as a call to the loader's verifier
@@ -10,7 +11,7 @@
  * by the host's own tools) the call is absent and the import runs as written, a literal path a bundler can follow.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** The registered symbol under which the loader installs its verifier (src/loader/integrity.ts VERIFY_HOOK). */
@@ -42,10 +43,12 @@ export function verifiedDynamicImports() {
 
 /**
  * The elements build's chunks: `plugin` records them (names and static imports when the bundle is generated, hashes
- * once it is written); `table()` is what the loader embeds: `{ t: { tag: index }, c: [[file, sha384, [imports]]] }`,
- * files under chunks/ sorted by name, imports as indexes into `c`.
+ * once it is written), and so does `plugin` in any later build of one more module fetched through the table (the
+ * early video: its entry's name is a key of `t` like a tag's); `table()` is the table the loader fetches:
+ * `{ t: { tag: index }, c: [[file, sha384, [imports]]] }`, files under chunks/ sorted by name, imports as indexes
+ * into `c`. `writeTable(dir)` writes it as `chunks/integrity-<hash>.json` and answers `[file, sha384]`.
  */
-export function integrityTable(tags) {
+export function integrityTable(tags, extras = []) {
   /** file (under chunks/) -> its static imports (files under chunks/) */
   const imports = new Map();
   /** tag -> its root's file */
@@ -60,7 +63,7 @@ export function integrityTable(tags) {
         for (const chunk of Object.values(bundle)) {
           if (chunk.type !== 'chunk' || !chunk.fileName.startsWith('chunks/')) continue;
           imports.set(under(chunk.fileName), chunk.imports.filter((f) => f.startsWith('chunks/')).map(under));
-          if (chunk.isEntry && tags.includes(chunk.name)) entries[chunk.name] = under(chunk.fileName);
+          if (chunk.isEntry && [...tags, ...extras].includes(chunk.name)) entries[chunk.name] = under(chunk.fileName);
         }
       },
       writeBundle(options) {
@@ -71,13 +74,23 @@ export function integrityTable(tags) {
     table() {
       const files = [...imports.keys()].sort();
       const index = new Map(files.map((file, i) => [file, i]));
-      const missing = tags.filter((tag) => !entries[tag]);
+      const names = [...tags, ...extras];
+      const missing = names.filter((name) => !entries[name]);
       if (missing.length || hashes.size !== files.length)
         throw new Error(`integrity: the elements build did not record ${missing.join(', ') || 'every chunk'}`);
       return {
-        t: Object.fromEntries(tags.map((tag) => [tag, index.get(entries[tag])])),
+        t: Object.fromEntries(names.map((name) => [name, index.get(entries[name])])),
         c: files.map((file) => [file, hashes.get(file), imports.get(file).map((f) => index.get(f))]),
       };
+    },
+    writeTable(dir) {
+      const bytes = JSON.stringify(this.table());
+      // Named by its content, as the chunks are: a name holds the same bytes for as long as it exists.
+      const name = createHash('sha256').update(bytes).digest('base64url').slice(0, 8);
+      const file = `integrity-${name}.json`;
+      mkdirSync(join(dir, 'chunks'), { recursive: true });
+      writeFileSync(join(dir, 'chunks', file), bytes);
+      return [file, createHash('sha384').update(bytes).digest('base64')];
     },
     /** Each tag's root (`chunks/…`), for dist/integrity.json. */
     tags() {

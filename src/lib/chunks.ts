@@ -13,44 +13,41 @@ export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
  * the build wrote into the loader (src/loader/integrity.ts), so the browser refused to run it.
  */
 export class ChunkIntegrityError extends Error {
-  override readonly name = 'ChunkIntegrityError';
-  constructor(
-    /** The file (`chunks/…`, or the URL of a file the loader does not list). */
-    readonly file: string,
-    /** What the loader expected (`sha384-…`); none for a file its build does not list. */
-    readonly expected?: string,
-    /** What arrived, when the browser could tell (`sha384-…`). */
-    readonly actual?: string,
-  ) {
+  /**
+   * `file`: `chunks/…`, or the URL of a file the loader does not list; `expected`: the loader's `sha384-…`, none for
+   * a file its build does not list. (Said in the message only: the loader carries this class, every byte counts.)
+   */
+  constructor(file: string, expected?: string) {
     super(
       expected
-        ? `${file} does not match its integrity hash (expected ${expected}${actual ? `, got ${actual}` : ''}), so the browser refused to run it`
+        ? `${file} does not match its integrity hash (expected ${expected}), so the browser refused to run it`
         : `${file} is not a chunk of this loader\u2019s build, so it was not run`,
     );
+    this.name = 'ChunkIntegrityError';
   }
 }
 
 /** A chunk that did not load: it failed, it was refused (integrity), or it did not arrive in time. */
 export class ChunkLoadError extends Error {
-  override readonly name = 'ChunkLoadError';
+  // Fields declared and assigned (not class fields): the loader carries this class, and every byte of it counts.
+  /** It did not arrive within CHUNK_LOAD_TIMEOUT_MS (rather than failing). */
+  declare readonly timedOut: boolean;
   /**
    * It arrived but failed its integrity check (a ChunkIntegrityError, told by its name: the loader's copy of the
    * class is another bundle's).
    */
-  readonly refused: boolean;
-  constructor(
-    /** What was loading: a tag, a page, a vendor (`hls.js`). */
-    readonly chunk: string,
-    /** It did not arrive within CHUNK_LOAD_TIMEOUT_MS (rather than failing). */
-    readonly timedOut: boolean,
-    override readonly cause?: unknown,
-  ) {
+  declare readonly refused: boolean;
+  /** `chunk`: what was loading (a tag, a page, a vendor: `hls.js`), named in the message. */
+  constructor(chunk: string, timedOut: boolean, cause?: unknown) {
     const refused = (cause as Error | undefined)?.name === 'ChunkIntegrityError';
     super(
       timedOut
         ? `the code of ${chunk} did not arrive within ${CHUNK_LOAD_TIMEOUT_MS / 1000} s`
         : `the code of ${chunk} ${refused ? 'was refused' : 'could not be loaded'}${cause instanceof Error ? ` (${cause.message})` : ''}`,
     );
+    this.name = 'ChunkLoadError';
+    this.timedOut = timedOut;
+    this.cause = cause;
     this.refused = refused;
   }
 }
@@ -61,11 +58,6 @@ export interface ChunkTimers {
   clearTimeout(id: unknown): void;
 }
 
-const realTimers: ChunkTimers = {
-  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-  clearTimeout: (id) => globalThis.clearTimeout(id as number),
-};
-
 /**
  * `load` as it arrives, or a ChunkLoadError naming `chunk` once it fails or takes longer than `ms`. A late arrival
  * after the timeout is ignored.
@@ -73,7 +65,7 @@ const realTimers: ChunkTimers = {
 export function loadChunk<T>(
   chunk: string,
   load: () => Promise<T>,
-  timers: ChunkTimers = realTimers,
+  timers: ChunkTimers = globalThis as unknown as ChunkTimers,
   ms = CHUNK_LOAD_TIMEOUT_MS,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {

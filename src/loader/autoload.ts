@@ -22,7 +22,10 @@ export type Tag = (typeof TAGS)[number];
 export function autoload(load: (tag: Tag) => Promise<unknown>, doc: Document = document): () => void {
   const pending = new Set<Tag>(TAGS);
   const roots = new WeakSet<ShadowRoot>();
-  let observer: MutationObserver | undefined;
+  // Watches the document (below) and each host component's root it enters; `check` is defined further down.
+  const observer = new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) check(node);
+  });
 
   const start = (tag: Tag) => {
     pending.delete(tag);
@@ -41,7 +44,7 @@ export function autoload(load: (tag: Tag) => Promise<unknown>, doc: Document = d
     roots.add(root);
     scan(root);
     shadows(root);
-    observer?.observe(root, { childList: true, subtree: true });
+    observer.observe(root, { childList: true, subtree: true });
   };
   /**
    * A host component's root, now or once the component is defined: a library loaded after its tags are in the
@@ -52,9 +55,8 @@ export function autoload(load: (tag: Tag) => Promise<unknown>, doc: Document = d
     if (TAGS.includes(name as Tag)) return;
     if (el.shadowRoot) return enter(el.shadowRoot);
     if (!name.includes('-')) return;
-    const registry = typeof customElements === 'undefined' ? undefined : customElements;
-    if (!registry || registry.get(name)) return;
-    registry.whenDefined(name).then(
+    if (customElements.get(name)) return;
+    customElements.whenDefined(name).then(
       () => pending.size && el.shadowRoot && enter(el.shadowRoot),
       () => undefined,
     );
@@ -76,13 +78,8 @@ export function autoload(load: (tag: Tag) => Promise<unknown>, doc: Document = d
     }
   };
 
-  if (typeof MutationObserver !== 'undefined') {
-    observer = new MutationObserver((records) => {
-      for (const record of records) for (const node of record.addedNodes) check(node);
-    });
-    observer.observe(doc.documentElement, { childList: true, subtree: true });
-  }
+  observer.observe(doc.documentElement, { childList: true, subtree: true });
   scan(doc);
   shadows(doc);
-  return () => observer?.disconnect();
+  return () => observer.disconnect();
 }

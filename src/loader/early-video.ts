@@ -18,122 +18,101 @@
  *   nor is the guest (geo); a stream URL of the right kind (http or https);
  * - no preroll can come first (prerolls off in the settings, or an empty list), and no resume position is stored.
  *
- * Dependency-free and small: part of the loader. Any failure here leaves the player to start as it always does.
+ * A module of its own, fetched (verified, like every chunk) only when an autoplaying muted player is on the page
+ * (early-protocol.ts tells); the loader keeps the copies of the answers it reads. Dependency-free. Any failure here
+ * leaves the player to start as it always does.
  */
-import { prerollsStorageKey, resumeStorageKey, tokenStorageKey } from '../lib/api-paths.js';
-import { storedValue, type EarlyAnswer } from './early.js';
+import { prerollsStorageKey, resumeStorageKey } from '../lib/api-paths.js';
+import { storedValue } from './early.js';
+import {
+  EARLY_AT_ATTR,
+  EARLY_CSS,
+  EARLY_FRAME_ATTR,
+  EARLY_ROOT,
+  EARLY_VIDEO_ATTR,
+  preferredEngine,
+  type EarlyData,
+} from './early-protocol.js';
 
-/** Marks a shadow root the loader attached for an early video: the element takes it over once (elements/define.ts). */
-export const EARLY_ROOT = Symbol.for('channel-elements.early-root');
-/** The attribute of the loader's video in a player's shadow root, until the stage adopts it. */
-export const EARLY_VIDEO_ATTR = 'data-channel-early';
-/** When the early video was set and when it showed its first frame (ms since the epoch): its analytics. */
-export const EARLY_AT_ATTR = 'data-channel-early-at';
-export const EARLY_FRAME_ATTR = 'data-channel-early-frame';
 /** The start-up answers an early video needs must all be in within this time (ms), or there is none. */
 export const EARLY_DECISION_MS = 800;
 /** The chunks are fetched anyway when the early video has shown no frame this long after it was set (ms). */
 export const EARLY_FRAME_WAIT_MS = 1_200;
 
-/** The loader's sheet for an early shadow root (the player's own styles repeat it once they are adopted). */
-export const EARLY_CSS = `:host{display:block}:host>video[${EARLY_VIDEO_ATTR}]{display:block;width:100%;aspect-ratio:16/9;background:#000}:host>video[${EARLY_VIDEO_ATTR}]~*{display:none!important}`;
-
 const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+
+/** A boolean attribute as the player reads it: present and not "false". */
 const attr = (el: Element, name: string) => {
   const v = el.getAttribute(name);
   return v !== null && v.trim().toLowerCase() !== 'false';
 };
 
-/** The `data` of an answer, read from a copy made the moment it arrived (the client takes the original). */
-const dataOf = (answer: Promise<Response> | undefined): Promise<unknown> =>
-  answer
-    ? answer
-        .then((r) => (r.ok ? r.clone().json() : undefined))
-        .then((body: { data?: unknown } | undefined) => body?.data)
-    : Promise.resolve(undefined);
-
 /**
- * Collects the answers of `sendEarly` (pass `watch` as its `watch`), and `start`s an early video in each player for
- * which they say so. `start` resolves once the tag's chunks may be fetched: at the early video's first frame, or at
- * once when there is none to wait for.
+ * Starts an early video in each of `players` for which the tag asks (autoplaying and muted, not rendered yet, not
+ * asking for hls.js) and the start-up answers (`data`) say so, within EARLY_DECISION_MS of `since` (ms since the
+ * epoch: when the loader met the player). The loader has checked the rest (early-protocol.ts `mayStartEarly`).
+ * Resolves once the tag's chunks may be fetched: at the early videos' first frames, or at once when there is none to
+ * wait for.
  */
-export function earlyVideos(channelKey: string): {
-  watch(name: EarlyAnswer, answer: Promise<Response>): void;
-  start(players: Element[], sending: Promise<void>): Promise<void>;
-} {
-  const answers = new Map<EarlyAnswer, Promise<unknown>>();
-  return {
-    watch(name, answer) {
-      // Attached at once: the copy is made before the client's code can take the answer.
-      answers.set(
-        name,
-        dataOf(answer).catch(() => undefined),
+export function startEarlyVideos(
+  channelKey: string,
+  found: Element[],
+  data: EarlyData,
+  since = Date.now(),
+): Promise<void> {
+  const players = found.filter(
+    (p) => attr(p, 'autoplay') && attr(p, 'muted') && !p.shadowRoot && preferredEngine(p) !== 'mse',
+  );
+  const mse = 'MediaSource' in window || 'ManagedMediaSource' in window;
+  const resumed = storedValue(resumeStorageKey(channelKey))?.v;
+  const stored = storedValue(prerollsStorageKey(channelKey));
+  const noPreroll = Promise.all([data('settings'), stored ? stored.v : data('prerolls')]).then(([settings, list]) => {
+    const prerolls = (settings as { prerolls?: { enabled?: unknown } } | undefined)?.prerolls;
+    // Off as the settings' schema reads it (a flag): false, 0, '0' or 'false'; anything else is not a no.
+    const off = [false, 0, '0', 'false'].includes(prerolls?.enabled as never);
+    return off || (Array.isArray(list) && list.length === 0);
+  });
+  const open = data('geo').then(
+    (geo) => !!geo && typeof geo === 'object' && !truthy((geo as { is_geo_blocked?: unknown }).is_geo_blocked),
+  );
+  // Answers that take longer than this leave the player to start as usual: its code is not held for them.
+  let late = false;
+  const deadline = new Promise<undefined>((resolve) =>
+    setTimeout(
+      () => {
+        late = true;
+        resolve(undefined);
+      },
+      Math.max(0, since + EARLY_DECISION_MS - Date.now()),
+    ),
+  );
+  return Promise.all(
+    players.map((player) => {
+      const id = player.getAttribute('event-id')!.trim();
+      // Resume positions are kept under the event's id as the API spells it (no leading zeros).
+      if (resumed && typeof resumed === 'object' && String(Number(id)) in resumed) return undefined;
+      const decision = new Promise<string | undefined>((resolve) => {
+        // The first answer that rules it out decides at once: the player's code is not held for the others.
+        const unless = (ok: boolean) => ok || resolve(undefined);
+        void noPreroll.then(unless);
+        void open.then(unless);
+        const mseLive = mse && preferredEngine(player) !== 'native';
+        void data(`event:${id}`).then((event) => unless(playableUrl(event, mseLive) !== undefined));
+        void Promise.all([data(`event:${id}`), noPreroll, open]).then(([event, none, unblocked]) =>
+          resolve(none && unblocked ? playableUrl(event, mseLive) : undefined),
+        );
+      });
+      return Promise.race([decision, deadline]).then((url) =>
+        // Not too late, and the player not defined meanwhile (another copy of the bundle) nor removed.
+        url && !late && player.isConnected && !player.shadowRoot && !customElements.get(player.localName)
+          ? play(player, url)
+          : undefined,
       );
-    },
-    start(players, sending) {
-      const guest = storedValue(tokenStorageKey(channelKey)) === undefined;
-      const native = document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== '';
-      const mse = 'MediaSource' in window || 'ManagedMediaSource' in window;
-      // `prefer-playback="mse"` asks for hls.js; any other value is the default or ignored (as the player reads it).
-      const engine = (p: Element) => p.getAttribute('prefer-playback')?.trim().toLowerCase();
-      const wanted = players.filter(
-        (p) => attr(p, 'autoplay') && attr(p, 'muted') && !p.shadowRoot && engine(p) !== 'mse',
-      );
-      if (!guest || !native || !wanted.length || typeof Element.prototype.attachShadow !== 'function') {
-        return Promise.resolve();
-      }
-      // An answer once every request has gone out (sendEarly settles then); undefined if it was never asked.
-      const data = (name: EarlyAnswer) => answers.get(name) ?? sending.then(() => answers.get(name));
-      const resumed = storedValue(resumeStorageKey(channelKey))?.v;
-      const stored = storedValue(prerollsStorageKey(channelKey));
-      const noPreroll = Promise.all([data('settings'), stored ? stored.v : data('prerolls')]).then(
-        ([settings, list]) => {
-          const prerolls = (settings as { prerolls?: { enabled?: unknown } } | undefined)?.prerolls;
-          // Off as the settings' schema reads it (a flag): false, 0, '0' or 'false'; anything else is not a no.
-          const off = [false, 0, '0', 'false'].includes(prerolls?.enabled as never);
-          return off || (Array.isArray(list) && list.length === 0);
-        },
-      );
-      const open = data('geo').then(
-        (geo) => !!geo && typeof geo === 'object' && !truthy((geo as { is_geo_blocked?: unknown }).is_geo_blocked),
-      );
-      // Answers that take longer than this leave the player to start as usual: its code is not held for them.
-      let late = false;
-      const deadline = new Promise<undefined>((resolve) =>
-        setTimeout(() => {
-          late = true;
-          resolve(undefined);
-        }, EARLY_DECISION_MS),
-      );
-      return Promise.all(
-        wanted.map((player) => {
-          const id = player.getAttribute('event-id')!.trim();
-          // Resume positions are kept under the event's id as the API spells it (no leading zeros).
-          if (resumed && typeof resumed === 'object' && String(Number(id)) in resumed) return undefined;
-          const decision = new Promise<string | undefined>((resolve) => {
-            // The first answer that rules it out decides at once: the player's code is not held for the others.
-            const unless = (ok: boolean) => ok || resolve(undefined);
-            void noPreroll.then(unless);
-            void open.then(unless);
-            const mseLive = mse && engine(player) !== 'native';
-            void data(`event:${id}`).then((event) => unless(playableUrl(event, mseLive) !== undefined));
-            void Promise.all([data(`event:${id}`), noPreroll, open]).then(([event, none, unblocked]) =>
-              resolve(none && unblocked ? playableUrl(event, mseLive) : undefined),
-            );
-          });
-          return Promise.race([decision, deadline]).then((url) =>
-            // Not too late, and the player not defined meanwhile (another copy of the bundle) nor removed.
-            url && !late && player.isConnected && !player.shadowRoot && !customElements.get(player.localName)
-              ? play(player, url)
-              : undefined,
-          );
-        }),
-      ).then(
-        () => undefined,
-        () => undefined,
-      );
-    },
-  };
+    }),
+  ).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /**
@@ -207,32 +186,4 @@ function play(player: Element, url: string): Promise<void> {
     video.addEventListener('loadeddata', framed);
     video.addEventListener('error', done);
   });
-}
-
-/** Stops a video and detaches its source, so the browser fetches nothing more for it. */
-export function stopVideo(video: HTMLVideoElement): void {
-  video.pause();
-  video.removeAttribute('src');
-  video.load();
-}
-
-/** The early video in `player`'s shadow root (a child of the root: the stage has not adopted it), if any. */
-export function earlyVideoOf(player: Element): HTMLVideoElement | undefined {
-  const children = player.shadowRoot?.children ?? [];
-  for (const child of children) {
-    if (child instanceof HTMLVideoElement && child.hasAttribute(EARLY_VIDEO_ATTR)) return child;
-  }
-  return undefined;
-}
-
-/**
- * Stops and removes the early video of `player`, if it has one nobody adopted, and lets its light DOM show again
- * (the loader's message when the code could not be had).
- */
-export function dropEarlyVideo(player: Element): void {
-  const video = earlyVideoOf(player);
-  if (!video) return;
-  stopVideo(video);
-  video.remove();
-  if (!customElements.get(player.localName)) player.shadowRoot!.appendChild(document.createElement('slot'));
 }

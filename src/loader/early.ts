@@ -31,7 +31,6 @@ import {
   tokenStorageKey,
 } from '../lib/api-paths.js';
 import { entryValue } from '../lib/storage.js';
-import { toJson } from '../lib/json.js';
 
 // The wire names written as literals (smaller than computed keys) but checked against the shared constants.
 type WithChannelKey<T> = Record<typeof CHANNEL_KEY_PARAM, T>;
@@ -115,7 +114,7 @@ export function sendEarly(
   apiUrl: string,
   keysUrl: string,
   events: string[] = [],
-  watch?: (name: EarlyAnswer, answer: Promise<Response>) => void,
+  watch: (name: EarlyAnswer, answer: Promise<Response>) => void = () => undefined,
 ): Promise<void> {
   const map = earlyMap();
   const token = stored(tokenStorageKey(channelKey));
@@ -129,8 +128,6 @@ export function sendEarly(
     map.set(requestKey(method, url, body), answer);
     return answer;
   };
-  // Every request is sent, watched or not (an optional call `watch?.(…)` would skip its arguments).
-  const seen = (name: EarlyAnswer, answer: Promise<Response>) => watch && watch(name, answer);
   const known = stored(channelKeyStorageKey(channelKey));
   const channel = known
     ? Promise.resolve(known)
@@ -144,11 +141,15 @@ export function sendEarly(
       const query = `?${new URLSearchParams(withKey).toString()}`;
       // The api key first: the players' events wait for it (the rest does not depend on it).
       const known = stored(apiKeyStorageKey(key));
-      const asked = known ? undefined : send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, toJson(withKey));
-      seen('settings', send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`));
+      // The body as the client's toJson writes it: a string alone is never passed to a toJSON a host page added to
+      // the prototypes, so no guard is needed here (and the loader stays small).
+      const asked = known
+        ? undefined
+        : send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, `{"channel_key":${JSON.stringify(key)}}`);
+      watch('settings', send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`));
       // A stored preroll list (kept an hour) is what the client reads: no request then.
       if (events.length && !storedValue(prerollsStorageKey(channelKey)))
-        seen('prerolls', send('GET', `${apiUrl}/${PREROLLS_PATH}${query}`));
+        watch('prerolls', send('GET', `${apiUrl}/${PREROLLS_PATH}${query}`));
       send('GET', `${apiUrl}/${COLORS_PATH}${query}`);
       if (!events.length) return;
       const apiKey = asked
@@ -161,9 +162,9 @@ export function sendEarly(
         const keyed = `?${new URLSearchParams({ api_key: api } satisfies WithApiKey<string>).toString()}`;
         // The session asks for the profile when a sign-in is stored, else for geo.
         if (token) send('GET', `${apiUrl}/${PROFILE_PATH}${keyed}`, undefined, true);
-        else seen('geo', send('GET', `${apiUrl}/${GEO_PATH}${keyed}`));
+        else watch('geo', send('GET', `${apiUrl}/${GEO_PATH}${keyed}`));
         for (const id of events) {
-          seen(
+          watch(
             `event:${id}`,
             send('GET', `${apiUrl}/${EVENTS_PATH}/${encodeURIComponent(id)}${keyed}`, undefined, true),
           );

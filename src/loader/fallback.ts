@@ -5,8 +5,6 @@
  * tries again), the element's shadow root hides it. Dependency-free and small: it is part of the loader.
  */
 
-import { toJson } from '../lib/json.js';
-
 const TEXTS = {
   en: 'This part of the page could not be loaded. Check your connection and reload the page.',
   fr: 'Cette partie de la page n’a pas pu être chargée. Vérifiez votre connexion et rechargez la page.',
@@ -34,6 +32,8 @@ export function showUnloaded(tag: string, lang: string | undefined, refused = fa
   }
 }
 
+const q = (text: string) => JSON.stringify(text);
+
 /**
  * Posts one log entry (the client's shape: date, status 0, service 'chunk', channel, message, request_data, url) to
  * `logUrl`. Never throws.
@@ -45,16 +45,9 @@ export function reportUnloaded(logUrl: string, channel: string, message: string,
       headers: { 'Content-Type': 'application/json' },
       credentials: 'omit',
       keepalive: true,
-      body: toJson({
-        date: new Date().toISOString(),
-        status: 0,
-        service: 'chunk',
-        channel,
-        message,
-        request_data: null,
-        url: chunkUrl,
-        channel_key: channel,
-      }),
+      // Written out rather than JSON.stringify of an object: strings alone are never passed to a toJSON a host page
+      // added to the prototypes (src/lib/json.ts guards objects; the loader stays small without it).
+      body: `{"date":${q(new Date().toISOString())},"status":0,"service":"chunk","channel":${q(channel)},"message":${q(message)},"request_data":null,"url":${q(chunkUrl)},"channel_key":${q(channel)}}`,
     }).catch(() => undefined);
   } catch {
     // Reporting never adds a failure of its own.

@@ -1,7 +1,8 @@
 /**
  * Subresource Integrity for every chunk the loader fetches: the build writes each chunk's sha384 and static imports
- * into the loader (scripts/integrity.mjs), and no chunk runs before it and every module it imports statically are in
- * the browser's module map, verified.
+ * into a table beside the chunks, a file named by its content whose own sha384 is in the loader (scripts/integrity.mjs);
+ * the loader fetches it with that integrity, and no chunk runs before it and every module it imports statically are
+ * in the browser's module map, verified.
  *
  * `import()` takes no integrity, so each chunk is first fetched by a `<link rel="modulepreload" integrity>`: the
  * browser checks the bytes and keeps the module, and the `import()` that follows takes it from the module map
@@ -28,47 +29,65 @@ export interface ChunkTable {
 /** Where the loader installs the verifier the chunks' dynamic imports call: `(specifier, importerUrl) => Promise`. */
 export const VERIFY_HOOK = Symbol.for('channel-elements.verify');
 
-/** Verifies chunks of `table` under `chunkBase` (the loader's `chunks/` URL, with its trailing slash). */
+/** Verifies chunks of the table under `chunkBase` (the loader's `chunks/` URL, with its trailing slash). */
 export interface ChunkVerifier {
-  /** The URL of a tag's root chunk, if the table has it. */
-  tagUrl(tag: string): string | undefined;
+  /** The URL of a tag's root chunk (or of the early video's module); rejects when the table cannot be had. */
+  tagUrl(tag: string): Promise<string>;
   /** Settles once the chunk at `url` and its static imports are in the module map, verified; rejects otherwise. */
   verify(url: string): Promise<void>;
 }
 
-/** What a failed preload was: bytes that do not match (a ChunkIntegrityError), or a fetch that failed. */
-async function diagnose(href: string, file: string, expected: string): Promise<Error> {
-  let response: Response;
-  try {
-    response = await fetch(href, { credentials: 'omit' });
-  } catch {
-    return new Error(`${file} could not be fetched`);
-  }
-  if (!response.ok) return new Error(`${file} answered HTTP ${response.status}`);
-  // The digest needs a secure context; elsewhere an answer that arrived is taken as the refused one.
-  const subtle = globalThis.crypto?.subtle;
-  if (!subtle) return new ChunkIntegrityError(file, expected);
-  const digest = new Uint8Array(await subtle.digest('SHA-384', await response.arrayBuffer()));
-  const actual = `sha384-${btoa(String.fromCharCode(...digest))}`;
-  // The same bytes as the build's: the preload failed for another reason (the connection), not the check.
-  return actual === expected
-    ? new Error(`${file} could not be loaded`)
-    : new ChunkIntegrityError(file, expected, actual);
+/**
+ * What a failed preload was: the file fetched again without the check answers, so its bytes were refused (a
+ * ChunkIntegrityError); else the fetch itself failed. (A connection that fails once and then answers reads as a
+ * refusal: rare, and the smaller loader is worth it.)
+ */
+function diagnose(href: string, file: string, expected: string): Promise<Error> {
+  return fetch(href, { credentials: 'omit' }).then(
+    (response) =>
+      response.ok ? new ChunkIntegrityError(file, expected) : new Error(`${file} answered HTTP ${response.status}`),
+    () => new Error(`${file} could not be fetched`),
+  );
 }
 
 /**
- * A verifier of `table`'s chunks under `chunkBase`, also installed as the chunks' VERIFY_HOOK. Where the browser
- * has no `modulepreload` (Safari before 17, Firefox before 115) chunks cannot be verified: they load as they did
- * before integrity, and the console says so once.
+ * The table at `chunkBase + file`, fetched with its integrity (`sha384`, base64): a table whose bytes differ is
+ * refused like a chunk (a ChunkIntegrityError), so no chunk it names is trusted.
  */
-export function installVerifier(table: ChunkTable, chunkBase: string, doc: Document = document): ChunkVerifier {
-  const index = new Map(table.c.map(([file], i) => [file, i]));
+export function fetchTable(chunkBase: string, [file, sha384]: [string, string]): Promise<ChunkTable> {
+  const href = chunkBase + file;
+  const expected = `sha384-${sha384}`;
+  // Any failure is told as a chunk's is (refused bytes, an HTTP error, no answer): the table is fetched once more.
+  return fetch(href, { integrity: expected, credentials: 'omit' })
+    .then((response) => (response.ok ? response.json() : Promise.reject()))
+    .catch(() => diagnose(href, `chunks/${file}`, expected).then((error) => Promise.reject(error)));
+}
+
+/**
+ * A verifier of the chunks `load()` lists under `chunkBase`, also installed as the chunks' VERIFY_HOOK; `load` is
+ * asked again after a failure (a later insertion of a tag, or Retry). Where the browser has no `modulepreload`
+ * (Safari before 17, Firefox before 115) chunks cannot be verified: they load as they did before integrity, and the
+ * console says so once.
+ */
+export function installVerifier(load: () => Promise<ChunkTable>, chunkBase: string): ChunkVerifier {
+  const doc = document;
+  let tableLoad: Promise<{ table: ChunkTable; index: Map<string, number> }> | undefined;
+  const tabled = () =>
+    (tableLoad ??= load().then(
+      (table) => ({ table, index: new Map(table.c.map(([file], i) => [file, i])) }),
+      (error: unknown) => {
+        tableLoad = undefined;
+        throw error;
+      },
+    ));
+  // Asked for at once: it travels alongside the start-up requests.
+  tabled().catch(() => undefined);
   const loads = new Map<number, Promise<void>>();
   const supported = doc.createElement('link').relList?.supports?.('modulepreload') === true;
   let warned = false;
 
   /** Preloads one chunk with its integrity (once; again after a failure). */
-  const preload = (i: number): Promise<void> => {
+  const preload = (table: ChunkTable, i: number): Promise<void> => {
     let load = loads.get(i);
     if (load) return load;
     const [file, hash] = table.c[i]!;
@@ -84,7 +103,7 @@ export function installVerifier(table: ChunkTable, chunkBase: string, doc: Docum
         link.remove();
         void diagnose(href, `chunks/${file}`, expected).then(reject);
       };
-      (doc.head ?? doc.documentElement).appendChild(link);
+      doc.head.appendChild(link);
     });
     // A later insertion of the tag (or Retry) tries again with a fresh preload.
     load.catch(() => loads.delete(i));
@@ -92,28 +111,26 @@ export function installVerifier(table: ChunkTable, chunkBase: string, doc: Docum
     return load;
   };
 
-  const verify = (url: string): Promise<void> => {
-    const file = url.startsWith(chunkBase) ? url.slice(chunkBase.length) : undefined;
-    const root = file === undefined ? undefined : index.get(file);
-    if (root === undefined) return Promise.reject(new ChunkIntegrityError(url));
-    if (!supported) {
-      if (!warned)
-        console.warn(
-          'channel-elements: this browser has no modulepreload, so the chunks load without their integrity check.',
-        );
-      warned = true;
-      return Promise.resolve();
-    }
-    // The chunk and every module it imports statically, each once.
-    const all = new Set<number>();
-    const walk = (i: number) => {
-      if (all.has(i)) return;
-      all.add(i);
-      for (const j of table.c[i]![2]) walk(j);
-    };
-    walk(root);
-    return Promise.all([...all].map(preload)).then(() => undefined);
-  };
+  const verify = (url: string): Promise<void> =>
+    tabled().then(({ table, index }) => {
+      const file = url.startsWith(chunkBase) ? url.slice(chunkBase.length) : undefined;
+      const root = file === undefined ? undefined : index.get(file);
+      if (root === undefined) return Promise.reject(new ChunkIntegrityError(url));
+      if (!supported) {
+        if (!warned) console.warn('channel-elements: no modulepreload in this browser: chunks load unchecked.');
+        warned = true;
+        return Promise.resolve();
+      }
+      // The chunk and every module it imports statically, each once.
+      const all = new Set<number>();
+      const walk = (i: number) => {
+        if (all.has(i)) return;
+        all.add(i);
+        for (const j of table.c[i]![2]) walk(j);
+      };
+      walk(root);
+      return Promise.all([...all].map((i) => preload(table, i))).then(() => undefined);
+    });
 
   // The chunks' dynamic imports: those of this loader's chunks are verified; anything else is not ours to check.
   Object.defineProperty(globalThis, VERIFY_HOOK, {
@@ -125,10 +142,11 @@ export function installVerifier(table: ChunkTable, chunkBase: string, doc: Docum
   });
 
   return {
-    tagUrl: (tag) => {
-      const i = table.t[tag];
-      return i === undefined ? undefined : chunkBase + table.c[i]![0];
-    },
+    tagUrl: (tag) =>
+      tabled().then(({ table }) => {
+        const i = table.t[tag];
+        return i === undefined ? Promise.reject(new ChunkIntegrityError(tag)) : chunkBase + table.c[i]![0];
+      }),
     verify,
   };
 }

@@ -1,22 +1,25 @@
 /**
  * `channel-elements.js`, the one classic script a page adds (also at its release's own URL,
  * `channel-elements@<version>.js`). It reads its own data attributes, then loads each tag's chunk (relative to this
- * script's URL, never the page's or its <base>) when that tag appears, each chunk verified against the integrity
- * hash the build wrote into this script (integrity.ts).
+ * script's URL, never the page's or its <base>) when that tag appears, each chunk verified against the build's
+ * integrity table, itself verified against the hash the build wrote into this script (integrity.ts).
  * Works with async, defer, plain and type="module"; a second copy on the page does nothing.
  */
 import { autoload, type Tag } from './autoload.js';
 import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 import { sendEarly } from './early.js';
-import { dropEarlyVideo, earlyVideos } from './early-video.js';
+import { dropEarlyVideo, earlyAnswers, mayStartEarly } from './early-protocol.js';
 import { ID_PATTERN } from '../lib/ids.js';
 import { installConsentApi } from '../lib/consent.js';
 import { ChunkLoadError, loadChunk } from '../lib/chunks.js';
 import { reportUnloaded, showUnloaded } from './fallback.js';
-import { installVerifier, type ChunkTable } from './integrity.js';
+import { fetchTable, installVerifier } from './integrity.js';
 
-/** Filled in by the build: every chunk with its integrity hash and static imports, and each tag's root. */
-declare const __CHUNK_INTEGRITY__: ChunkTable;
+/**
+ * Filled in by the build: the file under chunks/ of the integrity table (every chunk with its hash and static
+ * imports, each tag's root) and the table's own sha384.
+ */
+declare const __CHUNK_TABLE__: [string, string];
 
 const GUARD = Symbol.for('channel-elements.loader');
 const w = window as unknown as Record<symbol, unknown>;
@@ -31,24 +34,23 @@ if (!w[GUARD]) {
     document.querySelector('script[src*="channel-elements"]')) as HTMLScriptElement | null;
   const base = script?.src || location.href;
   const data = script?.dataset ?? {};
-  if (!data.channelKey) {
-    console.error(
-      'channel-elements: missing data-channel-key. Add data-channel-key="your-channel-key" to the <script> tag that loads channel-elements.js.',
-    );
-  }
-  const options = {
-    channelKey: data.channelKey,
-    apiUrl: data.apiUrl,
-    keysUrl: data.keysUrl,
-    logUrl: data.logUrl,
-    lang: data.lang,
-    analyticsUrl: data.analyticsUrl,
-    consent: data.consent,
-    partner: data.partner,
-  };
-  const verifier = installVerifier(__CHUNK_INTEGRITY__, new URL('chunks/', base).href);
+  // What the elements' start reads: every data attribute of the tag (a missing channel key is reported there, once).
+  const options = { ...data };
+  const chunkBase = new URL('chunks/', base).href;
+  // The API's and the keys' base URLs, resolved the way the session resolves them.
+  const origin = bundleOrigin(base, location.origin);
+  const apiUrl = baseUrl(data.apiUrl, `${origin}/api`);
+  const keysUrl = baseUrl(data.keysUrl, `${origin}/keys`);
+  const http = /^https?:\/\//i;
+  const verifier = installVerifier(() => fetchTable(chunkBase, __CHUNK_TABLE__), chunkBase);
+  /** A chunk (a tag's root, or the early video's module) by its name in the table, verified, then imported. */
+  const importVerified = <T>(name: string, at?: (url: string) => void) =>
+    verifier.tagUrl(name).then((url) => {
+      at?.(url);
+      return verifier.verify(url).then(() => import(/* webpackIgnore: true */ url) as Promise<T>);
+    });
   let early = false;
-  let videos: { start(players: Element[]): Promise<void> } | undefined;
+  let videos: { start(players: Element[], since: number): Promise<void> } | undefined;
   /** The players on the page with a valid event id (digits only, as the player accepts them). */
   const players = () =>
     [...document.querySelectorAll('channel-player[event-id]')].filter((player) =>
@@ -61,14 +63,22 @@ if (!w[GUARD]) {
     if (!early && data.channelKey) {
       early = true;
       try {
-        const origin = bundleOrigin(base, location.origin);
-        const [apiUrl, keysUrl] = [baseUrl(data.apiUrl, `${origin}/api`), baseUrl(data.keysUrl, `${origin}/keys`)];
-        if (/^https?:\/\//i.test(apiUrl) && /^https?:\/\//i.test(keysUrl)) {
+        if (http.test(apiUrl) && http.test(keysUrl)) {
           const channelKey = data.channelKey.trim();
-          const starter = earlyVideos(channelKey);
+          const answers = earlyAnswers(() => sending);
           const events = players().map((player) => player.getAttribute('event-id')!.trim());
-          const sending = sendEarly(channelKey, apiUrl, keysUrl, events, starter.watch);
-          videos = { start: (found) => starter.start(found, sending) };
+          const sending = sendEarly(channelKey, apiUrl, keysUrl, events, answers.watch);
+          videos = {
+            start(found, since) {
+              // The early video's module is fetched only when it may start something.
+              return mayStartEarly(channelKey, found)
+                ? importVerified<typeof import('./early-video.js')>('early-video').then(
+                    (module) => module.startEarlyVideos(channelKey, found, answers.data, since),
+                    () => undefined,
+                  )
+                : Promise.resolve();
+            },
+          };
         }
       } catch {
         // Nothing here may keep the chunk from loading: the session reports a bad configuration itself.
@@ -77,33 +87,37 @@ if (!w[GUARD]) {
     let gate: Promise<void> | undefined;
     if (tag === 'channel-player' && videos) {
       try {
-        gate = videos.start(players());
+        gate = videos.start(players(), Date.now());
       } catch {
         // As above: the chunk loads as it always has.
       }
     }
     // The chunk is asked for with its shared chunks rather than once it has been parsed (each preloaded with its
     // integrity).
-    const chunkUrl = verifier.tagUrl(tag)!;
+    // What a failure names: the tag's root, or the table when it could not be had.
+    let chunkUrl = chunkBase + __CHUNK_TABLE__[0];
     const fetchChunk = () =>
-      loadChunk(`<${tag}>`, () => verifier.verify(chunkUrl).then(() => import(/* webpackIgnore: true */ chunkUrl)));
+      loadChunk(`<${tag}>`, () =>
+        importVerified<{ start(o: Record<string, string | undefined>, b: string): void }>(
+          tag,
+          (url) => (chunkUrl = url),
+        ),
+      );
     const loaded = (gate ? gate.then(fetchChunk) : fetchChunk()).catch((error: unknown) => {
       // Besides the console line (autoload), a log entry and a message where the element would be (an early
       // video there stops).
-      const origin = bundleOrigin(base, location.origin);
-      const logUrl = data.logUrl?.trim() || `${baseUrl(data.apiUrl, `${origin}/api`)}/logs`;
-      const message = `${(error as Error).message} (${chunkUrl.replace(/[?#].*$/, '')})`;
+      const logUrl = data.logUrl?.trim() || `${apiUrl}/logs`;
+      const message = `${(error as Error).message} (${chunkUrl})`;
       const refused = error instanceof ChunkLoadError && error.refused;
-      if (data.channelKey && /^https?:\/\//i.test(logUrl))
-        reportUnloaded(logUrl, data.channelKey.trim(), message, chunkUrl);
+      if (data.channelKey && http.test(logUrl)) reportUnloaded(logUrl, data.channelKey.trim(), message, chunkUrl);
       for (const element of document.querySelectorAll(tag)) dropEarlyVideo(element);
       showUnloaded(tag, data.lang, refused);
       throw new Error(
         refused
-          ? `${message}. The file was changed after the build, or belongs to another release than this script: serve the chunks/ folder of this script's own build, unchanged.`
-          : `${message}. Check the network (and content blockers), and that the script's URL also serves its chunks/ folder.`,
+          ? `${message}: serve the chunks/ folder of this script's own build, unchanged.`
+          : `${message}: check the network, and that the script's URL serves its chunks/ folder.`,
       );
     });
-    return loaded.then((chunk: { start(o: typeof options, b: string): void }) => chunk.start(options, base));
+    return loaded.then((chunk) => chunk.start(options, base));
   });
 }

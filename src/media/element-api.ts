@@ -11,7 +11,7 @@
  */
 import { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 import type { MediaSession, SessionState } from './session.js';
-import { dropEarlyVideo, earlyVideoOf } from '../loader/early-video.js';
+import { dropEarlyVideo, earlyVideoOf } from '../loader/early-protocol.js';
 
 export { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 

@@ -19,7 +19,7 @@
  */
 import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
-import { stopVideo } from '../loader/early-video.js';
+import { stopVideo } from '../loader/early-protocol.js';
 
 /** What the viewer should see about playback. */
 export type PlaybackState =

@@ -19,7 +19,7 @@ import {
   type Refusal,
 } from './playback.js';
 import { exclusiveSound } from './sound.js';
-import { EARLY_AT_ATTR, EARLY_FRAME_ATTR } from '../loader/early-video.js';
+import { EARLY_AT_ATTR, EARLY_FRAME_ATTR } from '../loader/early-protocol.js';
 
 /** A preroll that shows no frame within this time is skipped (it must never block the main video). */
 export const PREROLL_TIMEOUT_MS = 8_000;

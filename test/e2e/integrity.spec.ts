@@ -48,6 +48,8 @@ test('every chunk runs verified: preloaded with the build’s integrity before i
   const integrityOf = new Map(preloads);
   expect(chunkRequests.some((url) => /\/chunks\/Faq-[\w-]{8}\.js$/.test(url))).toBe(true);
   expect(chunkRequests).toContain(`${BUNDLE_ORIGIN}/${built.tags['channel-app']}`);
+  // No autoplaying muted player here: the early video's module is never fetched.
+  expect(chunkRequests.filter((url) => /\/chunks\/early-video-/.test(url))).toEqual([]);
   for (const url of new Set(chunkRequests)) {
     // Each chunk that was fetched was fetched by its integrity preload, with the build's hash, and never again.
     const path = new URL(url).pathname.slice(1);
@@ -63,7 +65,7 @@ test.describe('a chunk whose bytes were changed', () => {
   // The browser's own line, and ours (one pattern: Playwright reads a two-item option as [value, options]).
   test.use({
     allowConsoleErrors: [
-      /Failed to find a valid digest in the 'integrity' attribute|could not load <channel-(schedule|player)>: Error: the code of <channel-(schedule|player)> was refused/,
+      /Failed to find a valid digest in the 'integrity' attribute|SRI's integrity checks failed|could not load <channel-(schedule|player)>: Error: the code of <channel-(schedule|player)> was refused/,
     ],
   });
 
@@ -103,6 +105,40 @@ test.describe('a chunk whose bytes were changed', () => {
         .toContain('the code of <channel-schedule> was refused');
     });
   }
+
+  test('the table of hashes the loader fetches: nothing it names runs, the message and the log name the table', async ({
+    page,
+    request,
+  }) => {
+    const before = (await chunkLogs(request)).length;
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    const table = /\/chunks\/integrity-[\w-]{8}\.json$/;
+    await page.route(table, async (route) => {
+      // A table that would let a changed chunk through: every hash replaced by another.
+      const response = await route.fetch();
+      await route.fulfill({ response, body: (await response.text()).replace(/"[\w+/]{64}"/g, `"${'A'.repeat(64)}"`) });
+    });
+    const chunks: string[] = [];
+    page.on('request', (r) => /\/chunks\/[^/]+\.js$/.test(r.url()) && chunks.push(r.url()));
+    await page.goto(`${HOST_ORIGIN}/cms.html`);
+    await expect(page.locator('channel-schedule [data-channel-unloaded]')).toHaveText(
+      'This part of the page was blocked: its code did not pass a security check. Please try again later.',
+      { timeout: 10_000 },
+    );
+    // No chunk was even asked for: the table was refused before any of its names was read.
+    expect(chunks).toEqual([]);
+    const ours = errors.find((e) => e.startsWith('channel-elements: could not load <channel-schedule>'));
+    expect(ours).toMatch(/chunks\/integrity-[\w-]{8}\.json does not match its integrity hash \(expected sha384-/);
+    await expect
+      .poll(async () =>
+        (await chunkLogs(request))
+          .slice(before)
+          .map((row) => row.message)
+          .join('\n'),
+      )
+      .toContain('the code of <channel-schedule> was refused');
+  });
 
   test('in French on a French page', async ({ page }) => {
     await page.route(/\/chunks\/session-[\w-]{8}\.js$/, tampered);

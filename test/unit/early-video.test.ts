@@ -6,8 +6,25 @@
  */
 import { expect } from '@open-wc/testing';
 import { prerollsStorageKey, resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../src/lib/api-paths.js';
-import { dropEarlyVideo, EARLY_DECISION_MS, EARLY_VIDEO_ATTR, earlyVideos } from '../../src/loader/early-video.js';
+import { EARLY_DECISION_MS, startEarlyVideos } from '../../src/loader/early-video.js';
+import { dropEarlyVideo, EARLY_VIDEO_ATTR, earlyAnswers, mayStartEarly } from '../../src/loader/early-protocol.js';
 import type { EarlyAnswer } from '../../src/loader/early.js';
+
+/**
+ * What the loader does with a player (src/loader/script.ts): the answers watched as they go out, then, where its
+ * cheap checks allow, the early video's module started on the players.
+ */
+function earlyVideos(channelKey: string) {
+  let sending = Promise.resolve();
+  const answers = earlyAnswers(() => sending);
+  return {
+    watch: answers.watch,
+    async start(players: Element[], sent: Promise<void>) {
+      sending = sent;
+      if (mayStartEarly(channelKey, players)) await startEarlyVideos(channelKey, players, answers.data);
+    },
+  };
+}
 
 const URL_VOD = 'http://127.0.0.1:9/media/7/master.m3u8';
 const URL_LIVE = 'http://127.0.0.1:9/live/7/master.m3u8';

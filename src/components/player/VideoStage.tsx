@@ -12,7 +12,7 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
-import { EARLY_VIDEO_ATTR, stopVideo } from '../../loader/early-video.js';
+import { EARLY_VIDEO_ATTR, stopVideo } from '../../loader/early-protocol.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
