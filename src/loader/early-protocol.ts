@@ -6,6 +6,7 @@
  * Dependency-free and small: part of the loader, and imported by the player's code.
  */
 import { tokenStorageKey } from '../lib/api-paths.js';
+import type { PrerollRule } from '../lib/preroll-rules.js';
 import { storedValue, type EarlyAnswer } from './early.js';
 
 /** Marks a shadow root the loader attached for an early video: the element takes it over once (elements/define.ts). */
@@ -15,6 +16,17 @@ export const EARLY_VIDEO_ATTR = 'data-channel-early';
 /** When the early video was set and when it showed its first frame (ms since the epoch): its analytics. */
 export const EARLY_AT_ATTR = 'data-channel-early-at';
 export const EARLY_FRAME_ATTR = 'data-channel-early-frame';
+/**
+ * The preroll an early video plays, when it plays one rather than the event's stream (a property of the `<video>`
+ * under this registered symbol: the loader's and the player's copies of this module share it).
+ */
+export const EARLY_PREROLL = Symbol.for('channel-elements.early-preroll');
+
+/** The preroll the loader chose and plays in `video`, if it plays one (see EARLY_PREROLL). */
+export function earlyPrerollOf(video: HTMLVideoElement): PrerollRule | undefined {
+  const preroll = (video as unknown as Record<symbol, PrerollRule | undefined>)[EARLY_PREROLL];
+  return preroll && video.getAttribute('src') === preroll.url ? preroll : undefined;
+}
 
 /** The loader's sheet for an early shadow root (the player's own styles repeat it once they are adopted). */
 export const EARLY_CSS = `:host{display:block}:host>video[${EARLY_VIDEO_ATTR}]{display:block;width:100%;aspect-ratio:16/9;background:#000}:host>video[${EARLY_VIDEO_ATTR}]~*{display:none!important}`;

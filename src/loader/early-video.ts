@@ -16,15 +16,23 @@
  *   Extensions, as `playsNatively` decides);
  * - the event plays for a guest now: free, or `has_access`; live or finished with a recording; not geo-blocked,
  *   nor is the guest (geo); a stream URL of the right kind (http or https);
- * - no preroll can come first (prerolls off in the settings, or an empty list), and no resume position is stored.
+ * - no resume position is stored; the preroll list, if prerolls are on, is well formed.
+ *
+ * A preroll is chosen here by the player's own rules (src/lib/preroll-rules.ts: the event's kind, category and
+ * location, `for_live` / `for_vod`, the weights, this visitor's suppressions) and played first; the video carries the
+ * choice (early-protocol.ts `earlyPrerollOf`), and the player adopts it as its one preroll for this view: it counts
+ * it as seen and goes on to the event's stream, never choosing another. With no preroll to show (none fits, all are
+ * suppressed, prerolls off), the event's stream plays early.
  *
  * A module of its own, fetched (verified, like every chunk) only when an autoplaying muted player is on the page
  * (early-protocol.ts tells); the loader keeps the copies of the answers it reads. Dependency-free. Any failure here
  * leaves the player to start as it always does.
  */
 import { prerollsStorageKey, resumeStorageKey } from '../lib/api-paths.js';
+import { pickPreroll, suppressionKey, VISITOR_KEY, type PrerollRule } from '../lib/preroll-rules.js';
 import { storedValue } from './early.js';
 import {
+  EARLY_PREROLL,
   EARLY_AT_ATTR,
   EARLY_CSS,
   EARLY_FRAME_ATTR,
@@ -66,12 +74,14 @@ export function startEarlyVideos(
   const mse = 'MediaSource' in window || 'ManagedMediaSource' in window;
   const resumed = storedValue(resumeStorageKey(channelKey))?.v;
   const stored = storedValue(prerollsStorageKey(channelKey));
-  const noPreroll = Promise.all([data('settings'), stored ? stored.v : data('prerolls')]).then(([settings, list]) => {
-    const prerolls = (settings as { prerolls?: { enabled?: unknown } } | undefined)?.prerolls;
+  // The prerolls a guest could be shown: none when they are off; null when the list is malformed (the player reads
+  // it otherwise: nothing starts early).
+  const prerolls = Promise.all([data('settings'), stored ? stored.v : data('prerolls')]).then(([settings, list]) => {
+    const flags = (settings as { prerolls?: { enabled?: unknown } } | undefined)?.prerolls;
     // Off as the settings' schema reads it (a flag): false, 0, '0' or 'false'; anything else is not a no.
-    const off = [false, 0, '0', 'false'].includes(prerolls?.enabled as never);
-    return off || (Array.isArray(list) && list.length === 0);
+    return [false, 0, '0', 'false'].includes(flags?.enabled as never) ? [] : prerollsFromAnswer(list);
   });
+  const visitor = storedValue(VISITOR_KEY)?.v;
   const open = data('geo').then(
     (geo) => !!geo && typeof geo === 'object' && !truthy((geo as { is_geo_blocked?: unknown }).is_geo_blocked),
   );
@@ -91,21 +101,26 @@ export function startEarlyVideos(
       const id = player.getAttribute('event-id')!.trim();
       // Resume positions are kept under the event's id as the API spells it (no leading zeros).
       if (resumed && typeof resumed === 'object' && String(Number(id)) in resumed) return undefined;
-      const decision = new Promise<string | undefined>((resolve) => {
+      const decision = new Promise<{ url: string; preroll?: PrerollRule | undefined } | undefined>((resolve) => {
         // The first answer that rules it out decides at once: the player's code is not held for the others.
         const unless = (ok: boolean) => ok || resolve(undefined);
-        void noPreroll.then(unless);
+        void prerolls.then((list) => unless(list !== null));
         void open.then(unless);
         const mseLive = mse && preferredEngine(player) !== 'native';
         void data(`event:${id}`).then((event) => unless(playableUrl(event, mseLive) !== undefined));
-        void Promise.all([data(`event:${id}`), noPreroll, open]).then(([event, none, unblocked]) =>
-          resolve(none && unblocked ? playableUrl(event, mseLive) : undefined),
-        );
+        void Promise.all([data(`event:${id}`), prerolls, open]).then(([event, list, unblocked]) => {
+          const url = unblocked && list ? playableUrl(event, mseLive) : undefined;
+          if (!url) return resolve(undefined);
+          const preroll = earlyPreroll(list!, event as Record<string, unknown>, visitor);
+          // A preroll the browser could not be given as it is: the player's own start decides.
+          if (preroll && !isHttp(preroll.url)) return resolve(undefined);
+          resolve({ url: preroll ? preroll.url : url, preroll });
+        });
       });
-      return Promise.race([decision, deadline]).then((url) =>
+      return Promise.race([decision, deadline]).then((start) =>
         // Not too late, and the player not defined meanwhile (another copy of the bundle) nor removed.
-        url && !late && player.isConnected && !player.shadowRoot && !customElements.get(player.localName)
-          ? play(player, url)
+        start && !late && player.isConnected && !player.shadowRoot && !customElements.get(player.localName)
+          ? play(player, start.url, start.preroll)
           : undefined,
       );
     }),
@@ -113,6 +128,86 @@ export function startEarlyVideos(
     () => undefined,
     () => undefined,
   );
+}
+
+/** An http(s) URL. */
+const isHttp = (url: string) => {
+  try {
+    return /^https?:$/.test(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** An id as the contract reads one: a number, or a string of digits. */
+const idOf = (v: unknown): number | undefined =>
+  typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
+/** A flag as the contract reads one (absent: false); undefined when it is not one. */
+const flagOf = (v: unknown): boolean | undefined =>
+  v === undefined ? false : ['boolean', 'number', 'string'].includes(typeof v) ? truthy(v) : undefined;
+const MALFORMED = new Error('malformed');
+const must = <T>(v: T | undefined): T => {
+  if (v === undefined) throw MALFORMED;
+  return v;
+};
+
+/**
+ * A preroll list as the contract's `PrerollList` reads it (numbers for ids, flags as booleans, the defaults), or
+ * null when it would not parse: the player then has no list to agree with. Exported for the agreement test.
+ */
+export function prerollsFromAnswer(raw: unknown): PrerollRule[] | null {
+  if (!Array.isArray(raw)) return null;
+  try {
+    return raw.map((entry: unknown) => {
+      if (!entry || typeof entry !== 'object') throw MALFORMED;
+      const p = entry as Record<string, unknown>;
+      const weight = p.weight === undefined ? 1 : p.weight;
+      const categories = p.event_categories === undefined ? [] : p.event_categories;
+      if (typeof p.url !== 'string' || typeof weight !== 'number' || !Number.isFinite(weight)) throw MALFORMED;
+      if (!Array.isArray(categories)) throw MALFORMED;
+      const preroll: PrerollRule = {
+        id: must(idOf(p.id)),
+        url: p.url,
+        weight,
+        event_categories: categories.map((c: unknown) => must(idOf(c))),
+        for_vod: must(flagOf(p.for_vod)),
+        for_live: must(flagOf(p.for_live)),
+      };
+      // Absent stays absent, as the contract leaves it.
+      if ('location_id' in p)
+        preroll.location_id = p.location_id == null ? (p.location_id as null | undefined) : must(idOf(p.location_id));
+      return preroll;
+    });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The preroll the player would choose for a guest (`visitor`: their stored visitor id, if any) before this event (a
+ * raw answer), by the shared rules, or undefined for none.
+ */
+export function earlyPreroll(
+  prerolls: PrerollRule[],
+  event: Record<string, unknown>,
+  visitor: unknown,
+  random = Math.random(),
+): PrerollRule | undefined {
+  if (!prerolls.length) return undefined;
+  // The player keys suppressions by the event's id as it parsed it (a number), and the visitor's stored id.
+  const eventId = String(idOf(event.id));
+  const viewer = `visitor-${String(visitor)}`;
+  const target = {
+    eventId,
+    live: event.stream_status === 'live',
+    locationId: event.location_id == null ? (event.location_id as null | undefined) : idOf(event.location_id),
+    categoryId:
+      event.event_category_id == null ? (event.event_category_id as null | undefined) : idOf(event.event_category_id),
+  };
+  // A guest without a visitor id yet has seen nothing: no suppression is stored under one.
+  const suppressed = (id: number) =>
+    typeof visitor === 'string' && visitor !== '' && storedValue(suppressionKey(viewer, eventId, id))?.v === true;
+  return pickPreroll(prerolls, target, false, suppressed, random);
 }
 
 /**
@@ -135,19 +230,14 @@ function playableUrl(event: unknown, mse: boolean): string | undefined {
   if (!media.every((m) => m && typeof m === 'object' && typeof m.type === 'string' && typeof m.url === 'string'))
     return undefined;
   const url = media.find((m) => m.type === (live ? 'live' : 'vod'))?.url;
-  if (typeof url !== 'string') return undefined;
-  try {
-    return /^https?:$/.test(new URL(url).protocol) ? url : undefined;
-  } catch {
-    return undefined;
-  }
+  return typeof url === 'string' && isHttp(url) ? url : undefined;
 }
 
 /**
  * Plays `url` in a muted `<video>` in a new shadow root of `player`; resolves at its first frame, at an error, or
  * after EARLY_FRAME_WAIT_MS, whichever comes first.
  */
-function play(player: Element, url: string): Promise<void> {
+function play(player: Element, url: string, preroll: PrerollRule | undefined): Promise<void> {
   const root = player.attachShadow({ mode: 'open' });
   (root as unknown as Record<symbol, boolean>)[EARLY_ROOT] = true;
   if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function') {
@@ -167,6 +257,8 @@ function play(player: Element, url: string): Promise<void> {
   video.preload = 'auto';
   video.src = url;
   video.setAttribute(EARLY_AT_ATTR, String(Date.now()));
+  // The preroll it plays, if it is one: the player adopts it as its choice.
+  if (preroll) (video as unknown as Record<symbol, PrerollRule>)[EARLY_PREROLL] = preroll;
   root.appendChild(video);
   void video.play().catch(() => undefined);
   return new Promise<void>((resolve) => {

@@ -11,7 +11,7 @@
  */
 import { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 import type { MediaSession, SessionState } from './session.js';
-import { dropEarlyVideo, earlyVideoOf } from '../loader/early-protocol.js';
+import { dropEarlyVideo, earlyPrerollOf, earlyVideoOf } from '../loader/early-protocol.js';
 
 export { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 
@@ -44,8 +44,9 @@ export interface MediaHost {
   /** The view shows something that cannot play (a reason for `play()`), or undefined once it can again. */
   unavailable(reason: string | undefined): void;
   /**
-   * The loader's early video in the element's shadow root, if it plays `url` (src/loader/early-video.ts): handed
-   * to the stage that plays `url`, once, so the frame on screen stays and the stream is not loaded twice.
+   * The loader's early video in the element's shadow root, if it plays `url` or the preroll the loader chose for it
+   * (src/loader/early-video.ts): handed to the stage that plays `url`, once, so the frame on screen stays and nothing
+   * is loaded twice.
    */
   takeEarlyVideo?(url: string, start: EarlyStart): HTMLVideoElement | undefined;
   /** Stops and removes the loader's early video if no stage took it (the view shows something else). */
@@ -119,7 +120,7 @@ export class MediaBridge implements MediaHost {
   takeEarlyVideo(url: string, start: EarlyStart): HTMLVideoElement | undefined {
     // Asked again (a render React started over): the same video, until a stage has put it in place.
     const video = earlyVideoOf(this.#host);
-    if (!video || video.getAttribute('src') !== url || video.error) return undefined;
+    if (!video || video.error || (video.getAttribute('src') !== url && !earlyPrerollOf(video))) return undefined;
     // The tag's attributes may have changed before its code came: only a start the stage would make itself.
     if (!start.autoplay || !start.muted || start.prefer === 'mse' || start.startAt !== undefined) return undefined;
     return video;

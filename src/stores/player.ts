@@ -9,6 +9,7 @@
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import { PrerollList, type Event, type Preroll, type Settings, type User, type VodItem } from '../api/contract.js';
+import type { PrerollRule } from '../lib/preroll-rules.js';
 import type { Clip } from '../api/contract.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { loadChunk } from '../lib/chunks.js';
@@ -80,8 +81,12 @@ export interface PlayerStore {
    * with a new URL (undefined when there is none: the refusal stands); false when the refusal stands at once.
    */
   renewStream(refusal: Refusal): Promise<string | undefined> | false;
-  /** The preroll to play before the main video now, if any (and records it as played). */
-  takePreroll(): Promise<Preroll | undefined>;
+  /**
+   * The preroll to play before the main video now, if any (and records it as played). `early`: the preroll the
+   * loader's early video plays already (src/loader/early-video.ts), chosen by the same rules: it is the one, never a
+   * second choice, wherever this viewer may be shown a preroll at all.
+   */
+  takePreroll(early?: PrerollRule): Promise<Preroll | undefined>;
   /** What video analytics report of the channel and the viewer (read at the first frame); undefined unconfigured. */
   analytics():
     | {
@@ -343,21 +348,22 @@ export function createPlayer(): PlayerStore {
       // The same URL again was not re-signed: it would be refused again.
       return reloadStream().then((url) => (url === refusedUrl ? undefined : url));
     },
-    async takePreroll() {
+    async takePreroll(early) {
       const state = $state.get();
       // No advertising before a clip: a few seconds of video someone shared.
       if (state.status !== 'ready' || state.access.kind !== 'play' || state.item.kind === 'clip') return undefined;
       const user = $user.get();
       const noAds = Boolean(user?.capabilities.includes('no_ads'));
       if (noAds || $settings.get()?.prerolls?.enabled === false) return undefined;
-      const list = await prerolls();
       const eventId = `${state.item.kind === 'vod' ? 'vod-' : ''}${state.item.id}`;
       const viewer = user ? `user-${user.id}` : `visitor-${visitorId()}`;
-      const chosen = choosePreroll(
-        list,
-        { eventId, live: state.access.live, locationId: state.item.locationId, categoryId: state.item.categoryId },
-        { key: viewer, noAds },
-      );
+      const chosen =
+        early ??
+        choosePreroll(
+          await prerolls(),
+          { eventId, live: state.access.live, locationId: state.item.locationId, categoryId: state.item.categoryId },
+          { key: viewer, noAds },
+        );
       if (chosen) suppress(viewer, eventId, chosen.id, $settings.get()?.prerolls?.suppression_minutes);
       return chosen;
     },

@@ -4,7 +4,7 @@
 // adopts that very <video>, playing. Where the player would show anything else, nothing starts early.
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { builtBundle, finishedEvents, HOST_ORIGIN } from './helpers';
+import { BUNDLE_ORIGIN, builtBundle, finishedEvents, HOST_ORIGIN } from './helpers';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -177,15 +177,103 @@ test('nothing starts early where the player shows something else: a paywall', as
   await expect(player.locator('video')).toHaveCount(0);
 });
 
-test('nothing starts early where a preroll comes first: the demo channel', async ({ page, request }) => {
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test(`a preroll first (the demo channel): the loader plays the one the player's rules choose, the player adopts it, counts it and goes on to the event (${viewport.name})`, async ({
+    page,
+    request,
+    makeAxeBuilder,
+  }) => {
+    await page.setViewportSize(viewport);
+    const event = (await finishedEvents(request)).find((e) => e.type === 'free' && e.has_recording)!;
+    const log = requestLog(page);
+    let release!: () => void;
+    const ready = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/chunks\/channel-player-[^/]+\.js/, async (route) => {
+      await ready;
+      await proceed(route);
+    });
+    await openWithEarlyVideo(page, `${HOST_ORIGIN}/bench/player-demo.html?event=${event.id}`, log);
+    await markEarlyVideo(page);
+    // The early video plays an advert of the channel's list, not the event's stream.
+    const adUrl = await page.evaluate(() =>
+      document.querySelector('channel-player')!.shadowRoot!.querySelector('video')!.getAttribute('src')!,
+    );
+    const prerolls = (await (await request.get(`${BUNDLE_ORIGIN}/api/prerolls?channel_key=demo`)).json()) as {
+      data: { id: number; url: string }[];
+    };
+    const chosen = prerolls.data.find((p) => p.url === adUrl);
+    expect(chosen, `${adUrl} is one of the channel's prerolls`).toBeTruthy();
+    release();
+
+    // The player came after the advert's stream, and adopted that very video as its preroll: the "Ad" label, the
+    // video never reset, and no second preroll (the advert's playlist asked for once).
+    await page.waitForFunction(() => customElements.get('channel-player'));
+    expect(first(log, playerChunk)).toBeGreaterThan(first(log, (e) => e.kind === 'media'));
+    const player = page.locator('channel-player');
+    await expect(player.locator('[part~="ad-label"]')).toBeVisible();
+    const video = player.locator('[part~="stage"] video');
+    expect(
+      await video.evaluate((v: HTMLVideoElement & Record<string, unknown>) => ({
+        early: v.__early === true,
+        emptied: v.__emptied === true,
+        src: v.getAttribute('src'),
+      })),
+    ).toEqual({ early: true, emptied: false, src: adUrl });
+    // Counted as seen: its suppression is stored for this visitor and event.
+    const stored = await page.evaluate(
+      ([id, preroll]) =>
+        Object.keys(localStorage).filter((k) => k.endsWith(`.${id}.${preroll}`) && k.includes('preroll.visitor-')),
+      [event.id, chosen!.id] as const,
+    );
+    expect(stored).toHaveLength(1);
+    expect((await makeAxeBuilder().analyze()).violations).toEqual([]);
+
+    // Then the event's stream, in the same video: the bar under it.
+    await expect(player.locator('[part~="media-bar"]')).toBeVisible({ timeout: 30_000 });
+    await expect(player.locator('[part~="ad-label"]')).toHaveCount(0);
+    const adRequests = log.filter((e) => e.url.split('?')[0] === adUrl.split('?')[0]);
+    expect(adRequests).toHaveLength(1);
+    const api = log.filter((e) => e.kind === 'api').map((e) => new URL(e.url).pathname);
+    expect(api.filter((p) => p.endsWith('/prerolls'))).toHaveLength(1);
+  });
+}
+
+test('inside the suppression window the event’s own stream starts early (the demo channel)', async ({
+  page,
+  request,
+}) => {
   const event = (await finishedEvents(request)).find((e) => e.type === 'free' && e.has_recording)!;
-  const log = requestLog(page);
-  await page.goto(`${HOST_ORIGIN}/bench/player-demo.html?event=${event.id}`);
+  const url = `${HOST_ORIGIN}/bench/player-demo.html?event=${event.id}`;
+  // A first view: its preroll plays and is counted.
+  await page.goto(url);
   const player = page.locator('channel-player');
-  // The preroll plays first, in the stage's own video; the player's code came before any stream.
   await expect(player.locator('[part~="ad-label"]')).toBeVisible({ timeout: 20_000 });
-  expect(first(log, playerChunk)).toBeGreaterThanOrEqual(0);
-  expect(first(log, playerChunk)).toBeLessThan(first(log, (e) => e.kind === 'media'));
+  // Every preroll of the list suppressed for this visitor and event, as seen ones are.
+  const prerolls = (await (await request.get(`${BUNDLE_ORIGIN}/api/prerolls?channel_key=demo`)).json()) as {
+    data: { id: number }[];
+  };
+  await page.evaluate(
+    ([id, ids]) => {
+      const visitor = (JSON.parse(localStorage.getItem('rudy_visitor')!) as { v: string }).v;
+      for (const preroll of ids)
+        localStorage.setItem(
+          `rudy_preroll.visitor-${visitor}.${id}.${preroll}`,
+          JSON.stringify({ v: true, e: Date.now() + 3_600_000 }),
+        );
+    },
+    [event.id, prerolls.data.map((p) => p.id)] as const,
+  );
+  const log = requestLog(page);
+  await openWithEarlyVideo(page, url, log);
+  const src = await page.evaluate(() =>
+    document.querySelector('channel-player')!.shadowRoot!.querySelector('video')!.getAttribute('src')!,
+  );
+  expect(src).not.toContain('/prerolls/');
+  await expect(player.locator('[part~="media-bar"]')).toBeVisible({ timeout: 20_000 });
+  await expect(player.locator('[part~="ad-label"]')).toHaveCount(0);
 });
 
 test.describe('when the player’s code cannot be had', () => {

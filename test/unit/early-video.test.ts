@@ -1,13 +1,21 @@
 /**
  * The loader's early video (src/loader/early-video.ts): which start-up answers let it start a player's stream before
  * the player's code arrives, and that it never starts where the player would show something else (a paywall, a
- * sign-in, a region message, a preroll, a resumed position, another engine). The stream URLs here do not exist:
+ * sign-in, a region message, a resumed position, another engine), and that where a preroll comes first it plays the one
+ * the player's rules choose. The stream URLs here do not exist:
  * the video fails to load, which ends the wait for its first frame at once; what is checked is whether it was set.
  */
 import { expect } from '@open-wc/testing';
 import { prerollsStorageKey, resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../src/lib/api-paths.js';
 import { EARLY_DECISION_MS, startEarlyVideos } from '../../src/loader/early-video.js';
-import { dropEarlyVideo, EARLY_VIDEO_ATTR, earlyAnswers, mayStartEarly } from '../../src/loader/early-protocol.js';
+import {
+  dropEarlyVideo,
+  EARLY_VIDEO_ATTR,
+  earlyAnswers,
+  earlyPrerollOf,
+  mayStartEarly,
+} from '../../src/loader/early-protocol.js';
+import { suppressionKey } from '../../src/lib/preroll-rules.js';
 import type { EarlyAnswer } from '../../src/loader/early.js';
 
 /**
@@ -126,6 +134,56 @@ describe('the early video', () => {
     expect(video).to.not.equal(null);
   });
 
+  describe('with prerolls', () => {
+    const AD_VOD = 'http://127.0.0.1:9/ads/vod.m3u8';
+    const AD_LIVE = 'http://127.0.0.1:9/ads/live.m3u8';
+    const AD_ELSEWHERE = 'http://127.0.0.1:9/ads/elsewhere.m3u8';
+    // As an API answers: ids as strings, flags as numbers, weights left to their default.
+    const list = [
+      { id: '11', url: AD_LIVE, for_live: 1, for_vod: 0 },
+      { id: '12', url: AD_VOD, for_vod: '1', event_categories: ['3'] },
+      { id: '13', url: AD_ELSEWHERE, for_vod: true, location_id: 99 },
+    ];
+    const categorised = () => answer(event({ event_category_id: '3', location_id: 5 }));
+
+    it('plays the preroll the player’s rules choose first, and hands the choice to the player', async () => {
+      el = player();
+      const video = await run(el, { prerolls: answer(list), 'event:7': categorised() });
+      expect(video?.getAttribute('src')).to.equal(AD_VOD);
+      expect(earlyPrerollOf(video!)).to.deep.include({ id: 12, url: AD_VOD, weight: 1, for_vod: true });
+    });
+
+    it('plays the event’s stream when no preroll fits (another category), and no choice is handed over', async () => {
+      el = player();
+      const video = await run(el, {
+        prerolls: answer(list),
+        'event:7': answer(event({ event_category_id: 4, location_id: 5 })),
+      });
+      expect(video?.getAttribute('src')).to.equal(URL_VOD);
+      expect(earlyPrerollOf(video!)).to.equal(undefined);
+    });
+
+    it('plays the event’s stream inside this visitor’s suppression window for that preroll', async () => {
+      store('visitor', 'v-1');
+      localStorage.setItem(
+        `${STORAGE_PREFIX}${suppressionKey('visitor-v-1', '7', 12)}`,
+        JSON.stringify({ v: true, e: Date.now() + 60_000 }),
+      );
+      el = player();
+      const video = await run(el, { prerolls: answer(list), 'event:7': categorised() });
+      expect(video?.getAttribute('src')).to.equal(URL_VOD);
+    });
+
+    it('reads the preroll list the client stored (an hour) rather than a request', async () => {
+      store(prerollsStorageKey('demo'), [
+        { id: 12, url: AD_VOD, weight: 1, event_categories: [3], for_vod: true, for_live: false },
+      ]);
+      el = player();
+      const video = await run(el, { prerolls: undefined, 'event:7': categorised() });
+      expect(video?.getAttribute('src')).to.equal(AD_VOD);
+    });
+  });
+
   const refusals: [string, Partial<Record<EarlyAnswer, Promise<Response>>>][] = [
     ['a paid event without access (the paywall)', { 'event:7': answer(event({ type: 'paid' })) }],
     ['a registration event (sign in first)', { 'event:7': answer(event({ type: 'register', has_access: true })) }],
@@ -135,7 +193,14 @@ describe('the early video', () => {
     ['a guest whose region is blocked', { geo: answer({ country: 'Elsewhere', is_geo_blocked: '1' }) }],
     ['no geo answer (the player waits for it)', { geo: answer({ message: 'down' }, 500) }],
     ['an event answer that failed', { 'event:7': answer({ message: 'Not found' }, 404) }],
-    ['a preroll that may come first', { prerolls: answer([{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8' }]) }],
+    [
+      'a preroll list that does not parse (the player reads it otherwise)',
+      { prerolls: answer([{ id: 'one', url: 1 }]) },
+    ],
+    [
+      'a preroll that would come first with a URL that is not http(s)',
+      { prerolls: answer([{ id: 1, url: 'javascript:alert(1)', for_vod: true }]) },
+    ],
     [
       'a stream URL that is not http(s)',
       { 'event:7': answer(event({ media: [{ type: 'vod', url: 'javascript:alert(1)' }] })) },
@@ -216,14 +281,14 @@ describe('the early video', () => {
     expect(performance.now() - started).to.be.below(EARLY_DECISION_MS / 2);
   });
 
-  it('decides at the first answer that rules it out: a preroll list does not wait for the event', async () => {
+  it('decides at the first answer that rules it out: a malformed preroll list does not wait for the event', async () => {
     el = player();
     const started = performance.now();
     const never = new Promise<Response>(() => undefined);
     const video = await run(el, {
       'event:7': never,
       geo: never,
-      prerolls: answer([{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8' }]),
+      prerolls: answer([{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8', weight: 'heavy' }]),
     });
     expect(video).to.equal(null);
     expect(performance.now() - started).to.be.below(EARLY_DECISION_MS / 2);

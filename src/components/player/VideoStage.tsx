@@ -12,7 +12,7 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
-import { EARLY_VIDEO_ATTR, stopVideo } from '../../loader/early-protocol.js';
+import { EARLY_VIDEO_ATTR, earlyPrerollOf, stopVideo } from '../../loader/early-protocol.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -86,7 +86,8 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       ...source,
       startAt: resumedAt,
       info: { streamId: props.streamId, streamType: live ? 'live' : 'vod', title: props.title },
-      takePreroll: store.takePreroll,
+      // An early video that plays the loader's preroll: that one is this view's preroll, counted as seen.
+      takePreroll: () => store.takePreroll(early ? earlyPrerollOf(early) : undefined),
       renewStream: store.renewStream,
       reloadStream: store.reloadStream,
       analytics: store.analytics,
