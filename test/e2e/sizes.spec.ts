@@ -1,0 +1,175 @@
+// Size budgets (a check, not a timed test: which files a page needs is fixed by the build). Each page is loaded from
+// the CMS host (another origin) in a fresh context, and what it asked of the bundle's origin (our JavaScript and
+// the chunks' integrity table) before its first content is weighed as gzip level 9 of the bytes served:
+// - the loader alone: at most 4 KB;
+// - a page with only <channel-schedule>, until its first event card: at most 100 KB;
+// - <channel-player autoplay muted> until its first video frame, on the bench channel (no preroll) and the demo
+//   channel (a guest's preroll first): at most 100 KB each;
+// - the whole site (<channel-app>), until the home page's first slide or event card: at most 110 KB.
+// The schedule-only page and the site's home are not there yet (issue 30): until they are, the build fails past their
+// size today (the ceiling), lowered with every cut, so nothing grows meanwhile. The table of every set is printed;
+// the timings are in `npm run bench`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { BUNDLE_ORIGIN, finishedEvents, HOST_ORIGIN } from './helpers';
+
+const KB = 1024;
+const gz = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
+
+/** A page script: `window.__done` is set once `probe` (evaluated each frame) says the first content is there. */
+const until = (probe: string) => `{
+  const deep = (root, selector) => {
+    const found = root.querySelector(selector);
+    if (found) return found;
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const f = deep(el.shadowRoot, selector); if (f) return f; }
+    return null;
+  };
+  const look = () => { if (${probe}) window.__done = true; else requestAnimationFrame(look); };
+  requestAnimationFrame(look);
+}`;
+/** The first match of `selector` inside the shadow root of `tag` (an event card, a slide), at any depth. */
+const content = (tag: string, selector: string) =>
+  until(
+    `(() => { const root = document.querySelector(${JSON.stringify(tag)})?.shadowRoot; return root && deep(root, ${JSON.stringify(selector)}); })()`,
+  );
+/** The first video frame shown by the player (the early video's, the preroll's or the stream's). */
+const FIRST_FRAME = `{
+  window.__frame = false;
+  const watch = () => {
+    const video = document.querySelector('channel-player')?.shadowRoot?.querySelector('video');
+    if (video && !video.__watched) {
+      video.__watched = true;
+      video.requestVideoFrameCallback(() => (window.__frame = true));
+    }
+    if (!window.__frame) requestAnimationFrame(watch);
+  };
+  requestAnimationFrame(watch);
+}
+${until('window.__frame')}`;
+
+interface Weighed {
+  files: { file: string; gz: number }[];
+  total: number;
+}
+
+/**
+ * Loads `url` in a fresh context and weighs what it asked of the bundle's origin before `probe` said done; `retry`
+ * loads it again (three times at most) while the set it weighed says so.
+ */
+async function weigh(
+  browser: Browser,
+  url: string,
+  probe: string,
+  retry: (set: Weighed) => boolean = () => false,
+): Promise<Weighed> {
+  for (let attempt = 1; ; attempt++) {
+    const set = await weighOnce(browser, url, probe);
+    if (attempt >= 3 || !retry(set)) return set;
+  }
+}
+
+async function weighOnce(browser: Browser, url: string, probe: string): Promise<Weighed> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  let done = false;
+  const asked: Promise<{ file: string; gz: number } | undefined>[] = [];
+  page.on('request', (request) => {
+    const address = new URL(request.url());
+    // The bundle's own files: the loader, the chunks and their table (not the dev stand-ins the server also has).
+    if (done || address.origin !== BUNDLE_ORIGIN) return;
+    if (!/^\/(channel-elements(@[\w.-]+)?\.js|chunks\/[^/]+\.(js|json))$/.test(address.pathname)) return;
+    asked.push(
+      request.response().then(async (response) => {
+        const body = await response?.body().catch(() => undefined);
+        return body ? { file: address.pathname.slice(1), gz: gz(body) } : undefined;
+      }),
+    );
+  });
+  await page.addInitScript(probe);
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __done?: boolean }).__done === true, undefined, {
+    timeout: 30_000,
+  });
+  done = true;
+  const files = (await Promise.all(asked)).filter((f): f is { file: string; gz: number } => f !== undefined);
+  await context.close();
+  const unique = [...new Map(files.map((f) => [f.file, f])).values()].sort((a, b) => b.gz - a.gz);
+  return { files: unique, total: unique.reduce((sum, f) => sum + f.gz, 0) };
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+test('size budgets: the loader, a schedule-only page, the player to its first frame on both channels, the site’s home', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const loader = gz(fs.readFileSync(path.join(process.cwd(), 'dist', 'channel-elements.js')));
+  const bench = (await finishedEvents(request, 'bench', 100)).find((e) => e.type === 'free' && e.has_recording)!;
+  const demo = (await finishedEvents(request)).find((e) => e.type === 'free' && e.has_recording)!;
+  const players = [
+    `${HOST_ORIGIN}/bench/player-bench.html?event=${bench.id}`,
+    `${HOST_ORIGIN}/bench/player-demo.html?event=${demo.id}`,
+  ];
+  // The early video starts only when the start-up answers come within 0.8 s: a first load warms the server's caches,
+  // and a load whose answers a busy machine delayed (the player's code then came first) is weighed again.
+  for (const url of players) await weighOnce(browser, url, FIRST_FRAME);
+  const lateStart = (set: Weighed) => set.files.some((f) => /^chunks\/channel-player-/.test(f.file));
+  /** name, the set, its budget, and what fails the build today (the budget, or today's size until it is met). */
+  const sets: [string, Weighed, number, number][] = [
+    [
+      'schedule-only page, to its first card',
+      await weigh(browser, `${HOST_ORIGIN}/cms.html`, content('channel-schedule', '[part~="event"]')),
+      100 * KB,
+      118 * KB,
+    ],
+    [
+      'player to its first frame, bench channel',
+      await weigh(browser, players[0]!, FIRST_FRAME, lateStart),
+      100 * KB,
+      100 * KB,
+    ],
+    [
+      'player to its first frame (the preroll), demo channel',
+      await weigh(browser, players[1]!, FIRST_FRAME, lateStart),
+      100 * KB,
+      100 * KB,
+    ],
+    [
+      'site home, to its first slide or card',
+      await weigh(browser, `${HOST_ORIGIN}/site/`, content('channel-app', '[part~="slide"], [part~="event"]')),
+      110 * KB,
+      131 * KB,
+    ],
+  ];
+  const verdict = (size: number, budget: number, ceiling: number) =>
+    size <= budget ? 'ok' : size <= ceiling ? `over budget, under today's ceiling ${kb(ceiling)}` : 'OVER';
+  const rows = [
+    ['loader (channel-elements.js)', kb(loader), kb(4 * KB), verdict(loader, 4 * KB, 4 * KB)],
+    ...sets.map(([name, set, budget, ceiling]) => [
+      name,
+      kb(set.total),
+      kb(budget),
+      verdict(set.total, budget, ceiling),
+    ]),
+  ];
+  const width = Math.max(...rows.map((r) => r[0]!.length));
+  console.log(
+    [
+      `${'gzip, our files'.padEnd(width)}  ${'size'.padStart(9)}  ${'budget'.padStart(9)}`,
+      ...rows.map(
+        ([name, size, budget, result]) =>
+          `${name!.padEnd(width)}  ${size!.padStart(9)}  ${budget!.padStart(9)}  ${result}`,
+      ),
+      ...sets.flatMap(([name, set]) => [
+        `\n${name}:`,
+        ...set.files.map((f) => `  ${f.file.padEnd(44)} ${kb(f.gz).padStart(9)}`),
+      ]),
+    ].join('\n'),
+  );
+  expect(loader, 'the loader, gzip').toBeLessThanOrEqual(4 * KB);
+  for (const [name, set, , ceiling] of sets) expect(set.total, name).toBeLessThanOrEqual(ceiling);
+});
