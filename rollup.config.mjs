@@ -62,9 +62,11 @@ function manualChunks(id) {
     return undefined;
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
   // (The checkout's, the account's, the library's and the clips' stores and their folders, the schedule's store, the
-  // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes.)
+  // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes; what only
+  // the player, the profile or the checkout reach: the access and offer rules, the video analytics' details, the
+  // preroll rules and the media events. A schedule-only page loads none of these.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards)\.ts$|lib[\\/](stripe|account-routes|routes)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|media-events)\.ts$)/.test(
       id,
     )
   )
@@ -113,7 +115,7 @@ export default [
       { file: `dist/channel-elements@${version}.js`, format: 'iife', sourcemap: true },
       { file: 'dist/channel-elements.js', format: 'iife', sourcemap: true },
     ],
-    // Runs after the elements build, whose chunks (names, imports, hashes) it embeds.
+    // Runs after the chunk builds: it writes their table (names, imports, hashes) and embeds the table's name and hash.
     plugins: [
       replace({
         preventAssignment: true,

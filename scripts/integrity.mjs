@@ -1,8 +1,8 @@
 /**
  * Subresource Integrity for the bundle (rollup plugins of rollup.config.mjs). The elements build names every chunk by
- * its content and records, once the files are written, each chunk's sha384 and the chunks it imports statically (the
+ * its content and records, once the files are written, each chunk's sha256 and the chunks it imports statically (the
  * early-video build adds its one module). That table is written beside the chunks as a file named by its content
- * (`chunks/integrity-<hash>.json`, cached for good like them); the loader build embeds only that file's name and sha384
+ * (`chunks/integrity-<hash>.json`, cached for good like them); the loader build embeds only that file's name and sha256
  * (`__CHUNK_TABLE__`, read by src/loader/integrity.ts), which keeps the loader small, and writes dist/integrity.json: the release's version, the versioned loader's own `integrity` value (what a page puts on its
  * script tag) and every chunk's, the inventory a payment page's script policy asks for.
  *
@@ -17,8 +17,14 @@ import { basename, dirname, join } from 'node:path';
 /** The registered symbol under which the loader installs its verifier (src/loader/integrity.ts VERIFY_HOOK). */
 const VERIFY_HOOK = 'channel-elements.verify';
 
-/** The base64 sha384 of a file's bytes (an integrity value without its `sha384-` prefix). */
+/** The base64 sha384 of a file's bytes (an integrity value without its `sha384-` prefix): the loader's own. */
 const sha384 = (file) => createHash('sha384').update(readFileSync(file)).digest('base64');
+/**
+ * The base64 sha256 of a file's bytes: the chunks' and the table's. SRI's sha256 holds against a changed file as well
+ * as sha384 does (no second preimage is known for either); its shorter values keep the table, which every page
+ * fetches and which is mostly hashes, 1 KB smaller.
+ */
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('base64');
 
 /**
  * Renders `import('./x.js')` in a chunk as "ask the verifier, then import": `verify('./x.js', import.meta.url)`
@@ -45,15 +51,15 @@ export function verifiedDynamicImports() {
  * The elements build's chunks: `plugin` records them (names and static imports when the bundle is generated, hashes
  * once it is written), and so does `plugin` in any later build of one more module fetched through the table (the
  * early video: its entry's name is a key of `t` like a tag's); `table()` is the table the loader fetches:
- * `{ t: { tag: index }, c: [[file, sha384, [imports]]] }`, files under chunks/ sorted by name, imports as indexes
- * into `c`. `writeTable(dir)` writes it as `chunks/integrity-<hash>.json` and answers `[file, sha384]`.
+ * `{ t: { tag: index }, c: [[file, sha256, [imports]]] }`, files under chunks/ sorted by name, imports as indexes
+ * into `c`. `writeTable(dir)` writes it as `chunks/integrity-<hash>.json` and answers `[file, sha256]`.
  */
 export function integrityTable(tags, extras = []) {
   /** file (under chunks/) -> its static imports (files under chunks/) */
   const imports = new Map();
   /** tag -> its root's file */
   const entries = {};
-  /** file -> base64 sha384 */
+  /** file -> base64 sha256 */
   const hashes = new Map();
   const under = (fileName) => fileName.slice('chunks/'.length);
   return {
@@ -68,7 +74,7 @@ export function integrityTable(tags, extras = []) {
       },
       writeBundle(options) {
         // The bytes as written (the source map comment included): what a browser will hash.
-        for (const file of imports.keys()) hashes.set(file, sha384(join(options.dir, 'chunks', file)));
+        for (const file of imports.keys()) hashes.set(file, sha256(join(options.dir, 'chunks', file)));
       },
     },
     table() {
@@ -90,16 +96,16 @@ export function integrityTable(tags, extras = []) {
       const file = `integrity-${name}.json`;
       mkdirSync(join(dir, 'chunks'), { recursive: true });
       writeFileSync(join(dir, 'chunks', file), bytes);
-      return [file, createHash('sha384').update(bytes).digest('base64')];
+      return [file, createHash('sha256').update(bytes).digest('base64')];
     },
     /** Each tag's root (`chunks/…`), for dist/integrity.json. */
     tags() {
       return Object.fromEntries(tags.map((tag) => [tag, `chunks/${entries[tag]}`]));
     },
-    /** chunks/<file> -> `sha384-…`, for dist/integrity.json. */
+    /** chunks/<file> -> `sha256-…`, for dist/integrity.json. */
     list() {
       return Object.fromEntries(
-        [...hashes].sort(([a], [b]) => a.localeCompare(b)).map(([f, h]) => [`chunks/${f}`, `sha384-${h}`]),
+        [...hashes].sort(([a], [b]) => a.localeCompare(b)).map(([f, h]) => [`chunks/${f}`, `sha256-${h}`]),
       );
     },
   };

@@ -9,12 +9,12 @@
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 /**
- * A chunk file that arrived but is not the one the loader was built with: its bytes do not match the integrity hash
- * the build wrote into the loader (src/loader/integrity.ts), so the browser refused to run it.
+ * A chunk file (or the chunks' integrity table) that arrived but is not the one the loader was built with: its bytes
+ * do not match the hash of the build's table (src/loader/integrity.ts), so the browser refused to run it.
  */
 export class ChunkIntegrityError extends Error {
   /**
-   * `file`: `chunks/…`, or the URL of a file the loader does not list; `expected`: the loader's `sha384-…`, none for
+   * `file`: `chunks/…`, or the URL of a file the loader does not list; `expected`: the loader's `sha256-…`, none for
    * a file its build does not list. (Said in the message only: the loader carries this class, every byte counts.)
    */
   constructor(file: string, expected?: string) {

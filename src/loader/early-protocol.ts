@@ -17,15 +17,29 @@ export const EARLY_VIDEO_ATTR = 'data-channel-early';
 export const EARLY_AT_ATTR = 'data-channel-early-at';
 export const EARLY_FRAME_ATTR = 'data-channel-early-frame';
 /**
- * The preroll an early video plays, when it plays one rather than the event's stream (a property of the `<video>`
- * under this registered symbol: the loader's and the player's copies of this module share it).
+ * The loader's preroll choice for an early video (a property of the `<video>` under this registered symbol: the
+ * loader's and the player's copies of this module share it): `stream`, the event's stream the choice was made for,
+ * and `preroll`, the advert the video plays first, or none when the loader chose none (the video plays the stream).
  */
-export const EARLY_PREROLL = Symbol.for('channel-elements.early-preroll');
+export const EARLY_CHOICE = Symbol.for('channel-elements.early-choice');
 
-/** The preroll the loader chose and plays in `video`, if it plays one (see EARLY_PREROLL). */
-export function earlyPrerollOf(video: HTMLVideoElement): PrerollRule | undefined {
-  const preroll = (video as unknown as Record<symbol, PrerollRule | undefined>)[EARLY_PREROLL];
-  return preroll && video.getAttribute('src') === preroll.url ? preroll : undefined;
+/** What EARLY_CHOICE holds. */
+export interface EarlyChoice {
+  stream: string;
+  preroll: PrerollRule | undefined;
+}
+
+/** The decision window: the start-up answers an early video needs must all be in this long (ms) after the loader met the player. */
+export const EARLY_DECISION_MS = 800;
+
+/**
+ * The loader's preroll choice for `video`, made for the event's stream `stream`; undefined when there is none for
+ * that stream (the tag's event changed before the player's code came) or the video no longer plays the advert.
+ */
+export function earlyChoiceOf(video: HTMLVideoElement, stream: string): EarlyChoice | undefined {
+  const choice = (video as unknown as Record<symbol, EarlyChoice | undefined>)[EARLY_CHOICE];
+  if (!choice || choice.stream !== stream) return undefined;
+  return video.getAttribute('src') === (choice.preroll ? choice.preroll.url : stream) ? choice : undefined;
 }
 
 /** The loader's sheet for an early shadow root (the player's own styles repeat it once they are adopted). */

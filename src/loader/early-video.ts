@@ -20,7 +20,7 @@
  *
  * A preroll is chosen here by the player's own rules (src/lib/preroll-rules.ts: the event's kind, category and
  * location, `for_live` / `for_vod`, the weights, this visitor's suppressions) and played first; the video carries the
- * choice (early-protocol.ts `earlyPrerollOf`), and the player adopts it as its one preroll for this view: it counts
+ * choice (early-protocol.ts `earlyChoiceOf`), and the player adopts it as its one preroll for this view: it counts
  * it as seen and goes on to the event's stream, never choosing another. With no preroll to show (none fits, all are
  * suppressed, prerolls off), the event's stream plays early.
  *
@@ -32,7 +32,9 @@ import { prerollsStorageKey, resumeStorageKey } from '../lib/api-paths.js';
 import { pickPreroll, suppressionKey, VISITOR_KEY, type PrerollRule } from '../lib/preroll-rules.js';
 import { storedValue } from './early.js';
 import {
-  EARLY_PREROLL,
+  EARLY_CHOICE,
+  EARLY_DECISION_MS,
+  type EarlyChoice,
   EARLY_AT_ATTR,
   EARLY_CSS,
   EARLY_FRAME_ATTR,
@@ -42,8 +44,7 @@ import {
   type EarlyData,
 } from './early-protocol.js';
 
-/** The start-up answers an early video needs must all be in within this time (ms), or there is none. */
-export const EARLY_DECISION_MS = 800;
+export { EARLY_DECISION_MS };
 /** The chunks are fetched anyway when the early video has shown no frame this long after it was set (ms). */
 export const EARLY_FRAME_WAIT_MS = 1_200;
 
@@ -68,6 +69,8 @@ export function startEarlyVideos(
   data: EarlyData,
   since = Date.now(),
 ): Promise<void> {
+  // Fetched after the window (a slow network): the player's code is on its way, nothing starts early.
+  if (Date.now() >= since + EARLY_DECISION_MS) return Promise.resolve();
   const players = found.filter(
     (p) => attr(p, 'autoplay') && attr(p, 'muted') && !p.shadowRoot && preferredEngine(p) !== 'mse',
   );
@@ -78,8 +81,8 @@ export function startEarlyVideos(
   // it otherwise: nothing starts early).
   const prerolls = Promise.all([data('settings'), stored ? stored.v : data('prerolls')]).then(([settings, list]) => {
     const flags = (settings as { prerolls?: { enabled?: unknown } } | undefined)?.prerolls;
-    // Off as the settings' schema reads it (a flag): false, 0, '0' or 'false'; anything else is not a no.
-    return [false, 0, '0', 'false'].includes(flags?.enabled as never) ? [] : prerollsFromAnswer(list);
+    // Off as the settings' schema reads it (an optional flag): given, and not true, 1, '1' or 'true'.
+    return flags?.enabled !== undefined && !truthy(flags.enabled) ? [] : prerollsFromAnswer(list);
   });
   const visitor = storedValue(VISITOR_KEY)?.v;
   const open = data('geo').then(
@@ -101,7 +104,7 @@ export function startEarlyVideos(
       const id = player.getAttribute('event-id')!.trim();
       // Resume positions are kept under the event's id as the API spells it (no leading zeros).
       if (resumed && typeof resumed === 'object' && String(Number(id)) in resumed) return undefined;
-      const decision = new Promise<{ url: string; preroll?: PrerollRule | undefined } | undefined>((resolve) => {
+      const decision = new Promise<EarlyChoice | undefined>((resolve) => {
         // The first answer that rules it out decides at once: the player's code is not held for the others.
         const unless = (ok: boolean) => ok || resolve(undefined);
         void prerolls.then((list) => unless(list !== null));
@@ -114,13 +117,13 @@ export function startEarlyVideos(
           const preroll = earlyPreroll(list!, event as Record<string, unknown>, visitor);
           // A preroll the browser could not be given as it is: the player's own start decides.
           if (preroll && !isHttp(preroll.url)) return resolve(undefined);
-          resolve({ url: preroll ? preroll.url : url, preroll });
+          resolve({ stream: url, preroll });
         });
       });
-      return Promise.race([decision, deadline]).then((start) =>
+      return Promise.race([decision, deadline]).then((choice) =>
         // Not too late, and the player not defined meanwhile (another copy of the bundle) nor removed.
-        start && !late && player.isConnected && !player.shadowRoot && !customElements.get(player.localName)
-          ? play(player, start.url, start.preroll)
+        choice && !late && player.isConnected && !player.shadowRoot && !customElements.get(player.localName)
+          ? play(player, choice)
           : undefined,
       );
     }),
@@ -234,10 +237,11 @@ function playableUrl(event: unknown, mse: boolean): string | undefined {
 }
 
 /**
- * Plays `url` in a muted `<video>` in a new shadow root of `player`; resolves at its first frame, at an error, or
- * after EARLY_FRAME_WAIT_MS, whichever comes first.
+ * Plays the choice (its preroll, else the event's stream) in a muted `<video>` in a new shadow root of `player`;
+ * resolves at its first frame, at an error, or after EARLY_FRAME_WAIT_MS, whichever comes first.
  */
-function play(player: Element, url: string, preroll: PrerollRule | undefined): Promise<void> {
+function play(player: Element, choice: EarlyChoice): Promise<void> {
+  const url = choice.preroll ? choice.preroll.url : choice.stream;
   const root = player.attachShadow({ mode: 'open' });
   (root as unknown as Record<symbol, boolean>)[EARLY_ROOT] = true;
   if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function') {
@@ -257,8 +261,8 @@ function play(player: Element, url: string, preroll: PrerollRule | undefined): P
   video.preload = 'auto';
   video.src = url;
   video.setAttribute(EARLY_AT_ATTR, String(Date.now()));
-  // The preroll it plays, if it is one: the player adopts it as its choice.
-  if (preroll) (video as unknown as Record<symbol, PrerollRule>)[EARLY_PREROLL] = preroll;
+  // The loader's choice (a preroll, or none): the player adopts it as its own.
+  (video as unknown as Record<symbol, EarlyChoice>)[EARLY_CHOICE] = choice;
   root.appendChild(video);
   void video.play().catch(() => undefined);
   return new Promise<void>((resolve) => {

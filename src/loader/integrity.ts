@@ -1,6 +1,6 @@
 /**
- * Subresource Integrity for every chunk the loader fetches: the build writes each chunk's sha384 and static imports
- * into a table beside the chunks, a file named by its content whose own sha384 is in the loader (scripts/integrity.mjs);
+ * Subresource Integrity for every chunk the loader fetches: the build writes each chunk's sha256 and static imports
+ * into a table beside the chunks, a file named by its content whose own sha256 is in the loader (scripts/integrity.mjs);
  * the loader fetches it with that integrity, and no chunk runs before it and every module it imports statically are
  * in the browser's module map, verified.
  *
@@ -19,11 +19,11 @@ import { ChunkIntegrityError } from '../lib/chunks.js';
 
 /**
  * The build's table: `t` gives each tag's root as an index into `c`; `c` lists every chunk: its file under chunks/,
- * its sha384 (base64) and the indexes of the chunks it imports statically.
+ * its sha256 (base64) and the indexes of the chunks it imports statically.
  */
 export interface ChunkTable {
   t: Record<string, number>;
-  c: [file: string, sha384: string, imports: number[]][];
+  c: [file: string, sha256: string, imports: number[]][];
 }
 
 /** Where the loader installs the verifier the chunks' dynamic imports call: `(specifier, importerUrl) => Promise`. */
@@ -51,12 +51,12 @@ function diagnose(href: string, file: string, expected: string): Promise<Error> 
 }
 
 /**
- * The table at `chunkBase + file`, fetched with its integrity (`sha384`, base64): a table whose bytes differ is
+ * The table at `chunkBase + file`, fetched with its integrity (`sha256`, base64): a table whose bytes differ is
  * refused like a chunk (a ChunkIntegrityError), so no chunk it names is trusted.
  */
-export function fetchTable(chunkBase: string, [file, sha384]: [string, string]): Promise<ChunkTable> {
+export function fetchTable(chunkBase: string, [file, sha256]: [string, string]): Promise<ChunkTable> {
   const href = chunkBase + file;
-  const expected = `sha384-${sha384}`;
+  const expected = `sha256-${sha256}`;
   // Any failure is told as a chunk's is (refused bytes, an HTTP error, no answer): the table is fetched once more.
   return fetch(href, { integrity: expected, credentials: 'omit' })
     .then((response) => (response.ok ? response.json() : Promise.reject()))
@@ -80,8 +80,8 @@ export function installVerifier(load: () => Promise<ChunkTable>, chunkBase: stri
         throw error;
       },
     ));
-  // Asked for at once: it travels alongside the start-up requests.
-  tabled().catch(() => undefined);
+  // Asked for with the first tag's chunk (alongside the start-up requests), not before: a page with no tag yet
+  // fetches nothing.
   const loads = new Map<number, Promise<void>>();
   const supported = doc.createElement('link').relList?.supports?.('modulepreload') === true;
   let warned = false;
@@ -92,7 +92,7 @@ export function installVerifier(load: () => Promise<ChunkTable>, chunkBase: stri
     if (load) return load;
     const [file, hash] = table.c[i]!;
     const href = chunkBase + file;
-    const expected = `sha384-${hash}`;
+    const expected = `sha256-${hash}`;
     load = new Promise<void>((resolve, reject) => {
       const link = doc.createElement('link');
       link.rel = 'modulepreload';

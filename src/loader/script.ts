@@ -8,7 +8,7 @@
 import { autoload, type Tag } from './autoload.js';
 import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 import { sendEarly } from './early.js';
-import { dropEarlyVideo, earlyAnswers, mayStartEarly } from './early-protocol.js';
+import { dropEarlyVideo, EARLY_DECISION_MS, earlyAnswers, mayStartEarly } from './early-protocol.js';
 import { ID_PATTERN } from '../lib/ids.js';
 import { installConsentApi } from '../lib/consent.js';
 import { ChunkLoadError, loadChunk } from '../lib/chunks.js';
@@ -17,7 +17,7 @@ import { fetchTable, installVerifier } from './integrity.js';
 
 /**
  * Filled in by the build: the file under chunks/ of the integrity table (every chunk with its hash and static
- * imports, each tag's root) and the table's own sha384.
+ * imports, each tag's root) and the table's own sha256.
  */
 declare const __CHUNK_TABLE__: [string, string];
 
@@ -70,13 +70,16 @@ if (!w[GUARD]) {
           const sending = sendEarly(channelKey, apiUrl, keysUrl, events, answers.watch);
           videos = {
             start(found, since) {
-              // The early video's module is fetched only when it may start something.
-              return mayStartEarly(channelKey, found)
-                ? importVerified<typeof import('./early-video.js')>('early-video').then(
-                    (module) => module.startEarlyVideos(channelKey, found, answers.data, since),
-                    () => undefined,
-                  )
-                : Promise.resolve();
+              // The early video's module is fetched only when it may start something, and waited for only within
+              // the decision window: a module that does not come in time (or fails) leaves the player to start as
+              // it always has.
+              if (!mayStartEarly(channelKey, found)) return Promise.resolve();
+              const timeUp = new Promise<undefined>((resolve) =>
+                setTimeout(resolve, since + EARLY_DECISION_MS - Date.now()),
+              );
+              return Promise.race([importVerified<typeof import('./early-video.js')>('early-video'), timeUp])
+                .then((module) => module?.startEarlyVideos(channelKey, found, answers.data, since))
+                .catch(() => undefined);
             },
           };
         }

@@ -11,7 +11,7 @@
  */
 import { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 import type { MediaSession, SessionState } from './session.js';
-import { dropEarlyVideo, earlyPrerollOf, earlyVideoOf } from '../loader/early-protocol.js';
+import { dropEarlyVideo, earlyChoiceOf, earlyVideoOf } from '../loader/early-protocol.js';
 
 export { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 
@@ -120,7 +120,8 @@ export class MediaBridge implements MediaHost {
   takeEarlyVideo(url: string, start: EarlyStart): HTMLVideoElement | undefined {
     // Asked again (a render React started over): the same video, until a stage has put it in place.
     const video = earlyVideoOf(this.#host);
-    if (!video || video.error || (video.getAttribute('src') !== url && !earlyPrerollOf(video))) return undefined;
+    // It plays this stream, or the preroll the loader chose for this very stream.
+    if (!video || video.error || (video.getAttribute('src') !== url && !earlyChoiceOf(video, url))) return undefined;
     // The tag's attributes may have changed before its code came: only a start the stage would make itself.
     if (!start.autoplay || !start.muted || start.prefer === 'mse' || start.startAt !== undefined) return undefined;
     return video;

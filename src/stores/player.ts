@@ -82,11 +82,11 @@ export interface PlayerStore {
    */
   renewStream(refusal: Refusal): Promise<string | undefined> | false;
   /**
-   * The preroll to play before the main video now, if any (and records it as played). `early`: the preroll the
-   * loader's early video plays already (src/loader/early-video.ts), chosen by the same rules: it is the one, never a
-   * second choice, wherever this viewer may be shown a preroll at all.
+   * The preroll to play before the main video now, if any (and records it as played). `early`: the choice of the
+   * loader's early video (src/loader/early-video.ts), made by the same rules: the preroll it plays already, or null
+   * when it chose none. That is the one choice, never a second, wherever this viewer may be shown a preroll at all.
    */
-  takePreroll(early?: PrerollRule): Promise<Preroll | undefined>;
+  takePreroll(early?: PrerollRule | null): Promise<Preroll | undefined>;
   /** What video analytics report of the channel and the viewer (read at the first frame); undefined unconfigured. */
   analytics():
     | {
@@ -354,7 +354,7 @@ export function createPlayer(): PlayerStore {
       if (state.status !== 'ready' || state.access.kind !== 'play' || state.item.kind === 'clip') return undefined;
       const user = $user.get();
       const noAds = Boolean(user?.capabilities.includes('no_ads'));
-      if (noAds || $settings.get()?.prerolls?.enabled === false) return undefined;
+      if (noAds || $settings.get()?.prerolls?.enabled === false || early === null) return undefined;
       const eventId = `${state.item.kind === 'vod' ? 'vod-' : ''}${state.item.id}`;
       const viewer = user ? `user-${user.id}` : `visitor-${visitorId()}`;
       const chosen =

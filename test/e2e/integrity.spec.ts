@@ -90,7 +90,7 @@ test.describe('a chunk whose bytes were changed', () => {
       await expect(note).toHaveAttribute('role', 'alert');
       const ours = errors.find((e) => e.startsWith('channel-elements: could not load <channel-schedule>'));
       expect(ours).toMatch(pattern.source.includes('session') ? /chunks\/session-/ : /chunks\/channel-schedule-/);
-      expect(ours).toContain('does not match its integrity hash (expected sha384-');
+      expect(ours).toContain('does not match its integrity hash (expected sha256-');
       expect(ours).toContain('serve the chunks/ folder of this script');
       // The changed code never ran, and the element never started.
       expect(await ranTampered(page)).toBe(false);
@@ -117,7 +117,7 @@ test.describe('a chunk whose bytes were changed', () => {
     await page.route(table, async (route) => {
       // A table that would let a changed chunk through: every hash replaced by another.
       const response = await route.fetch();
-      await route.fulfill({ response, body: (await response.text()).replace(/"[\w+/]{64}"/g, `"${'A'.repeat(64)}"`) });
+      await route.fulfill({ response, body: (await response.text()).replace(/"[\w+/]{43}="/g, `"${'A'.repeat(43)}="`) });
     });
     const chunks: string[] = [];
     page.on('request', (r) => /\/chunks\/[^/]+\.js$/.test(r.url()) && chunks.push(r.url()));
@@ -129,7 +129,7 @@ test.describe('a chunk whose bytes were changed', () => {
     // No chunk was even asked for: the table was refused before any of its names was read.
     expect(chunks).toEqual([]);
     const ours = errors.find((e) => e.startsWith('channel-elements: could not load <channel-schedule>'));
-    expect(ours).toMatch(/chunks\/integrity-[\w-]{8}\.json does not match its integrity hash \(expected sha384-/);
+    expect(ours).toMatch(/chunks\/integrity-[\w-]{8}\.json does not match its integrity hash \(expected sha256-/);
     await expect
       .poll(async () =>
         (await chunkLogs(request))

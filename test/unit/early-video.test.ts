@@ -12,7 +12,7 @@ import {
   dropEarlyVideo,
   EARLY_VIDEO_ATTR,
   earlyAnswers,
-  earlyPrerollOf,
+  earlyChoiceOf,
   mayStartEarly,
 } from '../../src/loader/early-protocol.js';
 import { suppressionKey } from '../../src/lib/preroll-rules.js';
@@ -150,17 +150,21 @@ describe('the early video', () => {
       el = player();
       const video = await run(el, { prerolls: answer(list), 'event:7': categorised() });
       expect(video?.getAttribute('src')).to.equal(AD_VOD);
-      expect(earlyPrerollOf(video!)).to.deep.include({ id: 12, url: AD_VOD, weight: 1, for_vod: true });
+      const choice = earlyChoiceOf(video!, URL_VOD);
+      expect(choice?.stream).to.equal(URL_VOD);
+      expect(choice?.preroll).to.deep.include({ id: 12, url: AD_VOD, weight: 1, for_vod: true });
+      // Made for this event's stream only: a tag whose event changed meanwhile does not take it.
+      expect(earlyChoiceOf(video!, 'http://127.0.0.1:9/media/8/master.m3u8')).to.equal(undefined);
     });
 
-    it('plays the event’s stream when no preroll fits (another category), and no choice is handed over', async () => {
+    it('plays the event’s stream when no preroll fits (another category), and hands over that it chose none', async () => {
       el = player();
       const video = await run(el, {
         prerolls: answer(list),
         'event:7': answer(event({ event_category_id: 4, location_id: 5 })),
       });
       expect(video?.getAttribute('src')).to.equal(URL_VOD);
-      expect(earlyPrerollOf(video!)).to.equal(undefined);
+      expect(earlyChoiceOf(video!, URL_VOD)).to.deep.equal({ stream: URL_VOD, preroll: undefined });
     });
 
     it('plays the event’s stream inside this visitor’s suppression window for that preroll', async () => {

@@ -12,7 +12,7 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
-import { EARLY_VIDEO_ATTR, earlyPrerollOf, stopVideo } from '../../loader/early-protocol.js';
+import { EARLY_VIDEO_ATTR, earlyChoiceOf, stopVideo } from '../../loader/early-protocol.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -86,8 +86,15 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       ...source,
       startAt: resumedAt,
       info: { streamId: props.streamId, streamType: live ? 'live' : 'vod', title: props.title },
-      // An early video that plays the loader's preroll: that one is this view's preroll, counted as seen.
-      takePreroll: () => store.takePreroll(early ? earlyPrerollOf(early) : undefined),
+      takePreroll: async () => {
+        // An adopted early video brings the loader's choice for this stream (its preroll, or none): this view's one
+        // choice, the preroll counted as seen.
+        const choice = early ? earlyChoiceOf(early, url) : undefined;
+        if (!choice) return store.takePreroll();
+        const preroll = await store.takePreroll(choice.preroll ?? null);
+        // An advert that ended (or broke) before the player's code came was shown: on to the event.
+        return preroll && (early!.ended || early!.error) ? undefined : preroll;
+      },
       renewStream: store.renewStream,
       reloadStream: store.reloadStream,
       analytics: store.analytics,
