@@ -117,7 +117,10 @@ test.describe('a chunk whose bytes were changed', () => {
     await page.route(table, async (route) => {
       // A table that would let a changed chunk through: every hash replaced by another.
       const response = await route.fetch();
-      await route.fulfill({ response, body: (await response.text()).replace(/"[\w+/]{43}="/g, `"${'A'.repeat(43)}="`) });
+      await route.fulfill({
+        response,
+        body: (await response.text()).replace(/"[\w+/]{43}="/g, `"${'A'.repeat(43)}="`),
+      });
     });
     const chunks: string[] = [];
     page.on('request', (r) => /\/chunks\/[^/]+\.js$/.test(r.url()) && chunks.push(r.url()));
