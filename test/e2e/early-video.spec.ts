@@ -67,6 +67,17 @@ async function openWithEarlyVideo(page: Page, url: string, log?: { kind: string;
 /** Lets a held request go on; one of a page opened again meanwhile is gone, which is fine. */
 const proceed = (route: Route) => route.continue().catch(() => undefined);
 
+/** Holds every request for the player's own chunk until the returned function is called. */
+async function holdPlayerCode(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const ready = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/chunks\/channel-player-[^/]+\.js/, async (route) => {
+    await ready;
+    await proceed(route);
+  });
+  return release;
+}
+
 /** Marks the loader's video the moment it appears, and notes whether its source is ever reset or it pauses. */
 async function markEarlyVideo(page: Page): Promise<{ width: number; height: number }> {
   await page.waitForFunction(() => document.querySelector('channel-player')?.shadowRoot?.querySelector('video'));
@@ -94,12 +105,7 @@ for (const viewport of [
     const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
     const log = requestLog(page);
     // The player's code is held until the early video is marked and listened to, so it cannot arrive first.
-    let release!: () => void;
-    const ready = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/chunks\/channel-player-[^/]+\.js/, async (route) => {
-      await ready;
-      await proceed(route);
-    });
+    const release = await holdPlayerCode(page);
     await openWithEarlyVideo(page, `${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`, log);
     const early = await markEarlyVideo(page);
     // A host page listening before the player's code came hears what its video did meanwhile.
@@ -198,12 +204,7 @@ for (const viewport of [
     await page.setViewportSize(viewport);
     const event = await demoRecording(request);
     const log = requestLog(page);
-    let release!: () => void;
-    const ready = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/chunks\/channel-player-[^/]+\.js/, async (route) => {
-      await ready;
-      await proceed(route);
-    });
+    const release = await holdPlayerCode(page);
     await openWithEarlyVideo(page, `${HOST_ORIGIN}/bench/player-demo.html?event=${event.id}`, log);
     await markEarlyVideo(page);
     // The early video plays an advert of the channel's list, not the event's stream.
@@ -305,12 +306,7 @@ test('a tag changed before its code came is not adopted: the stage starts as the
 }) => {
   const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
   // The player's code is held until the tag has changed, so it cannot arrive first on a busy machine.
-  let release!: () => void;
-  const changed = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/chunks\/channel-player-[^/]+\.js/, async (route) => {
-    await changed;
-    await proceed(route);
-  });
+  const release = await holdPlayerCode(page);
   await openWithEarlyVideo(page, `${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
   // The host's script takes autoplay away while the player's code is on its way.
   await page.evaluate(() => {

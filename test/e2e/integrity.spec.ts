@@ -26,6 +26,18 @@ async function chunkLogs(request: APIRequestContext): Promise<{ service: string;
   );
 }
 
+/** The log entries written since `before` include the schedule's refused code. */
+async function expectRefusalLogged(request: APIRequestContext, before: number): Promise<void> {
+  await expect
+    .poll(async () =>
+      (await chunkLogs(request))
+        .slice(before)
+        .map((row) => row.message)
+        .join('\n'),
+    )
+    .toContain('the code of <channel-schedule> was refused');
+}
+
 test('every chunk runs verified: preloaded with the build’s integrity before it runs, and fetched once', async ({
   page,
 }) => {
@@ -95,14 +107,7 @@ test.describe('a chunk whose bytes were changed', () => {
       // The changed code never ran, and the element never started.
       expect(await ranTampered(page)).toBe(false);
       await expect(page.locator('channel-schedule [part~="schedule"]')).toHaveCount(0);
-      await expect
-        .poll(async () =>
-          (await chunkLogs(request))
-            .slice(before)
-            .map((row) => row.message)
-            .join('\n'),
-        )
-        .toContain('the code of <channel-schedule> was refused');
+      await expectRefusalLogged(request, before);
     });
   }
 
@@ -133,14 +138,7 @@ test.describe('a chunk whose bytes were changed', () => {
     expect(chunks).toEqual([]);
     const ours = errors.find((e) => e.startsWith('channel-elements: could not load <channel-schedule>'));
     expect(ours).toMatch(/chunks\/integrity-[\w-]{8}\.json does not match its integrity hash \(expected sha256-/);
-    await expect
-      .poll(async () =>
-        (await chunkLogs(request))
-          .slice(before)
-          .map((row) => row.message)
-          .join('\n'),
-      )
-      .toContain('the code of <channel-schedule> was refused');
+    await expectRefusalLogged(request, before);
   });
 
   test('in French on a French page', async ({ page }) => {
