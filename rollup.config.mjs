@@ -60,6 +60,13 @@ function manualChunks(id) {
     )
   )
     return undefined;
+  // The analytics layer: one chunk, fetched after the first content (src/stores/analytics/port.ts).
+  if (
+    /[\\/]src[\\/](stores[\\/]analytics[\\/](events|datalake|tracker|gate|reset)|stores[\\/]tag-manager|lib[\\/]consent)\.ts$/.test(
+      id,
+    )
+  )
+    return 'analytics';
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
   // (The checkout's, the account's, the library's and the clips' stores and their folders, the schedule's store, the
   // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes; what only

@@ -1,7 +1,7 @@
 /** `<channel-app>`: the whole channel site in one element (routes, start-up, menus, home, pages, 404). */
 import { App, APP_PROPS } from '../src/components/app/App.js';
 import { applyConfig } from '../src/start.js';
-import { elementStarted } from '../src/stores/analytics/events.js';
+import { elementStarted } from '../src/stores/analytics/port.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
 import { defineOnce, makeElement } from './define.js';
 

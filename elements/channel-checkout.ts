@@ -2,7 +2,7 @@
 import { Checkout } from '../src/components/checkout/Checkout.js';
 import { CHECKOUT_PROPS } from '../src/components/checkout/attributes.js';
 import { applyConfig } from '../src/start.js';
-import { elementStarted } from '../src/stores/analytics/events.js';
+import { elementStarted } from '../src/stores/analytics/port.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
 import { defineOnce, makeElement } from './define.js';
 

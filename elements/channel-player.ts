@@ -3,7 +3,7 @@ import { Player } from '../src/components/player/Player.js';
 import { PLAYER_PROPS } from '../src/components/player/attributes.js';
 import { withMediaApi } from '../src/media/element-api.js';
 import { applyConfig } from '../src/start.js';
-import { elementStarted } from '../src/stores/analytics/events.js';
+import { elementStarted } from '../src/stores/analytics/port.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
 import { defineOnce, makeElement } from './define.js';
 

@@ -2,7 +2,7 @@
 import { PROFILE_PROPS } from '../src/components/profile/attributes.js';
 import { Profile } from '../src/components/profile/Profile.js';
 import { applyConfig } from '../src/start.js';
-import { elementStarted } from '../src/stores/analytics/events.js';
+import { elementStarted } from '../src/stores/analytics/port.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
 import { defineOnce, makeElement } from './define.js';
 

@@ -2,7 +2,7 @@
 import { Schedule } from '../src/components/schedule/Schedule.js';
 import { SCHEDULE_PROPS } from '../src/components/schedule/attributes.js';
 import { applyConfig } from '../src/start.js';
-import { elementStarted } from '../src/stores/analytics/events.js';
+import { elementStarted } from '../src/stores/analytics/port.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
 import { defineOnce, makeElement } from './define.js';
 

@@ -19,8 +19,7 @@ import {
 import { isString } from '../lib/storage.js';
 import { adoptEarly, forgetEarly } from '../loader/early.js';
 import { $config, type ChannelConfig } from './config.js';
-import { loginEvent, startAnalytics, type LoginMethod } from './analytics/events.js';
-import { trackApiCall } from './analytics/tracker.js';
+import { loginEvent, startAnalytics, trackApiCall, type LoginMethod } from './analytics/port.js';
 
 /** How long the Reload button stays disabled after an api-key error. */
 export const RELOAD_COUNTDOWN_MS = 60_000;

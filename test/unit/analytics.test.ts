@@ -12,6 +12,7 @@ import { loginEvent, listViewed, pageView, startAnalytics, elementStarted } from
 import { videoDetails } from '../../src/stores/analytics/video.js';
 import { AFTER_RELEASE_MS, holdAnalytics } from '../../src/stores/analytics/gate.js';
 import { flushApiCalls, trackApiCall } from '../../src/stores/analytics/tracker.js';
+import * as port from '../../src/stores/analytics/port.js';
 import { $config, setConfig } from '../../src/stores/config.js';
 import { $settings, $user, signIn } from '../../src/stores/session.js';
 import { HANG, fakeAddress, flush, installWorld, ok, teardown, until, type World } from './helpers.js';
@@ -473,6 +474,47 @@ describe('analytics', () => {
       category: "Women's Hockey",
       sport: 'hockey',
       gender: 'female',
+    });
+  });
+  describe('the first load’s door (the layer is a chunk fetched after the first content)', () => {
+    /** Runs idle work and macrotasks until `done` (the layer's module arrives by a dynamic import). */
+    const settle = async (done: () => boolean, what: string) => {
+      for (let i = 0; i < 50 && !done(); i++) {
+        await runIdle();
+        await until(() => true);
+      }
+      expect(done(), what).to.equal(true);
+    };
+    const sent = () => to('hash/', 'GET').length + to('session/').length + to('event/').length + gtag().length;
+    afterEach(() => port.loadAnalyticsLayer());
+
+    it('holds every call until LAYER_DEFER_MS after start-up on a page that shows no list, then makes them in order', async () => {
+      port.resetAnalyticsPort();
+      port.elementStarted('channel-profile');
+      port.startAnalytics();
+      port.loginEvent('email');
+      await world.advance(port.LAYER_DEFER_MS - 1);
+      await runIdle();
+      expect(sent(), 'nothing before the layer').to.equal(0);
+      await world.advance(1);
+      await settle(() => events('visit_page').length === 1 && events('login').length === 1, 'page view and login');
+      expect(events().map((b) => b.event)).to.have.members(['visit_page', 'login']);
+      expect(events('visit_page')[0]!.elements).to.deep.equal(['channel-profile']);
+      expect(gtagEvents('login').map((a) => a[2])).to.deep.equal([{ method: 'email', partner: 'spring-mail' }]);
+    });
+
+    it('fetches the layer once the first list has been painted, and reports that list', async () => {
+      port.resetAnalyticsPort();
+      port.elementStarted('channel-schedule');
+      port.startAnalytics();
+      port.listViewed('schedule:live', 'Live', [{ id: '7', name: 'Final' }]);
+      await runIdle();
+      expect(sent(), 'nothing in the frame that shows the list').to.equal(0);
+      // The next task, then an idle moment: the layer comes long before LAYER_DEFER_MS.
+      await world.advance(0);
+      await settle(() => gtagEvents('view_item_list').length === 1, 'the list reported');
+      expect(gtagEvents('view_item_list')[0]![2]).to.deep.include({ item_list_id: 'schedule:live' });
+      await settle(() => events('visit_page').length === 1, 'the page view');
     });
   });
 });

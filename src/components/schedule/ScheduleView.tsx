@@ -24,7 +24,7 @@ import { useListViewed } from '../ui/list-viewed.js';
 import { DayPicker, useDayText } from './DayPicker.js';
 import { FilterBar } from './FilterBar.js';
 import type { ScheduleOptions } from './options.js';
-import { useStructuredData } from './structured-data.js';
+import { useStructuredData } from './use-structured-data.js';
 
 /** A schedule of events. `notices` are the tag's ignored attribute values, shown under the title. */
 export function ScheduleView(props: {

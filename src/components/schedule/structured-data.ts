@@ -3,14 +3,14 @@
  * document's head so a partner's schedule page earns search engines' event results. Each event is a `SportsEvent`
  * (its teams, its start and end, where to watch it online, and for paid events the offer and its price) with the
  * `BroadcastEvent` that streams it. The objects are typed with schema-dts (schema.org's vocabulary as types), so a
- * type or property schema.org does not define fails the build.
+ * type or property schema.org does not define fails the build. A chunk of its own, fetched only by a schedule that has
+ * the attribute (./use-structured-data.ts).
  */
-import { useEffect } from 'react';
 import type { BroadcastEvent, Graph, Offer, SportsEvent, SportsTeam } from 'schema-dts';
 import type { Event } from '../../api/contract.js';
 import { toJson } from '../../lib/json.js';
 import { currencyCode } from '../../lib/money.js';
-import { setScriptText, textOf } from '../../lib/trusted-types.js';
+import { textOf } from '../../lib/trusted-types.js';
 import { fillTemplate } from '../../lib/url.js';
 
 /** What the objects need beyond the events: where each is watched, its currency, and who runs the channel. */
@@ -98,25 +98,4 @@ function absolute(url: string, base: string): string {
 /** JSON for a <script> element: `<` escaped so no text in it can close the script or open a comment. */
 export function scriptJson(value: unknown): string {
   return toJson(value).replace(/</g, '\\u003c');
-}
-
-/**
- * Keeps one `<script type="application/ld+json">` in the host document's head with the events shown, while the
- * schedule has `structured-data`; removed when the element goes or the attribute does.
- */
-export function useStructuredData(
-  enabled: boolean,
-  events: readonly Event[] | undefined,
-  context: StructuredDataContext,
-) {
-  const json = enabled && events?.length ? scriptJson(eventsGraph(events, context)) : undefined;
-  useEffect(() => {
-    if (!json || typeof document === 'undefined' || !document.head) return;
-    const script = document.createElement('script');
-    script.type = 'application/ld+json';
-    script.dataset.channelSchedule = '';
-    if (!setScriptText(script, json)) return;
-    document.head.append(script);
-    return () => script.remove();
-  }, [json]);
 }

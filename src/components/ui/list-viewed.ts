@@ -3,7 +3,7 @@
  * rail, category or search) is reported the first time it shows items, and again only when it becomes another list.
  */
 import { useEffect, useRef } from 'react';
-import { listViewed, type ListedItem } from '../../stores/analytics/events.js';
+import { listViewed, type ListedItem } from '../../stores/analytics/port.js';
 
 /** Reports the list `listId` once it shows items; undefined items (loading) or none report nothing. */
 export function useListViewed(listId: string, listName: string, items: readonly ListedItem[] | undefined): void {

@@ -20,6 +20,10 @@ import {
   viewerFields,
 } from './datalake.js';
 import { analyticsConsent, onAnalyticsConsent, whenAnalyticsMay } from './gate.js';
+import { attachAnalyticsLayer, type AnalyticsLayer, type ListedItem, type LoginMethod, type PageView } from './port.js';
+import { trackApiCall } from './tracker.js';
+
+export type { ListedItem, LoginMethod, PageView };
 
 /** Sends one `POST datalake/event/` once analytics may. */
 export function datalakeEvent(event: DatalakeEventName, extras: Record<string, unknown> = {}): void {
@@ -31,19 +35,6 @@ export function datalakeEvent(event: DatalakeEventName, extras: Record<string, u
         void postDatalake(target, 'event/', { ...commonFields(target), ...viewerFields(session), event, ...extras });
     });
   });
-}
-
-/** A page shown: the site's route, or a page of standalone elements. */
-export interface PageView {
-  /** The path (a shared clip's uuid is left out). */
-  path: string;
-  /** The path of the page before, in the site. */
-  previous?: string | undefined;
-  title: string;
-  /** The site's route name. */
-  route?: string | undefined;
-  /** The tags on a page of standalone elements. */
-  elements?: string[] | undefined;
 }
 
 /** Sends a page view: `visit_page` to the datalake with the previous page, `page_view` to the tag manager. */
@@ -66,9 +57,6 @@ export function pageView(view: PageView): void {
   });
 }
 
-/** How a viewer signed in: by email and password, by registering, or with a social provider (its name). */
-export type LoginMethod = 'email' | 'registration' | (string & {});
-
 /**
  * A sign-in: `login` with its method to the datalake (after the user is set, so it carries their id), and to the
  * tag manager `login` (or `sign_up` for a registration, GA4's names) with the method.
@@ -78,13 +66,6 @@ export function loginEvent(method: LoginMethod): void {
   if (name === 'registration') gtagEvent('sign_up', { method: 'email' });
   else gtagEvent('login', { method: name });
   datalakeEvent('login', { method: name });
-}
-
-/** An item of a list shown, as `view_item_list` lists it. */
-export interface ListedItem {
-  id: string;
-  name: string;
-  category?: string | undefined;
 }
 
 /** The most items one `view_item_list` lists. */
@@ -149,6 +130,26 @@ onAnalyticsConsent((state) => {
 
 /** The page's address for analytics (origin and path). */
 export { pageUrl };
+
+/**
+ * A site's route shown: the tracker its address carries is kept (stored at once with consent), then its page view
+ * (`visit_page` with the previous page, `page_view`).
+ */
+export function routeShown(trk: string | undefined, view: PageView): void {
+  keepOuterTracker(trk ?? null, analyticsConsent() === 'granted');
+  pageView(view);
+}
+
+/** What the first load's calls (src/stores/analytics/port.ts) come to, from the moment this module is evaluated. */
+export const analyticsLayer: AnalyticsLayer = {
+  elementStarted,
+  startAnalytics,
+  loginEvent,
+  trackApiCall,
+  listViewed,
+  routeShown,
+};
+attachAnalyticsLayer(analyticsLayer);
 
 /** Forgets the page's start (tests). */
 export function resetAnalyticsEvents(): void {

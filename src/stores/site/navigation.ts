@@ -5,9 +5,7 @@
 import { ONE_TIME_PARAMS } from '../../lib/account-routes.js';
 import { env } from '../../lib/env.js';
 import { AUTH_ROUTES, type Route, type RouteName } from '../../lib/routes.js';
-import { keepOuterTracker } from '../analytics/datalake.js';
-import { pageView } from '../analytics/events.js';
-import { analyticsConsent } from '../analytics/gate.js';
+import { routeShown as reportRoute } from '../analytics/port.js';
 import { pathOf, type Guard } from '../router.js';
 import { $settings, $user } from '../session.js';
 
@@ -83,7 +81,6 @@ export { reportedPath } from '../../lib/url.js';
  * service with the previous page, `page_view` to the tag manager). Never throws.
  */
 export function routeShown(route: Route, from: Route | undefined, title: string): void {
-  keepOuterTracker(route.query.trk, analyticsConsent() === 'granted');
   rememberPage(route, from);
-  pageView({ path: route.path, previous: from?.path, title, route: route.name });
+  reportRoute(route.query.trk, { path: route.path, previous: from?.path, title, route: route.name });
 }
