@@ -2,6 +2,8 @@
  * English texts: the source of truth for translation keys. `fr.ts` must have exactly this shape. Includes every
  * user-facing text of the product, also those whose screens are not built yet.
  */
+import { AD_TEXTS } from './ad-label.js';
+
 export const en = {
   common: {
     loading: 'Loading…',
@@ -56,9 +58,9 @@ export const en = {
     onDemand: 'On demand',
     upcomingBadge: 'Upcoming',
     play: 'Play {{title}}',
-    ad: 'Ad',
+    ad: AD_TEXTS.en.ad,
     adRemaining: 'Ad · {{seconds}} s',
-    adLabel: 'Advertisement before the video',
+    adLabel: AD_TEXTS.en.adLabel,
     captions: 'Captions',
     unmute: 'Unmute',
     reconnecting: 'Reconnecting…',

@@ -1,4 +1,5 @@
 /** French texts; the type makes the key set identical to English. */
+import { AD_TEXTS } from './ad-label.js';
 import type { Translation } from './en.js';
 
 export const fr: Translation = {
@@ -57,9 +58,9 @@ export const fr: Translation = {
     onDemand: 'À la demande',
     upcomingBadge: 'À venir',
     play: 'Lire {{title}}',
-    ad: 'Pub',
+    ad: AD_TEXTS.fr.ad,
     adRemaining: 'Pub · {{seconds}} s',
-    adLabel: 'Publicité avant la vidéo',
+    adLabel: AD_TEXTS.fr.adLabel,
     captions: 'Sous-titres',
     unmute: 'Activer le son',
     reconnecting: 'Reconnexion…',

@@ -28,7 +28,9 @@
  * (early-protocol.ts tells); the loader keeps the copies of the answers it reads. Dependency-free. Any failure here
  * leaves the player to start as it always does.
  */
+import { AD_TEXTS } from '../i18n/ad-label.js';
 import { prerollsStorageKey, resumeStorageKey } from '../lib/api-paths.js';
+import { elementLang, toLang, type Lang } from '../lib/lang.js';
 import { pickPreroll, suppressionKey, VISITOR_KEY, type PrerollRule } from '../lib/preroll-rules.js';
 import { storedValue } from './early.js';
 import {
@@ -38,6 +40,7 @@ import {
   EARLY_AT_ATTR,
   EARLY_CSS,
   EARLY_FRAME_ATTR,
+  EARLY_LABEL_ATTR,
   EARLY_ROOT,
   EARLY_VIDEO_ATTR,
   preferredEngine,
@@ -60,6 +63,8 @@ const attr = (el: Element, name: string) => {
  * Starts an early video in each of `players` for which the tag asks (autoplaying and muted, not rendered yet, not
  * asking for hls.js) and the start-up answers (`data`) say so, within EARLY_DECISION_MS of `since` (ms since the
  * epoch: when the loader met the player). The loader has checked the rest (early-protocol.ts `mayStartEarly`).
+ * `pageLang` is the script's `data-lang`: with the channel's language it names the preroll's label as the player
+ * would.
  * Resolves once the tag's chunks may be fetched: at the early videos' first frames, or at once when there is none to
  * wait for.
  */
@@ -68,6 +73,7 @@ export function startEarlyVideos(
   found: Element[],
   data: EarlyData,
   since = Date.now(),
+  pageLang?: string,
 ): Promise<void> {
   // Fetched after the window (a slow network): the player's code is on its way, nothing starts early.
   if (Date.now() >= since + EARLY_DECISION_MS) return Promise.resolve();
@@ -104,21 +110,33 @@ export function startEarlyVideos(
       const id = player.getAttribute('event-id')!.trim();
       // Resume positions are kept under the event's id as the API spells it (no leading zeros).
       if (resumed && typeof resumed === 'object' && String(Number(id)) in resumed) return undefined;
-      const decision = new Promise<EarlyChoice | undefined>((resolve) => {
+      const decision = new Promise<(EarlyChoice & { lang: Lang }) | undefined>((resolve) => {
         // The first answer that rules it out decides at once: the player's code is not held for the others.
         const unless = (ok: boolean) => ok || resolve(undefined);
         void prerolls.then((list) => unless(list !== null));
         void open.then(unless);
         const mseLive = mse && preferredEngine(player) !== 'native';
         void data(`event:${id}`).then((event) => unless(playableUrl(event, mseLive) !== undefined));
-        void Promise.all([data(`event:${id}`), prerolls, open]).then(([event, list, unblocked]) => {
-          const url = unblocked && list ? playableUrl(event, mseLive) : undefined;
-          if (!url) return resolve(undefined);
-          const preroll = earlyPreroll(list!, event as Record<string, unknown>, visitor);
-          // A preroll the browser could not be given as it is: the player's own start decides.
-          if (preroll && !isHttp(preroll.url)) return resolve(undefined);
-          resolve({ stream: url, preroll });
-        });
+        void Promise.all([data(`event:${id}`), prerolls, open, data('settings')]).then(
+          ([event, list, unblocked, settings]) => {
+            const url = unblocked && list ? playableUrl(event, mseLive) : undefined;
+            if (!url) return resolve(undefined);
+            const preroll = earlyPreroll(list!, event as Record<string, unknown>, visitor);
+            // A preroll the browser could not be given as it is: the player's own start decides.
+            if (preroll && !isHttp(preroll.url)) return resolve(undefined);
+            const channelLang = (settings as { language?: unknown } | undefined)?.language;
+            resolve({
+              stream: url,
+              preroll,
+              lang: elementLang(
+                player,
+                player.getAttribute('lang'),
+                toLang(pageLang),
+                typeof channelLang === 'string' ? channelLang : undefined,
+              ),
+            });
+          },
+        );
       });
       return Promise.race([decision, deadline]).then((choice) =>
         // Not too late, and the player not defined meanwhile (another copy of the bundle) nor removed.
@@ -237,10 +255,11 @@ function playableUrl(event: unknown, mse: boolean): string | undefined {
 }
 
 /**
- * Plays the choice (its preroll, else the event's stream) in a muted `<video>` in a new shadow root of `player`;
+ * Plays the choice (its preroll, else the event's stream) in a muted `<video>` in a new shadow root of `player`, a
+ * preroll with the player's "Ad" label in `lang` over it (the player takes its place when it adopts the video);
  * resolves at its first frame, at an error, or after EARLY_FRAME_WAIT_MS, whichever comes first.
  */
-function play(player: Element, choice: EarlyChoice): Promise<void> {
+function play(player: Element, { lang, ...choice }: EarlyChoice & { lang: Lang }): Promise<void> {
   const url = choice.preroll ? choice.preroll.url : choice.stream;
   const root = player.attachShadow({ mode: 'open' });
   (root as unknown as Record<symbol, boolean>)[EARLY_ROOT] = true;
@@ -263,6 +282,17 @@ function play(player: Element, choice: EarlyChoice): Promise<void> {
   video.setAttribute(EARLY_AT_ATTR, String(Date.now()));
   // The loader's choice (a preroll, or none): the player adopts it as its own.
   (video as unknown as Record<symbol, EarlyChoice>)[EARLY_CHOICE] = choice;
+  if (choice.preroll) {
+    const label = document.createElement('div');
+    label.setAttribute(EARLY_LABEL_ATTR, '');
+    label.setAttribute('part', 'ad-label');
+    label.setAttribute('role', 'status');
+    label.setAttribute('aria-label', AD_TEXTS[lang].adLabel);
+    label.textContent = AD_TEXTS[lang].ad;
+    root.appendChild(label);
+    // Gone when the advert ends, or when the video is stopped (a stop empties it).
+    for (const type of ['ended', 'emptied']) video.addEventListener(type, () => label.remove());
+  }
   root.appendChild(video);
   void video.play().catch(() => undefined);
   return new Promise<void>((resolve) => {

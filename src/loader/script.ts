@@ -78,7 +78,7 @@ if (!w[GUARD]) {
                 setTimeout(resolve, since + EARLY_DECISION_MS - Date.now()),
               );
               return Promise.race([importVerified<typeof import('./early-video.js')>('early-video'), timeUp])
-                .then((module) => module?.startEarlyVideos(channelKey, found, answers.data, since))
+                .then((module) => module?.startEarlyVideos(channelKey, found, answers.data, since, data.lang))
                 .catch(() => undefined);
             },
           };

@@ -216,6 +216,12 @@ for (const viewport of [
     };
     const chosen = prerolls.data.find((p) => p.url === adUrl);
     expect(chosen, `${adUrl} is one of the channel's prerolls`).toBeTruthy();
+    // Labelled as the player labels it, before the player's code has come.
+    const early = page.locator('channel-player [part~="ad-label"]');
+    await expect(early).toBeVisible();
+    await expect(early).toHaveText('Ad');
+    await expect(early).toHaveAttribute('aria-label', 'Advertisement before the video');
+    expect(await page.evaluate(() => customElements.get('channel-player'))).toBeUndefined();
     release();
 
     // The player came after the advert's stream, and adopted that very video as its preroll: the "Ad" label, the
@@ -224,6 +230,8 @@ for (const viewport of [
     expect(first(log, playerChunk)).toBeGreaterThan(first(log, (e) => e.kind === 'media'));
     const player = page.locator('channel-player');
     await expect(player.locator('[part~="ad-label"]')).toBeVisible();
+    // The player's label in place of the loader's: one label.
+    await expect(player.locator('[part~="ad-label"]')).toHaveCount(1);
     const video = player.locator('[part~="stage"] video');
     expect(
       await video.evaluate((v: HTMLVideoElement & Record<string, unknown>) => ({
@@ -257,10 +265,10 @@ test('inside the suppression window the event’s own stream starts early (the d
 }) => {
   const event = await demoRecording(request);
   const url = `${HOST_ORIGIN}/bench/player-demo.html?event=${event.id}`;
-  // A first view: its preroll plays and is counted.
+  // A first view: its preroll plays and is counted (the player's own label, not the loader's).
   await page.goto(url);
   const player = page.locator('channel-player');
-  await expect(player.locator('[part~="ad-label"]')).toBeVisible({ timeout: 20_000 });
+  await expect(player.locator('[part~="ad-label"]:not([data-channel-early-label])')).toBeVisible({ timeout: 20_000 });
   // Every preroll of the list suppressed for this visitor and event, as seen ones are.
   const prerolls = (await (await request.get(`${BUNDLE_ORIGIN}/api/prerolls?channel_key=demo`)).json()) as {
     data: { id: number }[];

@@ -157,6 +157,40 @@ describe('the early video', () => {
       expect(earlyChoiceOf(video!, 'http://127.0.0.1:9/media/8/master.m3u8')).to.equal(undefined);
     });
 
+    it('labels the preroll "Ad" as the player would, in the element’s language, and drops the label with the video', async () => {
+      const label = (at: Element) => at.shadowRoot!.querySelector('[part~="ad-label"]');
+      // The channel speaks French and the element says nothing: French.
+      el = player();
+      await run(el, {
+        prerolls: answer(list),
+        'event:7': categorised(),
+        settings: answer({ name: 'Démo', language: 'fr' }),
+      });
+      expect(label(el)?.textContent).to.equal('Pub');
+      expect(label(el)?.getAttribute('aria-label')).to.equal('Publicité avant la vidéo');
+      expect(label(el)?.getAttribute('role')).to.equal('status');
+      const box = label(el)!.getBoundingClientRect();
+      expect(box.width * box.height, 'shown, over the video').to.be.greaterThan(0);
+      // Stopped (the loader's message takes its place): the label goes with the video.
+      dropEarlyVideo(el);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(label(el)).to.equal(null);
+      el.remove();
+      // The element's own lang comes first.
+      el = player({ 'event-id': '7', autoplay: '', muted: '', lang: 'en-GB' });
+      await run(el, {
+        prerolls: answer(list),
+        'event:7': categorised(),
+        settings: answer({ name: 'Démo', language: 'fr' }),
+      });
+      expect(label(el)?.textContent).to.equal('Ad');
+      // No preroll, no label.
+      el.remove();
+      el = player();
+      await run(el, { prerolls: answer(list), 'event:7': answer(event({ event_category_id: 4 })) });
+      expect(label(el)).to.equal(null);
+    });
+
     it('plays the event’s stream when no preroll fits (another category), and hands over that it chose none', async () => {
       el = player();
       const video = await run(el, {

@@ -12,7 +12,7 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
-import { EARLY_VIDEO_ATTR, earlyChoiceOf, stopVideo } from '../../loader/early-protocol.js';
+import { dropEarlyLabel, EARLY_VIDEO_ATTR, earlyChoiceOf, stopVideo } from '../../loader/early-protocol.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -75,6 +75,7 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   useLayoutEffect(() => {
     if (!early) return;
     early.removeAttribute(EARLY_VIDEO_ATTR);
+    dropEarlyLabel(early);
     stage.current!.prepend(early);
     // Gone with the stage, even before its session played anything on it: nothing more is fetched.
     return () => stopVideo(early);

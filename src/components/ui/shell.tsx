@@ -7,7 +7,8 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { $languages, loadNamespace, translator } from '../../i18n/index.js';
 import { colorDeclarations } from '../../lib/colors.js';
-import { $config, $configError, toLang, type Lang } from '../../stores/config.js';
+import { elementLang } from '../../lib/lang.js';
+import { $config, $configError, type Lang } from '../../stores/config.js';
 import {
   $apiKeyError,
   $colors,
@@ -27,15 +28,9 @@ import { adopt, baseCss } from './styles.js';
 import { tagViewHost, ViewHostProvider, type ViewHost } from './view.js';
 import { ErrorBoundary } from './boundary.js';
 
-/**
- * The language of an element: its own `lang`, else the script's `data-lang`, else the nearest `[lang]`
- * around it, else the channel's language setting, else English.
- */
+/** The language of an element (lib/lang.ts `elementLang`), the script's `data-lang` being the page's choice. */
 export function resolveLang(host: HTMLElement, ownLang: string | undefined, channelLang: string | undefined): Lang {
-  const around =
-    host.parentElement?.closest('[lang]')?.getAttribute('lang') ??
-    (host.getRootNode() as ShadowRoot).host?.closest('[lang]')?.getAttribute('lang');
-  return toLang(ownLang) ?? $config.get()?.lang ?? toLang(around) ?? toLang(channelLang) ?? 'en';
+  return elementLang(host, ownLang, $config.get()?.lang, channelLang);
 }
 
 /** Props every element component receives from r2wc. */
