@@ -22,6 +22,8 @@ import { chromium, type Page } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
 import { startServer } from '../server/server.js';
+import { PrerollList } from '../src/api/contract.js';
+import { matchingPrerolls } from '../src/lib/preroll-rules.js';
 import { benchClips } from './clips.js';
 import { benchAnalytics } from './analytics.js';
 import { playerSection, type PlayerBench } from './player.js';
@@ -83,17 +85,33 @@ try {
   // analytics on) is measured alongside for the record.
   const stream = await benchStream(server.origin, 'bench');
   const demoStream = await benchStream(server.origin, 'demo');
+  const demoPreroll = await benchPreroll(server.origin, demoStream.eventId);
   const {
     players,
     rows: playerRows,
     files: playerFiles,
-  } = await playerSection(browser, server.hostOrigin, stream, demoStream, Math.max(RUNS, 9));
+  } = await playerSection(
+    browser,
+    server.hostOrigin,
+    stream,
+    { ...demoStream, prerollUrl: demoPreroll },
+    Math.max(RUNS, 9),
+  );
   if (ONLY === 'player') {
     printRows(playerRows);
     console.log(playerFiles);
     process.exit(0);
   }
-  const [ours, video, bare, mux] = players as [PlayerBench, PlayerBench, PlayerBench, PlayerBench, PlayerBench];
+  const [ours, video, bare, mux, demoOurs, demoVideo, demoBare, demoMux] = players as PlayerBench[] as [
+    PlayerBench,
+    PlayerBench,
+    PlayerBench,
+    PlayerBench,
+    PlayerBench,
+    PlayerBench,
+    PlayerBench,
+    PlayerBench,
+  ];
 
   // --- what the analytics layer costs the player page (the same page with analytics on and off)
   const analytics = await benchAnalytics(browser, server.hostOrigin, stream.eventId, Math.max(RUNS, 5));
@@ -120,6 +138,10 @@ try {
     player_vs_bare_video: ours.medianMs / video.medianMs,
     player_vs_bare_hls: ours.medianMs / bare.medianMs,
     player_vs_mux: ours.medianMs / mux.medianMs,
+    player_demo_stream: { channel: 'demo', event: demoStream.eventId, preroll: demoPreroll },
+    player_demo_vs_bare_video: demoOurs.medianMs / demoVideo.medianMs,
+    player_demo_vs_bare_hls: demoOurs.medianMs / demoBare.medianMs,
+    player_demo_vs_mux: demoOurs.medianMs / demoMux.medianMs,
     site,
     clips,
     analytics,
@@ -237,6 +259,36 @@ async function benchStream(origin: string, channel: string): Promise<{ eventId: 
     if (vod) return { eventId: event.id, url: new URL(vod.url, origin).href };
   }
   throw new Error(`bench: channel ${channel} has no free finished event with a recording`);
+}
+
+/**
+ * The URL of a preroll a new visitor of the demo channel may be shown first on `eventId` (one the player's rules let
+ * through: src/lib/preroll-rules.ts), for the peers to play the same first stream as `<channel-player>`.
+ */
+async function benchPreroll(origin: string, eventId: number): Promise<string> {
+  const key = (await (
+    await fetch(`${origin}/api/get_api_key`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ channel_key: 'demo' }),
+    })
+  ).json()) as { data: { api_key: string } };
+  const list = PrerollList.parse(
+    ((await (await fetch(`${origin}/api/prerolls?channel_key=demo`)).json()) as { data: unknown }).data,
+  );
+  const event = (
+    (await (await fetch(`${origin}/api/events/${eventId}?api_key=${key.data.api_key}`)).json()) as {
+      data: { event_category_id?: number | null; location_id?: number | null };
+    }
+  ).data;
+  const [first] = matchingPrerolls(list, {
+    eventId,
+    live: false,
+    categoryId: event.event_category_id ?? null,
+    locationId: event.location_id ?? null,
+  });
+  if (!first) throw new Error(`bench: no preroll of the demo channel fits event ${eventId}`);
+  return new URL(first.url, origin).href;
 }
 
 /** Every JavaScript response a page loads until its schedule shows events, with gzip sizes. */
