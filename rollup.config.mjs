@@ -62,9 +62,7 @@ function manualChunks(id) {
     return undefined;
   // The analytics layer: one chunk, fetched after the first content (src/stores/analytics/port.ts).
   if (
-    /[\\/]src[\\/](stores[\\/]analytics[\\/](events|datalake|tracker|gate|reset)|stores[\\/]tag-manager|lib[\\/]consent)\.ts$/.test(
-      id,
-    )
+    /[\\/]src[\\/](stores[\\/]analytics[\\/](events|datalake|tracker|gate|reset)|stores[\\/]tag-manager)\.ts$/.test(id)
   )
     return 'analytics';
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.

@@ -9,7 +9,7 @@
  */
 import r2wc from '@r2wc/react-to-web-component';
 import type { ComponentType } from 'react';
-import { EARLY_ROOT, EARLY_VIDEO_ATTR } from '../src/loader/early-protocol.js';
+import { EARLY_LABEL_ATTR, EARLY_ROOT, EARLY_VIDEO_ATTR } from '../src/loader/early-protocol.js';
 
 const PROPS = Symbol.for('r2wc.props');
 const RENDER = Symbol.for('r2wc.render');
@@ -47,8 +47,8 @@ export function makeElement(component: ComponentType<never>, props: readonly str
 
     /**
      * The loader may have given the element a shadow root already, with a video playing in it (its early video,
-     * src/loader/early-video.ts): the element renders into that root, where the stage adopts the video. Anything
-     * else the loader left there goes.
+     * src/loader/early-video.ts): the element renders into that root, where the stage adopts the video. The early
+     * preroll's "Ad" label stays until the stage shows its own; anything else the loader left there goes.
      */
     override attachShadow(init: ShadowRootInit): ShadowRoot {
       const root = this.shadowRoot as (ShadowRoot & Record<symbol, boolean>) | null;
@@ -56,7 +56,11 @@ export function makeElement(component: ComponentType<never>, props: readonly str
       if (!root?.[EARLY_ROOT]) return super.attachShadow(init);
       delete root[EARLY_ROOT];
       for (const node of [...root.childNodes]) {
-        if (!(node instanceof HTMLVideoElement && node.hasAttribute(EARLY_VIDEO_ATTR))) node.remove();
+        const kept =
+          node instanceof Element &&
+          (node.hasAttribute(EARLY_LABEL_ATTR) ||
+            (node instanceof HTMLVideoElement && node.hasAttribute(EARLY_VIDEO_ATTR)));
+        if (!kept) node.remove();
       }
       return root;
     }

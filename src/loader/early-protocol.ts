@@ -45,9 +45,6 @@ export function earlyChoiceOf(video: HTMLVideoElement, stream: string): EarlyCho
 /** The early preroll's "Ad" label (before the video in the root, so the rule that hides what follows spares it). */
 export const EARLY_LABEL_ATTR = 'data-channel-early-label';
 
-/** The loader's sheet for an early shadow root (the player's own styles repeat it once they are adopted). */
-export const EARLY_CSS = `:host{display:block;position:relative}:host>video[${EARLY_VIDEO_ATTR}]{display:block;width:100%;aspect-ratio:16/9;background:#000}:host>video[${EARLY_VIDEO_ATTR}]~*{display:none!important}:host>[${EARLY_LABEL_ATTR}]{position:absolute;top:10px;left:10px;z-index:2;padding:2px 10px;border-radius:6px;background:#ffd23f;color:#1b1b1b;font:800 .85em/1.5 system-ui,sans-serif;letter-spacing:.04em}`;
-
 /** The engine a player asks for (`prefer-playback`), lower case; "mse" asks for hls.js. */
 export const preferredEngine = (player: Element) => player.getAttribute('prefer-playback')?.trim().toLowerCase();
 
@@ -97,12 +94,6 @@ export function stopVideo(video: HTMLVideoElement): void {
   video.pause();
   video.removeAttribute('src');
   video.load();
-}
-
-/** Removes the early preroll's label beside `video`, if any (the player adopting it shows its own). */
-export function dropEarlyLabel(video: HTMLVideoElement): void {
-  const root = video.getRootNode() as ParentNode;
-  root.querySelector?.(`:scope > [${EARLY_LABEL_ATTR}]`)?.remove();
 }
 
 /** The early video in `player`'s shadow root (a child of the root: the stage has not adopted it), if any. */

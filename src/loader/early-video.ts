@@ -38,7 +38,6 @@ import {
   EARLY_DECISION_MS,
   type EarlyChoice,
   EARLY_AT_ATTR,
-  EARLY_CSS,
   EARLY_FRAME_ATTR,
   EARLY_LABEL_ATTR,
   EARLY_ROOT,
@@ -46,6 +45,7 @@ import {
   preferredEngine,
   type EarlyData,
 } from './early-protocol.js';
+import { EARLY_CSS } from './early-stage.js';
 
 export { EARLY_DECISION_MS };
 /** The chunks are fetched anyway when the early video has shown no frame this long after it was set (ms). */
@@ -290,8 +290,8 @@ function play(player: Element, { lang, ...choice }: EarlyChoice & { lang: Lang }
     label.setAttribute('aria-label', AD_TEXTS[lang].adLabel);
     label.textContent = AD_TEXTS[lang].ad;
     root.appendChild(label);
-    // Gone when the advert ends, or when the video is stopped (a stop empties it).
-    for (const type of ['ended', 'emptied']) video.addEventListener(type, () => label.remove());
+    // Gone when the advert ends or fails, or when the video is stopped (a stop empties it).
+    for (const type of ['ended', 'error', 'emptied']) video.addEventListener(type, () => label.remove());
   }
   root.appendChild(video);
   void video.play().catch(() => undefined);

@@ -229,8 +229,8 @@ for (const viewport of [
     await page.waitForFunction(() => customElements.get('channel-player'));
     expect(first(log, playerChunk)).toBeGreaterThan(first(log, (e) => e.kind === 'media'));
     const player = page.locator('channel-player');
-    await expect(player.locator('[part~="ad-label"]')).toBeVisible();
-    // The player's label in place of the loader's: one label.
+    // The player's own label in place of the loader's: one label.
+    await expect(player.locator('[part~="ad-label"]:not([data-channel-early-label])')).toBeVisible();
     await expect(player.locator('[part~="ad-label"]')).toHaveCount(1);
     const video = player.locator('[part~="stage"] video');
     expect(

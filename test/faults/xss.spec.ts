@@ -317,6 +317,8 @@ for (const full of [false, true]) {
         ).toEqual([]);
         expect(missing(found, 'filters', text), "filters' options (sport, city, conference)").toEqual([]);
         // The names also went into the host page's head as JSON-LD (structured-data): as data, whole, never as markup.
+        // (Written at an idle moment after the events show.)
+        await expect(page.locator('head script[type="application/ld+json"]')).not.toHaveCount(0);
         const graphs = await page.evaluate(() =>
           [...document.head.querySelectorAll('script[type="application/ld+json"]')].map((s) => s.textContent ?? ''),
         );

@@ -486,7 +486,19 @@ describe('analytics', () => {
       expect(done(), what).to.equal(true);
     };
     const sent = () => to('hash/', 'GET').length + to('session/').length + to('event/').length + gtag().length;
-    afterEach(() => port.loadAnalyticsLayer());
+    afterEach(async () => {
+      // Attached again for the tests after these (the module is in the page already: one task or two).
+      port.loadAnalyticsLayer();
+      await flush(3);
+    });
+    const apiCall = (url: string) => ({
+      url,
+      method: 'GET',
+      status: 200,
+      message: null,
+      response_length: 10,
+      duration_ms: 12,
+    });
 
     it('holds every call until LAYER_DEFER_MS after start-up on a page that shows no list, then makes them in order', async () => {
       port.resetAnalyticsPort();
@@ -515,6 +527,43 @@ describe('analytics', () => {
       await settle(() => gtagEvents('view_item_list').length === 1, 'the list reported');
       expect(gtagEvents('view_item_list')[0]![2]).to.deep.include({ item_list_id: 'schedule:live' });
       await settle(() => events('visit_page').length === 1, 'the page view');
+    });
+
+    it('keeps the consent rules while it waits: nothing reported is kept through a refusal, the start-up is', async () => {
+      port.resetAnalyticsPort();
+      consentRecord().granted = false;
+      port.startAnalytics();
+      port.trackApiCall(apiCall('http://api.test/api/events') as never);
+      port.listViewed('schedule:live', 'Live', [{ id: '7', name: 'Final' }]);
+      port.loginEvent('email');
+      // Granted before the layer came: what was said while refused stays unsaid.
+      setConsent(true);
+      port.loginEvent('google');
+      // A report waiting when the page refuses goes too.
+      setConsent(false);
+      setConsent(true);
+      port.routeShown('route-mail', { path: '/live', title: 'Live', route: 'live' });
+      await world.advance(0);
+      await world.advance(port.LAYER_DEFER_MS);
+      await settle(() => events('visit_page').length === 2, 'the two page views');
+      await runIdle();
+      expect(events('login'), 'no login reported').to.deep.equal([]);
+      expect(gtagEvents('view_item_list')).to.deep.equal([]);
+      expect(
+        world.server.to('POST', `${STATS}/event/`).filter((r) => (r.body as Body).event === 'api_request'),
+      ).to.deep.equal([]);
+    });
+
+    it('reads the address when it is called: the landing trk at start-up, a route’s address for its page view', async () => {
+      port.resetAnalyticsPort();
+      port.startAnalytics();
+      port.routeShown(undefined, { path: '/live', title: 'Live', route: 'live' });
+      // The host page rewrites its address before the layer comes.
+      fakeAddress('https://site.test/vod');
+      await world.advance(port.LAYER_DEFER_MS);
+      await settle(() => events('visit_page').length === 2, 'the two page views');
+      for (const body of events()) expect(body.trk).to.equal('spring-mail');
+      expect(gtagEvents('page_view').map((a) => (a[2] as Body).page_location)).to.include('https://site.test/schedule');
     });
   });
 });

@@ -10,11 +10,13 @@ import { prerollsStorageKey, resumeStorageKey, STORAGE_PREFIX, tokenStorageKey }
 import { EARLY_DECISION_MS, startEarlyVideos } from '../../src/loader/early-video.js';
 import {
   dropEarlyVideo,
+  EARLY_LABEL_ATTR,
   EARLY_VIDEO_ATTR,
   earlyAnswers,
   earlyChoiceOf,
   mayStartEarly,
 } from '../../src/loader/early-protocol.js';
+import { dropEarlyLabel } from '../../src/loader/early-stage.js';
 import { suppressionKey } from '../../src/lib/preroll-rules.js';
 import type { EarlyAnswer } from '../../src/loader/early.js';
 
@@ -158,37 +160,59 @@ describe('the early video', () => {
     });
 
     it('labels the preroll "Ad" as the player would, in the element’s language, and drops the label with the video', async () => {
-      const label = (at: Element) => at.shadowRoot!.querySelector('[part~="ad-label"]');
-      // The channel speaks French and the element says nothing: French.
-      el = player();
-      await run(el, {
+      /** The labels put in `at`'s shadow root (these adverts do not exist: each fails, and its label goes). */
+      const labelsOf = (at: HTMLElement) => {
+        const labels: HTMLElement[] = [];
+        const attach = at.attachShadow.bind(at);
+        at.attachShadow = (init) => {
+          const root = attach(init);
+          new MutationObserver((records) => {
+            for (const record of records)
+              for (const node of record.addedNodes)
+                if (node instanceof HTMLElement && node.matches('[part~="ad-label"]')) labels.push(node);
+          }).observe(root, { childList: true });
+          return root;
+        };
+        return labels;
+      };
+      const french = {
         prerolls: answer(list),
         'event:7': categorised(),
         settings: answer({ name: 'Démo', language: 'fr' }),
-      });
-      expect(label(el)?.textContent).to.equal('Pub');
-      expect(label(el)?.getAttribute('aria-label')).to.equal('Publicité avant la vidéo');
-      expect(label(el)?.getAttribute('role')).to.equal('status');
-      const box = label(el)!.getBoundingClientRect();
-      expect(box.width * box.height, 'shown, over the video').to.be.greaterThan(0);
-      // Stopped (the loader's message takes its place): the label goes with the video.
-      dropEarlyVideo(el);
+      };
+      // The channel speaks French and the element says nothing: French.
+      el = player();
+      let labels = labelsOf(el);
+      await run(el, french);
+      expect(labels.map((l) => [l.textContent, l.getAttribute('aria-label'), l.getAttribute('role')])).to.deep.equal([
+        ['Pub', 'Publicité avant la vidéo', 'status'],
+      ]);
+      // The advert failed: its label went with it.
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(label(el)).to.equal(null);
+      expect(labels[0]!.isConnected).to.equal(false);
       el.remove();
       // The element's own lang comes first.
       el = player({ 'event-id': '7', autoplay: '', muted: '', lang: 'en-GB' });
-      await run(el, {
-        prerolls: answer(list),
-        'event:7': categorised(),
-        settings: answer({ name: 'Démo', language: 'fr' }),
-      });
-      expect(label(el)?.textContent).to.equal('Ad');
-      // No preroll, no label.
+      labels = labelsOf(el);
+      await run(el, french);
+      expect(labels.map((l) => l.textContent)).to.deep.equal(['Ad']);
       el.remove();
+      // No preroll, no label.
       el = player();
+      labels = labelsOf(el);
       await run(el, { prerolls: answer(list), 'event:7': answer(event({ event_category_id: 4 })) });
-      expect(label(el)).to.equal(null);
+      expect(labels).to.deep.equal([]);
+    });
+
+    it('the player drops the early label beside the video it adopts (a shadow root’s own children)', () => {
+      el = player();
+      const root = el.attachShadow({ mode: 'open' });
+      const label = document.createElement('div');
+      label.setAttribute(EARLY_LABEL_ATTR, '');
+      const video = document.createElement('video');
+      root.append(label, video);
+      dropEarlyLabel(video);
+      expect([...root.children]).to.deep.equal([video]);
     });
 
     it('plays the event’s stream when no preroll fits (another category), and hands over that it chose none', async () => {

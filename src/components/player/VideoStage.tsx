@@ -12,7 +12,8 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
-import { dropEarlyLabel, EARLY_VIDEO_ATTR, earlyChoiceOf, stopVideo } from '../../loader/early-protocol.js';
+import { EARLY_VIDEO_ATTR, earlyChoiceOf, stopVideo } from '../../loader/early-protocol.js';
+import { dropEarlyLabel } from '../../loader/early-stage.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -75,7 +76,6 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   useLayoutEffect(() => {
     if (!early) return;
     early.removeAttribute(EARLY_VIDEO_ATTR);
-    dropEarlyLabel(early);
     stage.current!.prepend(early);
     // Gone with the stage, even before its session played anything on it: nothing more is fetched.
     return () => stopVideo(early);
@@ -180,6 +180,11 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   }, [settled, store]);
 
   const { phase, playback } = state;
+  // The loader's "Ad" label over an adopted preroll stays until this stage's session has started (its own label,
+  // or the event after the advert): never two labels, never an unlabelled advert.
+  useLayoutEffect(() => {
+    if (early && phase !== 'idle') dropEarlyLabel(early);
+  }, [early, phase]);
   const togglePlay = () => session.current?.togglePlay();
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

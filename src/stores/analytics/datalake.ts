@@ -17,10 +17,10 @@ import {
 } from '../../api/contract.js';
 import { env } from '../../lib/env.js';
 import { partnerSlug } from '../../lib/ids.js';
-import { reportedPath } from '../../lib/url.js';
 import { toJson } from '../../lib/json.js';
 import { $config, type ChannelConfig } from '../config.js';
 import { $geo, $settings, $user } from '../session.js';
+import { pageUrl } from './port.js';
 
 /** Where a channel's analytics go: the datalake base and the channel's analytics key. */
 export interface DatalakeTarget {
@@ -50,11 +50,8 @@ export function datalakeTarget(): DatalakeTarget | undefined {
   return targetOf($config.get(), $settings.get());
 }
 
-/** The page's address as analytics see it: origin and path, never the query or hash (they may carry one-time values). */
-export function pageUrl(): string | undefined {
-  const page = env().location();
-  return page ? page.origin + reportedPath(page.pathname) : undefined;
-}
+/** The page's address for analytics (origin and path). */
+export { pageUrl };
 
 // ---------------------------------------------------------------- the outer tracker
 

@@ -44,7 +44,7 @@ export function pageView(view: PageView): void {
   gtagEvent('page_view', {
     page_title: cut(view.title),
     // The address in the bar (the site's base included), without its query; the path is the site's route.
-    page_location: cut(pageUrl()),
+    page_location: cut(view.location ?? pageUrl()),
     page_path: path,
     page_referrer: previous,
   });
@@ -104,13 +104,13 @@ export function elementStarted(tag: string): void {
  * manager, and sends the page view of a page of standalone elements (unless a `<channel-app>` is there, which sends
  * its own per navigation).
  */
-export function startAnalytics(): void {
+export function startAnalytics(landingTrk?: string | null): void {
   if (started) return;
   started = true;
   const page = env().location();
-  let trk: string | null = null;
+  let trk: string | null = landingTrk ?? null;
   try {
-    trk = page ? new URLSearchParams(page.search).get('trk') : null;
+    if (landingTrk === undefined) trk = page ? new URLSearchParams(page.search).get('trk') : null;
   } catch {
     trk = null;
   }
@@ -135,9 +135,9 @@ export { pageUrl };
  * A site's route shown: the tracker its address carries is kept (stored at once with consent), then its page view
  * (`visit_page` with the previous page, `page_view`).
  */
-export function routeShown(trk: string | undefined, view: PageView): void {
+export function routeShown(trk: string | undefined, view: PageView | undefined): void {
   keepOuterTracker(trk ?? null, analyticsConsent() === 'granted');
-  pageView(view);
+  if (view) pageView(view);
 }
 
 /** What the first load's calls (src/stores/analytics/port.ts) come to, from the moment this module is evaluated. */

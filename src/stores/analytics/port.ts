@@ -6,11 +6,16 @@
  * and the layer makes them as it would have (its own rules then hold: consent, a player's first frame, idle time).
  * Code that imports the layer statically (the player, the checkout, tests) attaches it at once.
  *
- * What waits is bounded like the layer's own queue; a page left before the layer loaded reports nothing of its first
+ * The consent rules hold here too: while the page refuses, what would be reported is dropped at once (a refusal also
+ * drops what waits), as the layer would have; the start-up calls and the landing address's tracker always wait. What
+ * the layer would read later is read at the call: the landing address's `trk`, a route's address. API calls wait two
+ * batches at most, like the tracker's own queue. A page left before the layer came reports nothing of its first
  * seconds (the API tracker's page-hide beacon needs the layer). Never throws.
  */
-import type { ApiRequestEntry } from '../../api/contract.js';
+import { API_TRACKER_BATCH, type ApiRequestEntry } from '../../api/contract.js';
+import { consentRecord, onConsent } from '../../lib/consent.js';
 import { env } from '../../lib/env.js';
+import { reportedPath } from '../../lib/url.js';
 
 /** An item of a list shown, as `view_item_list` lists it. */
 export interface ListedItem {
@@ -30,6 +35,8 @@ export interface PageView {
   route?: string | undefined;
   /** The tags on a page of standalone elements. */
   elements?: string[] | undefined;
+  /** The page's address for analytics when the page was shown (default: now). */
+  location?: string | undefined;
 }
 
 /** How a viewer signed in: by email and password, by registering, or with a social provider (its name). */
@@ -39,36 +46,56 @@ export type LoginMethod = 'email' | 'registration' | (string & {});
 export interface AnalyticsLayer {
   /** An element's code started on this page. */
   elementStarted(tag: string): void;
-  /** Start-up has the channel's settings. */
-  startAnalytics(): void;
+  /** Start-up has the channel's settings; `trk` is the landing address's tracker, read then. */
+  startAnalytics(trk?: string | null): void;
   /** A sign-in. */
   loginEvent(method: LoginMethod): void;
   /** One API call made. */
   trackApiCall(entry: ApiRequestEntry): void;
   /** A list shown to the viewer. */
   listViewed(listId: string, listName: string, items: readonly ListedItem[]): void;
-  /** A site's route shown, with the tracker its address carries. */
-  routeShown(trk: string | undefined, view: PageView): void;
+  /** A site's route shown, with the tracker its address carries; no view while the page refuses analytics. */
+  routeShown(trk: string | undefined, view: PageView | undefined): void;
 }
 
 /** How long after start-up a page that shows no list loads the layer anyway (then at an idle moment). */
 export const LAYER_DEFER_MS = 3_000;
-/** The most calls that wait for the layer (the oldest go first). */
-const WAITING_MAX = 400;
+/** How often a layer that could not be fetched is asked for again (LAYER_DEFER_MS apart). */
+const LOAD_TRIES = 3;
+
+/** A waiting call: the start-up's (always kept), an API call's (two batches at most), or a report. */
+type Kind = 'start' | 'api' | 'report';
 
 let layer: AnalyticsLayer | undefined;
-let waiting: ((layer: AnalyticsLayer) => void)[] = [];
+let waiting: { kind: Kind; call: (layer: AnalyticsLayer) => void }[] = [];
 let loading: Promise<unknown> | undefined;
+let failures = 0;
 let deferred = false;
 /** A list was shown (the layer's fetch is on its way). */
 let shown = false;
+
+/**
+ * The page's address as analytics see it: origin and path (a shared clip's uuid left out), never the query or hash
+ * (they may carry one-time values).
+ */
+export function pageUrl(): string | undefined {
+  const page = env().location();
+  return page ? page.origin + reportedPath(page.pathname) : undefined;
+}
+
+const refused = () => consentRecord().granted === false;
+
+// A refusal drops what would be reported; the start-up calls still wait (the layer then keeps quiet itself).
+onConsent((granted) => {
+  if (!granted) waiting = waiting.filter((entry) => entry.kind === 'start');
+});
 
 /** The layer's module attaches itself here when it is evaluated, however it was loaded. */
 export function attachAnalyticsLayer(loaded: AnalyticsLayer): void {
   layer = loaded;
   const calls = waiting;
   waiting = [];
-  for (const call of calls) run(call);
+  for (const { call } of calls) run(call);
 }
 
 function run(call: (layer: AnalyticsLayer) => void): void {
@@ -79,25 +106,28 @@ function run(call: (layer: AnalyticsLayer) => void): void {
   }
 }
 
-function later(call: (layer: AnalyticsLayer) => void): void {
+function later(kind: Kind, call: (layer: AnalyticsLayer) => void): void {
+  if (kind !== 'start' && refused()) return;
   if (layer) return run(call);
-  waiting.push(call);
-  if (waiting.length > WAITING_MAX) waiting.shift();
+  waiting.push({ kind, call });
+  if (kind === 'api') {
+    const calls = waiting.filter((entry) => entry.kind === 'api');
+    if (calls.length > 2 * API_TRACKER_BATCH) waiting.splice(waiting.indexOf(calls[0]!), 1);
+  }
 }
 
-/** Fetches the layer (once; again after a failure, at the next occasion). */
+/** Fetches the layer (once; after a failure, again LAYER_DEFER_MS later, LOAD_TRIES times in all). */
 export function loadAnalyticsLayer(): void {
   if (layer || loading) return;
   loading = import('./events.js').then(
     (loaded) => attachAnalyticsLayer(loaded.analyticsLayer),
     () => {
-      // A network fault: the calls keep waiting, and the next occasion tries again.
+      // A network fault: the calls keep waiting for the next try.
       loading = undefined;
+      if (++failures < LOAD_TRIES) loadWhenIdle(LAYER_DEFER_MS);
     },
   );
 }
-
-export const elementStarted = (tag: string) => later((l) => l.elementStarted(tag));
 
 /** The first idle moment after `delay` ms (the page has painted what it had): the layer is fetched then. */
 function loadWhenIdle(delay: number): void {
@@ -105,31 +135,45 @@ function loadWhenIdle(delay: number): void {
   clock.setTimeout(() => clock.whenIdle(loadAnalyticsLayer, 2_000), delay);
 }
 
+export const elementStarted = (tag: string) => later('start', (l) => l.elementStarted(tag));
+
 /** Start-up has the settings: the layer comes after the first content, or LAYER_DEFER_MS later when idle. */
 export function startAnalytics(): void {
-  later((l) => l.startAnalytics());
+  let trk: string | null = null;
+  try {
+    const page = env().location();
+    trk = page ? new URLSearchParams(page.search).get('trk') : null;
+  } catch {
+    trk = null;
+  }
+  later('start', (l) => l.startAnalytics(trk));
   if (deferred) return;
   deferred = true;
   loadWhenIdle(LAYER_DEFER_MS);
 }
 
-export const loginEvent = (method: LoginMethod) => later((l) => l.loginEvent(method));
-export const trackApiCall = (entry: ApiRequestEntry) => later((l) => l.trackApiCall(entry));
+export const loginEvent = (method: LoginMethod) => later('report', (l) => l.loginEvent(method));
+export const trackApiCall = (entry: ApiRequestEntry) => later('api', (l) => l.trackApiCall(entry));
 
 /** A list shown: the page's first content is there, and the layer is fetched once it has been painted. */
 export function listViewed(listId: string, listName: string, items: readonly ListedItem[]): void {
-  later((l) => l.listViewed(listId, listName, items));
+  later('report', (l) => l.listViewed(listId, listName, items));
   if (!layer && !shown) loadWhenIdle(0);
   shown = true;
 }
 
-export const routeShown = (trk: string | undefined, view: PageView) => later((l) => l.routeShown(trk, view));
+/** A site's route shown: its tracker is kept whatever the consent; its page view, with its address now. */
+export function routeShown(trk: string | undefined, view: PageView): void {
+  const shownView = refused() ? undefined : { ...view, location: pageUrl() };
+  later('start', (l) => l.routeShown(trk, shownView));
+}
 
 /** Detaches the layer and forgets the calls waiting and the loads asked for (tests of this module). */
 export function resetAnalyticsPort(): void {
   layer = undefined;
   loading = undefined;
   waiting = [];
+  failures = 0;
   deferred = false;
   shown = false;
 }
