@@ -165,7 +165,13 @@ export async function playerSection(
   stream: { eventId: number; url: string },
   demoStream: { eventId: number; prerollUrl: string },
   runs: number,
-): Promise<{ players: PlayerBench[]; rows: [string, string, string][]; files: string }> {
+): Promise<{
+  players: PlayerBench[];
+  /** Our first frame over each peer's, per channel. */
+  ratios: Record<'bench' | 'demo', { video: number; hls: number; mux: number }>;
+  rows: [string, string, string][];
+  files: string;
+}> {
   const src = encodeURIComponent(stream.url);
   const ad = encodeURIComponent(demoStream.prerollUrl);
   const players = await benchPlayers(
@@ -229,5 +235,11 @@ export async function playerSection(
     '  demo channel (the preroll first):',
     ...list(withPreroll),
   ].join('\n');
-  return { players, rows, files };
+  const over = (to: PlayerBench, v: PlayerBench, h: PlayerBench, m: PlayerBench) => ({
+    video: to.medianMs / v.medianMs,
+    hls: to.medianMs / h.medianMs,
+    mux: to.medianMs / m.medianMs,
+  });
+  const ratios = { bench: over(ours, video, bare, mux), demo: over(withPreroll, adVideo, adBare, adMux) };
+  return { players, ratios, rows, files };
 }

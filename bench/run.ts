@@ -26,7 +26,7 @@ import { PrerollList } from '../src/api/contract.js';
 import { matchingPrerolls } from '../src/lib/preroll-rules.js';
 import { benchClips } from './clips.js';
 import { benchAnalytics } from './analytics.js';
-import { playerSection, type PlayerBench } from './player.js';
+import { playerSection } from './player.js';
 import { benchSite } from './site.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -88,6 +88,7 @@ try {
   const demoPreroll = await benchPreroll(server.origin, demoStream.eventId);
   const {
     players,
+    ratios,
     rows: playerRows,
     files: playerFiles,
   } = await playerSection(
@@ -102,16 +103,6 @@ try {
     console.log(playerFiles);
     process.exit(0);
   }
-  const [ours, video, bare, mux, demoOurs, demoVideo, demoBare, demoMux] = players as PlayerBench[] as [
-    PlayerBench,
-    PlayerBench,
-    PlayerBench,
-    PlayerBench,
-    PlayerBench,
-    PlayerBench,
-    PlayerBench,
-    PlayerBench,
-  ];
 
   // --- what the analytics layer costs the player page (the same page with analytics on and off)
   const analytics = await benchAnalytics(browser, server.hostOrigin, stream.eventId, Math.max(RUNS, 5));
@@ -135,13 +126,13 @@ try {
     scroll_fling: fling,
     player_stream: { channel: 'bench', event: stream.eventId },
     players,
-    player_vs_bare_video: ours.medianMs / video.medianMs,
-    player_vs_bare_hls: ours.medianMs / bare.medianMs,
-    player_vs_mux: ours.medianMs / mux.medianMs,
+    player_vs_bare_video: ratios.bench.video,
+    player_vs_bare_hls: ratios.bench.hls,
+    player_vs_mux: ratios.bench.mux,
     player_demo_stream: { channel: 'demo', event: demoStream.eventId, preroll: demoPreroll },
-    player_demo_vs_bare_video: demoOurs.medianMs / demoVideo.medianMs,
-    player_demo_vs_bare_hls: demoOurs.medianMs / demoBare.medianMs,
-    player_demo_vs_mux: demoOurs.medianMs / demoMux.medianMs,
+    player_demo_vs_bare_video: ratios.demo.video,
+    player_demo_vs_bare_hls: ratios.demo.hls,
+    player_demo_vs_mux: ratios.demo.mux,
     site,
     clips,
     analytics,
