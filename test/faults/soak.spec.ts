@@ -25,6 +25,11 @@ const MAX_SLOPE_MB_PER_HOUR = 10;
 const BACK_BUFFER_S = 30;
 const MAX_AHEAD_S = 60;
 const SEGMENT_S = 2;
+/**
+ * hls.js evicts when playback enters the next segment, and the removal is asynchronous: a sample taken between the
+ * two sees the back buffer a moment past its slack (32.06 s of 32 once, in a full fault run on a busy machine).
+ */
+const EVICTION_LAG_S = 0.5;
 
 test.describe.configure({ timeout: SOAK_MS + 120_000 });
 
@@ -92,7 +97,9 @@ test(
       const s = await sample(page, cdp, startedAt);
       samples.push(s);
       // Bounded at every sample: behind and ahead of the play position.
-      expect(s.time - s.bufferedStart, `back buffer at ${s.atMs} ms`).toBeLessThanOrEqual(BACK_BUFFER_S + SEGMENT_S);
+      expect(s.time - s.bufferedStart, `back buffer at ${s.atMs} ms`).toBeLessThanOrEqual(
+        BACK_BUFFER_S + SEGMENT_S + EVICTION_LAG_S,
+      );
       expect(s.bufferedEnd - s.time, `forward buffer at ${s.atMs} ms`).toBeLessThanOrEqual(MAX_AHEAD_S + SEGMENT_S);
       await page.waitForTimeout(SAMPLE_MS);
     }
