@@ -235,16 +235,10 @@ function printRows(rows: [string, string, string][]): void {
 
 /** A free finished event of `channel` with a recording, and its signed VOD stream URL. */
 async function benchStream(origin: string, channel: string): Promise<{ eventId: number; url: string }> {
-  const key = (await (
-    await fetch(`${origin}/api/get_api_key`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ channel_key: channel }),
-    })
-  ).json()) as { data: { api_key: string } };
-  const list = (await (
-    await fetch(`${origin}/api/events?stream_status=finished&limit=100&api_key=${key.data.api_key}`)
-  ).json()) as { data: { id: number; type: string; media?: { type: string; url: string }[] }[] };
+  const key = await apiKey(origin, channel);
+  const list = (await (await fetch(`${origin}/api/events?stream_status=finished&limit=100&api_key=${key}`)).json()) as {
+    data: { id: number; type: string; media?: { type: string; url: string }[] }[];
+  };
   for (const event of list.data) {
     const vod = event.type === 'free' ? event.media?.find((m) => m.type === 'vod') : undefined;
     if (vod) return { eventId: event.id, url: new URL(vod.url, origin).href };
@@ -252,23 +246,29 @@ async function benchStream(origin: string, channel: string): Promise<{ eventId: 
   throw new Error(`bench: channel ${channel} has no free finished event with a recording`);
 }
 
+/** A new api key of `channel`. */
+async function apiKey(origin: string, channel: string): Promise<string> {
+  const answer = (await (
+    await fetch(`${origin}/api/get_api_key`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ channel_key: channel }),
+    })
+  ).json()) as { data: { api_key: string } };
+  return answer.data.api_key;
+}
+
 /**
  * The URL of a preroll a new visitor of the demo channel may be shown first on `eventId` (one the player's rules let
  * through: src/lib/preroll-rules.ts), for the peers to play the same first stream as `<channel-player>`.
  */
 async function benchPreroll(origin: string, eventId: number): Promise<string> {
-  const key = (await (
-    await fetch(`${origin}/api/get_api_key`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ channel_key: 'demo' }),
-    })
-  ).json()) as { data: { api_key: string } };
+  const key = await apiKey(origin, 'demo');
   const list = PrerollList.parse(
     ((await (await fetch(`${origin}/api/prerolls?channel_key=demo`)).json()) as { data: unknown }).data,
   );
   const event = (
-    (await (await fetch(`${origin}/api/events/${eventId}?api_key=${key.data.api_key}`)).json()) as {
+    (await (await fetch(`${origin}/api/events/${eventId}?api_key=${key}`)).json()) as {
       data: { event_category_id?: number | null; location_id?: number | null };
     }
   ).data;

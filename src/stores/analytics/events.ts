@@ -20,7 +20,14 @@ import {
   viewerFields,
 } from './datalake.js';
 import { analyticsConsent, onAnalyticsConsent, whenAnalyticsMay } from './gate.js';
-import { attachAnalyticsLayer, type AnalyticsLayer, type ListedItem, type LoginMethod, type PageView } from './port.js';
+import {
+  attachAnalyticsLayer,
+  landingTracker,
+  type AnalyticsLayer,
+  type ListedItem,
+  type LoginMethod,
+  type PageView,
+} from './port.js';
 import { trackApiCall } from './tracker.js';
 
 export type { ListedItem, LoginMethod, PageView };
@@ -107,14 +114,7 @@ export function elementStarted(tag: string): void {
 export function startAnalytics(landingTrk?: string | null): void {
   if (started) return;
   started = true;
-  const page = env().location();
-  let trk: string | null = landingTrk ?? null;
-  try {
-    if (landingTrk === undefined) trk = page ? new URLSearchParams(page.search).get('trk') : null;
-  } catch {
-    trk = null;
-  }
-  keepOuterTracker(trk, analyticsConsent() === 'granted');
+  keepOuterTracker(landingTrk === undefined ? landingTracker() : landingTrk, analyticsConsent() === 'granted');
   startTagManager();
   whenAnalyticsMay(() => {
     if (tags.has('channel-app')) return;

@@ -83,6 +83,16 @@ export function pageUrl(): string | undefined {
   return page ? page.origin + reportedPath(page.pathname) : undefined;
 }
 
+/** The tracker (`trk`) in the page's address now, if any. */
+export function landingTracker(): string | null {
+  try {
+    const page = env().location();
+    return page ? new URLSearchParams(page.search).get('trk') : null;
+  } catch {
+    return null;
+  }
+}
+
 const refused = () => consentRecord().granted === false;
 
 // A refusal drops what would be reported; the start-up calls still wait (the layer then keeps quiet itself).
@@ -139,13 +149,7 @@ export const elementStarted = (tag: string) => later('start', (l) => l.elementSt
 
 /** Start-up has the settings: the layer comes after the first content, or LAYER_DEFER_MS later when idle. */
 export function startAnalytics(): void {
-  let trk: string | null = null;
-  try {
-    const page = env().location();
-    trk = page ? new URLSearchParams(page.search).get('trk') : null;
-  } catch {
-    trk = null;
-  }
+  const trk = landingTracker();
   later('start', (l) => l.startAnalytics(trk));
   if (deferred) return;
   deferred = true;
