@@ -71,7 +71,7 @@ function manualChunks(id) {
   // the player, the profile or the checkout reach: the access and offer rules, the video analytics' details, the
   // preroll rules and the media events. A schedule-only page loads none of these.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|media-events)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|media-events|url-rules)\.ts$)/.test(
       id,
     )
   )

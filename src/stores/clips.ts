@@ -8,9 +8,11 @@
  */
 import { atom, map, onMount } from 'nanostores';
 import type { Clip } from '../api/contract.js';
-import { HttpError, isCancel } from '../api/errors.js';
+import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
+import { downloadUrl, mediaOrigins } from '../lib/url-rules.js';
+import { $config } from './config.js';
 import { failureOf, panelReason, type Msg } from './account/messages.js';
 import { clipStatus } from './commerce/access.js';
 import { attempt, done, once, refuse, type Outcome } from './account/outcome.js';
@@ -243,12 +245,15 @@ export function remakeClip(clip: Clip): Promise<Outcome<Clip>> {
 }
 
 /** The signed URL of a done clip's MP4 (`GET clip/download/{id}`); the user's counts are reloaded after. */
-export async function downloadClip(clip: Pick<Clip, 'id'>): Promise<Outcome<string>> {
-  const outcome = await attempt(() =>
-    getClient()
-      .call('clipDownload', { params: { id: clip.id }, cache: false })
-      .then((answer) => answer.data.url),
-  );
+export async function downloadClip(clip: Pick<Clip, 'id' | 'media'>): Promise<Outcome<string>> {
+  const outcome = await attempt(async () => {
+    const answer = await getClient().call('clipDownload', { params: { id: clip.id }, cache: false });
+    // A file from the channel's media origins only (url-rules.ts); anything else is the download's failure.
+    const apiUrl = $config.get()?.apiUrl ?? '';
+    const url = downloadUrl(answer.data.url, mediaOrigins(apiUrl, clip.media));
+    if (!url) throw new ApiError('invalid-response', 'the clip download is not an http(s) file of the channel');
+    return url;
+  });
   if (outcome.ok) await reloadUserAccess();
   return outcome;
 }

@@ -38,6 +38,11 @@ export interface ConfigureOptions {
    * call and every order made on the page carries. Anything but a slug is ignored with a console warning.
    */
   partner?: string | null | undefined;
+  /**
+   * Origins besides Google's tag manager that the channel's tag manager script (settings `gtag_url`) may come from
+   * (the script's `data-script-origins`, space-separated): https, or http on localhost. Read where the script loads.
+   */
+  scriptOrigins?: string | null | undefined;
 }
 
 /** The validated configuration the session runs on. */
@@ -54,6 +59,8 @@ export interface ChannelConfig {
   consentRequired: boolean;
   /** The page's partner (a valid slug), if it names one. */
   partner?: string | undefined;
+  /** The page's `data-script-origins` as written (see url-rules.ts `scriptOrigins`). */
+  scriptOrigins?: string | undefined;
 }
 
 /** The current configuration, or undefined before `configure()`. */
@@ -119,6 +126,7 @@ export function setConfig(options: ConfigureOptions, base: string): string | und
     // Any value asks for consent: a misspelt mode must not send what the page meant to hold.
     consentRequired: options.consent !== undefined && options.consent !== null,
     partner,
+    scriptOrigins: options.scriptOrigins?.trim() || undefined,
   });
   return undefined;
 }

@@ -14,6 +14,7 @@ import type { Clip } from '../api/contract.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
+import { downloadUrl, mediaOrigins } from '../lib/url-rules.js';
 import { IDLE, LOADING, failed, ready, type Async } from '../lib/async.js';
 import { prerollsStorageKey } from '../lib/api-paths.js';
 import {
@@ -383,7 +384,11 @@ export function createPlayer(): PlayerStore {
       const answer = await api.call('downloadEvent', { params: { id: state.item.id }, cache: false });
       // After a download the user's access info is reloaded.
       await reloadUserAccess();
-      return answer.data.url;
+      // A file from the channel's media origins only (url-rules.ts); anything else is the download's failure.
+      const apiUrl = $config.get()?.apiUrl ?? '';
+      const url = downloadUrl(answer.data.url, mediaOrigins(apiUrl, state.event?.media ?? []));
+      if (!url) throw new ApiError('invalid-response', 'the download is not an http(s) file of the channel');
+      return url;
     },
     resumeViewer() {
       const config = $config.get();

@@ -6,6 +6,8 @@
  * the globals gtag.js itself reads, so they live on the global object.
  */
 import { env } from '../lib/env.js';
+import { redactUrl } from '../lib/url.js';
+import { scriptOrigins, scriptUrl, TAG_MANAGER_ORIGIN } from '../lib/url-rules.js';
 import { onAnalyticsConsent, whenAnalyticsMay } from './analytics/gate.js';
 import { analyticsAllowed, attributedPartner } from './analytics/datalake.js';
 import { $config } from './config.js';
@@ -15,14 +17,29 @@ import { $settings } from './session.js';
 export type Gtag = (...args: unknown[]) => void;
 
 /** The tag manager's default script, used when the channel names none. */
-export const GTAG_URL = 'https://www.googletagmanager.com/gtag/js';
+export const GTAG_URL = `${TAG_MANAGER_ORIGIN}/gtag/js`;
 
 let gtagFor: string | undefined;
 
-/** The page's gtag, loading the tag manager script once per tag id. */
-export function tagManager(id: string, url: string | null | undefined): Gtag | undefined {
-  const base = env().baseUrl();
-  if (base === undefined) return undefined;
+/**
+ * The page's gtag, loading the tag manager script once per tag id. The script comes only from Google's tag manager
+ * or an origin the page lists in `allowed` (its `data-script-origins`): a `gtag_url` elsewhere loads nothing (a
+ * console warning says why), so an API answer cannot run a script of its choice on the host page.
+ */
+export function tagManager(id: string, url: string | null | undefined, allowed?: string): Gtag | undefined {
+  // No document (a server rendering the page): nothing to load a script into.
+  if (env().baseUrl() === undefined) return undefined;
+  const { origins, refused } = scriptOrigins(allowed);
+  const src = scriptUrl(url || GTAG_URL, origins);
+  if (!src) {
+    if (gtagFor !== id) {
+      gtagFor = id;
+      env().logger.warn(
+        `channel-elements: the tag manager script ${redactUrl(String(url)).slice(0, 200)} is not loaded: it must come from ${[TAG_MANAGER_ORIGIN, ...origins].join(' or ')} (add its origin to data-script-origins).${refused.length ? ` data-script-origins names no origin in: ${refused.join(' ')}.` : ''}`,
+      );
+    }
+    return undefined;
+  }
   const page = globalThis as unknown as { dataLayer?: unknown[]; gtag?: Gtag };
   if (!Array.isArray(page.dataLayer)) page.dataLayer = [];
   // gtag.js reads the `arguments` objects it finds in dataLayer, not arrays: the stub must push them as is.
@@ -34,7 +51,6 @@ export function tagManager(id: string, url: string | null | undefined): Gtag | u
   }
   if (gtagFor !== id) {
     gtagFor = id;
-    const src = new URL(url || GTAG_URL, base);
     if (!src.searchParams.has('id')) src.searchParams.set('id', id);
     env().injectScript(src.href);
     page.gtag('js', new Date(env().now()));
@@ -52,7 +68,7 @@ function channelGtag(): Gtag | undefined {
   const settings = $settings.get();
   const config = $config.get();
   const id = settings?.['google-analytics'];
-  return id && config && analyticsAllowed(config) ? tagManager(id, settings.gtag_url) : undefined;
+  return id && config && analyticsAllowed(config) ? tagManager(id, settings.gtag_url, config.scriptOrigins) : undefined;
 }
 
 /** Loads the channel's tag manager once analytics may (start-up calls this once settings are in). */

@@ -241,7 +241,14 @@ async function poll(): Promise<void> {
 // ------------------------------------------------------------------ tests
 
 /** The page's configuration, as the script tag would give it. */
-const CONFIGURATION = { channelKey: 'demo', apiUrl: API, keysUrl: KEYS, analyticsUrl: 'http://api.test' };
+// The page's own origin may serve the tag manager's script (data-script-origins): the test's stand-in is a file there.
+const CONFIGURATION = {
+  channelKey: 'demo',
+  apiUrl: API,
+  keysUrl: KEYS,
+  analyticsUrl: 'http://api.test',
+  scriptOrigins: location.origin,
+};
 
 describe('<channel-checkout>', () => {
   // Each test file has its own page: the element is defined once, each test then gets a fresh fake world.
@@ -583,8 +590,8 @@ describe('<channel-checkout>', () => {
     });
 
     it('sends the e-commerce events to the tag manager when the channel has one', async () => {
-      // The tag manager's script: any harmless http(s) file (script URLs are http(s) only: src/lib/trusted-types.ts).
-      useFakePlatform({ 'google-analytics': 'G-CHECKOUT', gtag_url: '/demo/site/demo-events.js' });
+      // The tag manager's script: any harmless file of an origin the page allows (src/lib/url-rules.ts).
+      useFakePlatform({ 'google-analytics': 'G-CHECKOUT', gtag_url: `${location.origin}/demo/site/demo-events.js` });
       const w = window as unknown as { dataLayer?: IArguments[]; gtag?: unknown };
       delete w.dataLayer;
       delete w.gtag;
@@ -889,6 +896,18 @@ describe('<channel-checkout>', () => {
       press(el, 'customer-portal');
       await waitUntil(() => opened.length === 1, 'the portal opened', { timeout: 4000 });
       expect(opened).to.deep.equal(['https://pay.test/portal/session-1']);
+    });
+
+    it('a portal address that is not an http(s) URL is the portal’s failure, and the page goes nowhere', async () => {
+      signedIn();
+      world.server.on('GET', `${API}/stripe/customer-portal`, ok({ url: 'javascript:alert(document.domain)' }));
+      const capture = captureNavigation();
+      stay = capture.restore;
+      const el = await fixture(html`<test-subscription-actions></test-subscription-actions>`);
+      await showsPart(el, 'customer-portal');
+      press(el, 'customer-portal');
+      await showsPart(el, 'portal-error');
+      expect(capture.assigned).to.deep.equal([]);
     });
   });
 });

@@ -15,7 +15,7 @@
 //
 // `npm test` runs a sample of the corpus on every sink (untagged); `npm run test:faults` adds the whole corpus
 // (`@full`).
-import type { BrowserContext, Page, Route } from '@playwright/test';
+import type { BrowserContext, Locator, Page, Route } from '@playwright/test';
 import { expect, test } from '../e2e/fixtures.js';
 import { BUNDLE_ORIGIN, demoEventIds, HOST_ORIGIN, registerViewer } from '../e2e/helpers.js';
 import { DETECTOR, XSS_VECTORS, vectorsFor, type XssVector } from './xss-vectors.js';
@@ -221,6 +221,15 @@ async function signedIn(page: Page, request: Parameters<typeof registerViewer>[0
 }
 
 const NOW = Math.floor(Date.now() / 1000);
+
+/** Whether a text is an absolute http(s) URL: what the navigation rule lets through (src/lib/url-rules.ts). */
+function absoluteHttp(text: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+}
 const id = (base: number, v: XssVector) => base + v.n;
 
 // ---------------------------------------------------------------- the sinks
@@ -684,6 +693,214 @@ for (const full of [false, true]) {
         report({ 'player title': events.length, 'player poster': events.length, 'paywall offer name': text.length });
       },
     );
+
+    // ------------------------------------------------------------ URLs from answers (src/lib/url-rules.ts)
+    // Each sink gets the URL vectors, a URL elsewhere that would run or serve something if it were followed, and a
+    // control: a URL its rule lets through must still work (the script loads, the browser goes, the file comes).
+
+    test(`URLs from answers: the tag manager's script (settings gtag_url)`, details, async ({ page, context }) => {
+      const watch = await plantDetector(context, page);
+      const warnings: string[] = [];
+      page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+      const requested: string[] = [];
+      page.on('request', (r) => /[?&]id=G-XSS/.test(r.url()) && requested.push(r.url()));
+      // A script of another origin, which calls the detector if it runs; the control, of the origin the page allows.
+      const elsewhere = 'https://tags.invalid/gtag.js';
+      const control = `${HOST_ORIGIN}/__xss/gtag.js`;
+      await page.route(`${elsewhere}*`, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: `${DETECTOR}(0)` }),
+      );
+      await page.route(`${control}*`, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: 'window.gtagControl = true;' }),
+      );
+      await page.route(`${BUNDLE_ORIGIN}/__xss/gtag.html`, (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: `<!doctype html><html lang="en"><title>gtag</title><script src="${BUNDLE_ORIGIN}/channel-elements.js" data-channel-key="demo" data-analytics-url="${BUNDLE_ORIGIN}" data-script-origins="${HOST_ORIGIN}" async></script><channel-schedule kind="upcoming" limit="2"></channel-schedule>`,
+        }),
+      );
+      let gtagUrl = '';
+      await rewrite(page, /^\/api\/settings$/, (json) => ({
+        data: { ...(json as { data: object }).data, 'google-analytics': 'G-XSS', gtag_url: gtagUrl },
+      }));
+      for (const url of [...urls.map((v) => v.text), elsewhere]) {
+        gtagUrl = url;
+        const before = warnings.length;
+        await page.goto(`${BUNDLE_ORIGIN}/__xss/gtag.html`);
+        await expect
+          .poll(() => warnings.slice(before).some((w) => w.includes('is not loaded')), {
+            message: `the tag manager's refusal of ${JSON.stringify(url)}`,
+            timeout: 15_000,
+          })
+          .toBe(true);
+        // Settings are kept between pages: the next page must get its own.
+        await page.evaluate(() => localStorage.clear());
+      }
+      expect(requested, 'no script requested').toEqual([]);
+      gtagUrl = control;
+      await page.goto(`${BUNDLE_ORIGIN}/__xss/gtag.html`);
+      await expect.poll(() => page.evaluate(() => 'gtagControl' in window), { timeout: 15_000 }).toBe(true);
+      expect(requested, 'the control, loaded').toEqual([`${control}?id=G-XSS`]);
+      await expectNothingRan(page, watch, await look(page, {}));
+      report({ 'tag manager script': urls.length + 1 });
+    });
+
+    test(
+      `URLs from answers: navigations (social sign-in's authorize URL, the customer portal)`,
+      details,
+      async ({ page, context, request }) => {
+        const watch = await plantDetector(context, page);
+        const landed = `${HOST_ORIGIN}/__xss/landed.html`;
+        await page.route(`${landed}*`, (route) =>
+          route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>landed</title>' }),
+        );
+        // Social sign-in: a provider whose authorize URL is a vector is not offered; the other, whose URL is the
+        // control, is, and takes the viewer there.
+        let authorize = '';
+        await rewrite(page, /^\/api\/settings$/, (json) => ({
+          data: {
+            ...(json as { data: object }).data,
+            social: {
+              google: { client_id: 'xss-google', authorize_url: authorize },
+              facebook: { client_id: 'xss-facebook', authorize_url: landed },
+            },
+          },
+        }));
+        const profile = page.locator('channel-profile');
+        for (const v of urls) {
+          authorize = v.text;
+          await openHostPage(page, '<channel-profile></channel-profile>');
+          await expect(profile.locator('[part~="social-facebook"]')).toBeVisible({ timeout: 20_000 });
+          // An absolute http(s) vector (a quote break-out on example.com) is an address like any other: offered.
+          await expect(profile.locator('[part~="social-google"]'), `#${v.n} ${v.label}`).toHaveCount(
+            absoluteHttp(v.text) ? 1 : 0,
+          );
+          await page.evaluate(() => localStorage.clear());
+        }
+        await profile.locator('[part~="social-facebook"]').click();
+        await expect(page).toHaveURL(new RegExp(`^${landed}\\?client_id=xss-facebook&`));
+
+        // The customer portal: each vector is the portal's failure message; the control goes there.
+        await signedIn(page, request);
+        await rewrite(page, /^\/api\/orders$/, () => ({
+          data: [
+            {
+              id: 990_001,
+              type: 'subscription',
+              status: 'completed',
+              activity_status: 'active',
+              product: { id: 1, name: 'Season pass' },
+              price: 9.99,
+              currency: 'USD',
+              created_at: NOW - 86_400,
+              expires_at: NOW + 86_400 * 20,
+              subscription_status: 'active',
+              auto_renewal: 'active',
+            },
+          ],
+        }));
+        let portal = '';
+        const asked: string[] = [];
+        await page.route(
+          (url) => url.origin === BUNDLE_ORIGIN && url.pathname === '/api/stripe/customer-portal',
+          (route) => {
+            asked.push(portal);
+            return route.fulfill({ json: { data: { url: portal } } });
+          },
+        );
+        await openHostPage(page, '<channel-profile section="orders"></channel-profile>');
+        const button = profile.locator('[part~="customer-portal"]');
+        await expect(button).toBeVisible({ timeout: 20_000 });
+        const refused = urls.filter((v) => !absoluteHttp(v.text));
+        for (const [i, v] of refused.entries()) {
+          portal = v.text;
+          await button.click();
+          await expect.poll(() => asked.length, `#${v.n} ${v.label}`).toBe(i + 1);
+          await expect(profile.locator('[part~="portal-error"]')).toBeVisible();
+          await expect(button).toBeEnabled();
+        }
+        const found = await look(page, {});
+        portal = landed;
+        await button.click();
+        await expect(page).toHaveURL(landed);
+        await expectNothingRan(page, watch, found);
+        report({ 'social authorize URL': urls.length, 'customer portal URL': refused.length });
+      },
+    );
+
+    test(`URLs from answers: the event's and the clip's downloads`, details, async ({ page, context, request }) => {
+      const watch = await plantDetector(context, page);
+      await signedIn(page, request);
+      const downloads: string[] = [];
+      page.on('download', (d) => downloads.push(d.url()));
+      // A file elsewhere (not a media origin of the channel), and a file of the channel's own origin: the control.
+      // (The browser's downloads are seen as they start, whatever answers them.)
+      const elsewhere = `${HOST_ORIGIN}/__xss/file.mp4`;
+      const control = `${BUNDLE_ORIGIN}/__xss/file.mp4`;
+      const capable = (json: Record<string, unknown>) => {
+        const data = json.data as { capabilities?: string[] };
+        return { ...json, data: { ...data, capabilities: [...(data.capabilities ?? []), 'download', 'download_clip'] } };
+      };
+      await rewrite(page, /^\/api\/profile$/, capable);
+      await rewrite(page, /^\/api\/user\/access$/, capable);
+      let file = '';
+      const asked: string[] = [];
+      await page.route(
+        (url) => url.origin === BUNDLE_ORIGIN && /^\/api\/(download-event|clip\/download)\/\d+$/.test(url.pathname),
+        (route) => {
+          asked.push(file);
+          return route.fulfill({ json: { data: { url: file } } });
+        },
+      );
+      const cases = [...urls.map((v) => v.text), elsewhere];
+      /** Clicks the button once per URL: each is its failure message, then the control downloads. */
+      const tryAll = async (button: Locator, failure: Locator) => {
+        for (const [i, url] of cases.entries()) {
+          file = url;
+          const before = asked.length;
+          await button.click();
+          await expect.poll(() => asked.length, JSON.stringify(url)).toBe(before + 1);
+          await expect(failure).toBeVisible();
+          await expect(button, `${i}`).toBeEnabled();
+        }
+        file = control;
+        const started = downloads.length;
+        await button.click();
+        await expect.poll(() => downloads.slice(started)).toEqual([control]);
+      };
+
+      const free = (await demoEventIds(request))['free-finished'];
+      expect(free, 'the seeded free finished event').toBeDefined();
+      await openHostPage(page, `<channel-player event-id="${free}"></channel-player>`);
+      const player = page.locator('channel-player');
+      await tryAll(player.locator('[part~="download"]'), player.locator('[part~="actions"] [role="alert"]'));
+      let found = await look(page, {});
+
+      await rewrite(page, /^\/api\/clips\/user$/, () => ({
+        data: [
+          {
+            id: 990_002,
+            uuid: null,
+            event_id: free,
+            name: 'A clip',
+            start_time: 0,
+            duration: 10,
+            tags: [],
+            status: 'done',
+            created_at: NOW,
+            event: { id: free, name: 'Its event', event_utc_ts: NOW - 86_400, image: null },
+            media: [{ type: 'hls', url: `${BUNDLE_ORIGIN}/media/clip/master.m3u8` }],
+          },
+        ],
+      }));
+      await openHostPage(page, '<channel-profile section="clips"></channel-profile>');
+      const profile = page.locator('channel-profile');
+      await tryAll(profile.locator('[part~="clip-download"]'), profile.locator('[part~="clip"]').getByRole('alert'));
+      found = { texts: {}, live: [...found.live, ...(await look(page, {})).live] };
+      expect(downloads, 'only the controls were downloaded').toEqual([control, control]);
+      await expectNothingRan(page, watch, found);
+      report({ 'event download URL': cases.length, 'clip download URL': cases.length });
+    });
 
     test(`server error messages: the sign-in form's field and form messages`, details, async ({ page, context }) => {
       const watch = await plantDetector(context, page);

@@ -33,6 +33,7 @@ import {
   resetPassword,
   signOut,
   socialAuthorizeUrl,
+  socialProviders,
   startSocial,
   TECHNICAL,
   UNDEFINED,
@@ -43,7 +44,7 @@ import {
   type RegisterInput,
 } from '../../src/stores/account.js';
 import { $config, setConfig } from '../../src/stores/config.js';
-import { $token, $user, getClient, resetSession, startSession } from '../../src/stores/session.js';
+import { $settings, $token, $user, getClient, resetSession, startSession } from '../../src/stores/session.js';
 import { HttpError, NetworkError } from '../../src/api/errors.js';
 import { errorText } from '../../src/components/ui/messages.js';
 import { loadNamespace, translator } from '../../src/i18n/index.js';
@@ -365,6 +366,22 @@ describe('accounts', () => {
       const facebook = new URL((await socialAuthorizeUrl('facebook'))!);
       expect(facebook.searchParams.get('redirect_uri')).to.equal(`${SITE}/auth/login/facebook/callback`);
       expect(facebook.searchParams.has('scope')).to.equal(false);
+    });
+
+    it('a provider whose authorize URL is not an absolute http(s) URL is not offered, and goes nowhere', async () => {
+      for (const bad of ['javascript:alert(1)', 'data:text/html,x', '/o/oauth2/auth', ' javascript:alert(1)']) {
+        $settings.set({
+          ...$settings.get()!,
+          social: {
+            google: { client_id: 'g-client', authorize_url: bad },
+            facebook: { client_id: 'fb-client', authorize_url: 'https://facebook.test/dialog/oauth' },
+          },
+        });
+        expect(socialProviders(), bad).to.deep.equal(['facebook']);
+        expect(await socialAuthorizeUrl('google'), bad).to.equal(undefined);
+        expect((await startSocial('google')).ok, bad).to.equal(false);
+      }
+      expect(assigned).to.deep.equal([]);
     });
 
     it('saves this page to come back to and sends the browser to the provider', async () => {

@@ -28,6 +28,7 @@ import { installWorld, ok, settle, T0, teardown, until, type Recorded, type Worl
 import { $settings, resetSession, signIn, startSession } from '../../src/stores/session.js';
 import { $config, setConfig } from '../../src/stores/config.js';
 import { resetAnalytics } from '../../src/stores/analytics/reset.js';
+import { resetTagManager } from '../../src/stores/tag-manager.js';
 import { keepOuterTracker } from '../../src/stores/analytics/datalake.js';
 
 const HOST = 'http://api.test';
@@ -620,19 +621,48 @@ describe('checkout', () => {
       expect(dataLayer().filter((a) => a[0] === 'event')).to.have.length(2);
     });
 
-    it('uses the channel gtag_url when given', async () => {
+    it('uses the channel gtag_url when the page allows its origin', async () => {
+      setConfig(
+        {
+          channelKey: 'demo',
+          apiUrl: API,
+          keysUrl: KEYS,
+          analyticsUrl: 'http://api.test',
+          scriptOrigins: 'https://tags.test',
+        },
+        `${HOST}/channel-elements.js`,
+      );
       $settings.set({
         language: 'en',
         currency: 'EUR',
         auth: { remote_auth: false },
         'google-analytics': 'G-LOCAL',
-        gtag_url: 'http://api.test/gtag.js?id=G-LOCAL',
+        gtag_url: 'https://tags.test/gtag.js?id=G-LOCAL',
       } as never);
       track('add_to_cart', pricing());
       await waitUntil(() => document.querySelector('script[src*="gtag.js"]'), 'the script', { timeout: 4000 });
       expect([...document.querySelectorAll<HTMLScriptElement>('script[src*="gtag"]')].map((s) => s.src)).to.deep.equal([
-        'http://api.test/gtag.js?id=G-LOCAL',
+        'https://tags.test/gtag.js?id=G-LOCAL',
       ]);
+    });
+
+    it('loads no gtag_url of an origin the page does not allow, nor a script URL, and says why', async () => {
+      const warnings = w.lines.warn;
+      for (const [i, url] of ['https://evil.test/gtag.js', 'javascript:alert(1)', 'data:text/javascript,1'].entries()) {
+        resetTagManager();
+        $settings.set({
+          language: 'en',
+          currency: 'EUR',
+          auth: { remote_auth: false },
+          'google-analytics': `G-BAD${i}`,
+          gtag_url: url,
+        } as never);
+        track('add_to_cart', pricing());
+        await waitUntil(() => warnings.length === i + 1, 'the warning', { timeout: 4000 });
+        expect(warnings[i]).to.contain('is not loaded: it must come from https://www.googletagmanager.com');
+      }
+      expect(document.querySelectorAll('script[src*="gtag"], script[src^="javascript"], script[src^="data"]')).to.have.length(0);
+      expect(dataLayer().filter((a) => a[0] === 'event')).to.have.length(0);
     });
   });
 });

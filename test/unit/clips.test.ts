@@ -37,6 +37,8 @@ import { $settings, $token, $user, resetSession } from '../../src/stores/session
 import { Deferred, flush, installWorld, ok, T0, teardown, until, type World } from './helpers.js';
 
 const API = 'http://api.test/api';
+/** A done clip's own media, on the channel's media origin. */
+const OWN_MEDIA = [{ type: 'hls', url: 'https://media.test/s/g/clip-6/master.m3u8' }];
 const KEYS = 'http://keys.test/keys';
 const CLIPS = `${API}/clips/user`;
 const UUID = '3f2a0c4e-8b1d-4e6f-9a7b-2c5d8e1f0a3b';
@@ -467,9 +469,22 @@ describe('clips: the shared list', () => {
       `${API}/user/access`,
       ok({ capabilities: ['clipping'], featureCount: { clips: 3, downloads: 1 } }),
     );
-    const outcome = await downloadClip({ id: 6 });
+    const outcome = await downloadClip({ id: 6, media: OWN_MEDIA });
     expect(outcome).to.deep.equal({ ok: true, value: 'https://media.test/download/6.mp4' });
     expect($user.get()?.featureCount).to.deep.equal({ clips: 3, downloads: 1 });
+  });
+
+  it('a download URL that is a script, or a file of another origin, is the download’s failure', async () => {
+    w.server.on('GET', `${API}/user/access`, ok({ capabilities: ['clipping'] }));
+    for (const url of ['javascript:alert(1)', 'data:text/html,x', 'https://elsewhere.test/6.mp4', '/api/files/6.mp4']) {
+      w.server.on('GET', `${API}/clip/download/6`, ok({ url }));
+      const outcome = await downloadClip({ id: 6, media: OWN_MEDIA });
+      expect(outcome.ok, url).to.equal(false);
+      expect(outcome.ok === false && outcome.failure.message, url).to.deep.equal({ key: 'errors.generic' });
+    }
+    // The API's own origin is the channel's too.
+    w.server.on('GET', `${API}/clip/download/6`, ok({ url: 'http://api.test/api/files/6.mp4' }));
+    expect(await downloadClip({ id: 6, media: [] })).to.deep.equal({ ok: true, value: 'http://api.test/api/files/6.mp4' });
   });
 
   it('a 403 download says so in the clips texts', async () => {
@@ -477,7 +492,7 @@ describe('clips: the shared list', () => {
       status: 403,
       body: { message: 'Your account cannot download clips.' },
     });
-    const outcome = await downloadClip({ id: 6 });
+    const outcome = await downloadClip({ id: 6, media: OWN_MEDIA });
     expect(outcome.ok === false && outcome.failure.message?.key).to.equal('clips:server.noDownload');
   });
 

@@ -4,6 +4,7 @@
  */
 import { SOCIAL_PROVIDERS, type SocialProvider } from '../../api/contract.js';
 import { env } from '../../lib/env.js';
+import { navigationUrl } from '../../lib/url-rules.js';
 import { isCallbackPath, type AccountRoute } from '../../lib/account-routes.js';
 import { $config } from '../config.js';
 import { $settings, currentApiKey, getClient, signIn } from '../session.js';
@@ -28,7 +29,7 @@ export function socialRedirectUri(provider: SocialProvider): string {
 /** The providers the channel offers (settings `social`), in a fixed order. */
 export function socialProviders(): SocialProvider[] {
   const social = $settings.get()?.social ?? {};
-  return SOCIAL_PROVIDERS.filter((p) => social[p]?.client_id && social[p]?.authorize_url);
+  return SOCIAL_PROVIDERS.filter((p) => social[p]?.client_id && navigationUrl(social[p]?.authorize_url));
 }
 
 /**
@@ -39,7 +40,10 @@ export async function socialAuthorizeUrl(provider: SocialProvider): Promise<stri
   const social = $settings.get()?.social?.[provider];
   if (!social) return undefined;
   const state = await currentApiKey();
-  const url = new URL(social.authorize_url, `${siteUrl()}/`);
+  // Only an absolute http(s) address is gone to (url-rules.ts); a provider without one is not offered.
+  const base = navigationUrl(social.authorize_url);
+  if (!base) return undefined;
+  const url = new URL(base);
   url.searchParams.set('client_id', social.client_id);
   url.searchParams.set('redirect_uri', socialRedirectUri(provider));
   url.searchParams.set('response_type', 'code');

@@ -5,6 +5,7 @@
 import type { Order } from '../../api/contract.js';
 import { isCancel } from '../../api/errors.js';
 import { env, sleep } from '../../lib/env.js';
+import { navigationUrl } from '../../lib/url-rules.js';
 import { $user, getClient } from '../session.js';
 import { PaymentFailedError } from './errors.js';
 
@@ -100,7 +101,10 @@ export async function customerPortalUrl(): Promise<string> {
   // The portal's way back leads to this page.
   const back = env().location()?.href.split('#')[0];
   const answer = await getClient().call('customerPortal', { query: { return_url: back }, cache: false });
-  return answer.data.url;
+  // Only an http(s) address is followed (url-rules.ts): anything else is the portal's failure message.
+  const url = navigationUrl(answer.data.url);
+  if (!url) throw new Error('the customer portal answered no http(s) address');
+  return url;
 }
 
 /** The user's orders for the purchased flags; none for a guest (or when they cannot be had). */
