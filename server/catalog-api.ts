@@ -6,6 +6,8 @@
  *
  * Row-to-contract mapping lives in events.ts and catalog.ts; this module answers the calls.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { EndpointName } from '../src/api/contract.js';
 import { packageJson, prerollJson, subscriptionJson } from './catalog.js';
@@ -116,13 +118,34 @@ export function streamResolver(
   };
 }
 
-/** Answers `/media/logos/{slug}.svg` and `/media/art/{slug}.svg`, the seeded data's generated pictures. */
-export async function servePlaceholderArt(db: ChannelDb, res: ServerResponse, path: string): Promise<boolean> {
+/** The placeholder pictures the channel fixtures name (`/media/art/about.svg`...), read from their files. */
+export function fixturePictures(fixturesDir: string): Set<string> {
+  const named = new Set<string>();
+  for (const file of readdirSync(fixturesDir).filter((name) => name.endsWith('.json'))) {
+    const text = readFileSync(join(fixturesDir, file), 'utf8');
+    for (const m of text.matchAll(/\/media\/(?:logos|art)\/[\w-]+\.svg/g)) named.add(m[0]);
+  }
+  return named;
+}
+
+/**
+ * Answers `/media/logos/{slug}.svg` and `/media/art/{slug}.svg`, the seeded data's generated pictures. A picture
+ * draws words from its name, so where `named` is given (production) only those names are answered, and logos of
+ * the channel's own schools (their names from the database): nobody can have the channel's origin draw words of
+ * their choosing. Dev mode (`named` undefined) draws any name.
+ */
+export async function servePlaceholderArt(
+  db: ChannelDb,
+  res: ServerResponse,
+  path: string,
+  named?: ReadonlySet<string>,
+): Promise<boolean> {
   const m = /^\/media\/(logos|art)\/([\w-]+)\.svg$/.exec(path);
   if (!m) return false;
   const slug = m[2]!;
   const group =
     m[1] === 'logos' ? await db.get('SELECT name FROM participant_groups WHERE alias = ? LIMIT 1', [slug]) : undefined;
+  if (named && !named.has(path) && !group) return false;
   const color =
     m[1] === 'logos'
       ? await db.get(

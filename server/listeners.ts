@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { SOCIAL_PROVIDERS } from '../src/api/contract.js';
 import { handleAnalytics, type DatalakeContext, type Recorder } from './analytics.js';
-import { servePlaceholderArt } from './catalog-api.js';
+import { fixturePictures, servePlaceholderArt } from './catalog-api.js';
 import type { ChannelDb } from './db.js';
 import { isDevPath } from './dev/endpoints.js';
 import { hostAllowed } from './exposure.js';
@@ -147,6 +147,8 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
     (demoEvents[String(row.channel_key)] ??= {})[String(row.key)] = Number(row.id);
   }
   const placeholders = { '%DEMO_EVENTS%': JSON.stringify(demoEvents) };
+  /** Production draws only the placeholder pictures the fixtures name (see servePlaceholderArt). */
+  const pictures = dev ? undefined : fixturePictures(join(ctx.rootDir, 'server', 'fixtures'));
   /**
    * Pages that pin the release (a partner's payment page) name its loader and `integrity` value: read from the
    * build's dist/integrity.json on each page, so a rebuild is picked up; before a build, the alias and no hash.
@@ -241,7 +243,7 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
     if (await handleAnalytics(req, res, url, ctx.analytics)) return;
     if (await handleOembed(oembed, req, res, url)) return;
     for (const standIn of ctx.standIns) if (await standIn(req, res, url)) return;
-    if (await servePlaceholderArt(db, res, path)) return;
+    if (await servePlaceholderArt(db, res, path, pictures)) return;
     // Only files from here on: any other method finds nothing (404, like a path that does not exist).
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, 'Not found.');
     if (await serveAccountRoute(req, res, path)) return;

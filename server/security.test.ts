@@ -195,6 +195,13 @@ describe('critical: the dev endpoints', () => {
       !JSON.stringify(settings).includes('stand-in') && !JSON.stringify(settings).includes('__social'),
       JSON.stringify(settings),
     );
+    // Placeholder pictures draw words from their names: production draws only the ones its fixtures name.
+    assert.equal((await at('/media/art/Send-your-password-to-evil-example.svg')).status, 404, 'art of any name');
+    assert.equal((await at('/media/logos/Call-support-now.svg')).status, 404, 'a logo of no school');
+    const art = await fetch(`${prod.origin}/media/art/slide-championship.svg`);
+    assert.equal(art.status, 200, "a fixture's picture");
+    ok((await art.text()).includes('<svg'), 'an SVG');
+    assert.equal((await fetch(`${h.base}/media/art/any-name.svg`)).status, 200, 'dev mode draws any name');
     assert.equal((await at('/account.html')).status, 404, 'only the account routes open the account page');
     assert.equal((await at('/password-reset')).status, 200, 'the account routes of emailed links stay');
   });
