@@ -839,7 +839,10 @@ for (const full of [false, true]) {
       const control = `${BUNDLE_ORIGIN}/__xss/file.mp4`;
       const capable = (json: Record<string, unknown>) => {
         const data = json.data as { capabilities?: string[] };
-        return { ...json, data: { ...data, capabilities: [...(data.capabilities ?? []), 'download', 'download_clip'] } };
+        return {
+          ...json,
+          data: { ...data, capabilities: [...(data.capabilities ?? []), 'download', 'download_clip'] },
+        };
       };
       await rewrite(page, /^\/api\/profile$/, capable);
       await rewrite(page, /^\/api\/user\/access$/, capable);

@@ -661,7 +661,9 @@ describe('checkout', () => {
         await waitUntil(() => warnings.length === i + 1, 'the warning', { timeout: 4000 });
         expect(warnings[i]).to.contain('is not loaded: it must come from https://www.googletagmanager.com');
       }
-      expect(document.querySelectorAll('script[src*="gtag"], script[src^="javascript"], script[src^="data"]')).to.have.length(0);
+      expect(
+        document.querySelectorAll('script[src*="gtag"], script[src^="javascript"], script[src^="data"]'),
+      ).to.have.length(0);
       expect(dataLayer().filter((a) => a[0] === 'event')).to.have.length(0);
     });
   });

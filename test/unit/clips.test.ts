@@ -484,7 +484,10 @@ describe('clips: the shared list', () => {
     }
     // The API's own origin is the channel's too.
     w.server.on('GET', `${API}/clip/download/6`, ok({ url: 'http://api.test/api/files/6.mp4' }));
-    expect(await downloadClip({ id: 6, media: [] })).to.deep.equal({ ok: true, value: 'http://api.test/api/files/6.mp4' });
+    expect(await downloadClip({ id: 6, media: [] })).to.deep.equal({
+      ok: true,
+      value: 'http://api.test/api/files/6.mp4',
+    });
   });
 
   it('a 403 download says so in the clips texts', async () => {

@@ -30,7 +30,15 @@ describe('URLs from API answers', () => {
   it('a navigation goes to http(s) only, relative ones resolved', () => {
     expect(navigationUrl('https://billing.stripe.com/p/session/x')).to.equal('https://billing.stripe.com/p/session/x');
     expect(navigationUrl('http://tv.example/a?b=1')).to.equal('http://tv.example/a?b=1');
-    for (const url of [...HOSTILE, '/portal', '//elsewhere.example/x', 'javascript\u0000:alert(1)', null, undefined, 42])
+    for (const url of [
+      ...HOSTILE,
+      '/portal',
+      '//elsewhere.example/x',
+      'javascript\u0000:alert(1)',
+      null,
+      undefined,
+      42,
+    ])
       expect(navigationUrl(url), String(url)).to.equal(undefined);
   });
 
@@ -44,7 +52,13 @@ describe('URLs from API answers', () => {
     expect(origins).to.deep.equal(['https://api.example', 'https://cdn.example', 'https://api.example']);
     expect(downloadUrl('https://cdn.example/dl/1.mp4?sig=2', origins)).to.equal('https://cdn.example/dl/1.mp4?sig=2');
     expect(downloadUrl('https://api.example/media/1.mp4', origins)).to.equal('https://api.example/media/1.mp4');
-    for (const url of [...HOSTILE, 'https://evil.example/1.mp4', 'http://cdn.example/1.mp4', '//cdn.example/1.mp4', '/media/1.mp4'])
+    for (const url of [
+      ...HOSTILE,
+      'https://evil.example/1.mp4',
+      'http://cdn.example/1.mp4',
+      '//cdn.example/1.mp4',
+      '/media/1.mp4',
+    ])
       expect(downloadUrl(url, origins), url).to.equal(undefined);
   });
 
@@ -68,7 +82,9 @@ describe('URLs from API answers', () => {
 
   it('the page’s script origins: https ones, http on localhost; anything else is named as refused', () => {
     expect(
-      scriptOrigins('https://tags.example, http://localhost:8090 https://x.example/ http://tags.example javascript:x https://a.example/path'),
+      scriptOrigins(
+        'https://tags.example, http://localhost:8090 https://x.example/ http://tags.example javascript:x https://a.example/path',
+      ),
     ).to.deep.equal({
       origins: ['https://tags.example', 'http://localhost:8090', 'https://x.example'],
       refused: ['http://tags.example', 'javascript:x', 'https://a.example/path'],
