@@ -44,13 +44,20 @@ describe('analytics', () => {
       auth: { remote_auth: false },
       'yare-analytics': PROFILE,
       'google-analytics': 'G-TEST',
-      gtag_url: 'http://api.test/gtag-stand-in.js',
+      gtag_url: 'https://tags.test/gtag-stand-in.js',
       ...extra,
     }) as never;
 
   const configure = (options: Record<string, unknown> = {}) =>
     setConfig(
-      { channelKey: 'demo', apiUrl: API, analyticsUrl: 'https://stats.test', ...options },
+      // The channel's tag manager script comes from an origin the page allows (data-script-origins).
+      {
+        channelKey: 'demo',
+        apiUrl: API,
+        analyticsUrl: 'https://stats.test',
+        scriptOrigins: 'https://tags.test',
+        ...options,
+      },
       'http://api.test/channel-elements.js',
     );
 

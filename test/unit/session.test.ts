@@ -92,6 +92,7 @@ describe('session', () => {
         analyticsExplicit: false,
         consentRequired: false,
         partner: undefined,
+        scriptOrigins: undefined,
       });
       expect($configError.get()).to.equal(undefined);
     });
