@@ -616,6 +616,7 @@ export const profile: ElementSurface<typeof PROFILE_PROPS> = {
     'cancel-renewal',
     ['customer-portal', "the payment provider's customer portal (cards, invoices)"],
     ['renewal-status', 'what happened to the auto-renewal'],
+    ['portal-error', 'the customer portal could not be opened'],
     ['confirm-dialog', 'the confirmation before cancelling the auto-renewal'],
     'confirm-cancel',
     'keep',
