@@ -221,9 +221,10 @@ export async function createUser(
 
 /**
  * Deletes an account and everything that is only its own: tokens, links, favourites, clips, orders, devices, saved
- * cards, setup intents and portal sessions.
+ * cards, setup intents and portal sessions, in one transaction. Answers the ids of the clips deleted, whose files
+ * and running cuts the caller removes (clip-jobs.ts `remove`) once the rows are gone.
  */
-export async function deleteUser(db: ChannelDb, userId: SqlValue): Promise<void> {
+export async function deleteUser(db: ChannelDb, userId: SqlValue): Promise<number[]> {
   const tables = [
     'tokens',
     'user_links',
@@ -236,9 +237,11 @@ export async function deleteUser(db: ChannelDb, userId: SqlValue): Promise<void>
     'setup_intents',
     'portal_sessions',
   ];
-  await db.transaction(async () => {
+  return db.transaction(async () => {
+    const clips = await db.all('SELECT id FROM clips WHERE user_id = ?', [userId]);
     for (const table of tables) await db.run(`DELETE FROM ${table} WHERE user_id = ?`, [userId]);
     await db.run('DELETE FROM users WHERE id = ?', [userId]);
+    return clips.map((row) => Number(row.id));
   });
 }
 

@@ -91,6 +91,8 @@ export interface AuthContext {
   verifySecret: string;
   /** New accounts per client address per 10 minutes (default 50). */
   registrationsPerAddress?: number;
+  /** Removes a deleted clip's files and stops its cut, in whichever process runs it (clip-jobs.ts `remove`). */
+  removeClip(id: number): Promise<void>;
 }
 
 type AuthEndpoint =
@@ -431,7 +433,8 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // An unknown email answers like a wrong link, so the form does not tell who has an account.
       if (!user || (await linkOf(user, 'delete', token!, r.clock.now)) !== 'valid')
         throw new HttpError(422, MESSAGES.deletionLinkInvalid);
-      await deleteUser(db, user.id!);
+      // The rows first (one transaction), then the clips' files and any cut still running: answered once all are gone.
+      for (const clip of await deleteUser(db, user.id!)) await ctx.removeClip(clip);
       return { data: { message: 'Your account has been deleted.' } };
     },
 

@@ -469,3 +469,50 @@ describe('a deleted clip leaves nothing behind that opens another', () => {
     }
   });
 });
+
+describe('account deletion', () => {
+  test("deleting an account removes its clips' files, and stops a cut still running before it writes any", async () => {
+    const email = `clipper-${Date.now()}@example.com`;
+    const registered = await h.post('/api/v2/auth/register', {
+      api_key: h.key,
+      first_name: 'Cleo',
+      last_name: 'Clipper',
+      email,
+      password: 'clip-pass-1',
+      password_confirmation: 'clip-pass-1',
+      terms: true,
+    });
+    assert.equal(registered.status, 200, JSON.stringify(registered.body));
+    const token = endpoints.register.response.parse(registered.body).data.token;
+    await h.server.db.run('UPDATE users SET capabilities_json = ? WHERE email = ?', ['["clipping"]', email]);
+    const clipsDir = join(h.dataDir, 'clips');
+    const folders = (id: number) =>
+      readdirSync(clipsDir).filter((name) => name === String(id) || name.startsWith(`${id}.`));
+
+    // One clip done (its files on disk), one as long as a clip may be, caught while it is being cut.
+    const done = endpoints.createClip.response.parse((await create(valid('free-finished'), token)).body).data;
+    await until(done.id, ['done'], token);
+    ok(existsSync(join(clipsDir, String(done.id), 'clip.mp4')), 'the done clip has its files');
+    const long = endpoints.createClip.response.parse(
+      (await create(valid('free-finished', { start_time: 0, duration: 60 }), token)).body,
+    ).data;
+    await until(long.id, ['processing'], token);
+
+    assert.equal((await h.post('/api/auth/delete-account', { api_key: h.key }, auth(token))).status, 200);
+    const mail = await h.call(`/__dev/outbox?to=${encodeURIComponent(email)}`);
+    const link = new URL((mail.body.data as Array<{ links: string[] }>)[0]!.links[0]!);
+    const confirmed = await h.post('/api/delete-account-confirm', {
+      channel_key: 'demo',
+      email,
+      token: link.searchParams.get('token'),
+    });
+    assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+
+    // Answered once the files are gone; the stopped cut writes nothing afterwards either.
+    assert.deepEqual([...folders(done.id), ...folders(long.id)], []);
+    await sleep(3000);
+    assert.deepEqual([...folders(done.id), ...folders(long.id)], [], 'nothing written after the answer');
+    const rows = await h.server.db.get('SELECT count(*) AS n FROM clips WHERE id IN (?, ?)', [done.id, long.id]);
+    assert.equal(Number(rows!.n), 0);
+  });
+});

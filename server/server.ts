@@ -335,6 +335,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db,
     verifySecret: await secret('verify_secret'),
     registrationsPerAddress: options.registrationRateMax,
+    removeClip: (id: number) => clipJobs.remove(id),
   };
   const payments = createPayments({
     db,
