@@ -199,7 +199,7 @@ describe('who may make a clip', () => {
     const cases: Array<[Record<string, unknown>, Record<string, string>]> = [
       [
         { name: ' ', tags: [], start_time: 85, duration: 10 },
-        { name: CLIP_MESSAGES.required, tags: CLIP_MESSAGES.tags, duration: CLIP_MESSAGES.outside },
+        { name: CLIP_MESSAGES.name, tags: CLIP_MESSAGES.tags, duration: CLIP_MESSAGES.outside },
       ],
       [{ duration: 1 }, { duration: CLIP_MESSAGES.tooShort }],
       [{ duration: 61 }, { duration: CLIP_MESSAGES.tooLong }],

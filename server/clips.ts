@@ -47,6 +47,8 @@ const LIVE_END_SLACK_SECONDS = 2;
 /** The validation texts (the client checks the same before sending). */
 export const CLIP_MESSAGES = {
   required: 'Field is required',
+  /** An empty clip name: the spec's text for the clip form's input field. */
+  name: 'Please fill in the input field',
   tags: 'Please select tag',
   outside: 'Your clip duration is longer than the end time',
   tooLong: `The clip can be at most ${CLIP_MAX_SECONDS} seconds long`,
@@ -87,7 +89,7 @@ function numberOf(value: unknown): number | undefined {
 export function checkClip(body: Record<string, unknown>, from: number, to: number): ClipInput {
   const checks = new Checks(body);
   const name = typeof body.name === 'string' ? body.name.trim() : '';
-  if (name === '') checks.fail('name', CLIP_MESSAGES.required);
+  if (name === '') checks.fail('name', CLIP_MESSAGES.name);
   else if (name.length > CLIP_NAME_MAX_LENGTH)
     checks.fail('name', `The name may be at most ${CLIP_NAME_MAX_LENGTH} characters long`);
 

@@ -128,7 +128,7 @@ test('fan clips 10 s of a finished event: made, downloaded (a real MP4), shared 
 
   // Checked before anything is sent: a name, a tag, and at most 60 s.
   await panel.locator('[part~="clip-submit"]').click();
-  await expect(panel.locator('[part~="field-error"]')).toHaveText(['Field is required', 'Please select tag']);
+  await expect(panel.locator('[part~="field-error"]')).toHaveText(['Please fill in the input field', 'Please select tag']);
   await pauseAt(site, 5);
   await panel.locator('[part~="clip-set-start"]').click();
   await pauseAt(site, 80);
@@ -280,7 +280,7 @@ test('the server checks what the maker checks, with the same messages', async ({
     expect(answer.status()).toBe(422);
     return ((await answer.json()) as { errors: Record<string, string[]> }).errors;
   };
-  expect((await post({ name: '' })).name).toEqual(['Field is required']);
+  expect((await post({ name: '' })).name).toEqual(['Please fill in the input field']);
   expect((await post({ tags: [] })).tags).toEqual(['Please select tag']);
   expect((await post({ start_time: 85, duration: 10 })).duration).toEqual([
     'Your clip duration is longer than the end time',

@@ -433,7 +433,7 @@ describe('<channel-player> clips', () => {
       await waitUntil(() => fieldErrors(el).length === 3, 'three messages');
       expect(fieldErrors(el)).to.deep.equal([
         'The clip can be at most 60 seconds long',
-        'Field is required',
+        'Please fill in the input field',
         'Please select tag',
       ]);
       expect(active(el), 'focus on the first field in error').to.equal(slider(el, 'end'));

@@ -113,7 +113,7 @@ describe('clips: local rules and the body sent', () => {
     const messages = (draft: Partial<ClipDraft>) =>
       Object.fromEntries(Object.entries(validateClip({ ...VOD, ...draft })).map(([k, m]) => [k, m.key]));
     expect(messages({ name: '  ', tags: [] })).to.deep.equal({
-      name: 'forms:validation.required',
+      name: 'forms:validation.input',
       tags: 'forms:validation.tag',
     });
     expect(messages({ tags: ['a', 'b', 'c', 'd', 'e', 'f'] })).to.deep.equal({ tags: 'forms:validation.clipTags' });
@@ -164,14 +164,14 @@ describe('clips: the server’s messages', () => {
   it('a 422 puts the server’s texts (the client’s own) at their fields, translated', () => {
     const failure = failureOf(
       new HttpError(422, 'The given data was invalid.', 'u', {
-        name: ['Field is required'],
+        name: ['Please fill in the input field'],
         tags: ['Please select tag'],
         start_time: ['Your clip duration is longer than the end time'],
         duration: ['The clip can be at most 60 seconds long'],
       }),
     );
     expect(failure.fields).to.deep.equal({
-      name: { key: 'forms:validation.required' },
+      name: { key: 'forms:validation.input' },
       tags: { key: 'forms:validation.tag' },
       start_time: { key: 'forms:validation.clipDuration' },
       duration: { key: 'forms:validation.clipTooLong', values: { max: 60 } },

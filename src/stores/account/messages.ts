@@ -54,6 +54,7 @@ const SERVER_MESSAGES: [RegExp, string][] = [
   // Clips: the server's validation texts are the client's own; the rest are the `clips` namespace's.
   [/^field is required\.?$/i, 'forms:validation.required'],
   [/^please select tag/i, 'forms:validation.tag'],
+  [/^please fill in the input field\.?$/i, 'forms:validation.input'],
   [/^your clip duration is longer than the end time/i, 'forms:validation.clipDuration'],
   [/^your clip creation failed/i, 'forms:server.clipFailed'],
   [/cannot make clips/i, 'clips:server.noClipping'],

@@ -55,7 +55,7 @@ export function validateClip(draft: ClipDraft): Record<string, Msg> {
   if (draft.end > to + SLACK) fields.duration = formsMsg('validation.clipDuration');
   else if (length > CLIP_MAX_SECONDS) fields.duration = formsMsg('validation.clipTooLong', { max: CLIP_MAX_SECONDS });
   else if (length < CLIP_MIN_SECONDS) fields.duration = formsMsg('validation.clipTooShort', { min: CLIP_MIN_SECONDS });
-  if (!draft.name.trim()) fields.name = formsMsg('validation.required');
+  if (!draft.name.trim()) fields.name = formsMsg('validation.input');
   if (draft.tags.length === 0) fields.tags = formsMsg('validation.tag');
   else if (draft.tags.length > CLIP_MAX_TAGS) fields.tags = formsMsg('validation.clipTags', { max: CLIP_MAX_TAGS });
   return fields;
