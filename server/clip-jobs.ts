@@ -37,6 +37,7 @@ import { join } from 'node:path';
 import { privateTree, type ChannelDb } from './db.js';
 import { FFMPEG, run } from './ffmpeg.js';
 import { FRAME_RATE, hlsOutput, readRendition, type Asset, type MediaLibrary } from './media.js';
+import { CLIP_TIME_LIMIT_SECONDS } from '../src/api/contract.js';
 
 /** What clip.json holds: the clip as an asset (one rendition, paths relative to the clip's folder), poster and MP4. */
 export interface ClipFiles {
@@ -68,6 +69,8 @@ export interface ClipJobsOptions {
   pollMs?: number;
   /** Where failures are told; default console.error. */
   log?(message: string): void;
+  /** How long a clip may take from its request to done (ms, on the server clock); default CLIP_TIME_LIMIT_SECONDS. */
+  timeLimitMs?: number;
 }
 
 /** One cut: where in the recording, how long, into which folder, reporting progress 0-100. */
@@ -84,9 +87,13 @@ interface Cut {
 interface Job {
   child?: ChildProcess;
   cancelled: boolean;
+  /** The cut ran past the time limit and was killed. */
+  late?: boolean;
   done: Promise<void>;
 }
 
+/** Why a clip failed that was not made within the time limit. */
+const LATE = `the clip was not made within its time limit`;
 /** A cut that failed this many times (its process died each time, say) is given up. */
 const MAX_ATTEMPTS = 3;
 /** The notification channels: a clip was queued (any process may take it), a clip was deleted (its holder stops). */
@@ -111,6 +118,7 @@ export class ClipJobs {
   /** This process, as a lease names it. */
   private readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly leaseMs: number;
+  private readonly timeLimitMs: number;
   private timer: NodeJS.Timeout | undefined;
   private claiming: Promise<void> | undefined;
   private again = false;
@@ -122,6 +130,7 @@ export class ClipJobs {
     // At least a second: a shorter lease would run out between two renewals, and processes would take each other's
     // jobs.
     this.leaseMs = Math.max(1000, options.leaseMs ?? 30_000);
+    this.timeLimitMs = options.timeLimitMs ?? CLIP_TIME_LIMIT_SECONDS * 1000;
   }
 
   /** The server clock in UNIX seconds. */
@@ -199,7 +208,7 @@ export class ClipJobs {
          WHERE id = (SELECT id FROM clips WHERE status = 'queued'
                        OR (status = 'processing' AND (lease_until IS NULL OR lease_until < ?))
                      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, asset_offset, duration, attempts`,
+         RETURNING id, asset_offset, duration, attempts, created_at`,
         [this.owner, Date.now() + this.leaseMs, this.now(), Date.now()],
       );
       if (!row) return;
@@ -208,9 +217,15 @@ export class ClipJobs {
         await this.fail(id, new Error(`the cut was started ${MAX_ATTEMPTS} times without finishing`), true);
         continue;
       }
+      // What is left of the clip's time (a clip that waited, or whose holder died, may have none).
+      const left = Number(row.created_at) * 1000 + this.timeLimitMs - this.options.nowMs();
+      if (left <= 0) {
+        await this.fail(id, new Error(LATE), true);
+        continue;
+      }
       const job: Job = { cancelled: false, done: Promise.resolve() };
       this.running.set(id, job);
-      job.done = this.process(id, Number(row.asset_offset), Number(row.duration), job).finally(() => {
+      job.done = this.process(id, Number(row.asset_offset), Number(row.duration), job, left).finally(() => {
         this.running.delete(id);
         this.wake(false);
       });
@@ -291,7 +306,7 @@ export class ClipJobs {
   }
 
   /** Runs one job this process holds; every write names the lease, so a job taken over or deleted writes nothing. */
-  private async process(id: number, offset: number, duration: number, job: Job): Promise<void> {
+  private async process(id: number, offset: number, duration: number, job: Job, left: number): Promise<void> {
     const { db } = this.options;
     const now = () => this.now();
     // The lease is renewed while the cut runs; a renewal that finds the row gone or taken stops the cut.
@@ -310,6 +325,12 @@ export class ClipJobs {
       Math.max(100, Math.floor(this.leaseMs / 3)),
     );
     renew.unref();
+    // Past the clip's time limit the cut is killed and the clip failed.
+    const deadline = setTimeout(() => {
+      job.late = true;
+      job.child?.kill('SIGKILL');
+    }, left);
+    deadline.unref();
     let shown = 0;
     try {
       // A job taken over: what the process that held it before left half-made goes (it died, or lost its lease
@@ -333,10 +354,11 @@ export class ClipJobs {
         },
         started: (child) => {
           job.child = child;
-          if (job.cancelled || this.stopped) child.kill('SIGKILL');
+          if (job.cancelled || job.late || this.stopped) child.kill('SIGKILL');
         },
       });
       if (job.cancelled) throw new Stopped();
+      if (job.late) throw new Error(LATE);
       const done = await db.run(
         "UPDATE clips SET status = 'done', progress = 100, lease_owner = NULL, lease_until = NULL, updated_at = ? WHERE id = ? AND lease_owner = ?",
         [now(), id, this.owner],
@@ -349,9 +371,10 @@ export class ClipJobs {
       // A stop leaves the clip processing (another process or the next start resumes it); a deletion has removed
       // the row already.
       if (this.stopped || job.cancelled) return;
-      await this.fail(id, error, true).catch(() => undefined);
+      await this.fail(id, job.late ? new Error(LATE) : error, true).catch(() => undefined);
     } finally {
       clearInterval(renew);
+      clearTimeout(deadline);
     }
   }
 

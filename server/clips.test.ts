@@ -360,8 +360,9 @@ describe('a clip from request to deletion', () => {
     // A length ffmpeg refuses: no request can make one, so the row is written directly and queued.
     const id = await h.server.db.insert(
       `INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, source, asset_offset,
-         created_at, updated_at) VALUES (?, ?, 'u-broken', 'Broken', 0, -1, '["x"]', 'queued', 'vod', 0, 1, 1)`,
-      [Number(user.id), h.id('free-finished')],
+         created_at, updated_at) VALUES (?, ?, 'u-broken', 'Broken', 0, -1, '["x"]', 'queued', 'vod', 0, ?, ?)`,
+      // Asked for now: a clip older than the time limit would fail as late before any cut.
+      [Number(user.id), h.id('free-finished'), Math.floor(h.nowMs / 1000), Math.floor(h.nowMs / 1000)],
     );
     h.server.clips.wake();
     const { clip } = await until(id);
@@ -514,5 +515,48 @@ describe('account deletion', () => {
     assert.deepEqual([...folders(done.id), ...folders(long.id)], [], 'nothing written after the answer');
     const rows = await h.server.db.get('SELECT count(*) AS n FROM clips WHERE id IN (?, ?)', [done.id, long.id]);
     assert.equal(Number(rows!.n), 0);
+  });
+});
+
+describe('the time limit', () => {
+  const slow = new Harness({ clipTimeLimitMs: 1000 });
+  before(() => slow.start());
+  after(() => slow.stop());
+
+  test('a clip not made within its time limit fails, its cut stopped, and nothing of it is left', async () => {
+    const token = await slow.signIn(FAN.email, FAN.password);
+    const made = await slow.post(
+      '/api/clip',
+      {
+        api_key: slow.key,
+        ...valid('free-finished', { start_time: 0, duration: 60 }),
+        event_id: slow.id('free-finished'),
+      },
+      auth(token),
+    );
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = endpoints.createClip.response.parse(made.body).data.id;
+    const listed = async () =>
+      endpoints.userClips.response
+        .parse((await slow.call(`/api/clips/user?api_key=${slow.key}`, { headers: auth(token) })).body)
+        .data.find((c) => c.id === id);
+    const deadline = Date.now() + 30_000;
+    let clip = await listed();
+    while (clip && clip.status !== 'failed' && Date.now() < deadline) {
+      assert.notEqual(clip.status, 'done', 'a 60 s cut within 1 s');
+      await sleep(200);
+      clip = await listed();
+    }
+    assert.equal(clip?.status, 'failed');
+    assert.deepEqual(clip.media, []);
+    const row = await slow.server.db.get('SELECT error FROM clips WHERE id = ?', [id]);
+    assert.equal(row?.error, 'the clip was not made within its time limit');
+    await sleep(1000);
+    const clipsDir = join(slow.dataDir, 'clips');
+    assert.deepEqual(
+      readdirSync(clipsDir).filter((name) => name === String(id) || name.startsWith(`${id}.`)),
+      [],
+      'no files, and no scratch folder',
+    );
   });
 });

@@ -150,6 +150,8 @@ export interface ServerOptions {
   paymentSettleMs?: number;
   /** Clip jobs (ffmpeg cuts) at once, 1 or 2 (CLIP_CONCURRENCY; default 2). */
   clipConcurrency?: number;
+  /** How long a clip may take from its request to done (ms); default CLIP_TIME_LIMIT_SECONDS (tests shorten it). */
+  clipTimeLimitMs?: number;
   /** Datalake calls per client address per minute (analytics.ts, default DATALAKE_PER_MINUTE). */
   analyticsRateMax?: number;
   /** The analytics store's bounds (analytics-store.ts; tests make them small). */
@@ -258,6 +260,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     clipsDir,
     nowMs,
     concurrency: options.clipConcurrency,
+    timeLimitMs: options.clipTimeLimitMs,
     leaseMs: options.clipLeaseMs,
   });
 

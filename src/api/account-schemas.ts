@@ -121,6 +121,11 @@ export type ClipState = (typeof CLIP_STATES)[number];
 /** The shortest and longest clip, in seconds (the server refuses others with the same messages). */
 export const CLIP_MIN_SECONDS = 2;
 export const CLIP_MAX_SECONDS = 60;
+/**
+ * How long a clip may take from its request to done (seconds): the server fails a cut that runs past it, and the
+ * client stops waiting for one and shows it failed, with Retry.
+ */
+export const CLIP_TIME_LIMIT_SECONDS = 300;
 /** How many tags a clip may carry, and the longest tag. */
 export const CLIP_MAX_TAGS = 5;
 export const CLIP_TAG_MAX_LENGTH = 30;

@@ -7,7 +7,7 @@
  * again, download, share and delete. The page is reached only through `env()`.
  */
 import { atom, map, onMount } from 'nanostores';
-import type { Clip } from '../api/contract.js';
+import { CLIP_TIME_LIMIT_SECONDS, type Clip } from '../api/contract.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
@@ -48,8 +48,28 @@ function clipKey(clip: Clip | undefined): string {
   return JSON.stringify({ ...rest, media: clip.media.map((m) => m.type) });
 }
 
-/** Shows a new list, telling `$clipsVersion` when its clips changed. */
-function showList(list: Clip[]): void {
+/** When this page first saw each clip being made (ms), for answers that give no `created_at`. */
+const seenPending = new Map<number, number>();
+
+/**
+ * A clip still being made CLIP_TIME_LIMIT_SECONDS after it was asked for (`created_at`, else when this page first
+ * saw it being made) shows as failed, with Retry, and is no longer looked at: whatever the API does with it. (The
+ * reference server fails such a cut itself.)
+ */
+function expire(clip: Clip): Clip {
+  if (!isPending(clip)) {
+    seenPending.delete(clip.id);
+    return clip;
+  }
+  const now = env().now();
+  if (!seenPending.has(clip.id)) seenPending.set(clip.id, now);
+  const since = clip.created_at ? clip.created_at * 1000 : seenPending.get(clip.id)!;
+  return now - since >= CLIP_TIME_LIMIT_SECONDS * 1000 ? { ...clip, status: 'failed' } : clip;
+}
+
+/** Shows a new list (its clips past their time limit as failed), telling `$clipsVersion` when its clips changed. */
+function showList(shown: Clip[]): void {
+  const list = shown.map(expire);
   const before = $clips.get();
   $clips.set(ready(list));
   const changed = before.status !== 'ready' || before.value.map(clipKey).join('\n') !== list.map(clipKey).join('\n');
@@ -88,6 +108,7 @@ function reset(): void {
   step = 0;
   added.clear();
   deleted.clear();
+  seenPending.clear();
   $clips.set(IDLE);
   $makerClips.set({});
 }
@@ -179,7 +200,7 @@ function add(clip: Clip): void {
     showList([clip, ...state.value.filter((c) => c.id !== clip.id)]);
   } else {
     const loading = state.status === 'loading';
-    $clips.set(ready([clip]));
+    $clips.set(ready([expire(clip)]));
     $clipsVersion.set($clipsVersion.get() + 1);
     // The rest of the list, which the viewer has not seen yet (a load in flight brings it anyway).
     if (!loading) void loadClips();

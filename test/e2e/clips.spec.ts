@@ -128,7 +128,10 @@ test('fan clips 10 s of a finished event: made, downloaded (a real MP4), shared 
 
   // Checked before anything is sent: a name, a tag, and at most 60 s.
   await panel.locator('[part~="clip-submit"]').click();
-  await expect(panel.locator('[part~="field-error"]')).toHaveText(['Please fill in the input field', 'Please select tag']);
+  await expect(panel.locator('[part~="field-error"]')).toHaveText([
+    'Please fill in the input field',
+    'Please select tag',
+  ]);
   await pauseAt(site, 5);
   await panel.locator('[part~="clip-set-start"]').click();
   await pauseAt(site, 80);

@@ -11,6 +11,7 @@ import { HttpError } from '../../src/api/errors.js';
 import { setEnv } from '../../src/lib/env.js';
 import { failureOf } from '../../src/stores/account/messages.js';
 import {
+  clipStatus,
   $clips,
   $clipsVersion,
   $makerClips,
@@ -406,6 +407,27 @@ describe('clips: the shared list', () => {
     w.server.on('GET', CLIPS, ok([clip(4, 'done'), clip(1, 'done', { event_id: 777 })]));
     await w.advance(1_000);
     expect(listCalls()).to.have.length(2);
+  });
+
+  it('a clip not made within CLIP_TIME_LIMIT_SECONDS shows failed (with Retry) and is no longer looked at', async () => {
+    // Asked for 4 minutes ago (the server's created_at), and one without created_at, first seen being made now.
+    const asked = Math.floor(w.clock.now / 1000) - 240;
+    w.server.on('GET', CLIPS, ok([clip(7, 'processing', { created_at: asked }), clip(8, 'queued')]));
+    watch();
+    await until(() => $clips.get().status === 'ready', 'the list');
+    const statuses = () => {
+      const state = $clips.get();
+      return state.status === 'ready' ? state.value.map((c) => clipStatus(c)) : [];
+    };
+    expect(statuses()).to.deep.equal(['pending', 'pending']);
+    // Looks every 10 s: the first after the 5-minute mark shows it.
+    await w.advance(70_000);
+    expect(statuses(), 'the first at 5 minutes from its request').to.deep.equal(['failed', 'pending']);
+    await w.advance(250_000);
+    expect(statuses(), 'the second at 5 minutes from when this page first saw it').to.deep.equal(['failed', 'failed']);
+    const looks = listCalls().length;
+    await w.advance(120_000);
+    expect(listCalls(), 'no more looks').to.have.length(looks);
   });
 
   it('no view following: no looks (the next view to follow starts them again)', async () => {
