@@ -77,7 +77,7 @@ export function startTagManager(): void {
 }
 
 /**
- * Sends an event to the channel's tag manager once analytics may: `page_view`, `login`, `sign_up`,
+ * Sends an event to the channel's tag manager once analytics may: `page_view`, `login`,
  * `view_item_list` and the checkout's e-commerce events, each with the page's `partner` when it has one. Ids, names
  * and amounts only. Never throws.
  */

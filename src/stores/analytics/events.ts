@@ -1,6 +1,6 @@
 /**
  * The page, sign-in and list events of the analytics layer, to the datalake (`visit_page`, `login`) and the tag
- * manager (`page_view`, `login`, `sign_up`, `view_item_list`), and its start-up: the outer tracker of the landing
+ * manager (`page_view`, `login`, `view_item_list`), and its start-up: the outer tracker of the landing
  * address, the tag manager, and the page view of a page of standalone elements (once per page load; the site sends
  * one per navigation instead). Everything waits for `whenAnalyticsMay`; nothing throws.
  */
@@ -65,13 +65,13 @@ export function pageView(view: PageView): void {
 }
 
 /**
- * A sign-in: `login` with its method to the datalake (after the user is set, so it carries their id), and to the
- * tag manager `login` (or `sign_up` for a registration, GA4's names) with the method.
+ * A sign-in: `login` with its method to the datalake (after the user is set, so it carries their id) and to the tag
+ * manager. A registration, which signs the new viewer in, is a `login` with the method `registration` in both: the
+ * spec's tag-manager events name no other.
  */
 export function loginEvent(method: LoginMethod): void {
   const name = cut(method) ?? 'email';
-  if (name === 'registration') gtagEvent('sign_up', { method: 'email' });
-  else gtagEvent('login', { method: name });
+  gtagEvent('login', { method: name });
   datalakeEvent('login', { method: name });
 }
 
