@@ -36,13 +36,15 @@ interface Field {
 export function fieldError(field: Field, value: string): string | undefined {
   const text = value.trim();
   if (!text) return field.required ? 'Field is required' : undefined;
-  if (text.length > MAX_FIELD_CHARS) return `Field length must be less than ${MAX_FIELD_CHARS}`;
+  if (text.length > MAX_FIELD_CHARS) return `Field length must be less than ${MAX_FIELD_CHARS + 1}`;
   if (field.type === 'email' && !isEmail(text)) return EMAIL_MESSAGE;
   if (field.type === 'phone' && (!PHONE.test(text) || digits(text) < 10 || digits(text) > 14))
     return 'A valid phone number is required';
+  // "Greater than" and "less than" the last lengths refused: the text agrees with the rule at its bounds.
   if (field.min_length && text.length < field.min_length)
-    return `Field length must be greater than ${field.min_length}`;
-  if (field.max_length && text.length > field.max_length) return `Field length must be less than ${field.max_length}`;
+    return `Field length must be greater than ${field.min_length - 1}`;
+  if (field.max_length && text.length > field.max_length)
+    return `Field length must be less than ${field.max_length + 1}`;
   return undefined;
 }
 

@@ -78,13 +78,17 @@ describe('the contacts form', () => {
     assert.equal(res.status, 422);
     assert.deepEqual(res.body.errors, {
       extra: ['This form has no such field.'],
-      name: ['Field length must be greater than 2'],
+      name: ['Field length must be greater than 1'],
       email: ['A valid email address is required'],
       phone: ['A valid phone number is required'],
       message: ['Field is required'],
     });
     const long = await submit({ name: 'Ann', email: 'a@b.co', message: 'x'.repeat(2001) });
-    assert.deepEqual(long.body.errors, { message: ['Field length must be less than 2000'] });
+    assert.deepEqual(long.body.errors, { message: ['Field length must be less than 2001'] });
+    // At the bounds the rule and its message agree: 2 characters of name and 2,000 of message pass (the bad email
+    // keeps the submission from being stored).
+    const bounds = await submit({ name: 'An', email: 'bad', message: 'x'.repeat(2000) });
+    assert.deepEqual(bounds.body.errors, { email: ['A valid email address is required'] });
     assert.equal((await submit('nope')).status, 422);
     const proto = await submit({ toString: 'x', __proto__: 'y', constructor: 'z' });
     assert.equal(proto.status, 422, 'names of Object.prototype are plain unknown fields');

@@ -416,17 +416,27 @@ describe('site contacts page', () => {
     type(page, 'Message', 'x'.repeat(21));
     submit(page);
     await waitUntil(() => errorOf(page, 'Your name').includes('greater'), 'the new errors');
-    expect(errorOf(page, 'Your name')).to.equal('Field length must be greater than 2');
+    expect(errorOf(page, 'Your name')).to.equal('Field length must be greater than 1');
     expect(errorOf(page, 'Your email')).to.equal('A valid email address is required');
     expect(errorOf(page, 'Phone')).to.equal('Enter a phone number of 10 to 14 digits');
-    expect(errorOf(page, 'Message')).to.equal('Field length must be less than 20');
+    expect(errorOf(page, 'Message')).to.equal('Field length must be less than 21');
 
     type(page, 'Your name', 'x'.repeat(41));
     type(page, 'Phone', '+1 (555) 010-2000-12345');
     submit(page);
     await waitUntil(() => errorOf(page, 'Your name').includes('less'), 'the max length error');
-    expect(errorOf(page, 'Your name')).to.equal('Field length must be less than 40');
+    expect(errorOf(page, 'Your name')).to.equal('Field length must be less than 41');
     expect(errorOf(page, 'Phone')).to.equal('Enter a phone number of 10 to 14 digits');
+    // At the bounds the rule and its message agree: 2 and 40 characters pass, 20 for the message too.
+    type(page, 'Your name', 'x'.repeat(40));
+    type(page, 'Message', 'x'.repeat(20));
+    submit(page);
+    await waitUntil(() => errorOf(page, 'Your name') === '', 'forty characters pass');
+    expect(errorOf(page, 'Message')).to.equal('');
+    type(page, 'Your name', 'xy');
+    submit(page);
+    await waitUntil(() => errorOf(page, 'Phone') !== '', 'the phone still in error');
+    expect(errorOf(page, 'Your name'), 'two characters pass').to.equal('');
     expect(page.server.to('POST', FORM_URL)).to.have.length(0);
   });
 

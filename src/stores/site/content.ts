@@ -100,10 +100,12 @@ export function checkField(field: FormField, raw: string): Msg | undefined {
   if (!value) return field.required ? formsMsg('validation.required') : undefined;
   if (field.type === 'email' && !EMAIL_PATTERN.test(value)) return formsMsg('validation.email');
   if (field.type === 'phone' && !isPhone(value)) return formsMsg('validation.phone');
+  // The spec's texts say "greater than" and "less than": the numbers are the last lengths refused, so the message
+  // agrees with the rule at its bounds (min_length 2: "greater than 1"; max_length 40: "less than 41").
   if (field.min_length && value.length < field.min_length)
-    return formsMsg('validation.minLength', { number: field.min_length });
+    return formsMsg('validation.minLength', { number: field.min_length - 1 });
   if (field.max_length && value.length > field.max_length)
-    return formsMsg('validation.maxLength', { number: field.max_length });
+    return formsMsg('validation.maxLength', { number: field.max_length + 1 });
   return undefined;
 }
 
