@@ -148,6 +148,12 @@ export class ClipJobs {
     // The embedded database has no other process: a clip left processing was held by this server's previous run,
     // which died without ending its lease (a clean stop ends them), so nobody needs to wait for it to run out.
     if (db.kind === 'pglite') await db.run("UPDATE clips SET lease_until = NULL WHERE status = 'processing'");
+    // A clip `processing` that no process ever took (no attempt) is seeded data, whose date may be that of a database
+    // template made long ago: it is asked for now, so the time limit does not fail it before its first cut.
+    await db.run("UPDATE clips SET created_at = ?, updated_at = ? WHERE status = 'processing' AND attempts = 0", [
+      this.now(),
+      this.now(),
+    ]);
     for (const row of await db.all(
       "SELECT id, source, asset_offset, duration FROM clips WHERE status = 'done' ORDER BY id",
     )) {
