@@ -305,7 +305,7 @@ test('French on demo-fr: the maker, its checks and a shared clip read in French'
   const panel = site.locator('[part~="clip-panel"]');
   await panel.locator('[part~="clip-submit"]').click();
   await expect(panel.locator('[part~="field-error"]')).toHaveText([
-    'Ce champ est obligatoire',
+    'Veuillez remplir le champ',
     'Veuillez choisir une étiquette',
   ]);
   const name = unique('But du match');

@@ -298,12 +298,20 @@ test('guards: a guest from login to /buy goes back; a signed-in viewer leaves th
   await open(page, SITE_FR, '/profile/sessions/add');
   await expect(page).toHaveURL(`${SITE_FR}/profile`);
 
+  // A stored sign-in that loads on an auth page goes to the home page, as the spec says (not to the last page).
   await signedIn(page, request, 'guards');
   await open(page, SITE, '/faq');
   for (const path of ['/login', '/registration', '/password-reset-request']) {
     await open(page, SITE, path);
-    await expect(page, `${path} is closed to a signed-in viewer`).toHaveURL(`${SITE}/faq`);
+    await expect(page, `${path} is closed to a signed-in viewer`).toHaveURL(`${SITE}/`);
   }
+  // And so does a link to one, followed in the site.
+  await open(page, SITE, '/faq');
+  await page.evaluate(() => {
+    history.pushState(null, '', '/site/login');
+    dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(page).toHaveURL(`${SITE}/`);
 });
 
 test('a temporary password holds the viewer on /profile/edit', async ({ page, request }) => {

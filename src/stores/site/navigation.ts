@@ -24,16 +24,18 @@ const NOT_RETURNED_TO: readonly RouteName[] = [...AUTH_ROUTES, 'notFound', 'auth
 /**
  * The guard of the site, reading who the viewer is when it runs:
  * - a signed-in viewer with a temporary password stays on /profile/edit;
- * - a signed-in viewer is sent from login, registration and password reset pages to the page a sign-in returns to
- *   (the last page remembered, else the home page): whether they just signed in there or their stored sign-in
- *   loaded there; a reset link is the exception (its page offers to sign out and use it);
+ * - a signed-in viewer is sent from login, registration and password reset pages to the home page, as the spec
+ *   says, whether they navigate there or their stored sign-in loads there (and from the verification notice once
+ *   their email is verified); a reset link is the exception (its page offers to sign out and use it). A sign-in
+ *   made on one of these pages goes to the last page instead (App sends it there at once);
  * - a guest going to /buy straight from login or registration is sent back to that page;
  * - /profile/sessions/add opens only when the channel has remote auth, otherwise the orders.
  */
 export const siteGuard: Guard = (to, from) => {
   const user = $user.get();
   if (user?.temporary_password && to.name !== 'profileEdit') return '/profile/edit';
-  if (user && CLOSED_WHEN_SIGNED_IN.includes(to.name as RouteName) && !isResetLink(to)) return returnPath();
+  if (user && CLOSED_WHEN_SIGNED_IN.includes(to.name as RouteName) && !isResetLink(to)) return '/';
+  if (user && user.email_verified !== false && to.name === 'verifyNotice') return '/';
   if (!user && to.name === 'buy' && from && (from.name === 'login' || from.name === 'registration'))
     return pathOf(from);
   if (to.name === 'profileSessionsAdd' && !$settings.get()?.auth?.remote_auth) return '/profile';
