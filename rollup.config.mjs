@@ -65,13 +65,16 @@ function manualChunks(id) {
     /[\\/]src[\\/](stores[\\/]analytics[\\/](events|datalake|tracker|gate|reset)|stores[\\/]tag-manager)\.ts$/.test(id)
   )
     return 'analytics';
+  // The rules for URLs from answers: their own small chunk, shared by the lazy chunks that use them (in the analytics
+  // chunk, the profile and the player would load the analytics layer at once).
+  if (/[\\/]src[\\/]lib[\\/]url-rules\.ts$/.test(id)) return 'url-rules';
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
   // (The checkout's, the account's, the library's and the clips' stores and their folders, the schedule's store, the
   // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes; what only
   // the player, the profile or the checkout reach: the access and offer rules, the video analytics' details, the
   // preroll rules and the media events. A schedule-only page loads none of these.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|media-events|url-rules)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|media-events)\.ts$)/.test(
       id,
     )
   )

@@ -238,7 +238,9 @@ export async function deleteUser(db: ChannelDb, userId: SqlValue): Promise<numbe
     'portal_sessions',
   ];
   return db.transaction(async () => {
-    const clips = await db.all('SELECT id FROM clips WHERE user_id = ?', [userId]);
+    // The user's row locked first: a request of theirs in flight (a clip being asked for) waits, or finishes before.
+    await db.get('SELECT id FROM users WHERE id = ? FOR UPDATE', [userId]);
+    const clips = await db.all('DELETE FROM clips WHERE user_id = ? RETURNING id', [userId]);
     for (const table of tables) await db.run(`DELETE FROM ${table} WHERE user_id = ?`, [userId]);
     await db.run('DELETE FROM users WHERE id = ?', [userId]);
     return clips.map((row) => Number(row.id));

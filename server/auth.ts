@@ -434,7 +434,12 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       if (!user || (await linkOf(user, 'delete', token!, r.clock.now)) !== 'valid')
         throw new HttpError(422, MESSAGES.deletionLinkInvalid);
       // The rows first (one transaction), then the clips' files and any cut still running: answered once all are gone.
-      for (const clip of await deleteUser(db, user.id!)) await ctx.removeClip(clip);
+      for (const clip of await deleteUser(db, user.id!)) {
+        // The account is gone whatever happens to a clip's files: one that cannot be removed is told, not answered.
+        await ctx.removeClip(clip).catch((error: unknown) => {
+          console.error(`[channel-server] the files of clip ${clip} could not be removed: ${String(error)}`);
+        });
+      }
       return { data: { message: 'Your account has been deleted.' } };
     },
 

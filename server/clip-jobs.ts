@@ -220,12 +220,15 @@ export class ClipJobs {
       if (!row) return;
       const id = Number(row.id);
       if (Number(row.attempts) > MAX_ATTEMPTS) {
+        this.removeScratch(id);
         await this.fail(id, new Error(`the cut was started ${MAX_ATTEMPTS} times without finishing`), true);
         continue;
       }
       // What is left of the clip's time (a clip that waited, or whose holder died, may have none).
       const left = Number(row.created_at) * 1000 + this.timeLimitMs - this.options.nowMs();
       if (left <= 0) {
+        // What a process that died mid-cut left half-made goes too.
+        this.removeScratch(id);
         await this.fail(id, new Error(LATE), true);
         continue;
       }
@@ -374,6 +377,12 @@ export class ClipJobs {
         rmSync(this.folder(id), { recursive: true, force: true });
     } catch (error) {
       rmSync(`${this.folder(id)}.tmp.${this.owner}`, { recursive: true, force: true });
+      // A late clip keeps no files, nor does a deleted one (its deletion may have come from another process while
+      // this one was putting them in place), whichever step of the cut the limit or the deletion came in.
+      if (job.late || job.cancelled) {
+        this.filesCache.delete(id);
+        rmSync(this.folder(id), { recursive: true, force: true });
+      }
       // A stop leaves the clip processing (another process or the next start resumes it); a deletion has removed
       // the row already.
       if (this.stopped || job.cancelled) return;

@@ -37,6 +37,14 @@ export function navigationUrl(url: unknown): string | undefined {
   return parsed && web(parsed) ? parsed.href : undefined;
 }
 
+/**
+ * The channel's own site (settings `site_url`) as an origin and path without its trailing slashes, if it is an
+ * absolute http(s) URL: links and redirect URIs are built on it, so anything else (`javascript:`...) is not one.
+ */
+export function siteBase(url: unknown): string | undefined {
+  return navigationUrl(typeof url === 'string' ? url.trim() : url)?.replace(/\/+$/, '');
+}
+
 /** A file to download: absolute http(s), on one of `origins` (see `mediaOrigins`). */
 export function downloadUrl(url: unknown, origins: readonly string[]): string | undefined {
   const parsed = parse(url);

@@ -48,13 +48,14 @@ function clipKey(clip: Clip | undefined): string {
   return JSON.stringify({ ...rest, media: clip.media.map((m) => m.type) });
 }
 
-/** When this page first saw each clip being made (ms), for answers that give no `created_at`. */
+/** When this page first saw each clip being made (ms, this device's clock). */
 const seenPending = new Map<number, number>();
 
 /**
- * A clip still being made CLIP_TIME_LIMIT_SECONDS after it was asked for (`created_at`, else when this page first
- * saw it being made) shows as failed, with Retry, and is no longer looked at: whatever the API does with it. (The
- * reference server fails such a cut itself.)
+ * A clip still being made CLIP_TIME_LIMIT_SECONDS after this page first saw it being made (for a clip made here,
+ * when it was asked for) shows as failed, with Retry, and is no longer looked at, whatever the API does with it. The
+ * device's clock only: the server's `created_at` compared with a clock running minutes ahead would fail every clip
+ * at once. (The reference server fails such a cut itself, from its `created_at`.)
  */
 function expire(clip: Clip): Clip {
   if (!isPending(clip)) {
@@ -62,14 +63,16 @@ function expire(clip: Clip): Clip {
     return clip;
   }
   const now = env().now();
-  if (!seenPending.has(clip.id)) seenPending.set(clip.id, now);
-  const since = clip.created_at ? clip.created_at * 1000 : seenPending.get(clip.id)!;
+  const since = seenPending.get(clip.id) ?? now;
+  seenPending.set(clip.id, since);
   return now - since >= CLIP_TIME_LIMIT_SECONDS * 1000 ? { ...clip, status: 'failed' } : clip;
 }
 
 /** Shows a new list (its clips past their time limit as failed), telling `$clipsVersion` when its clips changed. */
 function showList(shown: Clip[]): void {
   const list = shown.map(expire);
+  // Clips gone from the list are forgotten.
+  for (const id of seenPending.keys()) if (!list.some((clip) => clip.id === id)) seenPending.delete(id);
   const before = $clips.get();
   $clips.set(ready(list));
   const changed = before.status !== 'ready' || before.value.map(clipKey).join('\n') !== list.map(clipKey).join('\n');

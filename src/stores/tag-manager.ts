@@ -20,6 +20,8 @@ export type Gtag = (...args: unknown[]) => void;
 export const GTAG_URL = `${TAG_MANAGER_ORIGIN}/gtag/js`;
 
 let gtagFor: string | undefined;
+/** The tag id and script URL last refused (warned about once). */
+let refusedFor: string | undefined;
 
 /**
  * The page's gtag, loading the tag manager script once per tag id. The script comes only from Google's tag manager
@@ -32,8 +34,8 @@ export function tagManager(id: string, url: string | null | undefined, allowed?:
   const { origins, refused } = scriptOrigins(allowed);
   const src = scriptUrl(url || GTAG_URL, origins);
   if (!src) {
-    if (gtagFor !== id) {
-      gtagFor = id;
+    if (refusedFor !== `${id} ${url}`) {
+      refusedFor = `${id} ${url}`;
       env().logger.warn(
         `channel-elements: the tag manager script ${redactUrl(String(url)).slice(0, 200)} is not loaded: it must come from ${[TAG_MANAGER_ORIGIN, ...origins].join(' or ')} (add its origin to data-script-origins).${refused.length ? ` data-script-origins names no origin in: ${refused.join(' ')}.` : ''}`,
       );
@@ -106,4 +108,5 @@ onAnalyticsConsent((state) => {
 /** Forgets the loaded tag id (tests). */
 export function resetTagManager(): void {
   gtagFor = undefined;
+  refusedFor = undefined;
 }

@@ -6,6 +6,7 @@ import {
   navigationUrl,
   scriptOrigins,
   scriptUrl,
+  siteBase,
   TAG_MANAGER_ORIGIN,
 } from '../../src/lib/url-rules.js';
 
@@ -27,7 +28,7 @@ const HOSTILE = [
 ];
 
 describe('URLs from API answers', () => {
-  it('a navigation goes to http(s) only, relative ones resolved', () => {
+  it('a navigation goes to absolute http(s) URLs only', () => {
     expect(navigationUrl('https://billing.stripe.com/p/session/x')).to.equal('https://billing.stripe.com/p/session/x');
     expect(navigationUrl('http://tv.example/a?b=1')).to.equal('http://tv.example/a?b=1');
     for (const url of [
@@ -40,6 +41,13 @@ describe('URLs from API answers', () => {
       42,
     ])
       expect(navigationUrl(url), String(url)).to.equal(undefined);
+  });
+
+  it('the channel’s site (settings site_url) is an http(s) URL without its trailing slashes, or none', () => {
+    expect(siteBase(' https://watch.example/tv/ ')).to.equal('https://watch.example/tv');
+    expect(siteBase('https://watch.example')).to.equal('https://watch.example');
+    for (const url of [...HOSTILE, '/tv', '//watch.example', null, undefined])
+      expect(siteBase(url), String(url)).to.equal(undefined);
   });
 
   it('a download comes from the channel’s media origins only: the API’s and its item’s media', () => {
@@ -74,6 +82,8 @@ describe('URLs from API answers', () => {
       'https://tags.example/gtag.js',
       'http://www.googletagmanager.com/gtag/js',
       'https://www.googletagmanager.com.evil.example/gtag/js',
+      'https://www.googletagmanager.com@evil.example/gtag/js',
+      'https://evil.example\\@www.googletagmanager.com/gtag/js',
       'https://evil.example/?https://www.googletagmanager.com',
       '/gtag.js',
     ])

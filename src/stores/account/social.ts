@@ -4,7 +4,7 @@
  */
 import { SOCIAL_PROVIDERS, type SocialProvider } from '../../api/contract.js';
 import { env } from '../../lib/env.js';
-import { navigationUrl } from '../../lib/url-rules.js';
+import { navigationUrl, siteBase } from '../../lib/url-rules.js';
 import { isCallbackPath, type AccountRoute } from '../../lib/account-routes.js';
 import { $config } from '../config.js';
 import { $settings, currentApiKey, getClient, signIn } from '../session.js';
@@ -17,8 +17,8 @@ const returnKey = () => `rudy_return.${$config.get()?.channelKey ?? ''}`;
 
 /** The channel site that answers the account routes: settings `site_url`, else this page's origin. */
 export function siteUrl(): string {
-  const site = $settings.get()?.site_url?.trim();
-  return (site || env().location()?.origin || '').replace(/\/+$/, '');
+  // Only an http(s) site (url-rules.ts): the redirect URI and the return page are built on it.
+  return siteBase($settings.get()?.site_url) ?? (env().location()?.origin ?? '').replace(/\/+$/, '');
 }
 
 /** The provider's redirect URI: `{site}/auth/login/{provider}/callback` (the same in both legs of the flow). */

@@ -5,6 +5,7 @@
 import type { Clip } from '../../api/contract.js';
 import { isCancel } from '../../api/errors.js';
 import { env } from '../../lib/env.js';
+import { siteBase } from '../../lib/url-rules.js';
 import { $settings } from '../session.js';
 
 /**
@@ -12,7 +13,8 @@ import { $settings } from '../session.js';
  * (`siteHref` gives a site path's address inside `<channel-app>`).
  */
 export function siteAddress(path: string, siteHref?: (path: string) => string): string {
-  const site = $settings.get()?.site_url?.trim().replace(/\/+$/, '');
+  // Only an http(s) site (url-rules.ts): links are built on it.
+  const site = siteBase($settings.get()?.site_url);
   if (site) return site + path;
   const origin = env().location()?.origin ?? '';
   return origin + (siteHref ? siteHref(path) : path);

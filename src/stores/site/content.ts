@@ -124,10 +124,15 @@ const RULE_TEXTS: [RegExp, (match: RegExpExecArray) => Msg][] = [
   // Most specific first: "A valid email address is required" is an email rule, not the required one.
   [/valid email/i, () => formsMsg('validation.email')],
   [/phone number|\bdigits\b/i, () => formsMsg('validation.phone')],
-  [/greater than (\d+)|at least (\d+)/i, (m) => formsMsg('validation.minLength', { number: Number(m[1] ?? m[2]) })],
+  // "Greater than N" and "less than N" name the last length refused; "at least N" and "at most N" the first and last
+  // accepted, said the spec's way (N - 1, N + 1), as the client's own check says them.
   [
-    /less than (\d+)|(?:at most|more than) (\d+)/i,
-    (m) => formsMsg('validation.maxLength', { number: Number(m[1] ?? m[2]) }),
+    /greater than (\d+)|at least (\d+)/i,
+    (m) => formsMsg('validation.minLength', { number: m[1] ? Number(m[1]) : Number(m[2]) - 1 }),
+  ],
+  [
+    /less than (\d+)|at most (\d+)|more than (\d+)/i,
+    (m) => formsMsg('validation.maxLength', { number: m[1] ? Number(m[1]) : Number(m[2] ?? m[3]) + 1 }),
   ],
   [/\brequired\b/i, () => formsMsg('validation.required')],
 ];
