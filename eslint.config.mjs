@@ -61,9 +61,10 @@ const NO_API_CLIENT = {
 
 /** From server/ (and the demo pages), any of src/ except the API contract the server shares with the client. */
 const DEMO_ONLY_CONTRACT = {
-  regex: '^(\\.\\./)+src/(?!api/contract(\\.js)?$)',
+  regex: '^(\\.\\./)+src/(?!api/(contract|preroll-schemas)(\\.js)?$)',
   message:
-    'The channel server imports from src/ only src/api/contract.js (the wire format both sides share). Copy or ' +
+    'The channel server imports from src/ only src/api/contract.js (the wire format both sides share; its preroll ' +
+    'list is in src/api/preroll-schemas.js, apart so that only the player chunk carries it). Copy or ' +
     'move anything else into server/, or into the contract if it truly is part of the API.',
 };
 

@@ -4,7 +4,7 @@
  * the bench channel (no preroll: the event's recording first) and the demo channel (a new visitor's preroll first,
  * which the peers are given as their stream):
  * - demo/site/bench/player-bench.html: `<channel-player>` embedded the usual way (the async script tag), including
- *   its API calls (keys, settings, event, prerolls); player-demo.html the same on the demo channel;
+ *   its API calls (keys, settings with the prerolls, event); player-demo.html the same on the demo channel;
  * - demo/site/bench/hls.html: a bare page with hls.js light and a <video>;
  * - demo/site/bench/mux.html: `@mux/mux-player` (a devDependency for this comparison only).
  * Rounds alternate between the pages, each starting one page further on, so that machine noise spreads evenly.

@@ -22,7 +22,7 @@ import { chromium, type Page } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
 import { startServer } from '../server/server.js';
-import { PrerollList } from '../src/api/contract.js';
+import { PrerollList } from '../src/api/preroll-schemas.js';
 import { matchingPrerolls } from '../src/lib/preroll-rules.js';
 import { benchClips } from './clips.js';
 import { benchAnalytics } from './analytics.js';
@@ -265,7 +265,8 @@ async function apiKey(origin: string, channel: string): Promise<string> {
 async function benchPreroll(origin: string, eventId: number): Promise<string> {
   const key = await apiKey(origin, 'demo');
   const list = PrerollList.parse(
-    ((await (await fetch(`${origin}/api/prerolls?channel_key=demo`)).json()) as { data: unknown }).data,
+    ((await (await fetch(`${origin}/api/settings?channel_key=demo`)).json()) as { data: { prerolls: unknown } }).data
+      .prerolls,
   );
   const event = (
     (await (await fetch(`${origin}/api/events/${eventId}?api_key=${key}`)).json()) as {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { endpoints, User } from '../src/api/contract.js';
+import { PrerollList } from '../src/api/preroll-schemas.js';
 import { accessFor } from './accounts.js';
 import { ACCOUNTS, Harness, ok, type Account } from './test-helpers.js';
 
@@ -245,8 +246,14 @@ describe('offers', () => {
     assert.equal((await h.keyless('subscriptions/x')).status, 404);
   });
 
-  test('prerolls: weights, live/VOD flags, a location and categories (with subcategories)', async () => {
-    const prerolls = endpoints.prerolls.response.parse((await h.keyless('prerolls')).body).data;
+  test('prerolls, in the settings as the spec puts them: weights, live/VOD flags, a location, categories', async () => {
+    const answer = (await h.keyless('settings')).body.data;
+    // The list as the server sends it, read strictly (the settings' schema would read a bad list as none).
+    const prerolls = PrerollList.parse(answer.prerolls);
+    assert.deepEqual(answer.preroll_options, { enabled: 1, suppression_minutes: 60 });
+    assert.deepEqual((await h.call('/storage/settings/demo.json')).body.prerolls, answer.prerolls);
+    // No call of its own: the spec has none.
+    assert.equal((await h.keyless('prerolls')).status, 404);
     assert.equal(prerolls.length, 3);
     ok(prerolls.some((p) => p.for_live && p.for_vod && p.event_categories.length === 0 && p.location_id === null));
     ok(prerolls.some((p) => p.for_vod && !p.for_live && p.event_categories.length === 3));

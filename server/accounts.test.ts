@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { endpoints, type EndpointName } from '../src/api/contract.js';
+import { PrerollList } from '../src/api/preroll-schemas.js';
 import { Harness, ok, type Answer } from './test-helpers.js';
 
 const h = new Harness();
@@ -893,6 +894,21 @@ describe('device linking', () => {
     const frKey = await h.apiKey('demo-fr');
     assert.equal((await h.post('/api/auth/device-code', { api_key: frKey })).status, 403);
     assert.equal((await h.call('/__dev/settings?channel_key=nope')).status, 404);
+  });
+
+  test('settings stored before the preroll list moved there keep their switch and suppression', async () => {
+    try {
+      const older = await h.post('/__dev/settings?channel_key=demo', {
+        preroll_options: null,
+        prerolls: { enabled: 0, suppression_minutes: 5 },
+      });
+      assert.equal(older.status, 200);
+      const settings = endpoints.settings.response.parse((await h.keyless('settings')).body).data;
+      assert.deepEqual(settings.preroll_options, { enabled: false, suppression_minutes: 5 });
+      assert.equal(PrerollList.parse(settings.prerolls).length, 3);
+    } finally {
+      await h.call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
+    }
   });
 });
 

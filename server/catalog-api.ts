@@ -1,7 +1,7 @@
 /**
  * The catalog: events (lists, one event, the home page's three lists, downloads of recordings), how they are
  * sorted (categories, locations, participants, schools and their properties) and what is sold or shown around
- * them (packages, subscriptions, prerolls; the library is library-api.ts). Also what a signed stream id plays now,
+ * them (packages, subscriptions; the library is library-api.ts; prerolls come with the settings, channel-api.ts). Also what a signed stream id plays now,
  * which the media server asks per request, and the placeholder logos and art of the seeded data.
  *
  * Row-to-contract mapping lives in events.ts and catalog.ts; this module answers the calls.
@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import type { EndpointName } from '../src/api/contract.js';
-import { packageJson, prerollJson, subscriptionJson } from './catalog.js';
+import { packageJson, subscriptionJson } from './catalog.js';
 import type { Access } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
 import {
@@ -38,7 +38,6 @@ export type CatalogEndpoint = Extract<
   | 'events'
   | 'event'
   | 'downloadEvent'
-  | 'prerolls'
   | 'packages'
   | 'package'
   | 'subscriptions'
@@ -222,10 +221,6 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
       const filename = downloadName(String((await db.get('SELECT name FROM events WHERE id = ?', [event.id]))!.name));
       const url = mediaServer.signedUrl(r.origin, `dl-${event.id}`, viewerOf(r, access), `download/${filename}`);
       return { data: { url, filename } };
-    },
-    prerolls: async ({ channelId, origin }) => {
-      const rows = await db.all('SELECT * FROM prerolls WHERE channel_id = ? ORDER BY position', [channelId]);
-      return { data: await Promise.all(rows.map((row) => prerollJson(db, row, origin))) };
     },
     packages: async ({ channelId, query }) => {
       const { rows, meta } = await listPage(query, 'packages', channelId, 'position, id');

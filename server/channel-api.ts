@@ -18,6 +18,7 @@ import { textOrNull as str, type Handlers } from './handler.js';
 import { addressKey, decodePathPart, HttpError, sendJson, sendText, tooMany } from './http.js';
 import type { RateLimiter } from './limits.js';
 import type { SettingsCopies } from './settings-copy.js';
+import { prerollJson } from './catalog.js';
 import { capApiKeys, capLogs, MAX_LOG_ENTRY_BYTES } from './maintenance.js';
 import type { Origins, PathHandler } from './types.js';
 
@@ -97,6 +98,9 @@ export function createChannels(ctx: ChannelContext): Channels {
   };
 
   /** A channel's settings as stored (a fresh copy: callers may change it). */
+  /** Each channel's prerolls as the settings give them, read with the settings. */
+  const prerollCache = new Map<number, Record<string, unknown>[]>();
+
   const storedSettings = (channelId: number): Record<string, unknown> =>
     JSON.parse(settingsCache.get(channelId) ?? '{}') as Record<string, unknown>;
 
@@ -111,6 +115,19 @@ export function createChannels(ctx: ChannelContext): Channels {
         ? await db.all('SELECT channel_id, json FROM settings')
         : await db.all('SELECT channel_id, json FROM settings WHERE channel_id = ?', [channelId]);
     for (const row of rows) settingsCache.set(Number(row.channel_id), String(row.json));
+    // The prerolls, which the settings carry as the spec puts them, are read with them (their URLs as paths, on this
+    // server's origin when served).
+    const prerolls =
+      channelId === undefined
+        ? await db.all('SELECT * FROM prerolls ORDER BY channel_id, position')
+        : await db.all('SELECT * FROM prerolls WHERE channel_id = ? ORDER BY position', [channelId]);
+    if (channelId === undefined) prerollCache.clear();
+    else prerollCache.delete(channelId);
+    for (const row of prerolls) {
+      const list = prerollCache.get(Number(row.channel_id)) ?? [];
+      list.push(await prerollJson(db, row, ''));
+      prerollCache.set(Number(row.channel_id), list);
+    }
     analyticsKeys.clear();
     for (const channel of byKeyCache.values()) {
       const key = storedSettings(Number(channel.id))['yare-analytics'];
@@ -148,6 +165,11 @@ export function createChannels(ctx: ChannelContext): Channels {
 
   const settingsOf = (channelId: number): Record<string, unknown> => {
     const settings = storedSettings(channelId);
+    // Settings stored before the list came here kept the switch and the suppression under `prerolls`.
+    const older = settings.prerolls;
+    if (older && typeof older === 'object' && !Array.isArray(older) && settings.preroll_options == null)
+      settings.preroll_options = older;
+    settings.prerolls = (prerollCache.get(channelId) ?? []).map((p) => ({ ...p, url: media(p.url) }));
     if (typeof settings.logo === 'string') settings.logo = media(settings.logo);
     const mux = settings.mux as { env_key?: string; beacon_domain?: string | null } | null | undefined;
     // In dev mode Mux beacons come back to this server (POST /, analytics.ts) unless the channel names another

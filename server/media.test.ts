@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { endpoints } from '../src/api/contract.js';
+import { PrerollList } from '../src/api/preroll-schemas.js';
 import { Harness, ok } from './test-helpers.js';
 import { LIVE_DVR_SECONDS } from './hls.js';
 
@@ -313,7 +314,9 @@ describe('live', () => {
 
 describe('prerolls media', () => {
   test('each preroll URL plays a short public VOD stream, different from the main video', async () => {
-    const prerolls = endpoints.prerolls.response.parse((await h.keyless('prerolls')).body).data;
+    const prerolls = PrerollList.parse(
+      endpoints.settings.response.parse((await h.keyless('settings')).body).data.prerolls,
+    );
     ok(prerolls.length >= 2);
     const durations = new Set<number>();
     for (const preroll of prerolls) {
@@ -420,8 +423,8 @@ describe('analytics collectors', () => {
     const viaIp = await h.call(`http://127.0.0.1:${h.server.port}/api/settings?channel_key=demo`);
     assert.equal(viaIp.body.data.mux.beacon_domain, `localhost:${h.server.port}`);
     assert.equal((await h.call('/storage/settings/demo.json')).body.mux.beacon_domain, `localhost:${h.server.port}`);
-    assert.equal(settings.prerolls?.suppression_minutes, 60);
-    assert.equal(settings.prerolls?.enabled, true);
+    assert.equal(settings.preroll_options?.suppression_minutes, 60);
+    assert.equal(settings.preroll_options?.enabled, true);
   });
 
   test('Mux beacons (POST / as mux-embed sends them) are recorded', async () => {

@@ -1,6 +1,6 @@
 /**
  * The contract's schemas of the channel and its catalogue: errors, keys, settings, pages, participants, events,
- * video on demand, prerolls and downloads. Re-exported by contract.ts, which callers import.
+ * video on demand and downloads. Re-exported by contract.ts, which callers import.
  */
 import * as z from 'zod/mini';
 import { envelope, flag, id, maybeText, text } from './schema-kit.js';
@@ -40,11 +40,23 @@ export const Settings = z.object({
   'google-analytics': maybeText,
   'yare-analytics': maybeText,
   auth: z._default(z.object({ remote_auth: z._default(flag, false) }), { remote_auth: false }),
-  prerolls: z.optional(
-    z.object({
-      enabled: z.optional(flag),
-      suppression_minutes: z.optional(z.number()),
-    }),
+  /**
+   * The channel's prerolls (the spec's list), read by the player alone (preroll-schemas.ts `prerollsOf`: a list
+   * that does not parse is none), so a page without a player carries none of their schema and a bad list costs no
+   * element its settings.
+   */
+  prerolls: z.optional(z.unknown()),
+  /**
+   * Ours, beside the spec's list: `enabled` false turns the prerolls off without emptying the list, and
+   * `suppression_minutes` is how long a preroll seen stays suppressed for that viewer and event (default 60).
+   */
+  preroll_options: z.optional(
+    z.nullable(
+      z.object({
+        enabled: z.optional(flag),
+        suppression_minutes: z.optional(z.number()),
+      }),
+    ),
   ),
   static_blocks: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
   logo: maybeText,
@@ -398,21 +410,7 @@ export const VOD_SEARCH_LIMIT = 10;
 export const VOD_SEARCH_MAX_LIMIT = 50;
 export const VOD_SORT_FIELDS = ['date', 'title'] as const;
 
-// ---------------------------------------------------------------- prerolls and downloads
-
-/** A preroll: played before the main video of matching events. */
-export const Preroll = z.object({
-  id: id,
-  url: text,
-  weight: z._default(z.number(), 1),
-  location_id: z.optional(z.nullable(id)),
-  event_categories: z._default(z.array(id), []),
-  for_vod: z._default(flag, false),
-  for_live: z._default(flag, false),
-});
-export type Preroll = z.infer<typeof Preroll>;
-/** A list of prerolls (`GET prerolls`, and the copy kept in storage). */
-export const PrerollList = z.array(Preroll);
+// ---------------------------------------------------------------- downloads
 
 /** `GET download-event/{id}`: where to download the recording (a signed, short-lived URL). */
 export const Download = z.object({ url: text, filename: maybeText });

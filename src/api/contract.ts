@@ -45,7 +45,6 @@ import {
   PageMeta,
   Participant,
   ParticipantGroup,
-  PrerollList,
   Settings,
   Slide,
   User,
@@ -134,7 +133,6 @@ export const endpoints = {
   /** title, limit (10), offset (0), sort_field (date; or title), vod_media_category_id. */
   vodSearch: { method: 'GET', path: 'vod-media/search', keyless: false, response: VodItemList },
   vodRails: { method: 'GET', path: 'vod-media-rails', keyless: false, response: envelope(z.array(VodRail)) },
-  prerolls: { method: 'GET', path: paths.PREROLLS_PATH, keyless: true, response: envelope(PrerollList) },
   downloadEvent: { method: 'GET', path: 'download-event/{id}', keyless: false, response: envelope(Download) },
   userAccess: { method: 'GET', path: 'user/access', keyless: false, response: envelope(UserAccess) },
   packages: { method: 'GET', path: 'packages', keyless: true, response: envelope(z.array(Package)) },

@@ -20,8 +20,6 @@ export const GEO_PATH = 'geo';
 export const EVENTS_PATH = 'events';
 /** Path of one event (`{id}` is the event id). */
 export const EVENT_PATH = `${EVENTS_PATH}/{id}`;
-/** Path of the preroll list. */
-export const PREROLLS_PATH = 'prerolls';
 
 /** The wire name of the channel key: the parameter of keyless calls and of `get_api_key`, the keys file's field. */
 export const CHANNEL_KEY_PARAM = 'channel_key';
@@ -50,8 +48,6 @@ export const channelKeyStorageKey = (configured: string): string => `channel_key
 export const apiKeyStorageKey = (channelKey: string): string => `api_key.${channelKey}`;
 /** Storage key of the signed-in user's bearer token for a configured channel. */
 export const tokenStorageKey = (configured: string): string => `token.${configured}`;
-/** Storage key of a configured channel's preroll list. */
-export const prerollsStorageKey = (configured: string): string => `prerolls.${configured}`;
 /**
  * Storage key of a viewer's resume positions on a channel (`userId` absent: this browser's guest). The loader reads
  * the guest's before it starts a video early (early-video.ts), so a resumed video never starts from the beginning.

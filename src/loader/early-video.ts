@@ -1,8 +1,8 @@
 /**
  * The early video: an autoplaying, muted `<channel-player>` shows its stream before any of its code has arrived.
  *
- * The loader already asks for a player's event, the guest's geo, the settings and the preroll list while the
- * element's chunks download (early.ts). When those answers say that this guest would be shown the stream at once,
+ * The loader already asks for a player's event, the guest's geo and the settings (with their preroll list) while
+ * the element's chunks download (early.ts). When those answers say that this guest would be shown the stream at once,
  * the loader plays it itself in the browser's own HLS engine, in a `<video>` it puts in the player's shadow root.
  * The tag's chunks are fetched only once that video has shown its first frame (or once it is clear there will be
  * none), so that the browser's engine has the main thread and the network to itself until then. The player's
@@ -29,7 +29,7 @@
  * leaves the player to start as it always does.
  */
 import { AD_TEXTS } from '../i18n/ad-label.js';
-import { prerollsStorageKey, resumeStorageKey } from '../lib/api-paths.js';
+import { resumeStorageKey } from '../lib/api-paths.js';
 import { elementLang, toLang, type Lang } from '../lib/lang.js';
 import { pickPreroll, suppressionKey, VISITOR_KEY, type PrerollRule } from '../lib/preroll-rules.js';
 import { storedValue } from './early.js';
@@ -82,13 +82,14 @@ export function startEarlyVideos(
   );
   const mse = 'MediaSource' in window || 'ManagedMediaSource' in window;
   const resumed = storedValue(resumeStorageKey(channelKey))?.v;
-  const stored = storedValue(prerollsStorageKey(channelKey));
-  // The prerolls a guest could be shown: none when they are off; null when the list is malformed (the player reads
-  // it otherwise: nothing starts early).
-  const prerolls = Promise.all([data('settings'), stored ? stored.v : data('prerolls')]).then(([settings, list]) => {
-    const flags = (settings as { prerolls?: { enabled?: unknown } } | undefined)?.prerolls;
+  // The prerolls a guest could be shown, from the settings: none when they are off or there are none; null when the
+  // list is malformed (the player reads it otherwise: nothing starts early).
+  const prerolls = data('settings').then((answer) => {
+    const settings = answer as { prerolls?: unknown; preroll_options?: { enabled?: unknown } } | undefined;
+    const flags = settings?.preroll_options;
     // Off as the settings' schema reads it (an optional flag): given, and not true, 1, '1' or 'true'.
-    return flags?.enabled !== undefined && !truthy(flags.enabled) ? [] : prerollsFromAnswer(list);
+    if (flags?.enabled !== undefined && !truthy(flags.enabled)) return [];
+    return settings?.prerolls === undefined ? [] : prerollsFromAnswer(settings.prerolls);
   });
   const visitor = storedValue(VISITOR_KEY)?.v;
   const open = data('geo').then(

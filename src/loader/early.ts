@@ -20,14 +20,12 @@ import {
   EVENTS_PATH,
   GEO_PATH,
   GET_API_KEY_PATH,
-  PREROLLS_PATH,
   PROFILE_PATH,
   SETTINGS_PATH,
   STORAGE_PREFIX,
   apiKeyStorageKey,
   channelKeyFileUrl,
   channelKeyStorageKey,
-  prerollsStorageKey,
   tokenStorageKey,
 } from '../lib/api-paths.js';
 import { entryValue } from '../lib/storage.js';
@@ -99,12 +97,12 @@ function stored(name: string): string | undefined {
 }
 
 /** The name of a start-up answer the loader's early video reads (early-video.ts): `event:{id}` for an event. */
-export type EarlyAnswer = 'settings' | 'prerolls' | 'geo' | `event:${string}`;
+export type EarlyAnswer = 'settings' | 'geo' | `event:${string}`;
 
 /**
  * Sends the start-up requests for a channel; `apiUrl` and `keysUrl` are resolved the way the session does.
  * `events` are the event ids of the players on the page: their events (and the visitor's profile or geo, and
- * the preroll list, which a player waits for too) are asked for as soon as the api key is known, as the
+ * the settings, with the preroll list a player waits for) are asked for as soon as the api key is known, as the
  * session would, with the stored sign-in if there is one. `watch` is shown each answer the early video reads the
  * moment its request goes out (so it can read a copy before the client takes the answer). Settles once every
  * request has been sent (or could not be).
@@ -147,9 +145,6 @@ export function sendEarly(
         ? undefined
         : send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, `{"channel_key":${JSON.stringify(key)}}`);
       watch('settings', send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`));
-      // A stored preroll list (kept an hour) is what the client reads: no request then.
-      if (events.length && !storedValue(prerollsStorageKey(channelKey)))
-        watch('prerolls', send('GET', `${apiUrl}/${PREROLLS_PATH}${query}`));
       send('GET', `${apiUrl}/${COLORS_PATH}${query}`);
       if (!events.length) return;
       const apiKey = asked

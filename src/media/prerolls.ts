@@ -2,7 +2,7 @@
  * Prerolls: which preroll plays before a video, and its suppression once played. Pure logic over the injected
  * storage; the player plays the chosen one.
  */
-import type { Preroll } from '../api/contract.js';
+import type { Preroll } from '../api/preroll-schemas.js';
 import { env } from '../lib/env.js';
 import { randomId } from '../lib/ids.js';
 import {
@@ -21,9 +21,6 @@ export {
   suppressionKey,
   type PrerollTarget,
 } from '../lib/preroll-rules.js';
-
-/** The preroll list is kept this long (the preroll cache: 1 h). */
-export const PREROLL_CACHE_MS = 3_600_000;
 
 /** Whether this preroll already played for this viewer and event, and its suppression has not expired. */
 export function isSuppressed(viewer: string, eventId: number | string, prerollId: number): boolean {

@@ -6,7 +6,7 @@
  * mux-embed are injectable; what the session needs of the item (the preroll, fresh stream URLs) comes from its
  * owner's callbacks.
  */
-import type { Preroll } from '../api/contract.js';
+import type { Preroll } from '../api/preroll-schemas.js';
 import { env } from '../lib/env.js';
 import { monitorVideo, type MonitorContext, type VideoInfo, type VideoMonitor } from './analytics.js';
 import {

@@ -8,7 +8,8 @@
  * freshly signed URL (a quiet reload of the item) before the viewer is told access was refused.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import { PrerollList, type Event, type Preroll, type Settings, type User, type VodItem } from '../api/contract.js';
+import type { Event, Settings, User, VodItem } from '../api/contract.js';
+import { prerollsOf, type Preroll } from '../api/preroll-schemas.js';
 import type { PrerollRule } from '../lib/preroll-rules.js';
 import type { Clip } from '../api/contract.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
@@ -16,7 +17,6 @@ import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
 import { downloadUrl, mediaOrigins } from '../lib/url-rules.js';
 import { IDLE, LOADING, failed, ready, type Async } from '../lib/async.js';
-import { prerollsStorageKey } from '../lib/api-paths.js';
 import {
   decideAccess,
   fromClip,
@@ -28,7 +28,7 @@ import {
 } from './commerce/access.js';
 import { offersFor, type Offer } from './commerce/offers.js';
 import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playback.js';
-import { choosePreroll, PREROLL_CACHE_MS, suppress, visitorId } from '../media/prerolls.js';
+import { choosePreroll, suppress, visitorId } from '../media/prerolls.js';
 import type { ResumeViewer } from '../media/resume.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
 import { $config, type ChannelConfig } from './config.js';
@@ -171,9 +171,6 @@ export function createPlayer(): PlayerStore {
       // requested, so nothing shows until both are in.
       await startSession();
       const api = getClient();
-      // The preroll list (keyless, kept an hour) is fetched alongside, so a viewer who can play does not wait
-      // for it after the event arrives.
-      if ($settings.get()?.prerolls?.enabled !== false) void prerolls();
       let item: Playable;
       let event: Event | undefined;
       let clip: Clip | undefined;
@@ -355,17 +352,19 @@ export function createPlayer(): PlayerStore {
       if (state.status !== 'ready' || state.access.kind !== 'play' || state.item.kind === 'clip') return undefined;
       const user = $user.get();
       const noAds = Boolean(user?.capabilities.includes('no_ads'));
-      if (noAds || $settings.get()?.prerolls?.enabled === false || early === null) return undefined;
+      const settings = $settings.get();
+      if (noAds || settings?.preroll_options?.enabled === false || early === null) return undefined;
       const eventId = `${state.item.kind === 'vod' ? 'vod-' : ''}${state.item.id}`;
       const viewer = user ? `user-${user.id}` : `visitor-${visitorId()}`;
       const chosen =
         early ??
         choosePreroll(
-          await prerolls(),
+          // The list comes with the settings (the spec's place for it): read once per page, never a request here.
+          prerollsOf(settings?.prerolls),
           { eventId, live: state.access.live, locationId: state.item.locationId, categoryId: state.item.categoryId },
           { key: viewer, noAds },
         );
-      if (chosen) suppress(viewer, eventId, chosen.id, $settings.get()?.prerolls?.suppression_minutes);
+      if (chosen) suppress(viewer, eventId, chosen.id, settings?.preroll_options?.suppression_minutes);
       return chosen;
     },
     analytics() {
@@ -431,23 +430,4 @@ export function prefetchPlayable(target: PlayerTarget): void {
         ? api.call('sharedClip', { params: { id: target.id }, query: { uuid: target.uuid }, skipLog: [404] })
         : api.call('vodItem', { params: { id: target.id } });
   answer.catch(() => undefined);
-}
-
-/** The channel's prerolls, kept one hour in storage, fetched once per page otherwise. */
-let prerollsPending: Promise<Preroll[]> | undefined;
-async function prerolls(): Promise<Preroll[]> {
-  const config = $config.get();
-  const key = prerollsStorageKey(config?.channelKey ?? '');
-  // Stored values are re-checked like any answer: a value that no longer parses is refetched.
-  const stored = PrerollList.safeParse(env().storage.get(key));
-  if (stored.success) return stored.data;
-  prerollsPending ??= getClient()
-    .call('prerolls')
-    .then((answer) => {
-      env().storage.set(key, answer.data, PREROLL_CACHE_MS);
-      return answer.data;
-    })
-    .catch(() => [] as Preroll[])
-    .finally(() => (prerollsPending = undefined));
-  return prerollsPending;
 }

@@ -211,10 +211,10 @@ for (const viewport of [
     const adUrl = await page.evaluate(() =>
       document.querySelector('channel-player')!.shadowRoot!.querySelector('video')!.getAttribute('src')!,
     );
-    const prerolls = (await (await request.get(`${BUNDLE_ORIGIN}/api/prerolls?channel_key=demo`)).json()) as {
-      data: { id: number; url: string }[];
+    const prerolls = (await (await request.get(`${BUNDLE_ORIGIN}/api/settings?channel_key=demo`)).json()) as {
+      data: { prerolls: { id: number; url: string }[] };
     };
-    const chosen = prerolls.data.find((p) => p.url === adUrl);
+    const chosen = prerolls.data.prerolls.find((p) => p.url === adUrl);
     expect(chosen, `${adUrl} is one of the channel's prerolls`).toBeTruthy();
     // Labelled as the player labels it, before the player's code has come.
     const early = page.locator('channel-player [part~="ad-label"]');
@@ -255,7 +255,9 @@ for (const viewport of [
     const adRequests = log.filter((e) => e.url.split('?')[0] === adUrl.split('?')[0]);
     expect(adRequests).toHaveLength(1);
     const api = log.filter((e) => e.kind === 'api').map((e) => new URL(e.url).pathname);
-    expect(api.filter((p) => p.endsWith('/prerolls'))).toHaveLength(1);
+    // The list came with the settings, read once for the loader and the player.
+    expect(api.filter((p) => p.endsWith('/prerolls'))).toHaveLength(0);
+    expect(api.filter((p) => p.endsWith('/settings'))).toHaveLength(1);
   });
 }
 
@@ -270,8 +272,8 @@ test('inside the suppression window the event’s own stream starts early (the d
   const player = page.locator('channel-player');
   await expect(player.locator('[part~="ad-label"]:not([data-channel-early-label])')).toBeVisible({ timeout: 20_000 });
   // Every preroll of the list suppressed for this visitor and event, as seen ones are.
-  const prerolls = (await (await request.get(`${BUNDLE_ORIGIN}/api/prerolls?channel_key=demo`)).json()) as {
-    data: { id: number }[];
+  const prerolls = (await (await request.get(`${BUNDLE_ORIGIN}/api/settings?channel_key=demo`)).json()) as {
+    data: { prerolls: { id: number }[] };
   };
   await page.evaluate(
     ([id, ids]) => {
@@ -282,7 +284,7 @@ test('inside the suppression window the event’s own stream starts early (the d
           JSON.stringify({ v: true, e: Date.now() + 3_600_000 }),
         );
     },
-    [event.id, prerolls.data.map((p) => p.id)] as const,
+    [event.id, prerolls.data.prerolls.map((p) => p.id)] as const,
   );
   const log = requestLog(page);
   await openWithEarlyVideo(page, url, log);

@@ -1,5 +1,5 @@
 // <channel-player> as a media element, end to end: its media API and re-dispatched events used from a host page on
-// another origin, media-chrome's <media-controller> driving it, prerolls through the API, live DVR, resume, the
+// another origin, media-chrome's <media-controller> driving it, prerolls from the settings, live DVR, resume, the
 // quality and speed menus and Picture-in-Picture, against the reference server's real HLS media.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';

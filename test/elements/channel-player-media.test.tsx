@@ -1,11 +1,12 @@
 // Element tests of <channel-player> as a media element: every member of its media API and the media events it
-// dispatches again from the element, prerolls through the API, and the bar under the video (Go to live in the DVR
+// dispatches again from the element, prerolls from the settings, and the bar under the video (Go to live in the DVR
 // window, resume and Start over, the speed menu, picture-in-picture). The element runs against the unit tests'
 // fake world (test/unit/helpers.ts), with prefer-playback="native" so a stream URL only has to reach the <video>, and
 // that URL never answers; what real media would fire (loadeddata, playing, timeupdate...) is dispatched on the video
 // inside.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Event as ChannelEvent, Preroll } from '../../src/api/contract.js';
+import { Event as ChannelEvent } from '../../src/api/contract.js';
+import { Preroll } from '../../src/api/preroll-schemas.js';
 import { setEnv } from '../../src/lib/env.js';
 import { MEDIA_EVENTS, type PlayerMediaApi } from '../../src/media/element-api.js';
 import { resetSession } from '../../src/stores/session.js';
@@ -52,12 +53,15 @@ function useFakePlatform(prerolls: unknown[] = []): void {
   world.server
     .on('GET', `${KEYS}/demo.json`, { body: { channel_key: 'ck-demo', name: 'Demo' } })
     .on('POST', `${API}/get_api_key`, ok({ api_key: 'ak-1' }))
-    .on('GET', `${API}/settings`, ok({ name: 'Demo', language: 'en', currency: 'EUR', auth: { remote_auth: 0 } }))
+    .on(
+      'GET',
+      `${API}/settings`,
+      ok({ name: 'Demo', language: 'en', currency: 'EUR', auth: { remote_auth: 0 }, prerolls }),
+    )
     .on('GET', `${API}/color-settings/web`, ok({}))
     .on('GET', `${API}/geo`, ok({ country: 'Canada', country_code: 'CA', is_geo_blocked: false }))
     .on('GET', `${API}/packages`, ok([]))
     .on('GET', `${API}/subscriptions`, ok([]))
-    .on('GET', `${API}/prerolls`, ok(prerolls))
     .on('GET', LIVE_URL.split('?')[0]!, { raw: '#EXTM3U' })
     .on('GET', VOD_URL.split('?')[0]!, { raw: '#EXTM3U' })
     .on('GET', AD_URL, { raw: '#EXTM3U' });

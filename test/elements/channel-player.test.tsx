@@ -131,7 +131,6 @@ function useFakePlatform(geoBlocked = false): void {
     .on('GET', `${API}/geo`, ok({ country: 'Canada', country_code: 'CA', is_geo_blocked: geoBlocked }))
     .on('GET', `${API}/packages`, ok(PACKAGES))
     .on('GET', `${API}/subscriptions`, ok(SUBSCRIPTIONS))
-    .on('GET', `${API}/prerolls`, ok([]))
     // A native player that fails asks for the playlist's status; it exists.
     .on('GET', LIVE_URL.split('?')[0]!, { raw: '#EXTM3U' })
     .on('GET', VOD_URL.split('?')[0]!, { raw: '#EXTM3U' });
@@ -288,7 +287,8 @@ describe('<channel-player>', () => {
       expect(has(el, 'stage')).to.equal(true);
       expect(has(el, 'play'), 'no Play button with autoplay').to.equal(false);
       expect(video(el)!.getAttribute('aria-label')).to.equal('Spring Final');
-      expect(world.server.to('GET', `${API}/prerolls`)).to.have.length(1);
+      // The preroll list came with the settings: no call of its own (the spec has none).
+      expect(world.server.to('GET', `${API}/prerolls`)).to.have.length(0);
     });
     it('autoplay added after the Play button showed starts the stream without a click', async () => {
       serveEvent(ok(event({ media: live() })));
@@ -403,7 +403,8 @@ describe('<channel-player>', () => {
       expect(video(el)!.getAttribute('aria-label')).to.equal(PAID_TITLE);
       expect($(el, '[part~="play"]')?.getAttribute('aria-label')).to.equal(`Play ${PAID_TITLE}`);
       await pressPlay(el, LIVE_URL);
-      expect(world.server.to('GET', `${API}/prerolls`)).to.have.length(1);
+      // The preroll list came with the settings: no call of its own (the spec has none).
+      expect(world.server.to('GET', `${API}/prerolls`)).to.have.length(0);
     });
 
     it('the Retry of a failed offers load loads the offers again', async () => {

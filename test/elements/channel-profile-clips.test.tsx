@@ -64,8 +64,7 @@ function useFakePlatform(options: { user?: ReturnType<typeof USER>; clips?: unkn
     .on('GET', `${API}/color-settings/web`, ok({}))
     .on('GET', `${API}/profile`, ok(options.user ?? USER()))
     .on('GET', `${API}/clips/user`, ok(options.clips ?? CLIPS))
-    .on('GET', `${API}/orders`, ok([]))
-    .on('GET', `${API}/prerolls`, ok([]));
+    .on('GET', `${API}/orders`, ok([]));
   world.storage.set('token.demo', 'tok-profile');
 }
 

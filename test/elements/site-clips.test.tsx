@@ -105,10 +105,7 @@ describe('site: the clips strip of the watch page', () => {
     page = renderSitePage(WatchPage, {
       path: '/watch/501',
       setup: (server) => {
-        server
-          .on('GET', `${API}/events/501`, ok(EVENT))
-          .on('GET', `${API}/profile`, ok(USER))
-          .on('GET', `${API}/prerolls`, ok([]));
+        server.on('GET', `${API}/events/501`, ok(EVENT)).on('GET', `${API}/profile`, ok(USER));
         setup(server);
       },
     });
@@ -150,7 +147,7 @@ describe('site: the clips strip of the watch page', () => {
   it('a guest: no strip and no clip requests', async () => {
     page = renderSitePage(WatchPage, {
       path: '/watch/501',
-      setup: (server) => server.on('GET', `${API}/events/501`, ok(EVENT)).on('GET', `${API}/prerolls`, ok([])),
+      setup: (server) => server.on('GET', `${API}/events/501`, ok(EVENT)),
     });
     // The watch page plays at once: the video, not a Play button.
     await waitUntil(() => $('video[part~="video"]') !== null, 'the player', { timeout: 4000 });

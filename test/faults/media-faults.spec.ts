@@ -83,17 +83,16 @@ async function inject(page: Page, target: Target, fault: Fault): Promise<Injecte
   };
 }
 
-/** Answers the preroll list empty: these cases are about the main stream (the preroll has its own case). */
+/** The settings with an empty preroll list: these cases are about the main stream (the preroll has its own case). */
 async function noPrerolls(page: Page): Promise<void> {
   await page.route(
-    (url) => url.pathname === '/api/prerolls',
-    (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        headers: { 'Access-Control-Allow-Origin': '*' },
-        body: '{"data":[]}',
-      }),
+    (url) => url.pathname === '/api/settings',
+    async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: Record<string, unknown> };
+      body.data.prerolls = [];
+      await route.fulfill({ response, json: body });
+    },
   );
 }
 

@@ -6,7 +6,8 @@
  * or none, and the raw list refused exactly when the contract refuses it.
  */
 import { expect } from '@open-wc/testing';
-import { Event, PrerollList } from '../../src/api/contract.js';
+import { Event, Settings } from '../../src/api/contract.js';
+import { PrerollList, prerollsOf } from '../../src/api/preroll-schemas.js';
 import { STORAGE_PREFIX } from '../../src/lib/api-paths.js';
 import { suppressionKey } from '../../src/lib/preroll-rules.js';
 import { earlyPreroll, prerollsFromAnswer } from '../../src/loader/early-video.js';
@@ -76,10 +77,19 @@ describe('the early video’s preroll and the player’s agree', () => {
   afterEach(clear);
 
   it('read the same lists, and refuse the same malformed ones', () => {
-    for (const raw of LISTS) expect(prerollsFromAnswer(raw), JSON.stringify(raw)).to.deep.equal(PrerollList.parse(raw));
+    for (const raw of LISTS) {
+      expect(prerollsFromAnswer(raw), JSON.stringify(raw)).to.deep.equal(PrerollList.parse(raw));
+      // The player reads the list in the settings.
+      expect(prerollsOf(Settings.parse({ prerolls: raw }).prerolls), JSON.stringify(raw)).to.deep.equal(
+        PrerollList.parse(raw),
+      );
+    }
     for (const raw of MALFORMED) {
       expect(PrerollList.safeParse(raw).success, JSON.stringify(raw)).to.equal(false);
       expect(prerollsFromAnswer(raw), JSON.stringify(raw)).to.equal(null);
+      // The player plays none of a list it cannot read, and the rest of the settings stand; the loader starts nothing.
+      const settings = Settings.parse({ name: 'Demo', prerolls: raw });
+      expect([prerollsOf(settings.prerolls), settings.name], JSON.stringify(raw)).to.deep.equal([[], 'Demo']);
     }
   });
 

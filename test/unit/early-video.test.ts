@@ -6,7 +6,7 @@
  * the video fails to load, which ends the wait for its first frame at once; what is checked is whether it was set.
  */
 import { expect } from '@open-wc/testing';
-import { prerollsStorageKey, resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../src/lib/api-paths.js';
+import { resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../src/lib/api-paths.js';
 import { EARLY_DECISION_MS, startEarlyVideos } from '../../src/loader/early-video.js';
 import {
   dropEarlyVideo,
@@ -76,18 +76,25 @@ function player(attributes: Record<string, string> = { 'event-id': '7', autoplay
 const earlyVideo = (el: Element): HTMLVideoElement | null =>
   el.shadowRoot?.querySelector<HTMLVideoElement>(`video[${EARLY_VIDEO_ATTR}]`) ?? null;
 
+/** Start-up answers by name, and two shorthands for the settings' answer. */
+type Answers = Partial<Record<EarlyAnswer, Promise<Response> | undefined>> & {
+  /** The settings' preroll list as an API would send it (given as undefined: the settings have none). */
+  prerolls?: unknown;
+  /** The rest of the settings. */
+  channel?: Record<string, unknown>;
+};
+
 /** Runs the early video for `el` with these answers (the defaults: a free recording a guest may watch). */
-async function run(
-  el: Element,
-  answers: Partial<Record<EarlyAnswer, Promise<Response> | undefined>> = {},
-): Promise<HTMLVideoElement | null> {
+async function run(el: Element, answers: Answers = {}): Promise<HTMLVideoElement | null> {
   const videos = earlyVideos('demo');
+  const { prerolls, channel, ...named } = answers;
+  const settings: Record<string, unknown> = { name: 'Demo', language: 'en', currency: 'USD', prerolls: [], ...channel };
+  if ('prerolls' in answers) settings.prerolls = prerolls;
   const all: Partial<Record<EarlyAnswer, Promise<Response> | undefined>> = {
-    settings: answer({ name: 'Demo', language: 'en', currency: 'USD' }),
-    prerolls: answer([]),
+    settings: answer(settings),
     geo: answer({ country: 'United States', is_geo_blocked: 0 }),
     'event:7': answer(event()),
-    ...answers,
+    ...named,
   };
   for (const [name, value] of Object.entries(all)) if (value) videos.watch(name as EarlyAnswer, value);
   await videos.start([el], Promise.resolve());
@@ -118,11 +125,10 @@ describe('the early video', () => {
     expect(el.childElementCount, 'nothing in the host page’s DOM').to.equal(0);
   });
 
-  it('plays an event the guest has access to, and one whose preroll list is empty in storage', async () => {
+  it('plays an event the guest has access to, and one for a channel whose settings name no prerolls', async () => {
     el = player();
     expect(await run(el, { 'event:7': answer(event({ type: 'paid', has_access: 1 })) })).to.not.equal(null);
     el.remove();
-    store(prerollsStorageKey('demo'), []);
     el = player();
     expect(await run(el, { prerolls: undefined })).to.not.equal(null);
   });
@@ -130,8 +136,8 @@ describe('the early video', () => {
   it('plays when the settings turn prerolls off, whatever the list', async () => {
     el = player();
     const video = await run(el, {
-      settings: answer({ name: 'Demo', prerolls: { enabled: 0 } }),
-      prerolls: answer([{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8' }]),
+      channel: { name: 'Demo', preroll_options: { enabled: 0 } },
+      prerolls: [{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8' }],
     });
     expect(video).to.not.equal(null);
   });
@@ -150,7 +156,7 @@ describe('the early video', () => {
 
     it('plays the preroll the player’s rules choose first, and hands the choice to the player', async () => {
       el = player();
-      const video = await run(el, { prerolls: answer(list), 'event:7': categorised() });
+      const video = await run(el, { prerolls: list, 'event:7': categorised() });
       expect(video?.getAttribute('src')).to.equal(AD_VOD);
       const choice = earlyChoiceOf(video!, URL_VOD);
       expect(choice?.stream).to.equal(URL_VOD);
@@ -176,9 +182,9 @@ describe('the early video', () => {
         return labels;
       };
       const french = {
-        prerolls: answer(list),
+        prerolls: list,
         'event:7': categorised(),
-        settings: answer({ name: 'Démo', language: 'fr' }),
+        channel: { name: 'Démo', language: 'fr' },
       };
       // The channel speaks French and the element says nothing: French.
       el = player();
@@ -200,7 +206,7 @@ describe('the early video', () => {
       // No preroll, no label.
       el = player();
       labels = labelsOf(el);
-      await run(el, { prerolls: answer(list), 'event:7': answer(event({ event_category_id: 4 })) });
+      await run(el, { prerolls: list, 'event:7': answer(event({ event_category_id: 4 })) });
       expect(labels).to.deep.equal([]);
     });
 
@@ -218,7 +224,7 @@ describe('the early video', () => {
     it('plays the event’s stream when no preroll fits (another category), and hands over that it chose none', async () => {
       el = player();
       const video = await run(el, {
-        prerolls: answer(list),
+        prerolls: list,
         'event:7': answer(event({ event_category_id: 4, location_id: 5 })),
       });
       expect(video?.getAttribute('src')).to.equal(URL_VOD);
@@ -232,21 +238,12 @@ describe('the early video', () => {
         JSON.stringify({ v: true, e: Date.now() + 60_000 }),
       );
       el = player();
-      const video = await run(el, { prerolls: answer(list), 'event:7': categorised() });
+      const video = await run(el, { prerolls: list, 'event:7': categorised() });
       expect(video?.getAttribute('src')).to.equal(URL_VOD);
-    });
-
-    it('reads the preroll list the client stored (an hour) rather than a request', async () => {
-      store(prerollsStorageKey('demo'), [
-        { id: 12, url: AD_VOD, weight: 1, event_categories: [3], for_vod: true, for_live: false },
-      ]);
-      el = player();
-      const video = await run(el, { prerolls: undefined, 'event:7': categorised() });
-      expect(video?.getAttribute('src')).to.equal(AD_VOD);
     });
   });
 
-  const refusals: [string, Partial<Record<EarlyAnswer, Promise<Response>>>][] = [
+  const refusals: [string, Answers][] = [
     ['a paid event without access (the paywall)', { 'event:7': answer(event({ type: 'paid' })) }],
     ['a registration event (sign in first)', { 'event:7': answer(event({ type: 'register', has_access: true })) }],
     ['an upcoming event (the countdown)', { 'event:7': answer(event({ stream_status: 'upcoming' })) }],
@@ -255,13 +252,10 @@ describe('the early video', () => {
     ['a guest whose region is blocked', { geo: answer({ country: 'Elsewhere', is_geo_blocked: '1' }) }],
     ['no geo answer (the player waits for it)', { geo: answer({ message: 'down' }, 500) }],
     ['an event answer that failed', { 'event:7': answer({ message: 'Not found' }, 404) }],
-    [
-      'a preroll list that does not parse (the player reads it otherwise)',
-      { prerolls: answer([{ id: 'one', url: 1 }]) },
-    ],
+    ['a preroll list that does not parse (the player reads it otherwise)', { prerolls: [{ id: 'one', url: 1 }] }],
     [
       'a preroll that would come first with a URL that is not http(s)',
-      { prerolls: answer([{ id: 1, url: 'javascript:alert(1)', for_vod: true }]) },
+      { prerolls: [{ id: 1, url: 'javascript:alert(1)', for_vod: true }] },
     ],
     [
       'a stream URL that is not http(s)',
@@ -328,7 +322,6 @@ describe('the early video', () => {
     el = player({ 'event-id': '007', autoplay: '', muted: '' });
     const videos = earlyVideos('demo');
     videos.watch('settings', answer({ name: 'Demo' }));
-    videos.watch('prerolls', answer([]));
     videos.watch('geo', answer({ is_geo_blocked: false }));
     videos.watch('event:007', answer(event()));
     await videos.start([el], Promise.resolve());
@@ -350,7 +343,7 @@ describe('the early video', () => {
     const video = await run(el, {
       'event:7': never,
       geo: never,
-      prerolls: answer([{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8', weight: 'heavy' }]),
+      prerolls: [{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8', weight: 'heavy' }],
     });
     expect(video).to.equal(null);
     expect(performance.now() - started).to.be.below(EARLY_DECISION_MS / 2);

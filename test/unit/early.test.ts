@@ -33,7 +33,6 @@ describe('loader start-up requests, adopted by the session', () => {
       .on('GET', `${API}/settings`, ok({ name: 'Demo', language: 'en', currency: 'USD' }))
       .on('GET', `${API}/color-settings/web`, ok({}))
       .on('GET', `${API}/geo`, ok({ country: 'United States', country_code: 'US', is_geo_blocked: 0 }))
-      .on('GET', `${API}/prerolls`, ok([]))
       .on(
         'GET',
         `${API}/events/7`,
@@ -58,7 +57,6 @@ describe('loader start-up requests, adopted by the session', () => {
     ).to.equal(undefined);
     await startSession();
     await until(() => $geo.get() !== undefined, '$geo');
-    await getClient().call('prerolls');
     await getClient().call('event', { params: { id: 7 } });
 
     const trail = w.server.trail;
@@ -68,7 +66,6 @@ describe('loader start-up requests, adopted by the session', () => {
         `POST ${API}/get_api_key`,
         `GET ${API}/settings`,
         `GET ${API}/color-settings/web`,
-        `GET ${API}/prerolls`,
         `GET ${API}/geo`,
         `GET ${API}/events/7`,
       ].sort(),
@@ -99,8 +96,7 @@ describe('loader start-up requests, adopted by the session', () => {
     );
   });
 
-  it('asks for the api key before anything else the channel key unlocks, and not for a stored preroll list', async () => {
-    localStorage.setItem(`${STORAGE_PREFIX}prerolls.demo`, JSON.stringify({ v: [], e: Date.now() + 60_000 }));
+  it('asks for the api key before anything else the channel key unlocks, and for no preroll list (the settings have it)', async () => {
     sendEarly('demo', API, KEYS, ['7']);
     await until(() => w.server.trail.includes(`GET ${API}/events/7`), 'the event request');
     const trail = w.server.trail;

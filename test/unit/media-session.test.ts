@@ -4,7 +4,7 @@
  * hls.js and the analytics monitor are fakes; the clock is the fake world's.
  */
 import { expect } from '@open-wc/testing';
-import { Preroll } from '../../src/api/contract.js';
+import { Preroll } from '../../src/api/preroll-schemas.js';
 import type { HlsClass } from '../../src/media/playback.js';
 import { PREROLL_TIMEOUT_MS, initialize, type SessionOptions, type SessionState } from '../../src/media/session.js';
 import { flush, installWorld, teardown, type World } from './helpers.js';

@@ -27,7 +27,7 @@ describe('player store: reloads on access changes', () => {
     w.storage.set('channel_key.demo', 'ck-1');
     w.storage.set('api_key.ck-1', 'ak-1');
     w.server
-      .on('GET', `${API}/settings`, ok({ prerolls: { enabled: false } }))
+      .on('GET', `${API}/settings`, ok({ preroll_options: { enabled: false } }))
       .on('GET', `${API}/color-settings/web`, ok({}))
       .on('GET', `${API}/geo`, ok({}))
       .on(

@@ -4,16 +4,8 @@
  * URLs on a fake clock (src/media/playback.ts).
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import {
-  Clip,
-  Event as ChannelEvent,
-  Package,
-  Preroll,
-  Subscription,
-  User,
-  VodItem,
-  type Preroll as PrerollType,
-} from '../../src/api/contract.js';
+import { Clip, Event as ChannelEvent, Package, Subscription, User, VodItem } from '../../src/api/contract.js';
+import { Preroll, type Preroll as PrerollType } from '../../src/api/preroll-schemas.js';
 import { decideAccess, fromClip, fromEvent, fromVod } from '../../src/stores/commerce/access.js';
 import { offersFor } from '../../src/stores/commerce/offers.js';
 import { analyticsAllowed, monitorVideo, VIEWING_EVERY_MS } from '../../src/media/analytics.js';
