@@ -84,7 +84,9 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
       await startSession();
       const [product] = await Promise.all([loadProduct(next, signal), identified()]);
       if (!current(mine)) return;
-      patch({ product });
+      // A team named in advance (a link's participant_id) is chosen when the pass offers it.
+      const team = next.type === 'package' && product.teams.some((t) => t.id === next.team) ? next.team : undefined;
+      patch({ product, team });
       proceed();
     } catch (error) {
       if (!isCancel(error) && current(mine)) patch({ view: 'load-error', loadError: error });

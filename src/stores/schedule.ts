@@ -30,6 +30,8 @@ export interface ScheduleQuery {
   gender?: string | undefined;
   city?: string | undefined;
   state?: string | undefined;
+  /** A location's id: only the events held there. */
+  location?: string | undefined;
   /** One calendar day (`YYYY-MM-DD` in the viewer's time zone): only the events starting on it. */
   day?: string | undefined;
   /** School properties (`participant-group-properties`): only events of a team whose school has these values. */
@@ -105,6 +107,7 @@ export function scheduleQuery(base: ScheduleQuery, chosen: ScheduleFilters): Sch
     category: base.category,
     team: base.team,
     school: base.school,
+    location: base.location,
     limit: base.limit,
     ...narrowing(effectiveFilters(base, chosen)),
     ...(base.favorites ? { favorites: true } : {}),
@@ -160,6 +163,7 @@ export function eventsQuery(query: ScheduleQuery, offset: number): Record<string
     gender: query.gender,
     city: query.city,
     state: query.state,
+    location: query.location,
     ...query.properties,
     ...(query.day ? dayFilter(query.day) : {}),
     offset,

@@ -122,6 +122,12 @@ describe('site home', () => {
     expect(slidesFor(SLIDES as never, GROUPS[1] as never, [team(12, 2)] as never).map((s) => s.id)).to.deep.equal([6]);
   });
 
+  it('`school`, the contract’s other name for a school, opens the same home', async () => {
+    page = renderSitePage(HomePage, { path: '/?school=northfield', setup: (s) => api(s) });
+    await shows('Huskies hoops');
+    expect($('h1')!.textContent).to.equal('Northfield University');
+  });
+
   it('an unknown school says so and shows the whole home', async () => {
     page = renderSitePage(HomePage, { path: '/?group=nowhere', setup: (s) => api(s) });
     await shows('We could not find “nowhere”');

@@ -58,6 +58,12 @@ describe('site library pages', () => {
     expect(requests('vod-media-items')[0]!.query.vod_media_category_id).to.equal('1');
   });
 
+  it('/vod_library?category_id=1 (the contract’s name) opens that category too', async () => {
+    page = renderSitePage(LibraryPage, { path: '/vod_library?category_id=1', setup: api });
+    await waitUntil(() => $$('[part~="category-items"] [part~="library-card"]').length === 12, 'the category');
+    expect(requests('vod-media-items')[0]!.query.vod_media_category_id).to.equal('1');
+  });
+
   it('/watch_library/{id}: the player, the details, and "More in {category}" without the item itself', async () => {
     page = renderSitePage(WatchLibraryPage, { path: `/watch_library/${SHOWN.id}`, setup: api });
     await shows('More in Basketball');

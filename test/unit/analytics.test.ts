@@ -566,6 +566,15 @@ describe('analytics', () => {
       ).to.deep.equal([]);
     });
 
+    it('reads `channel`, the contract’s name for where a visitor came from, as the landing tracker without a trk', () => {
+      fakeAddress('https://site.test/watch/7?channel=spring-mail');
+      expect(port.landingTracker()).to.equal('spring-mail');
+      fakeAddress('https://site.test/watch/7?channel=spring-mail&trk=news-1');
+      expect(port.landingTracker(), 'trk first').to.equal('news-1');
+      fakeAddress('https://site.test/watch/7');
+      expect(port.landingTracker()).to.equal(null);
+    });
+
     it('reads the address when it is called: the landing trk at start-up, a route’s address for its page view', async () => {
       port.resetAnalyticsPort();
       port.startAnalytics();

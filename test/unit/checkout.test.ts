@@ -30,6 +30,7 @@ import { $config, setConfig } from '../../src/stores/config.js';
 import { resetAnalytics } from '../../src/stores/analytics/reset.js';
 import { resetTagManager } from '../../src/stores/tag-manager.js';
 import { keepOuterTracker } from '../../src/stores/analytics/datalake.js';
+import { matchRoute } from '../../src/lib/routes.js';
 
 const HOST = 'http://api.test';
 const API = `${HOST}/api`;
@@ -397,6 +398,34 @@ describe('checkout', () => {
       expect(completed).to.deep.equal([{ orderId: 70, product: { type: 'event', id: 501 } }]);
       expect($entitlementsVersion.get(), 'players and lists hear that entitlements changed').to.equal(version + 1);
       expect(storedAttempt(), 'the attempt is over').to.equal(undefined);
+    });
+
+    it('a team named in advance (the site’s participant_id) is chosen when the team pass offers it', async () => {
+      w.server
+        .on(
+          'GET',
+          `${API}/packages/903`,
+          ok({ id: 903, name: 'Huskies team pass', price: 25, is_team_pass: true, participants: [21, 22] }),
+        )
+        .on(
+          'GET',
+          `${API}/participants`,
+          ok([
+            { id: 21, name: 'Northfield Huskies' },
+            { id: 22, name: 'Lakeside State Lakers' },
+          ]),
+        );
+      const { buyTarget } = await import('../../src/components/app/pages/Buy.js');
+      const target = buyTarget(matchRoute('/buy', { package_id: '903', participant_id: '21' })!);
+      expect(target).to.deep.equal({ type: 'package', id: 903, team: 21 });
+      store.setTarget(target);
+      await until(() => state().pricing?.status === 'ready', 'the price, with no team to choose first');
+      expect(state().team).to.equal(21);
+      expect(w.server.to('GET', `${API}/pricing`).at(-1)!.query).to.include({ participant_id: '21' });
+      // A team the pass does not offer is not chosen: the viewer picks one.
+      store.setTarget({ type: 'package', id: 903, team: 77 });
+      await until(() => state().view === 'summary' && state().product?.id === 903, 'the summary');
+      expect(state().team).to.equal(undefined);
     });
 
     it('the order names the partner the page is attributed to (here the landing address’s trk, a slug)', async () => {

@@ -192,6 +192,35 @@ describe('router guards', () => {
     expect(router.$route.get().name, 'but not from a reset link: its page asks to sign out').to.equal('passwordReset');
     router.recheck();
     expect(page.path).to.equal('/password-reset?email=a%40b.c&token=t-1');
+    router.navigate('/verify-email');
+    expect(router.$route.get().name, 'verified: away from a bare verification page').to.equal('home');
+    router.navigate('/verify-email?email=a%40b.c&expires=9&signature=s');
+    expect(router.$route.get().name, 'but an emailed link still verifies').to.equal('verifyEmail');
+  });
+
+  it('the contract’s query names: modal opens an account screen that returns to the page, vod_id a library item', () => {
+    const page = fakeAddress('/watch/7?modal=login&trk=x');
+    setEnv({
+      storage: new ExpiringStorage(
+        () => new MemoryStorage(),
+        () => Date.now(),
+      ),
+    });
+    router = createRouter('/', { guard: siteGuard });
+    expect(router.$route.get().name, 'a guest: the sign-in screen').to.equal('login');
+    expect(page.path).to.equal('/login');
+    expect(returnPath(), 'a sign-in there returns to the page, without the modal').to.equal('/watch/7?trk=x');
+    router.navigate('/faq?modal=registration');
+    expect(router.$route.get().name).to.equal('registration');
+    router.navigate('/faq?modal=nothing-we-know');
+    expect(router.$route.get(), 'an unknown modal: the page').to.deep.include({ name: 'faq' });
+    $user.set({ id: 1, email: 'a@b.c', temporary_password: false } as never);
+    router.navigate('/about?modal=login&x=1');
+    expect(router.$route.get(), 'signed in: the page itself').to.deep.include({ name: 'about', query: { x: '1' } });
+    router.navigate('/vod_library?vod_id=5');
+    expect(router.$route.get()).to.deep.include({ name: 'watchLibrary', params: { id: '5' } });
+    router.navigate('/vod_library?vod_id=abc');
+    expect(router.$route.get().name, 'not an id: the library').to.equal('vodLibrary');
   });
 
   it('remembers the last page with its query (never an auth or error page) and keeps trk', () => {

@@ -81,6 +81,7 @@ export function ScheduleView(props: {
     category: options.category,
     team: options.team,
     school: options.school,
+    location: options.location,
     ...plain,
     ...properties,
   };

@@ -11,6 +11,8 @@ export interface ScheduleOptions {
   gender?: 'male' | 'female' | undefined;
   city?: string | undefined;
   state?: string | undefined;
+  /** A location's id: only the events held there. */
+  location?: string | undefined;
   /** One day (`YYYY-MM-DD` in the viewer's time zone): only its events; with `showCalendar`, the calendar's first choice. */
   day?: string | undefined;
   /** School properties (`participant-group-properties`): only events of a team whose school has these values. */

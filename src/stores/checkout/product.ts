@@ -10,7 +10,11 @@ import { getClient, identified } from '../session.js';
 /** What a checkout is asked to sell. */
 export type CheckoutTarget =
   | { type: 'event'; id: number; packageId?: number | undefined }
-  | { type: 'package'; id: number }
+  | {
+      type: 'package';
+      id: number;
+      /** A team pass's team chosen in advance (one of its teams, else none). */ team?: number | undefined;
+    }
   | { type: 'subscription'; id: number };
 
 /** The target a paywall's offer asks for (undefined for an offer without a usable id). */

@@ -4,7 +4,8 @@
  */
 import { ONE_TIME_PARAMS } from '../../lib/account-routes.js';
 import { env } from '../../lib/env.js';
-import { AUTH_ROUTES, type Route, type RouteName } from '../../lib/routes.js';
+import { ID_PATTERN } from '../../lib/ids.js';
+import { AUTH_ROUTES, ROUTES, type Route, type RouteName } from '../../lib/routes.js';
 import { routeShown as reportRoute } from '../analytics/port.js';
 import { pathOf, type Guard } from '../router.js';
 import { $settings, $user } from '../session.js';
@@ -18,6 +19,22 @@ const CLOSED_WHEN_SIGNED_IN: readonly RouteName[] = ['login', 'registration', 'p
  */
 const isResetLink = (route: Route) =>
   route.name === 'passwordReset' && ONE_TIME_PARAMS['password-reset'].some((name) => route.query[name]);
+/** True for the verification page opened from an emailed link: it verifies and says so, whoever is signed in. */
+const isVerifyLink = (route: Route) =>
+  route.name === 'verifyEmail' && ONE_TIME_PARAMS['verify-email'].some((name) => route.query[name]);
+
+/**
+ * The `modal` query name of the contract: the account screen a link opens (`?modal=login`), over whatever page it
+ * is on. The site shows account screens as pages, so the link goes to that page, and a sign-in there returns to the
+ * page the link named (it is remembered as the last page first).
+ */
+const MODALS: Readonly<Record<string, RouteName>> = {
+  login: 'login',
+  registration: 'registration',
+  register: 'registration',
+  'password-reset-request': 'passwordResetRequest',
+  'forgot-password': 'passwordResetRequest',
+};
 /** Pages that are never the page to come back to: the auth pages, the error page and one-time link pages. */
 const NOT_RETURNED_TO: readonly RouteName[] = [...AUTH_ROUTES, 'notFound', 'authCallback', 'confirmAccountDeletion'];
 
@@ -35,7 +52,25 @@ export const siteGuard: Guard = (to, from) => {
   const user = $user.get();
   if (user?.temporary_password && to.name !== 'profileEdit') return '/profile/edit';
   if (user && CLOSED_WHEN_SIGNED_IN.includes(to.name as RouteName) && !isResetLink(to)) return '/';
-  if (user && user.email_verified !== false && to.name === 'verifyNotice') return '/';
+  // Once verified, the notice and a bare verification page have nothing left to say (an emailed link still opens).
+  if (
+    user &&
+    user.email_verified !== false &&
+    (to.name === 'verifyNotice' || (to.name === 'verifyEmail' && !isVerifyLink(to)))
+  )
+    return '/';
+  const modal = to.query.modal ? MODALS[to.query.modal] : undefined;
+  if (modal) {
+    const { modal: _, ...query } = to.query;
+    const page = { ...to, query };
+    // A signed-in viewer has no sign-in to make: the page itself.
+    if (user && modal !== 'passwordResetRequest') return pathOf(page);
+    rememberPage(page, from);
+    return ROUTES[modal];
+  }
+  // `vod_id` (the contract's name for a library item) on the library opens that item.
+  if (to.name === 'vodLibrary' && to.query.vod_id && ID_PATTERN.test(to.query.vod_id))
+    return `/watch_library/${to.query.vod_id}`;
   if (!user && to.name === 'buy' && from && (from.name === 'login' || from.name === 'registration'))
     return pathOf(from);
   if (to.name === 'profileSessionsAdd' && !$settings.get()?.auth?.remote_auth) return '/profile';
@@ -84,5 +119,8 @@ export { reportedPath } from '../../lib/url.js';
  */
 export function routeShown(route: Route, from: Route | undefined, title: string): void {
   rememberPage(route, from);
-  reportRoute(route.query.trk, { path: route.path, previous: from?.path, title, route: route.name });
+  // The landing's tracker: `trk`, else `channel`, the contract's name for the channel (newsletter, partner, social)
+  // a visitor came through.
+  const tracker = route.query.trk || route.query.channel || undefined;
+  reportRoute(tracker, { path: route.path, previous: from?.path, title, route: route.name });
 }

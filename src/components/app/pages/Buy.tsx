@@ -1,6 +1,6 @@
 /**
  * /packages (every offer), /buy (the offer the query names: event_id with single_event_package_id, package_id or
- * subscription_id) and /select-package/{id}: the checkout view.
+ * subscription_id; participant_id a team pass's team) and /select-package/{id}: the checkout view.
  */
 import { useMemo, type ReactNode } from 'react';
 import { ID_PATTERN } from '../../../lib/ids.js';
@@ -15,15 +15,17 @@ import { PageHeading, useSite, useSiteStyles } from '../site.js';
 export function buyTarget(route: Route): CheckoutTarget | undefined {
   const q = route.query;
   const num = (value: string | undefined) => (value && ID_PATTERN.test(value) ? Number(value) : undefined);
+  // `participant_id` chooses a team pass's team in advance.
+  const team = num(q.participant_id);
   if (route.name === 'selectPackage') {
     const id = num(route.params.id);
-    return id === undefined ? undefined : { type: 'package', id };
+    return id === undefined ? undefined : { type: 'package', id, team };
   }
   if (route.name !== 'buy') return undefined;
   const event = num(q.event_id);
   if (event !== undefined) return { type: 'event', id: event, packageId: num(q.single_event_package_id) };
   const pkg = num(q.package_id);
-  if (pkg !== undefined) return { type: 'package', id: pkg };
+  if (pkg !== undefined) return { type: 'package', id: pkg, team };
   const sub = num(q.subscription_id);
   if (sub !== undefined) return { type: 'subscription', id: sub };
   return undefined;

@@ -34,9 +34,10 @@ export default function EventsPage(): ReactNode {
       day: q.day && isDay(q.day) ? q.day : undefined,
       watchUrl,
       // The contract's query names: a menu or slide link may narrow the list.
-      category: q.category || q.sport_category || undefined,
-      team: q.team || undefined,
+      category: q.event_category_id || q.category_id || q.category || q.sport_category || undefined,
+      team: q.participant_id || q.team || undefined,
       school: q.school || q.group || undefined,
+      location: q.location || undefined,
       sport: q.sport || undefined,
       gender: q.gender === 'male' || q.gender === 'female' ? q.gender : undefined,
       city: q.city || undefined,

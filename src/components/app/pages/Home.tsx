@@ -39,7 +39,8 @@ function HomeBody(): ReactNode {
   const { t } = useElement();
   const { route, href } = useSite();
   const settings = useStore($settings);
-  const groupValue = route.query.group?.trim() || undefined;
+  // `group` and `school` both name a school (the contract has both names).
+  const groupValue = (route.query.group || route.query.school)?.trim() || undefined;
   const groups = useStore(participantGroups.$items);
   const teams = useStore(participants.$items);
   const slideState = useStore(slides.$state);

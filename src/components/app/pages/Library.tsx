@@ -22,7 +22,8 @@ function LibraryBody(): ReactNode {
   const { t } = useElement();
   const { route, href } = useSite();
   const watchUrl = href('/watch_library/{id}');
-  const category = route.query.category?.trim() || undefined;
+  // `category_id` is the contract's name, `category` ours (an id, alias or name).
+  const category = (route.query.category_id || route.query.category)?.trim() || undefined;
   // The page heading stands for the view's own.
   const options = useMemo<LibraryOptions>(() => ({ watchUrl, category, heading: false }), [watchUrl, category]);
   return (
