@@ -334,6 +334,7 @@ export const player: ElementSurface<typeof PLAYER_PROPS> = {
     'download',
     'actions',
     'ad-label',
+    ['embedded', 'the sandboxed frame of an event whose stream is an embeddable page (media type `embedded`)'],
     'reconnecting',
     'playback-error',
     'denied',

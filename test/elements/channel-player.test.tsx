@@ -715,6 +715,46 @@ describe('<channel-player>', () => {
       await pressPlay(el, VOD_URL);
     });
 
+    it('an event whose stream is an embeddable page plays it in a sandboxed frame; play() cannot drive it', async () => {
+      const EMBED = 'https://embed.example/e/501?autoplay=1';
+      serveEvent(ok(event({ media: [{ type: 'embedded', url: EMBED }] })));
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
+      await showsPart(el, 'embedded');
+      const frame = $<HTMLIFrameElement>(el, '[part~="embedded"]')!;
+      expect(frame.getAttribute('src')).to.equal(EMBED);
+      expect(frame.title).to.equal('Spring Final');
+      expect([...frame.sandbox].sort()).to.deep.equal(
+        [
+          'allow-popups',
+          'allow-popups-to-escape-sandbox',
+          'allow-presentation',
+          'allow-same-origin',
+          'allow-scripts',
+        ].sort(),
+      );
+      expect(frame.sandbox.contains('allow-top-navigation'), 'it cannot navigate the host page').to.equal(false);
+      expect(video(el)).to.equal(null);
+      expect(await (el as HTMLElement & { play(): Promise<void> }).play().catch((e: DOMException) => e.name)).to.equal(
+        'NotAllowedError',
+      );
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
+    it('the access rules hold for an embeddable page: the paywall first', async () => {
+      serveEvent(ok(event({ ...PAID, media: [{ type: 'embedded', url: 'https://embed.example/e/501' }] })));
+      const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
+      await paywallLoaded(el);
+      expect(has(el, 'embedded')).to.equal(false);
+    });
+
+    it('an embeddable page that is not an http(s) URL is no stream: unavailable', async () => {
+      serveEvent(ok(event({ media: [{ type: 'embedded', url: 'javascript:alert(1)' }] })));
+      const other = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
+      await waitUntil(() => (partText(other, 'message') ?? '') !== '', 'a message');
+      expect(has(other, 'embedded')).to.equal(false);
+      expect(partText(other, 'message')).to.contain('not available');
+    });
+
     it('a 404 event: "This video could not be found." without Retry', async () => {
       serveEvent(notFound);
       const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);

@@ -121,6 +121,17 @@ describe('access rules', () => {
     expect(decide({ type: 'register', has_access: true }, user())).to.equal('play');
   });
 
+  it('an embeddable page (media type embedded) plays where no stream of the right kind does, by the same rules', () => {
+    const page = { type: 'embedded', url: 'https://embed.test/e/1' };
+    const access = decideAccess(fromEvent(event({ media: [page] }), 'Final'), undefined, false);
+    expect(access).to.deep.equal({ kind: 'embed', url: 'https://embed.test/e/1' });
+    expect(decide({ media: [page, ...stream] }), 'the stream first').to.equal('play');
+    expect(decide({ type: 'paid', media: [page] })).to.equal('paywall');
+    expect(decide({ media: [page] }, undefined, true)).to.equal('geo-blocked');
+    expect(decide({ media: [{ type: 'embedded', url: 'javascript:alert(1)' }] })).to.equal('unavailable');
+    expect(decide({ media: [{ type: 'embedded', url: '/e/1' }] }), 'absolute only').to.equal('unavailable');
+  });
+
   it('paid and ppv need access', () => {
     expect(decide({ type: 'paid', media: [] })).to.equal('paywall');
     expect(decide({ type: 'ppv', media: [] }, user())).to.equal('paywall');

@@ -120,6 +120,31 @@ function Panel(props: { children: ReactNode; role?: string | undefined; part?: s
   );
 }
 
+/**
+ * An `embedded` stream: the channel's embeddable page in a sandboxed frame. It may run its scripts, go full screen
+ * and open a link in a new tab; it may not navigate the host page, open forms or dialogs, or reach the page's
+ * storage (same-origin rights only for a page of another origin, so it never shares the host page's). What it
+ * plays is its own: no preroll, no first frame, viewing time or resume, no clip maker or download, and `play()`
+ * rejects.
+ */
+function EmbedStage(props: { url: string; title: string }): ReactNode {
+  const sameOrigin = new URL(props.url).origin === window.location.origin;
+  return (
+    <div className="stage video" part="stage">
+      <iframe
+        className="embedded"
+        part="embedded"
+        src={props.url}
+        title={props.title}
+        sandbox={`allow-scripts allow-presentation allow-popups allow-popups-to-escape-sandbox${sameOrigin ? '' : ' allow-same-origin'}`}
+        allow="autoplay; fullscreen; picture-in-picture; encrypted-media"
+        allowFullScreen
+        referrerPolicy="strict-origin-when-cross-origin"
+      />
+    </div>
+  );
+}
+
 /** A stage that only says something. */
 function MessageStage(props: { poster?: string | undefined; text: string; part: string; alert?: boolean }): ReactNode {
   return (
@@ -170,6 +195,9 @@ function ReadyPlayer(props: { state: Ready; store: PlayerStore; options: PlayerO
           below={maker}
         />
       );
+      break;
+    case 'embed':
+      stage = <EmbedStage url={access.url} title={title} />;
       break;
     case 'geo-blocked':
       stage = <MessageStage poster={item.poster} alert part="message geo-blocked" text={t('errors.geoBlocked')} />;

@@ -21,6 +21,7 @@ export const playerCss = /* css */ `
 .poster { border-radius: inherit; }
 .stage:focus-within { outline: 3px solid var(--_accent); outline-offset: 2px; }
 .stage video { position: absolute; inset: 0; width: 100%; height: 100%; background: #000; }
+.stage .embedded { position: absolute; inset: 0; width: 100%; height: 100%; border: 0; background: #000; }
 .poster { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; opacity: .35; }
 .stage > .panel {
   position: relative; max-width: min(560px, 92%); display: grid; gap: 10px; justify-items: center; text-align: center;

@@ -4,6 +4,7 @@
  */
 import type { Clip, Event, EventMedia, User, VodItem } from '../../api/contract.js';
 import { safeUrl } from '../../lib/url.js';
+import { navigationUrl } from '../../lib/url-rules.js';
 
 /** What a player can play, normalised from an event, a library item or a clip. */
 export interface Playable {
@@ -130,7 +131,12 @@ export type Access =
   | { kind: 'unavailable' }
   | { kind: 'clip-pending'; progress: number | undefined }
   | { kind: 'clip-failed' }
-  | { kind: 'play'; url: string; live: boolean };
+  | { kind: 'play'; url: string; live: boolean }
+  /**
+   * No stream of the right kind, but an `embedded` page (an embeddable player of the stream): shown in a sandboxed
+   * frame, under the same access rules. Absolute http(s) only.
+   */
+  | { kind: 'embed'; url: string };
 
 /**
  * The right that lets an account play what its sign-in and purchases unlock (sign-up items, what it bought or
@@ -161,7 +167,9 @@ export function decideAccess(item: Playable, user: User | undefined, geoBlocked:
   }
   const live = item.status === 'live';
   const stream = item.media.find((m) => m.type === (live ? 'live' : 'vod'));
-  return stream ? { kind: 'play', url: stream.url, live } : { kind: 'unavailable' };
+  if (stream) return { kind: 'play', url: stream.url, live };
+  const embedded = navigationUrl(item.media.find((m) => m.type === 'embedded')?.url);
+  return embedded ? { kind: 'embed', url: embedded } : { kind: 'unavailable' };
 }
 
 /** Capability check; `vod_media` and `vod_media_access` are the same right. */
