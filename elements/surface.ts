@@ -691,7 +691,12 @@ export const app: ElementSurface<typeof APP_PROPS> = {
     lang: {
       type: "'en' | 'fr'",
       description:
-        "the site's language (default: the viewer's choice in the site's switch, else the page's, else the channel's)",
+        "the site's language, unless the viewer chose one in the site's switch; without it: `data-lang`, the " +
+        "script's `data-lang`, the channel's language (the page's `lang` only until that is known)",
+    },
+    dataLang: {
+      type: "'en' | 'fr'",
+      description: 'the same as `lang`, which wins when both are given',
     },
   },
   events: [

@@ -315,8 +315,10 @@ export interface ChannelProfileElement extends HTMLElement {
 export interface ChannelAppElementAttributes {
   /** the path the site lives under (e.g. `/tv` inside a CMS site); every path below it is the site's, and the page's server must answer each with this page (the README's "Deep links") */
   base?: string;
-  /** the site's language (default: the viewer's choice in the site's switch, else the page's, else the channel's) */
+  /** the site's language, unless the viewer chose one in the site's switch; without it: `data-lang`, the script's `data-lang`, the channel's language (the page's `lang` only until that is known) */
   lang?: 'en' | 'fr';
+  /** the same as `lang`, which wins when both are given */
+  'data-lang'?: 'en' | 'fr';
 }
 
 /** The events `<channel-app>` fires, by name. */
@@ -330,6 +332,8 @@ export interface ChannelAppElementEventMap extends HTMLElementEventMap {
 export interface ChannelAppElement extends HTMLElement {
   /** The `base` attribute's value: the path the site lives under (e.g. `/tv` inside a CMS site); every path below it is the site's, and the page's server must answer each with this page (the README's "Deep links") */
   base: string | undefined;
+  /** The `data-lang` attribute's value: the same as `lang`, which wins when both are given */
+  dataLang: 'en' | 'fr' | undefined;
   addEventListener<K extends keyof ChannelAppElementEventMap>(
     type: K,
     listener: (this: ChannelAppElement, event: ChannelAppElementEventMap[K]) => unknown,

@@ -21,7 +21,10 @@ export interface ConfigureOptions {
   keysUrl?: string | null | undefined;
   /** Logging endpoint; default: `{apiUrl}/logs`. */
   logUrl?: string | null | undefined;
-  /** `en` or `fr`; default: the element's nearest `[lang]`, else the channel's language, else English. */
+  /**
+   * `en` or `fr`; default: the element's nearest `[lang]`, else the channel's language, else English (the whole
+   * site: the channel's language before a `[lang]` around it; lib/lang.ts).
+   */
   lang?: string | null | undefined;
   /**
    * Analytics service base (datalake); default: the API's origin. Pages served from localhost send no analytics

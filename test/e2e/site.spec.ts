@@ -229,6 +229,27 @@ test('unknown paths and non-digit ids redirect to /404, which links home', async
   await expect(page).toHaveURL(`${SITE}/`);
 });
 
+test('a French channel\'s site on a CMS page left in English (<html lang="en">) speaks French', async ({ page }) => {
+  // The French site's host page made a CMS left in WordPress's default language, before our script runs: its
+  // <html lang="fr"> says "en" as soon as it is parsed. (A document fulfilled by the test instead may not load
+  // scripts from localhost: Chromium's private network rules.)
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (!document.documentElement) return;
+      document.documentElement.lang = 'en';
+      observer.disconnect();
+    }).observe(document, { childList: true });
+  });
+  await open(page, SITE_FR, '/nowhere');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(app(page)).toContainText('On dirait que nous avons perdu cette page');
+  await expect(app(page).locator('[part~="sign-in"]')).toHaveText('Se connecter');
+  await expect(app(page).getByRole('combobox', { name: 'Langue' })).toHaveValue('fr');
+  const footer = app(page).locator('[part~="footer"]');
+  await expect(footer.getByRole('link', { name: 'À propos' })).toBeVisible();
+  await expect(footer.getByRole('link', { name: 'Nous joindre' })).toBeVisible();
+});
+
 test('a channel page from the pages list opens by its own path', async ({ page }) => {
   await open(page, SITE, '/partners');
   await expect(heading(page)).not.toHaveText('');

@@ -174,6 +174,59 @@ describe('<channel-app>', () => {
     expect(storage.get('language', (v): v is string => typeof v === 'string')).to.equal('fr');
   });
 
+  describe('a French channel on an English page (a CMS\'s default <html lang="en">)', () => {
+    const french = (s: FakeServer) =>
+      s.on('GET', `${API}/settings`, ok({ name: 'Démo Sports', language: 'fr', currency: 'EUR' }));
+    let pageLang: string | null;
+    before(() => {
+      pageLang = document.documentElement.getAttribute('lang');
+    });
+    afterEach(() => {
+      if (pageLang === null) document.documentElement.removeAttribute('lang');
+      else document.documentElement.setAttribute('lang', pageLang);
+    });
+    const frameLang = (el: Element) => shadow(el).querySelector('[part~="frame"]')?.getAttribute('lang');
+
+    it("speaks the channel's language: the page's lang does not decide for the whole site", async () => {
+      world('/nowhere', french);
+      document.documentElement.setAttribute('lang', 'en');
+      const el = await fixture(html`<div lang="en"><channel-app></channel-app></div>`);
+      const app = el.querySelector('channel-app')!;
+      await shows(app, 'On dirait que nous avons perdu cette page');
+      expect(text(app)).to.include('Se connecter').and.include('Langue');
+      expect(text(app)).to.not.include('Sign in');
+      expect(frameLang(app)).to.equal('fr');
+    });
+
+    it("the element's own lang or data-lang wins over the channel's", async () => {
+      world('/nowhere', french);
+      document.documentElement.setAttribute('lang', 'en');
+      const own = await fixture(html`<channel-app lang="en"></channel-app>`);
+      await shows(own, 'Looks like we lose this page');
+      expect(text(own)).to.include('Sign in').and.include('Language');
+      own.remove();
+      // data-lang on the element counts as lang does (a lang around it, here French, does not).
+      world('/nowhere', french);
+      const around = await fixture(html`<div lang="fr"><channel-app data-lang="en"></channel-app></div>`);
+      const data = around.querySelector('channel-app')!;
+      await shows(data, 'Looks like we lose this page');
+      expect(frameLang(data)).to.equal('en');
+    });
+
+    it("the viewer's choice in the switch wins over the element's lang and the channel's", async () => {
+      world('/nowhere', french);
+      document.documentElement.setAttribute('lang', 'en');
+      storage.set('language', 'fr');
+      const el = await fixture(html`<channel-app lang="en"></channel-app>`);
+      await shows(el, 'On dirait que nous avons perdu cette page');
+      const select = shadow(el).querySelector<HTMLSelectElement>('[part~="language"] select')!;
+      select.value = 'en';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+      await shows(el, 'Looks like we lose this page');
+      expect(frameLang(el)).to.equal('en');
+    });
+  });
+
   it('a failed start-up shows WHOOPS with Reload, which starts again', async () => {
     // The network fails (a server error would be an api-key error: Reload would wait 60 s).
     world('/', (s) => s.on('GET', `${API}/menu`, new TypeError('Failed to fetch')));

@@ -10,11 +10,12 @@ import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type React
 import { ChannelLoginEvent, ChannelLogoutEvent, ChannelPurchaseCompleteEvent } from '../../events/index.js';
 import { loadNamespace } from '../../i18n/index.js';
 import { ACCOUNT_SCREEN_PATHS } from '../../lib/account-routes.js';
-import { toLang } from '../../lib/lang.js';
+import { siteLang } from '../../lib/lang.js';
 import { AUTH_ROUTES, type Route, type RouteName } from '../../lib/routes.js';
 import { createRouter, pathOf, type Router } from '../../stores/router.js';
 import { returnPath, routeShown, siteGuard } from '../../stores/site/navigation.js';
 import { $chosenLanguage, $siteData, loadLanguageChoice, reloadSite, startSite } from '../../stores/site/startup.js';
+import { $config } from '../../stores/config.js';
 import { $settings, $user } from '../../stores/session.js';
 import { useElement } from '../ui/context.js';
 import { errorText } from '../ui/messages.js';
@@ -30,7 +31,7 @@ import { pageKind, pageOf } from './pages/registry.js';
 import { SiteProvider, type Site } from './site.js';
 
 /** The attributes of `<channel-app>`. */
-export const APP_PROPS = ['base', 'lang'] as const;
+export const APP_PROPS = ['base', 'lang', 'dataLang'] as const;
 
 /** Raw attribute values. */
 export type AppProps = Partial<Record<(typeof APP_PROPS)[number], string>>;
@@ -67,8 +68,12 @@ export function App(props: AppProps & ShellProps): ReactNode {
   useEffect(() => {
     loadLanguageChoice();
     void startSite();
-    // The site's texts load alongside start-up (in the likely language; the shell settles the real one).
-    void loadNamespace(toLang(props.lang) ?? $chosenLanguage.get() ?? 'en', 'site');
+    // The site's texts load alongside start-up (in the likely language, the channel's still unknown; the shell
+    // settles the real one).
+    void loadNamespace(
+      siteLang(host, $chosenLanguage.get(), props.lang, props.dataLang, $config.get()?.lang, undefined),
+      'site',
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -183,10 +188,14 @@ export function App(props: AppProps & ShellProps): ReactNode {
   }, []);
 
   const chosen = useStore($chosenLanguage);
+  // The site's own rule (lib/lang.ts `siteLang`): a `lang` around it does not win over the channel's language.
+  const langOf = (at: HTMLElement, channelLang: string | undefined) =>
+    siteLang(at, chosen, props.lang, props.dataLang, $config.get()?.lang, channelLang);
   return (
     <ElementShell
       container={container}
-      lang={toLang(props.lang) ?? chosen}
+      lang={props.lang}
+      langOf={langOf}
       css={css}
       viewHost={viewHost}
       onReload={reloadSite}

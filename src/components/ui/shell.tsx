@@ -43,6 +43,11 @@ export interface ShellProps {
 export function ElementShell(props: {
   container: ShellProps['container'];
   lang: string | undefined;
+  /**
+   * The element's language from the channel's (default: a single element's rule, `resolveLang`, with `lang` as the
+   * element's own); the site has a rule of its own (lib/lang.ts `siteLang`).
+   */
+  langOf?: ((host: HTMLElement, channelLang: string | undefined) => Lang) | undefined;
   /** The element's CSS: one text, or several (each becomes its own cached sheet, as a site's pages add theirs). */
   css: string | readonly string[];
   /** The capabilities the views get (default: the tag's answers, public events from the element). */
@@ -61,7 +66,9 @@ export function ElementShell(props: {
   const settings = useStore($settings);
   const colors = useStore($colors);
 
-  const wanted = resolveLang(host, props.lang, settings?.language);
+  const wanted = props.langOf
+    ? props.langOf(host, settings?.language)
+    : resolveLang(host, props.lang, settings?.language);
   const wantedReady = useStore($languages).includes(wanted);
   // While another language's texts load, the element goes on in the one it shows (a playing video is not restarted).
   const shown = useRef<Lang | undefined>(undefined);
