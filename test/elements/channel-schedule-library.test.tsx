@@ -263,7 +263,8 @@ describe('<channel-schedule kind="library">', () => {
       hover(card);
       await waitUntil(() => card.querySelector('video'), 'the preview on hover');
       const video = card.querySelector('video')!;
-      expect(video.getAttribute('src')).to.equal('/media/library/201.mp4');
+      expect(video.querySelector('source')!.getAttribute('src')).to.equal('/media/library/201.mp4');
+      expect(video.getAttribute('controlslist'), 'no download').to.equal('nodownload noremoteplayback');
       expect(video.muted).to.equal(true);
       expect(video.loop).to.equal(true);
       expect(video.playsInline).to.equal(true);

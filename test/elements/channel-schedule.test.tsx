@@ -428,6 +428,71 @@ describe('<channel-schedule>', () => {
       expect(badges(cards[2]!)).to.deep.equal([['badge badge-purchased', 'Purchased']]);
     });
 
+    it('pictures: the event’s own, else a match’s logos away @ home in their colours, the live badge over it', async () => {
+      const withLogos = {
+        ...LIVE_FREE,
+        participants: [
+          { ...LIVE_FREE.participants[0]!, images: { logo: 'https://cdn.test/nfu.png' } },
+          { ...LIVE_FREE.participants[1]!, color: 'red; background: url(https://evil.test/x)' },
+        ],
+      };
+      const pictured = {
+        ...PAID,
+        image: 'https://cdn.test/gala.jpg',
+        media: [
+          { type: 'preview', url: 'https://cdn.test/gala-preview.mp4' },
+          { type: 'preview_alt', url: 'https://cdn.test/gala-preview.webm' },
+        ],
+      };
+      eventsAnswer = () => json(eventList([withLogos, pictured, { ...PURCHASED, image: 'javascript:alert(1)' }]));
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await loaded(el);
+      const [match, gala, unsafe] = $$(el, '[part~="event-picture"]');
+      // Away (the Lakers, by their short name: no logo) @ home (the Huskies' logo, named by its alt).
+      const teams = [...match!.querySelectorAll('[part~="event-team-logo"]')];
+      expect(teams.map((t) => t.querySelector('img')?.getAttribute('alt') ?? t.textContent)).to.deep.equal([
+        'LSU',
+        'Northfield Huskies',
+      ]);
+      expect(match!.querySelector('.at')!.getAttribute('aria-hidden')).to.equal('true');
+      // Only a plain hex colour reaches the style.
+      expect((teams[1] as HTMLElement).style.getPropertyValue('--_team')).to.equal('#123456');
+      expect((teams[0] as HTMLElement).getAttribute('style')).to.equal(null);
+      expect(match!.querySelector('[part~="badge-live"]'), 'the live badge over the picture').to.not.equal(null);
+      const img = gala!.querySelector('img')!;
+      expect([img.getAttribute('src'), img.getAttribute('alt'), img.getAttribute('loading')]).to.deep.equal([
+        'https://cdn.test/gala.jpg',
+        '',
+        'eager',
+      ]);
+      expect(unsafe!.querySelector('img'), 'a javascript: picture is none').to.equal(null);
+      // Space is kept whatever loads: every card's picture box has the same 16:9 shape.
+      const box = gala!.getBoundingClientRect();
+      expect(Math.abs(box.width / box.height - 16 / 9)).to.be.below(0.05);
+      expect(unsafe!.getBoundingClientRect().height).to.be.closeTo(box.height, 1);
+      // Pointing at the card plays its preview, muted and silent for screen readers; leaving stops it.
+      const card = links(el)[1]!;
+      card.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, relatedTarget: document.body }));
+      await waitUntil(() => gala!.querySelector('video'), 'the preview');
+      const video = gala!.querySelector('video')!;
+      expect([...video.querySelectorAll('source')].map((s) => s.getAttribute('src'))).to.deep.equal([
+        'https://cdn.test/gala-preview.mp4',
+        'https://cdn.test/gala-preview.webm',
+      ]);
+      expect([video.muted, video.getAttribute('aria-hidden'), video.getAttribute('controlslist')]).to.deep.equal([
+        true,
+        'true',
+        'nodownload noremoteplayback',
+      ]);
+      card.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, relatedTarget: document.body }));
+      await waitUntil(() => !gala!.querySelector('video'), 'the preview gone');
+      // Focus plays it too.
+      card.focus();
+      await waitUntil(() => gala!.querySelector('video'), 'the preview on focus');
+      card.blur();
+      await expect(el).shadowDom.to.be.accessible();
+    });
+
     it('shows the time in the viewer zone with a <time datetime>', async () => {
       const el = await fixture(html`<channel-schedule></channel-schedule>`);
       await loaded(el);
@@ -632,7 +697,8 @@ describe('<channel-schedule>', () => {
       const list = await fixture(html`<channel-schedule layout="list"></channel-schedule>`);
       await loaded(list);
       expect($(list, '[part~="schedule"]')!.className).to.equal('list');
-      expect(getComputedStyle($(list, '[part~="card"]')!).gridTemplateColumns.split(' ')).to.have.length(3);
+      // The picture's column, then the time, the name and the badges.
+      expect(getComputedStyle($(list, '[part~="card"]')!).gridTemplateColumns.split(' ')).to.have.length(4);
     });
   });
 
@@ -1146,7 +1212,8 @@ describe('<channel-schedule>', () => {
 
     /** A signed-in visitor: the token is in storage, so start-up loads the profile. */
     const asMember = () => env().storage.set('token.demo', 'tok-fan');
-    const starOf = (el: Element) => $<HTMLButtonElement>(el, '[part~="favourite"]')!;
+    // A signed-in viewer's star comes a moment after the list (its own chunk): null until then.
+    const starOf = (el: Element) => $<HTMLButtonElement>(el, '[part~="favourite"]') as HTMLButtonElement;
     const popover = (el: Element) => $(el, '[part~="favourite-popover"]');
     const toggles = (el: Element) => $$<HTMLButtonElement>(el, '[part~="favourite-toggle"]');
     const toggleNamed = (el: Element, name: string) => {
@@ -1241,7 +1308,7 @@ describe('<channel-schedule>', () => {
       favs.event_category = [{ id: 90, favoritable_id: 7, favoritable_type: 'category', name: "Men's Hockey" }];
       const el = await fixture(html`<channel-schedule view="table"></channel-schedule>`);
       await loaded(el);
-      await waitUntil(() => starOf(el).textContent === '★', 'the followed sport fills the star');
+      await waitUntil(() => starOf(el)?.textContent === '★', 'the followed sport fills the star');
       expect($$(el, 'td [part~="favourite"]').map((b) => b.textContent)).to.deep.equal(['★', '☆', '☆']);
       starOf(el).click();
       await waitUntil(() => toggles(el).length === 4, 'the toggles');
@@ -1324,7 +1391,7 @@ describe('<channel-schedule>', () => {
       expect(eventRequests(), 'never the full list').to.have.length(0);
       expect(links(el).map((a) => a.getAttribute('href'))).to.deep.equal(['/watch/101']);
       expect($(el, '[part~="title"]')?.textContent).to.equal('Live now: your favourites');
-      await waitUntil(() => starOf(el).textContent === '★', 'its star is filled');
+      await waitUntil(() => starOf(el)?.textContent === '★', 'its star is filled');
 
       el.setAttribute('kind', 'all');
       await waitUntil(() => favouriteEventRequests().length === 2, 'kind re-queries');
@@ -1339,6 +1406,7 @@ describe('<channel-schedule>', () => {
       favouriteEventsAnswer = () => json(eventList(favs.participant.length ? [LIVE_FREE] : []));
       const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
       await loaded(el, 1);
+      await waitUntil(() => $(el, '[part~="favourite"]'), 'the star (its own chunk)');
       starOf(el).click();
       await waitUntil(() => $$(el, '[part~="favourite-toggle"]').length === 4, 'the toggles');
       $$<HTMLButtonElement>(el, '[part~="favourite-toggle"]')[0]!.click();

@@ -4,12 +4,13 @@
  * viewer cannot watch it yet.
  */
 import { useStore } from '@nanostores/react';
-import { memo, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import { memo, useState, type MouseEvent, type ReactNode } from 'react';
 import type { VodItem } from '../../api/contract.js';
 import { formatClock, formatDay } from '../../lib/time.js';
 import { assetOf, unlockedBy } from '../../stores/library.js';
 import { $user } from '../../stores/session.js';
 import { useElement } from '../ui/context.js';
+import { Preview } from '../ui/preview.js';
 
 /** What a card gets: its item, its link, and the list's shared callback. */
 export interface CardProps {
@@ -46,7 +47,7 @@ export const LibraryCard = memo(function LibraryCard(props: CardProps): ReactNod
     >
       <span className="thumb" part="library-card-media">
         {image ? <img src={image} alt="" loading="lazy" decoding="async" /> : null}
-        {active && preview ? <Preview src={preview} /> : null}
+        {active && preview ? <Preview src={preview} part="library-card-preview" /> : null}
         {item.duration ? (
           <span className="duration" part="library-card-duration">
             {formatClock(item.duration)}
@@ -72,33 +73,6 @@ export const LibraryCard = memo(function LibraryCard(props: CardProps): ReactNod
     </a>
   );
 });
-
-/** The preview loop: muted (so it may play by itself), inline on phones, silent for screen readers. */
-function Preview(props: { src: string }): ReactNode {
-  const video = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
-    const v = video.current;
-    if (!v) return;
-    // React sets `muted` as a property after the element exists; autoplay needs it before play() is asked.
-    v.muted = true;
-    v.play()?.catch(() => undefined);
-  }, [props.src]);
-  return (
-    <video
-      ref={video}
-      className="preview"
-      part="library-card-preview"
-      src={props.src}
-      muted
-      loop
-      playsInline
-      autoPlay
-      preload="auto"
-      aria-hidden="true"
-      tabIndex={-1}
-    />
-  );
-}
 
 function LockIcon(): ReactNode {
   return (

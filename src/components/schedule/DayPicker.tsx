@@ -7,9 +7,10 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { env } from '../../lib/env.js';
-import { addDays, dateFormat, dayOf } from '../../lib/time.js';
+import { addDays, dayOf } from '../../lib/time.js';
 import type { ScheduleKind } from '../../stores/schedule.js';
 import { useElement } from '../ui/context.js';
+import { useDayText } from './shared.js';
 
 /** Days in the strip. */
 const WEEK = 7;
@@ -20,21 +21,6 @@ const WEEK = 7;
  */
 function stripStart(day: string, kind: ScheduleKind): string {
   return kind === 'vod' ? addDays(day, -(WEEK - 1)) : day;
-}
-
-/** A `YYYY-MM-DD` day as its noon in UTC, which formats as that same day in the UTC zone whatever the viewer's. */
-const noon = (day: string) => new Date(`${day}T12:00:00Z`);
-
-/** How a day reads: its whole date (for its name), its weekday and number (what the strip shows). */
-export function useDayText(): (day: string) => { full: string; weekday: string; number: string } {
-  const { lang } = useElement();
-  return (day) => ({
-    full: dateFormat(lang, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(
-      noon(day),
-    ),
-    weekday: dateFormat(lang, { weekday: 'short', timeZone: 'UTC' }).format(noon(day)),
-    number: dateFormat(lang, { day: 'numeric', timeZone: 'UTC' }).format(noon(day)),
-  });
 }
 
 /** The day picker. `value` is the chosen day, '' or undefined for all days. */

@@ -6,7 +6,7 @@ import { memo, useEffect, useRef, type MouseEvent, type ReactNode, type RefObjec
 import type { Event } from '../../api/contract.js';
 import { errorText } from '../ui/messages.js';
 import { useElement } from '../ui/context.js';
-import { EventItem } from './EventItem.js';
+import { EAGER_PICTURES, EventItem } from './EventItem.js';
 import type { ScheduleOptions } from './options.js';
 import { useBlockWindow } from './window.js';
 
@@ -145,9 +145,10 @@ interface BlockProps extends StarProps {
 /** One block of cards (or table rows). Re-renders only when one of its own events or a shared prop changes. */
 const EventBlock = memo(
   function EventBlock(props: BlockProps): ReactNode {
-    const rows = props.events.map((event) => (
+    const rows = props.events.map((event, i) => (
       <EventItem
         key={event.id}
+        eager={props.index === 0 && i < EAGER_PICTURES}
         event={event}
         options={props.options}
         onSelect={props.onSelect}

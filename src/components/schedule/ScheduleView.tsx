@@ -21,8 +21,7 @@ import { ToastList } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { EventList } from './EventList.js';
 import { useListViewed } from '../ui/list-viewed.js';
-import { DayPicker, useDayText } from './DayPicker.js';
-import { FilterBar } from './FilterBar.js';
+import { lazyPart, useDayText } from './shared.js';
 import type { ScheduleOptions } from './options.js';
 import { useStructuredData } from './use-structured-data.js';
 
@@ -51,6 +50,10 @@ export function ScheduleView(props: {
   const toastList = useStore(toasts.$toasts);
   const user = useStore($user);
   const dayText = useDayText();
+  // The calendar and the filters come with their own code, wanted only by the views that show them.
+  const DayPicker = useDayPicker(options.showCalendar);
+  const FilterBar = useFilterBar(options.showFilters);
+  const controlsIn = (!options.showCalendar || DayPicker) && (!options.showFilters || FilterBar);
   const titleId = useId();
   // Stable callbacks, so that appending a page re-renders only the new rows.
   const onSelect = useCallback(
@@ -106,7 +109,8 @@ export function ScheduleView(props: {
   });
 
   let body: ReactNode;
-  if (state.status === 'loading') {
+  // The list waits for the calendar and filters above it, so they never push it down once it shows.
+  if (state.status === 'loading' || !controlsIn) {
     body = <Skeleton />;
   } else if (state.status === 'signed-out') {
     body = (
@@ -190,14 +194,14 @@ export function ScheduleView(props: {
       </div>
       <AttributeNotices notices={props.notices ?? []} />
       {options.showCalendar ? (
-        <DayPicker value={filters.day} kind={options.kind} onChange={(day) => schedule.filter({ day })} />
+        DayPicker && <DayPicker value={filters.day} kind={options.kind} onChange={(day) => schedule.filter({ day })} />
       ) : filters.day ? (
         // A fixed day (the `day` attribute) says which.
         <p className="day" part="day">
           {dayText(filters.day).full}
         </p>
       ) : null}
-      {options.showFilters ? (
+      {options.showFilters && FilterBar ? (
         <FilterBar
           value={filters}
           onChange={(next) => schedule.filter(next)}
@@ -209,6 +213,9 @@ export function ScheduleView(props: {
     </section>
   );
 }
+
+const useDayPicker = lazyPart('the calendar', () => import('./DayPicker.js').then((m) => m.DayPicker));
+const useFilterBar = lazyPart('the filters', () => import('./FilterBar.js').then((m) => m.FilterBar));
 
 /** The heading of a schedule: its kind, and whose favourites when it lists only those. */
 function scheduleTitle(options: ScheduleOptions, t: TFunction): string {

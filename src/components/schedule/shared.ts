@@ -1,9 +1,16 @@
 /**
+ * What a schedule's views share: page-wide listeners, how a day reads, and the parts whose code comes when wanted.
+ *
  * Page-wide listeners shared by every view: scrolls and resizes re-window each list, and a press anywhere closes
  * an open follow popover (a press on the host page never reaches a shadow root, so only the window or document
  * sees it). Rather than one listener per view, the page gets one per target and type, and only while some view
  * follows it.
  */
+
+import { useEffect, useState } from 'react';
+import { loadChunk } from '../../lib/chunks.js';
+import { dateFormat } from '../../lib/time.js';
+import { useElement } from '../ui/context.js';
 
 type Handler = (event: Event) => void;
 
@@ -43,4 +50,44 @@ export function watchPressOutside(node: HTMLElement, onOutside: () => void): () 
   return listenShared(node.ownerDocument, 'pointerdown', (event) => {
     if (!event.composedPath().includes(node)) onOutside();
   });
+}
+
+/** A `YYYY-MM-DD` day as its noon in UTC, which formats as that same day in the UTC zone whatever the viewer's. */
+const noon = (day: string) => new Date(`${day}T12:00:00Z`);
+
+/** How a day reads: its whole date (for its name), its weekday and number (what the strip shows). */
+export function useDayText(): (day: string) => { full: string; weekday: string; number: string } {
+  const { lang } = useElement();
+  return (day) => ({
+    full: dateFormat(lang, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(
+      noon(day),
+    ),
+    weekday: dateFormat(lang, { weekday: 'short', timeZone: 'UTC' }).format(noon(day)),
+    number: dateFormat(lang, { day: 'numeric', timeZone: 'UTC' }).format(noon(day)),
+  });
+}
+
+/**
+ * A hook for a part of a schedule whose code comes only when first wanted (the calendar, the filters, a card's
+ * preview, a signed-in viewer's star), fetched once for every view: undefined until it is in, or when it could not
+ * come (the next render that wants it asks again).
+ */
+export function lazyPart<T>(name: string, load: () => Promise<T>): (wanted: boolean) => T | undefined {
+  let code: Promise<T> | undefined;
+  return function useLazyPart(wanted) {
+    const [got, setGot] = useState<{ at: T }>();
+    useEffect(() => {
+      if (!wanted || got) return;
+      let live = true;
+      code ??= loadChunk(name, load);
+      code.then(
+        (at) => live && setGot({ at }),
+        () => (code = undefined),
+      );
+      return () => {
+        live = false;
+      };
+    }, [wanted, got]);
+    return got?.at;
+  };
 }

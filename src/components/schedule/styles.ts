@@ -35,9 +35,32 @@ export const scheduleCss = /* css */ `
 }
 .card:hover { border-color: var(--_accent); }
 .card > * + * { margin-top: 6px; }
-.list .card { display: grid; grid-template-columns: minmax(120px, 180px) 1fr auto; align-items: center; gap: 4px 16px; }
+/* The picture: a 16:9 box, edge to edge at the card's top (a thumbnail in a list), the live badge over it. */
+.pic {
+  position: relative; display: grid; grid-auto-flow: column; place-content: center; align-items: center; gap: 6%;
+  aspect-ratio: 16 / 9; margin: -14px -46px 0 -14px; overflow: hidden; border-radius: var(--_radius) var(--_radius) 0 0;
+  background: linear-gradient(135deg, var(--_line), var(--channel-card-background, var(--_surface)));
+}
+.pic > img, .pic .preview { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; }
+.pic .preview { background: #000; }
+.pic .team {
+  display: grid; place-items: center; width: 26%; aspect-ratio: 1; border-radius: 50%; padding: 5%;
+  background: var(--_team, var(--_line)); box-shadow: 0 0 0 2px #fff;
+}
+.pic .team img { width: 100%; height: 100%; object-fit: contain; }
+.pic .abbr { color: #fff; font-weight: 800; font-size: .85em; text-shadow: 0 1px 2px rgba(0,0,0,.6); overflow-wrap: anywhere; text-align: center; }
+.pic .at { font-weight: 800; color: var(--_muted); }
+.pic .badge.live { position: absolute; top: 8px; left: 8px; }
+.item > .star { background: var(--channel-card-background, var(--_surface)); }
+.list .card { display: grid; grid-template-columns: 112px minmax(120px, 180px) 1fr auto; align-items: center; gap: 4px 16px; }
 .list .card > * + * { margin-top: 0; }
+.list .card .pic { grid-row: 1 / span 2; margin: 0; border-radius: 8px; }
 .list .card .when { grid-row: 1 / span 2; }
+@media (max-width: 520px) {
+  .list .card { grid-template-columns: 88px 1fr; }
+  .list .card .pic { grid-row: 1 / span 4; }
+  .list .card .when { grid-row: auto; }
+}
 .meta { display: block; font-size: .8em; color: var(--_muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .name { display: block; font-size: 1.05em; font-weight: 650; line-height: 1.3; overflow-wrap: anywhere; }
 .when { display: block; font-size: .9em; }

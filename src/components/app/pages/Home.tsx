@@ -12,7 +12,7 @@ import { createToasts } from '../../../stores/toasts.js';
 import { groupNamed, homepageEvents, slides, slidesFor } from '../../../stores/site/home.js';
 import { $settings, $user } from '../../../stores/session.js';
 import { SCHEDULE_DEFAULTS, ScheduleView, type ScheduleOptions } from '../../schedule/index.js';
-import { EventItem } from '../../schedule/EventItem.js';
+import { EAGER_PICTURES, EventItem } from '../../schedule/EventItem.js';
 import { scheduleCss } from '../../schedule/styles.js';
 import { useElement } from '../../ui/context.js';
 import { ToastList } from '../../ui/shell.js';
@@ -149,9 +149,10 @@ function Featured(props: { watchUrl: string }): ReactNode {
       </h2>
       <div className="grid">
         <div className="block" role="list">
-          {events.slice(0, HOME_LIMIT).map((event) => (
+          {events.slice(0, HOME_LIMIT).map((event, i) => (
             <EventItem
               key={event.id}
+              eager={i < EAGER_PICTURES}
               event={event}
               options={options}
               onSelect={select}
