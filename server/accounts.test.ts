@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { endpoints, type EndpointName } from '../src/api/contract.js';
-import { PrerollList } from '../src/api/preroll-schemas.js';
+import { prerollOptionsOf, PrerollList } from '../src/api/preroll-schemas.js';
 import { Harness, ok, type Answer } from './test-helpers.js';
 
 const h = new Harness();
@@ -904,7 +904,7 @@ describe('device linking', () => {
       });
       assert.equal(older.status, 200);
       const settings = endpoints.settings.response.parse((await h.keyless('settings')).body).data;
-      assert.deepEqual(settings.preroll_options, { enabled: false, suppression_minutes: 5 });
+      assert.deepEqual(prerollOptionsOf(settings.preroll_options), { enabled: false, suppression_minutes: 5 });
       assert.equal(PrerollList.parse(settings.prerolls).length, 3);
     } finally {
       await h.call('/__dev/settings?channel_key=demo', { method: 'DELETE' });

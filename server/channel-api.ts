@@ -97,10 +97,10 @@ export function createChannels(ctx: ChannelContext): Channels {
     return /^\/(?!\/)/.test(text) ? new URL(text, origins.bundle).href : text;
   };
 
-  /** A channel's settings as stored (a fresh copy: callers may change it). */
   /** Each channel's prerolls as the settings give them, read with the settings. */
   const prerollCache = new Map<number, Record<string, unknown>[]>();
 
+  /** A channel's settings as stored (a fresh copy: callers may change it). */
   const storedSettings = (channelId: number): Record<string, unknown> =>
     JSON.parse(settingsCache.get(channelId) ?? '{}') as Record<string, unknown>;
 
@@ -116,18 +116,21 @@ export function createChannels(ctx: ChannelContext): Channels {
         : await db.all('SELECT channel_id, json FROM settings WHERE channel_id = ?', [channelId]);
     for (const row of rows) settingsCache.set(Number(row.channel_id), String(row.json));
     // The prerolls, which the settings carry as the spec puts them, are read with them (their URLs as paths, on this
-    // server's origin when served).
+    // server's origin when served): built apart, then put in place at once, so no request (nor an overlapping reload)
+    // ever sees a list half read.
     const prerolls =
       channelId === undefined
         ? await db.all('SELECT * FROM prerolls ORDER BY channel_id, position')
         : await db.all('SELECT * FROM prerolls WHERE channel_id = ? ORDER BY position', [channelId]);
+    const lists = new Map<number, Record<string, unknown>[]>();
+    for (const row of prerolls) {
+      const list = lists.get(Number(row.channel_id)) ?? [];
+      list.push(await prerollJson(db, row, ''));
+      lists.set(Number(row.channel_id), list);
+    }
     if (channelId === undefined) prerollCache.clear();
     else prerollCache.delete(channelId);
-    for (const row of prerolls) {
-      const list = prerollCache.get(Number(row.channel_id)) ?? [];
-      list.push(await prerollJson(db, row, ''));
-      prerollCache.set(Number(row.channel_id), list);
-    }
+    for (const [id, list] of lists) prerollCache.set(id, list);
     analyticsKeys.clear();
     for (const channel of byKeyCache.values()) {
       const key = storedSettings(Number(channel.id))['yare-analytics'];

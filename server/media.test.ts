@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { endpoints } from '../src/api/contract.js';
-import { PrerollList } from '../src/api/preroll-schemas.js';
+import { prerollOptionsOf, PrerollList } from '../src/api/preroll-schemas.js';
 import { Harness, ok } from './test-helpers.js';
 import { LIVE_DVR_SECONDS } from './hls.js';
 
@@ -423,8 +423,7 @@ describe('analytics collectors', () => {
     const viaIp = await h.call(`http://127.0.0.1:${h.server.port}/api/settings?channel_key=demo`);
     assert.equal(viaIp.body.data.mux.beacon_domain, `localhost:${h.server.port}`);
     assert.equal((await h.call('/storage/settings/demo.json')).body.mux.beacon_domain, `localhost:${h.server.port}`);
-    assert.equal(settings.preroll_options?.suppression_minutes, 60);
-    assert.equal(settings.preroll_options?.enabled, true);
+    assert.deepEqual(prerollOptionsOf(settings.preroll_options), { enabled: true, suppression_minutes: 60 });
   });
 
   test('Mux beacons (POST / as mux-embed sends them) are recorded', async () => {

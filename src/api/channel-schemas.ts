@@ -48,16 +48,10 @@ export const Settings = z.object({
   prerolls: z.optional(z.unknown()),
   /**
    * Ours, beside the spec's list: `enabled` false turns the prerolls off without emptying the list, and
-   * `suppression_minutes` is how long a preroll seen stays suppressed for that viewer and event (default 60).
+   * `suppression_minutes` is how long a preroll seen stays suppressed for that viewer and event (default 60). Read by
+   * the player alone (preroll-schemas.ts `prerollOptionsOf`: a value it cannot read is the defaults).
    */
-  preroll_options: z.optional(
-    z.nullable(
-      z.object({
-        enabled: z.optional(flag),
-        suppression_minutes: z.optional(z.number()),
-      }),
-    ),
-  ),
+  preroll_options: z.optional(z.unknown()),
   static_blocks: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
   logo: maybeText,
   /**

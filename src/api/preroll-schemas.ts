@@ -19,7 +19,19 @@ export type Preroll = z.infer<typeof Preroll>;
 /** The channel's preroll list, as its settings give it. */
 export const PrerollList = z.array(Preroll);
 
-/** The prerolls of `settings.prerolls`: absent, or a list that does not parse, is none. */
+/** Ours, beside the list (`settings.preroll_options`): the prerolls' switch and their suppression time. */
+export const PrerollOptions = z.object({
+  enabled: z.optional(z.nullable(flag)),
+  suppression_minutes: z.optional(z.nullable(z.number())),
+});
+export type PrerollOptions = z.infer<typeof PrerollOptions>;
+
+/** `settings.preroll_options` as the player reads it: anything it cannot read (null, `[]`...) is the defaults. */
+export function prerollOptionsOf(raw: unknown): PrerollOptions {
+  return PrerollOptions.safeParse(raw).data ?? {};
+}
+
+/** The prerolls of `settings.prerolls`: absent or null, or a list that does not parse, is none. */
 export function prerollsOf(raw: unknown): Preroll[] {
-  return (raw === undefined ? undefined : PrerollList.safeParse(raw).data) ?? [];
+  return (raw == null ? undefined : PrerollList.safeParse(raw).data) ?? [];
 }

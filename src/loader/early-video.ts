@@ -87,9 +87,10 @@ export function startEarlyVideos(
   const prerolls = data('settings').then((answer) => {
     const settings = answer as { prerolls?: unknown; preroll_options?: { enabled?: unknown } } | undefined;
     const flags = settings?.preroll_options;
-    // Off as the settings' schema reads it (an optional flag): given, and not true, 1, '1' or 'true'.
-    if (flags?.enabled !== undefined && !truthy(flags.enabled)) return [];
-    return settings?.prerolls === undefined ? [] : prerollsFromAnswer(settings.prerolls);
+    // Off as the player reads it (preroll-schemas.ts `prerollOptionsOf`): given, and not true, 1, '1' or 'true'.
+    if (flags && typeof flags === 'object' && flags.enabled != null && !truthy(flags.enabled)) return [];
+    // None given (absent or null) is none, as for the player; a list it cannot read starts nothing early.
+    return settings?.prerolls == null ? [] : prerollsFromAnswer(settings.prerolls);
   });
   const visitor = storedValue(VISITOR_KEY)?.v;
   const open = data('geo').then(

@@ -9,7 +9,7 @@
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import type { Event, Settings, User, VodItem } from '../api/contract.js';
-import { prerollsOf, type Preroll } from '../api/preroll-schemas.js';
+import { prerollOptionsOf, prerollsOf, type Preroll } from '../api/preroll-schemas.js';
 import type { PrerollRule } from '../lib/preroll-rules.js';
 import type { Clip } from '../api/contract.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
@@ -353,7 +353,8 @@ export function createPlayer(): PlayerStore {
       const user = $user.get();
       const noAds = Boolean(user?.capabilities.includes('no_ads'));
       const settings = $settings.get();
-      if (noAds || settings?.preroll_options?.enabled === false || early === null) return undefined;
+      const options = prerollOptionsOf(settings?.preroll_options);
+      if (noAds || options.enabled === false || early === null) return undefined;
       const eventId = `${state.item.kind === 'vod' ? 'vod-' : ''}${state.item.id}`;
       const viewer = user ? `user-${user.id}` : `visitor-${visitorId()}`;
       const chosen =
@@ -364,7 +365,7 @@ export function createPlayer(): PlayerStore {
           { eventId, live: state.access.live, locationId: state.item.locationId, categoryId: state.item.categoryId },
           { key: viewer, noAds },
         );
-      if (chosen) suppress(viewer, eventId, chosen.id, settings?.preroll_options?.suppression_minutes);
+      if (chosen) suppress(viewer, eventId, chosen.id, options.suppression_minutes ?? undefined);
       return chosen;
     },
     analytics() {

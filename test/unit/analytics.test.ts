@@ -13,6 +13,8 @@ import { videoDetails } from '../../src/stores/analytics/video.js';
 import { AFTER_RELEASE_MS, holdAnalytics } from '../../src/stores/analytics/gate.js';
 import { flushApiCalls, trackApiCall } from '../../src/stores/analytics/tracker.js';
 import * as port from '../../src/stores/analytics/port.js';
+import { routeShown as siteRouteShown } from '../../src/stores/site/navigation.js';
+import { matchRoute } from '../../src/lib/routes.js';
 import { $config, setConfig } from '../../src/stores/config.js';
 import { $settings, $user, signIn } from '../../src/stores/session.js';
 import { HANG, fakeAddress, flush, installWorld, ok, teardown, until, type World } from './helpers.js';
@@ -566,13 +568,14 @@ describe('analytics', () => {
       ).to.deep.equal([]);
     });
 
-    it('reads `channel`, the contract’s name for where a visitor came from, as the landing tracker without a trk', () => {
-      fakeAddress('https://site.test/watch/7?channel=spring-mail');
-      expect(port.landingTracker()).to.equal('spring-mail');
-      fakeAddress('https://site.test/watch/7?channel=spring-mail&trk=news-1');
-      expect(port.landingTracker(), 'trk first').to.equal('news-1');
-      fakeAddress('https://site.test/watch/7');
-      expect(port.landingTracker()).to.equal(null);
+    it('the site reads `channel`, the contract’s name for where a visitor came from, as the tracker without a trk', async () => {
+      port.resetAnalyticsPort();
+      fakeAddress('https://site.test/watch/7?channel=newsletter-5');
+      port.startAnalytics();
+      siteRouteShown(matchRoute('/watch/7', { channel: 'newsletter-5' })!, undefined, 'Final');
+      await world.advance(port.LAYER_DEFER_MS);
+      await settle(() => events('visit_page').length === 2, 'the page views');
+      expect(events('visit_page').at(-1)!.trk).to.equal('newsletter-5');
     });
 
     it('reads the address when it is called: the landing trk at start-up, a route’s address for its page view', async () => {

@@ -84,6 +84,8 @@ describe('the early video’s preroll and the player’s agree', () => {
         PrerollList.parse(raw),
       );
     }
+    // None given: absent or null (as PHP APIs send it) is no prerolls for both.
+    for (const raw of [undefined, null]) expect(prerollsOf(raw)).to.deep.equal([]);
     for (const raw of MALFORMED) {
       expect(PrerollList.safeParse(raw).success, JSON.stringify(raw)).to.equal(false);
       expect(prerollsFromAnswer(raw), JSON.stringify(raw)).to.equal(null);

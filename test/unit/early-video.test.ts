@@ -131,6 +131,10 @@ describe('the early video', () => {
     el.remove();
     el = player();
     expect(await run(el, { prerolls: undefined })).to.not.equal(null);
+    el.remove();
+    // null, as PHP APIs send an empty value: none too, as the player reads it.
+    el = player();
+    expect(await run(el, { prerolls: null, channel: { preroll_options: [] } })).to.not.equal(null);
   });
 
   it('plays when the settings turn prerolls off, whatever the list', async () => {
@@ -252,7 +256,10 @@ describe('the early video', () => {
     ['a guest whose region is blocked', { geo: answer({ country: 'Elsewhere', is_geo_blocked: '1' }) }],
     ['no geo answer (the player waits for it)', { geo: answer({ message: 'down' }, 500) }],
     ['an event answer that failed', { 'event:7': answer({ message: 'Not found' }, 404) }],
-    ['a preroll list that does not parse (the player reads it otherwise)', { prerolls: [{ id: 'one', url: 1 }] }],
+    [
+      'a preroll list that does not parse (the player plays none of it; nothing starts early)',
+      { prerolls: [{ id: 'one', url: 1 }] },
+    ],
     [
       'a preroll that would come first with a URL that is not http(s)',
       { prerolls: [{ id: 1, url: 'javascript:alert(1)', for_vod: true }] },

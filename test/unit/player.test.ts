@@ -130,6 +130,9 @@ describe('access rules', () => {
     expect(decide({ media: [page] }, undefined, true)).to.equal('geo-blocked');
     expect(decide({ media: [{ type: 'embedded', url: 'javascript:alert(1)' }] })).to.equal('unavailable');
     expect(decide({ media: [{ type: 'embedded', url: '/e/1' }] }), 'absolute only').to.equal('unavailable');
+    expect(decide({ media: [{ type: 'embedded', url: 'http://embed.test/e/1' }] }), 'https only').to.equal(
+      'unavailable',
+    );
   });
 
   it('paid and ppv need access', () => {

@@ -214,9 +214,13 @@ describe('router guards', () => {
     expect(router.$route.get().name).to.equal('registration');
     router.navigate('/faq?modal=nothing-we-know');
     expect(router.$route.get(), 'an unknown modal: the page').to.deep.include({ name: 'faq' });
+    router.navigate('/contacts?modal=toString');
+    expect(router.$route.get(), 'a name every object has is no modal').to.deep.include({ name: 'contacts' });
     $user.set({ id: 1, email: 'a@b.c', temporary_password: false } as never);
     router.navigate('/about?modal=login&x=1');
     expect(router.$route.get(), 'signed in: the page itself').to.deep.include({ name: 'about', query: { x: '1' } });
+    router.navigate('/faq?modal=forgot-password');
+    expect(router.$route.get(), 'every account screen').to.deep.include({ name: 'faq', query: {} });
     router.navigate('/vod_library?vod_id=5');
     expect(router.$route.get()).to.deep.include({ name: 'watchLibrary', params: { id: '5' } });
     router.navigate('/vod_library?vod_id=abc');

@@ -51,12 +51,14 @@ function matchTeams(event: Event): Event['participants'] | undefined {
 
 /** A team's colour from the API, if it is a plain hex colour (anything else could say more to CSS than a colour). */
 const teamColor = (color: string | null | undefined) =>
-  color && /^#[0-9a-f]{3,8}$/i.test(color) ? ({ '--_team': color } as CSSProperties) : undefined;
+  color && /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(color)
+    ? ({ '--_team': color } as CSSProperties)
+    : undefined;
 
 /**
  * A card's picture, in a box of fixed shape whatever comes (so nothing moves when it loads): the event's picture,
  * else for a match both teams' logos in their colours (away @ home, a team without a logo by its short name), else
- * the box alone. The live badge sits over it; while the card is pointed at or focused, its preview plays over it.
+ * the box alone. Its pictures have an empty alt: the card's title, right under them, says what they show. The live badge sits over it; while the card is pointed at or focused, its preview plays over it.
  */
 function CardPicture(props: { event: Event; eager: boolean; active: boolean; live: ReactNode }): ReactNode {
   const { event } = props;
@@ -64,7 +66,9 @@ function CardPicture(props: { event: Event; eager: boolean; active: boolean; liv
   const image = media('image') ?? safeUrl(event.image);
   const teams = image ? undefined : matchTeams(event);
   const loading = props.eager ? 'eager' : 'lazy';
-  const preview = props.active ? media('preview') : undefined;
+  // None for a viewer who prefers less motion: the picture stays (and the preview's code is not fetched).
+  const still = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const preview = props.active && !still ? media('preview') : undefined;
   const Preview = usePreview(Boolean(preview));
   return (
     <span className={`pic${teams ? ' teams' : ''}`} part="event-picture">
@@ -80,7 +84,7 @@ function CardPicture(props: { event: Event; eager: boolean; active: boolean; liv
             ) : null}
             <span className="team" style={teamColor(team.color)} part="event-team-logo">
               {logo ? (
-                <img src={logo} alt={team.name} loading={loading} decoding="async" />
+                <img src={logo} alt="" loading={loading} decoding="async" />
               ) : (
                 <span className="abbr" aria-hidden="true">
                   {team.short_name ?? team.name}

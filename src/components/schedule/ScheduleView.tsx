@@ -53,7 +53,9 @@ export function ScheduleView(props: {
   // The calendar and the filters come with their own code, wanted only by the views that show them.
   const DayPicker = useDayPicker(options.showCalendar);
   const FilterBar = useFilterBar(options.showFilters);
-  const controlsIn = (!options.showCalendar || DayPicker) && (!options.showFilters || FilterBar);
+  // (Or could not come: the list shows without them rather than wait for ever.)
+  const controlsIn =
+    (!options.showCalendar || DayPicker !== undefined) && (!options.showFilters || FilterBar !== undefined);
   const titleId = useId();
   // Stable callbacks, so that appending a page re-renders only the new rows.
   const onSelect = useCallback(

@@ -69,20 +69,23 @@ export function useDayText(): (day: string) => { full: string; weekday: string; 
 
 /**
  * A hook for a part of a schedule whose code comes only when first wanted (the calendar, the filters, a card's
- * preview, a signed-in viewer's star), fetched once for every view: undefined until it is in, or when it could not
- * come (the next render that wants it asks again).
+ * preview, a signed-in viewer's star), fetched once for every view: undefined until it is in, null when it could not
+ * come (the view goes on without it; a view mounted later asks again).
  */
-export function lazyPart<T>(name: string, load: () => Promise<T>): (wanted: boolean) => T | undefined {
+export function lazyPart<T>(name: string, load: () => Promise<T>): (wanted: boolean) => T | null | undefined {
   let code: Promise<T> | undefined;
   return function useLazyPart(wanted) {
-    const [got, setGot] = useState<{ at: T }>();
+    const [got, setGot] = useState<{ at: T | null }>();
     useEffect(() => {
       if (!wanted || got) return;
       let live = true;
       code ??= loadChunk(name, load);
       code.then(
         (at) => live && setGot({ at }),
-        () => (code = undefined),
+        () => {
+          code = undefined;
+          if (live) setGot({ at: null });
+        },
       );
       return () => {
         live = false;

@@ -56,9 +56,11 @@ export const scheduleCss = /* css */ `
 .list .card > * + * { margin-top: 0; }
 .list .card .pic { grid-row: 1 / span 2; margin: 0; border-radius: 8px; }
 .list .card .when { grid-row: 1 / span 2; }
-@media (max-width: 520px) {
+/* A narrow list (a phone, a CMS sidebar): the thumbnail beside the rest, one column. */
+.list { container-type: inline-size; }
+@container (max-width: 520px) {
   .list .card { grid-template-columns: 88px 1fr; }
-  .list .card .pic { grid-row: 1 / span 4; }
+  .list .card .pic { grid-row: 1 / -1; }
   .list .card .when { grid-row: auto; }
 }
 .meta { display: block; font-size: .8em; color: var(--_muted); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

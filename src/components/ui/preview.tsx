@@ -14,6 +14,8 @@ export function Preview(props: { src: string; alt?: string | undefined; part: st
     if (!v) return;
     // React sets `muted` as a property after the element exists; autoplay needs it before play() is asked.
     v.muted = true;
+    // A source changed in place is not loaded by itself.
+    v.load();
     v.play()?.catch(() => undefined);
   }, [props.src]);
   if (still) return null;

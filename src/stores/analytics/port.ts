@@ -83,15 +83,11 @@ export function pageUrl(): string | undefined {
   return page ? page.origin + reportedPath(page.pathname) : undefined;
 }
 
-/**
- * The tracker in the page's address now, if any: `trk`, else `channel` (the contract's name for the channel a visitor
- * came through: a newsletter, a partner, a social network).
- */
+/** The tracker (`trk`) in the page's address now, if any. */
 export function landingTracker(): string | null {
   try {
     const page = env().location();
-    const query = page ? new URLSearchParams(page.search) : undefined;
-    return query?.get('trk') || query?.get('channel') || null;
+    return page ? new URLSearchParams(page.search).get('trk') : null;
   } catch {
     return null;
   }

@@ -134,7 +134,7 @@ export type Access =
   | { kind: 'play'; url: string; live: boolean }
   /**
    * No stream of the right kind, but an `embedded` page (an embeddable player of the stream): shown in a sandboxed
-   * frame, under the same access rules. Absolute http(s) only.
+   * frame, under the same access rules. Absolute https only.
    */
   | { kind: 'embed'; url: string };
 
@@ -168,8 +168,9 @@ export function decideAccess(item: Playable, user: User | undefined, geoBlocked:
   const live = item.status === 'live';
   const stream = item.media.find((m) => m.type === (live ? 'live' : 'vod'));
   if (stream) return { kind: 'play', url: stream.url, live };
+  // https only: an http page in a frame is blocked as mixed content on an https page, a blank frame.
   const embedded = navigationUrl(item.media.find((m) => m.type === 'embedded')?.url);
-  return embedded ? { kind: 'embed', url: embedded } : { kind: 'unavailable' };
+  return embedded?.startsWith('https:') ? { kind: 'embed', url: embedded } : { kind: 'unavailable' };
 }
 
 /** Capability check; `vod_media` and `vod_media_access` are the same right. */

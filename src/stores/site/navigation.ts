@@ -59,12 +59,12 @@ export const siteGuard: Guard = (to, from) => {
     (to.name === 'verifyNotice' || (to.name === 'verifyEmail' && !isVerifyLink(to)))
   )
     return '/';
-  const modal = to.query.modal ? MODALS[to.query.modal] : undefined;
+  const modal = to.query.modal && Object.hasOwn(MODALS, to.query.modal) ? MODALS[to.query.modal] : undefined;
   if (modal) {
     const { modal: _, ...query } = to.query;
     const page = { ...to, query };
-    // A signed-in viewer has no sign-in to make: the page itself.
-    if (user && modal !== 'passwordResetRequest') return pathOf(page);
+    // A signed-in viewer has no account screen to see (they are closed to them): the page itself.
+    if (user) return pathOf(page);
     rememberPage(page, from);
     return ROUTES[modal];
   }
