@@ -14,12 +14,13 @@ import {
 
 describe('schedule query', () => {
   it('a chosen filter overrides the option, "All" (empty) drops it, the rest of the options pass through', () => {
-    const base = { kind: 'live' as const, team: 'hawks', sport: 'hockey', city: 'Boston', limit: 20 };
+    const base = { kind: 'live' as const, team: 'hawks', sport: 'hockey', city: 'Boston', location: '4', limit: 20 };
     expect(scheduleQuery(base, {})).to.deep.equal({
       kind: 'live',
       category: undefined,
       team: 'hawks',
       school: undefined,
+      location: '4',
       limit: 20,
       sport: 'hockey',
       city: 'Boston',
