@@ -3,6 +3,7 @@ import { env } from '../../lib/env.js';
 import { Fragment, memo, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../api/contract.js';
 import { formatEventTime } from '../../lib/time.js';
+import { prefersReducedMotion } from '../../lib/motion.js';
 import { fillTemplate, safeUrl } from '../../lib/url.js';
 import { useElement } from '../ui/context.js';
 import { lazyPart } from './shared.js';
@@ -67,8 +68,7 @@ function CardPicture(props: { event: Event; eager: boolean; active: boolean; liv
   const teams = image ? undefined : matchTeams(event);
   const loading = props.eager ? 'eager' : 'lazy';
   // None for a viewer who prefers less motion: the picture stays (and the preview's code is not fetched).
-  const still = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-  const preview = props.active && !still ? media('preview') : undefined;
+  const preview = props.active && !prefersReducedMotion() ? media('preview') : undefined;
   const Preview = usePreview(Boolean(preview));
   return (
     <span className={`pic${teams ? ' teams' : ''}`} part="event-picture">

@@ -7,10 +7,8 @@
 import { useEffect, useRef, useState, type FocusEvent, type ReactNode } from 'react';
 import { env } from '../../lib/env.js';
 
-/** Whether the viewer asked the system for less motion (read when a carousel mounts). */
-export function prefersReducedMotion(): boolean {
-  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-}
+// Whether the viewer asked for less motion (read when a carousel mounts).
+export { prefersReducedMotion } from '../../lib/motion.js';
 
 /** The handlers that hold a carousel still, for its root element. */
 export interface HoldHandlers {

@@ -2,13 +2,12 @@
  * A card's preview loop (event and library cards), shown while the card is pointed at or focused: muted (so it
  * may play by itself), looping, inline on phones, hidden from screen readers, with no download or picture-in-picture
  * and no menu of its own. Loaded only when shown; gone (and stopped) when the card is left. Cards show none to a
- * viewer who prefers less motion (`prefersReducedMotion`): the still picture stays.
+ * viewer who prefers less motion (lib/motion.ts `prefersReducedMotion`, checked by the cards): the picture stays.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 
 export function Preview(props: { src: string; alt?: string | undefined; part: string }): ReactNode {
   const video = useRef<HTMLVideoElement>(null);
-  const still = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
   useEffect(() => {
     const v = video.current;
     if (!v) return;
@@ -18,7 +17,6 @@ export function Preview(props: { src: string; alt?: string | undefined; part: st
     v.load();
     v.play()?.catch(() => undefined);
   }, [props.src]);
-  if (still) return null;
   return (
     <video
       ref={video}
