@@ -689,7 +689,7 @@ export const app: ElementSurface<typeof APP_PROPS> = {
       default: '/',
       description:
         "the path the site lives under (e.g. `/tv` inside a CMS site); every path below it is the site's, and the " +
-        'page\'s server must answer each with this page (the README\'s "Deep links")',
+        'page\'s server must answer each with this page (docs/embedding.md, "Deep links")',
     },
     lang: {
       type: "'en' | 'fr'",

@@ -313,7 +313,7 @@ export interface ChannelProfileElement extends HTMLElement {
 
 /** The attributes of `<channel-app>`, with their value types. */
 export interface ChannelAppElementAttributes {
-  /** the path the site lives under (e.g. `/tv` inside a CMS site); every path below it is the site's, and the page's server must answer each with this page (the README's "Deep links") */
+  /** the path the site lives under (e.g. `/tv` inside a CMS site); every path below it is the site's, and the page's server must answer each with this page (docs/embedding.md, "Deep links") */
   base?: string;
   /** the site's language, unless the viewer chose one in the site's switch; without it: `data-lang`, the script's `data-lang`, the channel's language (the page's `lang` only until that is known) */
   lang?: 'en' | 'fr';
@@ -330,7 +330,7 @@ export interface ChannelAppElementEventMap extends HTMLElementEventMap {
 
 /** `<channel-app>`: The channel's whole site: home, schedule, watch pages, the library, packages, checkout and the account, with its own routes under `base`. */
 export interface ChannelAppElement extends HTMLElement {
-  /** The `base` attribute's value: the path the site lives under (e.g. `/tv` inside a CMS site); every path below it is the site's, and the page's server must answer each with this page (the README's "Deep links") */
+  /** The `base` attribute's value: the path the site lives under (e.g. `/tv` inside a CMS site); every path below it is the site's, and the page's server must answer each with this page (docs/embedding.md, "Deep links") */
   base: string | undefined;
   /** The `data-lang` attribute's value: the same as `lang`, which wins when both are given */
   dataLang: 'en' | 'fr' | undefined;

@@ -1,6 +1,6 @@
 // Finds a Chromium for the test runners (web-test-runner and Playwright) and the flags to launch it with.
 // Playwright's own browser download cannot reach its CDN on our machines, so Debian's `chromium` package is the
-// usual answer; CHROME_PATH lets anyone point at another build. The README ("The two commands") says what
+// usual answer; CHROME_PATH lets anyone point at another build. docs/development.md ("The two commands") says what
 // `npm test` does when none is found.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -396,7 +396,7 @@ const camel = (name: string) => name.replace(/-(\w)/g, (_m, c: string) => c.toUp
  * dist/vue.d.ts (`import type {} from 'channel-elements/vue'`): GlobalComponents entries for Vue 3's template type
  * checking: the attributes as camelCase props (a template may write either form), and each of the tag's own events
  * as Vue names its listener (`@channel-purchase-complete` is `onChannelPurchaseComplete`). Vue must also be told
- * the tags are custom elements (`isCustomElement`, README).
+ * the tags are custom elements (`isCustomElement`, docs/frameworks.md).
  */
 export function vueTypes(): string {
   const names = typeNames();

@@ -7,7 +7,7 @@
  *   a statement per request would cost more than the request. Hits are counted in memory and added to the shared
  *   row every FLUSH_MS; a request is refused once the shared count last read plus this process's own unsent hits
  *   reach the limit. One process alone never allows more than the limit; N processes together at most the limit
- *   plus what the others admitted in one FLUSH_MS (the README's "Limits").
+ *   plus what the others admitted in one FLUSH_MS (docs/server.md, "Running the reference server safely": Limits).
  * - `SlidingWindow`: attempts per key within a sliding window (sign-in failures, registrations), one row each.
  *
  * `BoundedMap` keeps the in-memory maps a client can grow (signature caches, unsent hits) to a fixed size, dropping

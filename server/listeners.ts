@@ -52,7 +52,7 @@ const ACCOUNT_ROUTES = new Set([
 /**
  * The demo's `<channel-app>` sites (dev mode): every path under a site's base answers its page, so deep links and
  * reloads work; the site itself shows its 404 for paths it does not know. A channel's own server needs the same
- * rule for its site's base (README: "Deep links need one rule on your server").
+ * rule for its site's base (docs/embedding.md: "Deep links need one rule on your server").
  */
 const SITE_PAGES: readonly [base: string, page: string, channelKey: string][] = [
   ['/site-fr', '/site-fr.html', 'demo-fr'],

@@ -1,6 +1,6 @@
 /**
  * Runs the reference channel server: `node --import tsx server/main.ts`. Configuration comes from the
- * environment (README, "Running the reference server safely"):
+ * environment (docs/server.md, "Running the reference server safely"):
  *
  *   CHANNEL_DEV=1       dev mode (or the --dev flag, which `npm start` passes): the demo pages, the CMS host, the
  *                       outbox, the social and payment stand-ins and the /__dev/ test endpoints. Without it:

@@ -22,7 +22,7 @@
  * another key (a second device) answers that order too: one product, one order, one charge.
  *
  * Partners. A purchase or trial may name the `partner` it is attributed to (the page's `data-partner`, or a `trk`
- * that is a partner slug: README, "Partner attribution"): a slug, stored with the order; anything else is a 422.
+ * that is a partner slug: docs/partners.md, "Partner attribution"): a slug, stored with the order; anything else is a 422.
  * `partnerSales()` is what the dev analytics page shows of them.
  */
 import { randomBytes } from 'node:crypto';

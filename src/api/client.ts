@@ -411,7 +411,7 @@ export class ApiClient {
         // The body is read under the same timer: a server that trickles its answer times out like a silent one.
         const text = await readText(response, url, controller.signal);
         // A 5xx is worth one more try, and a 429 that says when to come back soon enough is waited out once
-        // (README: Errors and reports); the last answer, whatever it is, goes back to the caller.
+        // (docs/reliability-and-security.md: Errors and reports); the last answer, whatever it is, goes back to the caller.
         if (response.status >= 500) wait = RETRY_DELAY_MS;
         else if (response.status === 429) wait = retryAfterMs(response.headers.get('Retry-After'));
         if (wait === undefined || attempt >= retries) return { response, text };

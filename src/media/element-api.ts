@@ -303,7 +303,7 @@ export function bridgeFor(host: HTMLElement): MediaBridge {
   return bridge;
 }
 
-/** The media members `<channel-player>` adds to HTMLElement (documented in the README's "Media API"). */
+/** The media members `<channel-player>` adds to HTMLElement (documented in docs/player.md, "The media API"). */
 export interface PlayerMediaApi {
   play(): Promise<void>;
   pause(): void;

@@ -148,7 +148,7 @@ const PANEL_KINDS: Partial<Record<ApiError['kind'], string>> = {
 };
 
 /**
- * The reason a list's panel gives (README: Errors and reports): a network fault, a timeout or an answer this
+ * The reason a list's panel gives (docs/reliability-and-security.md: Errors and reports): a network fault, a timeout or an answer this
  * client cannot read says so, as every panel does; an HTTP answer reads as it does in a form.
  */
 export function panelReason(error: unknown): Msg {

@@ -51,7 +51,7 @@ export async function placeOrder(request: OrderRequest): Promise<Order> {
       payment_method: method,
       save_card: choice.kind === 'new' ? choice.save : undefined,
       idempotency_key: key,
-      // The partner whose page (or link) this sale came through: the channel attributes it (README).
+      // The partner whose page (or link) this sale came through: the channel attributes it (docs/partners.md).
       partner: attributedPartner(),
     },
     cache: false,
