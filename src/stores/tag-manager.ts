@@ -11,7 +11,7 @@ import { scriptOrigins, scriptUrl, TAG_MANAGER_ORIGIN } from '../lib/url-rules.j
 import { onAnalyticsConsent, whenAnalyticsMay } from './analytics/gate.js';
 import { analyticsAllowed, attributedPartner } from './analytics/datalake.js';
 import { $config } from './config.js';
-import { $settings } from './session.js';
+import { $settings } from './session-state.js';
 
 /** The page's gtag function: `gtag('event', name, params)`. */
 export type Gtag = (...args: unknown[]) => void;
