@@ -456,7 +456,7 @@
       throw IntegrationError('Please call Stripe() with your publishable key. You used an empty string.');
     }
     // ES5 like Stripe.js's own global: the nested functions reach the instance through `self`.
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- ES5 code without arrow functions (see above)
     var self = this;
     var key = publishableKey;
 

@@ -47,7 +47,7 @@ export function tagManager(id: string, url: string | null | undefined, allowed?:
   // gtag.js reads the `arguments` objects it finds in dataLayer, not arrays: the stub must push them as is.
   if (typeof page.gtag !== 'function') {
     page.gtag = function gtag() {
-      // eslint-disable-next-line prefer-rest-params
+      // eslint-disable-next-line prefer-rest-params -- gtag.js reads `arguments` objects (see above), not arrays
       page.dataLayer!.push(arguments);
     };
   }
