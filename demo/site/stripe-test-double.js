@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one test double of Stripe.js, plain ES5 served as is, with no build to join files */
 /*
  * A local test double of the part of Stripe.js the checkout uses, for the demo pages and the tests: no network
  * beyond the reference server, no Stripe account. Never part of the production bundle, which loads the real
