@@ -18,36 +18,14 @@ import {
 import { isString } from '../lib/storage.js';
 import { adoptEarly, forgetEarly } from '../loader/early.js';
 import { $config, type ChannelConfig } from './config.js';
-import {
-  $user,
-  $token,
-  $settings,
-  $colors,
-  $geo,
-  $profileError,
-  $apiKeyError,
-  $startup,
-  $geoBlocked,
-  type StartupState,
-} from './session-state.js';
+import { $user, $token, $settings, $colors, $geo, $profileError, $apiKeyError, $startup } from './session-state.js';
 import { loginEvent, startAnalytics, trackApiCall, type LoginMethod } from './analytics/port.js';
 
 /** How long the Reload button stays disabled after an api-key error. */
 export const RELOAD_COUNTDOWN_MS = 60_000;
 
 /** The session's state lives in session-state.ts; every element reads it from here. */
-export {
-  $user,
-  $token,
-  $settings,
-  $colors,
-  $geo,
-  $profileError,
-  $apiKeyError,
-  $startup,
-  $geoBlocked,
-  type StartupState,
-};
+export * from './session-state.js';
 
 let client: ApiClient | undefined;
 let clientConfig: ChannelConfig | undefined;
