@@ -1,5 +1,6 @@
-// ESLint flat config: the recommended JavaScript and TypeScript rules, the React hooks rules, and the import
-// boundaries of src/README.md ("Layout") as errors, so the layering is checked rather than described.
+// ESLint flat config: the recommended JavaScript and TypeScript rules, the React hooks rules, the import
+// boundaries of src/README.md ("Layout") and no import cycles as errors, so the layering is checked rather than
+// described; every eslint-disable says why, and a file over MAX_LINES says at its top why it is one unit.
 //
 // Run: npx eslint .            (npm run lint adds --max-warnings 0)
 //      npx eslint src/stores   (one folder)
@@ -7,9 +8,18 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import local from './scripts/lint-rules.mjs';
 
 /** Every file the linter reads as TypeScript or modern JavaScript. */
 const CODE = '**/*.{ts,tsx,mts,cts,js,mjs,cjs}';
+
+/**
+ * The most lines a file of code may have, every line counted (blank lines and comments too: what a reader scrolls
+ * through). A longer file splits, or says at its top why it is one unit:
+ * `/* eslint-disable max-lines -- the reason *\/` (local/disable-says-why holds it to the top and to a reason).
+ * Tests are not held to it: a suite is a list of cases that share their setup.
+ */
+const MAX_LINES = 450;
 
 // Import boundaries. Each entry is one `patterns` item of no-restricted-imports. The specifiers are relative
 // ('../stores/session.js'), so each regex allows any number of leading '../' to work at every folder depth.
@@ -43,6 +53,18 @@ const API_IMPORTS_ONLY_LIB = {
 const noReact = (where) => ({
   regex: '^(react|react-dom|@nanostores/react|@r2wc/react-to-web-component)(/|$)',
   message: `${where} runs without React. Keep React in src/components and have the component call into this module.`,
+});
+
+/** src/stores from a layer below it. */
+const noStores = (where, fix) => ({
+  regex: '^(\\.\\./)+stores/',
+  message: `${where} must not import src/stores. ${fix}`,
+});
+
+/** src/media from a layer below it. */
+const noMedia = (where, fix) => ({
+  regex: '^(\\.\\./)+media/',
+  message: `${where} must not import src/media. ${fix}`,
 });
 
 /** src/components from a layer below it. */
@@ -105,7 +127,12 @@ export default tseslint.config(
   {
     files: [CODE],
     linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { local },
     rules: {
+      // Two modules that import each other (even for types, even lazily) are one module in two files.
+      'local/no-cycle': 'error',
+      // An exception to a rule is a decision: it says why, beside it.
+      'local/disable-says-why': 'error',
       // No code from strings: the product runs inside other people's pages and their CSP.
       'no-eval': 'error',
       'no-implied-eval': 'error',
@@ -127,6 +154,12 @@ export default tseslint.config(
       // An error, so each `eslint-disable-next-line react-hooks/exhaustive-deps` is a decision with its reason beside it.
       'react-hooks/exhaustive-deps': 'error',
     },
+  },
+
+  {
+    files: [CODE],
+    ignores: ['test/**', 'server/**/*.test.ts', 'server/test-helpers.ts'],
+    rules: { 'max-lines': ['error', { max: MAX_LINES, skipBlankLines: false, skipComments: false }] },
   },
 
   // Globals: browser code, then Node code. (typescript-eslint turns no-undef off for TypeScript, where the
@@ -162,6 +195,20 @@ export default tseslint.config(
     NO_DEMO_OR_ELEMENTS,
     noReact('src/media (the playback engine)'),
     noComponents('src/media (the playback engine)', 'Expose a plain function or callback the component calls instead.'),
+    noStores(
+      'src/media (the playback engine)',
+      'Take what it needs from the store as an argument or a callback (see VideoReporting in media/analytics.ts).',
+    ),
+  ),
+  boundary(
+    ['src/loader/**'],
+    NO_DEMO_OR_ELEMENTS,
+    noStores(
+      'The loader (src/loader)',
+      'It runs before any element code: what it shares with the elements goes in src/lib or a loader protocol module.',
+    ),
+    noComponents('The loader (src/loader)', 'It runs before React: the elements render, the loader only fetches.'),
+    noMedia('The loader (src/loader)', 'The player adopts what the loader started; the loader never calls into it.'),
   ),
   boundary(['demo/**', 'server/**'], DEMO_ONLY_CONTRACT),
 

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the public surface written once, as data: every tag's attributes, events, slots and parts in one place */
 /**
  * The public surface of the five elements, written once: each tag's attributes (with their value types), the
  * events it fires, its slots, its CSS parts and custom properties, and the player's media API. The build turns it

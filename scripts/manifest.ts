@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one generator: the surface to the manifest, reference, tags and typings, and the checks of each */
 /**
  * The Custom Elements Manifest and the element reference, generated from elements/surface.ts (the public surface
  * written once) and the event classes of src/events/index.ts (their `detail` types):

@@ -13,9 +13,20 @@
  * `summary()` is what the dev page shows: sessions, page views, sign-ins, API timings per endpoint (median and
  * 95th percentile, nearest rank), video views per event, and sessions, page views and video views per partner.
  */
-import type { Recorded } from './analytics.js';
 import type { ChannelDb, Row } from './db.js';
 import { HttpError } from './http.js';
+
+/** One call or beacon received, as the dev endpoints list it. */
+export interface Recorded {
+  id: number;
+  /** Server clock (ms) when it arrived. */
+  at: number;
+  /** For the datalake: hash, session, event, video-event or video-viewing; 'beacon' for Mux. */
+  kind: string;
+  /** The Origin header: which page sent it. */
+  origin: string | null;
+  body: Record<string, unknown>;
+}
 
 /** The most records kept per channel. */
 export const ANALYTICS_MAX_PER_CHANNEL = 1_000_000;

@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type * as z from 'zod/mini';
 import { DatalakeEvent, DatalakeSession, DatalakeVideoEvent, DatalakeVideoViewing } from '../src/api/contract.js';
-import type { AnalyticsStore } from './analytics-store.js';
+import type { AnalyticsStore, Recorded } from './analytics-store.js';
 import { addressKey, HttpError, readBody, sendJson, tooMany } from './http.js';
 import type { SharedRateLimiter } from './limits.js';
 
@@ -33,17 +33,6 @@ import type { SharedRateLimiter } from './limits.js';
 export const MAX_ANALYTICS_BODY = 64 * 1024;
 /** Datalake calls per client address per minute (a page makes a handful; a flood is refused). */
 export const DATALAKE_PER_MINUTE = 600;
-
-export interface Recorded {
-  id: number;
-  /** Server clock (ms) when it arrived. */
-  at: number;
-  /** For the datalake: hash, session, event, video-event or video-viewing; 'beacon' for Mux. */
-  kind: string;
-  /** The Origin header: which page sent it. */
-  origin: string | null;
-  body: Record<string, unknown>;
-}
 
 /** A bounded in-memory list of what was received, with the query the dev endpoints answer. */
 export class Recorder {

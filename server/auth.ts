@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the accounts API, one handler map sharing the throttling and token rules (the TV's device-code routes could go apart) */
 /**
  * The accounts API of the contract (sign-in, registration, social sign-in, email verification, password reset,
  * account deletion, profile update, device linking) and the TV side of device linking, which is not in the contract:

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one job queue: its states, leases and ffmpeg runs change together */
 /**
  * The clip job queue: clips are cut for real with ffmpeg from the test recording (media.ts `main.mp4`, 90 s).
  *

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the storage interface and its two engines (PGlite, a PostgreSQL server) read together; a few lines over */
 /**
  * The channel server's storage: PostgreSQL, in one of two engines behind one interface.
  *

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- events' query validation, SQL filters and row mapping (the validation could go apart) */
 /**
  * Events: query validation, filtering and the row-to-contract mapping. Filters, count and page are computed in SQL;
  * the events themselves come from a cache of their serialised fixed part, completed per request with the fields

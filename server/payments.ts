@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- checkout and payments share pricing, orders and idempotency (coupons and the portal could go apart) */
 /**
  * Checkout and payments of the contract: pricing with the API's errors, coupons, purchases that settle
  * asynchronously, saved cards, setup intents and trials, auto-renewal cancellation and the customer portal. The

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one seeding pass over the fixtures, in the order that assigns their ids */
 /**
  * Seeds a fresh database from the channel fixtures in server/fixtures/*.json, plus the generated `bench` channel.
  * Fixtures refer to each other by alias (category, school, team, location key) rather than by id so that they stay

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the server's assembly in start order (database, media, modules, listeners, stop), read as one */
 /**
  * The reference channel server: the channel API of src/api/contract.ts over node:http, backed by PostgreSQL (db.ts),
  * plus the keys host, stored settings, the media server (signed HLS and downloads of ffmpeg-made test video,

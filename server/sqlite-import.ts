@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one transaction importing the old file, table by table in the order rows refer to each other */
 /**
  * A one-time import of what visitors did on the old channel server, whose storage was an SQLite file
  * (`DATA_DIR/channel.sqlite`, sql.js, schema versions 8 to 10), into the PostgreSQL database that replaced it.

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one test double of Stripe.js, plain ES5 served as is, with no build to join files */
 /*
  * A local test double of the part of Stripe.js the checkout uses, for the demo pages and the tests: no network
  * beyond the reference server, no Stripe account. Never part of the production bundle, which loads the real
@@ -456,7 +457,7 @@
       throw IntegrationError('Please call Stripe() with your publishable key. You used an empty string.');
     }
     // ES5 like Stripe.js's own global: the nested functions reach the instance through `self`.
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- ES5 code without arrow functions (see above)
     var self = this;
     var key = publishableKey;
 

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one stand-in (Stripe's API and portal page) whose routes share the test cards' rules */
 /**
  * The part of Stripe the reference server plays, so that card payments run with no network. The browser
  * side is demo/site/stripe-test-double.js (served at /stripe-test-double.js, installed as `window.Stripe`), which

@@ -92,7 +92,7 @@ function defaults(): Environment {
       if (document.querySelector(`script[src="${CSS.escape(src)}"]`)) return;
       const script = document.createElement('script');
       script.async = true;
-      if (setScriptSrc(script, src)) document.head.appendChild(script);
+      if (setScriptSrc(script, src, env().logger)) document.head.appendChild(script);
     },
     baseUrl: () => (typeof document === 'undefined' ? undefined : document.baseURI),
     pageVisible: () => typeof document === 'undefined' || document.visibilityState !== 'hidden',

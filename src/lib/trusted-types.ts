@@ -6,9 +6,12 @@
  * A page that enforces Trusted Types lists it: `trusted-types channel-elements` (plus `'allow-duplicates'` when the
  * bundle can be on a page twice, script tag and npm: each copy makes its own). The policy stays inside this module,
  * so the page's own scripts cannot use it to pass strings of theirs. Without it, HTML content shows as plain text, JSON-LD and
- * injected scripts are left out, and the console says why once; the elements themselves work.
+ * injected scripts are left out, and the console says why once (through the logger each setter is given: env.ts
+ * imports this module, so it cannot import env); the elements themselves work.
  */
-import { env } from './env.js';
+
+/** Where a refusal is said: the environment's logger (`env().logger`). */
+export type RefusalLogger = Pick<Console, 'warn'>;
 
 /** The name of our policy: what a host enforcing Trusted Types adds to its `trusted-types` directive. */
 export const TRUSTED_TYPES_POLICY = 'channel-elements';
@@ -60,10 +63,10 @@ export function trustedTypesPolicy(): Policy | null {
 }
 
 /** Says once that the page refused something of ours for want of the policy. */
-function refused(what: string): void {
+function refused(what: string, logger: RefusalLogger): void {
   if (warned) return;
   warned = true;
-  env().logger.warn(
+  logger.warn(
     `channel-elements: this page enforces Trusted Types without allowing the policy "${TRUSTED_TYPES_POLICY}", so ${what}. Add ${TRUSTED_TYPES_POLICY} to the page's trusted-types directive.`,
   );
 }
@@ -72,13 +75,20 @@ function refused(what: string): void {
  * Assigns a string to a sink the page may guard with Trusted Types, through our policy when there is one; false
  * (and the console told once) where the page refuses it.
  */
-function assign(target: object, sink: string, value: string, wrap: keyof Policy, refusal: string): boolean {
+function assign(
+  target: object,
+  sink: string,
+  value: string,
+  wrap: keyof Policy,
+  refusal: string,
+  logger: RefusalLogger,
+): boolean {
   const policy = trustedTypesPolicy();
   try {
     (target as Record<string, unknown>)[sink] = policy ? policy[wrap](value) : value;
     return true;
   } catch {
-    refused(refusal);
+    refused(refusal, logger);
     return false;
   }
 }
@@ -87,20 +97,20 @@ function assign(target: object, sink: string, value: string, wrap: keyof Policy,
  * Puts sanitized HTML into an element (never the API's raw HTML: sanitize first). Where the page refuses it, the
  * element gets the text alone; answers whether the HTML went in.
  */
-export function setSanitizedHtml(element: Element, html: string): boolean {
-  if (assign(element, 'innerHTML', html, 'createHTML', 'channel content shows as plain text')) return true;
+export function setSanitizedHtml(element: Element, html: string, logger: RefusalLogger): boolean {
+  if (assign(element, 'innerHTML', html, 'createHTML', 'channel content shows as plain text', logger)) return true;
   element.textContent = textOf(html);
   return false;
 }
 
 /** Sets the text of a script element (JSON-LD we built); false where the page refuses it. */
-export function setScriptText(script: HTMLScriptElement, text: string): boolean {
-  return assign(script, 'text', text, 'createScript', 'the schedule publishes no structured data');
+export function setScriptText(script: HTMLScriptElement, text: string, logger: RefusalLogger): boolean {
+  return assign(script, 'text', text, 'createScript', 'the schedule publishes no structured data', logger);
 }
 
 /** Sets the source of a script element (a script the channel's settings name); false where the page refuses it. */
-export function setScriptSrc(script: HTMLScriptElement, url: string): boolean {
-  return assign(script, 'src', url, 'createScriptURL', `the script ${url} is not loaded`);
+export function setScriptSrc(script: HTMLScriptElement, url: string, logger: RefusalLogger): boolean {
+  return assign(script, 'src', url, 'createScriptURL', `the script ${url} is not loaded`, logger);
 }
 
 /** The words of an HTML fragment, without parsing it as HTML (so it needs no policy). */

@@ -2,41 +2,18 @@
  * Video analytics: mux-embed monitoring (with the channel's environment key and, when set, its own beacon domain) and
  * the datalake video calls (first frame, viewing time). Both start only after the first frame, once analytics may
  * run (consent, an idle moment: stores/analytics/gate.ts), so they never delay it; both stop with the player, and
- * when the page withdraws consent. Nothing here carries the user's token: the datalake gets the user id and email it
+ * when the page withdraws consent. The channel's analytics come in as a `VideoReporting` (made by
+ * `videoReporting` in stores/analytics/video.ts): the media layer imports no store. Nothing here carries the user's token: the datalake gets the user id and email it
  * asks for, and mux gets neither. Nor does mux get a signed stream URL: it reports `video.currentSrc` (and any
  * `*_url` in its events) to Mux's collector, so every URL it holds is redacted first (see `redactMuxData`).
  */
-import type { Settings, User } from '../api/contract.js';
 import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
 import { randomId as uuid } from '../lib/ids.js';
 import { redactMediaUrl } from '../lib/url.js';
-import type { ChannelConfig } from '../stores/config.js';
-import {
-  analyticsAllowed,
-  attributedPartner,
-  commonFields,
-  cut,
-  datalakeSession,
-  postDatalake,
-  targetOf,
-  viewerFields,
-} from '../stores/analytics/datalake.js';
-import { onAnalyticsConsent, whenAnalyticsMay } from '../stores/analytics/gate.js';
-
-export { analyticsAllowed };
 
 /** How often the viewing time is reported while playing. */
 export const VIEWING_EVERY_MS = 30_000;
-
-/** What the video payloads say of what is watched (spec: category, sport, gender, school and league). */
-export interface VideoDetails {
-  category?: string | undefined;
-  sport?: string | undefined;
-  gender?: string | undefined;
-  school?: string | undefined;
-  league?: string | undefined;
-}
 
 /** What is being watched. */
 export interface VideoInfo {
@@ -59,18 +36,33 @@ export interface Mux {
 /** Loads mux-embed. */
 export type MuxLoader = () => Promise<Mux>;
 
-/** What a monitor needs besides the video: the channel, the viewer, when the player started, and mux-embed. */
-export interface MonitorContext {
-  config: ChannelConfig;
-  settings: Settings | undefined;
-  user: User | undefined;
+/** One view of a video, as its datalake calls name it. */
+export interface VideoView extends VideoInfo {
+  /** The view's own id (`video_view_uuid`). */
+  viewId: string;
+}
+
+/** Where a monitor reports: the channel's analytics for this viewer, and when analytics may run. */
+export interface VideoReporting {
+  /** Mux monitoring with the channel's environment key; undefined: none (no key, or not from this page). */
+  mux?: { envKey: string; beaconDomain?: string | undefined } | undefined;
+  /** The partner the page's analytics are attributed to, read when Mux starts. */
+  partner(): string | undefined;
+  /** Sends one datalake video call (`video/event/`, `video/viewing/`); undefined: no datalake for this channel. */
+  datalake?: ((path: string, view: VideoView, fields: Record<string, unknown>) => void) | undefined;
+  /** Runs `task` once analytics may run (consent, no player starting, an idle moment). */
+  whenMay(task: () => void): void;
+  /** Follows the page's consent (a refusal stops Mux); returns the removal. */
+  onConsent(listener: (state: 'granted' | 'pending' | 'refused') => void): () => void;
+}
+
+/** What a monitor needs besides the video: where it reports, when the player started, and mux-embed. */
+export interface MonitorContext extends VideoReporting {
   startedAt: number;
   /** When the first frame showed, if before the monitor started (an adopted early video); default: now. */
   firstFrameAt?: number | undefined;
   /** Default: a dynamic import, so mux-embed is its own chunk fetched after the first frame. */
   loadMux?: MuxLoader | undefined;
-  /** What the payloads say of the item (its category, sport, ...), looked up after the first frame. */
-  details?: (() => Promise<VideoDetails>) | undefined;
 }
 
 const loadMux: MuxLoader = async () =>
@@ -98,12 +90,10 @@ function redactMuxData<T extends Record<string, unknown> | undefined>(data: T): 
  * first frame, reported to the datalake.
  */
 export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: MonitorContext): VideoMonitor {
-  const { config, settings, user } = context;
   const cancels: (() => void)[] = [];
   let destroyed = false;
   let mux: Mux | undefined;
-  const allowed = analyticsAllowed(config);
-  const viewId = uuid();
+  const view: VideoView = { ...info, viewId: uuid() };
 
   const stopMux = () => {
     const attached = (video as unknown as { mux?: { deleted?: boolean } }).mux;
@@ -112,9 +102,9 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
   };
 
   // --- mux-embed, lazily
-  const muxKey = settings?.mux?.env_key;
-  if (muxKey && allowed) {
-    whenAnalyticsMay(() => {
+  const muxed = context.mux;
+  if (muxed) {
+    context.whenMay(() => {
       if (destroyed) return;
       void (context.loadMux ?? loadMux)()
         .then((loaded) => {
@@ -123,15 +113,15 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
           // A monitor destroyed earlier (an engine switch) leaves its stub behind; mux-embed would refuse to start.
           const previous = (video as unknown as { mux?: { deleted?: boolean } }).mux;
           if (previous?.deleted) delete (video as unknown as { mux?: unknown }).mux;
-          const partner = attributedPartner();
+          const partner = context.partner();
           mux.monitor(video, {
             debug: false,
-            ...(settings?.mux?.beacon_domain ? { beaconCollectionDomain: settings.mux.beacon_domain } : {}),
+            ...(muxed.beaconDomain ? { beaconCollectionDomain: muxed.beaconDomain } : {}),
             // Signed stream URLs (a token in the path or the query) must not reach Mux's collector.
             stateDataTranslator: redactMuxData,
             emitTranslator: (event: string, data?: Record<string, unknown>) => [event, redactMuxData(data)],
             data: {
-              env_key: muxKey,
+              env_key: muxed.envKey,
               player_name: 'channel-player',
               player_init_time: context.startedAt,
               video_id: info.streamId,
@@ -150,39 +140,10 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
 
   // --- datalake
   const firstFrameMs = Math.round((context.firstFrameAt ?? env().now()) - context.startedAt);
-  let details: VideoDetails = {};
-  let detailsAsked: Promise<void> | undefined;
-  /** The item's details, looked up once (after the first frame: it may load the schools' list). */
-  const lookUp = () =>
-    (detailsAsked ??= (context.details?.() ?? Promise.resolve({})).then(
-      (found) => void (details = found),
-      () => undefined,
-    ));
-  const send = (path: string, extra: Record<string, unknown>) => {
-    const target = targetOf(config, settings);
-    if (!target) return;
-    void Promise.all([datalakeSession(target), lookUp()]).then(([session]) => {
-      if (!session) return;
-      void postDatalake(target, path, {
-        ...commonFields(target),
-        ...viewerFields(session, user),
-        stream_id: info.streamId,
-        stream_type: info.streamType,
-        video_view_uuid: viewId,
-        title: cut(info.title) ?? null,
-        category: cut(details.category) ?? null,
-        sport: cut(details.sport) ?? null,
-        gender: cut(details.gender) ?? null,
-        school: cut(details.school) ?? null,
-        league: cut(details.league) ?? null,
-        ...extra,
-      });
-    });
-  };
-  const profile = settings?.['yare-analytics'];
-  if (profile && allowed) {
-    whenAnalyticsMay(() => {
-      if (!destroyed) send('video/event/', { event: 'first_frame', first_frame_ms: firstFrameMs });
+  const send = context.datalake;
+  if (send) {
+    context.whenMay(() => {
+      if (!destroyed) send('video/event/', view, { event: 'first_frame', first_frame_ms: firstFrameMs });
     });
     // Viewing time: counted while playing, reported periodically and when the player stops.
     let watched = 0;
@@ -197,7 +158,7 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
       stop();
       if (watched >= 1_000) {
         const seconds = Math.round(watched / 1000);
-        whenAnalyticsMay(() => send('video/viewing/', { viewing_time: seconds }));
+        context.whenMay(() => send('video/viewing/', view, { viewing_time: seconds }));
       }
       watched = 0;
       if (running) start();
@@ -221,7 +182,7 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
 
   // A page that withdraws consent: Mux stops now (what waits for the datalake is dropped by the gate).
   cancels.push(
-    onAnalyticsConsent((state) => {
+    context.onConsent((state) => {
       if (state === 'refused') stopMux();
     }),
   );

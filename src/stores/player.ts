@@ -8,7 +8,7 @@
  * freshly signed URL (a quiet reload of the item) before the viewer is told access was refused.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { Event, Settings, User, VodItem } from '../api/contract.js';
+import type { Event, User, VodItem } from '../api/contract.js';
 import { prerollOptionsOf, prerollsOf, type Preroll } from '../api/preroll-schemas.js';
 import type { PrerollRule } from '../lib/preroll-rules.js';
 import type { Clip } from '../api/contract.js';
@@ -31,10 +31,10 @@ import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playba
 import { choosePreroll, suppress, visitorId } from '../media/prerolls.js';
 import type { ResumeViewer } from '../media/resume.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
-import { $config, type ChannelConfig } from './config.js';
+import { $config } from './config.js';
 import { holdAnalytics } from './analytics/gate.js';
-import { videoDetails } from './analytics/video.js';
-import type { VideoDetails } from '../media/analytics.js';
+import { videoDetails, videoReporting, type VideoDetails } from './analytics/video.js';
+import type { VideoReporting } from '../media/analytics.js';
 import { $geoBlocked, $settings, $user, getClient, identified, reloadUserAccess, startSession } from './session.js';
 
 /** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
@@ -88,15 +88,8 @@ export interface PlayerStore {
    * when it chose none. That is the one choice, never a second, wherever this viewer may be shown a preroll at all.
    */
   takePreroll(early?: PrerollRule | null): Promise<Preroll | undefined>;
-  /** What video analytics report of the channel and the viewer (read at the first frame); undefined unconfigured. */
-  analytics():
-    | {
-        config: ChannelConfig;
-        settings: Settings | undefined;
-        user: User | undefined;
-        details: () => Promise<VideoDetails>;
-      }
-    | undefined;
+  /** Where video analytics report for the channel and the viewer (read at the first frame); undefined unconfigured. */
+  analytics(): VideoReporting | undefined;
   /**
    * The stage has shown its first frame, or will not without the viewer (no autoplay, an error): analytics, held
    * while the player starts so they never compete with its first frame, may run.
@@ -374,7 +367,7 @@ export function createPlayer(): PlayerStore {
       // A clip's event is a summary without teams: its payloads carry what the clip's own item says.
       const event = state.status === 'ready' ? state.event : undefined;
       const details = () => (event ? videoDetails(event) : Promise.resolve<VideoDetails>({}));
-      return config ? { config, settings: $settings.get(), user: $user.get(), details } : undefined;
+      return config ? videoReporting({ config, settings: $settings.get(), user: $user.get(), details }) : undefined;
     },
     playbackSettled: settle,
     async download() {

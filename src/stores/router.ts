@@ -123,8 +123,7 @@ export function createRouter(baseAttribute?: string, options: { guard?: Guard } 
 
   const start = fromAddress();
   // The atom must exist before the guard runs (it reads the current route): start pending, then settle.
-  // eslint-disable-next-line prefer-const
-  let $route = atom<SiteRoute>({ name: 'pending', params: {}, path: start.path, query: start.route.query });
+  const $route = atom<SiteRoute>({ name: 'pending', params: {}, path: start.path, query: start.route.query });
   $route.set(settleAddress(start.route, 'start', start.path));
 
   const onPopState = () => {

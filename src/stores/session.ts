@@ -2,11 +2,10 @@
  * The shared session: keys, user, channel settings and colours, and the start-up sequence. Every element on the
  * page reads these same stores; this module is the only thing they share.
  */
-import { atom, computed } from 'nanostores';
 import { ApiClient, type ClientHooks } from '../api/client.js';
-import { ChannelKeyFile, Settings, type ColorSettings, type Geo, type User } from '../api/contract.js';
+import { ChannelKeyFile, Settings, type User } from '../api/contract.js';
 import { ApiError, ConfigError, HttpError, isCancel, NoApiKeyError } from '../api/errors.js';
-import { ready, type Async } from '../lib/async.js';
+import { ready } from '../lib/async.js';
 import { env } from '../lib/env.js';
 import {
   STORAGE_PREFIX,
@@ -19,37 +18,14 @@ import {
 import { isString } from '../lib/storage.js';
 import { adoptEarly, forgetEarly } from '../loader/early.js';
 import { $config, type ChannelConfig } from './config.js';
+import { $user, $token, $settings, $colors, $geo, $profileError, $apiKeyError, $startup } from './session-state.js';
 import { loginEvent, startAnalytics, trackApiCall, type LoginMethod } from './analytics/port.js';
 
 /** How long the Reload button stays disabled after an api-key error. */
 export const RELOAD_COUNTDOWN_MS = 60_000;
 
-/** The signed-in user, or undefined for a guest. */
-export const $user = atom<User | undefined>(undefined);
-/** The user's bearer token (set by sign-in; kept out of URLs, events and logs). */
-export const $token = atom<string | undefined>(undefined);
-/** Channel settings once loaded. */
-export const $settings = atom<Settings | undefined>(undefined);
-/** Channel colours once loaded. */
-export const $colors = atom<ColorSettings | undefined>(undefined);
-/** Geo data, fetched when the profile cannot be had. */
-export const $geo = atom<Geo | undefined>(undefined);
-/**
- * Why the stored sign-in's profile could not be loaded (the server's trouble: unreachable, too slow, a 5xx or 429,
- * an answer that breaks the contract); undefined once it loads, after a 401 (the sign-in is gone then) and for a
- * guest. The visitor is a guest meanwhile, but their sign-in is kept: the profile says so and offers Retry.
- */
-export const $profileError = atom<ApiError | undefined>(undefined);
-/** The last global api-key error (429 or a failing global call), with the time it happened. */
-export const $apiKeyError = atom<{ at: number; error: string; url: string; status: number } | undefined>(undefined);
-
-/** Start-up progress shared by every element. */
-export type StartupState = Async<void, ApiError>;
-/** Where the start-up sequence is. */
-export const $startup = atom<StartupState>({ status: 'idle' });
-
-/** True when the visitor is geo-blocked (from the profile or the geo answer). */
-export const $geoBlocked = computed([$user, $geo], (user, geo) => Boolean(user?.is_geo_blocked || geo?.is_geo_blocked));
+/** The session's state lives in session-state.ts; every element reads it from here. */
+export * from './session-state.js';
 
 let client: ApiClient | undefined;
 let clientConfig: ChannelConfig | undefined;

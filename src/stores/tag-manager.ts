@@ -11,7 +11,7 @@ import { scriptOrigins, scriptUrl, TAG_MANAGER_ORIGIN } from '../lib/url-rules.j
 import { onAnalyticsConsent, whenAnalyticsMay } from './analytics/gate.js';
 import { analyticsAllowed, attributedPartner } from './analytics/datalake.js';
 import { $config } from './config.js';
-import { $settings } from './session.js';
+import { $settings } from './session-state.js';
 
 /** The page's gtag function: `gtag('event', name, params)`. */
 export type Gtag = (...args: unknown[]) => void;
@@ -47,7 +47,7 @@ export function tagManager(id: string, url: string | null | undefined, allowed?:
   // gtag.js reads the `arguments` objects it finds in dataLayer, not arrays: the stub must push them as is.
   if (typeof page.gtag !== 'function') {
     page.gtag = function gtag() {
-      // eslint-disable-next-line prefer-rest-params
+      // eslint-disable-next-line prefer-rest-params -- gtag.js reads `arguments` objects (see above), not arrays
       page.dataLayer!.push(arguments);
     };
   }

@@ -8,7 +8,9 @@ import { Clip, Event as ChannelEvent, Package, Subscription, User, VodItem } fro
 import { Preroll, type Preroll as PrerollType } from '../../src/api/preroll-schemas.js';
 import { decideAccess, fromClip, fromEvent, fromVod } from '../../src/stores/commerce/access.js';
 import { offersFor } from '../../src/stores/commerce/offers.js';
-import { analyticsAllowed, monitorVideo, VIEWING_EVERY_MS } from '../../src/media/analytics.js';
+import { monitorVideo, VIEWING_EVERY_MS } from '../../src/media/analytics.js';
+import { analyticsAllowed } from '../../src/stores/analytics/datalake.js';
+import { videoReporting } from '../../src/stores/analytics/video.js';
 import {
   FIRST_FRAME_MS,
   GIVE_UP_MS,
@@ -728,7 +730,7 @@ describe('video analytics', () => {
     const monitor = monitorVideo(
       video,
       { streamId: '7', streamType: 'live', title: 'Final' },
-      { config: config(true), settings, user: user(), startedAt: world.clock.now - 420 },
+      { ...videoReporting({ config: config(true), settings, user: user() }), startedAt: world.clock.now - 420 },
     );
     // Analytics wait for the browser's idle time (real time, not the fake clock).
     await waitUntil(
@@ -795,14 +797,16 @@ describe('video analytics', () => {
         video,
         { streamId: '7', streamType: 'live', title: 'Final' },
         {
-          config: config(true),
-          settings: {
-            language: 'en',
-            currency: 'USD',
-            auth: { remote_auth: false },
-            mux: { env_key: 'envkey1', beacon_domain: 'localhost:9' },
-          },
-          user: user(),
+          ...videoReporting({
+            config: config(true),
+            settings: {
+              language: 'en',
+              currency: 'USD',
+              auth: { remote_auth: false },
+              mux: { env_key: 'envkey1', beacon_domain: 'localhost:9' },
+            },
+            user: user(),
+          }),
           startedAt: world.clock.now,
         },
       );

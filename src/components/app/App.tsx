@@ -74,7 +74,7 @@ export function App(props: AppProps & ShellProps): ReactNode {
       siteLang(host, $chosenLanguage.get(), props.lang, props.dataLang, $config.get()?.lang, undefined),
       'site',
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per site: start-up, and the texts in the language likely then
   }, []);
 
   // A purchase's way back lasts while the viewer stays in the checkout (or signs in on the way).

@@ -55,7 +55,7 @@ function CheckoutBody(props: {
   const targetKey = JSON.stringify(target ?? null);
   useEffect(() => {
     store.setTarget(target);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `targetKey` is the target by value: new options naming the same target do not restart the checkout
   }, [store, targetKey]);
 
   // A paywall elsewhere on the page (or the host page) chose an offer: open it here and bring the view into sight.

@@ -232,7 +232,7 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
       if (detach) detach();
       else node.remove();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `props.store` is the view's one checkout store; a retry or a language remounts the field
   }, [attachLight, lang, attempt]);
 
   return (

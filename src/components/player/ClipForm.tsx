@@ -92,8 +92,7 @@ export function ClipForm(props: { media: MediaControls; event: Event; live: bool
     const now = media.position()?.time ?? from;
     const end = Math.min(to, Math.max(now, from + FIRST_LENGTH));
     setRange({ start: tenth(Math.max(from, end - FIRST_LENGTH)), end: tenth(end) });
-    // Once, when the source becomes known.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the source becomes known: the position moving later leaves the selection alone
   }, [known]);
 
   const thumbsUrl = event.media.find((m) => m.type === 'thumbnails')?.url;

@@ -21,7 +21,7 @@ export function Player(props: PlayerProps & ShellProps): ReactNode {
   // The item is asked for while the session still starts (the view renders once it is ready).
   useEffect(() => {
     if (options.target) prefetchPlayable(options.target);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `targetKey` is the target by value: a render with the same target asks for nothing again
   }, [targetKey]);
   // The element's media API answers for the stage its view plays on (src/media/element-api.ts).
   const container = props.container;

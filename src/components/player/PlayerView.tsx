@@ -46,7 +46,7 @@ export function PlayerView(props: {
   const targetKey = JSON.stringify(options.target ?? null);
   useEffect(() => {
     store.setTarget(options.target);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `targetKey` is the target by value: new options naming the same target do not reload the player
   }, [store, targetKey]);
 
   const state = useStore(store.$state);

@@ -119,8 +119,7 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       session.current = undefined;
       running.teardown();
     };
-    // One session per stage: the stage is keyed by the item, and a new URL goes through `update` below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one session per stage: the stage is keyed by the item; a new URL goes through `update` below
   }, [store]);
 
   // Remembers where the viewer is in an on-demand video (every few seconds, on pause, seek and leaving the page),
@@ -155,12 +154,12 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       v.removeEventListener('ended', onEnded);
       window.removeEventListener('pagehide', onStop);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one set of listeners per stage: the stage is keyed by the item, so `props.streamId` stays
   }, [store]);
 
   useEffect(() => {
     session.current?.update(source);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `source` is made anew each render: these are its values
   }, [url, live, options.prefer, options.muted]);
 
   // Autoplay, also when the attribute is added after the stage showed its Play button (a host script sets it late).

@@ -75,8 +75,7 @@ function ProfileBody(props: { options: ProfileOptions; notices: readonly Attribu
   useEffect(() => {
     const href = env().location()?.href;
     if (step.name === 'route' && href !== undefined) env().replaceUrl(withoutOneTimeParams(href, step.route));
-    // Once, on the first render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on the first render: the one-time values leave the address as soon as they are read
   }, []);
 
   // With a stored token, the profile is on its way: wait for it rather than flash the sign-in form.

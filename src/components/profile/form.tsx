@@ -27,8 +27,7 @@ export function StepHeading(props: { children: ReactNode; id?: string; level?: 2
     if (!moved.current) return;
     moved.current = false;
     ref.current?.focus();
-    // Once, when the step opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the step opens: `moved` is a ref read then
   }, []);
   const Tag = props.level === 3 ? 'h3' : 'h2';
   return (

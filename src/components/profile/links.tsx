@@ -132,8 +132,7 @@ function useOnOpen<T>(action: () => Promise<Outcome<T>>): Outcome<T> | undefined
     return () => {
       live = false;
     };
-    // Once, when the step opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the step opens: `action` is a new closure every render and must not run again
   }, []);
   return outcome;
 }
@@ -273,8 +272,7 @@ export function SocialCallback(props: {
         name: 'sign-in',
         flash: { message: outcome.failure.message ?? { key: k('social.failed') }, tone: 'alert' },
       });
-    // Once, when the outcome is in.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the outcome is in: the props' callbacks are new every render
   }, [outcome]);
   return (
     <section className="step" aria-labelledby={titleId} part="social-callback">

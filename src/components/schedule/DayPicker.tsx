@@ -42,7 +42,7 @@ export function DayPicker(props: {
   // A day chosen from outside the strip (an attribute, the site's `?day=`) brings the strip to it.
   useEffect(() => {
     if (value && (value < start || value > addDays(start, WEEK - 1))) setStart(stripStart(value, props.kind));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new value moves the strip: the viewer's own paging (`start`) is not undone
   }, [value]);
   useEffect(() => {
     if (!refocus) return;

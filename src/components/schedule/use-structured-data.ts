@@ -43,7 +43,7 @@ export function useStructuredData(
     const script = document.createElement('script');
     script.type = 'application/ld+json';
     script.dataset.channelSchedule = '';
-    if (!setScriptText(script, json)) return;
+    if (!setScriptText(script, json, env().logger)) return;
     document.head.append(script);
     return () => script.remove();
   }, [json]);

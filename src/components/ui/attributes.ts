@@ -73,8 +73,7 @@ export function useAttributes<P extends Partial<Record<string, string>>, O>(
   parse: (props: P) => Parsed<O>,
 ): Parsed<O> {
   const key = JSON.stringify(names.map((name) => props[name] ?? null));
-  // The values, not the props object: r2wc hands a new object on every render.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the values, not the props object: r2wc hands a new one on every render
   const parsed = useMemo(() => parse(props), [key]);
   const lines = parsed.notices.map((n) => noticeLine(tag, n)).join('\n');
   useEffect(() => {

@@ -13,7 +13,6 @@ export function useListViewed(listId: string, listName: string, items: readonly 
     if (!shown || sent.current === listId) return;
     sent.current = listId;
     listViewed(listId, listName, items!);
-    // Once per list id: the items of the first showing are the ones reported, later pages are not a new list.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per list id: the items of its first showing, not of its later pages
   }, [shown, listId]);
 }

@@ -77,8 +77,7 @@ export function ElementShell(props: {
   const langReady = wantedReady || shown.current !== undefined;
   const info = useMemo<ElementInfo>(
     () => ({ lang, t: translator(lang), currency: settings?.currency ?? 'USD' }),
-    // `langReady` on purpose: the language's texts arriving gives the same lang a working translator.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `langReady` on purpose: the texts arriving give the same lang a working translator
     [lang, settings?.currency, langReady],
   );
   useEffect(() => {
@@ -152,7 +151,7 @@ export function StartupError(props: { message: string; onReload: () => Promise<v
     };
     timer = env().setTimeout(tick, 1000);
     return () => env().clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `remaining` is made anew each render; the countdown restarts only with a new key error
   }, [keyError]);
 
   const seconds = Math.ceil(left / 1000);

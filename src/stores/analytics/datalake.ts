@@ -19,8 +19,8 @@ import { env } from '../../lib/env.js';
 import { partnerSlug } from '../../lib/ids.js';
 import { toJson } from '../../lib/json.js';
 import { $config, type ChannelConfig } from '../config.js';
-import { $geo, $settings, $user } from '../session.js';
-import { pageUrl } from './port.js';
+import { $geo, $settings, $user } from '../session-state.js';
+import { pageUrl } from './layer.js';
 
 /** Where a channel's analytics go: the datalake base and the channel's analytics key. */
 export interface DatalakeTarget {

@@ -27,7 +27,7 @@ import {
   type ListedItem,
   type LoginMethod,
   type PageView,
-} from './port.js';
+} from './layer.js';
 import { trackApiCall } from './tracker.js';
 
 export type { ListedItem, LoginMethod, PageView };

@@ -15,48 +15,17 @@
 import { API_TRACKER_BATCH, type ApiRequestEntry } from '../../api/contract.js';
 import { consentRecord, onConsent } from '../../lib/consent.js';
 import { env } from '../../lib/env.js';
-import { reportedPath } from '../../lib/url.js';
+import {
+  landingTracker,
+  pageUrl,
+  whenLayerAttached,
+  type AnalyticsLayer,
+  type ListedItem,
+  type LoginMethod,
+  type PageView,
+} from './layer.js';
 
-/** An item of a list shown, as `view_item_list` lists it. */
-export interface ListedItem {
-  id: string;
-  name: string;
-  category?: string | undefined;
-}
-
-/** A page shown: the site's route, or a page of standalone elements. */
-export interface PageView {
-  /** The path (a shared clip's uuid is left out). */
-  path: string;
-  /** The path of the page before, in the site. */
-  previous?: string | undefined;
-  title: string;
-  /** The site's route name. */
-  route?: string | undefined;
-  /** The tags on a page of standalone elements. */
-  elements?: string[] | undefined;
-  /** The page's address for analytics when the page was shown (default: now). */
-  location?: string | undefined;
-}
-
-/** How a viewer signed in: by email and password, by registering, or with a social provider (its name). */
-export type LoginMethod = 'email' | 'registration' | (string & {});
-
-/** What the first load asks of the analytics layer. */
-export interface AnalyticsLayer {
-  /** An element's code started on this page. */
-  elementStarted(tag: string): void;
-  /** Start-up has the channel's settings; `trk` is the landing address's tracker, read then. */
-  startAnalytics(trk?: string | null): void;
-  /** A sign-in. */
-  loginEvent(method: LoginMethod): void;
-  /** One API call made. */
-  trackApiCall(entry: ApiRequestEntry): void;
-  /** A list shown to the viewer. */
-  listViewed(listId: string, listName: string, items: readonly ListedItem[]): void;
-  /** A site's route shown, with the tracker its address carries; no view while the page refuses analytics. */
-  routeShown(trk: string | undefined, view: PageView | undefined): void;
-}
+export type { AnalyticsLayer, ListedItem, LoginMethod, PageView };
 
 /** How long after start-up a page that shows no list loads the layer anyway (then at an idle moment). */
 export const LAYER_DEFER_MS = 3_000;
@@ -74,25 +43,6 @@ let deferred = false;
 /** A list was shown (the layer's fetch is on its way). */
 let shown = false;
 
-/**
- * The page's address as analytics see it: origin and path (a shared clip's uuid left out), never the query or hash
- * (they may carry one-time values).
- */
-export function pageUrl(): string | undefined {
-  const page = env().location();
-  return page ? page.origin + reportedPath(page.pathname) : undefined;
-}
-
-/** The tracker (`trk`) in the page's address now, if any. */
-export function landingTracker(): string | null {
-  try {
-    const page = env().location();
-    return page ? new URLSearchParams(page.search).get('trk') : null;
-  } catch {
-    return null;
-  }
-}
-
 const refused = () => consentRecord().granted === false;
 
 // A refusal drops what would be reported; the start-up calls still wait (the layer then keeps quiet itself).
@@ -100,13 +50,15 @@ onConsent((granted) => {
   if (!granted) waiting = waiting.filter((entry) => entry.kind === 'start');
 });
 
-/** The layer's module attaches itself here when it is evaluated, however it was loaded. */
-export function attachAnalyticsLayer(loaded: AnalyticsLayer): void {
+/** Takes the layer (attached by its module when evaluated, or loaded here) and makes the calls that wait. */
+function take(loaded: AnalyticsLayer): void {
   layer = loaded;
   const calls = waiting;
   waiting = [];
   for (const { call } of calls) run(call);
 }
+
+whenLayerAttached(take);
 
 function run(call: (layer: AnalyticsLayer) => void): void {
   try {
@@ -130,7 +82,7 @@ function later(kind: Kind, call: (layer: AnalyticsLayer) => void): void {
 export function loadAnalyticsLayer(): void {
   if (layer || loading) return;
   loading = import('./events.js').then(
-    (loaded) => attachAnalyticsLayer(loaded.analyticsLayer),
+    (loaded) => take(loaded.analyticsLayer),
     () => {
       // A network fault: the calls keep waiting for the next try.
       loading = undefined;

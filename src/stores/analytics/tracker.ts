@@ -17,7 +17,7 @@ import {
   viewerFields,
 } from './datalake.js';
 import { analyticsConsent, whenAnalyticsMay } from './gate.js';
-import { $settings } from '../session.js';
+import { $settings } from '../session-state.js';
 
 let waiting: ApiRequestEntry[] = [];
 let timer: unknown;

@@ -38,7 +38,7 @@ export default function BuyPage(): ReactNode {
   const { route } = useSite();
   const target = buyTarget(route);
   const key = JSON.stringify(target ?? null);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` is the target by value: a new route naming the same target keeps the checkout going
   const options = useMemo(() => ({ target }), [key]);
   return (
     <>

@@ -45,7 +45,7 @@ export default function EventsPage(): ReactNode {
       // `division` (a query name of the contract) is a school property.
       properties: q.division ? { division: q.division } : undefined,
     }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` is kind, query and watchUrl by value: a new query object with the same values is the same list
     [key],
   );
   return (

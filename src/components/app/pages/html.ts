@@ -10,6 +10,7 @@
  */
 import DOMPurify, { type Config, type DOMPurify as Purifier } from 'dompurify';
 import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { env } from '../../../lib/env.js';
 import { setSanitizedHtml, textOf, trustedTypesPolicy } from '../../../lib/trusted-types.js';
 
 /** What sanitizing needs from the site. */
@@ -124,7 +125,7 @@ function escapeText(text: string): string {
 export function useSanitizedHtml<E extends Element>(html: string): RefObject<E> {
   const ref = useRef<E>(null);
   useLayoutEffect(() => {
-    if (ref.current) setSanitizedHtml(ref.current, html);
+    if (ref.current) setSanitizedHtml(ref.current, html, env().logger);
   }, [html]);
   return ref;
 }
