@@ -11,23 +11,21 @@ const EARLY = Symbol.for('channel-elements.early');
 const SENDING = Symbol.for('channel-elements.early-sending');
 type Early = Map<string, Promise<Response>>;
 
-const globals = () => globalThis as unknown as Record<symbol, unknown>;
-
 /** The key of one request: the client takes an answer only for the identical request (method, URL and body). */
 export const requestKey = (method: string, url: string, body: string | undefined) => `${method} ${url} ${body ?? ''}`;
 
 /** The loader's answers, made on first use. */
 export function earlyMap(): Early {
-  const w = globals() as Record<symbol, Early | undefined>;
+  const w = globalThis as unknown as Record<symbol, Early | undefined>;
   return (w[EARLY] ??= new Map());
 }
 
 /** The loader still has requests to send until `sent` settles: the client waits for them rather than send copies. */
 export function sendingUntil(sent: Promise<void>): Promise<void> {
   const settled = sent.then(() => {
-    delete globals()[SENDING];
+    delete (globalThis as unknown as Record<symbol, unknown>)[SENDING];
   });
-  globals()[SENDING] = settled;
+  (globalThis as unknown as Record<symbol, unknown>)[SENDING] = settled;
   return settled;
 }
 
@@ -39,7 +37,7 @@ export function adoptEarly(
   url: string,
   init: { method?: string; body?: unknown },
 ): Promise<Response | undefined> | undefined {
-  const w = globals();
+  const w = globalThis as unknown as Record<symbol, unknown>;
   const map = w[EARLY] as Early | undefined;
   if (!map) return undefined;
   const key = requestKey(init.method ?? 'GET', url, typeof init.body === 'string' ? init.body : undefined);
@@ -61,7 +59,7 @@ export function adoptEarly(
  * later first attempt (a Reload's too) its full 30 s.
  */
 export function forgetEarly(): void {
-  const w = globals();
+  const w = globalThis as unknown as Record<symbol, unknown>;
   delete w[EARLY];
   delete w[SENDING];
 }

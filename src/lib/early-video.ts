@@ -58,19 +58,17 @@ export function stopVideo(video: HTMLVideoElement): void {
 }
 
 /**
- * The owner's one way out: stops the early video and drops its label. One nobody adopted is also removed, and the
- * player's light DOM shows again where its code never came (the loader's message); one a stage adopted stays where
- * the stage put it. Idempotent.
+ * The owner's one way out: stops the early video (its label goes when it empties: the loader listens). One nobody
+ * adopted is also removed, and the player's light DOM shows again where its code never came (the loader's message);
+ * one a stage adopted stays where the stage put it. Idempotent: released again, it is out of the root.
  */
 export function releaseEarlyVideo(early: EarlyVideo): void {
-  const adopted = early.video.parentNode !== early.root;
+  const { video, root } = early;
   early.taken = true;
-  stopVideo(early.video);
-  early.label?.remove();
-  if (adopted) return;
-  early.video.remove();
-  if (!customElements.get(early.root.host.localName) && !early.root.querySelector('slot'))
-    early.root.appendChild(document.createElement('slot'));
+  stopVideo(video);
+  if (video.parentNode !== root) return;
+  video.remove();
+  if (!customElements.get(root.host.localName)) root.appendChild(document.createElement('slot'));
 }
 
 /** Hands the video to the stage that puts it in place: from then on that stage releases it when it goes. */
