@@ -138,6 +138,17 @@ const event = (patch: Record<string, unknown>) => ({
   ...patch,
 });
 
+/** A free event with both its streams, live or finished. */
+const freeEvent = (status: string) =>
+  event({
+    type: 'free',
+    stream_status: status,
+    media: [
+      { type: 'live', url: LIVE },
+      { type: 'vod', url: VOD },
+    ],
+  });
+
 /** Compares both sides on each case; returns how many started something. */
 function agree(cases: Case[]): number {
   let started = 0;
@@ -234,14 +245,7 @@ describe('the early video’s decision and the player’s agree', () => {
       mse: [true, false],
       status: ['live', 'finished'],
     }).map(({ tag, mse, status }): Case => ({
-      event: event({
-        type: 'free',
-        stream_status: status,
-        media: [
-          { type: 'live', url: LIVE },
-          { type: 'vod', url: VOD },
-        ],
-      }),
+      event: freeEvent(status),
       tag,
       mse,
     }));
@@ -259,14 +263,7 @@ describe('the early video’s decision and the player’s agree', () => {
       { '7': [0, 1] },
     ];
     const cases = product({ positions, status: ['live', 'finished'] }).map(({ positions, status }): Case => ({
-      event: event({
-        type: 'free',
-        stream_status: status,
-        media: [
-          { type: 'live', url: LIVE },
-          { type: 'vod', url: VOD },
-        ],
-      }),
+      event: freeEvent(status),
       positions,
       mse: false,
     }));

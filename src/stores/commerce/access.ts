@@ -9,15 +9,8 @@ import { safeUrl } from '../../lib/url.js';
 
 /** What a player can play, normalised from an event, a library item or a clip (what the access rules read, and more). */
 export interface Playable extends AccessItem {
-  kind: 'event' | 'vod' | 'clip';
   id: number;
   title: string;
-  type: string;
-  hasAccess: boolean;
-  status: 'live' | 'upcoming' | 'finished';
-  startsAt?: number | undefined;
-  hasRecording: boolean;
-  geoBlocked: boolean;
   poster?: string | undefined;
   media: EventMedia[];
   categoryId?: number | null | undefined;
@@ -25,13 +18,10 @@ export interface Playable extends AccessItem {
   participantIds: number[];
   singlePackageId?: number | null | undefined;
   price?: number | null | undefined;
-  /** A clip's display state and, while it is being made, its progress (0 to 100). */
-  clipStatus?: ClipStatus | undefined;
-  progress?: number | undefined;
 }
 
 /** What a viewer is shown of a clip: being made (queued or processing), done (the spec's ready) or failed. */
-export type ClipStatus = 'pending' | 'done' | 'failed';
+export type ClipStatus = NonNullable<AccessItem['clipStatus']>;
 
 /** A clip's display state; `ready` is `done` (some back ends say so), anything unknown is still being made. */
 export function clipStatus(clip: Pick<Clip, 'status'>): ClipStatus {
