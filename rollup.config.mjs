@@ -72,9 +72,10 @@ function manualChunks(id) {
   // (The checkout's, the account's, the library's and the clips' stores and their folders, the schedule's store, the
   // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes; what only
   // the player, the profile or the checkout reach: the access and offer rules, the video analytics' details, the
-  // preroll rules and schemas, and the media events. A schedule-only page loads none of these.)
+  // preroll rules and schemas, the start rules and the early video's handover, and the media events. A schedule-only
+  // page loads none of these.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]preroll-schemas\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|media-events)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]preroll-schemas\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
       id,
     )
   )

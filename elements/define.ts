@@ -4,12 +4,10 @@
  * - a removed attribute resets its prop instead of keeping the old value;
  * - properties set on the element before its class was defined (the tag was upgraded late, after our chunk
  *   loaded) are re-applied through the real setters;
- * - a shadow root the loader attached first (a player's early video) is the one the element renders into;
  * and registers it at most once, so loading the script twice is harmless.
  */
 import r2wc from '@r2wc/react-to-web-component';
 import type { ComponentType } from 'react';
-import { EARLY_LABEL_ATTR, EARLY_ROOT, EARLY_VIDEO_ATTR } from '../src/loader/early-protocol.js';
 
 const PROPS = Symbol.for('r2wc.props');
 const RENDER = Symbol.for('r2wc.render');
@@ -43,26 +41,6 @@ export function makeElement(component: ComponentType<never>, props: readonly str
           (this as unknown as Record<string, unknown>)[prop] = value;
         }
       }
-    }
-
-    /**
-     * The loader may have given the element a shadow root already, with a video playing in it (its early video,
-     * src/loader/early-video.ts): the element renders into that root, where the stage adopts the video. The early
-     * preroll's "Ad" label stays until the stage shows its own; anything else the loader left there goes.
-     */
-    override attachShadow(init: ShadowRootInit): ShadowRoot {
-      const root = this.shadowRoot as (ShadowRoot & Record<symbol, boolean>) | null;
-      // Only the loader's root, once: any other call meets the platform's own rule (one root per element).
-      if (!root?.[EARLY_ROOT]) return super.attachShadow(init);
-      delete root[EARLY_ROOT];
-      for (const node of [...root.childNodes]) {
-        const kept =
-          node instanceof Element &&
-          (node.hasAttribute(EARLY_LABEL_ATTR) ||
-            (node instanceof HTMLVideoElement && node.hasAttribute(EARLY_VIDEO_ATTR)));
-        if (!kept) node.remove();
-      }
-      return root;
     }
 
     attributeChangedCallback(name: string, old: string | null, value: string | null): void {

@@ -9,43 +9,29 @@
  * stage then adopts that `<video>`, playing (VideoStage, through the element's media host): the frame on screen
  * stays and the stream is not loaded twice.
  *
- * It starts only where nothing the player would decide can differ, and otherwise does nothing:
- * - the tag asks for it: `autoplay` and `muted`, an `event-id`, no engine other than the browser's own asked for;
- * - a guest (no stored sign-in: a viewer's passes, capabilities and resume positions are the profile's);
- * - the browser plays HLS itself, and the player would use it (on demand; live only without Media Source
- *   Extensions, as `playsNatively` decides);
- * - the event plays for a guest now: free, or `has_access`; live or finished with a recording; not geo-blocked,
- *   nor is the guest (geo); a stream URL of the right kind (http or https);
- * - no resume position is stored; the preroll list, if prerolls are on, is well formed.
+ * It starts only where the player would start the same stream at once, by the player's own rules: one decision,
+ * src/lib/start-rules.ts `guestStart` (access as `decideAccess` decides it, the engine, the resume position, the
+ * preroll), fed here from the raw start-up answers read as the contract reads them (`eventFromAnswer`,
+ * `prerollsFromAnswer`). Besides, it starts only for a guest (no stored sign-in: a viewer's passes, capabilities and
+ * resume positions are the profile's), in a browser that plays HLS itself (src/loader/early.ts `mayStartEarly`),
+ * with answers that came within the decision window, and stream and preroll URLs of the right kind (http or https).
  *
- * A preroll is chosen here by the player's own rules (src/lib/preroll-rules.ts: the event's kind, category and
- * location, `for_live` / `for_vod`, the weights, this visitor's suppressions) and played first; the video carries the
- * choice (early-protocol.ts `earlyChoiceOf`), and the player adopts it as its one preroll for this view: it counts
- * it as seen and goes on to the event's stream, never choosing another. With no preroll to show (none fits, all are
+ * A preroll chosen so is played first; the player adopts the choice as its one preroll for this view: it counts it as
+ * seen and goes on to the event's stream, never choosing another. With no preroll to show (none fits, all are
  * suppressed, prerolls off), the event's stream plays early.
  *
+ * What the loader started is handed over as one object (src/lib/early-video.ts), which is also its one owner.
  * A module of its own, fetched (verified, like every chunk) only when an autoplaying muted player is on the page
- * (early-protocol.ts tells); the loader keeps the copies of the answers it reads. Dependency-free. Any failure here
- * leaves the player to start as it always does.
+ * (early.ts `mayStartEarly` tells); the loader keeps the copies of the answers it reads. Dependency-free. Any failure
+ * here leaves the player to start as it always does.
  */
 import { AD_TEXTS } from '../i18n/ad-label.js';
 import { resumeStorageKey } from '../lib/api-paths.js';
+import { EARLY_CSS, EARLY_DECISION_MS, setEarlyVideo, type EarlyChoice, type EarlyVideo } from '../lib/early-video.js';
 import { elementLang, toLang, type Lang } from '../lib/lang.js';
-import { pickPreroll, suppressionKey, VISITOR_KEY, type PrerollRule } from '../lib/preroll-rules.js';
-import { storedValue } from './early.js';
-import {
-  EARLY_CHOICE,
-  EARLY_DECISION_MS,
-  type EarlyChoice,
-  EARLY_AT_ATTR,
-  EARLY_FRAME_ATTR,
-  EARLY_LABEL_ATTR,
-  EARLY_ROOT,
-  EARLY_VIDEO_ATTR,
-  preferredEngine,
-  type EarlyData,
-} from './early-protocol.js';
-import { EARLY_CSS } from './early-stage.js';
+import { suppressionKey, VISITOR_KEY, type PrerollRule } from '../lib/preroll-rules.js';
+import { guestStart, type StartEvent } from '../lib/start-rules.js';
+import { preferredEngine, storedValue, type EarlyData } from './early.js';
 
 export { EARLY_DECISION_MS };
 /** The chunks are fetched anyway when the early video has shown no frame this long after it was set (ms). */
@@ -62,7 +48,7 @@ const attr = (el: Element, name: string) => {
 /**
  * Starts an early video in each of `players` for which the tag asks (autoplaying and muted, not rendered yet, not
  * asking for hls.js) and the start-up answers (`data`) say so, within EARLY_DECISION_MS of `since` (ms since the
- * epoch: when the loader met the player). The loader has checked the rest (early-protocol.ts `mayStartEarly`).
+ * epoch: when the loader met the player). The loader has checked the rest (early.ts `mayStartEarly`).
  * `pageLang` is the script's `data-lang`: with the channel's language it names the preroll's label as the player
  * would.
  * Resolves once the tag's chunks may be fetched: at the early videos' first frames, or at once when there is none to
@@ -80,22 +66,12 @@ export function startEarlyVideos(
   const players = found.filter(
     (p) => attr(p, 'autoplay') && attr(p, 'muted') && !p.shadowRoot && preferredEngine(p) !== 'mse',
   );
-  const mse = 'MediaSource' in window || 'ManagedMediaSource' in window;
-  const resumed = storedValue(resumeStorageKey(channelKey))?.v;
-  // The prerolls a guest could be shown, from the settings: none when they are off or there are none; null when the
-  // list is malformed (the player reads it otherwise: nothing starts early).
-  const prerolls = data('settings').then((answer) => {
-    const settings = answer as { prerolls?: unknown; preroll_options?: { enabled?: unknown } } | undefined;
-    const flags = settings?.preroll_options;
-    // Off as the player reads it (preroll-schemas.ts `prerollOptionsOf`): given, and not true, 1, '1' or 'true'.
-    if (flags && typeof flags === 'object' && flags.enabled != null && !truthy(flags.enabled)) return [];
-    // None given (absent or null) is none, as for the player; a list it cannot read starts nothing early.
-    return settings?.prerolls == null ? [] : prerollsFromAnswer(settings.prerolls);
-  });
-  const visitor = storedValue(VISITOR_KEY)?.v;
-  const open = data('geo').then(
-    (geo) => !!geo && typeof geo === 'object' && !truthy((geo as { is_geo_blocked?: unknown }).is_geo_blocked),
-  );
+  const stored: Stored = {
+    positions: storedValue(resumeStorageKey(channelKey))?.v,
+    visitor: storedValue(VISITOR_KEY)?.v,
+  };
+  const prerolls = data('settings').then(prerollsOfSettings);
+  const blocked = data('geo').then(geoBlockedOf);
   // Answers that take longer than this leave the player to start as usual: its code is not held for them.
   let late = false;
   const deadline = new Promise<undefined>((resolve) =>
@@ -110,26 +86,21 @@ export function startEarlyVideos(
   return Promise.all(
     players.map((player) => {
       const id = player.getAttribute('event-id')!.trim();
-      // Resume positions are kept under the event's id as the API spells it (no leading zeros).
-      if (resumed && typeof resumed === 'object' && String(Number(id)) in resumed) return undefined;
       const decision = new Promise<(EarlyChoice & { lang: Lang }) | undefined>((resolve) => {
         // The first answer that rules it out decides at once: the player's code is not held for the others.
         const unless = (ok: boolean) => ok || resolve(undefined);
         void prerolls.then((list) => unless(list !== null));
-        void open.then(unless);
-        const mseLive = mse && preferredEngine(player) !== 'native';
-        void data(`event:${id}`).then((event) => unless(playableUrl(event, mseLive) !== undefined));
-        void Promise.all([data(`event:${id}`), prerolls, open, data('settings')]).then(
-          ([event, list, unblocked, settings]) => {
-            const url = unblocked && list ? playableUrl(event, mseLive) : undefined;
-            if (!url) return resolve(undefined);
-            const preroll = earlyPreroll(list!, event as Record<string, unknown>, visitor);
-            // A preroll the browser could not be given as it is: the player's own start decides.
-            if (preroll && !isHttp(preroll.url)) return resolve(undefined);
+        void blocked.then((geoBlocked) => unless(geoBlocked === false));
+        void data(`event:${id}`).then((event) =>
+          unless(!!earlyDecision(player, event, [], false, stored, undefined, 0)),
+        );
+        void Promise.all([data(`event:${id}`), prerolls, blocked, data('settings')]).then(
+          ([event, list, geoBlocked, settings]) => {
+            const choice = list && geoBlocked === false && earlyDecision(player, event, list, false, stored);
+            if (!choice) return resolve(undefined);
             const channelLang = (settings as { language?: unknown } | undefined)?.language;
             resolve({
-              stream: url,
-              preroll,
+              ...choice,
               lang: elementLang(
                 player,
                 player.getAttribute('lang'),
@@ -153,6 +124,69 @@ export function startEarlyVideos(
   );
 }
 
+/** What the early video reads of the guest's storage: their resume positions and visitor id, as stored. */
+export interface Stored {
+  positions: unknown;
+  visitor: unknown;
+}
+
+/**
+ * The loader's decision for `player` over the raw answers (`event`; `prerolls`, the list a guest may be shown, as
+ * `prerollsOfSettings` reads it; the geo answer's block), by the player's own rules (src/lib/start-rules.ts
+ * `guestStart`): what it plays, or undefined. `mse`: the browser has Media Source Extensions (hls.js would play a
+ * live stream). Exported for the agreement test.
+ */
+export function earlyDecision(
+  player: Element,
+  event: unknown,
+  prerolls: PrerollRule[],
+  geoBlocked: boolean,
+  stored: Stored,
+  mse: boolean = 'MediaSource' in window || 'ManagedMediaSource' in window,
+  random = Math.random(),
+): EarlyChoice | undefined {
+  const read = eventFromAnswer(event);
+  if (!read) return undefined;
+  const { visitor } = stored;
+  const choice = guestStart({
+    autoplay: attr(player, 'autoplay'),
+    muted: attr(player, 'muted'),
+    prefer: preferredEngine(player),
+    // The loader fetched this module only where the browser plays HLS itself (early.ts `mayStartEarly`).
+    nativeHls: true,
+    mse,
+    event: read,
+    geoBlocked,
+    positions: stored.positions,
+    prerolls,
+    // The player keys a guest's suppressions by their stored visitor id (one without an id yet has seen nothing)
+    // and the event's id as it parsed it.
+    suppressed: (id) =>
+      typeof visitor === 'string' &&
+      visitor !== '' &&
+      storedValue(suppressionKey(`visitor-${visitor}`, String(read.id), id))?.v === true,
+    random,
+  });
+  // A stream or an advert the browser could not be given as it is: the player's own start decides.
+  return choice && isHttp(choice.stream) && (!choice.preroll || isHttp(choice.preroll.url)) ? choice : undefined;
+}
+
+/**
+ * The prerolls a guest could be shown, from the settings' answer: none when they are off (`preroll_options.enabled`
+ * given and not true, 1, '1' or 'true', as preroll-schemas.ts `prerollOptionsOf` reads it) or there are none (absent
+ * or null); null when the list is malformed (the player reads it otherwise: nothing starts early).
+ */
+export function prerollsOfSettings(answer: unknown): PrerollRule[] | null {
+  const settings = answer as { prerolls?: unknown; preroll_options?: { enabled?: unknown } } | undefined;
+  const flags = settings?.preroll_options;
+  if (flags && typeof flags === 'object' && flags.enabled != null && !truthy(flags.enabled)) return [];
+  return settings?.prerolls == null ? [] : prerollsFromAnswer(settings.prerolls);
+}
+
+/** Whether the geo answer blocks the guest's region; undefined without one (the player waits for it). */
+const geoBlockedOf = (geo: unknown): boolean | undefined =>
+  geo && typeof geo === 'object' ? truthy((geo as { is_geo_blocked?: unknown }).is_geo_blocked) : undefined;
+
 /** An http(s) URL. */
 const isHttp = (url: string) => {
   try {
@@ -165,14 +199,54 @@ const isHttp = (url: string) => {
 /** An id as the contract reads one: a number, or a string of digits. */
 const idOf = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
-/** A flag as the contract reads one (absent: false); undefined when it is not one. */
-const flagOf = (v: unknown): boolean | undefined =>
-  v === undefined ? false : ['boolean', 'number', 'string'].includes(typeof v) ? truthy(v) : undefined;
+/** A flag as the contract reads one (absent: `absent`); undefined when it is not one. */
+const flagOf = (v: unknown, absent = false): boolean | undefined =>
+  v === undefined ? absent : ['boolean', 'number', 'string'].includes(typeof v) ? truthy(v) : undefined;
+/** An optional, nullable id as the contract reads one (absent and null stay so). */
+const maybeIdOf = (v: unknown): number | null | undefined => (v == null ? (v as null | undefined) : must(idOf(v)));
 const MALFORMED = new Error('malformed');
 const must = <T>(v: T | undefined): T => {
   if (v === undefined) throw MALFORMED;
   return v;
 };
+
+/**
+ * An event answer as the player reads it (the contract's `Event`, then `fromEvent`): what the start rules need, or
+ * null when the fields they read would not parse (the player shows an error). Exported for the agreement test.
+ */
+export function eventFromAnswer(raw: unknown): StartEvent | null {
+  if (!raw || typeof raw !== 'object') return null;
+  const e = raw as Record<string, unknown>;
+  try {
+    const status = e.stream_status;
+    if (status !== 'live' && status !== 'upcoming' && status !== 'finished') throw MALFORMED;
+    // The contract's default is for a missing type only (null is malformed).
+    const type = e.type === undefined ? 'free' : e.type;
+    const media = e.media === undefined ? [] : e.media;
+    if (typeof type !== 'string' || typeof e.name !== 'string' || typeof e.event_utc_ts !== 'number') throw MALFORMED;
+    if (!Array.isArray(media)) throw MALFORMED;
+    return {
+      kind: 'event',
+      id: must(idOf(e.id)),
+      type,
+      hasAccess: must(flagOf(e.has_access)),
+      status,
+      startsAt: e.event_utc_ts,
+      hasRecording: must(flagOf(e.has_recording, true)),
+      geoBlocked: must(flagOf(e.is_geo_blocked)),
+      // Every media entry must be well formed (the player rejects the whole event otherwise).
+      media: media.map((m: unknown) => {
+        const { type, url } = (m ?? {}) as { type?: unknown; url?: unknown };
+        if (typeof type !== 'string' || typeof url !== 'string') throw MALFORMED;
+        return { type, url };
+      }),
+      categoryId: maybeIdOf(e.event_category_id),
+      locationId: maybeIdOf(e.location_id),
+    };
+  } catch {
+    return null;
+  }
+}
 
 /**
  * A preroll list as the contract's `PrerollList` reads it (numbers for ids, flags as booleans, the defaults), or
@@ -197,8 +271,7 @@ export function prerollsFromAnswer(raw: unknown): PrerollRule[] | null {
         for_live: must(flagOf(p.for_live)),
       };
       // Absent stays absent, as the contract leaves it.
-      if ('location_id' in p)
-        preroll.location_id = p.location_id == null ? (p.location_id as null | undefined) : must(idOf(p.location_id));
+      if ('location_id' in p) preroll.location_id = maybeIdOf(p.location_id);
       return preroll;
     });
   } catch {
@@ -207,64 +280,12 @@ export function prerollsFromAnswer(raw: unknown): PrerollRule[] | null {
 }
 
 /**
- * The preroll the player would choose for a guest (`visitor`: their stored visitor id, if any) before this event (a
- * raw answer), by the shared rules, or undefined for none.
- */
-export function earlyPreroll(
-  prerolls: PrerollRule[],
-  event: Record<string, unknown>,
-  visitor: unknown,
-  random = Math.random(),
-): PrerollRule | undefined {
-  if (!prerolls.length) return undefined;
-  // The player keys suppressions by the event's id as it parsed it (a number), and the visitor's stored id.
-  const eventId = String(idOf(event.id));
-  const viewer = `visitor-${String(visitor)}`;
-  const target = {
-    eventId,
-    live: event.stream_status === 'live',
-    locationId: event.location_id == null ? (event.location_id as null | undefined) : idOf(event.location_id),
-    categoryId:
-      event.event_category_id == null ? (event.event_category_id as null | undefined) : idOf(event.event_category_id),
-  };
-  // A guest without a visitor id yet has seen nothing: no suppression is stored under one.
-  const suppressed = (id: number) =>
-    typeof visitor === 'string' && visitor !== '' && storedValue(suppressionKey(viewer, eventId, id))?.v === true;
-  return pickPreroll(prerolls, target, false, suppressed, random);
-}
-
-/**
- * The stream a guest would be shown at once for this event answer, if any (see the module's rules); `mse`: a live
- * stream would play through hls.js.
- */
-function playableUrl(event: unknown, mse: boolean): string | undefined {
-  if (!event || typeof event !== 'object') return undefined;
-  const e = event as Record<string, unknown>;
-  const live = e.stream_status === 'live';
-  if (!live && !(e.stream_status === 'finished' && (e.has_recording === undefined || truthy(e.has_recording))))
-    return undefined;
-  if (live && mse) return undefined;
-  if (truthy(e.is_geo_blocked)) return undefined;
-  // The contract's default is for a missing type only (null is malformed: the player shows an error).
-  const type = e.type === undefined ? 'free' : e.type;
-  if (type !== 'free' && (type === 'register' || !truthy(e.has_access))) return undefined;
-  const media = Array.isArray(e.media) ? (e.media as { type?: unknown; url?: unknown }[]) : [];
-  // Every media entry must be well formed (the player rejects the whole event otherwise).
-  if (!media.every((m) => m && typeof m === 'object' && typeof m.type === 'string' && typeof m.url === 'string'))
-    return undefined;
-  const url = media.find((m) => m.type === (live ? 'live' : 'vod'))?.url;
-  return typeof url === 'string' && isHttp(url) ? url : undefined;
-}
-
-/**
  * Plays the choice (its preroll, else the event's stream) in a muted `<video>` in a new shadow root of `player`, a
- * preroll with the player's "Ad" label in `lang` over it (the player takes its place when it adopts the video);
- * resolves at its first frame, at an error, or after EARLY_FRAME_WAIT_MS, whichever comes first.
+ * preroll with the player's "Ad" label in `lang` over it, and hands it over (src/lib/early-video.ts); resolves at its
+ * first frame, at an error, or after EARLY_FRAME_WAIT_MS, whichever comes first.
  */
 function play(player: Element, { lang, ...choice }: EarlyChoice & { lang: Lang }): Promise<void> {
-  const url = choice.preroll ? choice.preroll.url : choice.stream;
   const root = player.attachShadow({ mode: 'open' });
-  (root as unknown as Record<symbol, boolean>)[EARLY_ROOT] = true;
   if ('adoptedStyleSheets' in root && typeof CSSStyleSheet === 'function') {
     try {
       const sheet = new CSSStyleSheet();
@@ -275,27 +296,34 @@ function play(player: Element, { lang, ...choice }: EarlyChoice & { lang: Lang }
     }
   }
   const video = document.createElement('video');
-  video.setAttribute(EARLY_VIDEO_ATTR, '');
   video.setAttribute('part', 'video');
   video.muted = video.defaultMuted = video.playsInline = true;
   video.crossOrigin = 'anonymous';
   video.preload = 'auto';
-  video.src = url;
-  video.setAttribute(EARLY_AT_ATTR, String(Date.now()));
-  // The loader's choice (a preroll, or none): the player adopts it as its own.
-  (video as unknown as Record<symbol, EarlyChoice>)[EARLY_CHOICE] = choice;
+  video.src = choice.preroll ? choice.preroll.url : choice.stream;
+  let label: HTMLElement | undefined;
   if (choice.preroll) {
-    const label = document.createElement('div');
-    label.setAttribute(EARLY_LABEL_ATTR, '');
+    label = document.createElement('div');
     label.setAttribute('part', 'ad-label');
     label.setAttribute('role', 'status');
     label.setAttribute('aria-label', AD_TEXTS[lang].adLabel);
     label.textContent = AD_TEXTS[lang].ad;
     root.appendChild(label);
     // Gone when the advert ends or fails, or when the video is stopped (a stop empties it).
-    for (const type of ['ended', 'error', 'emptied']) video.addEventListener(type, () => label.remove());
+    for (const type of ['ended', 'error', 'emptied']) video.addEventListener(type, () => label!.remove());
   }
   root.appendChild(video);
+  const early: EarlyVideo = {
+    ...choice,
+    video,
+    root,
+    label,
+    startedAt: Date.now(),
+    framedAt: undefined,
+    taken: false,
+    rooted: false,
+  };
+  setEarlyVideo(player, early);
   void video.play().catch(() => undefined);
   return new Promise<void>((resolve) => {
     const done = () => {
@@ -306,7 +334,7 @@ function play(player: Element, { lang, ...choice }: EarlyChoice & { lang: Lang }
     };
     // A frame is decoded; the next one the browser paints shows it.
     const shown = () => {
-      video.setAttribute(EARLY_FRAME_ATTR, String(Date.now()));
+      early.framedAt = Date.now();
       done();
     };
     const framed = () => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(shown) : shown());

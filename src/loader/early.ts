@@ -8,8 +8,10 @@
  * stores, logs and retries as it does with its own. An answer nobody adopts is simply dropped with the page.
  * The client and the loader both wait on the same answers (the channel key, the api key), so the client may
  * reach a request before the loader has sent it: while the loader still has requests to send, the client waits
- * for them rather than sending a second copy. The client does not import this module: the session hands it
- * `adoptEarly` as the client's `earlyAnswer` hook.
+ * for them rather than sending a second copy. Where the answers are kept and how the client takes one is the
+ * handover in src/lib/early-requests.ts, which the session hands the client; nothing outside the loader imports this.
+ * Also what the loader reads of those answers for an early video (early-video.ts), and its cheap checks of whether
+ * one may start at all.
  * Part of the tiny loader: it imports nothing but dependency-free modules (the storage format's reader, and the
  * paths and storage keys the session uses too, so that the requests here are the ones the client makes).
  */
@@ -28,57 +30,12 @@ import {
   channelKeyStorageKey,
   tokenStorageKey,
 } from '../lib/api-paths.js';
+import { earlyMap, requestKey, sendingUntil } from '../lib/early-requests.js';
 import { entryValue } from '../lib/storage.js';
 
 // The wire names written as literals (smaller than computed keys) but checked against the shared constants.
 type WithChannelKey<T> = Record<typeof CHANNEL_KEY_PARAM, T>;
 type WithApiKey<T> = Record<typeof API_KEY_PARAM, T>;
-
-const EARLY = Symbol.for('channel-elements.early');
-const SENDING = Symbol.for('channel-elements.early-sending');
-type Early = Map<string, Promise<Response>>;
-
-const requestKey = (method: string, url: string, body: string | undefined) => `${method} ${url} ${body ?? ''}`;
-
-function earlyMap(): Early {
-  const w = globalThis as unknown as Record<symbol, Early | undefined>;
-  return (w[EARLY] ??= new Map());
-}
-
-/**
- * The loader's answer to exactly this request, if it sent one or is about to; each answer is taken once.
- * Undefined (at once when the loader sent nothing) means the caller sends the request itself.
- */
-export function adoptEarly(
-  url: string,
-  init: { method?: string; body?: unknown },
-): Promise<Response | undefined> | undefined {
-  const w = globalThis as unknown as Record<symbol, unknown>;
-  const map = w[EARLY] as Early | undefined;
-  if (!map) return undefined;
-  const key = requestKey(init.method ?? 'GET', url, typeof init.body === 'string' ? init.body : undefined);
-  const take = () => {
-    const answer = map.get(key);
-    map.delete(key);
-    return answer;
-  };
-  const answer = take();
-  if (answer) return answer;
-  const sending = w[SENDING] as Promise<void> | undefined;
-  return sending ? sending.then(take) : undefined;
-}
-
-/**
- * Stops waiting for the loader: its answers not yet taken are dropped and what it has still to send is not
- * waited for. The client calls this when an answer it took from the loader never came or broke off (a timeout, a
- * network fault): what the loader would send next hangs on that same answer, so waiting for it would cost every
- * later first attempt (a Reload's too) its full 30 s.
- */
-export function forgetEarly(): void {
-  const w = globalThis as unknown as Record<symbol, unknown>;
-  delete w[EARLY];
-  delete w[SENDING];
-}
 
 /** A stored value that has not expired (wrapped: a stored null is a value), read as the session's storage reads it. */
 export function storedValue(name: string): { v: unknown } | undefined {
@@ -168,9 +125,52 @@ export function sendEarly(
     })
     .catch(() => undefined);
   // Settled once every request above has been sent (or could not be): see adoptEarly.
-  const sent = sending.then(() => {
-    delete (globalThis as unknown as Record<symbol, unknown>)[SENDING];
-  });
-  (globalThis as unknown as Record<symbol, unknown>)[SENDING] = sent;
-  return sent;
+  return sendingUntil(sending);
+}
+
+/** The engine a player asks for (`prefer-playback`), read as the player reads it: "native", "mse" or none. */
+export const preferredEngine = (player: Element): 'native' | 'mse' | undefined => {
+  const v = player.getAttribute('prefer-playback')?.trim().toLowerCase();
+  return v === 'native' || v === 'mse' ? v : undefined;
+};
+
+/**
+ * Whether an early video could start on this page for `channelKey`, by what is cheap to tell: a player with
+ * `autoplay` and `muted`, a guest (a signed-in viewer's passes, capabilities and resume positions are the
+ * profile's), a browser that plays HLS itself. The loader fetches the early video's module only then; the module
+ * reads the attributes as the player does.
+ */
+export function mayStartEarly(channelKey: string, players: Element[]): boolean {
+  return (
+    storedValue(tokenStorageKey(channelKey)) === undefined &&
+    document.createElement('video').canPlayType('application/vnd.apple.mpegurl') !== '' &&
+    players.some((p) => p.hasAttribute('autoplay') && p.hasAttribute('muted'))
+  );
+}
+
+/** Reads a start-up answer the early video needs: its `data`, or undefined (never asked, failed, not JSON). */
+export type EarlyData = (name: EarlyAnswer) => Promise<unknown>;
+
+/**
+ * Collects the answers of `sendEarly` (pass `watch` as its `watch`): a copy of each, made the moment its request
+ * goes out (the client takes the original). `data(name)` answers once every request has gone out when `name` is not
+ * in yet (`sending` settles then).
+ */
+export function earlyAnswers(sending: () => Promise<void>): {
+  watch(name: EarlyAnswer, answer: Promise<Response>): void;
+  data: EarlyData;
+} {
+  const answers = new Map<EarlyAnswer, Promise<unknown>>();
+  return {
+    watch(name, answer) {
+      answers.set(
+        name,
+        answer
+          .then((r) => (r.ok ? r.clone().json() : undefined))
+          .then((body: { data?: unknown } | undefined) => body?.data)
+          .catch(() => undefined),
+      );
+    },
+    data: (name) => answers.get(name) ?? sending().then(() => answers.get(name)),
+  };
 }

@@ -7,8 +7,8 @@
  */
 import { autoload, type Tag } from './autoload.js';
 import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
-import { sendEarly } from './early.js';
-import { dropEarlyVideo, EARLY_DECISION_MS, earlyAnswers, mayStartEarly } from './early-protocol.js';
+import { earlyAnswers, mayStartEarly, sendEarly } from './early.js';
+import { EARLY_DECISION_MS, earlyVideoOf, releaseEarlyVideo } from '../lib/early-video.js';
 import { ID_PATTERN } from '../lib/ids.js';
 import { installConsentApi } from '../lib/consent.js';
 import { ChunkLoadError, loadChunk } from '../lib/chunks.js';
@@ -113,7 +113,10 @@ if (!w[GUARD]) {
       const message = `${(error as Error).message} (${chunkUrl})`;
       const refused = error instanceof ChunkLoadError && error.refused;
       if (data.channelKey && http.test(logUrl)) reportUnloaded(logUrl, data.channelKey.trim(), message, chunkUrl);
-      for (const element of document.querySelectorAll(tag)) dropEarlyVideo(element);
+      for (const element of document.querySelectorAll(tag)) {
+        const early = earlyVideoOf(element);
+        if (early) releaseEarlyVideo(early);
+      }
       showUnloaded(tag, data.lang, refused);
       throw new Error(
         refused

@@ -11,7 +11,7 @@
  */
 import { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 import type { MediaSession, SessionState } from './session.js';
-import { dropEarlyVideo, earlyChoiceOf, earlyVideoOf } from '../loader/early-protocol.js';
+import { earlyVideoOf, releaseEarlyVideo, type EarlyVideo } from '../lib/early-video.js';
 
 export { AD_END_EVENT, AD_START_EVENT, MEDIA_EVENTS } from '../lib/media-events.js';
 
@@ -44,12 +44,13 @@ export interface MediaHost {
   /** The view shows something that cannot play (a reason for `play()`), or undefined once it can again. */
   unavailable(reason: string | undefined): void;
   /**
-   * The loader's early video in the element's shadow root, if it plays `url` or the preroll the loader chose for it
-   * (src/loader/early-video.ts): handed to the stage that plays `url`, once, so the frame on screen stays and nothing
-   * is loaded twice.
+   * The loader's early video in the element's shadow root (src/lib/early-video.ts), if it was started for `url` (its
+   * stream, or the preroll the loader chose for it) as the stage would start it: offered to the stage that plays
+   * `url`, which adopts it once (`adoptEarlyVideo`), so the frame on screen stays and nothing is loaded twice; the
+   * stage then releases it when it goes.
    */
-  takeEarlyVideo?(url: string, start: EarlyStart): HTMLVideoElement | undefined;
-  /** Stops and removes the loader's early video if no stage took it (the view shows something else). */
+  takeEarlyVideo?(url: string, start: EarlyStart): EarlyVideo | undefined;
+  /** Releases the loader's early video if no stage adopted it (the view shows something else, or goes). */
   dropEarlyVideo?(): void;
 }
 
@@ -117,18 +118,21 @@ export class MediaBridge implements MediaHost {
     this.#setAd(state.phase === 'preroll');
   }
 
-  takeEarlyVideo(url: string, start: EarlyStart): HTMLVideoElement | undefined {
-    // Asked again (a render React started over): the same video, until a stage has put it in place.
-    const video = earlyVideoOf(this.#host);
-    // It plays this stream, or the preroll the loader chose for this very stream.
-    if (!video || video.error || (video.getAttribute('src') !== url && !earlyChoiceOf(video, url))) return undefined;
+  takeEarlyVideo(url: string, start: EarlyStart): EarlyVideo | undefined {
+    // Asked again (a render React started over): the same one, until a stage has adopted it.
+    const early = earlyVideoOf(this.#host);
+    // Chosen for this very stream, and still playing what it was set to play (its preroll, else the stream).
+    const { video } = early ?? {};
+    if (!early || !video || video.error || early.stream !== url) return undefined;
+    if (video.getAttribute('src') !== (early.preroll ? early.preroll.url : url)) return undefined;
     // The tag's attributes may have changed before its code came: only a start the stage would make itself.
     if (!start.autoplay || !start.muted || start.prefer === 'mse' || start.startAt !== undefined) return undefined;
-    return video;
+    return early;
   }
 
   dropEarlyVideo(): void {
-    dropEarlyVideo(this.#host);
+    const early = earlyVideoOf(this.#host);
+    if (early) releaseEarlyVideo(early);
   }
 
   unavailable(reason: string | undefined): void {

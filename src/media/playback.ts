@@ -19,7 +19,8 @@
  */
 import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
-import { stopVideo } from '../loader/early-protocol.js';
+import { stopVideo } from '../lib/early-video.js';
+import { nativeEngine } from '../lib/start-rules.js';
 
 /** What the viewer should see about playback. */
 export type PlaybackState =
@@ -230,17 +231,14 @@ function hasMse(): boolean {
 }
 
 /**
- * Whether the browser's own engine plays the stream. By default it does wherever it can, except live streams where
- * hls.js can play them: Chromium's own HLS engine keeps no seekable window for a live stream, so there would be no
- * pausing or seeking back (DVR). `prefer` overrides the choice where the browser can follow it.
+ * Whether the browser's own engine plays the stream (the rule, shared with the loader's early video, is
+ * src/lib/start-rules.ts `nativeEngine`).
  */
 export function playsNatively(
   video: HTMLVideoElement,
   options: { prefer?: 'native' | 'mse' | undefined; live: boolean },
 ) {
-  if (!hasNativeHls(video)) return false;
-  if (options.prefer) return options.prefer === 'native' || !hasMse();
-  return !options.live || !hasMse();
+  return nativeEngine(hasNativeHls(video), hasMse(), options.prefer, options.live);
 }
 
 /** Whether a master playlist lists subtitles or closed captions (which the light hls.js build lacks). */

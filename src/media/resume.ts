@@ -6,6 +6,7 @@
  */
 import { env } from '../lib/env.js';
 import { resumeStorageKey } from '../lib/api-paths.js';
+import { isResumePositions, resumeAt, type ResumePositions } from '../lib/start-rules.js';
 
 export const RESUME_MIN_DURATION_S = 60;
 export const RESUME_MIN_POSITION_S = 5;
@@ -19,23 +20,13 @@ export interface ResumeViewer {
   userId?: number | undefined;
 }
 
-/** item key → [seconds, saved at (ms)] */
-type Positions = Record<string, [number, number]>;
-
 const storageKey = (viewer: ResumeViewer) => resumeStorageKey(viewer.channel, viewer.userId);
 
-const isPositions = (value: unknown): value is Positions =>
-  typeof value === 'object' &&
-  value !== null &&
-  Object.values(value).every(
-    (entry) => Array.isArray(entry) && entry.length === 2 && entry.every((n) => typeof n === 'number' && n >= 0),
-  );
+const read = (viewer: ResumeViewer): ResumePositions => env().storage.get(storageKey(viewer), isResumePositions) ?? {};
 
-const read = (viewer: ResumeViewer): Positions => env().storage.get(storageKey(viewer), isPositions) ?? {};
-
-/** Where to resume `item`, if anywhere. */
+/** Where to resume `item`, if anywhere (the rule the loader's early video reads too: src/lib/start-rules.ts). */
 export function resumePosition(viewer: ResumeViewer, item: string): number | undefined {
-  return read(viewer)[item]?.[0];
+  return resumeAt(read(viewer), item);
 }
 
 /**

@@ -19,7 +19,6 @@ import {
   type Refusal,
 } from './playback.js';
 import { exclusiveSound } from './sound.js';
-import { EARLY_AT_ATTR, EARLY_FRAME_ATTR } from '../loader/early-protocol.js';
 
 /** A preroll that shows no frame within this time is skipped (it must never block the main video). */
 export const PREROLL_TIMEOUT_MS = 8_000;
@@ -69,6 +68,11 @@ export interface SessionOptions extends SessionSource {
   loadHls?: HlsLoader | undefined;
   /** Default `monitorVideo`. */
   monitor?: typeof monitorVideo | undefined;
+  /**
+   * The loader's early video the stage adopted as this video (src/lib/early-video.ts): when it started, and when it
+   * showed its first frame (ms since the epoch), before this session.
+   */
+  early?: { startedAt: number; framedAt: number | undefined } | undefined;
 }
 
 /**
@@ -159,12 +163,9 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
   let resumeAt: number | undefined = options.live ? undefined : options.startAt;
   let playing: Playback | undefined;
   let startedAt = env().now();
-  // An early video the stage adopted (src/loader/early-video.ts) started, and showed its first frame, before this.
-  const earlyAt = Number(video.getAttribute(EARLY_AT_ATTR)) || undefined;
-  let earlyFrameAt = Number(video.getAttribute(EARLY_FRAME_ATTR)) || undefined;
-  if (earlyAt) startedAt = earlyAt;
-  video.removeAttribute(EARLY_AT_ATTR);
-  video.removeAttribute(EARLY_FRAME_ATTR);
+  // An early video the stage adopted started, and showed its first frame, before this.
+  let earlyFrameAt = options.early?.framedAt;
+  if (options.early) startedAt = options.early.startedAt;
 
   const set = (patch: Partial<SessionState>) => {
     if (tornDown) return;

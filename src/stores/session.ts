@@ -16,7 +16,7 @@ import {
   tokenStorageKey,
 } from '../lib/api-paths.js';
 import { isString } from '../lib/storage.js';
-import { adoptEarly, forgetEarly } from '../loader/early.js';
+import { adoptEarly, forgetEarly } from '../lib/early-requests.js';
 import { $config, type ChannelConfig } from './config.js';
 import { $user, $token, $settings, $colors, $geo, $profileError, $apiKeyError, $startup } from './session-state.js';
 import { loginEvent, startAnalytics, trackApiCall, type LoginMethod } from './analytics/port.js';

@@ -143,7 +143,6 @@ for (const viewport of [
       paused: v.__paused === true,
       controls: v.controls,
       label: v.getAttribute('aria-label'),
-      attribute: v.hasAttribute('data-channel-early'),
     }));
     expect(state).toEqual({
       early: true,
@@ -151,7 +150,6 @@ for (const viewport of [
       paused: false,
       controls: true,
       label: expect.stringMatching(/\S/) as unknown as string,
-      attribute: false,
     });
     await expect
       .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 })
@@ -230,7 +228,7 @@ for (const viewport of [
     expect(first(log, playerChunk)).toBeGreaterThan(first(log, (e) => e.kind === 'media'));
     const player = page.locator('channel-player');
     // The player's own label in place of the loader's: one label.
-    await expect(player.locator('[part~="ad-label"]:not([data-channel-early-label])')).toBeVisible();
+    await expect(player.locator('[part~="stage"] [part~="ad-label"]')).toBeVisible();
     await expect(player.locator('[part~="ad-label"]')).toHaveCount(1);
     const video = player.locator('[part~="stage"] video');
     expect(
@@ -270,7 +268,7 @@ test('inside the suppression window the event’s own stream starts early (the d
   // A first view: its preroll plays and is counted (the player's own label, not the loader's).
   await page.goto(url);
   const player = page.locator('channel-player');
-  await expect(player.locator('[part~="ad-label"]:not([data-channel-early-label])')).toBeVisible({ timeout: 20_000 });
+  await expect(player.locator('[part~="stage"] [part~="ad-label"]')).toBeVisible({ timeout: 20_000 });
   // Every preroll of the list suppressed for this visitor and event, as seen ones are.
   const prerolls = (await (await request.get(`${BUNDLE_ORIGIN}/api/settings?channel_key=demo`)).json()) as {
     data: { prerolls: { id: number }[] };

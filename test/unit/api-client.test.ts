@@ -24,7 +24,7 @@ import {
   TimeoutError,
 } from '../../src/api/errors.js';
 import { setEnv } from '../../src/lib/env.js';
-import { adoptEarly } from '../../src/loader/early.js';
+import { adoptEarly } from '../../src/lib/early-requests.js';
 import { Deferred, HANG, T0, flush, installWorld, ok, settle, teardown, until, type World } from './helpers.js';
 
 const API = 'http://api.test/api';

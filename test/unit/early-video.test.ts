@@ -9,16 +9,17 @@ import { expect } from '@open-wc/testing';
 import { resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../src/lib/api-paths.js';
 import { EARLY_DECISION_MS, startEarlyVideos } from '../../src/loader/early-video.js';
 import {
-  dropEarlyVideo,
-  EARLY_LABEL_ATTR,
-  EARLY_VIDEO_ATTR,
-  earlyAnswers,
-  earlyChoiceOf,
-  mayStartEarly,
-} from '../../src/loader/early-protocol.js';
-import { dropEarlyLabel } from '../../src/loader/early-stage.js';
+  adoptEarlyVideo,
+  dropEarlyLabel,
+  earlyVideoOf,
+  releaseEarlyVideo,
+  setEarlyVideo,
+  takeEarlyRoot,
+  type EarlyVideo,
+} from '../../src/lib/early-video.js';
 import { suppressionKey } from '../../src/lib/preroll-rules.js';
-import type { EarlyAnswer } from '../../src/loader/early.js';
+import { earlyAnswers, mayStartEarly, type EarlyAnswer } from '../../src/loader/early.js';
+import { MediaBridge } from '../../src/media/element-api.js';
 
 /**
  * What the loader does with a player (src/loader/script.ts): the answers watched as they go out, then, where its
@@ -73,8 +74,11 @@ function player(attributes: Record<string, string> = { 'event-id': '7', autoplay
   return el;
 }
 
-const earlyVideo = (el: Element): HTMLVideoElement | null =>
-  el.shadowRoot?.querySelector<HTMLVideoElement>(`video[${EARLY_VIDEO_ATTR}]`) ?? null;
+/** The video the loader handed over in `el`, if any (and it is in the element's shadow root). */
+const earlyVideo = (el: Element): HTMLVideoElement | null => {
+  const video = earlyVideoOf(el)?.video;
+  return video && video.parentNode === el.shadowRoot ? video : null;
+};
 
 /** Start-up answers by name, and two shorthands for the settings' answer. */
 type Answers = Partial<Record<EarlyAnswer, Promise<Response> | undefined>> & {
@@ -162,11 +166,9 @@ describe('the early video', () => {
       el = player();
       const video = await run(el, { prerolls: list, 'event:7': categorised() });
       expect(video?.getAttribute('src')).to.equal(AD_VOD);
-      const choice = earlyChoiceOf(video!, URL_VOD);
+      const choice = earlyVideoOf(el);
       expect(choice?.stream).to.equal(URL_VOD);
       expect(choice?.preroll).to.deep.include({ id: 12, url: AD_VOD, weight: 1, for_vod: true });
-      // Made for this event's stream only: a tag whose event changed meanwhile does not take it.
-      expect(earlyChoiceOf(video!, 'http://127.0.0.1:9/media/8/master.m3u8')).to.equal(undefined);
     });
 
     it('labels the preroll "Ad" as the player would, in the element’s language, and drops the label with the video', async () => {
@@ -214,17 +216,6 @@ describe('the early video', () => {
       expect(labels).to.deep.equal([]);
     });
 
-    it('the player drops the early label beside the video it adopts (a shadow root’s own children)', () => {
-      el = player();
-      const root = el.attachShadow({ mode: 'open' });
-      const label = document.createElement('div');
-      label.setAttribute(EARLY_LABEL_ATTR, '');
-      const video = document.createElement('video');
-      root.append(label, video);
-      dropEarlyLabel(video);
-      expect([...root.children]).to.deep.equal([video]);
-    });
-
     it('plays the event’s stream when no preroll fits (another category), and hands over that it chose none', async () => {
       el = player();
       const video = await run(el, {
@@ -232,7 +223,7 @@ describe('the early video', () => {
         'event:7': answer(event({ event_category_id: 4, location_id: 5 })),
       });
       expect(video?.getAttribute('src')).to.equal(URL_VOD);
-      expect(earlyChoiceOf(video!, URL_VOD)).to.deep.equal({ stream: URL_VOD, preroll: undefined });
+      expect(earlyVideoOf(el)).to.deep.include({ stream: URL_VOD, preroll: undefined });
     });
 
     it('plays the event’s stream inside this visitor’s suppression window for that preroll', async () => {
@@ -367,12 +358,81 @@ describe('the early video', () => {
   it('is stopped and removed when the element does not come, and the host page’s own content shows again', async () => {
     el = player();
     const video = await run(el);
-    dropEarlyVideo(el);
+    releaseEarlyVideo(earlyVideoOf(el)!);
+    expect(earlyVideoOf(el), 'released: nobody takes it over').to.equal(undefined);
     expect(video!.isConnected).to.equal(false);
     expect(video!.paused).to.equal(true);
     expect(video!.hasAttribute('src')).to.equal(false);
     expect(el.shadowRoot!.querySelector('slot'), 'a slot shows the loader’s message in the light DOM').to.not.equal(
       null,
     );
+  });
+});
+
+describe('the early video’s handover (src/lib/early-video.ts)', () => {
+  let el: HTMLElement;
+  afterEach(() => el?.remove());
+
+  /** What the loader leaves in a player: a root with a label, its video and something else. */
+  function handedOver(): EarlyVideo {
+    el = document.createElement('channel-player');
+    document.body.appendChild(el);
+    const root = el.attachShadow({ mode: 'open' });
+    const label = document.createElement('div');
+    const video = document.createElement('video');
+    video.src = 'http://127.0.0.1:9/media/7/master.m3u8';
+    root.append(label, video, document.createElement('slot'));
+    const early: EarlyVideo = {
+      stream: video.src,
+      preroll: undefined,
+      video,
+      root,
+      label,
+      startedAt: 1,
+      framedAt: undefined,
+      taken: false,
+      rooted: false,
+    };
+    setEarlyVideo(el, early);
+    return early;
+  }
+
+  it('gives the player’s element its root once, with the video and the label only', () => {
+    const early = handedOver();
+    expect(takeEarlyRoot(el)).to.equal(early.root);
+    expect([...early.root.children]).to.deep.equal([early.label, early.video]);
+    expect(takeEarlyRoot(el), 'once').to.equal(undefined);
+    const plain = document.createElement('div');
+    expect(takeEarlyRoot(plain), 'no early video, no root').to.equal(undefined);
+  });
+
+  it('is offered to the player’s stage only for the stream it was chosen for, started as the stage would', () => {
+    const early = handedOver();
+    const bridge = new MediaBridge(el);
+    const start = { autoplay: true, muted: true, prefer: undefined, startAt: undefined };
+    expect(bridge.takeEarlyVideo(early.stream, start)).to.equal(early);
+    // A tag whose event changed before its code came plays another stream.
+    expect(bridge.takeEarlyVideo('http://127.0.0.1:9/media/8/master.m3u8', start)).to.equal(undefined);
+    for (const other of [{ autoplay: false }, { muted: false }, { prefer: 'mse' as const }, { startAt: 120 }])
+      expect(bridge.takeEarlyVideo(early.stream, { ...start, ...other }), JSON.stringify(other)).to.equal(undefined);
+    // Dropped by the view (it shows something else): stopped and gone, offered no more.
+    bridge.dropEarlyVideo();
+    expect(early.video.isConnected).to.equal(false);
+    expect(bridge.takeEarlyVideo(early.stream, start)).to.equal(undefined);
+  });
+
+  it('is adopted once, and its adopter releases it where it put it: stopped, not removed', () => {
+    const early = handedOver();
+    takeEarlyRoot(el);
+    const stage = document.createElement('div');
+    early.root.appendChild(stage);
+    stage.prepend(adoptEarlyVideo(early));
+    expect(earlyVideoOf(el), 'adopted: offered to nobody else').to.equal(undefined);
+    dropEarlyLabel(early);
+    expect(early.label!.isConnected).to.equal(false);
+    releaseEarlyVideo(early);
+    expect(early.video.parentNode).to.equal(stage);
+    expect(early.video.hasAttribute('src')).to.equal(false);
+    expect(early.root.querySelector('slot'), 'the player shows, not the light DOM').to.equal(null);
   });
 });

@@ -130,12 +130,12 @@ describe('media session', () => {
           contexts.push(context);
           return { destroy: () => undefined };
         },
+        // What the loader handed over: when its video was set and when its first frame showed.
+        early: { startedAt: 1000, framedAt: 1180 },
       },
       (video) => {
-        // What the loader left: its source, when it was set and when its first frame showed; playing.
+        // What the loader left: its source; playing.
         video.setAttribute('src', MAIN);
-        video.setAttribute('data-channel-early-at', '1000');
-        video.setAttribute('data-channel-early-frame', '1180');
         Object.defineProperty(video, 'readyState', { get: () => 4 });
         Object.defineProperty(video, 'paused', { get: () => false });
         Object.defineProperty(video, 'error', { get: () => null });
@@ -150,7 +150,6 @@ describe('media session', () => {
     expect(s.states.at(-1)?.framed).to.equal(true);
     expect(s.states.at(-1)?.playback.kind).to.equal('playing');
     expect(contexts.map((c) => [c.startedAt, c.firstFrameAt])).to.deep.equal([[1000, 1180]]);
-    expect(s.video.hasAttribute('data-channel-early-at')).to.equal(false);
     s.session.teardown();
   });
 

@@ -12,7 +12,7 @@ import { parsePlayerProps, PLAYER_PROPS, type PlayerProps } from './attributes.j
 import { PlayerView } from './PlayerView.js';
 import { clipsCss } from '../clips/styles.js';
 import { playerCss } from './styles.js';
-import { EARLY_CSS } from '../../loader/early-stage.js';
+import { EARLY_CSS } from '../../lib/early-video.js';
 
 /** The element's root component. */
 export function Player(props: PlayerProps & ShellProps): ReactNode {

@@ -62,7 +62,8 @@ export function PlayerView(props: {
           ? `The item cannot play here (${state.access.kind}).`
           : undefined;
   useEffect(() => media?.unavailable(blocked), [media, blocked]);
-  // The loader's early video goes unless a stage took it (src/loader/early-video.ts): what shows is not its stream.
+  // The loader's early video is released unless a stage adopted it (src/lib/early-video.ts): what shows is not its
+  // stream, or the view goes.
   const shown = state.status === 'ready' || state.status === 'error' || (state.status === 'idle' && !options.target);
   useEffect(() => {
     if (shown) media?.dropEarlyVideo?.();

@@ -12,8 +12,7 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
-import { EARLY_VIDEO_ATTR, earlyChoiceOf, stopVideo } from '../../loader/early-protocol.js';
-import { dropEarlyLabel } from '../../loader/early-stage.js';
+import { adoptEarlyVideo, dropEarlyLabel, releaseEarlyVideo } from '../../lib/early-video.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -52,8 +51,8 @@ export function VideoStage(props: VideoStageProps): ReactNode {
     const viewer = live ? undefined : store.resumeViewer();
     return viewer ? resumePosition(viewer, props.streamId) : undefined;
   });
-  // The loader's early video, when it plays this stream already (src/loader/early-video.ts): the stage plays on it.
-  const [early] = useState(() =>
+  // The loader's early video, when it plays this stream already (src/lib/early-video.ts): the stage plays on it.
+  const [handover] = useState(() =>
     media?.takeEarlyVideo?.(url, {
       autoplay: options.autoplay,
       muted: options.muted,
@@ -61,6 +60,7 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       startAt: resumedAt,
     }),
   );
+  const early = handover?.video;
   const video = useRef<HTMLVideoElement>(early ?? null);
   const stage = useRef<HTMLDivElement>(null);
   const session = useRef<MediaSession | undefined>(undefined);
@@ -74,12 +74,11 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   // The early video takes the place of the stage's own, before the browser paints: it never leaves the document,
   // so it plays on.
   useLayoutEffect(() => {
-    if (!early) return;
-    early.removeAttribute(EARLY_VIDEO_ATTR);
-    stage.current!.prepend(early);
-    // Gone with the stage, even before its session played anything on it: nothing more is fetched.
-    return () => stopVideo(early);
-  }, [early]);
+    if (!handover) return;
+    stage.current!.prepend(adoptEarlyVideo(handover));
+    // Released with the stage, even before its session played anything on it: nothing more is fetched.
+    return () => releaseEarlyVideo(handover);
+  }, [handover]);
 
   // A layout effect: the stream is set before the browser paints the stage, not a frame later.
   useLayoutEffect(() => {
@@ -90,15 +89,16 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       takePreroll: async () => {
         // An adopted early video brings the loader's choice for this stream (its preroll, or none): this view's one
         // choice, the preroll counted as seen.
-        const choice = early ? earlyChoiceOf(early, url) : undefined;
-        if (!choice) return store.takePreroll();
-        const preroll = await store.takePreroll(choice.preroll ?? null);
+        if (!handover || handover.stream !== url) return store.takePreroll();
+        const preroll = await store.takePreroll(handover.preroll ?? null);
         // An advert that ended (or broke) before the player's code came was shown: on to the event.
         return preroll && (early!.ended || early!.error) ? undefined : preroll;
       },
       renewStream: store.renewStream,
       reloadStream: store.reloadStream,
       analytics: store.analytics,
+      // Its analytics start when the early video did, and its first frame is the one the early video showed.
+      early: handover && { startedAt: handover.startedAt, framedAt: handover.framedAt },
       onState: (next) => {
         stateRef.current = next;
         media?.stateChanged(next);
@@ -182,8 +182,8 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   // The loader's "Ad" label over an adopted preroll stays until this stage's session has started (its own label,
   // or the event after the advert): never two labels, never an unlabelled advert.
   useLayoutEffect(() => {
-    if (early && phase !== 'idle') dropEarlyLabel(early);
-  }, [early, phase]);
+    if (handover && phase !== 'idle') dropEarlyLabel(handover);
+  }, [handover, phase]);
   const togglePlay = () => session.current?.togglePlay();
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

@@ -94,7 +94,7 @@ export function ElementShell(props: {
     if (config && startup.status === 'idle') void startSession();
   }, [config, startup.status]);
 
-  // A player's early video (src/loader/early-video.ts) stops where the element shows an error instead of its view.
+  // A player's early video is released (src/lib/early-video.ts) where the element shows an error instead of its view.
   const failed = !config || startup.status === 'error';
   useEffect(() => {
     if (failed) viewHost.media?.dropEarlyVideo?.();

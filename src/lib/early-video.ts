@@ -1,0 +1,104 @@
+/**
+ * The early video's handover: what the loader's early video (src/loader/early-video.ts) started in a
+ * `<channel-player>` before the player's code came, and what the player takes over. It is one object, an
+ * `EarlyVideo`, on the element under one registered symbol (the loader's and the player's bundles each have a copy of
+ * this module; the symbol is the same), and that object is the video's one owner: every path that ends it (the
+ * player's code never came, the view shows something else or goes, the stage that adopted it goes) calls `release()`.
+ * The player's element renders into the shadow root the loader attached (`takeEarlyRoot`, on the player's class only).
+ * Dependency-free and small: the loader, the early video's module and the player's chunks all bundle it.
+ */
+import type { PrerollRule } from './preroll-rules.js';
+
+const EARLY_VIDEO = Symbol.for('channel-elements.early-video');
+
+/** The decision window: the start-up answers an early video needs must all be in this long (ms) after the loader met the player. */
+export const EARLY_DECISION_MS = 800;
+
+/** What the loader chose for a player: the event's stream, and the advert it plays first (or none). */
+export interface EarlyChoice {
+  stream: string;
+  preroll: PrerollRule | undefined;
+}
+
+/** What the loader started in a player, and what the player takes over. */
+export interface EarlyVideo extends EarlyChoice {
+  /** The playing video: a child of the player's shadow root until a stage adopts it. */
+  readonly video: HTMLVideoElement;
+  /** The shadow root the loader attached: the element renders into it (once). */
+  readonly root: ShadowRoot;
+  /** The early preroll's "Ad" label, while it shows. */
+  readonly label: HTMLElement | undefined;
+  /** When the video was set and when it showed its first frame (ms since the epoch): its analytics. */
+  readonly startedAt: number;
+  framedAt: number | undefined;
+  /** Adopted by a stage, or released: no longer the loader's to hand over. */
+  taken: boolean;
+  /** Whether the element took the root over already. */
+  rooted: boolean;
+}
+
+type Marked = Element & Record<symbol, EarlyVideo | undefined>;
+
+/** Registers `early` on its player (the loader, as it starts it). */
+export function setEarlyVideo(player: Element, early: EarlyVideo): void {
+  (player as Marked)[EARLY_VIDEO] = early;
+}
+
+/** The early video of `player` that nobody has adopted or released yet, if any. */
+export function earlyVideoOf(player: Element): EarlyVideo | undefined {
+  const early = (player as Marked)[EARLY_VIDEO];
+  return early && !early.taken ? early : undefined;
+}
+
+/** Stops a video and detaches its source, so the browser fetches nothing more for it. */
+export function stopVideo(video: HTMLVideoElement): void {
+  video.pause();
+  video.removeAttribute('src');
+  video.load();
+}
+
+/**
+ * The owner's one way out: stops the early video (its label goes when it empties: the loader listens). One nobody
+ * adopted is also removed, and the player's light DOM shows again where its code never came (the loader's message);
+ * one a stage adopted stays where the stage put it. Idempotent: released again, it is out of the root.
+ */
+export function releaseEarlyVideo(early: EarlyVideo): void {
+  const { video, root } = early;
+  early.taken = true;
+  stopVideo(video);
+  if (video.parentNode !== root) return;
+  video.remove();
+  if (!customElements.get(root.host.localName)) root.appendChild(document.createElement('slot'));
+}
+
+/** Hands the video to the stage that puts it in place: from then on that stage releases it when it goes. */
+export function adoptEarlyVideo(early: EarlyVideo): HTMLVideoElement {
+  early.taken = true;
+  return early.video;
+}
+
+/** Removes the early preroll's label (the player adopting it shows its own). */
+export function dropEarlyLabel(early: EarlyVideo): void {
+  early.label?.remove();
+}
+
+/**
+ * The player's element class asks here before it attaches its shadow root: the root the loader attached for an early
+ * video, once, emptied of all but the video (while no stage has it) and its label; else undefined (the platform's
+ * own rule then holds: one root per element).
+ */
+export function takeEarlyRoot(player: Element): ShadowRoot | undefined {
+  const early = (player as Marked)[EARLY_VIDEO];
+  if (!early || early.rooted) return undefined;
+  early.rooted = true;
+  for (const node of [...early.root.childNodes]) if (node !== early.video && node !== early.label) node.remove();
+  return early.root;
+}
+
+/**
+ * The early video's look and its label's, in the loader's root (the player's own styles repeat it once they are
+ * adopted). The early video and its label are the root's only direct children of their kind: the player's own video
+ * and label live in its stage. What follows the early video (the player rendering behind it) stays hidden until the
+ * stage has it.
+ */
+export const EARLY_CSS = `:host{display:block;position:relative}:host>video{display:block;width:100%;aspect-ratio:16/9;background:#000}:host>video~*{display:none!important}:host>[part=ad-label]{position:absolute;top:10px;left:10px;z-index:2;padding:2px 10px;border-radius:6px;background:#ffd23f;color:#1b1b1b;font:800 .85em/1.5 system-ui,sans-serif;letter-spacing:.04em}`;
