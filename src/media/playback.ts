@@ -4,7 +4,7 @@
  * build renders). No React: `startPlayback` wires everything and `destroy` undoes all of it (listeners, timers,
  * hls.js, the video's source), so nothing is requested after an element is removed.
  *
- * Recovery follows hls.js's own retry policies, set explicitly in HLS_LOAD_POLICIES (a segment that fails is
+ * Recovery follows hls.js's own retry policies, set explicitly in HLS_LOAD_POLICIES (engine.ts; a segment that fails is
  * retried by hls.js and never stops playback); on top of them:
  * - a stream that shows no first frame within FIRST_FRAME_MS is an error with a Retry;
  * - a live stream shows "reconnecting" only while actually stalled (waiting with no progress for STALL_MS),
@@ -17,10 +17,21 @@
  *   "reconnecting", and only a refusal the owner does not renew (`renewalPolicy`) is reported as `denied`;
  * - a fatal media error gets hls.js's `recoverMediaError` once before it is reported.
  */
-import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
 import { stopVideo } from '../lib/early-video.js';
-import { nativeEngine } from '../lib/start-rules.js';
+import {
+  HLS_BUFFER,
+  HLS_LOAD_POLICIES,
+  loadHls,
+  needsFullHls,
+  playsNatively,
+  type Engine,
+  type HlsClass,
+  type HlsLike,
+  type HlsLoader,
+  type Quality,
+} from './engine.js';
+import type { Refusal } from './renewal.js';
 
 /** What the viewer should see about playback. */
 export type PlaybackState =
@@ -32,55 +43,6 @@ export type PlaybackState =
   | { kind: 'denied'; status: number }
   | { kind: 'error'; detail: string };
 
-/** Which engine plays the stream. */
-export type Engine = 'native' | 'hls.js' | 'hls.js-light';
-
-/** The part of hls.js we use (so tests can inject a fake). */
-export interface HlsLike {
-  loadSource(url: string): void;
-  attachMedia(media: HTMLMediaElement): void;
-  startLoad(position?: number): void;
-  stopLoad(): void;
-  recoverMediaError(): void;
-  destroy(): void;
-  on(event: string, listener: (event: string, data: HlsErrorData) => void): void;
-  /** The renditions of the master playlist, once parsed. */
-  readonly levels?: readonly { height: number; bitrate: number }[];
-  /** The rendition playing; set: switch to it now (-1: automatic). */
-  currentLevel?: number;
-}
-
-/** A rendition of the stream, as the quality menu lists it. */
-export interface Rendition {
-  height: number;
-  bitrate: number;
-}
-
-/** The renditions hls.js plays from, and which one is chosen (-1: automatic) and playing. */
-export interface Quality {
-  renditions: readonly Rendition[];
-  selected: number;
-  playing: number;
-}
-
-/** The fields of an hls.js error we read. */
-export interface HlsErrorData {
-  fatal?: boolean;
-  type?: string;
-  details?: string;
-  response?: { code?: number } | undefined;
-}
-
-/** An hls.js class (`Hls` from 'hls.js' or 'hls.js/light'). */
-export interface HlsClass {
-  new (config?: Record<string, unknown>): HlsLike;
-  isSupported(): boolean;
-  Events: { ERROR: string; MANIFEST_PARSED: string; FRAG_LOADED: string; LEVEL_SWITCHED?: string };
-}
-
-/** Loads hls.js: the full build when the stream needs it, else the light one. */
-export type HlsLoader = (full: boolean) => Promise<HlsClass>;
-
 /** Time without progress, while waiting, before a live stream shows "reconnecting". */
 export const STALL_MS = 2_500;
 /** Time a live stream keeps reconnecting before it gives up with a Retry. */
@@ -89,98 +51,6 @@ export const GIVE_UP_MS = 30_000;
 export const RELOAD_EVERY_MS = 3_000;
 /** Time the main stream may take to show its first frame before the viewer is told, with a Retry. */
 export const FIRST_FRAME_MS = 30_000;
-
-/** One hls.js retry rule: `maxNumRetry` attempts more, waiting `retryDelayMs` doubled each time up to the max. */
-const retries = (maxNumRetry: number, retryDelayMs: number) => ({
-  maxNumRetry,
-  retryDelayMs,
-  maxRetryDelayMs: retryDelayMs * 4,
-});
-
-/**
- * hls.js's load policies, set here rather than left to its defaults (which let a hung manifest take a minute and a
- * segment six retries): every load has a deadline and a small retry budget, so a fault reaches the viewer in
- * seconds. hls.js retries a timeout or a 5xx, never a 4xx or a network failure (CORS) (`shouldRetry`), then tries
- * the other rendition before its error turns fatal; on a fatal error a live stream reconnects within GIVE_UP_MS.
- * The master playlist's deadline also bounds our own first read of it (`needsFullHls`), which counts as its
- * first attempt: hls.js does not wait for it a second time.
- */
-export const HLS_LOAD_POLICIES = {
-  manifestLoadPolicy: {
-    default: {
-      maxTimeToFirstByteMs: 10_000,
-      maxLoadTimeMs: 10_000,
-      timeoutRetry: retries(0, 0),
-      errorRetry: retries(1, 1_000),
-    },
-  },
-  playlistLoadPolicy: {
-    default: {
-      maxTimeToFirstByteMs: 10_000,
-      maxLoadTimeMs: 10_000,
-      timeoutRetry: retries(1, 0),
-      errorRetry: retries(2, 1_000),
-    },
-  },
-  fragLoadPolicy: {
-    default: {
-      maxTimeToFirstByteMs: 10_000,
-      maxLoadTimeMs: 30_000,
-      timeoutRetry: retries(1, 0),
-      errorRetry: retries(3, 1_000),
-    },
-  },
-} as const;
-
-/**
- * What hls.js keeps in the SourceBuffer: 30 s behind the play position (older media is evicted) and 30 s ahead
- * (at most 60 s ahead when the bandwidth allows), so a stream played for hours holds about a minute of media.
- */
-export const HLS_BUFFER = { backBufferLength: 30, maxBufferLength: 30, maxMaxBufferLength: 60 } as const;
-/** Age under which a refused stream URL that never played is taken at its word (the viewer has no access). */
-export const URL_FRESH_MS = 60_000;
-/** Time after a renewal before another refusal may renew again: one fresh URL per refusal episode. */
-export const RENEW_AGAIN_MS = 60_000;
-
-/** A refusal (401/403) of the stream, as playback reports it to its owner. */
-export interface Refusal {
-  status: number;
-  /** Whether this URL had its first frame (then the refusal is a stale grant, not a lack of access). */
-  played: boolean;
-  /** Where a non-live stream stopped (seconds), to start the renewed one there. */
-  at?: number | undefined;
-}
-
-/** When a refused stream URL gets a freshly signed one (see `renewalPolicy`). */
-export interface RenewalPolicy {
-  /** A new stream URL was obtained now. */
-  issued(): void;
-  /** Whether this refusal is worth a fresh URL; true also spends the allowance. */
-  take(refusal: Refusal): boolean;
-}
-
-/**
- * The rule for renewing refused stream URLs (signed URLs are bound to the client address and expire after 2 h).
- * A refusal is renewed when the URL played (it worked, so its grant went stale) or is older than URL_FRESH_MS
- * (the page waited long before Play), and no renewal happened in the last RENEW_AGAIN_MS: a fresh URL refused
- * again at once is a real refusal, and a stream that is refused over and over cannot loop on reloads.
- */
-export function renewalPolicy(now: () => number = () => env().now()): RenewalPolicy {
-  let issuedAt: number | undefined;
-  let renewedAt: number | undefined;
-  return {
-    issued() {
-      issuedAt = now();
-    },
-    take(refusal) {
-      const at = now();
-      const stale = refusal.played || issuedAt === undefined || at - issuedAt >= URL_FRESH_MS;
-      if (!stale || (renewedAt !== undefined && at - renewedAt < RENEW_AGAIN_MS)) return false;
-      renewedAt = at;
-      return true;
-    },
-  };
-}
 
 /** Options of one playback. */
 export interface PlaybackOptions {
@@ -213,37 +83,6 @@ export interface Playback {
   /** Plays rendition `index` from now on (-1: hls.js chooses); only where hls.js plays. */
   setQuality(index: number): void;
   destroy(): void;
-}
-
-/** The default loader: dynamic imports, so hls.js is its own chunk fetched only when needed. */
-export const loadHls: HlsLoader = async (full) =>
-  (await loadChunk(full ? 'hls.js' : 'hls.js light', () => (full ? import('hls.js') : import('hls.js/light'))))
-    .default as unknown as HlsClass;
-
-/** Whether this browser plays HLS by itself. */
-export function hasNativeHls(video: HTMLVideoElement): boolean {
-  return video.canPlayType('application/vnd.apple.mpegurl') !== '';
-}
-
-/** Whether this browser has Media Source Extensions, which hls.js plays through. */
-function hasMse(): boolean {
-  return typeof window !== 'undefined' && ('MediaSource' in window || 'ManagedMediaSource' in window);
-}
-
-/**
- * Whether the browser's own engine plays the stream (the rule, shared with the loader's early video, is
- * src/lib/start-rules.ts `nativeEngine`).
- */
-export function playsNatively(
-  video: HTMLVideoElement,
-  options: { prefer?: 'native' | 'mse' | undefined; live: boolean },
-) {
-  return nativeEngine(hasNativeHls(video), hasMse(), options.prefer, options.live);
-}
-
-/** Whether a master playlist lists subtitles or closed captions (which the light hls.js build lacks). */
-export function needsFullHls(manifest: string): boolean {
-  return /#EXT-X-MEDIA:[^\n]*TYPE=(SUBTITLES|CLOSED-CAPTIONS)/.test(manifest);
 }
 
 /** `HTMLMediaElement.HAVE_CURRENT_DATA`: a frame is decoded. */
@@ -552,21 +391,6 @@ export function startPlayback(options: PlaybackOptions): Playback {
       stopVideo(video);
     },
   };
-}
-
-/**
- * Whether the browser's own HLS engine left out the stream's subtitles (Chromium's does; Safari's shows them):
- * true when the master playlist lists subtitles and the video has no text track. Read after the first frame,
- * off the critical path; the player then offers captions through hls.js.
- */
-export async function nativeLacksSubtitles(video: HTMLVideoElement, url: string): Promise<boolean> {
-  if (video.textTracks.length > 0) return false;
-  try {
-    const answer = await env().fetch(url, { credentials: 'omit' });
-    return answer.ok && needsFullHls(await answer.text()) && video.textTracks.length === 0;
-  } catch {
-    return false;
-  }
 }
 
 /** The HTTP status of the stream's playlist (0 when unreachable). */

@@ -9,15 +9,9 @@
 import type { Preroll } from '../api/preroll-schemas.js';
 import { env } from '../lib/env.js';
 import { monitorVideo, type MonitorContext, type VideoInfo, type VideoMonitor } from './analytics.js';
-import {
-  nativeLacksSubtitles,
-  startPlayback,
-  type HlsLoader,
-  type Playback,
-  type PlaybackState,
-  type Quality,
-  type Refusal,
-} from './playback.js';
+import { nativeLacksSubtitles, type HlsLoader, type Quality } from './engine.js';
+import { startPlayback, type Playback, type PlaybackState } from './playback.js';
+import type { Refusal } from './renewal.js';
 import { exclusiveSound } from './sound.js';
 
 /** A preroll that shows no frame within this time is skipped (it must never block the main video). */

@@ -27,7 +27,7 @@ import {
   type Playable,
 } from './commerce/access.js';
 import { offersFor, type Offer } from './commerce/offers.js';
-import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/playback.js';
+import { renewalPolicy, type Refusal, type RenewalPolicy } from '../media/renewal.js';
 import { choosePreroll, suppress, visitorId } from '../media/prerolls.js';
 import type { ResumeViewer } from '../media/resume.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';

@@ -17,7 +17,7 @@ import { resumeStorageKey, STORAGE_PREFIX } from '../../src/lib/api-paths.js';
 import type { EarlyChoice } from '../../src/lib/early-video.js';
 import { suppressionKey } from '../../src/lib/preroll-rules.js';
 import { earlyDecision, prerollsFromAnswer, prerollsOfSettings, type Stored } from '../../src/loader/early-video.js';
-import { playsNatively } from '../../src/media/playback.js';
+import { playsNatively } from '../../src/media/engine.js';
 import { choosePreroll, suppress, visitorId } from '../../src/media/prerolls.js';
 import { resumePosition } from '../../src/media/resume.js';
 import { decideAccess, fromEvent } from '../../src/stores/commerce/access.js';

@@ -5,7 +5,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { Preroll } from '../../src/api/preroll-schemas.js';
-import type { HlsClass } from '../../src/media/playback.js';
+import type { HlsClass } from '../../src/media/engine.js';
 import { PREROLL_TIMEOUT_MS, initialize, type SessionOptions, type SessionState } from '../../src/media/session.js';
 import { flush, installWorld, teardown, type World } from './helpers.js';
 

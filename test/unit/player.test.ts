@@ -12,26 +12,25 @@ import { monitorVideo, VIEWING_EVERY_MS } from '../../src/media/analytics.js';
 import { analyticsAllowed } from '../../src/stores/analytics/datalake.js';
 import { videoReporting } from '../../src/stores/analytics/video.js';
 import {
-  FIRST_FRAME_MS,
-  GIVE_UP_MS,
   HLS_BUFFER,
   HLS_LOAD_POLICIES,
-  RELOAD_EVERY_MS,
-  RENEW_AGAIN_MS,
-  STALL_MS,
-  URL_FRESH_MS,
   hasNativeHls,
   needsFullHls,
   playsNatively,
-  renewalPolicy,
-  startPlayback,
   type HlsClass,
   type HlsErrorData,
+  type Quality,
+} from '../../src/media/engine.js';
+import {
+  FIRST_FRAME_MS,
+  GIVE_UP_MS,
+  RELOAD_EVERY_MS,
+  STALL_MS,
+  startPlayback,
   type PlaybackOptions,
   type PlaybackState,
-  type Quality,
-  type Refusal,
 } from '../../src/media/playback.js';
+import { RENEW_AGAIN_MS, URL_FRESH_MS, renewalPolicy, type Refusal } from '../../src/media/renewal.js';
 import { exclusiveSound } from '../../src/media/sound.js';
 import { choosePreroll, isSuppressed, matchingPrerolls, pickByWeight, suppress } from '../../src/media/prerolls.js';
 import { flush, HANG, installWorld, teardown, type World } from './helpers.js';
