@@ -24,6 +24,7 @@ import { matchRoute } from '../../../src/lib/routes.js';
 import { $config, setConfig } from '../../../src/stores/config.js';
 import { $settings, $user, signIn } from '../../../src/stores/session.js';
 import { HANG, fakeAddress, flush, installWorld, ok, teardown, until, type World } from '../helpers.js';
+import { event } from '../../fixtures/contract.js';
 
 const API = 'http://api.test/api';
 const STATS = 'https://stats.test/datalake';
@@ -461,20 +462,19 @@ describe('analytics', () => {
           },
         ]),
       );
-    const event = (participants: unknown[], home: number | null, categoryId = 2) =>
-      ({
+    const game = (participants: unknown[], home: number | null, categoryId = 2) =>
+      event({
         id: 5,
-        name: 'Final',
         event_category_id: categoryId,
         category: { id: categoryId, name: "Women's Hockey" },
         participants,
         home_team_id: home,
-      }) as never;
+      });
     const teams = [
       { id: 10, name: 'Huskies', properties: { sport: 'basketball', gender: 'male' }, participant_group_id: 3 },
       { id: 11, name: 'Sharks', properties: { sport: null, gender: null }, participant_group_id: 4 },
     ];
-    expect(await videoDetails(event(teams, 10))).to.deep.equal({
+    expect(await videoDetails(game(teams, 10))).to.deep.equal({
       category: "Women's Hockey",
       sport: 'basketball',
       gender: 'male',
@@ -482,7 +482,7 @@ describe('analytics', () => {
       league: 'Atlantic',
     });
     // A home team that does not say: its category says the sport and gender; its school's league wins over the conference.
-    expect(await videoDetails(event(teams, 11))).to.deep.equal({
+    expect(await videoDetails(game(teams, 11))).to.deep.equal({
       category: "Women's Hockey",
       sport: 'hockey',
       gender: 'female',
@@ -490,7 +490,7 @@ describe('analytics', () => {
       league: 'Coastal League',
     });
     // No teams: the category alone.
-    expect(await videoDetails(event([], null))).to.deep.equal({
+    expect(await videoDetails(game([], null))).to.deep.equal({
       category: "Women's Hockey",
       sport: 'hockey',
       gender: 'female',

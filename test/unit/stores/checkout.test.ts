@@ -5,7 +5,7 @@
  * attempt, and the tag-manager events (value math, no secrets).
  */
 import { expect, waitUntil } from '@open-wc/testing';
-import { Order, Package, Pricing, User, type Order as OrderType } from '../../../src/api/contract.js';
+import { Package, Pricing, User } from '../../../src/api/contract.js';
 import { HttpError } from '../../../src/api/errors.js';
 import type { PurchaseComplete } from '../../../src/events/index.js';
 import {
@@ -31,6 +31,7 @@ import { resetAnalytics } from '../../../src/stores/analytics/reset.js';
 import { resetTagManager } from '../../../src/stores/tag-manager.js';
 import { keepOuterTracker } from '../../../src/stores/analytics/datalake.js';
 import { matchRoute } from '../../../src/lib/routes.js';
+import { order } from '../../fixtures/contract.js';
 
 const HOST = 'http://api.test';
 const API = `${HOST}/api`;
@@ -38,16 +39,6 @@ const KEYS = `${HOST}/keys`;
 const TOKEN = 'tok-buyer-secret';
 const NOW_S = T0 / 1000;
 
-const order = (fields: Record<string, unknown> = {}): OrderType =>
-  Order.parse({
-    id: 70,
-    type: 'event',
-    status: 'paid',
-    activity_status: 'active',
-    product: { id: 501 },
-    created_at: NOW_S - 60,
-    ...fields,
-  });
 const user = (fields: Record<string, unknown> = {}) => User.parse({ id: 7, email: 'fan@example.com', ...fields });
 const pricing = (fields: Record<string, unknown> = {}) =>
   Pricing.parse({

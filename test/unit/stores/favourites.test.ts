@@ -20,6 +20,7 @@ import {
 } from '../../../src/stores/favourites.js';
 import { $token, $user, resetSession } from '../../../src/stores/session.js';
 import { Deferred, installWorld, ok, settle, teardown, until, type World } from '../helpers.js';
+import { event } from '../../fixtures/contract.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://keys.test/keys';
@@ -282,17 +283,17 @@ describe('favourites store', () => {
 
   describe('followsEvent', () => {
     const participant = (id: number, group: number | null) => ({ id, name: `Team ${id}`, participant_group_id: group });
-    const event = (participants: ReturnType<typeof participant>[], category?: number) =>
-      ({ id: 1, name: 'Game', participants, event_category_id: category }) as never;
+    const game = (participants: ReturnType<typeof participant>[], category?: number) =>
+      event({ id: 1, name: 'Game', participants, event_category_id: category });
 
     it('an event is followed through a team, a team of a favourite school, or its sport', async () => {
       signIn(1);
       await until(() => $favouritesStatus.get().status === 'ready', 'the list');
       const index = $favouriteIndex.get();
-      expect(followsEvent(event([participant(11, null)]), index), 'team').to.equal(true);
-      expect(followsEvent(event([participant(50, 4)]), index), 'school').to.equal(true);
-      expect(followsEvent(event([participant(50, 5)], 7), index), 'sport').to.equal(true);
-      expect(followsEvent(event([participant(50, 5)], 8), index), 'none').to.equal(false);
+      expect(followsEvent(game([participant(11, null)]), index), 'team').to.equal(true);
+      expect(followsEvent(game([participant(50, 4)]), index), 'school').to.equal(true);
+      expect(followsEvent(game([participant(50, 5)], 7), index), 'sport').to.equal(true);
+      expect(followsEvent(game([participant(50, 5)], 8), index), 'none').to.equal(false);
     });
   });
 });

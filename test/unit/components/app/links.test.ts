@@ -1,9 +1,10 @@
 /** Which link clicks `<channel-app>` handles itself (src/components/app/links.ts). */
 import { expect } from '@open-wc/testing';
-import { Clip, Event, VodItem } from '../../../../src/api/contract.js';
+import { VodItem } from '../../../../src/api/contract.js';
 import { inAppPath, safeUrl, type LinkClick } from '../../../../src/components/app/links.js';
 import { fromClip, fromEvent, fromVod } from '../../../../src/stores/commerce/access.js';
 import { assetOf } from '../../../../src/stores/library.js';
+import { clip, event } from '../../../fixtures/contract.js';
 
 const ORIGIN = 'https://tv.example';
 const plain: LinkClick = {
@@ -53,19 +54,16 @@ describe('in-app links', () => {
 });
 
 describe('picture URLs from the channel (posters, library pictures, icons)', () => {
-  const event = (image: string) =>
-    Event.parse({ id: 7, name: 'Final', event_utc_ts: 1_705_000_000, stream_status: 'live', image });
   const item = (path: string) => VodItem.parse({ id: 3, title: 'Reel', assets: [{ type: 'image', path }] });
-  const clip = (url: string) =>
-    Clip.parse({ id: 5, event_id: 7, name: 'Goal', start_time: 0, duration: 30, media: [{ type: 'image', url }] });
+  const clipWith = (url: string) => clip({ duration: 30, media: [{ type: 'image', url }] });
 
   it('keep web addresses and site paths', () => {
     for (const url of ['https://cdn.example/art/7.jpg', 'http://cdn.example/a.png', '/media/art/hockey.svg']) {
       expect(safeUrl(url), url).to.equal(url);
-      expect(fromEvent(event(url), 'Final').poster, url).to.equal(url);
+      expect(fromEvent(event({ image: url }), 'Final').poster, url).to.equal(url);
       expect(fromVod(item(url)).poster, url).to.equal(url);
       expect(assetOf(item(url), 'image'), url).to.equal(url);
-      expect(fromClip(clip(url)).poster, url).to.equal(url);
+      expect(fromClip(clipWith(url)).poster, url).to.equal(url);
     }
   });
 
@@ -80,10 +78,10 @@ describe('picture URLs from the channel (posters, library pictures, icons)', () 
       'vbscript:x',
     ]) {
       expect(safeUrl(url), url).to.equal(undefined);
-      expect(fromEvent(event(url), 'Final').poster, url).to.equal(undefined);
+      expect(fromEvent(event({ image: url }), 'Final').poster, url).to.equal(undefined);
       expect(fromVod(item(url)).poster, url).to.equal(undefined);
       expect(assetOf(item(url), 'image'), url).to.equal(undefined);
-      expect(fromClip(clip(url)).poster, url).to.equal(undefined);
+      expect(fromClip(clipWith(url)).poster, url).to.equal(undefined);
     }
   });
 });

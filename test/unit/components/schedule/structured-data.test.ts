@@ -4,15 +4,15 @@
  * and teams go where schema.org puts them. The end-to-end test checks the page's head on a partner page.
  */
 import { expect } from '@open-wc/testing';
-import { Event } from '../../../../src/api/contract.js';
+import type { Event } from '../../../../src/api/contract.js';
+import { event } from '../../../fixtures/contract.js';
 import {
   eventsGraph,
   scriptJson,
   type StructuredDataContext,
 } from '../../../../src/components/schedule/structured-data.js';
 
-const event = (fields: Record<string, unknown>) =>
-  Event.parse({ id: 7, name: 'Gulls @ Otters', event_utc_ts: 1_800_000_000, stream_status: 'upcoming', ...fields });
+const GAME = { name: 'Gulls @ Otters', event_utc_ts: 1_800_000_000, stream_status: 'upcoming' };
 const context: StructuredDataContext = {
   watchUrl: '/watch/{id}',
   base: 'https://partner.example/sports/',
@@ -29,6 +29,7 @@ describe('schedule structured data', () => {
     const graph = eventsGraph(
       [
         event({
+          ...GAME,
           name: '</script><script>alert(1)</script>',
           description: '<p>Game <b>one</b><img src=x onerror=alert(1)></p>',
         }),
@@ -47,18 +48,18 @@ describe('schedule structured data', () => {
       { id: 1, name: 'Gulls' },
       { id: 2, name: 'Otters' },
     ];
-    const [withHome] = nodes([event({ participants, home_team_id: 2 })]);
+    const [withHome] = nodes([event({ ...GAME, participants, home_team_id: 2 })]);
     expect(withHome!.homeTeam).to.deep.equal({ '@type': 'SportsTeam', name: 'Otters' });
     expect(withHome!.awayTeam).to.deep.equal([{ '@type': 'SportsTeam', name: 'Gulls' }]);
-    const [noHome] = nodes([event({ participants })]);
+    const [noHome] = nodes([event({ ...GAME, participants })]);
     expect(noHome!.competitor).to.have.length(2);
     expect(noHome!.homeTeam).to.equal(undefined);
   });
 
   it('prices paid events in the channel currency, with absolute links; free events are free', () => {
     const [paid, paidBroadcast, free] = nodes([
-      event({ type: 'ppv', price: 19.99, duration: 7200 }),
-      event({ id: 8, type: 'register', price: 5 }),
+      event({ ...GAME, type: 'ppv', price: 19.99, duration: 7200 }),
+      event({ ...GAME, id: 8, type: 'register', price: 5 }),
     ]);
     expect(paid!.url).to.equal('https://partner.example/watch/7');
     expect(paid!.offers).to.deep.include({
@@ -73,6 +74,6 @@ describe('schedule structured data', () => {
   });
 
   it('leaves out an event whose link template is not http(s)', () => {
-    expect(nodes([event({})], { ...context, watchUrl: 'javascript:alert({id})' })).to.deep.equal([]);
+    expect(nodes([event({ ...GAME })], { ...context, watchUrl: 'javascript:alert({id})' })).to.deep.equal([]);
   });
 });
