@@ -39,7 +39,7 @@ export interface ScheduleQuery {
   /** Show at most this many events (still fetched page by page). */
   limit?: number | undefined;
   /** Only the events of the signed-in user's favourites (`GET events/favorite`, same parameters). */
-  favorites?: boolean | undefined;
+  favourites?: boolean | undefined;
 }
 
 /** The filters a viewer can choose in a schedule; '' means "All" (overriding the view's option). */
@@ -110,7 +110,7 @@ export function scheduleQuery(base: ScheduleQuery, chosen: ScheduleFilters): Sch
     location: base.location,
     limit: base.limit,
     ...narrowing(effectiveFilters(base, chosen)),
-    ...(base.favorites ? { favorites: true } : {}),
+    ...(base.favourites ? { favourites: true } : {}),
   };
 }
 
@@ -179,7 +179,7 @@ export function eventsQuery(query: ScheduleQuery, offset: number): Record<string
  */
 function viewerKey(query: ScheduleQuery): string {
   const user = $user.get();
-  const who = query.favorites
+  const who = query.favourites
     ? `${user?.id ?? ''}:${user?.temporary_password ? 'locked' : ''}:${$favouritesVersion.get()}`
     : '';
   return `${$token.get() ? 'user' : 'guest'}|${who}`;
@@ -233,7 +233,7 @@ export function createSchedule(): Schedule {
     const signal = controller.signal;
     try {
       await startSession();
-      if (current.favorites) {
+      if (current.favourites) {
         // Whether there is a user is known only once the profile has answered.
         await identified();
         if (current !== query || signal.aborted) return;
@@ -243,7 +243,7 @@ export function createSchedule(): Schedule {
           return;
         }
       }
-      const answer = current.favorites
+      const answer = current.favourites
         ? // Not from the 60 s cache: the list follows the favourites, which may have just changed.
           await getClient().call('favouriteEvents', { query: eventsQuery(current, offset), signal, cache: false })
         : await getClient().call('events', { query: eventsQuery(current, offset), signal });

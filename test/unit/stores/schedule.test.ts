@@ -105,8 +105,8 @@ describe('schedule query', () => {
   });
 
   it('asks for favourites only when the options say so', () => {
-    expect(scheduleQuery({ kind: 'all', favorites: true }, {})).to.have.property('favorites', true);
-    expect(scheduleQuery({ kind: 'all', favorites: false }, {})).to.not.have.property('favorites');
+    expect(scheduleQuery({ kind: 'all', favourites: true }, {})).to.have.property('favourites', true);
+    expect(scheduleQuery({ kind: 'all', favourites: false }, {})).to.not.have.property('favourites');
   });
 });
 

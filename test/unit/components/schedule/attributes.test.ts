@@ -25,7 +25,7 @@ describe('parseScheduleProps', () => {
         watchUrl: DEFAULT_WATCH_URL,
         showFilters: false,
         showCalendar: false,
-        favorites: false,
+        favourites: false,
         structuredData: false,
       },
       notices: [],
@@ -119,6 +119,14 @@ describe('parseScheduleProps', () => {
     expect(parseScheduleProps({}).options.showFilters).to.equal(false);
     expect(boolAttr('')).to.equal(true);
     expect(boolAttr(undefined)).to.equal(false);
+  });
+
+  it('reads favourites, and favorites (the spelling of earlier versions) alike; favourites wins on a tag with both', () => {
+    expect(parseScheduleProps({ favourites: '' }).options.favourites).to.equal(true);
+    expect(parseScheduleProps({ favorites: '' }).options.favourites).to.equal(true);
+    expect(parseScheduleProps({ favorites: 'false' }).options.favourites).to.equal(false);
+    expect(parseScheduleProps({ favourites: 'false', favorites: '' }).options.favourites).to.equal(false);
+    expect(parseScheduleProps({}).options.favourites).to.equal(false);
   });
 
   it('collects several notices at once', () => {
