@@ -98,12 +98,12 @@ export function ScheduleView(props: {
     listId,
     title,
     state.status === 'ready'
-      ? state.events.map((event) => ({ id: String(event.id), name: event.name, category: event.category?.name }))
+      ? state.items.map((event) => ({ id: String(event.id), name: event.name, category: event.category?.name }))
       : undefined,
   );
 
   const settings = useStore($settings);
-  useStructuredData(Boolean(options.structuredData), state.status === 'ready' ? state.events : undefined, {
+  useStructuredData(Boolean(options.structuredData), state.status === 'ready' ? state.items : undefined, {
     watchUrl: options.watchUrl,
     base: env().baseUrl() ?? 'http://localhost/',
     currency,
@@ -144,7 +144,7 @@ export function ScheduleView(props: {
         </button>
       </div>
     );
-  } else if (state.events.length === 0) {
+  } else if (state.items.length === 0) {
     const empty = filters.day
       ? 'schedule.empty.day'
       : narrows(filters)
@@ -162,7 +162,7 @@ export function ScheduleView(props: {
   } else {
     body = (
       <EventList
-        events={state.events}
+        events={state.items}
         total={state.total}
         title={title}
         options={options}

@@ -169,7 +169,7 @@ describe('schedule store', () => {
       { stream_status: 'finished', offset: '0', limit: String(PAGE_SIZE), api_key: 'ak-1' },
     ]);
     expect(schedule.$state.get()).to.deep.include({ status: 'ready', total: 3, loadingMore: false });
-    expect(schedule.$state.get().events.map((e) => e.id)).to.deep.equal([1, 2, 3]);
+    expect(schedule.$state.get().items.map((e) => e.id)).to.deep.equal([1, 2, 3]);
   });
 
   it('sends no stream_status for kind all, and passes the filters', async () => {
@@ -186,17 +186,17 @@ describe('schedule store', () => {
     schedule.setQuery({ kind: 'upcoming' });
     await until(() => schedule.$state.get().status === 'ready', 'ready');
     expect(schedule.$state.get()).to.deep.include({ total: 120 });
-    expect(schedule.$state.get().events).to.have.length(50);
+    expect(schedule.$state.get().items).to.have.length(50);
 
     schedule.loadMore();
     expect(schedule.$state.get().loadingMore).to.equal(true);
     schedule.loadMore(); // ignored while loading more
     await until(() => !schedule.$state.get().loadingMore, 'page 2');
-    expect(schedule.$state.get().events).to.have.length(100);
+    expect(schedule.$state.get().items).to.have.length(100);
 
     schedule.loadMore();
     await until(() => !schedule.$state.get().loadingMore, 'page 3');
-    const ids = schedule.$state.get().events.map((e) => e.id);
+    const ids = schedule.$state.get().items.map((e) => e.id);
     expect(ids).to.have.length(120);
     expect(ids[0]).to.equal(1);
     expect(ids[119]).to.equal(120);
@@ -216,7 +216,7 @@ describe('schedule store', () => {
     schedule.setQuery({ kind: 'upcoming', limit: 3 });
     await until(() => schedule.$state.get().status === 'ready', 'ready');
     expect(schedule.$state.get().total).to.equal(3);
-    expect(schedule.$state.get().events.map((e) => e.id)).to.deep.equal([1, 2, 3]);
+    expect(schedule.$state.get().items.map((e) => e.id)).to.deep.equal([1, 2, 3]);
     schedule.loadMore();
     await w.advance(0);
     expect(schedule.$state.get().loadingMore).to.equal(false);
@@ -234,7 +234,7 @@ describe('schedule store', () => {
     }
     schedule.loadMore();
     await w.advance(0);
-    expect(schedule.$state.get().events).to.have.length(120);
+    expect(schedule.$state.get().items).to.have.length(120);
     expect(eventRequests(w).map((r) => [r.query.offset, r.query.limit])).to.deep.equal([
       ['0', '50'],
       ['50', '50'],
@@ -254,11 +254,11 @@ describe('schedule store', () => {
     schedule.setQuery({ kind: 'upcoming', team: 'owls' });
     expect(eventRequests(w)[0]!.signal!.aborted, 'previous request aborted').to.equal(true);
     await until(() => schedule.$state.get().status === 'ready', 'ready');
-    expect(schedule.$state.get().events.map((e) => e.name)).to.deep.equal(['Owls 100', 'Owls 101']);
+    expect(schedule.$state.get().items.map((e) => e.name)).to.deep.equal(['Owls 100', 'Owls 101']);
 
     late.resolve({ body: { data: makeEvents(5, 1, 'Hawks'), meta: { total: 5, offset: 0, limit: 50 } } });
     await w.advance(0);
-    expect(schedule.$state.get().events.map((e) => e.name)).to.deep.equal(['Owls 100', 'Owls 101']);
+    expect(schedule.$state.get().items.map((e) => e.name)).to.deep.equal(['Owls 100', 'Owls 101']);
     expect(schedule.$state.get().total).to.equal(2);
   });
 
@@ -267,14 +267,14 @@ describe('schedule store', () => {
     schedule.setQuery({ kind: 'live', team: 'hawks' });
     await until(() => schedule.$state.get().status === 'error', 'error');
     const failed = schedule.$state.get();
-    expect(failed.events).to.deep.equal([]);
+    expect(failed.items).to.deep.equal([]);
     expect(failed.error).to.be.instanceOf(HttpError);
     expect(failed.error!.status).to.equal(422);
 
     schedule.retry();
     expect(schedule.$state.get().status).to.equal('loading');
     await until(() => schedule.$state.get().status === 'ready', 'ready');
-    expect(schedule.$state.get().events).to.have.length(2);
+    expect(schedule.$state.get().items).to.have.length(2);
     expect(eventRequests(w).map((r) => r.query)).to.deep.equal([
       { stream_status: 'live', team: 'hawks', offset: '0', limit: '50', api_key: 'ak-1' },
       { stream_status: 'live', team: 'hawks', offset: '0', limit: '50', api_key: 'ak-1' },
@@ -288,7 +288,7 @@ describe('schedule store', () => {
     schedule.loadMore();
     await until(() => schedule.$state.get().error !== undefined, 'page error');
     expect(schedule.$state.get()).to.deep.include({ status: 'ready', loadingMore: false, total: 60 });
-    expect(schedule.$state.get().events).to.have.length(50);
+    expect(schedule.$state.get().items).to.have.length(50);
   });
 
   it('destroy() aborts the request in flight and leaves the state alone', async () => {
@@ -310,6 +310,6 @@ describe('schedule store', () => {
     schedule.setQuery({ kind: 'upcoming' });
     await until(() => schedule.$state.get().status !== 'loading', 'settled state');
     expect(schedule.$state.get().status).to.equal('ready');
-    expect(schedule.$state.get().events).to.have.length(2);
+    expect(schedule.$state.get().items).to.have.length(2);
   });
 });

@@ -1,15 +1,18 @@
 /**
- * A paged list of library items (a category's items, search results): its query, "more" on demand, and the
- * cancellation of stale requests, so an answer to a query the viewer has moved on from is never shown.
+ * The one paged list of the stores (the schedule's events, a library category's items, search results): its query,
+ * "more" on demand, and the cancellation of stale requests, so an answer to a query the viewer has moved on from is
+ * never shown. What a page is and how it is asked for belong to its owner (`fetchPage`).
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import { VOD_SEARCH_MAX_LIMIT, type VodItem, type VodItemList } from '../../api/contract.js';
-import { ApiError, isCancel } from '../../api/errors.js';
+import { ApiError, isCancel } from '../api/errors.js';
 
-/** A paged list's state: `idle` until it has a query; `loading` covers a query waiting for its debounce too. */
-export interface PagedItems {
-  status: 'idle' | 'loading' | 'ready' | 'error';
-  items: VodItem[];
+/**
+ * A paged list's state: `idle` until it has a query; `loading` covers a query waiting for its debounce too; an owner's
+ * own statuses (`S`) are answers its `fetchPage` settles on instead of a page (a list a guest may not see).
+ */
+export interface PagedItems<T, S extends string = never> {
+  status: 'idle' | 'loading' | 'ready' | 'error' | S;
+  items: T[];
   total: number;
   loadingMore: boolean;
   /** The first page's failure (status `error`), or the last "more" failure (status `ready`). */
@@ -25,9 +28,20 @@ export interface PageRequest {
   cache: boolean;
 }
 
+/** A page as the API lists it: its items and how many the whole list holds. */
+export interface Page<T> {
+  data: T[];
+  meta: { total: number };
+}
+
+/** What `fetchPage` settled on instead of a page: one of the owner's statuses, with an empty list. */
+export interface Settled<S extends string> {
+  settled: S;
+}
+
 /** A paged list's store and actions. */
-export interface Pager<Q> {
-  $state: ReadableAtom<PagedItems>;
+export interface Pager<Q, T, S extends string = never> {
+  $state: ReadableAtom<PagedItems<T, S>>;
   /** The query shown (undefined: none, the list is idle). */
   query(): Q | undefined;
   /** Shows a query from its first page (cancels whatever is in flight); undefined empties the list. */
@@ -43,14 +57,28 @@ export interface Pager<Q> {
   destroy(): void;
 }
 
-const EMPTY: PagedItems = { status: 'idle', items: [], total: 0, loadingMore: false };
+/** How a paged list behaves beyond its pages. */
+export interface PagerOptions {
+  /** The state before the first query: `loading` for a list whose query is on its way (default `idle`). */
+  initial?: 'idle' | 'loading';
+  /** The most items one request may ask for, which a refresh of a long list asks at the most (default the page size). */
+  maxLimit?: number;
+}
 
 /** Creates a paged list whose pages of `pageSize` items come from `fetchPage`. */
-export function createPager<Q>(
+export function createPager<Q, T, S extends string = never>(
   pageSize: number,
-  fetchPage: (query: Q, request: PageRequest) => Promise<VodItemList>,
-): Pager<Q> {
-  const $state = atom<PagedItems>(EMPTY);
+  fetchPage: (query: Q, request: PageRequest) => Promise<Page<T> | Settled<S>>,
+  options: PagerOptions = {},
+): Pager<Q, T, S> {
+  const empty = (status: PagedItems<T, S>['status']): PagedItems<T, S> => ({
+    status,
+    items: [],
+    total: 0,
+    loadingMore: false,
+  });
+  const $state = atom<PagedItems<T, S>>(empty(options.initial ?? 'idle'));
+  const maxLimit = options.maxLimit ?? pageSize;
   let query: Q | undefined;
   let controller: AbortController | undefined;
   // Every request remembers the generation it was made in; a newer query or refresh makes it stale.
@@ -70,6 +98,10 @@ export function createPager<Q>(
     try {
       const answer = await fetchPage(current, { offset, limit, signal, cache });
       if (mine !== generation) return;
+      if ('settled' in answer) {
+        $state.set(empty(answer.settled));
+        return;
+      }
       const before = offset === 0 ? [] : $state.get().items;
       $state.set({ status: 'ready', items: [...before, ...answer.data], total: answer.meta.total, loadingMore: false });
     } catch (error) {
@@ -78,7 +110,7 @@ export function createPager<Q>(
       const shown = $state.get();
       // A failed "more" or quiet refresh keeps the list; a failed first page shows the error.
       if (shown.status === 'ready') $state.set({ ...shown, loadingMore: false, error: failure });
-      else $state.set({ ...EMPTY, status: 'error', error: failure });
+      else $state.set({ ...empty('error'), error: failure });
     }
   }
 
@@ -89,15 +121,15 @@ export function createPager<Q>(
       const mine = cancel();
       query = next;
       if (next === undefined) {
-        $state.set(EMPTY);
+        $state.set(empty('idle'));
         return;
       }
-      $state.set({ ...EMPTY, status: 'loading' });
+      $state.set(empty('loading'));
       void load(0, pageSize, true, mine);
     },
     wait() {
       cancel();
-      $state.set({ ...EMPTY, status: 'loading' });
+      $state.set(empty('loading'));
     },
     more() {
       const state = $state.get();
@@ -110,14 +142,14 @@ export function createPager<Q>(
       if (query === undefined || state.status === 'idle') return;
       const mine = cancel();
       if (state.status !== 'ready') {
-        $state.set({ ...EMPTY, status: 'loading' });
+        $state.set(empty('loading'));
         void load(0, pageSize, false, mine);
         return;
       }
       // As many items as are shown, in one request, so "Show more" pages already seen stay (up to the most one
       // request may ask for; "Show more" goes on from there).
       $state.set({ ...state, loadingMore: false });
-      void load(0, Math.min(VOD_SEARCH_MAX_LIMIT, Math.max(pageSize, state.items.length)), false, mine);
+      void load(0, Math.min(maxLimit, Math.max(pageSize, state.items.length)), false, mine);
     },
     retry() {
       const state = $state.get();
