@@ -147,7 +147,7 @@ export default tseslint.config(
 
   {
     // React code only: Playwright fixtures call a `use` that is not React's.
-    files: ['src/**', 'elements/**', 'test/unit/**', 'test/elements/**'],
+    files: ['src/**', 'elements/**', 'test/unit/**', 'test/elements/**', 'test/fixtures/**'],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
@@ -165,7 +165,7 @@ export default tseslint.config(
   // Globals: browser code, then Node code. (typescript-eslint turns no-undef off for TypeScript, where the
   // compiler checks names; these matter for the .js/.mjs files.)
   {
-    files: ['src/**', 'elements/**', 'test/unit/**', 'test/elements/**', 'demo/site/**'],
+    files: ['src/**', 'elements/**', 'test/unit/**', 'test/elements/**', 'test/fixtures/**', 'demo/site/**'],
     languageOptions: { globals: globals.browser },
   },
   {

@@ -140,10 +140,16 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
         "only the events of one day, `YYYY-MM-DD` in the viewer's time zone, or `today`; with show-calendar, the " +
         'day it shows first',
     },
-    favorites: {
+    favourites: {
       type: FLAG,
       description:
         "only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in",
+    },
+    favorites: {
+      type: FLAG,
+      description:
+        'the same as `favourites`, in the spelling of earlier versions: still read, for the pages that use it ' +
+        '(`favourites` wins where a tag has both)',
     },
     structuredData: {
       type: FLAG,
@@ -165,7 +171,7 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
       type: 'ChannelVodSelectEvent',
       description: 'a library item was activated; cancelable',
     },
-    loginRequest("a guest pressed a star, or the sign-in button of a favorites list (reason 'favourite')"),
+    loginRequest("a guest pressed a star, or the sign-in button of a favourites list (reason 'favourite')"),
   ],
   slots: [],
   parts: [

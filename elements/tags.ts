@@ -42,6 +42,8 @@ export interface ChannelScheduleElementAttributes {
   /** only the events of one day, `YYYY-MM-DD` in the viewer's time zone, or `today`; with show-calendar, the day it shows first */
   day?: string;
   /** only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in */
+  favourites?: boolean;
+  /** the same as `favourites`, in the spelling of earlier versions: still read, for the pages that use it (`favourites` wins where a tag has both) */
   favorites?: boolean;
   /** writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) for the events shown into the host document's head, so search engines can list them; removed with the element. Where the page enforces Trusted Types, allow the policy `channel-elements` */
   'structured-data'?: boolean;
@@ -88,7 +90,9 @@ export interface ChannelScheduleElement extends HTMLElement {
   showCalendar: string | undefined;
   /** The `day` attribute's value: only the events of one day, `YYYY-MM-DD` in the viewer's time zone, or `today`; with show-calendar, the day it shows first */
   day: string | undefined;
-  /** The `favorites` attribute's value: only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in */
+  /** The `favourites` attribute's value: only the events of the signed-in user's favourites (`GET events/favorite`); a guest is asked to sign in */
+  favourites: string | undefined;
+  /** The `favorites` attribute's value: the same as `favourites`, in the spelling of earlier versions: still read, for the pages that use it (`favourites` wins where a tag has both) */
   favorites: string | undefined;
   /** The `structured-data` attribute's value: writes schema.org JSON-LD (a `SportsEvent` with its `BroadcastEvent`, and the offer's price for paid events) for the events shown into the host document's head, so search engines can list them; removed with the element. Where the page enforces Trusted Types, allow the policy `channel-elements` */
   structuredData: string | undefined;

@@ -8,6 +8,7 @@
 import { atom, type ReadableAtom } from 'nanostores';
 import {
   VOD_SEARCH_LIMIT,
+  VOD_SEARCH_MAX_LIMIT,
   type User,
   type VodCategory,
   type VodItem,
@@ -20,10 +21,11 @@ import { env } from '../lib/env.js';
 import { safeUrl } from '../lib/url.js';
 import { hasCapability, WATCH_CAPABILITY } from './commerce/access.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
-import { createPager, type PageRequest, type Pager } from './library/pager.js';
+import { createPager, type PagedItems as Paged, type PageRequest, type Pager } from './pager.js';
 import { $user, getClient, startSession } from './session.js';
 
-export type { PagedItems } from './library/pager.js';
+/** A paged list of library items (a category's items, search results). */
+export type PagedItems = Paged<VodItem>;
 
 /** How long the search waits after the last keystroke before it asks (spec: search as you type). */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -75,8 +77,8 @@ async function searchPage(title: string, request: PageRequest): Promise<VodItemL
 }
 
 /** A paged list of one category's items. */
-export function createCategoryItems(pageSize = CATEGORY_PAGE): Pager<number> {
-  return createPager<number>(pageSize, categoryPage);
+export function createCategoryItems(pageSize = CATEGORY_PAGE): Pager<number, VodItem> {
+  return createPager<number, VodItem>(pageSize, categoryPage, { maxLimit: VOD_SEARCH_MAX_LIMIT });
 }
 
 /**
@@ -118,11 +120,11 @@ export interface Library {
   /** The chosen category (undefined: the rails). */
   $category: ReadableAtom<number | undefined>;
   /** The chosen category's items. */
-  items: Pager<number>;
+  items: Pager<number, VodItem>;
   /** The search text as typed, trimmed ('' while no search is active). */
   $query: ReadableAtom<string>;
   /** The search results (idle while no search is active). */
-  results: Pager<string>;
+  results: Pager<string, VodItem>;
   /** Loads the rails and the categories (once; again after a failure). */
   start(): void;
   /** Shows a category's items, or the rails again (undefined). */
@@ -141,7 +143,7 @@ export function createLibrary(): Library {
   const $category = atom<number | undefined>(undefined);
   const $query = atom('');
   const items = createCategoryItems();
-  const results = createPager<string>(VOD_SEARCH_LIMIT, searchPage);
+  const results = createPager<string, VodItem>(VOD_SEARCH_LIMIT, searchPage, { maxLimit: VOD_SEARCH_MAX_LIMIT });
   let railsController: AbortController | undefined;
   let railsGeneration = 0;
   let timer: unknown;

@@ -1,16 +1,16 @@
 /**
- * One schedule's event list: its query (the view's options with the filters chosen in it), pagination,
- * cancellation of stale requests, and its states (loading, ready, error, and signed-out for a favourites list
+ * One schedule's event list: its query (the view's options with the filters chosen in it), pagination and the
+ * cancellation of stale requests (the stores' one pager, ./pager.ts), and its states (loading, ready, error, and signed-out for a favourites list
  * without a user). It fetches again when the viewer changes what the answer holds: a sign-in or sign-out, a
  * purchase (`$entitlementsVersion`), and for a favourites list a change of user or favourites. Each schedule view
  * owns one; the data below it is shared through the client's dedup and cache.
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import { EventQuery, MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
-import { ApiError, isCancel } from '../api/errors.js';
 import { dayFilter } from '../lib/time.js';
 import { $entitlementsVersion, lastEntitlementsChange } from './commerce/entitlements.js';
 import { $favouritesVersion } from './favourites.js';
+import { createPager, type Page, type PagedItems, type PageRequest, type Settled } from './pager.js';
 import { $token, $user, getClient, identified, startSession } from './session.js';
 
 /** Schedule kinds (attribute `kind`) and the stream status each asks for. */
@@ -39,7 +39,7 @@ export interface ScheduleQuery {
   /** Show at most this many events (still fetched page by page). */
   limit?: number | undefined;
   /** Only the events of the signed-in user's favourites (`GET events/favorite`, same parameters). */
-  favorites?: boolean | undefined;
+  favourites?: boolean | undefined;
 }
 
 /** The filters a viewer can choose in a schedule; '' means "All" (overriding the view's option). */
@@ -110,22 +110,16 @@ export function scheduleQuery(base: ScheduleQuery, chosen: ScheduleFilters): Sch
     location: base.location,
     limit: base.limit,
     ...narrowing(effectiveFilters(base, chosen)),
-    ...(base.favorites ? { favorites: true } : {}),
+    ...(base.favourites ? { favourites: true } : {}),
   };
 }
 
-/** A schedule's state. */
-export interface ScheduleState {
-  /**
-   * `signed-out`: a favourites list asked for by a guest; `locked`: by an account that must first replace its
-   * temporary password (the server refuses it everything else). Nothing was fetched in either case.
-   */
-  status: 'loading' | 'ready' | 'error' | 'signed-out' | 'locked';
-  events: Event[];
-  total: number;
-  loadingMore: boolean;
-  error?: ApiError | undefined;
-}
+/**
+ * A schedule's state: its paged events, or (nothing fetched) `signed-out` for a favourites list asked for by a guest,
+ * `locked` for one asked for by an account that must first replace its temporary password (the server refuses it
+ * everything else). A schedule is never `idle`: it is loading until its view shows a query.
+ */
+export type ScheduleState = PagedItems<Event, 'signed-out' | 'locked'>;
 
 /** A schedule's store and actions. */
 export interface Schedule {
@@ -179,7 +173,7 @@ export function eventsQuery(query: ScheduleQuery, offset: number): Record<string
  */
 function viewerKey(query: ScheduleQuery): string {
   const user = $user.get();
-  const who = query.favorites
+  const who = query.favourites
     ? `${user?.id ?? ''}:${user?.temporary_password ? 'locked' : ''}:${$favouritesVersion.get()}`
     : '';
   return `${$token.get() ? 'user' : 'guest'}|${who}`;
@@ -187,13 +181,14 @@ function viewerKey(query: ScheduleQuery): string {
 
 /** Creates one schedule's store. */
 export function createSchedule(): Schedule {
-  const $state = atom<ScheduleState>({ status: 'loading', events: [], total: 0, loadingMore: false });
+  const pager = createPager<ScheduleQuery, Event, 'signed-out' | 'locked'>(PAGE_SIZE, fetchPage, {
+    initial: 'loading',
+  });
   const $chosen = atom<ScheduleFilters>({});
   let base: ScheduleQuery | undefined;
   let query: ScheduleQuery | undefined;
   let shown = '';
   let viewer = '';
-  let controller: AbortController | undefined;
   let unfollow: (() => void) | undefined;
 
   /** Fetches again when the viewer changes what the answer holds (see `viewerKey`). */
@@ -226,41 +221,33 @@ export function createSchedule(): Schedule {
     if (!query || JSON.stringify(next) !== shown) store.setQuery(next);
   }
 
-  async function fetchPage(offset: number): Promise<void> {
-    if (!query) return;
-    const current = query;
-    controller ??= new AbortController();
-    const signal = controller.signal;
-    try {
-      await startSession();
-      if (current.favorites) {
-        // Whether there is a user is known only once the profile has answered.
-        await identified();
-        if (current !== query || signal.aborted) return;
-        const user = $user.get();
-        if (!user || user.temporary_password) {
-          $state.set({ status: user ? 'locked' : 'signed-out', events: [], total: 0, loadingMore: false });
-          return;
-        }
-      }
-      const answer = current.favorites
-        ? // Not from the 60 s cache: the list follows the favourites, which may have just changed.
-          await getClient().call('favouriteEvents', { query: eventsQuery(current, offset), signal, cache: false })
-        : await getClient().call('events', { query: eventsQuery(current, offset), signal });
-      if (current !== query || signal.aborted) return;
-      const before = offset === 0 ? [] : $state.get().events;
-      const total = Math.min(answer.meta.total, current.limit ?? Number.POSITIVE_INFINITY);
-      $state.set({ status: 'ready', events: [...before, ...answer.data], total, loadingMore: false });
-    } catch (error) {
-      if (isCancel(error) || current !== query) return;
-      const failure = error instanceof ApiError ? error : new ApiError('network', String(error));
-      if (offset === 0) $state.set({ status: 'error', events: [], total: 0, loadingMore: false, error: failure });
-      else $state.set({ ...$state.get(), loadingMore: false, error: failure });
+  /** One page of a query; a favourites list is first asked of the user, who may be a guest or locked out. */
+  async function fetchPage(
+    current: ScheduleQuery,
+    { offset, signal }: PageRequest,
+  ): Promise<Page<Event> | Settled<'signed-out' | 'locked'>> {
+    await startSession();
+    if (current.favourites) {
+      // Whether there is a user is known only once the profile has answered.
+      await identified();
+      // A query the viewer moved on from meanwhile asks for nothing.
+      signal.throwIfAborted();
+      const user = $user.get();
+      if (!user || user.temporary_password) return { settled: user ? 'locked' : 'signed-out' };
     }
+    // The page's size is the query's (see eventsQuery), not the pager's.
+    const answer = current.favourites
+      ? // Not from the 60 s cache: the list follows the favourites, which may have just changed.
+        await getClient().call('favouriteEvents', { query: eventsQuery(current, offset), signal, cache: false })
+      : await getClient().call('events', { query: eventsQuery(current, offset), signal });
+    return {
+      data: answer.data,
+      meta: { total: Math.min(answer.meta.total, current.limit ?? Number.POSITIVE_INFINITY) },
+    };
   }
 
   const store: Schedule = {
-    $state,
+    $state: pager.$state,
     $chosen,
     show(next) {
       base = next;
@@ -276,27 +263,19 @@ export function createSchedule(): Schedule {
     },
     setQuery(next) {
       follow();
-      controller?.abort();
-      controller = undefined;
       query = next;
       shown = JSON.stringify(next);
       viewer = viewerKey(next);
-      $state.set({ status: 'loading', events: [], total: 0, loadingMore: false });
-      void fetchPage(0);
+      pager.show(next);
     },
     loadMore() {
-      const state = $state.get();
-      if (!query || state.status !== 'ready' || state.loadingMore) return;
-      if (state.events.length >= state.total) return;
-      $state.set({ ...state, loadingMore: true, error: undefined });
-      void fetchPage(state.events.length);
+      if (query) pager.more();
     },
     retry: refetch,
     destroy() {
       unfollow?.();
       unfollow = undefined;
-      controller?.abort();
-      controller = undefined;
+      pager.destroy();
       query = undefined;
     },
   };

@@ -442,7 +442,7 @@ test('axe finds no WCAG 2.1 A/AA violations in sign-in, registration and the sig
   expect((await makeAxeBuilder().include('channel-profile').analyze()).violations).toEqual([]);
 });
 
-test("<channel-schedule favorites> asks a guest to sign in, then shows the favourites' events once signed in", async ({
+test("<channel-schedule favourites> asks a guest to sign in, then shows the favourites' events once signed in", async ({
   page,
 }) => {
   const profile = await openProfile(page);

@@ -8,11 +8,11 @@
 // hls.js where the browser has Media Source Extensions (for its DVR window), and the fake world has no media server
 // for hls.js; what is tested here is what reaches the <video>.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Clip, Event as ChannelEvent, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
 import { resetSession } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-player.js';
 import { flush, installWorld, ok, T0, teardown, until, type Recorded, type World } from '../unit/helpers.js';
+import { wireEvent, wireUser, wireClip } from '../fixtures/contract.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://api.test/keys';
@@ -24,18 +24,12 @@ const CLIP_URL = 'https://media.test/s/g/clip-9/master.m3u8';
 const POSTER = 'https://media.test/s/g/clip-9/poster.jpg';
 const UUID = '3f2a0c4e-8b1d-4e6f-9a7b-2c5d8e1f0a3b';
 
-function checked<T>(schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, raw: T): T {
-  const result = schema.safeParse(raw);
-  if (!result.success) throw new Error(`fixture breaks the contract: ${JSON.stringify(result.error)}`);
-  return raw;
-}
-
 /** Each page gets its own thumbnails address (the maker keeps a track it fetched for the page's life). */
 let thumbsUrl = THUMBS_URL;
 
 /** A finished event with its recording and thumbnails track (or live, with `live: true`). */
 const event = (live = false) =>
-  checked(ChannelEvent, {
+  wireEvent({
     id: 501,
     name: 'Spring Final',
     type: 'free',
@@ -49,11 +43,11 @@ const event = (live = false) =>
   });
 
 const USER = (capabilities = ['watch', 'clipping', 'download_clip']) =>
-  checked(User, { id: 7, email: 'fan@example.com', first_name: 'Ann', capabilities });
+  wireUser({ id: 7, email: 'fan@example.com', first_name: 'Ann', capabilities });
 
 /** A clip as the server answers it. */
 const clip = (status: string, fields: Record<string, unknown> = {}) =>
-  checked(Clip, {
+  wireClip({
     id: 9,
     uuid: UUID,
     event_id: 501,

@@ -5,13 +5,13 @@
 // that URL never answers; what real media would fire (loadeddata, playing, timeupdate...) is dispatched on the video
 // inside.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Event as ChannelEvent } from '../../src/api/contract.js';
-import { Preroll } from '../../src/api/preroll-schemas.js';
+
 import { setEnv } from '../../src/lib/env.js';
 import { MEDIA_EVENTS, type PlayerMediaApi } from '../../src/media/element-api.js';
 import { resetSession } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-player.js';
 import { installWorld, ok, T0, teardown, type World } from '../unit/helpers.js';
+import { wireEvent, wirePreroll } from '../fixtures/contract.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://api.test/keys';
@@ -23,15 +23,9 @@ const AD_URL = `${MEDIA}/ads/7/master.m3u8`;
 
 type Player = HTMLElement & PlayerMediaApi;
 
-/** `raw`, once checked against its contract schema (what is served is the wire form, not the parsed one). */
-function checked<T>(schema: { safeParse(v: unknown): { success: boolean } }, raw: T): T {
-  if (!schema.safeParse(raw).success) throw new Error(`fixture breaks the contract: ${JSON.stringify(raw)}`);
-  return raw;
-}
-
 /** Event 601 as the channel sends it: free, live by default. */
 const event = (fields: Record<string, unknown> = {}) =>
-  checked(ChannelEvent, {
+  wireEvent({
     id: 601,
     name: 'Spring Final',
     type: 'free',
@@ -280,7 +274,7 @@ describe('<channel-player> media API', () => {
 
   describe('a preroll', () => {
     beforeEach(() => {
-      useFakePlatform([checked(Preroll, { id: 7, url: AD_URL, weight: 1, for_live: true, for_vod: true })]);
+      useFakePlatform([wirePreroll({ id: 7, url: AD_URL })]);
     });
 
     it('is unskippable through the API: adPlaying, the ad events, and seeking and speed refused until it ends', async () => {

@@ -7,13 +7,14 @@
 // hls.js where the browser has Media Source Extensions (for its DVR window), and the fake world has no media server
 // for hls.js; what is tested here is what reaches the <video>.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Event as ChannelEvent, Package, Subscription, User } from '../../src/api/contract.js';
+import { Package, Subscription, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
 import { GIVE_UP_MS, RELOAD_EVERY_MS } from '../../src/media/playback.js';
 import { RECHECK_MS, RECHECKS } from '../../src/stores/player.js';
 import { resetSession, signIn } from '../../src/stores/session.js';
 import { start } from '../../elements/channel-player.js';
 import { Deferred, flush, installWorld, ok, T0, teardown, until, type Reply, type World } from '../unit/helpers.js';
+import { checked, wireEvent } from '../fixtures/contract.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://api.test/keys';
@@ -33,16 +34,9 @@ const BAD_SIGNATURE = { status: 403, body: { message: 'Invalid playback URL sign
 
 // ------------------------------------------------------------------ fixtures (contract-valid)
 
-/** Checks a fixture against its contract schema, so that no test passes against data no server sends. */
-function checked<T>(schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, raw: T): T {
-  const result = schema.safeParse(raw);
-  if (!result.success) throw new Error(`fixture breaks the contract: ${JSON.stringify(result.error)}`);
-  return raw;
-}
-
 /** An event as the channel sends it: by default free, live, started ten minutes ago, without streams. */
 const event = (fields: Record<string, unknown> = {}) =>
-  checked(ChannelEvent, {
+  wireEvent({
     id: EVENT_ID,
     name: 'Spring Final',
     type: 'free',

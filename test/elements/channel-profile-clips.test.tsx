@@ -3,29 +3,23 @@
 // player on the same page showing here at once (one shared list), French and an a11y audit. The elements run against
 // the unit tests' fake world (test/unit/helpers.ts).
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Clip, Event as ChannelEvent, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
 import { resetSession } from '../../src/stores/session.js';
 import { start as startProfile } from '../../elements/channel-profile.js';
 import { start as startPlayer } from '../../elements/channel-player.js';
 import { flush, installWorld, ok, T0, teardown, until, type World } from '../unit/helpers.js';
+import { wireEvent, wireUser, wireClip } from '../fixtures/contract.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://api.test/keys';
 const NOW_S = T0 / 1000;
 const UUID = '0b6f3c1e-2d4a-4f5b-8c9d-1e2f3a4b5c6d';
 
-function checked<T>(schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, raw: T): T {
-  const result = schema.safeParse(raw);
-  if (!result.success) throw new Error(`fixture breaks the contract: ${JSON.stringify(result.error)}`);
-  return raw;
-}
-
 const USER = (capabilities = ['watch', 'clipping', 'download_clip']) =>
-  checked(User, { id: 7, email: 'fan@example.com', first_name: 'Ann', last_name: 'Fan', capabilities });
+  wireUser({ id: 7, email: 'fan@example.com', first_name: 'Ann', last_name: 'Fan', capabilities });
 
 const clip = (id: number, name: string, status: string, fields: Record<string, unknown> = {}) =>
-  checked(Clip, {
+  wireClip({
     id,
     uuid: UUID,
     event_id: 501,
@@ -249,7 +243,7 @@ describe('<channel-profile> clips', () => {
         'GET',
         `${API}/events/501`,
         ok(
-          checked(ChannelEvent, {
+          wireEvent({
             id: 501,
             name: 'Spring Final',
             event_utc_ts: NOW_S - 3600,

@@ -4,7 +4,7 @@
 // host and the channel API with contract-valid fixtures and recording every request. Page events go through
 // `window`, as on a real page. Routes of emailed links are set with history.pushState and restored after.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { Clip, Order, Settings, Transaction, User } from '../../src/api/contract.js';
+import { Settings, Transaction, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
 import { $token, $user, resetSession } from '../../src/stores/session.js';
 import { isString } from '../../src/lib/storage.js';
@@ -21,6 +21,7 @@ import {
   type Recorded,
   type World,
 } from '../unit/helpers.js';
+import { checked, wireUser, wireClip, wireOrder } from '../fixtures/contract.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://api.test/keys';
@@ -28,12 +29,6 @@ const TOKEN = 'tok-profile-secret';
 const T0_S = Date.UTC(2024, 0, 15, 17) / 1000;
 
 // ------------------------------------------------------------------ fixtures (contract-valid)
-
-function checked<T>(schema: { safeParse(v: unknown): { success: boolean; error?: unknown } }, raw: T): T {
-  const result = schema.safeParse(raw);
-  if (!result.success) throw new Error(`fixture breaks the contract: ${JSON.stringify(result.error)}`);
-  return raw;
-}
 
 const SETTINGS = (remote: 0 | 1) =>
   checked(Settings, {
@@ -49,7 +44,7 @@ const SETTINGS = (remote: 0 | 1) =>
   });
 
 const USER = (fields: Record<string, unknown> = {}) =>
-  checked(User, {
+  wireUser({
     id: 7,
     email: 'fan@example.com',
     first_name: 'Ann',
@@ -94,7 +89,7 @@ const ORDERS = [
     product: { id: 502, name: 'Old game' },
     created_at: 1,
   },
-].map((o) => checked(Order, o));
+].map((o) => wireOrder(o));
 
 const TRANSACTIONS = [
   {
@@ -156,7 +151,7 @@ const CLIPS = [
     status: 'failed',
     event: { id: 502, name: 'Old game' },
   },
-].map((c) => checked(Clip, c));
+].map((c) => wireClip(c));
 
 // ------------------------------------------------------------------ fake platform
 

@@ -1373,14 +1373,14 @@ describe('<channel-schedule>', () => {
     });
   });
 
-  describe('favorites attribute', () => {
+  describe('favourites attribute', () => {
     const asMember = () => env().storage.set('token.demo', 'tok-fan');
     const lastFavouriteQuery = () => {
       const list = favouriteEventRequests();
       return Object.fromEntries([...list[list.length - 1]!.searchParams].filter(([k]) => k !== 'api_key'));
     };
 
-    it('asks GET events/favorite with the schedule parameters, empty values dropped, and shows only those events', async () => {
+    it('asks GET events/favorite with the schedule parameters, empty values dropped, and shows only those events (here by favorites, the spelling of earlier versions)', async () => {
       asMember();
       favs.participant = [{ id: 91, favoritable_id: 11, favoritable_type: 'participant', name: 'Northfield Huskies' }];
       favouriteEventsAnswer = () => json(eventList([LIVE_FREE]));
@@ -1406,7 +1406,7 @@ describe('<channel-schedule>', () => {
       asMember();
       favs.participant = [{ id: 91, favoritable_id: 11, favoritable_type: 'participant', name: 'Northfield Huskies' }];
       favouriteEventsAnswer = () => json(eventList(favs.participant.length ? [LIVE_FREE] : []));
-      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      const el = await fixture(html`<channel-schedule favourites></channel-schedule>`);
       await loaded(el, 1);
       await waitUntil(() => $(el, '[part~="favourite"]'), 'the star (its own chunk)');
       starOf(el).click();
@@ -1419,7 +1419,7 @@ describe('<channel-schedule>', () => {
 
     it('no favourites, or none with events: says so', async () => {
       asMember();
-      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      const el = await fixture(html`<channel-schedule favourites></channel-schedule>`);
       await shows(el, 'You have no favourites yet. Follow teams, schools or sports with the star of any event.');
       expect(html$(el, '[part~="empty"]')).to.be.a('string');
 
@@ -1429,13 +1429,13 @@ describe('<channel-schedule>', () => {
       favs.participant_group = [
         { id: 92, favoritable_id: 1, favoritable_type: 'group', name: 'Northfield University' },
       ];
-      const other = await fixture(html`<channel-schedule favorites lang="fr"></channel-schedule>`);
+      const other = await fixture(html`<channel-schedule favourites lang="fr"></channel-schedule>`);
       await shows(other, "Aucun de vos favoris n'a d'événement ici.");
     });
 
     it('a guest sees a sign-in prompt (nothing fetched) whose button fires channel-login-request; signing in loads', async () => {
       favouriteEventsAnswer = () => json(eventList([LIVE_FREE]));
-      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      const el = await fixture(html`<channel-schedule favourites></channel-schedule>`);
       await shows(el, "Sign in to see your favourites' events");
       const prompt = $(el, '[part~="sign-in"]')!;
       const button = prompt.querySelector('button')!;
@@ -1463,7 +1463,7 @@ describe('<channel-schedule>', () => {
       asMember();
       profileUser = { ...USER, temporary_password: true };
       favouriteEventsAnswer = () => json(eventList([LIVE_FREE]));
-      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      const el = await fixture(html`<channel-schedule favourites></channel-schedule>`);
       await shows(el, 'You signed in with a temporary password. Choose a new password in your profile first.');
       expect($(el, '[part~="temporary-password"]')).to.not.equal(null);
       expect(favouriteEventRequests(), 'the server would refuse it').to.have.length(0);
@@ -1480,7 +1480,7 @@ describe('<channel-schedule>', () => {
       asMember();
       const many = Array.from({ length: 70 }, (_, i) => ({ ...PAID, id: 3000 + i, name: `Event ${i + 1}` }));
       favouriteEventsAnswer = paged(many);
-      const el = await fixture(html`<channel-schedule favorites></channel-schedule>`);
+      const el = await fixture(html`<channel-schedule favourites></channel-schedule>`);
       await waitUntil(() => links(el).length >= 12, 'the first events');
       $<HTMLButtonElement>(el, '[part~="more"]')!.click();
       await waitUntil(() => favouriteEventRequests().length === 2, 'the second page');

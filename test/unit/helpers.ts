@@ -319,3 +319,6 @@ export function fakeAddress(start: string) {
     },
   };
 }
+
+/** Intl uses narrow and plain no-break spaces and a real minus sign; compare text as a reader sees it. */
+export const plain = (s: string | undefined) => s?.replace(/[\u202f\u00a0]/g, ' ').replace(/\u2212/g, '-');

@@ -1,6 +1,6 @@
 /**
  * The schedule view: the channel's events as cards or a table, with filters, badges, favourites star and links
- * to the watch page, or (option `favorites`) only the events of the user's favourites. It takes typed options,
+ * to the watch page, or (option `favourites`) only the events of the user's favourites. It takes typed options,
  * never attribute strings; the list, its query and its reactions live in the schedule store, and navigation
  * goes through the view host (the tag fires public events, the site routes).
  */
@@ -90,7 +90,7 @@ export function ScheduleView(props: {
     ...plain,
     ...properties,
   };
-  const listId = `schedule-${options.favorites ? 'favorites-' : ''}${options.kind}${Object.entries(narrowedBy)
+  const listId = `schedule-${options.favourites ? 'favorites-' : ''}${options.kind}${Object.entries(narrowedBy)
     .filter(([, value]) => value !== undefined && value !== '')
     .map(([name, value]) => `-${name}:${String(value)}`)
     .join('')}`;
@@ -98,12 +98,12 @@ export function ScheduleView(props: {
     listId,
     title,
     state.status === 'ready'
-      ? state.events.map((event) => ({ id: String(event.id), name: event.name, category: event.category?.name }))
+      ? state.items.map((event) => ({ id: String(event.id), name: event.name, category: event.category?.name }))
       : undefined,
   );
 
   const settings = useStore($settings);
-  useStructuredData(Boolean(options.structuredData), state.status === 'ready' ? state.events : undefined, {
+  useStructuredData(Boolean(options.structuredData), state.status === 'ready' ? state.items : undefined, {
     watchUrl: options.watchUrl,
     base: env().baseUrl() ?? 'http://localhost/',
     currency,
@@ -144,12 +144,12 @@ export function ScheduleView(props: {
         </button>
       </div>
     );
-  } else if (state.events.length === 0) {
+  } else if (state.items.length === 0) {
     const empty = filters.day
       ? 'schedule.empty.day'
       : narrows(filters)
         ? 'schedule.empty.filtered'
-        : !options.favorites
+        : !options.favourites
           ? `schedule.empty.${options.kind}`
           : noFavourites
             ? 'schedule.favourites.none'
@@ -162,7 +162,7 @@ export function ScheduleView(props: {
   } else {
     body = (
       <EventList
-        events={state.events}
+        events={state.items}
         total={state.total}
         title={title}
         options={options}
@@ -222,7 +222,7 @@ const useFilterBar = lazyPart('the filters', () => import('./FilterBar.js').then
 /** The heading of a schedule: its kind, and whose favourites when it lists only those. */
 function scheduleTitle(options: ScheduleOptions, t: TFunction): string {
   const kind = t(`schedule.titles.${options.kind}`);
-  return options.favorites ? t('schedule.favourites.title', { title: kind }) : kind;
+  return options.favourites ? t('schedule.favourites.title', { title: kind }) : kind;
 }
 
 /**

@@ -30,6 +30,7 @@ export const SCHEDULE_PROPS = [
   'showFilters',
   'showCalendar',
   'day',
+  'favourites',
   'favorites',
   'structuredData',
   'lang',
@@ -131,7 +132,8 @@ export function parseScheduleProps(props: ScheduleProps): Parsed<ScheduleOptions
     watchUrl: watchUrl(read, props.watchUrl),
     showFilters: boolAttr(props.showFilters),
     showCalendar: boolAttr(props.showCalendar),
-    favorites: boolAttr(props.favorites),
+    // `favorites`, the spelling of earlier versions, still works; `favourites` wins where a tag has both.
+    favourites: boolAttr(props.favourites ?? props.favorites),
     structuredData: boolAttr(props.structuredData),
   });
 }

@@ -27,7 +27,7 @@ export interface ScheduleOptions {
   /** Shows the calendar: a week strip to choose one day (or all days). */
   showCalendar: boolean;
   /** Only the events of the signed-in user's favourites. */
-  favorites: boolean;
+  favourites: boolean;
   /** Write schema.org JSON-LD for the events shown into the host document (the tag's `structured-data`). */
   structuredData?: boolean | undefined;
 }
@@ -46,6 +46,6 @@ export const SCHEDULE_DEFAULTS: ScheduleOptions = {
   watchUrl: DEFAULT_WATCH_URL,
   showFilters: false,
   showCalendar: false,
-  favorites: false,
+  favourites: false,
   structuredData: false,
 };
