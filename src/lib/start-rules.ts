@@ -4,7 +4,7 @@
  * the loader's early video (src/loader/early-video.ts) makes for a guest before the player's code comes. That decision
  * is made of the player's own rules only: access (access-rules.ts `decideAccess`), the engine and the resume position
  * (here), the preroll (preroll-rules.ts `pickPreroll`), so the early video starts exactly what the player would.
- * test/unit/early-agreement.test.ts runs the player's access and preroll cases through both. Imports only src/lib:
+ * test/unit/loader/early-agreement.test.ts runs the player's access and preroll cases through both. Imports only src/lib:
  * the early video's module bundles it.
  */
 import { decideAccess, type AccessItem } from './access-rules.js';

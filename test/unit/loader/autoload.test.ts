@@ -3,8 +3,8 @@
  * and again after a failed load when the tag is inserted again.
  */
 import { expect } from '@open-wc/testing';
-import { TAGS, autoload, type Tag } from '../../src/loader/autoload.js';
-import { flush } from './helpers.js';
+import { TAGS, autoload, type Tag } from '../../../src/loader/autoload.js';
+import { flush } from '../helpers.js';
 
 describe('autoload', () => {
   let doc: Document;

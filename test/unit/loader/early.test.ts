@@ -4,11 +4,11 @@
  * their paths and storage keys from src/lib/api-paths.ts; this test is what fails if one of them stops doing so.
  */
 import { expect } from '@open-wc/testing';
-import { STORAGE_PREFIX } from '../../src/lib/api-paths.js';
-import { sendEarly } from '../../src/loader/early.js';
-import { $config, setConfig } from '../../src/stores/config.js';
-import { $geo, $startup, getClient, resetSession, startSession } from '../../src/stores/session.js';
-import { HANG, installWorld, ok, teardown, until, type World } from './helpers.js';
+import { STORAGE_PREFIX } from '../../../src/lib/api-paths.js';
+import { sendEarly } from '../../../src/loader/early.js';
+import { $config, setConfig } from '../../../src/stores/config.js';
+import { $geo, $startup, getClient, resetSession, startSession } from '../../../src/stores/session.js';
+import { HANG, installWorld, ok, teardown, until, type World } from '../helpers.js';
 
 const API = 'http://api.test/api';
 const KEYS = 'http://keys.test/keys';

@@ -6,8 +6,8 @@
  * the video fails to load, which ends the wait for its first frame at once; what is checked is whether it was set.
  */
 import { expect } from '@open-wc/testing';
-import { resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../src/lib/api-paths.js';
-import { EARLY_DECISION_MS, startEarlyVideos } from '../../src/loader/early-video.js';
+import { resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../../src/lib/api-paths.js';
+import { EARLY_DECISION_MS, startEarlyVideos } from '../../../src/loader/early-video.js';
 import {
   adoptEarlyVideo,
   dropEarlyLabel,
@@ -16,10 +16,10 @@ import {
   setEarlyVideo,
   takeEarlyRoot,
   type EarlyVideo,
-} from '../../src/lib/early-video.js';
-import { suppressionKey } from '../../src/lib/preroll-rules.js';
-import { earlyAnswers, mayStartEarly, type EarlyAnswer } from '../../src/loader/early.js';
-import { MediaBridge } from '../../src/media/element-api.js';
+} from '../../../src/lib/early-video.js';
+import { suppressionKey } from '../../../src/lib/preroll-rules.js';
+import { earlyAnswers, mayStartEarly, type EarlyAnswer } from '../../../src/loader/early.js';
+import { MediaBridge } from '../../../src/media/element-api.js';
 
 /**
  * What the loader does with a player (src/loader/script.ts): the answers watched as they go out, then, where its

@@ -2,25 +2,25 @@
  * The loader's early video starts exactly what the player would. The early video decides over the raw start-up
  * answers (src/loader/early-video.ts `earlyDecision`: its readers `eventFromAnswer` and `prerollsFromAnswer`, then
  * src/lib/start-rules.ts `guestStart`); the player decides over the contract's reading of the same answers with its
- * own code: `decideAccess` (src/stores/commerce/access.ts, on `fromEvent`), `playsNatively` (src/media/playback.ts),
+ * own code: `decideAccess` (src/stores/commerce/access.ts, on `fromEvent`), `playsNatively` (src/media/engine.ts),
  * `resumePosition` (src/media/resume.ts), the tag's options (`parsePlayerProps`) and the preroll the player store
  * takes (`prerollOptionsOf`, `prerollsOf`, `choosePreroll`). For a guest, both must give the same stream and the same
- * preroll, or nothing, on every case of the player's access and preroll tests (test/unit/player.test.ts: every
+ * preroll, or nothing, on every case of the player's access and preroll tests (test/unit/stores/commerce/access.test.ts and test/unit/media/prerolls.test.ts: every
  * value those use, in every combination) and of the tag, the engine and the resume position. Where they may differ,
  * it is stated: the loader's own conditions (http(s) URLs, a preroll list it can read) only ever start less.
  */
 import { expect } from '@open-wc/testing';
-import { Event, Geo, Settings } from '../../src/api/contract.js';
-import { PrerollList, prerollOptionsOf, prerollsOf } from '../../src/api/preroll-schemas.js';
-import { parsePlayerProps } from '../../src/components/player/attributes.js';
-import { resumeStorageKey, STORAGE_PREFIX } from '../../src/lib/api-paths.js';
-import type { EarlyChoice } from '../../src/lib/early-video.js';
-import { suppressionKey } from '../../src/lib/preroll-rules.js';
-import { earlyDecision, prerollsFromAnswer, prerollsOfSettings, type Stored } from '../../src/loader/early-video.js';
-import { playsNatively } from '../../src/media/engine.js';
-import { choosePreroll, suppress, visitorId } from '../../src/media/prerolls.js';
-import { resumePosition } from '../../src/media/resume.js';
-import { decideAccess, fromEvent } from '../../src/stores/commerce/access.js';
+import { Event, Geo, Settings } from '../../../src/api/contract.js';
+import { PrerollList, prerollOptionsOf, prerollsOf } from '../../../src/api/preroll-schemas.js';
+import { parsePlayerProps } from '../../../src/components/player/attributes.js';
+import { resumeStorageKey, STORAGE_PREFIX } from '../../../src/lib/api-paths.js';
+import type { EarlyChoice } from '../../../src/lib/early-video.js';
+import { suppressionKey } from '../../../src/lib/preroll-rules.js';
+import { earlyDecision, prerollsFromAnswer, prerollsOfSettings, type Stored } from '../../../src/loader/early-video.js';
+import { playsNatively } from '../../../src/media/engine.js';
+import { choosePreroll, suppress, visitorId } from '../../../src/media/prerolls.js';
+import { resumePosition } from '../../../src/media/resume.js';
+import { decideAccess, fromEvent } from '../../../src/stores/commerce/access.js';
 
 const url = (n: number) => `https://ads.example/${n}.m3u8`;
 const LIVE = 'https://media.test/live.m3u8';
