@@ -41,7 +41,9 @@ export default defineConfig({
   testMatch: /[\\/]test[\\/](e2e|faults)[\\/][^\\/]+\.spec\.ts$/,
   grepInvert: /@full/,
   outputDir: 'test-results/e2e',
-  workers: 2,
+  // Three workers on two cores: many cases wait on the clock (real-time video, clip jobs, debounces), so a third
+  // keeps the cores busy; npm test must stay under 25 minutes on a 2-core machine.
+  workers: 3,
   fullyParallel: true,
   retries: isCI ? 1 : 0,
   forbidOnly: isCI,
