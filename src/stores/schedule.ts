@@ -7,6 +7,7 @@
  */
 import { atom, type ReadableAtom } from 'nanostores';
 import { EventQuery, MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
+import { throwIfAborted } from '../api/http.js';
 import { dayFilter } from '../lib/time.js';
 import { $entitlementsVersion, lastEntitlementsChange } from './commerce/entitlements.js';
 import { $favouritesVersion } from './favourites.js';
@@ -230,8 +231,9 @@ export function createSchedule(): Schedule {
     if (current.favourites) {
       // Whether there is a user is known only once the profile has answered.
       await identified();
-      // A query the viewer moved on from meanwhile asks for nothing.
-      signal.throwIfAborted();
+      // A query the viewer moved on from meanwhile asks for nothing (our own check: AbortSignal's is newer than the
+      // browsers we support).
+      throwIfAborted(signal);
       const user = $user.get();
       if (!user || user.temporary_password) return { settled: user ? 'locked' : 'signed-out' };
     }
