@@ -62,6 +62,9 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   );
   const early = handover?.video;
   const video = useRef<HTMLVideoElement>(early ?? null);
+  // When the early video started and showed its first frame: handed to the first session only, so a session started
+  // again on this stage (the store changed) counts neither a second time.
+  const earlyTimes = useRef(handover && { startedAt: handover.startedAt, framedAt: handover.framedAt });
   const stage = useRef<HTMLDivElement>(null);
   const session = useRef<MediaSession | undefined>(undefined);
   const [state, setState] = useState<SessionState>(() => idleSession(options.autoplay));
@@ -82,6 +85,8 @@ export function VideoStage(props: VideoStageProps): ReactNode {
 
   // A layout effect: the stream is set before the browser paints the stage, not a frame later.
   useLayoutEffect(() => {
+    const times = earlyTimes.current;
+    earlyTimes.current = undefined;
     const running = initialize(video.current!, {
       ...source,
       startAt: resumedAt,
@@ -98,7 +103,7 @@ export function VideoStage(props: VideoStageProps): ReactNode {
       reloadStream: store.reloadStream,
       analytics: store.analytics,
       // Its analytics start when the early video did, and its first frame is the one the early video showed.
-      early: handover && { startedAt: handover.startedAt, framedAt: handover.framedAt },
+      early: times,
       onState: (next) => {
         stateRef.current = next;
         media?.stateChanged(next);
