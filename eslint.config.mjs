@@ -73,6 +73,17 @@ const noComponents = (where, fix) => ({
   message: `${where} must not import src/components. ${fix}`,
 });
 
+/**
+ * The loader from the code it loads: the loader starts things the elements take over (src/lib/early-video.ts,
+ * src/lib/early-requests.ts), so arrows point from src/loader down into src/lib, never back up.
+ */
+const NO_LOADER = {
+  regex: '^(\\.\\./)+loader/',
+  message:
+    'Only the loader (src/loader) and the entry points in elements/ import src/loader. What the loader hands the ' +
+    'elements lives in src/lib (src/lib/early-video.ts, src/lib/early-requests.ts).',
+};
+
 /** The HTTP client from UI code. */
 const NO_API_CLIENT = {
   regex: '^(\\.\\./)+api/client(\\.js)?$',
@@ -90,20 +101,25 @@ const DEMO_ONLY_CONTRACT = {
     'move anything else into server/, or into the contract if it truly is part of the API.',
 };
 
-/** The same src-to-demo/elements rule for dynamic import(), which no-restricted-imports does not look at. */
-const NO_DYNAMIC_DEMO_OR_ELEMENTS = {
-  selector: `ImportExpression[source.value=/${NO_DEMO_OR_ELEMENTS.regex.replaceAll('/', '\\/')}/]`,
-  message: NO_DEMO_OR_ELEMENTS.message,
-};
+/** A pattern as a regex literal esquery reads in a selector. */
+const selectorRegex = (regex) => `/${regex.replaceAll('/', '\\/')}/`;
 
 /**
  * One config block per folder with its import rule. ESLint replaces (does not merge) a rule's options when two
- * blocks match the same file, so every src block repeats the src-wide NO_DEMO_OR_ELEMENTS pattern.
+ * blocks match the same file, so every src block repeats the src-wide NO_DEMO_OR_ELEMENTS pattern. The same
+ * patterns hold for a dynamic `import()` and a type's `import('…')`, which no-restricted-imports does not look at.
  */
 const boundary = (files, ...patterns) => ({
   files,
   rules: {
     'no-restricted-imports': ['error', { patterns }],
+    'no-restricted-syntax': [
+      'error',
+      ...patterns.flatMap(({ regex, message }) => [
+        { selector: `ImportExpression[source.value=${selectorRegex(regex)}]`, message },
+        { selector: `TSImportType[argument.literal.value=${selectorRegex(regex)}]`, message },
+      ]),
+    ],
   },
 });
 
@@ -174,25 +190,23 @@ export default tseslint.config(
   },
 
   // Import boundaries (see src/README.md, "Layout"). Later blocks win for their folders, so the narrow folders come last.
-  boundary(['src/**'], NO_DEMO_OR_ELEMENTS),
-  {
-    files: ['src/**'],
-    rules: { 'no-restricted-syntax': ['error', NO_DYNAMIC_DEMO_OR_ELEMENTS] },
-  },
+  boundary(['src/**'], NO_DEMO_OR_ELEMENTS, NO_LOADER),
   boundary(['src/lib/**'], NO_DEMO_OR_ELEMENTS, LIB_IMPORTS_NOTHING),
   boundary(['src/api/**'], NO_DEMO_OR_ELEMENTS, API_IMPORTS_ONLY_LIB, noReact('src/api')),
   boundary(
     ['src/stores/**'],
     NO_DEMO_OR_ELEMENTS,
+    NO_LOADER,
     noComponents(
       'A store',
       'Stores hold the logic and components subscribe to them; move shared code into the store or src/lib.',
     ),
   ),
-  boundary(['src/components/**'], NO_DEMO_OR_ELEMENTS, NO_API_CLIENT),
+  boundary(['src/components/**'], NO_DEMO_OR_ELEMENTS, NO_LOADER, NO_API_CLIENT),
   boundary(
     ['src/media/**'],
     NO_DEMO_OR_ELEMENTS,
+    NO_LOADER,
     noReact('src/media (the playback engine)'),
     noComponents('src/media (the playback engine)', 'Expose a plain function or callback the component calls instead.'),
     noStores(

@@ -1,10 +1,12 @@
 // The project's own lint rules (scripts/lint-rules.mjs), run by ESLint's RuleTester on small files: the cycle rule
-// on real files in a temporary folder (it follows imports on disk), the disable-comment rule on source text.
+// on real files in a temporary folder (it follows imports on disk), the disable-comment rule on source text; and
+// the import boundaries of eslint.config.mjs, through the project's own config.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { RuleTester } from 'eslint';
+import { ESLint, RuleTester } from 'eslint';
 import tseslint from 'typescript-eslint';
 import local from '../../scripts/lint-rules.mjs';
 
@@ -75,5 +77,50 @@ describe('local/disable-says-why', () => {
         errors: [{ messageId: 'maxLinesAtTop' }],
       },
     ],
+  });
+});
+
+describe('the import boundaries (eslint.config.mjs), static, dynamic and type imports alike', () => {
+  const eslint = new ESLint({ cwd: path.join(import.meta.dirname, '../..') });
+  /** The messages the project's config gives `code` as if it were the file `file`. */
+  const lint = async (file: string, code: string) =>
+    (await eslint.lintText(code, { filePath: path.join(import.meta.dirname, '../..', file) }))[0]!.messages.map(
+      (message) => message.message,
+    );
+
+  it('src/media imports no store, however it imports', async () => {
+    for (const code of [
+      "import { $user } from '../stores/session.js';\nexport const u = $user;",
+      "export const load = () => import('../stores/session.js');",
+      "export type T = import('../stores/session.js').SessionState;",
+    ]) {
+      const messages = await lint('src/media/probe.ts', code);
+      assert.ok(
+        messages.some((m) => m.includes('must not import src/stores')),
+        `${code}: ${messages.join('; ')}`,
+      );
+    }
+  });
+
+  it('only the loader imports src/loader; the loader imports no store, component or media module', async () => {
+    const loader = "import { storedValue } from '../loader/early.js';\nexport const v = storedValue;";
+    for (const file of ['src/components/probe.ts', 'src/stores/probe.ts', 'src/media/probe.ts', 'src/i18n/probe.ts'])
+      assert.ok(
+        (await lint(file, loader)).some((m) => m.includes('Only the loader')),
+        file,
+      );
+    assert.deepEqual(
+      await lint('src/loader/probe.ts', "import { storedValue } from './early.js';\nexport const v = storedValue;"),
+      [],
+    );
+    for (const [code, rule] of [
+      ["export const load = () => import('../stores/session.js');", 'must not import src/stores'],
+      ["export const load = () => import('../components/ui/shell.js');", 'must not import src/components'],
+      ["export type T = import('../media/session.js').SessionState;", 'must not import src/media'],
+    ] as const)
+      assert.ok(
+        (await lint('src/loader/probe.ts', code)).some((m) => m.includes(rule)),
+        code,
+      );
   });
 });
