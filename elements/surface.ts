@@ -249,6 +249,8 @@ export const schedule: ElementSurface<typeof SCHEDULE_PROPS> = {
   ],
   cssProperties: [
     '--channel-accent',
+    ['--channel-accent-text', 'text on the accent colour'],
+    ['--channel-background', "the element's background (transparent by default)"],
     '--channel-font-family',
     '--channel-font-size',
     '--channel-radius',
@@ -391,7 +393,14 @@ export const player: ElementSurface<typeof PLAYER_PROPS> = {
     'clip-event',
     'clip-event-link',
   ],
-  cssProperties: ['--channel-accent', '--channel-radius', '--channel-player-background', '--channel-live'],
+  cssProperties: [
+    '--channel-accent',
+    ['--channel-accent-text', 'text on the accent colour'],
+    ['--channel-background', "the element's background (transparent by default)"],
+    '--channel-radius',
+    '--channel-player-background',
+    '--channel-live',
+  ],
   members: [
     {
       name: 'play',
@@ -545,6 +554,8 @@ export const checkout: ElementSurface<typeof CHECKOUT_PROPS> = {
   ],
   cssProperties: [
     '--channel-accent',
+    ['--channel-accent-text', 'text on the accent colour'],
+    ['--channel-background', "the element's background (transparent by default)"],
     '--channel-radius',
     '--channel-error',
     '--channel-input-background',
@@ -669,6 +680,8 @@ export const profile: ElementSurface<typeof PROFILE_PROPS> = {
   ],
   cssProperties: [
     '--channel-accent',
+    ['--channel-accent-text', 'text on the accent colour'],
+    ['--channel-background', "the element's background (transparent by default)"],
     '--channel-radius',
     '--channel-error',
     '--channel-error-background',
@@ -764,7 +777,14 @@ export const app: ElementSurface<typeof APP_PROPS> = {
     'not-found',
   ],
   partsOf: ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile'],
-  cssProperties: ['--channel-accent', '--channel-radius', '--channel-header-background', '--channel-header-text-color'],
+  cssProperties: [
+    '--channel-accent',
+    ['--channel-accent-text', 'text on the accent colour'],
+    ['--channel-background', "the element's background (transparent by default)"],
+    '--channel-radius',
+    '--channel-header-background',
+    '--channel-header-text-color',
+  ],
   members: [],
 };
 
