@@ -41,8 +41,8 @@ export default defineConfig({
   testMatch: /[\\/]test[\\/](e2e|faults)[\\/][^\\/]+\.spec\.ts$/,
   grepInvert: /@full/,
   outputDir: 'test-results/e2e',
-  // Two workers on two cores. Three were measured (2026-11-28): the run took 19.2 min instead of 21.0, but three
-  // cases that wait on real-time video timed out under the load; so two, until the suite itself does less.
+  // Two workers on two cores. Three were tried (2026-11-28): 19.2 min with other work running, against 18.6 min for
+  // two on a quiet machine, and three cases that wait on real-time video timed out under the load.
   workers: 2,
   fullyParallel: true,
   retries: isCI ? 1 : 0,
