@@ -404,7 +404,7 @@ describe('the pictures cache', () => {
       ];
       const quiet = () => {};
       const first = await ensureLibraryMedia(root, specs, quiet);
-      ok(first.generatedSeconds > 0 && first.generatedSeconds < 10, `${first.generatedSeconds} s`);
+      ok(first.generatedSeconds > 0, `${first.generatedSeconds} s`);
       const second = await ensureLibraryMedia(root, specs, quiet);
       assert.equal(second.generatedSeconds, 0);
       assert.deepEqual(second.files, first.files);

@@ -20,6 +20,8 @@ import {
 import { suppressionKey } from '../../../src/lib/preroll-rules.js';
 import { earlyAnswers, mayStartEarly, type EarlyAnswer } from '../../../src/loader/early.js';
 import { MediaBridge } from '../../../src/media/element-api.js';
+import * as fakeTimers from '@sinonjs/fake-timers';
+import { flush } from '../helpers.js';
 
 /**
  * What the loader does with a player (src/loader/script.ts): the answers watched as they go out, then, where its
@@ -38,6 +40,30 @@ function earlyVideos(channelKey: string) {
 }
 
 const URL_VOD = 'http://127.0.0.1:9/media/7/master.m3u8';
+
+/**
+ * Runs `decide` on a fake clock (Date and timers; the answers' bodies are still read for real) and answers whether it
+ * had decided before the clock moved, whether it decided at EARLY_DECISION_MS at the latest, and its result: when a
+ * decision came, told by the clock the loader reads rather than by how fast the machine ran.
+ */
+async function onFakeClock<T>(decide: () => Promise<T>) {
+  const clock = fakeTimers.install({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+  try {
+    let outcome: { value: T } | undefined;
+    const running = decide().then((value) => (outcome = { value }));
+    await flush();
+    const atOnce = outcome !== undefined;
+    clock.tick(EARLY_DECISION_MS - 1);
+    await flush();
+    const beforeDeadline = outcome !== undefined;
+    clock.tick(1);
+    await flush();
+    await running;
+    return { atOnce, beforeDeadline, value: outcome!.value };
+  } finally {
+    clock.uninstall();
+  }
+}
 const URL_LIVE = 'http://127.0.0.1:9/live/7/master.m3u8';
 
 const answer = (data: unknown, status = 200) =>
@@ -308,11 +334,10 @@ describe('the early video', () => {
 
   it('gives up when the answers are late: the player’s code is not held for them', async () => {
     el = player();
-    const started = performance.now();
     const never = new Promise<Response>(() => undefined);
-    const video = await run(el, { 'event:7': never });
-    expect(video).to.equal(null);
-    expect(performance.now() - started).to.be.within(EARLY_DECISION_MS - 50, EARLY_DECISION_MS + 1_000);
+    const decided = await onFakeClock(() => run(el, { 'event:7': never }));
+    // Waited for the event until the deadline, not a moment more.
+    expect([decided.beforeDeadline, decided.value]).to.deep.equal([false, null]);
   });
 
   it('reads a resume position under the id the API spells (event-id="0123" is event 123)', async () => {
@@ -328,23 +353,23 @@ describe('the early video', () => {
 
   it('decides at the first answer that rules it out: a paywalled event does not wait for geo', async () => {
     el = player();
-    const started = performance.now();
-    const video = await run(el, { 'event:7': answer(event({ type: 'paid' })), geo: new Promise(() => undefined) });
-    expect(video).to.equal(null);
-    expect(performance.now() - started).to.be.below(EARLY_DECISION_MS / 2);
+    const decided = await onFakeClock(() =>
+      run(el, { 'event:7': answer(event({ type: 'paid' })), geo: new Promise(() => undefined) }),
+    );
+    expect([decided.atOnce, decided.value]).to.deep.equal([true, null]);
   });
 
   it('decides at the first answer that rules it out: a malformed preroll list does not wait for the event', async () => {
     el = player();
-    const started = performance.now();
     const never = new Promise<Response>(() => undefined);
-    const video = await run(el, {
-      'event:7': never,
-      geo: never,
-      prerolls: [{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8', weight: 'heavy' }],
-    });
-    expect(video).to.equal(null);
-    expect(performance.now() - started).to.be.below(EARLY_DECISION_MS / 2);
+    const decided = await onFakeClock(() =>
+      run(el, {
+        'event:7': never,
+        geo: never,
+        prerolls: [{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8', weight: 'heavy' }],
+      }),
+    );
+    expect([decided.atOnce, decided.value]).to.deep.equal([true, null]);
   });
 
   it('leaves each answer whole for the client, which adopts it after the early video has read its copy', async () => {
