@@ -711,6 +711,8 @@ describe('<channel-schedule>', () => {
       const form = $(el, 'form[role="search"][part~="filters"]');
       expect(Boolean(form), 'the filter form').to.equal(true);
       expect(form!.getAttribute('aria-label')).to.equal('Filter events');
+      // Its styles came with its code: the filters sit in a row.
+      expect(getComputedStyle(form!).display).to.equal('flex');
       // Then one per school property, once the channel's list of them is in (see below).
       await waitUntil(() => $$(el, 'form label').length === 6, 'the filters');
       expect(
@@ -838,6 +840,8 @@ describe('<channel-schedule>', () => {
       expect(calendar.getAttribute('aria-label')).to.equal('Calendar');
       expect($(el, '[role="radiogroup"]')!.getAttribute('aria-label')).to.equal('Day');
       expect(checked(el)?.textContent).to.equal('All days');
+      // Its styles came with its code: each day is a touch target at least 44 px tall.
+      expect(getComputedStyle(radios(el)[1]!).minHeight).to.equal('44px');
       expect(names(el)).to.deep.equal([
         'Today, Friday, March 1, 2030',
         'Saturday, March 2, 2030',
@@ -1265,6 +1269,9 @@ describe('<channel-schedule>', () => {
       expect(star.getAttribute('aria-expanded')).to.equal('true');
       expect(star.getAttribute('aria-controls')).to.equal(popover(el)!.id);
       expect(popover(el)!.getAttribute('role')).to.equal('group');
+      // Its styles came with its code: it floats over the cards, and each toggle is a full-width row.
+      expect(getComputedStyle(popover(el)!).position).to.equal('absolute');
+      expect(getComputedStyle(toggles(el)[0]!).display).to.equal('flex');
       expect(root(el).getElementById(popover(el)!.getAttribute('aria-labelledby')!)?.textContent).to.equal('Follow');
       expect(
         toggles(el).map((b) => [

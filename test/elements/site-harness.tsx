@@ -88,7 +88,6 @@ export function renderSitePage(
     menu: options.menu ?? [],
     pages,
     headingShown: (_el, title) => void headings.push(title),
-    addStyles: () => () => undefined,
   };
   const host = document.createElement('div');
   document.body.appendChild(host);

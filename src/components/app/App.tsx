@@ -6,7 +6,7 @@
  * moves focus to the page's heading, announces it, and sends the page view.
  */
 import { useStore } from '@nanostores/react';
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ChannelLoginEvent, ChannelLogoutEvent, ChannelPurchaseCompleteEvent } from '../../events/index.js';
 import { loadNamespace } from '../../i18n/index.js';
 import { ACCOUNT_SCREEN_PATHS } from '../../lib/account-routes.js';
@@ -62,7 +62,6 @@ export function App(props: AppProps & ShellProps): ReactNode {
   const base = props.base;
   const router = useMemo(() => createRouter(base, { guard: siteGuard }), [base]);
   useEffect(() => () => router.destroy(), [router]);
-  const [extraCss, setExtraCss] = useState<readonly string[]>([]);
   const checkoutReturn = useRef<string | undefined>(undefined);
 
   useEffect(() => {
@@ -175,18 +174,6 @@ export function App(props: AppProps & ShellProps): ReactNode {
     };
   }, [host, router]);
 
-  // Every stylesheet a page adds is adopted next to the site's own, each a sheet of its own made once (no
-  // <style> elements: strict CSP).
-  const css = useMemo(() => [...new Set([appCss, ...extraCss])], [extraCss]);
-  const addStyles = useCallback((sheet: string) => {
-    setExtraCss((list) => [...list, sheet]);
-    return () =>
-      setExtraCss((list) => {
-        const at = list.indexOf(sheet);
-        return at < 0 ? list : [...list.slice(0, at), ...list.slice(at + 1)];
-      });
-  }, []);
-
   const chosen = useStore($chosenLanguage);
   // The site's own rule (lib/lang.ts `siteLang`): a `lang` around it does not win over the channel's language.
   const langOf = (at: HTMLElement, channelLang: string | undefined) =>
@@ -196,17 +183,17 @@ export function App(props: AppProps & ShellProps): ReactNode {
       container={container}
       lang={props.lang}
       langOf={langOf}
-      css={css}
+      css={appCss}
       viewHost={viewHost}
       onReload={reloadSite}
     >
-      {() => <SiteBody router={router} addStyles={addStyles} />}
+      {() => <SiteBody router={router} />}
     </ElementShell>
   );
 }
 
 /** The site once the session is up: waits for the site's own start-up, then the layout and the page. */
-function SiteBody(props: { router: Router; addStyles: (css: string) => () => void }): ReactNode {
+function SiteBody(props: { router: Router }): ReactNode {
   const { t } = useElement();
   const data = useStore($siteData);
   const route = useStore(props.router.$route);
@@ -230,7 +217,7 @@ function SiteBody(props: { router: Router; addStyles: (css: string) => () => voi
   }
   return (
     <div className={route.name === 'watchEmbed' ? 'site plain' : 'site'} part="site">
-      <SitePage route={route} router={router} addStyles={props.addStyles} />
+      <SitePage route={route} router={router} />
     </div>
   );
 }
@@ -255,7 +242,7 @@ function focusSoon(heading: HTMLElement, tries = 5): void {
 }
 
 /** The layout and the page of one route, with the focus, title, scroll and announcement duties of a change. */
-function SitePage(props: { route: Route; router: Router; addStyles: (css: string) => () => void }): ReactNode {
+function SitePage(props: { route: Route; router: Router }): ReactNode {
   const { t } = useElement();
   const { route, router } = props;
   const data = useStore($siteData);
@@ -292,9 +279,8 @@ function SitePage(props: { route: Route; router: Router; addStyles: (css: string
           setAnnounced(title);
         });
       },
-      addStyles: props.addStyles,
     }),
-    [route, router, data, channelName, key, props.addStyles],
+    [route, router, data, channelName, key],
   );
 
   const Page = pageOf(route.name);

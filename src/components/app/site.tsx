@@ -21,8 +21,6 @@ export interface Site {
   pages: readonly Page[];
   /** Called by `PageHeading` once a page's heading is on screen. */
   headingShown(heading: HTMLElement, title: string): void;
-  /** Adds a style sheet to the site's shadow root while the page is shown (see `useSiteStyles`). */
-  addStyles(css: string): () => void;
 }
 
 const Ctx = createContext<Site | null>(null);
@@ -37,21 +35,8 @@ export function useSite(): Site {
   return site;
 }
 
-/**
- * Adopts a page's CSS into the site's shadow root while the page is mounted. Constructable sheets, never a
- * `<style>` element: a strict Content-Security-Policy (no 'unsafe-inline') allows only the former.
- */
-export function useSiteStyles(...css: string[]): void {
-  // `addStyles` is the same function for the site's whole life: the sheets stay while the page does, not re-added
-  // with every route the page shows.
-  const { addStyles } = useSite();
-  // One key for the effect; each text stays a sheet of its own.
-  const key = css.join('\u0000');
-  useEffect(() => {
-    const removals = key.split('\u0000').map((sheet) => addStyles(sheet));
-    return () => removals.forEach((remove) => remove());
-  }, [addStyles, key]);
-}
+/** Adopts a page's CSS into the site's shadow root while the page is shown (the shell's `useStyles`). */
+export { useStyles as useSiteStyles } from '../ui/context.js';
 
 /**
  * A page's main heading (`<h1>`): every page renders one as soon as it knows its title (the title of a page still

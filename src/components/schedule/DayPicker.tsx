@@ -9,7 +9,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 import { env } from '../../lib/env.js';
 import { addDays, dayOf } from '../../lib/time.js';
 import type { ScheduleKind } from '../../stores/schedule.js';
-import { useElement } from '../ui/context.js';
+import { useElement, useStyles } from '../ui/context.js';
 import { useDayText } from './shared.js';
 
 /** Days in the strip. */
@@ -29,6 +29,7 @@ export function DayPicker(props: {
   kind: ScheduleKind;
   onChange(day: string): void;
 }): ReactNode {
+  useStyles(calendarCss);
   const { t } = useElement();
   const text = useDayText();
   const today = dayOf(env().now() / 1000);
@@ -142,3 +143,21 @@ export function DayPicker(props: {
     </div>
   );
 }
+
+/** The calendar's styles, adopted while it is shown: they travel in this chunk, not in the schedule's first one. */
+const calendarCss = /* css */ `
+.calendar { display: flex; align-items: center; gap: 6px; margin-bottom: 14px; }
+.calendar-days { display: flex; flex-wrap: wrap; gap: 6px; flex: 1; min-width: 0; }
+.calendar-day, .calendar-step {
+  display: grid; place-items: center; min-width: 40px; min-height: 44px; padding: 4px 6px; border-radius: 10px;
+  border: 1px solid var(--_line); background: transparent; cursor: pointer; line-height: 1.15;
+}
+.calendar-day { flex: 1 0 40px; }
+.calendar-day.all { flex: 0 0 auto; padding: 4px 10px; }
+.calendar-day .weekday { font-size: .75em; text-transform: uppercase; }
+.calendar-day .number { font-size: 1.1em; font-weight: 700; }
+.calendar-day[aria-current="date"] { border-color: var(--_accent); }
+.calendar-day[aria-checked="true"] { background: var(--_accent); color: var(--_accent-text); border-color: transparent; }
+.calendar-day:hover, .calendar-step:hover { border-color: var(--_accent); }
+.calendar-step { font-size: 1.3em; }
+`;

@@ -7,7 +7,7 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import type { EventCategory } from '../../api/contract.js';
 import { categories, groupProperties, locations } from '../../stores/catalog.js';
 import { RESERVED_QUERY_NAMES, type ScheduleFilters } from '../../stores/schedule.js';
-import { useElement } from '../ui/context.js';
+import { useElement, useStyles } from '../ui/context.js';
 
 /** The filter form: the values in effect, and the viewer's choices back to the schedule. */
 export function FilterBar(props: {
@@ -15,6 +15,7 @@ export function FilterBar(props: {
   onChange(next: ScheduleFilters): void;
   onClear(): void;
 }): ReactNode {
+  useStyles(filtersCss);
   const { t } = useElement();
   const cats = useStore(categories.$items);
   const locs = useStore(locations.$items);
@@ -142,3 +143,13 @@ function sportOptions(tree: EventCategory[]): [string, string][] {
   walk(tree);
   return [...out].sort((a, b) => a[1].localeCompare(b[1]));
 }
+
+/** The filters' styles, adopted while they are shown: they travel in this chunk, not in the schedule's first one. */
+const filtersCss = /* css */ `
+.filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin-bottom: 14px; }
+.filters label { display: grid; gap: 2px; font-size: .8em; color: var(--_muted); }
+.filters select {
+  min-width: 130px; min-height: 34px; padding: 4px 8px; border: 1px solid var(--_line); border-radius: 8px;
+  background: var(--channel-input-background, #fff); color: var(--channel-input-text, #16181d); font-size: 1.05em;
+}
+`;

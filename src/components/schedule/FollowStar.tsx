@@ -15,7 +15,7 @@ import {
   removeFavourite,
   type FavouriteTarget,
 } from '../../stores/favourites.js';
-import { useElement } from '../ui/context.js';
+import { useElement, useStyles } from '../ui/context.js';
 import { watchPressOutside } from './shared.js';
 
 /** The star and, while open, its popover. */
@@ -69,6 +69,7 @@ function FollowPopover(props: {
   wrap: { current: HTMLElement | null };
   onClose(refocus: boolean): void;
 }): ReactNode {
+  useStyles(popoverCss);
   const { t } = useElement();
   const { event, wrap, onClose } = props;
   const index = useStore($favouriteIndex);
@@ -175,3 +176,27 @@ function catalogName(
   };
   return find(cats)?.name;
 }
+
+/** The popover's styles, adopted while one is open: they travel in this chunk, not in the schedule's first one. */
+const popoverCss = /* css */ `
+.follow {
+  position: absolute; top: 46px; right: 8px; z-index: 3; min-width: 220px; max-width: min(320px, calc(100vw - 24px));
+  padding: 10px; border-radius: var(--_radius); border: 1px solid var(--_line);
+  background: var(--channel-popover-background, var(--channel-card-background, #fff)); box-shadow: 0 6px 20px rgba(0,0,0,.16);
+  text-align: start; font-size: .92em;
+}
+.follow-title { font-weight: 700; margin-bottom: 6px; }
+.follow ul { list-style: none; display: grid; gap: 4px; }
+.toggle {
+  display: flex; width: 100%; align-items: center; gap: 8px; min-height: 34px; padding: 4px 8px; border-radius: 8px;
+  background: transparent; border: 1px solid var(--_line); cursor: pointer; text-align: start;
+}
+.toggle:hover { border-color: var(--_accent); }
+.toggle[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-text); border-color: transparent; }
+.toggle[aria-busy="true"] { opacity: .6; cursor: progress; }
+.toggle .check { width: 1em; text-align: center; font-weight: 700; }
+.toggle-name { flex: 1; min-width: 0; overflow-wrap: anywhere; }
+.toggle-kind { font-size: .8em; opacity: .8; }
+.follow-error { margin-top: 6px; color: var(--channel-error, #b3261e); font-size: .9em; }
+td .follow { top: 44px; }
+`;

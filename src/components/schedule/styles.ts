@@ -3,26 +3,6 @@ export const scheduleCss = /* css */ `
 .head { display: flex; flex-wrap: wrap; align-items: baseline; justify-content: space-between; gap: 8px 16px; margin-bottom: 12px; }
 .title { font-size: 1.35em; font-weight: 700; line-height: 1.2; }
 .count { color: var(--_muted); font-size: .9em; }
-.filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin-bottom: 14px; }
-.filters label { display: grid; gap: 2px; font-size: .8em; color: var(--_muted); }
-.filters select {
-  min-width: 130px; min-height: 34px; padding: 4px 8px; border: 1px solid var(--_line); border-radius: 8px;
-  background: var(--channel-input-background, #fff); color: var(--channel-input-text, #16181d); font-size: 1.05em;
-}
-.calendar { display: flex; align-items: center; gap: 6px; margin-bottom: 14px; }
-.calendar-days { display: flex; flex-wrap: wrap; gap: 6px; flex: 1; min-width: 0; }
-.calendar-day, .calendar-step {
-  display: grid; place-items: center; min-width: 40px; min-height: 44px; padding: 4px 6px; border-radius: 10px;
-  border: 1px solid var(--_line); background: transparent; cursor: pointer; line-height: 1.15;
-}
-.calendar-day { flex: 1 0 40px; }
-.calendar-day.all { flex: 0 0 auto; padding: 4px 10px; }
-.calendar-day .weekday { font-size: .75em; text-transform: uppercase; }
-.calendar-day .number { font-size: 1.1em; font-weight: 700; }
-.calendar-day[aria-current="date"] { border-color: var(--_accent); }
-.calendar-day[aria-checked="true"] { background: var(--_accent); color: var(--_accent-text); border-color: transparent; }
-.calendar-day:hover, .calendar-step:hover { border-color: var(--_accent); }
-.calendar-step { font-size: 1.3em; }
 .day { margin-bottom: 12px; color: var(--_muted); }
 .block { display: grid; gap: 12px; }
 .block { margin-bottom: 12px; }
@@ -85,27 +65,7 @@ export const scheduleCss = /* css */ `
 }
 .star:hover { color: var(--_accent); background: var(--_line); }
 .star[aria-pressed="true"], .star.on { color: var(--channel-favourite, #e0a800); }
-.follow {
-  position: absolute; top: 46px; right: 8px; z-index: 3; min-width: 220px; max-width: min(320px, calc(100vw - 24px));
-  padding: 10px; border-radius: var(--_radius); border: 1px solid var(--_line);
-  background: var(--channel-popover-background, var(--channel-card-background, #fff)); box-shadow: 0 6px 20px rgba(0,0,0,.16);
-  text-align: start; font-size: .92em;
-}
-.follow-title { font-weight: 700; margin-bottom: 6px; }
-.follow ul { list-style: none; display: grid; gap: 4px; }
-.toggle {
-  display: flex; width: 100%; align-items: center; gap: 8px; min-height: 34px; padding: 4px 8px; border-radius: 8px;
-  background: transparent; border: 1px solid var(--_line); cursor: pointer; text-align: start;
-}
-.toggle:hover { border-color: var(--_accent); }
-.toggle[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-text); border-color: transparent; }
-.toggle[aria-busy="true"] { opacity: .6; cursor: progress; }
-.toggle .check { width: 1em; text-align: center; font-weight: 700; }
-.toggle-name { flex: 1; min-width: 0; overflow-wrap: anywhere; }
-.toggle-kind { font-size: .8em; opacity: .8; }
-.follow-error { margin-top: 6px; color: var(--channel-error, #b3261e); font-size: .9em; }
 td.actions { position: relative; }
-td .follow { top: 44px; }
 table { width: 100%; border-collapse: collapse; font-size: .95em; }
 th, td { text-align: start; padding: 8px 10px; border-bottom: 1px solid var(--_line); vertical-align: middle; }
 th { font-size: .8em; color: var(--_muted); font-weight: 600; }

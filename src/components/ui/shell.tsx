@@ -4,7 +4,7 @@
  * Each element is its own React root, so this context never crosses tags; what they share lives in stores.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { $languages, loadNamespace, translator } from '../../i18n/index.js';
 import { colorDeclarations } from '../../lib/colors.js';
 import { elementLang } from '../../lib/lang.js';
@@ -21,7 +21,7 @@ import {
 import { env } from '../../lib/env.js';
 import { errorText } from './messages.js';
 import { LoadingPanel } from './panels.js';
-import { ElementContext, useElement, type ElementInfo } from './context.js';
+import { ElementContext, StylesContext, useElement, type ElementInfo, type StylesHost } from './context.js';
 
 export { useElement, type ElementInfo } from './context.js';
 import { adopt, baseCss } from './styles.js';
@@ -84,11 +84,38 @@ export function ElementShell(props: {
     if (!wantedReady) void loadNamespace(wanted, 'translation');
   }, [wanted, wantedReady]);
 
-  useEffect(() => {
-    if (!root) return;
-    const colorCss = colors ? `:host {\n${colorDeclarations(colors)}\n}` : '';
-    adopt(root, [baseCss, ...(typeof css === 'string' ? [css] : css), colorCss]);
-  }, [root, css, colors]);
+  // The sheets: the element's own, then those its parts add while shown (`useStyles`), then the channel's colours.
+  // Adopted before the browser paints, so nothing shows unstyled for a frame.
+  const sheets = useRef<{ root?: ShadowRoot | undefined; own: string[]; added: string[]; colors: string }>({
+    own: [],
+    added: [],
+    colors: '',
+  });
+  const styles = useMemo(() => {
+    const readopt = () => {
+      const { root: into, own, added, colors: colorCss } = sheets.current;
+      if (into && own.length) adopt(into, [...new Set([...own, ...added]), colorCss]);
+    };
+    const host: StylesHost = {
+      add(sheet) {
+        sheets.current.added.push(sheet);
+        readopt();
+        return () => {
+          const { added } = sheets.current;
+          const at = added.indexOf(sheet);
+          if (at >= 0) added.splice(at, 1);
+          readopt();
+        };
+      },
+    };
+    return { host, readopt };
+  }, []);
+  useLayoutEffect(() => {
+    sheets.current.root = root;
+    sheets.current.own = [baseCss, ...(typeof css === 'string' ? [css] : css)];
+    sheets.current.colors = colors ? `:host {\n${colorDeclarations(colors)}\n}` : '';
+    styles.readopt();
+  }, [root, css, colors, styles]);
 
   useEffect(() => {
     if (config && startup.status === 'idle') void startSession();
@@ -122,11 +149,13 @@ export function ElementShell(props: {
   }
   return (
     <ElementContext.Provider value={info}>
-      <ViewHostProvider value={viewHost}>
-        <div lang={lang} className="frame" part="frame">
-          {body}
-        </div>
-      </ViewHostProvider>
+      <StylesContext.Provider value={styles.host}>
+        <ViewHostProvider value={viewHost}>
+          <div lang={lang} className="frame" part="frame">
+            {body}
+          </div>
+        </ViewHostProvider>
+      </StylesContext.Provider>
     </ElementContext.Provider>
   );
 }
