@@ -70,12 +70,13 @@ function manualChunks(id) {
   if (/[\\/]src[\\/]lib[\\/]url-rules\.ts$/.test(id)) return 'url-rules';
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
   // (The checkout's, the account's, the library's and the clips' stores and their folders, the schedule's store, the
+  // favourites' loading and changes (a guest's page reads only ./favourites-state.ts), the
   // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes; what only
   // the player, the profile or the checkout reach: the access and offer rules, the video analytics' details, the
   // preroll rules and schemas, the start rules and the early video's handover, and the media events. A schedule-only
   // page loads none of these.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]preroll-schemas\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]preroll-schemas\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
       id,
     )
   )

@@ -1,21 +1,26 @@
 /**
  * The signed-in user's favourites: the teams (participant), schools (group) and sports (category) the user follows,
- * and the favourite events and event locations the server derives from them.
+ * and the favourite events and event locations the server derives from them. What every page reads (the list and
+ * its index) is ./favourites-state.ts; this module loads the list and makes the adds and deletes, and comes with the
+ * code that needs them (a guest's schedule never loads it).
  *
  * Shared by every element on the page, like the session. The list loads once something watches it and a user is
  * signed in, loads again when the user changes and after every add and delete, and is forgotten on sign-out. Calls
  * with bad arguments, or without a user, are refused here and nothing is sent.
  */
-import { atom, computed, onMount } from 'nanostores';
+import { FAVORITABLE_TYPES, type FavoritableType, type Favourite, type Favourites } from '../api/contract.js';
+import { failed, IDLE, LOADING, ready } from '../lib/async.js';
 import {
-  FAVORITABLE_TYPES,
-  type Event,
-  type FavoritableType,
-  type Favourite,
-  type Favourites,
-} from '../api/contract.js';
-import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
+  $favourites,
+  $favouritesStatus,
+  $favouritesVersion,
+  CHOSEN_KINDS,
+  favouritesWatch,
+  type ChosenKind,
+} from './favourites-state.js';
 import { $user, getClient } from './session.js';
+
+export * from './favourites-state.js';
 
 /** The message of every favourites call made without a signed-in user. */
 export const NOT_SIGNED_IN = 'user must be logged in';
@@ -28,71 +33,6 @@ export class FavouriteRefusedError extends Error {
   constructor(readonly problems: readonly string[]) {
     super(problems.join('; '));
   }
-}
-
-/** The signed-in user's favourites by kind, or undefined (guest, or not loaded yet). */
-export const $favourites = atom<Favourites | undefined>(undefined);
-/**
- * Where loading `$favourites` is (no value of its own: the list stays in `$favourites` while a reload runs or
- * fails, and changes there at once after an add or delete).
- */
-export const $favouritesStatus = atom<Async<void>>(IDLE);
-/** Counts the adds and deletes the server accepted: lists that follow from the favourites refetch on it. */
-export const $favouritesVersion = atom(0);
-
-/** The kinds of `GET /favorites` that the user chooses, with the `favoritable_type` that adds each. */
-export const CHOSEN_KINDS = {
-  participant: 'participant',
-  participant_group: 'group',
-  event_category: 'category',
-} as const satisfies Record<string, FavoritableType>;
-/** A kind the user chooses. */
-export type ChosenKind = keyof typeof CHOSEN_KINDS;
-
-/** The identity of a followable thing, e.g. `participant:12`. */
-export const favouriteKey = (type: FavoritableType, id: number): string => `${type}:${id}`;
-
-/** The chosen favourites by key: answers "is this a favourite?" and gives the favourite's id to delete it. */
-export const $favouriteIndex = computed($favourites, (favourites) => {
-  const index = new Map<string, Favourite>();
-  if (!favourites) return index;
-  for (const [kind, type] of Object.entries(CHOSEN_KINDS) as [ChosenKind, FavoritableType][]) {
-    for (const favourite of favourites[kind]) index.set(favouriteKey(type, favourite.favoritable_id), favourite);
-  }
-  return index;
-});
-
-/** True when the team (participant), school (group) or sport (category) is one of the user's favourites. */
-export function isFavourite(type: FavoritableType, id: number, index = $favouriteIndex.get()): boolean {
-  return index.has(favouriteKey(type, id));
-}
-
-/** Something of an event that can be followed. `name` is undefined when the event does not carry it. */
-export interface FavouriteTarget {
-  type: FavoritableType;
-  id: number;
-  name?: string | undefined;
-}
-
-/** What an event lets the user follow: its teams, the teams' schools (one each) and its sport. */
-export function eventTargets(event: Event): FavouriteTarget[] {
-  const targets: FavouriteTarget[] = event.participants.map((p) => ({ type: 'participant', id: p.id, name: p.name }));
-  const groups = new Set<number>();
-  for (const p of event.participants) {
-    if (p.participant_group_id && !groups.has(p.participant_group_id)) {
-      groups.add(p.participant_group_id);
-      targets.push({ type: 'group', id: p.participant_group_id });
-    }
-  }
-  const category = event.event_category_id ?? event.category?.id;
-  if (category) targets.push({ type: 'category', id: category, name: event.category?.name });
-  return targets;
-}
-
-/** True when any team, school or sport of the event is a favourite. */
-export function followsEvent(event: Event, index = $favouriteIndex.get()): boolean {
-  if (index.size === 0) return false;
-  return eventTargets(event).some((target) => index.has(favouriteKey(target.type, target.id)));
 }
 
 /** Every problem with the arguments of an add or delete; none when they are fine. */
@@ -122,7 +62,6 @@ let rerun: Promise<Favourites> | undefined;
 /** Bumped when the user changes, so that an answer for the previous user is never kept. */
 let generation = 0;
 let loadedFor: number | undefined;
-let watched = false;
 /** Who the list is for: the user, and whether a temporary password still locks the account. */
 const userKey = (user: { id: number; temporary_password: boolean } | undefined) =>
   user ? `${user.id}${user.temporary_password ? ':locked' : ''}` : undefined;
@@ -237,14 +176,10 @@ function sync(): void {
   if (user && !user.temporary_password && loadedFor !== user.id && !pending) loadFavourites().catch(() => undefined);
 }
 
-// Loaded only while a component watches the list (a page with just a player never asks for it).
-onMount($favourites, () => {
-  watched = true;
-  sync();
-  return () => {
-    watched = false;
-  };
-});
+// Loaded only while a component watches the list (a page with just a player never asks for it): from now on, and at
+// once if one already does.
+favouritesWatch.onWatch = sync;
+if (favouritesWatch.watched) sync();
 
 // A new user (sign-in, sign-out, 401, another tab) starts from nothing, and so does an account whose temporary
 // password was just replaced; any other profile update of the same user does not.
@@ -257,5 +192,5 @@ $user.listen((user) => {
   loadedFor = undefined;
   $favourites.set(undefined);
   $favouritesStatus.set(IDLE);
-  if (watched) sync();
+  if (favouritesWatch.watched) sync();
 });

@@ -10,7 +10,7 @@ import { EventQuery, MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../a
 import { throwIfAborted } from '../api/http.js';
 import { dayFilter } from '../lib/time.js';
 import { $entitlementsVersion, lastEntitlementsChange } from './commerce/entitlements.js';
-import { $favouritesVersion } from './favourites.js';
+import { $favouritesVersion } from './favourites-state.js';
 import { createPager, type Page, type PagedItems, type PageRequest, type Settled } from './pager.js';
 import { $token, $user, getClient, identified, startSession } from './session.js';
 

@@ -7,7 +7,13 @@
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useId, useMemo, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../api/contract.js';
-import { $favourites, $favouriteIndex, CHOSEN_KINDS, followsEvent, type ChosenKind } from '../../stores/favourites.js';
+import {
+  $favourites,
+  $favouriteIndex,
+  CHOSEN_KINDS,
+  followsEvent,
+  type ChosenKind,
+} from '../../stores/favourites-state.js';
 import { clearedFilters, createSchedule, effectiveFilters, narrows } from '../../stores/schedule.js';
 import { $settings, $user } from '../../stores/session.js';
 import { env } from '../../lib/env.js';
@@ -77,6 +83,11 @@ export function ScheduleView(props: {
   const favouriteIndex = useStore($favouriteIndex);
   const following = useCallback((event: Event) => followsEvent(event, favouriteIndex), [favouriteIndex]);
   const favourites = useStore($favourites);
+  // A signed-in viewer's list comes with the code that loads it (watched from here on); a guest never fetches it.
+  const signedIn = Boolean(user);
+  useEffect(() => {
+    if (signedIn) import('../../stores/favourites.js').catch(() => undefined);
+  }, [signedIn]);
   const noFavourites =
     Boolean(favourites) && (Object.keys(CHOSEN_KINDS) as ChosenKind[]).every((k) => favourites![k].length === 0);
   const title = scheduleTitle(options, t);

@@ -7,7 +7,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../../api/contract.js';
 import { participantGroups, participants } from '../../../stores/catalog.js';
-import { $favouriteIndex, followsEvent } from '../../../stores/favourites.js';
+import { $favouriteIndex, followsEvent } from '../../../stores/favourites-state.js';
 import { createToasts } from '../../../stores/toasts.js';
 import { groupNamed, homepageEvents, slides, slidesFor } from '../../../stores/site/home.js';
 import { $settings, $user } from '../../../stores/session.js';
