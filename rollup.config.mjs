@@ -53,9 +53,9 @@ function manualChunks(id) {
   if (/node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|@nanostores|zod|i18next)[\\/]/.test(id))
     return 'session';
   // French texts stay a chunk of their own, fetched only when an element speaks French; form, checkout, library
-  // and clips texts only by the elements that have them.
+  // and clips texts only by the elements that have them; the player's English with the player's code.
   if (
-    /[\\/]src[\\/]i18n[\\/](fr|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr|library-en|library-fr|clips-en|clips-fr)\.ts$/.test(
+    /[\\/]src[\\/]i18n[\\/](fr|player|player-en|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr|library-en|library-fr|clips-en|clips-fr)\.ts$/.test(
       id,
     )
   )

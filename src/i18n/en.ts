@@ -1,9 +1,8 @@
 /**
- * English texts: the source of truth for translation keys. `fr.ts` must have exactly this shape. Includes every
- * user-facing text of the product, also those whose screens are not built yet.
+ * English texts: the source of truth for translation keys. `fr.ts` must have exactly this shape with the player's
+ * (`player-en.ts`, which travels with the player's code). Includes every user-facing text of the product, also those
+ * whose screens are not built yet.
  */
-import { AD_TEXTS } from './ad-label.js';
-
 export const en = {
   common: {
     loading: 'Loading…',
@@ -47,76 +46,6 @@ export const en = {
     element: 'Something went wrong here.',
     chunk: 'This part could not be loaded. Check your connection and try again.',
     chunkRefused: 'This part was blocked: its code did not pass a security check. Please try again later.',
-  },
-  player: {
-    label: 'Video player',
-    loading: 'Loading video…',
-    noTarget: 'Nothing to play: give this player an event-id or a vod-id.',
-    notFound: 'This video could not be found.',
-    loadError: 'The video could not be loaded.',
-    live: 'Live',
-    onDemand: 'On demand',
-    upcomingBadge: 'Upcoming',
-    play: 'Play {{title}}',
-    ad: AD_TEXTS.en.ad,
-    adRemaining: 'Ad · {{seconds}} s',
-    adLabel: AD_TEXTS.en.adLabel,
-    captions: 'Captions',
-    unmute: 'Unmute',
-    reconnecting: 'Reconnecting…',
-    gaveUp: 'The live stream was lost.',
-    denied403: 'Access to this stream was refused.',
-    denied404: 'This stream could not be found.',
-    playbackError: 'The video could not be played.',
-    unavailable: 'This video is not available right now.',
-    noRecording: 'This event has finished and no recording is available.',
-    noCapability: 'Your account does not include on-demand videos.',
-    noWatch: 'Your account cannot watch videos at the moment. Please contact the channel.',
-    upcoming: {
-      title: 'Starts in',
-      at: 'Starts {{date}} at {{time}}',
-      soon: 'Starting soon… the stream begins by itself.',
-      days_one: '{{count}} day',
-      days_other: '{{count}} days',
-    },
-    signIn: {
-      title: 'Sign in to watch',
-      text: 'This event is free for registered viewers. Sign in or create an account to watch it.',
-      button: 'Sign in to watch',
-    },
-    paywall: {
-      title: 'Get a pass to watch',
-      text: 'This event needs a pass. Choose one of these:',
-      loading: 'Loading passes…',
-      none: 'No pass is on sale for this event right now.',
-      error: 'The passes could not be loaded.',
-      event: 'Single event pass',
-      package: 'Category pass',
-      team: 'Team pass',
-      monthly: 'Monthly subscription',
-      annual: 'Annual subscription',
-      trial: '{{days}}-day free trial',
-      buy: 'Buy {{name}}',
-      choose: 'Choose',
-    },
-    download: 'Download',
-    downloading: 'Preparing download…',
-    downloadError: 'The download could not be prepared.',
-    media: {
-      label: 'Playback',
-      goLive: 'Go to live',
-      atLive: 'Live',
-      startOver: 'Start over',
-      resumed: 'Resumed at {{time}}',
-      speed: 'Speed',
-      normal: 'Normal',
-      quality: 'Quality',
-      auto: 'Auto',
-      autoAt: 'Auto ({{height}}p)',
-      height: '{{height}}p',
-      pip: 'Picture-in-picture',
-    },
-    keyboard: 'Video. Space or K: play or pause; F: full screen; M: mute; arrows: seek.',
   },
   schedule: {
     label: 'Events',

@@ -1,8 +1,9 @@
 /** French texts; the type makes the key set identical to English. */
 import { AD_TEXTS } from './ad-label.js';
-import type { Translation } from './en.js';
+import type { en, Translation } from './en.js';
+import type { playerEn } from './player-en.js';
 
-export const fr: Translation = {
+export const fr: Translation<typeof en & { player: typeof playerEn }> = {
   common: {
     loading: 'Chargement…',
     retry: 'Réessayer',

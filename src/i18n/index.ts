@@ -90,6 +90,14 @@ export function loadNamespace(lang: Lang, ns: Namespace): Promise<void> {
   return loading;
 }
 
+/**
+ * Adds texts that travel with an element's own code to the bundled `translation` namespace (the player's English,
+ * ./player.ts), merged into what is there; called as that code is evaluated, before it renders.
+ */
+export function addBundledTexts(lang: Lang, texts: Texts): void {
+  instance.addResourceBundle(lang, 'translation', texts, true, true);
+}
+
 /** A translate function bound to one language (each element may speak its own). */
 export function translator(lang: Lang): TFunction {
   return instance.getFixedT(lang);

@@ -10,6 +10,7 @@
 import type { APIRequestContext, Locator, Page, Route } from '@playwright/test';
 import { en } from '../../src/i18n/en.js';
 import { fr } from '../../src/i18n/fr.js';
+import { playerEn } from '../../src/i18n/player-en.js';
 import { checkoutEn } from '../../src/i18n/checkout-en.js';
 import { checkoutFr } from '../../src/i18n/checkout-fr.js';
 import { formsEn } from '../../src/i18n/forms-en.js';
@@ -160,7 +161,7 @@ interface Call {
   kept?(element: Locator, ctx: Ctx): Promise<void>;
 }
 
-const TEXTS = { en, fr } as const;
+const TEXTS = { en: { ...en, player: playerEn }, fr } as const;
 const CHECKOUT = { en: checkoutEn, fr: checkoutFr } as const;
 
 const eventLinks = (element: Locator) => element.locator('[part~="event-link"]');
@@ -277,7 +278,7 @@ const CALLS: Call[] = [
     body: player,
     element: 'channel-player',
     shows: 'panel',
-    heading: { en: en.player.loadError, fr: fr.player.loadError },
+    heading: { en: playerEn.loadError, fr: fr.player.loadError },
     works: playerWorks,
   },
   {

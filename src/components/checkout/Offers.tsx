@@ -5,6 +5,8 @@ import { useElement } from '../ui/shell.js';
 import { Price } from '../ui/price.js';
 import { Failure, kindKey, Loading, StepTitle } from './parts.js';
 import { c, checkoutErrorText } from './texts.js';
+// The player's English texts (`player.*`) travel with its code.
+import '../../i18n/player.js';
 
 /** The offers list and its loading, error and empty states. */
 export function Offers(props: { state: CheckoutState; onChoose(offer: OfferCard): void; onRetry(): void }): ReactNode {

@@ -2,6 +2,8 @@
 import { type ReactNode } from 'react';
 import { LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
+// The player's English texts (`player.*`) travel with its code.
+import '../../i18n/player.js';
 
 /** A step's heading. The element moves focus to it when the step changes (not on first render). */
 export function StepTitle(props: { id?: string; children: ReactNode }): ReactNode {

@@ -3,6 +3,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { env } from '../../lib/env.js';
 import { formatEventTime } from '../../lib/time.js';
 import { useElement } from '../ui/shell.js';
+// The player's English texts (`player.*`) travel with its code.
+import '../../i18n/player.js';
 
 /** Counts down to `startsAt` (Unix seconds), once a second. */
 export function Countdown(props: { startsAt: number | undefined }): ReactNode {

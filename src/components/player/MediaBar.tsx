@@ -8,6 +8,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { MediaSession, SessionState } from '../../media/session.js';
 import { formatClock } from '../../lib/time.js';
 import { useElement } from '../ui/shell.js';
+// The player's English texts (`player.*`) travel with its code.
+import '../../i18n/player.js';
 
 /** A live stream watched at most this far (seconds) behind the end of its window is at the live edge. */
 export const LIVE_EDGE_S = 15;

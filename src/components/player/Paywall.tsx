@@ -5,6 +5,8 @@ import type { PlayerState } from '../../stores/player.js';
 import { Price } from '../ui/price.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
+// The player's English texts (`player.*`) travel with its code.
+import '../../i18n/player.js';
 
 type Ready = Extract<PlayerState, { status: 'ready' }>;
 

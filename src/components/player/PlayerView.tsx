@@ -27,6 +27,8 @@ import { Countdown } from './Countdown.js';
 import { Paywall } from './Paywall.js';
 import type { PlayerOptions } from './options.js';
 import { VideoStage } from './VideoStage.js';
+// The player's English texts (`player.*`) travel with its code.
+import '../../i18n/player.js';
 
 export type { PlayerOptions } from './options.js';
 

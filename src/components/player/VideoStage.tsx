@@ -18,6 +18,8 @@ import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 import { MediaBar } from './MediaBar.js';
 import type { PlayerOptions } from './options.js';
+// The player's English texts (`player.*`) travel with its code.
+import '../../i18n/player.js';
 
 /** Seek step of the arrow keys, in seconds. */
 const SEEK_STEP = 10;
