@@ -89,7 +89,20 @@ const NO_API_CLIENT = {
   regex: '^(\\.\\./)+api/client(\\.js)?$',
   message:
     'Components never call the API client: add or use a store action (src/stores) that does the request, and ' +
-    'read its result from the store. Types from api/contract.js and api/errors.js are fine.',
+    'read its result from the store. Types from the api/*-schemas.js modules and api/errors.js are fine.',
+};
+
+/**
+ * The whole contract (api/contract.js) from the browser's code: it joins every area's schemas and calls, and a chunk
+ * that imports it carries them all (the shared chunk would carry the site's, the library's and the account's to a
+ * schedule-only page). Browser code imports the area it uses; the server and the tests import the whole.
+ */
+const NO_WHOLE_CONTRACT = {
+  regex: '^((\\.\\./)+api/|\\./)contract(\\.js)?$',
+  message:
+    'Import the area module instead of api/contract.js: channel-schemas.js (keys, settings, the viewer, events, ' +
+    'the catalogue: channelApi), site-schemas.js (siteApi), vod-schemas.js (vodApi), account-schemas.js ' +
+    '(accountApi), analytics-schemas.js or analytics-limits.js.',
 };
 
 /** From server/ (and the demo pages), any of src/ except the API contract the server shares with the client. */
@@ -190,23 +203,25 @@ export default tseslint.config(
   },
 
   // Import boundaries (see src/README.md, "Layout"). Later blocks win for their folders, so the narrow folders come last.
-  boundary(['src/**'], NO_DEMO_OR_ELEMENTS, NO_LOADER),
+  boundary(['src/**'], NO_DEMO_OR_ELEMENTS, NO_LOADER, NO_WHOLE_CONTRACT),
   boundary(['src/lib/**'], NO_DEMO_OR_ELEMENTS, LIB_IMPORTS_NOTHING),
-  boundary(['src/api/**'], NO_DEMO_OR_ELEMENTS, API_IMPORTS_ONLY_LIB, noReact('src/api')),
+  boundary(['src/api/**'], NO_DEMO_OR_ELEMENTS, API_IMPORTS_ONLY_LIB, noReact('src/api'), NO_WHOLE_CONTRACT),
   boundary(
     ['src/stores/**'],
     NO_DEMO_OR_ELEMENTS,
     NO_LOADER,
+    NO_WHOLE_CONTRACT,
     noComponents(
       'A store',
       'Stores hold the logic and components subscribe to them; move shared code into the store or src/lib.',
     ),
   ),
-  boundary(['src/components/**'], NO_DEMO_OR_ELEMENTS, NO_LOADER, NO_API_CLIENT),
+  boundary(['src/components/**'], NO_DEMO_OR_ELEMENTS, NO_LOADER, NO_API_CLIENT, NO_WHOLE_CONTRACT),
   boundary(
     ['src/media/**'],
     NO_DEMO_OR_ELEMENTS,
     NO_LOADER,
+    NO_WHOLE_CONTRACT,
     noReact('src/media (the playback engine)'),
     noComponents('src/media (the playback engine)', 'Expose a plain function or callback the component calls instead.'),
     noStores(
@@ -217,6 +232,7 @@ export default tseslint.config(
   boundary(
     ['src/loader/**'],
     NO_DEMO_OR_ELEMENTS,
+    NO_WHOLE_CONTRACT,
     noStores(
       'The loader (src/loader)',
       'It runs before any element code: what it shares with the elements goes in src/lib or a loader protocol module.',

@@ -76,7 +76,7 @@ function manualChunks(id) {
   // preroll rules and schemas, the start rules and the early video's handover, and the media events. A schedule-only
   // page loads none of these.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]preroll-schemas\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]((preroll|site|vod|account|analytics)-schemas|contract)\.ts$|i18n[\\/]ad-label\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
       id,
     )
   )

@@ -71,7 +71,6 @@ export function createApi(ctx: ApiContext): ApiHandler {
   const { db, channels, mediaServer, origins } = ctx;
   const routes = [
     ...(Object.keys(endpoints) as EndpointName[]).map((name) => ({
-      name,
       ...endpoints[name],
       handler: ctx.handlers[name],
     })),

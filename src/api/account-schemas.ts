@@ -3,8 +3,8 @@
  * and the log entry of a failed request. Re-exported by contract.ts, which callers import.
  */
 import * as z from 'zod/mini';
-import { flag, id, maybeText, text } from './schema-kit.js';
-import { EventLocation, User } from './channel-schemas.js';
+import { endpointTable, envelope, flag, id, maybeText, text } from './schema-kit.js';
+import { EventList, EventLocation, Message, PageMeta, User } from './channel-schemas.js';
 
 // ---------------------------------------------------------------- offers
 
@@ -44,16 +44,9 @@ export type Subscription = z.infer<typeof Subscription>;
 
 // ---------------------------------------------------------------- accounts
 
-/** A plain `{ data: { message } }` answer (logout, reset requests, verification, device linking). */
-export const Message = z.object({ message: text });
-export type Message = z.infer<typeof Message>;
-
 /** The answer of login, registration and social sign-in: a bearer token and the user. */
 export const AuthSession = z.object({ token: text, user: User });
 export type AuthSession = z.infer<typeof AuthSession>;
-
-/** A standard email pattern: something@domain.tld, no spaces. Client and server check the same. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 /** Social sign-in providers. */
 export const SOCIAL_PROVIDERS = ['google', 'facebook'] as const;
@@ -266,6 +259,12 @@ export const Unsubscribe = z.object({ status: z.enum(['processing', 'finished'])
 /** `GET stripe/customer-portal`: where the user manages cards and invoices. */
 export const CustomerPortal = z.object({ url: text });
 
+// ---------------------------------------------------------------- downloads
+
+/** `GET download-event/{id}`: where to download the recording (a signed, short-lived URL). */
+export const Download = z.object({ url: text, filename: maybeText });
+export type Download = z.infer<typeof Download>;
+
 // ---------------------------------------------------------------- logging
 
 /** The JSON log entry a failed request posts to the logging endpoint. */
@@ -279,3 +278,90 @@ export const LogEntry = z.object({
   url: text,
 });
 export type LogEntry = z.infer<typeof LogEntry>;
+
+// ---------------------------------------------------------------- endpoints
+
+/** The calls of what a viewer buys and owns: offers, accounts, orders, clips, favourites, payments, downloads. */
+export const accountApi = endpointTable({
+  downloadEvent: { method: 'GET', path: 'download-event/{id}', keyless: false, response: envelope(Download) },
+  packages: { method: 'GET', path: 'packages', keyless: true, response: envelope(z.array(Package)) },
+  package: { method: 'GET', path: 'packages/{id}', keyless: true, response: envelope(Package) },
+  subscriptions: { method: 'GET', path: 'subscriptions', keyless: true, response: envelope(z.array(Subscription)) },
+  subscription: { method: 'GET', path: 'subscriptions/{id}', keyless: true, response: envelope(Subscription) },
+  /** `{ email, password }`. Wrong credentials: 422 'Invalid email or password. Please try again.' */
+  login: { method: 'POST', path: 'v2/auth/login', keyless: false, response: envelope(AuthSession) },
+  /** `{ email, password, password_confirmation, first_name, last_name, terms: true, news? }`; signs in. */
+  register: { method: 'POST', path: 'v2/auth/register', keyless: false, response: envelope(AuthSession) },
+  /** `{ code, redirect_uri }` from the provider's redirect (its `state` carried the api key). */
+  socialLogin: { method: 'POST', path: 'v2/auth/social/{provider}', keyless: false, response: envelope(AuthSession) },
+  /** `{ email, expires, signature }` from the emailed link. */
+  emailVerify: { method: 'POST', path: 'auth/email-verify', keyless: false, response: envelope(Message) },
+  /** Sends the signed-in user's verification link again. */
+  emailVerifyResend: { method: 'POST', path: 'auth/email-verify/resend', keyless: false, response: envelope(Message) },
+  /** `{ email }`: emails a reset link (the same answer whether or not the email has an account). */
+  passwordResetRequest: {
+    method: 'POST',
+    path: 'auth/password-reset-request',
+    keyless: false,
+    response: envelope(Message),
+  },
+  /** `{ email, token, password, password_confirmation }`; an old link: 422 'Reset password key expired'. */
+  passwordReset: { method: 'POST', path: 'auth/password-reset', keyless: false, response: envelope(Message) },
+  /** `{ code }`: links the device showing that code to the signed-in user (remote auth channels only). */
+  addSession: { method: 'POST', path: 'auth/add_session', keyless: false, response: envelope(Message) },
+  /** Emails the signed-in user a link that confirms the account's deletion. */
+  deleteAccount: { method: 'POST', path: 'auth/delete-account', keyless: false, response: envelope(Message) },
+  /** `{ email, token }` from the emailed link: deletes the account (keyless: the link works signed out). */
+  deleteAccountConfirm: { method: 'POST', path: 'delete-account-confirm', keyless: true, response: envelope(Message) },
+  /** `{ _method: 'patch', first_name, last_name, gender, news, password?, password_confirmation? }`. */
+  updateProfile: { method: 'POST', path: 'profile', keyless: false, response: envelope(User) },
+  orders: {
+    method: 'GET',
+    path: 'orders',
+    keyless: false,
+    response: z.object({ data: z.array(Order), meta: z.optional(PageMeta) }),
+  },
+  order: { method: 'GET', path: 'orders/{id}', keyless: false, response: envelope(Order) },
+  transactions: {
+    method: 'GET',
+    path: 'transactions',
+    keyless: false,
+    response: z.object({ data: z.array(Transaction), meta: z.optional(PageMeta) }),
+  },
+  userClips: { method: 'GET', path: 'clips/user', keyless: false, response: envelope(z.array(Clip)) },
+  /**
+   * `{ event_id, name, start_time, duration, tags }` (ClipRequest): queues the clip (answered `queued`); 422 with
+   * `errors` by field ('Field is required', 'Please select tag', 'Your clip duration is longer than the end time').
+   */
+  createClip: { method: 'POST', path: 'clip', keyless: false, response: envelope(Clip) },
+  /** The signed-in user's clips of one event, newest first. */
+  eventClips: { method: 'GET', path: 'clips/event/{id}', keyless: false, response: envelope(z.array(Clip)) },
+  /** The events the signed-in user has clips of. */
+  eventsWithClip: { method: 'GET', path: 'events/with_clip', keyless: false, response: EventList },
+  /** `?uuid=`: a shared clip, for anyone with its link (no sign-in); 404 'Clip not found.' otherwise. */
+  sharedClip: { method: 'GET', path: 'shared-clip/{id}', keyless: false, response: envelope(Clip) },
+  /** The MP4 of one of the user's done clips (a signed, short-lived URL). */
+  clipDownload: { method: 'GET', path: 'clip/download/{id}', keyless: false, response: envelope(Download) },
+  /** Deletes one of the user's clips (and its files); others' clips answer 404. */
+  deleteClip: { method: 'DELETE', path: 'clip/{id}', keyless: false, response: envelope(Message) },
+  favourites: { method: 'GET', path: 'favorites', keyless: false, response: envelope(Favourites) },
+  /** `{ favoritable_id, favoritable_type }` (participant, group or category). */
+  addFavourite: { method: 'POST', path: 'favorite', keyless: false, response: envelope(Favourite) },
+  deleteFavourite: { method: 'DELETE', path: 'favorite/{id}', keyless: false, response: envelope(Message) },
+  /** type, id, single_event_package_id, participant_id, coupon: the price breakdown (or a pricing refusal). */
+  pricing: { method: 'GET', path: 'pricing', keyless: false, response: envelope(Pricing) },
+  /** code, type, id: a valid coupon, or 422 'Wrong promo code'. */
+  applyCoupon: { method: 'GET', path: 'apply_coupon', keyless: false, response: envelope(Coupon) },
+  /**
+   * `{ type, id, single_event_package_id?, participant_id?, coupon?, payment_method, save_card?, idempotency_key }`:
+   * the order at once (created); it settles asynchronously (poll `orders/{id}`).
+   */
+  buy: { method: 'POST', path: 'stripe/buy', keyless: false, response: envelope(Purchase) },
+  listCards: { method: 'GET', path: 'stripe/list-cards', keyless: false, response: envelope(z.array(SavedCard)) },
+  setupIntent: { method: 'POST', path: 'stripe/setup-intent', keyless: false, response: envelope(SetupIntent) },
+  /** `{ subscription_id, payment_method, idempotency_key }` after a confirmed setup intent. */
+  startTrial: { method: 'POST', path: 'stripe/subscription/start_trial', keyless: false, response: envelope(Purchase) },
+  /** `{ order_id }`: cancels the subscription's auto-renewal. */
+  unsubscribe: { method: 'POST', path: 'stripe/unsubscribe', keyless: false, response: envelope(Unsubscribe) },
+  customerPortal: { method: 'GET', path: 'stripe/customer-portal', keyless: false, response: envelope(CustomerPortal) },
+});

@@ -1,9 +1,12 @@
 /**
- * The contract's schemas of the channel and its catalogue: errors, keys, settings, pages, participants, events,
- * video on demand and downloads. Re-exported by contract.ts, which callers import.
+ * The contract's schemas every page may need: errors, keys, settings, the viewer, participants and categories,
+ * events. Re-exported by contract.ts, which callers import. The site's pages (site-schemas.ts), the library
+ * (vod-schemas.ts) and what a viewer buys and owns (account-schemas.ts) are schemas of their own, so a page that
+ * shows none of them carries none of their code.
  */
 import * as z from 'zod/mini';
-import { envelope, flag, id, maybeText, text } from './schema-kit.js';
+import { endpointTable, envelope, flag, id, maybeText, text } from './schema-kit.js';
+import * as paths from '../lib/api-paths.js';
 
 // ---------------------------------------------------------------- errors
 
@@ -16,6 +19,10 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Server message for an unknown channel key or api key (the server's spelling, kept). */
 export const NO_KEY_MESSAGE = 'No chanel or api key found.';
+
+/** A plain `{ data: { message } }` answer (logout, reset requests, verification, device linking). */
+export const Message = z.object({ message: text });
+export type Message = z.infer<typeof Message>;
 
 // ---------------------------------------------------------------- keys
 
@@ -78,36 +85,6 @@ export const Settings = z.object({
 });
 export type Settings = z.infer<typeof Settings>;
 
-/** One entry of the channel menu; group entries carry a participant-group alias. */
-export const MenuItem = z.object({
-  id: id,
-  name: text,
-  alias: maybeText,
-  url: maybeText,
-  custom_icon: maybeText,
-  type: z._default(z.string(), 'link'),
-  items: z.optional(
-    z.array(z.object({ id: id, name: text, alias: maybeText, url: maybeText, custom_icon: maybeText })),
-  ),
-});
-export type MenuItem = z.infer<typeof MenuItem>;
-
-/** A content page as listed by `GET /pages`. */
-export const Page = z.object({ id: id, name: text, alt_name: maybeText, url: text });
-export type Page = z.infer<typeof Page>;
-
-/** A content block of a page: paragraph (HTML, sanitized by the client), image, or static-block reference. */
-export const PageBlock = z.union([
-  z.object({ type: z.literal('paragraph'), html: text }),
-  z.object({ type: z.literal('image'), url: text, alt: z._default(z.string(), '') }),
-  z.object({ type: z.literal('static-block'), ref: text }),
-]);
-export type PageBlock = z.infer<typeof PageBlock>;
-
-/** `GET /pages/{alias}`. */
-export const PageDetail = z.object({ id: id, name: text, url: text, blocks: z.array(PageBlock) });
-export type PageDetail = z.infer<typeof PageDetail>;
-
 /** `GET /color-settings/web`: colour name to CSS hex colour. */
 export const ColorSettings = z.record(z.string(), z.string());
 export type ColorSettings = z.infer<typeof ColorSettings>;
@@ -120,6 +97,9 @@ export const Geo = z.object({
   is_geo_blocked: z._default(flag, false),
 });
 export type Geo = z.infer<typeof Geo>;
+
+/** A standard email pattern: something@domain.tld, no spaces. Client and server check the same. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 /** The signed-in user (`GET /profile`). */
 export const User = z.object({
@@ -146,44 +126,6 @@ export const User = z.object({
   has_password: z._default(flag, true),
 });
 export type User = z.infer<typeof User>;
-
-/** `GET /faq`: answers are HTML, sanitized by the client. */
-export const Faq = z.object({ id: id, question: text, answer: text });
-export type Faq = z.infer<typeof Faq>;
-
-/** `GET /slides/web`. A slide without a type belongs to main. */
-export const Slide = z.object({
-  id: id,
-  title: maybeText,
-  image: maybeText,
-  link: maybeText,
-  slidable_type: z._default(z.nullable(z.string()), 'main'),
-  slidable_id: z.optional(z.nullable(id)),
-});
-export type Slide = z.infer<typeof Slide>;
-
-/** `GET /custom-forms/{alias}` (404 tolerated, yields nothing). */
-export const CustomForm = z.object({
-  alias: text,
-  name: text,
-  fields: z.array(
-    z.object({
-      name: text,
-      label: text,
-      /** text, email, phone, textarea (anything else reads as text). */
-      type: z._default(z.string(), 'text'),
-      required: z._default(flag, false),
-      /** Length bounds of the value, when the channel sets them. */
-      min_length: z.optional(z.nullable(z.number())),
-      max_length: z.optional(z.nullable(z.number())),
-    }),
-  ),
-});
-export type CustomForm = z.infer<typeof CustomForm>;
-
-/** `POST /custom-forms/{alias}`: the values of a form's fields, by field name. */
-export const FormSubmission = z.object({ values: z.record(z.string(), z.string()) });
-export type FormSubmission = z.infer<typeof FormSubmission>;
 
 // ---------------------------------------------------------------- participants and categories
 
@@ -322,14 +264,6 @@ export const PageMeta = z.object({ total: z.number(), offset: z.number(), limit:
 export const EventList = z.object({ data: z.array(Event), meta: PageMeta });
 export type EventList = z.infer<typeof EventList>;
 
-/** `GET /events-for-homepage`. */
-export const HomepageEvents = z.object({
-  live: z.array(Event),
-  upcoming: z.array(Event),
-  finished: z.array(Event),
-});
-export type HomepageEvents = z.infer<typeof HomepageEvents>;
-
 /** The query of `GET /events` (all optional; the server answers 422 with `errors` for invalid values). */
 export const EventQuery = z.object({
   stream_status: z.optional(z.enum(STREAM_STATUSES)),
@@ -355,64 +289,52 @@ export type EventQuery = z.infer<typeof EventQuery>;
 /** The largest page the events list answers. */
 export const MAX_EVENTS_PAGE = 5000;
 
-// ---------------------------------------------------------------- video on demand
-
-/** A library category (`GET vod-media-categories`). */
-export const VodCategory = z.object({
-  id: id,
-  name: text,
-  alias: maybeText,
-  /** How many items it holds. */
-  items_count: z.optional(z.number()),
-});
-export type VodCategory = z.infer<typeof VodCategory>;
-
-/**
- * A video-on-demand library item (`GET vod-media-items`, `vod-media-items/{id}`, `vod-media/search`, in rails).
- * `type` is a content type: `free` for everyone, `register` for signed-in viewers, `paid` for viewers with the
- * `vod_media_access` capability or an active subscription. `assets` are its `image` (a thumbnail) and `preview`
- * (a short silent MP4 loop shown on hover); `media` adds the `vod` stream for callers with access.
- */
-export const VodItem = z.object({
-  id: id,
-  title: text,
-  date: maybeText,
-  type: z._default(z.string(), 'free'),
-  has_access: z._default(flag, false),
-  duration: z.optional(z.nullable(z.number())),
-  description: maybeText,
-  event_category_id: z.optional(z.nullable(id)),
-  vod_media_category_id: z.optional(z.nullable(id)),
-  category: z.optional(z.nullable(z.object({ id: id, name: text }))),
-  assets: z._default(z.array(z.object({ type: text, path: text })), []),
-  /** As for events: the `vod` stream only for callers with access. */
-  media: z._default(z.array(EventMedia), []),
-});
-export type VodItem = z.infer<typeof VodItem>;
-
-/** A page of library items (`GET vod-media-items`, `GET vod-media/search`). */
-export const VodItemList = z.object({ data: z.array(VodItem), meta: PageMeta });
-export type VodItemList = z.infer<typeof VodItemList>;
-
-/** A rail of the library (`GET vod-media-rails`): a titled row of items. */
-export const VodRail = z.object({ id: id, title: text, vod_media_items: z._default(z.array(VodItem), []) });
-export type VodRail = z.infer<typeof VodRail>;
-
-/** Library search defaults (spec: limit 10, offset 0, sorted by date, newest first). */
-export const VOD_SEARCH_LIMIT = 10;
-/** The most library items one request may ask for (`limit`); more is a 422. */
-export const VOD_SEARCH_MAX_LIMIT = 50;
-export const VOD_SORT_FIELDS = ['date', 'title'] as const;
-
-// ---------------------------------------------------------------- downloads
-
-/** `GET download-event/{id}`: where to download the recording (a signed, short-lived URL). */
-export const Download = z.object({ url: text, filename: maybeText });
-export type Download = z.infer<typeof Download>;
-
 /** `GET user/access`: the signed-in user's capabilities and feature counts, reloaded after a download. */
 export const UserAccess = z.object({
   capabilities: z._default(z.array(z.string()), []),
   featureCount: z.optional(z.object({ clips: z.number(), downloads: z.number() })),
 });
 export type UserAccess = z.infer<typeof UserAccess>;
+
+// ---------------------------------------------------------------- endpoints
+
+/** The channel's calls every page may make: keys, settings, colours, the viewer, events and the catalogue, logging. */
+export const channelApi = endpointTable({
+  getApiKey: { method: 'POST', path: paths.GET_API_KEY_PATH, keyless: true, response: ApiKeyResponse },
+  settings: { method: 'GET', path: paths.SETTINGS_PATH, keyless: true, response: envelope(Settings) },
+  colors: { method: 'GET', path: paths.COLORS_PATH, keyless: true, response: envelope(ColorSettings) },
+  profile: { method: 'GET', path: paths.PROFILE_PATH, keyless: false, response: envelope(User) },
+  geo: { method: 'GET', path: paths.GEO_PATH, keyless: false, response: envelope(Geo) },
+  events: { method: 'GET', path: 'events', keyless: false, response: EventList },
+  event: { method: 'GET', path: paths.EVENT_PATH, keyless: false, response: envelope(Event) },
+  eventCategories: {
+    method: 'GET',
+    path: 'events-categories',
+    keyless: false,
+    response: envelope(z.array(EventCategory)),
+  },
+  eventLocations: {
+    method: 'GET',
+    path: 'events-locations',
+    keyless: true,
+    response: envelope(z.array(EventLocation)),
+  },
+  participants: { method: 'GET', path: 'participants', keyless: true, response: envelope(z.array(Participant)) },
+  participantGroups: {
+    method: 'GET',
+    path: 'participant-groups',
+    keyless: true,
+    response: envelope(z.array(ParticipantGroup)),
+  },
+  groupProperties: {
+    method: 'GET',
+    path: 'participant-group-properties',
+    keyless: false,
+    response: envelope(z.array(GroupProperty)),
+  },
+  userAccess: { method: 'GET', path: 'user/access', keyless: false, response: envelope(UserAccess) },
+  log: { method: 'POST', path: 'logs', keyless: true, response: z.unknown() },
+  logout: { method: 'POST', path: 'auth/logout', keyless: false, response: envelope(Message) },
+  /** The events of the user's favourites: stream_status, start_date, end_date, offset, limit, sort_field, sort_direction. */
+  favouriteEvents: { method: 'GET', path: 'events/favorite', keyless: false, response: EventList },
+});

@@ -22,7 +22,8 @@
  * early answers come in as hooks.
  */
 import type * as z from 'zod/mini';
-import { endpoints, type EndpointName } from './contract.js';
+import { channelApi } from './channel-schemas.js';
+import type { Endpoint } from './schema-kit.js';
 import { ApiError, HttpError, InvalidResponseError, TimeoutError, isCancel } from './errors.js';
 import { RETRY_DELAY_MS, abortReason, readError, send, throwIfAborted } from './http.js';
 import { env, sleep } from '../lib/env.js';
@@ -117,7 +118,7 @@ export interface CallOptions {
   retries?: number;
 }
 
-type Output<N extends EndpointName> = z.output<(typeof endpoints)[N]['response']>;
+type Output<E extends Endpoint> = z.output<E['response']>;
 
 interface Shared {
   promise: Promise<unknown>;
@@ -159,11 +160,14 @@ export class ApiClient {
     this.#cache.clear();
   }
 
-  /** Calls a contract endpoint and returns its parsed answer. */
-  call<N extends EndpointName>(name: N, options: CallOptions = {}): Promise<Output<N>> {
+  /**
+   * Calls a contract endpoint (an entry of an area's table: `channelApi.events`, `accountApi.login`) and returns its
+   * parsed answer.
+   */
+  call<E extends Endpoint>(spec: E, options: CallOptions = {}): Promise<Output<E>> {
     // Cancelled before it started: nothing goes over the wire.
     if (options.signal?.aborted) return Promise.reject(abortReason(options.signal));
-    const spec = endpoints[name];
+    const name = spec.name;
     const path = spec.path.replace(/\{(\w+)\}/g, (_, p: string) => {
       const v = options.params?.[p];
       if (v === undefined) throw new Error(`Missing path parameter ${p} for ${name}`);
@@ -176,14 +180,14 @@ export class ApiClient {
 
     if (useCache) {
       const hit = this.#cache.get(identity);
-      if (hit && env().now() - hit.at < CACHE_TTL_MS) return Promise.resolve(hit.value as Output<N>);
+      if (hit && env().now() - hit.at < CACHE_TTL_MS) return Promise.resolve(hit.value as Output<E>);
     }
 
     let shared = this.#inflight.get(identity);
     // A shared request whose every caller cancelled is dying; a new caller must not join it.
     if (!shared || shared.controller.signal.aborted) {
       const controller = new AbortController();
-      const promise = this.#run(name, path, options, controller.signal).then((value) => {
+      const promise = this.#run(spec, path, options, controller.signal).then((value) => {
         if (useCache) this.#cache.set(identity, { at: env().now(), value });
         return value;
       });
@@ -195,7 +199,7 @@ export class ApiClient {
       };
       promise.then(forget, forget);
     }
-    return this.#wait(shared, options.signal) as Promise<Output<N>>;
+    return this.#wait(shared, options.signal) as Promise<Output<E>>;
   }
 
   /** Fetches and validates JSON outside the API base (the keys host), with the same timeout and retry. */
@@ -289,14 +293,14 @@ export class ApiClient {
   }
 
   /** One logical call: keys, attempts, key recovery, error reactions, parsing. */
-  async #run(name: EndpointName, path: string, options: CallOptions, signal: AbortSignal): Promise<unknown> {
-    const spec = endpoints[name];
+  async #run(spec: Endpoint, path: string, options: CallOptions, signal: AbortSignal): Promise<unknown> {
+    const name = spec.name;
     const method = spec.method as string;
     const keyInQuery = method === 'GET' || method === 'DELETE';
     let keyRetried = false;
     const report = this.#reporter(name, method, `${this.apiUrl}/${path}${queryString(options.query ?? {})}`);
     try {
-      const value = await this.#attempts(name, path, options, signal, keyInQuery, report, () => {
+      const value = await this.#attempts(spec, path, options, signal, keyInQuery, report, () => {
         if (keyRetried) return false;
         keyRetried = true;
         return true;
@@ -311,7 +315,7 @@ export class ApiClient {
 
   /** The attempts of one logical call (see #run); `mayRetryKey` allows the one key recovery. */
   async #attempts(
-    name: EndpointName,
+    spec: Endpoint,
     path: string,
     options: CallOptions,
     signal: AbortSignal,
@@ -319,8 +323,7 @@ export class ApiClient {
     report: { answer(status: number, length: number): void },
     mayRetryKey: () => boolean,
   ): Promise<unknown> {
-    const spec = endpoints[name];
-    const method = spec.method as string;
+    const { name, method } = spec;
     for (;;) {
       const keyName = spec.keyless ? CHANNEL_KEY_PARAM : API_KEY_PARAM;
       const key = spec.keyless ? await this.hooks.channelKey() : await this.hooks.apiKey();
@@ -417,7 +420,7 @@ export class ApiClient {
   }
 
   #post(status: number, service: string, message: string, requestData: unknown, url: string): void {
-    const logUrl = this.#config.logUrl ?? `${this.apiUrl}/${endpoints.log.path}`;
+    const logUrl = this.#config.logUrl ?? `${this.apiUrl}/${channelApi.log.path}`;
     const channel = this.hooks.channelLabel();
     void Promise.resolve()
       .then(() => {

@@ -4,7 +4,7 @@
  * waited out once when its Retry-After asks for at most 10 s, and the caller's cancellation passed through untouched.
  * The client (client.ts) adds the keys, the merging and caching, the reactions to errors and the parsing.
  */
-import { ErrorBody } from './contract.js';
+import { ErrorBody } from './channel-schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, TimeoutError, isCancel } from './errors.js';
 import { env, sleep } from '../lib/env.js';
 import { redactUrl } from '../lib/url.js';

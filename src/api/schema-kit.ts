@@ -18,3 +18,25 @@ export const maybeText = z.optional(z.nullable(z.string()));
 
 /** Wraps a payload schema in the `{ data }` envelope. */
 export const envelope = <T extends z.ZodMiniType>(schema: T) => z.object({ data: schema });
+
+/** One call of the contract: method, path (relative to the API base, `{name}` placeholders), keyless, answer. */
+export interface Endpoint<R extends z.ZodMiniType = z.ZodMiniType> {
+  /** Its name in the contract (what the request tracker and the logs call it). */
+  readonly name: string;
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly path: string;
+  /** Keyless calls carry `channel_key` instead of `api_key`, so that one server can host many channels. */
+  readonly keyless: boolean;
+  readonly response: R;
+}
+
+/**
+ * An area's endpoints, each named by its key. Each area's table sits beside its schemas, so a page carries the
+ * calls (and the schemas) of the areas its code uses, not the whole contract (contract.ts joins them all).
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function endpointTable<const T extends Record<string, Omit<Endpoint, 'name'>>>(
+  table: T,
+): { readonly [K in keyof T & string]: T[K] & { readonly name: K } } {
+  return Object.fromEntries(Object.entries(table).map(([name, spec]) => [name, { ...spec, name }])) as never;
+}

@@ -7,7 +7,7 @@
  * submit while the first is in flight joins it), and answers with an outcome the UI shows as is: messages are
  * translation keys (`forms:...`) with their values, for each field and for the form as a whole.
  */
-import type { User } from '../api/contract.js';
+import type { User } from '../api/channel-schemas.js';
 import type { AccountRoute } from '../lib/account-routes.js';
 import { mentions, type Failure, type Msg } from './account/messages.js';
 import { attempt, done, once, refuse, type Outcome } from './account/outcome.js';
@@ -28,6 +28,7 @@ import {
   type ResetInput,
 } from './account/validation.js';
 import { $user, getClient, logout, signIn } from './session.js';
+import { accountApi } from '../api/account-schemas.js';
 
 export * from './account/lists.js';
 export * from './account/messages.js';
@@ -43,7 +44,7 @@ export function login(input: LoginInput): Promise<Outcome<User>> {
   if (refused) return Promise.resolve(refused);
   return once('login', () =>
     attempt(async () => {
-      const answer = await getClient().call('login', {
+      const answer = await getClient().call(accountApi.login, {
         body: { email: input.email.trim(), password: input.password },
         cache: false,
         retries: 0,
@@ -64,7 +65,7 @@ export function register(input: RegisterInput): Promise<Outcome<User>> {
   if (refused) return Promise.resolve(refused);
   return once('register', () =>
     attempt(async () => {
-      const answer = await getClient().call('register', {
+      const answer = await getClient().call(accountApi.register, {
         body: {
           first_name: input.first_name.trim(),
           last_name: input.last_name.trim(),
@@ -109,7 +110,7 @@ export function verifyEmail(
 ): Promise<Outcome<{ already: boolean }>> {
   return once('verify-email', async () => {
     const outcome = await attempt(async () => {
-      await getClient().call('emailVerify', {
+      await getClient().call(accountApi.emailVerify, {
         body: { email: route.email, expires: route.expires, signature: route.signature },
         cache: false,
         retries: 0,
@@ -129,7 +130,7 @@ export function verifyEmail(
 export function resendVerification(): Promise<Outcome<{ already: boolean }>> {
   return once('verify-resend', async () => {
     const outcome = await attempt(async () => {
-      await getClient().call('emailVerifyResend', { cache: false, retries: 0 });
+      await getClient().call(accountApi.emailVerifyResend, { cache: false, retries: 0 });
     });
     if (outcome.ok) return done({ already: false });
     const email = $user.get()?.email;
@@ -149,7 +150,11 @@ export function requestPasswordReset(email: string): Promise<Outcome> {
   if (refused) return Promise.resolve(refused);
   return once('reset-request', () =>
     attempt(async () => {
-      await getClient().call('passwordResetRequest', { body: { email: email.trim() }, cache: false, retries: 0 });
+      await getClient().call(accountApi.passwordResetRequest, {
+        body: { email: email.trim() },
+        cache: false,
+        retries: 0,
+      });
     }),
   );
 }
@@ -160,7 +165,7 @@ export function resetPassword(input: ResetInput): Promise<Outcome> {
   if (refused) return Promise.resolve(refused);
   return once('reset', () =>
     attempt(async () => {
-      await getClient().call('passwordReset', {
+      await getClient().call(accountApi.passwordReset, {
         body: {
           email: input.email,
           token: input.token,
@@ -185,7 +190,7 @@ export function isExpiredReset(failure: Failure): boolean {
 export function requestAccountDeletion(): Promise<Outcome> {
   return once('delete-request', () =>
     attempt(async () => {
-      await getClient().call('deleteAccount', { cache: false, retries: 0 });
+      await getClient().call(accountApi.deleteAccount, { cache: false, retries: 0 });
     }),
   );
 }
@@ -199,7 +204,7 @@ export function confirmAccountDeletion(
 ): Promise<Outcome<{ signedOut: boolean }>> {
   return once('delete-confirm', async () => {
     const outcome = await attempt(async () => {
-      await getClient().call('deleteAccountConfirm', {
+      await getClient().call(accountApi.deleteAccountConfirm, {
         body: { email: route.email, token: route.token },
         cache: false,
         retries: 0,
@@ -228,7 +233,7 @@ export function updateProfile(input: ProfileInput): Promise<Outcome<User>> {
   const current = needsCurrentPassword(rules) ? { current_password: input.current_password } : {};
   return once('profile', () =>
     attempt(async () => {
-      const answer = await getClient().call('updateProfile', {
+      const answer = await getClient().call(accountApi.updateProfile, {
         body: {
           _method: 'patch',
           first_name: input.first_name.trim(),
@@ -255,7 +260,7 @@ export function addDeviceSession(code: string): Promise<Outcome> {
   if (refused) return Promise.resolve(refused);
   return once('device', () =>
     attempt(async () => {
-      await getClient().call('addSession', { body: { code: normalized }, cache: false, retries: 0 });
+      await getClient().call(accountApi.addSession, { body: { code: normalized }, cache: false, retries: 0 });
     }),
   );
 }

@@ -3,9 +3,16 @@
  * participants and participant groups. Each loads once per session and is shared by every element.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { EventCategory, EventLocation, GroupProperty, Participant, ParticipantGroup } from '../api/contract.js';
+import type {
+  EventCategory,
+  EventLocation,
+  GroupProperty,
+  Participant,
+  ParticipantGroup,
+} from '../api/channel-schemas.js';
 import { $config } from './config.js';
 import { getClient } from './session.js';
+import { channelApi } from '../api/channel-schemas.js';
 
 /** A lazily loaded list. */
 export interface Catalog<T> {
@@ -39,16 +46,16 @@ function catalog<T>(fetchAll: () => Promise<T[]>): Catalog<T> {
 }
 
 /** Event categories (sports), as a tree. */
-export const categories = catalog<EventCategory>(async () => (await getClient().call('eventCategories')).data);
+export const categories = catalog<EventCategory>(async () => (await getClient().call(channelApi.eventCategories)).data);
 /** Event locations (cities, states). */
-export const locations = catalog<EventLocation>(async () => (await getClient().call('eventLocations')).data);
+export const locations = catalog<EventLocation>(async () => (await getClient().call(channelApi.eventLocations)).data);
 /** Every participant (`no_limit=1`). */
 export const participants = catalog<Participant>(
-  async () => (await getClient().call('participants', { query: { no_limit: 1 } })).data,
+  async () => (await getClient().call(channelApi.participants, { query: { no_limit: 1 } })).data,
 );
 /** Participant groups (schools). */
 export const participantGroups = catalog<ParticipantGroup>(
-  async () => (await getClient().call('participantGroups')).data,
+  async () => (await getClient().call(channelApi.participantGroups)).data,
 );
 /** A team picker's entry: a team, and the teams of its own (children) that are offered with it. */
 export interface TeamChoice<T extends { id: number; name: string }> {
@@ -72,4 +79,6 @@ export function teamChoices<T extends { id: number; name: string }>(
 }
 
 /** The schools' properties a list can be narrowed by (`participant-group-properties`: conference, division...). */
-export const groupProperties = catalog<GroupProperty>(async () => (await getClient().call('groupProperties')).data);
+export const groupProperties = catalog<GroupProperty>(
+  async () => (await getClient().call(channelApi.groupProperties)).data,
+);

@@ -10,7 +10,7 @@
  * - A paid order (or a started trial) says entitlements changed, so players and lists on the page reload.
  */
 import { atom } from 'nanostores';
-import type { Order } from '../api/contract.js';
+import type { Order } from '../api/account-schemas.js';
 import { HttpError, isCancel } from '../api/errors.js';
 import type { PurchaseComplete } from '../events/index.js';
 import { ready } from '../lib/async.js';
@@ -25,6 +25,7 @@ import { waitForOrder } from './commerce/orders.js';
 import { fetchPricing, pricingQuery, trialDays, type PricingRequest } from './commerce/pricing.js';
 import type { CheckoutState, CheckoutStore } from './checkout/types.js';
 import { $user, getClient, identified, startSession } from './session.js';
+import { accountApi } from '../api/account-schemas.js';
 
 export type { CheckoutTarget, Product } from './checkout/product.js';
 export type { OfferCard } from './commerce/offer-cards.js';
@@ -150,7 +151,7 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
     const mine = generation;
     patch({ cards: { status: 'loading' } });
     try {
-      const answer = await getClient().call('listCards', { cache: false, signal: controller.signal });
+      const answer = await getClient().call(accountApi.listCards, { cache: false, signal: controller.signal });
       if (current(mine)) patch({ cards: { status: 'ready', value: answer.data } });
     } catch (error) {
       if (!isCancel(error) && current(mine)) patch({ cards: { status: 'error', error } });
@@ -352,7 +353,7 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
       const mine = generation;
       patch({ coupon: { status: 'busy', code: trimmed } });
       try {
-        const answer = await getClient().call('applyCoupon', {
+        const answer = await getClient().call(accountApi.applyCoupon, {
           query: { code: trimmed, type: product.type, id: product.id },
           cache: false,
           signal: controller.signal,

@@ -7,7 +7,7 @@
  * again, download, share and delete. The page is reached only through `env()`.
  */
 import { atom, map, onMount } from 'nanostores';
-import { CLIP_TIME_LIMIT_SECONDS, type Clip } from '../api/contract.js';
+import { CLIP_TIME_LIMIT_SECONDS, type Clip } from '../api/account-schemas.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
@@ -18,6 +18,7 @@ import { clipStatus } from './commerce/access.js';
 import { attempt, done, once, refuse, type Outcome } from './account/outcome.js';
 import { $user, getClient, reloadUserAccess } from './session.js';
 import { clipRequest, validateClip, type ClipDraft } from './clips/validation.js';
+import { accountApi } from '../api/account-schemas.js';
 
 export { clipBounds, tenth, validateClip, type ClipDraft, type ClipSource } from './clips/validation.js';
 export { clipStatus, type ClipStatus } from './commerce/access.js';
@@ -169,7 +170,7 @@ export function loadClips(): Promise<void> {
     if (inflight === loading) inflight = undefined;
   };
   const loading = getClient()
-    .call('userClips', { signal: mine.signal, cache: false })
+    .call(accountApi.userClips, { signal: mine.signal, cache: false })
     .then(
       (answer) => {
         if (mine.signal.aborted) return;
@@ -228,7 +229,7 @@ function remove(id: number): void {
 async function send(body: ReturnType<typeof clipRequest>): Promise<Outcome<Clip>> {
   const outcome = await attempt(() =>
     getClient()
-      .call('createClip', { body: { ...body }, cache: false })
+      .call(accountApi.createClip, { body: { ...body }, cache: false })
       .then((answer) => answer.data),
   );
   if (outcome.ok) {
@@ -261,7 +262,7 @@ export function remakeClip(clip: Clip): Promise<Outcome<Clip>> {
     if (outcome.ok) {
       remove(clip.id);
       getClient()
-        .call('deleteClip', { params: { id: clip.id }, cache: false })
+        .call(accountApi.deleteClip, { params: { id: clip.id }, cache: false })
         .catch(() => undefined);
     }
     return outcome;
@@ -271,7 +272,7 @@ export function remakeClip(clip: Clip): Promise<Outcome<Clip>> {
 /** The signed URL of a done clip's MP4 (`GET clip/download/{id}`); the user's counts are reloaded after. */
 export async function downloadClip(clip: Pick<Clip, 'id' | 'media'>): Promise<Outcome<string>> {
   const outcome = await attempt(async () => {
-    const answer = await getClient().call('clipDownload', { params: { id: clip.id }, cache: false });
+    const answer = await getClient().call(accountApi.clipDownload, { params: { id: clip.id }, cache: false });
     // A file from the channel's media origins only (url-rules.ts); anything else is the download's failure.
     const apiUrl = $config.get()?.apiUrl ?? '';
     const url = downloadUrl(answer.data.url, mediaOrigins(apiUrl, clip.media));
@@ -285,7 +286,7 @@ export async function downloadClip(clip: Pick<Clip, 'id' | 'media'>): Promise<Ou
 /** Deletes a clip (`DELETE clip/{id}`); one the server no longer has (404) is gone all the same. */
 export async function deleteClip(clip: Pick<Clip, 'id'>): Promise<Outcome<void>> {
   try {
-    await getClient().call('deleteClip', { params: { id: clip.id }, cache: false });
+    await getClient().call(accountApi.deleteClip, { params: { id: clip.id }, cache: false });
   } catch (error) {
     if (isCancel(error)) throw error;
     if (!(error instanceof HttpError && error.status === 404)) return { ok: false, failure: failureOf(error) };
@@ -357,7 +358,7 @@ export async function playerClip(
   cache: boolean,
 ): Promise<Clip | undefined> {
   if (target.uuid) {
-    const answer = await getClient().call('sharedClip', {
+    const answer = await getClient().call(accountApi.sharedClip, {
       params: { id: target.id },
       query: { uuid: target.uuid },
       signal,

@@ -5,7 +5,8 @@
  * panel, the site's home, a favourites schedule. Once there, that module loads the list while something watches it.
  */
 import { atom, computed, onMount } from 'nanostores';
-import type { Event, FavoritableType, Favourite, Favourites } from '../api/contract.js';
+import type { Event } from '../api/channel-schemas.js';
+import type { FavoritableType, Favourite, Favourites } from '../api/account-schemas.js';
 import { IDLE, type Async } from '../lib/async.js';
 
 /** The signed-in user's favourites by kind, or undefined (guest, or not loaded yet). */

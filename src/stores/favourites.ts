@@ -8,7 +8,7 @@
  * signed in, loads again when the user changes and after every add and delete, and is forgotten on sign-out. Calls
  * with bad arguments, or without a user, are refused here and nothing is sent.
  */
-import { FAVORITABLE_TYPES, type FavoritableType, type Favourite, type Favourites } from '../api/contract.js';
+import { FAVORITABLE_TYPES, type FavoritableType, type Favourite, type Favourites } from '../api/account-schemas.js';
 import { failed, IDLE, LOADING, ready } from '../lib/async.js';
 import {
   $favourites,
@@ -19,6 +19,7 @@ import {
   type ChosenKind,
 } from './favourites-state.js';
 import { $user, getClient } from './session.js';
+import { accountApi } from '../api/account-schemas.js';
 
 export * from './favourites-state.js';
 
@@ -72,7 +73,7 @@ function startLoad(user: number): Promise<Favourites> {
   $favouritesStatus.set(LOADING);
   // Never from the client's 60 s cache: a reload follows a change the cached answer predates.
   const promise = getClient()
-    .call('favourites', { cache: false })
+    .call(accountApi.favourites, { cache: false })
     .then(
       (answer) => {
         if (mine === generation) {
@@ -141,7 +142,7 @@ export async function addFavourite(type: FavoritableType, id: number): Promise<F
   const problems = favouriteProblems(type, id);
   if (problems.length > 0) throw new FavouriteRefusedError(problems);
   const user = signedInUser();
-  const answer = await getClient().call('addFavourite', {
+  const answer = await getClient().call(accountApi.addFavourite, {
     body: { favoritable_id: id, favoritable_type: type },
     cache: false,
   });
@@ -161,7 +162,7 @@ export async function removeFavourite(type: FavoritableType, favouriteId: number
   const problems = favouriteProblems(type, favouriteId, 'id');
   if (problems.length > 0) throw new FavouriteRefusedError(problems);
   const user = signedInUser();
-  await getClient().call('deleteFavourite', { params: { id: favouriteId }, cache: false });
+  await getClient().call(accountApi.deleteFavourite, { params: { id: favouriteId }, cache: false });
   await afterChange(user, (current) => {
     const next = { ...current };
     for (const kind of Object.keys(CHOSEN_KINDS) as ChosenKind[])

@@ -9,12 +9,12 @@ import { atom, type ReadableAtom } from 'nanostores';
 import {
   VOD_SEARCH_LIMIT,
   VOD_SEARCH_MAX_LIMIT,
-  type User,
   type VodCategory,
   type VodItem,
   type VodItemList,
   type VodRail,
-} from '../api/contract.js';
+} from '../api/vod-schemas.js';
+import type { User } from '../api/channel-schemas.js';
 import { ApiError, isCancel } from '../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
@@ -23,6 +23,7 @@ import { hasCapability, WATCH_CAPABILITY } from './commerce/access.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
 import { createPager, type PagedItems as Paged, type PageRequest, type Pager } from './pager.js';
 import { $user, getClient, startSession } from './session.js';
+import { vodApi } from '../api/vod-schemas.js';
 
 /** A paged list of library items (a category's items, search results). */
 export type PagedItems = Paged<VodItem>;
@@ -59,7 +60,7 @@ export function libraryCategoryOf(item: VodItem): number | undefined {
 /** A category's items (`GET vod-media-items?vod_media_category_id=`), newest first. */
 async function categoryPage(categoryId: number, request: PageRequest): Promise<VodItemList> {
   await startSession();
-  return getClient().call('vodItems', {
+  return getClient().call(vodApi.vodItems, {
     query: { vod_media_category_id: categoryId, limit: request.limit, offset: request.offset },
     signal: request.signal,
     cache: request.cache,
@@ -69,7 +70,7 @@ async function categoryPage(categoryId: number, request: PageRequest): Promise<V
 /** One page of results (`GET vod-media/search`): title substring, newest first. */
 async function searchPage(title: string, request: PageRequest): Promise<VodItemList> {
   await startSession();
-  return getClient().call('vodSearch', {
+  return getClient().call(vodApi.vodSearch, {
     query: { title, limit: request.limit, offset: request.offset, sort_field: 'date' },
     signal: request.signal,
     cache: request.cache,
@@ -158,7 +159,7 @@ export function createLibrary(): Library {
     if (!quiet) $rails.set(LOADING);
     try {
       await startSession();
-      const answer = await getClient().call('vodRails', { signal: controller.signal, cache: !quiet });
+      const answer = await getClient().call(vodApi.vodRails, { signal: controller.signal, cache: !quiet });
       if (mine === railsGeneration) $rails.set(ready(answer.data));
     } catch (error) {
       if (isCancel(error) || mine !== railsGeneration) return;
@@ -170,7 +171,7 @@ export function createLibrary(): Library {
     $categories.set(LOADING);
     try {
       await startSession();
-      $categories.set(ready((await getClient().call('vodCategories')).data));
+      $categories.set(ready((await getClient().call(vodApi.vodCategories)).data));
     } catch (error) {
       $categories.set(failed(asApiError(error)));
     }
@@ -258,11 +259,11 @@ export function createLibraryItem(): LibraryItem {
         try {
           await startSession();
           const api = getClient();
-          let item = (await api.call('vodItem', { params: { id }, signal: mine.signal })).data;
+          let item = (await api.call(vodApi.vodItem, { params: { id }, signal: mine.signal })).data;
           const categoryId = libraryCategoryOf(item);
           if (categoryId !== undefined && !item.category?.name) {
             // The item names its category by id only: its name comes from the (cached) category list.
-            const list = await api.call('vodCategories', { signal: mine.signal }).catch(() => undefined);
+            const list = await api.call(vodApi.vodCategories, { signal: mine.signal }).catch(() => undefined);
             const found = list?.data.find((c) => c.id === categoryId);
             if (found) item = { ...item, category: { id: found.id, name: found.name } };
           }

@@ -8,10 +8,11 @@
  * freshly signed URL (a quiet reload of the item) before the viewer is told access was refused.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { Event, User, VodItem } from '../api/contract.js';
+import type { Event, User } from '../api/channel-schemas.js';
+import type { VodItem } from '../api/vod-schemas.js';
 import { prerollOptionsOf, prerollsOf, type Preroll } from '../api/preroll-schemas.js';
 import type { PrerollRule } from '../lib/preroll-rules.js';
-import type { Clip } from '../api/contract.js';
+import type { Clip } from '../api/account-schemas.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
@@ -36,6 +37,9 @@ import { holdAnalytics } from './analytics/gate.js';
 import { videoDetails, videoReporting, type VideoDetails } from './analytics/video.js';
 import type { VideoReporting } from '../media/analytics.js';
 import { $geoBlocked, $settings, $user, getClient, identified, reloadUserAccess, startSession } from './session.js';
+import { accountApi } from '../api/account-schemas.js';
+import { channelApi } from '../api/channel-schemas.js';
+import { vodApi } from '../api/vod-schemas.js';
 
 /** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
 export const RECHECK_MS = 10_000;
@@ -175,13 +179,13 @@ export function createPlayer(): PlayerStore {
         item = clip ? fromClip(clip) : signInForClip(Number(current.id));
       } else if (current.kind === 'event') {
         [event] = await Promise.all([
-          api.call('event', { params: { id: current.id }, signal, cache }).then((answer) => answer.data),
+          api.call(channelApi.event, { params: { id: current.id }, signal, cache }).then((answer) => answer.data),
           identified(),
         ]);
         item = fromEvent(event, event.name);
       } else {
         const [vod]: [VodItem, void] = await Promise.all([
-          api.call('vodItem', { params: { id: current.id }, signal, cache }).then((answer) => answer.data),
+          api.call(vodApi.vodItem, { params: { id: current.id }, signal, cache }).then((answer) => answer.data),
           identified(),
         ]);
         item = fromVod(vod);
@@ -271,8 +275,8 @@ export function createPlayer(): PlayerStore {
     try {
       const api = getClient();
       const [packages, subscriptions] = await Promise.all([
-        api.call('packages', { query: { no_limit: 1 } }),
-        api.call('subscriptions', { query: { no_limit: 1 } }),
+        api.call(accountApi.packages, { query: { no_limit: 1 } }),
+        api.call(accountApi.subscriptions, { query: { no_limit: 1 } }),
       ]);
       set(ready(offersFor(item, packages.data, subscriptions.data)));
     } catch (error) {
@@ -374,7 +378,7 @@ export function createPlayer(): PlayerStore {
       const state = $state.get();
       if (state.status !== 'ready' || state.item.kind !== 'event') throw new ApiError('config', 'nothing to download');
       const api = getClient();
-      const answer = await api.call('downloadEvent', { params: { id: state.item.id }, cache: false });
+      const answer = await api.call(accountApi.downloadEvent, { params: { id: state.item.id }, cache: false });
       // After a download the user's access info is reloaded.
       await reloadUserAccess();
       // A file from the channel's media origins only (url-rules.ts); anything else is the download's failure.
@@ -419,9 +423,9 @@ export function prefetchPlayable(target: PlayerTarget): void {
   if (target.kind === 'clip' && !target.uuid) return;
   const answer =
     target.kind === 'event'
-      ? api.call('event', { params: { id: target.id } })
+      ? api.call(channelApi.event, { params: { id: target.id } })
       : target.kind === 'clip'
-        ? api.call('sharedClip', { params: { id: target.id }, query: { uuid: target.uuid }, skipLog: [404] })
-        : api.call('vodItem', { params: { id: target.id } });
+        ? api.call(accountApi.sharedClip, { params: { id: target.id }, query: { uuid: target.uuid }, skipLog: [404] })
+        : api.call(vodApi.vodItem, { params: { id: target.id } });
   answer.catch(() => undefined);
 }

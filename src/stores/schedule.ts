@@ -6,13 +6,14 @@
  * owns one; the data below it is shared through the client's dedup and cache.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import { EventQuery, MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/contract.js';
+import { EventQuery, MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/channel-schemas.js';
 import { throwIfAborted } from '../api/http.js';
 import { dayFilter } from '../lib/time.js';
 import { $entitlementsVersion, lastEntitlementsChange } from './commerce/entitlements.js';
 import { $favouritesVersion } from './favourites-state.js';
 import { createPager, type Page, type PagedItems, type PageRequest, type Settled } from './pager.js';
 import { $token, $user, getClient, identified, startSession } from './session.js';
+import { channelApi } from '../api/channel-schemas.js';
 
 /** Schedule kinds (attribute `kind`) and the stream status each asks for. */
 export const SCHEDULE_KINDS = { live: 'live', upcoming: 'upcoming', vod: 'finished', all: undefined } as const;
@@ -240,8 +241,12 @@ export function createSchedule(): Schedule {
     // The page's size is the query's (see eventsQuery), not the pager's.
     const answer = current.favourites
       ? // Not from the 60 s cache: the list follows the favourites, which may have just changed.
-        await getClient().call('favouriteEvents', { query: eventsQuery(current, offset), signal, cache: false })
-      : await getClient().call('events', { query: eventsQuery(current, offset), signal });
+        await getClient().call(channelApi.favouriteEvents, {
+          query: eventsQuery(current, offset),
+          signal,
+          cache: false,
+        })
+      : await getClient().call(channelApi.events, { query: eventsQuery(current, offset), signal });
     return {
       data: answer.data,
       meta: { total: Math.min(answer.meta.total, current.limit ?? Number.POSITIVE_INFINITY) },

@@ -4,7 +4,7 @@
  * here, because session.ts reports to that layer (through its port) and must not be imported back by it.
  */
 import { atom, computed } from 'nanostores';
-import type { ColorSettings, Geo, Settings, User } from '../api/contract.js';
+import type { ColorSettings, Geo, Settings, User } from '../api/channel-schemas.js';
 import type { ApiError } from '../api/errors.js';
 import type { Async } from '../lib/async.js';
 

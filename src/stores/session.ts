@@ -3,7 +3,7 @@
  * page reads these same stores; this module is the only thing they share.
  */
 import { ApiClient, type ClientHooks } from '../api/client.js';
-import { ChannelKeyFile, Settings, type User } from '../api/contract.js';
+import { ChannelKeyFile, Settings, type User } from '../api/channel-schemas.js';
 import { ApiError, ConfigError, HttpError, isCancel, NoApiKeyError } from '../api/errors.js';
 import { ready } from '../lib/async.js';
 import { env } from '../lib/env.js';
@@ -20,6 +20,7 @@ import { adoptEarly, forgetEarly } from '../lib/early-requests.js';
 import { $config, type ChannelConfig } from './config.js';
 import { $user, $token, $settings, $colors, $geo, $profileError, $apiKeyError, $startup } from './session-state.js';
 import { loginEvent, startAnalytics, trackApiCall, type LoginMethod } from './analytics/port.js';
+import { channelApi } from '../api/channel-schemas.js';
 
 /** How long the Reload button stays disabled after an api-key error. */
 export const RELOAD_COUNTDOWN_MS = 60_000;
@@ -79,7 +80,7 @@ function apiKey(): Promise<string> {
     if (stored) return stored;
     let answer;
     try {
-      answer = await getClient().call('getApiKey', { global: true, cache: false });
+      answer = await getClient().call(channelApi.getApiKey, { global: true, cache: false });
     } catch (error) {
       if (error instanceof ConfigError) throw error;
       throw new NoApiKeyError(error instanceof Error ? error.message : String(error));
@@ -157,7 +158,7 @@ export function signIn(session: { token: string; user: User }, method?: LoginMet
  */
 export async function reloadUserAccess(): Promise<void> {
   try {
-    const access = await getClient().call('userAccess', { cache: false });
+    const access = await getClient().call(channelApi.userAccess, { cache: false });
     const user = $user.get();
     if (user) {
       $user.set({
@@ -185,7 +186,7 @@ export function currentApiKey(): Promise<string> {
 export async function logout(options: { remote?: boolean } = {}): Promise<void> {
   if (options.remote !== false && $token.get()) {
     try {
-      await getClient().call('logout', { cache: false, retries: 0, skipLog: [401] });
+      await getClient().call(channelApi.logout, { cache: false, retries: 0, skipLog: [401] });
     } catch {
       // Best effort: the token is forgotten here whatever the server said.
     }
@@ -287,7 +288,11 @@ export function startSession(): Promise<void> {
         () => (mine === generation ? loadProfileOrGeo() : undefined),
         () => undefined,
       );
-      const [settings, colors] = await Promise.all([loadSettings(), api.call('colors', { global: true }), keyed]);
+      const [settings, colors] = await Promise.all([
+        loadSettings(),
+        api.call(channelApi.colors, { global: true }),
+        keyed,
+      ]);
       if (mine !== generation) return;
       $settings.set(settings);
       $colors.set(colors.data);
@@ -316,7 +321,7 @@ export function startSession(): Promise<void> {
 async function loadSettings(): Promise<Settings> {
   const api = getClient();
   try {
-    return (await api.call('settings', { global: true })).data;
+    return (await api.call(channelApi.settings, { global: true })).data;
   } catch (error) {
     if (isCancel(error) || error instanceof ConfigError || !serverTrouble(error)) throw error;
     try {
@@ -349,7 +354,7 @@ async function loadProfileOrGeo(): Promise<void> {
   const epoch = userEpoch;
   if ($token.get()) {
     try {
-      const profile = await api.call('profile', { global: true, allow: [401], skipLog: [401], cache: false });
+      const profile = await api.call(channelApi.profile, { global: true, allow: [401], skipLog: [401], cache: false });
       if (mine !== generation || epoch !== userEpoch) return;
       $profileError.set(undefined);
       $user.set(profile.data);
@@ -363,7 +368,7 @@ async function loadProfileOrGeo(): Promise<void> {
     }
   }
   try {
-    const geo = await api.call('geo');
+    const geo = await api.call(channelApi.geo);
     if (mine === generation) $geo.set(geo.data);
   } catch {
     // Geo is best effort: without it nobody is blocked.

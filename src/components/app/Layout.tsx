@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import type { MenuItem } from '../../api/contract.js';
+import type { MenuItem } from '../../api/site-schemas.js';
 import { ChannelLogoutEvent } from '../../events/index.js';
 import { LANGUAGES, type Lang } from '../../lib/lang.js';
 import { staticValue } from '../../stores/site/static-blocks.js';

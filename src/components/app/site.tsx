@@ -4,7 +4,7 @@
  * navigation and is announced to screen readers). Pages never touch the address bar or the document themselves.
  */
 import { createContext, useContext, useEffect, useRef, type ReactNode } from 'react';
-import type { MenuItem, Page } from '../../api/contract.js';
+import type { MenuItem, Page } from '../../api/site-schemas.js';
 import type { Route } from '../../lib/routes.js';
 
 /** The site, as its pages see it. */

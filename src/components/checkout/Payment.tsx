@@ -6,7 +6,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import type { SavedCard } from '../../api/contract.js';
+import type { SavedCard } from '../../api/account-schemas.js';
 import type { StripeCard } from '../../lib/stripe.js';
 import type { CheckoutState, CheckoutStore } from '../../stores/checkout.js';
 import { CheckoutError } from '../../stores/commerce/errors.js';

@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { Pricing } from '../../api/contract.js';
+import type { Pricing } from '../../api/account-schemas.js';
 import type { CheckoutState, CheckoutStore, Product } from '../../stores/checkout.js';
 import { CheckoutError } from '../../stores/commerce/errors.js';
 import { subscriptionPeriod } from '../../stores/commerce/offers.js';

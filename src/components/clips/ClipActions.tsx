@@ -6,7 +6,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import type { Clip } from '../../api/contract.js';
+import type { Clip } from '../../api/account-schemas.js';
 import type { Msg } from '../../stores/account/messages.js';
 import { hasCapability } from '../../stores/commerce/access.js';
 import {

@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, type ReactNode } from 'react';
-import type { Clip } from '../../api/contract.js';
+import type { Clip } from '../../api/account-schemas.js';
 import { formatClock } from '../../lib/time.js';
 import { safeUrl } from '../../lib/url.js';
 import { clipPlayHref, clipStatus } from '../../stores/clips.js';

@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { memo, useState, type MouseEvent, type ReactNode } from 'react';
-import type { VodItem } from '../../api/contract.js';
+import type { VodItem } from '../../api/vod-schemas.js';
 import { formatClock, formatDay } from '../../lib/time.js';
 import { assetOf, unlockedBy } from '../../stores/library.js';
 import { $user } from '../../stores/session.js';

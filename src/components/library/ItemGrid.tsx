@@ -1,6 +1,6 @@
 /** A paged list of library items as a grid of cards, with "Show more" while the list has more. */
 import { useEffect, useRef, type ReactNode } from 'react';
-import type { VodItem } from '../../api/contract.js';
+import type { VodItem } from '../../api/vod-schemas.js';
 import type { PagedItems } from '../../stores/library.js';
 import { useElement } from '../ui/context.js';
 import { errorText } from '../ui/messages.js';

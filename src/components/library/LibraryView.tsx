@@ -6,7 +6,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useId, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
-import type { VodCategory, VodItem } from '../../api/contract.js';
+import type { VodCategory, VodItem } from '../../api/vod-schemas.js';
 import { env } from '../../lib/env.js';
 import { fillTemplate } from '../../lib/url.js';
 import { createLibrary, type Library } from '../../stores/library.js';

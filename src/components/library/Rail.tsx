@@ -6,7 +6,7 @@
  * between the cards of a rail.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
-import type { VodItem } from '../../api/contract.js';
+import type { VodItem } from '../../api/vod-schemas.js';
 import { PauseButton, prefersReducedMotion, StepButton, useAutoAdvance, useHold } from '../ui/carousel.js';
 import { useElement } from '../ui/context.js';
 import { LibraryCard } from './Card.js';

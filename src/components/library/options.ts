@@ -1,5 +1,5 @@
 /** What a library view shows and how: its typed options, whoever builds them (the tag's attributes, a site page). */
-import type { VodItem } from '../../api/contract.js';
+import type { VodItem } from '../../api/vod-schemas.js';
 
 /** The options of a library view. */
 export interface LibraryOptions {

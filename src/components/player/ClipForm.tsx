@@ -5,13 +5,8 @@
  * nothing is sent; a clip made then shows in the panel instead of the form.
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import {
-  CLIP_LIVE_WINDOW_SECONDS,
-  CLIP_MAX_TAGS,
-  CLIP_NAME_MAX_LENGTH,
-  CLIP_TAGS,
-  type Event,
-} from '../../api/contract.js';
+import { CLIP_LIVE_WINDOW_SECONDS, CLIP_MAX_TAGS, CLIP_NAME_MAX_LENGTH, CLIP_TAGS } from '../../api/account-schemas.js';
+import type { Event } from '../../api/channel-schemas.js';
 import type { MediaControls } from '../../media/session.js';
 import { formMessage, type Msg } from '../../stores/account/messages.js';
 import { makeClip, tenth, type ClipSource } from '../../stores/clips.js';

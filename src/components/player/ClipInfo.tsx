@@ -4,7 +4,7 @@
  * stage, the clip being made (with its progress).
  */
 import type { MouseEvent, ReactNode } from 'react';
-import type { Clip } from '../../api/contract.js';
+import type { Clip } from '../../api/account-schemas.js';
 import { siteAddress } from '../../stores/clips/share.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';

@@ -8,7 +8,8 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import type { Clip, Event } from '../../api/contract.js';
+import type { Clip } from '../../api/account-schemas.js';
+import type { Event } from '../../api/channel-schemas.js';
 import type { MediaControls } from '../../media/session.js';
 import { $clips, $makerClips, clipStatus, makeAnother, makerClip, showInMaker } from '../../stores/clips.js';
 import { ClipOutcome } from '../clips/ClipActions.js';

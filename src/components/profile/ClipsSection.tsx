@@ -6,7 +6,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import type { Clip } from '../../api/contract.js';
+import type { Clip } from '../../api/account-schemas.js';
 import { formatClock } from '../../lib/time.js';
 import { $clips, clipPlayHref, clipStatus, loadClips } from '../../stores/clips.js';
 import { ClipOutcome } from '../clips/ClipActions.js';

@@ -5,7 +5,7 @@
  * password is required, the temporary one being the current password.
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { User } from '../../api/contract.js';
+import type { User } from '../../api/channel-schemas.js';
 import {
   needsCurrentPassword,
   profileInput,

@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import type { User } from '../../api/contract.js';
+import type { User } from '../../api/channel-schemas.js';
 import { $settings } from '../../stores/session.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';

@@ -5,7 +5,7 @@
  */
 import { env } from '../../lib/env.js';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { Order } from '../../api/contract.js';
+import type { Order } from '../../api/account-schemas.js';
 import { isCancel } from '../../api/errors.js';
 import { cancelAutoRenewal, cancellationFinished, customerPortalUrl } from '../../stores/commerce/orders.js';
 import { Modal } from '../checkout/Dialog.js';

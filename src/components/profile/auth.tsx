@@ -4,7 +4,7 @@
  * social callbacks are in `links.tsx`.)
  */
 import { useContext, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { SocialProvider } from '../../api/contract.js';
+import type { SocialProvider } from '../../api/account-schemas.js';
 import {
   headline,
   login,

@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { AccountRoute } from '../../lib/account-routes.js';
-import type { User } from '../../api/contract.js';
+import type { User } from '../../api/channel-schemas.js';
 import {
   completeSocial,
   confirmAccountDeletion,

@@ -4,7 +4,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { Fragment, useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import type { Order, Transaction } from '../../api/contract.js';
+import type { Order, Transaction } from '../../api/account-schemas.js';
 import { dateFormat } from '../../lib/time.js';
 import {
   addDeviceSession,

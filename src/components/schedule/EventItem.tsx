@@ -1,7 +1,7 @@
 /** One event of a schedule: a card, or a table row, with its badges, its link and its favourites star. */
 import { env } from '../../lib/env.js';
 import { Fragment, memo, useState, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
-import type { Event } from '../../api/contract.js';
+import type { Event } from '../../api/channel-schemas.js';
 import { formatEventTime } from '../../lib/time.js';
 import { prefersReducedMotion } from '../../lib/motion.js';
 import { fillTemplate, safeUrl } from '../../lib/url.js';

@@ -3,7 +3,7 @@
  * rendered (see window.ts); the next page is fetched when the end of the list comes near.
  */
 import { memo, useEffect, useRef, type MouseEvent, type ReactNode, type RefObject } from 'react';
-import type { Event } from '../../api/contract.js';
+import type { Event } from '../../api/channel-schemas.js';
 import { errorText } from '../ui/messages.js';
 import { useElement } from '../ui/context.js';
 import { EAGER_PICTURES, EventItem } from './EventItem.js';

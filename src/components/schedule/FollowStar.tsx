@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import type { Event, EventCategory } from '../../api/contract.js';
+import type { Event, EventCategory } from '../../api/channel-schemas.js';
 import { categories, participantGroups } from '../../stores/catalog.js';
 import {
   $favouriteIndex,

@@ -6,7 +6,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useId, useMemo, type MouseEvent, type ReactNode } from 'react';
-import type { Event } from '../../api/contract.js';
+import type { Event } from '../../api/channel-schemas.js';
 import {
   $favourites,
   $favouriteIndex,

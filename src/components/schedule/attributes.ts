@@ -3,7 +3,7 @@
  * value is ignored with a notice (see `useAttributes`), never a crash.
  */
 import { env } from '../../lib/env.js';
-import { MAX_EVENTS_PAGE } from '../../api/contract.js';
+import { MAX_EVENTS_PAGE } from '../../api/channel-schemas.js';
 import { dayOf, isDay } from '../../lib/time.js';
 import { fillTemplate } from '../../lib/url.js';
 import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';

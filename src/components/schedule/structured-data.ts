@@ -7,7 +7,7 @@
  * the attribute (./use-structured-data.ts).
  */
 import type { BroadcastEvent, Graph, Offer, SportsEvent, SportsTeam } from 'schema-dts';
-import type { Event } from '../../api/contract.js';
+import type { Event } from '../../api/channel-schemas.js';
 import { toJson } from '../../lib/json.js';
 import { currencyCode } from '../../lib/money.js';
 import { textOf } from '../../lib/trusted-types.js';

@@ -4,7 +4,7 @@
  * loads that code and one with it does not wait for it.
  */
 import { useEffect, useState } from 'react';
-import type { Event } from '../../api/contract.js';
+import type { Event } from '../../api/channel-schemas.js';
 import { env } from '../../lib/env.js';
 import { setScriptText } from '../../lib/trusted-types.js';
 import type { StructuredDataContext } from './structured-data.js';

@@ -1,5 +1,5 @@
 /** Event texts shared by the elements. */
-import type { Event } from '../../api/contract.js';
+import type { Event } from '../../api/channel-schemas.js';
 
 /** The title of an event: "Away @ Home" with short names for two participants, else its name. */
 export function eventTitle(event: Event, t: (key: string, o?: Record<string, unknown>) => string): string {

@@ -3,11 +3,12 @@
  * its own store when it opens, loads it (again for Retry) and cancels the request in flight when it closes.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { Clip, Order, Transaction } from '../../api/contract.js';
+import type { Clip, Order, Transaction } from '../../api/account-schemas.js';
 import { isCancel } from '../../api/errors.js';
 import { failed, LOADING, ready, type Async } from '../../lib/async.js';
 import { getClient } from '../session.js';
 import { panelReason, type Msg } from './messages.js';
+import { accountApi } from '../../api/account-schemas.js';
 
 /** A list loaded for the signed-in user; a failure carries the message to show. */
 export type ListState<T> = Async<T[], Msg>;
@@ -53,18 +54,18 @@ export function isActiveOrder(order: Order): boolean {
 
 /** The signed-in user's active orders (`GET orders?no_limit=1`: all of them, not one page). */
 export const createOrders = list<Order>(async (signal) => {
-  const answer = await getClient().call('orders', { query: { no_limit: 1 }, signal, cache: false });
+  const answer = await getClient().call(accountApi.orders, { query: { no_limit: 1 }, signal, cache: false });
   return answer.data.filter(isActiveOrder);
 });
 
 /** The signed-in user's payment transactions, newest first. */
 export const createTransactions = list<Transaction>(async (signal) => {
-  const answer = await getClient().call('transactions', { query: { no_limit: 1 }, signal, cache: false });
+  const answer = await getClient().call(accountApi.transactions, { query: { no_limit: 1 }, signal, cache: false });
   return [...answer.data].sort((a, b) => b.created_at - a.created_at);
 });
 
 /** The signed-in user's clips (`GET clips/user`). */
 export const createClips = list<Clip>(async (signal) => {
-  const answer = await getClient().call('userClips', { signal, cache: false });
+  const answer = await getClient().call(accountApi.userClips, { signal, cache: false });
   return answer.data;
 });

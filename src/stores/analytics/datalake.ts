@@ -12,9 +12,8 @@ import {
   ANALYTICS_TIMEOUT_MS,
   DatalakeHash,
   OUTER_TRACKER_MS,
-  type Settings,
-  type User,
-} from '../../api/contract.js';
+} from '../../api/analytics-schemas.js';
+import type { Settings, User } from '../../api/channel-schemas.js';
 import { env } from '../../lib/env.js';
 import { partnerSlug } from '../../lib/ids.js';
 import { toJson } from '../../lib/json.js';

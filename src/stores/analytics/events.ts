@@ -4,7 +4,7 @@
  * address, the tag manager, and the page view of a page of standalone elements (once per page load; the site sends
  * one per navigation instead). Everything waits for `whenAnalyticsMay`; nothing throws.
  */
-import type { DatalakeEventName } from '../../api/contract.js';
+import type { DatalakeEventName } from '../../api/analytics-schemas.js';
 import { env } from '../../lib/env.js';
 import { reportedPath } from '../../lib/url.js';
 import { startTagManager, gtagEvent } from '../tag-manager.js';

@@ -4,7 +4,7 @@
  * itself when its module is evaluated. The port fetches the layer with a dynamic import, so the layer must not
  * import the port: what both need is here.
  */
-import type { ApiRequestEntry } from '../../api/contract.js';
+import type { ApiRequestEntry } from '../../api/analytics-schemas.js';
 import { env } from '../../lib/env.js';
 import { reportedPath } from '../../lib/url.js';
 

@@ -12,7 +12,8 @@
  * batches at most, like the tracker's own queue. A page left before the layer came reports nothing of its first
  * seconds (the API tracker's page-hide beacon needs the layer). Never throws.
  */
-import { API_TRACKER_BATCH, type ApiRequestEntry } from '../../api/contract.js';
+import { API_TRACKER_BATCH } from '../../api/analytics-limits.js';
+import type { ApiRequestEntry } from '../../api/analytics-schemas.js';
 import { consentRecord, onConsent } from '../../lib/consent.js';
 import { env } from '../../lib/env.js';
 import {

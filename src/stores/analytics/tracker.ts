@@ -5,7 +5,7 @@
  * API_TRACKER_FLUSH_MS, at once when API_TRACKER_BATCH calls are waiting, and when the page is left or put in the
  * back/forward cache (`pagehide`, by `sendBeacon`, which outlives the page). All elements of a page share one tracker.
  */
-import { API_TRACKER_BATCH, API_TRACKER_FLUSH_MS, type ApiRequestEntry } from '../../api/contract.js';
+import { API_TRACKER_BATCH, API_TRACKER_FLUSH_MS, type ApiRequestEntry } from '../../api/analytics-schemas.js';
 import { env } from '../../lib/env.js';
 import {
   commonFields,

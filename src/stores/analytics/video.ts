@@ -7,7 +7,7 @@
  * (its `league` property, else its `conference`). Looked up after the first frame: the schools' list (and the
  * categories' when the teams do not say) may be fetched then, once per page.
  */
-import type { Event, EventCategory, Settings, User } from '../../api/contract.js';
+import type { Event, EventCategory, Settings, User } from '../../api/channel-schemas.js';
 import type { VideoReporting } from '../../media/analytics.js';
 import { categories, participantGroups } from '../catalog.js';
 import type { ChannelConfig } from '../config.js';

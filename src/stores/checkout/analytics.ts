@@ -2,7 +2,7 @@
  * Tag-manager e-commerce events of the checkout, sent when the channel has a google-analytics id (once analytics
  * may: see analytics/gate.ts) and never blocking anything. Ids and amounts only.
  */
-import type { Pricing } from '../../api/contract.js';
+import type { Pricing } from '../../api/account-schemas.js';
 import { gtagEvent } from '../tag-manager.js';
 import { cents } from '../commerce/pricing.js';
 import { $settings } from '../session.js';

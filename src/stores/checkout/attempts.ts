@@ -4,7 +4,7 @@
  * bought, the pending order a reload resumes waiting for. A paid or failed order ends the attempt.
  */
 import * as z from 'zod/mini';
-import { PRODUCT_TYPES } from '../../api/contract.js';
+import { PRODUCT_TYPES } from '../../api/account-schemas.js';
 import { env } from '../../lib/env.js';
 import { randomId } from '../../lib/ids.js';
 import { $config } from '../config.js';

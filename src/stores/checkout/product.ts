@@ -1,11 +1,14 @@
 /** What a checkout sells: the target its attributes (or a paywall's offer) name, and the product once loaded. */
-import type { Event, ProductType } from '../../api/contract.js';
+import type { Event } from '../../api/channel-schemas.js';
+import type { ProductType } from '../../api/account-schemas.js';
 import type { PurchaseOffer } from '../../events/index.js';
 import { participants as participantCatalog } from '../catalog.js';
 import { offerCards, type OfferCard } from '../commerce/offer-cards.js';
 import { subscriptionPeriod } from '../commerce/offers.js';
 import { userOrders } from '../commerce/orders.js';
 import { getClient, identified } from '../session.js';
+import { accountApi } from '../../api/account-schemas.js';
+import { channelApi } from '../../api/channel-schemas.js';
 
 /** What a checkout is asked to sell. */
 export type CheckoutTarget =
@@ -45,7 +48,7 @@ export interface Product {
 export async function loadProduct(target: CheckoutTarget, signal: AbortSignal): Promise<Product> {
   const api = getClient();
   if (target.type === 'event') {
-    const event = (await api.call('event', { params: { id: target.id }, signal, cache: false })).data;
+    const event = (await api.call(channelApi.event, { params: { id: target.id }, signal, cache: false })).data;
     return {
       type: 'event',
       id: event.id,
@@ -58,7 +61,7 @@ export async function loadProduct(target: CheckoutTarget, signal: AbortSignal): 
     };
   }
   if (target.type === 'package') {
-    const pkg = (await api.call('package', { params: { id: target.id }, signal })).data;
+    const pkg = (await api.call(accountApi.package, { params: { id: target.id }, signal })).data;
     let teams: Product['teams'] = [];
     if (pkg.is_team_pass) {
       const all = await participantCatalog.load().catch(() => []);
@@ -70,7 +73,7 @@ export async function loadProduct(target: CheckoutTarget, signal: AbortSignal): 
     }
     return { type: 'package', id: pkg.id, name: pkg.name, paid: true, teamPass: pkg.is_team_pass, teams };
   }
-  const subscription = (await api.call('subscription', { params: { id: target.id }, signal })).data;
+  const subscription = (await api.call(accountApi.subscription, { params: { id: target.id }, signal })).data;
   return {
     type: 'subscription',
     id: subscription.id,
@@ -86,8 +89,8 @@ export async function loadProduct(target: CheckoutTarget, signal: AbortSignal): 
 export async function fetchOfferCards(signal: AbortSignal): Promise<OfferCard[]> {
   const api = getClient();
   const [packages, subscriptions] = await Promise.all([
-    api.call('packages', { query: { no_limit: 1 }, signal }),
-    api.call('subscriptions', { query: { no_limit: 1 }, signal }),
+    api.call(accountApi.packages, { query: { no_limit: 1 }, signal }),
+    api.call(accountApi.subscriptions, { query: { no_limit: 1 }, signal }),
     identified(),
   ]);
   return offerCards(packages.data, subscriptions.data, await userOrders(signal));

@@ -2,12 +2,13 @@
  * The purchase request itself: a trial (`stripe/start-trial` with a confirmed setup intent, nothing charged now)
  * or a purchase (`stripe/buy` with a PaymentMethod), each carrying its attempt's idempotency key.
  */
-import type { Order } from '../../api/contract.js';
+import type { Order } from '../../api/account-schemas.js';
 import type { StripeCard } from '../../lib/stripe.js';
 import { attributedPartner } from '../analytics/datalake.js';
 import { getClient } from '../session.js';
 import type { Product } from './product.js';
 import { confirmSetup, paymentMethod } from './stripe.js';
+import { accountApi } from '../../api/account-schemas.js';
 
 /** How the viewer pays: a saved card, or the card field (and whether to save it). */
 export type PaymentChoice =
@@ -34,14 +35,14 @@ export async function placeOrder(request: OrderRequest): Promise<Order> {
   if (request.trial) {
     // A trial needs a card confirmed for later charges, a saved one too (a setup intent, no charge now).
     const method = await confirmSetup(choice.kind === 'saved' ? choice.id : { card: choice.card! });
-    const answer = await api.call('startTrial', {
+    const answer = await api.call(accountApi.startTrial, {
       body: { subscription_id: product.id, payment_method: method, idempotency_key: key, partner: attributedPartner() },
       cache: false,
     });
     return answer.data.order;
   }
   const method = choice.kind === 'saved' ? choice.id : await paymentMethod(choice.card!);
-  const answer = await api.call('buy', {
+  const answer = await api.call(accountApi.buy, {
     body: {
       type: product.type,
       id: product.id,

@@ -6,6 +6,7 @@ import { env } from '../../lib/env.js';
 import { loadStripeFor, setupPaymentMethod, type StripeCard, type StripeLike } from '../../lib/stripe.js';
 import { CardError, CheckoutError } from '../commerce/errors.js';
 import { $settings, getClient } from '../session.js';
+import { accountApi } from '../../api/account-schemas.js';
 
 /** The channel's Stripe.js, loaded on first use with its publishable key. */
 export function channelStripe(): Promise<StripeLike> {
@@ -29,7 +30,7 @@ export async function paymentMethod(card: StripeCard): Promise<string> {
 
 /** A setup intent confirmed with the card field or a saved card: the PaymentMethod a trial charges later. */
 export async function confirmSetup(card: { card: StripeCard } | string): Promise<string> {
-  const intent = await getClient().call('setupIntent', { body: {}, cache: false });
+  const intent = await getClient().call(accountApi.setupIntent, { body: {}, cache: false });
   const stripe = await channelStripe();
   const result = await stripe.confirmCardSetup(intent.data.client_secret, { payment_method: card });
   const method = setupPaymentMethod(result.setupIntent);

@@ -1,6 +1,6 @@
 /** The shapes of a checkout: its screens, its state and its store's actions. */
 import type { ReadableAtom } from 'nanostores';
-import type { Order, Pricing, ProductType, SavedCard } from '../../api/contract.js';
+import type { Order, Pricing, ProductType, SavedCard } from '../../api/account-schemas.js';
 import type { Async } from '../../lib/async.js';
 import type { StripeLike } from '../../lib/stripe.js';
 import type { OfferCard } from '../commerce/offer-cards.js';

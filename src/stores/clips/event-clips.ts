@@ -5,10 +5,11 @@
  * clips are left out (there is nothing to watch), and so is any failure to load (the strip is an extra).
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { Clip } from '../../api/contract.js';
+import type { Clip } from '../../api/account-schemas.js';
 import { $clipsVersion } from '../clips.js';
 import { clipStatus } from '../commerce/access.js';
 import { $user, getClient } from '../session.js';
+import { accountApi } from '../../api/account-schemas.js';
 
 /** One event's clips of the user and the end of following them. */
 export interface EventClipsStore {
@@ -29,9 +30,9 @@ export function createEventClips(eventId: number): EventClipsStore {
     const { signal } = mine;
     try {
       const api = getClient();
-      const events = await api.call('eventsWithClip', { query: { no_limit: 1 }, signal, cache: !fresh });
+      const events = await api.call(accountApi.eventsWithClip, { query: { no_limit: 1 }, signal, cache: !fresh });
       const clips = events.data.some((event) => event.id === eventId)
-        ? (await api.call('eventClips', { params: { id: eventId }, signal, cache: false })).data
+        ? (await api.call(accountApi.eventClips, { params: { id: eventId }, signal, cache: false })).data
         : [];
       if (!signal.aborted) $list.set(clips.filter((clip) => clipStatus(clip) !== 'failed'));
     } catch {

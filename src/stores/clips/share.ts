@@ -2,7 +2,7 @@
  * Sharing a clip: its link on the channel's site, copied to the clipboard or handed to the browser's share sheet.
  * The clipboard and the share sheet are the environment's.
  */
-import type { Clip } from '../../api/contract.js';
+import type { Clip } from '../../api/account-schemas.js';
 import { isCancel } from '../../api/errors.js';
 import { env } from '../../lib/env.js';
 import { siteBase } from '../../lib/url-rules.js';

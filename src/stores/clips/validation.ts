@@ -8,7 +8,7 @@ import {
   CLIP_MIN_SECONDS,
   CLIP_NAME_MAX_LENGTH,
   type ClipRequest,
-} from '../../api/contract.js';
+} from '../../api/account-schemas.js';
 import type { Msg } from '../account/messages.js';
 import { formsMsg } from '../account/validation.js';
 

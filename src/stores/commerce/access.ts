@@ -3,7 +3,9 @@
  * and the geo-block flag. Pure functions; the offers that unlock a paywall are in offers.ts. The decision itself is
  * src/lib/access-rules.ts, which the loader's early video shares.
  */
-import type { Clip, Event, EventMedia, VodItem } from '../../api/contract.js';
+import type { Clip } from '../../api/account-schemas.js';
+import type { Event, EventMedia } from '../../api/channel-schemas.js';
+import type { VodItem } from '../../api/vod-schemas.js';
 import type { AccessItem } from '../../lib/access-rules.js';
 import { safeUrl } from '../../lib/url.js';
 

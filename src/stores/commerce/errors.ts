@@ -2,7 +2,7 @@
  * The refusals of a purchase: the checkout's own checks, Stripe's card errors and a failed order. English messages
  * for developers; the UI translates by code or by `cardMessageKey`.
  */
-import type { Order } from '../../api/contract.js';
+import type { Order } from '../../api/account-schemas.js';
 import { HttpError } from '../../api/errors.js';
 import type { StripeFailure } from '../../lib/stripe.js';
 

@@ -1,5 +1,5 @@
 /** The checkout's list of offers (the /packages screen): the offer builder's view with purchased flags. */
-import type { Order, Package, Subscription } from '../../api/contract.js';
+import type { Order, Package, Subscription } from '../../api/account-schemas.js';
 import { buildOffers } from './offers.js';
 import { isPurchased, packageItem } from './purchases.js';
 

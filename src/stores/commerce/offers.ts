@@ -3,7 +3,7 @@
  * and one trial rule. The player's paywall (`offersFor`: what unlocks one event) and the checkout's list
  * (`offerCards` in offer-cards.ts: every package and subscription, with purchased flags) are two views of it.
  */
-import type { Package, Subscription } from '../../api/contract.js';
+import type { Package, Subscription } from '../../api/account-schemas.js';
 import type { Playable } from './access.js';
 
 /** One way to unlock an event, as the paywall lists it (and the checkout's list, without a single-event pass). */

@@ -2,12 +2,13 @@
  * Orders: one `poll()` follows an order until it settles, for a purchase (paid or failed) and for a cancellation
  * (auto-renewal no longer active); the profile's subscription actions; and the user's orders the purchased flags read.
  */
-import type { Order } from '../../api/contract.js';
+import type { Order } from '../../api/account-schemas.js';
 import { isCancel } from '../../api/errors.js';
 import { env, sleep } from '../../lib/env.js';
 import { navigationUrl } from '../../lib/url-rules.js';
 import { $user, getClient } from '../session.js';
 import { PaymentFailedError } from './errors.js';
+import { accountApi } from '../../api/account-schemas.js';
 
 /** Order poll interval. */
 export const POLL_MS = 2_000;
@@ -41,7 +42,7 @@ export async function poll<T>(
 
 /** `GET orders/{id}`, never from the cache. */
 async function fetchOrder(id: number, signal: AbortSignal | undefined): Promise<Order> {
-  return (await getClient().call('order', { params: { id }, cache: false, signal })).data;
+  return (await getClient().call(accountApi.order, { params: { id }, cache: false, signal })).data;
 }
 
 /** How an order stands: paid (or an active trial), failed, or still pending. */
@@ -92,7 +93,11 @@ export async function cancellationFinished(orderId: number, signal?: AbortSignal
 
 /** Cancels a subscription's auto-renewal (`POST stripe/unsubscribe`): answers processing, then finished. */
 export async function cancelAutoRenewal(orderId: number): Promise<'processing' | 'finished'> {
-  const answer = await getClient().call('unsubscribe', { body: { order_id: orderId }, cache: false, retries: 0 });
+  const answer = await getClient().call(accountApi.unsubscribe, {
+    body: { order_id: orderId },
+    cache: false,
+    retries: 0,
+  });
   return answer.data.status;
 }
 
@@ -100,7 +105,7 @@ export async function cancelAutoRenewal(orderId: number): Promise<'processing' |
 export async function customerPortalUrl(): Promise<string> {
   // The portal's way back leads to this page.
   const back = env().location()?.href.split('#')[0];
-  const answer = await getClient().call('customerPortal', { query: { return_url: back }, cache: false });
+  const answer = await getClient().call(accountApi.customerPortal, { query: { return_url: back }, cache: false });
   // Only an http(s) address is followed (url-rules.ts): anything else is the portal's failure message.
   const url = navigationUrl(answer.data.url);
   if (!url) throw new Error('the customer portal answered no http(s) address');
@@ -111,7 +116,7 @@ export async function customerPortalUrl(): Promise<string> {
 export async function userOrders(signal: AbortSignal): Promise<Order[]> {
   if (!$user.get()) return [];
   try {
-    return (await getClient().call('orders', { query: { no_limit: 1 }, signal, cache: false })).data;
+    return (await getClient().call(accountApi.orders, { query: { no_limit: 1 }, signal, cache: false })).data;
   } catch (error) {
     if (isCancel(error)) throw error;
     return [];

@@ -2,10 +2,12 @@
  * Prices: the checks before anything is asked (a refusal sends nothing), `GET pricing`, the total the viewer pays
  * and the trial this viewer gets.
  */
-import type { Pricing, ProductType, User } from '../../api/contract.js';
+import type { Pricing, ProductType } from '../../api/account-schemas.js';
+import type { User } from '../../api/channel-schemas.js';
 import { getClient } from '../session.js';
 import { CheckoutError } from './errors.js';
 import { offeredTrialDays } from './offers.js';
+import { accountApi } from '../../api/account-schemas.js';
 
 /** What a price is asked for. */
 export interface PricingRequest {
@@ -40,7 +42,7 @@ export function pricingQuery(request: PricingRequest): Record<string, string | n
 /** `GET pricing` after the local checks (a refusal rejects before anything is sent). */
 export async function fetchPricing(request: PricingRequest, signal?: AbortSignal): Promise<Pricing> {
   const query = pricingQuery(request);
-  const answer = await getClient().call('pricing', { query, signal, cache: false });
+  const answer = await getClient().call(accountApi.pricing, { query, signal, cache: false });
   return answer.data;
 }
 

@@ -2,7 +2,7 @@
  * Which orders count as held (`isPaidActive`) and what they cover (`isPurchased`): the checkout's purchased flags
  * and the profile's orders follow these rules.
  */
-import type { Order, Package } from '../../api/contract.js';
+import type { Order, Package } from '../../api/account-schemas.js';
 import { env } from '../../lib/env.js';
 
 /** Something a viewer can hold, as the purchased-flag rules need it. */

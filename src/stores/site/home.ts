@@ -3,11 +3,13 @@
  * each loaded once per session and kept, and the choice of slides for the plain home or one school's home.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { HomepageEvents, Participant, ParticipantGroup, Slide } from '../../api/contract.js';
+import type { HomepageEvents, Slide } from '../../api/site-schemas.js';
+import type { Participant, ParticipantGroup } from '../../api/channel-schemas.js';
 import { ApiError } from '../../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../../lib/async.js';
 import { $config } from '../config.js';
 import { getClient } from '../session.js';
+import { siteApi } from '../../api/site-schemas.js';
 
 /** A list loaded once per session, again after a failure. */
 interface Loaded<T> {
@@ -34,9 +36,9 @@ function loaded<T>(fetch: () => Promise<T>): Loaded<T> {
 }
 
 /** Every slide of the channel. */
-export const slides = loaded<Slide[]>(async () => (await getClient().call('slides')).data);
+export const slides = loaded<Slide[]>(async () => (await getClient().call(siteApi.slides)).data);
 /** The featured events of the home page. */
-export const homepageEvents = loaded<HomepageEvents>(async () => (await getClient().call('homepageEvents')).data);
+export const homepageEvents = loaded<HomepageEvents>(async () => (await getClient().call(siteApi.homepageEvents)).data);
 
 /** The school a `group` query value names: by alias, else by name (menu entries without an alias use the name). */
 export function groupNamed(groups: readonly ParticipantGroup[], value: string): ParticipantGroup | undefined {

@@ -4,6 +4,7 @@
  */
 import { map } from 'nanostores';
 import { getClient } from '../session.js';
+import { channelApi } from '../../api/channel-schemas.js';
 
 /** Event names by id, as loaded. */
 export const $eventTitles = map<Record<string, string>>({});
@@ -12,7 +13,7 @@ export const $eventTitles = map<Record<string, string>>({});
 export function loadEventTitle(id: string): void {
   if ($eventTitles.get()[id]) return;
   getClient()
-    .call('event', { params: { id } })
+    .call(channelApi.event, { params: { id } })
     .then((answer) => $eventTitles.setKey(id, answer.data.name))
     .catch(() => undefined);
 }

@@ -14,7 +14,7 @@ import {
   retryAfterMs,
   type ClientHooks,
 } from '../../../src/api/client.js';
-import { endpoints, type EndpointName } from '../../../src/api/contract.js';
+import { endpoints } from '../../../src/api/contract.js';
 import {
   ApiError,
   HttpError,
@@ -71,26 +71,21 @@ function fakeHooks() {
   return { hooks, seen, state };
 }
 
-// The contract has no DELETE endpoint and no keyed POST endpoint yet; these two stand in for them
-// (favourites' DELETE /favorite/{id} and clips' POST /clip).
-const extra = endpoints as unknown as Record<string, unknown>;
-const DEL = 'testDeleteFavorite' as EndpointName;
-const POST = 'testCreateClip' as EndpointName;
+// A DELETE and a keyed POST with any answer (as favourites' DELETE /favorite/{id} and clips' POST /clip are).
+const DEL = {
+  name: 'testDeleteFavorite',
+  method: 'DELETE',
+  path: 'favorite/{id}',
+  keyless: false,
+  response: z.unknown(),
+} as const;
+const POST = { name: 'testCreateClip', method: 'POST', path: 'clip', keyless: false, response: z.unknown() } as const;
 
 describe('ApiClient', () => {
   let w: World;
   let client: ApiClient;
   let seen: ReturnType<typeof fakeHooks>['seen'];
   let state: ReturnType<typeof fakeHooks>['state'];
-
-  before(() => {
-    extra[DEL] = { method: 'DELETE', path: 'favorite/{id}', keyless: false, response: z.unknown() };
-    extra[POST] = { method: 'POST', path: 'clip', keyless: false, response: z.unknown() };
-  });
-  after(() => {
-    delete extra[DEL];
-    delete extra[POST];
-  });
 
   beforeEach(() => {
     w = installWorld();
@@ -114,7 +109,7 @@ describe('ApiClient', () => {
       const bare = new ApiClient({ apiUrl: API }, { ...client.hooks, earlyAnswer: undefined });
       early().set(`GET ${API}/settings?channel_key=ck-1 `, answer({ data: { ...SETTINGS, name: 'Early' } }));
       w.server.on('GET', `${API}/settings`, ok(SETTINGS));
-      expect((await bare.call('settings', { cache: false })).data.name).to.equal('Demo');
+      expect((await bare.call(endpoints.settings, { cache: false })).data.name).to.equal('Demo');
       expect(w.server.requests).to.have.length(1);
       expect(early().size, 'the early answer is left for a client that has the hook').to.equal(1);
     });
@@ -134,7 +129,7 @@ describe('ApiClient', () => {
         },
       );
       w.server.on('POST', `${API}/get_api_key`, ok({ api_key: 'ak-wire' }));
-      const call = hooked.call('getApiKey');
+      const call = hooked.call(endpoints.getApiKey);
       await w.advance(RETRY_DELAY_MS);
       expect((await call).data.api_key).to.equal('ak-wire');
       expect(asked).to.deep.equal([`POST ${API}/get_api_key {"channel_key":"ck-1"}`]);
@@ -143,17 +138,17 @@ describe('ApiClient', () => {
 
     it('takes the answer to the identical request once, sending nothing; the next call goes over the wire', async () => {
       early().set(`GET ${API}/settings?channel_key=ck-1 `, answer({ data: SETTINGS }));
-      expect((await client.call('settings', { cache: false })).data.currency).to.equal('USD');
+      expect((await client.call(endpoints.settings, { cache: false })).data.currency).to.equal('USD');
       expect(w.server.requests).to.have.length(0);
       w.server.on('GET', `${API}/settings`, ok(SETTINGS));
-      await client.call('settings', { cache: false });
+      await client.call(endpoints.settings, { cache: false });
       expect(w.server.requests).to.have.length(1);
     });
 
     it('matches a POST by its body too', async () => {
       early().set(`POST ${API}/get_api_key {"channel_key":"other"}`, answer({ data: { api_key: 'wrong' } }));
       early().set(`POST ${API}/get_api_key {"channel_key":"ck-1"}`, answer({ data: { api_key: 'ak-early' } }));
-      expect((await client.call('getApiKey')).data.api_key).to.equal('ak-early');
+      expect((await client.call(endpoints.getApiKey)).data.api_key).to.equal('ak-early');
       expect(w.server.requests).to.have.length(0);
       expect(early().size, 'the other answer stays unclaimed').to.equal(1);
     });
@@ -164,7 +159,7 @@ describe('ApiClient', () => {
       let sent!: () => void;
       slot[SENDING] = new Promise<void>((resolve) => (sent = resolve));
       try {
-        const call = client.call('settings', { cache: false });
+        const call = client.call(endpoints.settings, { cache: false });
         await flush();
         expect(w.server.requests, 'nothing sent while the loader is still sending').to.have.length(0);
         early().set(`GET ${API}/settings?channel_key=ck-1 `, answer({ data: SETTINGS }));
@@ -184,7 +179,7 @@ describe('ApiClient', () => {
       early().set(`GET ${API}/color-settings/web?channel_key=ck-1 `, answer({ data: {} }));
       try {
         w.server.on('GET', `${API}/settings`, ok(SETTINGS));
-        const call = client.call('settings', { cache: false });
+        const call = client.call(endpoints.settings, { cache: false });
         sent();
         expect((await call).data.currency).to.equal('USD');
         expect(w.server.requests).to.have.length(1);
@@ -198,7 +193,7 @@ describe('ApiClient', () => {
       failed.catch(() => undefined);
       early().set(`GET ${API}/settings?channel_key=ck-1 `, failed);
       w.server.on('GET', `${API}/settings`, ok(SETTINGS));
-      const call = client.call('settings');
+      const call = client.call(endpoints.settings);
       await w.advance(RETRY_DELAY_MS);
       expect((await call).data.name).to.equal('Demo');
       expect(w.server.requests).to.have.length(1);
@@ -208,7 +203,7 @@ describe('ApiClient', () => {
   describe('where the keys go', () => {
     it('puts the api key in the query of a GET, with no body', async () => {
       w.server.on('GET', `${API}/events`, { body: EVENTS });
-      const answer = await client.call('events', { query: { team: 'hawks' } });
+      const answer = await client.call(endpoints.events, { query: { team: 'hawks' } });
       expect(answer.data[0]!.name).to.equal('Hawks vs Owls');
       expect(w.server.requests).to.have.length(1);
       const [req] = w.server.requests;
@@ -239,7 +234,7 @@ describe('ApiClient', () => {
 
     it('sends channel_key (never api_key) in the body of the keyless POST get_api_key', async () => {
       w.server.on('POST', `${API}/get_api_key`, ok({ api_key: 'fresh' }));
-      const answer = await client.call('getApiKey');
+      const answer = await client.call(endpoints.getApiKey);
       expect(answer.data.api_key).to.equal('fresh');
       expect(w.server.requests.map((r) => [r.method, r.url, r.body])).to.deep.equal([
         ['POST', `${API}/get_api_key`, { channel_key: 'ck-1' }],
@@ -248,7 +243,7 @@ describe('ApiClient', () => {
     });
 
     it('sends channel_key in the body of the keyless POST logs', async () => {
-      await client.call('log', { body: { message: 'hello' } });
+      await client.call(endpoints.log, { body: { message: 'hello' } });
       expect(w.server.requests.map((r) => [r.method, r.url, r.body])).to.deep.equal([
         ['POST', `${API}/logs`, { message: 'hello', channel_key: 'ck-1' }],
       ]);
@@ -257,21 +252,23 @@ describe('ApiClient', () => {
 
     it('puts channel_key in the query of a keyless GET and asks for no api key', async () => {
       w.server.on('GET', `${API}/settings`, ok(SETTINGS));
-      await client.call('settings');
+      await client.call(endpoints.settings);
       expect(w.server.requests.map((r) => r.url)).to.deep.equal([`${API}/settings?channel_key=ck-1`]);
       expect(seen.apiKeyCalls).to.equal(0);
     });
 
     it('drops undefined, null and empty query values but keeps 0 and false', async () => {
       w.server.on('GET', `${API}/events`, { body: EVENTS });
-      await client.call('events', { query: { team: '', sport: undefined, city: null, offset: 0, live: false } });
+      await client.call(endpoints.events, {
+        query: { team: '', sport: undefined, city: null, offset: 0, live: false },
+      });
       expect(w.server.requests.map((r) => r.url)).to.deep.equal([`${API}/events?offset=0&live=false&api_key=ak-1`]);
     });
 
     it('sends the user token as a bearer header, never in the URL', async () => {
       state.token = 'secret-token';
       w.server.on('GET', `${API}/profile`, ok({ id: 5, email: 'a@b.test' }));
-      await client.call('profile');
+      await client.call(endpoints.profile);
       const [req] = w.server.requests;
       expect(req!.headers.authorization).to.equal('Bearer secret-token');
       expect(req!.url).to.equal(`${API}/profile?api_key=ak-1`);
@@ -285,14 +282,14 @@ describe('ApiClient', () => {
           return new Response(JSON.stringify({ data: SETTINGS }), { status: 200 });
         },
       });
-      await client.call('settings');
+      await client.call(endpoints.settings);
       expect(urls).to.deep.equal([`${API}/settings?channel_key=ck-1`]);
       expect(w.server.requests).to.have.length(0);
     });
 
     it('rejects with NoApiKeyError, without any request, when no api key can be had', async () => {
       state.apiKeyError = new NoApiKeyError('get_api_key failed');
-      const { error } = await settle(client.call('events'));
+      const { error } = await settle(client.call(endpoints.events));
       expect(error).to.be.instanceOf(NoApiKeyError);
       expect((error as NoApiKeyError).code).to.equal('NO_API_KEY');
       await w.advance(5_000);
@@ -305,7 +302,7 @@ describe('ApiClient', () => {
       expect(REQUEST_TIMEOUT_MS).to.equal(30_000);
       expect(RETRY_DELAY_MS).to.equal(1_000);
       w.server.on('GET', `${API}/settings`, HANG);
-      const result = settle(client.call('settings'));
+      const result = settle(client.call(endpoints.settings));
 
       await w.advance(29_999);
       expect(w.server.calls).to.have.length(1);
@@ -331,7 +328,7 @@ describe('ApiClient', () => {
     it('retries a network error once after exactly 1000 ms, then rejects with NetworkError', async () => {
       const cause = new TypeError('Failed to fetch');
       w.server.on('GET', `${API}/events`, cause);
-      const result = settle(client.call('events'));
+      const result = settle(client.call(endpoints.events));
       await w.advance(999);
       expect(w.server.calls).to.have.length(1);
       await w.advance(1);
@@ -346,7 +343,7 @@ describe('ApiClient', () => {
 
     it('answers from the retry when the network comes back', async () => {
       w.server.on('GET', `${API}/events`, new TypeError('Failed to fetch'), { body: EVENTS });
-      const result = settle(client.call('events'));
+      const result = settle(client.call(endpoints.events));
       await w.advance(1_000);
       const { value } = await result;
       expect(value!.meta.total).to.equal(1);
@@ -356,7 +353,7 @@ describe('ApiClient', () => {
 
     it('retries a 500 once after 1 s and surfaces the second 500 as HttpError (one log entry)', async () => {
       w.server.on('GET', `${API}/events`, { status: 500, body: { message: 'Server Error' } });
-      const result = settle(client.call('events'));
+      const result = settle(client.call(endpoints.events));
       await w.advance(999);
       expect(w.server.calls).to.have.length(1);
       await w.advance(1);
@@ -372,7 +369,7 @@ describe('ApiClient', () => {
 
     it('answers from the retry after a 500', async () => {
       w.server.on('GET', `${API}/settings`, { status: 503 }, ok(SETTINGS));
-      const result = settle(client.call('settings'));
+      const result = settle(client.call(endpoints.settings));
       await w.advance(1_000);
       expect((await result).value!.data.name).to.equal('Demo');
       expect(w.server.calls).to.have.length(2);
@@ -384,7 +381,7 @@ describe('ApiClient', () => {
           status,
           body: { message: `status ${status}`, errors: { start_date: ['The start date is not a date.'] } },
         });
-        const result = settle(client.call('events', { query: { start_date: 'soon' } }));
+        const result = settle(client.call(endpoints.events, { query: { start_date: 'soon' } }));
         await w.advance(5_000);
         const { error } = await result;
         expect(error).to.be.instanceOf(HttpError);
@@ -397,7 +394,7 @@ describe('ApiClient', () => {
 
     it('names the status when an error body is not JSON', async () => {
       w.server.on('GET', `${API}/events`, { status: 418, raw: '<html>teapot</html>' });
-      const { error } = await settle(client.call('events'));
+      const { error } = await settle(client.call(endpoints.events));
       expect((error as HttpError).message).to.equal('HTTP 418');
     });
   });
@@ -405,7 +402,7 @@ describe('ApiClient', () => {
   describe('global errors and 401', () => {
     it('fires the global error on 429 with a redacted url, and does not retry', async () => {
       w.server.on('GET', `${API}/events`, { status: 429, body: { message: 'Too Many Attempts.' } });
-      const result = settle(client.call('events', { query: { team: 'hawks' } }));
+      const result = settle(client.call(endpoints.events, { query: { team: 'hawks' } }));
       await w.advance(5_000);
       expect((await result).error).to.be.instanceOf(HttpError);
       expect(seen.global).to.deep.equal([
@@ -416,19 +413,19 @@ describe('ApiClient', () => {
 
     it('does not fire the global error for a 404 of a call not marked global', async () => {
       w.server.on('GET', `${API}/events`, { status: 404 });
-      await settle(client.call('events'));
+      await settle(client.call(endpoints.events));
       expect(seen.global).to.have.length(0);
     });
 
     it('fires the global error for a 404 of a call marked global', async () => {
       w.server.on('GET', `${API}/settings`, { status: 404, body: { message: 'Not Found' } });
-      await settle(client.call('settings', { global: true }));
+      await settle(client.call(endpoints.settings, { global: true }));
       expect(seen.global).to.deep.equal([{ error: 'Not Found', url: `${API}/settings?channel_key=ck-1`, status: 404 }]);
     });
 
     it('fires the global error once for a global call that fails with 500 twice', async () => {
       w.server.on('GET', `${API}/settings`, { status: 500 });
-      const result = settle(client.call('settings', { global: true }));
+      const result = settle(client.call(endpoints.settings, { global: true }));
       await w.advance(1_000);
       await result;
       expect(seen.global.map((g) => g.status)).to.deep.equal([500]);
@@ -436,7 +433,7 @@ describe('ApiClient', () => {
 
     it('does not fire the global error for an allowed status (401 on profile), but resets the user', async () => {
       w.server.on('GET', `${API}/profile`, { status: 401, body: { message: 'Unauthenticated.' } });
-      const { error } = await settle(client.call('profile', { global: true, allow: [401], skipLog: [401] }));
+      const { error } = await settle(client.call(endpoints.profile, { global: true, allow: [401], skipLog: [401] }));
       expect((error as HttpError).status).to.equal(401);
       expect(seen.global).to.have.length(0);
       expect(seen.unauthorized).to.equal(1);
@@ -444,9 +441,9 @@ describe('ApiClient', () => {
 
     it('calls onUnauthorized on 401 only', async () => {
       w.server.on('GET', `${API}/profile`, { status: 403 }, { status: 401 });
-      await settle(client.call('profile', { cache: false }));
+      await settle(client.call(endpoints.profile, { cache: false }));
       expect(seen.unauthorized).to.equal(0);
-      await settle(client.call('profile', { cache: false }));
+      await settle(client.call(endpoints.profile, { cache: false }));
       expect(seen.unauthorized).to.equal(1);
     });
   });
@@ -459,7 +456,7 @@ describe('ApiClient', () => {
         { status: 401, body: { message: 'No chanel or api key found.', errors: { api_key: ['invalid'] } } },
         { body: EVENTS },
       );
-      const result = settle(client.call('events'));
+      const result = settle(client.call(endpoints.events));
       await w.advance(999);
       expect(seen.dropKeys).to.deep.equal(['api_key']);
       expect(w.server.calls).to.have.length(1);
@@ -480,7 +477,7 @@ describe('ApiClient', () => {
         status: 400,
         body: { message: 'No chanel or api key found.', errors: { api_key: 'invalid' } },
       });
-      const result = settle(client.call('events'));
+      const result = settle(client.call(endpoints.events));
       await w.advance(1_000);
       const { error } = await result;
       expect(error).to.be.instanceOf(HttpError);
@@ -498,7 +495,7 @@ describe('ApiClient', () => {
         { status: 400, body: { message: 'No chanel or api key found.', errors: { channel_key: ['unknown'] } } },
         ok(SETTINGS),
       );
-      const result = settle(client.call('settings'));
+      const result = settle(client.call(endpoints.settings));
       await w.advance(1_000);
       expect((await result).value!.data.name).to.equal('Demo');
       expect(seen.dropKeys).to.deep.equal(['channel_key']);
@@ -513,8 +510,8 @@ describe('ApiClient', () => {
     it('merges identical concurrent GETs into one fetch', async () => {
       const answer = new Deferred();
       w.server.on('GET', `${API}/events`, answer);
-      const a = client.call('events', { query: { team: 'hawks' } });
-      const b = client.call('events', { query: { team: 'hawks' } });
+      const a = client.call(endpoints.events, { query: { team: 'hawks' } });
+      const b = client.call(endpoints.events, { query: { team: 'hawks' } });
       await until(() => w.server.calls.length === 1, 'the fetch');
       answer.resolve({ body: EVENTS });
       const [va, vb] = await Promise.all([a, b]);
@@ -525,8 +522,8 @@ describe('ApiClient', () => {
     it('does not merge GETs with different queries', async () => {
       w.server.on('GET', `${API}/events`, { body: EVENTS });
       await Promise.all([
-        client.call('events', { query: { team: 'hawks' } }),
-        client.call('events', { query: { team: 'owls' } }),
+        client.call(endpoints.events, { query: { team: 'hawks' } }),
+        client.call(endpoints.events, { query: { team: 'owls' } }),
       ]);
       expect(w.server.calls.map((r) => r.query.team).sort()).to.deep.equal(['hawks', 'owls']);
     });
@@ -534,30 +531,30 @@ describe('ApiClient', () => {
     it('answers a repeated GET from the cache for 60 s, then fetches again', async () => {
       expect(CACHE_TTL_MS).to.equal(60_000);
       w.server.on('GET', `${API}/settings`, ok(SETTINGS), ok({ ...SETTINGS, name: 'Renamed' }));
-      const first = await client.call('settings');
+      const first = await client.call(endpoints.settings);
       await w.advance(59_999);
-      const cached = await client.call('settings');
+      const cached = await client.call(endpoints.settings);
       expect(cached).to.equal(first);
       expect(w.server.calls).to.have.length(1);
       await w.advance(1);
-      const fresh = await client.call('settings');
+      const fresh = await client.call(endpoints.settings);
       expect(fresh.data.name).to.equal('Renamed');
       expect(w.server.calls.map((r) => r.at - T0)).to.deep.equal([0, 60_000]);
     });
 
     it('does not cache a call with cache: false, nor a failed GET', async () => {
       w.server.on('GET', `${API}/settings`, { status: 404 }, ok(SETTINGS));
-      await settle(client.call('settings'));
-      await client.call('settings');
-      await client.call('settings', { cache: false });
+      await settle(client.call(endpoints.settings));
+      await client.call(endpoints.settings);
+      await client.call(endpoints.settings, { cache: false });
       expect(w.server.calls).to.have.length(3);
     });
 
     it('forgets cached answers on clearCache()', async () => {
       w.server.on('GET', `${API}/settings`, ok(SETTINGS));
-      await client.call('settings');
+      await client.call(endpoints.settings);
       client.clearCache();
-      await client.call('settings');
+      await client.call(endpoints.settings);
       expect(w.server.calls).to.have.length(2);
     });
   });
@@ -566,7 +563,7 @@ describe('ApiClient', () => {
     it("rejects with the caller's own AbortError: not wrapped, not logged, not retried", async () => {
       w.server.on('GET', `${API}/events`, HANG);
       const caller = new AbortController();
-      const result = settle(client.call('events', { signal: caller.signal }));
+      const result = settle(client.call(endpoints.events, { signal: caller.signal }));
       await until(() => w.server.calls.length === 1, 'the fetch');
       caller.abort();
       const { error } = await result;
@@ -584,7 +581,7 @@ describe('ApiClient', () => {
     it('passes a custom abort reason through as is', async () => {
       w.server.on('GET', `${API}/events`, HANG);
       const caller = new AbortController();
-      const result = settle(client.call('events', { signal: caller.signal }));
+      const result = settle(client.call(endpoints.events, { signal: caller.signal }));
       await until(() => w.server.calls.length === 1, 'the fetch');
       const reason = { name: 'AbortError', why: 'query changed' };
       caller.abort(reason);
@@ -594,7 +591,7 @@ describe('ApiClient', () => {
     it('passes an AbortError from the platform (ERR_CANCELED) through untouched, without a retry or a log', async () => {
       const cancelled = new DOMException('The user aborted a request.', 'AbortError');
       w.server.on('GET', `${API}/events`, cancelled);
-      const { error } = await settle(client.call('events'));
+      const { error } = await settle(client.call(endpoints.events));
       expect(error).to.equal(cancelled);
       await w.advance(5_000);
       expect(w.server.calls).to.have.length(1);
@@ -606,8 +603,8 @@ describe('ApiClient', () => {
       w.server.on('GET', `${API}/events`, answer);
       const one = new AbortController();
       const two = new AbortController();
-      const first = settle(client.call('events', { signal: one.signal }));
-      const second = settle(client.call('events', { signal: two.signal }));
+      const first = settle(client.call(endpoints.events, { signal: one.signal }));
+      const second = settle(client.call(endpoints.events, { signal: two.signal }));
       await until(() => w.server.calls.length === 1, 'the fetch');
       one.abort();
       expect((await first).error).to.equal(one.signal.reason);
@@ -621,8 +618,8 @@ describe('ApiClient', () => {
       w.server.on('GET', `${API}/events`, HANG);
       const one = new AbortController();
       const two = new AbortController();
-      const first = settle(client.call('events', { signal: one.signal }));
-      const second = settle(client.call('events', { signal: two.signal }));
+      const first = settle(client.call(endpoints.events, { signal: one.signal }));
+      const second = settle(client.call(endpoints.events, { signal: two.signal }));
       await until(() => w.server.calls.length === 1, 'the fetch');
       one.abort();
       await first;
@@ -638,7 +635,7 @@ describe('ApiClient', () => {
       w.server.on('GET', `${API}/events`, { body: EVENTS });
       const caller = new AbortController();
       caller.abort();
-      const { error } = await settle(client.call('events', { signal: caller.signal }));
+      const { error } = await settle(client.call(endpoints.events, { signal: caller.signal }));
       expect(error).to.equal(caller.signal.reason);
       await w.advance(1_000);
       expect(w.server.calls).to.have.length(0);
@@ -649,10 +646,10 @@ describe('ApiClient', () => {
     it('gives a caller that arrives right after the last caller cancelled a fresh request', async () => {
       w.server.on('GET', `${API}/events`, HANG, { body: EVENTS });
       const caller = new AbortController();
-      const first = settle(client.call('events', { signal: caller.signal }));
+      const first = settle(client.call(endpoints.events, { signal: caller.signal }));
       await until(() => w.server.calls.length === 1, 'the fetch');
       caller.abort();
-      const second = settle(client.call('events'));
+      const second = settle(client.call(endpoints.events));
       expect((await first).error).to.equal(caller.signal.reason);
       const { value, error } = await second;
       expect(error).to.equal(undefined);
@@ -691,7 +688,7 @@ describe('ApiClient', () => {
             { status: 200, headers: { 'Content-Type': 'application/json' } },
           ),
       );
-      const result = settle(client.call('events'));
+      const result = settle(client.call(endpoints.events));
       await w.advance(29_999);
       expect(at).to.deep.equal([0]);
       await w.advance(1 + RETRY_DELAY_MS);
@@ -716,7 +713,7 @@ describe('ApiClient', () => {
             { status: 200 },
           ),
       );
-      const result = settle(client.call('events'));
+      const result = settle(client.call(endpoints.events));
       await w.advance(RETRY_DELAY_MS);
       const { error } = await result;
       expect(error).to.be.instanceOf(NetworkError);
@@ -728,7 +725,7 @@ describe('ApiClient', () => {
       // Once streamed without a length, once with a Content-Length that says so before any byte is read.
       for (const headers of [{}, { 'Content-Length': String(big.length) }] as Record<string, string>[]) {
         const at = answering(() => new Response(big, { status: 200, headers }));
-        const { error } = await settle(client.call('events', { cache: false }));
+        const { error } = await settle(client.call(endpoints.events, { cache: false }));
         expect(error).to.be.instanceOf(InvalidResponseError);
         expect((error as Error).message).to.contain('the body is longer than 5 MB');
         await w.advance(5_000);
@@ -743,7 +740,7 @@ describe('ApiClient', () => {
           headers: after === undefined ? {} : { 'Retry-After': after },
         });
       let at = answering(throttled('3'));
-      let result = settle(client.call('events', { cache: false }));
+      let result = settle(client.call(endpoints.events, { cache: false }));
       await w.advance(2_999);
       expect(at).to.deep.equal([0]);
       await w.advance(1);
@@ -753,7 +750,7 @@ describe('ApiClient', () => {
 
       for (const after of ['120', undefined]) {
         at = answering(throttled(after));
-        result = settle(client.call('events', { cache: false }));
+        result = settle(client.call(endpoints.events, { cache: false }));
         await w.advance(15_000);
         expect(((await result).error as HttpError).status).to.equal(429);
         expect(at).to.have.length(1);
@@ -773,7 +770,7 @@ describe('ApiClient', () => {
   describe('invalid responses', () => {
     it('turns a schema mismatch into InvalidResponseError (and logs it)', async () => {
       w.server.on('GET', `${API}/settings`, ok({ language: 5 }));
-      const { error } = await settle(client.call('settings'));
+      const { error } = await settle(client.call(endpoints.settings));
       expect(error).to.be.instanceOf(InvalidResponseError);
       expect((error as InvalidResponseError).kind).to.equal('invalid-response');
       expect((error as InvalidResponseError).issues).to.contain('data.language');
@@ -785,14 +782,14 @@ describe('ApiClient', () => {
 
     it('turns an answer without its envelope into InvalidResponseError', async () => {
       w.server.on('GET', `${API}/events`, { body: [EVENT] });
-      const { error } = await settle(client.call('events'));
+      const { error } = await settle(client.call(endpoints.events));
       expect(error).to.be.instanceOf(InvalidResponseError);
       expect((error as InvalidResponseError).issues).to.contain('(root)');
     });
 
     it('turns a non-JSON 200 into InvalidResponseError', async () => {
       w.server.on('GET', `${API}/settings`, { status: 200, raw: '<!doctype html><p>maintenance' });
-      const { error } = await settle(client.call('settings'));
+      const { error } = await settle(client.call(endpoints.settings));
       expect(error).to.be.instanceOf(InvalidResponseError);
       expect((error as InvalidResponseError).issues).to.equal('the body is not JSON');
     });
@@ -802,7 +799,7 @@ describe('ApiClient', () => {
     it('posts one JSON entry with date, status, service, channel, message, request_data and a redacted url', async () => {
       await w.advance(2_500);
       w.server.on('GET', `${API}/events`, { status: 404, body: { message: 'Event not found' } });
-      await settle(client.call('events', { query: { team: 'hawks', password: 'hunter2' } }));
+      await settle(client.call(endpoints.events, { query: { team: 'hawks', password: 'hunter2' } }));
       await w.advance(0);
       expect(w.server.logs).to.have.length(1);
       const [log] = w.server.logs;
@@ -839,7 +836,7 @@ describe('ApiClient', () => {
     it('posts to the configured log URL', async () => {
       const custom = new ApiClient({ apiUrl: API, logUrl: 'http://logs.test/collect' }, fakeHooks().hooks);
       w.server.on('GET', `${API}/events`, { status: 404 });
-      await settle(custom.call('events'));
+      await settle(custom.call(endpoints.events));
       await w.advance(0);
       expect(w.server.requests.map((r) => `${r.method} ${r.url}`)).to.deep.equal([
         `GET ${API}/events?api_key=ak-1`,
@@ -850,8 +847,8 @@ describe('ApiClient', () => {
     it('posts nothing for skip codes (401 on profile, 404 on custom forms)', async () => {
       w.server.on('GET', `${API}/profile`, { status: 401 });
       w.server.on('GET', `${API}/custom-forms/signup`, { status: 404 });
-      await settle(client.call('profile', { skipLog: [401] }));
-      await settle(client.call('customForm', { params: { alias: 'signup' }, skipLog: [404] }));
+      await settle(client.call(endpoints.profile, { skipLog: [401] }));
+      await settle(client.call(endpoints.customForm, { params: { alias: 'signup' }, skipLog: [404] }));
       await w.advance(0);
       expect(w.server.calls).to.have.length(2);
       expect(w.server.logs).to.have.length(0);
@@ -859,7 +856,7 @@ describe('ApiClient', () => {
 
     it('still logs statuses that are not in skipLog', async () => {
       w.server.on('GET', `${API}/custom-forms/signup`, { status: 403 });
-      await settle(client.call('customForm', { params: { alias: 'signup' }, skipLog: [404] }));
+      await settle(client.call(endpoints.customForm, { params: { alias: 'signup' }, skipLog: [404] }));
       await w.advance(0);
       expect(w.server.logs).to.have.length(1);
     });
@@ -867,19 +864,19 @@ describe('ApiClient', () => {
     it('does not log the failure of the log call itself', async () => {
       w.server.on('POST', `${API}/logs`, new TypeError('Failed to fetch'));
       w.server.on('GET', `${API}/events`, { status: 404 });
-      await settle(client.call('events'));
+      await settle(client.call(endpoints.events));
       await w.advance(60_000);
       expect(w.server.logs).to.have.length(1);
 
       w.server.on('POST', `${API}/logs`, { status: 500 });
-      await settle(client.call('events', { query: { team: 'x' } }));
+      await settle(client.call(endpoints.events, { query: { team: 'x' } }));
       await w.advance(60_000);
       expect(w.server.logs).to.have.length(2);
     });
 
     it('posts nothing for a successful call', async () => {
       w.server.on('GET', `${API}/settings`, ok(SETTINGS));
-      await client.call('settings');
+      await client.call(endpoints.settings);
       await w.advance(0);
       expect(w.server.logs).to.have.length(0);
     });

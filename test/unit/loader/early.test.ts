@@ -3,6 +3,7 @@
  * loader sends must be the one the session's client makes, so that none goes over the wire twice. Both spell
  * their paths and storage keys from src/lib/api-paths.ts; this test is what fails if one of them stops doing so.
  */
+import { endpoints } from '../../../src/api/contract.js';
 import { expect } from '@open-wc/testing';
 import { STORAGE_PREFIX } from '../../../src/lib/api-paths.js';
 import { sendEarly } from '../../../src/loader/early.js';
@@ -57,7 +58,7 @@ describe('loader start-up requests, adopted by the session', () => {
     ).to.equal(undefined);
     await startSession();
     await until(() => $geo.get() !== undefined, '$geo');
-    await getClient().call('event', { params: { id: 7 } });
+    await getClient().call(endpoints.event, { params: { id: 7 } });
 
     const trail = w.server.trail;
     expect(trail.slice().sort()).to.deep.equal(

@@ -5,7 +5,7 @@
  * and the social sign-in's URL, return page and state check.
  */
 import { expect } from '@open-wc/testing';
-import { Clip, Order, Transaction, User } from '../../../src/api/contract.js';
+import { Clip, Order, Transaction, User, endpoints } from '../../../src/api/contract.js';
 import { isString } from '../../../src/lib/storage.js';
 import type { AccountRoute } from '../../../src/lib/account-routes.js';
 import {
@@ -307,7 +307,7 @@ describe('accounts', () => {
       expect(w.storage.get('api_key.ck-1', isString)).to.equal('ak-2');
       // The next call is anonymous, with the new key.
       w.server.on('GET', `${API}/events`, { body: { data: [], meta: { total: 0, offset: 0, limit: 50 } } });
-      await getClient().call('events');
+      await getClient().call(endpoints.events);
       const next = only('GET', 'events');
       expect(next.headers.authorization).to.equal(undefined);
       expect(next.query.api_key).to.equal('ak-2');

@@ -5,7 +5,7 @@
  */
 import { expect } from '@open-wc/testing';
 import { ApiClient } from '../../../src/api/client.js';
-import { API_TRACKER_BATCH, API_TRACKER_FLUSH_MS, ANALYTICS_TIMEOUT_MS } from '../../../src/api/contract.js';
+import { API_TRACKER_BATCH, API_TRACKER_FLUSH_MS, ANALYTICS_TIMEOUT_MS, endpoints } from '../../../src/api/contract.js';
 import { setConsent, consentRecord, installConsentApi } from '../../../src/lib/consent.js';
 import { setEnv } from '../../../src/lib/env.js';
 import {
@@ -284,8 +284,10 @@ describe('analytics', () => {
     world.server.on('GET', `${API}/events/3`, { status: 404, body: { message: 'Event not found.' } });
     const calls: Promise<unknown>[] = [];
     for (let i = 0; i < API_TRACKER_BATCH + 10; i++)
-      calls.push(client.call('events', { query: { offset: i, email: 'fan@example.com' } }).catch(() => undefined));
-    calls.push(client.call('event', { params: { id: 3 } }).catch(() => undefined));
+      calls.push(
+        client.call(endpoints.events, { query: { offset: i, email: 'fan@example.com' } }).catch(() => undefined),
+      );
+    calls.push(client.call(endpoints.event, { params: { id: 3 } }).catch(() => undefined));
     await Promise.all(calls);
     await runIdle();
     // A full batch went at once; the rest waits for the interval.

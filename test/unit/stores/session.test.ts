@@ -2,6 +2,7 @@
  * The shared session (src/stores/session.ts, src/stores/config.ts): configuration, the start-up sequence and
  * its stores, stored keys, and the client reactions wired to the stores (401, 429, stale keys, NO_API_KEY).
  */
+import { endpoints } from '../../../src/api/contract.js';
 import { expect } from '@open-wc/testing';
 import { ConfigError, HttpError, NoApiKeyError } from '../../../src/api/errors.js';
 import { $config, $configError, setConfig } from '../../../src/stores/config.js';
@@ -345,7 +346,7 @@ describe('session', () => {
       w.events.addEventListener('api_key_error', (e) => fired.push(e as CustomEvent));
       w.server.on('GET', `${API}/events`, { status: 429, body: { message: 'Too Many Attempts.' } });
       await w.advance(5_000);
-      const { error } = await settle(getClient().call('events', { query: { team: 'hawks' } }));
+      const { error } = await settle(getClient().call(endpoints.events, { query: { team: 'hawks' } }));
       expect((error as HttpError).status).to.equal(429);
       expect(fired).to.have.length(1);
       expect(fired[0]).to.be.instanceOf(CustomEvent);
@@ -377,7 +378,7 @@ describe('session', () => {
         has_password: true,
       });
       w.server.on('GET', `${API}/events`, { status: 401, body: { message: 'Unauthenticated.' } });
-      await settle(getClient().call('events'));
+      await settle(getClient().call(endpoints.events));
       expect($user.get()).to.equal(undefined);
       expect($token.get()).to.equal(undefined);
     });
@@ -391,7 +392,7 @@ describe('session', () => {
         { status: 401, body: { message: 'No chanel or api key found.', errors: { api_key: ['invalid'] } } },
         { body: EVENTS_LIST },
       );
-      const result = settle(getClient().call('events'));
+      const result = settle(getClient().call(endpoints.events));
       await w.advance(999);
       expect(w.server.trail.slice(start)).to.deep.equal([`GET ${API}/events`]);
       expect(w.storage.get('api_key.ck-1', isString), 'stored api key dropped').to.equal(undefined);
@@ -417,7 +418,7 @@ describe('session', () => {
         status: 401,
         body: { message: 'No chanel or api key found.', errors: { api_key: ['invalid'] } },
       });
-      const result = settle(getClient().call('events'));
+      const result = settle(getClient().call(endpoints.events));
       await w.advance(1_000);
       const { error } = await result;
       expect(error).to.be.instanceOf(HttpError);
@@ -433,7 +434,7 @@ describe('session', () => {
         { status: 400, body: { message: 'No chanel or api key found.', errors: { channel_key: ['unknown'] } } },
         { body: EVENTS_LIST },
       );
-      const result = settle(getClient().call('events'));
+      const result = settle(getClient().call(endpoints.events));
       await w.advance(999);
       expect(w.storage.get('channel_key.demo', isString)).to.equal(undefined);
       expect(w.storage.get('api_key.ck-1', isString)).to.equal(undefined);
@@ -460,7 +461,7 @@ describe('session', () => {
       w.server.on('POST', `${API}/get_api_key`, { status: 400, body: { message: 'No chanel or api key found.' } });
       const fired: Event[] = [];
       w.events.addEventListener('api_key_error', (e) => fired.push(e));
-      const { error } = await settle(getClient().call('events'));
+      const { error } = await settle(getClient().call(endpoints.events));
       expect(error).to.be.instanceOf(NoApiKeyError);
       expect((error as NoApiKeyError).code).to.equal('NO_API_KEY');
       expect((error as NoApiKeyError).kind).to.equal('no-api-key');
@@ -472,8 +473,8 @@ describe('session', () => {
       configure();
       w.storage.set('channel_key.demo', 'ck-1');
       w.server.on('POST', `${API}/get_api_key`, { status: 400 }, ok({ api_key: 'ak-9' }));
-      await settle(getClient().call('events'));
-      await getClient().call('events');
+      await settle(getClient().call(endpoints.events));
+      await getClient().call(endpoints.events);
       expect(w.server.trail).to.deep.equal([GET_API_KEY, GET_API_KEY, `GET ${API}/events`]);
       expect(byPath(w, `GET ${API}/events`)[0]!.query.api_key).to.equal('ak-9');
     });

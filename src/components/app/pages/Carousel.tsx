@@ -5,7 +5,7 @@
  * under someone reading or tabbing). Only the slide in view can be reached by Tab. Arrow keys move between slides.
  */
 import { useId, useState, type KeyboardEvent, type ReactNode } from 'react';
-import type { Slide } from '../../../api/contract.js';
+import type { Slide } from '../../../api/site-schemas.js';
 import { PauseButton, prefersReducedMotion, StepButton, useAutoAdvance, useHold } from '../../ui/carousel.js';
 import { useElement } from '../../ui/context.js';
 import { channelLink, safeUrl } from '../links.js';

@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
-import type { Event } from '../../../api/contract.js';
+import type { Event } from '../../../api/channel-schemas.js';
 import { participantGroups, participants } from '../../../stores/catalog.js';
 import { $favouriteIndex, followsEvent } from '../../../stores/favourites-state.js';
 import { createToasts } from '../../../stores/toasts.js';

@@ -4,7 +4,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, type ReactNode } from 'react';
-import type { VodItem } from '../../../api/contract.js';
+import type { VodItem } from '../../../api/vod-schemas.js';
 import { formatClock, formatDay } from '../../../lib/time.js';
 import { createCategoryItems, createLibraryItem, followViewer, libraryCategoryOf } from '../../../stores/library.js';
 import { clipsCss } from '../../clips/styles.js';

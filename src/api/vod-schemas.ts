@@ -1,0 +1,72 @@
+/**
+ * The contract's schemas of the video-on-demand library: categories, items, pages of items and rails. Re-exported
+ * by contract.ts, which callers import.
+ */
+import * as z from 'zod/mini';
+import { endpointTable, envelope, flag, id, maybeText, text } from './schema-kit.js';
+import { EventMedia, PageMeta } from './channel-schemas.js';
+
+/** A library category (`GET vod-media-categories`). */
+export const VodCategory = z.object({
+  id: id,
+  name: text,
+  alias: maybeText,
+  /** How many items it holds. */
+  items_count: z.optional(z.number()),
+});
+export type VodCategory = z.infer<typeof VodCategory>;
+
+/**
+ * A video-on-demand library item (`GET vod-media-items`, `vod-media-items/{id}`, `vod-media/search`, in rails).
+ * `type` is a content type: `free` for everyone, `register` for signed-in viewers, `paid` for viewers with the
+ * `vod_media_access` capability or an active subscription. `assets` are its `image` (a thumbnail) and `preview`
+ * (a short silent MP4 loop shown on hover); `media` adds the `vod` stream for callers with access.
+ */
+export const VodItem = z.object({
+  id: id,
+  title: text,
+  date: maybeText,
+  type: z._default(z.string(), 'free'),
+  has_access: z._default(flag, false),
+  duration: z.optional(z.nullable(z.number())),
+  description: maybeText,
+  event_category_id: z.optional(z.nullable(id)),
+  vod_media_category_id: z.optional(z.nullable(id)),
+  category: z.optional(z.nullable(z.object({ id: id, name: text }))),
+  assets: z._default(z.array(z.object({ type: text, path: text })), []),
+  /** As for events: the `vod` stream only for callers with access. */
+  media: z._default(z.array(EventMedia), []),
+});
+export type VodItem = z.infer<typeof VodItem>;
+
+/** A page of library items (`GET vod-media-items`, `GET vod-media/search`). */
+export const VodItemList = z.object({ data: z.array(VodItem), meta: PageMeta });
+export type VodItemList = z.infer<typeof VodItemList>;
+
+/** A rail of the library (`GET vod-media-rails`): a titled row of items. */
+export const VodRail = z.object({ id: id, title: text, vod_media_items: z._default(z.array(VodItem), []) });
+export type VodRail = z.infer<typeof VodRail>;
+
+/** Library search defaults (spec: limit 10, offset 0, sorted by date, newest first). */
+export const VOD_SEARCH_LIMIT = 10;
+/** The most library items one request may ask for (`limit`); more is a 422. */
+export const VOD_SEARCH_MAX_LIMIT = 50;
+export const VOD_SORT_FIELDS = ['date', 'title'] as const;
+
+// ---------------------------------------------------------------- endpoints
+
+/** The library's calls. */
+export const vodApi = endpointTable({
+  /** limit, offset, vod_media_category_id: a page of the library, newest first. */
+  vodItems: { method: 'GET', path: 'vod-media-items', keyless: false, response: VodItemList },
+  vodItem: { method: 'GET', path: 'vod-media-items/{id}', keyless: false, response: envelope(VodItem) },
+  vodCategories: {
+    method: 'GET',
+    path: 'vod-media-categories',
+    keyless: false,
+    response: envelope(z.array(VodCategory)),
+  },
+  /** title, limit (10), offset (0), sort_field (date; or title), vod_media_category_id. */
+  vodSearch: { method: 'GET', path: 'vod-media/search', keyless: false, response: VodItemList },
+  vodRails: { method: 'GET', path: 'vod-media-rails', keyless: false, response: envelope(z.array(VodRail)) },
+});
