@@ -38,8 +38,17 @@ const plugins = () => [
 
 const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile', 'channel-app'];
 
+/**
+ * The lazy parts a first render fetches at once, whose hashes go in the table's first file with the tags' roots (the
+ * rest of the table is fetched only when a later part is): the site's home page, the texts of a French page and
+ * those the checkout's and the profile's first screens show, and hls.js (the player's stream right after an early
+ * first frame). test/e2e/sizes.spec.ts checks that no measured page fetches the rest before its first content.
+ */
+const FIRST_PARTS =
+  /[\\/](src[\\/]components[\\/]app[\\/]pages[\\/]Home\.tsx|src[\\/]i18n[\\/](fr|site-en|site-fr|checkout-en|checkout-fr|forms-en|forms-fr)\.ts|node_modules[\\/]hls\.js[\\/].*)$/;
+
 /** The chunks of the elements build with their integrity hashes, for the loader build (which runs after it). */
-const chunks = integrityTable(TAGS, ['early-video']);
+const chunks = integrityTable(TAGS, ['early-video'], (id) => FIRST_PARTS.test(id));
 /** The table's own file (`chunks/integrity-<hash>.json`) and sha384, written once both chunk builds are done. */
 let table;
 

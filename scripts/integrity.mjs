@@ -1,9 +1,11 @@
 /**
  * Subresource Integrity for the bundle (rollup plugins of rollup.config.mjs). The elements build names every chunk by
  * its content and records, once the files are written, each chunk's sha256 and the chunks it imports statically (the
- * early-video build adds its one module). That table is written beside the chunks as a file named by its content
- * (`chunks/integrity-<hash>.json`, cached for good like them); the loader build embeds only that file's name and sha256
- * (`__CHUNK_TABLE__`, read by src/loader/integrity.ts), which keeps the loader small, and writes dist/integrity.json: the release's version, the versioned loader's own `integrity` value (what a page puts on its
+ * early-video build adds its one module). That table is written beside the chunks in two files named by their content
+ * (`chunks/integrity-<hash>.json`, cached for good like them): the first holds what a first render needs and names the
+ * second, which holds the later parts (see `integrityTable`). The loader build embeds only the first file's name and
+ * sha256 (`__CHUNK_TABLE__`, read by src/loader/integrity.ts), which keeps the loader small, and writes
+ * dist/integrity.json: the release's version, the versioned loader's own `integrity` value (what a page puts on its
  * script tag) and every chunk's, the inventory a payment page's script policy asks for.
  *
  * A chunk's dynamic imports (a site page, hls.js, a language's texts) are rendered as a call to the loader's verifier
@@ -48,19 +50,29 @@ export function verifiedDynamicImports() {
 }
 
 /**
- * The elements build's chunks: `plugin` records them (names and static imports when the bundle is generated, hashes
- * once it is written), and so does `plugin` in any later build of one more module fetched through the table (the
- * early video: its entry's name is a key of `t` like a tag's); `table()` is the table the loader fetches:
- * `{ t: { tag: index }, c: [[file, sha256, [imports]]] }`, files under chunks/ sorted by name, imports as indexes
- * into `c`. `writeTable(dir)` writes it as `chunks/integrity-<hash>.json` and answers `[file, sha256]`.
+ * The elements build's chunks: `plugin` records them (names, static imports and modules when the bundle is
+ * generated, hashes once it is written), and so does `plugin` in any later build of one more module fetched through
+ * the table (the early video: its entry's name is a key of `t` like a tag's).
+ *
+ * The table comes in two files, so that a page fetches before its first content only the hashes it may need then:
+ * - the first, `{ t: { tag: index }, c: [[file, sha256, [imports]]], n: [file, sha256] }`: each tag's root (and the
+ *   early video's module), the chunks `first(moduleId)` names (the parts a first render fetches at once: the site's
+ *   home page, the French texts, hls.js) and every chunk those import statically;
+ * - the rest, `{ c: [...] }`, named with its sha256 by the first's `n`: the loader fetches it when a chunk it is asked
+ *   to verify is not in the first (a site page, the checkout's parts), after the first content.
+ * Files are sorted by name within each file and `c` indexes run on from the first file into the rest, so imports
+ * are indexes into the two lists joined. `writeTable(dir)` writes both as `chunks/integrity-<hash>.json` and answers
+ * the first's `[file, sha256]`.
  */
-export function integrityTable(tags, extras = []) {
+export function integrityTable(tags, extras = [], first = () => false) {
   /** file (under chunks/) -> its static imports (files under chunks/) */
   const imports = new Map();
   /** tag -> its root's file */
   const entries = {};
   /** file -> base64 sha256 */
   const hashes = new Map();
+  /** Files of the chunks that hold a module `first` names. */
+  const firsts = new Set();
   const under = (fileName) => fileName.slice('chunks/'.length);
   return {
     plugin: {
@@ -69,6 +81,7 @@ export function integrityTable(tags, extras = []) {
         for (const chunk of Object.values(bundle)) {
           if (chunk.type !== 'chunk' || !chunk.fileName.startsWith('chunks/')) continue;
           imports.set(under(chunk.fileName), chunk.imports.filter((f) => f.startsWith('chunks/')).map(under));
+          if (chunk.moduleIds.some((id) => first(id))) firsts.add(under(chunk.fileName));
           if (chunk.isEntry && [...tags, ...extras].includes(chunk.name)) entries[chunk.name] = under(chunk.fileName);
         }
       },
@@ -77,26 +90,43 @@ export function integrityTable(tags, extras = []) {
         for (const file of imports.keys()) hashes.set(file, sha256(join(options.dir, 'chunks', file)));
       },
     },
+    /** The two files' contents: `{ first, rest }` (rest without its name, which is the hash of its bytes). */
     table() {
-      const files = [...imports.keys()].sort();
-      const index = new Map(files.map((file, i) => [file, i]));
       const names = [...tags, ...extras];
       const missing = names.filter((name) => !entries[name]);
-      if (missing.length || hashes.size !== files.length)
+      if (missing.length || hashes.size !== imports.size)
         throw new Error(`integrity: the elements build did not record ${missing.join(', ') || 'every chunk'}`);
+      // The first file: the roots, the named first parts and, transitively, what they import statically.
+      const early = new Set();
+      const walk = (file) => {
+        if (early.has(file)) return;
+        early.add(file);
+        for (const f of imports.get(file)) walk(f);
+      };
+      for (const name of names) walk(entries[name]);
+      for (const file of firsts) walk(file);
+      const files = [...[...early].sort(), ...[...imports.keys()].filter((f) => !early.has(f)).sort()];
+      const index = new Map(files.map((file, i) => [file, i]));
+      const entry = (file) => [file, hashes.get(file), imports.get(file).map((f) => index.get(f))];
       return {
-        t: Object.fromEntries(names.map((name) => [name, index.get(entries[name])])),
-        c: files.map((file) => [file, hashes.get(file), imports.get(file).map((f) => index.get(f))]),
+        first: {
+          t: Object.fromEntries(names.map((name) => [name, index.get(entries[name])])),
+          c: files.slice(0, early.size).map(entry),
+        },
+        rest: { c: files.slice(early.size).map(entry) },
       };
     },
     writeTable(dir) {
-      const bytes = JSON.stringify(this.table());
-      // Named by its content, as the chunks are: a name holds the same bytes for as long as it exists.
-      const name = createHash('sha256').update(bytes).digest('base64url').slice(0, 8);
-      const file = `integrity-${name}.json`;
+      const { first, rest } = this.table();
       mkdirSync(join(dir, 'chunks'), { recursive: true });
-      writeFileSync(join(dir, 'chunks', file), bytes);
-      return [file, createHash('sha256').update(bytes).digest('base64')];
+      /** Writes one file named by its content, as the chunks are (a name holds the same bytes for as long as it exists). */
+      const write = (value) => {
+        const bytes = JSON.stringify(value);
+        const file = `integrity-${createHash('sha256').update(bytes).digest('base64url').slice(0, 8)}.json`;
+        writeFileSync(join(dir, 'chunks', file), bytes);
+        return [file, createHash('sha256').update(bytes).digest('base64')];
+      };
+      return write(rest.c.length ? { ...first, n: write(rest) } : first);
     },
     /** Each tag's root (`chunks/…`), for dist/integrity.json. */
     tags() {

@@ -20,8 +20,8 @@ export class ChunkIntegrityError extends Error {
   constructor(file: string, expected?: string) {
     super(
       expected
-        ? `${file} does not match its integrity hash (expected ${expected}), so the browser refused to run it`
-        : `${file} is not a chunk of this loader\u2019s build, so it was not run`,
+        ? `${file} does not match its integrity hash (expected ${expected}): not run`
+        : `${file} is not in this loader\u2019s build: not run`,
     );
     this.name = 'ChunkIntegrityError';
   }

@@ -1,8 +1,9 @@
 /**
  * Subresource Integrity for every chunk the loader fetches: the build writes each chunk's sha256 and static imports
- * into a table beside the chunks, a file named by its content whose own sha256 is in the loader (scripts/integrity.mjs);
- * the loader fetches it with that integrity, and no chunk runs before it and every module it imports statically are
- * in the browser's module map, verified.
+ * into a table beside the chunks, two files named by their content (scripts/integrity.mjs): the first, whose own sha256
+ * is in the loader, covers what a first render needs and holds the second's sha256, fetched only when a later part
+ * is asked for. The loader fetches each with its integrity, and no chunk runs before it and every module it imports
+ * statically are in the browser's module map, verified.
  *
  * `import()` takes no integrity, so each chunk is first fetched by a `<link rel="modulepreload" integrity>`: the
  * browser checks the bytes and keeps the module, and the `import()` that follows takes it from the module map
@@ -18,12 +19,15 @@
 import { ChunkIntegrityError } from '../lib/chunks.js';
 
 /**
- * The build's table: `t` gives each tag's root as an index into `c`; `c` lists every chunk: its file under chunks/,
- * its sha256 (base64) and the indexes of the chunks it imports statically.
+ * The build's table: `t` gives each tag's root as an index into `c`; `c` lists chunks: each one's file under chunks/,
+ * its sha256 (base64) and the indexes of the chunks it imports statically. The file the loader names holds the roots
+ * and what a first render needs; `n` names the rest of the table (file and sha256), whose `c` runs on from this one's
+ * (scripts/integrity.mjs): it is fetched only when a chunk outside the first is asked for.
  */
 export interface ChunkTable {
   t: Record<string, number>;
   c: [file: string, sha256: string, imports: number[]][];
+  n?: [file: string, sha256: string];
 }
 
 /** Where the loader installs the verifier the chunks' dynamic imports call: `(specifier, importerUrl) => Promise`. */
@@ -111,11 +115,27 @@ export function installVerifier(load: () => Promise<ChunkTable>, chunkBase: stri
     return load;
   };
 
+  /** The rest of the table, joined to the first once (again after a failure). */
+  let rest: Promise<void> | undefined;
   const verify = (url: string): Promise<void> =>
-    tabled().then(({ table, index }) => {
+    tabled().then(({ table, index }): Promise<void> => {
       const file = url.startsWith(chunkBase) ? url.slice(chunkBase.length) : undefined;
       const root = file === undefined ? undefined : index.get(file);
-      if (root === undefined) return Promise.reject(new ChunkIntegrityError(url));
+      if (root === undefined) {
+        // Not in the first file: in the rest, once that is fetched and joined (a URL outside chunks/ is in neither).
+        const more = table.n;
+        if (!more) return Promise.reject(new ChunkIntegrityError(url));
+        return (rest ??= fetchTable(chunkBase, more).then(
+          ({ c }) => {
+            for (const entry of c) index.set(entry[0], table.c.push(entry) - 1);
+            table.n = undefined;
+          },
+          (error: unknown) => {
+            rest = undefined;
+            throw error;
+          },
+        )).then(() => verify(url));
+      }
       if (!supported) {
         if (!warned) console.warn('channel-elements: no modulepreload in this browser: chunks load unchecked.');
         warned = true;

@@ -42,7 +42,8 @@ if (!w[GUARD]) {
   const apiUrl = baseUrl(data.apiUrl, `${origin}/api`);
   const keysUrl = baseUrl(data.keysUrl, `${origin}/keys`);
   const http = /^https?:\/\//i;
-  const verifier = installVerifier(() => fetchTable(chunkBase, __CHUNK_TABLE__), chunkBase);
+  const table = __CHUNK_TABLE__;
+  const verifier = installVerifier(() => fetchTable(chunkBase, table), chunkBase);
   /** A chunk (a tag's root, or the early video's module) by its name in the table, verified, then imported. */
   const importVerified = <T>(name: string, at?: (url: string) => void) =>
     verifier.tagUrl(name).then((url) => {
@@ -98,7 +99,7 @@ if (!w[GUARD]) {
     // The chunk is asked for with its shared chunks rather than once it has been parsed (each preloaded with its
     // integrity).
     // What a failure names: the tag's root, or the table when it could not be had.
-    let chunkUrl = chunkBase + __CHUNK_TABLE__[0];
+    let chunkUrl = chunkBase + table[0];
     const fetchChunk = () =>
       loadChunk(`<${tag}>`, () =>
         importVerified<{ start(o: Record<string, string | undefined>, b: string): void }>(

@@ -2,6 +2,8 @@
 // the hash the build wrote into it before it runs; a chunk whose bytes were changed (here by a Playwright route that
 // alters the answer, as a compromised CDN would) is refused: a clear console error, a log entry, and a translated
 // message where the element (or the lazy part) would be. The altered code never runs.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { devSecret, expect, test } from './fixtures';
 import { BUNDLE_ORIGIN, HOST_ORIGIN, builtBundle, expectEvents } from './helpers';
@@ -156,7 +158,7 @@ test.describe('a lazily loaded chunk whose bytes were changed', () => {
   // The browser's line, and React's of the error its boundary caught.
   test.use({
     allowConsoleErrors: [
-      /Failed to find a valid digest in the 'integrity' attribute|ChunkLoadError: the code of the faq page was refused/,
+      /Failed to find a valid digest in the 'integrity' attribute|SRI's integrity checks failed|ChunkLoadError: the code of the faq page was refused/,
     ],
   });
 
@@ -177,6 +179,45 @@ test.describe('a lazily loaded chunk whose bytes were changed', () => {
     await panel.getByRole('button', { name: 'Try again' }).click();
     await expect(app.locator('h1[part~="page-title"]')).toHaveText(/FAQ|Frequently/i, { timeout: 10_000 });
     expect(await ranTampered(page)).toBe(false);
+  });
+
+  test('the table’s second file (the later parts’ hashes): a changed one is refused like a chunk, Retry fetches it again', async ({
+    page,
+  }) => {
+    // The file the first one names in `n` (scripts/integrity.mjs), fetched only when a later part is asked for.
+    const dir = path.join(process.cwd(), 'dist', 'chunks');
+    const [rest] = fs
+      .readdirSync(dir)
+      .filter((f) => /^integrity-[\w-]{8}\.json$/.test(f))
+      .filter((f) => !('t' in (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as object)));
+    let tamper = true;
+    const asked: string[] = [];
+    await page.route(`${BUNDLE_ORIGIN}/chunks/${rest}`, async (route) => {
+      asked.push(route.request().url());
+      if (!tamper) return route.continue();
+      // Every hash replaced: a Faq chunk changed to match it would pass, were this file trusted.
+      const response = await route.fetch();
+      await route.fulfill({
+        response,
+        body: (await response.text()).replace(/"[\w+/]{43}="/g, `"${'A'.repeat(43)}="`),
+      });
+    });
+    const faq: string[] = [];
+    page.on('request', (r) => /\/chunks\/Faq-[\w-]{8}\.js$/.test(r.url()) && faq.push(r.url()));
+    await page.goto(`${HOST_ORIGIN}/site/`);
+    const app = page.locator('channel-app');
+    await expect(app.locator('h1[part~="page-title"]')).toHaveCount(1, { timeout: 15_000 });
+    expect(asked, 'the home page needs only the first file').toEqual([]);
+    await app.getByRole('link', { name: 'FAQ' }).first().click();
+    const panel = app.locator('main [part~="error"]');
+    await expect(panel).toContainText(
+      'This part was blocked: its code did not pass a security check. Please try again later.',
+    );
+    expect(faq, 'no chunk the refused file names was asked for').toEqual([]);
+    tamper = false;
+    await panel.getByRole('button', { name: 'Try again' }).click();
+    await expect(app.locator('h1[part~="page-title"]')).toHaveText(/FAQ|Frequently/i, { timeout: 10_000 });
+    expect(asked.length, 'fetched again after the refusal').toBeGreaterThanOrEqual(2);
   });
 });
 

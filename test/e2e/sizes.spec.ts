@@ -6,6 +6,7 @@
 // - <channel-player autoplay muted> until its first video frame, on the bench channel (no preroll) and the demo
 //   channel (a guest's preroll first): at most 100 KB each;
 // - the whole site (<channel-app>), until the home page's first slide or event card: at most 110 KB.
+// None of them may need the second file of the chunks' table (scripts/integrity.mjs) before its first content.
 // The schedule-only page and the site's home are not there yet (issue 30): until they are, the build fails past their
 // size today (the ceiling), lowered with every cut, so nothing grows meanwhile. The table of every set is printed;
 // the timings are in `npm run bench`.
@@ -182,4 +183,17 @@ test('size budgets: the loader, a schedule-only page, the player to its first fr
   );
   expect(loader, 'the loader, gzip').toBeLessThanOrEqual(4 * KB);
   for (const [name, set, , ceiling] of sets) expect(set.total, name).toBeLessThanOrEqual(ceiling);
+  // The table's rest (the file without tags' roots) comes after the first content: none of these pages needs it
+  // sooner (rollup.config.mjs FIRST_PARTS names what a first render fetches).
+  const dir = path.join(process.cwd(), 'dist', 'chunks');
+  const rest = fs
+    .readdirSync(dir)
+    .filter((f) => /^integrity-[\w-]{8}\.json$/.test(f))
+    .filter((f) => !('t' in (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as object)));
+  expect(rest, 'the table in two files').toHaveLength(1);
+  for (const [name, set] of sets)
+    expect(
+      set.files.map((f) => f.file),
+      name,
+    ).not.toContain(`chunks/${rest[0]}`);
 });
