@@ -64,7 +64,7 @@ function manualChunks(id) {
   // French texts stay a chunk of their own, fetched only when an element speaks French; form, checkout, library
   // and clips texts only by the elements that have them; the player's English with the player's code.
   if (
-    /[\\/]src[\\/]i18n[\\/](fr|player|player-en|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr|library-en|library-fr|clips-en|clips-fr)\.ts$/.test(
+    /[\\/]src[\\/]i18n[\\/](fr|player|player-en|favourites-en|filters-en|calendar-en|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr|library-en|library-fr|clips-en|clips-fr)\.ts$/.test(
       id,
     )
   )

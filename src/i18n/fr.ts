@@ -1,9 +1,18 @@
 /** French texts; the type makes the key set identical to English. */
 import { AD_TEXTS } from './ad-label.js';
 import type { en, Translation } from './en.js';
+import type { favouritesEn } from './favourites-en.js';
 import type { playerEn } from './player-en.js';
+import type { calendarEn } from './calendar-en.js';
+import type { filtersEn } from './filters-en.js';
 
-export const fr: Translation<typeof en & { player: typeof playerEn }> = {
+export const fr: Translation<
+  typeof en & {
+    player: typeof playerEn;
+    favourites: typeof favouritesEn;
+    schedule: { filters: typeof filtersEn; calendar: typeof calendarEn };
+  }
+> = {
   common: {
     loading: 'Chargement…',
     retry: 'Réessayer',

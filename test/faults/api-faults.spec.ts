@@ -10,6 +10,7 @@
 import type { APIRequestContext, Locator, Page, Route } from '@playwright/test';
 import { en } from '../../src/i18n/en.js';
 import { fr } from '../../src/i18n/fr.js';
+import { favouritesEn } from '../../src/i18n/favourites-en.js';
 import { playerEn } from '../../src/i18n/player-en.js';
 import { checkoutEn } from '../../src/i18n/checkout-en.js';
 import { checkoutFr } from '../../src/i18n/checkout-fr.js';
@@ -358,7 +359,7 @@ const CALLS: Call[] = [
     body: profile('favourites'),
     element: 'channel-profile',
     shows: 'panel',
-    heading: { en: en.favourites.loadError, fr: fr.favourites.loadError },
+    heading: { en: favouritesEn.loadError, fr: fr.favourites.loadError },
     works: noError,
   },
   {

@@ -5,7 +5,8 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { EventCategory, Favourite, Favourites, Participant } from '../../api/contract.js';
+import type { EventCategory, Participant } from '../../api/channel-schemas.js';
+import type { Favourite, Favourites } from '../../api/account-schemas.js';
 import { dateFormat } from '../../lib/time.js';
 import { categories, participantGroups, participants, teamChoices, type Catalog } from '../../stores/catalog.js';
 import {
@@ -21,6 +22,11 @@ import { $user } from '../../stores/session.js';
 import { errorText } from '../ui/messages.js';
 import { LoadingPanel } from '../ui/panels.js';
 import { useElement } from '../ui/shell.js';
+import { addBundledTexts } from '../../i18n/index.js';
+import { favouritesEn } from '../../i18n/favourites-en.js';
+
+// The panel's English texts travel with it, not in the shared chunk: added as this module is evaluated.
+addBundledTexts('en', { favourites: favouritesEn });
 
 /** Styles of the panel, for the profile element's sheet (shared widgets come from the base styles). */
 export const favouritesCss = /* css */ `

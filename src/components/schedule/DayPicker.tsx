@@ -11,6 +11,11 @@ import { addDays, dayOf } from '../../lib/time.js';
 import type { ScheduleKind } from '../../stores/schedule.js';
 import { useElement, useStyles } from '../ui/context.js';
 import { useDayText } from './shared.js';
+import { addBundledTexts } from '../../i18n/index.js';
+import { calendarEn } from '../../i18n/calendar-en.js';
+
+// The calendar's English texts travel with it, not in the shared chunk: added as this module is evaluated.
+addBundledTexts('en', { schedule: { calendar: calendarEn } });
 
 /** Days in the strip. */
 const WEEK = 7;

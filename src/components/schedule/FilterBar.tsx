@@ -4,10 +4,15 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, type ReactNode } from 'react';
-import type { EventCategory } from '../../api/contract.js';
+import type { EventCategory } from '../../api/channel-schemas.js';
 import { categories, groupProperties, locations } from '../../stores/catalog.js';
 import { RESERVED_QUERY_NAMES, type ScheduleFilters } from '../../stores/schedule.js';
 import { useElement, useStyles } from '../ui/context.js';
+import { addBundledTexts } from '../../i18n/index.js';
+import { filtersEn } from '../../i18n/filters-en.js';
+
+// The filters' English texts travel with them, not in the shared chunk: added as this module is evaluated.
+addBundledTexts('en', { schedule: { filters: filtersEn } });
 
 /** The filter form: the values in effect, and the viewer's choices back to the schedule. */
 export function FilterBar(props: {

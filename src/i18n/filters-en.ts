@@ -1,0 +1,17 @@
+/**
+ * English texts of the schedule's filters (`schedule.filters.*`), fetched after its first cards: FilterBar.tsx adds
+ * them to the texts as it is evaluated, before it renders, rather than the shared chunk every page loads first
+ * carrying them. French keeps them in fr.ts, fetched whole.
+ */
+export const filtersEn = {
+  label: 'Filter events',
+  gender: 'Gender',
+  sport: 'Sport',
+  city: 'City',
+  state: 'State',
+  any: 'All',
+  male: 'Men',
+  female: 'Women',
+  clear: 'Clear filters',
+  properties: { conference: 'Conference', division: 'Division', league: 'League' },
+} as const;
