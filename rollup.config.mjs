@@ -82,8 +82,9 @@ function manualChunks(id) {
   // favourites' loading and changes (a guest's page reads only ./favourites-state.ts), the
   // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes; what only
   // the player, the profile or the checkout reach: the access and offer rules, the video analytics' details, the
-  // preroll rules and schemas, the start rules and the early video's handover, and the media events. A schedule-only
-  // page loads none of these.)
+  // preroll rules and schemas, the start rules and the early video's handover, and the media events; the contract's
+  // areas but the channel's (the site's, the library's, the account's and the analytics layer's schemas and calls:
+  // src/api/*-schemas.ts) and the "Ad" label's texts. A schedule-only page loads none of these.)
   if (
     /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]((preroll|site|vod|account|analytics)-schemas|contract)\.ts$|i18n[\\/]ad-label\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
       id,
