@@ -101,7 +101,7 @@ const NO_WHOLE_CONTRACT = {
   regex: '^((\\.\\./)+api/|\\./)contract(\\.js)?$',
   message:
     'Import the area module instead of api/contract.js: channel-schemas.js (keys, settings, the viewer, events, ' +
-    'the catalogue: channelApi), site-schemas.js (siteApi), vod-schemas.js (vodApi), account-schemas.js ' +
+    'the catalogue: channelApi), site-schemas.js (siteApi), content-schemas.js (contentApi), vod-schemas.js (vodApi), account-schemas.js ' +
     '(accountApi), analytics-schemas.js or analytics-limits.js.',
 };
 

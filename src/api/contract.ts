@@ -8,11 +8,13 @@
  */
 import { accountApi } from './account-schemas.js';
 import { channelApi } from './channel-schemas.js';
+import { contentApi } from './content-schemas.js';
 import { siteApi } from './site-schemas.js';
 import { vodApi } from './vod-schemas.js';
 
 export * from './channel-schemas.js';
 export * from './site-schemas.js';
+export * from './content-schemas.js';
 export * from './vod-schemas.js';
 export * from './account-schemas.js';
 export * from './analytics-schemas.js';
@@ -25,8 +27,9 @@ export { PARTNER_MAX, PARTNER_PATTERN, partnerSlug } from '../lib/ids.js';
 
 /**
  * Every endpoint of this contract, the areas' tables joined: what the reference server implements and the tests
- * check. The browser's code imports an area's table (`channelApi`, `siteApi`, `vodApi`, `accountApi`) instead, so a
+ * check. The browser's code imports an area's table (`channelApi`, `siteApi`, `contentApi`, `vodApi`,
+ * `accountApi`) instead, so a
  * page carries only the calls and schemas of the parts it shows.
  */
-export const endpoints = { ...channelApi, ...siteApi, ...vodApi, ...accountApi };
+export const endpoints = { ...channelApi, ...siteApi, ...contentApi, ...vodApi, ...accountApi };
 export type EndpointName = keyof typeof endpoints;

@@ -5,7 +5,7 @@
  */
 import { atom, type ReadableAtom, type WritableAtom } from 'nanostores';
 import { EMAIL_PATTERN } from '../../api/channel-schemas.js';
-import type { CustomForm, Faq, PageDetail } from '../../api/site-schemas.js';
+import type { CustomForm, Faq, PageDetail } from '../../api/content-schemas.js';
 import { HttpError } from '../../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../../lib/async.js';
 import type { Failure, Msg } from '../account/messages.js';
@@ -13,7 +13,7 @@ import { attempt, done, once, refuse, type Outcome } from '../account/outcome.js
 import { formsMsg } from '../account/validation.js';
 import { $config } from '../config.js';
 import { getClient } from '../session.js';
-import { siteApi } from '../../api/site-schemas.js';
+import { contentApi } from '../../api/content-schemas.js';
 
 /** Something loaded by key; `null` when the channel does not have it (the API answered 404). */
 export type Found<T> = Async<T | null>;
@@ -54,11 +54,11 @@ function keyed<T>(fetchOne: (key: string) => Promise<T>): Keyed<T> {
 }
 
 const pages = keyed<PageDetail>(
-  async (alias) => (await getClient().call(siteApi.page, { params: { alias }, skipLog: [404] })).data,
+  async (alias) => (await getClient().call(contentApi.page, { params: { alias }, skipLog: [404] })).data,
 );
-const faqs = keyed<Faq[]>(async () => (await getClient().call(siteApi.faq)).data);
+const faqs = keyed<Faq[]>(async () => (await getClient().call(contentApi.faq)).data);
 const forms = keyed<CustomForm>(
-  async (alias) => (await getClient().call(siteApi.customForm, { params: { alias }, skipLog: [404] })).data,
+  async (alias) => (await getClient().call(contentApi.customForm, { params: { alias }, skipLog: [404] })).data,
 );
 
 /** The API alias of a page url: the url without its slashes at either end (`/about` -> `about`). */
@@ -161,7 +161,9 @@ export function submitForm(form: CustomForm, values: Record<string, string>): Pr
     values: Object.fromEntries(form.fields.map((field) => [field.name, (values[field.name] ?? '').trim()])),
   };
   return once(`custom-form:${form.alias}`, async () => {
-    const outcome = await attempt(() => getClient().call(siteApi.submitForm, { params: { alias: form.alias }, body }));
+    const outcome = await attempt(() =>
+      getClient().call(contentApi.submitForm, { params: { alias: form.alias }, body }),
+    );
     return outcome.ok ? done(undefined) : { ok: false, failure: translateRules(outcome.failure) };
   });
 }

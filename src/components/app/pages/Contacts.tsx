@@ -7,7 +7,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
-import type { CustomForm } from '../../../api/site-schemas.js';
+import type { CustomForm } from '../../../api/content-schemas.js';
 import type { Msg } from '../../../stores/account.js';
 import {
   $customForm,

@@ -7,7 +7,8 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, type ReactNode } from 'react';
-import type { Page, PageBlock } from '../../../api/site-schemas.js';
+import type { Page } from '../../../api/site-schemas.js';
+import type { PageBlock } from '../../../api/content-schemas.js';
 import { normalisePath, type RouteName } from '../../../lib/routes.js';
 import { $settings } from '../../../stores/session.js';
 import { $page, loadPage, pageAlias } from '../../../stores/site/content.js';

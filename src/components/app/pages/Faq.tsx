@@ -5,7 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import type { Faq } from '../../../api/site-schemas.js';
+import type { Faq } from '../../../api/content-schemas.js';
 import { $faq, loadFaq } from '../../../stores/site/content.js';
 import { NamespaceReady } from '../../ui/namespace.js';
 import { LoadingPanel } from '../../ui/panels.js';
