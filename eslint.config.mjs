@@ -98,7 +98,7 @@ const NO_API_CLIENT = {
  * schedule-only page). Browser code imports the area it uses; the server and the tests import the whole.
  */
 const NO_WHOLE_CONTRACT = {
-  regex: '^((\\.\\./)+api/|\\./)contract(\\.js)?$',
+  regex: '^(\\.\\./|\\./)*(api/)?contract(\\.js)?$',
   message:
     'Import the area module instead of api/contract.js: channel-schemas.js (keys, settings, the viewer, events, ' +
     'the catalogue: channelApi), site-schemas.js (siteApi), content-schemas.js (contentApi), vod-schemas.js (vodApi), account-schemas.js ' +
@@ -240,6 +240,7 @@ export default tseslint.config(
     noComponents('The loader (src/loader)', 'It runs before React: the elements render, the loader only fetches.'),
     noMedia('The loader (src/loader)', 'The player adopts what the loader started; the loader never calls into it.'),
   ),
+  boundary(['elements/**'], NO_WHOLE_CONTRACT),
   boundary(['demo/**', 'server/**'], DEMO_ONLY_CONTRACT),
 
   {

@@ -40,12 +40,14 @@ const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel
 
 /**
  * The lazy parts a first render fetches at once, whose hashes go in the table's first file with the tags' roots (the
- * rest of the table is fetched only when a later part is): the site's home page, the texts of a French page and
- * those the checkout's and the profile's first screens show, and hls.js (the player's stream right after an early
- * first frame). test/e2e/sizes.spec.ts checks that no measured page fetches the rest before its first content.
+ * rest of the table is fetched only when a later part is): the site's home page, a schedule's calendar and filters
+ * (shown before its cards when asked for), the texts of a French page and those the checkout's and the profile's
+ * first screens show, and hls.js (the player's stream right after an early first frame). A deep link to another site
+ * page fetches the rest first (one more request). test/e2e/sizes.spec.ts checks that no measured page fetches the
+ * rest before its first content.
  */
 const FIRST_PARTS =
-  /[\\/](src[\\/]components[\\/]app[\\/]pages[\\/]Home\.tsx|src[\\/]i18n[\\/](fr|site-en|site-fr|checkout-en|checkout-fr|forms-en|forms-fr)\.ts|node_modules[\\/]hls\.js[\\/].*)$/;
+  /[\\/](src[\\/]components[\\/]app[\\/]pages[\\/]Home\.tsx|src[\\/]components[\\/]schedule[\\/](DayPicker|FilterBar)\.tsx|src[\\/]i18n[\\/](fr|site-en|site-fr|checkout-en|checkout-fr|forms-en|forms-fr)\.ts|node_modules[\\/]hls\.js[\\/].*)$/;
 
 /** The chunks of the elements build with their integrity hashes, for the loader build (which runs after it). */
 const chunks = integrityTable(TAGS, ['early-video'], (id) => FIRST_PARTS.test(id));
@@ -64,7 +66,7 @@ function manualChunks(id) {
   // French texts stay a chunk of their own, fetched only when an element speaks French; form, checkout, library
   // and clips texts only by the elements that have them; the player's English with the player's code.
   if (
-    /[\\/]src[\\/]i18n[\\/](fr|player|player-en|favourites-en|filters-en|calendar-en|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-fr|library-en|library-fr|clips-en|clips-fr)\.ts$/.test(
+    /[\\/]src[\\/]i18n[\\/](fr|player|player-en|favourites-en|filters-en|calendar-en|forms-en|forms-fr|checkout-en|checkout-fr|site-en|site-pages-en|simulate-en|site-fr|library-en|library-fr|clips-en|clips-fr)\.ts$/.test(
       id,
     )
   )

@@ -1,6 +1,6 @@
 /**
  * The contract's schemas of what a viewer buys and owns: offers, accounts, orders, clips, favourites, payments,
- * and the log entry of a failed request. Re-exported by contract.ts, which callers import.
+ * and the log entry of a failed request. Re-exported by contract.ts, which the server and the tests import (browser code imports this module).
  */
 import * as z from 'zod/mini';
 import { endpointTable, envelope, flag, id, maybeText, text } from './schema-kit.js';

@@ -1,6 +1,6 @@
 /**
  * The contract's schemas every page may need: errors, keys, settings, the viewer, participants and categories,
- * events. Re-exported by contract.ts, which callers import. The site's pages (site-schemas.ts), the library
+ * events. Re-exported by contract.ts, which the server and the tests import (browser code imports this module). The site's pages (site-schemas.ts), the library
  * (vod-schemas.ts) and what a viewer buys and owns (account-schemas.ts) are schemas of their own, so a page that
  * shows none of them carries none of their code.
  */

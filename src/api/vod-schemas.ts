@@ -1,6 +1,5 @@
 /**
- * The contract's schemas of the video-on-demand library: categories, items, pages of items and rails. Re-exported
- * by contract.ts, which callers import.
+ * The contract's schemas of the video-on-demand library: categories, items, pages of items and rails. Re-exported by contract.ts, which the server and the tests import (browser code imports this module).
  */
 import * as z from 'zod/mini';
 import { endpointTable, envelope, flag, id, maybeText, text } from './schema-kit.js';

@@ -1,7 +1,9 @@
 /**
- * English texts: the source of truth for translation keys. `fr.ts` must have exactly this shape with the player's
- * (`player-en.ts`, which travels with the player's code). Includes every user-facing text of the product, also those
- * whose screens are not built yet.
+ * English texts of the `translation` namespace every page has at once: with the texts that travel with their own
+ * code (the player's, `player-en.ts`; the favourites panel's, `favourites-en.ts`; the schedule's filters' and
+ * calendar's, `filters-en.ts` and `calendar-en.ts`), the source of truth for its keys. `fr.ts` must have exactly the
+ * shape of all of them together. Includes every user-facing text of the product, also those whose screens are not
+ * built yet.
  */
 export const en = {
   common: {

@@ -1,5 +1,5 @@
 /**
- * English texts of the schedule's filters (`schedule.filters.*`), fetched after its first cards: FilterBar.tsx adds
+ * English texts of the schedule's filters (`schedule.filters.*`), whose code comes apart from the schedule's: FilterBar.tsx adds
  * them to the texts as it is evaluated, before it renders, rather than the shared chunk every page loads first
  * carrying them. French keeps them in fr.ts, fetched whole.
  */

@@ -91,11 +91,13 @@ export function loadNamespace(lang: Lang, ns: Namespace): Promise<void> {
 }
 
 /**
- * Adds texts that travel with an element's own code to the bundled `translation` namespace (the player's English,
- * ./player.ts), merged into what is there; called as that code is evaluated, before it renders.
+ * Adds English texts that travel with the code that shows them (the player's, ./player.ts; the favourites panel's,
+ * the schedule's filters' and calendar's; the site's content pages' and device check's, in `site`) to a namespace,
+ * merged into what is there; called as that code is evaluated, before it renders. A namespace's own chunk, loaded
+ * later, merges beside them: it no longer holds those keys.
  */
-export function addBundledTexts(lang: Lang, texts: Texts): void {
-  instance.addResourceBundle(lang, 'translation', texts, true, true);
+export function addBundledTexts(lang: Lang, texts: Texts, ns: Namespace = 'translation'): void {
+  instance.addResourceBundle(lang, ns, texts, true, true);
 }
 
 /** A translate function bound to one language (each element may speak its own). */

@@ -1,9 +1,11 @@
 /** French texts of `<channel-app>` (the `site` namespace); the same keys as site-en.ts. */
+import type { simulateEn } from './simulate-en.js';
 import type { siteEn } from './site-en.js';
+import type { sitePagesEn } from './site-pages-en.js';
 
 type Texts<T> = { [K in keyof T]: T[K] extends string ? string : Texts<T[K]> };
 
-export const siteFr: Texts<typeof siteEn> = {
+export const siteFr: Texts<typeof siteEn & typeof sitePagesEn & typeof simulateEn> = {
   layout: {
     skip: 'Aller au contenu',
     home: 'Accueil de {{name}}',

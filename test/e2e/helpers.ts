@@ -37,6 +37,20 @@ export function builtBundle(): BuiltBundle {
   return JSON.parse(fs.readFileSync(path.join(process.cwd(), 'dist', 'integrity.json'), 'utf8')) as BuiltBundle;
 }
 
+/**
+ * The two files of the built chunks' table (scripts/integrity.mjs), under chunks/: the first, named in the loader,
+ * and the rest, named by the first's `n` (read this way, not by listing dist/chunks/, where earlier builds' files
+ * stay).
+ */
+export function chunkTables(): { first: string; rest: string } {
+  const dist = path.join(process.cwd(), 'dist');
+  const first = /integrity-[\w-]{8}\.json/.exec(fs.readFileSync(path.join(dist, 'channel-elements.js'), 'utf8'))?.[0];
+  if (!first) throw new Error('the loader names no chunks table');
+  const table = JSON.parse(fs.readFileSync(path.join(dist, 'chunks', first), 'utf8')) as { n?: [string, string] };
+  if (!table.n) throw new Error(`${first} names no second file`);
+  return { first, rest: table.n[0] };
+}
+
 /** Custom element tags in the light DOM of the page that are not defined yet. */
 export async function undefinedTags(page: Page): Promise<string[]> {
   return page.evaluate(() =>

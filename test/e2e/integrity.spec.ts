@@ -2,11 +2,9 @@
 // the hash the build wrote into it before it runs; a chunk whose bytes were changed (here by a Playwright route that
 // alters the answer, as a compromised CDN would) is refused: a clear console error, a log entry, and a translated
 // message where the element (or the lazy part) would be. The altered code never runs.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { devSecret, expect, test } from './fixtures';
-import { BUNDLE_ORIGIN, HOST_ORIGIN, builtBundle, expectEvents } from './helpers';
+import { BUNDLE_ORIGIN, HOST_ORIGIN, builtBundle, chunkTables, expectEvents } from './helpers';
 
 const built = builtBundle();
 
@@ -185,11 +183,7 @@ test.describe('a lazily loaded chunk whose bytes were changed', () => {
     page,
   }) => {
     // The file the first one names in `n` (scripts/integrity.mjs), fetched only when a later part is asked for.
-    const dir = path.join(process.cwd(), 'dist', 'chunks');
-    const [rest] = fs
-      .readdirSync(dir)
-      .filter((f) => /^integrity-[\w-]{8}\.json$/.test(f))
-      .filter((f) => !('t' in (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as object)));
+    const { rest } = chunkTables();
     let tamper = true;
     const asked: string[] = [];
     await page.route(`${BUNDLE_ORIGIN}/chunks/${rest}`, async (route) => {

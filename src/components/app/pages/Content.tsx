@@ -21,6 +21,12 @@ import { safeUrl } from '../links.js';
 import { PageHeading, useSite, useSiteStyles } from '../site.js';
 import { contentCss } from './content-styles.js';
 import { sanitizeHtml, useSanitizedHtml } from './html.js';
+import { addBundledTexts } from '../../../i18n/index.js';
+import { sitePagesEn } from '../../../i18n/site-pages-en.js';
+
+// The content pages' English texts travel with them, not in the site's first texts: added as this module (which the
+// FAQ and the contacts page import too) is evaluated.
+addBundledTexts('en', sitePagesEn, 'site');
 
 /** The fixed routes this page also shows, and the title key of each. */
 const FIXED: Partial<Record<RouteName, 'about' | 'privacyPolicy' | 'termsConditions'>> = {

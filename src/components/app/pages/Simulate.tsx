@@ -10,6 +10,11 @@ import { NamespaceReady } from '../../ui/namespace.js';
 import { useElement } from '../../ui/shell.js';
 import { PageHeading, useSiteStyles } from '../site.js';
 import { contentCss } from './content-styles.js';
+import { addBundledTexts } from '../../../i18n/index.js';
+import { simulateEn } from '../../../i18n/simulate-en.js';
+
+// The device check's English texts travel with it, not in the site's first texts: added as this module is evaluated.
+addBundledTexts('en', simulateEn, 'site');
 
 /** How one check came out. */
 type Level = 'pass' | 'warn' | 'fail';
