@@ -3,16 +3,16 @@
  * participants and participant groups. Each loads once per session and is shared by every element.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type {
-  EventCategory,
-  EventLocation,
-  GroupProperty,
-  Participant,
-  ParticipantGroup,
+import {
+  channelApi,
+  type EventCategory,
+  type EventLocation,
+  type GroupProperty,
+  type Participant,
+  type ParticipantGroup,
 } from '../api/channel-schemas.js';
 import { $config } from './config.js';
 import { getClient } from './session.js';
-import { channelApi } from '../api/channel-schemas.js';
 
 /** A lazily loaded list. */
 export interface Catalog<T> {

@@ -10,7 +10,7 @@
  * - A paid order (or a started trial) says entitlements changed, so players and lists on the page reload.
  */
 import { atom } from 'nanostores';
-import type { Order } from '../api/account-schemas.js';
+import { accountApi, type Order } from '../api/account-schemas.js';
 import { HttpError, isCancel } from '../api/errors.js';
 import type { PurchaseComplete } from '../events/index.js';
 import { ready } from '../lib/async.js';
@@ -25,7 +25,6 @@ import { waitForOrder } from './commerce/orders.js';
 import { fetchPricing, pricingQuery, trialDays, type PricingRequest } from './commerce/pricing.js';
 import type { CheckoutState, CheckoutStore } from './checkout/types.js';
 import { $user, getClient, identified, startSession } from './session.js';
-import { accountApi } from '../api/account-schemas.js';
 
 export type { CheckoutTarget, Product } from './checkout/product.js';
 export type { OfferCard } from './commerce/offer-cards.js';

@@ -7,7 +7,7 @@
  * again, download, share and delete. The page is reached only through `env()`.
  */
 import { atom, map, onMount } from 'nanostores';
-import { CLIP_TIME_LIMIT_SECONDS, type Clip } from '../api/account-schemas.js';
+import { CLIP_TIME_LIMIT_SECONDS, accountApi, type Clip } from '../api/account-schemas.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
 import { env } from '../lib/env.js';
@@ -18,7 +18,6 @@ import { clipStatus } from './commerce/access.js';
 import { attempt, done, once, refuse, type Outcome } from './account/outcome.js';
 import { $user, getClient, reloadUserAccess } from './session.js';
 import { clipRequest, validateClip, type ClipDraft } from './clips/validation.js';
-import { accountApi } from '../api/account-schemas.js';
 
 export { clipBounds, tenth, validateClip, type ClipDraft, type ClipSource } from './clips/validation.js';
 export { clipStatus, type ClipStatus } from './commerce/access.js';

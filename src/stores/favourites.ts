@@ -8,7 +8,13 @@
  * signed in, loads again when the user changes and after every add and delete, and is forgotten on sign-out. Calls
  * with bad arguments, or without a user, are refused here and nothing is sent.
  */
-import { FAVORITABLE_TYPES, type FavoritableType, type Favourite, type Favourites } from '../api/account-schemas.js';
+import {
+  FAVORITABLE_TYPES,
+  accountApi,
+  type FavoritableType,
+  type Favourite,
+  type Favourites,
+} from '../api/account-schemas.js';
 import { failed, IDLE, LOADING, ready } from '../lib/async.js';
 import {
   $favourites,
@@ -19,7 +25,6 @@ import {
   type ChosenKind,
 } from './favourites-state.js';
 import { $user, getClient } from './session.js';
-import { accountApi } from '../api/account-schemas.js';
 
 export * from './favourites-state.js';
 

@@ -9,6 +9,7 @@ import { atom, type ReadableAtom } from 'nanostores';
 import {
   VOD_SEARCH_LIMIT,
   VOD_SEARCH_MAX_LIMIT,
+  vodApi,
   type VodCategory,
   type VodItem,
   type VodItemList,
@@ -23,7 +24,6 @@ import { hasCapability, WATCH_CAPABILITY } from './commerce/access.js';
 import { $entitlementsVersion } from './commerce/entitlements.js';
 import { createPager, type PagedItems as Paged, type PageRequest, type Pager } from './pager.js';
 import { $user, getClient, startSession } from './session.js';
-import { vodApi } from '../api/vod-schemas.js';
 
 /** A paged list of library items (a category's items, search results). */
 export type PagedItems = Paged<VodItem>;

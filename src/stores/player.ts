@@ -8,11 +8,11 @@
  * freshly signed URL (a quiet reload of the item) before the viewer is told access was refused.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { Event, User } from '../api/channel-schemas.js';
-import type { VodItem } from '../api/vod-schemas.js';
+import { channelApi, type Event, type User } from '../api/channel-schemas.js';
+import { vodApi, type VodItem } from '../api/vod-schemas.js';
 import { prerollOptionsOf, prerollsOf, type Preroll } from '../api/preroll-schemas.js';
 import type { PrerollRule } from '../lib/preroll-rules.js';
-import type { Clip } from '../api/account-schemas.js';
+import { accountApi, type Clip } from '../api/account-schemas.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
@@ -37,9 +37,6 @@ import { holdAnalytics } from './analytics/gate.js';
 import { videoDetails, videoReporting, type VideoDetails } from './analytics/video.js';
 import type { VideoReporting } from '../media/analytics.js';
 import { $geoBlocked, $settings, $user, getClient, identified, reloadUserAccess, startSession } from './session.js';
-import { accountApi } from '../api/account-schemas.js';
-import { channelApi } from '../api/channel-schemas.js';
-import { vodApi } from '../api/vod-schemas.js';
 
 /** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
 export const RECHECK_MS = 10_000;

@@ -6,14 +6,13 @@
  * owns one; the data below it is shared through the client's dedup and cache.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import { EventQuery, MAX_EVENTS_PAGE, type Event, type StreamStatus } from '../api/channel-schemas.js';
+import { EventQuery, MAX_EVENTS_PAGE, channelApi, type Event, type StreamStatus } from '../api/channel-schemas.js';
 import { throwIfAborted } from '../api/http.js';
 import { dayFilter } from '../lib/time.js';
 import { $entitlementsVersion, lastEntitlementsChange } from './commerce/entitlements.js';
 import { $favouritesVersion } from './favourites-state.js';
 import { createPager, type Page, type PagedItems, type PageRequest, type Settled } from './pager.js';
 import { $token, $user, getClient, identified, startSession } from './session.js';
-import { channelApi } from '../api/channel-schemas.js';
 
 /** Schedule kinds (attribute `kind`) and the stream status each asks for. */
 export const SCHEDULE_KINDS = { live: 'live', upcoming: 'upcoming', vod: 'finished', all: undefined } as const;

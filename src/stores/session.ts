@@ -3,7 +3,7 @@
  * page reads these same stores; this module is the only thing they share.
  */
 import { ApiClient, type ClientHooks } from '../api/client.js';
-import { ChannelKeyFile, Settings, type User } from '../api/channel-schemas.js';
+import { ChannelKeyFile, Settings, channelApi, type User } from '../api/channel-schemas.js';
 import { ApiError, ConfigError, HttpError, isCancel, NoApiKeyError } from '../api/errors.js';
 import { ready } from '../lib/async.js';
 import { env } from '../lib/env.js';
@@ -20,7 +20,6 @@ import { adoptEarly, forgetEarly } from '../lib/early-requests.js';
 import { $config, type ChannelConfig } from './config.js';
 import { $user, $token, $settings, $colors, $geo, $profileError, $apiKeyError, $startup } from './session-state.js';
 import { loginEvent, startAnalytics, trackApiCall, type LoginMethod } from './analytics/port.js';
-import { channelApi } from '../api/channel-schemas.js';
 
 /** How long the Reload button stays disabled after an api-key error. */
 export const RELOAD_COUNTDOWN_MS = 60_000;

@@ -3,12 +3,11 @@
  * its own store when it opens, loads it (again for Retry) and cancels the request in flight when it closes.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { Clip, Order, Transaction } from '../../api/account-schemas.js';
+import { accountApi, type Clip, type Order, type Transaction } from '../../api/account-schemas.js';
 import { isCancel } from '../../api/errors.js';
 import { failed, LOADING, ready, type Async } from '../../lib/async.js';
 import { getClient } from '../session.js';
 import { panelReason, type Msg } from './messages.js';
-import { accountApi } from '../../api/account-schemas.js';
 
 /** A list loaded for the signed-in user; a failure carries the message to show. */
 export type ListState<T> = Async<T[], Msg>;

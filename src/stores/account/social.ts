@@ -2,7 +2,7 @@
  * Social sign-in: the provider's authorize URL, the page to come back to (kept per tab), and the callback that
  * completes the sign-in. The page's address and per-tab storage come from `env()`.
  */
-import { SOCIAL_PROVIDERS, type SocialProvider } from '../../api/account-schemas.js';
+import { SOCIAL_PROVIDERS, accountApi, type SocialProvider } from '../../api/account-schemas.js';
 import { env } from '../../lib/env.js';
 import { navigationUrl, siteBase } from '../../lib/url-rules.js';
 import { isCallbackPath, type AccountRoute } from '../../lib/account-routes.js';
@@ -11,7 +11,6 @@ import { $settings, currentApiKey, getClient, signIn } from '../session.js';
 import { GENERIC, TECHNICAL } from './messages.js';
 import { attempt, done, fail, once, type Outcome } from './outcome.js';
 import { formsMsg } from './validation.js';
-import { accountApi } from '../../api/account-schemas.js';
 
 /** Where a social sign-in comes back to afterwards: sessionStorage `rudy_return.<channel>`. */
 const returnKey = () => `rudy_return.${$config.get()?.channelKey ?? ''}`;

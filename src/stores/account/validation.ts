@@ -1,8 +1,7 @@
 /**
  * The forms of the account actions and their local rules: when a rule fails, the field says why and nothing is sent.
  */
-import { EMAIL_PATTERN } from '../../api/channel-schemas.js';
-import type { User } from '../../api/channel-schemas.js';
+import { EMAIL_PATTERN, type User } from '../../api/channel-schemas.js';
 import type { Msg } from './messages.js';
 
 /** The shortest password accepted for a new password. */

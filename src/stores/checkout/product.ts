@@ -1,14 +1,12 @@
 /** What a checkout sells: the target its attributes (or a paywall's offer) name, and the product once loaded. */
-import type { Event } from '../../api/channel-schemas.js';
-import type { ProductType } from '../../api/account-schemas.js';
+import { channelApi, type Event } from '../../api/channel-schemas.js';
+import { accountApi, type ProductType } from '../../api/account-schemas.js';
 import type { PurchaseOffer } from '../../events/index.js';
 import { participants as participantCatalog } from '../catalog.js';
 import { offerCards, type OfferCard } from '../commerce/offer-cards.js';
 import { subscriptionPeriod } from '../commerce/offers.js';
 import { userOrders } from '../commerce/orders.js';
 import { getClient, identified } from '../session.js';
-import { accountApi } from '../../api/account-schemas.js';
-import { channelApi } from '../../api/channel-schemas.js';
 
 /** What a checkout is asked to sell. */
 export type CheckoutTarget =

@@ -2,13 +2,12 @@
  * The purchase request itself: a trial (`stripe/start-trial` with a confirmed setup intent, nothing charged now)
  * or a purchase (`stripe/buy` with a PaymentMethod), each carrying its attempt's idempotency key.
  */
-import type { Order } from '../../api/account-schemas.js';
+import { accountApi, type Order } from '../../api/account-schemas.js';
 import type { StripeCard } from '../../lib/stripe.js';
 import { attributedPartner } from '../analytics/datalake.js';
 import { getClient } from '../session.js';
 import type { Product } from './product.js';
 import { confirmSetup, paymentMethod } from './stripe.js';
-import { accountApi } from '../../api/account-schemas.js';
 
 /** How the viewer pays: a saved card, or the card field (and whether to save it). */
 export type PaymentChoice =

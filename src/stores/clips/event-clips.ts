@@ -5,11 +5,10 @@
  * clips are left out (there is nothing to watch), and so is any failure to load (the strip is an extra).
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { Clip } from '../../api/account-schemas.js';
+import { accountApi, type Clip } from '../../api/account-schemas.js';
 import { $clipsVersion } from '../clips.js';
 import { clipStatus } from '../commerce/access.js';
 import { $user, getClient } from '../session.js';
-import { accountApi } from '../../api/account-schemas.js';
 
 /** One event's clips of the user and the end of following them. */
 export interface EventClipsStore {

@@ -2,13 +2,12 @@
  * Orders: one `poll()` follows an order until it settles, for a purchase (paid or failed) and for a cancellation
  * (auto-renewal no longer active); the profile's subscription actions; and the user's orders the purchased flags read.
  */
-import type { Order } from '../../api/account-schemas.js';
+import { accountApi, type Order } from '../../api/account-schemas.js';
 import { isCancel } from '../../api/errors.js';
 import { env, sleep } from '../../lib/env.js';
 import { navigationUrl } from '../../lib/url-rules.js';
 import { $user, getClient } from '../session.js';
 import { PaymentFailedError } from './errors.js';
-import { accountApi } from '../../api/account-schemas.js';
 
 /** Order poll interval. */
 export const POLL_MS = 2_000;

@@ -2,12 +2,11 @@
  * Prices: the checks before anything is asked (a refusal sends nothing), `GET pricing`, the total the viewer pays
  * and the trial this viewer gets.
  */
-import type { Pricing, ProductType } from '../../api/account-schemas.js';
+import { accountApi, type Pricing, type ProductType } from '../../api/account-schemas.js';
 import type { User } from '../../api/channel-schemas.js';
 import { getClient } from '../session.js';
 import { CheckoutError } from './errors.js';
 import { offeredTrialDays } from './offers.js';
-import { accountApi } from '../../api/account-schemas.js';
 
 /** What a price is asked for. */
 export interface PricingRequest {

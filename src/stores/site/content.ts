@@ -5,7 +5,7 @@
  */
 import { atom, type ReadableAtom, type WritableAtom } from 'nanostores';
 import { EMAIL_PATTERN } from '../../api/channel-schemas.js';
-import type { CustomForm, Faq, PageDetail } from '../../api/content-schemas.js';
+import { contentApi, type CustomForm, type Faq, type PageDetail } from '../../api/content-schemas.js';
 import { HttpError } from '../../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../../lib/async.js';
 import type { Failure, Msg } from '../account/messages.js';
@@ -13,7 +13,6 @@ import { attempt, done, once, refuse, type Outcome } from '../account/outcome.js
 import { formsMsg } from '../account/validation.js';
 import { $config } from '../config.js';
 import { getClient } from '../session.js';
-import { contentApi } from '../../api/content-schemas.js';
 
 /** Something loaded by key; `null` when the channel does not have it (the API answered 404). */
 export type Found<T> = Async<T | null>;

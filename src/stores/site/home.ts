@@ -3,13 +3,12 @@
  * each loaded once per session and kept, and the choice of slides for the plain home or one school's home.
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { HomepageEvents, Slide } from '../../api/site-schemas.js';
+import { siteApi, type HomepageEvents, type Slide } from '../../api/site-schemas.js';
 import type { Participant, ParticipantGroup } from '../../api/channel-schemas.js';
 import { ApiError } from '../../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../../lib/async.js';
 import { $config } from '../config.js';
 import { getClient } from '../session.js';
-import { siteApi } from '../../api/site-schemas.js';
 
 /** A list loaded once per session, again after a failure. */
 interface Loaded<T> {

@@ -4,7 +4,7 @@
  * viewer's language choice and country, kept in local storage as the spec asks.
  */
 import { atom } from 'nanostores';
-import type { MenuItem, Page } from '../../api/site-schemas.js';
+import { siteApi, type MenuItem, type Page } from '../../api/site-schemas.js';
 import { ApiError } from '../../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../../lib/async.js';
 import { env } from '../../lib/env.js';
@@ -13,7 +13,6 @@ import { channelPagesOf, type ChannelPage } from '../../lib/routes.js';
 import { categories, participantGroups, participants } from '../catalog.js';
 import { $config } from '../config.js';
 import { $geo, currentApiKey, getClient, reloadSession, startSession } from '../session.js';
-import { siteApi } from '../../api/site-schemas.js';
 
 /** What the site adds to the session: the menu, the content pages and the paths they open. */
 export interface SiteData {

@@ -3,8 +3,7 @@
  * plain text), `group:key` references of content pages, and the contact details. Shared by the site's footer and its
  * content pages, so it stays apart from the content store.
  */
-import { EMAIL_PATTERN } from '../../api/channel-schemas.js';
-import type { Settings } from '../../api/channel-schemas.js';
+import { EMAIL_PATTERN, type Settings } from '../../api/channel-schemas.js';
 import { env } from '../../lib/env.js';
 
 /** A static block's value and how to show it. */
