@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { launchOptions } from './scripts/chromium.mjs';
+import { testLaunchOptions } from './scripts/chromium.mjs';
 
 const rootDir = path.dirname(fileURLToPath(import.meta.url));
 
@@ -124,7 +124,7 @@ export default {
   browsers: [
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: { ...launchOptions(), headless: true },
+      launchOptions: { ...testLaunchOptions(), headless: true },
       createBrowserContext: ({ browser }) => browser.newContext({ timezoneId: TEST_TIMEZONE, locale: TEST_LOCALE }),
     }),
   ],

@@ -4,9 +4,12 @@
 // 2. Try `npx playwright install chromium` with a short timeout (its CDN is unreachable on our offline machines).
 // 3. As root on Debian/Ubuntu: `apt-get update && apt-get install -y chromium`, non-interactively (CI has no stdin).
 // 4. Still nothing: exit 1 and say exactly what to run.
+// Then, as root on Debian/Ubuntu, the headless shell the test runners prefer (chromium.mjs, findTestChromium) is
+// installed beside it when missing: `apt-get install -y chromium-headless-shell`. That one is best-effort: where it
+// cannot be had, the tests run in the full browser, only slower.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { findChromium } from './chromium.mjs';
+import { findChromium, headlessShellPath } from './chromium.mjs';
 
 const PLAYWRIGHT_INSTALL_TIMEOUT_MS = 90_000;
 const APT_TIMEOUT_MS = 15 * 60_000;
@@ -61,13 +64,36 @@ function isDebianLike() {
   }
 }
 
-function done(path, how) {
+const isRoot = process.getuid?.() === 0;
+// noninteractive + closed stdin: no debconf prompt can wait for an answer. Lock::Timeout waits for another
+// apt/dpkg run (unattended-upgrades, a parallel install) instead of failing at once on its lock.
+const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+const aptOptions = ['-o', 'DPkg::Lock::Timeout=600', '-o', 'Acquire::Retries=3'];
+let aptUpdated = false;
+/** `apt-get install -y <pkg>` (after one `apt-get update`): resolves to its exit code, or null. */
+async function aptInstall(pkg) {
+  if (!aptUpdated) await run('apt-get', [...aptOptions, 'update'], { timeoutMs: APT_TIMEOUT_MS, env: aptEnv });
+  aptUpdated = true;
+  return run('apt-get', [...aptOptions, 'install', '-y', pkg], { timeoutMs: APT_TIMEOUT_MS, env: aptEnv });
+}
+
+async function done(path, how) {
   console.log(`ensure-chromium: using ${path}${how ? ` (${how})` : ''}`);
+  if (!process.env.CHROME_PATH && !existsSync(headlessShellPath) && isRoot && isDebianLike()) {
+    console.log('ensure-chromium: installing the headless shell the tests run in (chromium-headless-shell).');
+    const code = await aptInstall('chromium-headless-shell');
+    if (!existsSync(headlessShellPath)) {
+      console.log(`ensure-chromium: no headless shell (apt-get exit ${code}); the tests use ${path}.`);
+    }
+  }
+  if (existsSync(headlessShellPath) && !process.env.CHROME_PATH) {
+    console.log(`ensure-chromium: the test runners use ${headlessShellPath}`);
+  }
   process.exit(0);
 }
 
 let path = find();
-if (path) done(path);
+if (path) await done(path);
 
 console.log('ensure-chromium: no Chromium found; trying to install one.');
 
@@ -77,25 +103,16 @@ if (process.env.ENSURE_CHROMIUM_SKIP_PLAYWRIGHT !== '1') {
     timeoutMs: PLAYWRIGHT_INSTALL_TIMEOUT_MS,
   });
   path = find();
-  if (path) done(path, 'installed by Playwright');
+  if (path) await done(path, 'installed by Playwright');
   console.log(`ensure-chromium: Playwright's download did not work (exit ${code}); trying the system package.`);
 }
 
-const isRoot = process.getuid?.() === 0;
 if (isRoot && isDebianLike()) {
-  // noninteractive + closed stdin: no debconf prompt can wait for an answer. Lock::Timeout waits for another
-  // apt/dpkg run (unattended-upgrades, a parallel install) instead of failing at once on its lock.
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const aptOptions = ['-o', 'DPkg::Lock::Timeout=600', '-o', 'Acquire::Retries=3'];
-  await run('apt-get', [...aptOptions, 'update'], { timeoutMs: APT_TIMEOUT_MS, env });
   // Debian calls it `chromium`; older Ubuntu only has `chromium-browser`.
   for (const pkg of ['chromium', 'chromium-browser']) {
-    const code = await run('apt-get', [...aptOptions, 'install', '-y', pkg], {
-      timeoutMs: APT_TIMEOUT_MS,
-      env,
-    });
+    const code = await aptInstall(pkg);
     path = find();
-    if (path) done(path, `installed with apt-get (${pkg})`);
+    if (path) await done(path, `installed with apt-get (${pkg})`);
     if (code === 0) break;
   }
 }

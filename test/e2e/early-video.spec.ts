@@ -299,9 +299,17 @@ test.describe('when the player’s code cannot be had', () => {
 
   test('the early video stops and the loader’s message shows in its place', async ({ page, request }) => {
     const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
-    await page.route(/\/chunks\/channel-player-[^/]+\.js/, (route) => route.abort());
+    // The player's code is held until the early video is there, then refused: refused at once, it could fail
+    // before the start-up answers came, and the loader would never start a video to stop.
+    let refuse!: () => void;
+    const refused = new Promise<void>((resolve) => (refuse = resolve));
+    await page.route(/\/chunks\/channel-player-[^/]+\.js/, async (route) => {
+      await refused;
+      await route.abort();
+    });
     await page.goto(`${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
     await page.waitForFunction(() => document.querySelector('channel-player')?.shadowRoot?.querySelector('video'));
+    refuse();
     const player = page.locator('channel-player');
     await expect(player.getByRole('alert')).toContainText('could not be loaded');
     await expect(player.locator('video')).toHaveCount(0);

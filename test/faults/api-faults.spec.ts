@@ -483,12 +483,18 @@ async function runCase(
       // Each attempt waits 30 s on the page's clock: the first, then (after the 1 s retry delay) the second.
       for (let attempt = 1; attempt <= fault.requests; attempt++) {
         await expect.poll(count, { timeout: 15_000 }).toBe(attempt);
+        // The first request may be the loader's, sent while the element's code loads; the element adopts it under
+        // its own 30 s timer, which exists only once that code has run. Moving the clock before would leave the
+        // timer to run its 30 s in real time (seen on a loaded machine).
+        await expect
+          .poll(() => page.evaluate((tag) => customElements.get(tag) !== undefined, call.element), { timeout: 15_000 })
+          .toBe(true);
         if (proxy) {
           // The trickle has started: the headers are in and the body is on its way.
           const now = proxy.written();
           await expect.poll(() => proxy!.written(), { timeout: 5_000 }).toBeGreaterThan(now + 2);
         } else {
-          await page.waitForTimeout(200);
+          await page.waitForTimeout(300);
         }
         await page.clock.fastForward(30_000);
       }
