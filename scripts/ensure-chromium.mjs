@@ -13,6 +13,7 @@ import { findChromium, headlessShellPath } from './chromium.mjs';
 
 const PLAYWRIGHT_INSTALL_TIMEOUT_MS = 90_000;
 const APT_TIMEOUT_MS = 15 * 60_000;
+const OPTIONAL_APT_TIMEOUT_MS = 3 * 60_000;
 
 /** findChromium(), but a bad CHROME_PATH ends the script with its message instead of a stack trace. */
 function find() {
@@ -70,18 +71,22 @@ const isRoot = process.getuid?.() === 0;
 const aptEnv = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 const aptOptions = ['-o', 'DPkg::Lock::Timeout=600', '-o', 'Acquire::Retries=3'];
 let aptUpdated = false;
-/** `apt-get install -y <pkg>` (after one `apt-get update`): resolves to its exit code, or null. */
-async function aptInstall(pkg) {
-  if (!aptUpdated) await run('apt-get', [...aptOptions, 'update'], { timeoutMs: APT_TIMEOUT_MS, env: aptEnv });
+/**
+ * `apt-get install -y <pkg>` (after one `apt-get update`), each step within `timeoutMs`: resolves to its exit
+ * code, or null.
+ */
+async function aptInstall(pkg, timeoutMs = APT_TIMEOUT_MS) {
+  if (!aptUpdated) await run('apt-get', [...aptOptions, 'update'], { timeoutMs, env: aptEnv });
   aptUpdated = true;
-  return run('apt-get', [...aptOptions, 'install', '-y', pkg], { timeoutMs: APT_TIMEOUT_MS, env: aptEnv });
+  return run('apt-get', [...aptOptions, 'install', '-y', pkg], { timeoutMs, env: aptEnv });
 }
 
 async function done(path, how) {
   console.log(`ensure-chromium: using ${path}${how ? ` (${how})` : ''}`);
   if (!process.env.CHROME_PATH && !existsSync(headlessShellPath) && isRoot && isDebianLike()) {
     console.log('ensure-chromium: installing the headless shell the tests run in (chromium-headless-shell).');
-    const code = await aptInstall('chromium-headless-shell');
+    // Optional, so a slow or unreachable mirror costs at most a few minutes, not the full browser's wait.
+    const code = await aptInstall('chromium-headless-shell', OPTIONAL_APT_TIMEOUT_MS);
     if (!existsSync(headlessShellPath)) {
       console.log(`ensure-chromium: no headless shell (apt-get exit ${code}); the tests use ${path}.`);
     }
