@@ -9,7 +9,7 @@
 // cannot be had, the tests run in the full browser, only slower.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { findChromium, headlessShellPath } from './chromium.mjs';
+import { findChromium, findTestChromium, headlessShellPath } from './chromium.mjs';
 
 const PLAYWRIGHT_INSTALL_TIMEOUT_MS = 90_000;
 const APT_TIMEOUT_MS = 15 * 60_000;
@@ -91,9 +91,7 @@ async function done(path, how) {
       console.log(`ensure-chromium: no headless shell (apt-get exit ${code}); the tests use ${path}.`);
     }
   }
-  if (existsSync(headlessShellPath) && !process.env.CHROME_PATH) {
-    console.log(`ensure-chromium: the test runners use ${headlessShellPath}`);
-  }
+  console.log(`ensure-chromium: the test runners use ${findTestChromium()}`);
   process.exit(0);
 }
 
