@@ -274,9 +274,11 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
         );
       }
       const now = r.clock.now;
-      const id = await db.transaction(async () => {
+      // Answered as stored (queued), read inside the transaction: once it commits, the queue (of any process) may
+      // take the clip up at once, so a read after the commit could already see it processing.
+      const stored = await db.transaction(async () => {
         await db.run('UPDATE users SET clips_count = clips_count + 1, updated_at = ? WHERE id = ?', [now, user.id!]);
-        return db.insert(
+        const id = await db.insert(
           `INSERT INTO clips (user_id, event_id, uuid, name, start_time, duration, tags_json, status, progress, source,
              asset_offset, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', 0, ?, ?, ?, ?)`,
           [
@@ -293,9 +295,9 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
             now,
           ],
         );
+        return (await db.get(`${CLIP_SELECT} WHERE c.id = ?`, [id]))!;
       });
-      // Answered as stored (queued): the queue (of any process) may take it up at once.
-      const data = await clipJson(r, mediaServer, (await db.get(`${CLIP_SELECT} WHERE c.id = ?`, [id]))!);
+      const data = await clipJson(r, mediaServer, stored);
       jobs.wake();
       return { status: 201, body: { data } };
     },
