@@ -1,12 +1,12 @@
-// Two builds:
+// Three builds:
 // 1. the elements as ES modules: dist/chunks/<name>-<hash>.js, every file named by its content (each tag's root,
 //    React and the shared session in one shared chunk, the lazy parts), and dist/index.js, the npm entry with
 //    configure();
 // 2. the early video's module, dist/chunks/early-video-<hash>.js, self-contained;
 // 3. the loader, a classic IIFE script with no imports, so it runs plain, async, defer or as type="module", written
 //    twice: dist/channel-elements@<version>.js (the release's own URL, never changed) and dist/channel-elements.js
-//    (the "latest" alias pages may use). It carries the name and hash of the integrity table of builds 1 and 2
-//    (chunks/integrity-<hash>.json; dist/integrity.json lists every chunk with the loader's own).
+//    (the "latest" alias pages may use). It carries the names and hashes of the files of builds 1 and 2's integrity
+//    table (chunks/integrity-<hash>.json; dist/integrity.json lists every chunk with the loader's own).
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
@@ -38,19 +38,40 @@ const plugins = () => [
 
 const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile', 'channel-app'];
 
+/** A module of ours or of a dependency whose path (under src/ or node_modules/) matches `pattern`. */
+const modulesLike = (pattern) => {
+  const re = new RegExp(`[\\\\/](${pattern})$`);
+  return (id) => re.test(id.replaceAll('\\', '/'));
+};
+
 /**
- * The lazy parts a first render fetches at once, whose hashes go in the table's first file with the tags' roots (the
- * rest of the table is fetched only when a later part is): the site's home page, a schedule's calendar and filters
- * (shown before its cards when asked for), the texts of a French page and those the checkout's and the profile's
- * first screens show, and hls.js (the player's stream right after an early first frame). A deep link to another site
- * page fetches the rest first (one more request). test/e2e/sizes.spec.ts checks that no measured page fetches the
- * rest before its first content.
+ * The files of the chunks' integrity table a page fetches before its first content (scripts/integrity.mjs): one for
+ * each group of roots, holding the roots, what they import and the lazy parts their first render fetches at once
+ * (`first`), so a page fetches only the hashes its own tags need. The schedule's and the site's share most of their
+ * chunks (the site's home shows a schedule): a schedule's calendar and filters (shown before its cards when asked
+ * for), the French texts, and the site's home page and texts. The player's, the checkout's and the profile's share
+ * theirs, with the early video's module: hls.js (the player's stream right after an early first frame) and the texts
+ * the paywall's, the checkout's and the profile's first screens show. (A file of its own for the early video would
+ * save its first frame 1.7 KB but cost the loader one more hash, about 45 B, past its budget; the number of requests
+ * before that frame is the same.) Any other part (a deep link to another site page, the checkout's later steps) fetches
+ * the whole table first (one more request). test/e2e/sizes.spec.ts checks that no measured page fetches it before
+ * its first content.
  */
-const FIRST_PARTS =
-  /[\\/](src[\\/]components[\\/]app[\\/]pages[\\/]Home\.tsx|src[\\/]components[\\/]schedule[\\/](DayPicker|FilterBar)\.tsx|src[\\/]i18n[\\/](fr|site-en|site-fr|checkout-en|checkout-fr|forms-en|forms-fr)\.ts|node_modules[\\/]hls\.js[\\/].*)$/;
+const TABLE_GROUPS = [
+  {
+    roots: ['channel-schedule', 'channel-app'],
+    first: modulesLike(
+      'src/components/app/pages/Home.tsx|src/components/schedule/(DayPicker|FilterBar).tsx|src/i18n/(fr|site-en|site-fr).ts',
+    ),
+  },
+  {
+    roots: ['channel-player', 'channel-checkout', 'channel-profile', 'early-video'],
+    first: modulesLike('src/i18n/(fr|checkout-en|checkout-fr|forms-en|forms-fr).ts|node_modules/hls.js/.*'),
+  },
+];
 
 /** The chunks of the elements build with their integrity hashes, for the loader build (which runs after it). */
-const chunks = integrityTable(TAGS, ['early-video'], (id) => FIRST_PARTS.test(id));
+const chunks = integrityTable(TAGS, ['early-video'], TABLE_GROUPS);
 /** The table's own file (`chunks/integrity-<hash>.json`) and sha384, written once both chunk builds are done. */
 let table;
 
@@ -137,7 +158,7 @@ export default [
       { file: `dist/channel-elements@${version}.js`, format: 'iife', sourcemap: true },
       { file: 'dist/channel-elements.js', format: 'iife', sourcemap: true },
     ],
-    // Runs after the chunk builds: it writes their table (names, imports, hashes) and embeds the table's name and hash.
+    // Runs after the chunk builds: it writes their table (names, imports, hashes) and embeds each root's file of it.
     plugins: [
       replace({
         preventAssignment: true,

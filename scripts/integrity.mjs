@@ -1,10 +1,11 @@
 /**
  * Subresource Integrity for the bundle (rollup plugins of rollup.config.mjs). The elements build names every chunk by
  * its content and records, once the files are written, each chunk's sha256 and the chunks it imports statically (the
- * early-video build adds its one module). That table is written beside the chunks in two files named by their content
- * (`chunks/integrity-<hash>.json`, cached for good like them): the first holds what a first render needs and names the
- * second, which holds the later parts (see `integrityTable`). The loader build embeds only the first file's name and
- * sha256 (`__CHUNK_TABLE__`, read by src/loader/integrity.ts), which keeps the loader small, and writes
+ * early-video build adds its one module). That table is written beside the chunks in files named by their content
+ * (`chunks/integrity-<hash>.json`, cached for good like them): one per group of tags, with what their first render
+ * needs, each naming the whole table, fetched for the later parts (see `integrityTable`). The loader build embeds only
+ * each root's file name and sha256 (`__CHUNK_TABLE__`, read by src/loader/integrity.ts), which keeps the loader small
+ * and a page's first fetch to its own tags' hashes, and writes
  * dist/integrity.json: the release's version, the versioned loader's own `integrity` value (what a page puts on its
  * script tag) and every chunk's, the inventory a payment page's script policy asks for.
  *
@@ -50,38 +51,44 @@ export function verifiedDynamicImports() {
 }
 
 /**
- * The elements build's chunks: `plugin` records them (names, static imports and modules when the bundle is
- * generated, hashes once it is written), and so does `plugin` in any later build of one more module fetched through
- * the table (the early video: its entry's name is a key of `t` like a tag's).
+ * The elements build's chunks: `plugin` records them (names, static and dynamic imports and modules when the bundle
+ * is generated, hashes once it is written), and so does `plugin` in any later build of one more module fetched
+ * through the table (the early video: its entry's name is a root like a tag's).
  *
- * The table comes in two files, so that a page fetches before its first content only the hashes it may need then:
- * - the first, `{ t: { tag: index }, c: [[file, sha256, [imports]]], n: [file, sha256] }`: each tag's root (and the
- *   early video's module), the chunks `first(moduleId)` names (the parts a first render fetches at once: the site's
- *   home page, the French texts, hls.js) and every chunk those import statically;
- * - the rest, `{ c: [...] }`, named with its sha256 by the first's `n`: the loader fetches it when a chunk it is asked
- *   to verify is not in the first (a site page, the checkout's parts), after the first content.
- * Files are sorted by name within each file and `c` indexes run on from the first file into the rest, so imports
- * are indexes into the two lists joined. `writeTable(dir)` writes both as `chunks/integrity-<hash>.json` and answers
- * the first's `[file, sha256]`.
+ * The table comes in several files, so that a page fetches before its first content only the hashes it may need
+ * then, each `{ t: { root: file }, c: [[file, sha256, [imports]]], n?: [file, sha256] }` (imports index the same
+ * file's `c`):
+ * - one per group of roots (`groups`: tags that share most of their chunks share a file): the group's roots, the
+ *   chunks `first(moduleId)` names that those reach by dynamic imports (the parts a first render fetches at once: the
+ *   site's home page, the French texts, hls.js, each through chunks already in the file), and every chunk those import
+ *   statically; `n` names the whole table;
+ * - the whole table, every chunk (and no `t` entry): the loader fetches it when a chunk it is asked to verify is in
+ *   none of the files it has (a site page, the checkout's parts), after the first content.
+ * `writeTable(dir)` writes them as `chunks/integrity-<hash>.json` and answers, for each root, its group's
+ * `[file, sha256]` (what the loader embeds).
  */
-export function integrityTable(tags, extras = [], first = () => false) {
+export function integrityTable(tags, extras, groups) {
   /** file (under chunks/) -> its static imports (files under chunks/) */
   const imports = new Map();
+  /** file -> its dynamic imports (files under chunks/) */
+  const dynamics = new Map();
   /** tag -> its root's file */
   const entries = {};
   /** file -> base64 sha256 */
   const hashes = new Map();
-  /** Files of the chunks that hold a module `first` names. */
-  const firsts = new Set();
+  /** file -> the ids of the modules it holds */
+  const modules = new Map();
   const under = (fileName) => fileName.slice('chunks/'.length);
+  const ours = (files) => files.filter((f) => f.startsWith('chunks/')).map(under);
   return {
     plugin: {
       name: 'chunk-integrity',
       generateBundle(_options, bundle) {
         for (const chunk of Object.values(bundle)) {
           if (chunk.type !== 'chunk' || !chunk.fileName.startsWith('chunks/')) continue;
-          imports.set(under(chunk.fileName), chunk.imports.filter((f) => f.startsWith('chunks/')).map(under));
-          if (chunk.moduleIds.some((id) => first(id))) firsts.add(under(chunk.fileName));
+          imports.set(under(chunk.fileName), ours(chunk.imports));
+          dynamics.set(under(chunk.fileName), ours(chunk.dynamicImports));
+          modules.set(under(chunk.fileName), chunk.moduleIds);
           if (chunk.isEntry && [...tags, ...extras].includes(chunk.name)) entries[chunk.name] = under(chunk.fileName);
         }
       },
@@ -90,34 +97,44 @@ export function integrityTable(tags, extras = [], first = () => false) {
         for (const file of imports.keys()) hashes.set(file, sha256(join(options.dir, 'chunks', file)));
       },
     },
-    /** The two files' contents: `{ first, rest }` (rest without its name, which is the hash of its bytes). */
+    /** The files' contents: `{ groups: [{ names, table }], whole }` (without `n`, which is the whole's name). */
     table() {
       const names = [...tags, ...extras];
       const missing = names.filter((name) => !entries[name]);
       if (missing.length || hashes.size !== imports.size)
         throw new Error(`integrity: the elements build did not record ${missing.join(', ') || 'every chunk'}`);
-      // The first file: the roots, the named first parts and, transitively, what they import statically.
-      const early = new Set();
-      const walk = (file) => {
-        if (early.has(file)) return;
-        early.add(file);
-        for (const f of imports.get(file)) walk(f);
+      if (
+        groups
+          .flatMap((g) => g.roots)
+          .sort()
+          .join() !== [...names].sort().join()
+      )
+        throw new Error('integrity: the table groups must hold every root once');
+      /** One file: `roots`, every chunk they import statically, and the first parts they reach, with theirs. */
+      const file = (roots, first = () => false) => {
+        const held = new Set();
+        const walk = (f) => {
+          if (held.has(f)) return;
+          held.add(f);
+          for (const g of imports.get(f)) walk(g);
+          for (const g of dynamics.get(f)) if (modules.get(g).some(first)) walk(g);
+        };
+        for (const name of roots) walk(entries[name]);
+        const files = [...held].sort();
+        const index = new Map(files.map((f, i) => [f, i]));
+        return {
+          t: Object.fromEntries(roots.map((name) => [name, entries[name]])),
+          c: files.map((f) => [f, hashes.get(f), imports.get(f).map((g) => index.get(g))]),
+        };
       };
-      for (const name of names) walk(entries[name]);
-      for (const file of firsts) walk(file);
-      const files = [...[...early].sort(), ...[...imports.keys()].filter((f) => !early.has(f)).sort()];
-      const index = new Map(files.map((file, i) => [file, i]));
-      const entry = (file) => [file, hashes.get(file), imports.get(file).map((f) => index.get(f))];
-      return {
-        first: {
-          t: Object.fromEntries(names.map((name) => [name, index.get(entries[name])])),
-          c: files.slice(0, early.size).map(entry),
-        },
-        rest: { c: files.slice(early.size).map(entry) },
-      };
+      const whole = file([]);
+      const all = [...imports.keys()].sort();
+      const index = new Map(all.map((f, i) => [f, i]));
+      whole.c = all.map((f) => [f, hashes.get(f), imports.get(f).map((g) => index.get(g))]);
+      return { groups: groups.map(({ roots, first }) => ({ names: roots, table: file(roots, first) })), whole };
     },
     writeTable(dir) {
-      const { first, rest } = this.table();
+      const { groups: files, whole } = this.table();
       mkdirSync(join(dir, 'chunks'), { recursive: true });
       /** Writes one file named by its content, as the chunks are (a name holds the same bytes for as long as it exists). */
       const write = (value) => {
@@ -126,7 +143,13 @@ export function integrityTable(tags, extras = [], first = () => false) {
         writeFileSync(join(dir, 'chunks', file), bytes);
         return [file, createHash('sha256').update(bytes).digest('base64')];
       };
-      return write(rest.c.length ? { ...first, n: write(rest) } : first);
+      const n = write(whole);
+      const refs = {};
+      for (const { names, table } of files) {
+        const ref = write({ ...table, n });
+        for (const name of names) refs[name] = ref;
+      }
+      return refs;
     },
     /** Each tag's root (`chunks/…`), for dist/integrity.json. */
     tags() {

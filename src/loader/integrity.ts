@@ -1,9 +1,9 @@
 /**
  * Subresource Integrity for every chunk the loader fetches: the build writes each chunk's sha256 and static imports
- * into a table beside the chunks, two files named by their content (scripts/integrity.mjs): the first, whose own sha256
- * is in the loader, covers what a first render needs and holds the second's sha256, fetched only when a later part
- * is asked for. The loader fetches each with its integrity, and no chunk runs before it and every module it imports
- * statically are in the browser's module map, verified.
+ * into a table beside the chunks, in files named by their content (scripts/integrity.mjs): one per group of tags,
+ * whose sha256 is in the loader, covering what their first render needs, and the whole table, whose sha256 each of
+ * those holds, fetched only when a later part is asked for. The loader fetches each with its integrity, and no chunk
+ * runs before it and every module it imports statically are in the browser's module map, verified.
  *
  * `import()` takes no integrity, so each chunk is first fetched by a `<link rel="modulepreload" integrity>`: the
  * browser checks the bytes and keeps the module, and the `import()` that follows takes it from the module map
@@ -19,16 +19,19 @@
 import { ChunkIntegrityError } from '../lib/chunks.js';
 
 /**
- * The build's table: `t` gives each tag's root as an index into `c`; `c` lists chunks: each one's file under chunks/,
- * its sha256 (base64) and the indexes of the chunks it imports statically. The file the loader names holds the roots
- * and what a first render needs; `n` names the rest of the table (file and sha256), whose `c` runs on from this one's
- * (scripts/integrity.mjs): it is fetched only when a chunk outside the first is asked for.
+ * One file of the build's table: `t` gives the file of each root it holds (a tag's, or the early video's module);
+ * `c` lists chunks: each one's file under chunks/, its sha256 (base64) and the indexes (into this file's `c`) of
+ * the chunks it imports statically; `n` names the whole table (file and sha256), fetched only when a chunk outside
+ * the files already joined is asked for (scripts/integrity.mjs).
  */
 export interface ChunkTable {
-  t: Record<string, number>;
+  t: Record<string, string>;
   c: [file: string, sha256: string, imports: number[]][];
-  n?: [file: string, sha256: string];
+  n?: TableRef;
 }
+
+/** A table file under chunks/ and its sha256 (base64). */
+export type TableRef = [file: string, sha256: string];
 
 /** Where the loader installs the verifier the chunks' dynamic imports call: `(specifier, importerUrl) => Promise`. */
 export const VERIFY_HOOK = Symbol.for('channel-elements.verify');
@@ -58,7 +61,7 @@ function diagnose(href: string, file: string, expected: string): Promise<Error> 
  * The table at `chunkBase + file`, fetched with its integrity (`sha256`, base64): a table whose bytes differ is
  * refused like a chunk (a ChunkIntegrityError), so no chunk it names is trusted.
  */
-export function fetchTable(chunkBase: string, [file, sha256]: [string, string]): Promise<ChunkTable> {
+function fetchTable(chunkBase: string, [file, sha256]: TableRef): Promise<ChunkTable> {
   const href = chunkBase + file;
   const expected = `sha256-${sha256}`;
   // Any failure is told as a chunk's is (refused bytes, an HTTP error, no answer): the table is fetched once more.
@@ -68,35 +71,47 @@ export function fetchTable(chunkBase: string, [file, sha256]: [string, string]):
 }
 
 /**
- * A verifier of the chunks `load()` lists under `chunkBase`, also installed as the chunks' VERIFY_HOOK; `load` is
- * asked again after a failure (a later insertion of a tag, or Retry). Where the browser has no `modulepreload`
- * (Safari before 17, Firefox before 115) chunks cannot be verified: they load as they did before integrity, and the
- * console says so once.
+ * A verifier of the chunks under `chunkBase`, also installed as the chunks' VERIFY_HOOK. `tables` names, for each
+ * root (a tag, the early video), the table file that holds it with what its first render fetches: a page fetches
+ * only its own tags' files, each once (again after a failure: a later insertion of a tag, or Retry), and joins them.
+ * Where the browser has no `modulepreload` (Safari before 17, Firefox before 115) chunks cannot be verified: they
+ * load as they did before integrity, and the console says so once.
  */
-export function installVerifier(load: () => Promise<ChunkTable>, chunkBase: string): ChunkVerifier {
+export function installVerifier(tables: Record<string, TableRef>, chunkBase: string): ChunkVerifier {
   const doc = document;
-  let tableLoad: Promise<{ table: ChunkTable; index: Map<string, number> }> | undefined;
-  const tabled = () =>
-    (tableLoad ??= load().then(
-      (table) => ({ table, index: new Map(table.c.map(([file], i) => [file, i])) }),
-      (error: unknown) => {
-        tableLoad = undefined;
-        throw error;
-      },
-    ));
+  /** Every chunk of the files joined so far: file -> [sha256, files it imports statically]. */
+  const known = new Map<string, [string, string[]]>();
+  /** Each root of the files joined so far: name -> file. */
+  const roots: Record<string, string> = {};
+  /** The files asked for, by name: each fetched and joined once (again after a failure). */
+  const joins = new Map<string, Promise<void>>();
+  /** The whole table's file, once a joined file has named it. */
+  let whole: TableRef | undefined;
   // Asked for with the first tag's chunk (alongside the start-up requests), not before: a page with no tag yet
   // fetches nothing.
-  const loads = new Map<number, Promise<void>>();
+  const join = (ref: TableRef): Promise<void> => {
+    let joined = joins.get(ref[0]);
+    if (!joined) {
+      joined = fetchTable(chunkBase, ref).then(({ t, c, n }) => {
+        for (const [file, hash, imports] of c) known.set(file, [hash, imports.map((i) => c[i]![0])]);
+        Object.assign(roots, t);
+        if (n) whole = n;
+      });
+      joined.catch(() => joins.delete(ref[0]));
+      joins.set(ref[0], joined);
+    }
+    return joined;
+  };
+  const loads = new Map<string, Promise<void>>();
   const supported = doc.createElement('link').relList?.supports?.('modulepreload') === true;
   let warned = false;
 
   /** Preloads one chunk with its integrity (once; again after a failure). */
-  const preload = (table: ChunkTable, i: number): Promise<void> => {
-    let load = loads.get(i);
+  const preload = (file: string): Promise<void> => {
+    let load = loads.get(file);
     if (load) return load;
-    const [file, hash] = table.c[i]!;
     const href = chunkBase + file;
-    const expected = `sha256-${hash}`;
+    const expected = `sha256-${known.get(file)![0]}`;
     load = new Promise<void>((resolve, reject) => {
       const link = doc.createElement('link');
       link.rel = 'modulepreload';
@@ -110,47 +125,34 @@ export function installVerifier(load: () => Promise<ChunkTable>, chunkBase: stri
       doc.head.appendChild(link);
     });
     // A later insertion of the tag (or Retry) tries again with a fresh preload.
-    load.catch(() => loads.delete(i));
-    loads.set(i, load);
+    load.catch(() => loads.delete(file));
+    loads.set(file, load);
     return load;
   };
 
-  /** The rest of the table, joined to the first once (again after a failure). */
-  let rest: Promise<void> | undefined;
-  const verify = (url: string): Promise<void> =>
-    tabled().then(({ table, index }): Promise<void> => {
-      const file = url.startsWith(chunkBase) ? url.slice(chunkBase.length) : undefined;
-      const root = file === undefined ? undefined : index.get(file);
-      if (root === undefined) {
-        // Not in the first file: in the rest, once that is fetched and joined (a URL outside chunks/ is in neither).
-        const more = table.n;
-        if (!more) return Promise.reject(new ChunkIntegrityError(url));
-        return (rest ??= fetchTable(chunkBase, more).then(
-          ({ c }) => {
-            for (const entry of c) index.set(entry[0], table.c.push(entry) - 1);
-            table.n = undefined;
-          },
-          (error: unknown) => {
-            rest = undefined;
-            throw error;
-          },
-        )).then(() => verify(url));
-      }
-      if (!supported) {
-        if (!warned) console.warn('channel-elements: no modulepreload in this browser: chunks load unchecked.');
-        warned = true;
-        return Promise.resolve();
-      }
-      // The chunk and every module it imports statically, each once.
-      const all = new Set<number>();
-      const walk = (i: number) => {
-        if (all.has(i)) return;
-        all.add(i);
-        for (const j of table.c[i]![2]) walk(j);
-      };
-      walk(root);
-      return Promise.all([...all].map((i) => preload(table, i))).then(() => undefined);
-    });
+  /** `url`: under `chunkBase` (a root's, or a chunk's dynamic import the hook below lets through). */
+  const verify = (url: string): Promise<void> => {
+    const file = url.slice(chunkBase.length);
+    if (!known.has(file)) {
+      // Not in the files joined so far: in the whole table, once that is fetched and joined (which every file names;
+      // a file the whole table does not list either is refused).
+      return join(whole!).then(() => (known.has(file) ? verify(url) : Promise.reject(new ChunkIntegrityError(url))));
+    }
+    if (!supported) {
+      if (!warned) console.warn('channel-elements: chunks load unchecked (no modulepreload).');
+      warned = true;
+      return Promise.resolve();
+    }
+    // The chunk and every module it imports statically, each once.
+    const all = new Set<string>();
+    const walk = (f: string) => {
+      if (all.has(f)) return;
+      all.add(f);
+      for (const g of known.get(f)![1]) walk(g);
+    };
+    walk(file);
+    return Promise.all([...all].map(preload)) as Promise<unknown> as Promise<void>;
+  };
 
   // The chunks' dynamic imports: those of this loader's chunks are verified; anything else is not ours to check.
   Object.defineProperty(globalThis, VERIFY_HOOK, {
@@ -162,11 +164,8 @@ export function installVerifier(load: () => Promise<ChunkTable>, chunkBase: stri
   });
 
   return {
-    tagUrl: (tag) =>
-      tabled().then(({ table }) => {
-        const i = table.t[tag];
-        return i === undefined ? Promise.reject(new ChunkIntegrityError(tag)) : chunkBase + table.c[i]![0];
-      }),
+    // Every root has a file: the build writes the loader's list from the table's groups (scripts/integrity.mjs).
+    tagUrl: (name) => join(tables[name]!).then(() => chunkBase + roots[name]),
     verify,
   };
 }

@@ -13,13 +13,14 @@ import { ID_PATTERN } from '../lib/ids.js';
 import { installConsentApi } from '../lib/consent.js';
 import { ChunkLoadError, loadChunk } from '../lib/chunks.js';
 import { reportUnloaded, showUnloaded } from './fallback.js';
-import { fetchTable, installVerifier } from './integrity.js';
+import { installVerifier, type TableRef } from './integrity.js';
 
 /**
- * Filled in by the build: the file under chunks/ of the integrity table (every chunk with its hash and static
- * imports, each tag's root) and the table's own sha256.
+ * Filled in by the build: for each tag (and the early video's module), the file under chunks/ of the integrity table
+ * that holds its root with what its first render fetches (each chunk with its hash and static imports), and that
+ * file's own sha256. Tags that share most of their chunks share a file.
  */
-declare const __CHUNK_TABLE__: [string, string];
+declare const __CHUNK_TABLE__: Record<string, TableRef>;
 
 const GUARD = Symbol.for('channel-elements.loader');
 const w = window as unknown as Record<symbol, unknown>;
@@ -43,7 +44,7 @@ if (!w[GUARD]) {
   const keysUrl = baseUrl(data.keysUrl, `${origin}/keys`);
   const http = /^https?:\/\//i;
   const table = __CHUNK_TABLE__;
-  const verifier = installVerifier(() => fetchTable(chunkBase, table), chunkBase);
+  const verifier = installVerifier(table, chunkBase);
   /** A chunk (a tag's root, or the early video's module) by its name in the table, verified, then imported. */
   const importVerified = <T>(name: string, at?: (url: string) => void) =>
     verifier.tagUrl(name).then((url) => {
@@ -99,7 +100,7 @@ if (!w[GUARD]) {
     // The chunk is asked for with its shared chunks rather than once it has been parsed (each preloaded with its
     // integrity).
     // What a failure names: the tag's root, or the table when it could not be had.
-    let chunkUrl = chunkBase + table[0];
+    let chunkUrl = chunkBase + table[tag]![0];
     const fetchChunk = () =>
       loadChunk(`<${tag}>`, () =>
         importVerified<{ start(o: Record<string, string | undefined>, b: string): void }>(

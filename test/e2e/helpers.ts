@@ -38,17 +38,24 @@ export function builtBundle(): BuiltBundle {
 }
 
 /**
- * The two files of the built chunks' table (scripts/integrity.mjs), under chunks/: the first, named in the loader,
- * and the rest, named by the first's `n` (read this way, not by listing dist/chunks/, where earlier builds' files
- * stay).
+ * The files of the built chunks' table (scripts/integrity.mjs), under chunks/: `firsts`, those the loader names (one
+ * per group of tags), and `rest`, the whole table, which each of them names in `n` (read this way, not by listing
+ * dist/chunks/, where earlier builds' files stay).
  */
-export function chunkTables(): { first: string; rest: string } {
+export function chunkTables(): { firsts: string[]; rest: string } {
   const dist = path.join(process.cwd(), 'dist');
-  const first = /integrity-[\w-]{8}\.json/.exec(fs.readFileSync(path.join(dist, 'channel-elements.js'), 'utf8'))?.[0];
-  if (!first) throw new Error('the loader names no chunks table');
-  const table = JSON.parse(fs.readFileSync(path.join(dist, 'chunks', first), 'utf8')) as { n?: [string, string] };
-  if (!table.n) throw new Error(`${first} names no second file`);
-  return { first, rest: table.n[0] };
+  const loader = fs.readFileSync(path.join(dist, 'channel-elements.js'), 'utf8');
+  const firsts = [...new Set(loader.match(/integrity-[\w-]{8}\.json/g))];
+  if (!firsts.length) throw new Error('the loader names no chunks table');
+  const wholes = new Set(
+    firsts.map((first) => {
+      const table = JSON.parse(fs.readFileSync(path.join(dist, 'chunks', first), 'utf8')) as { n?: [string, string] };
+      if (!table.n) throw new Error(`${first} names no whole table`);
+      return table.n[0];
+    }),
+  );
+  if (wholes.size !== 1) throw new Error(`the loader's tables name ${wholes.size} whole tables`);
+  return { firsts, rest: [...wholes][0]! };
 }
 
 /** Custom element tags in the light DOM of the page that are not defined yet. */

@@ -73,6 +73,35 @@ test('every chunk runs verified: preloaded with the build’s integrity before i
   }
 });
 
+test('a page fetches its own tags’ files of the table, each once: the schedule’s alone, and with the player, the checkout and the profile the other group’s too', async ({
+  page,
+}) => {
+  const { firsts, rest } = chunkTables();
+  const tables: string[] = [];
+  page.on('request', (r) => {
+    const name = /\/chunks\/(integrity-[\w-]{8}\.json)$/.exec(r.url())?.[1];
+    if (name) tables.push(name);
+  });
+  // The schedule alone (the CMS page, another origin): one file, the schedule's and the site's group.
+  await page.goto(`${HOST_ORIGIN}/cms.html`);
+  await expectEvents(page.locator('channel-schedule'));
+  expect(tables).toHaveLength(1);
+  expect(firsts).toContain(tables[0]);
+  expect(tables).not.toContain(rest);
+  // All four tags: both groups' files, each once; every element starts.
+  tables.length = 0;
+  await page.goto(`${BUNDLE_ORIGIN}/checkout.html?package=1`);
+  await expectEvents(page.locator('#checkout-schedule'));
+  await expect(page.locator('#account [part~="sign-in"]')).toBeVisible({ timeout: 10_000 });
+  await expect(page.locator('#checkout-player [part~="frame"]')).toBeVisible();
+  expect([...new Set(tables.filter((t) => t !== rest))].sort()).toEqual([...firsts].sort());
+  for (const first of firsts)
+    expect(
+      tables.filter((t) => t === first),
+      first,
+    ).toHaveLength(1);
+});
+
 test.describe('a chunk whose bytes were changed', () => {
   // The browser's own line, and ours (one pattern: Playwright reads a two-item option as [value, options]).
   test.use({
@@ -179,10 +208,10 @@ test.describe('a lazily loaded chunk whose bytes were changed', () => {
     expect(await ranTampered(page)).toBe(false);
   });
 
-  test('the table’s second file (the later parts’ hashes): a changed one is refused like a chunk, Retry fetches it again', async ({
+  test('the whole table (the later parts’ hashes): a changed one is refused like a chunk, Retry fetches it again', async ({
     page,
   }) => {
-    // The file the first one names in `n` (scripts/integrity.mjs), fetched only when a later part is asked for.
+    // The file the loader's files name in `n` (scripts/integrity.mjs), fetched only when a later part is asked for.
     const { rest } = chunkTables();
     let tamper = true;
     const asked: string[] = [];
@@ -201,7 +230,7 @@ test.describe('a lazily loaded chunk whose bytes were changed', () => {
     await page.goto(`${HOST_ORIGIN}/site/`);
     const app = page.locator('channel-app');
     await expect(app.locator('h1[part~="page-title"]')).toHaveCount(1, { timeout: 15_000 });
-    expect(asked, 'the home page needs only the first file').toEqual([]);
+    expect(asked, 'the home page needs only its group’s file').toEqual([]);
     await app.getByRole('link', { name: 'FAQ' }).first().click();
     const panel = app.locator('main [part~="error"]');
     await expect(panel).toContainText(
