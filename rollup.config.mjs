@@ -51,7 +51,9 @@ const modulesLike = (pattern) => {
  * chunks (the site's home shows a schedule): a schedule's calendar and filters (shown before its cards when asked
  * for), the French texts, and the site's home page and texts. The player's, the checkout's and the profile's share
  * theirs, with the early video's module: hls.js (the player's stream right after an early first frame) and the texts
- * the paywall's, the checkout's and the profile's first screens show. (A file of its own for the early video would
+ * the paywall's, the checkout's and the profile's first screens show. Both hold what pages fetch soon after their first content:
+ * the analytics layer (the player's group has it already), the Trusted Types setters a channel's tag manager uses,
+ * and a schedule's structured data. (A file of its own for the early video would
  * save its first frame 1.7 KB but cost the loader one more hash, about 45 B, past its budget; the number of requests
  * before that frame is the same.) Any other part (a deep link to another site page, the checkout's later steps) fetches
  * the whole table first (one more request). test/e2e/sizes.spec.ts checks that no measured page fetches it before
@@ -61,23 +63,25 @@ const TABLE_GROUPS = [
   {
     roots: ['channel-schedule', 'channel-app'],
     first: modulesLike(
-      'src/components/app/pages/Home.tsx|src/components/schedule/(DayPicker|FilterBar).tsx|src/i18n/(fr|site-en|site-fr).ts',
+      'src/components/app/pages/Home.tsx|src/components/schedule/(DayPicker|FilterBar|structured-data).tsx?|src/i18n/(fr|site-en|site-fr).ts|src/lib/trusted-types.ts|src/stores/tag-manager.ts',
     ),
   },
   {
     roots: ['channel-player', 'channel-checkout', 'channel-profile', 'early-video'],
-    first: modulesLike('src/i18n/(fr|checkout-en|checkout-fr|forms-en|forms-fr).ts|node_modules/hls.js/.*'),
+    first: modulesLike(
+      'src/i18n/(fr|checkout-en|checkout-fr|forms-en|forms-fr).ts|src/lib/trusted-types.ts|node_modules/hls.js/.*',
+    ),
   },
 ];
 
 /** The chunks of the elements build with their integrity hashes, for the loader build (which runs after it). */
 const chunks = integrityTable(TAGS, ['early-video'], TABLE_GROUPS);
-/** The table's own file (`chunks/integrity-<hash>.json`) and sha384, written once both chunk builds are done. */
+/** Each root's file of the table (`chunks/integrity-<hash>.json`) and its sha256, written once both chunk builds are done. */
 let table;
 
 /**
  * One shared chunk, `session`, for what every element needs: React, the session (stores, API client, contract,
- * English texts) and the shared UI (shell, messages, element definition). One file rather than several small
+ * English texts) and the shared UI (shell, messages, prices, element definition). One file rather than several small
  * ones: each is a request on the way to an element's first render, and the browser opens only six connections
  * to a host at a time (the loader's start-up requests share them).
  */
@@ -105,18 +109,19 @@ function manualChunks(id) {
   // favourites' loading and changes (a guest's page reads only ./favourites-state.ts), the
   // commerce rules only a checkout or a profile's subscription actions use, Stripe and the account routes; what only
   // the player, the profile or the checkout reach: the access and offer rules, the video analytics' details, the
-  // preroll rules and schemas, the start rules and the early video's handover, and the media events; the contract's
-  // areas but the channel's (the site's, the library's, the account's and the analytics layer's schemas and calls:
-  // src/api/*-schemas.ts) and the "Ad" label's texts. A schedule-only page loads none of these.)
+  // preroll rules and schemas, the start rules and the early video's handover, and the media events; the Trusted Types
+  // setters (the site's HTML pages, the schedule's structured data and the tag manager's script fetch them); the
+  // contract's areas but the channel's (the site's, the library's, the account's and the analytics layer's schemas and
+  // calls: src/api/*-schemas.ts) and the "Ad" label's texts. A schedule-only page loads none of these.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]((preroll|site|content|vod|account|analytics)-schemas|contract)\.ts$|i18n[\\/]ad-label\.ts$|lib[\\/](stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]((preroll|site|content|vod|account|analytics)-schemas|contract)\.ts$|i18n[\\/]ad-label\.ts$|lib[\\/](trusted-types|stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
       id,
     )
   )
     return undefined;
   if (/[\\/]src[\\/](api|stores|lib|i18n|events|env\.ts|start\.ts)/.test(id)) return 'session';
   if (
-    /[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell|list-viewed)\.tsx?|elements[\\/]define\.ts)$/.test(
+    /[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell|list-viewed|price)\.tsx?|elements[\\/]define\.ts)$/.test(
       id,
     )
   )

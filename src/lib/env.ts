@@ -5,7 +5,6 @@
  * swap them with `setEnv()`.
  */
 import { ExpiringStorage, type KeyValueStorage } from './storage.js';
-import { setScriptSrc } from './trusted-types.js';
 
 /** The services the product uses from its platform. */
 export interface Environment {
@@ -89,10 +88,17 @@ function defaults(): Environment {
     },
     injectScript: (src) => {
       if (typeof document === 'undefined') return;
-      if (document.querySelector(`script[src="${CSS.escape(src)}"]`)) return;
-      const script = document.createElement('script');
-      script.async = true;
-      if (setScriptSrc(script, src, env().logger)) document.head.appendChild(script);
+      // The Trusted Types setter is fetched with the first script a channel's settings name (after the first
+      // content): no page needs it sooner. Looked for once it is here, so two calls add one script.
+      import('./trusted-types.js').then(
+        ({ setScriptSrc }) => {
+          if (document.querySelector(`script[src="${CSS.escape(src)}"]`)) return;
+          const script = document.createElement('script');
+          script.async = true;
+          if (setScriptSrc(script, src, env().logger)) document.head.appendChild(script);
+        },
+        (error: unknown) => env().logger.warn(`channel-elements: the script ${src} is not loaded:`, error),
+      );
     },
     baseUrl: () => (typeof document === 'undefined' ? undefined : document.baseURI),
     pageVisible: () => typeof document === 'undefined' || document.visibilityState !== 'hidden',

@@ -1,13 +1,13 @@
 /**
  * `<channel-schedule structured-data>` in the view: the JSON-LD's builder (./structured-data.ts) is fetched only by a
  * schedule that has the attribute, at the first idle moment after it shows events, so a schedule without it never
- * loads that code and one with it does not wait for it.
+ * loads that code and one with it does not wait for it. The Trusted Types setter comes with it (no page needs it
+ * before its first content).
  */
 import { useEffect, useState } from 'react';
 import type { Event } from '../../api/channel-schemas.js';
 import { env } from '../../lib/env.js';
-import { setScriptText } from '../../lib/trusted-types.js';
-import type { StructuredDataContext } from './structured-data.js';
+import type { StructuredDataContext, setScriptText } from './structured-data.js';
 
 /**
  * Keeps one `<script type="application/ld+json">` in the host document's head with the events shown, while the
@@ -19,7 +19,8 @@ export function useStructuredData(
   events: readonly Event[] | undefined,
   { watchUrl, base, currency, channelName }: StructuredDataContext,
 ) {
-  const [json, setJson] = useState<string>();
+  /** The JSON-LD to write, and the setter that writes it (fetched with the builder). */
+  const [json, setJson] = useState<{ text: string; write: typeof setScriptText }>();
   const wanted = enabled && Boolean(events?.length);
   useEffect(() => {
     if (!wanted || !events) return setJson(undefined);
@@ -27,8 +28,12 @@ export function useStructuredData(
     // After the events have been painted: search engines wait for it, viewers should not.
     const cancel = env().whenIdle(() => {
       import('./structured-data.js').then(
-        ({ eventsGraph, scriptJson }) => {
-          if (live) setJson(scriptJson(eventsGraph(events, { watchUrl, base, currency, channelName })));
+        ({ eventsGraph, scriptJson, setScriptText }) => {
+          if (live)
+            setJson({
+              text: scriptJson(eventsGraph(events, { watchUrl, base, currency, channelName })),
+              write: setScriptText,
+            });
         },
         () => undefined,
       );
@@ -43,7 +48,7 @@ export function useStructuredData(
     const script = document.createElement('script');
     script.type = 'application/ld+json';
     script.dataset.channelSchedule = '';
-    if (!setScriptText(script, json, env().logger)) return;
+    if (!json.write(script, json.text, env().logger)) return;
     document.head.append(script);
     return () => script.remove();
   }, [json]);
