@@ -38,9 +38,9 @@ const plugins = () => [
 
 const TAGS = ['channel-schedule', 'channel-player', 'channel-checkout', 'channel-profile', 'channel-app'];
 
-/** A module of ours or of a dependency whose path (under src/ or node_modules/) matches `pattern`. */
+/** A module of ours or of a dependency whose path (under src/ or node_modules/, with `/`) matches `pattern`. */
 const modulesLike = (pattern) => {
-  const re = new RegExp(`[\\\\/](${pattern})$`);
+  const re = new RegExp(`/(${pattern})$`);
   return (id) => re.test(id.replaceAll('\\', '/'));
 };
 
@@ -51,13 +51,13 @@ const modulesLike = (pattern) => {
  * chunks (the site's home shows a schedule): a schedule's calendar and filters (shown before its cards when asked
  * for), the French texts, and the site's home page and texts. The player's, the checkout's and the profile's share
  * theirs, with the early video's module: hls.js (the player's stream right after an early first frame) and the texts
- * the paywall's, the checkout's and the profile's first screens show. Both hold what pages fetch soon after their first content:
- * the analytics layer (the player's group has it already), the Trusted Types setters a channel's tag manager uses,
- * and a schedule's structured data. (A file of its own for the early video would
- * save its first frame 1.7 KB but cost the loader one more hash, about 45 B, past its budget; the number of requests
- * before that frame is the same.) Any other part (a deep link to another site page, the checkout's later steps) fetches
- * the whole table first (one more request). test/e2e/sizes.spec.ts checks that no measured page fetches it before
- * its first content.
+ * the paywall's, the checkout's and the profile's first screens show. Both hold what pages fetch soon after their
+ * first content: the analytics layer (the player's group has it already), the Trusted Types setters a channel's tag
+ * manager uses, and a schedule's structured data. (A file of its own for the early video would save its first frame
+ * 1.7 KB but cost the loader one more hash, about 45 B, past its budget; the number of requests before that frame is
+ * the same.) Any other part (a deep link to another site page, the checkout's later steps) fetches the whole table
+ * first (one more request). test/e2e/sizes.spec.ts checks that no measured page fetches it before its first content,
+ * and test/e2e/integrity.spec.ts that a page fetches only its own groups' files.
  */
 const TABLE_GROUPS = [
   {
@@ -76,7 +76,7 @@ const TABLE_GROUPS = [
 
 /** The chunks of the elements build with their integrity hashes, for the loader build (which runs after it). */
 const chunks = integrityTable(TAGS, ['early-video'], TABLE_GROUPS);
-/** Each root's file of the table (`chunks/integrity-<hash>.json`) and its sha256, written once both chunk builds are done. */
+/** Each root's file of the table (`chunks/integrity-<hash>.json`, with its sha256), written after both chunk builds. */
 let table;
 
 /**

@@ -110,8 +110,17 @@ export function integrityTable(tags, extras, groups) {
           .join() !== [...names].sort().join()
       )
         throw new Error('integrity: the table groups must hold every root once');
-      /** One file: `roots`, every chunk they import statically, and the first parts they reach, with theirs. */
-      const file = (roots, first = () => false) => {
+      /** A file listing `files` (sorted by name), with `roots` (their own files): imports index its own `c`. */
+      const listing = (files, roots = []) => {
+        const sorted = [...files].sort();
+        const index = new Map(sorted.map((f, i) => [f, i]));
+        return {
+          t: Object.fromEntries(roots.map((name) => [name, entries[name]])),
+          c: sorted.map((f) => [f, hashes.get(f), imports.get(f).map((g) => index.get(g))]),
+        };
+      };
+      /** A group's file: its roots, every chunk they import statically, and the first parts they reach, with theirs. */
+      const group = ({ roots, first }) => {
         const held = new Set();
         const walk = (f) => {
           if (held.has(f)) return;
@@ -120,18 +129,9 @@ export function integrityTable(tags, extras, groups) {
           for (const g of dynamics.get(f)) if (modules.get(g).some(first)) walk(g);
         };
         for (const name of roots) walk(entries[name]);
-        const files = [...held].sort();
-        const index = new Map(files.map((f, i) => [f, i]));
-        return {
-          t: Object.fromEntries(roots.map((name) => [name, entries[name]])),
-          c: files.map((f) => [f, hashes.get(f), imports.get(f).map((g) => index.get(g))]),
-        };
+        return { names: roots, table: listing(held, roots) };
       };
-      const whole = file([]);
-      const all = [...imports.keys()].sort();
-      const index = new Map(all.map((f, i) => [f, i]));
-      whole.c = all.map((f) => [f, hashes.get(f), imports.get(f).map((g) => index.get(g))]);
-      return { groups: groups.map(({ roots, first }) => ({ names: roots, table: file(roots, first) })), whole };
+      return { groups: groups.map(group), whole: listing(imports.keys()) };
     },
     writeTable(dir) {
       const { groups: files, whole } = this.table();

@@ -11,10 +11,10 @@ import type { Event } from '../../api/channel-schemas.js';
 import { toJson } from '../../lib/json.js';
 import { currencyCode } from '../../lib/money.js';
 import { textOf } from '../../lib/trusted-types.js';
+import { fillTemplate } from '../../lib/url.js';
 
 // What writes the JSON-LD into its script element, fetched with the builder (./use-structured-data.ts).
 export { setScriptText } from '../../lib/trusted-types.js';
-import { fillTemplate } from '../../lib/url.js';
 
 /** What the objects need beyond the events: where each is watched, its currency, and who runs the channel. */
 export interface StructuredDataContext {
