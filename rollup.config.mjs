@@ -63,7 +63,7 @@ const TABLE_GROUPS = [
   {
     roots: ['channel-schedule', 'channel-app'],
     first: modulesLike(
-      'src/components/app/pages/Home.tsx|src/components/schedule/(DayPicker|FilterBar|structured-data).tsx?|src/i18n/(fr|site-en|site-fr).ts|src/lib/trusted-types.ts|src/stores/tag-manager.ts',
+      'src/components/app/pages/Home(Lists)?.tsx|src/components/schedule/(DayPicker|FilterBar|structured-data).tsx?|src/i18n/(fr|site-en|site-fr).ts|src/lib/trusted-types.ts|src/stores/tag-manager.ts',
     ),
   },
   {

@@ -7,7 +7,7 @@ import HomePage from '../../src/components/app/pages/Home.js';
 import { SLIDE_MS, slideLink } from '../../src/components/app/pages/Carousel.js';
 import { setEnv } from '../../src/lib/env.js';
 import { slidesFor } from '../../src/stores/site/home.js';
-import { ok, type FakeServer } from '../unit/helpers.js';
+import { Deferred, ok, type FakeServer } from '../unit/helpers.js';
 import { API, renderSitePage, type RenderedPage } from './site-harness.js';
 
 declare function describe(name: string, body: () => void): void;
@@ -190,6 +190,30 @@ describe('site home', () => {
     });
     await shows('Les nouvelles à la une n’ont pas pu être chargées.');
     await shows('À la une');
+    expect($('[part~="carousel"]')).to.equal(null);
+  });
+
+  it('the lists’ code comes after the first slide is painted, or after 1 s when the slides are late', async () => {
+    const slidesAnswer = new Deferred();
+    page = renderSitePage(HomePage, { setup: (s) => api(s, slidesAnswer) });
+    await waitUntil(() => slidesAnswer.request, 'slides asked for');
+    // The featured events' answer is asked for at once; the lists' own (and their code) wait for the slides.
+    await waitUntil(() => page!.server.to('GET', `${API}/events-for-homepage`).length === 1, 'featured asked for');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(page.server.to('GET', `${API}/events`)).to.have.length(0);
+    expect(page.text()).not.to.include('Live now');
+    slidesAnswer.resolve(ok(SLIDES));
+    await shows('Finals week');
+    await shows('Live now');
+    await shows('Featured');
+    expect(page.server.to('GET', `${API}/events`).length).to.be.greaterThan(0);
+    page.unmount();
+
+    // Slides that never come hold the lists back 1 s at most.
+    page = renderSitePage(HomePage, { setup: (s) => api(s, new Deferred()) });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(page.server.to('GET', `${API}/events`)).to.have.length(0);
+    await shows('Live now');
     expect($('[part~="carousel"]')).to.equal(null);
   });
 });

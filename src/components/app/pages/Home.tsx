@@ -4,26 +4,25 @@
  * school's home: its slides and its teams' slides, and its events.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
-import type { Event } from '../../../api/channel-schemas.js';
+import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { participantGroups, participants } from '../../../stores/catalog.js';
-import { $favouriteIndex, followsEvent } from '../../../stores/favourites-state.js';
-import { createToasts } from '../../../stores/toasts.js';
 import { groupNamed, homepageEvents, slides, slidesFor } from '../../../stores/site/home.js';
-import { $settings, $user } from '../../../stores/session.js';
-import { SCHEDULE_DEFAULTS, ScheduleView, type ScheduleOptions } from '../../schedule/index.js';
-import { EAGER_PICTURES, EventItem } from '../../schedule/EventItem.js';
-import { scheduleCss } from '../../schedule/styles.js';
+import { $settings } from '../../../stores/session.js';
+import type { Async } from '../../../lib/async.js';
+import { env } from '../../../lib/env.js';
+import { ErrorBoundary } from '../../ui/boundary.js';
 import { useElement } from '../../ui/context.js';
-import { ToastList } from '../../ui/shell.js';
+import { lazyChunk } from '../../ui/lazy.js';
 import { NamespaceReady } from '../../ui/namespace.js';
-import { useViewHost } from '../../ui/view.js';
+import { LoadingPanel } from '../../ui/panels.js';
 import { PageHeading, useSite, useSiteStyles } from '../site.js';
 import { Carousel } from './Carousel.js';
 import { homeCss } from './home-styles.js';
 
-/** How many events each list of the home shows. */
-const HOME_LIMIT = 8;
+/** The lists under the carousel (HomeLists.tsx): their own code, fetched once the first slide is painted. */
+const HomeLists = lazyChunk('the home’s lists', () => import('./HomeLists.js'));
+/** The longest the lists wait for the slides before their code is fetched anyway. */
+const SLIDES_WAIT_MS = 1_000;
 
 /** The home page (once the site's texts are in: the site waits for them too, a page rendered alone may not). */
 export default function HomePage(): ReactNode {
@@ -35,9 +34,9 @@ export default function HomePage(): ReactNode {
 }
 
 function HomeBody(): ReactNode {
-  useSiteStyles(scheduleCss, homeCss);
+  useSiteStyles(homeCss);
   const { t } = useElement();
-  const { route, href } = useSite();
+  const { route } = useSite();
   const settings = useStore($settings);
   // `group` and `school` both name a school (the contract has both names).
   const groupValue = (route.query.group || route.query.school)?.trim() || undefined;
@@ -61,15 +60,8 @@ function HomeBody(): ReactNode {
     [slideState, group, teams],
   );
   const title = group?.name ?? settings?.name ?? t('site:titles.home');
-  const watchUrl = href('/watch/{id}');
   const school = group ? (group.alias ?? group.name) : undefined;
-  const list = (kind: ScheduleOptions['kind']): ScheduleOptions => ({
-    ...SCHEDULE_DEFAULTS,
-    kind,
-    limit: HOME_LIMIT,
-    watchUrl,
-    school,
-  });
+  const listsWanted = useListsAfterSlides(slideState.status, shown.length > 0);
   // While a school's catalogue loads, its lists wait (they would list every school's events first).
   const listsReady = !groupValue || Boolean(groups);
 
@@ -88,82 +80,40 @@ function HomeBody(): ReactNode {
       ) : (
         <Carousel slides={shown} label={t('site:home.slides', { name: title })} />
       )}
-      {listsReady ? (
-        <>
-          {/* The schedule views are labelled regions of their own (their titles). */}
-          <div className="home-section">
-            <ScheduleView options={list('live')} />
-          </div>
-          {group ? null : <Featured watchUrl={watchUrl} />}
-          <div className="home-section">
-            <ScheduleView options={list('upcoming')} />
-            <p>
-              <a
-                className="see-all"
-                href={href(school ? `/upcoming?school=${encodeURIComponent(school)}` : '/upcoming')}
-              >
-                {t('site:home.seeAll')}
-              </a>
-            </p>
-          </div>
-        </>
+      {listsReady && listsWanted ? (
+        // A failure to load them leaves the carousel: their own panel with Retry takes their place.
+        <ErrorBoundary tag="channel-app">
+          <Suspense fallback={<LoadingPanel variant="line" text={t('schedule.loading')} />}>
+            <HomeLists school={school} />
+          </Suspense>
+        </ErrorBoundary>
       ) : null}
     </div>
   );
 }
 
-/** The channel's featured events (`events-for-homepage`): live, then upcoming, then on demand. */
-function Featured(props: { watchUrl: string }): ReactNode {
-  const { t } = useElement();
-  const view = useViewHost();
-  const state = useStore(homepageEvents.$state);
-  const user = useStore($user);
-  const toasts = useMemo(createToasts, []);
-  useEffect(() => () => toasts.destroy(), [toasts]);
-  const toastList = useStore(toasts.$toasts);
-  const favouriteIndex = useStore($favouriteIndex);
-  const options = useMemo<ScheduleOptions>(
-    () => ({ ...SCHEDULE_DEFAULTS, watchUrl: props.watchUrl }),
-    [props.watchUrl],
-  );
-  if (state.status !== 'ready') return null;
-  const seen = new Set<number>();
-  const events = [...state.value.live, ...state.value.upcoming, ...state.value.finished].filter((e) => {
-    if (seen.has(e.id)) return false;
-    seen.add(e.id);
-    return true;
-  });
-  if (events.length === 0) return null;
-  const select = (event: Event, e: MouseEvent) => {
-    if (!view.open({ to: 'event', id: event.id })) e.preventDefault();
-  };
-  // As in the schedule: a guest's star says why and asks to sign in.
-  const star = (event: Event) => {
-    toasts.show(t('schedule.favourite.login'), 'info');
-    view.open({ to: 'sign-in', reason: 'favourite', eventId: event.id });
-  };
-  return (
-    <section className="home-section featured" aria-labelledby="featured-title">
-      <h2 id="featured-title" className="title">
-        {t('site:home.featured')}
-      </h2>
-      <div className="grid">
-        <div className="block" role="list">
-          {events.slice(0, HOME_LIMIT).map((event, i) => (
-            <EventItem
-              key={event.id}
-              eager={i < EAGER_PICTURES}
-              event={event}
-              options={options}
-              onSelect={select}
-              onStar={star}
-              signedIn={Boolean(user)}
-              following={followsEvent(event, favouriteIndex)}
-            />
-          ))}
-        </div>
-      </div>
-      <ToastList toasts={toastList} onDismiss={toasts.dismiss} />
-    </section>
-  );
+/**
+ * Whether the lists under the carousel may fetch their code: the first slide is what a visitor sees first, so its
+ * picture does not share the connection with the code below it. True in the frame after the first slide was painted,
+ * at once when there is no slide to show (none, or the slides call failed), and after 1 s at most.
+ */
+function useListsAfterSlides(status: Async<unknown, unknown>['status'], slideShown: boolean): boolean {
+  const [wanted, setWanted] = useState(false);
+  const settled = status !== 'idle' && status !== 'loading';
+  useEffect(() => {
+    if (wanted) return;
+    if (settled && !slideShown) {
+      setWanted(true);
+      return;
+    }
+    const want = () => setWanted(true);
+    // Painted: the frame after the one that drew it.
+    let frame = slideShown ? requestAnimationFrame(() => (frame = requestAnimationFrame(want))) : 0;
+    const timer = env().setTimeout(want, SLIDES_WAIT_MS);
+    return () => {
+      cancelAnimationFrame(frame);
+      env().clearTimeout(timer);
+    };
+  }, [wanted, settled, slideShown]);
+  return wanted;
 }
