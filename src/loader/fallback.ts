@@ -27,7 +27,7 @@ export function showUnloaded(tag: string, lang: string | undefined, refused = fa
     note.setAttribute('role', 'alert');
     note.setAttribute('data-channel-unloaded', '');
     const texts = refused ? REFUSED : TEXTS;
-    note.textContent = /^fr\b/i.test(lang ?? around) ? texts.fr : texts.en;
+    note.textContent = /^fr\b/i.test(around) ? texts.fr : texts.en;
     element.appendChild(note);
   }
 }

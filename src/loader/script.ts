@@ -121,9 +121,7 @@ if (!w[GUARD]) {
       }
       showUnloaded(tag, data.lang, refused);
       throw new Error(
-        refused
-          ? `${message}: serve the chunks/ folder of this script's own build, unchanged.`
-          : `${message}: check the network, and that the script's URL serves its chunks/ folder.`,
+        `${message}: ${refused ? "serve the chunks/ folder of this script's own build, unchanged" : "check the network and this script's chunks/ folder"}.`,
       );
     });
     return loaded.then((chunk) => chunk.start(options, base));
