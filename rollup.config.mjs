@@ -104,7 +104,11 @@ let table;
  * to a host at a time (the loader's start-up requests share them).
  */
 function manualChunks(id) {
-  if (/node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|@nanostores|zod|i18next)[\\/]/.test(id))
+  // The libraries, but nanostores' map store, which only the clips and the site's titles use.
+  if (
+    /node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|@nanostores|zod|i18next)[\\/]/.test(id) &&
+    !/node_modules[\\/]nanostores[\\/](map|deep-map)[\\/]/.test(id)
+  )
     return 'session';
   // French texts stay a chunk of their own, fetched only when an element speaks French; form, checkout, library
   // and clips texts only by the elements that have them; the player's English with the player's code.
@@ -129,11 +133,12 @@ function manualChunks(id) {
   // only a checkout or a profile's subscription actions use, Stripe and the account routes; what only the player, the
   // profile or the checkout reach: the access and offer rules, the video analytics' details, the
   // preroll rules and schemas, the start rules and the early video's handover, and the media events; the Trusted Types
-  // setters (the site's HTML pages, the schedule's structured data and the tag manager's script fetch them); the
-  // contract's areas but the channel's (the site's, the library's, the account's and the analytics layer's schemas and
-  // calls: src/api/*-schemas.ts) and the "Ad" label's texts. A schedule-only page loads none of these.)
+  // setters (the site's HTML pages, the schedule's structured data and the tag manager's script fetch them), the
+  // consent API the loader and the npm entry install; the contract's areas but the channel's (the site's, the
+  // library's, the account's and the analytics layer's schemas and calls: src/api/*-schemas.ts) and the "Ad" label's
+  // texts. A schedule-only page loads none of these.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites|catalog)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]((preroll|site|content|vod|account|analytics)-schemas|contract)\.ts$|i18n[\\/]ad-label\.ts$|lib[\\/](trusted-types|stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites|catalog)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]((preroll|site|content|vod|account|analytics)-schemas|contract)\.ts$|i18n[\\/]ad-label\.ts$|lib[\\/](trusted-types|consent-api|stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
       id,
     )
   )
@@ -142,7 +147,7 @@ function manualChunks(id) {
   // page makes one request fewer and gzip packs one file tighter (0.3 KB). The site's pages that show schedules (the
   // home's lists, the events pages) fetch that root then, with the tag's 1.3 KB they do not run.
   if (
-    /[\\/](src[\\/]components[\\/]schedule[\\/](Schedule|ScheduleView|EventList|EventItem|attributes|index|options|shared|styles|window|use-structured-data)\.tsx?|src[\\/]stores[\\/]schedule\.ts|elements[\\/]channel-schedule\.ts)$/.test(
+    /[\\/](src[\\/]components[\\/]schedule[\\/](Schedule|ScheduleView|EventList|EventItem|attributes|index|options|shared|styles|window)\.tsx?|src[\\/]stores[\\/]schedule\.ts|elements[\\/]channel-schedule\.ts)$/.test(
       id,
     )
   )

@@ -4,7 +4,7 @@
  */
 import { autoload, type Tag } from '../src/loader/autoload.js';
 import type { ConfigureOptions } from '../src/stores/config.js';
-import { installConsentApi, setConsent } from '../src/lib/consent.js';
+import { installConsentApi, setConsent } from '../src/lib/consent-api.js';
 
 export type { ConfigureOptions } from '../src/stores/config.js';
 // The element interfaces, their attributes and events, and the HTMLElementTagNameMap entries (generated).

@@ -2,7 +2,7 @@
  * The host page's analytics consent, shared by the loader script (which defines `channelElements.consent()` before
  * any element's code arrives), the npm entry's `consent()` and the analytics stores. It lives on the global object
  * under a registered symbol, so every copy of the code on the page (the script and an npm build, or the script
- * twice) reads and writes one record. Dependency-free: the loader imports it.
+ * twice) reads and writes one record. Dependency-free: the loader imports it. How the page sets it: ./consent-api.ts.
  *
  * `granted` is undefined until the page says: analytics then run unless the page opted in to consent mode
  * (`data-consent="required"`); `true` lets them run; `false` stops them (in either mode).
@@ -27,42 +27,9 @@ export function consentRecord(): ConsentRecord {
   return record;
 }
 
-/** Records the page's decision and tells every follower. Anything but `true` is a refusal. */
-export function setConsent(granted: unknown): void {
-  const record = consentRecord();
-  const value = granted === true;
-  if (record.granted === value) return;
-  record.granted = value;
-  for (const listener of [...record.listeners]) {
-    try {
-      listener(value);
-    } catch {
-      // One follower's failure must not keep the decision from the others.
-    }
-  }
-}
-
 /** Follows the page's decisions from now on; returns the removal. */
 export function onConsent(listener: (granted: boolean) => void): () => void {
   const record = consentRecord();
   record.listeners.add(listener);
   return () => record.listeners.delete(listener);
-}
-
-/**
- * The page's public API object, `window.channelElements`, with `consent(granted)` on it. A value the page had put
- * there keeps its other members; one that is not an object is left alone (and the API is not installed).
- */
-export function installConsentApi(target: Record<string, unknown>): void {
-  const existing = target.channelElements;
-  if (existing !== undefined && (existing === null || typeof existing !== 'object')) return;
-  const api = (existing ?? {}) as Record<string, unknown>;
-  if (typeof api.consent !== 'function') {
-    Object.defineProperty(api, 'consent', {
-      value: (granted: unknown) => setConsent(granted),
-      configurable: true,
-      enumerable: true,
-    });
-  }
-  if (existing === undefined) target.channelElements = api;
 }

@@ -45,26 +45,29 @@ export interface KeyValueStorage {
 
 /** A Web Storage stand-in kept in memory. */
 export class MemoryStorage implements KeyValueStorage {
-  readonly #map = new Map<string, string>();
+  private readonly map = new Map<string, string>();
   getItem(key: string): string | null {
-    return this.#map.get(key) ?? null;
+    return this.map.get(key) ?? null;
   }
   setItem(key: string, value: string): void {
-    this.#map.set(key, String(value));
+    this.map.set(key, String(value));
   }
   removeItem(key: string): void {
-    this.#map.delete(key);
+    this.map.delete(key);
   }
 }
 
-/** Prefixed, expiring storage over a backing store that may throw at any call. */
+/**
+ * Prefixed, expiring storage over a backing store that may throw at any call. (TypeScript-private members, not `#`, as
+ * in the API client: the es2020 build would add WeakMap helpers to every page.)
+ */
 export class ExpiringStorage {
-  #backing: KeyValueStorage;
-  readonly #now: () => number;
-  #fellBack = false;
+  private backing: KeyValueStorage;
+  private readonly now: () => number;
+  private fellBack = false;
 
   constructor(backing: () => KeyValueStorage | null | undefined, now: () => number) {
-    this.#now = now;
+    this.now = now;
     let chosen: KeyValueStorage | null | undefined;
     try {
       chosen = backing();
@@ -74,20 +77,20 @@ export class ExpiringStorage {
     } catch {
       chosen = null;
     }
-    this.#backing = chosen ?? new MemoryStorage();
-    this.#fellBack = !chosen;
+    this.backing = chosen ?? new MemoryStorage();
+    this.fellBack = !chosen;
   }
 
   /** True when the browser's storage was unusable and values live in memory only. */
   get inMemory(): boolean {
-    return this.#fellBack;
+    return this.fellBack;
   }
 
   /** Reads a value; returns undefined when absent, expired, unparsable or rejected by `accept`. */
   get<T>(key: string, accept?: (value: unknown) => value is T): T | undefined {
-    const raw = this.#call(() => this.#backing.getItem(STORAGE_PREFIX + key));
+    const raw = this.call(() => this.backing.getItem(STORAGE_PREFIX + key));
     if (raw == null) return undefined;
-    const entry = entryValue(raw, this.#now());
+    const entry = entryValue(raw, this.now());
     if (!entry || (accept && !accept(entry.v))) {
       this.remove(key);
       return undefined;
@@ -97,23 +100,23 @@ export class ExpiringStorage {
 
   /** Stores a JSON-serialisable value for `lifetimeMs` (default about 360 days). */
   set(key: string, value: unknown, lifetimeMs = DEFAULT_LIFETIME_MS): void {
-    const raw = toJson({ v: value, e: this.#now() + lifetimeMs });
-    this.#call(() => this.#backing.setItem(STORAGE_PREFIX + key, raw));
+    const raw = toJson({ v: value, e: this.now() + lifetimeMs });
+    this.call(() => this.backing.setItem(STORAGE_PREFIX + key, raw));
   }
 
   /** Deletes a value. */
   remove(key: string): void {
-    this.#call(() => this.#backing.removeItem(STORAGE_PREFIX + key));
+    this.call(() => this.backing.removeItem(STORAGE_PREFIX + key));
   }
 
   /** Runs a storage call; on the first throw, moves to memory for good (quota, revoked access). */
-  #call<T>(fn: () => T): T | null {
+  private call<T>(fn: () => T): T | null {
     try {
       return fn();
     } catch {
-      if (!this.#fellBack) {
-        this.#fellBack = true;
-        this.#backing = new MemoryStorage();
+      if (!this.fellBack) {
+        this.fellBack = true;
+        this.backing = new MemoryStorage();
       }
       try {
         return fn();

@@ -10,7 +10,7 @@ import { baseUrl, bundleOrigin } from '../lib/base-urls.js';
 import { earlyAnswers, mayStartEarly, sendEarly } from './early.js';
 import { EARLY_DECISION_MS, earlyVideoOf, releaseEarlyVideo } from '../lib/early-video.js';
 import { ID_PATTERN } from '../lib/ids.js';
-import { installConsentApi } from '../lib/consent.js';
+import { installConsentApi } from '../lib/consent-api.js';
 import { ChunkLoadError, loadChunk } from '../lib/chunks.js';
 import { reportUnloaded, showUnloaded } from './fallback.js';
 import { installVerifier, type TableRef } from './integrity.js';

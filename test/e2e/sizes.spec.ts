@@ -136,7 +136,7 @@ test('size budgets: the loader, a schedule-only page, the player to its first fr
       'schedule-only page, to its first card',
       await weigh(browser, `${HOST_ORIGIN}/cms.html`, content('channel-schedule', '[part~="event"]')),
       100 * KB,
-      102.0 * KB,
+      101.5 * KB,
     ],
     [
       'player to its first frame, bench channel',

@@ -29,7 +29,6 @@ import { EventList } from './EventList.js';
 import { useListViewed } from '../ui/list-viewed.js';
 import { lazyPart, useDayText } from './shared.js';
 import type { ScheduleOptions } from './options.js';
-import { useStructuredData } from './use-structured-data.js';
 
 /** A schedule of events. `notices` are the tag's ignored attribute values, shown under the title. */
 export function ScheduleView(props: {
@@ -114,12 +113,8 @@ export function ScheduleView(props: {
   );
 
   const settings = useStore($settings);
-  useStructuredData(Boolean(options.structuredData), state.status === 'ready' ? state.items : undefined, {
-    watchUrl: options.watchUrl,
-    base: env().baseUrl() ?? 'http://localhost/',
-    currency,
-    channelName: settings?.name,
-  });
+  const structured = Boolean(options.structuredData) && state.status === 'ready' && state.items.length > 0;
+  const StructuredData = useStructuredData(structured);
 
   let body: ReactNode;
   // The list waits for the calendar and filters above it, so they never push it down once it shows.
@@ -223,12 +218,30 @@ export function ScheduleView(props: {
       ) : null}
       {body}
       <ToastList toasts={toastList} onDismiss={toasts.dismiss} />
+      {structured && StructuredData && state.status === 'ready' ? (
+        <StructuredData
+          events={state.items}
+          context={{
+            watchUrl: options.watchUrl,
+            base: env().baseUrl() ?? 'http://localhost/',
+            currency,
+            channelName: settings?.name,
+          }}
+        />
+      ) : null}
     </section>
   );
 }
 
 const useDayPicker = lazyPart('the calendar', () => import('./DayPicker.js').then((m) => m.DayPicker));
 const useFilterBar = lazyPart('the filters', () => import('./FilterBar.js').then((m) => m.FilterBar));
+// `<channel-schedule structured-data>`'s JSON-LD, fetched at the first idle moment after the events show: search
+// engines wait for it, viewers should not (./structured-data.ts).
+const useStructuredData = lazyPart('the structured data', () =>
+  new Promise<void>((resolve) => env().whenIdle(resolve, 1_000)).then(() =>
+    import('./structured-data.js').then((m) => m.StructuredData),
+  ),
+);
 
 /** The heading of a schedule: its kind, and whose favourites when it lists only those. */
 function scheduleTitle(options: ScheduleOptions, t: TFunction): string {

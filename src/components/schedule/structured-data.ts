@@ -3,18 +3,18 @@
  * document's head so a partner's schedule page earns search engines' event results. Each event is a `SportsEvent`
  * (its teams, its start and end, where to watch it online, and for paid events the offer and its price) with the
  * `BroadcastEvent` that streams it. The objects are typed with schema-dts (schema.org's vocabulary as types), so a
- * type or property schema.org does not define fails the build. A chunk of its own, fetched only by a schedule that has
- * the attribute (./use-structured-data.ts).
+ * type or property schema.org does not define fails the build. A chunk of its own, with the component that writes the
+ * script: a schedule fetches it only when it has the attribute, at the first idle moment after it shows events
+ * (ScheduleView.tsx), so a schedule without it never carries that code and one with it does not wait for it.
  */
+import { useEffect, useMemo } from 'react';
 import type { BroadcastEvent, Graph, Offer, SportsEvent, SportsTeam } from 'schema-dts';
 import type { Event } from '../../api/channel-schemas.js';
+import { env } from '../../lib/env.js';
 import { toJson } from '../../lib/json.js';
 import { currencyCode } from '../../lib/money.js';
-import { textOf } from '../../lib/trusted-types.js';
+import { setScriptText, textOf } from '../../lib/trusted-types.js';
 import { fillTemplate } from '../../lib/url.js';
-
-// What writes the JSON-LD into its script element, fetched with the builder (./use-structured-data.ts).
-export { setScriptText } from '../../lib/trusted-types.js';
 
 /** What the objects need beyond the events: where each is watched, its currency, and who runs the channel. */
 export interface StructuredDataContext {
@@ -101,4 +101,27 @@ function absolute(url: string, base: string): string {
 /** JSON for a <script> element: `<` escaped so no text in it can close the script or open a comment. */
 export function scriptJson(value: unknown): string {
   return toJson(value).replace(/</g, '\\u003c');
+}
+
+/**
+ * Keeps one `<script type="application/ld+json">` in the host document's head with `events`, while it is rendered
+ * (the schedule renders it while it has `structured-data` and shows events); removed when it goes.
+ */
+export function StructuredData(props: { events: readonly Event[]; context: StructuredDataContext }): null {
+  const { events } = props;
+  const { watchUrl, base, currency, channelName } = props.context;
+  const text = useMemo(
+    () => scriptJson(eventsGraph(events, { watchUrl, base, currency, channelName })),
+    [events, watchUrl, base, currency, channelName],
+  );
+  useEffect(() => {
+    if (typeof document === 'undefined' || !document.head) return;
+    const script = document.createElement('script');
+    script.type = 'application/ld+json';
+    script.dataset.channelSchedule = '';
+    if (!setScriptText(script, text, env().logger)) return;
+    document.head.append(script);
+    return () => script.remove();
+  }, [text]);
+  return null;
 }

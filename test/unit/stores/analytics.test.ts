@@ -6,7 +6,8 @@
 import { expect } from '@open-wc/testing';
 import { ApiClient } from '../../../src/api/client.js';
 import { API_TRACKER_BATCH, API_TRACKER_FLUSH_MS, ANALYTICS_TIMEOUT_MS, endpoints } from '../../../src/api/contract.js';
-import { setConsent, consentRecord, installConsentApi } from '../../../src/lib/consent.js';
+import { consentRecord } from '../../../src/lib/consent.js';
+import { installConsentApi, setConsent } from '../../../src/lib/consent-api.js';
 import { setEnv } from '../../../src/lib/env.js';
 import {
   loginEvent,
