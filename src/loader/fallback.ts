@@ -16,13 +16,15 @@ const REFUSED = {
 };
 
 /**
- * The message in each element of `tag` with no content of its own, in the element's language (else `lang`);
+ * The message in each element of `tag` with no content of its own, in its own language, else `lang` (the script's
+ * data-lang), else the page's around it;
  * `refused`: the code failed its integrity check.
  */
 export function showUnloaded(tag: string, lang: string | undefined, refused = false): void {
   for (const element of document.querySelectorAll(tag)) {
     if (element.childElementCount > 0 || element.textContent?.trim()) continue;
-    const around = element.closest('[lang]')?.getAttribute('lang') ?? lang ?? '';
+    // As the elements choose (src/lib/lang.ts): its own lang, the script's data-lang, then the nearest one around it.
+    const around = element.getAttribute('lang') || lang || element.closest('[lang]')?.getAttribute('lang') || '';
     const note = document.createElement('p');
     note.setAttribute('role', 'alert');
     note.setAttribute('data-channel-unloaded', '');

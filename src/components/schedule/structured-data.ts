@@ -35,7 +35,9 @@ export function eventsGraph(events: readonly Event[], context: StructuredDataCon
     const url = new URL(relative, context.base).href;
     const start = new Date(event.event_utc_ts * 1000);
     if (Number.isNaN(start.getTime())) continue;
-    const end = event.duration && event.duration > 0 ? new Date(start.getTime() + event.duration * 1000) : undefined;
+    const ends = event.duration && event.duration > 0 ? new Date(start.getTime() + event.duration * 1000) : undefined;
+    // A duration past the dates' range has no end worth saying.
+    const end = ends && !Number.isNaN(ends.getTime()) ? ends : undefined;
     const id = `${url}#event`;
     const free = event.type === 'free' || event.type === 'register';
     const home = event.participants.find((p) => p.id === event.home_team_id);
@@ -110,12 +112,16 @@ export function scriptJson(value: unknown): string {
 export function StructuredData(props: { events: readonly Event[]; context: StructuredDataContext }): null {
   const { events } = props;
   const { watchUrl, base, currency, channelName } = props.context;
-  const text = useMemo(
-    () => scriptJson(eventsGraph(events, { watchUrl, base, currency, channelName })),
-    [events, watchUrl, base, currency, channelName],
-  );
+  // Events the builder cannot read cost the JSON-LD only, never the schedule around it.
+  const text = useMemo(() => {
+    try {
+      return scriptJson(eventsGraph(events, { watchUrl, base, currency, channelName }));
+    } catch {
+      return undefined;
+    }
+  }, [events, watchUrl, base, currency, channelName]);
   useEffect(() => {
-    if (typeof document === 'undefined' || !document.head) return;
+    if (text === undefined || typeof document === 'undefined' || !document.head) return;
     const script = document.createElement('script');
     script.type = 'application/ld+json';
     script.dataset.channelSchedule = '';

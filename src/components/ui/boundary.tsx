@@ -18,6 +18,8 @@ interface BoundaryProps {
   frame?: ((panel: ReactNode) => ReactNode) | undefined;
   /** Called once a render failed (after the report). */
   onError?: (() => void) | undefined;
+  /** The panel's Retry takes focus when nothing else has it (default); false for a secondary region of a page. */
+  focusRetry?: boolean | undefined;
   children: ReactNode;
 }
 
@@ -47,6 +49,7 @@ export class ErrorBoundary extends Component<BoundaryProps, { error: unknown; fa
     return frame(
       <ErrorPanel
         kind={errorKind(this.state.error)}
+        focus={this.props.focusRetry !== false}
         onRetry={() => {
           retryFailedChunks();
           this.setState({ error: undefined, failed: false });
@@ -66,14 +69,23 @@ function errorKind(error: unknown): 'chunk' | 'chunkRefused' | 'element' {
 }
 
 /** What the viewer sees: what went wrong, in their language, and Retry (focused, so a keyboard user is there). */
-function ErrorPanel(props: { kind: 'chunk' | 'chunkRefused' | 'element'; onRetry: () => void }): ReactNode {
+function ErrorPanel(props: {
+  kind: 'chunk' | 'chunkRefused' | 'element';
+  focus: boolean;
+  onRetry: () => void;
+}): ReactNode {
   const { t } = useElement();
   const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    // Only when focus was inside what just failed (or nowhere): never pull focus from the host page.
+    if (!props.focus) return;
+    // Only when focus was inside what just failed (or nowhere): never pull focus from the host page (a shadow root's
+    // activeElement is null while focus is out on the page, hence the document's too).
     const root = button.current?.getRootNode() as ShadowRoot | Document | undefined;
     const active = root && 'activeElement' in root ? root.activeElement : null;
-    if (!active || active === document.body) button.current?.focus({ preventScroll: true });
+    const outer = document.activeElement;
+    if ((!active || active === document.body) && (!outer || outer === document.body))
+      button.current?.focus({ preventScroll: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the panel appears
   }, []);
   return (
     <div className="panel error" role="alert" part="error">

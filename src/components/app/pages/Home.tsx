@@ -19,7 +19,7 @@ import { PageHeading, useSite, useSiteStyles } from '../site.js';
 import { Carousel } from './Carousel.js';
 import { homeCss } from './home-styles.js';
 
-/** The lists under the carousel (HomeLists.tsx): their own code, fetched once the first slide is painted. */
+/** The lists under the carousel (HomeLists.tsx): their own code, fetched once the first slide's markup is painted. */
 const HomeLists = lazyChunk('the home’s lists', () => import('./HomeLists.js'));
 /** The longest the lists wait for the slides before their code is fetched anyway. */
 const SLIDES_WAIT_MS = 1_000;
@@ -81,8 +81,9 @@ function HomeBody(): ReactNode {
         <Carousel slides={shown} label={t('site:home.slides', { name: title })} />
       )}
       {listsReady && listsWanted ? (
-        // A failure to load them leaves the carousel: their own panel with Retry takes their place.
-        <ErrorBoundary tag="channel-app">
+        // A failure to load them leaves the carousel: their own panel with Retry takes their place (without taking
+        // focus: they are not what the visitor was on).
+        <ErrorBoundary tag="channel-app" focusRetry={false}>
           <Suspense fallback={<LoadingPanel variant="line" text={t('schedule.loading')} />}>
             <HomeLists school={school} />
           </Suspense>
@@ -93,9 +94,10 @@ function HomeBody(): ReactNode {
 }
 
 /**
- * Whether the lists under the carousel may fetch their code: the first slide is what a visitor sees first, so its
- * picture does not share the connection with the code below it. True in the frame after the first slide was painted,
- * at once when there is no slide to show (none, or the slides call failed), and after 1 s at most.
+ * Whether the lists under the carousel may fetch their code: the first slide is what a visitor sees first, so the code
+ * below it does not hold it back. True in the frame after the first slide's markup was painted (its picture may still
+ * be loading), at once when there is no slide to show (none, or the slides call failed), and 1 s after the slides'
+ * state last changed at most (a page in a background tab paints no frames).
  */
 function useListsAfterSlides(status: Async<unknown, unknown>['status'], slideShown: boolean): boolean {
   const [wanted, setWanted] = useState(false);

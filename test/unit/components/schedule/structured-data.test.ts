@@ -73,6 +73,13 @@ describe('schedule structured data', () => {
     expect(free!.offers).to.equal(undefined);
   });
 
+  it('says no end for a duration past the dates’ range, rather than failing the schedule', () => {
+    const [sports, broadcast] = nodes([event({ ...GAME, duration: 1e13 })]);
+    expect(sports!.startDate).to.equal(new Date(GAME.event_utc_ts * 1000).toISOString());
+    expect(sports).not.to.have.property('endDate');
+    expect(broadcast).not.to.have.property('endDate');
+  });
+
   it('leaves out an event whose link template is not http(s)', () => {
     expect(nodes([event({ ...GAME })], { ...context, watchUrl: 'javascript:alert({id})' })).to.deep.equal([]);
   });
