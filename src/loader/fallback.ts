@@ -24,12 +24,12 @@ export function showUnloaded(tag: string, lang: string | undefined, refused = fa
   for (const element of document.querySelectorAll(tag)) {
     if (element.childElementCount > 0 || element.textContent?.trim()) continue;
     // As the elements choose (src/lib/lang.ts): its own lang, the script's data-lang, then the nearest one around it.
-    const around = element.getAttribute('lang') || lang || element.closest('[lang]')?.getAttribute('lang') || '';
+    const language = element.getAttribute('lang') || lang || element.closest('[lang]')?.getAttribute('lang') || '';
     const note = document.createElement('p');
     note.setAttribute('role', 'alert');
     note.setAttribute('data-channel-unloaded', '');
     const texts = refused ? REFUSED : TEXTS;
-    note.textContent = /^fr\b/i.test(around) ? texts.fr : texts.en;
+    note.textContent = /^fr\b/i.test(language) ? texts.fr : texts.en;
     element.appendChild(note);
   }
 }
