@@ -72,6 +72,39 @@ describe('shared limits', () => {
     one!.stop();
     two!.stop();
   });
+
+  test('hits shared after their window ended count in that window, not in the next one', async () => {
+    let now = 0;
+    const limiter = new SharedRateLimiter(db, 'late-flush', 10, 10_000, () => now);
+    for (let i = 0; i < 5; i++) limiter.hit('addr');
+    now = 10_500; // the flush runs after the window has ended
+    await limiter.flush();
+    now = 11_000;
+    const next = Array.from({ length: 11 }, () => limiter.hit('addr'));
+    assert.deepEqual(
+      next.map((w) => w > 0),
+      [...Array(10).fill(false), true],
+      'the new window has the whole limit',
+    );
+    limiter.stop();
+  });
+
+  test('a window that ends while its hits are being shared keeps the new window’s own count', async () => {
+    let now = 0;
+    const limiter = new SharedRateLimiter(db, 'racing-flush', 10, 10_000, () => now);
+    for (let i = 0; i < 5; i++) limiter.hit('addr');
+    const flushing = limiter.flush();
+    now = 10_000; // a hit in the next window while the flush's statement runs
+    assert.equal(limiter.hit('addr'), 0);
+    await flushing;
+    const rest = Array.from({ length: 10 }, () => limiter.hit('addr'));
+    assert.deepEqual(
+      rest.map((w) => w > 0),
+      [...Array(9).fill(false), true],
+      'the hit made during the flush still counts',
+    );
+    limiter.stop();
+  });
 });
 
 describe('bounded bookkeeping', () => {

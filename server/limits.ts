@@ -164,7 +164,11 @@ export class SharedRateLimiter {
     this.timer.unref();
   }
 
-  /** Adds the unsent hits to the shared rows and reads back every process's counts. */
+  /**
+   * Adds the unsent hits to the shared rows and reads back every process's counts. Each key's hits go to the window
+   * they were made in (the entry's start), not to the one open when the flush runs: hits made just before a window
+   * ended would otherwise count against the next one.
+   */
   async flush(): Promise<void> {
     const batch = [...this.keys.entries()]
       .filter(([, entry]) => entry.unsent > 0)
@@ -175,27 +179,28 @@ export class SharedRateLimiter {
       entry.unsent -= hits;
       entry.shared += hits;
     }
-    const t = this.now();
     try {
       const rows = await this.db.all(
         `INSERT INTO rate_windows (bucket, key, window_start, count)
-         SELECT ?, k, ?, n FROM unnest(?::text[], ?::int[]) AS u(k, n)
+         SELECT ?, k, s, n FROM unnest(?::text[], ?::bigint[], ?::int[]) AS u(k, s, n)
          ON CONFLICT (bucket, key) DO UPDATE SET
-           window_start = CASE WHEN rate_windows.window_start <= ? THEN excluded.window_start ELSE rate_windows.window_start END,
-           count = CASE WHEN rate_windows.window_start <= ? THEN excluded.count ELSE rate_windows.count + excluded.count END
+           window_start = CASE WHEN rate_windows.window_start <= excluded.window_start - ? THEN excluded.window_start ELSE rate_windows.window_start END,
+           count = CASE WHEN rate_windows.window_start <= excluded.window_start - ? THEN excluded.count ELSE rate_windows.count + excluded.count END
          RETURNING key, window_start, count`,
         [
           this.bucket,
-          t,
           batch.map(({ key }) => key),
+          batch.map(({ entry }) => entry.start),
           batch.map(({ hits }) => hits),
-          t - this.windowMs,
-          t - this.windowMs,
+          this.windowMs,
+          this.windowMs,
         ],
       );
+      const flushed = new Map(batch.map(({ key, entry }) => [key, entry]));
       for (const row of rows) {
-        const entry = this.keys.get(String(row.key));
-        if (!entry) continue;
+        const entry = flushed.get(String(row.key));
+        // A key whose window ended during the flush has a new entry by now, which these counts are not about.
+        if (!entry || this.keys.get(String(row.key)) !== entry) continue;
         // The shared window (another process may have opened it earlier) and every process's hits in it.
         entry.start = Number(row.window_start);
         entry.shared = Number(row.count);
