@@ -51,7 +51,7 @@ const API_IMPORTS_ONLY_LIB = {
 
 /** React in code that must run without it. */
 const noReact = (where) => ({
-  regex: '^(react|react-dom|@nanostores/react|@r2wc/react-to-web-component)(/|$)',
+  regex: '^(react|react-dom|@r2wc/react-to-web-component)(/|$)',
   message: `${where} runs without React. Keep React in src/components and have the component call into this module.`,
 });
 

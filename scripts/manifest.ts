@@ -1,7 +1,7 @@
 /* eslint-disable max-lines -- one generator: the surface to the manifest, reference, tags and typings, and the checks of each */
 /**
  * The Custom Elements Manifest and the element reference, generated from elements/surface.ts (the public surface
- * written once) and the event classes of src/events/index.ts (their `detail` types):
+ * written once) and the event classes of src/events (their `detail` types):
  *
  *   --sources  (the build, first) writes elements/README.md and elements/tags.ts, which the bundle's declarations
  *              include
@@ -37,9 +37,12 @@ const kebab = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLo
 const named = (entry: Named) =>
   typeof entry === 'string' ? { name: entry } : { name: entry[0], description: entry[1] };
 
-/** The `detail` type of each event class, as written in src/events/index.ts, with the file's own types inlined. */
+/**
+ * The `detail` type of each event class, as written in src/events (the viewer's and the account's events, which
+ * index.ts lists), with those files' own types inlined.
+ */
 function detailTypes(): Map<string, string> {
-  const source = readFileSync('src/events/index.ts', 'utf8');
+  const source = ['src/events/viewer.ts', 'src/events/account.ts'].map((f) => readFileSync(f, 'utf8')).join('\n');
   const aliases = new Map<string, string>();
   for (const m of source.matchAll(/export interface (\w+) (\{[\s\S]*?\n\})/g)) aliases.set(m[1]!, m[2]!);
   for (const m of source.matchAll(/export type (\w+) = ([^;]+);/g)) aliases.set(m[1]!, m[2]!);
@@ -66,6 +69,9 @@ function detailTypes(): Map<string, string> {
       .trim();
     details.set(m[1]!, text);
   }
+  // Every public event class has its detail here: one the files above do not declare would be documented as unknown.
+  for (const name of new Set(ELEMENTS.flatMap((el) => el.events.map((e) => e.type))))
+    if (name !== 'Event' && !details.has(name)) throw new Error(`manifest: no event class ${name} in src/events`);
   return details;
 }
 

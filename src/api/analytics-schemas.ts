@@ -61,7 +61,8 @@ export const DatalakeSession = z.object({
   user_agent: optionalText,
   /** The screen, `{width}x{height}`. */
   resolution: optionalText,
-  platform: z.literal('web'),
+  /** One value (an enum, like the content blocks' types: see content-schemas.ts). */
+  platform: z.enum(['web']),
 });
 export type DatalakeSession = z.infer<typeof DatalakeSession>;
 

@@ -6,11 +6,15 @@ import * as z from 'zod/mini';
 import { endpointTable, envelope, flag, id, text } from './schema-kit.js';
 import { Message } from './channel-schemas.js';
 
-/** A content block of a page: paragraph (HTML, sanitized by the client), image, or static-block reference. */
+/**
+ * A content block of a page: paragraph (HTML, sanitized by the client), image, or static-block reference. (Each
+ * type is a one-value enum rather than a literal: the same check, and zod's literal type stays out of the code every
+ * page loads.)
+ */
 export const PageBlock = z.union([
-  z.object({ type: z.literal('paragraph'), html: text }),
-  z.object({ type: z.literal('image'), url: text, alt: z._default(z.string(), '') }),
-  z.object({ type: z.literal('static-block'), ref: text }),
+  z.object({ type: z.enum(['paragraph']), html: text }),
+  z.object({ type: z.enum(['image']), url: text, alt: z._default(z.string(), '') }),
+  z.object({ type: z.enum(['static-block']), ref: text }),
 ]);
 export type PageBlock = z.infer<typeof PageBlock>;
 

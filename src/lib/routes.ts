@@ -2,7 +2,8 @@
  * The site's routes (the paths `<channel-app>` answers) and how a path maps onto one. Pure: the router store
  * (src/stores/router.ts) keeps the current route and moves the address; this only reads paths and writes them.
  */
-import { ID_PATTERN, UUID_PATTERN as UUID } from './ids.js';
+import { ID_PATTERN } from './ids.js';
+import { UUID_PATTERN as UUID } from './uuid.js';
 
 /** Each route's path; `:name` is a parameter, checked by PARAMS. Order matters only for readers. */
 export const ROUTES = {

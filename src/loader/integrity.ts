@@ -72,7 +72,8 @@ function fetchTable(chunkBase: string, [file, sha256]: TableRef): Promise<ChunkT
 
 /**
  * A verifier of the chunks under `chunkBase`, also installed as the chunks' VERIFY_HOOK. `tables` names, for each
- * root (a tag, the early video), the table file that holds it with what its first render fetches: a page fetches
+ * root (a tag, the early video), the table file that holds it with what its first render fetches (under '', the file
+ * of the roots it does not list): a page fetches
  * only its own tags' files, each once (again after a failure: a later insertion of a tag, or Retry), and joins them.
  * Where the browser has no `modulepreload` (Safari before 17, Firefox before 115) chunks cannot be verified: they
  * load as they did before integrity, and the console says so once.
@@ -164,8 +165,9 @@ export function installVerifier(tables: Record<string, TableRef>, chunkBase: str
   });
 
   return {
-    // Every root has a file: the build writes the loader's list from the table's groups (scripts/integrity.mjs).
-    tagUrl: (name) => join(tables[name]!).then(() => chunkBase + roots[name]),
+    // Every root has a file: the build writes the loader's list from the table's groups, where the last group's roots
+    // are not listed: its file is the default, under '' (scripts/integrity.mjs).
+    tagUrl: (name) => join(tables[name] ?? tables['']!).then(() => chunkBase + roots[name]),
     verify,
   };
 }

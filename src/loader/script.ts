@@ -18,7 +18,7 @@ import { installVerifier, type TableRef } from './integrity.js';
 /**
  * Filled in by the build: for each tag (and the early video's module), the file under chunks/ of the integrity table
  * that holds its root with what its first render fetches (each chunk with its hash and static imports), and that
- * file's own sha256. Tags that share most of their chunks share a file.
+ * file's own sha256. Tags that share most of their chunks share a file; under '', the file of the roots not listed.
  */
 declare const __CHUNK_TABLE__: Record<string, TableRef>;
 
@@ -100,7 +100,7 @@ if (!w[GUARD]) {
     // The chunk is asked for with its shared chunks rather than once it has been parsed (each preloaded with its
     // integrity).
     // What a failure names: the tag's root, or the table when it could not be had.
-    let chunkUrl = chunkBase + table[tag]![0];
+    let chunkUrl = chunkBase + (table[tag] ?? table[''])![0];
     const fetchChunk = () =>
       loadChunk(`<${tag}>`, () =>
         importVerified<{ start(o: Record<string, string | undefined>, b: string): void }>(
@@ -121,7 +121,7 @@ if (!w[GUARD]) {
       }
       showUnloaded(tag, data.lang, refused);
       throw new Error(
-        `${message}: ${refused ? "serve the chunks/ folder of this script's own build, unchanged" : "check the network and this script's chunks/ folder"}.`,
+        `${message}: ${refused ? "serve this build's chunks/ unchanged" : "check the network and this build's chunks/"}.`,
       );
     });
     return loaded.then((chunk) => chunk.start(options, base));

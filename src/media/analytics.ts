@@ -9,7 +9,7 @@
  */
 import { loadChunk } from '../lib/chunks.js';
 import { env } from '../lib/env.js';
-import { randomId as uuid } from '../lib/ids.js';
+import { randomId as uuid } from '../lib/uuid.js';
 import { redactMediaUrl } from '../lib/url.js';
 
 /** How often the viewing time is reported while playing. */

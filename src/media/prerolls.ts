@@ -4,7 +4,7 @@
  */
 import type { Preroll } from '../api/preroll-schemas.js';
 import { env } from '../lib/env.js';
-import { randomId } from '../lib/ids.js';
+import { randomId } from '../lib/uuid.js';
 import {
   DEFAULT_SUPPRESSION_MINUTES,
   pickPreroll,

@@ -27,7 +27,8 @@ import {
   type RegisterInput,
   type ResetInput,
 } from './account/validation.js';
-import { $user, getClient, logout, signIn } from './session.js';
+import { $user, getClient } from './session.js';
+import { logout, signIn } from './sign-in.js';
 import { accountApi } from '../api/account-schemas.js';
 
 export * from './account/lists.js';

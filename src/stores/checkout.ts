@@ -12,7 +12,7 @@
 import { atom } from 'nanostores';
 import { accountApi, type Order } from '../api/account-schemas.js';
 import { HttpError, isCancel } from '../api/errors.js';
-import type { PurchaseComplete } from '../events/index.js';
+import type { PurchaseComplete } from '../events/account.js';
 import { ready } from '../lib/async.js';
 import { track } from './checkout/analytics.js';
 import { attemptFor, endAttempt, storeAttempt, storedAttempt } from './checkout/attempts.js';

@@ -6,7 +6,7 @@
  * being made follows it the same way. The actions: make (checked first, nothing sent while a rule fails), make
  * again, download, share and delete. The page is reached only through `env()`.
  */
-import { atom, map, onMount } from 'nanostores';
+import { atom, onMount } from 'nanostores';
 import { CLIP_TIME_LIMIT_SECONDS, accountApi, type Clip } from '../api/account-schemas.js';
 import { ApiError, HttpError, isCancel } from '../api/errors.js';
 import { failed, IDLE, LOADING, ready, type Async } from '../lib/async.js';
@@ -16,7 +16,8 @@ import { $config } from './config.js';
 import { failureOf, panelReason, type Msg } from './account/messages.js';
 import { clipStatus } from './commerce/access.js';
 import { attempt, done, once, refuse, type Outcome } from './account/outcome.js';
-import { $user, getClient, reloadUserAccess } from './session.js';
+import { $user, getClient } from './session.js';
+import { reloadUserAccess } from './sign-in.js';
 import { clipRequest, validateClip, type ClipDraft } from './clips/validation.js';
 
 export { clipBounds, tenth, validateClip, type ClipDraft, type ClipSource } from './clips/validation.js';
@@ -83,7 +84,12 @@ function showList(shown: Clip[]): void {
  * The clip each event's maker shows, by event id: the one made there last, or null once the viewer asked to make
  * another (the form). An event without an entry shows its newest clip still being made, if any.
  */
-export const $makerClips = map<Record<string, number | null>>({});
+export const $makerClips = atom<Record<string, number | null>>({});
+
+/** Sets what the maker of `event` shows (a new object, so followers see the change). */
+function showClip(event: string, clip: number | null): void {
+  if ($makerClips.get()[event] !== clip) $makerClips.set({ ...$makerClips.get(), [event]: clip });
+}
 
 let owner: number | undefined;
 let controller: AbortController | undefined;
@@ -220,7 +226,7 @@ function remove(id: number): void {
   if (state.status === 'ready') showList(state.value.filter((clip) => clip.id !== id));
   else $clipsVersion.set($clipsVersion.get() + 1);
   for (const [event, shown] of Object.entries($makerClips.get())) {
-    if (shown === id) $makerClips.setKey(event, null);
+    if (shown === id) showClip(event, null);
   }
 }
 
@@ -233,7 +239,7 @@ async function send(body: ReturnType<typeof clipRequest>): Promise<Outcome<Clip>
   );
   if (outcome.ok) {
     add(outcome.value);
-    $makerClips.setKey(String(body.event_id), outcome.value.id);
+    showClip(String(body.event_id), outcome.value.id);
   }
   return outcome;
 }
@@ -399,12 +405,12 @@ export function followOwnClip(clip: Clip, changed: (clip: Clip | undefined) => v
 
 /** Keeps the maker of `eventId` on `clipId` (a clip it found being made) once it is done or failed. */
 export function showInMaker(eventId: number, clipId: number): void {
-  if ($makerClips.get()[String(eventId)] === undefined) $makerClips.setKey(String(eventId), clipId);
+  if ($makerClips.get()[String(eventId)] === undefined) showClip(String(eventId), clipId);
 }
 
 /** Shows the form in the maker of `eventId` again ("Make another"). */
 export function makeAnother(eventId: number): void {
-  $makerClips.setKey(String(eventId), null);
+  showClip(String(eventId), null);
 }
 
 onMount($clips, () => {

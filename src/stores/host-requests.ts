@@ -5,7 +5,7 @@
  * Only the answering views import this, so pages without them carry none of it.
  */
 import { onMount, type ReadableAtom } from 'nanostores';
-import { isOwn } from '../events/index.js';
+import { isOwn } from '../events/viewer.js';
 import { env } from '../lib/env.js';
 import { ID_PATTERN } from '../lib/ids.js';
 import {

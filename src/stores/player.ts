@@ -36,7 +36,8 @@ import { $config } from './config.js';
 import { holdAnalytics } from './analytics/gate.js';
 import { videoDetails, videoReporting, type VideoDetails } from './analytics/video.js';
 import type { VideoReporting } from '../media/analytics.js';
-import { $geoBlocked, $settings, $user, getClient, identified, reloadUserAccess, startSession } from './session.js';
+import { $geoBlocked, $settings, $user, getClient, identified, startSession } from './session.js';
+import { reloadUserAccess } from './sign-in.js';
 
 /** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
 export const RECHECK_MS = 10_000;

@@ -6,7 +6,7 @@
  * appeared is not replayed).
  */
 import { atom, type ReadableAtom } from 'nanostores';
-import type { PurchaseOffer } from '../events/index.js';
+import type { PurchaseOffer } from '../events/viewer.js';
 
 /** Why a guest is asked to sign in. */
 export type SignInReason = 'watch' | 'favourite' | 'purchase';

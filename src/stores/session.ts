@@ -3,7 +3,7 @@
  * page reads these same stores; this module is the only thing they share.
  */
 import { ApiClient, type ClientHooks } from '../api/client.js';
-import { ChannelKeyFile, Settings, channelApi, type User } from '../api/channel-schemas.js';
+import { ChannelKeyFile, Settings, channelApi } from '../api/channel-schemas.js';
 import { ApiError, ConfigError, HttpError, isCancel, NoApiKeyError } from '../api/errors.js';
 import { ready } from '../lib/async.js';
 import { env } from '../lib/env.js';
@@ -19,7 +19,7 @@ import { isString } from '../lib/storage.js';
 import { adoptEarly, forgetEarly } from '../lib/early-requests.js';
 import { $config, type ChannelConfig } from './config.js';
 import { $user, $token, $settings, $colors, $geo, $profileError, $apiKeyError, $startup } from './session-state.js';
-import { loginEvent, startAnalytics, trackApiCall, type LoginMethod } from './analytics/port.js';
+import { startAnalytics, trackApiCall } from './analytics/port.js';
 
 /** How long the Reload button stays disabled after an api-key error. */
 export const RELOAD_COUNTDOWN_MS = 60_000;
@@ -92,7 +92,7 @@ function apiKey(): Promise<string> {
 }
 
 /** Drops stored keys; the next call fetches them again. */
-function dropKeys(which: 'channel_key' | 'api_key'): void {
+export function dropKeys(which: 'channel_key' | 'api_key'): void {
   const config = $config.get();
   if (!config) return;
   const keys = storageKeys(config);
@@ -125,77 +125,21 @@ export function resetUser(): void {
  */
 const tokenKey = (config: ChannelConfig) => tokenStorageKey(config.channelKey);
 
-/** Signs in with a token the API issued: stores it, loads the profile; every element follows `$user`. */
-export async function signInWithToken(token: string): Promise<void> {
-  const config = requireConfig();
-  env().storage.set(tokenKey(config), token);
-  $token.set(token);
-  client?.clearCache();
-  await loadProfileOrGeo();
-}
-
-/**
- * Signs in with the answer of login, registration or social sign-in, which carries the user already: the token
- * is stored and `$user` set at once (no profile call); every element follows `$user`, other tabs the storage.
- * The sign-in's `method` goes to analytics (`login`).
- */
-export function signIn(session: { token: string; user: User }, method?: LoginMethod): void {
-  const config = requireConfig();
-  // A profile load started for an earlier token must not overwrite this user.
-  userEpoch++;
-  env().storage.set(tokenKey(config), session.token);
-  $token.set(session.token);
-  client?.clearCache();
-  $profileError.set(undefined);
-  $user.set(session.user);
-  if (method) loginEvent(method);
-}
-
-/**
- * Reloads the signed-in user's capabilities and feature counts (`GET user/access`) after something that counts
- * (a download, a clip). Best effort: stale counts are harmless.
- */
-export async function reloadUserAccess(): Promise<void> {
-  try {
-    const access = await getClient().call(channelApi.userAccess, { cache: false });
-    const user = $user.get();
-    if (user) {
-      $user.set({
-        ...user,
-        capabilities: access.data.capabilities,
-        featureCount: access.data.featureCount ?? user.featureCount,
-      });
-    }
-  } catch {
-    // The action itself worked; stale counts are harmless.
-  }
-}
-
 /** The api key requests carry now (fetched when there is none): a social sign-in's `state` must equal it. */
 export function currentApiKey(): Promise<string> {
   return apiKey();
 }
 
 /**
- * Signs out: `POST auth/logout` (best effort; skipped with `remote: false`, when the server has already forgotten
- * the token, e.g. after the account was deleted), then the user and token are cleared, the stored api key is
- * dropped and a fresh anonymous key fetched. Resolves once that key is in (or could not be had: the next call
- * fetches one then).
+ * Makes `token` the session's sign-in (sign-in.ts): stored, sent from now on, the cache of the guest's answers
+ * dropped; a profile load started for an earlier token no longer writes its user.
  */
-export async function logout(options: { remote?: boolean } = {}): Promise<void> {
-  if (options.remote !== false && $token.get()) {
-    try {
-      await getClient().call(channelApi.logout, { cache: false, retries: 0, skipLog: [401] });
-    } catch {
-      // Best effort: the token is forgotten here whatever the server said.
-    }
-  }
-  dropKeys('api_key');
-  try {
-    await apiKey();
-  } catch {
-    // Offline: the next keyed call fetches the key.
-  }
+export function adoptToken(token: string): void {
+  const config = requireConfig();
+  userEpoch++;
+  env().storage.set(tokenKey(config), token);
+  $token.set(token);
+  client?.clearCache();
 }
 
 /** Follows sign-in and sign-out done in another tab of the same site (the window's storage event). */

@@ -16,7 +16,8 @@ import {
 import { setEnv } from '../../src/lib/env.js';
 import { ChannelPurchaseRequestEvent } from '../../src/events/index.js';
 import { MAX_WAIT_MS, POLL_MS } from '../../src/stores/commerce/orders.js';
-import { resetSession, signIn } from '../../src/stores/session.js';
+import { resetSession } from '../../src/stores/session.js';
+import { signIn } from '../../src/stores/sign-in.js';
 import { setConfig } from '../../src/stores/config.js';
 import { start } from '../../elements/channel-checkout.js';
 import { makeElement } from '../../elements/define.js';

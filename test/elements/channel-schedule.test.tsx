@@ -7,7 +7,8 @@ import type { Event as ChannelEvent, EventCategory, EventLocation } from '../../
 import { EventList } from '../../src/api/contract.js';
 import { env, setEnv, resetEnv, type Environment } from '../../src/lib/env.js';
 import { ExpiringStorage, MemoryStorage } from '../../src/lib/storage.js';
-import { $user, getClient, resetSession, signInWithToken } from '../../src/stores/session.js';
+import { $user, getClient, resetSession } from '../../src/stores/session.js';
+import { signInWithToken } from '../../src/stores/sign-in.js';
 import { entitlementsChanged } from '../../src/stores/commerce/entitlements.js';
 import { start } from '../../elements/channel-schedule.js';
 import { createRoot } from 'react-dom/client';

@@ -5,9 +5,9 @@
  * views' requests with navigation. After each change it scrolls to the top, names the page in `document.title`,
  * moves focus to the page's heading, announces it, and sends the page view.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { ChannelLoginEvent, ChannelLogoutEvent, ChannelPurchaseCompleteEvent } from '../../events/index.js';
+import { ChannelLoginEvent, ChannelLogoutEvent, ChannelPurchaseCompleteEvent } from '../../events/account.js';
 import { loadNamespace } from '../../i18n/index.js';
 import { ACCOUNT_SCREEN_PATHS } from '../../lib/account-routes.js';
 import { siteLang } from '../../lib/lang.js';

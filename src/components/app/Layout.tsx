@@ -3,14 +3,15 @@
  * `GET menu` with its school entries, the account entry and the language switch; on narrow screens the menu folds
  * into a disclosure button) and the footer (information pages and the channel's static blocks).
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { MenuItem } from '../../api/site-schemas.js';
-import { ChannelLogoutEvent } from '../../events/index.js';
+import { ChannelLogoutEvent } from '../../events/account.js';
 import { LANGUAGES, type Lang } from '../../lib/lang.js';
 import { staticValue } from '../../stores/site/static-blocks.js';
 import { chooseLanguage } from '../../stores/site/startup.js';
-import { $settings, $user, logout } from '../../stores/session.js';
+import { $settings, $user } from '../../stores/session.js';
+import { logout } from '../../stores/sign-in.js';
 import { useElement } from '../ui/context.js';
 import { useViewHost } from '../ui/view.js';
 import { channelLink, safeUrl } from './links.js';

@@ -4,9 +4,9 @@
  * heading and answers purchase requests (a paywall's offer, or one the host page makes). The tag
  * (`<channel-checkout>`) and the site render it alike; what it asks of its root goes through `useViewHost`.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useMemo, useRef, type ReactNode } from 'react';
-import { ChannelPurchaseCompleteEvent } from '../../events/index.js';
+import { ChannelPurchaseCompleteEvent } from '../../events/account.js';
 import { createCheckout, type CheckoutState, type CheckoutStore, type CheckoutTarget } from '../../stores/checkout.js';
 import { targetOf } from '../../stores/checkout/product.js';
 import { $purchaseRequest } from '../../stores/host-requests.js';

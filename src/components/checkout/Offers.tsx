@@ -2,7 +2,7 @@
 import { useId, type ReactNode } from 'react';
 import type { CheckoutState, OfferCard } from '../../stores/checkout.js';
 import { useElement } from '../ui/shell.js';
-import { Price } from '../ui/price.js';
+import { Price } from '../ui/offer-price.js';
 import { Failure, kindKey, Loading, StepTitle } from './parts.js';
 import { c, checkoutErrorText } from './texts.js';
 // The player's English texts (`player.*`) travel with its code.

@@ -4,7 +4,7 @@
  * issues #143 and #399), so the view's root takes a light-DOM `<div slot="card">` (`attachLight`) that Stripe
  * mounts into, shown here through `<slot name="card">`. Stripe.js itself loads only when this step shows.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { SavedCard } from '../../api/account-schemas.js';
 import type { StripeCard } from '../../lib/stripe.js';

@@ -3,7 +3,7 @@
  * discount, total in the channel's currency), the terms (renewal, trial, 'All sales are final'), the promo code
  * and the way on to payment. An item the viewer already holds says so and offers no payment.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { Pricing } from '../../api/account-schemas.js';
 import type { CheckoutState, CheckoutStore, Product } from '../../stores/checkout.js';

@@ -4,7 +4,7 @@
  * `download_clip` capability), Copy link and Share (the browser's share sheet where it has one), and Delete after
  * an inline confirmation. Every action is a store action; this renders their outcomes.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { Clip } from '../../api/account-schemas.js';
 import type { Msg } from '../../stores/account/messages.js';

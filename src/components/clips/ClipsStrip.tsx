@@ -3,7 +3,7 @@
  * clip's share page; a clip still being made says so, without a link. Renders nothing for a guest or an event
  * without clips. The site's watch page shows it under the player.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useMemo, type ReactNode } from 'react';
 import type { Clip } from '../../api/account-schemas.js';
 import { formatClock } from '../../lib/time.js';

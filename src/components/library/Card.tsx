@@ -3,7 +3,7 @@
  * while the card is pointed at or focused: loaded only then), title, date, length, and what unlocks it when the
  * viewer cannot watch it yet.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { memo, useState, type MouseEvent, type ReactNode } from 'react';
 import type { VodItem } from '../../api/vod-schemas.js';
 import { formatClock, formatDay } from '../../lib/time.js';

@@ -4,7 +4,7 @@
  * strings; what it shows lives in the library store, and opening an item goes through the view host (the tag
  * fires `channel-vod-select`, the site routes to /watch_library/{id}).
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useCallback, useEffect, useId, useMemo, useState, type MouseEvent, type ReactNode } from 'react';
 import type { VodCategory, VodItem } from '../../api/vod-schemas.js';
 import { env } from '../../lib/env.js';

@@ -6,7 +6,7 @@
  * being made when the page loaded) with its progress, then its actions, and "Make another". The clip is the shared
  * clips store's: closing the panel, or reloading the page, does not stop following it.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Clip } from '../../api/account-schemas.js';
 import type { Event } from '../../api/channel-schemas.js';

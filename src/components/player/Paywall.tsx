@@ -2,7 +2,7 @@
 import type { ReactNode } from 'react';
 import type { Offer } from '../../stores/commerce/offers.js';
 import type { PlayerState } from '../../stores/player.js';
-import { Price } from '../ui/price.js';
+import { Price } from '../ui/offer-price.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
 // The player's English texts (`player.*`) travel with its code.

@@ -5,7 +5,7 @@
  * them. The tag (`<channel-player>`) and the site render it alike; what it asks of its root goes through
  * `useViewHost`.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { Suspense, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { lazyChunk } from '../ui/lazy.js';
 import { HttpError } from '../../api/errors.js';

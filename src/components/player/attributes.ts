@@ -2,7 +2,7 @@
  * `<channel-player>` attributes: names (listed once) and their parsing into the view's options. A bad value is
  * ignored with a notice, never a crash (see `useAttributes`).
  */
-import { UUID_PATTERN } from '../../lib/ids.js';
+import { UUID_PATTERN } from '../../lib/uuid.js';
 import { AttributeReader, boolAttr, type Parsed } from '../ui/attributes.js';
 import type { PlayerOptions } from './options.js';
 

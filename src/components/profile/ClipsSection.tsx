@@ -4,7 +4,7 @@
  * actions as the clip maker: progress while it is being made, Play (its share page), Download, Copy link and Share,
  * Delete after an inline confirmation, Retry when it failed.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import type { Clip } from '../../api/account-schemas.js';
 import { formatClock } from '../../lib/time.js';

@@ -3,7 +3,7 @@
  * sports can be removed and added (from the channel's catalogues); favourite events and event locations follow
  * from them and are read-only. Logic lives in the favourites store; this renders and forwards.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { EventCategory, Participant } from '../../api/channel-schemas.js';
 import type { Favourite, Favourites } from '../../api/account-schemas.js';

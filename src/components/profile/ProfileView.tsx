@@ -7,10 +7,10 @@
  * schedules on the page at once. Sign-ins and sign-outs go to the host page as public events through the view
  * host; sign-in requests from other views (and from the host page) come through `$signInRequest`.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { env } from '../../lib/env.js';
-import { ChannelLoginEvent, ChannelLogoutEvent, type LoginMethod } from '../../events/index.js';
+import { ChannelLoginEvent, ChannelLogoutEvent, type LoginMethod } from '../../events/account.js';
 import { parseAccountRoute, withoutOneTimeParams, type AccountRoute } from '../../lib/account-routes.js';
 import { signOut } from '../../stores/account.js';
 import { $signInRequest } from '../../stores/host-requests.js';

@@ -3,7 +3,7 @@
  * open section. Choosing a tab asks the view host to open that section; the tag leaves it to the view, which
  * then switches itself, while a site's router navigates and hands the new section back through the options.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { User } from '../../api/channel-schemas.js';
 import { $settings } from '../../stores/session.js';

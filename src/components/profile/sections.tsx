@@ -2,7 +2,7 @@
  * The signed-in sections of `<channel-profile>` that list things (orders, transactions; clips are in
  * ClipsSection.tsx) and device linking. Lists load when their tab opens and say so while loading, when empty and when they fail (with Retry).
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { Fragment, useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import type { Order, Transaction } from '../../api/account-schemas.js';
 import { dateFormat } from '../../lib/time.js';

@@ -2,7 +2,7 @@
  * The gender, sport, city and state filters of a schedule (option `showFilters`), and one per school property
  * the channel lists (`participant-group-properties`: conference, division...), offered from the catalogues.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import type { EventCategory } from '../../api/channel-schemas.js';
 import { categories, groupProperties, locations } from '../../stores/catalog.js';

@@ -3,7 +3,7 @@
  * for the event's teams, their schools and its sport. Only the open popover watches the favourites; a card
  * learns whether it is followed from one boolean prop.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { Event, EventCategory } from '../../api/channel-schemas.js';
 import { categories, participantGroups } from '../../stores/catalog.js';

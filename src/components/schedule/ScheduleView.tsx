@@ -4,7 +4,7 @@
  * never attribute strings; the list, its query and its reactions live in the schedule store, and navigation
  * goes through the view host (the tag fires public events, the site routes).
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../ui/use-store.js';
 import { useCallback, useEffect, useId, useMemo, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../api/channel-schemas.js';
 import {

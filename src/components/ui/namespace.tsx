@@ -2,7 +2,7 @@
  * Texts a view needs beyond the bundled ones (the `forms` or `checkout` namespace, in the view's language): one
  * hook and one wrapper, so that every view waits for its texts the same way.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from './use-store.js';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { $namespaces, loadNamespace, type Namespace } from '../../i18n/index.js';
 import { useElement } from './context.js';

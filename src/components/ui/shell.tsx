@@ -3,7 +3,7 @@
  * configuration error, the start-up loader and the start-up error screen with its Reload countdown.
  * Each element is its own React root, so this context never crosses tags; what they share lives in stores.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from './use-store.js';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { $languages, loadNamespace, translator } from '../../i18n/index.js';
 import { colorDeclarations } from '../../lib/colors.js';

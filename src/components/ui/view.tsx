@@ -10,7 +10,7 @@ import {
   ChannelPurchaseRequestEvent,
   ChannelVodSelectEvent,
   own,
-} from '../../events/index.js';
+} from '../../events/viewer.js';
 import type { AccountScreenName } from '../../lib/account-routes.js';
 import type { MediaHost } from '../../media/element-api.js';
 import { requestPurchase, requestSignIn, type PurchaseRequest, type SignInRequest } from '../../stores/requests.js';

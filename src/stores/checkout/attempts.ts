@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { PRODUCT_TYPES } from '../../api/account-schemas.js';
 import { env } from '../../lib/env.js';
-import { randomId } from '../../lib/ids.js';
+import { randomId } from '../../lib/uuid.js';
 import { $config } from '../config.js';
 
 /** How long a pending order is kept for a reload to resume (1 h). */

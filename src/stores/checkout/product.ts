@@ -1,7 +1,7 @@
 /** What a checkout sells: the target its attributes (or a paywall's offer) name, and the product once loaded. */
 import { channelApi, type Event } from '../../api/channel-schemas.js';
 import { accountApi, type ProductType } from '../../api/account-schemas.js';
-import type { PurchaseOffer } from '../../events/index.js';
+import type { PurchaseOffer } from '../../events/viewer.js';
 import { participants as participantCatalog } from '../catalog.js';
 import { offerCards, type OfferCard } from '../commerce/offer-cards.js';
 import { subscriptionPeriod } from '../commerce/offers.js';

@@ -6,7 +6,7 @@
  */
 import { atom, onMount } from 'nanostores';
 import { env } from '../../lib/env.js';
-import { isOwn } from '../../events/index.js';
+import { isOwn } from '../../events/viewer.js';
 
 /** Public events a host page may fire to say access changed (ours are ignored: the stores already know). */
 export const HOST_ACCESS_EVENTS = ['channel-purchase-complete', 'channel-login', 'channel-logout'] as const;

@@ -23,7 +23,8 @@ import * as port from '../../../src/stores/analytics/port.js';
 import { routeShown as siteRouteShown } from '../../../src/stores/site/navigation.js';
 import { matchRoute } from '../../../src/lib/routes.js';
 import { $config, setConfig } from '../../../src/stores/config.js';
-import { $settings, $user, signIn } from '../../../src/stores/session.js';
+import { $settings, $user } from '../../../src/stores/session.js';
+import { signIn } from '../../../src/stores/sign-in.js';
 import { HANG, fakeAddress, flush, installWorld, ok, teardown, until, type World } from '../helpers.js';
 import { event } from '../../fixtures/contract.js';
 

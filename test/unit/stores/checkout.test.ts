@@ -25,7 +25,8 @@ import { fetchPricing, pricingQuery, totalOf, trialDays } from '../../../src/sto
 import type { StripeCard } from '../../../src/lib/stripe.js';
 import { resetFakeStripe, stripeLog } from '../fake-stripe.js';
 import { installWorld, ok, settle, T0, teardown, until, type Recorded, type World } from '../helpers.js';
-import { $settings, resetSession, signIn, startSession } from '../../../src/stores/session.js';
+import { $settings, resetSession, startSession } from '../../../src/stores/session.js';
+import { signIn } from '../../../src/stores/sign-in.js';
 import { $config, setConfig } from '../../../src/stores/config.js';
 import { resetAnalytics } from '../../../src/stores/analytics/reset.js';
 import { resetTagManager } from '../../../src/stores/tag-manager.js';

@@ -8,7 +8,8 @@ import { User, VOD_SEARCH_LIMIT } from '../../../src/api/contract.js';
 import { entitlementsChanged } from '../../../src/stores/commerce/entitlements.js';
 import { $config, setConfig } from '../../../src/stores/config.js';
 import { createLibrary, SEARCH_DEBOUNCE_MS, unlockedBy, type Library } from '../../../src/stores/library.js';
-import { $user, resetSession, signIn } from '../../../src/stores/session.js';
+import { $user, resetSession } from '../../../src/stores/session.js';
+import { signIn } from '../../../src/stores/sign-in.js';
 import { Deferred, flush, installWorld, ok, teardown, until, type Recorded, type World } from '../helpers.js';
 
 const API = 'http://api.test/api';

@@ -9,7 +9,8 @@ import { ChannelLoginEvent, own } from '../../../src/events/index.js';
 import { entitlementsChanged } from '../../../src/stores/commerce/entitlements.js';
 import { $config, setConfig } from '../../../src/stores/config.js';
 import { createPlayer, type PlayerStore } from '../../../src/stores/player.js';
-import { resetSession, signIn } from '../../../src/stores/session.js';
+import { resetSession } from '../../../src/stores/session.js';
+import { signIn } from '../../../src/stores/sign-in.js';
 import { flush, installWorld, ok, teardown, until, type World } from '../helpers.js';
 
 const API = 'http://api.test/api';

@@ -5,7 +5,7 @@
  * The form checks its fields with the spec's messages before sending, shows each error under its field, maps a
  * 422's errors onto the fields, and keeps what was typed when sending fails.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../ui/use-store.js';
 import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { CustomForm } from '../../../api/content-schemas.js';
 import type { Msg } from '../../../stores/account.js';

@@ -5,7 +5,7 @@
  * not published them yet. A channel page the API does not have is the 404. Also exports the pieces the other
  * content pages share (blocks, contact details, the error panel).
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../ui/use-store.js';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import type { Page } from '../../../api/site-schemas.js';
 import type { PageBlock } from '../../../api/content-schemas.js';

@@ -3,7 +3,7 @@
  * with aria-expanded and aria-controls; each answer (sanitized HTML) is a region labelled by its question. All
  * start collapsed; buttons toggle with Enter and Space as buttons do.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../ui/use-store.js';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { Faq } from '../../../api/content-schemas.js';
 import { $faq, loadFaq } from '../../../stores/site/content.js';

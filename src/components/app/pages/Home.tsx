@@ -3,7 +3,7 @@
  * `events-for-homepage` and the upcoming ones. With `?group={alias or name}` (the menu's school entries), that
  * school's home: its slides and its teams' slides, and its events.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../ui/use-store.js';
 import { Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { participantGroups, participants } from '../../../stores/catalog.js';
 import { groupNamed, homepageEvents, slides, slidesFor } from '../../../stores/site/home.js';

@@ -3,7 +3,7 @@
  * plain home only) and the upcoming ones, with a link to all of them. Code of its own, which the home fetches once its
  * first slide is painted (Home.tsx): the slides are what a visitor sees first.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../ui/use-store.js';
 import { useEffect, useMemo, type MouseEvent, type ReactNode } from 'react';
 import type { Event } from '../../../api/channel-schemas.js';
 import { $favouriteIndex, followsEvent } from '../../../stores/favourites-state.js';

@@ -3,7 +3,7 @@
  * renders no header or footer around it). The heading names the event once the player has loaded it. Under the
  * player, a signed-in viewer with clips of the event sees them (the clips strip).
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../ui/use-store.js';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { ClipsStrip } from '../../clips/ClipsStrip.js';
 import { clipsCss } from '../../clips/styles.js';

@@ -2,7 +2,7 @@
  * /watch_library/{id}: plays a library item, with its title, date, length, category and description under the
  * player and a "More in {category}" rail; with `?type=clip`, plays the viewer's clip of that id instead.
  */
-import { useStore } from '@nanostores/react';
+import { useStore } from '../../ui/use-store.js';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import type { VodItem } from '../../../api/vod-schemas.js';
 import { formatClock, formatDay } from '../../../lib/time.js';
