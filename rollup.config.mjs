@@ -7,6 +7,9 @@
 //    twice: dist/channel-elements@<version>.js (the release's own URL, never changed) and dist/channel-elements.js
 //    (the "latest" alias pages may use). It carries the names and hashes of the files of builds 1 and 2's integrity
 //    table (chunks/integrity-<hash>.json; dist/integrity.json lists every chunk with the loader's own).
+// Every file has its source map beside it (`<file>.map`) but names it in no comment: a comment is bytes every page
+// downloads (30 B gzip a file; 90 B of a schedule-only page), and the server names the map in a `SourceMap` header
+// instead, which browsers' developer tools read (docs/deploying.md).
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
@@ -65,21 +68,28 @@ const modulesLike = (pattern) => {
 /**
  * The files of the chunks' integrity table a page fetches before its first content (scripts/integrity.mjs): one for
  * each group of roots, holding the roots, what they import and the lazy parts their first render fetches at once
- * (`first`), so a page fetches only the hashes its own tags need. The schedule's and the site's share most of their
- * chunks (the site's home shows a schedule): a schedule's calendar and filters (shown before its cards when asked
- * for), the French texts, and the site's home page and texts. The player's, the checkout's and the profile's share
- * theirs, with the early video's module: hls.js (the player's stream right after an early first frame) and the texts
- * the paywall's, the checkout's and the profile's first screens show. Both hold what pages fetch soon after their
- * first content: the analytics layer (the player's group has it already), the Trusted Types setters a channel's tag
- * manager uses, and a schedule's structured data. (A file of its own for the early video would save its first frame
- * 1.7 KB but cost the loader one more hash, about 45 B, past its budget; the number of requests before that frame is
- * the same.) Any other part (a deep link to another site page, the checkout's later steps) fetches the whole table
- * first (one more request). test/e2e/sizes.spec.ts checks that no measured page fetches it before its first content,
- * and test/e2e/integrity.spec.ts that a page fetches only its own groups' files.
+ * (`first`), so a page fetches only the hashes its own tags need. The schedule has a file of its own: its calendar
+ * and filters (shown before its cards when asked for) and the French texts. The site's holds the same for the
+ * schedules it shows, with its home page and texts (in the schedule's file, they cost a schedule-only page 0.3 KB;
+ * the loader pays about 45 B for the third hash). The player's, the checkout's and the profile's share theirs, with
+ * the early video's module: hls.js (the player's stream right after an early first frame) and the texts the
+ * paywall's, the checkout's and the profile's first screens show; it is the loader's default file, so the loader
+ * does not list those roots. Each holds what its pages fetch soon after their first content: the analytics layer,
+ * the Trusted Types setters a channel's tag manager uses, and a schedule's structured data. (A file of its own for
+ * the early video would save its first frame 1.7 KB but cost the loader one more hash, past its budget; the number
+ * of requests before that frame is the same.) Any other part (a deep link to another site page, the checkout's
+ * later steps) fetches the whole table first (one more request). test/e2e/sizes.spec.ts checks that no measured page
+ * fetches it before its first content, and test/e2e/integrity.spec.ts that a page fetches only its own groups' files.
  */
 const TABLE_GROUPS = [
   {
-    roots: ['channel-schedule', 'channel-app'],
+    roots: ['channel-schedule'],
+    first: modulesLike(
+      'src/components/schedule/(DayPicker|FilterBar|structured-data).tsx?|src/i18n/fr.ts|src/lib/trusted-types.ts|src/stores/tag-manager.ts',
+    ),
+  },
+  {
+    roots: ['channel-app'],
     first: modulesLike(
       'src/components/app/pages/Home(Lists)?.tsx|src/components/schedule/(DayPicker|FilterBar|structured-data).tsx?|src/i18n/(fr|site-en|site-fr).ts|src/lib/trusted-types.ts|src/stores/tag-manager.ts',
     ),
@@ -104,12 +114,9 @@ let table;
  * to a host at a time (the loader's start-up requests share them).
  */
 function manualChunks(id) {
-  // The libraries, but nanostores' map store, which only the clips and the site's titles use.
-  if (
-    /node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|@nanostores|zod|i18next)[\\/]/.test(id) &&
-    !/node_modules[\\/]nanostores[\\/](map|deep-map)[\\/]/.test(id)
-  )
-    return 'session';
+  // The libraries. (A library module anything here imports lands in this chunk, however little uses it: nanostores'
+  // map store did, for two stores of other elements, which are plain atoms now.)
+  if (/node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
   // French texts stay a chunk of their own, fetched only when an element speaks French; form, checkout, library
   // and clips texts only by the elements that have them; the player's English with the player's code.
   if (
@@ -127,8 +134,9 @@ function manualChunks(id) {
   // chunk, the profile and the player would load the analytics layer at once).
   if (/[\\/]src[\\/]lib[\\/]url-rules\.ts$/.test(id)) return 'url-rules';
   // What only one element needs stays with that element (or its lazy chunk), not in the chunk every page loads.
-  // (The checkout's, the account's, the library's and the clips' stores and their folders, the schedule's store, the
-  // favourites' loading and changes (a guest's page reads only ./favourites-state.ts), the catalogues (teams, schools,
+  // (The checkout's, the account's, the library's and the clips' stores and their folders, the schedule's store, signing
+  // in and out (./sign-in.ts), the account's events and the public list of events, the favourites' loading and
+  // changes (a guest's page reads only ./favourites-state.ts), UUIDs, the catalogues (teams, schools,
   // sports and places, which the filters, the star, the site and the profile's favourites load), the commerce rules
   // only a checkout or a profile's subscription actions use, Stripe and the account routes; what only the player, the
   // profile or the checkout reach: the access and offer rules, the video analytics' details, the
@@ -138,7 +146,7 @@ function manualChunks(id) {
   // library's, the account's and the analytics layer's schemas and calls: src/api/*-schemas.ts) and the "Ad" label's
   // texts. A schedule-only page loads none of these.)
   if (
-    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites|catalog)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]((preroll|site|content|vod|account|analytics)-schemas|contract)\.ts$|i18n[\\/]ad-label\.ts$|lib[\\/](trusted-types|consent-api|stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
+    /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites|catalog|sign-in)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]((preroll|site|content|vod|account|analytics)-schemas|contract)\.ts$|i18n[\\/]ad-label\.ts$|events[\\/](index|account)\.ts$|lib[\\/](trusted-types|consent-api|uuid|stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events)\.ts$)/.test(
       id,
     )
   )
@@ -154,7 +162,7 @@ function manualChunks(id) {
     return 'channel-schedule';
   if (/[\\/]src[\\/](api|stores|lib|i18n|events|env\.ts|start\.ts)/.test(id)) return 'session';
   if (
-    /[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell|list-viewed|price)\.tsx?|elements[\\/]define\.ts)$/.test(
+    /[\\/](src[\\/]components[\\/]ui[\\/](event|attributes|messages|styles|shell|list-viewed|price|use-store)\.tsx?|elements[\\/]define\.ts)$/.test(
       id,
     )
   )
@@ -171,7 +179,7 @@ export default [
     output: {
       dir: 'dist',
       format: 'es',
-      sourcemap: true,
+      sourcemap: 'hidden',
       // Every chunk is named by its content (each tag's root too), so a file under chunks/ never changes: the
       // loader's integrity hashes (and a CDN's year-long cache) hold for a name as long as it exists.
       entryFileNames: (chunk) => (chunk.name === 'index' ? 'index.js' : 'chunks/[name]-[hash].js'),
@@ -188,15 +196,15 @@ export default [
   // only when an autoplaying muted player is on the page, so the loader itself stays small.
   {
     input: { 'early-video': 'src/loader/early-video.ts' },
-    output: { dir: 'dist', format: 'es', sourcemap: true, entryFileNames: 'chunks/[name]-[hash].js' },
+    output: { dir: 'dist', format: 'es', sourcemap: 'hidden', entryFileNames: 'chunks/[name]-[hash].js' },
     preserveEntrySignatures: 'exports-only',
     plugins: [...plugins(), chunks.plugin],
   },
   {
     input: 'src/loader/script.ts',
     output: [
-      { file: `dist/channel-elements@${version}.js`, format: 'iife', sourcemap: true },
-      { file: 'dist/channel-elements.js', format: 'iife', sourcemap: true },
+      { file: `dist/channel-elements@${version}.js`, format: 'iife', sourcemap: 'hidden' },
+      { file: 'dist/channel-elements.js', format: 'iife', sourcemap: 'hidden' },
     ],
     // Runs after the chunk builds: it writes their table (names, imports, hashes) and embeds each root's file of it.
     plugins: [

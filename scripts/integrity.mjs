@@ -65,7 +65,8 @@ export function verifiedDynamicImports() {
  * - the whole table, every chunk (and no `t` entry): the loader fetches it when a chunk it is asked to verify is in
  *   none of the files it has (a site page, the checkout's parts), after the first content.
  * `writeTable(dir)` writes them as `chunks/integrity-<hash>.json` and answers, for each root, its group's
- * `[file, sha256]` (what the loader embeds).
+ * `[file, sha256]` (what the loader embeds), but for the last group's roots: its file is under '', the loader's
+ * default for a root it does not list (a few bytes less in the loader).
  */
 export function integrityTable(tags, extras, groups) {
   /** file (under chunks/) -> its static imports (files under chunks/) */
@@ -145,10 +146,11 @@ export function integrityTable(tags, extras, groups) {
       };
       const n = write(whole);
       const refs = {};
-      for (const { names, table } of files) {
+      files.forEach(({ names, table }, i) => {
         const ref = write({ ...table, n });
-        for (const name of names) refs[name] = ref;
-      }
+        if (i === files.length - 1) refs[''] = ref;
+        else for (const name of names) refs[name] = ref;
+      });
       return refs;
     },
     /** Each tag's root (`chunks/…`), for dist/integrity.json. */

@@ -2,8 +2,8 @@
  * The cache headers of the bundle (static.ts bundleCacheControl): in production what a CDN in front of the server
  * should keep (every chunk, named by its content, and the loader at its release's own URL a year and immutable; the
  * loader's "latest" alias 5 minutes; the npm entry and integrity.json revalidated); in dev mode, always fresh. Both
- * loader URLs answer any origin (CORS), as a page that pins the loader with `integrity` and `crossorigin` needs.
- * Needs the build (npm test builds first).
+ * loader URLs answer any origin (CORS), as a page that pins the loader with `integrity` and `crossorigin` needs. Each
+ * script names its source map in a `SourceMap` header, not in a comment. Needs the build (npm test builds first).
  * Run: node --import tsx --test server/cache.test.ts
  */
 import assert from 'node:assert/strict';
@@ -57,13 +57,18 @@ test('production: chunks and the versioned loader a year and immutable, the alia
     // The loader may be fetched in CORS mode (crossorigin="anonymous" with integrity) from any page.
     for (const path of [`/${loader.file}`, '/channel-elements.js', `/chunks/${shared}`])
       assert.equal((await get(prod.origin, path)).get('access-control-allow-origin'), '*', path);
-    // Both loader URLs are the same script.
+    // Both loader URLs are the same script, byte for byte: no file names its source map in a comment (bytes every
+    // page would download); a header does, for developer tools.
     const [versioned, alias] = await Promise.all(
-      [`/${loader.file}`, '/channel-elements.js'].map(async (path) =>
-        (await (await fetch(`${prod.origin}${path}`)).text()).replace(/\/\/# sourceMappingURL=.*\s*$/, ''),
-      ),
+      [`/${loader.file}`, '/channel-elements.js'].map(async (path) => (await fetch(`${prod.origin}${path}`)).text()),
     );
     assert.equal(versioned, alias);
+    assert.doesNotMatch(versioned!, /sourceMappingURL/);
+    assert.doesNotMatch(readFileSync(join(CHUNKS, shared), 'utf8'), /sourceMappingURL/);
+    assert.equal((await get(prod.origin, `/${loader.file}`)).get('sourcemap'), `${loader.file}.map`);
+    assert.equal((await get(prod.origin, '/channel-elements.js')).get('sourcemap'), 'channel-elements.js.map');
+    assert.equal((await get(prod.origin, `/chunks/${shared}`)).get('sourcemap'), `${shared}.map`);
+    assert.equal((await get(prod.origin, `/chunks/${table}`)).get('sourcemap'), null, 'a table has no map');
     assert.equal(await cache(dev.origin, `/chunks/${shared}`), 'no-cache');
     assert.equal(await cache(dev.origin, `/${loader.file}`), 'no-cache');
     assert.equal(await cache(dev.origin, '/channel-elements.js'), 'no-cache');

@@ -256,6 +256,7 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
       (await serveStatic(req, res, distDir, path, {
         bundleOrigin: origins.bundle,
         cors: true,
+        sourceMaps: true,
         // Production: what a CDN should keep (static.ts). Dev rebuilds under the same names: always fresh there.
         cacheControl: dev ? undefined : bundleCacheControl(path),
       }))

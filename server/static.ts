@@ -5,7 +5,7 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, resolve, sep } from 'node:path';
+import { basename, extname, join, resolve, sep } from 'node:path';
 import * as z from 'zod/mini';
 
 const MIME: Record<string, string> = {
@@ -76,6 +76,11 @@ export interface StaticOptions {
   /** The Cache-Control header (default `no-cache`: every use asks whether it changed). */
   cacheControl?: string;
   /**
+   * Name a script's source map (`<file>.map` beside it) in a `SourceMap` header: the bundle's files carry no comment
+   * naming it (rollup.config.mjs), and developer tools read the header instead.
+   */
+  sourceMaps?: boolean;
+  /**
    * Dev mode: Trusted Types enforced on the page, with this `trusted-types` directive (a host page that enforces
    * them, for the end-to-end tests: `?trusted-types=channel-elements` on a demo page).
    */
@@ -127,6 +132,8 @@ export async function serveStatic(
     'X-Content-Type-Options': 'nosniff',
     ...(options.cors ? CORS_HEADERS : {}),
   };
+  if (options.sourceMaps && ext === '.js' && (await stat(`${file}.map`).catch(() => undefined))?.isFile())
+    headers.SourceMap = `${basename(file)}.map`;
   if (ext === '.html') {
     // Pages name the bundle server through a placeholder so the same files work on any port.
     let html = (await readFile(file, 'utf8')).replaceAll('%BUNDLE_ORIGIN%', options.bundleOrigin);

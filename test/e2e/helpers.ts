@@ -39,13 +39,18 @@ export function builtBundle(): BuiltBundle {
 
 /**
  * The files of the built chunks' table (scripts/integrity.mjs), under chunks/: `firsts`, those the loader names (one
- * per group of tags), and `rest`, the whole table, which each of them names in `n` (read this way, not by listing
- * dist/chunks/, where earlier builds' files stay).
+ * per group of tags), `rest`, the whole table, which each of them names in `n` (read this way, not by listing
+ * dist/chunks/, where earlier builds' files stay), and `fileOf(root)`, the file the loader fetches for a tag.
  */
-export function chunkTables(): { firsts: string[]; rest: string } {
+export function chunkTables(): { firsts: string[]; rest: string; fileOf(root: string): string } {
   const dist = path.join(process.cwd(), 'dist');
   const loader = fs.readFileSync(path.join(dist, 'channel-elements.js'), 'utf8');
   const firsts = [...new Set(loader.match(/integrity-[\w-]{8}\.json/g))];
+  // The loader's list: root -> [file, sha256]; the roots it does not list have the file under ''.
+  const listed = new Map(
+    [...loader.matchAll(/"([\w-]*)":\["(integrity-[\w-]{8}\.json)"/g)].map((m) => [m[1]!, m[2]!] as const),
+  );
+  const fileOf = (root: string) => listed.get(root) ?? listed.get('')!;
   if (!firsts.length) throw new Error('the loader names no chunks table');
   const wholes = new Set(
     firsts.map((first) => {
@@ -55,7 +60,7 @@ export function chunkTables(): { firsts: string[]; rest: string } {
     }),
   );
   if (wholes.size !== 1) throw new Error(`the loader's tables name ${wholes.size} whole tables`);
-  return { firsts, rest: [...wholes][0]! };
+  return { firsts, rest: [...wholes][0]!, fileOf };
 }
 
 /** Custom element tags in the light DOM of the page that are not defined yet. */

@@ -73,33 +73,37 @@ test('every chunk runs verified: preloaded with the build’s integrity before i
   }
 });
 
-test('a page fetches its own tags’ files of the table, each once: the schedule’s alone, and with the player, the checkout and the profile the other group’s too', async ({
+test('a page fetches its own tags’ files of the table, each once: the schedule’s alone, the site’s alone, and with the player, the checkout and the profile the schedule’s and the player’s', async ({
   page,
 }) => {
-  const { firsts, rest } = chunkTables();
+  const { firsts, rest, fileOf } = chunkTables();
+  const [schedule, site, player] = ['channel-schedule', 'channel-app', 'channel-player'].map(fileOf);
+  expect(new Set([schedule, site, player]).size, 'three files').toBe(3);
+  expect([...firsts].sort()).toEqual([schedule, site, player].sort());
+  expect(['channel-checkout', 'channel-profile', 'early-video'].map(fileOf)).toEqual([player, player, player]);
   const tables: string[] = [];
   page.on('request', (r) => {
     const name = /\/chunks\/(integrity-[\w-]{8}\.json)$/.exec(r.url())?.[1];
     if (name) tables.push(name);
   });
-  // The schedule alone (the CMS page, another origin): one file, the schedule's and the site's group.
+  // The schedule alone (the CMS page, another origin): its own file only.
   await page.goto(`${HOST_ORIGIN}/cms.html`);
   await expectEvents(page.locator('channel-schedule'));
-  expect(tables).toHaveLength(1);
-  expect(firsts).toContain(tables[0]);
-  expect(tables).not.toContain(rest);
-  // All four tags: both groups' files, each once; every element starts.
+  expect(tables).toEqual([schedule]);
+  // The site, whose home shows schedules: its own file only (the schedules' chunks are in it), and perhaps the whole
+  // table after its first content.
+  tables.length = 0;
+  await page.goto(`${HOST_ORIGIN}/site/`);
+  await expectEvents(page.locator('channel-app'));
+  expect(tables.filter((t) => t !== rest)).toEqual([site]);
+  // A schedule, a checkout, a profile and a player: the schedule's file and the player's (the checkout's and the
+  // profile's), each once; every element starts.
   tables.length = 0;
   await page.goto(`${BUNDLE_ORIGIN}/checkout.html?package=1`);
   await expectEvents(page.locator('#checkout-schedule'));
   await expect(page.locator('#account [part~="sign-in"]')).toBeVisible({ timeout: 10_000 });
   await expect(page.locator('#checkout-player [part~="frame"]')).toBeVisible();
-  expect([...new Set(tables.filter((t) => t !== rest))].sort()).toEqual([...firsts].sort());
-  for (const first of firsts)
-    expect(
-      tables.filter((t) => t === first),
-      first,
-    ).toHaveLength(1);
+  expect(tables.filter((t) => t !== rest).sort()).toEqual([schedule, player].sort());
 });
 
 test.describe('a chunk whose bytes were changed', () => {
@@ -132,7 +136,7 @@ test.describe('a chunk whose bytes were changed', () => {
       const ours = errors.find((e) => e.startsWith('channel-elements: could not load <channel-schedule>'));
       expect(ours).toMatch(pattern.source.includes('session') ? /chunks\/session-/ : /chunks\/channel-schedule-/);
       expect(ours).toContain('does not match its integrity hash (expected sha256-');
-      expect(ours).toContain('serve the chunks/ folder of this script');
+      expect(ours).toContain("serve this build's chunks/ unchanged");
       // The changed code never ran, and the element never started.
       expect(await ranTampered(page)).toBe(false);
       await expect(page.locator('channel-schedule [part~="schedule"]')).toHaveCount(0);
