@@ -89,6 +89,47 @@ describe('shared limits', () => {
     limiter.stop();
   });
 
+  test('hits of a window that ended before another process opened the next one count in neither', async () => {
+    let now = 0;
+    const [one, two] = [0, 1].map(() => new SharedRateLimiter(db, 'stale-flush', 10, 10_000, () => now));
+    for (let i = 0; i < 5; i++) one!.hit('addr');
+    now = 10_050; // the other process opens the next window first
+    two!.hit('addr');
+    await two!.flush();
+    now = 10_100; // the first process's hits of the ended window arrive late
+    await one!.flush();
+    const row = await db.get('SELECT window_start, count FROM rate_windows WHERE bucket = ? AND key = ?', [
+      'stale-flush',
+      'addr',
+    ]);
+    assert.deepEqual([Number(row!.window_start), Number(row!.count)], [10_050, 1]);
+    one!.stop();
+    two!.stop();
+  });
+
+  test('hits a failed flush could not share go with the next one', async () => {
+    const now = 0;
+    let down = true;
+    const flaky = {
+      all: (sql: string, params: unknown[]) =>
+        down ? Promise.reject(new Error('down')) : db.all(sql, params as never),
+    } as unknown as ChannelDb;
+    const limiter = new SharedRateLimiter(flaky, 'failed-flush', 10, 10_000, () => now);
+    for (let i = 0; i < 5; i++) limiter.hit('addr');
+    const logged = console.error;
+    console.error = () => undefined;
+    try {
+      await limiter.flush();
+    } finally {
+      console.error = logged;
+    }
+    down = false;
+    await limiter.flush();
+    const row = await db.get('SELECT count FROM rate_windows WHERE bucket = ? AND key = ?', ['failed-flush', 'addr']);
+    assert.equal(Number(row!.count), 5);
+    limiter.stop();
+  });
+
   test('a window that ends while its hits are being shared keeps the new window’s own count', async () => {
     let now = 0;
     const limiter = new SharedRateLimiter(db, 'racing-flush', 10, 10_000, () => now);

@@ -167,7 +167,9 @@ export class SharedRateLimiter {
   /**
    * Adds the unsent hits to the shared rows and reads back every process's counts. Each key's hits go to the window
    * they were made in (the entry's start), not to the one open when the flush runs: hits made just before a window
-   * ended would otherwise count against the next one.
+   * ended would otherwise count against the next one. Hits of a window that ended before the shared one began
+   * (another process opened the next window first) count in neither. A flush that fails leaves its hits unsent, to
+   * go with the next one.
    */
   async flush(): Promise<void> {
     const batch = [...this.keys.entries()]
@@ -185,13 +187,17 @@ export class SharedRateLimiter {
          SELECT ?, k, s, n FROM unnest(?::text[], ?::bigint[], ?::int[]) AS u(k, s, n)
          ON CONFLICT (bucket, key) DO UPDATE SET
            window_start = CASE WHEN rate_windows.window_start <= excluded.window_start - ? THEN excluded.window_start ELSE rate_windows.window_start END,
-           count = CASE WHEN rate_windows.window_start <= excluded.window_start - ? THEN excluded.count ELSE rate_windows.count + excluded.count END
+           count = CASE
+             WHEN rate_windows.window_start <= excluded.window_start - ? THEN excluded.count
+             WHEN excluded.window_start <= rate_windows.window_start - ? THEN rate_windows.count
+             ELSE rate_windows.count + excluded.count END
          RETURNING key, window_start, count`,
         [
           this.bucket,
           batch.map(({ key }) => key),
           batch.map(({ entry }) => entry.start),
           batch.map(({ hits }) => hits),
+          this.windowMs,
           this.windowMs,
           this.windowMs,
         ],
@@ -207,6 +213,11 @@ export class SharedRateLimiter {
       }
     } catch (error) {
       console.error('[channel-server] could not share the request counts:', (error as Error).message);
+      for (const { key, entry, hits } of batch) {
+        if (this.keys.get(key) !== entry) continue;
+        entry.unsent += hits;
+        entry.shared -= hits;
+      }
     }
   }
 
