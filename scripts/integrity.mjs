@@ -94,7 +94,7 @@ export function integrityTable(tags, extras, groups) {
         }
       },
       writeBundle(options) {
-        // The bytes as written (the source map comment included): what a browser will hash.
+        // The bytes as written: what a browser will hash.
         for (const file of imports.keys()) hashes.set(file, sha256(join(options.dir, 'chunks', file)));
       },
     },

@@ -1,5 +1,5 @@
 /**
- * The accounts store (src/stores/account.ts) and its session actions (src/stores/session.ts: signIn, logout)
+ * The accounts store (src/stores/account.ts) and its session actions (src/stores/sign-in.ts: signIn, logout)
  * against the fake world: what goes over the wire (method, path, body, Authorization header, never a token in a
  * URL), what the stores hold afterwards, the validation rules (nothing sent when one fails), the server messages,
  * and the social sign-in's URL, return page and state check.
