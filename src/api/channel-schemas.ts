@@ -300,7 +300,7 @@ export type UserAccess = z.infer<typeof UserAccess>;
 
 /** The channel's calls every page may make: keys, settings, colours, the viewer, events and the catalogue, logging. */
 export const channelApi = endpointTable({
-  getApiKey: { method: 'POST', path: paths.GET_API_KEY_PATH, keyless: true, response: ApiKeyResponse },
+  getApiKey: { method: 'POST', path: paths.GET_API_KEY_PATH, keyless: true, form: true, response: ApiKeyResponse },
   settings: { method: 'GET', path: paths.SETTINGS_PATH, keyless: true, response: envelope(Settings) },
   colors: { method: 'GET', path: paths.COLORS_PATH, keyless: true, response: envelope(ColorSettings) },
   profile: { method: 'GET', path: paths.PROFILE_PATH, keyless: false, response: envelope(User) },

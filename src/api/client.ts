@@ -27,7 +27,7 @@ import type { Endpoint } from './schema-kit.js';
 import { ApiError, HttpError, InvalidResponseError, TimeoutError, isCancel } from './errors.js';
 import { RETRY_DELAY_MS, abortReason, readError, send, throwIfAborted } from './http.js';
 import { env, sleep } from '../lib/env.js';
-import { API_KEY_PARAM, CHANNEL_KEY_PARAM } from '../lib/api-paths.js';
+import { API_KEY_PARAM, CHANNEL_KEY_PARAM, FORM_TYPE } from '../lib/api-paths.js';
 import { redactData, redactUrl, trackedUrl } from '../lib/url.js';
 import { toJson } from '../lib/json.js';
 
@@ -337,8 +337,9 @@ export class ApiClient {
       if (token) headers.Authorization = `Bearer ${token}`;
       const init: RequestInit = { method, headers };
       if (!keyInQuery) {
-        headers['Content-Type'] = 'application/json';
-        init.body = toJson({ ...options.body, [keyName]: key });
+        const body = { ...options.body, [keyName]: key };
+        headers['Content-Type'] = spec.form ? FORM_TYPE : 'application/json';
+        init.body = spec.form ? String(new URLSearchParams(body as Record<string, string>)) : toJson(body);
       }
       const requestData = options.body ?? options.query;
 

@@ -27,6 +27,8 @@ export interface Endpoint<R extends z.ZodMiniType = z.ZodMiniType> {
   readonly path: string;
   /** Keyless calls carry `channel_key` instead of `api_key`, so that one server can host many channels. */
   readonly keyless: boolean;
+  /** Its body goes as a form, not JSON (`get_api_key` only: api-paths.ts FORM_TYPE says why). */
+  readonly form?: true;
   readonly response: R;
 }
 

@@ -20,6 +20,7 @@ import {
   type CHANNEL_KEY_PARAM,
   COLORS_PATH,
   EVENTS_PATH,
+  FORM_TYPE,
   GEO_PATH,
   GET_API_KEY_PATH,
   PROFILE_PATH,
@@ -76,7 +77,8 @@ export function sendEarly(
   const send = (method: string, url: string, body?: string, signedIn = false): Promise<Response> => {
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (signedIn && token) headers.Authorization = `Bearer ${token}`;
-    if (body) headers['Content-Type'] = 'application/json';
+    // Only get_api_key has a body: a form, so that no preflight holds it up (api-paths.ts FORM_TYPE).
+    if (body) headers['Content-Type'] = FORM_TYPE;
     const answer = fetch(url, { method, headers, body });
     // A failure is the client's to meet when it adopts the answer (or to never see when it does not).
     answer.catch(() => undefined);
@@ -96,11 +98,8 @@ export function sendEarly(
       const query = `?${new URLSearchParams(withKey).toString()}`;
       // The api key first: the players' events wait for it (the rest does not depend on it).
       const known = stored(apiKeyStorageKey(key));
-      // The body as the client's toJson writes it: a string alone is never passed to a toJSON a host page added to
-      // the prototypes, so no guard is needed here (and the loader stays small).
-      const asked = known
-        ? undefined
-        : send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, `{"channel_key":${JSON.stringify(key)}}`);
+      // The body as the client writes it (URLSearchParams, the same form as the query).
+      const asked = known ? undefined : send('POST', `${apiUrl}/${GET_API_KEY_PATH}`, query.slice(1));
       watch('settings', send('GET', `${apiUrl}/${SETTINGS_PATH}${query}`));
       send('GET', `${apiUrl}/${COLORS_PATH}${query}`);
       if (!events.length) return;

@@ -163,7 +163,13 @@ const fakeFetch: Environment['fetch'] = async (input, init) => {
   requests.push(url);
   const method = (init?.method ?? 'GET').toUpperCase();
   const auth = new Headers(init?.headers).get('authorization');
-  const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
+  // JSON bodies, and get_api_key's form.
+  const text = typeof init?.body === 'string' ? init.body : undefined;
+  const body = text?.startsWith('{')
+    ? (JSON.parse(text) as Record<string, unknown>)
+    : text === undefined
+      ? undefined
+      : Object.fromEntries(new URLSearchParams(text));
   wire.push({ method, url, body, auth });
   if (method === 'DELETE' && url.pathname.startsWith('/api/favorite/')) {
     const id = Number(url.pathname.split('/').pop());

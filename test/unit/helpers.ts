@@ -22,7 +22,7 @@ export interface Recorded {
   path: string;
   /** Query parameters as a plain object. */
   query: Record<string, string>;
-  /** Parsed JSON body (or the raw string when it is not JSON), undefined without a body. */
+  /** Parsed JSON or form body (or the raw string when it is neither), undefined without a body. */
   body: unknown;
   headers: Record<string, string>;
   signal: AbortSignal | undefined;
@@ -102,7 +102,9 @@ export class FakeServer {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((v, k) => (headers[k] = v));
     let body: unknown;
-    if (typeof init.body === 'string') {
+    if (typeof init.body === 'string' && headers['content-type'] === 'application/x-www-form-urlencoded') {
+      body = Object.fromEntries(new URLSearchParams(init.body));
+    } else if (typeof init.body === 'string') {
       try {
         body = JSON.parse(init.body);
       } catch {

@@ -132,7 +132,7 @@ describe('ApiClient', () => {
       const call = hooked.call(endpoints.getApiKey);
       await w.advance(RETRY_DELAY_MS);
       expect((await call).data.api_key).to.equal('ak-wire');
-      expect(asked).to.deep.equal([`POST ${API}/get_api_key {"channel_key":"ck-1"}`]);
+      expect(asked).to.deep.equal([`POST ${API}/get_api_key channel_key=ck-1`]);
       expect(w.server.requests).to.have.length(1);
     });
 
@@ -146,8 +146,8 @@ describe('ApiClient', () => {
     });
 
     it('matches a POST by its body too', async () => {
-      early().set(`POST ${API}/get_api_key {"channel_key":"other"}`, answer({ data: { api_key: 'wrong' } }));
-      early().set(`POST ${API}/get_api_key {"channel_key":"ck-1"}`, answer({ data: { api_key: 'ak-early' } }));
+      early().set(`POST ${API}/get_api_key channel_key=other`, answer({ data: { api_key: 'wrong' } }));
+      early().set(`POST ${API}/get_api_key channel_key=ck-1`, answer({ data: { api_key: 'ak-early' } }));
       expect((await client.call(endpoints.getApiKey)).data.api_key).to.equal('ak-early');
       expect(w.server.requests).to.have.length(0);
       expect(early().size, 'the other answer stays unclaimed').to.equal(1);
@@ -240,6 +240,16 @@ describe('ApiClient', () => {
         ['POST', `${API}/get_api_key`, { channel_key: 'ck-1' }],
       ]);
       expect(seen.apiKeyCalls).to.equal(0);
+    });
+
+    it('sends get_api_key as a CORS simple request: a form body and safelisted headers only (no preflight)', async () => {
+      w.server.on('POST', `${API}/get_api_key`, ok({ api_key: 'fresh' }));
+      await client.call(endpoints.getApiKey);
+      const [req] = w.server.requests;
+      expect(req!.headers).to.deep.equal({
+        accept: 'application/json',
+        'content-type': 'application/x-www-form-urlencoded',
+      });
     });
 
     it('sends channel_key in the body of the keyless POST logs', async () => {

@@ -105,6 +105,19 @@ describe('loader start-up requests, adopted by the session', () => {
     expect(trail).not.to.include(`GET ${API}/prerolls`);
   });
 
+  it('asks for the api key with a form body and safelisted headers only: no CORS preflight holds it up', async () => {
+    sendEarly('demo', API, KEYS, ['7']);
+    await until(() => w.server.trail.includes(`GET ${API}/events/7`), 'the event request');
+    const asked = w.server.requests.filter((r) => r.method === 'POST');
+    expect(asked.map((r) => [r.url, r.body, r.headers])).to.deep.equal([
+      [
+        `${API}/get_api_key`,
+        { channel_key: 'ck-1' },
+        { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      ],
+    ]);
+  });
+
   it('reads the keys the session stored under the shared storage keys: nothing is asked for again', async () => {
     localStorage.setItem(`${STORAGE_PREFIX}channel_key.demo`, JSON.stringify({ v: 'ck-1', e: Date.now() + 60_000 }));
     localStorage.setItem(`${STORAGE_PREFIX}api_key.ck-1`, JSON.stringify({ v: 'ak-1', e: Date.now() + 60_000 }));
