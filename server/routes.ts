@@ -83,14 +83,25 @@ export function createApi(ctx: ApiContext): ApiHandler {
 
   /**
    * The channel of an api key, from a short-lived cache of keys seen (every keyed call names one; the database is
-   * asked at most once a minute per key). A key in use is kept: its last use is written at most once an hour, and
-   * idle ones are pruned (maintenance.ts); a key pruned by another process is refused here a minute later at most.
+   * asked at most once a minute per key, and once for calls that ask at the same time). A key in use is kept: its
+   * last use is written at most once an hour, and idle ones are pruned (maintenance.ts); a key pruned by another
+   * process is refused here a minute later at most. A key this process issues is in the cache from the start: a new
+   * visitor's first keyed calls (geo or the profile, the player's event) follow its `get_api_key` at once.
    */
   const keys = new BoundedMap<string, { channel: Row; checkedAt: number }>(50_000);
-  async function keyChannel(apiKey: string): Promise<Row | undefined> {
-    const seconds = ctx.clock().now;
+  const lookups = new Map<string, Promise<Row | undefined>>();
+  function keyChannel(apiKey: string): Promise<Row | undefined> {
     const known = keys.get(apiKey);
-    if (known && Date.now() - known.checkedAt < API_KEY_CACHE_MS) return known.channel;
+    if (known && Date.now() - known.checkedAt < API_KEY_CACHE_MS) return Promise.resolve(known.channel);
+    let lookup = lookups.get(apiKey);
+    if (!lookup) {
+      lookup = lookUpKey(apiKey).finally(() => lookups.delete(apiKey));
+      lookups.set(apiKey, lookup);
+    }
+    return lookup;
+  }
+  async function lookUpKey(apiKey: string): Promise<Row | undefined> {
+    const seconds = ctx.clock().now;
     const channel = await db.get(
       'SELECT c.id, c.channel_key, c.name, k.last_used_at FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?',
       [apiKey],
@@ -203,6 +214,11 @@ export function createApi(ctx: ApiContext): ApiHandler {
         })()),
     };
     const result = await route.handler(r);
+    if (route.name === 'getApiKey') {
+      const issued = (result as { data?: { api_key?: unknown } }).data?.api_key;
+      if (typeof issued === 'string')
+        keys.set(issued, { channel: { ...channel, last_used_at: now.now }, checkedAt: Date.now() });
+    }
     if ('raw' in result && typeof result.raw === 'string') sendText(res, 200, result.raw);
     else if ('status' in result && 'body' in result) sendJson(res, Number(result.status ?? 200), result.body);
     else sendJson(res, 200, result);

@@ -145,6 +145,43 @@ describe('keys', () => {
     assert.equal(broken.status, 400);
   });
 
+  test("a new key's first keyed calls ask the database nothing; calls at once with a key not seen ask once", async () => {
+    const lookups: string[] = [];
+    const get = server.db.get.bind(server.db);
+    server.db.get = (sql, params) => {
+      if (sql.includes('FROM api_keys k')) lookups.push(String((params as unknown[])[0]));
+      return get(sql, params);
+    };
+    try {
+      // Issued by this process: known from the start (the visitor's geo and event follow at once).
+      const issued = await apiKey('demo');
+      const first = await Promise.all([call(`/api/geo?api_key=${issued}`), call(`/api/events?api_key=${issued}`)]);
+      assert.deepEqual(
+        first.map((r) => r.status),
+        [200, 200],
+      );
+      assert.deepEqual(lookups, []);
+      // Issued elsewhere (another process, an earlier run): three calls at the same time ask the database once.
+      const other = 'b'.repeat(48);
+      await server.db.run(
+        'INSERT INTO api_keys (api_key, channel_id, created_at, last_used_at) SELECT ?, id, ?::bigint, ?::bigint FROM channels WHERE channel_key = ?',
+        [other, Math.floor(nowMs / 1000), Math.floor(nowMs / 1000), 'demo'],
+      );
+      const three = await Promise.all([
+        call(`/api/geo?api_key=${other}`),
+        call(`/api/events?api_key=${other}`),
+        call(`/api/events-categories?api_key=${other}`),
+      ]);
+      assert.deepEqual(
+        three.map((r) => r.status),
+        [200, 200, 200],
+      );
+      assert.deepEqual(lookups, [other]);
+    } finally {
+      server.db.get = get;
+    }
+  });
+
   test('keyed calls with a missing or unknown api key answer 403 with errors.api_key', async () => {
     for (const query of ['api_key=wrong', '']) {
       const res = await call(`/api/events?${query}`);
