@@ -333,7 +333,7 @@ export class ApiClient {
       const query = { ...options.query, ...(keyInQuery ? { [keyName]: key } : {}) };
       const url = `${this.apiUrl}/${path}${queryString(query)}`;
       const headers: Record<string, string> = { Accept: 'application/json' };
-      const token = this.hooks.token();
+      const token = !spec.form && this.hooks.token();
       if (token) headers.Authorization = `Bearer ${token}`;
       const init: RequestInit = { method, headers };
       if (!keyInQuery) {

@@ -27,7 +27,10 @@ export interface Endpoint<R extends z.ZodMiniType = z.ZodMiniType> {
   readonly path: string;
   /** Keyless calls carry `channel_key` instead of `api_key`, so that one server can host many channels. */
   readonly keyless: boolean;
-  /** Its body goes as a form, not JSON (`get_api_key` only: api-paths.ts FORM_TYPE says why). */
+  /**
+   * Its body goes as a form, not JSON, and without the viewer's token, which it does not need (`get_api_key` only:
+   * a CORS simple request, api-paths.ts FORM_TYPE says why).
+   */
   readonly form?: true;
   readonly response: R;
 }

@@ -102,7 +102,7 @@ export class FakeServer {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((v, k) => (headers[k] = v));
     let body: unknown;
-    if (typeof init.body === 'string' && headers['content-type'] === 'application/x-www-form-urlencoded') {
+    if (typeof init.body === 'string' && headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
       body = Object.fromEntries(new URLSearchParams(init.body));
     } else if (typeof init.body === 'string') {
       try {

@@ -243,13 +243,14 @@ describe('ApiClient', () => {
     });
 
     it('sends get_api_key as a CORS simple request: a form body and safelisted headers only (no preflight)', async () => {
-      w.server.on('POST', `${API}/get_api_key`, ok({ api_key: 'fresh' }));
+      w.server.on('POST', `${API}/get_api_key`, ok({ api_key: 'fresh' }), ok({ api_key: 'again' }));
       await client.call(endpoints.getApiKey);
-      const [req] = w.server.requests;
-      expect(req!.headers).to.deep.equal({
-        accept: 'application/json',
-        'content-type': 'application/x-www-form-urlencoded',
-      });
+      // A signed-in viewer's token stays off it too (it needs none).
+      state.token = 'secret-token';
+      await client.call(endpoints.getApiKey);
+      const simple = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
+      expect(w.server.requests.map((r) => r.headers)).to.deep.equal([simple, simple]);
+      expect(w.server.requests.map((r) => r.body)).to.deep.equal([{ channel_key: 'ck-1' }, { channel_key: 'ck-1' }]);
     });
 
     it('sends channel_key in the body of the keyless POST logs', async () => {

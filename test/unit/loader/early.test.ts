@@ -74,6 +74,19 @@ describe('loader start-up requests, adopted by the session', () => {
     expect(slot[EARLY]?.size ?? 0, 'every early answer was taken').to.equal(0);
   });
 
+  it('takes the early get_api_key for a channel key its form has to encode (the loader and the client write one body)', async () => {
+    const odd = 'c k&é+/=';
+    w.server.on('GET', `${KEYS}/demo.json`, { body: { channel_key: odd } });
+    sendEarly('demo', API, KEYS, ['7']);
+    setConfig({ channelKey: 'demo', apiUrl: API, keysUrl: KEYS }, 'http://cdn.test/channel-elements.js');
+    await startSession();
+    await until(() => $geo.get() !== undefined, '$geo');
+    await getClient().call(endpoints.event, { params: { id: 7 } });
+    const asked = w.server.requests.filter((r) => r.method === 'POST');
+    expect(asked.map((r) => r.body)).to.deep.equal([{ channel_key: odd }]);
+    expect(slot[EARLY]?.size ?? 0, 'every early answer was taken').to.equal(0);
+  });
+
   it('an early answer that never comes costs one timeout, not one per later request: the loader is no longer waited for', async () => {
     // The loader's request for the keys file hangs (it has no timeout of its own); the client's retry is answered.
     w.server.on('GET', `${KEYS}/demo.json`, HANG, { body: { channel_key: 'ck-1' } });
