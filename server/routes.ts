@@ -85,8 +85,9 @@ export function createApi(ctx: ApiContext): ApiHandler {
    * The channel of an api key, from a short-lived cache of keys seen (every keyed call names one; the database is
    * asked at most once a minute per key, and once for calls that ask at the same time). A key in use is kept: its
    * last use is written at most once an hour, and idle ones are pruned (maintenance.ts); a pruned key (by this
-   * process or another) is refused here a minute later at most. A key this process issues is in the cache from the start: a new
-   * visitor's first keyed calls (geo or the profile, the player's event) follow its `get_api_key` at once.
+   * process or another) is refused here a minute later at most. A key this process issues is in the cache from the
+   * start: a new visitor's first keyed calls (geo or the profile, the player's event) follow its `get_api_key` at
+   * once.
    */
   const keys = new BoundedMap<string, { channel: Row; checkedAt: number }>(50_000);
   const lookups = new Map<string, Promise<Row | undefined>>();
