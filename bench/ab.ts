@@ -18,6 +18,7 @@ import { chromium } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
 import { startServer } from '../server/server.js';
+import { watchMarks } from './marks.js';
 import { FIRST_FRAME_PROBE, shadowProbe } from './player.js';
 
 const dists = [process.env.DIST_A, process.env.DIST_B];
@@ -68,12 +69,11 @@ try {
       const page = await context.newPage();
       await page.addInitScript(FIRST_FRAME_PROBE);
       await page.addInitScript(CONTROLS_PROBE);
+      const { marks } = await watchMarks(page, ['__firstFrame', '__controls']);
       await page.goto(`${servers[side]!.hostOrigin}/bench/${PAGE}.html?event=${eventId}`);
-      await page.waitForFunction('window.__firstFrame !== undefined && window.__controls !== undefined', null, {
-        timeout: 60_000,
-      });
-      const ms = Math.round((await page.evaluate('window.__firstFrame')) as number);
-      const shown = Math.round((await page.evaluate('window.__controls')) as number);
+      const seen = await marks;
+      const ms = Math.round(seen.__firstFrame);
+      const shown = Math.round(seen.__controls);
       if (round >= 0) samples[side]!.push(ms);
       if (round >= 0) controls[side]!.push(shown);
       await context.close();

@@ -7,6 +7,7 @@
  * it and in the 4 s after it (when analytics run), and the analytics requests of those 4 s.
  */
 import type { Browser } from '@playwright/test';
+import { watchMarks } from './marks.js';
 import { FIRST_FRAME_PROBE } from './player.js';
 
 /** One page's figures. */
@@ -41,10 +42,9 @@ async function once(browser: Browser, url: string) {
   page.on('pageerror', (e) => console.error(`page error (${url}):`, e.message));
   await page.addInitScript(FIRST_FRAME_PROBE);
   await page.addInitScript(LONG_TASKS);
+  const { marks } = await watchMarks(page, ['__firstFrame']);
   await page.goto(url);
-  await page.waitForFunction(() => (window as unknown as { __firstFrame?: number }).__firstFrame !== undefined, null, {
-    timeout: 60_000,
-  });
+  await marks;
   await page.waitForTimeout(AFTER_MS);
   const seen = (await page.evaluate(`({
     first: window.__firstFrame,

@@ -8,6 +8,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser } from '@playwright/test';
+import { watchMarks } from './marks.js';
 
 /** The figures. */
 export interface ClipsBench {
@@ -141,10 +142,9 @@ export async function benchClips(
       );
     });
     await p.addInitScript(PROBE);
+    const { marks } = await watchMarks(p, ['__firstCard']);
     await p.goto(page);
-    await p.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, {
-      timeout: 60_000,
-    });
+    await marks;
     counting = false;
     await Promise.all(pending);
     await context.close();
@@ -154,11 +154,9 @@ export async function benchClips(
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const p = await context.newPage();
     await p.addInitScript(PROBE);
+    const { marks } = await watchMarks(p, ['__firstCard']);
     await p.goto(page);
-    await p.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, {
-      timeout: 60_000,
-    });
-    libraryFirstCardMs.push(await p.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard));
+    libraryFirstCardMs.push((await marks).__firstCard);
     await context.close();
   }
   const ours = (f: { url: string }) => /\/(chunks\/[^/]+|channel-elements)\.js$/.test(new URL(f.url).pathname);

@@ -11,6 +11,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from '@playwright/test';
+import { watchMarks } from './marks.js';
 
 /** One page's results. */
 export interface PlayerBench {
@@ -88,11 +89,9 @@ async function once(browser: Browser, url: string): Promise<{ ms: number; js: { 
   });
   page.on('pageerror', (e) => console.error(`page error (${url}):`, e.message));
   await page.addInitScript(FIRST_FRAME_PROBE);
+  const { marks } = await watchMarks(page, ['__firstFrame']);
   await page.goto(url);
-  await page.waitForFunction(() => (window as unknown as { __firstFrame?: number }).__firstFrame !== undefined, null, {
-    timeout: 60_000,
-  });
-  const ms = (await page.evaluate('window.__firstFrame')) as number;
+  const ms = (await marks).__firstFrame;
   // Only what had arrived by the first frame counts (analytics and the rest load after it by design): the page's
   // own resource timings say when each file's last byte came, on the first frame's clock.
   const arrived = new Map(

@@ -28,6 +28,7 @@ import { benchClips } from './clips.js';
 import { benchAnalytics } from './analytics.js';
 import { playerSection } from './player.js';
 import { benchSite } from './site.js';
+import { watchMarks } from './marks.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 /** BENCH_ONLY=player: the player comparison alone (a quicker loop while working on the first frame). */
@@ -322,10 +323,9 @@ async function timeFirstCard(
     };
     requestAnimationFrame(poll);
   `);
+  const { marks } = await watchMarks(page, ['__firstCard']);
   await page.goto(url);
-  await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, null, {
-    timeout: 60_000,
-  });
+  await marks;
   const timing = await page.evaluate(() => {
     const events = performance
       .getEntriesByType('resource')

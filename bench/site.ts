@@ -8,6 +8,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser } from '@playwright/test';
+import { watchMarks } from './marks.js';
 import { shadowProbe } from './player.js';
 
 /** The site's figures. */
@@ -52,8 +53,9 @@ export async function benchSite(browser: Browser, hostOrigin: string, runs: numb
     );
   });
   await page.addInitScript(FIRST_CONTENT_PROBE);
+  const first = await watchMarks(page, ['__firstContent']);
   await page.goto(home);
-  await page.waitForFunction(() => (window as unknown as { __firstContent?: number }).__firstContent !== undefined);
+  await first.marks;
   counting = false;
   await Promise.all(pending);
   await context.close();
@@ -64,15 +66,9 @@ export async function benchSite(browser: Browser, hostOrigin: string, runs: numb
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const p = await ctx.newPage();
     await p.addInitScript(FIRST_CONTENT_PROBE);
+    const { marks } = await watchMarks(p, ['__firstContent']);
     await p.goto(home);
-    await p.waitForFunction(
-      () => (window as unknown as { __firstContent?: number }).__firstContent !== undefined,
-      null,
-      {
-        timeout: 60_000,
-      },
-    );
-    firstContentMs.push(await p.evaluate(() => (window as unknown as { __firstContent: number }).__firstContent));
+    firstContentMs.push((await marks).__firstContent);
     await ctx.close();
     await new Promise((resolve) => setTimeout(resolve, 300));
   }

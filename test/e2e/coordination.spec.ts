@@ -80,7 +80,8 @@ test('one sign-in reloads each player event exactly once', async ({ page }) => {
   await form.getByLabel(/^Password/).fill('coord-pass-1');
   await form.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.locator('#account [part~="tabs"]')).toBeVisible({ timeout: 10_000 });
-  await expect.poll(() => reloads.length, { timeout: 10_000 }).toBe(1);
+  // The array itself, so that a failure shows which requests went out (none, or two).
+  await expect.poll(() => [...reloads], { timeout: 10_000 }).toHaveLength(1);
   // Nothing else follows: wait past any second reload the old double wiring made (it came within milliseconds).
   await page.waitForTimeout(1_500);
   expect(reloads).toHaveLength(1);
