@@ -1,5 +1,5 @@
 /** French texts; the type makes the key set identical to English. */
-import { AD_TEXTS } from './ad-label.js';
+import { AD_TEXTS, MEDIA_BAR_TEXTS } from './ad-label.js';
 import type { en, Translation } from './en.js';
 import type { favouritesEn } from './favourites-en.js';
 import type { playerEn } from './player-en.js';
@@ -113,18 +113,13 @@ export const fr: Translation<
     downloading: 'Préparation du téléchargement…',
     downloadError: "Le téléchargement n'a pas pu être préparé.",
     media: {
-      label: 'Lecture',
-      goLive: 'Revenir au direct',
-      atLive: 'Direct',
+      ...MEDIA_BAR_TEXTS.fr,
       startOver: 'Reprendre au début',
       resumed: 'Reprise à {{time}}',
-      speed: 'Vitesse',
-      normal: 'Normale',
       quality: 'Qualité',
       auto: 'Auto',
       autoAt: 'Auto ({{height}}p)',
       height: '{{height}}p',
-      pip: 'Image dans l’image',
     },
     keyboard: 'Vidéo. Espace ou K : lecture ou pause ; F : plein écran ; M : son ; flèches : avancer ou reculer.',
   },

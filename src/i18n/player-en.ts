@@ -3,7 +3,7 @@
  * the checkout's, which names the same passes), not in the shared chunk every page loads first. ./player.ts adds
  * them to the texts when that code is evaluated, before it renders. French keeps them in fr.ts, fetched whole.
  */
-import { AD_TEXTS } from './ad-label.js';
+import { AD_TEXTS, MEDIA_BAR_TEXTS } from './ad-label.js';
 
 export const playerEn = {
   label: 'Video player',
@@ -60,18 +60,13 @@ export const playerEn = {
   downloading: 'Preparing download…',
   downloadError: 'The download could not be prepared.',
   media: {
-    label: 'Playback',
-    goLive: 'Go to live',
-    atLive: 'Live',
+    ...MEDIA_BAR_TEXTS.en,
     startOver: 'Start over',
     resumed: 'Resumed at {{time}}',
-    speed: 'Speed',
-    normal: 'Normal',
     quality: 'Quality',
     auto: 'Auto',
     autoAt: 'Auto ({{height}}p)',
     height: '{{height}}p',
-    pip: 'Picture-in-picture',
   },
   keyboard: 'Video. Space or K: play or pause; F: full screen; M: mute; arrows: seek.',
 };

@@ -17,7 +17,16 @@ export const EARLY_DECISION_MS = 800;
 /** What the loader chose for a player: the event's stream, and the advert it plays first (or none). */
 export interface EarlyChoice {
   stream: string;
+  /** Whether the stream is live (its bar offers Go to live rather than the speed). */
+  live: boolean;
   preroll: PrerollRule | undefined;
+}
+
+/** The bar the loader shows under its early video from its first frame (src/loader/early-bar.ts). */
+export interface EarlyBar {
+  readonly element: HTMLElement;
+  /** Removes the bar and stops it following the video. */
+  stop(): void;
 }
 
 /** What the loader started in a player, and what the player takes over. */
@@ -28,6 +37,8 @@ export interface EarlyVideo extends EarlyChoice {
   readonly root: ShadowRoot;
   /** The early preroll's "Ad" label, while it shows. */
   readonly label: HTMLElement | undefined;
+  /** The bar under the event's stream, from its first frame until the player's own bar replaces it. */
+  bar: EarlyBar | undefined;
   /** When the video was set and when it showed its first frame (ms since the epoch): its analytics. */
   readonly startedAt: number;
   framedAt: number | undefined;
@@ -65,6 +76,7 @@ export function stopVideo(video: HTMLVideoElement): void {
 export function releaseEarlyVideo(early: EarlyVideo): void {
   const { video, root } = early;
   early.taken = true;
+  dropEarlyBar(early);
   stopVideo(video);
   if (video.parentNode !== root) return;
   video.remove();
@@ -77,6 +89,12 @@ export function adoptEarlyVideo(early: EarlyVideo): HTMLVideoElement {
   return early.video;
 }
 
+/** Removes the early video's bar (the player's stage shows its own, or none). */
+export function dropEarlyBar(early: EarlyVideo): void {
+  early.bar?.stop();
+  early.bar = undefined;
+}
+
 /** Removes the early preroll's label (the player adopting it shows its own). */
 export function dropEarlyLabel(early: EarlyVideo): void {
   early.label?.remove();
@@ -84,21 +102,22 @@ export function dropEarlyLabel(early: EarlyVideo): void {
 
 /**
  * The player's element class asks here before it attaches its shadow root: the root the loader attached for an early
- * video, once, emptied of all but the video (while no stage has it) and its label; else undefined (the platform's
- * own rule then holds: one root per element).
+ * video, once, emptied of all but the video (while no stage has it), its label and its bar; else undefined (the
+ * platform's own rule then holds: one root per element).
  */
 export function takeEarlyRoot(player: Element): ShadowRoot | undefined {
   const early = (player as Marked)[EARLY_VIDEO];
   if (!early || early.rooted) return undefined;
   early.rooted = true;
-  for (const node of [...early.root.childNodes]) if (node !== early.video && node !== early.label) node.remove();
+  for (const node of [...early.root.childNodes])
+    if (node !== early.video && node !== early.label && node !== early.bar?.element) node.remove();
   return early.root;
 }
 
 /**
- * The early video's look and its label's, in the loader's root (the player's own styles repeat it once they are
- * adopted). The early video and its label are the root's only direct children of their kind: the player's own video
- * and label live in its stage. What follows the early video (the player rendering behind it) stays hidden until the
- * stage has it.
+ * The early video's look, its label's and its bar's, in the loader's root (the player's own styles repeat it once they
+ * are adopted). The early video, its label and its bar are the root's only direct children of their kind: the
+ * player's own video, label and bar live in its stage, and the stage takes the early bar along under the video. What
+ * follows the early video but its bar (the player rendering behind it) stays hidden until the stage has it.
  */
-export const EARLY_CSS = `:host{display:block;position:relative}:host>video{display:block;width:100%;aspect-ratio:16/9;background:#000}:host>video~*{display:none!important}:host>[part=ad-label]{position:absolute;top:10px;left:10px;z-index:2;padding:2px 10px;border-radius:6px;background:#ffd23f;color:#1b1b1b;font:800 .85em/1.5 system-ui,sans-serif;letter-spacing:.04em}`;
+export const EARLY_CSS = `:host{display:block;position:relative}:host>video{display:block;width:100%;aspect-ratio:16/9;background:#000}:host>video~:not(.media-bar){display:none!important}:host>[part=ad-label]{position:absolute;top:10px;left:10px;z-index:2;padding:2px 10px;border-radius:6px;background:#ffd23f;color:#1b1b1b;font:800 .85em/1.5 system-ui,sans-serif;letter-spacing:.04em}:host>.media-bar{display:flex;flex-wrap:wrap;align-items:center;gap:8px 12px;padding:8px;font:.9em/1.4 system-ui,sans-serif;letter-spacing:normal;text-transform:none}:host>.media-bar .spacer{flex:1}:host>.media-bar :is(.btn,select){min-height:32px;padding:4px 12px;border-radius:999px;border:1px solid #8886;background:none;color:inherit;font:inherit;font-weight:600;letter-spacing:inherit}:host>.media-bar .menu select{padding:4px 8px;border-radius:8px;font-weight:400}:host>.media-bar .menu{display:inline-flex;align-items:center;gap:6px}:host>.media-bar [aria-pressed=true]{background:#444;color:#fff}:host>.media-bar .live-edge{display:inline-flex;align-items:center;gap:6px}:host>.media-bar [data-state=edge]{background:#d62828;color:#fff}:host>.media-bar .dot{width:8px;height:8px;border-radius:50%;background:currentColor}`;

@@ -92,6 +92,7 @@ export function guestStart(facts: GuestStartFacts): EarlyChoice | undefined {
   const target = { eventId, live: access.live, locationId: event.locationId, categoryId: event.categoryId };
   return {
     stream: access.url,
+    live: access.live,
     preroll: pickPreroll(facts.prerolls, target, false, facts.suppressed, facts.random),
   };
 }

@@ -7,7 +7,8 @@
  * The tag's chunks are fetched only once that video has shown its first frame (or once it is clear there will be
  * none), so that the browser's engine has the main thread and the network to itself until then. The player's
  * stage then adopts that `<video>`, playing (VideoStage, through the element's media host): the frame on screen
- * stays and the stream is not loaded twice.
+ * stays and the stream is not loaded twice. The event's stream shows the player's controls from its first frame (the
+ * browser's, and the bar under the video: early-bar.ts), which the stage carries over until its own replace them.
  *
  * It starts only where the player would start the same stream at once, by the player's own rules: one decision,
  * src/lib/start-rules.ts `guestStart` (access as `decideAccess` decides it, the engine, the resume position, the
@@ -26,8 +27,16 @@
  * here leaves the player to start as it always does.
  */
 import { AD_TEXTS } from '../i18n/ad-label.js';
+import { earlyBar } from './early-bar.js';
 import { resumeStorageKey } from '../lib/api-paths.js';
-import { EARLY_CSS, EARLY_DECISION_MS, setEarlyVideo, type EarlyChoice, type EarlyVideo } from '../lib/early-video.js';
+import {
+  dropEarlyBar,
+  EARLY_CSS,
+  EARLY_DECISION_MS,
+  setEarlyVideo,
+  type EarlyChoice,
+  type EarlyVideo,
+} from '../lib/early-video.js';
 import { elementLang, toLang, type Lang } from '../lib/lang.js';
 import { suppressionKey, VISITOR_KEY, type PrerollRule } from '../lib/preroll-rules.js';
 import { guestStart, type StartEvent } from '../lib/start-rules.js';
@@ -318,6 +327,7 @@ function play(player: Element, { lang, ...choice }: EarlyChoice & { lang: Lang }
     video,
     root,
     label,
+    bar: undefined,
     startedAt: Date.now(),
     framedAt: undefined,
     taken: false,
@@ -335,6 +345,14 @@ function play(player: Element, { lang, ...choice }: EarlyChoice & { lang: Lang }
     // A frame is decoded; the next one the browser paints shows it.
     const shown = () => {
       early.framedAt = Date.now();
+      // The event's stream shows the player's controls with its first frame: the browser's, and the bar under it
+      // (early-bar.ts), unless the player's code came first and has the root (its stage shows its own then).
+      if (!choice.preroll && !early.taken && !early.rooted && !video.error) {
+        video.controls = true;
+        early.bar = earlyBar(video, choice.live, lang);
+        root.appendChild(early.bar.element);
+        for (const type of ['error', 'emptied']) video.addEventListener(type, () => dropEarlyBar(early));
+      }
       done();
     };
     const framed = () => (video.requestVideoFrameCallback ? video.requestVideoFrameCallback(shown) : shown());

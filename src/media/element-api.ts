@@ -69,10 +69,11 @@ export class MediaBridge implements MediaHost {
   #pending: Pending[] = [];
   #unavailable: string | undefined;
   #inAd = false;
-  // What the page set before a stage existed, applied to every stage that comes.
+  // What the page set before a stage existed, applied to every stage that comes (what it did not set stays as the
+  // video has it: an adopted early video keeps the volume and speed its viewer chose before the player's code came).
   #muted: boolean | undefined;
-  #volume = 1;
-  #rate = 1;
+  #volume: number | undefined;
+  #rate: number | undefined;
 
   constructor(host: HTMLElement) {
     this.#host = host;
@@ -82,8 +83,8 @@ export class MediaBridge implements MediaHost {
     this.#stage = stage;
     const { video } = stage;
     if (this.#muted !== undefined) video.muted = this.#muted;
-    video.volume = this.#volume;
-    if (!stage.live()) video.playbackRate = this.#rate;
+    if (this.#volume !== undefined) video.volume = this.#volume;
+    if (this.#rate !== undefined && !stage.live()) video.playbackRate = this.#rate;
     const forward = (event: Event) => {
       if (this.#stage !== stage) return;
       if (event.type === 'playing') this.#settle();
@@ -223,7 +224,7 @@ export class MediaBridge implements MediaHost {
   }
 
   get volume(): number {
-    return this.#stage?.video.volume ?? this.#volume;
+    return this.#stage?.video.volume ?? this.#volume ?? 1;
   }
 
   set volume(volume: number) {
@@ -235,7 +236,7 @@ export class MediaBridge implements MediaHost {
   }
 
   get playbackRate(): number {
-    return this.#stage?.video.playbackRate ?? this.#rate;
+    return this.#stage?.video.playbackRate ?? this.#rate ?? 1;
   }
 
   /** On-demand video only, and never during an ad: a live stream and a preroll play at their own pace. */

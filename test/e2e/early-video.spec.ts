@@ -78,6 +78,31 @@ async function holdPlayerCode(page: Page): Promise<() => void> {
   return release;
 }
 
+/**
+ * Notes how many bars the player shows in each frame the browser paints from now on (bars inside the player's shadow
+ * root, the early one or the player's own); the returned function stops and answers the distinct counts seen, once
+ * the player's own bar has shown (a marked early bar is not the player's).
+ */
+async function countBars(page: Page): Promise<() => Promise<number[]>> {
+  await page.evaluate(() => {
+    const root = document.querySelector('channel-player')!.shadowRoot!;
+    const w = window as unknown as { barCounts: Set<number>; ownBar: boolean };
+    w.barCounts = new Set();
+    for (const early of root.querySelectorAll('[part~="media-bar"]')) (early as HTMLElement).dataset.early = '';
+    const look = () => {
+      const all = [...root.querySelectorAll<HTMLElement>('[part~="media-bar"]')];
+      w.barCounts.add(all.length);
+      if (all.some((b) => b.dataset.early === undefined)) w.ownBar = true;
+      else requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  });
+  return async () => {
+    await page.waitForFunction(() => (window as unknown as { ownBar?: boolean }).ownBar === true);
+    return page.evaluate(() => [...(window as unknown as { barCounts: Set<number> }).barCounts]);
+  };
+}
+
 /** Marks the loader's video the moment it appears, and notes whether its source is ever reset or it pauses. */
 async function markEarlyVideo(page: Page): Promise<{ width: number; height: number }> {
   await page.waitForFunction(() => document.querySelector('channel-player')?.shadowRoot?.querySelector('video'));
@@ -108,6 +133,19 @@ for (const viewport of [
     const release = await holdPlayerCode(page);
     await openWithEarlyVideo(page, `${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`, log);
     const early = await markEarlyVideo(page);
+    const player = page.locator('channel-player');
+    // With its first frame, the stream has the player's controls, before the player's code: the browser's, and the
+    // bar under the video, which passes the audit. The viewer's speed carries over to the player's own bar below.
+    const bar = player.locator('[part~="media-bar"]');
+    await expect(bar).toBeVisible({ timeout: 20_000 });
+    await expect(bar).toHaveAttribute('aria-label', 'Playback');
+    await expect(bar.locator('[part~="speed"]')).toContainText('Speed');
+    await expect(bar.locator('select')).toHaveValue('1');
+    await expect(bar.locator('[part~="button"][part~="pip"]')).toHaveText('Picture-in-picture');
+    expect(await player.locator('video').evaluate((v: HTMLVideoElement) => v.controls)).toBe(true);
+    expect((await makeAxeBuilder().analyze()).violations).toEqual([]);
+    await bar.locator('select').selectOption('1.5');
+    const bars = await countBars(page);
     // A host page listening before the player's code came hears what its video did meanwhile.
     await page.evaluate(() => {
       const player = document.querySelector('channel-player')! as Element & { heard?: string[] };
@@ -132,9 +170,12 @@ for (const viewport of [
     expect(first(log, playerChunk)).toBeGreaterThan(stream);
 
     // The stage adopted the loader's video: the same element, playing on, its source never reset, with the
-    // browser's controls and the bar under it, named by the event.
-    const player = page.locator('channel-player');
-    await expect(player.locator('[part~="media-bar"]')).toBeVisible();
+    // browser's controls and the bar under it (the player's own now, at the viewer's speed), named by the event.
+    await expect(player.locator('[part~="stage"]')).toBeVisible();
+    await expect(bar).toHaveCount(1);
+    await expect(bar).toBeVisible();
+    await expect(bar.locator('select')).toHaveValue('1.5');
+    expect(await bars(), 'one bar in every frame painted from the early one to the player’s').toEqual([1]);
     await expect(player.locator('video')).toHaveCount(1);
     const video = player.locator('[part~="stage"] video');
     const state = await video.evaluate((v: HTMLVideoElement & Record<string, unknown>) => ({
@@ -179,6 +220,28 @@ for (const viewport of [
     expect((await makeAxeBuilder().analyze()).violations).toEqual([]);
   });
 }
+
+test('the early bar speaks the player’s language, and the player’s own bar takes over in it (French)', async ({
+  page,
+  request,
+}) => {
+  const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
+  const release = await holdPlayerCode(page);
+  await openWithEarlyVideo(page, `${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}&lang=fr`);
+  const player = page.locator('channel-player');
+  const bar = player.locator('[part~="media-bar"]');
+  await expect(bar).toBeVisible({ timeout: 20_000 });
+  await expect(bar).toHaveAttribute('aria-label', 'Lecture');
+  await expect(bar.locator('[part~="speed"]')).toContainText('Vitesse');
+  await expect(bar.locator('select option:checked')).toHaveText('Normale');
+  await expect(bar.locator('[part~="button"][part~="pip"]')).toHaveText('Image dans l’image');
+  const bars = await countBars(page);
+  release();
+  expect(await bars()).toEqual([1]);
+  await expect(bar).toHaveCount(1);
+  await expect(bar).toHaveAttribute('aria-label', 'Lecture');
+  await expect(bar.locator('select option:checked')).toHaveText('Normale');
+});
 
 test('nothing starts early where the player shows something else: a paywall', async ({ page, request }) => {
   const paid = (await benchRecordings(request)).find((e) => e.type === 'paid')!;

@@ -8,6 +8,7 @@
   player.setAttribute('muted', '');
   player.setAttribute('embed', '');
   if (query.get('prefer')) player.setAttribute('prefer-playback', query.get('prefer'));
+  if (query.get('lang')) player.setAttribute('lang', query.get('lang'));
   function add() {
     document.getElementById('stage').appendChild(player);
   }

@@ -6,22 +6,11 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import type { MediaSession, SessionState } from '../../media/session.js';
+import { goLive, inPip, LIVE_EDGE_S, pipAvailable, secondsBehind, SPEEDS, togglePip } from '../../lib/media-bar.js';
 import { formatClock } from '../../lib/time.js';
 import { useElement } from '../ui/shell.js';
 // The player's English texts (`player.*`) travel with its code.
 import '../../i18n/player.js';
-
-/** A live stream watched at most this far (seconds) behind the end of its window is at the live edge. */
-export const LIVE_EDGE_S = 15;
-/** Go to live lands this far (seconds) behind the end of the window, where the player can keep playing. */
-const LIVE_LANDING_S = 6;
-/** The speeds offered for on-demand videos. */
-export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 2] as const;
-
-/** The end of the last range of `ranges`, if any. */
-function rangeEnd(ranges: TimeRanges): number | undefined {
-  return ranges.length ? ranges.end(ranges.length - 1) : undefined;
-}
 
 /** What the bar shows of the video, read again when it changes. */
 interface Reading {
@@ -32,13 +21,7 @@ interface Reading {
 }
 
 function read(video: HTMLVideoElement): Reading {
-  const end = rangeEnd(video.seekable);
-  return {
-    behind: end === undefined ? 0 : Math.max(0, Math.round(end - video.currentTime)),
-    rate: video.playbackRate,
-    // The shadow root's: the document's would name the element that hosts it.
-    pip: (video.getRootNode() as Document | ShadowRoot).pictureInPictureElement === video,
-  };
+  return { behind: secondsBehind(video), rate: video.playbackRate, pip: inPip(video) };
 }
 
 /** Follows the video's time, speed and picture-in-picture, re-rendering only when what shows changes. */
@@ -82,18 +65,6 @@ export function MediaBar(props: MediaBarProps): ReactNode {
   const { video, live, state } = props;
   const reading = useReading(video);
   const quality = state.quality;
-  const pipAvailable = document.pictureInPictureEnabled && !video.disablePictureInPicture;
-
-  const goLive = () => {
-    const end = rangeEnd(video.seekable);
-    if (end === undefined) return;
-    video.currentTime = Math.max(video.seekable.start(0), end - LIVE_LANDING_S);
-    if (video.paused) void video.play().catch(() => undefined);
-  };
-  const togglePip = () => {
-    const request = reading.pip ? document.exitPictureInPicture() : video.requestPictureInPicture();
-    void request.catch(() => undefined);
-  };
 
   const atEdge = reading.behind <= LIVE_EDGE_S;
   return (
@@ -104,7 +75,7 @@ export function MediaBar(props: MediaBarProps): ReactNode {
           className={atEdge ? 'btn live-edge' : 'btn quiet live-edge'}
           part="button live"
           data-state={atEdge ? 'edge' : 'behind'}
-          onClick={goLive}
+          onClick={() => goLive(video)}
         >
           <span className="dot" aria-hidden="true" />
           {atEdge ? t('player.media.atLive') : t('player.media.goLive')}
@@ -169,8 +140,14 @@ export function MediaBar(props: MediaBarProps): ReactNode {
           </select>
         </label>
       ) : null}
-      {pipAvailable ? (
-        <button type="button" className="btn quiet" part="button pip" aria-pressed={reading.pip} onClick={togglePip}>
+      {pipAvailable(video) ? (
+        <button
+          type="button"
+          className="btn quiet"
+          part="button pip"
+          aria-pressed={reading.pip}
+          onClick={() => togglePip(video)}
+        >
           {t('player.media.pip')}
         </button>
       ) : null}

@@ -12,7 +12,7 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
-import { adoptEarlyVideo, dropEarlyLabel, releaseEarlyVideo } from '../../lib/early-video.js';
+import { adoptEarlyVideo, dropEarlyBar, dropEarlyLabel, releaseEarlyVideo } from '../../lib/early-video.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -81,6 +81,8 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   useLayoutEffect(() => {
     if (!handover) return;
     stage.current!.prepend(adoptEarlyVideo(handover));
+    // The early video's bar goes where this stage's own will show, until that one does (below).
+    if (handover.bar) stage.current!.after(handover.bar.element);
     // Released with the stage, even before its session played anything on it: nothing more is fetched.
     return () => releaseEarlyVideo(handover);
   }, [handover]);
@@ -237,15 +239,6 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   };
 
   const controls = state.started && phase === 'main' && state.framed && playback.kind !== 'denied';
-  // What React sets on its own <video>, set on an adopted one.
-  useLayoutEffect(() => {
-    if (!early) return;
-    early.controls = controls;
-    if (props.poster) early.poster = props.poster;
-    else early.removeAttribute('poster');
-    early.setAttribute('aria-label', props.title);
-  });
-
   const main = state.started && phase === 'main' ? session.current?.controls : undefined;
   const bar =
     state.started &&
@@ -255,6 +248,26 @@ export function VideoStage(props: VideoStageProps): ReactNode {
     playback.kind !== 'denied' &&
     playback.kind !== 'gave-up' &&
     video.current;
+  // The early video's bar (and the browser's controls it came with) stays until this stage's own bar shows, in the same
+  // paint, or until the stage shows none (an error, a refusal, an advert).
+  const barSettled =
+    Boolean(bar) ||
+    phase === 'preroll' ||
+    playback.kind === 'error' ||
+    playback.kind === 'denied' ||
+    playback.kind === 'gave-up';
+  useLayoutEffect(() => {
+    if (handover && barSettled) dropEarlyBar(handover);
+  }, [handover, barSettled]);
+  // What React sets on its own <video>, set on an adopted one.
+  useLayoutEffect(() => {
+    if (!early) return;
+    early.controls = controls || Boolean(handover?.bar);
+    if (props.poster) early.poster = props.poster;
+    else early.removeAttribute('poster');
+    early.setAttribute('aria-label', props.title);
+  });
+
   return (
     <>
       <div

@@ -96,7 +96,7 @@ function playerStart(c: Case): EarlyChoice | undefined {
           { key: `visitor-${visitorId()}`, noAds: false },
           c.random ?? 0,
         );
-  return { stream: access.url, preroll };
+  return { stream: access.url, live: access.live, preroll };
 }
 
 /** The loader's decision on the same case, as its module makes it (the answers read raw). */

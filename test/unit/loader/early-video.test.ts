@@ -10,6 +10,7 @@ import { resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../../src/
 import { EARLY_DECISION_MS, startEarlyVideos } from '../../../src/loader/early-video.js';
 import {
   adoptEarlyVideo,
+  dropEarlyBar,
   dropEarlyLabel,
   earlyVideoOf,
   releaseEarlyVideo,
@@ -411,10 +412,12 @@ describe('the early video’s handover (src/lib/early-video.ts)', () => {
     root.append(label, video, document.createElement('slot'));
     const early: EarlyVideo = {
       stream: video.src,
+      live: false,
       preroll: undefined,
       video,
       root,
       label,
+      bar: undefined,
       startedAt: 1,
       framedAt: undefined,
       taken: false,
@@ -431,6 +434,28 @@ describe('the early video’s handover (src/lib/early-video.ts)', () => {
     expect(takeEarlyRoot(el), 'once').to.equal(undefined);
     const plain = document.createElement('div');
     expect(takeEarlyRoot(plain), 'no early video, no root').to.equal(undefined);
+  });
+
+  it('keeps its bar in the root it gives the player, and drops the bar when released', () => {
+    const early = handedOver();
+    const element = document.createElement('div');
+    let stops = 0;
+    early.bar = {
+      element,
+      stop() {
+        stops++;
+        element.remove();
+      },
+    };
+    early.root.append(element);
+    takeEarlyRoot(el);
+    expect([...early.root.children]).to.deep.equal([early.label, early.video, element]);
+    releaseEarlyVideo(early);
+    expect(stops).to.equal(1);
+    expect(element.isConnected).to.equal(false);
+    expect(early.bar).to.equal(undefined);
+    dropEarlyBar(early);
+    expect(stops, 'once').to.equal(1);
   });
 
   it('is offered to the player’s stage only for the stream it was chosen for, started as the stage would', () => {
