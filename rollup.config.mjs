@@ -143,8 +143,8 @@ function manualChunks(id) {
   // preroll rules and schemas, the start rules and the early video's handover, the media events and the bar's rules; the Trusted Types
   // setters (the site's HTML pages, the schedule's structured data and the tag manager's script fetch them), the
   // consent API the loader and the npm entry install; the contract's areas but the channel's (the site's, the
-  // library's, the account's and the analytics layer's schemas and calls: src/api/*-schemas.ts) and the "Ad" label's
-  // texts. A schedule-only page loads none of these.)
+  // library's, the account's and the analytics layer's schemas and calls: src/api/*-schemas.ts) and the texts the
+  // early video shows too (the "Ad" label, the bar). A schedule-only page loads none of these.)
   if (
     /[\\/]src[\\/](stores[\\/](checkout|account|library|clips)([\\/]|\.ts$)|stores[\\/](schedule|host-requests|player|router|favourites|catalog|sign-in)\.ts$|stores[\\/]site[\\/]|stores[\\/]commerce[\\/](errors|pricing|orders|purchases|offer-cards|access|offers)\.ts$|stores[\\/]analytics[\\/]video\.ts$|api[\\/]((preroll|site|content|vod|account|analytics)-schemas|contract)\.ts$|i18n[\\/]ad-label\.ts$|events[\\/](index|account)\.ts$|lib[\\/](trusted-types|consent-api|uuid|stripe|account-routes|routes|preroll-rules|access-rules|start-rules|early-video|media-events|media-bar)\.ts$)/.test(
       id,

@@ -1,7 +1,10 @@
 /**
- * The preroll's label, in both languages: the player's texts (en.ts, fr.ts) and the loader's early preroll
- * (src/loader/early-video.ts), which shows it before the player's code has come, read it here.
+ * What the loader's early video shows before the player's code has come, in both languages, in the player's own
+ * words: the preroll's label (src/loader/early-video.ts) and the bar under the event's stream
+ * (src/loader/early-bar.ts). The player's texts (player-en.ts, fr.ts) read them here.
  */
+
+/** The preroll's label. */
 export const AD_TEXTS = {
   en: { ad: 'Ad', adLabel: 'Advertisement before the video' },
   fr: { ad: 'Pub', adLabel: 'Publicité avant la vidéo' },

@@ -69,7 +69,8 @@ export function stopVideo(video: HTMLVideoElement): void {
 }
 
 /**
- * The owner's one way out: stops the early video (its label goes when it empties: the loader listens). One nobody
+ * The owner's one way out: stops the early video (its label goes when it empties: the loader listens) and removes
+ * its bar. One nobody
  * adopted is also removed, and the player's light DOM shows again where its code never came (the loader's message);
  * one a stage adopted stays where the stage put it. Idempotent: released again, it is out of the root.
  */
@@ -83,6 +84,23 @@ export function releaseEarlyVideo(early: EarlyVideo): void {
   if (!customElements.get(root.host.localName)) root.appendChild(document.createElement('slot'));
 }
 
+/**
+ * Puts `node` into `parent` before `child`, keeping its state where the browser can (`moveBefore`): a video the viewer
+ * put in full screen or picture-in-picture stays there, a focused control keeps the focus. Elsewhere, a plain insert
+ * that gives the focus back.
+ */
+export function moveNode(parent: ParentNode, node: Node, child: Node | null): void {
+  const move = (parent as ParentNode & { moveBefore?(node: Node, child: Node | null): void }).moveBefore;
+  try {
+    if (move) return move.call(parent, node, child);
+  } catch {
+    // Not movable so (another root): inserted below.
+  }
+  const active = (node.getRootNode() as Document | ShadowRoot).activeElement as HTMLElement | null;
+  parent.insertBefore(node, child);
+  if (active && node.contains(active)) active.focus();
+}
+
 /** Hands the video to the stage that puts it in place: from then on that stage releases it when it goes. */
 export function adoptEarlyVideo(early: EarlyVideo): HTMLVideoElement {
   early.taken = true;
@@ -93,6 +111,18 @@ export function adoptEarlyVideo(early: EarlyVideo): HTMLVideoElement {
 export function dropEarlyBar(early: EarlyVideo): void {
   early.bar?.stop();
   early.bar = undefined;
+}
+
+/**
+ * Where in the early video's bar the keyboard focus is, if it is there: a selector of the same control in the
+ * player's bar (both use the same parts), for the stage to give its own bar that focus when the early one goes.
+ */
+export function earlyBarFocus(early: EarlyVideo): string | undefined {
+  const bar = early.bar?.element;
+  const focused = bar && (bar.getRootNode() as Document | ShadowRoot).activeElement;
+  const named = focused && bar.contains(focused) ? focused.closest('[part]') : null;
+  const part = named && named !== bar ? named.getAttribute('part') : null;
+  return part ? `[part="${part}"]${named === focused ? '' : ` ${focused!.localName}`}` : undefined;
 }
 
 /** Removes the early preroll's label (the player adopting it shows its own). */

@@ -44,15 +44,22 @@ export function earlyBar(video: HTMLVideoElement, live: boolean, lang: Lang): Ea
     for (const type of types) video.addEventListener(type, show, { signal: off.signal });
   };
   const element = make('div', 'media-bar', 'media-bar');
+  // Outside the player's frame (which names its language), so named here.
+  element.lang = lang;
   element.setAttribute('role', 'group');
   element.setAttribute('aria-label', texts.label);
   if (live) {
     const button = make('button', '', 'button live');
     button.type = 'button';
     button.onclick = () => goLive(video);
+    let shown: number | undefined;
     follow(['timeupdate', 'seeked', 'durationchange'], () => {
       const behind = secondsBehind(video);
       const atEdge = behind <= LIVE_EDGE_S;
+      // Redrawn only when what it says changes (at the edge, the seconds behind do not show).
+      const showing = atEdge ? -1 : behind;
+      if (showing === shown) return;
+      shown = showing;
       button.className = atEdge ? 'btn live-edge' : 'btn quiet live-edge';
       button.dataset.state = atEdge ? 'edge' : 'behind';
       button.replaceChildren(

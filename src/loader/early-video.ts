@@ -317,6 +317,7 @@ function play(player: Element, { lang, ...choice }: EarlyChoice & { lang: Lang }
     label.setAttribute('role', 'status');
     label.setAttribute('aria-label', AD_TEXTS[lang].adLabel);
     label.textContent = AD_TEXTS[lang].ad;
+    label.lang = lang;
     root.appendChild(label);
     // Gone when the advert ends or fails, or when the video is stopped (a stop empties it).
     for (const type of ['ended', 'error', 'emptied']) video.addEventListener(type, () => label!.remove());
@@ -351,7 +352,13 @@ function play(player: Element, { lang, ...choice }: EarlyChoice & { lang: Lang }
         video.controls = true;
         early.bar = earlyBar(video, choice.live, lang);
         root.appendChild(early.bar.element);
-        for (const type of ['error', 'emptied']) video.addEventListener(type, () => dropEarlyBar(early));
+        // A stream that fails (or is stopped) before the player has it loses its controls with it.
+        const off = () => {
+          if (early.taken) return;
+          dropEarlyBar(early);
+          video.controls = false;
+        };
+        for (const type of ['error', 'emptied']) video.addEventListener(type, off, { once: true });
       }
       done();
     };

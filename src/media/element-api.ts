@@ -70,7 +70,8 @@ export class MediaBridge implements MediaHost {
   #unavailable: string | undefined;
   #inAd = false;
   // What the page set before a stage existed, applied to every stage that comes (what it did not set stays as the
-  // video has it: an adopted early video keeps the volume and speed its viewer chose before the player's code came).
+  // video has it: an adopted early video keeps the volume and speed its viewer chose before the player's code came,
+  // unless the page set one).
   #muted: boolean | undefined;
   #volume: number | undefined;
   #rate: number | undefined;

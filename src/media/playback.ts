@@ -260,6 +260,8 @@ export function startPlayback(options: PlaybackOptions): Playback {
         options.onFirstFrame?.('native');
       }
       if (!video.paused && video.readyState > HAVE_CURRENT_DATA) set({ kind: 'playing' });
+      // Paused after it played: the viewer paused it with the browser's controls before the player's code came.
+      else if (video.paused && video.played.length > 0 && !video.ended) set({ kind: 'paused' });
       else play();
     } else if (startAt !== undefined && startAt > 0 && !live) {
       // The native engine has no start position: seek once the duration is known (a renewed URL resumes here).

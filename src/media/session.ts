@@ -180,7 +180,8 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
     else cleanup();
   };
 
-  video.muted = source.muted;
+  // An adopted early video started muted, as the tag asked: unmuted now, its viewer did it (the browser's controls).
+  if (!options.early) video.muted = source.muted;
   const releaseSound = exclusiveSound(video);
 
   /** The preroll: plays once; an error, a refused stream or no frame in time skips it. */

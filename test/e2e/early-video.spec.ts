@@ -79,6 +79,17 @@ async function holdPlayerCode(page: Page): Promise<() => void> {
 }
 
 /**
+ * Opens the bench page of a free recording of the bench channel, with the player's code held until the returned
+ * `release` is called, until the loader has started its early video.
+ */
+async function openHeld(page: Page, request: APIRequestContext, query = ''): Promise<() => void> {
+  const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
+  const release = await holdPlayerCode(page);
+  await openWithEarlyVideo(page, `${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}${query}`);
+  return release;
+}
+
+/**
  * Notes how many bars the player shows in each frame the browser paints from now on (bars inside the player's shadow
  * root, the early one or the player's own); the returned function stops and answers the distinct counts seen, once
  * the player's own bar has shown (a marked early bar is not the player's).
@@ -225,9 +236,7 @@ test('the early bar speaks the player’s language, and the player’s own bar t
   page,
   request,
 }) => {
-  const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
-  const release = await holdPlayerCode(page);
-  await openWithEarlyVideo(page, `${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}&lang=fr`);
+  const release = await openHeld(page, request, '&lang=fr');
   const player = page.locator('channel-player');
   const bar = player.locator('[part~="media-bar"]');
   await expect(bar).toBeVisible({ timeout: 20_000 });
@@ -241,6 +250,69 @@ test('the early bar speaks the player’s language, and the player’s own bar t
   await expect(bar).toHaveCount(1);
   await expect(bar).toHaveAttribute('aria-label', 'Lecture');
   await expect(bar.locator('select option:checked')).toHaveText('Normale');
+});
+
+test('what the viewer did with the early video’s controls stays when the player takes over', async ({
+  page,
+  request,
+}) => {
+  const release = await openHeld(page, request);
+  await markEarlyVideo(page);
+  const player = page.locator('channel-player');
+  const bar = player.locator('[part~="media-bar"]');
+  await expect(bar).toBeVisible({ timeout: 20_000 });
+  // The sound on and a pause (as with the browser's controls), and the keyboard on the bar's picture-in-picture.
+  await player.locator('video').evaluate((v: HTMLVideoElement) => {
+    v.muted = false;
+    v.pause();
+  });
+  await bar.locator('[part~="pip"]').focus();
+  const bars = await countBars(page);
+  release();
+  expect(await bars()).toEqual([1]);
+  const video = player.locator('[part~="stage"] video');
+  await expect(video).toHaveCount(1);
+  // Still paused, with sound, the player saying so (its Play in the browser's controls), after a moment to undo it.
+  await page.waitForTimeout(500);
+  expect(
+    await video.evaluate((v: HTMLVideoElement & Record<string, unknown>) => ({
+      early: v.__early === true,
+      muted: v.muted,
+      paused: v.paused,
+      controls: v.controls,
+    })),
+  ).toEqual({ early: true, muted: false, paused: true, controls: true });
+  // The focus moved to the same control of the player's own bar.
+  const focused = await page.evaluate(() => {
+    const active = document.querySelector('channel-player')!.shadowRoot!.activeElement as HTMLElement | null;
+    return { part: active?.getAttribute('part'), early: active?.closest('[data-early]') !== null };
+  });
+  expect(focused).toEqual({ part: 'button pip', early: false });
+});
+
+test('a full screen entered on the early video stays when the player takes over', async ({ page, request }) => {
+  const release = await openHeld(page, request);
+  const player = page.locator('channel-player');
+  await expect(player.locator('[part~="media-bar"]')).toBeVisible({ timeout: 20_000 });
+  // Full screen, asked for with a user's gesture (as the browser's button does).
+  const cdp = await page.context().newCDPSession(page);
+  const full = await cdp.send('Runtime.evaluate', {
+    expression:
+      "document.querySelector('channel-player').shadowRoot.querySelector('video').requestFullscreen().then(() => 'full')",
+    awaitPromise: true,
+    userGesture: true,
+  });
+  expect(full.result.value).toBe('full');
+  release();
+  await expect(player.locator('[part~="stage"] video')).toHaveCount(1);
+  // The stage moved the video keeping its state (Chromium's moveBefore): still in full screen, playing.
+  expect(
+    await page.evaluate(() => {
+      const root = document.querySelector('channel-player')!.shadowRoot!;
+      const video = root.querySelector<HTMLVideoElement>('[part~="stage"] video')!;
+      return { full: root.fullscreenElement === video, paused: video.paused };
+    }),
+  ).toEqual({ full: true, paused: false });
 });
 
 test('nothing starts early where the player shows something else: a paywall', async ({ page, request }) => {
@@ -282,6 +354,8 @@ for (const viewport of [
     await expect(early).toBeVisible();
     await expect(early).toHaveText('Ad');
     await expect(early).toHaveAttribute('aria-label', 'Advertisement before the video');
+    // An advert has no bar (the player's shows none during one).
+    await expect(page.locator('channel-player [part~="media-bar"]')).toHaveCount(0);
     expect(await page.evaluate(() => customElements.get('channel-player'))).toBeUndefined();
     release();
 
@@ -372,10 +446,13 @@ test.describe('when the player’s code cannot be had', () => {
     });
     await page.goto(`${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
     await page.waitForFunction(() => document.querySelector('channel-player')?.shadowRoot?.querySelector('video'));
-    refuse();
     const player = page.locator('channel-player');
+    // The code is asked for once the video shows its first frame, with its bar.
+    await expect(player.locator('[part~="media-bar"]')).toBeVisible({ timeout: 20_000 });
+    refuse();
     await expect(player.getByRole('alert')).toContainText('could not be loaded');
     await expect(player.locator('video')).toHaveCount(0);
+    await expect(player.locator('[part~="media-bar"]')).toHaveCount(0);
   });
 });
 
@@ -383,10 +460,8 @@ test('a tag changed before its code came is not adopted: the stage starts as the
   page,
   request,
 }) => {
-  const event = (await benchRecordings(request)).find((e) => e.type === 'free' && e.has_recording)!;
   // The player's code is held until the tag has changed, so it cannot arrive first on a busy machine.
-  const release = await holdPlayerCode(page);
-  await openWithEarlyVideo(page, `${HOST_ORIGIN}/bench/player-bench.html?event=${event.id}`);
+  const release = await openHeld(page, request);
   // The host's script takes autoplay away while the player's code is on its way.
   await page.evaluate(() => {
     const player = document.querySelector('channel-player')!;
@@ -397,6 +472,8 @@ test('a tag changed before its code came is not adopted: the stage starts as the
   const player = page.locator('channel-player');
   await expect(player.locator('[part~="play"]')).toBeVisible();
   await expect(player.locator('video')).toHaveCount(1);
+  // Nor is the early video's bar, if it showed one.
+  await expect(player.locator('[part~="media-bar"]')).toHaveCount(0);
   const video = await player.locator('video').evaluate((v: HTMLVideoElement & { __early?: boolean }) => ({
     early: v.__early === true,
     src: v.getAttribute('src'),

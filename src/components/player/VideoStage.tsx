@@ -12,7 +12,14 @@ import {
   type SessionState,
 } from '../../media/session.js';
 import { forgetResume, resumePosition, saveResume } from '../../media/resume.js';
-import { adoptEarlyVideo, dropEarlyBar, dropEarlyLabel, releaseEarlyVideo } from '../../lib/early-video.js';
+import {
+  adoptEarlyVideo,
+  dropEarlyBar,
+  dropEarlyLabel,
+  earlyBarFocus,
+  moveNode,
+  releaseEarlyVideo,
+} from '../../lib/early-video.js';
 import type { PlayerStore } from '../../stores/player.js';
 import { useElement } from '../ui/shell.js';
 import { useViewHost } from '../ui/view.js';
@@ -80,9 +87,10 @@ export function VideoStage(props: VideoStageProps): ReactNode {
   // so it plays on.
   useLayoutEffect(() => {
     if (!handover) return;
-    stage.current!.prepend(adoptEarlyVideo(handover));
+    const at = stage.current!;
+    moveNode(at, adoptEarlyVideo(handover), at.firstChild);
     // The early video's bar goes where this stage's own will show, until that one does (below).
-    if (handover.bar) stage.current!.after(handover.bar.element);
+    if (handover.bar) moveNode(at.parentNode!, handover.bar.element, at.nextSibling);
     // Released with the stage, even before its session played anything on it: nothing more is fetched.
     return () => releaseEarlyVideo(handover);
   }, [handover]);
@@ -257,7 +265,11 @@ export function VideoStage(props: VideoStageProps): ReactNode {
     playback.kind === 'denied' ||
     playback.kind === 'gave-up';
   useLayoutEffect(() => {
-    if (handover && barSettled) dropEarlyBar(handover);
+    if (!handover || !barSettled) return;
+    // A control of the early bar that had the keyboard focus hands it to the same control of this bar.
+    const control = earlyBarFocus(handover);
+    dropEarlyBar(handover);
+    if (control) stage.current?.parentNode?.querySelector<HTMLElement>(`[part~="media-bar"] ${control}`)?.focus();
   }, [handover, barSettled]);
   // What React sets on its own <video>, set on an adopted one.
   useLayoutEffect(() => {

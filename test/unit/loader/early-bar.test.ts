@@ -54,6 +54,8 @@ describe('the early video’s bar', () => {
   it('speaks French where the player does, with the player’s own texts', () => {
     const { element, stop } = earlyBar(video, false, 'fr');
     expect(element.getAttribute('aria-label')).to.equal('Lecture');
+    // Outside the player's frame, it names its language itself.
+    expect(element.lang).to.equal('fr');
     expect(element.querySelector('[part="speed"] span')!.textContent).to.equal('Vitesse');
     expect(element.querySelector('select')!.selectedOptions[0]!.text).to.equal('Normale');
     expect(element.querySelector('[part="button pip"]')!.textContent).to.equal('Image dans l’image');

@@ -8,10 +8,12 @@
 import { expect } from '@open-wc/testing';
 import { resumeStorageKey, STORAGE_PREFIX, tokenStorageKey } from '../../../src/lib/api-paths.js';
 import { EARLY_DECISION_MS, startEarlyVideos } from '../../../src/loader/early-video.js';
+import { earlyBar } from '../../../src/loader/early-bar.js';
 import {
   adoptEarlyVideo,
   dropEarlyBar,
   dropEarlyLabel,
+  earlyBarFocus,
   earlyVideoOf,
   releaseEarlyVideo,
   setEarlyVideo,
@@ -456,6 +458,24 @@ describe('the early video’s handover (src/lib/early-video.ts)', () => {
     expect(early.bar).to.equal(undefined);
     dropEarlyBar(early);
     expect(stops, 'once').to.equal(1);
+  });
+
+  it('tells where in its bar the keyboard focus was when the bar goes, for the player’s bar to take it', () => {
+    const early = handedOver();
+    const video = document.createElement('video');
+    early.bar = earlyBar(video, false, 'en');
+    early.root.append(early.bar.element);
+    early.bar.element.querySelector('select')!.focus();
+    expect(earlyBarFocus(early)).to.equal('[part="speed"] select');
+    dropEarlyBar(early);
+    early.bar = earlyBar(video, false, 'en');
+    early.root.append(early.bar.element);
+    early.bar.element.querySelector<HTMLElement>('[part="button pip"]')?.focus();
+    expect(earlyBarFocus(early)).to.equal(document.pictureInPictureEnabled ? '[part="button pip"]' : undefined);
+    dropEarlyBar(early);
+    early.bar = earlyBar(video, false, 'en');
+    early.root.append(early.bar.element);
+    expect(earlyBarFocus(early), 'no focus in the bar').to.equal(undefined);
   });
 
   it('is offered to the player’s stage only for the stream it was chosen for, started as the stage would', () => {
