@@ -8,6 +8,7 @@
  */
 import type { Preroll } from '../api/preroll-schemas.js';
 import { env } from '../lib/env.js';
+import { rangeEnd } from '../lib/media-bar.js';
 import { monitorVideo, type MonitorContext, type VideoInfo, type VideoMonitor } from './analytics.js';
 import { nativeLacksSubtitles, type HlsLoader, type Quality } from './engine.js';
 import { startPlayback, type Playback, type PlaybackState } from './playback.js';
@@ -120,11 +121,6 @@ export interface MediaSession {
   setQuality(index: number): void;
   /** Stops everything the session started. */
   teardown(): void;
-}
-
-/** The end of the last range of a TimeRanges, if it has any. */
-function rangeEnd(ranges: TimeRanges): number | undefined {
-  return ranges.length > 0 ? ranges.end(ranges.length - 1) : undefined;
 }
 
 /** The state before Play. */
