@@ -426,7 +426,7 @@ describe('profile update', () => {
       },
       token,
     );
-    h.server.db.run('UPDATE users SET temporary_password = 1 WHERE email = ?', [TEMP.email]);
+    await h.server.db.run('UPDATE users SET temporary_password = 1 WHERE email = ?', [TEMP.email]);
   });
 });
 

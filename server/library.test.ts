@@ -182,14 +182,14 @@ describe('access', () => {
     assert.match(playlist.body, /#EXT-X-ENDLIST/);
     assert.equal((await h.call(Harness.mediaUrl(item, 'thumbnails')!)).status, 200);
 
-    h.server.db.run('UPDATE users SET is_geo_blocked = 1 WHERE email = ?', ['subscriber@demo-sports.example']);
+    await h.server.db.run('UPDATE users SET is_geo_blocked = 1 WHERE email = ?', ['subscriber@demo-sports.example']);
     try {
       const blocked = (await get('vodItem', 'vod-media-items/2', { account: 'subscriber' })).data;
       assert.equal(blocked.has_access, true);
       assert.equal(Harness.mediaUrl(blocked, 'vod'), undefined);
       ok(asset(blocked, 'image') && asset(blocked, 'preview'), 'pictures stay public');
     } finally {
-      h.server.db.run('UPDATE users SET is_geo_blocked = 0 WHERE email = ?', ['subscriber@demo-sports.example']);
+      await h.server.db.run('UPDATE users SET is_geo_blocked = 0 WHERE email = ?', ['subscriber@demo-sports.example']);
     }
   });
 });

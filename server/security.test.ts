@@ -642,7 +642,7 @@ describe('medium: accounts', () => {
         token,
       );
     } finally {
-      h.server.db.run('UPDATE users SET temporary_password = 1 WHERE email = ?', [temp.email]);
+      await h.server.db.run('UPDATE users SET temporary_password = 1 WHERE email = ?', [temp.email]);
     }
     assert.equal((await apiPost('auth/logout', {}, token)).status, 200);
   });
