@@ -6,7 +6,8 @@
 // 3. the loader, a classic IIFE script with no imports, so it runs plain, async, defer or as type="module", written
 //    twice: dist/channel-elements@<version>.js (the release's own URL, never changed) and dist/channel-elements.js
 //    (the "latest" alias pages may use). It carries the names and hashes of the files of builds 1 and 2's integrity
-//    table (chunks/integrity-<hash>.json; dist/integrity.json lists every chunk with the loader's own).
+//    table (chunks/integrity-<hash>.js, modules: the player's group's also carries build 2's module, whose code it
+//    begins with; dist/integrity.json lists every chunk and table file with the loader's own).
 // Every file has its source map beside it (`<file>.map`) but names it in no comment: a comment is bytes every page
 // downloads (30 B gzip a file; 90 B of a schedule-only page), and the server names the map in a `SourceMap` header
 // instead, which browsers' developer tools read (docs/deploying.md).
@@ -104,7 +105,7 @@ const TABLE_GROUPS = [
 
 /** The chunks of the elements build with their integrity hashes, for the loader build (which runs after it). */
 const chunks = integrityTable(TAGS, ['early-video'], TABLE_GROUPS);
-/** Each root's file of the table (`chunks/integrity-<hash>.json`, with its sha256), written after both chunk builds. */
+/** Each root's file of the table (`chunks/integrity-<hash>.js`, with its sha256), written after both chunk builds. */
 let table;
 
 /**

@@ -2,8 +2,10 @@
  * Subresource Integrity for the bundle (rollup plugins of rollup.config.mjs). The elements build names every chunk by
  * its content and records, once the files are written, each chunk's sha256 and the chunks it imports statically (the
  * early-video build adds its one module). That table is written beside the chunks in files named by their content
- * (`chunks/integrity-<hash>.json`, cached for good like them): one per group of tags, with what their first render
- * needs, each naming the whole table, fetched for the later parts (see `integrityTable`). The loader build embeds only
+ * (`chunks/integrity-<hash>.js`, cached for good like them): one per group of tags, with what their first render
+ * needs, each naming the whole table, fetched for the later parts (see `integrityTable`). Each is a module exporting its
+ * table as `__T`, verified like a chunk; the player's group's file also carries the early video's code, so that one
+ * request, asked for with the first tag, brings both. The loader build embeds only
  * each root's file name and sha256 (`__CHUNK_TABLE__`, read by src/loader/integrity.ts), which keeps the loader small
  * and a page's first fetch to its own tags' hashes, and writes
  * dist/integrity.json: the release's version, the versioned loader's own `integrity` value (what a page puts on its
@@ -23,11 +25,13 @@ const VERIFY_HOOK = 'channel-elements.verify';
 /** The base64 sha384 of a file's bytes (an integrity value without its `sha384-` prefix): the loader's own. */
 const sha384 = (file) => createHash('sha384').update(readFileSync(file)).digest('base64');
 /**
- * The base64 sha256 of a file's bytes: the chunks' and the table's. SRI's sha256 holds against a changed file as well
+ * The base64 sha256 of a file's bytes: the chunks' and the table files'. SRI's sha256 holds against a changed file as well
  * as sha384 does (no second preimage is known for either); its shorter values keep the table, which every page
  * fetches and which is mostly hashes, 1 KB smaller.
  */
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('base64');
+/** The name under which a table file exports its table (src/loader/integrity.ts `TableModule`). */
+const TABLE_EXPORT = '__T';
 
 /**
  * Renders `import('./x.js')` in a chunk as "ask the verifier, then import": `verify('./x.js', import.meta.url)`
@@ -64,9 +68,12 @@ export function verifiedDynamicImports() {
  *   statically; `n` names the whole table;
  * - the whole table, every chunk (and no `t` entry): the loader fetches it when a chunk it is asked to verify is in
  *   none of the files it has (a site page, the checkout's parts), after the first content.
- * `writeTable(dir)` writes them as `chunks/integrity-<hash>.json` and answers, for each root, its group's
- * `[file, sha256]` (what the loader embeds), but for the last group's roots: its file is under '', the loader's
- * default for a root it does not list (a few bytes less in the loader).
+ * `writeTable(dir)` writes them as modules, `chunks/integrity-<hash>.js`, each exporting its table as `__T`, and answers,
+ * for each root, its group's `[file, sha256]` (what the loader embeds), but for the last group's roots: its file is
+ * under '', the loader's default for a root it does not list (a few bytes less in the loader). The last group's file
+ * (the player's, the checkout's, the profile's and the early video's) begins with the early video's module, whose
+ * exports it keeps: the loader imports that file for the early video, and its table comes in the same request,
+ * where the module alone would have been asked for only once the table was in.
  */
 export function integrityTable(tags, extras, groups) {
   /** file (under chunks/) -> its static imports (files under chunks/) */
@@ -79,6 +86,8 @@ export function integrityTable(tags, extras, groups) {
   const hashes = new Map();
   /** file -> the ids of the modules it holds */
   const modules = new Map();
+  /** table file (under chunks/) -> base64 sha256, once written */
+  const written = new Map();
   const under = (fileName) => fileName.slice('chunks/'.length);
   const ours = (files) => files.filter((f) => f.startsWith('chunks/')).map(under);
   return {
@@ -137,17 +146,33 @@ export function integrityTable(tags, extras, groups) {
     writeTable(dir) {
       const { groups: files, whole } = this.table();
       mkdirSync(join(dir, 'chunks'), { recursive: true });
-      /** Writes one file named by its content, as the chunks are (a name holds the same bytes for as long as it exists). */
-      const write = (value) => {
-        const bytes = JSON.stringify(value);
-        const file = `integrity-${createHash('sha256').update(bytes).digest('base64url').slice(0, 8)}.json`;
+      /**
+       * Writes one module named by its content, as the chunks are (a name holds the same bytes for as long as it
+       * exists): `code`, then the table as its export. Its hash joins the chunks' in dist/integrity.json.
+       */
+      const write = (value, code = '') => {
+        const bytes = `${code}export const ${TABLE_EXPORT}=${JSON.stringify(value)};`;
+        const file = `integrity-${createHash('sha256').update(bytes).digest('base64url').slice(0, 8)}.js`;
         writeFileSync(join(dir, 'chunks', file), bytes);
-        return [file, createHash('sha256').update(bytes).digest('base64')];
+        const sha = createHash('sha256').update(bytes).digest('base64');
+        written.set(file, sha);
+        return [file, sha];
       };
       const n = write(whole);
       const refs = {};
+      // The early video's module: self-contained (one build of its own), so its code can open another module.
+      const earlyFile = entries['early-video'];
+      const early = readFileSync(join(dir, 'chunks', earlyFile), 'utf8');
+      if (
+        imports.get(earlyFile).length ||
+        dynamics.get(earlyFile).length ||
+        new RegExp(`\\b${TABLE_EXPORT}\\b`).test(early)
+      )
+        throw new Error('integrity: the early video module must import nothing and leave the table export name free');
+      if (!groups.at(-1).roots.includes('early-video'))
+        throw new Error("integrity: the early video must be in the last group (the loader's default file)");
       files.forEach(({ names, table }, i) => {
-        const ref = write({ ...table, n });
+        const ref = write({ ...table, n }, i === files.length - 1 ? `${early}\n` : '');
         if (i === files.length - 1) refs[''] = ref;
         else for (const name of names) refs[name] = ref;
       });
@@ -157,10 +182,10 @@ export function integrityTable(tags, extras, groups) {
     tags() {
       return Object.fromEntries(tags.map((tag) => [tag, `chunks/${entries[tag]}`]));
     },
-    /** chunks/<file> -> `sha256-…`, for dist/integrity.json. */
+    /** chunks/<file> -> `sha256-…`, for dist/integrity.json: every chunk and table file. */
     list() {
       return Object.fromEntries(
-        [...hashes].sort(([a], [b]) => a.localeCompare(b)).map(([f, h]) => [`chunks/${f}`, `sha256-${h}`]),
+        [...hashes, ...written].sort(([a], [b]) => a.localeCompare(b)).map(([f, h]) => [`chunks/${f}`, `sha256-${h}`]),
       );
     },
   };

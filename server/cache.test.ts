@@ -46,7 +46,7 @@ test('production: chunks and the versioned loader a year and immutable, the alia
     assert.equal(await cache(prod.origin, `/chunks/${shared}`), YEAR);
     assert.equal(await cache(prod.origin, `/chunks/${shared}.map`), YEAR);
     // The integrity table the loader fetches is named by its content too.
-    const table = readdirSync(CHUNKS).find((f) => /^integrity-[\w-]{8}\.json$/.test(f));
+    const table = readdirSync(CHUNKS).find((f) => /^integrity-[\w-]{8}\.js$/.test(f));
     assert.ok(table, 'the integrity table in dist/chunks');
     assert.equal(await cache(prod.origin, `/chunks/${table}`), YEAR);
     // Each tag's root is named by its content too: a new release never changes a file an older loader names.

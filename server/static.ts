@@ -225,7 +225,7 @@ export const LOADER_MAX_AGE_SECONDS = 300;
 /**
  * The Cache-Control of a bundle file in production, what a CDN in front of the server should keep. Names that never
  * change are kept a year (`immutable`): every chunk, whose name carries its content hash (`chunks/session-3YrwoD6s.js`),
- * the chunks' integrity table (`chunks/integrity-<hash>.json`, named by its content too), and the loader at its release's own URL (`channel-elements@0.1.0.js`). The loader's "latest" alias
+ * the chunks' integrity table (`chunks/integrity-<hash>.js`, named by its content too), and the loader at its release's own URL (`channel-elements@0.1.0.js`). The loader's "latest" alias
  * (`channel-elements.js`), the name pages use for the newest release, is kept 5 minutes; the rest (the npm entry
  * `index.js`, integrity.json, the types) is asked about on every use.
  */

@@ -1,9 +1,10 @@
 /**
  * Subresource Integrity for every chunk the loader fetches: the build writes each chunk's sha256 and static imports
- * into a table beside the chunks, in files named by their content (scripts/integrity.mjs): one per group of tags,
+ * into a table beside the chunks, in modules named by their content (scripts/integrity.mjs): one per group of tags,
  * whose sha256 is in the loader, covering what their first render needs, and the whole table, whose sha256 each of
- * those holds, fetched only when a later part is asked for. The loader fetches each with its integrity, and no chunk
- * runs before it and every module it imports statically are in the browser's module map, verified.
+ * those holds, fetched only when a later part is asked for. The loader verifies and imports each as it does a chunk,
+ * and no chunk runs before it and every module it imports statically are in the browser's module map, verified. The
+ * player's group's file also carries the early video's code (its exports are that module's).
  *
  * `import()` takes no integrity, so each chunk is first fetched by a `<link rel="modulepreload" integrity>`: the
  * browser checks the bytes and keeps the module, and the `import()` that follows takes it from the module map
@@ -33,6 +34,11 @@ export interface ChunkTable {
 /** A table file under chunks/ and its sha256 (base64). */
 export type TableRef = [file: string, sha256: string];
 
+/** A table file as imported: its table under `__T` (scripts/integrity.mjs), and the player's group's early video. */
+export interface TableModule {
+  __T: ChunkTable;
+}
+
 /** Where the loader installs the verifier the chunks' dynamic imports call: `(specifier, importerUrl) => Promise`. */
 export const VERIFY_HOOK = Symbol.for('channel-elements.verify');
 
@@ -42,6 +48,8 @@ export interface ChunkVerifier {
   tagUrl(tag: string): Promise<string>;
   /** Settles once the chunk at `url` and its static imports are in the module map, verified; rejects otherwise. */
   verify(url: string): Promise<void>;
+  /** The table file of a root's group, verified, imported and joined (`early-video`: the early video's module). */
+  group(name: string): Promise<TableModule>;
 }
 
 /**
@@ -55,19 +63,6 @@ function diagnose(href: string, file: string, expected: string): Promise<Error> 
       response.ok ? new ChunkIntegrityError(file, expected) : new Error(`${file} answered HTTP ${response.status}`),
     () => new Error(`${file} could not be fetched`),
   );
-}
-
-/**
- * The table at `chunkBase + file`, fetched with its integrity (`sha256`, base64): a table whose bytes differ is
- * refused like a chunk (a ChunkIntegrityError), so no chunk it names is trusted.
- */
-function fetchTable(chunkBase: string, [file, sha256]: TableRef): Promise<ChunkTable> {
-  const href = chunkBase + file;
-  const expected = `sha256-${sha256}`;
-  // Any failure is told as a chunk's is (refused bytes, an HTTP error, no answer): the table is fetched once more.
-  return fetch(href, { integrity: expected, credentials: 'omit' })
-    .then((response) => (response.ok ? response.json() : Promise.reject()))
-    .catch(() => diagnose(href, `chunks/${file}`, expected).then((error) => Promise.reject(error)));
 }
 
 /**
@@ -85,19 +80,27 @@ export function installVerifier(tables: Record<string, TableRef>, chunkBase: str
   /** Each root of the files joined so far: name -> file. */
   const roots: Record<string, string> = {};
   /** The files asked for, by name: each fetched and joined once (again after a failure). */
-  const joins = new Map<string, Promise<void>>();
+  const joins = new Map<string, Promise<TableModule>>();
   /** The whole table's file, once a joined file has named it. */
   let whole: TableRef | undefined;
   // Asked for with the first tag's chunk (alongside the start-up requests), not before: a page with no tag yet
   // fetches nothing.
-  const join = (ref: TableRef): Promise<void> => {
+  const join = (ref: TableRef): Promise<TableModule> => {
     let joined = joins.get(ref[0]);
     if (!joined) {
-      joined = fetchTable(chunkBase, ref).then(({ t, c, n }) => {
-        for (const [file, hash, imports] of c) known.set(file, [hash, imports.map((i) => c[i]![0])]);
-        Object.assign(roots, t);
-        if (n) whole = n;
-      });
+      // A table file is a module that imports nothing, preloaded with its integrity like a chunk and imported only
+      // once verified: a file whose bytes differ is refused like a chunk (a ChunkIntegrityError), so no chunk it
+      // names is trusted. Without modulepreload it is imported unchecked, as the chunks are then.
+      known.set(ref[0], [ref[1], []]);
+      joined = (supported ? preload(ref[0]) : Promise.resolve())
+        .then(() => import(/* webpackIgnore: true */ chunkBase + ref[0]) as Promise<TableModule>)
+        .then((module) => {
+          const { t, c, n } = module.__T;
+          for (const [file, hash, imports] of c) known.set(file, [hash, imports.map((i) => c[i]![0])]);
+          Object.assign(roots, t);
+          if (n) whole = n;
+          return module;
+        });
       joined.catch(() => joins.delete(ref[0]));
       joins.set(ref[0], joined);
     }
@@ -168,6 +171,7 @@ export function installVerifier(tables: Record<string, TableRef>, chunkBase: str
     // Every root has a file: the build writes the loader's list from the table's groups, where the last group's roots
     // are not listed: its file is the default, under '' (scripts/integrity.mjs).
     tagUrl: (name) => join(tables[name] ?? tables['']!).then(() => chunkBase + roots[name]),
+    group: (name) => join(tables[name] ?? tables['']!),
     verify,
   };
 }

@@ -45,7 +45,7 @@ if (!w[GUARD]) {
   const http = /^https?:\/\//i;
   const table = __CHUNK_TABLE__;
   const verifier = installVerifier(table, chunkBase);
-  /** A chunk (a tag's root, or the early video's module) by its name in the table, verified, then imported. */
+  /** A tag's root chunk by its name in the table, verified, then imported. */
   const importVerified = <T>(name: string, at?: (url: string) => void) =>
     verifier.tagUrl(name).then((url) => {
       at?.(url);
@@ -72,14 +72,18 @@ if (!w[GUARD]) {
           const sending = sendEarly(channelKey, apiUrl, keysUrl, events, answers.watch);
           videos = {
             start(found, since) {
-              // The early video's module is fetched only when it may start something, and waited for only within
-              // the decision window: a module that does not come in time (or fails) leaves the player to start as
-              // it always has.
+              // The early video's code opens the player's group's table file, which the player's chunk needs
+              // anyway: one request, asked for with the first tag, brings both. It runs only when it may start
+              // something, and is waited for only within the decision window: a file that does not come in time
+              // (or fails) leaves the player to start as it always has.
               if (!mayStartEarly(channelKey, found)) return Promise.resolve();
               const timeUp = new Promise<undefined>((resolve) =>
                 setTimeout(resolve, since + EARLY_DECISION_MS - Date.now()),
               );
-              return Promise.race([importVerified<typeof import('./early-video.js')>('early-video'), timeUp])
+              const module = verifier.group('early-video') as Promise<unknown> as Promise<
+                typeof import('./early-video.js')
+              >;
+              return Promise.race([module, timeUp])
                 .then((module) => module?.startEarlyVideos(channelKey, found, answers.data, since, data.lang))
                 .catch(() => undefined);
             },

@@ -4,7 +4,7 @@
 // adopts that very <video>, playing. Where the player would show anything else, nothing starts early.
 import type { APIRequestContext, Page, Route } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { BUNDLE_ORIGIN, builtBundle, finishedEvents, HOST_ORIGIN } from './helpers';
+import { BUNDLE_ORIGIN, builtBundle, chunkTables, finishedEvents, HOST_ORIGIN } from './helpers';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -168,14 +168,15 @@ for (const viewport of [
 
     // The element's code was not asked for before the stream.
     await page.waitForFunction(() => customElements.get('channel-player'));
-    // The early video's own module came verified, as every chunk does (preloaded with the build's hash).
-    const module = await page.evaluate(() =>
+    // The early video's code came verified, as every chunk does (preloaded with the build's hash), in the player's
+    // file of the table: one file, and never the module on its own.
+    const preloaded = await page.evaluate(() =>
       [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')]
-        .filter((l) => /\/chunks\/early-video-[\w-]{8}\.js$/.test(l.href))
+        .filter((l) => /\/chunks\/(integrity|early-video)-[\w-]{8}\.js$/.test(l.href))
         .map((l) => [new URL(l.href).pathname.slice(1), l.integrity]),
     );
-    expect(module).toHaveLength(1);
-    expect(module[0]![1]).toBe(builtBundle().chunks[module[0]![0]!]);
+    expect(preloaded.map(([file]) => file)).toEqual([`chunks/${chunkTables().fileOf('channel-player')}`]);
+    expect(preloaded[0]![1]).toBe(builtBundle().chunks[preloaded[0]![0]!]);
     const stream = first(log, (e) => e.kind === 'media');
     expect(stream).toBeGreaterThanOrEqual(0);
     expect(first(log, playerChunk)).toBeGreaterThan(stream);

@@ -45,22 +45,29 @@ export function builtBundle(): BuiltBundle {
 export function chunkTables(): { firsts: string[]; rest: string; fileOf(root: string): string } {
   const dist = path.join(process.cwd(), 'dist');
   const loader = fs.readFileSync(path.join(dist, 'channel-elements.js'), 'utf8');
-  const firsts = [...new Set(loader.match(/integrity-[\w-]{8}\.json/g))];
+  const firsts = [...new Set(loader.match(/integrity-[\w-]{8}\.js\b/g))];
   // The loader's list: root -> [file, sha256]; the roots it does not list have the file under ''.
   const listed = new Map(
-    [...loader.matchAll(/"([\w-]*)":\["(integrity-[\w-]{8}\.json)"/g)].map((m) => [m[1]!, m[2]!] as const),
+    [...loader.matchAll(/"([\w-]*)":\["(integrity-[\w-]{8}\.js)"/g)].map((m) => [m[1]!, m[2]!] as const),
   );
   const fileOf = (root: string) => listed.get(root) ?? listed.get('')!;
   if (!firsts.length) throw new Error('the loader names no chunks table');
   const wholes = new Set(
     firsts.map((first) => {
-      const table = JSON.parse(fs.readFileSync(path.join(dist, 'chunks', first), 'utf8')) as { n?: [string, string] };
+      const table = tableOf(fs.readFileSync(path.join(dist, 'chunks', first), 'utf8')) as { n?: [string, string] };
       if (!table.n) throw new Error(`${first} names no whole table`);
       return table.n[0];
     }),
   );
   if (wholes.size !== 1) throw new Error(`the loader's tables name ${wholes.size} whole tables`);
   return { firsts, rest: [...wholes][0]!, fileOf };
+}
+
+/** The table a table file (a module: scripts/integrity.mjs) exports as `__T`. */
+export function tableOf(module: string): unknown {
+  const start = module.lastIndexOf('export const __T=');
+  if (start < 0 || !module.endsWith(';')) throw new Error('not a table file');
+  return JSON.parse(module.slice(start + 'export const __T='.length, -1));
 }
 
 /** Custom element tags in the light DOM of the page that are not defined yet. */

@@ -83,7 +83,7 @@ test('a page fetches its own tags’ files of the table, each once: the schedule
   expect(['channel-checkout', 'channel-profile', 'early-video'].map(fileOf)).toEqual([player, player, player]);
   const tables: string[] = [];
   page.on('request', (r) => {
-    const name = /\/chunks\/(integrity-[\w-]{8}\.json)$/.exec(r.url())?.[1];
+    const name = /\/chunks\/(integrity-[\w-]{8}\.js)$/.exec(r.url())?.[1];
     if (name) tables.push(name);
   });
   // The schedule alone (the CMS page, another origin): its own file only.
@@ -151,7 +151,7 @@ test.describe('a chunk whose bytes were changed', () => {
     const before = (await chunkLogs(request)).length;
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    const table = /\/chunks\/integrity-[\w-]{8}\.json$/;
+    const table = /\/chunks\/integrity-[\w-]{8}\.js$/;
     await page.route(table, async (route) => {
       // A table that would let a changed chunk through: every hash replaced by another.
       const response = await route.fetch();
@@ -161,7 +161,7 @@ test.describe('a chunk whose bytes were changed', () => {
       });
     });
     const chunks: string[] = [];
-    page.on('request', (r) => /\/chunks\/[^/]+\.js$/.test(r.url()) && chunks.push(r.url()));
+    page.on('request', (r) => /\/chunks\/(?!integrity-)[^/]+\.js$/.test(r.url()) && chunks.push(r.url()));
     await page.goto(`${HOST_ORIGIN}/cms.html`);
     await expect(page.locator('channel-schedule [data-channel-unloaded]')).toHaveText(
       'This part of the page was blocked: its code did not pass a security check. Please try again later.',
@@ -170,7 +170,7 @@ test.describe('a chunk whose bytes were changed', () => {
     // No chunk was even asked for: the table was refused before any of its names was read.
     expect(chunks).toEqual([]);
     const ours = errors.find((e) => e.startsWith('channel-elements: could not load <channel-schedule>'));
-    expect(ours).toMatch(/chunks\/integrity-[\w-]{8}\.json does not match its integrity hash \(expected sha256-/);
+    expect(ours).toMatch(/chunks\/integrity-[\w-]{8}\.js does not match its integrity hash \(expected sha256-/);
     await expectRefusalLogged(request, before);
   });
 
