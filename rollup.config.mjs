@@ -2,7 +2,8 @@
 // 1. the elements as ES modules: dist/chunks/<name>-<hash>.js, every file named by its content (each tag's root,
 //    React and the shared session in one shared chunk, the lazy parts), and dist/index.js, the npm entry with
 //    configure();
-// 2. the early video's module, dist/chunks/early-video-<hash>.js, self-contained;
+// 2. the early video's module, dist/chunks/early-video-<hash>.js, self-contained, whose code the player's file of the
+//    integrity table begins with (the loader imports that file for it);
 // 3. the loader, a classic IIFE script with no imports, so it runs plain, async, defer or as type="module", written
 //    twice: dist/channel-elements@<version>.js (the release's own URL, never changed) and dist/channel-elements.js
 //    (the "latest" alias pages may use). It carries the names and hashes of the files of builds 1 and 2's integrity
@@ -72,15 +73,16 @@ const modulesLike = (pattern) => {
  * (`first`), so a page fetches only the hashes its own tags need. The schedule has a file of its own: its calendar
  * and filters (shown before its cards when asked for) and the French texts. The site's holds the same for the
  * schedules it shows, with its home page and texts (in the schedule's file, they cost a schedule-only page 0.3 KB;
- * the loader pays about 45 B for the third hash). The player's, the checkout's and the profile's share theirs, with
- * the early video's module: hls.js (the player's stream right after an early first frame) and the texts the
- * paywall's, the checkout's and the profile's first screens show; it is the loader's default file, so the loader
- * does not list those roots. Each holds what its pages fetch soon after their first content: the analytics layer,
- * the Trusted Types setters a channel's tag manager uses, and a schedule's structured data. (A file of its own for
- * the early video would save its first frame 1.7 KB but cost the loader one more hash, past its budget; the number
- * of requests before that frame is the same.) Any other part (a deep link to another site page, the checkout's
- * later steps) fetches the whole table first (one more request). test/e2e/sizes.spec.ts checks that no measured page
- * fetches it before its first content, and test/e2e/integrity.spec.ts that a page fetches only its own groups' files.
+ * the loader pays about 45 B for the third hash), and the checkout's and the profile's roots with the texts of their
+ * first screens (the site shows both as pages). The player's is the loader's default file, so the loader does not
+ * list its roots: the player's root, hls.js (its stream right after an early first frame), and the early video,
+ * whose module's code the file begins with (scripts/integrity.mjs), so that one request asked for with the first tag
+ * brings the early video and the player's hashes; a checkout or a profile without a player never fetches that code.
+ * Each holds what its pages fetch soon after their first content: the analytics layer, the Trusted Types setters a
+ * channel's tag manager uses, and a schedule's structured data. Any other part (a deep link to another site page, the
+ * checkout's later steps, a player's paywall opening the checkout) fetches the whole table first (one more request).
+ * test/e2e/sizes.spec.ts checks that no measured page fetches it before its first content, and
+ * test/e2e/integrity.spec.ts that a page fetches only its own groups' files.
  */
 const TABLE_GROUPS = [
   {
@@ -90,16 +92,14 @@ const TABLE_GROUPS = [
     ),
   },
   {
-    roots: ['channel-app'],
+    roots: ['channel-app', 'channel-checkout', 'channel-profile'],
     first: modulesLike(
-      'src/components/app/pages/Home(Lists)?.tsx|src/components/schedule/(DayPicker|FilterBar|structured-data).tsx?|src/i18n/(fr|site-en|site-fr).ts|src/lib/trusted-types.ts|src/stores/tag-manager.ts',
+      'src/components/app/pages/Home(Lists)?.tsx|src/components/schedule/(DayPicker|FilterBar|structured-data).tsx?|src/i18n/(fr|site-en|site-fr|checkout-en|checkout-fr|forms-en|forms-fr).ts|src/lib/trusted-types.ts|src/stores/tag-manager.ts',
     ),
   },
   {
-    roots: ['channel-player', 'channel-checkout', 'channel-profile', 'early-video'],
-    first: modulesLike(
-      'src/i18n/(fr|checkout-en|checkout-fr|forms-en|forms-fr).ts|src/lib/trusted-types.ts|node_modules/hls.js/.*',
-    ),
+    roots: ['channel-player', 'early-video'],
+    first: modulesLike('src/i18n/fr.ts|src/lib/trusted-types.ts|node_modules/hls.js/.*'),
   },
 ];
 
@@ -193,11 +193,18 @@ export default [
     preserveEntrySignatures: 'allow-extension',
     plugins: [...plugins(), verifiedDynamicImports(), chunks.plugin],
   },
-  // 2. The early video (src/loader/early-video.ts): one self-contained module, fetched by the loader through the table
-  // only when an autoplaying muted player is on the page, so the loader itself stays small.
+  // 2. The early video (src/loader/early-video.ts): one self-contained module (no import of any kind, which the table
+  // build checks), whose code opens the player's file of the table (scripts/integrity.mjs), so the loader itself
+  // stays small; it runs only when an autoplaying muted player is on the page.
   {
     input: { 'early-video': 'src/loader/early-video.ts' },
-    output: { dir: 'dist', format: 'es', sourcemap: 'hidden', entryFileNames: 'chunks/[name]-[hash].js' },
+    output: {
+      dir: 'dist',
+      format: 'es',
+      sourcemap: 'hidden',
+      entryFileNames: 'chunks/[name]-[hash].js',
+      inlineDynamicImports: true,
+    },
     preserveEntrySignatures: 'exports-only',
     plugins: [...plugins(), chunks.plugin],
   },

@@ -9,14 +9,14 @@
  * each root's file name and sha256 (`__CHUNK_TABLE__`, read by src/loader/integrity.ts), which keeps the loader small
  * and a page's first fetch to its own tags' hashes, and writes
  * dist/integrity.json: the release's version, the versioned loader's own `integrity` value (what a page puts on its
- * script tag) and every chunk's, the inventory a payment page's script policy asks for.
+ * script tag) and every chunk's and table file's, the inventory a payment page's script policy asks for.
  *
  * A chunk's dynamic imports (a site page, hls.js, a language's texts) are rendered as a call to the loader's verifier
  * before the import itself, so those chunks are checked too; without the loader on the page (the npm entry, bundled
  * by the host's own tools) the call is absent and the import runs as written, a literal path a bundler can follow.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** The registered symbol under which the loader installs its verifier (src/loader/integrity.ts VERIFY_HOOK). */
@@ -95,7 +95,14 @@ export function integrityTable(tags, extras, groups) {
       name: 'chunk-integrity',
       generateBundle(_options, bundle) {
         for (const chunk of Object.values(bundle)) {
-          if (chunk.type !== 'chunk' || !chunk.fileName.startsWith('chunks/')) continue;
+          if (chunk.type !== 'chunk') continue;
+          // The table's own files are `chunks/integrity-<hash>.js`: no chunk may take such a name.
+          if (chunk.fileName.startsWith('chunks/integrity-'))
+            throw new Error(`integrity: ${chunk.fileName} would share the table files' names`);
+          // The early video's module opens a table file, which must import nothing: its whole code is this one file.
+          if (chunk.name === 'early-video' && (chunk.imports.length || chunk.dynamicImports.length))
+            throw new Error('integrity: the early video module must import nothing');
+          if (!chunk.fileName.startsWith('chunks/')) continue;
           imports.set(under(chunk.fileName), ours(chunk.imports));
           dynamics.set(under(chunk.fileName), ours(chunk.dynamicImports));
           modules.set(under(chunk.fileName), chunk.moduleIds);
@@ -160,7 +167,8 @@ export function integrityTable(tags, extras, groups) {
       };
       const n = write(whole);
       const refs = {};
-      // The early video's module: self-contained (one build of its own), so its code can open another module.
+      // The early video's module: self-contained (one build of its own, checked above), so its code can open another
+      // module; its source map serves the file too (the code starts the file, the table follows it).
       const earlyFile = entries['early-video'];
       const early = readFileSync(join(dir, 'chunks', earlyFile), 'utf8');
       if (
@@ -172,7 +180,10 @@ export function integrityTable(tags, extras, groups) {
       if (!groups.at(-1).roots.includes('early-video'))
         throw new Error("integrity: the early video must be in the last group (the loader's default file)");
       files.forEach(({ names, table }, i) => {
-        const ref = write({ ...table, n }, i === files.length - 1 ? `${early}\n` : '');
+        const last = i === files.length - 1;
+        const ref = write({ ...table, n }, last ? `${early}\n` : '');
+        const map = join(dir, 'chunks', `${earlyFile}.map`);
+        if (last && existsSync(map)) copyFileSync(map, join(dir, 'chunks', `${ref[0]}.map`));
         if (i === files.length - 1) refs[''] = ref;
         else for (const name of names) refs[name] = ref;
       });

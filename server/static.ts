@@ -233,6 +233,7 @@ export function bundleCacheControl(path: string): string {
   if (path === '/channel-elements.js') return `public, max-age=${LOADER_MAX_AGE_SECONDS}`;
   if (
     /^\/channel-elements@\d+\.\d+\.\d+(-[\w.]+)?\.js(\.map)?$/.test(path) ||
+    // `.json`: the table files of releases before they became modules, which their loaders still name.
     /^\/chunks\/[\w.-]+-[\w-]{8}\.(js(\.map)?|json)$/.test(path)
   ) {
     return `public, max-age=${YEAR_SECONDS}, immutable`;

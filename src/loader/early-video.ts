@@ -22,8 +22,10 @@
  * suppressed, prerolls off), the event's stream plays early.
  *
  * What the loader started is handed over as one object (src/lib/early-video.ts), which is also its one owner.
- * A module of its own, fetched (verified, like every chunk) only when an autoplaying muted player is on the page
- * (early.ts `mayStartEarly` tells); the loader keeps the copies of the answers it reads. Dependency-free. Any failure
+ * Built as a module of its own, whose code opens the player's file of the integrity table (scripts/integrity.mjs):
+ * the loader fetches it verified with the first tag, as the player's code needs that file anyway, and runs it only
+ * when an autoplaying muted player is on the page (early.ts `mayStartEarly` tells); the loader keeps the copies of
+ * the answers it reads. Dependency-free. Any failure
  * here leaves the player to start as it always does.
  */
 import { AD_TEXTS } from '../i18n/ad-label.js';

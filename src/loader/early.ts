@@ -136,7 +136,7 @@ export const preferredEngine = (player: Element): 'native' | 'mse' | undefined =
 /**
  * Whether an early video could start on this page for `channelKey`, by what is cheap to tell: a player with
  * `autoplay` and `muted`, a guest (a signed-in viewer's passes, capabilities and resume positions are the
- * profile's), a browser that plays HLS itself. The loader fetches the early video's module only then; the module
+ * profile's), a browser that plays HLS itself. The loader runs the early video's module only then; the module
  * reads the attributes as the player does.
  */
 export function mayStartEarly(channelKey: string, players: Element[]): boolean {

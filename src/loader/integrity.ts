@@ -20,7 +20,7 @@
 import { ChunkIntegrityError } from '../lib/chunks.js';
 
 /**
- * One file of the build's table: `t` gives the file of each root it holds (a tag's, or the early video's module);
+ * One file of the build's table: `t` gives the file of each root it holds (a tag's);
  * `c` lists chunks: each one's file under chunks/, its sha256 (base64) and the indexes (into this file's `c`) of
  * the chunks it imports statically; `n` names the whole table (file and sha256), fetched only when a chunk outside
  * the files already joined is asked for (scripts/integrity.mjs).
@@ -44,11 +44,14 @@ export const VERIFY_HOOK = Symbol.for('channel-elements.verify');
 
 /** Verifies chunks of the table under `chunkBase` (the loader's `chunks/` URL, with its trailing slash). */
 export interface ChunkVerifier {
-  /** The URL of a tag's root chunk (or of the early video's module); rejects when the table cannot be had. */
+  /** The URL of a tag's root chunk; rejects when its table file cannot be had. */
   tagUrl(tag: string): Promise<string>;
   /** Settles once the chunk at `url` and its static imports are in the module map, verified; rejects otherwise. */
   verify(url: string): Promise<void>;
-  /** The table file of a root's group, verified, imported and joined (`early-video`: the early video's module). */
+  /**
+   * The table file of a root's group, verified, imported and joined: for `early-video`, the player's group's file,
+   * whose exports are the early video's module's.
+   */
   group(name: string): Promise<TableModule>;
 }
 
@@ -70,8 +73,8 @@ function diagnose(href: string, file: string, expected: string): Promise<Error> 
  * root (a tag, the early video), the table file that holds it with what its first render fetches (under '', the file
  * of the roots it does not list): a page fetches
  * only its own tags' files, each once (again after a failure: a later insertion of a tag, or Retry), and joins them.
- * Where the browser has no `modulepreload` (Safari before 17, Firefox before 115) chunks cannot be verified: they
- * load as they did before integrity, and the console says so once.
+ * Where the browser has no `modulepreload` (Safari before 17, Firefox before 115) neither the table files nor the
+ * chunks can be verified: they load as they did before integrity, and the console says so once.
  */
 export function installVerifier(tables: Record<string, TableRef>, chunkBase: string): ChunkVerifier {
   const doc = document;
@@ -83,29 +86,6 @@ export function installVerifier(tables: Record<string, TableRef>, chunkBase: str
   const joins = new Map<string, Promise<TableModule>>();
   /** The whole table's file, once a joined file has named it. */
   let whole: TableRef | undefined;
-  // Asked for with the first tag's chunk (alongside the start-up requests), not before: a page with no tag yet
-  // fetches nothing.
-  const join = (ref: TableRef): Promise<TableModule> => {
-    let joined = joins.get(ref[0]);
-    if (!joined) {
-      // A table file is a module that imports nothing, preloaded with its integrity like a chunk and imported only
-      // once verified: a file whose bytes differ is refused like a chunk (a ChunkIntegrityError), so no chunk it
-      // names is trusted. Without modulepreload it is imported unchecked, as the chunks are then.
-      known.set(ref[0], [ref[1], []]);
-      joined = (supported ? preload(ref[0]) : Promise.resolve())
-        .then(() => import(/* webpackIgnore: true */ chunkBase + ref[0]) as Promise<TableModule>)
-        .then((module) => {
-          const { t, c, n } = module.__T;
-          for (const [file, hash, imports] of c) known.set(file, [hash, imports.map((i) => c[i]![0])]);
-          Object.assign(roots, t);
-          if (n) whole = n;
-          return module;
-        });
-      joined.catch(() => joins.delete(ref[0]));
-      joins.set(ref[0], joined);
-    }
-    return joined;
-  };
   const loads = new Map<string, Promise<void>>();
   const supported = doc.createElement('link').relList?.supports?.('modulepreload') === true;
   let warned = false;
@@ -134,6 +114,29 @@ export function installVerifier(tables: Record<string, TableRef>, chunkBase: str
     return load;
   };
 
+  // Asked for with the first tag's chunk (alongside the start-up requests), not before: a page with no tag yet
+  // fetches nothing.
+  const join = (ref: TableRef): Promise<TableModule> => {
+    let joined = joins.get(ref[0]);
+    if (!joined) {
+      // A table file is a module that imports nothing, preloaded with its integrity like a chunk and imported only
+      // once verified: a file whose bytes differ is refused like a chunk (a ChunkIntegrityError), so no chunk it
+      // names is trusted. Without modulepreload it is imported unchecked, as the chunks are then.
+      known.set(ref[0], [ref[1], []]);
+      joined = (supported ? preload(ref[0]) : Promise.resolve())
+        .then(() => import(/* webpackIgnore: true */ chunkBase + ref[0]) as Promise<TableModule>)
+        .then((module) => {
+          const { t, c, n } = module.__T;
+          for (const [file, hash, imports] of c) known.set(file, [hash, imports.map((i) => c[i]![0])]);
+          Object.assign(roots, t);
+          if (n) whole = n;
+          return module;
+        });
+      joined.catch(() => joins.delete(ref[0]));
+      joins.set(ref[0], joined);
+    }
+    return joined;
+  };
   /** `url`: under `chunkBase` (a root's, or a chunk's dynamic import the hook below lets through). */
   const verify = (url: string): Promise<void> => {
     const file = url.slice(chunkBase.length);

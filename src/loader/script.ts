@@ -16,7 +16,8 @@ import { reportUnloaded, showUnloaded } from './fallback.js';
 import { installVerifier, type TableRef } from './integrity.js';
 
 /**
- * Filled in by the build: for each tag (and the early video's module), the file under chunks/ of the integrity table
+ * Filled in by the build: for each tag (and the early video, whose code opens the player's file), the file under
+ * chunks/ of the integrity table
  * that holds its root with what its first render fetches (each chunk with its hash and static imports), and that
  * file's own sha256. Tags that share most of their chunks share a file; under '', the file of the roots not listed.
  */

@@ -175,8 +175,11 @@ for (const viewport of [
         .filter((l) => /\/chunks\/(integrity|early-video)-[\w-]{8}\.js$/.test(l.href))
         .map((l) => [new URL(l.href).pathname.slice(1), l.integrity]),
     );
-    expect(preloaded.map(([file]) => file)).toEqual([`chunks/${chunkTables().fileOf('channel-player')}`]);
-    expect(preloaded[0]![1]).toBe(builtBundle().chunks[preloaded[0]![0]!]);
+    const { fileOf, rest } = chunkTables();
+    expect(preloaded.map(([file]) => file).filter((file) => file !== `chunks/${rest}`)).toEqual([
+      `chunks/${fileOf('channel-player')}`,
+    ]);
+    for (const [file, integrity] of preloaded) expect(integrity, file).toBe(builtBundle().chunks[file!]);
     const stream = first(log, (e) => e.kind === 'media');
     expect(stream).toBeGreaterThanOrEqual(0);
     expect(first(log, playerChunk)).toBeGreaterThan(stream);

@@ -28,7 +28,7 @@ export interface BuiltBundle {
   loader: { file: string; integrity: string };
   /** Each tag's root chunk, `chunks/<tag>-<hash>.js`. */
   tags: Record<string, string>;
-  /** Every chunk (`chunks/…`) and its integrity value. */
+  /** Every chunk and table file (`chunks/…`) and its integrity value. */
   chunks: Record<string, string>;
 }
 

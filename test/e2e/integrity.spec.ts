@@ -60,8 +60,10 @@ test('every chunk runs verified: preloaded with the build’s integrity before i
   const integrityOf = new Map(preloads);
   expect(chunkRequests.some((url) => /\/chunks\/Faq-[\w-]{8}\.js$/.test(url))).toBe(true);
   expect(chunkRequests).toContain(`${BUNDLE_ORIGIN}/${built.tags['channel-app']}`);
-  // No autoplaying muted player here: the early video's module is never fetched.
-  expect(chunkRequests.filter((url) => /\/chunks\/early-video-/.test(url))).toEqual([]);
+  // No player here: the player's table file, which carries the early video's code, is never fetched (nor the early
+  // video's module on its own, which no page fetches).
+  const playerTable = `${BUNDLE_ORIGIN}/chunks/${chunkTables().fileOf('channel-player')}`;
+  expect(chunkRequests.filter((url) => url === playerTable || /\/chunks\/early-video-/.test(url))).toEqual([]);
   for (const url of new Set(chunkRequests)) {
     // Each chunk that was fetched was fetched by its integrity preload, with the build's hash, and never again.
     const path = new URL(url).pathname.slice(1);
@@ -73,14 +75,15 @@ test('every chunk runs verified: preloaded with the build’s integrity before i
   }
 });
 
-test('a page fetches its own tags’ files of the table, each once: the schedule’s alone, the site’s alone, and with the player, the checkout and the profile the schedule’s and the player’s', async ({
+test('a page fetches its own tags’ files of the table, each once: the schedule’s alone, the site’s alone, and with the player, the checkout and the profile the schedule’s, the site’s and the player’s', async ({
   page,
 }) => {
   const { firsts, rest, fileOf } = chunkTables();
   const [schedule, site, player] = ['channel-schedule', 'channel-app', 'channel-player'].map(fileOf);
   expect(new Set([schedule, site, player]).size, 'three files').toBe(3);
   expect([...firsts].sort()).toEqual([schedule, site, player].sort());
-  expect(['channel-checkout', 'channel-profile', 'early-video'].map(fileOf)).toEqual([player, player, player]);
+  // The checkout and the profile share the site's file (the site shows both); the early video's code is the player's.
+  expect(['channel-checkout', 'channel-profile', 'early-video'].map(fileOf)).toEqual([site, site, player]);
   const tables: string[] = [];
   page.on('request', (r) => {
     const name = /\/chunks\/(integrity-[\w-]{8}\.js)$/.exec(r.url())?.[1];
@@ -96,14 +99,14 @@ test('a page fetches its own tags’ files of the table, each once: the schedule
   await page.goto(`${HOST_ORIGIN}/site/`);
   await expectEvents(page.locator('channel-app'));
   expect(tables.filter((t) => t !== rest)).toEqual([site]);
-  // A schedule, a checkout, a profile and a player: the schedule's file and the player's (the checkout's and the
-  // profile's), each once; every element starts.
+  // A schedule, a checkout, a profile and a player: the schedule's file, the site's (the checkout's and the
+  // profile's) and the player's, each once; every element starts.
   tables.length = 0;
   await page.goto(`${BUNDLE_ORIGIN}/checkout.html?package=1`);
   await expectEvents(page.locator('#checkout-schedule'));
   await expect(page.locator('#account [part~="sign-in"]')).toBeVisible({ timeout: 10_000 });
   await expect(page.locator('#checkout-player [part~="frame"]')).toBeVisible();
-  expect(tables.filter((t) => t !== rest).sort()).toEqual([schedule, player].sort());
+  expect(tables.filter((t) => t !== rest).sort()).toEqual([schedule, site, player].sort());
 });
 
 test.describe('a chunk whose bytes were changed', () => {
