@@ -71,8 +71,7 @@ export function verifiedDynamicImports() {
  * `writeTable(dir)` writes them as modules, `chunks/integrity-<hash>.js`, each exporting its table as `__T`, and answers,
  * for each root, its group's `[file, sha256]` (what the loader embeds), but for the last group's roots: its file is
  * under '', the loader's default for a root it does not list (a few bytes less in the loader). The last group's file
- * (the player's, the checkout's, the profile's and the early video's) begins with the early video's module, whose
- * exports it keeps: the loader imports that file for the early video, and its table comes in the same request,
+ * (the player's and the early video's) begins with the early video's module, whose exports it keeps: the loader imports that file for the early video, and its table comes in the same request,
  * where the module alone would have been asked for only once the table was in.
  */
 export function integrityTable(tags, extras, groups) {
@@ -167,25 +166,22 @@ export function integrityTable(tags, extras, groups) {
       };
       const n = write(whole);
       const refs = {};
-      // The early video's module: self-contained (one build of its own, checked above), so its code can open another
-      // module; its source map serves the file too (the code starts the file, the table follows it).
-      const earlyFile = entries['early-video'];
-      const early = readFileSync(join(dir, 'chunks', earlyFile), 'utf8');
-      if (
-        imports.get(earlyFile).length ||
-        dynamics.get(earlyFile).length ||
-        new RegExp(`\\b${TABLE_EXPORT}\\b`).test(early)
-      )
-        throw new Error('integrity: the early video module must import nothing and leave the table export name free');
+      // The early video's module: self-contained (one build of its own, checked in generateBundle), so its code can
+      // open another module; its source map serves the file too (the code starts the file, the table follows it).
+      const earlyFile = join(dir, 'chunks', entries['early-video']);
+      const early = readFileSync(earlyFile, 'utf8');
+      if (new RegExp(`\\b${TABLE_EXPORT}\\b`).test(early))
+        throw new Error(`integrity: the early video module must leave the name ${TABLE_EXPORT} free`);
       if (!groups.at(-1).roots.includes('early-video'))
         throw new Error("integrity: the early video must be in the last group (the loader's default file)");
       files.forEach(({ names, table }, i) => {
-        const last = i === files.length - 1;
-        const ref = write({ ...table, n }, last ? `${early}\n` : '');
-        const map = join(dir, 'chunks', `${earlyFile}.map`);
-        if (last && existsSync(map)) copyFileSync(map, join(dir, 'chunks', `${ref[0]}.map`));
-        if (i === files.length - 1) refs[''] = ref;
-        else for (const name of names) refs[name] = ref;
+        if (i < files.length - 1) {
+          const ref = write({ ...table, n });
+          for (const name of names) refs[name] = ref;
+          return;
+        }
+        refs[''] = write({ ...table, n }, `${early}\n`);
+        if (existsSync(`${earlyFile}.map`)) copyFileSync(`${earlyFile}.map`, join(dir, 'chunks', `${refs[''][0]}.map`));
       });
       return refs;
     },

@@ -137,6 +137,8 @@ export function installVerifier(tables: Record<string, TableRef>, chunkBase: str
     }
     return joined;
   };
+  /** The table file of a root's group (ChunkVerifier `group`). */
+  const group = (name: string) => join(tables[name] ?? tables['']!);
   /** `url`: under `chunkBase` (a root's, or a chunk's dynamic import the hook below lets through). */
   const verify = (url: string): Promise<void> => {
     const file = url.slice(chunkBase.length);
@@ -173,8 +175,8 @@ export function installVerifier(tables: Record<string, TableRef>, chunkBase: str
   return {
     // Every root has a file: the build writes the loader's list from the table's groups, where the last group's roots
     // are not listed: its file is the default, under '' (scripts/integrity.mjs).
-    tagUrl: (name) => join(tables[name] ?? tables['']!).then(() => chunkBase + roots[name]),
-    group: (name) => join(tables[name] ?? tables['']!),
+    tagUrl: (name) => group(name).then(() => chunkBase + roots[name]),
+    group,
     verify,
   };
 }
