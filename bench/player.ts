@@ -10,8 +10,8 @@
  * Rounds alternate between the pages, each starting one page further on, so that machine noise spreads evenly.
  * Besides the ratio of two pages' medians, the ratio of their loads in each round (a few seconds apart) is given as a
  * median and quartiles: the machine's load drifts between rounds, moving both medians of a run, less so one round.
- * A returning visitor's load on the demo channel (the keys stored, the files in the browser's cache) is timed too,
- * against the peers' second visits.
+ * A returning visitor's load on the demo channel (the keys stored) is timed too, against the peers' second visits. The
+ * files are fetched again: the bench's server (dev mode) sends them no-cache without validators.
  */
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from '@playwright/test';
@@ -80,7 +80,8 @@ export function shadowProbe(name: string, tag: string, selector: string): string
 /**
  * A page of the comparison. With `before`, a returning visitor's load: the same browser context first visits
  * `before.url` (not timed) until the page expression `before.ready` holds, so that the timed load finds what a viewer
- * coming back has (the files in the browser's cache and, for our player, the channel and api keys stored).
+ * coming back has (for our player, the channel and api keys stored; the browser's cache has nothing the dev server
+ * lets it reuse).
  */
 export interface BenchPage {
   name: string;
@@ -99,6 +100,7 @@ async function once(
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   if (before) {
     const visit = await context.newPage();
+    visit.on('pageerror', (e) => console.error(`page error (${before.url}):`, e.message));
     await visit.addInitScript(FIRST_FRAME_PROBE);
     await visit.goto(before.url);
     // Not the page under measurement: Playwright's injected script may run here.
@@ -144,10 +146,22 @@ async function once(
 /** The pause after each page load, for the machine to settle. */
 const SETTLE_MS = 500;
 
+/** A small seeded generator of numbers in [0, 1) (mulberry32), so that every run shuffles its rounds alike. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /**
- * Runs every page `runs` times and returns the medians. Rounds alternate between the pages, and each round starts
- * one page further on, so that every page follows every other equally often (a page that follows a heavy one
- * tends to be slower).
+ * Runs every page `runs` times and returns the medians. Each round runs every page once, in an order shuffled anew
+ * (the same orders on every run: a fixed seed), so that no page keeps following the same one (a page that follows a
+ * heavy one, Mux Player's, tends to be slower) and the pages of a pair change places.
  */
 export async function benchPlayers(browser: Browser, pages: BenchPage[], runs: number): Promise<PlayerBench[]> {
   const results = pages.map((p) => ({
@@ -157,9 +171,15 @@ export async function benchPlayers(browser: Browser, pages: BenchPage[], runs: n
   }));
   // One warm-up round, not counted: the first launch of each page pays for the browser's own start-up.
   for (const p of pages) await once(browser, p);
+  const random = seeded(30);
   for (let i = 0; i < runs; i++) {
-    for (let k = 0; k < pages.length; k++) {
-      const index = (i + k) % pages.length;
+    const order = pages.map((_, index) => index);
+    // Fisher-Yates.
+    for (let k = order.length - 1; k > 0; k--) {
+      const j = Math.floor(random() * (k + 1));
+      [order[k], order[j]] = [order[j]!, order[k]!];
+    }
+    for (const index of order) {
       const p = pages[index]!;
       const run = await once(browser, p);
       results[index]!.firstFrameMs.push(run.ms);
@@ -207,8 +227,10 @@ export async function playerSection(
   const ad = encodeURIComponent(demoStream.prerollUrl);
   // A returning visitor: the same context visited the page before (our player: another event's page of the channel,
   // until its api key is stored; a suppression is per event, so the timed load still starts with a preroll).
-  const again = (url: string) => ({ url, ready: 'window.__firstFrame !== undefined' });
-  const apiKeyStored = `Object.keys(localStorage).some((k) => k.startsWith(${JSON.stringify(STORAGE_PREFIX + apiKeyStorageKey(''))}))`;
+  const shown = 'window.__firstFrame !== undefined';
+  const again = (url: string) => ({ url, ready: shown });
+  // Our player stores the keys once its code has run, after the first frame.
+  const apiKeyStored = `${shown} && Object.keys(localStorage).some((k) => k.startsWith(${JSON.stringify(STORAGE_PREFIX + apiKeyStorageKey(''))}))`;
   const players = await benchPlayers(
     browser,
     [
@@ -281,7 +303,7 @@ export async function playerSection(
       `target <= 1.0x; ${perRound(paired.demo)}`,
     ],
     ['player, demo channel: ratio to Mux Player', ratio(adMux, withPreroll), 'target <= 0.5x'],
-    ['player, demo, returning visitor: first frame, <channel-player>', ms(back), 'keys stored, files cached'],
+    ['player, demo, returning visitor: first frame, <channel-player>', ms(back), 'keys stored'],
     ['player, demo, returning visitor: first frame, bare <video>', ms(backVideo), ''],
     ['player, demo, returning visitor: first frame, bare hls.js light', ms(backBare), ''],
     ['player, demo, returning visitor: ratio to a bare <video>', ratio(backVideo, back), ''],

@@ -254,10 +254,13 @@ async function benchStream(
   };
   for (const event of list.data) {
     const vod = event.type === 'free' ? event.media?.find((m) => m.type === 'vod') : undefined;
-    const other = list.data.find((e) => e.id !== event.id);
-    if (vod && other) return { eventId: event.id, url: new URL(vod.url, origin).href, otherEventId: other.id };
+    if (vod) {
+      const other = list.data.find((e) => e.id !== event.id);
+      if (!other) throw new Error(`bench: channel ${channel} has a single finished event`);
+      return { eventId: event.id, url: new URL(vod.url, origin).href, otherEventId: other.id };
+    }
   }
-  throw new Error(`bench: channel ${channel} has no free finished event with a recording (and another event)`);
+  throw new Error(`bench: channel ${channel} has no free finished event with a recording`);
 }
 
 /** A new api key of `channel`. */
