@@ -241,8 +241,8 @@ function printRows(rows: [string, string, string][]): void {
 }
 
 /**
- * A free finished event of `channel` with a recording, and its signed VOD stream URL; and another event of the channel
- * (the one a returning visitor watched before).
+ * A free finished event of `channel` with a recording, and its signed VOD stream URL; and another such event (the one
+ * a returning visitor watched before).
  */
 async function benchStream(
   origin: string,
@@ -255,8 +255,11 @@ async function benchStream(
   for (const event of list.data) {
     const vod = event.type === 'free' ? event.media?.find((m) => m.type === 'vod') : undefined;
     if (vod) {
-      const other = list.data.find((e) => e.id !== event.id);
-      if (!other) throw new Error(`bench: channel ${channel} has a single finished event`);
+      // One that plays too, so that its page reaches a first frame.
+      const other = list.data.find(
+        (e) => e.id !== event.id && e.type === 'free' && e.media?.some((m) => m.type === 'vod'),
+      );
+      if (!other) throw new Error(`bench: channel ${channel} has a single free finished event with a recording`);
       return { eventId: event.id, url: new URL(vod.url, origin).href, otherEventId: other.id };
     }
   }
