@@ -7,9 +7,9 @@
  *   its API calls (keys, settings with the prerolls, event); player-demo.html the same on the demo channel;
  * - demo/site/bench/hls.html: a bare page with hls.js light and a <video>;
  * - demo/site/bench/mux.html: `@mux/mux-player` (a devDependency for this comparison only).
- * Rounds alternate between the pages, each starting one page further on, so that machine noise spreads evenly.
- * Besides the ratio of two pages' medians, the ratio of their loads in each round (a few seconds apart) is given as a
- * median and quartiles: the machine's load drifts between rounds, moving both medians of a run, less so one round.
+ * Each round runs every page once, in a shuffled order (benchPlayers), so that machine noise spreads evenly.
+ * Besides the ratio of two pages' medians, the ratio of their loads in each round is given as a median and
+ * quartiles: the machine's load drifts over a run, moving both medians, less so the two loads of one round.
  * A returning visitor's load on the demo channel (the keys stored) is timed too, against the peers' second visits. The
  * files are fetched again: the bench's server (dev mode) sends them no-cache without validators.
  */
@@ -343,8 +343,8 @@ export interface Spread {
 }
 
 /**
- * Our first frame over a peer's, round by round: the two loads of a round run a few seconds apart, so a ratio of one
- * round is not moved by the machine's load drifting between rounds, which moves both medians of a run.
+ * Our first frame over a peer's, round by round: the two loads of a round run within one round's time, so a ratio of
+ * one round is moved less by the machine's load drifting over a run, which moves both medians.
  */
 function spread(ours: PlayerBench, peer: PlayerBench): Spread {
   const ratios = ours.firstFrameMs.map((ms, i) => ms / peer.firstFrameMs[i]!).sort((a, b) => a - b);

@@ -71,8 +71,9 @@ export function verifiedDynamicImports() {
  * `writeTable(dir)` writes them as modules, `chunks/integrity-<hash>.js`, each exporting its table as `__T`, and answers,
  * for each root, its group's `[file, sha256]` (what the loader embeds), but for the last group's roots: its file is
  * under '', the loader's default for a root it does not list (a few bytes less in the loader). The last group's file
- * (the player's and the early video's) begins with the early video's module, whose exports it keeps: the loader imports that file for the early video, and its table comes in the same request,
- * where the module alone would have been asked for only once the table was in.
+ * (the player's and the early video's) begins with the early video's module, whose exports it keeps: the loader
+ * imports that file for the early video, and its table comes in the same request, where the module alone would have
+ * been asked for only once the table was in.
  */
 export function integrityTable(tags, extras, groups) {
   /** file (under chunks/) -> its static imports (files under chunks/) */
