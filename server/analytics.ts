@@ -153,7 +153,7 @@ export async function handleAnalytics(
   if (!m) return false;
   const name = m[1]!;
   const datalake = recorders.datalake;
-  tooMany(datalake.limiter.hit(addressKey(datalake.addressOf(req))));
+  tooMany(await datalake.limiter.hit(addressKey(datalake.addressOf(req))));
   const channelOf = (profile: unknown): string => {
     const channel = typeof profile === 'string' && profile !== '' ? datalake.channelOfProfile(profile) : undefined;
     if (!channel)

@@ -53,97 +53,118 @@ describe('shared limits', () => {
     assert.equal(await two!.hit('a'), 0, 'a new window');
   });
 
-  test('the request limit, counted in memory and shared every flush, holds across processes', async () => {
-    let now = 0;
-    const [one, two] = [0, 1].map(() => new SharedRateLimiter(db, 'requests-test', 10, 10_000, () => now));
-    // Each process alone never lets more than the limit through.
-    const first = Array.from({ length: 12 }, () => one!.hit('addr'));
-    assert.deepEqual(
-      first.map((w) => w > 0),
-      [...Array(10).fill(false), true, true],
-    );
-    await one!.flush();
-    // The second process learns the shared count at its next flush: then it refuses too.
-    two!.hit('addr');
-    await two!.flush();
-    assert.ok(two!.hit('addr') > 0, 'the other process has used the window up');
-    now = 10_000;
-    assert.equal(two!.hit('addr'), 0, 'a new window');
+  /** `db` with a count of the statements run through it (what a limiter costs the database). */
+  const counted = () => {
+    const seen = { statements: 0 };
+    const wrapped = {
+      all: (sql: string, params: unknown[]) => {
+        seen.statements++;
+        return db.all(sql, params as never);
+      },
+    } as unknown as ChannelDb;
+    return { db: wrapped, seen };
+  };
+  const refusedOf = (waits: number[]) => waits.filter((w) => w > 0).length;
+
+  test('the request limit holds across processes: a burst split over two admits no more than the limit', async () => {
+    const now = 0;
+    const [one, two] = [0, 1].map(() => new SharedRateLimiter(db, 'requests-burst', 10, 10_000, () => now));
+    // 15 hits at each process at once, before either has heard from the database: together no more than 10 pass.
+    const waits = await Promise.all(Array.from({ length: 30 }, async (_, i) => (i % 2 ? one! : two!).hit('addr')));
+    assert.equal(waits.length - refusedOf(waits), 10, `admitted: ${waits.join(',')}`);
+    for (const wait of waits.filter((w) => w > 0)) assert.equal(wait, 10, 'Retry-After is the rest of the window');
+    // A second burst a moment later finds the window used up in both.
+    const again = await Promise.all(Array.from({ length: 6 }, async (_, i) => (i % 2 ? one! : two!).hit('addr')));
+    assert.equal(refusedOf(again), 6);
+    assert.equal(await one!.hit('other'), 0, 'another address has its own count');
     one!.stop();
     two!.stop();
   });
 
-  test('hits shared after their window ended count in that window, not in the next one', async () => {
+  test('hits spread over two processes one at a time are admitted up to the limit, less at most a grant', async () => {
+    const now = 0;
+    const limit = 64;
+    const [one, two] = [0, 1].map(() => new SharedRateLimiter(db, 'requests-spread', limit, 10_000, () => now));
+    const waits: number[] = [];
+    for (let i = 0; i < 80; i++) waits.push(await (i % 2 ? one! : two!).hit('addr'));
+    const admitted = waits.length - refusedOf(waits);
+    // A grant is a 16th of the limit (4 here): what the other process may hold unused when one runs out.
+    assert.ok(admitted <= limit && admitted >= limit - limit / 16, `admitted ${admitted} of ${limit}`);
+    one!.stop();
+    two!.stop();
+  });
+
+  test('one process alone admits exactly the limit, and a flood past it costs the database nothing', async () => {
     let now = 0;
-    const limiter = new SharedRateLimiter(db, 'late-flush', 10, 10_000, () => now);
-    for (let i = 0; i < 5; i++) limiter.hit('addr');
-    now = 10_500; // the flush runs after the window has ended
-    await limiter.flush();
-    now = 11_000;
-    const next = Array.from({ length: 11 }, () => limiter.hit('addr'));
+    const { db: wrapped, seen } = counted();
+    const limiter = new SharedRateLimiter(wrapped, 'requests-alone', 32, 10_000, () => now);
+    const waits: number[] = [];
+    for (let i = 0; i < 40; i++) waits.push(await limiter.hit('addr'));
     assert.deepEqual(
-      next.map((w) => w > 0),
-      [...Array(10).fill(false), true],
-      'the new window has the whole limit',
+      waits.map((w) => w > 0),
+      [...Array(32).fill(false), ...Array(8).fill(true)],
     );
+    // Grants of 2 (a 16th), halving as the window fills, then one ask that finds no room.
+    assert.ok(seen.statements <= 24, `${seen.statements} statements for 40 hits`);
+    const before = seen.statements;
+    for (let i = 0; i < 1000; i++) assert.ok((await limiter.hit('addr')) > 0);
+    assert.equal(seen.statements, before, 'refused hits of a used-up window ask nothing');
+    now = 10_000;
+    assert.equal(await limiter.hit('addr'), 0, 'a new window');
     limiter.stop();
   });
 
-  test('hits of a window that ended before another process opened the next one count in neither', async () => {
+  test('a window another process opened is the one both count in, and it ends for both', async () => {
     let now = 0;
-    const [one, two] = [0, 1].map(() => new SharedRateLimiter(db, 'stale-flush', 10, 10_000, () => now));
-    for (let i = 0; i < 5; i++) one!.hit('addr');
-    now = 10_050; // the other process opens the next window first
-    two!.hit('addr');
-    await two!.flush();
-    now = 10_100; // the first process's hits of the ended window arrive late
-    await one!.flush();
-    const row = await db.get('SELECT window_start, count FROM rate_windows WHERE bucket = ? AND key = ?', [
-      'stale-flush',
+    const [one, two] = [0, 1].map(() => new SharedRateLimiter(db, 'requests-window', 4, 10_000, () => now));
+    assert.equal(await one!.hit('addr'), 0);
+    now = 6_000;
+    // The second process joins the window the first opened at 0 (it ends at 10 s for it too).
+    const waits = await Promise.all(Array.from({ length: 5 }, async () => two!.hit('addr')));
+    assert.deepEqual(waits, [0, 0, 0, 4, 4]);
+    now = 10_000;
+    assert.equal(await two!.hit('addr'), 0, 'the next window');
+    const row = await db.get('SELECT window_start FROM rate_windows WHERE bucket = ? AND key = ?', [
+      'requests-window',
       'addr',
     ]);
-    assert.deepEqual([Number(row!.window_start), Number(row!.count)], [10_050, 1]);
+    assert.equal(Number(row!.window_start), 10_000);
     one!.stop();
     two!.stop();
   });
 
-  test('hits a failed flush could not share go with the next one', async () => {
+  test('with the database down, each process still holds the limit on its own', async () => {
     const now = 0;
     let down = true;
     const flaky = {
       all: (sql: string, params: unknown[]) =>
         down ? Promise.reject(new Error('down')) : db.all(sql, params as never),
     } as unknown as ChannelDb;
-    const limiter = new SharedRateLimiter(flaky, 'failed-flush', 10, 10_000, () => now);
-    for (let i = 0; i < 5; i++) limiter.hit('addr');
+    const limiter = new SharedRateLimiter(flaky, 'requests-down', 10, 10_000, () => now);
     const logged = console.error;
-    console.error = () => undefined;
+    const lines: string[] = [];
+    console.error = (...args: unknown[]) => lines.push(args.join(' '));
+    let waits: number[];
     try {
-      await limiter.flush();
+      waits = await Promise.all(Array.from({ length: 12 }, async () => limiter.hit('addr')));
     } finally {
       console.error = logged;
     }
+    assert.equal(refusedOf(waits), 2);
+    assert.ok(
+      lines.some((line) => line.includes('could not read the shared request counts: down')),
+      lines.join('\n'),
+    );
     down = false;
-    await limiter.flush();
-    const row = await db.get('SELECT count FROM rate_windows WHERE bucket = ? AND key = ?', ['failed-flush', 'addr']);
-    assert.equal(Number(row!.count), 5);
     limiter.stop();
   });
 
-  test('a window that ends while its hits are being shared keeps the new window’s own count', async () => {
-    let now = 0;
-    const limiter = new SharedRateLimiter(db, 'racing-flush', 10, 10_000, () => now);
-    for (let i = 0; i < 5; i++) limiter.hit('addr');
-    const flushing = limiter.flush();
-    now = 10_000; // a hit in the next window while the flush's statement runs
-    assert.equal(limiter.hit('addr'), 0);
-    await flushing;
-    const rest = Array.from({ length: 10 }, () => limiter.hit('addr'));
-    assert.deepEqual(
-      rest.map((w) => w > 0),
-      [...Array(9).fill(false), true],
-      'the hit made during the flush still counts',
-    );
+  test('a weighted hit takes that many of the limit', async () => {
+    const now = 0;
+    const limiter = new SharedRateLimiter(db, 'requests-weight', 10, 10_000, () => now);
+    assert.equal(await limiter.hit('addr', 8), 0);
+    assert.ok((await limiter.hit('addr', 3)) > 0, '8 + 3 is past 10');
+    assert.equal(await limiter.hit('addr', 2), 0, '8 + 2 fits');
     limiter.stop();
   });
 });

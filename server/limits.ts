@@ -4,10 +4,11 @@
  *
  * - `RateLimiter`: a fixed window per key (a client address, a user), counted by one upsert per hit. Exact.
  * - `SharedRateLimiter`: the same window for the limit every request passes (each path, each media segment), where
- *   a statement per request would cost more than the request. Hits are counted in memory and added to the shared
- *   row every FLUSH_MS; a request is refused once the shared count last read plus this process's own unsent hits
- *   reach the limit. One process alone never allows more than the limit; N processes together at most the limit
- *   plus what the others admitted in one FLUSH_MS (docs/server.md, "Running the reference server safely": Limits).
+ *   a statement per request would cost more than the request. Each process takes grants from the shared row (a
+ *   fetch-and-add of a 16th of the limit at a time) and admits from them in memory; a request waits for the database
+ *   only when its process holds no grant with room. The processes' grants are disjoint slices of the limit, so all
+ *   of them together never admit more than the limit; a client split over N processes may be refused up to (N - 1)
+ *   grants early, what the others held unused (docs/server.md, "Running the reference server safely": Limits).
  * - `SlidingWindow`: attempts per key within a sliding window (sign-in failures, registrations), one row each.
  *
  * `BoundedMap` keeps the in-memory maps a client can grow (signature caches, unsent hits) to a fixed size, dropping
@@ -119,15 +120,39 @@ export class RateLimiter {
   }
 }
 
-/** How often a SharedRateLimiter adds its hits to the shared counts. */
-export const FLUSH_MS = 200;
+/** A grant is at most this share of the limit (1/16): what one process may hold unused when a window ends. */
+export const GRANT_SHARE = 16;
+/** The largest grant asked for at once, whatever the limit. */
+const MAX_GRANT = 10_000;
+
+/** One key's window as this process knows it: its start, the hits granted to this process, and those it used. */
+interface Grant {
+  start: number;
+  granted: number;
+  used: number;
+  /** The shared count had no room left when this process last asked: hits are refused until the window ends. */
+  exhausted: boolean;
+  /** What the shared count left after this process's last grant (the next grant asks for no more than half). */
+  remaining: number;
+}
+
+/** A hit waiting for a grant. */
+interface Waiter {
+  weight: number;
+  resolve(wait: Wait): void;
+}
 
 /** A fixed-window counter per key for the limit every request passes; see the file comment. */
 export class SharedRateLimiter {
-  /** Per key: the window this process knows of, the shared count last read, and hits not yet sent. */
-  private readonly keys: BoundedMap<string, { start: number; shared: number; unsent: number }>;
-  private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
+  private readonly keys: BoundedMap<string, Grant>;
+  /** Hits waiting for a grant, per key, in arrival order. */
+  private readonly waiting = new Map<string, Waiter[]>();
+  /** Keys whose grant is being asked for now (their new waiters wait for its answer). */
+  private readonly asking = new Set<string>();
+  private scheduled = false;
+  private stopped = false;
+  /** The grant size for this limit (a 16th of it, at least 1). */
+  private readonly chunk: number;
 
   constructor(
     private readonly db: ChannelDb,
@@ -138,93 +163,149 @@ export class SharedRateLimiter {
     capacity = 50_000,
   ) {
     this.keys = new BoundedMap(capacity);
-  }
-
-  /** Counts one request (synchronously: no statement on the request's path); answers the seconds to wait, or 0. */
-  hit(key: string): Wait {
-    const t = this.now();
-    let entry = this.keys.get(key);
-    if (!entry || t - entry.start >= this.windowMs) entry = { start: t, shared: 0, unsent: 0 };
-    entry.unsent++;
-    this.keys.set(key, entry);
-    this.schedule();
-    if (entry.shared + entry.unsent <= this.max) return 0;
-    return waitOf(entry.start, this.windowMs, t);
-  }
-
-  private schedule(): void {
-    if (this.timer || this.flushing) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.flushing = this.flush().finally(() => {
-        this.flushing = undefined;
-        if ([...this.keys.entries()].some(([, entry]) => entry.unsent > 0)) this.schedule();
-      });
-    }, FLUSH_MS);
-    this.timer.unref();
+    this.chunk = Math.max(1, Math.min(MAX_GRANT, Math.ceil(max / GRANT_SHARE)));
   }
 
   /**
-   * Adds the unsent hits to the shared rows and reads back every process's counts. Each key's hits go to the window
-   * they were made in (the entry's start), not to the one open when the flush runs: hits made just before a window
-   * ended would otherwise count against the next one. Hits of a window that ended before the shared one began
-   * (another process opened the next window first) count in neither. A flush that fails leaves its hits unsent, to
-   * go with the next one.
+   * Counts one request of `weight` hits: answers 0 to go ahead or the seconds to wait, at once while this process
+   * holds a grant with room (or knows the window is used up), else once the database has answered for a grant.
    */
-  async flush(): Promise<void> {
-    const batch = [...this.keys.entries()]
-      .filter(([, entry]) => entry.unsent > 0)
-      .map(([key, entry]) => ({ key, hits: entry.unsent, entry }));
-    if (batch.length === 0) return;
-    // Counted as shared from now on: the count read back includes them.
-    for (const { entry, hits } of batch) {
-      entry.unsent -= hits;
-      entry.shared += hits;
-    }
-    try {
-      const rows = await this.db.all(
-        `INSERT INTO rate_windows (bucket, key, window_start, count)
-         SELECT ?, k, s, n FROM unnest(?::text[], ?::bigint[], ?::int[]) AS u(k, s, n)
-         ON CONFLICT (bucket, key) DO UPDATE SET
-           window_start = CASE WHEN rate_windows.window_start <= excluded.window_start - ? THEN excluded.window_start ELSE rate_windows.window_start END,
-           count = CASE
-             WHEN rate_windows.window_start <= excluded.window_start - ? THEN excluded.count
-             WHEN excluded.window_start <= rate_windows.window_start - ? THEN rate_windows.count
-             ELSE rate_windows.count + excluded.count END
-         RETURNING key, window_start, count`,
-        [
-          this.bucket,
-          batch.map(({ key }) => key),
-          batch.map(({ entry }) => entry.start),
-          batch.map(({ hits }) => hits),
-          this.windowMs,
-          this.windowMs,
-          this.windowMs,
-        ],
-      );
-      const flushed = new Map(batch.map(({ key, entry }) => [key, entry]));
-      for (const row of rows) {
-        const entry = flushed.get(String(row.key));
-        // A key whose window ended during the flush has a new entry by now, which these counts are not about.
-        if (!entry || this.keys.get(String(row.key)) !== entry) continue;
-        // The shared window (another process may have opened it earlier) and every process's hits in it.
-        entry.start = Number(row.window_start);
-        entry.shared = Number(row.count);
+  hit(key: string, weight = 1): Wait | Promise<Wait> {
+    if (this.stopped) return 0;
+    const t = this.now();
+    const grant = this.current(key, t);
+    if (grant && !this.waiting.has(key)) {
+      if (grant.used + weight <= grant.granted) {
+        grant.used += weight;
+        return 0;
       }
-    } catch (error) {
-      console.error('[channel-server] could not share the request counts:', (error as Error).message);
-      for (const { key, entry, hits } of batch) {
-        if (this.keys.get(key) !== entry) continue;
-        entry.unsent += hits;
-        entry.shared -= hits;
-      }
+      if (grant.exhausted) return waitOf(grant.start, this.windowMs, t);
     }
+    return new Promise<Wait>((resolve) => {
+      const queue = this.waiting.get(key) ?? [];
+      queue.push({ weight, resolve });
+      this.waiting.set(key, queue);
+      this.schedule();
+    });
   }
 
-  /** Stops the timer (the server is stopping); unsent hits are dropped. */
+  /** This process's grant of the key's window still open at `t`, if any. */
+  private current(key: string, t: number): Grant | undefined {
+    const grant = this.keys.get(key);
+    return grant && t - grant.start < this.windowMs ? grant : undefined;
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // Every key that needs a grant in this turn of the event loop is asked for in one statement.
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.ask();
+    });
+  }
+
+  /** Serves the waiters of `key` from its grant; answers how many hits are still waiting for room. */
+  private serve(key: string, t: number): number {
+    const queue = this.waiting.get(key);
+    if (!queue) return 0;
+    const grant = this.current(key, t);
+    while (queue.length > 0 && grant && grant.used + queue[0]!.weight <= grant.granted) {
+      const waiter = queue.shift()!;
+      grant.used += waiter.weight;
+      waiter.resolve(0);
+    }
+    if (queue.length > 0 && grant?.exhausted) {
+      for (const waiter of queue.splice(0)) waiter.resolve(waitOf(grant.start, this.windowMs, t));
+    }
+    if (queue.length === 0) {
+      this.waiting.delete(key);
+      return 0;
+    }
+    return queue.reduce((sum, waiter) => sum + waiter.weight, 0);
+  }
+
+  /**
+   * Asks the shared rows for grants, for every key with hits waiting and no grant being asked for already. The
+   * shared count is a fetch-and-add: each process is granted its own slice of the limit, so all of them together
+   * never admit more than it. A statement that fails admits the waiting hits within this process's own count (one
+   * process alone still holds the limit), and is logged.
+   */
+  private async ask(): Promise<void> {
+    const t = this.now();
+    const batch: { key: string; asked: number }[] = [];
+    for (const key of this.waiting.keys()) {
+      if (this.asking.has(key)) continue;
+      const needed = this.serve(key, t);
+      if (needed === 0) continue;
+      const grant = this.current(key, t);
+      const hint = grant ? Math.max(1, Math.ceil(grant.remaining / 2)) : this.chunk;
+      batch.push({ key, asked: Math.max(needed, Math.min(this.chunk, hint)) });
+    }
+    if (batch.length === 0) return;
+    for (const { key } of batch) this.asking.add(key);
+    try {
+      const rows = this.stopped
+        ? []
+        : await this.db.all(
+            `INSERT INTO rate_windows (bucket, key, window_start, count)
+             SELECT ?, k, ?::bigint, n FROM unnest(?::text[], ?::int[]) AS u(k, n)
+             ON CONFLICT (bucket, key) DO UPDATE SET
+               window_start = CASE WHEN rate_windows.window_start <= excluded.window_start - ?::bigint
+                 THEN excluded.window_start ELSE rate_windows.window_start END,
+               count = CASE WHEN rate_windows.window_start <= excluded.window_start - ?::bigint THEN excluded.count
+                 ELSE least(rate_windows.count::bigint + excluded.count, 2000000000)::int END
+             RETURNING key, window_start, count`,
+            [
+              this.bucket,
+              t,
+              batch.map(({ key }) => key),
+              batch.map(({ asked }) => asked),
+              this.windowMs,
+              this.windowMs,
+            ],
+          );
+      const asked = new Map(batch.map(({ key, asked }) => [key, asked]));
+      for (const row of rows) {
+        const key = String(row.key);
+        const n = asked.get(key)!;
+        const start = Number(row.window_start);
+        const count = Number(row.count);
+        // What the count held before this ask was everyone else's; this process gets what was left of the limit.
+        const granted = Math.max(0, Math.min(n, this.max - (count - n)));
+        let grant = this.keys.get(key);
+        if (!grant || grant.start !== start) grant = { start, granted: 0, used: 0, exhausted: false, remaining: 0 };
+        grant.granted += granted;
+        grant.exhausted = granted < n;
+        grant.remaining = Math.max(0, this.max - count);
+        this.keys.set(key, grant);
+      }
+    } catch (error) {
+      console.error('[channel-server] could not read the shared request counts:', (error as Error).message);
+      // Admitted within what this process alone has seen of the window: never more than the limit per process.
+      for (const { key, asked } of batch) {
+        let grant = this.current(key, t);
+        if (!grant) grant = { start: t, granted: 0, used: 0, exhausted: false, remaining: this.max };
+        const granted = Math.max(0, Math.min(asked, this.max - grant.granted));
+        grant.granted += granted;
+        grant.exhausted = granted < asked;
+        this.keys.set(key, grant);
+      }
+    } finally {
+      for (const { key } of batch) this.asking.delete(key);
+    }
+    // Serve what the grants allow; hits that arrived meanwhile and still need room ask again.
+    const after = this.now();
+    let more = false;
+    for (const { key } of batch) if (this.serve(key, after) > 0) more = true;
+    if (more || [...this.waiting.keys()].some((key) => !this.asking.has(key))) this.schedule();
+  }
+
+  /** The server is stopping: hits still waiting are let through (their answers are cut short anyway). */
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.stopped = true;
+    for (const queue of this.waiting.values()) for (const waiter of queue) waiter.resolve(0);
+    this.waiting.clear();
   }
 }
 

@@ -213,17 +213,17 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
   };
 
   /** Refuses a request whose Host is not one of this listener's names, and counts it against its address. */
-  const admit = (req: IncomingMessage, hosts: ReadonlySet<string>) => {
+  const admit = async (req: IncomingMessage, hosts: ReadonlySet<string>) => {
     if (!hostAllowed(req, hosts))
       throw new HttpError(
         400,
         'Unknown Host header: this server answers only its own names (PUBLIC_URL, ALLOWED_HOSTS).',
       );
-    tooMany(ctx.limiter.hit(addressKey(ctx.addressOf(req))));
+    tooMany(await ctx.limiter.hit(addressKey(ctx.addressOf(req))));
   };
 
   async function handleMain(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    admit(req, ctx.hosts.main);
+    await admit(req, ctx.hosts.main);
     const url = requestUrl(req);
     const path = url.pathname;
     if (req.method === 'OPTIONS') {
@@ -274,7 +274,7 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
   }
 
   async function handleHost(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    admit(req, ctx.hosts.cms);
+    await admit(req, ctx.hosts.cms);
     const url = requestUrl(req);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     if (await serveAccountRoute(req, res, url.pathname)) return;
