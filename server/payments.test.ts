@@ -424,6 +424,29 @@ describe('stripe/buy', () => {
     assert.notEqual(theirs.body.data.order.id, first.body.data.order.id);
   });
 
+  test('one unattached card sent by three buyers at once pays one order only', async () => {
+    const paid = await eventProduct('paid-finished');
+    const pm = await card();
+    const buyers = await Promise.all([newUser(), newUser(), newUser()]);
+    // The lock each purchase takes is on its own buyer's row: only the card's own row can keep them apart.
+    const answers = await Promise.all(buyers.map(({ token }) => buy({ ...paid, payment_method: pm }, token)));
+    const accepted = answers.filter((res) => res.status === 200);
+    assert.equal(accepted.length, 1, JSON.stringify(answers.map((res) => [res.status, res.body.message])));
+    for (const res of answers.filter((x) => x.status !== 200)) {
+      assert.equal(res.status, 422, JSON.stringify(res.body));
+      ok(res.body.errors?.payment_method, `the card is what is refused: ${JSON.stringify(res.body)}`);
+    }
+    const orders = (await Promise.all(buyers.map(({ email }) => devOrders(email)))).flat();
+    assert.equal(orders.length, 1, 'one order in all');
+    assert.equal(orders[0]!.transactions.length, 1);
+    const winner = buyers[answers.indexOf(accepted[0]!)]!;
+    const owner = await h.server.db.get(
+      'SELECT u.email FROM payment_methods pm JOIN users u ON u.id = pm.user_id WHERE pm.id = ?',
+      [pm],
+    );
+    assert.equal(owner?.email, winner.email, 'the card is the buyer’s whose order it paid');
+  });
+
   test('a second purchase of a product being paid, under another key (a second device), answers that order', async () => {
     const { email, token } = await newUser();
     const { team } = await offers();

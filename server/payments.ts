@@ -425,6 +425,18 @@ export function createPayments(ctx: PaymentsContext): {
         if (await purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
         const pricing = await pricingJson(r, product, await requestedCoupon(r, r.body.coupon));
         const pm = await chargeable(r, userId, fields.payment_method!);
+        // An unattached card is the buyer's now, and spent: like at Stripe, it cannot be charged again. Spent only if
+        // nobody spent it meanwhile: the lock above is on this buyer's row, and other buyers may hold the same card
+        // (a card id copied between accounts, or sent at once from several): the first to commit spends it, the
+        // others wait for that row, find it spent and are refused, their orders rolled back.
+        if (
+          !pm.saved &&
+          (await db.run(
+            'UPDATE payment_methods SET user_id = ?, used = 1 WHERE id = ? AND saved = 0 AND used = 0 AND (user_id IS NULL OR user_id = ?)',
+            [userId, pm.id!, userId],
+          )) === 0
+        )
+          throw refuse('payment_method', PAYMENT_MESSAGES.spentPaymentMethod);
         const now = nowSeconds();
         const saveIt = truthy(r.body.save_card) && !pm.saved;
         const id = await db.insert(
@@ -449,8 +461,6 @@ export function createPayments(ctx: PaymentsContext): {
             partner,
           ],
         );
-        // An unattached card is the buyer's now, and spent: like at Stripe, it cannot be charged again.
-        if (!pm.saved) await db.run('UPDATE payment_methods SET user_id = ?, used = 1 WHERE id = ?', [userId, pm.id!]);
         await db.run(
           "INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, 'created', ?, ?, ?, ?)",
           [
