@@ -40,6 +40,13 @@ import { FFMPEG, run } from './ffmpeg.js';
 import { FRAME_RATE, hlsOutput, readRendition, type Asset, type MediaLibrary } from './media.js';
 import { CLIP_TIME_LIMIT_SECONDS } from '../src/api/contract.js';
 
+/**
+ * The database's clock in ms: every lease and time limit is read on it, so processes on hosts whose clocks differ
+ * (one a minute ahead, say) agree on when a lease ran out and when a clip is late. `clock_timestamp()`, not `now()`:
+ * the moment the statement runs, not its transaction's start.
+ */
+const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
 /** What clip.json holds: the clip as an asset (one rendition, paths relative to the clip's folder), poster and MP4. */
 export interface ClipFiles {
   asset: Asset;
@@ -64,13 +71,13 @@ export interface ClipJobsOptions {
   concurrency?: number;
   /** The server clock (ms), for updated_at. */
   nowMs(): number;
-  /** How long a job is held without news before another process may take it over (ms, wall clock); default 30 s. */
+  /** How long a job is held without news before another process may take it over (ms, database clock); default 30 s. */
   leaseMs?: number;
   /** How often the queue looks for work besides being woken (ms); default 1 s. */
   pollMs?: number;
   /** Where failures are told; default console.error. */
   log?(message: string): void;
-  /** How long a clip may take from its request to done (ms, on the server clock); default CLIP_TIME_LIMIT_SECONDS. */
+  /** How long a clip may take from its request to done (ms, database clock); default CLIP_TIME_LIMIT_SECONDS. */
   timeLimitMs?: number;
 }
 
@@ -151,10 +158,11 @@ export class ClipJobs {
     if (db.kind === 'pglite') await db.run("UPDATE clips SET lease_until = NULL WHERE status = 'processing'");
     // A clip `processing` that no process ever took (no attempt) is seeded data, whose date may be that of a database
     // template made long ago: it is asked for now, so the time limit does not fail it before its first cut.
-    await db.run("UPDATE clips SET created_at = ?, updated_at = ? WHERE status = 'processing' AND attempts = 0", [
-      this.now(),
-      this.now(),
-    ]);
+    await db.run(
+      `UPDATE clips SET created_at = ?, updated_at = ?, requested_at = ${DB_NOW_MS}
+       WHERE status = 'processing' AND attempts = 0`,
+      [this.now(), this.now()],
+    );
     for (const row of await db.all(
       "SELECT id, source, asset_offset, duration FROM clips WHERE status = 'done' ORDER BY id",
     )) {
@@ -210,13 +218,13 @@ export class ClipJobs {
     const { db } = this.options;
     while (!this.stopped && this.running.size < this.concurrency) {
       const row = await db.get(
-        `UPDATE clips SET status = 'processing', progress = 0, error = NULL, lease_owner = ?, lease_until = ?,
-           attempts = attempts + 1, updated_at = ?
+        `UPDATE clips SET status = 'processing', progress = 0, error = NULL, lease_owner = ?,
+           lease_until = ${DB_NOW_MS} + ?::bigint, attempts = attempts + 1, updated_at = ?
          WHERE id = (SELECT id FROM clips WHERE status = 'queued'
-                       OR (status = 'processing' AND (lease_until IS NULL OR lease_until < ?))
+                       OR (status = 'processing' AND (lease_until IS NULL OR lease_until < ${DB_NOW_MS}))
                      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, asset_offset, duration, attempts, created_at`,
-        [this.owner, Date.now() + this.leaseMs, this.now(), Date.now()],
+         RETURNING id, asset_offset, duration, attempts, requested_at + ?::bigint - ${DB_NOW_MS} AS time_left`,
+        [this.owner, this.leaseMs, this.now(), this.timeLimitMs],
       );
       if (!row) return;
       const id = Number(row.id);
@@ -226,7 +234,7 @@ export class ClipJobs {
         continue;
       }
       // What is left of the clip's time (a clip that waited, or whose holder died, may have none).
-      const left = Number(row.created_at) * 1000 + this.timeLimitMs - this.options.nowMs();
+      const left = Number(row.time_left);
       if (left <= 0) {
         // What a process that died mid-cut left half-made goes too.
         this.removeScratch(id);
@@ -322,8 +330,8 @@ export class ClipJobs {
     // The lease is renewed while the cut runs; a renewal that finds the row gone or taken stops the cut.
     const renew = setInterval(
       () => {
-        db.run('UPDATE clips SET lease_until = ? WHERE id = ? AND lease_owner = ?', [
-          Date.now() + this.leaseMs,
+        db.run(`UPDATE clips SET lease_until = ${DB_NOW_MS} + ?::bigint WHERE id = ? AND lease_owner = ?`, [
+          this.leaseMs,
           id,
           this.owner,
         ])

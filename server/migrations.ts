@@ -275,5 +275,17 @@ CREATE INDEX analytics_at ON analytics (at);
 CREATE INDEX analytics_address ON analytics (channel, address, at);
 `;
 
+/**
+ * Migration: clip jobs keep time by the database's clock (ms since the epoch, `clock_timestamp()`), so processes on
+ * hosts whose clocks differ agree on when a lease ran out and when a clip is late. requested_at is when the clip was
+ * asked for (its time limit counts from it); lease_until is on the same clock.
+ */
+const CLIP_DATABASE_CLOCK = `
+ALTER TABLE clips ADD COLUMN requested_at bigint;
+UPDATE clips SET requested_at = created_at * 1000;
+ALTER TABLE clips ALTER COLUMN requested_at SET DEFAULT (extract(epoch from clock_timestamp()) * 1000)::bigint;
+ALTER TABLE clips ALTER COLUMN requested_at SET NOT NULL;
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
-export const MIGRATIONS: readonly string[] = [SCHEMA];
+export const MIGRATIONS: readonly string[] = [SCHEMA, CLIP_DATABASE_CLOCK];
