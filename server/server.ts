@@ -67,7 +67,7 @@ import { addressKey, clientIp } from './http.js';
 import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } from './forms.js';
 import { pruneLimits, RateLimiter, SharedRateLimiter } from './limits.js';
 import { createListeners } from './listeners.js';
-import { prune } from './maintenance.js';
+import { LOG_ENTRIES_PER_ADDRESS, LOG_QUOTA_WINDOW_MS, MAX_LOGS_PER_CHANNEL, prune } from './maintenance.js';
 import { loadFixtures } from './fixtures.js';
 import { libraryHandlers } from './library-api.js';
 import { ensureLibraryMedia, libraryAssetPaths, libraryMediaHandler, type LibraryMedia } from './library-media.js';
@@ -155,6 +155,10 @@ export interface ServerOptions {
   clipTimeLimitMs?: number;
   /** Datalake calls per client address per minute (analytics.ts, default DATALAKE_PER_MINUTE). */
   analyticsRateMax?: number;
+  /** Client log entries per client address per hour (default LOG_ENTRIES_PER_ADDRESS, maintenance.ts). */
+  logRateMax?: number;
+  /** Client log entries a channel keeps (default MAX_LOGS_PER_CHANNEL); a full channel refuses new ones. */
+  logsPerChannel?: number;
   /** The analytics store's bounds (analytics-store.ts; tests make them small). */
   analyticsLimits?: StoreLimits;
 }
@@ -317,6 +321,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       API_KEYS_WINDOW_MS,
       nowMs,
     ),
+    logLimiter: new RateLimiter(db, 'logs', options.logRateMax ?? LOG_ENTRIES_PER_ADDRESS, LOG_QUOTA_WINDOW_MS, nowMs),
+    logsPerChannel: options.logsPerChannel ?? MAX_LOGS_PER_CHANNEL,
     copies: settingsCopies(join(dataDir, 'storage', 'settings')),
   });
   await channels.load();
