@@ -140,12 +140,15 @@ export class SharedRateLimiter {
     this.keys = new BoundedMap(capacity);
   }
 
-  /** Counts one request (synchronously: no statement on the request's path); answers the seconds to wait, or 0. */
-  hit(key: string): Wait {
+  /**
+   * Counts one request, or `weight` of them (a big page of events counts as several), synchronously: no statement
+   * on the request's path. Answers the seconds to wait, or 0.
+   */
+  hit(key: string, weight = 1): Wait {
     const t = this.now();
     let entry = this.keys.get(key);
     if (!entry || t - entry.start >= this.windowMs) entry = { start: t, shared: 0, unsent: 0 };
-    entry.unsent++;
+    entry.unsent += weight;
     this.keys.set(key, entry);
     this.schedule();
     if (entry.shared + entry.unsent <= this.max) return 0;

@@ -63,7 +63,7 @@ import {
 } from './exposure.js';
 import { favouriteHandlers } from './favourites.js';
 import type { Handler } from './handler.js';
-import { addressKey, clientIp } from './http.js';
+import { addressKey, clientIp, tooMany } from './http.js';
 import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } from './forms.js';
 import { pruneLimits, RateLimiter, SharedRateLimiter } from './limits.js';
 import { createListeners } from './listeners.js';
@@ -354,13 +354,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     knownOrigins: () => (dev ? [origins.bundle, origins.cms] : [origins.bundle]),
     testPayments: dev,
   });
+  // The limit every request passes (listeners.ts); a big page of events counts as more (catalog-api.ts).
+  const requestLimiter = new SharedRateLimiter(
+    db,
+    'requests',
+    options.rateLimitMax ?? 600,
+    options.rateLimitWindowMs ?? 10_000,
+    nowMs,
+  );
   const handlers: Record<EndpointName, Handler> = {
     ...authHandlers(authContext),
     ...payments.handlers,
     ...accountDataHandlers(db),
     ...favouriteHandlers(db),
     ...channels.handlers,
-    ...catalogHandlers({ db, mediaServer }),
+    ...catalogHandlers({
+      db,
+      mediaServer,
+      charge: (r, hits) => tooMany(requestLimiter.hit(addressKey(r.ip), hits)),
+    }),
     ...libraryHandlers({
       db,
       mediaServer,
@@ -429,13 +441,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
   }
 
-  const requestLimiter = new SharedRateLimiter(
-    db,
-    'requests',
-    options.rateLimitMax ?? 600,
-    options.rateLimitWindowMs ?? 10_000,
-    nowMs,
-  );
   const listeners = await createListeners({
     dev,
     rootDir,
