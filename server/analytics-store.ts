@@ -6,9 +6,15 @@
  * Bounds, so that no sender can wipe or drown a channel's history:
  * - by age: records older than `maxAgeMs` (30 days) are deleted, in batches of PRUNE_BATCH by the indexed time;
  * - per sender: one client address may add at most `maxPerAddress` records and `maxBytesPerAddress` of bodies to a
- *   channel per ADDRESS_WINDOW_MS; past that its records are refused (429), never anyone else's dropped;
+ *   channel per clock hour (ADDRESS_WINDOW_MS, a fixed window); past that its records are refused (429), never
+ *   anyone else's dropped;
  * - per channel: at most `maxPerChannel` records and `maxBytesPerChannel`; a full channel refuses new records until
  *   old ones age out. Nothing is ever evicted to make room.
+ *
+ * The checks read running totals, not the records: `analytics_totals` (what a channel holds) and
+ * `analytics_senders` (what a sender added in an hour), each one row, updated with a conditional upsert in the
+ * transaction that inserts the record, so a check and its count are one step for every process (the row is locked
+ * until the record is in), and decremented by the pruning with what each batch deleted.
  *
  * `summary()` is what the dev page shows: sessions, page views, sign-ins, API timings per endpoint (median and
  * 95th percentile, nearest rank), video views per event, and sessions, page views and video views per partner.
@@ -34,7 +40,7 @@ export const ANALYTICS_MAX_PER_CHANNEL = 1_000_000;
 export const ANALYTICS_MAX_BYTES_PER_CHANNEL = 512 * 1024 * 1024;
 /** Records older than this are dropped. */
 export const ANALYTICS_MAX_AGE_MS = 30 * 86_400_000;
-/** What one client address may add to a channel per ADDRESS_WINDOW_MS: records and bytes. */
+/** What one client address may add to a channel per clock hour of ADDRESS_WINDOW_MS: records and bytes. */
 export const ANALYTICS_MAX_PER_ADDRESS = 2000;
 export const ANALYTICS_MAX_BYTES_PER_ADDRESS = 2 * 1024 * 1024;
 export const ADDRESS_WINDOW_MS = 3_600_000;
@@ -99,53 +105,71 @@ export class AnalyticsStore {
     const bytes = Buffer.byteLength(text) + (origin?.length ?? 0);
     const at = this.now();
     const { limits } = this;
-    // One statement: the checks and the insert see the same rows, and a record refused leaves nothing behind.
-    const row = await this.db.get(
-      `WITH sender AS (
-         SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM analytics
-         WHERE channel = :channel::text AND address = :address::text AND at > :since::bigint),
-       whole AS (
-         SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM analytics
-         WHERE channel = :channel::text AND at > :oldest::bigint)
-       INSERT INTO analytics (channel, at, kind, origin, address, bytes, body)
-       SELECT :channel::text, :at::bigint, :kind::text, :origin::text, :address::text, :bytes::int, :body::text
-       FROM sender, whole
-       WHERE sender.n < :maxPerAddress::bigint AND sender.b + :bytes::int <= :maxBytesPerAddress::bigint
-         AND whole.n < :maxPerChannel::bigint AND whole.b + :bytes::int <= :maxBytesPerChannel::bigint
-       RETURNING id`,
-      {
-        channel,
-        address,
-        since: at - ADDRESS_WINDOW_MS,
-        oldest: at - limits.maxAgeMs,
-        at,
-        kind,
-        origin,
-        bytes,
-        body: text,
-        maxPerAddress: limits.maxPerAddress,
-        maxBytesPerAddress: limits.maxBytesPerAddress,
-        maxPerChannel: limits.maxPerChannel,
-        maxBytesPerChannel: limits.maxBytesPerChannel,
-      },
-    );
-    if (row) return Number(row.id);
-    const sender = await this.db.get(
-      'SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM analytics WHERE channel = ? AND address = ? AND at > ?',
-      [channel, address, at - ADDRESS_WINDOW_MS],
-    );
-    const quota = Number(sender?.n) >= limits.maxPerAddress || Number(sender?.b) + bytes > limits.maxBytesPerAddress;
-    throw new HttpError(429, quota ? QUOTA_MESSAGE : FULL_MESSAGE);
+    // The sender's hour and the channel's total, each counted only while within its bound (the upsert's WHERE,
+    // checked with the row locked), then the record. A refusal throws, which rolls back a count already taken.
+    return this.db.transaction(async () => {
+      const row = await this.db.get(
+        `WITH sender AS (
+           INSERT INTO analytics_senders AS s (channel, address, hour, records, bytes)
+           SELECT :channel::text, :address::text, :hour::bigint, 1, :bytes::bigint
+           WHERE :maxPerAddress::bigint >= 1 AND :bytes::bigint <= :maxBytesPerAddress::bigint
+           ON CONFLICT (channel, address, hour) DO UPDATE SET records = s.records + 1, bytes = s.bytes + excluded.bytes
+           WHERE s.records < :maxPerAddress::bigint AND s.bytes + excluded.bytes <= :maxBytesPerAddress::bigint
+           RETURNING 1),
+         whole AS (
+           INSERT INTO analytics_totals AS t (channel, records, bytes)
+           SELECT :channel::text, 1, :bytes::bigint FROM sender
+           WHERE :maxPerChannel::bigint >= 1 AND :bytes::bigint <= :maxBytesPerChannel::bigint
+           ON CONFLICT (channel) DO UPDATE SET records = t.records + 1, bytes = t.bytes + excluded.bytes
+           WHERE t.records < :maxPerChannel::bigint AND t.bytes + excluded.bytes <= :maxBytesPerChannel::bigint
+           RETURNING 1),
+         stored AS (
+           INSERT INTO analytics (channel, at, kind, origin, address, bytes, body)
+           SELECT :channel::text, :at::bigint, :kind::text, :origin::text, :address::text, :bytes::int, :body::text
+           FROM whole
+           RETURNING id)
+         SELECT EXISTS (SELECT 1 FROM sender) AS sender, (SELECT id FROM stored) AS id`,
+        {
+          channel,
+          address,
+          hour: Math.floor(at / ADDRESS_WINDOW_MS),
+          at,
+          kind,
+          origin,
+          bytes,
+          body: text,
+          maxPerAddress: limits.maxPerAddress,
+          maxBytesPerAddress: limits.maxBytesPerAddress,
+          maxPerChannel: limits.maxPerChannel,
+          maxBytesPerChannel: limits.maxBytesPerChannel,
+        },
+      );
+      if (row?.id !== null && row?.id !== undefined) return Number(row.id);
+      throw new HttpError(429, row?.sender ? FULL_MESSAGE : QUOTA_MESSAGE);
+    });
   }
 
-  /** Deletes records past the age bound, PRUNE_BATCH at a time; answers how many went. */
+  /**
+   * Deletes records past the age bound, PRUNE_BATCH at a time, taking what each batch deleted off its channels'
+   * totals in the same statement; forgets the senders' counts of past hours. Answers how many records went.
+   */
   async prune(): Promise<number> {
+    const now = this.now();
+    await this.db.run('DELETE FROM analytics_senders WHERE hour < ?', [Math.floor(now / ADDRESS_WINDOW_MS)]);
     let total = 0;
     for (;;) {
-      const gone = await this.db.run(
-        'DELETE FROM analytics WHERE id IN (SELECT id FROM analytics WHERE at < ? ORDER BY at LIMIT ?)',
-        [this.now() - this.limits.maxAgeMs, PRUNE_BATCH],
+      const row = await this.db.get(
+        `WITH gone AS (
+           DELETE FROM analytics WHERE id IN (SELECT id FROM analytics WHERE at < ? ORDER BY at LIMIT ?)
+           RETURNING channel, bytes),
+         per_channel AS (SELECT channel, count(*) AS records, sum(bytes) AS bytes FROM gone GROUP BY channel),
+         totals AS (
+           UPDATE analytics_totals t SET records = t.records - p.records, bytes = t.bytes - p.bytes
+           FROM per_channel p WHERE t.channel = p.channel RETURNING 1)
+         SELECT (SELECT count(*) FROM gone) AS gone`,
+        [now - this.limits.maxAgeMs, PRUNE_BATCH],
       );
+      const gone = Number(row?.gone ?? 0);
       total += gone;
       if (gone < PRUNE_BATCH) return total;
       // Let requests waiting for the database go between batches.
@@ -153,13 +177,10 @@ export class AnalyticsStore {
     }
   }
 
-  /** How much a channel holds. */
+  /** How much a channel holds (records not yet pruned). */
   async size(channel: string): Promise<{ records: number; bytes: number }> {
-    const row = await this.db.get(
-      'SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM analytics WHERE channel = ? AND at > ?',
-      [channel, this.now() - this.limits.maxAgeMs],
-    );
-    return { records: Number(row?.n ?? 0), bytes: Number(row?.b ?? 0) };
+    const row = await this.db.get('SELECT records, bytes FROM analytics_totals WHERE channel = ?', [channel]);
+    return { records: Number(row?.records ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
   /** A channel's records at or after `since`, oldest first. */
@@ -186,9 +207,13 @@ export class AnalyticsStore {
     return rows.map(toRecord);
   }
 
-  /** Forgets everything (DELETE /__dev/datalake). */
+  /** Forgets everything, the totals and the senders' counts too (DELETE /__dev/datalake). */
   async clear(): Promise<void> {
-    await this.db.run('DELETE FROM analytics');
+    await this.db.transaction(async () => {
+      await this.db.run('DELETE FROM analytics');
+      await this.db.run('DELETE FROM analytics_totals');
+      await this.db.run('DELETE FROM analytics_senders');
+    });
   }
 }
 

@@ -7,8 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { percentile, summary } from './analytics-store.js';
-import { Harness, ok, request } from './test-helpers.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AnalyticsStore, FULL_MESSAGE, percentile, QUOTA_MESSAGE, summary } from './analytics-store.js';
+import { ChannelDb, type Params } from './db.js';
+import { MIGRATIONS } from './migrations.js';
+import { seedDatabase } from './seed.js';
+import { DATABASE_TEMPLATES, Harness, ok, openTestDb, request, testDatabase } from './test-helpers.js';
 
 const PROFILE = 'demo-analytics-profile';
 const FR_PROFILE = 'demo-fr-analytics-profile';
@@ -272,6 +278,211 @@ describe('the analytics store survives a flood', () => {
     assert.equal(calls.status, 422);
     ok(calls.body.errors['requests.0.time_ms'] && calls.body.errors['requests.0.status'], JSON.stringify(calls.body));
     assert.equal((await post('/datalake/video/viewing/', { ...video, viewing_time: 30 })).status, 200);
+  });
+});
+
+/** The database, with every statement sent through it written down (to explain them afterwards). */
+function recording(db: ChannelDb): { db: ChannelDb; statements: { sql: string; params?: Params }[] } {
+  const statements: { sql: string; params?: Params }[] = [];
+  const proxy = new Proxy(db, {
+    get(target, name) {
+      const value: unknown = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      if (name === 'get' || name === 'all' || name === 'run' || name === 'insert')
+        return (sql: string, params?: Params) => {
+          statements.push({ sql, params });
+          return (value as (sql: string, params?: Params) => unknown).call(target, sql, params);
+        };
+      return (value as (...args: unknown[]) => unknown).bind(target);
+    },
+  });
+  return { db: proxy, statements };
+}
+
+/** One node of a plan as EXPLAIN (FORMAT JSON) writes it. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+
+/** What running `sql` reads: rows per table scanned (EXPLAIN ANALYZE, in a transaction rolled back). */
+async function rowsRead(db: ChannelDb, sql: string, params?: Params): Promise<Record<string, number>> {
+  const rollback = new Error('rollback');
+  const read: Record<string, number> = {};
+  const walk = (node: PlanNode) => {
+    // Scans and index look-ups name their table; the insert or update itself (ModifyTable) is not a read.
+    if (node['Relation Name'] && node['Node Type'] !== 'ModifyTable') {
+      const table = node['Relation Name'];
+      read[table] = (read[table] ?? 0) + (node['Actual Rows'] ?? 0) * (node['Actual Loops'] ?? 1);
+    }
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  await db
+    .transaction(async () => {
+      const row = await db.get(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+      const value = Object.values(row!)[0];
+      const plans = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: PlanNode }[];
+      for (const { Plan } of plans) walk(Plan);
+      throw rollback;
+    })
+    .catch((error: unknown) => {
+      if (error !== rollback) throw error;
+    });
+  return read;
+}
+
+describe("the analytics store's checks", () => {
+  let db: ChannelDb;
+  let close: () => Promise<void>;
+  before(async () => ({ db, close } = await openTestDb()));
+  after(() => close());
+
+  test("accepting a record reads the sender's and the channel's totals, not the channel's history", async () => {
+    const now = Date.UTC(2030, 5, 15, 18, 30, 0);
+    // A busy channel: 50,000 records of the last half hour from 250 addresses (200 of them the sender's).
+    await db.run(
+      `INSERT INTO analytics (channel, at, kind, origin, address, bytes, body)
+       SELECT 'demo', ?::bigint - g, 'event', NULL, '10.0.0.' || (g % 250), 60, '{"event":"visit_page"}'
+       FROM generate_series(1, 50000) AS g`,
+      [now],
+    );
+    const recorded = recording(db);
+    const store = new AnalyticsStore(recorded.db, () => now, {
+      maxPerChannel: 1_000_000,
+      maxBytesPerChannel: 1e12,
+      maxAgeMs: 30 * 86_400_000,
+      maxPerAddress: 1_000_000,
+      maxBytesPerAddress: 1e12,
+    });
+    ok((await store.add('demo', 'event', null, { event: 'visit_page' }, '10.0.0.0')) > 0, 'accepted');
+    ok(recorded.statements.length > 0, 'statements recorded');
+    for (const { sql, params } of recorded.statements) {
+      const read = await rowsRead(db, sql, params);
+      const total = Object.values(read).reduce((sum, n) => sum + n, 0);
+      ok(!('analytics' in read) && total <= 4, `reads ${JSON.stringify(read)}: ${sql.replace(/\s+/g, ' ')}`);
+    }
+  });
+
+  test('the totals and the quotas stay right across the pruning, with posts at once', async () => {
+    const hour = 3_600_000;
+    const t0 = Date.UTC(2030, 5, 14, 10, 0, 0);
+    let now = t0;
+    const store = new AnalyticsStore(db, () => now, {
+      maxPerChannel: 20,
+      maxBytesPerChannel: 1e9,
+      maxAgeMs: 86_400_000,
+      maxPerAddress: 5,
+      maxBytesPerAddress: 1e6,
+    });
+    const channel = 'prune-test';
+    /** Posts from each address `times` times, all at once; answers the outcome of each, in order. */
+    const post = (addresses: string[], times: number) =>
+      Promise.all(
+        addresses.flatMap((address) =>
+          Array.from({ length: times }, (_, i) =>
+            store.add(channel, 'event', null, { event: 'visit_page', page: `/${address}/${i}` }, address).then(
+              () => 'ok',
+              (error: Error) => error.message,
+            ),
+          ),
+        ),
+      );
+    const count = (outcomes: string[], what: string) => outcomes.filter((o) => o === what).length;
+    const stored = async () => {
+      const row = await db.get('SELECT count(*) AS n, coalesce(sum(bytes), 0) AS b FROM analytics WHERE channel = ?', [
+        channel,
+      ]);
+      return { records: Number(row!.n), bytes: Number(row!.b) };
+    };
+
+    // Two senders fill their hour's quota; a sixth record of one is its quota's refusal.
+    assert.equal(count(await post(['192.0.2.1', '192.0.2.2'], 5), 'ok'), 10);
+    assert.deepEqual(await post(['192.0.2.1'], 1), [QUOTA_MESSAGE]);
+    // Thirteen hours on, four senders at once: the channel takes ten more, then it is full.
+    now = t0 + 13 * hour;
+    const later = await post(['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4'], 5);
+    assert.equal(count(later, 'ok'), 10, JSON.stringify(later));
+    assert.equal(count(later, FULL_MESSAGE), 10);
+    assert.deepEqual(await store.size(channel), await stored());
+    assert.equal((await store.size(channel)).records, 20);
+
+    // A day after the first ten, the pruning deletes them and takes them off the channel's total.
+    now = t0 + 25 * hour;
+    assert.equal(await store.prune(), 10);
+    assert.deepEqual(await store.size(channel), await stored());
+    assert.equal((await store.size(channel)).records, 10);
+    assert.equal(
+      Number((await db.get('SELECT count(*) AS n FROM analytics_senders WHERE hour < ?', [now / hour]))!.n),
+      0,
+      "past hours' counts forgotten",
+    );
+    // Room for ten again: a sender's new hour gives it its quota back; the channel's bound holds exactly.
+    const again = await post(['192.0.2.1'], 6);
+    assert.deepEqual([count(again, 'ok'), count(again, QUOTA_MESSAGE)], [5, 1]);
+    assert.equal(count(await post(['203.0.113.1', '203.0.113.2'], 5), 'ok'), 5);
+    assert.equal((await store.size(channel)).records, 20);
+    assert.deepEqual(await store.size(channel), await stored());
+  });
+
+  test('a database that already has records gets their totals when the migration runs', async () => {
+    const database = await testDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'channel-analytics-migration-'));
+    const fixturesDir = join(import.meta.dirname, 'fixtures');
+    const seededAt = Math.floor(Date.UTC(2030, 5, 15, 18, 0, 0) / 1000);
+    const open = () =>
+      ChannelDb.open({
+        dataDir: dir,
+        databaseUrl: database.options.databaseUrl,
+        fixturesDir,
+        seed: (fresh) => seedDatabase(fresh, fixturesDir, seededAt),
+        templates: database.options.databaseUrl
+          ? undefined
+          : { dir: DATABASE_TEMPLATES, key: String(Math.floor(seededAt / 86400)) },
+      });
+    const version = MIGRATIONS.findIndex((step) => step.includes('CREATE TABLE analytics_totals')) + 1;
+    ok(version > 0, 'the totals migration');
+    let db = await open();
+    try {
+      // The database as the release before had it: records, no totals, the migration not run.
+      await db.run('DROP TABLE analytics_totals, analytics_senders');
+      await db.run('CREATE INDEX analytics_address ON analytics (channel, address, at)');
+      await db.run('DELETE FROM schema_migrations WHERE version >= ?', [version]);
+      const now = Date.now();
+      await db.run(
+        `INSERT INTO analytics (channel, at, kind, origin, address, bytes, body)
+         SELECT CASE WHEN g % 3 = 0 THEN 'demo-fr' ELSE 'demo' END, ?::bigint - g * 1000, 'event', NULL,
+           '10.1.0.' || (g % 7), g % 50, '{}'
+         FROM generate_series(1, 9000) AS g`,
+        [now],
+      );
+      await db.close();
+      db = await open();
+      const totals = await db.all('SELECT channel, records, bytes FROM analytics_totals ORDER BY channel');
+      const counted = await db.all(
+        'SELECT channel, count(*) AS records, sum(bytes) AS bytes FROM analytics GROUP BY channel ORDER BY channel',
+      );
+      assert.deepEqual(totals, counted);
+      // The senders' counts of the current hour, as the records say.
+      const hour = Math.floor(now / 3_600_000);
+      const senders = await db.all(
+        'SELECT channel, address, records, bytes FROM analytics_senders WHERE hour = ? ORDER BY channel, address',
+        [hour],
+      );
+      const perSender = await db.all(
+        `SELECT channel, address, count(*) AS records, sum(bytes) AS bytes FROM analytics
+         WHERE at / 3600000 = ? GROUP BY channel, address ORDER BY channel, address`,
+        [hour],
+      );
+      ok(perSender.length > 0, 'records in the current hour');
+      assert.deepEqual(senders, perSender);
+    } finally {
+      await db.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -50,11 +50,19 @@ export type CatalogEndpoint = Extract<
   | 'groupProperties'
 >;
 
+/**
+ * A page of the events list counts against the request limit as one request per this many events it holds: the
+ * answer's cost grows with its events (a 5,000-event page is about 5 MB), so a big page is many requests' worth.
+ */
+export const EVENTS_PER_HIT = 100;
+
 /** What the catalog handlers need from the server. */
 export interface CatalogContext {
   db: ChannelDb;
   /** Signs playback and download URLs. */
   mediaServer: MediaServer;
+  /** Counts `hits` more requests of this caller against the limit every request passes; throws 429 past it. */
+  charge?(r: ApiRequest, hits: number): Promise<void>;
 }
 
 /**
@@ -200,8 +208,13 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
   };
 
   return {
-    // Spliced as text: the events come serialised from a cache (see listEventsJson).
-    events: async (r) => ({ raw: await eventListText(db, r.channelId, eventFilterOf(r.query), await r.view()) }),
+    // Spliced as bytes: the events come serialised from a cache (see eventListText). The request itself counted once.
+    events: async (r) => ({
+      raw: await eventListText(db, r.channelId, eventFilterOf(r.query), await r.view(), async (events) => {
+        const more = Math.ceil(events / EVENTS_PER_HIT) - 1;
+        if (more > 0) await ctx.charge?.(r, more);
+      }),
+    }),
     event: async (r) => ({ raw: `{"data":${renderEvent(await eventOf(r), await r.view())}}` }),
     downloadEvent: async (r) => {
       const event = await eventOf(r);

@@ -19,8 +19,12 @@ import { addressKey, decodePathPart, HttpError, sendJson, sendText, tooMany } fr
 import type { RateLimiter } from './limits.js';
 import type { SettingsCopies } from './settings-copy.js';
 import { prerollJson } from './catalog.js';
-import { capApiKeys, capLogs, MAX_LOG_ENTRY_BYTES } from './maintenance.js';
+import { capApiKeys, MAX_LOG_ENTRY_BYTES } from './maintenance.js';
 import type { Origins, PathHandler } from './types.js';
+
+/** Answered to a log entry past its address's quota, or to a channel whose log store is full. */
+export const LOG_QUOTA_MESSAGE = 'Too many log entries from this address. Please try again later.';
+export const LOGS_FULL_MESSAGE = 'This channel cannot keep more log entries for now.';
 
 /** What the channel handlers need from the server. */
 export interface ChannelContext {
@@ -31,6 +35,10 @@ export interface ChannelContext {
   origins: Origins;
   /** New api keys per client address (see getApiKey). */
   keyLimiter: RateLimiter;
+  /** Client log entries per client address (maintenance.ts LOG_ENTRIES_PER_ADDRESS). */
+  logLimiter: RateLimiter;
+  /** Client log entries a channel keeps (maintenance.ts MAX_LOGS_PER_CHANNEL). */
+  logsPerChannel: number;
   /** The stored copies of the settings (`/storage/settings/{key}.json`). */
   copies: SettingsCopies;
 }
@@ -317,13 +325,21 @@ export function createChannels(ctx: ChannelContext): Channels {
       const entry = JSON.stringify(parsed.data);
       if (Buffer.byteLength(entry) > MAX_LOG_ENTRY_BYTES)
         throw new HttpError(413, `A log entry may hold at most ${MAX_LOG_ENTRY_BYTES / 1024} KB.`);
-      const id = await db.insert('INSERT INTO logs (channel_id, received_at, ip, entry_json) VALUES (?, ?, ?, ?)', [
-        channelId,
-        ctx.clock().now,
-        ip,
-        entry,
-      ]);
-      await capLogs(db, channelId);
+      // The address's quota, then the channel's room: refused past either (the client drops the entry, never
+      // retries), so one sender cannot push out anyone else's reports. The lock makes the count and the insert one
+      // step for every process; a refusal rolls back the quota's count with it.
+      const id = await db.transaction(async () => {
+        const wait = await ctx.logLimiter.hit(addressKey(ip));
+        if (wait > 0) throw new HttpError(429, LOG_QUOTA_MESSAGE, undefined, { 'Retry-After': String(wait) });
+        await db.run('SELECT pg_advisory_xact_lock(hashtext(?))', [`logs|${channelId}`]);
+        const row = await db.get(
+          `INSERT INTO logs (channel_id, received_at, ip, entry_json)
+           SELECT ?, ?, ?, ? WHERE (SELECT count(*) FROM logs WHERE channel_id = ?) < ? RETURNING id`,
+          [channelId, ctx.clock().now, ip, entry, channelId, ctx.logsPerChannel],
+        );
+        if (!row) throw new HttpError(429, LOGS_FULL_MESSAGE);
+        return Number(row.id);
+      });
       return { status: 201, body: { data: { id } } };
     },
   };

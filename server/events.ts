@@ -2,8 +2,11 @@
 /**
  * Events: query validation, filtering and the row-to-contract mapping. Filters, count and page are computed in SQL;
  * the events themselves come from a cache of their serialised fixed part, completed per request with the fields
- * that depend on the clock and the caller (see renderEvent).
+ * that depend on the clock and the caller (see renderEvent). A page of the events list, once rendered, is kept as
+ * bytes per query and per what its viewers see, with only the signed stream URLs filled in per request (see
+ * eventListText).
  */
+import { createHash } from 'node:crypto';
 import { EventQuery, MAX_EVENTS_PAGE, STREAM_STATUSES, type StreamStatus } from '../src/api/contract.js';
 import type { AccessFacts } from './accounts.js';
 import type { ChannelDb, Row, SqlValue } from './db.js';
@@ -400,24 +403,46 @@ export const eventStatus = (event: CachedEvent, clock: Clock) =>
   statusAt(event.start, event.duration, clock.now - clock.anchor);
 
 /**
- * A contract `Event` as JSON text: the cached fixed part plus stream_status, has_access, duration (scheduled, or the
- * recording's once finished) and media: the image, and the signed stream (`live` while live, `vod` once finished
- * with a recording) with its `thumbnails` track (WebVTT, thumbnails.ts) only for callers with access, never for a
- * geo-blocked event or user.
+ * Text being rendered: fixed pieces, and between them the streams whose signed URLs each viewer gets its own of
+ * (`parts` has one piece more than `streams`).
  */
-export function renderEvent(event: CachedEvent, view: EventView): string {
+interface Template {
+  parts: string[];
+  streams: string[];
+}
+
+/**
+ * Writes a contract `Event` into `out`: the cached fixed part plus stream_status, has_access, duration (scheduled,
+ * or the recording's once finished) and media: the image, and the signed stream (`live` while live, `vod` once
+ * finished with a recording) with its `thumbnails` track (WebVTT, thumbnails.ts) only for callers with access, never
+ * for a geo-blocked event or user. The stream's URLs are a slot (streamMedia fills it).
+ */
+function writeEvent(out: Template, event: CachedEvent, view: EventView, access: boolean): void {
   const status = eventStatus(event, view.clock);
-  const access = view.canWatch(event);
   const kind = status === 'live' ? 'live' : status === 'finished' && event.hasRecording ? 'vod' : undefined;
-  let media = event.imageMedia;
-  if (kind && access && view.streams && !event.geoBlocked) {
-    // The thumbnails track lives under the same signed stream folder (the grant signs the stream, not the file).
-    const url = view.streamUrl(String(event.id));
-    const thumbnails = url.replace(/master\.m3u8$/, 'thumbs/thumbnails.vtt');
-    media += `${media ? ',' : ''}{"type":"${kind}","url":"${url}"},{"type":"thumbnails","url":"${thumbnails}"}`;
-  }
   const duration = status !== 'finished' ? event.duration : event.hasRecording ? view.recordingSeconds : null;
-  return `${event.head},"stream_status":"${status}","has_access":${access},"duration":${duration},"media":[${media}]}`;
+  let text = `${event.head},"stream_status":"${status}","has_access":${access},"duration":${duration},"media":[${event.imageMedia}`;
+  if (kind && access && view.streams && !event.geoBlocked) {
+    out.parts[out.parts.length - 1] += `${text}${event.imageMedia ? ',' : ''}{"type":"${kind}","url":"`;
+    out.streams.push(String(event.id));
+    out.parts.push('');
+    text = '"}';
+  }
+  out.parts[out.parts.length - 1] += `${text}]}`;
+}
+
+/** What goes in a stream's slot for this viewer: its signed playlist URL, then the thumbnails track's entry. */
+function streamMedia(view: EventView, stream: string): string {
+  // The thumbnails track lives under the same signed stream folder (the grant signs the stream, not the file).
+  const url = view.streamUrl(stream);
+  return `${url}"},{"type":"thumbnails","url":"${url.replace(/master\.m3u8$/, 'thumbs/thumbnails.vtt')}`;
+}
+
+/** A contract `Event` as JSON text, as this viewer sees it now (see writeEvent). */
+export function renderEvent(event: CachedEvent, view: EventView): string {
+  const out: Template = { parts: [''], streams: [] };
+  writeEvent(out, event, view, view.canWatch(event));
+  return out.parts.reduce((text, part, i) => text + (i > 0 ? streamMedia(view, out.streams[i - 1]!) : '') + part, '');
 }
 
 /**
@@ -433,13 +458,21 @@ const MAX_CACHED_ORIGINS = 2;
 /** The origins events are cached for now (tests check there is one, whatever Host the requests named). */
 export const cachedEventOrigins = (db: ChannelDb): string[] => [...(eventJsonCache.get(db)?.keys() ?? [])];
 
-/** Pages of event ids per query and second (see listEventsJson), per database. */
-const pageCache = new WeakMap<ChannelDb, BoundedMap<string, { total: number; ids: number[] }>>();
+/** A page of event ids: how many match in all, the page's ids, and a digest of them (the rendered pages' key). */
+interface PageIds {
+  total: number;
+  ids: number[];
+  digest: string;
+}
+
+/** Pages of event ids per query and second (see pageIds), per database. */
+const pageCache = new WeakMap<ChannelDb, BoundedMap<string, PageIds>>();
 const MAX_CACHED_PAGES = 2000;
 
-/** Drops one event (or, without an id, every event) from the cache, and every page of ids. */
+/** Drops one event (or, without an id, every event) from the cache, and every page of ids and every rendered page. */
 export function forgetEventJson(db: ChannelDb, id?: number): void {
   pageCache.delete(db);
+  renderedPages.delete(db);
   if (id === undefined) eventJsonCache.delete(db);
   else for (const byId of eventJsonCache.get(db)?.values() ?? []) byId.delete(id);
 }
@@ -496,14 +529,8 @@ async function cachedEvents(
   return cache;
 }
 
-/** `GET /events`: one page of matching events as JSON texts, plus the total. */
-export async function listEventsJson(
-  db: ChannelDb,
-  channelId: number,
-  filter: EventFilter,
-  view: EventView,
-): Promise<{ events: string[]; meta: { total: number; offset: number; limit: number } }> {
-  const { clock } = view;
+/** The ids of one page of matching events, and how many match in all (kept for the second; see below). */
+async function pageIds(db: ChannelDb, channelId: number, filter: EventFilter, clock: Clock): Promise<PageIds> {
   const { where, params } = await whereClause(db, channelId, filter, clock);
   // Finished events read newest first (the on-demand list); everything else soonest first.
   const direction = filter.direction ?? (filter.status === 'finished' ? 'desc' : 'asc');
@@ -511,16 +538,10 @@ export async function listEventsJson(
   // Everyone loading the schedule at the same second asks the same question: its answer is kept for that second
   // (the query's parameters hold the clock's second, so an entry never outlives it), and forgotten with the events.
   const pageKey = JSON.stringify([where, params, filter.limit, filter.offset, order]);
-  const pages = pageCache.get(db) ?? new BoundedMap<string, { total: number; ids: number[] }>(MAX_CACHED_PAGES);
+  const pages = pageCache.get(db) ?? new BoundedMap<string, PageIds>(MAX_CACHED_PAGES);
   pageCache.set(db, pages);
   const known = pages.get(pageKey);
-  if (known) {
-    const cache = await cachedEvents(db, known.ids, clock, view.origin);
-    return {
-      events: known.ids.map((id) => renderEvent(cache.get(id)!, view)),
-      meta: { total: known.total, offset: filter.offset, limit: filter.limit },
-    };
-  }
+  if (known) return known;
   // The count and the page in one pass; the page as one "id,id,..." text rather than thousands of rows.
   const row = await db.get(
     `SELECT (SELECT count(*) ${EVENT_FROM} WHERE ${where}) AS total,
@@ -529,25 +550,161 @@ export async function listEventsJson(
          WHERE ${where} ORDER BY e.${order.replace(', id', ', e.id')} LIMIT :limit OFFSET :offset) AS page) AS page`,
     { ...params, ':limit': filter.limit, ':offset': filter.offset },
   );
-  const total = Number(row?.total ?? 0);
-  const ids = row?.page ? String(row.page).split(',').map(Number) : [];
-  pages.set(pageKey, { total, ids });
-  const cache = await cachedEvents(db, ids, clock, view.origin);
+  const text = row?.page ? String(row.page) : '';
+  const page = {
+    total: Number(row?.total ?? 0),
+    ids: text ? text.split(',').map(Number) : [],
+    digest: createHash('sha256').update(text).digest('base64url'),
+  };
+  pages.set(pageKey, page);
+  return page;
+}
+
+/** `GET /events`: one page of matching events as JSON texts, plus the total. */
+export async function listEventsJson(
+  db: ChannelDb,
+  channelId: number,
+  filter: EventFilter,
+  view: EventView,
+): Promise<{ events: string[]; meta: { total: number; offset: number; limit: number } }> {
+  const { total, ids } = await pageIds(db, channelId, filter, view.clock);
+  const cache = await cachedEvents(db, ids, view.clock, view.origin);
   return {
     events: ids.map((id) => renderEvent(cache.get(id)!, view)),
     meta: { total, offset: filter.offset, limit: filter.limit },
   };
 }
 
-/** `GET /events` (and `GET events/favorite`) as the answer's JSON text: the cached events spliced in as they are. */
+/**
+ * One rendered page of events (the answer's `data` array) as UTF-8 pieces, with each viewer's stream URLs to go
+ * between them, and the seconds (from the anchor) it holds for: until the first of its events starts or ends.
+ */
+interface RenderedPage {
+  parts: Buffer[];
+  streams: string[];
+  bytes: number;
+  from: number;
+  until: number;
+}
+
+/** The most bytes of rendered pages a process keeps per database (a 5,000-event page is about 5 MB). */
+export const RENDERED_PAGES_BYTES = 32 * 1024 * 1024;
+
+/** Rendered pages by key, the least recently used dropped first past RENDERED_PAGES_BYTES; with counts for tests. */
+class RenderedPages {
+  private readonly pages = new Map<string, RenderedPage>();
+  bytes = 0;
+  rendered = 0;
+  reused = 0;
+
+  get size(): number {
+    return this.pages.size;
+  }
+
+  get(key: string): RenderedPage | undefined {
+    const page = this.pages.get(key);
+    if (page) {
+      this.pages.delete(key);
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  set(key: string, page: RenderedPage): void {
+    const old = this.pages.get(key);
+    if (old) this.bytes -= old.bytes;
+    this.pages.delete(key);
+    if (page.bytes > RENDERED_PAGES_BYTES) return;
+    this.pages.set(key, page);
+    this.bytes += page.bytes;
+    for (const [oldest, { bytes }] of this.pages) {
+      if (this.bytes <= RENDERED_PAGES_BYTES) break;
+      this.pages.delete(oldest);
+      this.bytes -= bytes;
+    }
+  }
+}
+
+const renderedPages = new WeakMap<ChannelDb, RenderedPages>();
+
+/** How many pages a database's rendered-page cache holds, their bytes, and how many were rendered and reused. */
+export function renderedPageStats(db: ChannelDb): { pages: number; bytes: number; rendered: number; reused: number } {
+  const pages = renderedPages.get(db);
+  return {
+    pages: pages?.size ?? 0,
+    bytes: pages?.bytes ?? 0,
+    rendered: pages?.rendered ?? 0,
+    reused: pages?.reused ?? 0,
+  };
+}
+
+/** Renders a page's events, with the access of each; see RenderedPage. */
+function renderPage(events: CachedEvent[], access: boolean[], view: EventView): RenderedPage {
+  const out: Template = { parts: [''], streams: [] };
+  const rel = view.clock.now - view.clock.anchor;
+  let until = Infinity;
+  events.forEach((event, i) => {
+    if (i > 0) out.parts[out.parts.length - 1] += ',';
+    writeEvent(out, event, view, access[i]!);
+    const end = event.start + event.duration;
+    until = Math.min(until, rel < event.start ? event.start : rel < end ? end : Infinity);
+  });
+  const parts = out.parts.map((part) => Buffer.from(part));
+  return {
+    parts,
+    streams: out.streams,
+    bytes: parts.reduce((sum, part) => sum + part.length, 0) + out.streams.length * 16,
+    from: rel,
+    until,
+  };
+}
+
+/**
+ * `GET /events` (and `GET events/favorite`) as the answer's bytes. `charge` is told how many events the page holds
+ * before anything is rendered (a big page counts as more requests; it throws to refuse it).
+ *
+ * The rendered page is kept (RenderedPages) under the page's ids, the caller's access to each (has_access), whether
+ * it may have streams, the origin and the recording's length: every viewer who sees the same is served the same
+ * bytes, with only its own signed stream URLs written in. It holds until one of its events starts or ends (its
+ * status, duration and stream change), and is forgotten with the events (forgetEventJson).
+ */
 export async function eventListText(
   db: ChannelDb,
   channelId: number,
   filter: EventFilter,
   view: EventView,
-): Promise<string> {
-  const page = await listEventsJson(db, channelId, filter, view);
-  return `{"data":[${page.events.join(',')}],"meta":${JSON.stringify(page.meta)}}`;
+  charge?: (events: number) => void | Promise<void>,
+): Promise<Buffer> {
+  const { total, ids, digest } = await pageIds(db, channelId, filter, view.clock);
+  await charge?.(ids.length);
+  const cache = await cachedEvents(db, ids, view.clock, view.origin);
+  const events = ids.map((id) => cache.get(id)!);
+  const access = events.map((event) => view.canWatch(event));
+  const key = createHash('sha256')
+    .update(`${view.origin}|${view.streams}|${view.recordingSeconds}|${digest}|`)
+    .update(access.map((yes) => (yes ? '1' : '0')).join(''))
+    .digest('base64url');
+  let pages = renderedPages.get(db);
+  if (!pages) renderedPages.set(db, (pages = new RenderedPages()));
+  const rel = view.clock.now - view.clock.anchor;
+  let page = pages.get(key);
+  if (page && rel >= page.from && rel < page.until) {
+    pages.reused++;
+  } else {
+    page = renderPage(events, access, view);
+    pages.rendered++;
+    pages.set(key, page);
+  }
+  const head = Buffer.from('{"data":[');
+  const tail = Buffer.from(`],"meta":${JSON.stringify({ total, offset: filter.offset, limit: filter.limit })}}`);
+  const slots = page.streams.map((stream) => Buffer.from(streamMedia(view, stream)));
+  const pieces: Buffer[] = [head];
+  page.parts.forEach((part, i) => {
+    if (i > 0) pieces.push(slots[i - 1]!);
+    pieces.push(part);
+  });
+  pieces.push(tail);
+  return Buffer.concat(pieces);
 }
 
 /** The same page as objects (small pages: the homepage lists). */

@@ -38,8 +38,8 @@ export interface ApiRequest {
   view(): Promise<EventView>;
 }
 
-/** What a handler answers: a body to serialise, or `{ status, body }`, or `{ raw }` JSON text built elsewhere. */
-export type HandlerResult = { status?: number; body: unknown } | { raw: string } | Record<string, unknown>;
+/** What a handler answers: a body to serialise, or `{ status, body }`, or `{ raw }` JSON (text or bytes) built elsewhere. */
+export type HandlerResult = { status?: number; body: unknown } | { raw: string | Buffer } | Record<string, unknown>;
 /** A handler answers once what it wrote is committed. */
 export type Handler = (r: ApiRequest) => Promise<HandlerResult>;
 /** Handlers for some of the contract's endpoints. */

@@ -41,7 +41,7 @@ export function sendJson(
 export function sendText(
   res: ServerResponse,
   status: number,
-  text: string,
+  text: string | Buffer,
   headers: Record<string, string> = {},
   options: SendOptions = {},
 ): void {

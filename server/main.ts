@@ -22,6 +22,8 @@
  *   API_KEY_RATE_MAX    new api keys per client address per 10 minutes (default 100)
  *   REGISTRATION_RATE_MAX  new accounts per client address per 10 minutes (default 50)
  *   ANALYTICS_RATE_MAX  analytics service (datalake) calls per client address per minute (default 600)
+ *   LOG_RATE_MAX        client log entries (POST /api/logs) per client address per hour (default 60)
+ *   LOG_MAX_PER_CHANNEL client log entries a channel keeps (default 2000); a full channel refuses new ones
  *   TRUST_PROXY         how many proxies of your own stand in front (default 0): the client address is then read from
  *                       X-Forwarded-For, as the outermost of them saw it
  *   PAYMENT_SETTLE_MS   how long a test purchase stays pending before it settles (dev mode; default 3000)
@@ -67,6 +69,8 @@ const server = await startServer({
   apiKeyRateMax: envNumber('API_KEY_RATE_MAX'),
   registrationRateMax: envNumber('REGISTRATION_RATE_MAX'),
   analyticsRateMax: envNumber('ANALYTICS_RATE_MAX'),
+  logRateMax: envNumber('LOG_RATE_MAX'),
+  logsPerChannel: envNumber('LOG_MAX_PER_CHANNEL'),
   trustProxy: envNumber('TRUST_PROXY'),
   devOnNetwork: process.env.CHANNEL_DEV_ON_NETWORK === '1',
   paymentSettleMs: envNumber('PAYMENT_SETTLE_MS'),

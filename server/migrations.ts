@@ -287,5 +287,28 @@ ALTER TABLE clips ALTER COLUMN requested_at SET DEFAULT (extract(epoch from cloc
 ALTER TABLE clips ALTER COLUMN requested_at SET NOT NULL;
 `;
 
+/**
+ * Running totals of the analytics records (analytics-store.ts), so that accepting one reads two rows and never the
+ * channel's history: per channel, what it holds (the insert adds, the age pruning subtracts what it deleted); per
+ * channel, sender and clock hour (`hour` = at / 3,600,000), what that sender added in that hour (its quota; rows of
+ * past hours no longer count and the pruning deletes them). A database that has records gets their totals here,
+ * and its senders' counts for the last hour.
+ */
+const ANALYTICS_TOTALS = `
+CREATE TABLE analytics_totals (channel text PRIMARY KEY, records bigint NOT NULL, bytes bigint NOT NULL);
+CREATE TABLE analytics_senders (
+  channel text NOT NULL, address text NOT NULL, hour bigint NOT NULL, records bigint NOT NULL, bytes bigint NOT NULL,
+  PRIMARY KEY (channel, address, hour));
+CREATE INDEX analytics_senders_hour ON analytics_senders (hour);
+INSERT INTO analytics_totals (channel, records, bytes)
+  SELECT channel, count(*), coalesce(sum(bytes), 0) FROM analytics GROUP BY channel;
+INSERT INTO analytics_senders (channel, address, hour, records, bytes)
+  SELECT channel, address, at / 3600000, count(*), coalesce(sum(bytes), 0) FROM analytics
+  WHERE at >= (extract(epoch FROM clock_timestamp()) * 1000)::bigint - 3600000
+  GROUP BY channel, address, at / 3600000;
+-- A sender's records were counted through this index; its row in analytics_senders counts them now.
+DROP INDEX analytics_address;
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
-export const MIGRATIONS: readonly string[] = [SCHEMA, CLIP_DATABASE_CLOCK];
+export const MIGRATIONS: readonly string[] = [SCHEMA, CLIP_DATABASE_CLOCK, ANALYTICS_TOTALS];

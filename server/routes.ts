@@ -220,7 +220,8 @@ export function createApi(ctx: ApiContext): ApiHandler {
       if (typeof issued === 'string')
         keys.set(issued, { channel: { ...channel, last_used_at: now.now }, checkedAt: Date.now() });
     }
-    if ('raw' in result && typeof result.raw === 'string') sendText(res, 200, result.raw);
+    if ('raw' in result && (typeof result.raw === 'string' || Buffer.isBuffer(result.raw)))
+      sendText(res, 200, result.raw);
     else if ('status' in result && 'body' in result) sendJson(res, Number(result.status ?? 200), result.body);
     else sendJson(res, 200, result);
   };

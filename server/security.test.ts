@@ -676,7 +676,7 @@ describe('medium: exhausting memory and disk', () => {
     assert.equal((await h.post('/datalake/event/', { ...big, title: 'x' })).status, 200);
   });
 
-  test('client log entries are capped in size, and in number per channel', async () => {
+  test('client log entries are capped in size, and in number per channel (logs.test.ts: quotas, no eviction)', async () => {
     const entry = {
       date: new Date().toISOString(),
       status: 500,
@@ -689,12 +689,14 @@ describe('medium: exhausting memory and disk', () => {
     assert.equal((await h.post('/api/logs', { ...entry, request_data: 'x'.repeat(1000 * 1024) })).status, 413);
     const db = h.server.db;
     const channelId = Number((await db.get("SELECT id FROM channels WHERE channel_key = 'demo'"))!.id);
+    const held = Number((await db.get('SELECT count(*) AS n FROM logs WHERE channel_id = ?', [channelId]))!.n);
     await db.run(
       `INSERT INTO logs (channel_id, received_at, ip, entry_json)
        SELECT ?, ?, '127.0.0.1', '{}' FROM generate_series(1, ?::int)`,
-      [channelId, Math.floor(h.nowMs / 1000), MAX_LOGS_PER_CHANNEL + 50],
+      [channelId, Math.floor(h.nowMs / 1000), MAX_LOGS_PER_CHANNEL - held],
     );
-    assert.equal((await h.post('/api/logs', { ...entry, request_data: null })).status, 201);
+    // Full: refused, and nothing stored or evicted.
+    assert.equal((await h.post('/api/logs', { ...entry, request_data: null })).status, 429);
     assert.equal(
       Number((await db.get('SELECT count(*) AS n FROM logs WHERE channel_id = ?', [channelId]))!.n),
       MAX_LOGS_PER_CHANNEL,

@@ -63,11 +63,11 @@ import {
 } from './exposure.js';
 import { favouriteHandlers } from './favourites.js';
 import type { Handler } from './handler.js';
-import { addressKey, clientIp } from './http.js';
+import { addressKey, clientIp, tooMany } from './http.js';
 import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } from './forms.js';
 import { pruneLimits, RateLimiter, SharedRateLimiter } from './limits.js';
 import { createListeners } from './listeners.js';
-import { prune } from './maintenance.js';
+import { LOG_ENTRIES_PER_ADDRESS, LOG_QUOTA_WINDOW_MS, MAX_LOGS_PER_CHANNEL, prune } from './maintenance.js';
 import { loadFixtures } from './fixtures.js';
 import { libraryHandlers } from './library-api.js';
 import { ensureLibraryMedia, libraryAssetPaths, libraryMediaHandler, type LibraryMedia } from './library-media.js';
@@ -155,6 +155,10 @@ export interface ServerOptions {
   clipTimeLimitMs?: number;
   /** Datalake calls per client address per minute (analytics.ts, default DATALAKE_PER_MINUTE). */
   analyticsRateMax?: number;
+  /** Client log entries per client address per hour (default LOG_ENTRIES_PER_ADDRESS, maintenance.ts). */
+  logRateMax?: number;
+  /** Client log entries a channel keeps (default MAX_LOGS_PER_CHANNEL); a full channel refuses new ones. */
+  logsPerChannel?: number;
   /** The analytics store's bounds (analytics-store.ts; tests make them small). */
   analyticsLimits?: StoreLimits;
 }
@@ -317,6 +321,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       API_KEYS_WINDOW_MS,
       nowMs,
     ),
+    logLimiter: new RateLimiter(db, 'logs', options.logRateMax ?? LOG_ENTRIES_PER_ADDRESS, LOG_QUOTA_WINDOW_MS, nowMs),
+    logsPerChannel: options.logsPerChannel ?? MAX_LOGS_PER_CHANNEL,
     copies: settingsCopies(join(dataDir, 'storage', 'settings')),
   });
   await channels.load();
@@ -348,13 +354,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     knownOrigins: () => (dev ? [origins.bundle, origins.cms] : [origins.bundle]),
     testPayments: dev,
   });
+  // The limit every request passes (listeners.ts); a big page of events counts as more (catalog-api.ts).
+  const requestLimiter = new SharedRateLimiter(
+    db,
+    'requests',
+    options.rateLimitMax ?? 600,
+    options.rateLimitWindowMs ?? 10_000,
+    nowMs,
+  );
   const handlers: Record<EndpointName, Handler> = {
     ...authHandlers(authContext),
     ...payments.handlers,
     ...accountDataHandlers(db),
     ...favouriteHandlers(db),
     ...channels.handlers,
-    ...catalogHandlers({ db, mediaServer }),
+    ...catalogHandlers({
+      db,
+      mediaServer,
+      charge: async (r, hits) => tooMany(await requestLimiter.hit(addressKey(r.ip), hits)),
+    }),
     ...libraryHandlers({
       db,
       mediaServer,
@@ -423,13 +441,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
   }
 
-  const requestLimiter = new SharedRateLimiter(
-    db,
-    'requests',
-    options.rateLimitMax ?? 600,
-    options.rateLimitWindowMs ?? 10_000,
-    nowMs,
-  );
   const listeners = await createListeners({
     dev,
     rootDir,
