@@ -275,5 +275,13 @@ CREATE INDEX analytics_at ON analytics (at);
 CREATE INDEX analytics_address ON analytics (channel, address, at);
 `;
 
+/**
+ * How many notifications each LISTEN/NOTIFY channel has had: counted by the statement that sends one, and read
+ * every few seconds by each process on a PostgreSQL server, which then notices one it missed (db.ts).
+ */
+const NOTIFICATION_VERSIONS = `
+CREATE TABLE notification_versions (channel text PRIMARY KEY, version bigint NOT NULL);
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
-export const MIGRATIONS: readonly string[] = [SCHEMA];
+export const MIGRATIONS: readonly string[] = [SCHEMA, NOTIFICATION_VERSIONS];
