@@ -148,14 +148,21 @@ export function createChannels(ctx: ChannelContext): Channels {
 
   async function load(): Promise<void> {
     await reload();
-    await db.listen('channel_settings', (payload) => {
-      const id = Number(payload);
-      const channelId = payload === '' || !Number.isInteger(id) ? undefined : id;
-      // Another process changed them (or this one: reading them twice is harmless); its stored copy follows.
+    /** Another process changed them (or this one: reading them twice is harmless); the stored copies follow. */
+    const changed = (channelId?: number) => {
       reload(channelId)
         .then(() => storeSettings(channelId))
         .catch((error: unknown) => console.error('[channel-server] could not read the changed settings:', error));
-    });
+    };
+    await db.listen(
+      'channel_settings',
+      (payload) => {
+        const id = Number(payload);
+        changed(payload === '' || !Number.isInteger(id) ? undefined : id);
+      },
+      // Notifications may have been missed (the listener's connection was lost): every channel is read again.
+      () => changed(),
+    );
   }
 
   async function settingsChanged(channelId?: number): Promise<void> {

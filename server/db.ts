@@ -1,10 +1,11 @@
-/* eslint-disable max-lines -- the storage interface and its two engines (PGlite, a PostgreSQL server) read together; a few lines over */
+/* eslint-disable max-lines -- the storage interface, its two engines (PGlite, a PostgreSQL server) and their notifications (a listener that reconnects, counts that catch a missed one) read together */
 /**
  * The channel server's storage: PostgreSQL, in one of two engines behind one interface.
  *
  * - **PGlite** (the default, no set-up): Postgres compiled to WebAssembly, in this process, its data directory
  *   `DATA_DIR/pgdata`. Every statement is written through to its files before it answers, so a row acknowledged
- *   is there after a crash (`SIGKILL`) and a restart. One process only: PGlite is single-user.
+ *   is there after a crash (`SIGKILL`) and a restart. One process only: PGlite is single-user (a start holds
+ *   DATA_DIR, data-dir.ts, so a second process is refused rather than opening it too).
  * - **A PostgreSQL server** (`DATABASE_URL=postgres://...`, version 15 or later) through node-postgres with a pool.
  *   Any number of server processes share it; a managed or replicated Postgres is a matter of that URL.
  *
@@ -15,7 +16,12 @@
  *
  * The schema is MIGRATIONS (migrations.ts), applied in order at start inside one transaction that holds an advisory
  * lock, so processes starting together migrate once and wait for each other. An empty database is then seeded from
- * the fixtures, under the same lock.
+ * the fixtures, under the same lock; dev mode marks what it seeds the demo's (DEMO_MARK), and empties and seeds again
+ * only such a database.
+ *
+ * `notify`/`listen` keep every process's caches current. On a PostgreSQL server the listener is a connection of its
+ * own, opened again when it is lost; each notification is counted in `notification_versions`, and a process that
+ * sees a count no notification brought (or whose listener came back) tells its subscribers to read everything again.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
@@ -32,6 +38,7 @@ import {
   statSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { StartRefused } from './data-dir.js';
 import { MIGRATIONS } from './migrations.js';
 import { bind, type Params, type SqlValue } from './sql.js';
 
@@ -52,11 +59,34 @@ export interface Queryable {
   insert(sql: string, params?: Params): Promise<number>;
 }
 
+/**
+ * How often a process on a PostgreSQL server checks the notification counts for one it missed (ChannelDb.listen):
+ * a missed change is read between one and two of these after it was made.
+ */
+const NOTIFICATION_CHECK_MS = 3000;
+
 /** SLOW_QUERY_MS: statements slower than this many ms are logged (see ChannelDb.timed). */
 const SLOW_QUERY_MS = process.env.SLOW_QUERY_MS ? Number(process.env.SLOW_QUERY_MS) : undefined;
 
 /** The advisory lock key that migrations and seeding hold ("channel" in ASCII). */
 const MIGRATION_LOCK = 0x6368616e6e656c;
+
+/**
+ * The `meta` key that marks a database the demo's: dev mode seeded it and it holds only what dev mode made, so dev
+ * mode may empty it and seed it again (its value is when it was seeded). Importing the SQLite era's data removes it.
+ */
+export const DEMO_MARK = 'demo_data';
+
+/** Why dev mode does not start on a database it did not seed, and what to do (one line; no DATABASE_URL in it). */
+function notTheDemos(pgliteDir: string | undefined): string {
+  const where = pgliteDir ? `the embedded database in ${pgliteDir}` : 'the database DATABASE_URL names';
+  return (
+    `Dev mode will not start on ${where}: it holds data dev mode did not seed (a production-mode start, an ` +
+    'earlier release or a channel.sqlite import made it), and dev mode empties the demo database to seed it again. ' +
+    'For the demo, use a new DATA_DIR (or an empty database in DATABASE_URL); to run dev mode on this data as it ' +
+    'is, dropping and seeding nothing, set CHANNEL_DEV_KEEP_DATA=1.'
+  );
+}
 
 /** Parsers shared by both engines: int8 and numeric as JS numbers (ids, times in ms and sums all fit in 2^53). */
 const INT8 = 20;
@@ -73,6 +103,8 @@ interface Engine {
   exec(text: string): Promise<void>;
   /** Calls `onMessage` with every NOTIFY payload of `channel` (from this process and others). */
   listen(channel: string, onMessage: (payload: string) => void): Promise<void>;
+  /** Calls `fn` each time a lost listener connection is back and listening again (notifications may be missed). */
+  onReconnect(fn: () => void): void;
   close(): Promise<void>;
 }
 
@@ -110,9 +142,18 @@ async function pgliteEngine(dir: string): Promise<Engine> {
     async listen(channel, onMessage) {
       await pg.listen(channel, onMessage);
     },
+    // In this process: there is no connection to lose.
+    onReconnect: () => undefined,
     close: () => pg.close(),
   };
 }
+
+/** How long a lost listener connection waits before it is opened again: from the first, doubling, to the last. */
+const LISTENER_RETRY_FIRST_MS = 500;
+const LISTENER_RETRY_LAST_MS = 30_000;
+
+/** The listener connection's `application_name`: this process's, so an operator can tell whose it is. */
+export const listenerName = (pid = process.pid): string => `channel-server-listener:${pid}`;
 
 /** Postgres errors a transaction is simply tried again after: a serialisation failure, a deadlock. */
 const RETRYABLE = new Set(['40001', '40P01']);
@@ -130,8 +171,73 @@ async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
     const result = await client.query<Row>({ text, values: values as unknown[] });
     return { rows: result.rows, count: result.rowCount ?? result.rows.length };
   };
+  // The listener: a connection of its own (LISTEN holds it), named so an operator finds it in pg_stat_activity.
+  // When it is lost (a failover, a proxy closing idle connections, pg_terminate_backend) it is opened again, after
+  // 0.5 s doubling to 30 s, and LISTENs again on every channel; then `reconnected` says notifications may be missed.
   let listener: import('pg').Client | undefined;
+  let closed = false;
+  let retryMs = LISTENER_RETRY_FIRST_MS;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let opening: Promise<import('pg').Client> | undefined;
+  const reconnected: Array<() => void> = [];
   const handlers = new Map<string, Array<(payload: string) => void>>();
+  const quote = (channel: string) => `"${channel.replace(/"/g, '""')}"`;
+  const openListener = async (): Promise<import('pg').Client> => {
+    const client = new pg.Client({ connectionString: url, types, application_name: listenerName() });
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (closed || listener !== client) return;
+      listener = undefined;
+      console.error(
+        `[channel-server] the database listener was lost${error ? ` (${error.message})` : ''}; reconnecting`,
+      );
+      client.end().catch(() => undefined);
+      scheduleReconnect();
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    client.on('notification', (message) => {
+      for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      for (const channel of handlers.keys()) await client.query(`LISTEN ${quote(channel)}`);
+    } catch (error) {
+      lost = true;
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    return client;
+  };
+  const scheduleReconnect = () => {
+    if (closed || retryTimer) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      openListener().then(
+        (client) => {
+          if (closed) {
+            client.end().catch(() => undefined);
+            return;
+          }
+          listener = client;
+          retryMs = LISTENER_RETRY_FIRST_MS;
+          console.error('[channel-server] the database listener is back');
+          for (const fn of reconnected) fn();
+        },
+        (error: unknown) => {
+          console.error(
+            `[channel-server] the database listener could not reconnect (${(error as Error).message}); ` +
+              `trying again in ${retryMs / 1000} s`,
+          );
+          scheduleReconnect();
+        },
+      );
+      retryMs = Math.min(retryMs * 2, LISTENER_RETRY_LAST_MS);
+    }, retryMs);
+    retryTimer.unref();
+  };
   return {
     kind: 'postgres',
     query: (text, values) => run(pool, text, values),
@@ -162,20 +268,24 @@ async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
       await pool.query(text);
     },
     async listen(channel, onMessage) {
-      if (!listener) {
-        listener = new pg.Client({ connectionString: url, types });
-        listener.on('error', (error) => console.error('[channel-server] the database listener failed:', error.message));
-        listener.on('notification', (message) => {
-          for (const handler of handlers.get(message.channel) ?? []) handler(message.payload ?? '');
-        });
-        await listener.connect();
-      }
       const list = handlers.get(channel) ?? [];
-      if (list.length === 0) await listener.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      const first = list.length === 0;
       list.push(onMessage);
       handlers.set(channel, list);
+      // The first channel opens the listener (a failure here fails the start); while it is being reopened, the
+      // reconnection LISTENs on every channel in `handlers`, this one included. LISTEN twice is harmless.
+      if (!listener && !retryTimer) {
+        opening ??= openListener().finally(() => (opening = undefined));
+        listener = await opening;
+      }
+      if (first && listener) await listener.query(`LISTEN ${quote(channel)}`);
+    },
+    onReconnect(fn) {
+      reconnected.push(fn);
     },
     async close() {
+      closed = true;
+      clearTimeout(retryTimer);
       await listener?.end().catch(() => undefined);
       await pool.end();
     },
@@ -213,10 +323,14 @@ export interface OpenOptions {
   /** Writes the fixtures into an empty, migrated database (seed.ts; passed in so storage does not import it). */
   seed(db: ChannelDb): Promise<void>;
   /**
-   * Dev mode: a database seeded from other fixtures is emptied and seeded again (its data is the demo's). Without
-   * it a changed fixture is only reported: a channel's own data is never thrown away.
+   * Dev mode: a database it seeds is marked the demo's (`meta` key DEMO_MARK), and one so marked that was seeded from
+   * other fixtures is emptied and seeded again. A database without the mark (seeded by production mode, or by a
+   * release before the mark) is refused with StartRefused, unless `keepData`. Without `dev` a changed fixture is
+   * only reported: a channel's own data is never thrown away.
    */
-  reseedOnFixtureChange?: boolean;
+  dev?: boolean;
+  /** Dev mode on any database (CHANNEL_DEV_KEEP_DATA=1): nothing is dropped or seeded again, marked or not. */
+  keepData?: boolean;
   /**
    * Tests: a folder of ready-made PGlite databases (migrated and seeded), keyed by `templateKey`. A new data
    * directory starts as a copy of the matching one (made by the first start that needs it), which takes
@@ -229,6 +343,14 @@ export interface OpenOptions {
 export class ChannelDb implements Queryable {
   private readonly scope = new AsyncLocalStorage<TransactionScope>();
   private closed = false;
+  /** What each channel's subscribers do when they may have missed notifications (see `listen`). */
+  private readonly missedHandlers = new Map<string, Array<() => void>>();
+  /** Per notification channel: the newest count this process heard of (by a notification, or checked). */
+  private readonly heard = new Map<string, number>();
+  /** The counts the previous check read: a count still unheard one check later was missed. */
+  private due = new Map<string, number>();
+  private watchTimer: NodeJS.Timeout | undefined;
+  private watchFailing = false;
 
   private constructor(
     private readonly engine: Engine,
@@ -255,6 +377,7 @@ export class ChannelDb implements Queryable {
     }
     try {
       await db.prepare(options);
+      if (db.kind === 'postgres') await db.watchNotifications();
     } catch (error) {
       await db.close();
       throw error;
@@ -262,30 +385,37 @@ export class ChannelDb implements Queryable {
     return db;
   }
 
-  /** Migrates, then seeds an empty database (or, where allowed, one seeded from other fixtures), under the lock. */
+  /**
+   * Migrates, then seeds an empty database (or, in dev mode, a demo's seeded from other fixtures), under the lock.
+   * Dev mode on a database that is not the demo's is refused here, inside the transaction: the migrations roll back
+   * with it, so the refused start changes nothing.
+   */
   private async prepare(options: OpenOptions): Promise<void> {
     const digest = fixturesDigest(options.fixturesDir);
     await this.transaction(async () => {
       await this.run('SELECT pg_advisory_xact_lock(?::bigint)', [MIGRATION_LOCK]);
       await this.migrate();
       const seeded = await this.get("SELECT value FROM meta WHERE key = 'fixtures'");
-      if (seeded && seeded.value !== digest) {
-        if (!options.reseedOnFixtureChange) {
+      if (seeded) {
+        const demo = (await this.get('SELECT 1 AS marked FROM meta WHERE key = ?', [DEMO_MARK])) !== undefined;
+        if (options.dev && !demo && !options.keepData) throw new StartRefused(notTheDemos(this.pgliteDir));
+        if (seeded.value === digest) return;
+        if (!options.dev || !demo || options.keepData) {
           console.warn(
             '[channel-server] the fixtures changed since this database was seeded; it keeps its own data. ' +
               'Seed a new database (an empty DATA_DIR or DATABASE_URL) to see them.',
           );
           return;
         }
-        // Dev mode: the demo's data goes, and the new fixtures come in.
+        // Dev mode on the demo's own database: its data goes, and the new fixtures come in.
         await this.run('DROP SCHEMA public CASCADE');
         await this.run('CREATE SCHEMA public');
         await this.migrate();
-      } else if (seeded) {
-        return;
       }
       await options.seed(this);
       await this.run("INSERT INTO meta (key, value) VALUES ('fixtures', ?)", [digest]);
+      if (options.dev)
+        await this.run('INSERT INTO meta (key, value) VALUES (?, ?)', [DEMO_MARK, new Date().toISOString()]);
     });
     // The planner needs the tables' statistics (a seq scan of 5,000 events where an index finds 40 costs 3x):
     // a PostgreSQL server's autovacuum keeps them, the embedded one has no autovacuum (maintenance.ts runs it hourly).
@@ -376,14 +506,94 @@ export class ChannelDb implements Queryable {
     await this.engine.exec('ANALYZE');
   }
 
-  /** Tells every process listening on `channel` (this one too) `payload`, once the current transaction commits. */
+  /**
+   * Tells every process listening on `channel` (this one too) `payload`, once the current transaction commits. The
+   * channel's count in `notification_versions` goes up in the same statement, and the notification carries it
+   * (`count:payload`, which `listen` takes apart): a process can then tell a notification it missed.
+   */
   async notify(channel: string, payload = ''): Promise<void> {
-    await this.run('SELECT pg_notify(?, ?)', [channel, payload]);
+    await this.run(
+      `WITH counted AS (
+         INSERT INTO notification_versions (channel, version) VALUES (?, 1)
+         ON CONFLICT (channel) DO UPDATE SET version = notification_versions.version + 1 RETURNING version)
+       SELECT pg_notify(?, version::text || ':' || ?::text) FROM counted`,
+      [channel, channel, payload],
+    );
   }
 
-  /** Calls `onMessage` for every notification on `channel`. */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<void> {
-    return this.engine.listen(channel, onMessage);
+  /**
+   * Calls `onMessage` for every notification on `channel`, and `onMissed` (if given) whenever some may have been
+   * missed: the listener connection was lost and is back, or a count moved that no notification brought. A
+   * subscriber that caches what the notifications keep current reads all of it again there.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onMissed?: () => void): Promise<void> {
+    if (onMissed) this.missedHandlers.set(channel, [...(this.missedHandlers.get(channel) ?? []), onMissed]);
+    return this.engine.listen(channel, (text) => {
+      const counted = /^(\d+):/.exec(text);
+      if (!counted) return onMessage(text); // sent by a release that did not count
+      const count = Number(counted[1]);
+      if (count > (this.heard.get(channel) ?? 0)) this.heard.set(channel, count);
+      onMessage(text.slice(counted[0].length));
+    });
+  }
+
+  /**
+   * A PostgreSQL server: the notification counts now, then a check every NOTIFICATION_CHECK_MS (one read of a
+   * table of a few rows), and a reload of everything after the listener connection comes back.
+   */
+  private async watchNotifications(): Promise<void> {
+    const counts = await this.notificationCounts();
+    for (const [channel, count] of counts) this.heard.set(channel, count);
+    this.due = counts;
+    this.engine.onReconnect(() => void this.caughtUp());
+    this.watchTimer = setInterval(() => void this.checkNotifications(), NOTIFICATION_CHECK_MS);
+    this.watchTimer.unref();
+  }
+
+  private async notificationCounts(): Promise<Map<string, number>> {
+    const { rows } = await this.engine.query('SELECT channel, version FROM notification_versions', []);
+    return new Map(rows.map((row) => [String(row.channel), Number(row.version)]));
+  }
+
+  /** The safety net: a count the previous check read that no notification brought since was missed. */
+  private async checkNotifications(): Promise<void> {
+    if (this.closed) return;
+    let counts: Map<string, number>;
+    try {
+      counts = await this.notificationCounts();
+      this.watchFailing = false;
+    } catch (error) {
+      // Said once per outage: the database is down, and every statement says so anyway.
+      if (!this.watchFailing && !this.closed)
+        console.error('[channel-server] could not check for missed notifications:', (error as Error).message);
+      this.watchFailing = true;
+      return;
+    }
+    for (const [channel, count] of counts) {
+      const heard = this.heard.get(channel) ?? 0;
+      // Lower than heard: the counts started again (a dev-mode reseed emptied the database).
+      if ((this.due.get(channel) ?? 0) <= heard && count >= heard) continue;
+      this.heard.set(channel, count);
+      console.warn(`[channel-server] a notification on ${channel} did not arrive: reading what it changes again`);
+      this.missed(channel);
+    }
+    this.due = counts;
+  }
+
+  /** The listener is back: what was sent meanwhile is counted as heard, and every subscriber reads all again. */
+  private async caughtUp(): Promise<void> {
+    try {
+      const counts = await this.notificationCounts();
+      for (const [channel, count] of counts) this.heard.set(channel, Math.max(this.heard.get(channel) ?? 0, count));
+      this.due = counts;
+    } catch {
+      // The reloads below go on; the next check catches up the counts.
+    }
+    for (const channel of this.missedHandlers.keys()) this.missed(channel);
+  }
+
+  private missed(channel: string): void {
+    for (const fn of this.missedHandlers.get(channel) ?? []) fn();
   }
 
   /**
@@ -397,6 +607,7 @@ export class ChannelDb implements Queryable {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.watchTimer);
     await this.engine.close();
     this.keepPrivate();
   }
@@ -419,8 +630,10 @@ export function privateTree(path: string): void {
 async function fromTemplate(dir: string, options: OpenOptions): Promise<void> {
   const { templates } = options;
   if (!templates) return;
+  // Dev mode's copies carry the demo's mark (see OpenOptions.dev), production mode's do not: one template each.
   const key = createHash('sha256')
     .update(templates.key)
+    .update(options.dev ? 'demo' : 'own')
     .update(fixturesDigest(options.fixturesDir))
     .update(MIGRATIONS.join('\n'))
     .digest('hex')

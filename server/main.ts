@@ -5,14 +5,17 @@
  *   CHANNEL_DEV=1       dev mode (or the --dev flag, which `npm start` passes): the demo pages, the CMS host, the
  *                       outbox, the social and payment stand-ins and the /__dev/ test endpoints. Without it:
  *                       production mode, none of them. Dev mode listens on loopback only unless
- *                       CHANNEL_DEV_ON_NETWORK=1 too.
+ *                       CHANNEL_DEV_ON_NETWORK=1 too, and runs only on a database it seeded itself (the demo's,
+ *                       emptied and seeded again when the fixtures change) unless CHANNEL_DEV_KEEP_DATA=1, which
+ *                       runs it on any database as it is, dropping and seeding nothing.
  *   HOST                the interface to listen on (default 127.0.0.1: loopback only)
  *   PORT, HOST_PORT     the API port (default 8080) and the CMS host's (dev mode; default PORT+1)
  *   PUBLIC_URL          the origin clients use (emailed links, redirects, media URLs); default http://localhost:PORT
  *   ALLOWED_HOSTS       more Host values to answer, comma-separated `name:port`
  *   SCRIPT_ORIGINS      more https origins a script URL in settings may name, comma-separated
  *   DATA_DIR            the server's own files (0700): the embedded database (pgdata/), stored settings, clips, the
- *                       dev secret; default <repo>/.data
+ *                       dev secret; default <repo>/.data. One process's: a start refuses one another process holds
+ *                       (DATA_DIR/server.lock)
  *   DATABASE_URL        a PostgreSQL server (postgres://user:password@host:port/db) instead of the embedded one:
  *                       any number of processes may share it
  *   DATABASE_POOL_SIZE  connections per process to that server (default 10)
@@ -32,6 +35,7 @@
  *                       (default 30000; tests shorten it)
  */
 import { join } from 'node:path';
+import { StartRefused } from './data-dir.js';
 import { startServer } from './server.js';
 
 /** Reads a numeric environment variable, refusing garbage instead of silently listening somewhere odd. */
@@ -73,6 +77,7 @@ const server = await startServer({
   logsPerChannel: envNumber('LOG_MAX_PER_CHANNEL'),
   trustProxy: envNumber('TRUST_PROXY'),
   devOnNetwork: process.env.CHANNEL_DEV_ON_NETWORK === '1',
+  devKeepData: process.env.CHANNEL_DEV_KEEP_DATA === '1',
   paymentSettleMs: envNumber('PAYMENT_SETTLE_MS'),
   clipConcurrency: envNumber('CLIP_CONCURRENCY'),
   clipLeaseMs: envNumber('CLIP_LEASE_MS'),
@@ -80,6 +85,11 @@ const server = await startServer({
   // The common failure is a port already taken (often by an earlier demo server): say which, without a stack.
   if (error.code === 'EADDRINUSE') {
     console.error(`Port in use: ${error.message}. Set PORT (and HOST_PORT, default PORT+1) to free ports.`);
+    process.exit(1);
+  }
+  // A refusal the operator can act on (DATA_DIR held, dev mode on a database not the demo's): its line, no stack.
+  if (error instanceof StartRefused) {
+    console.error(`[channel-server] ${error.message}`);
     process.exit(1);
   }
   throw error;

@@ -310,5 +310,13 @@ INSERT INTO analytics_senders (channel, address, hour, records, bytes)
 DROP INDEX analytics_address;
 `;
 
+/**
+ * How many notifications each LISTEN/NOTIFY channel has had: counted by the statement that sends one, and read
+ * every few seconds by each process on a PostgreSQL server, which then notices one it missed (db.ts).
+ */
+const NOTIFICATION_VERSIONS = `
+CREATE TABLE notification_versions (channel text PRIMARY KEY, version bigint NOT NULL);
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
-export const MIGRATIONS: readonly string[] = [SCHEMA, CLIP_DATABASE_CLOCK, ANALYTICS_TOTALS];
+export const MIGRATIONS: readonly string[] = [SCHEMA, CLIP_DATABASE_CLOCK, ANALYTICS_TOTALS, NOTIFICATION_VERSIONS];

@@ -3,7 +3,8 @@
  * (`server/main.ts --dev`), each with its own data folder and one shared clips folder. What one process does, the
  * other sees: a sign-in, a paid order and the access it gives, a purchase sent to both at once (one order), the
  * limits (one count for both), the clip queue (a clip whose process is killed is cut by the other, once), and a
- * first start of both at once on an empty database (migrated and seeded once).
+ * first start of both at once on an empty database (migrated and seeded once), and a process whose listener
+ * connection is cut (it reconnects and reads again what it may have missed) or whose notification never came.
  *
  * They need a PostgreSQL server: `npm run test:postgres` (a throw-away one, or the one DATABASE_URL names); without
  * DATABASE_URL they are skipped. Run: node scripts/postgres.mjs -- node --import tsx --test server/multiprocess.test.ts
@@ -15,6 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from 'pg';
 import { endpoints } from '../src/api/contract.js';
+import { listenerName } from './db.js';
 import { FFMPEG, FFPROBE } from './ffmpeg.js';
 import { MIGRATIONS } from './migrations.js';
 import { ACCOUNTS, testDatabase } from './test-helpers.js';
@@ -196,6 +198,78 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
           `${key}: one order, paid, charged once`,
         );
       }
+    }),
+  );
+
+  /** The backend pids of a process's listener connection (db.ts names it after the process). */
+  const listenerBackends = async (server: ServerProcess) =>
+    (
+      await pair.sql.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
+        listenerName(server.pid),
+      ])
+    ).rows.map((row) => row.pid);
+  /** Whether a process hands out device codes (the channel's auth.remote_auth, as its memory has it). */
+  const linking = async (server: ServerProcess) => {
+    const res = await server.send('auth/device-code', {});
+    assert.ok([200, 403].includes(res.status), `${server.name}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.status === 200;
+  };
+  /** Whether a process's stored settings copy (`/storage/settings/demo.json`) has device linking on. */
+  const copied = async (server: ServerProcess) =>
+    Boolean((await server.call('/storage/settings/demo.json')).body.auth.remote_auth);
+
+  test(
+    'a process whose listener connection is cut reconnects, reads again what it may have missed, and hears what follows',
+    showingOutput(pair, async () => {
+      const [cut] = await listenerBackends(pair.a);
+      assert.ok(cut, `A's listener is in pg_stat_activity as ${listenerName(pair.a.pid)}`);
+      assert.equal(await linking(pair.a), true, 'device linking is on');
+      // As a failover or a proxy closing an idle connection would; the change through B comes while it is gone.
+      await pair.sql.query('SELECT pg_terminate_backend($1)', [cut]);
+      try {
+        const off = await pair.b.post('/__dev/settings?channel_key=demo', { auth: { remote_auth: 0 } });
+        assert.equal(off.status, 200, JSON.stringify(off.body));
+        await until('A to refuse device codes', async () => !(await linking(pair.a)), 10_000, 100);
+        await until('A to store the changed copy', async () => !(await copied(pair.a)), 5_000, 100);
+        const back = await until('A to listen again', async () => {
+          const backends = await listenerBackends(pair.a);
+          return backends.length === 1 && backends[0] !== cut && backends;
+        });
+        assert.match(pair.a.output(), /the database listener was lost.*reconnecting/);
+        assert.ok(back, 'a new listener connection');
+        // The next change comes by notification: sooner than the check for missed ones (every 3 s) could bring it.
+        const restored = await pair.b.call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
+        assert.equal(restored.status, 200, JSON.stringify(restored.body));
+        await until('A to hand out device codes again, by notification', () => linking(pair.a), 2_500, 50);
+      } finally {
+        await pair.b.call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
+      }
+    }),
+  );
+
+  test(
+    'a change whose notification never came is read within seconds all the same (the counts say one was missed)',
+    showingOutput(pair, async () => {
+      assert.equal(await linking(pair.a), true, 'device linking is on');
+      // The settings change and its count, written straight to the database with no NOTIFY: a notification lost.
+      await pair.sql.query(
+        `UPDATE settings SET json = jsonb_set(json::jsonb, '{auth,remote_auth}', '0')::text
+         WHERE channel_id = (SELECT id FROM channels WHERE channel_key = 'demo')`,
+      );
+      await pair.sql.query(
+        `INSERT INTO notification_versions (channel, version) VALUES ('channel_settings', 1)
+         ON CONFLICT (channel) DO UPDATE SET version = notification_versions.version + 1`,
+      );
+      try {
+        for (const server of [pair.a, pair.b]) {
+          await until(`${server.name} to refuse device codes`, async () => !(await linking(server)), 10_000, 200);
+          await until(`${server.name}'s stored copy to follow`, async () => !(await copied(server)), 5_000, 100);
+        }
+      } finally {
+        await pair.b.call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
+      }
+      for (const server of [pair.a, pair.b])
+        await until(`${server.name} to hand out device codes again`, () => linking(server), 10_000, 100);
     }),
   );
 

@@ -51,6 +51,7 @@ import { clipHandlers, clipStreams } from './clips.js';
 import { createChannels } from './channel-api.js';
 import { settingsCopies } from './settings-copy.js';
 import { ChannelDb, privateTree } from './db.js';
+import { lockDataDir, StartRefused, type DataDirLock } from './data-dir.js';
 import { handleDev, handleGtagCollect } from './dev/endpoints.js';
 import { forgetEventJson, warmEventJson, type Clock } from './events.js';
 import {
@@ -106,6 +107,11 @@ export interface ServerOptions {
    * (CHANNEL_DEV_ON_NETWORK=1, for a test network of your own).
    */
   devOnNetwork?: boolean;
+  /**
+   * Dev mode runs only on a database it seeded itself (the demo's, which it empties and seeds again when the
+   * fixtures change); this runs it on any other as it is, dropping and seeding nothing (CHANNEL_DEV_KEEP_DATA=1).
+   */
+  devKeepData?: boolean;
   /**
    * How many proxies of the operator's own stand in front of the server (TRUST_PROXY): the client address is then
    * read from X-Forwarded-For, as the outermost of them saw it. Default 0: the socket's address.
@@ -202,10 +208,27 @@ const PRUNE_INTERVAL_MS = 3600_000;
 /** The longest window of a shared limit: windows and attempts older than this are forgotten. */
 const LONGEST_LIMIT_WINDOW_MS = 3600_000;
 
-/** Opens the database, makes the test media, wires the modules together and listens; see the file comment. */
+/**
+ * Opens the database, makes the test media, wires the modules together and listens; see the file comment. DATA_DIR
+ * is held for the server's life (data-dir.ts): a start refused or failed gives it back, and so does `stop()`.
+ */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? join(options.rootDir ?? REPO_ROOT, '.data');
+  // The server's files are its own (keys, password hashes, clips): private whatever the umask it was started with.
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const lock = lockDataDir(dataDir, Boolean(options.databaseUrl));
+  try {
+    return await assemble(options, dataDir, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** startServer's work once DATA_DIR is held. */
+async function assemble(options: ServerOptions, dataDir: string, lock: DataDirLock): Promise<RunningServer> {
   const rootDir = options.rootDir ?? REPO_ROOT;
-  const dataDir = options.dataDir ?? join(rootDir, '.data');
   const siteDir = options.siteDir ?? join(rootDir, 'demo', 'site');
   const distDir = options.distDir ?? join(rootDir, 'dist');
   const nowMs = options.now ?? Date.now;
@@ -214,7 +237,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const listenHost = options.host ?? '127.0.0.1';
   const configuredOrigin = options.publicUrl ? publicOriginOf(options.publicUrl) : undefined;
   if (dev && !isLoopback(listenHost) && !options.devOnNetwork) {
-    throw new Error(
+    throw new StartRefused(
       `Dev mode (CHANNEL_DEV=1) lets anyone sign in as anyone, so it listens on loopback only, not on HOST=${listenHost}. ` +
         'Set CHANNEL_DEV_ON_NETWORK=1 as well to expose it on a network of your own.',
     );
@@ -225,9 +248,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const addressOf = (req: IncomingMessage) => clientIp(req, options.trustProxy ?? 0);
   const fixturesDir = join(rootDir, 'server', 'fixtures');
   const seededAt = Math.floor(nowMs() / 1000);
-  // The server's files are its own (keys, password hashes, clips): private whatever the umask it was started with.
-  process.umask(0o077);
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   privateTree(dataDir);
   // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
   const mediaDir = options.mediaDir ?? join(rootDir, 'server', '.media');
@@ -238,7 +258,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       poolSize: options.databasePoolSize,
       fixturesDir,
       seed: (fresh) => seedDatabase(fresh, fixturesDir, seededAt),
-      reseedOnFixtureChange: dev,
+      dev,
+      keepData: options.devKeepData,
       // Seeded data is dated from the seeding day (library items, accounts): a template of the same day serves.
       templates: options.databaseTemplates
         ? { dir: options.databaseTemplates, key: String(Math.floor(seededAt / 86400)) }
@@ -400,8 +421,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     nowMs,
   });
 
-  // An event's schedule changed (the dev endpoints): every process forgets its cached form.
-  await db.listen('event_changed', (payload) => forgetEventJson(db, Number(payload) || undefined));
+  // An event's schedule changed (the dev endpoints): every process forgets its cached form; all of them when
+  // notifications may have been missed.
+  await db.listen(
+    'event_changed',
+    (payload) => forgetEventJson(db, Number(payload) || undefined),
+    () => forgetEventJson(db),
+  );
 
   // ------------------------------------------------------------------ dev mode's endpoints and stand-ins
   const stripeContext = {
@@ -556,6 +582,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         datalakeLimiter.stop();
         if (devSecret) rmSync(secretFile, { force: true });
         await db.close();
+        lock.release();
       });
       return stopped;
     },

@@ -30,7 +30,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import initSqlJs, { type Database } from 'sql.js';
-import type { ChannelDb, Row, SqlValue } from './db.js';
+import { DEMO_MARK, type ChannelDb, type Row, type SqlValue } from './db.js';
 
 /** The `meta` key written once a file was imported: a JSON summary (counts, the file's sha256, when). */
 export const IMPORT_MARKER = 'sqlite_import';
@@ -172,6 +172,8 @@ export async function importSqlite(
         'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
         [IMPORT_MARKER, JSON.stringify({ ...summary(result), file, sha256, schema_version: version, at: new Date() })],
       );
+      // The database now holds more than the demo's fixtures: dev mode must never empty it to seed it again.
+      await db.run('DELETE FROM meta WHERE key = ?', [DEMO_MARK]);
       return result;
     });
   } catch (error) {

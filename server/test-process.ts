@@ -18,8 +18,8 @@ const ROOT = join(import.meta.dirname, '..');
 
 /** A first start may make the test media (10 to 15 s) and a database template (10 to 40 s), on a busy machine. */
 const START_TIMEOUT_MS = 180_000;
-/** What main.ts prints once startServer is done (dev mode). */
-const READY_LINE = 'Channel elements demo:';
+/** What main.ts prints once startServer is done, per mode. */
+const READY_LINE = { dev: 'Channel elements demo:', production: 'Channel API (production mode):' } as const;
 /** How much of a process's output is kept for failure messages. */
 const OUTPUT_KEPT = 20_000;
 
@@ -63,6 +63,8 @@ export async function until<T>(
 /** How a ServerProcess runs: its data folder and its environment (DATABASE_URL, limits, CLIPS_DIR...). */
 export interface ProcessOptions {
   dataDir: string;
+  /** Dev mode (`--dev`, the default) or production mode (no demo, no dev secret, no `/__dev/`). */
+  mode?: 'dev' | 'production';
   /** Added to this process's environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
 }
@@ -82,6 +84,11 @@ export class ServerProcess {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
   private log = '';
+  /** What the current (or last) start printed, and how it exited if it did. */
+  private printed = '';
+  private exitCode: number | null = null;
+  /** Resolves once the current start's output is all read (its pipes closed). */
+  private drained: Promise<void> = Promise.resolve();
   /** The API origin of the current start (`http://localhost:PORT`). */
   base = '';
   /** The dev secret of the current start (DATA_DIR/dev-secret). */
@@ -107,24 +114,50 @@ export class ServerProcess {
     return `--- output of server ${this.name} ---\n${this.log.slice(-OUTPUT_KEPT)}`;
   }
 
-  /** Starts the process on free ports and waits until it answers; then reads its dev secret and an api key. */
+  private get dev(): boolean {
+    return (this.options.mode ?? 'dev') === 'dev';
+  }
+
+  /**
+   * Starts the process on free ports and waits until it answers; then reads an api key, and in dev mode its dev
+   * secret and the demo events' ids.
+   */
   async start(): Promise<void> {
     assert.equal(this.child, undefined, `server ${this.name} is running already`);
+    await this.spawnOnFreePorts();
+    if (this.dev) this.devSecret = readFileSync(join(this.options.dataDir, 'dev-secret'), 'utf8').trim();
+    const key = await this.post('/api/get_api_key', { channel_key: 'demo' });
+    assert.equal(key.status, 200, JSON.stringify(key.body));
+    this.key = String(key.body.data.api_key);
+    if (this.dev) this.events = (await this.call('/__dev/events?channel_key=demo')).body.data;
+  }
+
+  /** A start that must be refused: answers its exit code and what it printed (fails if it starts instead). */
+  async refusedStart(): Promise<{ code: number | null; printed: string }> {
+    assert.equal(this.child, undefined, `server ${this.name} is running already`);
+    try {
+      await this.spawnOnFreePorts();
+    } catch (error) {
+      if (this.child || !/exited while starting/.test(String(error))) throw error;
+      // Its last lines may still be in the pipe when it has exited.
+      await Promise.race([this.drained, sleep(5000)]);
+      return { code: this.exitCode, printed: this.printed };
+    }
+    await this.kill();
+    return assert.fail(`server ${this.name} started where it should have been refused\n${this.output()}`);
+  }
+
+  private async spawnOnFreePorts(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       const [port, hostPort] = [await freePort(), await freePort()];
       try {
         await this.spawn(port, hostPort);
-        break;
+        return;
       } catch (error) {
         // Another program may take a port between our look and the server's listen: try others, once or twice.
-        if (!/Port in use/.test(this.log) || attempt >= 3) throw error;
+        if (!/Port in use/.test(this.printed) || attempt >= 3) throw error;
       }
     }
-    this.devSecret = readFileSync(join(this.options.dataDir, 'dev-secret'), 'utf8').trim();
-    const key = await this.post('/api/get_api_key', { channel_key: 'demo' });
-    assert.equal(key.status, 200, JSON.stringify(key.body));
-    this.key = String(key.body.data.api_key);
-    this.events = (await this.call('/__dev/events?channel_key=demo')).body.data;
   }
 
   private async spawn(port: number, hostPort: number): Promise<void> {
@@ -134,35 +167,41 @@ export class ServerProcess {
       NODE_TEST_CONTEXT: undefined,
       DATABASE_URL: undefined,
       DATABASE_TEMPLATES: undefined,
+      CHANNEL_DEV: undefined,
       ...this.options.env,
       PORT: String(port),
       HOST_PORT: String(hostPort),
       DATA_DIR: this.options.dataDir,
     };
     for (const name of Object.keys(env)) if (env[name] === undefined) delete env[name];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--dev'], {
+    const args = ['--import', 'tsx', 'server/main.ts', ...(this.dev ? ['--dev'] : [])];
+    const child = spawn(process.execPath, args, {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.log += `\n[start on port ${port}]\n`;
     // What this start printed until it said it was ready.
-    let printed = '';
+    this.printed = '';
+    this.exitCode = null;
     let ready = false;
+    const readyLine = READY_LINE[this.options.mode ?? 'dev'];
     const keep = (chunk: Buffer) => {
       this.log = (this.log + chunk.toString()).slice(-2 * OUTPUT_KEPT);
       if (ready) return;
-      printed += chunk.toString();
-      ready = printed.includes(READY_LINE);
+      this.printed += chunk.toString();
+      ready = this.printed.includes(readyLine);
     };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     live.add(child);
     this.child = child;
     let gone = false;
+    this.drained = new Promise((resolve) => child.on('close', () => resolve()));
     this.exited = new Promise((resolve) => {
       child.on('exit', (code, signal) => {
         gone = true;
+        this.exitCode = code;
         live.delete(child);
         if (this.child === child) this.child = undefined;
         this.log += `\n[exited: ${signal ?? code}]\n`;
