@@ -449,7 +449,7 @@ describe("the analytics store's checks", () => {
       // The database as the release before had it: records, no totals, the migration not run.
       await db.run('DROP TABLE analytics_totals, analytics_senders');
       await db.run('CREATE INDEX analytics_address ON analytics (channel, address, at)');
-      await db.run('DELETE FROM schema_migrations WHERE version >= ?', [version]);
+      await db.run('DELETE FROM schema_migrations WHERE version = ?', [version]);
       const now = Date.now();
       await db.run(
         `INSERT INTO analytics (channel, at, kind, origin, address, bytes, body)
