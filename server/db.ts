@@ -332,6 +332,11 @@ export interface OpenOptions {
   /** Dev mode on any database (CHANNEL_DEV_KEEP_DATA=1): nothing is dropped or seeded again, marked or not. */
   keepData?: boolean;
   /**
+   * A production server's start (not a tool or a test looking inside): a database marked the demo's loses the mark,
+   * since what it records from now on is the channel's.
+   */
+  serves?: boolean;
+  /**
    * Tests: a folder of ready-made PGlite databases (migrated and seeded), keyed by `templateKey`. A new data
    * directory starts as a copy of the matching one (made by the first start that needs it), which takes
    * milliseconds where creating and seeding takes seconds.
@@ -399,6 +404,15 @@ export class ChannelDb implements Queryable {
       if (seeded) {
         const demo = (await this.get('SELECT 1 AS marked FROM meta WHERE key = ?', [DEMO_MARK])) !== undefined;
         if (options.dev && !demo && !options.keepData) throw new StartRefused(notTheDemos(this.pgliteDir));
+        if (options.serves && !options.dev && demo) {
+          // A production process serves it now: whatever it records (real accounts, orders) is the channel's, so
+          // dev mode must never again empty it as the demo's.
+          await this.run('DELETE FROM meta WHERE key = ?', [DEMO_MARK]);
+          console.warn(
+            "[channel-server] this database was the demo's; served in production mode it is the channel's from now " +
+              'on: dev mode will refuse it (CHANNEL_DEV_KEEP_DATA=1 runs dev mode on it as it is, never reseeding).',
+          );
+        }
         if (seeded.value === digest) return;
         if (!options.dev || !demo || options.keepData) {
           console.warn(

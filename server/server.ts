@@ -260,6 +260,7 @@ async function assemble(options: ServerOptions, dataDir: string, lock: DataDirLo
       seed: (fresh) => seedDatabase(fresh, fixturesDir, seededAt),
       dev,
       keepData: options.devKeepData,
+      serves: true,
       // Seeded data is dated from the seeding day (library items, accounts): a template of the same day serves.
       templates: options.databaseTemplates
         ? { dir: options.databaseTemplates, key: String(Math.floor(seededAt / 86400)) }

@@ -125,6 +125,23 @@ describe('dev mode runs only on a database it seeded', () => {
     await dev.stop();
     assert.deepEqual(await seeding(dataDir), { fixtures: fixturesDigest(FIXTURES), demo: true });
   });
+  test("the demo's database served once in production mode is the channel's: dev mode no longer empties it", async () => {
+    const dataDir = join(tmp, 'data');
+    const dev = server('dev', dataDir);
+    await dev.start();
+    await dev.stop();
+    assert.equal((await seeding(dataDir)).demo, true, 'marked the demo');
+    // The demo goes live: a real customer registers in production mode.
+    const production = server('production', dataDir, { mode: 'production' });
+    await production.start();
+    const owner = { email: 'first-customer@example.com', password: 'customer-pass-1' };
+    await production.register(owner.email, owner.password);
+    await production.stop();
+    assert.equal((await seeding(dataDir)).demo, false, 'the mark went with the production start');
+    await olderFixtures(dataDir);
+    assertRefused(await server('dev again', dataDir).refusedStart(), /Dev mode will not start on/);
+    assert.equal(await accounts(dataDir, owner.email), 1, "the customer's account is still there");
+  });
 });
 
 describe('one DATA_DIR is one process', () => {
