@@ -137,6 +137,8 @@ export interface ServerOptions {
   apiKeyRateMax?: number;
   /** New accounts per client address per 10 minutes before registration is refused. Default 50. */
   registrationRateMax?: number;
+  /** Emailed links one client address may ask for per hour (EMAIL_RATE_MAX, default 20: auth.ts). */
+  emailRateMax?: number;
   /** Requests per window per client IP, on every path, before 429. Default 600. */
   rateLimitMax?: number;
   /** That window, in ms. Default 10,000. */
@@ -367,6 +369,7 @@ async function assemble(options: ServerOptions, dataDir: string, lock: DataDirLo
     db,
     verifySecret: await secret('verify_secret'),
     registrationsPerAddress: options.registrationRateMax,
+    emailsPerAddress: options.emailRateMax,
     removeClip: (id: number) => clipJobs.remove(id),
   };
   const payments = createPayments({
