@@ -159,6 +159,32 @@ describe('shared limits', () => {
     limiter.stop();
   });
 
+  test('a database that never answers holds no request up: past a short wait, each process counts on its own', async () => {
+    const now = 0;
+    let asked = 0;
+    const hung = {
+      all: () => {
+        asked++;
+        return new Promise(() => undefined);
+      },
+    } as unknown as ChannelDb;
+    const limiter = new SharedRateLimiter(hung, 'requests-hung', 10, 10_000, () => now);
+    const logged = console.error;
+    console.error = () => undefined;
+    try {
+      // Every hit is answered (the test would time out otherwise), within the limit of this process alone.
+      const waits = await Promise.all(Array.from({ length: 12 }, async () => limiter.hit('addr')));
+      assert.equal(refusedOf(waits), 2);
+      assert.equal(asked, 1);
+      // For a few seconds after, new addresses do not wait on it again.
+      assert.equal(await limiter.hit('another'), 0);
+      assert.equal(asked, 1, 'no second statement to a database that just failed');
+    } finally {
+      console.error = logged;
+      limiter.stop();
+    }
+  });
+
   test('a weighted hit takes that many of the limit', async () => {
     const now = 0;
     const limiter = new SharedRateLimiter(db, 'requests-weight', 10, 10_000, () => now);

@@ -124,6 +124,15 @@ export class RateLimiter {
 export const GRANT_SHARE = 16;
 /** The largest grant asked for at once, whatever the limit. */
 const MAX_GRANT = 10_000;
+/**
+ * How long a request waits for a grant before its process admits it on its own count: a database that stops
+ * answering (a failover, a network split, a pool with every connection busy) must not hold up static files and media.
+ */
+export const GRANT_TIMEOUT_MS = 500;
+/** The fallback is logged at most this often. */
+const FALLBACK_LOG_MS = 10_000;
+/** After a statement failed or timed out, grants are not asked for this long: requests go on the process's count. */
+const FALLBACK_MS = 5000;
 
 /** One key's window as this process knows it: its start, the hits granted to this process, and those it used. */
 interface Grant {
@@ -153,6 +162,10 @@ export class SharedRateLimiter {
   private stopped = false;
   /** The grant size for this limit (a 16th of it, at least 1). */
   private readonly chunk: number;
+  /** When the fallback was last logged (performance.now()). */
+  private loggedAt = -Infinity;
+  /** Until when (performance.now()) the database is not asked, after a failure. */
+  private downUntil = -Infinity;
 
   constructor(
     private readonly db: ChannelDb,
@@ -245,10 +258,17 @@ export class SharedRateLimiter {
     if (batch.length === 0) return;
     for (const { key } of batch) this.asking.add(key);
     try {
-      const rows = this.stopped
-        ? []
-        : await this.db.all(
-            `INSERT INTO rate_windows (bucket, key, window_start, count)
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${GRANT_TIMEOUT_MS} ms`)), GRANT_TIMEOUT_MS);
+        timer.unref();
+      });
+      const statement = this.stopped
+        ? Promise.resolve([])
+        : performance.now() < this.downUntil
+          ? Promise.reject(new Error('the database failed a moment ago'))
+          : this.db.all(
+              `INSERT INTO rate_windows (bucket, key, window_start, count)
              SELECT ?, k, ?::bigint, n FROM unnest(?::text[], ?::int[]) AS u(k, n)
              ON CONFLICT (bucket, key) DO UPDATE SET
                window_start = CASE WHEN rate_windows.window_start <= excluded.window_start - ?::bigint
@@ -256,15 +276,18 @@ export class SharedRateLimiter {
                count = CASE WHEN rate_windows.window_start <= excluded.window_start - ?::bigint THEN excluded.count
                  ELSE least(rate_windows.count::bigint + excluded.count, 2000000000)::int END
              RETURNING key, window_start, count`,
-            [
-              this.bucket,
-              t,
-              batch.map(({ key }) => key),
-              batch.map(({ asked }) => asked),
-              this.windowMs,
-              this.windowMs,
-            ],
-          );
+              [
+                this.bucket,
+                t,
+                batch.map(({ key }) => key),
+                batch.map(({ asked }) => asked),
+                this.windowMs,
+                this.windowMs,
+              ],
+            );
+      // A statement that answers after the timeout counted hits nobody uses: a little less than the limit passes.
+      statement.catch(() => undefined);
+      const rows = await Promise.race([statement, timeout]).finally(() => clearTimeout(timer));
       const asked = new Map(batch.map(({ key, asked }) => [key, asked]));
       for (const row of rows) {
         const key = String(row.key);
@@ -281,7 +304,11 @@ export class SharedRateLimiter {
         this.keys.set(key, grant);
       }
     } catch (error) {
-      console.error('[channel-server] could not read the shared request counts:', (error as Error).message);
+      if (performance.now() >= this.downUntil) this.downUntil = performance.now() + FALLBACK_MS;
+      if (performance.now() - this.loggedAt >= FALLBACK_LOG_MS) {
+        this.loggedAt = performance.now();
+        console.error('[channel-server] could not read the shared request counts:', (error as Error).message);
+      }
       // Admitted within what this process alone has seen of the window: never more than the limit per process.
       for (const { key, asked } of batch) {
         let grant = this.current(key, t);
