@@ -8,9 +8,25 @@
  * program is not mistaken for the holder). It is made whole and at once (written aside, then hard-linked into
  * place, which fails when the file exists), removed by a clean stop, and left behind by a crash: a start that finds
  * one whose process is gone takes it over, so a restart right after a `SIGKILL` is never held up.
+ *
+ * Whether the holder is gone can be checked only where its pid means the same process: the same host, booted the
+ * same time (Linux's boot id), in the same pid namespace (containers sharing a hostname and a volume each have a pid
+ * 1 of their own). Elsewhere the holder's heartbeat decides: it touches the file every HEARTBEAT_MS, and a file
+ * untouched for STALE_MS is a dead holder's (a container recreated under a new hostname after a crash is not
+ * locked out for good).
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -22,10 +38,18 @@ export class StartRefused extends Error {
 /** The lock's file name inside DATA_DIR. */
 export const LOCK_FILE = 'server.lock';
 
+/** How often a holder touches its lock file, and how old a touch must be before another host takes the lock over. */
+export const HEARTBEAT_MS = 5000;
+export const STALE_MS = 30_000;
+
 /** What the lock file holds. */
 interface Holder {
   host: string;
   pid: number;
+  /** This boot of the machine (Linux's /proc/sys/kernel/random/boot_id), when known. */
+  boot?: string;
+  /** The pid namespace the pid is in (Linux's /proc/self/ns/pid), when known. */
+  pidns?: string;
   /** The pid's start time in clock ticks since boot (Linux's /proc/PID/stat), when known. */
   since?: string;
   /** When it took the lock (ISO), for the operator's eyes. */
@@ -54,9 +78,35 @@ function startTime(pid: number): string | undefined {
   }
 }
 
-/** Whether the process a lock names is still running (on this host; another host's cannot be checked, so yes). */
-function alive(holder: Holder, dir: string): boolean {
-  if (holder.host !== hostname()) return true;
+/** A small Linux fact, or undefined elsewhere. */
+function read(how: () => string): string | undefined {
+  try {
+    return how().trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+const BOOT = read(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'));
+const PIDNS = read(() => readlinkSync('/proc/self/ns/pid'));
+
+/** Whether a holder's pid can be checked from here: the same host, boot and pid namespace as this process. */
+const checkable = (holder: Holder) => holder.host === hostname() && holder.boot === BOOT && holder.pidns === PIDNS;
+
+/** How long ago (ms) the lock file was last touched, or Infinity when it cannot be read. */
+function untouchedFor(file: string): number {
+  try {
+    return Date.now() - statSync(file).mtimeMs;
+  } catch {
+    return Infinity;
+  }
+}
+
+/**
+ * Whether the process a lock names is still running: by its pid where that can be checked, else by its heartbeat
+ * (see the file comment).
+ */
+function alive(holder: Holder, dir: string, file: string): boolean {
+  if (!checkable(holder)) return untouchedFor(file) < STALE_MS;
   // This process's own pid: either a start in this process holds it, or a former process had our pid (a container
   // restarted gets the same one) and died.
   if (holder.pid === process.pid) return held.has(dir);
@@ -97,6 +147,8 @@ export function lockDataDir(dataDir: string, sharedDatabase: boolean): DataDirLo
   const mine: Holder = {
     host: hostname(),
     pid: process.pid,
+    boot: BOOT,
+    pidns: PIDNS,
     since: startTime(process.pid),
     at: new Date().toISOString(),
   };
@@ -114,18 +166,29 @@ export function lockDataDir(dataDir: string, sharedDatabase: boolean): DataDirLo
       }
       const found = readHolder(file);
       if (!found) continue;
-      if (found.holder && alive(found.holder, dir)) throw refusal(dataDir, found.holder, sharedDatabase);
+      if (found.holder && alive(found.holder, dir, file)) throw refusal(dataDir, found.holder, sharedDatabase, file);
       clearStale(file, found.text);
     }
   } finally {
     rmSync(aside, { force: true });
   }
   held.add(dir);
+  // The heartbeat: a start elsewhere that cannot check this pid sees the lock is alive by its touch.
+  const heartbeat = setInterval(() => {
+    try {
+      const now = new Date();
+      if (readHolder(file)?.text === text) utimesSync(file, now, now);
+    } catch {
+      // A folder gone or unwritable for a moment: the next beat tries again.
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   let released = false;
   return {
     release() {
       if (released) return;
       released = true;
+      clearInterval(heartbeat);
       held.delete(dir);
       // Only our own file: should it have been taken over meanwhile (removed by hand), the new holder keeps theirs.
       if (readHolder(file)?.text === text) rmSync(file, { force: true });
@@ -155,14 +218,17 @@ function clearStale(file: string, seen: string): void {
 }
 
 /** The one line a refused start prints. */
-function refusal(dataDir: string, holder: Holder, sharedDatabase: boolean): StartRefused {
-  const who = holder.host === hostname() ? `process ${holder.pid}` : `process ${holder.pid} on host ${holder.host}`;
+function refusal(dataDir: string, holder: Holder, sharedDatabase: boolean, file: string): StartRefused {
+  const who = checkable(holder) ? `process ${holder.pid}` : `process ${holder.pid} on host ${holder.host}`;
   const what = sharedDatabase
     ? 'Each server process needs a DATA_DIR of its own (its stored settings copies and dev secret are there): ' +
       'start this one with another DATA_DIR.'
     : "Its embedded database is one process's alone: to run several processes, give them one PostgreSQL server " +
       '(DATABASE_URL) and each its own DATA_DIR.';
-  const stale = holder.host === hostname() ? '' : ` If no server runs there, remove ${join(dataDir, LOCK_FILE)}.`;
+  const seconds = Math.max(0, Math.round(untouchedFor(file) / 1000));
+  const stale = checkable(holder)
+    ? ''
+    : ` It was renewed ${seconds} s ago; if that server is gone, a start ${STALE_MS / 1000} s after its last renewal takes the lock over.`;
   return new StartRefused(
     `DATA_DIR ${dataDir} is in use by another server (${who}, since ${holder.at}). ${what}${stale}`,
   );

@@ -7,10 +7,11 @@
  * Run: node --import tsx --test server/storage.test.ts
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
+import { LOCK_FILE, lockDataDir, STALE_MS, StartRefused } from './data-dir.js';
 import { ChannelDb, fixturesDigest } from './db.js';
 import { ACCOUNTS, testDatabase } from './test-helpers.js';
 import { ServerProcess } from './test-process.js';
@@ -168,5 +169,26 @@ describe('one DATA_DIR is one process', () => {
     await first.start();
     await first.signIn('before@example.com', 'before-pass-1');
     await first.signIn('after@example.com', 'after-pass-1');
+  });
+});
+
+describe('a lock another machine holds', () => {
+  test('is alive while its heartbeat is fresh, and taken over once it is older than STALE_MS', () => {
+    const dataDir = join(tmp, 'shared');
+    mkdirSync(dataDir);
+    const file = join(dataDir, LOCK_FILE);
+    // A container on another host (or with its own pid 1) holds it: its pid means nothing here.
+    writeFileSync(file, JSON.stringify({ host: 'elsewhere', pid: process.pid, at: new Date().toISOString() }));
+    assert.throws(
+      () => lockDataDir(dataDir, false),
+      (error: unknown) =>
+        error instanceof StartRefused &&
+        /on host elsewhere/.test(error.message) &&
+        /takes the lock over/.test(error.message),
+    );
+    const old = new Date(Date.now() - STALE_MS - 5000);
+    utimesSync(file, old, old);
+    const lock = lockDataDir(dataDir, false);
+    lock.release();
   });
 });
