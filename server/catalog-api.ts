@@ -16,6 +16,7 @@ import type { ChannelDb, Row } from './db.js';
 import {
   eventForStream,
   eventListText,
+  EVENTS_PER_HIT,
   eventStatus,
   findEvent,
   listEvents,
@@ -49,12 +50,6 @@ export type CatalogEndpoint = Extract<
   | 'participantGroups'
   | 'groupProperties'
 >;
-
-/**
- * A page of the events list counts against the request limit as one request per this many events it holds: the
- * answer's cost grows with its events (a 5,000-event page is about 5 MB), so a big page is many requests' worth.
- */
-export const EVENTS_PER_HIT = 100;
 
 /** What the catalog handlers need from the server. */
 export interface CatalogContext {

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { endpoints } from '../src/api/contract.js';
-import { EVENTS_PER_HIT } from './catalog-api.js';
+import { EVENTS_PER_HIT } from './events.js';
 import { RENDERED_PAGES_BYTES, renderedPageStats } from './events.js';
 import { Harness, ok, request } from './test-helpers.js';
 
@@ -58,6 +58,30 @@ describe('big pages against the request limit', () => {
       few.every((s) => s === 200),
       `live pages: ${few.filter((s) => s !== 200).length} refused`,
     );
+
+    // The favourite events are a list of the same kind: a big page of them counts the same.
+    h.nowMs += 10_001;
+    const registered = await h.post('/api/v2/auth/register', {
+      api_key: key,
+      first_name: 'Fay',
+      last_name: 'Vourite',
+      email: 'big-favourites@example.com',
+      password: 'favourite-pass-1',
+      password_confirmation: 'favourite-pass-1',
+      terms: true,
+    });
+    assert.equal(registered.status, 200, JSON.stringify(registered.body));
+    const bearer = { Authorization: `Bearer ${String(registered.body.data.token)}` };
+    const categories = (await h.call(`/api/events-categories?api_key=${key}`)).body.data as { id: number }[];
+    for (const { id } of categories)
+      await h.post('/api/favorite', { api_key: key, favoritable_type: 'category', favoritable_id: id }, bearer);
+    const listed = (await h.call(`/api/events/favorite?api_key=${key}&limit=1`, { headers: bearer })).body;
+    ok(listed.meta.total > 1000, `the favourites hold many events: ${listed.meta?.total}`);
+    h.nowMs += 10_001;
+    const favourites: number[] = [];
+    for (let i = 0; i < 10; i++)
+      favourites.push((await h.call(`/api/events/favorite?api_key=${key}&limit=5000`, { headers: bearer })).status);
+    ok(favourites.filter((s) => s === 429).length >= 5, `big favourite pages: ${favourites.join()}`);
   });
 });
 

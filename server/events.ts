@@ -660,6 +660,12 @@ function renderPage(events: CachedEvent[], access: boolean[], view: EventView): 
 }
 
 /**
+ * A page of the events list counts against the request limit as one request per this many events it holds: the
+ * answer's cost grows with its events (a 5,000-event page is about 5 MB), so a big page is many requests' worth.
+ */
+export const EVENTS_PER_HIT = 100;
+
+/**
  * `GET /events` (and `GET events/favorite`) as the answer's bytes. `charge` is told how many events the page holds
  * before anything is rendered (a big page counts as more requests; it throws to refuse it).
  *

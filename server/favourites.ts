@@ -7,7 +7,7 @@
 import { FAVORITABLE_TYPES, type FavoritableType } from '../src/api/contract.js';
 import { categoryTree, teamTree } from './accounts.js';
 import type { ChannelDb, Row } from './db.js';
-import { eventListText, listEvents, type FavouriteIds } from './events.js';
+import { EVENTS_PER_HIT, eventListText, listEvents, type FavouriteIds } from './events.js';
 import { Checks, eventFilterOf, idOf, textOrNull, type ApiRequest, type Handlers } from './handler.js';
 import { HttpError } from './http.js';
 
@@ -63,8 +63,13 @@ export async function favouriteIds(db: ChannelDb, userId: number): Promise<Favou
   };
 }
 
+/**
+ * The favourites handlers; `charge` counts a big page of favourite events as more requests, as the events list does
+ * (catalog-api.ts `EVENTS_PER_HIT`).
+ */
 export function favouriteHandlers(
   db: ChannelDb,
+  charge?: (r: ApiRequest, hits: number) => Promise<void>,
 ): Handlers<'favourites' | 'addFavourite' | 'deleteFavourite' | 'favouriteEvents'> {
   const userId = async (r: ApiRequest) => Number((await r.user()).id);
 
@@ -139,7 +144,13 @@ export function favouriteHandlers(
 
     favouriteEvents: async (r) => {
       const favourites = await favouriteIds(db, await userId(r));
-      return { raw: await eventListText(db, r.channelId, { ...eventFilterOf(r.query), favourites }, await r.view()) };
+      const filter = { ...eventFilterOf(r.query), favourites };
+      return {
+        raw: await eventListText(db, r.channelId, filter, await r.view(), async (events) => {
+          const more = Math.ceil(events / EVENTS_PER_HIT) - 1;
+          if (more > 0) await charge?.(r, more);
+        }),
+      };
     },
   };
 }

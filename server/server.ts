@@ -63,7 +63,7 @@ import {
   type ServerMode,
 } from './exposure.js';
 import { favouriteHandlers } from './favourites.js';
-import type { Handler } from './handler.js';
+import type { ApiRequest, Handler } from './handler.js';
 import { addressKey, clientIp, tooMany } from './http.js';
 import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } from './forms.js';
 import { pruneLimits, RateLimiter, SharedRateLimiter } from './limits.js';
@@ -387,16 +387,18 @@ async function assemble(options: ServerOptions, dataDir: string, lock: DataDirLo
     options.rateLimitWindowMs ?? 10_000,
     nowMs,
   );
+  /** Counts a big page of events as `hits` more requests of its caller (catalog-api.ts, favourites.ts). */
+  const charge = async (r: ApiRequest, hits: number) => tooMany(await requestLimiter.hit(addressKey(r.ip), hits));
   const handlers: Record<EndpointName, Handler> = {
     ...authHandlers(authContext),
     ...payments.handlers,
     ...accountDataHandlers(db),
-    ...favouriteHandlers(db),
+    ...favouriteHandlers(db, charge),
     ...channels.handlers,
     ...catalogHandlers({
       db,
       mediaServer,
-      charge: async (r, hits) => tooMany(await requestLimiter.hit(addressKey(r.ip), hits)),
+      charge,
     }),
     ...libraryHandlers({
       db,
