@@ -88,6 +88,16 @@ function notTheDemos(pgliteDir: string | undefined): string {
   );
 }
 
+/** The tables the migrations make (and the record of them): all a demo database may hold before dev mode empties it. */
+const OWN_TABLES = new Set([
+  'schema_migrations',
+  ...MIGRATIONS.flatMap((step) =>
+    [...step.matchAll(/CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi)].map((m) =>
+      m[1]!.toLowerCase(),
+    ),
+  ),
+]);
+
 /** Parsers shared by both engines: int8 and numeric as JS numbers (ids, times in ms and sums all fit in 2^53). */
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -421,7 +431,17 @@ export class ChannelDb implements Queryable {
           );
           return;
         }
-        // Dev mode on the demo's own database: its data goes, and the new fixtures come in.
+        // Dev mode on the demo's own database: its data goes, and the new fixtures come in. Only if every table in it
+        // is one of ours: a database shared with something else (another app's tables beside them) is never emptied.
+        const others = (await this.all("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1"))
+          .map((row) => String(row.tablename))
+          .filter((name) => !OWN_TABLES.has(name.toLowerCase()));
+        if (others.length > 0)
+          throw new StartRefused(
+            `Dev mode will not empty the demo database to seed its new fixtures: it also holds tables that are not the ` +
+              `channel server's (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''}). Give the demo a ` +
+              'database of its own, or set CHANNEL_DEV_KEEP_DATA=1 to run on it as it is.',
+          );
         await this.run('DROP SCHEMA public CASCADE');
         await this.run('CREATE SCHEMA public');
         await this.migrate();

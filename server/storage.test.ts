@@ -126,6 +126,21 @@ describe('dev mode runs only on a database it seeded', () => {
     await dev.stop();
     assert.deepEqual(await seeding(dataDir), { fixtures: fixturesDigest(FIXTURES), demo: true });
   });
+  test("the demo's database holding another app's tables is not emptied when the fixtures change", async () => {
+    const dataDir = join(tmp, 'data');
+    const dev = server('dev', dataDir);
+    await dev.start();
+    await dev.stop();
+    await inside(dataDir, async (db) => {
+      await db.run('CREATE TABLE wiki_pages (id integer PRIMARY KEY, body text)');
+      await db.run("INSERT INTO wiki_pages VALUES (1, 'not the demo')");
+    });
+    await olderFixtures(dataDir);
+    assertRefused(await server('dev again', dataDir).refusedStart(), /not the channel server's \(wiki_pages\)/);
+    const kept = await inside(dataDir, async (db) => (await db.get('SELECT body FROM wiki_pages'))?.body);
+    assert.equal(kept, 'not the demo');
+  });
+
   test("the demo's database served once in production mode is the channel's: dev mode no longer empties it", async () => {
     const dataDir = join(tmp, 'data');
     const dev = server('dev', dataDir);
