@@ -681,6 +681,10 @@ export async function eventListText(
   view: EventView,
   charge?: (events: number) => void | Promise<void>,
 ): Promise<Buffer> {
+  // Taken before anything is read: an event change meanwhile (forgetEventJson) replaces the map, so a page rendered
+  // from what was read before it goes into the old one, which nobody reads again.
+  let pages = renderedPages.get(db);
+  if (!pages) renderedPages.set(db, (pages = new RenderedPages()));
   const { total, ids, digest } = await pageIds(db, channelId, filter, view.clock);
   await charge?.(ids.length);
   const cache = await cachedEvents(db, ids, view.clock, view.origin);
@@ -690,8 +694,6 @@ export async function eventListText(
     .update(`${view.origin}|${view.streams}|${view.recordingSeconds}|${digest}|`)
     .update(access.map((yes) => (yes ? '1' : '0')).join(''))
     .digest('base64url');
-  let pages = renderedPages.get(db);
-  if (!pages) renderedPages.set(db, (pages = new RenderedPages()));
   const rel = view.clock.now - view.clock.anchor;
   let page = pages.get(key);
   if (page && rel >= page.from && rel < page.until) {
