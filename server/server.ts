@@ -220,16 +220,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   process.umask(0o077);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = lockDataDir(dataDir, Boolean(options.databaseUrl));
+  // What a failed start must close before it gives DATA_DIR back (an open embedded database above all).
+  const opened: Array<() => Promise<void>> = [];
   try {
-    return await assemble(options, dataDir, lock);
+    return await assemble(options, dataDir, lock, opened);
   } catch (error) {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
     lock.release();
     throw error;
   }
 }
 
 /** startServer's work once DATA_DIR is held. */
-async function assemble(options: ServerOptions, dataDir: string, lock: DataDirLock): Promise<RunningServer> {
+async function assemble(
+  options: ServerOptions,
+  dataDir: string,
+  lock: DataDirLock,
+  opened: Array<() => Promise<void>>,
+): Promise<RunningServer> {
   const rootDir = options.rootDir ?? REPO_ROOT;
   const siteDir = options.siteDir ?? join(rootDir, 'demo', 'site');
   const distDir = options.distDir ?? join(rootDir, 'dist');
@@ -253,21 +261,24 @@ async function assemble(options: ServerOptions, dataDir: string, lock: DataDirLo
   privateTree(dataDir);
   // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
   const mediaDir = options.mediaDir ?? join(rootDir, 'server', '.media');
+  const opening = ChannelDb.open({
+    dataDir,
+    databaseUrl: options.databaseUrl,
+    poolSize: options.databasePoolSize,
+    fixturesDir,
+    seed: (fresh) => seedDatabase(fresh, fixturesDir, seededAt),
+    dev,
+    keepData: options.devKeepData,
+    serves: true,
+    // Seeded data is dated from the seeding day (library items, accounts): a template of the same day serves.
+    templates: options.databaseTemplates
+      ? { dir: options.databaseTemplates, key: String(Math.floor(seededAt / 86400)) }
+      : undefined,
+  });
+  // Closed by a failed start, even when the media fails first (closing a closed database does nothing).
+  opened.push(async () => (await opening.catch(() => undefined))?.close());
   const [db, library, libraryMedia] = await Promise.all([
-    ChannelDb.open({
-      dataDir,
-      databaseUrl: options.databaseUrl,
-      poolSize: options.databasePoolSize,
-      fixturesDir,
-      seed: (fresh) => seedDatabase(fresh, fixturesDir, seededAt),
-      dev,
-      keepData: options.devKeepData,
-      serves: true,
-      // Seeded data is dated from the seeding day (library items, accounts): a template of the same day serves.
-      templates: options.databaseTemplates
-        ? { dir: options.databaseTemplates, key: String(Math.floor(seededAt / 86400)) }
-        : undefined,
-    }),
+    opening,
     ensureMedia(mediaDir),
     ensureLibraryMedia(mediaDir, librarySpecs(loadFixtures(fixturesDir))),
   ]);
