@@ -193,7 +193,8 @@ async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
   const handlers = new Map<string, Array<(payload: string) => void>>();
   const quote = (channel: string) => `"${channel.replace(/"/g, '""')}"`;
   const openListener = async (): Promise<import('pg').Client> => {
-    const client = new pg.Client({ connectionString: url, types, application_name: listenerName() });
+    // keepAlive: a connection that went silent (a half-open TCP session) is noticed, and opened again.
+    const client = new pg.Client({ connectionString: url, types, application_name: listenerName(), keepAlive: true });
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost) return;
@@ -225,7 +226,9 @@ async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
     if (closed || retryTimer) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
-      openListener().then(
+      // One open at a time: a listen() meanwhile waits for this one rather than opening a second listener.
+      opening ??= openListener().finally(() => (opening = undefined));
+      opening.then(
         (client) => {
           if (closed) {
             client.end().catch(() => undefined);
@@ -284,8 +287,16 @@ async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
       handlers.set(channel, list);
       // The first channel opens the listener (a failure here fails the start); while it is being reopened, the
       // reconnection LISTENs on every channel in `handlers`, this one included. LISTEN twice is harmless.
-      if (!listener && !retryTimer) {
-        opening ??= openListener().finally(() => (opening = undefined));
+      if (!listener && opening) {
+        // Being opened (at start, or again after a loss): that open LISTENs on every channel, this one included. A
+        // reconnection that fails is tried again (its timer is set by then); only a failed first open fails here.
+        try {
+          listener = await opening;
+        } catch (error) {
+          if (!retryTimer) throw error;
+        }
+      } else if (!listener && !retryTimer) {
+        opening = openListener().finally(() => (opening = undefined));
         listener = await opening;
       }
       if (first && listener) await listener.query(`LISTEN ${quote(channel)}`);
