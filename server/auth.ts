@@ -12,7 +12,12 @@
  * Rules: passwords are scrypt hashes (accounts.ts); tokens, reset and deletion links are stored only as SHA-256;
  * verification links are signed with HMAC-SHA256 under a per-database secret; nothing here logs a token or
  * password. Failed sign-ins are throttled per email and client address (5 in 60 s), and per account across all
- * addresses (20 in 15 minutes), each answering 422 because the client treats 429 as an api-key problem. Changing
+ * addresses (20 in 15 minutes), each answering 422 because the client treats 429 as an api-key problem; so are wrong
+ * device codes (10 per account, 30 per address in 10 minutes). Emailed links are throttled too: 3 of each kind
+ * (reset, verification, deletion) per email address and 20 of any kind per client address within an hour, a link's
+ * lifetime. A new link never voids an earlier one (a few stay valid at once; using one spends them all), so however
+ * often someone asks, the owner's link still works. The reset form answers the same whether it sent a link, was
+ * throttled or knows no such account; the signed-in forms say when to ask again. Changing
  * the password needs the current one and ends every other session of the account. A social sign-in that lands on
  * an account nobody verified clears its password and ends its sessions: whoever registered the address first
  * (perhaps not its owner) is out. Password reset and deletion links answer the same for an unknown email as for a
@@ -66,10 +71,21 @@ export const MESSAGES = {
 
 /** The per-address throttle's message (the client reads the seconds out of it). */
 const throttledMessage = (seconds: number) => `Too many login attempts. Please try again in ${seconds} seconds.`;
-/** The per-account lock's message, in whole minutes. */
-function lockedMessage(seconds: number): string {
+/** A wait in whole minutes, as the messages say it ('1 minute', '7 minutes'). */
+function inMinutes(seconds: number): string {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
-  return `This account is locked after too many failed sign-ins. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;
+  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+/** The per-account lock's message, in whole minutes. */
+const lockedMessage = (seconds: number) =>
+  `This account is locked after too many failed sign-ins. Please try again in ${inMinutes(seconds)}.`;
+/** The wrong device codes' throttle (per account or per address). */
+const wrongCodesMessage = (seconds: number) => `Too many wrong codes. Please try again in ${inMinutes(seconds)}.`;
+/** Why a signed-in caller's email was not sent: its own address had enough of them, or the client address did. */
+function heldMessage(held: EmailHeld, email: string): string {
+  return held.by === 'recipient'
+    ? `We sent a link to ${email} a short while ago, and it still works: please look for it in your inbox (and the spam folder), or ask again in ${inMinutes(held.wait)}.`
+    : `Too many emails were asked for from this address. Please try again in ${inMinutes(held.wait)}.`;
 }
 
 /** Lifetimes in seconds. */
@@ -84,6 +100,18 @@ const ACCOUNT_WINDOW = 15 * 60;
 /** New accounts one client address may create per window (each is a stored row; a campus may share an address). */
 const REGISTRATIONS_PER_ADDRESS = 50;
 const REGISTRATION_WINDOW = 10 * 60;
+/**
+ * Emails of one kind (reset, verification, deletion link) one email address is sent, and emails of any kind one
+ * client address may ask for, within EMAIL_WINDOW. The window is a link's lifetime: while an address is held, the
+ * last link it was sent is still valid.
+ */
+const EMAILS_PER_RECIPIENT = 3;
+const EMAILS_PER_ADDRESS = 20;
+const EMAIL_WINDOW = LINK_TTL;
+/** Wrong device codes one account, and one client address, may type per window (a code is 6 of 34 characters). */
+const WRONG_CODES_PER_ACCOUNT = 10;
+const WRONG_CODES_PER_ADDRESS = 30;
+const WRONG_CODE_WINDOW = 10 * 60;
 const DEVICE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ23456789';
 
 export interface AuthContext {
@@ -94,6 +122,12 @@ export interface AuthContext {
   registrationsPerAddress?: number;
   /** Removes a deleted clip's files and stops its cut, in whichever process runs it (clip-jobs.ts `remove`). */
   removeClip(id: number): Promise<void>;
+}
+
+/** Why an email was held back: which limit said no, and the seconds until it lets one more through. */
+interface EmailHeld {
+  by: 'recipient' | 'address';
+  wait: number;
 }
 
 type AuthEndpoint =
@@ -110,8 +144,14 @@ type AuthEndpoint =
   | 'deleteAccountConfirm'
   | 'updateProfile';
 
-/** The site the emailed links point at: settings `site_url`, else this server as the client addressed it. */
-const siteOf = (r: ApiRequest) => r.settings().site_url?.trim() || r.origin;
+/**
+ * An emailed link to one of the account routes: on the channel's site (settings `site_url`), else on this server,
+ * whose account page then learns the channel from the link's `channel_key` (listeners.ts).
+ */
+function accountLink(r: ApiRequest, path: string, query: Record<string, string | number>): string {
+  const site = r.settings().site_url?.trim();
+  return site ? siteLink(site, path, query) : siteLink(r.origin, path, { ...query, channel_key: r.channelKey });
+}
 /** The channel's display name for emails. */
 const channelName = (r: ApiRequest) => r.settings().name ?? r.channelKey;
 const greeting = (user: Row) => `Hello${user.first_name ? ` ${String(user.first_name)}` : ''},`;
@@ -132,6 +172,29 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
     ctx.registrationsPerAddress ?? REGISTRATIONS_PER_ADDRESS,
     REGISTRATION_WINDOW,
   );
+  const emailsTo = {
+    reset: new SlidingWindow(db, 'email-reset', EMAILS_PER_RECIPIENT, EMAIL_WINDOW),
+    verify: new SlidingWindow(db, 'email-verify', EMAILS_PER_RECIPIENT, EMAIL_WINDOW),
+    delete: new SlidingWindow(db, 'email-delete', EMAILS_PER_RECIPIENT, EMAIL_WINDOW),
+  };
+  const emailsFrom = new SlidingWindow(db, 'email-address', EMAILS_PER_ADDRESS, EMAIL_WINDOW);
+  const wrongCodes = new SlidingWindow(db, 'device-code', WRONG_CODES_PER_ACCOUNT, WRONG_CODE_WINDOW);
+  const wrongCodesFrom = new SlidingWindow(db, 'device-code-address', WRONG_CODES_PER_ADDRESS, WRONG_CODE_WINDOW);
+
+  /**
+   * Counts one email of a kind to `email` (any case) asked for by this client, against both limits as one step;
+   * answers undefined when it may go, else which limit held it. One held by its recipient is not counted against
+   * the client address: a flooded inbox does not use up what a household may ask for.
+   */
+  async function holdEmail(kind: keyof typeof emailsTo, email: string, r: ApiRequest): Promise<EmailHeld | undefined> {
+    const now = r.clock.now;
+    const byAddress = await emailsFrom.take(addressKey(r.ip), now);
+    if ('wait' in byAddress) return { by: 'address', wait: byAddress.wait };
+    const byRecipient = await emailsTo[kind].take(`${r.channelId}|${email.trim().toLowerCase()}`, now);
+    if (!('wait' in byRecipient)) return undefined;
+    await emailsFrom.forgive(byAddress.id);
+    return { by: 'recipient', wait: byRecipient.wait };
+  }
 
   const verifySignature = (channelId: number, email: string, expires: number) =>
     createHmac('sha256', ctx.verifySecret)
@@ -145,7 +208,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
   async function sendVerification(r: ApiRequest, user: Row): Promise<void> {
     const email = String(user.email);
     const expires = r.clock.now + LINK_TTL;
-    const link = siteLink(siteOf(r), '/verify-email', {
+    const link = accountLink(r, '/verify-email', {
       email,
       expires,
       signature: verifySignature(r.channelId, email, expires),
@@ -163,29 +226,39 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
     );
   }
 
-  /** A new one-time link token for a user (replacing any earlier one of that purpose); answers the token. */
+  /**
+   * A new one-time link token for a user; answers the token. Earlier links of the purpose stay valid (the newest
+   * EMAILS_PER_RECIPIENT are kept, as many as the throttle sends within a link's lifetime).
+   */
   async function newLink(user: Row, purpose: 'reset' | 'delete', now: number): Promise<string> {
     const token = randomToken();
+    await db.run('INSERT INTO user_links (user_id, purpose, token_hash, expires_at) VALUES (?, ?, ?, ?)', [
+      user.id!,
+      purpose,
+      tokenHash(token),
+      now + LINK_TTL,
+    ]);
     await db.run(
-      `INSERT INTO user_links (user_id, purpose, token_hash, expires_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (user_id, purpose) DO UPDATE SET token_hash = excluded.token_hash, expires_at = excluded.expires_at`,
-      [user.id!, purpose, tokenHash(token), now + LINK_TTL],
+      `DELETE FROM user_links WHERE user_id = :user AND purpose = :purpose AND id NOT IN (
+         SELECT id FROM user_links WHERE user_id = :user AND purpose = :purpose ORDER BY id DESC LIMIT :keep)`,
+      { user: user.id!, purpose, keep: EMAILS_PER_RECIPIENT },
     );
     return token;
   }
 
-  /** The stored link of a purpose when `token` matches it: 'expired' past its lifetime, undefined when unknown. */
+  /** The user's link of a purpose whose token this is: 'expired' past its lifetime, undefined when there is none. */
   async function linkOf(
     user: Row,
     purpose: 'reset' | 'delete',
     token: string,
     now: number,
   ): Promise<'valid' | 'expired' | undefined> {
-    const row = await db.get('SELECT token_hash, expires_at FROM user_links WHERE user_id = ? AND purpose = ?', [
+    const row = await db.get('SELECT expires_at FROM user_links WHERE user_id = ? AND purpose = ? AND token_hash = ?', [
       user.id!,
       purpose,
+      tokenHash(token),
     ]);
-    if (!row || !sameText(String(row.token_hash), tokenHash(token))) return undefined;
+    if (!row) return undefined;
     return Number(row.expires_at) > now ? 'valid' : 'expired';
   }
 
@@ -309,6 +382,9 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
     emailVerifyResend: async (r) => {
       const user = await r.user();
       if (user.email_verified_at !== null) throw new HttpError(422, MESSAGES.alreadyVerified);
+      // The links already sent stay valid (each is signed with its own expiry): a held request loses nothing.
+      const held = await holdEmail('verify', String(user.email), r);
+      if (held) throw new HttpError(422, heldMessage(held, String(user.email)));
       await sendVerification(r, user);
       return { data: { message: `We sent a new link to ${String(user.email)}.` } };
     },
@@ -317,9 +393,11 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const checks = new Checks(r.body);
       const email = checks.email();
       checks.done();
-      const user = await userByEmail(db, r.channelId, email!);
+      // Counted for emails without an account too: neither the answer nor the limits tell who has one.
+      const held = await holdEmail('reset', email!, r);
+      const user = held ? undefined : await userByEmail(db, r.channelId, email!);
       if (user) {
-        const link = siteLink(siteOf(r), '/password-reset', {
+        const link = accountLink(r, '/password-reset', {
           email: String(user.email),
           token: await newLink(user, 'reset', r.clock.now),
         });
@@ -335,7 +413,8 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
           r.clock.now,
         );
       }
-      // The same answer either way, so the form does not tell who has an account.
+      // The same answer whether sent, held or unknown, so the form tells nobody who has an account, or how often
+      // someone asked; the links sent earlier stay valid.
       return {
         data: { message: 'If an account exists for this email address, we sent it a link to reset the password.' },
       };
@@ -357,10 +436,21 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const now = r.clock.now;
       const link = await linkOf(user, 'reset', token!, now);
       if (!link) throw new HttpError(422, MESSAGES.resetFailed);
-      // Spent by whoever deletes it: the same link used twice at once (in one process or two) resets once.
-      if ((await db.run("DELETE FROM user_links WHERE user_id = ? AND purpose = 'reset'", [user.id!])) === 0)
-        throw new HttpError(422, MESSAGES.resetFailed);
-      if (link === 'expired') throw new HttpError(422, MESSAGES.resetExpired);
+      const hash = tokenHash(token!);
+      if (link === 'expired') {
+        await db.run("DELETE FROM user_links WHERE user_id = ? AND purpose = 'reset' AND token_hash = ?", [
+          user.id!,
+          hash,
+        ]);
+        throw new HttpError(422, MESSAGES.resetExpired);
+      }
+      // Spent by whoever deletes it, with the account's other valid reset links: one link used twice at once, or two
+      // of them (in one process or two), reset once.
+      const spent = await db.all(
+        "DELETE FROM user_links WHERE user_id = ? AND purpose = 'reset' AND expires_at > ? RETURNING token_hash",
+        [user.id!, now],
+      );
+      if (!spent.some((row) => row.token_hash === hash)) throw new HttpError(422, MESSAGES.resetFailed);
       const passwordHash = await hashPassword(password!);
       // The account may have been deleted while the password was hashed.
       // Following the emailed link proves the address too. Every session ends: whoever had the old password is out.
@@ -383,12 +473,23 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       checks.done();
       const now = r.clock.now;
       const code = normaliseCode(r.body.code);
+      // Counted before the code is tried and taken back when it links, as sign-ins are: guesses sent at once are
+      // held like guesses sent one by one. 422, not 429: the client reads 429 as an api-key problem.
+      const byAddress = await wrongCodesFrom.take(addressKey(r.ip), now);
+      if ('wait' in byAddress) throw refuse('code', wrongCodesMessage(byAddress.wait));
+      const byAccount = await wrongCodes.take(String(user.id), now);
+      if ('wait' in byAccount) {
+        await wrongCodesFrom.forgive(byAddress.id);
+        throw refuse('code', wrongCodesMessage(byAccount.wait));
+      }
       // Linked by whoever sets its user first: a code is linked to one account, once.
       const linked = await db.run(
         'UPDATE device_codes SET user_id = ?, linked_at = ? WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL',
         [user.id!, now, code, r.channelId, now],
       );
       if (linked === 0) throw refuse('code', MESSAGES.badDeviceCode);
+      await wrongCodesFrom.forgive(byAddress.id);
+      await wrongCodes.forgive(byAccount.id);
       await sendEmail(
         db,
         {
@@ -405,7 +506,10 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
 
     deleteAccount: async (r) => {
       const user = await r.user();
-      const link = siteLink(siteOf(r), '/confirm-account-deletion', {
+      // An earlier deletion link stays valid, so a held request loses nothing.
+      const held = await holdEmail('delete', String(user.email), r);
+      if (held) throw new HttpError(422, heldMessage(held, String(user.email)));
+      const link = accountLink(r, '/confirm-account-deletion', {
         email: String(user.email),
         token: await newLink(user, 'delete', r.clock.now),
       });

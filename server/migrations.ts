@@ -275,5 +275,17 @@ CREATE INDEX analytics_at ON analytics (at);
 CREATE INDEX analytics_address ON analytics (channel, address, at);
 `;
 
+/**
+ * Migration: the emailed links of the accounts' throttles (auth.ts). A new reset or deletion link no longer replaces
+ * the last one: a few of one purpose may be valid at once (as many as the throttle lets one account ask for within a
+ * link's lifetime), so asking again, or someone else asking for you, never voids the link you already have. Using
+ * one spends them all. Still only each token's SHA-256.
+ */
+const AUTH_LINKS = `
+ALTER TABLE user_links DROP CONSTRAINT user_links_pkey;
+ALTER TABLE user_links ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY;
+CREATE INDEX user_links_user ON user_links (user_id, purpose, id);
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
-export const MIGRATIONS: readonly string[] = [SCHEMA];
+export const MIGRATIONS: readonly string[] = [SCHEMA, AUTH_LINKS];

@@ -70,11 +70,15 @@ function raw(
   });
 }
 
-/** A JSON POST to the API from a given local address (for limits that count per address). */
-const postFrom = (from: string, path: string, body: Record<string, unknown>) =>
+/** A JSON POST to the API from a given local address (for limits that count per address), signed in with `token`. */
+const postFrom = (from: string, path: string, body: Record<string, unknown>, token?: string) =>
   raw(h.server.port, `/api/${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Host: `localhost:${h.server.port}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Host: `localhost:${h.server.port}`,
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ api_key: h.key, ...body }),
     from,
   });
@@ -661,6 +665,110 @@ describe('medium: accounts', () => {
     const knownDelete = await keyless(FAN.email);
     const unknownDelete = await keyless('nobody-here@example.com');
     assert.deepEqual([unknownDelete.status, unknownDelete.body], [knownDelete.status, knownDelete.body]);
+  });
+});
+
+describe('medium: flooding inboxes, guessing device codes', () => {
+  /** The emails to an address, newest first (the dev outbox). */
+  const mails = async (to: string): Promise<Array<{ subject: string; links: string[] }>> =>
+    (await h.call(`/__dev/outbox?to=${encodeURIComponent(to)}`)).body.data;
+  /** The reset emails to an address, newest first. */
+  const resets = async (to: string) => (await mails(to)).filter((mail) => /^Reset your /.test(mail.subject));
+  const tokenOf = (link: string) => new URL(link).searchParams.get('token');
+  const newPassword = { password: 'taken-back-1', password_confirmation: 'taken-back-1' };
+
+  test("100 reset requests for one email at once send 3 emails, all answered alike, and the owner's link still works", async () => {
+    const { email } = await register('owner-pass-1');
+    const ask = (address: string) =>
+      postFrom('127.0.4.1', 'auth/password-reset-request', { email: address }).then((res) => ({
+        status: res.status,
+        body: JSON.parse(res.body) as unknown,
+      }));
+    const first = await ask(email);
+    assert.equal(first.status, 200);
+    const owners = tokenOf((await resets(email))[0]!.links[0]!);
+    const flood = await Promise.all(Array.from({ length: 99 }, () => ask(email)));
+    // Sent, held or unknown: one answer, so the form tells nobody who has an account or how often it was asked.
+    for (const answer of [...flood, await ask('nobody-flooded@example.com')]) assert.deepEqual(answer, first);
+    assert.equal((await resets(email)).length, 3, 'three links, not a hundred');
+    const reset = await apiPost('auth/password-reset', { email, token: owners, ...newPassword });
+    assert.equal(reset.status, 200, `the first link still resets: ${JSON.stringify(reset.body)}`);
+    await signIn({ email, password: newPassword.password });
+    assert.equal(
+      (
+        await apiPost('auth/password-reset', {
+          email,
+          token: tokenOf((await resets(email))[1]!.links[0]!),
+          ...newPassword,
+        })
+      ).status,
+      422,
+      'using one link spent the others',
+    );
+  });
+
+  test('one address gets at most 20 emails an hour, across any number of email addresses', async () => {
+    const { email } = await register('owner-pass-1');
+    const ask = (from: string, address: string) => postFrom(from, 'auth/password-reset-request', { email: address });
+    const answers = [];
+    for (let i = 0; i < 20; i++) answers.push(await ask('127.0.4.2', `nobody-${i}@example.com`));
+    const held = await ask('127.0.4.2', email);
+    for (const answer of answers) assert.deepEqual([answer.status, answer.body], [held.status, held.body]);
+    assert.equal((await resets(email)).length, 0, 'the 21st request from that address sent nothing');
+    assert.equal((await ask('127.0.4.3', email)).status, 200);
+    assert.equal((await resets(email)).length, 1, 'another address still can');
+  });
+
+  test('verification resends stop after 3 an hour, with a clear message; every link sent still verifies', async () => {
+    const { email, token } = await register('owner-pass-1');
+    for (let i = 0; i < 3; i++) assert.equal((await apiPost('auth/email-verify/resend', {}, token)).status, 200);
+    const held = await apiPost('auth/email-verify/resend', {}, token);
+    assert.equal(held.status, 422);
+    assert.match(
+      held.body.message,
+      /^We sent a link to .+ a short while ago, and it still works: .+ ask again in \d+ minutes?\.$/,
+    );
+    const sent = await mails(email);
+    assert.equal(sent.length, 4, 'the registration email and three resends');
+    const first = Object.fromEntries(new URL(sent.at(-1)!.links[0]!).searchParams);
+    assert.equal((await apiPost('auth/email-verify', first)).status, 200, 'the first link still verifies');
+  });
+
+  test('account deletion requests stop after 3 an hour; the first link still deletes the account', async () => {
+    const { email, token } = await register('owner-pass-1');
+    for (let i = 0; i < 3; i++) assert.equal((await apiPost('auth/delete-account', {}, token)).status, 200);
+    const held = await apiPost('auth/delete-account', {}, token);
+    assert.equal(held.status, 422);
+    assert.match(held.body.message, /a short while ago, and it still works/);
+    const sent = await mails(email);
+    assert.equal(sent.length, 4, 'the verification email and three deletion links');
+    const first = tokenOf(sent[2]!.links[0]!);
+    const done = await h.post('/api/delete-account-confirm', { channel_key: 'demo', email, token: first });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal((await h.server.db.get('SELECT count(*) AS n FROM users WHERE email = ?', [email]))!.n, 0);
+  });
+
+  test('wrong device codes are held per account (10) and per address (30), with a 422 the client shows', async () => {
+    const newCode = async () => String((await h.post('/api/auth/device-code', { api_key: h.key })).body.data.code);
+    const link = (from: string, code: string, token: string) => postFrom(from, 'auth/add_session', { code }, token);
+    const message = /^Too many wrong codes\. Please try again in 10 minutes\.$/;
+    const guesser = await register('owner-pass-1');
+    for (let i = 0; i < 10; i++) assert.equal((await link('127.0.4.4', 'ZZZZZ2', guesser.token)).status, 422);
+    const code = await newCode();
+    const heldAccount = await link('127.0.4.5', code, guesser.token);
+    assert.equal(heldAccount.status, 422);
+    assert.match(JSON.parse(heldAccount.body).errors.code[0], message);
+    const pending = await h.call(`/api/auth/device-code/${code}?api_key=${h.key}`);
+    assert.equal(pending.body.data.status, 'pending', 'a held account links nothing, even with the right code');
+
+    const others = [await register('owner-pass-1'), await register('owner-pass-1'), await register('owner-pass-1')];
+    for (const other of others)
+      for (let i = 0; i < 10; i++) assert.equal((await link('127.0.4.6', 'ZZZZZ2', other.token)).status, 422);
+    const fresh = await register('owner-pass-1');
+    const heldAddress = await link('127.0.4.6', code, fresh.token);
+    assert.equal(heldAddress.status, 422);
+    assert.match(JSON.parse(heldAddress.body).errors.code[0], message);
+    assert.equal((await link('127.0.4.7', code, fresh.token)).status, 200, 'from another address it links');
   });
 });
 
