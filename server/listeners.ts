@@ -3,8 +3,9 @@
  * the keys host and static settings, the media server, the library's pictures, the analytics collectors, in dev
  * mode the dev endpoints and stand-ins, placeholder art, then files: the site's account routes, the built bundle
  * and (in dev mode) the demo pages. The CMS host listener (dev mode only) serves the demo pages and nothing else. Every request is first
- * checked against the listener's own host names and counted against its address; every failure becomes a JSON
- * error answer.
+ * checked against the listener's own host names and counted against its address, and refused (422) when its path or
+ * query holds a NUL character; every failure becomes a JSON error answer, and an unexpected one is logged by its code
+ * and message only.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { fixturePictures, servePlaceholderArt } from './catalog-api.js';
 import type { ChannelDb } from './db.js';
 import { isDevPath } from './dev/endpoints.js';
 import { hostAllowed } from './exposure.js';
-import { addressKey, HttpError, requestUrl, sendJson, tooMany } from './http.js';
+import { addressKey, errorSummary, HttpError, refuseNulInTarget, requestUrl, sendJson, tooMany } from './http.js';
 import type { SharedRateLimiter } from './limits.js';
 import type { ApiHandler } from './routes.js';
 import {
@@ -123,7 +124,8 @@ const wrap =
       } else if (error instanceof URIError) {
         sendJson(res, 400, { message: 'Malformed URL: a percent escape is invalid.' }, {}, { cors });
       } else {
-        console.error('[channel-server]', error);
+        // The code and message only: the error object of a failed statement holds its values (emails, hashes).
+        console.error(`[channel-server] a request failed: ${errorSummary(error)}`);
         sendJson(res, 500, { message: 'Server Error' }, {}, { cors });
       }
     });
@@ -225,6 +227,7 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
   async function handleMain(req: IncomingMessage, res: ServerResponse): Promise<void> {
     admit(req, ctx.hosts.main);
     const url = requestUrl(req);
+    refuseNulInTarget(url);
     const path = url.pathname;
     if (req.method === 'OPTIONS') {
       // Preflight for cross-origin API calls with Authorization or JSON bodies; never for the dev endpoints.
@@ -276,6 +279,7 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
   async function handleHost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     admit(req, ctx.hosts.cms);
     const url = requestUrl(req);
+    refuseNulInTarget(url);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
     if (await serveAccountRoute(req, res, url.pathname)) return;
     if (await serveSitePage(req, res, url.pathname, origins.cms)) return;

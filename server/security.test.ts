@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { format } from 'node:util';
 import { cachedEventOrigins } from './events.js';
 import { DEV_SECRET_HEADER } from './exposure.js';
 import { MAX_LOGS_PER_CHANNEL, prune } from './maintenance.js';
@@ -207,7 +208,11 @@ describe('critical: the dev endpoints', () => {
     ok((await art.text()).includes('<svg'), 'an SVG');
     assert.equal((await fetch(`${h.base}/media/art/any-name.svg`)).status, 200, 'dev mode draws any name');
     assert.equal((await at('/account.html')).status, 404, 'only the account routes open the account page');
-    assert.equal((await at('/password-reset')).status, 200, 'the account routes of emailed links stay');
+    assert.equal(
+      (await at('/password-reset?channel_key=demo')).status,
+      200,
+      'the account routes of emailed links stay',
+    );
   });
 
   test('reading the outbox for a reset link without the dev secret is refused, and never readable from other origins', async () => {
@@ -984,6 +989,117 @@ describe('low', () => {
       const res = await raw(h.server.port, target, { headers: { Host: `localhost:${h.server.port}` } });
       assert.equal(res.status, 400, target);
     }
+  });
+
+  test('a NUL byte or an id beyond the safe integers answers 422 naming the field, and stores nothing', async () => {
+    const big = '99999999999999999999';
+    const email = `nul-${Date.now()}@example.com`;
+    const cases: Array<[what: string, answer: Promise<Answer>, field: string]> = [
+      ['events?sport=%00', h.call(`/api/events?api_key=${h.key}&sport=%00`), 'sport'],
+      ['custom-forms/%00', h.call(`/api/custom-forms/%00?api_key=${h.key}`), 'path'],
+      ['apply_coupon?code=%00', h.call(`/api/apply_coupon?api_key=${h.key}&code=%00`), 'code'],
+      [
+        'a name with \\u0000',
+        apiPost('v2/auth/register', {
+          first_name: 'Nia\u0000',
+          last_name: 'Null',
+          email,
+          password: 'nul-pass-1',
+          password_confirmation: 'nul-pass-1',
+          terms: true,
+        }),
+        'first_name',
+      ],
+      [
+        'a nested value with \\u0000',
+        apiPost('custom-forms/contact', { values: { name: 'A\u0000b', email: 'a@b.co', message: 'Hello there.' } }),
+        'values.name',
+      ],
+      [
+        'a form body with %00',
+        h.call('/api/v2/auth/login', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: `api_key=${h.key}&email=a%00b%40example.com&password=x`,
+        }),
+        'email',
+      ],
+      ['events/{id} too large', h.call(`/api/events/${big}?api_key=${h.key}`), 'id'],
+      ['packages/{id} too large', h.call(`/api/packages/${big}?channel_key=demo`), 'id'],
+      [
+        'events?participant_id too large',
+        h.call(`/api/events?api_key=${h.key}&participant_id=${big}`),
+        'participant_id',
+      ],
+      [
+        'a body id too large',
+        apiPost('favorite', { favoritable_id: 1e20, favoritable_type: 'participant' }),
+        'favoritable_id',
+      ],
+    ];
+    for (const [what, answer, field] of cases) {
+      const res = await answer;
+      assert.equal(res.status, 422, `${what}: ${JSON.stringify(res.body)}`);
+      ok(res.body.errors?.[field]?.[0] === res.body.message, `${what} names ${field}: ${JSON.stringify(res.body)}`);
+      assert.match(
+        res.body.message,
+        /may not contain a NUL character|is too large: ids and whole numbers go up to 9007199254740991/,
+      );
+    }
+    assert.equal((await h.server.db.get('SELECT count(*) AS n FROM users WHERE email = ?', [email]))!.n, 0);
+  });
+
+  test('a statement that fails is logged by its code and message, never with the email and password hash it bound', async () => {
+    const email = `logged-${Date.now()}@example.com`;
+    // A constraint the registration's INSERT breaks: the database refuses the row it was given.
+    await h.server.db.run("ALTER TABLE users ADD CONSTRAINT refuse_logged CHECK (email NOT LIKE 'logged-%') NOT VALID");
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => logged.push(format(...args));
+    let status = 0;
+    try {
+      const res = await apiPost('v2/auth/register', {
+        first_name: 'Lo',
+        last_name: 'Gged',
+        email,
+        password: 'logged-pass-1',
+        password_confirmation: 'logged-pass-1',
+        terms: true,
+      });
+      status = res.status;
+    } finally {
+      console.error = original;
+      await h.server.db.run('ALTER TABLE users DROP CONSTRAINT refuse_logged');
+    }
+    assert.equal(status, 500);
+    const text = logged.join('\n');
+    ok(text.includes('23514') && text.includes('refuse_logged'), `the code and message are logged: ${text}`);
+    ok(!text.includes(email) && !text.includes('scrypt$'), `no bound value is logged: ${text}`);
+  });
+
+  test('answers that carry a token or a secret are never kept by a cache (no-store)', async () => {
+    const noStore = (res: Answer, what: string) => assert.equal(res.headers.get('cache-control'), 'no-store', what);
+    noStore(await h.post('/api/get_api_key', { channel_key: 'demo' }), 'get_api_key');
+    noStore(await apiPost('v2/auth/login', FAN), 'login');
+    const email = `store-${Date.now()}@example.com`;
+    const password = { password: 'store-pass-1', password_confirmation: 'store-pass-1' };
+    noStore(
+      await apiPost('v2/auth/register', { first_name: 'N', last_name: 'S', email, terms: true, ...password }),
+      'register',
+    );
+    noStore(
+      await apiPost('v2/auth/social/google', { code: await socialCode(email), redirect_uri: googleCallback() }),
+      'social',
+    );
+    const tvKey = await h.apiKey('demo');
+    const device = await h.post('/api/auth/device-code', { api_key: tvKey });
+    noStore(device, 'device-code');
+    const code = String(device.body.data.code);
+    assert.equal((await apiPost('auth/add_session', { code }, await signIn(FAN))).status, 200);
+    const linked = await h.call(`/api/auth/device-code/${code}?api_key=${tvKey}`);
+    ok(linked.body.data.token, 'the TV gets its token');
+    noStore(linked, 'device-code status');
+    noStore(await h.call('/__dev/outbox'), 'the outbox (its links carry tokens)');
   });
 
   test('settings that break the contract every client parses them with are refused', async () => {

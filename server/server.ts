@@ -63,7 +63,7 @@ import {
 } from './exposure.js';
 import { favouriteHandlers } from './favourites.js';
 import type { Handler } from './handler.js';
-import { addressKey, clientIp } from './http.js';
+import { addressKey, clientIp, errorSummary } from './http.js';
 import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } from './forms.js';
 import { pruneLimits, RateLimiter, SharedRateLimiter } from './limits.js';
 import { createListeners } from './listeners.js';
@@ -509,7 +509,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   await maintain().catch(fail);
   const pruneTimer = setInterval(() => {
-    maintain().catch((error: unknown) => console.error('[channel-server] pruning failed', error));
+    maintain().catch((error: unknown) => console.error(`[channel-server] pruning failed: ${errorSummary(error)}`));
   }, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
   timers.push(pruneTimer);
