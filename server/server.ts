@@ -15,7 +15,8 @@
  * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go to the outbox (mail.ts, GET /__dev/outbox,
  * demo/site/outbox.html); social providers are played by local stand-in pages (dev/social.ts, /__social/...); the
  * site's account routes (/verify-email, /auth/login/google/callback, ...) serve demo/site/account.html on both
- * listeners; demo/site/tv.html plays a TV that shows a device code to link.
+ * listeners (production: server/pages/account.html, for the channel the link names); demo/site/tv.html plays a TV
+ * that shows a device code to link.
  *
  * Checkout and payments are payments.ts (pricing, coupons, purchases settling asynchronously, saved cards, trials,
  * unsubscribe, the customer portal), over a fake Stripe API and portal page under /__stripe/ (dev/stripe.ts) that the
