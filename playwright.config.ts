@@ -81,6 +81,7 @@ export default defineConfig({
       RATE_LIMIT_MAX: '100000',
       API_KEY_RATE_MAX: '100000',
       REGISTRATION_RATE_MAX: '100000',
+      EMAIL_RATE_MAX: '100000',
     },
   },
 });

@@ -120,6 +120,8 @@ export interface AuthContext {
   verifySecret: string;
   /** New accounts per client address per 10 minutes (default 50). */
   registrationsPerAddress?: number;
+  /** Emailed links (reset, verification, deletion) one client address may ask for per hour (default 20). */
+  emailsPerAddress?: number;
   /** Removes a deleted clip's files and stops its cut, in whichever process runs it (clip-jobs.ts `remove`). */
   removeClip(id: number): Promise<void>;
 }
@@ -177,7 +179,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
     verify: new SlidingWindow(db, 'email-verify', EMAILS_PER_RECIPIENT, EMAIL_WINDOW),
     delete: new SlidingWindow(db, 'email-delete', EMAILS_PER_RECIPIENT, EMAIL_WINDOW),
   };
-  const emailsFrom = new SlidingWindow(db, 'email-address', EMAILS_PER_ADDRESS, EMAIL_WINDOW);
+  const emailsFrom = new SlidingWindow(db, 'email-address', ctx.emailsPerAddress ?? EMAILS_PER_ADDRESS, EMAIL_WINDOW);
   const wrongCodes = new SlidingWindow(db, 'device-code', WRONG_CODES_PER_ACCOUNT, WRONG_CODE_WINDOW);
   const wrongCodesFrom = new SlidingWindow(db, 'device-code-address', WRONG_CODES_PER_ADDRESS, WRONG_CODE_WINDOW);
 

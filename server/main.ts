@@ -21,6 +21,8 @@
  *   RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS   requests per client address per window (default 600 per 10 s)
  *   API_KEY_RATE_MAX    new api keys per client address per 10 minutes (default 100)
  *   REGISTRATION_RATE_MAX  new accounts per client address per 10 minutes (default 50)
+ *   EMAIL_RATE_MAX      emailed links (password reset, verification, account deletion) per client address per hour
+ *                       (default 20; each email address gets at most 3 of each kind an hour whatever this says)
  *   ANALYTICS_RATE_MAX  analytics service (datalake) calls per client address per minute (default 600)
  *   TRUST_PROXY         how many proxies of your own stand in front (default 0): the client address is then read from
  *                       X-Forwarded-For, as the outermost of them saw it
@@ -66,6 +68,7 @@ const server = await startServer({
   rateLimitWindowMs: envNumber('RATE_LIMIT_WINDOW_MS'),
   apiKeyRateMax: envNumber('API_KEY_RATE_MAX'),
   registrationRateMax: envNumber('REGISTRATION_RATE_MAX'),
+  emailRateMax: envNumber('EMAIL_RATE_MAX'),
   analyticsRateMax: envNumber('ANALYTICS_RATE_MAX'),
   trustProxy: envNumber('TRUST_PROXY'),
   devOnNetwork: process.env.CHANNEL_DEV_ON_NETWORK === '1',

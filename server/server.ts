@@ -132,6 +132,8 @@ export interface ServerOptions {
   apiKeyRateMax?: number;
   /** New accounts per client address per 10 minutes before registration is refused. Default 50. */
   registrationRateMax?: number;
+  /** Emailed links (reset, verification, deletion) per client address per hour before they are held. Default 20. */
+  emailRateMax?: number;
   /** Requests per window per client IP, on every path, before 429. Default 600. */
   rateLimitMax?: number;
   /** That window, in ms. Default 10,000. */
@@ -340,6 +342,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     db,
     verifySecret: await secret('verify_secret'),
     registrationsPerAddress: options.registrationRateMax,
+    emailsPerAddress: options.emailRateMax,
     removeClip: (id: number) => clipJobs.remove(id),
   };
   const payments = createPayments({
