@@ -2,9 +2,10 @@
  * HTTP helpers shared by the reference server's modules: JSON answers with CORS headers, body parsing, and the
  * error type every handler throws to answer with a status.
  *
- * Values no field may hold are refused here, for every request, with a 422 naming the field: a NUL character
- * anywhere in the path, the query or a body (PostgreSQL's text cannot store one, and no name, email or code has
- * one), and a whole number in a body beyond Number.MAX_SAFE_INTEGER (JSON has already lost its last digits).
+ * Values no field may hold are refused here with a 422 naming the field: a NUL character anywhere in the path, the
+ * query or a body, for every request (PostgreSQL's text cannot store one, and no name, email or code has one), and
+ * for the API (routes.ts) a whole number in a body beyond Number.MAX_SAFE_INTEGER (JSON has lost its last digits).
+ * The analytics collectors check their numbers' ranges themselves, with their own messages.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
@@ -48,11 +49,11 @@ export function refuseNulInTarget(url: URL): void {
 }
 
 /**
- * Refuses a parsed body holding a NUL character in any text or name, or a whole number beyond the safe integers,
- * at any depth (422 naming the field, `values.name` for a nested one). Walked without recursion: a body nested
- * thousands deep costs a loop, not the stack.
+ * Refuses a parsed body holding a NUL character in any text or name, and with `numbers` a whole number beyond the
+ * safe integers, at any depth (422 naming the field, `values.name` for a nested one). Walked without recursion: a
+ * body nested thousands deep costs a loop, not the stack.
  */
-export function refuseUnsafeValues(body: unknown): void {
+export function refuseUnsafeValues(body: unknown, numbers: boolean): void {
   const stack: Array<{ value: unknown; path: string }> = [{ value: body, path: '' }];
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
@@ -60,7 +61,7 @@ export function refuseUnsafeValues(body: unknown): void {
     if (typeof value === 'string') {
       if (value.includes('\u0000')) throw nulRefused(field);
     } else if (typeof value === 'number') {
-      if (Number.isInteger(value) && Math.abs(value) > LARGEST) throw tooLargeRefused(field);
+      if (numbers && Number.isInteger(value) && Math.abs(value) > LARGEST) throw tooLargeRefused(field);
     } else if (value !== null && typeof value === 'object') {
       for (const [name, inner] of Object.entries(value)) {
         const next = path ? `${path}.${fieldName(name)}` : fieldName(name);
@@ -183,7 +184,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Reads and parses a JSON or urlencoded body (1 MB cap unless `maxBytes` says less); 400 for malformed JSON or a
- * non-object body, 413 past the cap, 422 for a value no field may hold (refuseUnsafeValues).
+ * non-object body, 413 past the cap, 422 for a NUL character in it (refuseUnsafeValues).
  */
 export async function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return {};
@@ -203,7 +204,7 @@ export async function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES):
   // JSON labelled as a form unless told otherwise).
   if (type.includes('application/x-www-form-urlencoded') && !text.trimStart().startsWith('{')) {
     const form = Object.fromEntries(new URLSearchParams(text));
-    refuseUnsafeValues(form);
+    refuseUnsafeValues(form, false);
     return form;
   }
   // Anything else is read as JSON: browsers posting with text/plain (to avoid preflights) still get parsed.
@@ -216,6 +217,6 @@ export async function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES):
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new HttpError(400, 'The request body must be a JSON object.');
   }
-  refuseUnsafeValues(parsed);
+  refuseUnsafeValues(parsed, false);
   return parsed as Record<string, unknown>;
 }

@@ -12,7 +12,7 @@ import type { Channels } from './channel-api.js';
 import type { ChannelDb, Row } from './db.js';
 import type { Clock, EventView } from './events.js';
 import { refuseUnsafeIds, type ApiRequest, type Handler, type ServerOnlyRoute } from './handler.js';
-import { decodePathPart, HttpError, readBody, sendJson, sendText } from './http.js';
+import { decodePathPart, HttpError, readBody, refuseUnsafeValues, sendJson, sendText } from './http.js';
 import { BoundedMap } from './limits.js';
 import { API_KEY_TOUCH_SECONDS } from './maintenance.js';
 import type { MediaServer } from './streams.js';
@@ -148,6 +148,8 @@ export function createApi(ctx: ApiContext): ApiHandler {
     const body = await readBody(req);
     const query = url.searchParams;
     refuseUnsafeIds(params, query);
+    // NUL characters were refused as the body was read; the API's numbers name rows or count things, never beyond.
+    refuseUnsafeValues(body, true);
     // Keys travel in the query on GET and DELETE, in the body otherwise.
     const fromBody = method !== 'GET' && method !== 'DELETE';
     const keyOf = (name: string): unknown => (fromBody ? body[name] : (query.get(name) ?? undefined));
