@@ -120,7 +120,7 @@ export interface AuthContext {
   verifySecret: string;
   /** New accounts per client address per 10 minutes (default 50). */
   registrationsPerAddress?: number;
-  /** Emails (reset, verification and deletion links) one client address may ask for per hour (default 20). */
+  /** Emailed links (reset, verification, deletion) one client address may ask for per hour (default 20). */
   emailsPerAddress?: number;
   /** Removes a deleted clip's files and stops its cut, in whichever process runs it (clip-jobs.ts `remove`). */
   removeClip(id: number): Promise<void>;

@@ -499,13 +499,14 @@ export class ChannelDb implements Queryable {
 
   /**
    * Runs a statement; with SLOW_QUERY_MS set, a statement slower than that (waiting included) is logged: its text
-   * only, never its values (they can hold tokens and emails).
+   * only, never its values (they can hold tokens and emails). A failed statement's error loses the values and the
+   * failing row the drivers attach to it (PGlite's `params`, PostgreSQL's `detail`), so no log can print them.
    */
   private async timed(text: string, values: SqlValue[]): Promise<{ rows: Row[]; count: number }> {
-    if (SLOW_QUERY_MS === undefined) return this.scopeQuery()(text, values);
+    if (SLOW_QUERY_MS === undefined) return this.scopeQuery()(text, values).catch(withoutValues);
     const started = performance.now();
     try {
-      return await this.scopeQuery()(text, values);
+      return await this.scopeQuery()(text, values).catch(withoutValues);
     } finally {
       const ms = performance.now() - started;
       if (ms > SLOW_QUERY_MS)
@@ -656,6 +657,13 @@ export class ChannelDb implements Queryable {
     await this.engine.close();
     this.keepPrivate();
   }
+}
+
+/** Rethrows a statement's error without the bound values and row data a driver attached to it (see timed). */
+function withoutValues(error: unknown): never {
+  if (error !== null && typeof error === 'object')
+    for (const name of ['params', 'detail', 'queryOptions']) delete (error as Record<string, unknown>)[name];
+  throw error;
 }
 
 /** Makes a folder and everything under it private to this user (0700 folders, 0600 files). */

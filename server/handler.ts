@@ -9,7 +9,7 @@ import { EMAIL_PATTERN, type EndpointName, type Settings } from '../src/api/cont
 import type { Access } from './accounts.js';
 import type { Row, SqlValue } from './db.js';
 import { parseEventQuery, type Clock, type EventFilter, type EventView, type MediaUrl } from './events.js';
-import { HttpError } from './http.js';
+import { HttpError, tooLargeRefused } from './http.js';
 
 /** The parsed request as the API handlers see it. */
 export interface ApiRequest {
@@ -166,6 +166,22 @@ export function eventFilterOf(query: URLSearchParams): EventFilter {
   const parsed = parseEventQuery(query);
   if ('errors' in parsed) throw new HttpError(422, INVALID, parsed.errors);
   return parsed.filter;
+}
+
+/**
+ * Query names whose digits are an id: `id` and `*_id`, and the events filters that take an id or an alias
+ * (`category`, `team`, `group`, `school`, `location`).
+ */
+const ID_QUERY_NAMES = /^(?:id|\w+_id|category|team|group|school|location)$/;
+
+/**
+ * Refuses (422) an id in the path (`{id}`) or the query that is all digits but beyond the safe integers: it can
+ * name no row, and the database would refuse it as out of range. Other texts of digits (a coupon code) are left be.
+ */
+export function refuseUnsafeIds(params: Record<string, string>, query: URLSearchParams): void {
+  const unsafe = (value: string) => /^\d+$/.test(value.trim()) && !Number.isSafeInteger(Number(value));
+  if (params.id !== undefined && unsafe(params.id)) throw tooLargeRefused('id');
+  for (const [name, value] of query) if (ID_QUERY_NAMES.test(name) && unsafe(value)) throw tooLargeRefused(name);
 }
 
 /** A positive integer id from a path parameter or body value, else undefined. */

@@ -3,8 +3,9 @@
  * the keys host and static settings, the media server, the library's pictures, the analytics collectors, in dev
  * mode the dev endpoints and stand-ins, placeholder art, then files: the site's account routes, the built bundle
  * and (in dev mode) the demo pages. The CMS host listener (dev mode only) serves the demo pages and nothing else. Every request is first
- * checked against the listener's own host names and counted against its address; every failure becomes a JSON
- * error answer.
+ * checked against the listener's own host names and counted against its address, and refused (422) when its path or
+ * query holds a NUL character; every failure becomes a JSON error answer, and an unexpected one is logged by its code
+ * and message only.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { fixturePictures, servePlaceholderArt } from './catalog-api.js';
 import type { ChannelDb } from './db.js';
 import { isDevPath } from './dev/endpoints.js';
 import { hostAllowed } from './exposure.js';
-import { addressKey, HttpError, requestUrl, sendJson, tooMany } from './http.js';
+import { addressKey, errorSummary, HttpError, refuseNulInTarget, requestUrl, sendJson, tooMany } from './http.js';
 import type { SharedRateLimiter } from './limits.js';
 import type { ApiHandler } from './routes.js';
 import {
@@ -31,13 +32,13 @@ import { join } from 'node:path';
 import { discoveryLink, embedTarget, handleOembed, type OembedOptions } from './oembed.js';
 import type { Origins, PathHandler } from './types.js';
 
-/**
- * Paths of the channel site's account routes that emailed links and social callbacks open: both listeners serve
- * demo/site/account.html there, whose `<channel-profile>` reads the path and query to run the flow.
- */
 /** The demo page where media-chrome drives the player (its controls' templates need inline styles). */
 const MEDIA_CHROME_PAGE = '/media-chrome.html';
 
+/**
+ * Paths of the channel site's account routes that emailed links and social callbacks open: the account page, whose
+ * `<channel-profile>` reads the path and query to run the flow (see serveAccountRoute for which page).
+ */
 const ACCOUNT_ROUTES = new Set([
   '/verify-email',
   '/password-reset',
@@ -123,7 +124,8 @@ const wrap =
       } else if (error instanceof URIError) {
         sendJson(res, 400, { message: 'Malformed URL: a percent escape is invalid.' }, {}, { cors });
       } else {
-        console.error('[channel-server]', error);
+        // The code and message only: the error object of a failed statement holds its values (emails, hashes).
+        console.error(`[channel-server] a request failed: ${errorSummary(error)}`);
         sendJson(res, 500, { message: 'Server Error' }, {}, { cors });
       }
     });
@@ -169,11 +171,54 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
     placeholders: () => ({ ...placeholders, ...releasePlaceholders(), ...extra.placeholders }),
   });
 
-  /** The site's account routes (emailed links, social callbacks) all open the account page. */
-  const serveAccountRoute = (req: IncomingMessage, res: ServerResponse, path: string) =>
-    ACCOUNT_ROUTES.has(path.replace(/\/+$/, ''))
-      ? serveStatic(req, res, siteDir, '/account.html', pageOptions())
-      : Promise.resolve(false);
+  /** The server's own page templates (the account page, the embed layout): not demo pages. */
+  const pagesDir = join(ctx.rootDir, 'server', 'pages');
+
+  /**
+   * The channel an account route's page is for, in production: the link's `channel_key` (emailed links to this
+   * server carry it), else the channel of the api key a social callback's `state` carries, else the server's only
+   * channel. A key no channel has, or none on a server of several channels, is a 404 saying so.
+   */
+  async function accountChannel(url: URL): Promise<string> {
+    const named = url.searchParams.get('channel_key');
+    if (named !== null) {
+      const row = await db.get('SELECT channel_key FROM channels WHERE channel_key = ?', [named]);
+      if (!row) throw new HttpError(404, 'Not found: this server has no channel with the key the link names.');
+      return String(row.channel_key);
+    }
+    const state = url.searchParams.get('state');
+    if (state) {
+      const row = await db.get(
+        'SELECT c.channel_key FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?',
+        [state],
+      );
+      if (row) return String(row.channel_key);
+    }
+    const channels = await db.all('SELECT channel_key FROM channels ORDER BY id LIMIT 2');
+    if (channels.length === 1) return String(channels[0]!.channel_key);
+    throw new HttpError(
+      404,
+      'Not found: this server has several channels, and the link names none (its channel_key is missing).',
+    );
+  }
+
+  /**
+   * The site's account routes (emailed links, social callbacks) all open the account page: in dev mode the demo's
+   * (demo/site/account.html: the demo channel, a link to the outbox), in production server/pages/account.html for
+   * the channel the link names (accountChannel), with nothing of the demo's.
+   */
+  const serveAccountRoute = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    if (!ACCOUNT_ROUTES.has(url.pathname.replace(/\/+$/, ''))) return false;
+    if (dev) return serveStatic(req, res, siteDir, '/account.html', pageOptions());
+    const channelKey = await accountChannel(url);
+    return serveStatic(
+      req,
+      res,
+      pagesDir,
+      '/account.html',
+      pageOptions({ placeholders: { '%CHANNEL_KEY%': channelKey } }),
+    );
+  };
 
   /** oEmbed for the demo sites' watch pages (oembed.ts), on either listener's origin. */
   const oembed: OembedOptions = {
@@ -196,7 +241,6 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
   };
 
   /** The embed layout oEmbed's iframes show: the player alone, for any origin to frame (a template, not a demo page). */
-  const pagesDir = join(ctx.rootDir, 'server', 'pages');
   const hostsDir = join(ctx.rootDir, 'demo', '.hosts');
   const serveEmbed = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const target = await embedTarget(db, url);
@@ -225,6 +269,7 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
   async function handleMain(req: IncomingMessage, res: ServerResponse): Promise<void> {
     await admit(req, ctx.hosts.main);
     const url = requestUrl(req);
+    refuseNulInTarget(url);
     const path = url.pathname;
     if (req.method === 'OPTIONS') {
       // Preflight for cross-origin API calls with Authorization or JSON bodies; never for the dev endpoints.
@@ -246,7 +291,7 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
     if (await servePlaceholderArt(db, res, path, pictures)) return;
     // Only files from here on: any other method finds nothing (404, like a path that does not exist).
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(404, 'Not found.');
-    if (await serveAccountRoute(req, res, path)) return;
+    if (await serveAccountRoute(req, res, url)) return;
     if (await serveEmbed(req, res, url)) return;
     if (await serveSitePage(req, res, path, origins.bundle)) return;
     // The bundle first (cross-origin importable), then the demo pages; "/" is the demo's index page.
@@ -276,8 +321,9 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
   async function handleHost(req: IncomingMessage, res: ServerResponse): Promise<void> {
     await admit(req, ctx.hosts.cms);
     const url = requestUrl(req);
+    refuseNulInTarget(url);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
-    if (await serveAccountRoute(req, res, url.pathname)) return;
+    if (await serveAccountRoute(req, res, url)) return;
     if (await serveSitePage(req, res, url.pathname, origins.cms)) return;
     // The framework host apps the end-to-end tests drive (test/hosts, built into demo/.hosts by `npm run build:hosts`).
     if (url.pathname.startsWith(HOSTS_PATH)) {

@@ -3,8 +3,9 @@
  * developer (GET /__dev/outbox, the demo's outbox.html) or a test can read it and follow its links.
  *
  * Emailed links point at the channel site's account routes: settings `site_url`, or when that is empty this
- * server's public origin (PUBLIC_URL; never the request's Host header), which serves those routes with
- * demo/site/account.html. Only the newest OUTBOX_LIMIT emails are kept. The outbox can be read only in dev mode
+ * server's public origin (PUBLIC_URL; never the request's Host header), which serves those routes with its account
+ * page (in dev mode the demo's, demo/site/account.html; in production server/pages/account.html for the channel the
+ * link's `channel_key` names, which auth.ts adds to such links). Only the newest OUTBOX_LIMIT emails are kept. The outbox can be read only in dev mode
  * (GET /__dev/outbox, with the dev secret); a production deployment replaces sendEmail with its mail service.
  */
 import type { ChannelDb } from './db.js';

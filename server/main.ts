@@ -24,8 +24,8 @@
  *   RATE_LIMIT_MAX, RATE_LIMIT_WINDOW_MS   requests per client address per window (default 600 per 10 s)
  *   API_KEY_RATE_MAX    new api keys per client address per 10 minutes (default 100)
  *   REGISTRATION_RATE_MAX  new accounts per client address per 10 minutes (default 50)
- *   EMAIL_RATE_MAX      emailed links (password reset, verification, account deletion) one client address may ask
- *                       for per hour (default 20); each email address also gets at most 3 of each kind an hour
+ *   EMAIL_RATE_MAX      emailed links (password reset, verification, account deletion) per client address per hour
+ *                       (default 20; each email address gets at most 3 of each kind an hour whatever this says)
  *   ANALYTICS_RATE_MAX  analytics service (datalake) calls per client address per minute (default 600)
  *   LOG_RATE_MAX        client log entries (POST /api/logs) per client address per hour (default 60)
  *   LOG_MAX_PER_CHANNEL client log entries a channel keeps (default 2000); a full channel refuses new ones

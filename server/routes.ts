@@ -11,8 +11,8 @@ import { viewerOf } from './catalog-api.js';
 import type { Channels } from './channel-api.js';
 import type { ChannelDb, Row } from './db.js';
 import type { Clock, EventView } from './events.js';
-import type { ApiRequest, Handler, ServerOnlyRoute } from './handler.js';
-import { decodePathPart, HttpError, readBody, sendJson, sendText } from './http.js';
+import { refuseUnsafeIds, type ApiRequest, type Handler, type ServerOnlyRoute } from './handler.js';
+import { decodePathPart, HttpError, readBody, refuseUnsafeValues, sendJson, sendText } from './http.js';
 import { BoundedMap } from './limits.js';
 import { API_KEY_TOUCH_SECONDS } from './maintenance.js';
 import type { MediaServer } from './streams.js';
@@ -22,6 +22,19 @@ import type { Origins } from './types.js';
 const TEMPORARY_PASSWORD_LOCK = 'Choose a new password first: you signed in with a temporary password.';
 /** How long a process trusts an api key it has seen before asking the database again (wall clock). */
 const API_KEY_CACHE_MS = 60_000;
+/**
+ * Answers that carry a token or a secret (a session, an api key, a TV's token, a card setup's client secret): sent
+ * with `Cache-Control: no-store`, so no browser, proxy or CDN keeps a copy.
+ */
+const SECRET_ANSWERS = new Set([
+  'login',
+  'register',
+  'socialLogin',
+  'getApiKey',
+  'deviceCode',
+  'deviceCodeStatus',
+  'setupIntent',
+]);
 /** What an account with a temporary password may still do (the server-side half of the lock). */
 const TEMPORARY_PASSWORD_ALLOWS = new Set(['profile', 'userAccess', 'updateProfile', 'logout']);
 
@@ -134,6 +147,9 @@ export function createApi(ctx: ApiContext): ApiHandler {
 
     const body = await readBody(req);
     const query = url.searchParams;
+    refuseUnsafeIds(params, query);
+    // NUL characters were refused as the body was read; the API's numbers name rows or count things, never beyond.
+    refuseUnsafeValues(body, true);
     // Keys travel in the query on GET and DELETE, in the body otherwise.
     const fromBody = method !== 'GET' && method !== 'DELETE';
     const keyOf = (name: string): unknown => (fromBody ? body[name] : (query.get(name) ?? undefined));
@@ -220,9 +236,10 @@ export function createApi(ctx: ApiContext): ApiHandler {
       if (typeof issued === 'string')
         keys.set(issued, { channel: { ...channel, last_used_at: now.now }, checkedAt: Date.now() });
     }
+    const headers: Record<string, string> = SECRET_ANSWERS.has(route.name) ? { 'Cache-Control': 'no-store' } : {};
     if ('raw' in result && (typeof result.raw === 'string' || Buffer.isBuffer(result.raw)))
-      sendText(res, 200, result.raw);
-    else if ('status' in result && 'body' in result) sendJson(res, Number(result.status ?? 200), result.body);
-    else sendJson(res, 200, result);
+      sendText(res, 200, result.raw, headers);
+    else if ('status' in result && 'body' in result) sendJson(res, Number(result.status ?? 200), result.body, headers);
+    else sendJson(res, 200, result, headers);
   };
 }

@@ -9,6 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { format } from 'node:util';
 import { cachedEventOrigins } from './events.js';
 import { DEV_SECRET_HEADER } from './exposure.js';
 import { MAX_LOGS_PER_CHANNEL, prune } from './maintenance.js';
@@ -70,11 +71,15 @@ function raw(
   });
 }
 
-/** A JSON POST to the API from a given local address (for limits that count per address). */
-const postFrom = (from: string, path: string, body: Record<string, unknown>) =>
+/** A JSON POST to the API from a given local address (for limits that count per address), signed in with `token`. */
+const postFrom = (from: string, path: string, body: Record<string, unknown>, token?: string) =>
   raw(h.server.port, `/api/${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Host: `localhost:${h.server.port}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Host: `localhost:${h.server.port}`,
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ api_key: h.key, ...body }),
     from,
   });
@@ -203,7 +208,11 @@ describe('critical: the dev endpoints', () => {
     ok((await art.text()).includes('<svg'), 'an SVG');
     assert.equal((await fetch(`${h.base}/media/art/any-name.svg`)).status, 200, 'dev mode draws any name');
     assert.equal((await at('/account.html')).status, 404, 'only the account routes open the account page');
-    assert.equal((await at('/password-reset')).status, 200, 'the account routes of emailed links stay');
+    assert.equal(
+      (await at('/password-reset?channel_key=demo')).status,
+      200,
+      'the account routes of emailed links stay',
+    );
   });
 
   test('reading the outbox for a reset link without the dev secret is refused, and never readable from other origins', async () => {
@@ -664,6 +673,110 @@ describe('medium: accounts', () => {
   });
 });
 
+describe('medium: flooding inboxes, guessing device codes', () => {
+  /** The emails to an address, newest first (the dev outbox). */
+  const mails = async (to: string): Promise<Array<{ subject: string; links: string[] }>> =>
+    (await h.call(`/__dev/outbox?to=${encodeURIComponent(to)}`)).body.data;
+  /** The reset emails to an address, newest first. */
+  const resets = async (to: string) => (await mails(to)).filter((mail) => /^Reset your /.test(mail.subject));
+  const tokenOf = (link: string) => new URL(link).searchParams.get('token');
+  const newPassword = { password: 'taken-back-1', password_confirmation: 'taken-back-1' };
+
+  test("100 reset requests for one email at once send 3 emails, all answered alike, and the owner's link still works", async () => {
+    const { email } = await register('owner-pass-1');
+    const ask = (address: string) =>
+      postFrom('127.0.4.1', 'auth/password-reset-request', { email: address }).then((res) => ({
+        status: res.status,
+        body: JSON.parse(res.body) as unknown,
+      }));
+    const first = await ask(email);
+    assert.equal(first.status, 200);
+    const owners = tokenOf((await resets(email))[0]!.links[0]!);
+    const flood = await Promise.all(Array.from({ length: 99 }, () => ask(email)));
+    // Sent, held or unknown: one answer, so the form tells nobody who has an account or how often it was asked.
+    for (const answer of [...flood, await ask('nobody-flooded@example.com')]) assert.deepEqual(answer, first);
+    assert.equal((await resets(email)).length, 3, 'three links, not a hundred');
+    const reset = await apiPost('auth/password-reset', { email, token: owners, ...newPassword });
+    assert.equal(reset.status, 200, `the first link still resets: ${JSON.stringify(reset.body)}`);
+    await signIn({ email, password: newPassword.password });
+    assert.equal(
+      (
+        await apiPost('auth/password-reset', {
+          email,
+          token: tokenOf((await resets(email))[1]!.links[0]!),
+          ...newPassword,
+        })
+      ).status,
+      422,
+      'using one link spent the others',
+    );
+  });
+
+  test('one address gets at most 20 emails an hour, across any number of email addresses', async () => {
+    const { email } = await register('owner-pass-1');
+    const ask = (from: string, address: string) => postFrom(from, 'auth/password-reset-request', { email: address });
+    const answers = [];
+    for (let i = 0; i < 20; i++) answers.push(await ask('127.0.4.2', `nobody-${i}@example.com`));
+    const held = await ask('127.0.4.2', email);
+    for (const answer of answers) assert.deepEqual([answer.status, answer.body], [held.status, held.body]);
+    assert.equal((await resets(email)).length, 0, 'the 21st request from that address sent nothing');
+    assert.equal((await ask('127.0.4.3', email)).status, 200);
+    assert.equal((await resets(email)).length, 1, 'another address still can');
+  });
+
+  test('verification resends stop after 3 an hour, with a clear message; every link sent still verifies', async () => {
+    const { email, token } = await register('owner-pass-1');
+    for (let i = 0; i < 3; i++) assert.equal((await apiPost('auth/email-verify/resend', {}, token)).status, 200);
+    const held = await apiPost('auth/email-verify/resend', {}, token);
+    assert.equal(held.status, 422);
+    assert.match(
+      held.body.message,
+      /^We sent a link to .+ a short while ago, and it still works: .+ ask again in \d+ minutes?\.$/,
+    );
+    const sent = await mails(email);
+    assert.equal(sent.length, 4, 'the registration email and three resends');
+    const first = Object.fromEntries(new URL(sent.at(-1)!.links[0]!).searchParams);
+    assert.equal((await apiPost('auth/email-verify', first)).status, 200, 'the first link still verifies');
+  });
+
+  test('account deletion requests stop after 3 an hour; the first link still deletes the account', async () => {
+    const { email, token } = await register('owner-pass-1');
+    for (let i = 0; i < 3; i++) assert.equal((await apiPost('auth/delete-account', {}, token)).status, 200);
+    const held = await apiPost('auth/delete-account', {}, token);
+    assert.equal(held.status, 422);
+    assert.match(held.body.message, /a short while ago, and it still works/);
+    const sent = await mails(email);
+    assert.equal(sent.length, 4, 'the verification email and three deletion links');
+    const first = tokenOf(sent[2]!.links[0]!);
+    const done = await h.post('/api/delete-account-confirm', { channel_key: 'demo', email, token: first });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal((await h.server.db.get('SELECT count(*) AS n FROM users WHERE email = ?', [email]))!.n, 0);
+  });
+
+  test('wrong device codes are held per account (10) and per address (30), with a 422 the client shows', async () => {
+    const newCode = async () => String((await h.post('/api/auth/device-code', { api_key: h.key })).body.data.code);
+    const link = (from: string, code: string, token: string) => postFrom(from, 'auth/add_session', { code }, token);
+    const message = /^Too many wrong codes\. Please try again in 10 minutes\.$/;
+    const guesser = await register('owner-pass-1');
+    for (let i = 0; i < 10; i++) assert.equal((await link('127.0.4.4', 'ZZZZZ2', guesser.token)).status, 422);
+    const code = await newCode();
+    const heldAccount = await link('127.0.4.5', code, guesser.token);
+    assert.equal(heldAccount.status, 422);
+    assert.match(JSON.parse(heldAccount.body).errors.code[0], message);
+    const pending = await h.call(`/api/auth/device-code/${code}?api_key=${h.key}`);
+    assert.equal(pending.body.data.status, 'pending', 'a held account links nothing, even with the right code');
+
+    const others = [await register('owner-pass-1'), await register('owner-pass-1'), await register('owner-pass-1')];
+    for (const other of others)
+      for (let i = 0; i < 10; i++) assert.equal((await link('127.0.4.6', 'ZZZZZ2', other.token)).status, 422);
+    const fresh = await register('owner-pass-1');
+    const heldAddress = await link('127.0.4.6', code, fresh.token);
+    assert.equal(heldAddress.status, 422);
+    assert.match(JSON.parse(heldAddress.body).errors.code[0], message);
+    assert.equal((await link('127.0.4.7', code, fresh.token)).status, 200, 'from another address it links');
+  });
+});
+
 describe('medium: exhausting memory and disk', () => {
   test('analytics bodies are capped in size', async () => {
     const big = {
@@ -878,6 +991,117 @@ describe('low', () => {
       const res = await raw(h.server.port, target, { headers: { Host: `localhost:${h.server.port}` } });
       assert.equal(res.status, 400, target);
     }
+  });
+
+  test('a NUL byte or an id beyond the safe integers answers 422 naming the field, and stores nothing', async () => {
+    const big = '99999999999999999999';
+    const email = `nul-${Date.now()}@example.com`;
+    const cases: Array<[what: string, answer: Promise<Answer>, field: string]> = [
+      ['events?sport=%00', h.call(`/api/events?api_key=${h.key}&sport=%00`), 'sport'],
+      ['custom-forms/%00', h.call(`/api/custom-forms/%00?api_key=${h.key}`), 'path'],
+      ['apply_coupon?code=%00', h.call(`/api/apply_coupon?api_key=${h.key}&code=%00`), 'code'],
+      [
+        'a name with \\u0000',
+        apiPost('v2/auth/register', {
+          first_name: 'Nia\u0000',
+          last_name: 'Null',
+          email,
+          password: 'nul-pass-1',
+          password_confirmation: 'nul-pass-1',
+          terms: true,
+        }),
+        'first_name',
+      ],
+      [
+        'a nested value with \\u0000',
+        apiPost('custom-forms/contact', { values: { name: 'A\u0000b', email: 'a@b.co', message: 'Hello there.' } }),
+        'values.name',
+      ],
+      [
+        'a form body with %00',
+        h.call('/api/v2/auth/login', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: `api_key=${h.key}&email=a%00b%40example.com&password=x`,
+        }),
+        'email',
+      ],
+      ['events/{id} too large', h.call(`/api/events/${big}?api_key=${h.key}`), 'id'],
+      ['packages/{id} too large', h.call(`/api/packages/${big}?channel_key=demo`), 'id'],
+      [
+        'events?participant_id too large',
+        h.call(`/api/events?api_key=${h.key}&participant_id=${big}`),
+        'participant_id',
+      ],
+      [
+        'a body id too large',
+        apiPost('favorite', { favoritable_id: 1e20, favoritable_type: 'participant' }),
+        'favoritable_id',
+      ],
+    ];
+    for (const [what, answer, field] of cases) {
+      const res = await answer;
+      assert.equal(res.status, 422, `${what}: ${JSON.stringify(res.body)}`);
+      ok(res.body.errors?.[field]?.[0] === res.body.message, `${what} names ${field}: ${JSON.stringify(res.body)}`);
+      assert.match(
+        res.body.message,
+        /may not contain a NUL character|is too large: ids and whole numbers go up to 9007199254740991/,
+      );
+    }
+    assert.equal((await h.server.db.get('SELECT count(*) AS n FROM users WHERE email = ?', [email]))!.n, 0);
+  });
+
+  test('a statement that fails is logged by its code and message, never with the email and password hash it bound', async () => {
+    const email = `logged-${Date.now()}@example.com`;
+    // A constraint the registration's INSERT breaks: the database refuses the row it was given.
+    await h.server.db.run("ALTER TABLE users ADD CONSTRAINT refuse_logged CHECK (email NOT LIKE 'logged-%') NOT VALID");
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => logged.push(format(...args));
+    let status = 0;
+    try {
+      const res = await apiPost('v2/auth/register', {
+        first_name: 'Lo',
+        last_name: 'Gged',
+        email,
+        password: 'logged-pass-1',
+        password_confirmation: 'logged-pass-1',
+        terms: true,
+      });
+      status = res.status;
+    } finally {
+      console.error = original;
+      await h.server.db.run('ALTER TABLE users DROP CONSTRAINT refuse_logged');
+    }
+    assert.equal(status, 500);
+    const text = logged.join('\n');
+    ok(text.includes('23514') && text.includes('refuse_logged'), `the code and message are logged: ${text}`);
+    ok(!text.includes(email) && !text.includes('scrypt$'), `no bound value is logged: ${text}`);
+  });
+
+  test('answers that carry a token or a secret are never kept by a cache (no-store)', async () => {
+    const noStore = (res: Answer, what: string) => assert.equal(res.headers.get('cache-control'), 'no-store', what);
+    noStore(await h.post('/api/get_api_key', { channel_key: 'demo' }), 'get_api_key');
+    noStore(await apiPost('v2/auth/login', FAN), 'login');
+    const email = `store-${Date.now()}@example.com`;
+    const password = { password: 'store-pass-1', password_confirmation: 'store-pass-1' };
+    noStore(
+      await apiPost('v2/auth/register', { first_name: 'N', last_name: 'S', email, terms: true, ...password }),
+      'register',
+    );
+    noStore(
+      await apiPost('v2/auth/social/google', { code: await socialCode(email), redirect_uri: googleCallback() }),
+      'social',
+    );
+    const tvKey = await h.apiKey('demo');
+    const device = await h.post('/api/auth/device-code', { api_key: tvKey });
+    noStore(device, 'device-code');
+    const code = String(device.body.data.code);
+    assert.equal((await apiPost('auth/add_session', { code }, await signIn(FAN))).status, 200);
+    const linked = await h.call(`/api/auth/device-code/${code}?api_key=${tvKey}`);
+    ok(linked.body.data.token, 'the TV gets its token');
+    noStore(linked, 'device-code status');
+    noStore(await h.call('/__dev/outbox'), 'the outbox (its links carry tokens)');
   });
 
   test('settings that break the contract every client parses them with are refused', async () => {

@@ -15,7 +15,8 @@
  * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go to the outbox (mail.ts, GET /__dev/outbox,
  * demo/site/outbox.html); social providers are played by local stand-in pages (dev/social.ts, /__social/...); the
  * site's account routes (/verify-email, /auth/login/google/callback, ...) serve demo/site/account.html on both
- * listeners; demo/site/tv.html plays a TV that shows a device code to link.
+ * listeners (production: server/pages/account.html, for the channel the link names); demo/site/tv.html plays a TV
+ * that shows a device code to link.
  *
  * Checkout and payments are payments.ts (pricing, coupons, purchases settling asynchronously, saved cards, trials,
  * unsubscribe, the customer portal), over a fake Stripe API and portal page under /__stripe/ (dev/stripe.ts) that the
@@ -64,7 +65,7 @@ import {
 } from './exposure.js';
 import { favouriteHandlers } from './favourites.js';
 import type { ApiRequest, Handler } from './handler.js';
-import { addressKey, clientIp, tooMany } from './http.js';
+import { addressKey, clientIp, errorSummary, tooMany } from './http.js';
 import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } from './forms.js';
 import { pruneLimits, RateLimiter, SharedRateLimiter } from './limits.js';
 import { createListeners } from './listeners.js';
@@ -137,7 +138,7 @@ export interface ServerOptions {
   apiKeyRateMax?: number;
   /** New accounts per client address per 10 minutes before registration is refused. Default 50. */
   registrationRateMax?: number;
-  /** Emailed links one client address may ask for per hour (EMAIL_RATE_MAX, default 20: auth.ts). */
+  /** Emailed links (reset, verification, deletion) per client address per hour before they are held. Default 20. */
   emailRateMax?: number;
   /** Requests per window per client IP, on every path, before 429. Default 600. */
   rateLimitMax?: number;
@@ -563,7 +564,7 @@ async function assemble(
   };
   await maintain().catch(fail);
   const pruneTimer = setInterval(() => {
-    maintain().catch((error: unknown) => console.error('[channel-server] pruning failed', error));
+    maintain().catch((error: unknown) => console.error(`[channel-server] pruning failed: ${errorSummary(error)}`));
   }, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
   timers.push(pruneTimer);

@@ -13,9 +13,16 @@ import { CustomForm, envelope, PageDetail, Slide } from '../src/api/contract.js'
 import * as z from 'zod/mini';
 import { fieldError } from './forms.js';
 
-import { Harness, request, startTestServer } from './test-helpers.js';
+import { Harness, ok, request, startTestServer } from './test-helpers.js';
 
 const h = new Harness();
+const PASSWORD = { password: 'site-pass-1', password_confirmation: 'site-pass-1' };
+/** A JSON POST's request options. */
+const post = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
 before(() => h.start());
 after(() => h.stop());
 
@@ -150,6 +157,47 @@ describe('the demo sites’ deep-link fallback', () => {
         assert.match(html, /<channel-app base="\/site(-fr)?"><\/channel-app>/);
       }
       assert.equal((await fetch(`${origin}/sites`)).status, 404, 'only paths under the base');
+    }
+  });
+
+  test("production's account page names the channel of the emailed link, and links to no outbox", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'channel-account-prod-'));
+    const prod = await startTestServer({ port: 0, dataDir: join(dir, 'data') });
+    try {
+      const keyOf = async (channel: string) =>
+        String((await request(`${prod.origin}/api/get_api_key`, post({ channel_key: channel }))).body.data.api_key);
+      const key = await keyOf('demo-fr');
+      const email = `fr-${Date.now()}@example.com`;
+      const registered = await request(
+        `${prod.origin}/api/v2/auth/register`,
+        post({ api_key: key, first_name: 'Élise', last_name: 'Fr', email, terms: true, ...PASSWORD }),
+      );
+      assert.equal(registered.status, 200, JSON.stringify(registered.body));
+      // Production keeps the outbox only in its table: the verification email is read there.
+      const mail = await prod.db.get('SELECT links_json FROM outbox WHERE to_email = ?', [email]);
+      const link = new URL((JSON.parse(String(mail!.links_json)) as string[])[0]!);
+      assert.equal(link.searchParams.get('channel_key'), 'demo-fr', 'the link names its channel');
+      const page = async (path: string) => {
+        const res = await fetch(`${prod.origin}${path}`);
+        return { status: res.status, text: await res.text() };
+      };
+      const opened = await page(`${link.pathname}${link.search}`);
+      assert.equal(opened.status, 200);
+      assert.match(opened.text, /<script src="[^"]+\/channel-elements\.js" data-channel-key="demo-fr" async>/);
+      ok(opened.text.includes('<channel-profile>'), 'the account flow');
+      ok(!/outbox|data-channel-key="demo"/.test(opened.text), 'nothing of the demo page');
+      // A social callback names no channel_key: the api key its state carries does.
+      const callback = await page(`/auth/login/google/callback?code=abc&state=${key}`);
+      assert.match(callback.text, /data-channel-key="demo-fr"/);
+      const unknown = await page('/password-reset?channel_key=nope&email=a%40b.c&token=x');
+      assert.equal(unknown.status, 404);
+      assert.match(JSON.parse(unknown.text).message, /no channel with the key the link names/);
+      const unnamed = await page('/login');
+      assert.equal(unnamed.status, 404, 'two channels, and the link names none');
+      assert.match(JSON.parse(unnamed.text).message, /several channels, and the link names none/);
+    } finally {
+      await prod.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -100,8 +100,9 @@ export function partnerTable(viewers: readonly PartnerViewers[], sales: readonly
 
 const optionalNumber = (value: string | null) => (value === null || value === '' ? undefined : Number(value));
 
-/** JSON answers of the dev endpoints: never readable by another origin. */
-const sendJson = (res: ServerResponse, status: number, body: unknown) => send(res, status, body, {}, { cors: false });
+/** JSON answers of the dev endpoints: never readable by another origin, never stored (the outbox holds links). */
+const sendJson = (res: ServerResponse, status: number, body: unknown) =>
+  send(res, status, body, { 'Cache-Control': 'no-store' }, { cors: false });
 
 /** Whether a path is one of the dev endpoints (answered with no CORS headers, even for errors). */
 export const isDevPath = (path: string) => path === '/__dev' || path.startsWith('/__dev/');
