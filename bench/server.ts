@@ -108,16 +108,20 @@ const post = async (url: string, body: unknown) => {
   return (await res.json()) as { data: Record<string, string> };
 };
 
+/** A new api key of the demo channel and the signed-in demo buyer's token on it. */
+async function buyerSession(origin: string): Promise<{ apiKey: string; token: string }> {
+  const apiKey = (await post(`${origin}/api/get_api_key`, { channel_key: 'demo' })).data.api_key!;
+  const login = await post(`${origin}/api/v2/auth/login`, {
+    api_key: apiKey,
+    email: 'buyer@demo-sports.example',
+    password: 'demo-password',
+  });
+  return { apiKey, token: login.data.token! };
+}
+
 /** The viewer mix's requests, with a returning viewer's api key and a signed-in viewer's token. */
 async function viewerMix(origin: string): Promise<autocannon.Request[]> {
-  const apiKey = (await post(`${origin}/api/get_api_key`, { channel_key: 'demo' })).data.api_key!;
-  const token = (
-    await post(`${origin}/api/v2/auth/login`, {
-      api_key: apiKey,
-      email: 'buyer@demo-sports.example',
-      password: 'demo-password',
-    })
-  ).data.token!;
+  const { apiKey, token } = await buyerSession(origin);
   const events = (await (await fetch(`${origin}/api/events?api_key=${apiKey}&limit=1`)).json()) as {
     data: Array<{ id: number }>;
   };
@@ -252,14 +256,7 @@ interface PostFigures {
  * records are posted at POSTS_PER_SECOND (each from the same address, well within its quota).
  */
 async function probeWhilePosting(config: string, origin: string): Promise<PostFigures> {
-  const apiKey = (await post(`${origin}/api/get_api_key`, { channel_key: 'demo' })).data.api_key!;
-  const token = (
-    await post(`${origin}/api/v2/auth/login`, {
-      api_key: apiKey,
-      email: 'buyer@demo-sports.example',
-      password: 'demo-password',
-    })
-  ).data.token!;
+  const { apiKey, token } = await buyerSession(origin);
   const probe = async (seconds: number) => {
     const times: number[] = [];
     const end = performance.now() + seconds * 1000;
