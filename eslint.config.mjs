@@ -187,7 +187,7 @@ export default tseslint.config(
 
   {
     files: [CODE],
-    ignores: ['test/**', 'server/**/*.test.ts', 'server/test-helpers.ts'],
+    ignores: ['test/**', 'server/**/*.test.ts', 'server/testing/**'],
     rules: { 'max-lines': ['error', { max: MAX_LINES, skipBlankLines: false, skipComments: false }] },
   },
 
@@ -278,7 +278,7 @@ export default tseslint.config(
   },
   {
     // The server tests read answers loosely (`body: any`) and check their shapes against the contract instead.
-    files: ['server/*.test.ts', 'server/test-helpers.ts'],
+    files: ['server/**/*.test.ts', 'server/testing/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

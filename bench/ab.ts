@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
-import { startServer } from '../server/server.js';
+import { startServer } from '../server/app/server.js';
 import { watchMarks } from './marks.js';
 import { FIRST_FRAME_PROBE, shadowProbe } from './player.js';
 

@@ -21,7 +21,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
-import { startServer } from '../server/server.js';
+import { startServer } from '../server/app/server.js';
 import { PrerollList } from '../src/api/preroll-schemas.js';
 import { matchingPrerolls } from '../src/lib/preroll-rules.js';
 import { benchClips } from './clips.js';

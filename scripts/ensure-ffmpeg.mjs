@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Makes sure ffmpeg (and its ffprobe) exist for the reference server, which makes its test video with them at first
-// start (server/media.ts). Run before `npm start` and the tests.
+// start (server/media/media.ts). Run before `npm start` and the tests.
 // 1. Found (FFMPEG_PATH, then PATH): print its path, exit 0.
 // 2. As root on Debian/Ubuntu: `apt-get update && apt-get install -y ffmpeg`, non-interactively.
 // 3. Still nothing: exit 1 and say exactly what to run.

@@ -37,8 +37,8 @@
  *                       (default 30000; tests shorten it)
  */
 import { join } from 'node:path';
-import { StartRefused } from './data-dir.js';
-import { startServer } from './server.js';
+import { StartRefused } from './storage/data-dir.js';
+import { startServer } from './app/server.js';
 
 /** Reads a numeric environment variable, refusing garbage instead of silently listening somewhere odd. */
 function envNumber(name: string): number | undefined {

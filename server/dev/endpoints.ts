@@ -38,16 +38,16 @@
  * `since` is in the server clock's milliseconds (the `now` option of startServer; Date.now() by default).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_ANALYTICS_BODY, type Recorder } from '../analytics.js';
-import { summary, type AnalyticsStore, type PartnerViewers } from '../analytics-store.js';
-import type { ChannelDb } from '../db.js';
-import type { Clock } from '../events.js';
-import { hasDevSecret } from '../exposure.js';
-import { HttpError, readBody, sendJson as send } from '../http.js';
-import { isObject, settingsProblems } from '../settings-rules.js';
-import { clearOutbox, listOutbox } from '../mail.js';
-import type { PartnerSales } from '../payments.js';
-import type { MediaServer } from '../streams.js';
+import { MAX_ANALYTICS_BODY, type Recorder } from '../analytics/analytics.js';
+import { summary, type AnalyticsStore, type PartnerViewers } from '../analytics/analytics-store.js';
+import type { ChannelDb } from '../storage/db.js';
+import type { Clock } from '../catalog/events.js';
+import { hasDevSecret } from '../app/exposure.js';
+import { HttpError, readBody, sendJson as send } from '../http/http.js';
+import { isObject, settingsProblems } from '../channel/settings-rules.js';
+import { clearOutbox, listOutbox } from '../mail/mail.js';
+import type { PartnerSales } from '../commerce/payments.js';
+import type { MediaServer } from '../media/streams.js';
 
 export interface DevContext {
   /** This start's dev secret. */

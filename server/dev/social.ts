@@ -19,10 +19,10 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SOCIAL_PROVIDERS, type SocialProvider } from '../../src/api/contract.js';
-import { tokenHash } from '../accounts.js';
-import type { ChannelDb } from '../db.js';
-import { EMAIL_MESSAGE, isEmail } from '../handler.js';
-import { readBody } from '../http.js';
+import { tokenHash } from '../accounts/accounts.js';
+import type { ChannelDb } from '../storage/db.js';
+import { EMAIL_MESSAGE, isEmail } from '../http/handler.js';
+import { readBody } from '../http/http.js';
 import { html, seeOther as redirect, standInPage } from './stand-in-page.js';
 
 /** How long a code may wait before it is redeemed, in seconds. */

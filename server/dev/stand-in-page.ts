@@ -4,7 +4,7 @@
  * inline script or style), never cached.
  */
 import type { ServerResponse } from 'node:http';
-import { contentSecurityPolicy } from '../static.js';
+import { contentSecurityPolicy } from '../http/static.js';
 
 /** Escapes text for HTML content and attribute values. */
 export function html(text: string): string {

@@ -30,9 +30,9 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { tokenHash } from '../accounts.js';
-import type { ChannelDb, Row } from '../db.js';
-import { readBody, sendJson } from '../http.js';
+import { tokenHash } from '../accounts/accounts.js';
+import type { ChannelDb, Row } from '../storage/db.js';
+import { readBody, sendJson } from '../http/http.js';
 import { html, seeOther, standInPage } from './stand-in-page.js';
 
 /** What charging a card does. */

@@ -13,7 +13,7 @@ export const GET_API_KEY_PATH = 'get_api_key';
  * none). A cross-origin POST with a form body and no other headers than the safelisted ones is a CORS "simple"
  * request: the browser sends it at once, where a JSON one waits for a preflight (`OPTIONS`) answer first. That
  * round trip would sit in every new visitor's start-up chain (keys file, then `get_api_key`, then the keyed calls),
- * early video or not. Servers of the API read forms (ours: server/http.ts `readBody`).
+ * early video or not. Servers of the API read forms (ours: server/http/http.ts `readBody`).
  */
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** Path of the channel settings. */

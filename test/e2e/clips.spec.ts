@@ -6,7 +6,7 @@
 // on demo-fr; axe on the open maker.
 import { execFileSync } from 'node:child_process';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
-import { FFPROBE } from '../../server/ffmpeg.js';
+import { FFPROBE } from '../../server/media/ffmpeg.js';
 import { expect, test } from './fixtures';
 import { BUNDLE_ORIGIN, HOST_ORIGIN } from './helpers';
 

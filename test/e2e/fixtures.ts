@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type ConsoleMessage, type Page } from '@playwright/test';
-import { DEV_SECRET_HEADER } from '../../server/exposure.js';
+import { DEV_SECRET_HEADER } from '../../server/app/exposure.js';
 import { installPartsProbe } from '../parts-probe-core.js';
 import { PARTS_E2E_DIR } from './parts-dir.js';
 

@@ -8,7 +8,7 @@ const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  // The reference server's CMS host serves the built app here (server/listeners.ts).
+  // The reference server's CMS host serves the built app here (server/app/listeners.ts).
   base: '/hosts/react/',
   plugins: [react()],
   resolve: { alias: [{ find: /^channel-elements$/, replacement: `${repo}dist/index.js` }] },

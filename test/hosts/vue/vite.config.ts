@@ -9,7 +9,7 @@ const repo = fileURLToPath(new URL('../../../', import.meta.url));
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  // The reference server's CMS host serves the built app here (server/listeners.ts).
+  // The reference server's CMS host serves the built app here (server/app/listeners.ts).
   base: '/hosts/vue/',
   plugins: [vue({ template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('channel-') } } })],
   resolve: { alias: [{ find: /^channel-elements$/, replacement: `${repo}dist/index.js` }] },

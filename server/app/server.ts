@@ -1,0 +1,613 @@
+/* eslint-disable max-lines -- the server's assembly in start order (database, media, modules, listeners, stop), read as one */
+/**
+ * The reference channel server: the channel API of src/api/contract.ts over node:http, backed by PostgreSQL (db.ts),
+ * plus the keys host, stored settings, the media server (signed HLS and downloads of ffmpeg-made test video,
+ * streams.ts), the analytics collectors (analytics.ts), dev endpoints for tests (dev/endpoints.ts), the built bundle and the
+ * demo pages. A second listener plays a third-party "CMS host" on another origin that serves only the demo pages,
+ * to prove cross-origin embedding works.
+ *
+ * This file only assembles the server: it opens the database, makes the media, builds each module with what it
+ * needs, and listens and stops. The API is one module per area, whose handlers join one map: channel-api.ts (keys,
+ * settings, site content, start-up calls, the client log), catalog-api.ts (events and what is sold around them),
+ * library-api.ts (the video-on-demand library), auth.ts (sign-in, registration, social sign-in, verification,
+ * reset, deletion, profile update, device linking and the TV's device-code routes), account-data.ts (orders,
+ * transactions), clips.ts (clips, cut by the job queue of clip-jobs.ts), favourites.ts and payments.ts.
+ * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go to the outbox (mail.ts, GET /__dev/outbox,
+ * demo/site/outbox.html); social providers are played by local stand-in pages (dev/social.ts, /__social/...); the
+ * site's account routes (/verify-email, /auth/login/google/callback, ...) serve demo/site/account.html on both
+ * listeners (production: server/pages/account.html, for the channel the link names); demo/site/tv.html plays a TV
+ * that shows a device code to link.
+ *
+ * Checkout and payments are payments.ts (pricing, coupons, purchases settling asynchronously, saved cards, trials,
+ * unsubscribe, the customer portal), over a fake Stripe API and portal page under /__stripe/ (dev/stripe.ts) that the
+ * browser reaches through demo/site/stripe-test-double.js, served at /stripe-test-double.js and installed as
+ * `window.Stripe`. A channel with a 'google-analytics' id gets `gtag_url`: the local tag-manager stand-in
+ * (demo/site/gtag-stand-in.js), whose events are recorded at /__dev/gtag.
+ *
+ * `startServer` is used in-process by tests (port 0) and by server/main.ts. It makes the test media and the
+ * library's pictures first (10 to 15 s on the first start, cached in server/.media/ afterwards), gives the seeded
+ * done clips their files and listens only once everything is ready; the clip queue resumes the unfinished clips.
+ *
+ * Exposure (exposure.ts). The server listens on 127.0.0.1 unless told otherwise, answers only requests whose Host
+ * is one of its own names (400 otherwise), builds every absolute URL (media, emailed links, redirects, settings)
+ * from its public origin and never from Host, and rate-limits every request per client address. Everything that
+ * exists for the demo and the tests (demo pages, the CMS host listener, the outbox, the social and Stripe
+ * stand-ins, the tag-manager stand-in, Mux beacon collection, `/__dev/`) exists only in dev mode, and `/__dev/`
+ * also needs the per-start dev secret.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EndpointName } from '../../src/api/contract.js';
+import { accountDataHandlers } from '../commerce/account-data.js';
+import { DATALAKE_PER_MINUTE, Recorder } from '../analytics/analytics.js';
+import { AnalyticsStore, type StoreLimits } from '../analytics/analytics-store.js';
+import { authHandlers, deviceRoutes } from '../accounts/auth.js';
+import { catalogHandlers, streamResolver } from '../catalog/catalog-api.js';
+import { ClipJobs } from '../clips/clip-jobs.js';
+import { clipHandlers, clipStreams } from '../clips/clips.js';
+import { createChannels } from '../channel/channel-api.js';
+import { settingsCopies } from '../channel/settings-copy.js';
+import { ChannelDb, privateTree } from '../storage/db.js';
+import { lockDataDir, StartRefused, type DataDirLock } from '../storage/data-dir.js';
+import { handleDev, handleGtagCollect } from '../dev/endpoints.js';
+import { forgetEventJson, warmEventJson, type Clock } from '../catalog/events.js';
+import {
+  allowedHostsFor,
+  DEFAULT_SCRIPT_ORIGINS,
+  isLoopback,
+  newDevSecret,
+  publicOriginOf,
+  type ServerMode,
+} from './exposure.js';
+import { favouriteHandlers } from '../accounts/favourites.js';
+import type { ApiRequest, Handler } from '../http/handler.js';
+import { addressKey, clientIp, errorSummary, tooMany } from '../http/http.js';
+import { FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, submitForm } from '../channel/forms.js';
+import { pruneLimits, RateLimiter, SharedRateLimiter } from '../http/limits.js';
+import { createListeners } from './listeners.js';
+import { LOG_ENTRIES_PER_ADDRESS, LOG_QUOTA_WINDOW_MS, MAX_LOGS_PER_CHANNEL, prune } from '../storage/maintenance.js';
+import { loadFixtures } from '../fixtures/fixtures.js';
+import { libraryHandlers } from '../catalog/library-api.js';
+import {
+  ensureLibraryMedia,
+  libraryAssetPaths,
+  libraryMediaHandler,
+  type LibraryMedia,
+} from '../media/library-media.js';
+import { librarySpecs } from '../fixtures/library-seed.js';
+import { ensureMedia, type MediaLibrary } from '../media/media.js';
+import { createPayments } from '../commerce/payments.js';
+import { createApi } from './routes.js';
+import { seedDatabase } from '../fixtures/seed.js';
+import { importSqlite } from '../storage/sqlite-import.js';
+import { handleSocial } from '../dev/social.js';
+import { handleStripe } from '../dev/stripe.js';
+import { MediaServer } from '../media/streams.js';
+import type { Origins, PathHandler } from '../http/types.js';
+/** The repository root (this file is server/app/server.ts). */
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** How `startServer` runs: every field is optional, the defaults suit `npm start`. */
+export interface ServerOptions {
+  /** 'dev' adds the demo and the test stand-ins (see the file comment); default 'production'. */
+  mode?: ServerMode;
+  /** The interface to listen on; default 127.0.0.1 (loopback only). '0.0.0.0' listens on every interface. */
+  host?: string;
+  /**
+   * The public origin clients reach this server at (behind a proxy, say `https://tv.example.com`): emailed links,
+   * redirects, media URLs and the demo pages' bundle origin use it. Default `http://localhost:{port}`.
+   */
+  publicUrl?: string;
+  /** More Host values to answer (`name:port`), besides the loopback names, the listening host and publicUrl's. */
+  allowedHosts?: string[];
+  /** Origins, besides Google's tag manager, a script URL in settings may name (https only). */
+  scriptOrigins?: string[];
+  /** The dev secret (dev mode); default a new random one per start. */
+  devSecret?: string;
+  /**
+   * Dev mode lets anyone sign in as anyone, so it refuses to listen beyond loopback unless this says so
+   * (CHANNEL_DEV_ON_NETWORK=1, for a test network of your own).
+   */
+  devOnNetwork?: boolean;
+  /**
+   * Dev mode runs only on a database it seeded itself (the demo's, which it empties and seeds again when the
+   * fixtures change); this runs it on any other as it is, dropping and seeding nothing (CHANNEL_DEV_KEEP_DATA=1).
+   */
+  devKeepData?: boolean;
+  /**
+   * How many proxies of the operator's own stand in front of the server (TRUST_PROXY): the client address is then
+   * read from X-Forwarded-For, as the outermost of them saw it. Default 0: the socket's address.
+   */
+  trustProxy?: number;
+  /** API and bundle port; 0 picks a free one (tests). Default 8080. */
+  port?: number;
+  /** The "CMS host" port serving only demo/site; default port + 1, or a free one when port is 0. */
+  hostPort?: number;
+  /** The server's own files: the embedded database (pgdata/), the stored settings, clips, the dev secret; default <repo>/.data. */
+  dataDir?: string;
+  /** A PostgreSQL server to keep the data in instead of the embedded one (`DATABASE_URL`). */
+  databaseUrl?: string;
+  /** Connections per process to that server (`DATABASE_POOL_SIZE`, default 10). */
+  databasePoolSize?: number;
+  /** Where clips' files go (`CLIPS_DIR`): shared by every process of one channel server; default DATA_DIR/clips. */
+  clipsDir?: string;
+  /** How long a clip job is held without news before another process takes it over (ms; tests shorten it). */
+  clipLeaseMs?: number;
+  /** Tests: ready-made embedded databases to start from (db.ts OpenOptions.templates). */
+  databaseTemplates?: string;
+  /** New api keys per client address per 10 minutes before 429. Default 100. */
+  apiKeyRateMax?: number;
+  /** New accounts per client address per 10 minutes before registration is refused. Default 50. */
+  registrationRateMax?: number;
+  /** Emailed links (reset, verification, deletion) per client address per hour before they are held. Default 20. */
+  emailRateMax?: number;
+  /** Requests per window per client IP, on every path, before 429. Default 600. */
+  rateLimitMax?: number;
+  /** That window, in ms. Default 10,000. */
+  rateLimitWindowMs?: number;
+  /** Repository root, to find dist/, demo/site/ and server/fixtures/. */
+  rootDir?: string;
+  /** Demo pages folder (default <root>/demo/site); tests point it at a temp folder. */
+  siteDir?: string;
+  /** Built bundle folder (default <root>/dist). */
+  distDir?: string;
+  /** Wall clock in milliseconds; tests move it to see events go live and finish (and live playlists advance). */
+  now?: () => number;
+  /** Where the generated test media is cached (default <root>/server/.media). */
+  mediaDir?: string;
+  /** Lifetime of signed playback and download URLs, in seconds (default 7200). */
+  mediaTtlSeconds?: number;
+  /** How long a purchase stays pending before the card's outcome settles it, in ms of the server clock (default 3000). */
+  paymentSettleMs?: number;
+  /** Clip jobs (ffmpeg cuts) at once, 1 or 2 (CLIP_CONCURRENCY; default 2). */
+  clipConcurrency?: number;
+  /** How long a clip may take from its request to done (ms); default CLIP_TIME_LIMIT_SECONDS (tests shorten it). */
+  clipTimeLimitMs?: number;
+  /** Datalake calls per client address per minute (analytics.ts, default DATALAKE_PER_MINUTE). */
+  analyticsRateMax?: number;
+  /** Client log entries per client address per hour (default LOG_ENTRIES_PER_ADDRESS, maintenance.ts). */
+  logRateMax?: number;
+  /** Client log entries a channel keeps (default MAX_LOGS_PER_CHANNEL); a full channel refuses new ones. */
+  logsPerChannel?: number;
+  /** The analytics store's bounds (analytics-store.ts; tests make them small). */
+  analyticsLimits?: StoreLimits;
+}
+
+/** A started server: where it listens, its database and media, and how to stop it. */
+export interface RunningServer {
+  mode: ServerMode;
+  /** This start's dev secret (dev mode only): the `X-Channel-Dev-Secret` header of `/__dev/` calls. */
+  devSecret: string | undefined;
+  port: number;
+  /** The address the API listener is bound to (127.0.0.1 unless `host` said otherwise). */
+  address: string;
+  /** Where the database (and in dev mode the `dev-secret` file) lives. */
+  dataDir: string;
+  /** The CMS host's port (dev mode only; 0 in production, where it does not run). */
+  hostPort: number;
+  /** The public origin (`http://localhost:{port}` unless publicUrl says otherwise): API, keys host and bundle. */
+  origin: string;
+  /** `http://localhost:{hostPort}`: the CMS host origin (dev mode only; '' in production). */
+  hostOrigin: string;
+  db: ChannelDb;
+  /** The generated test media (durations, renditions, where the files are). */
+  media: MediaLibrary;
+  /** The library's generated pictures (thumbnails and previews by item key). */
+  libraryMedia: LibraryMedia;
+  /** The clip job queue (tests queue a clip of their own making with it). */
+  clips: ClipJobs;
+  /** Closes both listeners and the database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * New api keys one client address may ask for per window, by default: a visitor needs one, each is a stored row,
+ * and many viewers can share one address (a campus, a stadium's Wi-Fi). The table is capped anyway
+ * (maintenance.ts); this keeps one address from churning everyone else's keys out of it.
+ */
+const API_KEYS_PER_ADDRESS = 100;
+const API_KEYS_WINDOW_MS = 10 * 60_000;
+/** How often expired rows are pruned (maintenance.ts). */
+const PRUNE_INTERVAL_MS = 3600_000;
+/** The longest window of a shared limit: windows and attempts older than this are forgotten. */
+const LONGEST_LIMIT_WINDOW_MS = 3600_000;
+
+/**
+ * Opens the database, makes the test media, wires the modules together and listens; see the file comment. DATA_DIR
+ * is held for the server's life (data-dir.ts): a start refused or failed gives it back, and so does `stop()`.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const dataDir = options.dataDir ?? join(options.rootDir ?? REPO_ROOT, '.data');
+  // The server's files are its own (keys, password hashes, clips): private whatever the umask it was started with.
+  process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const lock = lockDataDir(dataDir, Boolean(options.databaseUrl));
+  // What a failed start must close before it gives DATA_DIR back (an open embedded database above all).
+  const opened: Array<() => Promise<void>> = [];
+  try {
+    return await assemble(options, dataDir, lock, opened);
+  } catch (error) {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+    lock.release();
+    throw error;
+  }
+}
+
+/** startServer's work once DATA_DIR is held. */
+async function assemble(
+  options: ServerOptions,
+  dataDir: string,
+  lock: DataDirLock,
+  opened: Array<() => Promise<void>>,
+): Promise<RunningServer> {
+  const rootDir = options.rootDir ?? REPO_ROOT;
+  const siteDir = options.siteDir ?? join(rootDir, 'demo', 'site');
+  const distDir = options.distDir ?? join(rootDir, 'dist');
+  const nowMs = options.now ?? Date.now;
+  const mode: ServerMode = options.mode ?? 'production';
+  const dev = mode === 'dev';
+  const listenHost = options.host ?? '127.0.0.1';
+  const configuredOrigin = options.publicUrl ? publicOriginOf(options.publicUrl) : undefined;
+  if (dev && !isLoopback(listenHost) && !options.devOnNetwork) {
+    throw new StartRefused(
+      `Dev mode (CHANNEL_DEV=1) lets anyone sign in as anyone, so it listens on loopback only, not on HOST=${listenHost}. ` +
+        'Set CHANNEL_DEV_ON_NETWORK=1 as well to expose it on a network of your own.',
+    );
+  }
+  const devSecret = dev ? (options.devSecret ?? newDevSecret()) : undefined;
+  const scriptOrigins = [...DEFAULT_SCRIPT_ORIGINS, ...(options.scriptOrigins ?? []).map((o) => publicOriginOf(o))];
+  /** The client's address (limits count its IPv4 address or IPv6 /64: `addressKey`). */
+  const addressOf = (req: IncomingMessage) => clientIp(req, options.trustProxy ?? 0);
+  const fixturesDir = join(rootDir, 'server', 'fixtures');
+  const seededAt = Math.floor(nowMs() / 1000);
+  privateTree(dataDir);
+  // The media comes from ffmpeg child processes, so seeding a fresh database meanwhile is not slowed by it.
+  const mediaDir = options.mediaDir ?? join(rootDir, 'server', '.media');
+  const opening = ChannelDb.open({
+    dataDir,
+    databaseUrl: options.databaseUrl,
+    poolSize: options.databasePoolSize,
+    fixturesDir,
+    seed: (fresh) => seedDatabase(fresh, fixturesDir, seededAt),
+    dev,
+    keepData: options.devKeepData,
+    serves: true,
+    // Seeded data is dated from the seeding day (library items, accounts): a template of the same day serves.
+    templates: options.databaseTemplates
+      ? { dir: options.databaseTemplates, key: String(Math.floor(seededAt / 86400)) }
+      : undefined,
+  });
+  // Closed by a failed start, even when the media fails first (closing a closed database does nothing).
+  opened.push(async () => (await opening.catch(() => undefined))?.close());
+  const [db, library, libraryMedia] = await Promise.all([
+    opening,
+    ensureMedia(mediaDir),
+    ensureLibraryMedia(mediaDir, librarySpecs(loadFixtures(fixturesDir))),
+  ]);
+  const clipsDir = options.clipsDir ?? join(dataDir, 'clips');
+  // A channel that ran the SQLite-era server: what its visitors did comes over once (sqlite-import.ts), before
+  // anything reads the secrets, settings or clips. A failed import stops the start: nothing half-imported is served.
+  await importSqlite(
+    db,
+    join(dataDir, 'channel.sqlite'),
+    (message) => console.log(`[channel-server] ${message}`),
+    clipsDir,
+  ).catch(async (error: unknown) => {
+    await db.close();
+    throw error;
+  });
+  const clipJobs = new ClipJobs({
+    db,
+    library,
+    clipsDir,
+    nowMs,
+    concurrency: options.clipConcurrency,
+    timeLimitMs: options.clipTimeLimitMs,
+    leaseMs: options.clipLeaseMs,
+  });
+
+  // Event offsets count from this moment: after a restart, "live now" seed events are live again.
+  const anchor = Math.floor(nowMs() / 1000);
+  const clock = (): Clock => ({ anchor, now: Math.floor(nowMs() / 1000) });
+  const recordingSeconds = Math.round(library.main.duration);
+  // Known once listening; the HTML placeholder, CSP and absolute media URLs all need the real API port.
+  const origins: Origins = { bundle: '', cms: '' };
+  const hosts = { main: new Set<string>(), cms: new Set<string>() };
+
+  // Playback URLs and email verification links are signed with per-database secrets, so they survive a restart and
+  // every process signs alike (the first to start makes them).
+  const secret = async (name: string) => {
+    await db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [
+      name,
+      randomBytes(32).toString('hex'),
+    ]);
+    return String((await db.get('SELECT value FROM meta WHERE key = ?', [name]))!.value);
+  };
+  const clipStream = clipStreams(db, clipJobs);
+  const eventStream = streamResolver(db, library, clock, () => origins.bundle);
+  const mediaServer = new MediaServer({
+    library,
+    secret: await secret('media_secret'),
+    addressOf: (req) => addressKey(addressOf(req)),
+    // The log of media requests is for the dev endpoints; production keeps none.
+    logRequests: dev,
+    ttlSeconds: options.mediaTtlSeconds,
+    now: nowMs,
+    resolve: (stream) => clipStream(stream) ?? eventStream(stream),
+    preroll: async (id) => {
+      const row = await db.get('SELECT media FROM prerolls WHERE id = ?', [id]);
+      return row ? library.prerolls[String(row.media)] : undefined;
+    },
+  });
+  // Mux beacons come here only in dev mode (production sends them to Mux); the datalake is the channel's own.
+  const beacons = dev ? new Recorder(nowMs) : undefined;
+  // The channel's analytics service: what arrives is stored per channel (analytics-store.ts).
+  const analyticsStore = new AnalyticsStore(db, nowMs, options.analyticsLimits);
+  const gtag = new Recorder(nowMs);
+
+  // ------------------------------------------------------------------ the API, one module per area
+  const channels = createChannels({
+    db,
+    dev,
+    clock,
+    origins,
+    keyLimiter: new RateLimiter(
+      db,
+      'api-keys',
+      options.apiKeyRateMax ?? API_KEYS_PER_ADDRESS,
+      API_KEYS_WINDOW_MS,
+      nowMs,
+    ),
+    logLimiter: new RateLimiter(db, 'logs', options.logRateMax ?? LOG_ENTRIES_PER_ADDRESS, LOG_QUOTA_WINDOW_MS, nowMs),
+    logsPerChannel: options.logsPerChannel ?? MAX_LOGS_PER_CHANNEL,
+    copies: settingsCopies(join(dataDir, 'storage', 'settings')),
+  });
+  await channels.load();
+  /** The channel whose analytics key this is (settings 'yare-analytics'), from the channels' settings in memory. */
+  const channelOfProfile = (profile: string): string | undefined => channels.channelOfAnalyticsKey(profile);
+  const datalakeLimiter = new SharedRateLimiter(
+    db,
+    'datalake',
+    options.analyticsRateMax ?? DATALAKE_PER_MINUTE,
+    60_000,
+    nowMs,
+  );
+  const datalake = {
+    store: analyticsStore,
+    channelOfProfile,
+    limiter: datalakeLimiter,
+    addressOf: (req: IncomingMessage) => addressOf(req),
+  };
+  const authContext = {
+    db,
+    verifySecret: await secret('verify_secret'),
+    registrationsPerAddress: options.registrationRateMax,
+    emailsPerAddress: options.emailRateMax,
+    removeClip: (id: number) => clipJobs.remove(id),
+  };
+  const payments = createPayments({
+    db,
+    nowMs,
+    settleMs: options.paymentSettleMs ?? 3000,
+    knownOrigins: () => (dev ? [origins.bundle, origins.cms] : [origins.bundle]),
+    testPayments: dev,
+  });
+  // The limit every request passes (listeners.ts); a big page of events counts as more (catalog-api.ts).
+  const requestLimiter = new SharedRateLimiter(
+    db,
+    'requests',
+    options.rateLimitMax ?? 600,
+    options.rateLimitWindowMs ?? 10_000,
+    nowMs,
+  );
+  /** Counts a big page of events as `hits` more requests of its caller (catalog-api.ts, favourites.ts). */
+  const charge = async (r: ApiRequest, hits: number) => tooMany(await requestLimiter.hit(addressKey(r.ip), hits));
+  const handlers: Record<EndpointName, Handler> = {
+    ...authHandlers(authContext),
+    ...payments.handlers,
+    ...accountDataHandlers(db),
+    ...favouriteHandlers(db, charge),
+    ...channels.handlers,
+    ...catalogHandlers({
+      db,
+      mediaServer,
+      charge,
+    }),
+    ...libraryHandlers({
+      db,
+      mediaServer,
+      recordingSeconds,
+      assets: (key) => (libraryMedia.files[key] ? libraryAssetPaths(key) : undefined),
+    }),
+    ...clipHandlers({ db, jobs: clipJobs, mediaServer, recordingSeconds, nowMs }),
+    submitForm: submitForm(
+      db,
+      new RateLimiter(db, 'forms', FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs),
+    ),
+  };
+  const api = createApi({
+    db,
+    handlers,
+    serverOnly: deviceRoutes(authContext),
+    clock,
+    origins,
+    addressOf,
+    channels,
+    mediaServer,
+    recordingSeconds,
+    // A signed-in caller's purchases, cancellations and renewals that fell due are settled before anything reads them.
+    settleFor: (userId) => payments.settleFor(userId),
+    nowMs,
+  });
+
+  // An event's schedule changed (the dev endpoints): every process forgets its cached form; all of them when
+  // notifications may have been missed.
+  await db.listen(
+    'event_changed',
+    (payload) => forgetEventJson(db, Number(payload) || undefined),
+    () => forgetEventJson(db),
+  );
+
+  // ------------------------------------------------------------------ dev mode's endpoints and stand-ins
+  const stripeContext = {
+    db,
+    nowMs,
+    fingerprintSecret: await secret('card_fingerprint_secret'),
+    bundleOrigin: () => origins.bundle,
+  };
+  const standIns: PathHandler[] = [];
+  if (dev) {
+    const devContext = {
+      secret: devSecret!,
+      scriptOrigins,
+      db,
+      media: mediaServer,
+      beacons: beacons!,
+      datalake: analyticsStore,
+      gtag,
+      clock,
+      orders: payments.devOrders,
+      partnerSales: payments.partnerSales,
+      settingsChanged: async (channelId: number) => {
+        await channels.settingsChanged(channelId);
+        await channels.storeSettings(channelId);
+      },
+      eventChanged: async (id: number) => {
+        forgetEventJson(db, id);
+        await db.notify('event_changed', String(id));
+      },
+    };
+    const socialContext = { db, now: () => clock().now, bundleOrigin: () => origins.bundle, sites: channels.sitesOf };
+    standIns.push(
+      (req, res, url) => handleDev(req, res, url, devContext),
+      (req, res, url) => handleGtagCollect(req, res, url.pathname, gtag),
+      (req, res, url) => handleStripe(req, res, url, stripeContext),
+      (req, res, url) => handleSocial(req, res, url, socialContext),
+    );
+  }
+
+  const listeners = await createListeners({
+    dev,
+    rootDir,
+    siteDir,
+    distDir,
+    db,
+    origins,
+    hosts,
+    limiter: requestLimiter,
+    addressOf,
+    api,
+    channelFiles: channels.handleFiles,
+    media: mediaServer,
+    libraryFiles: libraryMediaHandler(libraryMedia),
+    analytics: { beacons, datalake },
+    standIns,
+  });
+  const main = createServer(listeners.main);
+  const host = dev ? createServer(listeners.host) : undefined;
+  // Idle keep-alive connections stay open longer than a client or a proxy in front waits before reusing one (60 s
+  // is the usual load balancer's), so a reused connection is never one the server is closing at that moment (the
+  // client would see ECONNRESET). Node's default is 5 s.
+  for (const server of [main, host]) {
+    if (!server) continue;
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+  }
+  const listen = (server: Server, port: number) =>
+    new Promise<number>((resolveListen, reject) => {
+      server.once('error', reject);
+      server.listen(port, listenHost, () => {
+        server.off('error', reject);
+        resolveListen((server.address() as AddressInfo).port);
+      });
+    });
+
+  const timers: NodeJS.Timeout[] = [];
+  const fail = async (error: unknown): Promise<never> => {
+    await clipJobs.stop();
+    main.close();
+    host?.close();
+    payments.stop();
+    requestLimiter.stop();
+    datalakeLimiter.stop();
+    for (const timer of timers) clearInterval(timer);
+    await db.close();
+    throw error;
+  };
+  // Seeded done clips get their files before anyone can ask for them (cached: instant after the first start).
+  await clipJobs.start().catch(fail);
+  const port = await listen(main, options.port ?? 8080).catch(fail);
+  origins.bundle = configuredOrigin ?? `http://localhost:${port}`;
+  hosts.main = allowedHostsFor(port, listenHost, origins.bundle, options.allowedHosts);
+  let hostPort = 0;
+  if (host) {
+    hostPort = await listen(host, options.hostPort ?? (options.port === 0 ? 0 : port + 1)).catch(fail);
+    origins.cms = `http://localhost:${hostPort}`;
+    hosts.cms = allowedHostsFor(hostPort, listenHost, undefined, []);
+  }
+  // The stored copies of the settings, as this start serves them (its origin, its mode's stand-ins).
+  await channels.storeSettings().catch(fail);
+
+  // Dev mode: the secret goes where the demo's developer and the tests can read it, and nowhere else.
+  const secretFile = join(dataDir, 'dev-secret');
+  if (devSecret) {
+    rmSync(secretFile, { force: true }); // a file left by an earlier start may have looser permissions
+    writeFileSync(secretFile, `${devSecret}\n`, { mode: 0o600 });
+  }
+
+  // Forget what expired while the server was down, then every hour (any process may: each statement is idempotent).
+  const maintain = async () => {
+    await prune(db, clock().now);
+    await pruneLimits(db, nowMs(), LONGEST_LIMIT_WINDOW_MS);
+    await analyticsStore.prune();
+    // The embedded database has no autovacuum: the planner's statistics are brought up to date here.
+    if (db.kind === 'pglite') await db.analyze();
+  };
+  await maintain().catch(fail);
+  const pruneTimer = setInterval(() => {
+    maintain().catch((error: unknown) => console.error(`[channel-server] pruning failed: ${errorSummary(error)}`));
+  }, PRUNE_INTERVAL_MS);
+  pruneTimer.unref();
+  timers.push(pruneTimer);
+
+  // Serialise the events once for the usual origin now rather than inside the first big request.
+  await warmEventJson(db, clock(), origins.bundle).catch(fail);
+
+  const close = (server: Server) =>
+    new Promise<void>((resolveClose) => {
+      server.close(() => resolveClose());
+      server.closeAllConnections(); // keep-alive sockets would otherwise hold stop() open
+    });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    mode,
+    devSecret,
+    address: (main.address() as AddressInfo).address,
+    dataDir,
+    port,
+    hostPort,
+    origin: origins.bundle,
+    hostOrigin: origins.cms,
+    db,
+    media: library,
+    libraryMedia,
+    clips: clipJobs,
+    stop() {
+      stopped ??= Promise.all([close(main), host ? close(host) : undefined, clipJobs.stop()]).then(async () => {
+        for (const timer of timers) clearInterval(timer);
+        payments.stop();
+        requestLimiter.stop();
+        datalakeLimiter.stop();
+        if (devSecret) rmSync(secretFile, { force: true });
+        await db.close();
+        lock.release();
+      });
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * Settling what falls due on the server clock, as payment webhooks would: a pending purchase is paid or failed by its
+ * test card's outcome at its `settles_at` moment (its card saved when asked), an auto-renewal cancellation finishes,
+ * a subscription whose period ended is renewed period by period with its card (or made inactive when the card is
+ * declined), and a cancelled one expires.
+ *
+ * Who settles. Any process: each order is settled in a transaction that locks its row (`FOR UPDATE`; the timers
+ * `SKIP LOCKED` rows another process holds) and checks it is still due, so an order is settled exactly once however
+ * many processes try at the same moment.
+ * A signed-in caller's due orders are settled before their request reads anything (routes.ts, `settleFor`), a timer
+ * settles everyone's every SETTLE_INTERVAL_MS, and a purchase or cancellation asks for a run at its due time, so any
+ * read after the delay sees the outcome, after a restart too.
+ */
+import { addPeriod } from './account-data.js';
+import type { ChannelDb, Row } from '../storage/db.js';
+import { DECLINE_MESSAGES, saveCard, type Outcome } from '../dev/stripe.js';
+
+/** At most this many periods are renewed at once (a clock moved years ahead should not write thousands of rows). */
+const MAX_RENEWALS = 36;
+/** How often every process looks for anything due (a purchase's own timer comes sooner). */
+export const SETTLE_INTERVAL_MS = 5000;
+
+/** What is due: pending purchases, finishing cancellations, ended subscription periods (of one user, or everyone). */
+const DUE = `
+  SELECT id FROM orders WHERE settles_at IS NOT NULL AND settles_at <= :nowMs AND (:user::bigint IS NULL OR user_id = :user)
+  UNION
+  SELECT id FROM orders WHERE renewal_cancel_at IS NOT NULL AND renewal_cancel_at <= :nowMs
+    AND (:user::bigint IS NULL OR user_id = :user)
+  UNION
+  SELECT id FROM orders WHERE type = 'subscription' AND status = 'paid' AND activity_status = 'active'
+    AND expires_at IS NOT NULL AND expires_at <= :now AND renewal_cancel_at IS NULL
+    AND (:user::bigint IS NULL OR user_id = :user)
+  ORDER BY id`;
+
+/** Payment settling over one database, on the server clock `clockMs` (ms). */
+export function createSettlement(
+  db: ChannelDb,
+  clockMs: () => number,
+): {
+  settle(): Promise<void>;
+  settleFor(userId: number): Promise<void>;
+  settleLater(ms: number): void;
+  stop(): void;
+} {
+  const timers = new Set<NodeJS.Timeout>();
+
+  /** Runs settle() once `ms` have passed (the reads in between settle lazily anyway). */
+  function settleLater(ms: number): void {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      settleDue(null).catch((error: unknown) => console.error('[channel-server] settling payments failed', error));
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  }
+
+  /** What charging an order's card does (a card that is gone is declined). */
+  const outcomeOf = async (order: Row) =>
+    String(
+      (await db.get('SELECT outcome FROM payment_methods WHERE id = ?', [order.payment_method ?? null]))?.outcome ??
+        'card_declined',
+    ) as Outcome;
+
+  /** A pending order settled by its card's outcome (at its settles_at moment). */
+  async function settleOrder(order: Row): Promise<void> {
+    const at = Math.floor(Number(order.settles_at) / 1000);
+    const outcome = await outcomeOf(order);
+    if (outcome === 'succeeded') {
+      const subscription = order.type === 'subscription';
+      const offer = subscription
+        ? String(
+            (await db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!]))?.offer ?? 'monthly',
+          )
+        : null;
+      await db.run(
+        `UPDATE orders SET status = 'paid', activity_status = 'active', settles_at = NULL, updated_at = ?, expires_at = ?,
+           subscription_status = ?, auto_renewal = ? WHERE id = ?`,
+        [
+          at,
+          offer ? addPeriod(at, offer) : null,
+          subscription ? 'active' : null,
+          subscription ? 'active' : null,
+          order.id!,
+        ],
+      );
+      if (order.save_card) await saveCard(db, Number(order.user_id), String(order.payment_method));
+    } else {
+      await db.run(
+        "UPDATE orders SET status = 'failed', activity_status = 'inactive', settles_at = NULL, updated_at = ?, error = ? WHERE id = ?",
+        [at, DECLINE_MESSAGES[outcome], order.id!],
+      );
+    }
+    await db.run("UPDATE transactions SET status = ? WHERE order_id = ? AND status = 'created'", [
+      outcome === 'succeeded' ? 'paid' : 'failed',
+      order.id!,
+    ]);
+  }
+
+  /** A subscription whose period ended: renewed period by period with its card while auto-renewal is on, else expired. */
+  async function renewOrExpire(order: Row, now: number): Promise<void> {
+    let end = Number(order.expires_at);
+    if (order.auto_renewal === 'cancelled') {
+      await db.run(
+        "UPDATE orders SET activity_status = 'inactive', subscription_status = 'expired', updated_at = ? WHERE id = ?",
+        [end, order.id!],
+      );
+      return;
+    }
+    const sub = await db.get('SELECT offer, price FROM subscriptions WHERE id = ?', [order.product_id!]);
+    const outcome = await outcomeOf(order);
+    let charged = Number(
+      (await db.get("SELECT count(*) AS n FROM transactions WHERE order_id = ? AND status = 'paid'", [order.id!]))?.n ??
+        0,
+    );
+    for (let n = 0; end <= now && n < MAX_RENEWALS; n++) {
+      const label = charged === 0 ? 'New subscription' : 'Subscription Renewal'; // a trial's first charge opens it
+      await db.run(
+        'INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [
+          order.id!,
+          order.user_id!,
+          outcome === 'succeeded' ? 'paid' : 'failed',
+          Number(sub?.price ?? order.price ?? 0),
+          order.currency ?? null,
+          label,
+          end,
+        ],
+      );
+      if (outcome !== 'succeeded') {
+        await db.run(
+          "UPDATE orders SET activity_status = 'inactive', subscription_status = 'inactive', auto_renewal = 'cancelled', error = ?, updated_at = ? WHERE id = ?",
+          [DECLINE_MESSAGES[outcome], end, order.id!],
+        );
+        return;
+      }
+      charged++;
+      end = addPeriod(end, String(sub?.offer ?? 'monthly'));
+    }
+    await db.run('UPDATE orders SET expires_at = ?, updated_at = ? WHERE id = ?', [end, now, order.id!]);
+  }
+
+  /**
+   * Settles one order if it is still due, holding its row: another process settling it at the same moment skips it
+   * (SKIP LOCKED), and one that comes after sees it no longer due.
+   */
+  async function settleOne(id: number, nowMs: number, wait: boolean): Promise<void> {
+    const now = Math.floor(nowMs / 1000);
+    await db.transaction(async () => {
+      const order = await db.get(`SELECT * FROM orders WHERE id = ? FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`, [id]);
+      if (!order) return;
+      if (order.settles_at !== null && Number(order.settles_at) <= nowMs) {
+        await settleOrder(order);
+        return;
+      }
+      if (order.renewal_cancel_at !== null && Number(order.renewal_cancel_at) <= nowMs) {
+        await db.run(
+          "UPDATE orders SET auto_renewal = 'cancelled', renewal_cancel_at = NULL, updated_at = ? WHERE id = ?",
+          [now, id],
+        );
+        return;
+      }
+      const ended =
+        order.type === 'subscription' &&
+        order.status === 'paid' &&
+        order.activity_status === 'active' &&
+        order.expires_at !== null &&
+        Number(order.expires_at) <= now &&
+        order.renewal_cancel_at === null;
+      if (ended) await renewOrExpire(order, now);
+    });
+  }
+
+  /**
+   * Settles whatever is due at the server clock's now (of one user, or everyone's); see the header. A user's own
+   * request waits for an order another process is settling at that moment (its answer must show the outcome); the
+   * timers skip it.
+   */
+  async function settleDue(userId: number | null): Promise<void> {
+    const nowMs = clockMs();
+    const params = { ':nowMs': nowMs, ':now': Math.floor(nowMs / 1000), ':user': userId };
+    // An order can be due twice over (a renewal after its cancellation finished): a few passes settle both.
+    for (let pass = 0; pass < 3; pass++) {
+      const due = await db.all(DUE, params);
+      if (due.length === 0) return;
+      for (const row of due) await settleOne(Number(row.id), nowMs, userId !== null);
+    }
+  }
+
+  const interval = setInterval(() => {
+    settleDue(null).catch((error: unknown) => console.error('[channel-server] settling payments failed', error));
+  }, SETTLE_INTERVAL_MS);
+  interval.unref();
+
+  return {
+    settle: () => settleDue(null),
+    settleFor: (userId) => settleDue(userId),
+    settleLater,
+    /** Clears the timers (the server is stopping). */
+    stop() {
+      clearInterval(interval);
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
