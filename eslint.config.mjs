@@ -114,6 +114,19 @@ const DEMO_ONLY_CONTRACT = {
     'move anything else into server/, or into the contract if it truly is part of the API.',
 };
 
+/**
+ * The channel server's domains (every folder of server/ but app/, dev/ and testing/) reaching into the stand-ins or
+ * the test harness. The stand-ins are chosen at start by app/services.ts, in dev mode only; a domain sees only the
+ * service's interface (server/README.md, "Rules").
+ */
+const NO_DEV_OR_TESTING = {
+  regex: '^(\\.\\./)+(dev|testing)/',
+  message:
+    'A server domain imports neither server/dev/ (the dev-mode stand-ins) nor server/testing/ (the test harness). ' +
+    'Depend on the service interface (commerce/providers/provider.ts, mail/mail.ts, identity/provider.ts, ' +
+    'media/sources/source.ts) and let app/services.ts choose the implementation; move shared code into the domain.',
+};
+
 /** A pattern as a regex literal esquery reads in a selector. */
 const selectorRegex = (regex) => `/${regex.replaceAll('/', '\\/')}/`;
 
@@ -242,6 +255,33 @@ export default tseslint.config(
   ),
   boundary(['elements/**'], NO_WHOLE_CONTRACT),
   boundary(['demo/**', 'server/**'], DEMO_ONLY_CONTRACT),
+  {
+    ...boundary(['server/*/**'], DEMO_ONLY_CONTRACT, NO_DEV_OR_TESTING),
+    ignores: ['server/app/**', 'server/dev/**', 'server/testing/**', 'server/**/*.test.ts'],
+  },
+  {
+    // http/ is the mechanism every domain uses (requests, answers, static files, limits): it may name a domain's
+    // types, never run its code, so it never grows a dependency on what it serves (the routing table that joins
+    // them is app/routes.ts).
+    files: ['server/http/**'],
+    ignores: ['server/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.\\./)[^/]+/',
+              allowTypeImports: true,
+              message:
+                'server/http imports no domain at run time (type imports are fine): take what it needs as a ' +
+                'parameter or callback, or move the code into the domain that owns it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 
   {
     // Stores and the API layer run the same in the browser, in tests with a fake clock and anywhere else: the page

@@ -25,7 +25,7 @@
  * token ('You are already logged in'): it signs out first.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { SOCIAL_PROVIDERS } from '../../src/api/contract.js';
+import { SOCIAL_PROVIDERS, type SocialProvider } from '../../src/api/contract.js';
 import {
   bearer,
   createUser,
@@ -45,8 +45,8 @@ import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
 import { Checks, refuse, truthy, type ApiRequest, type Handlers, type ServerOnlyRoute } from '../http/handler.js';
 import { addressKey, HttpError } from '../http/http.js';
 import { SlidingWindow } from '../http/limits.js';
-import { sendEmail, siteLink } from '../mail/mail.js';
-import { redeemSocialCode } from '../dev/social.js';
+import { siteLink, type Mailer } from '../mail/mail.js';
+import type { IdentityProviders } from '../identity/provider.js';
 
 /** Server messages (the API's standard texts where it has them). */
 export const MESSAGES = {
@@ -124,6 +124,10 @@ export interface AuthContext {
   emailsPerAddress?: number;
   /** Removes a deleted clip's files and stops its cut, in whichever process runs it (clip-jobs.ts `remove`). */
   removeClip(id: number): Promise<void>;
+  /** Social sign-in's providers (chosen at start: app/services.ts); a network without one refuses every code. */
+  identity: IdentityProviders;
+  /** Sends the emailed links (chosen at start: app/services.ts). */
+  mailer: Mailer;
 }
 
 /** Why an email was held back: which limit said no, and the seconds until it lets one more through. */
@@ -164,7 +168,7 @@ const normaliseCode = (value: unknown) =>
 
 /** The contract's accounts handlers. */
 export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
-  const { db } = ctx;
+  const { db, mailer } = ctx;
   // In the database (limits.ts): every process counts the same attempts, and a restart forgets none.
   const throttle = new SlidingWindow(db, 'login', LOGIN_MAX_FAILURES, LOGIN_WINDOW);
   const accountThrottle = new SlidingWindow(db, 'login-account', ACCOUNT_MAX_FAILURES, ACCOUNT_WINDOW);
@@ -215,8 +219,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       expires,
       signature: verifySignature(r.channelId, email, expires),
     });
-    await sendEmail(
-      db,
+    await mailer.send(
       {
         channelId: r.channelId,
         to: email,
@@ -327,7 +330,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const redirectUri = checks.text('redirect_uri');
       checks.done();
       const now = r.clock.now;
-      const profile = await redeemSocialCode(db, r.channelId, provider, code!, redirectUri!, now);
+      const profile = await ctx.identity[provider as SocialProvider]?.redeem(r.channelId, code!, redirectUri!, now);
       if (!profile) throw refuse('code', MESSAGES.wrongAuthData);
       let user = await userByEmail(db, r.channelId, profile.email);
       if (!user) {
@@ -403,8 +406,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
           email: String(user.email),
           token: await newLink(user, 'reset', r.clock.now),
         });
-        await sendEmail(
-          db,
+        await mailer.send(
           {
             channelId: r.channelId,
             to: String(user.email),
@@ -492,8 +494,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       if (linked === 0) throw refuse('code', MESSAGES.badDeviceCode);
       await wrongCodesFrom.forgive(byAddress.id);
       await wrongCodes.forgive(byAccount.id);
-      await sendEmail(
-        db,
+      await mailer.send(
         {
           channelId: r.channelId,
           to: String(user.email),
@@ -515,8 +516,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
         email: String(user.email),
         token: await newLink(user, 'delete', r.clock.now),
       });
-      await sendEmail(
-        db,
+      await mailer.send(
         {
           channelId: r.channelId,
           to: String(user.email),

@@ -7,8 +7,8 @@
 import { FAVORITABLE_TYPES, type FavoritableType } from '../../src/api/contract.js';
 import { categoryTree, teamTree } from './accounts.js';
 import type { ChannelDb, Row } from '../storage/db.js';
-import { EVENTS_PER_HIT, eventListText, listEvents, type FavouriteIds } from '../catalog/events.js';
-import { Checks, eventFilterOf, idOf, textOrNull, type ApiRequest, type Handlers } from '../http/handler.js';
+import { EVENTS_PER_HIT, eventFilterOf, eventListText, listEvents, type FavouriteIds } from '../catalog/events.js';
+import { Checks, idOf, textOrNull, type ApiRequest, type Handlers } from '../http/handler.js';
 import { HttpError } from '../http/http.js';
 
 /** Where each favoritable type lives, and its kind in `GET favorites`. */

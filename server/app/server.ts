@@ -79,7 +79,8 @@ import {
   type LibraryMedia,
 } from '../media/library-media.js';
 import { librarySpecs } from '../fixtures/library-seed.js';
-import { ensureMedia, type MediaLibrary } from '../media/media.js';
+import type { MediaLibrary } from '../media/media.js';
+import { chooseServices, chooseStreamSource } from './services.js';
 import { createPayments } from '../commerce/payments.js';
 import { createApi } from './routes.js';
 import { seedDatabase } from '../fixtures/seed.js';
@@ -285,7 +286,7 @@ async function assemble(
   opened.push(async () => (await opening.catch(() => undefined))?.close());
   const [db, library, libraryMedia] = await Promise.all([
     opening,
-    ensureMedia(mediaDir),
+    chooseStreamSource({ dev, mediaDir }).prepare(),
     ensureLibraryMedia(mediaDir, librarySpecs(loadFixtures(fixturesDir))),
   ]);
   const clipsDir = options.clipsDir ?? join(dataDir, 'clips');
@@ -382,8 +383,11 @@ async function assemble(
     limiter: datalakeLimiter,
     addressOf: (req: IncomingMessage) => addressOf(req),
   };
+  const services = chooseServices({ dev, mediaDir }, db);
   const authContext = {
     db,
+    identity: services.identity,
+    mailer: services.mailer,
     verifySecret: await secret('verify_secret'),
     registrationsPerAddress: options.registrationRateMax,
     emailsPerAddress: options.emailRateMax,
@@ -394,7 +398,7 @@ async function assemble(
     nowMs,
     settleMs: options.paymentSettleMs ?? 3000,
     knownOrigins: () => (dev ? [origins.bundle, origins.cms] : [origins.bundle]),
-    testPayments: dev,
+    provider: services.payments,
   });
   // The limit every request passes (listeners.ts); a big page of events counts as more (catalog-api.ts).
   const requestLimiter = new SharedRateLimiter(
@@ -427,6 +431,7 @@ async function assemble(
     submitForm: submitForm(
       db,
       new RateLimiter(db, 'forms', FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs),
+      services.mailer,
     ),
   };
   const api = createApi({

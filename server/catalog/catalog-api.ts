@@ -14,6 +14,7 @@ import { packageJson, subscriptionJson } from './catalog.js';
 import type { Access } from '../accounts/accounts.js';
 import type { ChannelDb, Row } from '../storage/db.js';
 import {
+  eventFilterOf,
   eventForStream,
   eventListText,
   EVENTS_PER_HIT,
@@ -24,7 +25,7 @@ import {
   renderEvent,
   type Clock,
 } from './events.js';
-import { eventFilterOf, listWindow, textOrNull as str, type ApiRequest, type Handlers } from '../http/handler.js';
+import { listWindow, textOrNull as str, type ApiRequest, type Handlers } from '../http/handler.js';
 import { addressKey, HttpError } from '../http/http.js';
 import type { MediaLibrary } from '../media/media.js';
 import { CORS_HEADERS, placeholderSvg } from '../http/static.js';

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { EventQuery, MAX_EVENTS_PAGE, STREAM_STATUSES, type StreamStatus } from '../../src/api/contract.js';
 import type { AccessFacts } from '../accounts/accounts.js';
 import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
+import { HttpError, INVALID } from '../http/http.js';
 import { BoundedMap } from '../http/limits.js';
 
 /** What the server needs to turn stored offsets into times and statuses. */
@@ -745,4 +746,11 @@ export async function findEvent(
 ): Promise<CachedEvent | undefined> {
   const event = (await cachedEvents(db, [id], clock, origin)).get(id);
   return event?.channelId === channelId ? event : undefined;
+}
+
+/** A validated `GET /events` query, or a 422. */
+export function eventFilterOf(query: URLSearchParams): EventFilter {
+  const parsed = parseEventQuery(query);
+  if ('errors' in parsed) throw new HttpError(422, INVALID, parsed.errors);
+  return parsed.filter;
 }

@@ -8,7 +8,7 @@ import type { ChannelDb } from '../storage/db.js';
 import { INVALID, isEmail, EMAIL_MESSAGE, type ApiRequest, type HandlerResult } from '../http/handler.js';
 import { addressKey, HttpError, tooMany } from '../http/http.js';
 import type { RateLimiter } from '../http/limits.js';
-import { sendEmail } from '../mail/mail.js';
+import type { Mailer } from '../mail/mail.js';
 
 /** Submissions one client address may send per window (see server.ts). */
 export const FORM_SUBMISSIONS_PER_ADDRESS = 10;
@@ -49,7 +49,7 @@ export function fieldError(field: Field, value: string): string | undefined {
 }
 
 /** The submitForm handler, limited per client address by `limiter`. */
-export function submitForm(db: ChannelDb, limiter: RateLimiter) {
+export function submitForm(db: ChannelDb, limiter: RateLimiter, mailer: Mailer) {
   return async (r: ApiRequest): Promise<HandlerResult> => {
     const alias = r.params.alias!;
     const row = await db.get('SELECT * FROM custom_forms WHERE channel_id = ? AND alias = ?', [r.channelId, alias]);
@@ -100,8 +100,7 @@ export function submitForm(db: ChannelDb, limiter: RateLimiter) {
           .filter((f) => values.get(f.name))
           .map((f) => `${f.label}: ${values.get(f.name)!.replace(/\r\n?|\n/g, '\n  ')}`)
           .join('\n');
-        await sendEmail(
-          db,
+        await mailer.send(
           {
             channelId: r.channelId,
             to,

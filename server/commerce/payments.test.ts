@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { endpoints, type Order } from '../../src/api/contract.js';
 import { PAYMENT_MESSAGES } from './payments.js';
+import { createTestPayments } from './providers/test.js';
+import { applyPaymentEvent } from './settlement.js';
 import { Harness, ok, type Account, type Answer } from '../testing/harness.js';
 
 /** Purchases settle this long (server clock, ms) after stripe/buy; short, so the timer test waits little. */
@@ -633,6 +635,40 @@ describe('subscriptions', () => {
       'access until the end of the paid period',
     );
     assert.equal((await h.event('ppv-live', 'subscriber')).has_access, true);
+  });
+});
+
+describe('payment events (what a processor says about an order, as a webhook will)', () => {
+  test('an event is applied once: the same one again, or one about a period the order is not at, changes nothing', async () => {
+    const { email, token } = await newUser();
+    const { monthly } = await offers();
+    const created = await bought({ type: 'subscription', id: monthly.id, payment_method: await card() }, token);
+    const provider = createTestPayments(h.server.db);
+    const now = Math.floor(h.nowMs / 1000);
+    const paid = { type: 'purchase_paid', orderId: created.id, at: now } as const;
+    // Delivered twice (a retried webhook), and then the failure of the same purchase, late: the first one counts.
+    assert.equal(await applyPaymentEvent(h.server.db, provider, paid, now), true);
+    assert.equal(await applyPaymentEvent(h.server.db, provider, paid, now), false);
+    const late = { type: 'purchase_failed', orderId: created.id, at: now, message: 'Your card was declined.' } as const;
+    assert.equal(await applyPaymentEvent(h.server.db, provider, late, now), false);
+    // The settling timer finds nothing left to charge.
+    tick(SETTLE_MS);
+    const settled = await order(created.id, token);
+    assert.deepEqual([settled.status, settled.subscription_status, settled.error ?? null], ['paid', 'active', null]);
+    // A renewal names its period by its start: only the period the order is at renews, once.
+    const end = settled.expires_at!;
+    const renewal = { type: 'renewal_paid', orderId: created.id, at: end } as const;
+    assert.equal(await applyPaymentEvent(h.server.db, provider, { ...renewal, at: end - DAY }, now), false);
+    assert.equal(await applyPaymentEvent(h.server.db, provider, renewal, now), true);
+    assert.equal(await applyPaymentEvent(h.server.db, provider, renewal, now), false);
+    ok(Math.abs((await order(created.id, token)).expires_at! - (end + 30 * DAY)) <= 1, 'one more period');
+    assert.deepEqual(
+      (await devOrders(email))[0]!.transactions.map((t) => [t.status, t.label]),
+      [
+        ['paid', 'New subscription'],
+        ['paid', 'Subscription Renewal'],
+      ],
+    );
   });
 });
 

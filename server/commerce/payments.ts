@@ -2,7 +2,8 @@
 /**
  * Checkout and payments of the contract: pricing with the API's errors, coupons, purchases that settle
  * asynchronously, saved cards, setup intents and trials, auto-renewal cancellation and the customer portal. The
- * Stripe they rely on is the fake in dev/stripe.ts; card data never reaches these calls, only PaymentMethod ids.
+ * card processor is the PaymentProvider chosen at start (providers/provider.ts: the test cards in dev mode, none in
+ * production yet); card data never reaches these calls, only PaymentMethod ids.
  *
  * Money. A product's listed price includes its service fee (shown as 'Taxes'): the Hockey Season Pass lists 29.99,
  * base 27.99 plus 2.00. `GET pricing` breaks it down as price = the price before fees (base_price, else the listed
@@ -26,15 +27,14 @@
  * that is a partner slug: docs/partners.md, "Partner attribution"): a slug, stored with the order; anything else is a 422.
  * `partnerSales()` is what the dev analytics page shows of them.
  */
-import { randomBytes } from 'node:crypto';
 import { PARTNER_MAX, PRODUCT_TYPES, partnerSlug, type ProductType } from '../../src/api/contract.js';
 import { nextRenewal, orderJson } from './account-data.js';
-import { tokenHash, type AccessFacts } from '../accounts/accounts.js';
+import type { AccessFacts } from '../accounts/accounts.js';
 import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
 import { Checks, idOf, refuse, truthy, type ApiRequest, type Handlers } from '../http/handler.js';
 import { HttpError } from '../http/http.js';
 import { createSettlement } from './settlement.js';
-import { createPortalSession, savedCards } from '../dev/stripe.js';
+import type { PaymentProvider } from './providers/provider.js';
 
 /** How long an auto-renewal cancellation is "processing" (ms). */
 const CANCEL_DELAY_MS = 1000;
@@ -71,10 +71,10 @@ export interface PaymentsContext {
   /** Origins a customer portal's return_url may lead to besides the caller's (the CMS host). */
   knownOrigins(): string[];
   /**
-   * Whether card payments run against the fake Stripe (dev mode). Without it there is no card processor behind
-   * this server, so every call that charges, saves or lists cards answers 503 instead of failing half-way.
+   * The card processor (chosen at start from configuration). Without one every call that charges, saves or lists
+   * cards answers 503 instead of failing half-way.
    */
-  testPayments: boolean;
+  provider?: PaymentProvider;
 }
 
 /** The answer of card calls when no card processor is set up (production mode of the reference server). */
@@ -130,7 +130,12 @@ export function createPayments(ctx: PaymentsContext): {
   const { db } = ctx;
   // Settling runs for a signed-in caller before their request reads anything, and on timers (settlement.ts);
   // `stop()` clears those timers.
-  const { settle, settleFor, settleLater, stop } = createSettlement(db, ctx.nowMs);
+  const { settle, settleFor, settleLater, stop } = createSettlement(db, ctx.nowMs, ctx.provider);
+  /** The card processor, for the calls that run only with one (the others answer 503 first, below). */
+  const provider = (): PaymentProvider => {
+    if (!ctx.provider) throw new HttpError(503, PAYMENTS_OFF);
+    return ctx.provider;
+  };
   const nowSeconds = () => Math.floor(ctx.nowMs() / 1000);
 
   /**
@@ -356,16 +361,6 @@ export function createPayments(ctx: PaymentsContext): {
     data: { order: await orderJson(db, (await db.get('SELECT * FROM orders WHERE id = ?', [orderId]))!, nowSeconds()) },
   });
 
-  /** A payment method the user may charge: theirs (saved, or spent on nothing yet), of this channel. */
-  async function chargeable(r: ApiRequest, userId: number, id: string): Promise<Row> {
-    const pm = await db.get('SELECT * FROM payment_methods WHERE id = ? AND channel_id = ?', [id, r.channelId]);
-    // Someone else's card is as unknown as a made-up id.
-    if (!pm || (pm.user_id !== null && Number(pm.user_id) !== userId))
-      throw refuse('payment_method', PAYMENT_MESSAGES.badPaymentMethod);
-    if (!pm.saved && pm.used) throw refuse('payment_method', PAYMENT_MESSAGES.spentPaymentMethod);
-    return pm;
-  }
-
   /** Where the portal's "Return to the site" goes: an http(s) URL of a known origin, else this server. */
   function returnUrl(r: ApiRequest): string {
     const fallback = `${r.origin}/`;
@@ -424,21 +419,13 @@ export function createPayments(ctx: PaymentsContext): {
         if (earlier) return Number(earlier.id);
         if (await purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
         const pricing = await pricingJson(r, product, await requestedCoupon(r, r.body.coupon));
-        const pm = await chargeable(r, userId, fields.payment_method!);
-        // An unattached card is the buyer's now, and spent: like at Stripe, it cannot be charged again. Spent only if
-        // nobody spent it meanwhile: the lock above is on this buyer's row, and other buyers may hold the same card
-        // (a card id copied between accounts, or sent at once from several): the first to commit spends it, the
-        // others wait for that row, find it spent and are refused, their orders rolled back.
-        if (
-          !pm.saved &&
-          (await db.run(
-            'UPDATE payment_methods SET user_id = ?, used = 1 WHERE id = ? AND saved = 0 AND used = 0 AND (user_id IS NULL OR user_id = ?)',
-            [userId, pm.id!, userId],
-          )) === 0
-        )
-          throw refuse('payment_method', PAYMENT_MESSAGES.spentPaymentMethod);
+        // The card becomes the buyer's (an unattached one spent on this order: the lock above is on this buyer's row
+        // only, so the processor makes sure two buyers sending one card cannot both spend it).
+        const paymentMethod = fields.payment_method!;
+        const claimed = await provider().claim(r.channelId, userId, paymentMethod);
+        if (typeof claimed === 'string') throw refuse('payment_method', PAYMENT_MESSAGES[claimed]);
         const now = nowSeconds();
-        const saveIt = truthy(r.body.save_card) && !pm.saved;
+        const saveIt = truthy(r.body.save_card) && !claimed.saved;
         const id = await db.insert(
           `INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, price, currency, coupon,
            idempotency_key, payment_method, save_card, settles_at, created_at, updated_at, partner)
@@ -453,7 +440,7 @@ export function createPayments(ctx: PaymentsContext): {
             String(pricing.currency),
             pricing.coupon as string | null,
             key,
-            String(pm.id),
+            paymentMethod,
             saveIt ? 1 : 0,
             ctx.nowMs() + ctx.settleMs,
             now,
@@ -478,17 +465,13 @@ export function createPayments(ctx: PaymentsContext): {
       return purchase(orderId);
     },
 
-    listCards: async (r) => ({ data: await savedCards(db, Number((await r.user()).id)) }),
+    listCards: async (r) => ({ data: await provider().savedCards(Number((await r.user()).id)) }),
 
     setupIntent: async (r) => {
       const user = await r.user();
-      const id = `seti_${randomBytes(12).toString('hex')}`;
-      const secret = `${id}_secret_${randomBytes(16).toString('hex')}`;
-      await db.run(
-        "INSERT INTO setup_intents (id, channel_id, user_id, secret_hash, status, created_at) VALUES (?, ?, ?, ?, 'requires_payment_method', ?)",
-        [id, r.channelId, user.id!, tokenHash(secret), nowSeconds()],
-      );
-      return { data: { client_secret: secret } };
+      return {
+        data: { client_secret: await provider().createSetupIntent(r.channelId, Number(user.id), nowSeconds()) },
+      };
     },
 
     startTrial: async (r) => {
@@ -507,11 +490,8 @@ export function createPayments(ctx: PaymentsContext): {
         if (user.trial_period_used) throw refuse('subscription_id', PAYMENT_MESSAGES.trialUsed);
         if (await purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
         const paymentMethod = typeof r.body.payment_method === 'string' ? r.body.payment_method : '';
-        const confirmed = await db.get(
-          "SELECT 1 AS ok FROM setup_intents WHERE user_id = ? AND channel_id = ? AND payment_method = ? AND status = 'succeeded'",
-          [userId, r.channelId, paymentMethod],
-        );
-        if (!confirmed) throw refuse('payment_method', PAYMENT_MESSAGES.trialNeedsCard);
+        if (!(await provider().setupConfirmed(r.channelId, userId, paymentMethod)))
+          throw refuse('payment_method', PAYMENT_MESSAGES.trialNeedsCard);
         const now = nowSeconds();
         // Nothing is charged now: the card is charged when the trial ends, unless auto-renewal was cancelled by then.
         const id = await db.insert(
@@ -568,13 +548,13 @@ export function createPayments(ctx: PaymentsContext): {
 
     customerPortal: async (r) => {
       const user = await r.user();
-      const id = await createPortalSession(db, r.channelId, Number(user.id), returnUrl(r), nowSeconds());
-      return { data: { url: `${r.origin}/__stripe/portal/${id}` } };
+      const session = { channelId: r.channelId, userId: Number(user.id), returnUrl: returnUrl(r), now: nowSeconds() };
+      return { data: { url: await provider().portalUrl({ ...session, origin: r.origin }) } };
     },
   };
 
   // The calls that charge, save or list cards need the card processor: 503 without one.
-  if (!ctx.testPayments) {
+  if (!ctx.provider) {
     for (const name of ['buy', 'listCards', 'setupIntent', 'startTrial', 'customerPortal'] as const) {
       handlers[name] = async () => {
         throw new HttpError(503, PAYMENTS_OFF);

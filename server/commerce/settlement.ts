@@ -1,8 +1,12 @@
 /**
- * Settling what falls due on the server clock, as payment webhooks would: a pending purchase is paid or failed by its
- * test card's outcome at its `settles_at` moment (its card saved when asked), an auto-renewal cancellation finishes,
- * a subscription whose period ended is renewed period by period with its card (or made inactive when the card is
- * declined), and a cancelled one expires.
+ * Settling what falls due on the server clock: a pending purchase is charged at its `settles_at` moment, paid or
+ * failed by what the card processor answers (providers/provider.ts; its card saved when asked), an auto-renewal
+ * cancellation finishes, a subscription whose period ended is renewed period by period with its card (or made
+ * inactive when the card is declined), and a cancelled one expires.
+ *
+ * Money moves only through `applyPaymentEvent`: what the processor said about one order (a purchase paid or failed,
+ * a renewal period paid or failed), applied once to the order's row and its transactions. The timers below get those
+ * events by charging what is due; a processor's signed webhook will hand it the same events.
  *
  * Who settles. Any process: each order is settled in a transaction that locks its row (`FOR UPDATE`; the timers
  * `SKIP LOCKED` rows another process holds) and checks it is still due, so an order is settled exactly once however
@@ -13,7 +17,7 @@
  */
 import { addPeriod } from './account-data.js';
 import type { ChannelDb, Row } from '../storage/db.js';
-import { DECLINE_MESSAGES, saveCard, type Outcome } from '../dev/stripe.js';
+import type { PaymentProvider } from './providers/provider.js';
 
 /** At most this many periods are renewed at once (a clock moved years ahead should not write thousands of rows). */
 const MAX_RENEWALS = 36;
@@ -32,10 +36,114 @@ const DUE = `
     AND (:user::bigint IS NULL OR user_id = :user)
   ORDER BY id`;
 
-/** Payment settling over one database, on the server clock `clockMs` (ms). */
+/**
+ * What the card processor said about one order. `at` is when (UNIX seconds): a purchase's settling moment, or the
+ * start of the renewal period that was charged (which also names that period, so it is applied once).
+ */
+export type PaymentEvent =
+  | { type: 'purchase_paid'; orderId: number; at: number }
+  | { type: 'purchase_failed'; orderId: number; at: number; message: string }
+  | { type: 'renewal_paid'; orderId: number; at: number }
+  | { type: 'renewal_failed'; orderId: number; at: number; message: string };
+
+/**
+ * Applies one payment event to its order, in one transaction holding the order's row: a purchase's only while it is
+ * still being paid, a renewal's only for the period the order is at. Answers whether it changed anything (an event
+ * applied already, or about an order in another state, changes nothing: a webhook delivered twice counts once).
+ */
+export async function applyPaymentEvent(
+  db: ChannelDb,
+  provider: PaymentProvider,
+  event: PaymentEvent,
+  now: number,
+): Promise<boolean> {
+  return db.transaction(async () => {
+    const order = await db.get('SELECT * FROM orders WHERE id = ? FOR UPDATE', [event.orderId]);
+    if (!order) return false;
+    if (event.type === 'purchase_paid' || event.type === 'purchase_failed') {
+      if (order.status !== 'created' || order.settles_at === null) return false;
+      if (event.type === 'purchase_paid') {
+        const subscription = order.type === 'subscription';
+        const offer = subscription
+          ? String(
+              (await db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!]))?.offer ?? 'monthly',
+            )
+          : null;
+        await db.run(
+          `UPDATE orders SET status = 'paid', activity_status = 'active', settles_at = NULL, updated_at = ?, expires_at = ?,
+             subscription_status = ?, auto_renewal = ? WHERE id = ?`,
+          [
+            event.at,
+            offer ? addPeriod(event.at, offer) : null,
+            subscription ? 'active' : null,
+            subscription ? 'active' : null,
+            order.id!,
+          ],
+        );
+        if (order.save_card) await provider.saveCard(Number(order.user_id), String(order.payment_method));
+      } else {
+        await db.run(
+          "UPDATE orders SET status = 'failed', activity_status = 'inactive', settles_at = NULL, updated_at = ?, error = ? WHERE id = ?",
+          [event.at, event.message, order.id!],
+        );
+      }
+      await db.run("UPDATE transactions SET status = ? WHERE order_id = ? AND status = 'created'", [
+        event.type === 'purchase_paid' ? 'paid' : 'failed',
+        order.id!,
+      ]);
+      return true;
+    }
+    // A renewal: of the period that starts where the order's paid time ends, while it renews.
+    const renews =
+      order.type === 'subscription' &&
+      order.status === 'paid' &&
+      order.activity_status === 'active' &&
+      order.auto_renewal !== 'cancelled' &&
+      Number(order.expires_at) === event.at;
+    if (!renews) return false;
+    const sub = await db.get('SELECT offer, price FROM subscriptions WHERE id = ?', [order.product_id!]);
+    const charged = Number(
+      (await db.get("SELECT count(*) AS n FROM transactions WHERE order_id = ? AND status = 'paid'", [order.id!]))?.n ??
+        0,
+    );
+    const label = charged === 0 ? 'New subscription' : 'Subscription Renewal'; // a trial's first charge opens it
+    const paid = event.type === 'renewal_paid';
+    await db.run(
+      'INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [
+        order.id!,
+        order.user_id!,
+        paid ? 'paid' : 'failed',
+        Number(sub?.price ?? order.price ?? 0),
+        order.currency ?? null,
+        label,
+        event.at,
+      ],
+    );
+    if (paid) {
+      await db.run('UPDATE orders SET expires_at = ?, updated_at = ? WHERE id = ?', [
+        addPeriod(event.at, String(sub?.offer ?? 'monthly')),
+        now,
+        order.id!,
+      ]);
+    } else {
+      await db.run(
+        "UPDATE orders SET activity_status = 'inactive', subscription_status = 'inactive', auto_renewal = 'cancelled', error = ?, updated_at = ? WHERE id = ?",
+        [event.message, event.at, order.id!],
+      );
+    }
+    return true;
+  });
+}
+
+/**
+ * Payment settling over one database, on the server clock `clockMs` (ms), charging through the card processor (none:
+ * nothing is charged, and orders wait; production has no card calls without one, payments.ts).
+ */
 export function createSettlement(
   db: ChannelDb,
   clockMs: () => number,
+  provider: PaymentProvider | undefined,
 ): {
   settle(): Promise<void>;
   settleFor(userId: number): Promise<void>;
@@ -54,51 +162,24 @@ export function createSettlement(
     timers.add(timer);
   }
 
-  /** What charging an order's card does (a card that is gone is declined). */
-  const outcomeOf = async (order: Row) =>
-    String(
-      (await db.get('SELECT outcome FROM payment_methods WHERE id = ?', [order.payment_method ?? null]))?.outcome ??
-        'card_declined',
-    ) as Outcome;
-
-  /** A pending order settled by its card's outcome (at its settles_at moment). */
-  async function settleOrder(order: Row): Promise<void> {
+  /** A pending order charged at its settles_at moment, and the outcome applied. */
+  async function settleOrder(order: Row, charger: PaymentProvider, now: number): Promise<void> {
     const at = Math.floor(Number(order.settles_at) / 1000);
-    const outcome = await outcomeOf(order);
-    if (outcome === 'succeeded') {
-      const subscription = order.type === 'subscription';
-      const offer = subscription
-        ? String(
-            (await db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!]))?.offer ?? 'monthly',
-          )
-        : null;
-      await db.run(
-        `UPDATE orders SET status = 'paid', activity_status = 'active', settles_at = NULL, updated_at = ?, expires_at = ?,
-           subscription_status = ?, auto_renewal = ? WHERE id = ?`,
-        [
-          at,
-          offer ? addPeriod(at, offer) : null,
-          subscription ? 'active' : null,
-          subscription ? 'active' : null,
-          order.id!,
-        ],
-      );
-      if (order.save_card) await saveCard(db, Number(order.user_id), String(order.payment_method));
-    } else {
-      await db.run(
-        "UPDATE orders SET status = 'failed', activity_status = 'inactive', settles_at = NULL, updated_at = ?, error = ? WHERE id = ?",
-        [at, DECLINE_MESSAGES[outcome], order.id!],
-      );
-    }
-    await db.run("UPDATE transactions SET status = ? WHERE order_id = ? AND status = 'created'", [
-      outcome === 'succeeded' ? 'paid' : 'failed',
-      order.id!,
-    ]);
+    const charge = await charger.charge(order);
+    const orderId = Number(order.id);
+    await applyPaymentEvent(
+      db,
+      charger,
+      charge.paid
+        ? { type: 'purchase_paid', orderId, at }
+        : { type: 'purchase_failed', orderId, at, message: charge.message },
+      now,
+    );
   }
 
   /** A subscription whose period ended: renewed period by period with its card while auto-renewal is on, else expired. */
-  async function renewOrExpire(order: Row, now: number): Promise<void> {
-    let end = Number(order.expires_at);
+  async function renewOrExpire(order: Row, now: number, charger: PaymentProvider | undefined): Promise<void> {
+    const end = Number(order.expires_at);
     if (order.auto_renewal === 'cancelled') {
       await db.run(
         "UPDATE orders SET activity_status = 'inactive', subscription_status = 'expired', updated_at = ? WHERE id = ?",
@@ -106,37 +187,18 @@ export function createSettlement(
       );
       return;
     }
-    const sub = await db.get('SELECT offer, price FROM subscriptions WHERE id = ?', [order.product_id!]);
-    const outcome = await outcomeOf(order);
-    let charged = Number(
-      (await db.get("SELECT count(*) AS n FROM transactions WHERE order_id = ? AND status = 'paid'", [order.id!]))?.n ??
-        0,
-    );
-    for (let n = 0; end <= now && n < MAX_RENEWALS; n++) {
-      const label = charged === 0 ? 'New subscription' : 'Subscription Renewal'; // a trial's first charge opens it
-      await db.run(
-        'INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        [
-          order.id!,
-          order.user_id!,
-          outcome === 'succeeded' ? 'paid' : 'failed',
-          Number(sub?.price ?? order.price ?? 0),
-          order.currency ?? null,
-          label,
-          end,
-        ],
-      );
-      if (outcome !== 'succeeded') {
-        await db.run(
-          "UPDATE orders SET activity_status = 'inactive', subscription_status = 'inactive', auto_renewal = 'cancelled', error = ?, updated_at = ? WHERE id = ?",
-          [DECLINE_MESSAGES[outcome], end, order.id!],
-        );
-        return;
-      }
-      charged++;
-      end = addPeriod(end, String(sub?.offer ?? 'monthly'));
+    if (!charger) return;
+    const orderId = Number(order.id);
+    for (let n = 0; n < MAX_RENEWALS; n++) {
+      const current = await db.get('SELECT * FROM orders WHERE id = ?', [orderId]);
+      const at = Number(current?.expires_at);
+      if (!current || current.activity_status !== 'active' || !(at <= now)) return;
+      const charge = await charger.charge(current);
+      const event: PaymentEvent = charge.paid
+        ? { type: 'renewal_paid', orderId, at }
+        : { type: 'renewal_failed', orderId, at, message: charge.message };
+      if (!(await applyPaymentEvent(db, charger, event, now)) || !charge.paid) return;
     }
-    await db.run('UPDATE orders SET expires_at = ?, updated_at = ? WHERE id = ?', [end, now, order.id!]);
   }
 
   /**
@@ -149,7 +211,7 @@ export function createSettlement(
       const order = await db.get(`SELECT * FROM orders WHERE id = ? FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`, [id]);
       if (!order) return;
       if (order.settles_at !== null && Number(order.settles_at) <= nowMs) {
-        await settleOrder(order);
+        if (provider) await settleOrder(order, provider, now);
         return;
       }
       if (order.renewal_cancel_at !== null && Number(order.renewal_cancel_at) <= nowMs) {
@@ -166,7 +228,7 @@ export function createSettlement(
         order.expires_at !== null &&
         Number(order.expires_at) <= now &&
         order.renewal_cancel_at === null;
-      if (ended) await renewOrExpire(order, now);
+      if (ended) await renewOrExpire(order, now, provider);
     });
   }
 

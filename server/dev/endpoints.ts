@@ -45,7 +45,7 @@ import type { Clock } from '../catalog/events.js';
 import { hasDevSecret } from '../app/exposure.js';
 import { HttpError, readBody, sendJson as send } from '../http/http.js';
 import { isObject, settingsProblems } from '../channel/settings-rules.js';
-import { clearOutbox, listOutbox } from '../mail/mail.js';
+import { clearOutbox, listOutbox } from '../mail/outbox.js';
 import type { PartnerSales } from '../commerce/payments.js';
 import type { MediaServer } from '../media/streams.js';
 

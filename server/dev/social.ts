@@ -14,13 +14,15 @@
  * `site_url`, else this server's public origin; in dev mode also the demo's CMS host), as a real provider matches
  * the redirect URIs registered for its client. Otherwise it shows an error page and redirects nowhere (no open
  * redirect, and no code handed to another host). Codes are one-time, live 5 minutes, and are bound to their
- * channel, provider and redirect_uri; the channel API's `POST v2/auth/social/{provider}` redeems them (auth.ts).
+ * channel, provider and redirect_uri; the channel API's `POST v2/auth/social/{provider}` redeems them (auth.ts)
+ * through the stand-in identity provider (identity/stand-in.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SOCIAL_PROVIDERS, type SocialProvider } from '../../src/api/contract.js';
 import { tokenHash } from '../accounts/accounts.js';
 import type { ChannelDb } from '../storage/db.js';
+import type { SocialProfile } from '../identity/provider.js';
 import { EMAIL_MESSAGE, isEmail } from '../http/handler.js';
 import { readBody } from '../http/http.js';
 import { html, seeOther as redirect, standInPage } from './stand-in-page.js';
@@ -45,13 +47,6 @@ export function callbackOf(site: string, provider: SocialProvider): string {
   url.search = '';
   url.hash = '';
   return url.href;
-}
-
-/** What a redeemed code says about the person who signed in at the provider. */
-export interface SocialProfile {
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
 }
 
 /** The authorize request's parameters. */
@@ -185,34 +180,6 @@ async function issueCode(
     ],
   );
   return code;
-}
-
-/**
- * Redeems a code for the channel's API: the profile, or undefined when the code is unknown, expired, of another
- * channel or provider, or was issued for another redirect_uri. A code found is spent whatever the outcome.
- */
-export async function redeemSocialCode(
-  db: ChannelDb,
-  channelId: number,
-  provider: string,
-  code: string,
-  redirectUri: string,
-  now: number,
-): Promise<SocialProfile | undefined> {
-  // Spent by whoever deletes it: two redemptions at once (in one process or two) cannot both have it.
-  const row = await db.get('DELETE FROM social_codes WHERE code_hash = ? RETURNING *', [tokenHash(code)]);
-  if (!row) return undefined;
-  const valid =
-    Number(row.channel_id) === channelId &&
-    row.provider === provider &&
-    row.redirect_uri === redirectUri &&
-    Number(row.expires_at) > now;
-  if (!valid) return undefined;
-  return {
-    email: String(row.email),
-    first_name: row.first_name === null ? null : String(row.first_name),
-    last_name: row.last_name === null ? null : String(row.last_name),
-  };
 }
 
 /** The consent form: the request travels in hidden fields and posts back to this same path. */

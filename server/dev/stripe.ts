@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- one stand-in (Stripe's API and portal page) whose routes share the test cards' rules */
 /**
  * The part of Stripe the reference server plays, so that card payments run with no network. The browser
  * side is demo/site/stripe-test-double.js (served at /stripe-test-double.js, installed as `window.Stripe`), which
@@ -33,11 +32,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tokenHash } from '../accounts/accounts.js';
 import type { ChannelDb, Row } from '../storage/db.js';
 import { readBody, sendJson } from '../http/http.js';
+import { DECLINE_MESSAGES, saveCard, savedCards, type Decline, type Outcome } from '../commerce/providers/test.js';
 import { html, seeOther, standInPage } from './stand-in-page.js';
-
-/** What charging a card does. */
-export type Outcome = 'succeeded' | 'card_declined' | 'insufficient_funds';
-export type Decline = Exclude<Outcome, 'succeeded'>;
 
 /** The test cards the fake accepts, by number. */
 const TEST_CARDS: Record<string, Outcome> = {
@@ -46,20 +42,13 @@ const TEST_CARDS: Record<string, Outcome> = {
   '4000000000009995': 'insufficient_funds',
 };
 
-/** Stripe's messages for the declines (shown to the viewer as the order's error). */
-export const DECLINE_MESSAGES: Record<Decline, string> = {
-  card_declined: 'Your card was declined.',
-  insufficient_funds: 'Your card has insufficient funds.',
-};
-
 /** Stripe's `decline_code` of each decline. */
 const DECLINE_CODES: Record<Decline, string> = {
   card_declined: 'generic_decline',
   insufficient_funds: 'insufficient_funds',
 };
 
-/** A customer portal link may wait this long to be opened; an opened session then lasts PORTAL_SESSION_TTL. */
-const PORTAL_LINK_TTL = 300;
+/** An opened customer portal session lasts this long (its link waits PORTAL_LINK_TTL, providers/test.ts). */
 const PORTAL_SESSION_TTL = 3600;
 
 export interface StripeContext {
@@ -190,52 +179,6 @@ function paymentMethodJson(row: Row, billing: Record<string, unknown> = {}): Rec
     created: Math.floor(Number(row.created_at)),
     livemode: false,
   };
-}
-
-/** The saved cards of a user (stripe/list-cards, the portal), newest first, as the contract's SavedCard. */
-export async function savedCards(db: ChannelDb, userId: number): Promise<Array<Record<string, unknown>>> {
-  const rows = await db.all(
-    'SELECT * FROM payment_methods WHERE user_id = ? AND saved = 1 ORDER BY created_at DESC, seq DESC',
-    [userId],
-  );
-  return rows.map((row) => ({
-    id: String(row.id),
-    brand: String(row.brand),
-    last4: String(row.last4),
-    exp_month: Number(row.exp_month),
-    exp_year: Number(row.exp_year),
-  }));
-}
-
-/**
- * Saves a payment method to a user's cards (attaches it to the customer), unless the same card with the same
- * expiry is saved already: then that one stays, and this one is just the user's.
- */
-export async function saveCard(db: ChannelDb, userId: number, paymentMethod: string): Promise<void> {
-  const pm = await db.get('SELECT fingerprint, exp_month, exp_year FROM payment_methods WHERE id = ?', [paymentMethod]);
-  if (!pm) return;
-  const twin = await db.get(
-    'SELECT id FROM payment_methods WHERE user_id = ? AND saved = 1 AND fingerprint = ? AND exp_month = ? AND exp_year = ? AND id <> ?',
-    [userId, pm.fingerprint!, pm.exp_month!, pm.exp_year!, paymentMethod],
-  );
-  await db.run('UPDATE payment_methods SET user_id = ?, saved = ? WHERE id = ?', [userId, twin ? 0 : 1, paymentMethod]);
-}
-
-/** Creates a portal session for a user; answers its id (the only copy: the database keeps its SHA-256). */
-export async function createPortalSession(
-  db: ChannelDb,
-  channelId: number,
-  userId: number,
-  returnUrl: string,
-  now: number,
-): Promise<string> {
-  const id = `bps_${randomBytes(24).toString('hex')}`;
-  await db.run('DELETE FROM portal_sessions WHERE expires_at <= ?', [now]);
-  await db.run(
-    'INSERT INTO portal_sessions (id_hash, channel_id, user_id, return_url, expires_at) VALUES (?, ?, ?, ?, ?)',
-    [tokenHash(id), channelId, userId, returnUrl, now + PORTAL_LINK_TTL],
-  );
-  return id;
 }
 
 /** The channel whose settings name this publishable key. */

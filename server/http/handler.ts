@@ -8,8 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import { EMAIL_PATTERN, type EndpointName, type Settings } from '../../src/api/contract.js';
 import type { Access } from '../accounts/accounts.js';
 import type { Row, SqlValue } from '../storage/db.js';
-import { parseEventQuery, type Clock, type EventFilter, type EventView, type MediaUrl } from '../catalog/events.js';
-import { HttpError, tooLargeRefused } from './http.js';
+import type { Clock, EventView, MediaUrl } from '../catalog/events.js';
+import { HttpError, INVALID, tooLargeRefused } from './http.js';
 
 /** The parsed request as the API handlers see it. */
 export interface ApiRequest {
@@ -54,8 +54,8 @@ export interface ServerOnlyRoute {
   handler: Handler;
 }
 
-/** Laravel's top-level message for a 422 with field errors. */
-export const INVALID = 'The given data was invalid.';
+/** Laravel's top-level message for a 422 with field errors (http.ts). */
+export { INVALID };
 
 /** A standard email shape, and the API's message for a bad one. */
 export const EMAIL_MESSAGE = 'A valid email address is required';
@@ -159,13 +159,6 @@ export function listWindow(
   const all = query.get('no_limit') === '1' || query.get('no_limit') === 'true';
   const page = all ? { limit: total, offset: 0 } : pageOf(query);
   return { meta: { total, ...page }, sqlLimit: all ? null : page.limit };
-}
-
-/** A validated `GET /events` query, or a 422. */
-export function eventFilterOf(query: URLSearchParams): EventFilter {
-  const parsed = parseEventQuery(query);
-  if ('errors' in parsed) throw new HttpError(422, INVALID, parsed.errors);
-  return parsed.filter;
 }
 
 /**

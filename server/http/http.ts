@@ -11,6 +11,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { CORS_HEADERS } from './static.js';
 
+/** Laravel's top-level message for a 422 with field errors. */
+export const INVALID = 'The given data was invalid.';
+
 /** An error that becomes a JSON answer with its status. */
 export class HttpError extends Error {
   constructor(

@@ -124,3 +124,61 @@ describe('the import boundaries (eslint.config.mjs), static, dynamic and type im
       );
   });
 });
+
+describe("the channel server's boundaries (server/README.md, Rules)", () => {
+  // The typed rules of server/ need the file on disk; these probes are text only, so they run without them.
+  const eslint = new ESLint({
+    cwd: path.join(import.meta.dirname, '../..'),
+    overrideConfig: [
+      {
+        files: ['server/**'],
+        languageOptions: { parserOptions: { projectService: false } },
+        rules: {
+          '@typescript-eslint/no-floating-promises': 'off',
+          '@typescript-eslint/no-misused-promises': 'off',
+          '@typescript-eslint/await-thenable': 'off',
+        },
+      },
+    ],
+  });
+  const lint = async (file: string, code: string) =>
+    (await eslint.lintText(code, { filePath: path.join(import.meta.dirname, '../..', file) }))[0]!.messages.map(
+      (message) => message.message,
+    );
+  const refusedBy = (messages: string[], words: string) => messages.some((m) => m.includes(words));
+
+  it('no domain imports the stand-ins (dev/) or the test harness (testing/), however it imports them', async () => {
+    const dev = 'imports neither server/dev/';
+    for (const [file, code] of [
+      ['server/commerce/probe.ts', "import { handleStripe } from '../dev/stripe.js';\nexport const h = handleStripe;"],
+      ['server/commerce/providers/probe.ts', "export const load = () => import('../../dev/stripe.js');"],
+      ['server/accounts/probe.ts', "export type T = import('../dev/social.js').SocialContext;"],
+      ['server/mail/probe.ts', "import { Harness } from '../testing/harness.js';\nexport const h = Harness;"],
+      ['server/storage/probe.ts', "import { Harness } from '../testing/harness.js';\nexport const h = Harness;"],
+    ] as const) {
+      const messages = await lint(file, code);
+      assert.ok(refusedBy(messages, dev), `${file}: ${messages.join('; ')}`);
+    }
+    // The composition root chooses the stand-ins, and a test uses the harness.
+    const stripe = "import { handleStripe } from '../dev/stripe.js';\nexport const h = handleStripe;";
+    assert.deepEqual(await lint('server/app/probe.ts', stripe), []);
+    const harness = "import { Harness } from '../testing/harness.js';\nexport const h = Harness;";
+    assert.deepEqual(await lint('server/commerce/probe.test.ts', harness), []);
+  });
+
+  it('server/http runs no domain code: it may import a domain type, never a value', async () => {
+    const value = await lint(
+      'server/http/probe.ts',
+      "import { listEvents } from '../catalog/events.js';\nexport const h = listEvents;",
+    );
+    assert.ok(refusedBy(value, 'server/http imports no domain at run time'), value.join('; '));
+    assert.deepEqual(
+      await lint('server/http/probe.ts', "import type { Clock } from '../catalog/events.js';\nexport type C = Clock;"),
+      [],
+    );
+    assert.deepEqual(
+      await lint('server/http/probe.ts', "import { HttpError } from './http.js';\nexport const h = HttpError;"),
+      [],
+    );
+  });
+});
