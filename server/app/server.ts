@@ -176,6 +176,8 @@ export interface ServerOptions {
   logsPerChannel?: number;
   /** The analytics store's bounds (analytics-store.ts; tests make them small). */
   analyticsLimits?: StoreLimits;
+  /** Statements slower than this many ms are logged (SLOW_QUERY_MS). */
+  slowQueryMs?: number | undefined;
 }
 
 /** A started server: where it listens, its database and media, and how to stop it. */
@@ -272,6 +274,7 @@ async function assemble(
     dataDir,
     databaseUrl: options.databaseUrl,
     poolSize: options.databasePoolSize,
+    slowQueryMs: options.slowQueryMs,
     fixturesDir,
     seed: (fresh) => seedDatabase(fresh, fixturesDir, seededAt),
     dev,

@@ -65,8 +65,6 @@ export interface Queryable {
  */
 const NOTIFICATION_CHECK_MS = 3000;
 
-/** SLOW_QUERY_MS: statements slower than this many ms are logged (see ChannelDb.timed). */
-const SLOW_QUERY_MS = process.env.SLOW_QUERY_MS ? Number(process.env.SLOW_QUERY_MS) : undefined;
 
 /** The advisory lock key that migrations and seeding hold ("channel" in ASCII). */
 const MIGRATION_LOCK = 0x6368616e6e656c;
@@ -363,12 +361,16 @@ export interface OpenOptions {
    * milliseconds where creating and seeding takes seconds.
    */
   templates?: { dir: string; key: string };
+  /** Statements slower than this many ms are logged (SLOW_QUERY_MS; see ChannelDb.timed). */
+  slowQueryMs?: number;
 }
 
 /** The server's database; see the file comment. */
 export class ChannelDb implements Queryable {
   private readonly scope = new AsyncLocalStorage<TransactionScope>();
   private closed = false;
+  /** Statements slower than this many ms are logged (OpenOptions.slowQueryMs). */
+  private slowQueryMs: number | undefined;
   /** What each channel's subscribers do when they may have missed notifications (see `listen`). */
   private readonly missedHandlers = new Map<string, Array<() => void>>();
   /** Per notification channel: the newest count this process heard of (by a notification, or checked). */
@@ -401,6 +403,7 @@ export class ChannelDb implements Queryable {
       db = new ChannelDb(await pgliteEngine(dir), dir);
       db.keepPrivate();
     }
+    db.slowQueryMs = options.slowQueryMs;
     try {
       await db.prepare(options);
       if (db.kind === 'postgres') await db.watchNotifications();
@@ -498,18 +501,19 @@ export class ChannelDb implements Queryable {
   }
 
   /**
-   * Runs a statement; with SLOW_QUERY_MS set, a statement slower than that (waiting included) is logged: its text
+   * Runs a statement; with slowQueryMs set, a statement slower than that (waiting included) is logged: its text
    * only, never its values (they can hold tokens and emails). A failed statement's error loses the values and the
    * failing row the drivers attach to it (PGlite's `params`, PostgreSQL's `detail`), so no log can print them.
    */
   private async timed(text: string, values: SqlValue[]): Promise<{ rows: Row[]; count: number }> {
-    if (SLOW_QUERY_MS === undefined) return this.scopeQuery()(text, values).catch(withoutValues);
+    const slow = this.slowQueryMs;
+    if (slow === undefined) return this.scopeQuery()(text, values).catch(withoutValues);
     const started = performance.now();
     try {
       return await this.scopeQuery()(text, values).catch(withoutValues);
     } finally {
       const ms = performance.now() - started;
-      if (ms > SLOW_QUERY_MS)
+      if (ms > slow)
         console.warn(
           `[channel-server] slow statement, ${ms.toFixed(0)} ms: ${text.replace(/\s+/g, ' ').slice(0, 200)}`,
         );

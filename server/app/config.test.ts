@@ -1,0 +1,93 @@
+/**
+ * The configuration (config.ts): one schema over the environment, read once at start. A bad value stops a real
+ * start with one line naming the variable and exit code 1; docs/server.md's table lists the same variables, in the
+ * same order, with the same defaults.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { ConfigError, readConfig, VARIABLES } from './config.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The refusal readConfig throws for this environment (and arguments). */
+function refusal(env: Record<string, string>, argv: string[] = []): ConfigError {
+  try {
+    readConfig(env, argv);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error;
+  }
+  assert.fail(`${JSON.stringify(env)} was accepted`);
+}
+
+describe('configuration', () => {
+  test("docs/server.md's table lists every variable of the schema, in its order, with its default", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'server.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Settings'), doc.indexOf('\n## ', doc.indexOf('## Settings') + 1));
+    const rows = [...section.matchAll(/^\| `([A-Z_]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]!.trim()]);
+    assert.deepEqual(
+      rows,
+      Object.entries(VARIABLES).map(([name, v]) => [name, v.shown]),
+    );
+  });
+
+  test('values are read with their types; unset and empty mean the default', () => {
+    const options = readConfig(
+      {
+        PORT: ' 9090 ',
+        CHANNEL_DEV: 'true',
+        ALLOWED_HOSTS: 'tv.example:443, ,cdn.example:443',
+        DATABASE_URL: 'postgres://channel:secret@db.internal:5432/channel',
+        HOST_PORT: '',
+        TRUST_PROXY: '2',
+      },
+      [],
+    );
+    assert.equal(options.port, 9090);
+    assert.equal(options.mode, 'dev');
+    assert.deepEqual(options.allowedHosts, ['tv.example:443', 'cdn.example:443']);
+    assert.equal(options.hostPort, undefined);
+    assert.equal(options.trustProxy, 2);
+    const defaults = readConfig({}, []);
+    assert.deepEqual([defaults.mode, defaults.port, defaults.databaseUrl], ['production', 8080, undefined]);
+    assert.equal(readConfig({}, ['--dev']).mode, 'dev');
+    assert.equal(readConfig({ CHANNEL_DEV: '0' }, []).mode, 'production');
+  });
+
+  test('a bad value is refused naming its variable, and a database URL is never repeated', () => {
+    assert.equal(refusal({ PORT: 'abc' }).message, 'PORT: must be a whole number from 0 to 65535');
+    assert.equal(refusal({ PORT: '70000' }).message, 'PORT: must be at most 65535');
+    assert.equal(refusal({ RATE_LIMIT_MAX: '-5' }).variable, 'RATE_LIMIT_MAX');
+    assert.equal(refusal({ CLIP_CONCURRENCY: '3' }).message, 'CLIP_CONCURRENCY: must be at most 2');
+    assert.match(refusal({ CHANNEL_DEV: 'yes' }).message, /^CHANNEL_DEV: must be 1/);
+    assert.match(refusal({ PUBLIC_URL: 'tv.example.com' }).message, /^PUBLIC_URL: must be an http/);
+    const url = refusal({ DATABASE_URL: 'mysql://channel:hunter2@db/channel' });
+    assert.equal(url.message, 'DATABASE_URL: must be a postgres://user:password@host:port/database URL');
+    assert.doesNotMatch(url.message, /hunter2/);
+    assert.equal(refusal({ DATABASE_URL: 'postgres//broken' }).variable, 'DATABASE_URL');
+    assert.match(refusal({}, ['--production']).message, /^arguments: unknown --production/);
+  });
+
+  test('a real start with PORT=abc stops at once: one line naming PORT, exit code 1', () => {
+    for (const [env, variable] of [
+      [{ PORT: 'abc' }, 'PORT'],
+      [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+      [{ CHANNEL_DEV: 'maybe' }, 'CHANNEL_DEV'],
+    ] as const) {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      assert.equal(run.status, 1, run.stderr);
+      const lines = run.stderr.trim().split('\n');
+      assert.equal(lines.length, 1, run.stderr);
+      assert.match(lines[0]!, new RegExp(`^\\[channel-server\\] ${variable}: `));
+      assert.equal(run.stdout, '');
+    }
+  });
+});

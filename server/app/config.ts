@@ -1,0 +1,159 @@
+/**
+ * The server's configuration: every environment variable it reads, with its type, default and meaning, parsed once
+ * at start by one zod schema (`readConfig`, from main.ts). A bad value stops the start with one line naming the
+ * variable (`ConfigError`; main.ts prints it and exits 1) instead of being read as a default or failing later with
+ * a stack trace. docs/server.md's table lists the same variables in the same order with the same defaults (a test
+ * holds them together: app/config.test.ts).
+ */
+import * as z from 'zod';
+import type { ServerOptions } from './server.js';
+
+/** A start refused by its configuration: the variable and what is wrong with its value. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** An unset variable and an empty one mean the same: the default. */
+const unset = (raw: string | undefined) => raw === undefined || raw.trim() === '';
+
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['1', 'true', '0', 'false'].includes(v), 'must be 1 (or true) to turn it on, 0 (or false) or unset')
+  .transform((v) => v === '1' || v === 'true');
+
+const text = z.string().trim().min(1);
+
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+/** An http(s) origin, perhaps with a base path (where the server is reached). */
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http:// or https:// URL');
+
+/** postgres://user:password@host:port/database. The value is never repeated in the message: it holds a password. */
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine(
+    (v) => URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol) && new URL(v).hostname !== '',
+    'must be a postgres://user:password@host:port/database URL',
+  );
+
+/** One variable: how its text is read, its default as the docs show it, and what it means. */
+interface Variable<T> {
+  schema: z.ZodType<T, string>;
+  /** The default, as docs/server.md's table writes it. */
+  shown: string;
+  meaning: string;
+}
+
+const variable = <T>(schema: z.ZodType<T, string>, shown: string, meaning: string): Variable<T> => ({
+  schema,
+  shown,
+  meaning,
+});
+
+/** Every variable, in docs/server.md's order. */
+export const VARIABLES = {
+  CHANNEL_DEV: variable(flag, 'off', 'dev mode (also the --dev flag): the demo and the test stand-ins'),
+  HOST: variable(text, '`127.0.0.1`', 'the interface to listen on'),
+  TRUST_PROXY: variable(integer(0, 100), '0', 'how many proxies of your own stand in front'),
+  PUBLIC_URL: variable(httpUrl, '`http://localhost:PORT`', 'the origin clients reach the server at'),
+  ALLOWED_HOSTS: variable(list, 'none', 'more Host values to answer (comma-separated name:port)'),
+  SCRIPT_ORIGINS: variable(list, 'none', 'more https origins a script URL in settings may name'),
+  PORT: variable(integer(0, 65535), '8080', 'the API port'),
+  HOST_PORT: variable(integer(0, 65535), 'PORT + 1', "dev mode: the CMS host's port"),
+  DATA_DIR: variable(text, '`.data`', "the server's own files"),
+  DATABASE_URL: variable(databaseUrl, 'none', 'a PostgreSQL server instead of the embedded one'),
+  DATABASE_POOL_SIZE: variable(integer(1, 1000), '10', 'connections each process keeps to that server'),
+  CLIPS_DIR: variable(text, '`DATA_DIR/clips`', "where clips' files go"),
+  RATE_LIMIT_MAX: variable(integer(1), '600', 'requests per window per client address'),
+  RATE_LIMIT_WINDOW_MS: variable(integer(1), '10000', 'that window, in ms'),
+  API_KEY_RATE_MAX: variable(integer(1), '100', 'new api keys per client address per 10 minutes'),
+  REGISTRATION_RATE_MAX: variable(integer(1), '50', 'new accounts per client address per 10 minutes'),
+  EMAIL_RATE_MAX: variable(integer(1), '20', 'emailed links per client address per hour'),
+  ANALYTICS_RATE_MAX: variable(integer(1), '600', 'analytics service calls per client address per minute'),
+  LOG_RATE_MAX: variable(integer(1), '60', 'client log entries per client address per clock hour'),
+  LOG_MAX_PER_CHANNEL: variable(integer(1), '2000', 'client log entries a channel keeps'),
+  PAYMENT_SETTLE_MS: variable(integer(0), '3000', 'how long after payment an order settles (test payments)'),
+  CLIP_CONCURRENCY: variable(integer(1, 2), '2', 'clip jobs (ffmpeg cuts) at once'),
+  CLIP_LEASE_MS: variable(integer(1000), '30000', 'how long a clip job is held without news from its process'),
+  CHANNEL_DEV_ON_NETWORK: variable(flag, 'off', 'dev mode may listen beyond loopback'),
+  CHANNEL_DEV_KEEP_DATA: variable(flag, 'off', 'dev mode runs on a database it did not seed, as it is'),
+  SLOW_QUERY_MS: variable(integer(0), 'none', 'statements slower than this many ms are logged'),
+  DATABASE_TEMPLATES: variable(text, 'none', 'tests only: ready-made embedded databases a new DATA_DIR starts from'),
+} satisfies Record<string, Variable<unknown>>;
+
+type Values = { [name in keyof typeof VARIABLES]: z.output<(typeof VARIABLES)[name]['schema']> | undefined };
+
+/** The variables as read: each one's value, undefined when unset (its default then applies). */
+export function readVariables(env: NodeJS.ProcessEnv): Values {
+  const values: Record<string, unknown> = {};
+  for (const [name, { schema }] of Object.entries(VARIABLES) as Array<[string, Variable<unknown>]>) {
+    const raw = env[name];
+    if (unset(raw)) continue;
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) throw new ConfigError(name, parsed.error.issues[0]?.message ?? 'is not valid');
+    values[name] = parsed.data;
+  }
+  return values as Values;
+}
+
+/** The server's options from the environment and the command line (`--dev`). */
+export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): ServerOptions {
+  const v = readVariables(env);
+  const unknown = argv.filter((arg) => arg.startsWith('-') && arg !== '--dev');
+  if (unknown.length > 0) throw new ConfigError('arguments', `unknown ${unknown.join(' ')} (the only one is --dev)`);
+  const dev = argv.includes('--dev') || v.CHANNEL_DEV === true;
+  return {
+    mode: dev ? 'dev' : 'production',
+    host: v.HOST,
+    publicUrl: v.PUBLIC_URL,
+    allowedHosts: v.ALLOWED_HOSTS ?? [],
+    scriptOrigins: v.SCRIPT_ORIGINS ?? [],
+    port: v.PORT ?? 8080,
+    hostPort: v.HOST_PORT,
+    dataDir: v.DATA_DIR,
+    databaseUrl: v.DATABASE_URL,
+    databasePoolSize: v.DATABASE_POOL_SIZE,
+    clipsDir: v.CLIPS_DIR,
+    databaseTemplates: v.DATABASE_TEMPLATES,
+    rateLimitMax: v.RATE_LIMIT_MAX,
+    rateLimitWindowMs: v.RATE_LIMIT_WINDOW_MS,
+    apiKeyRateMax: v.API_KEY_RATE_MAX,
+    registrationRateMax: v.REGISTRATION_RATE_MAX,
+    emailRateMax: v.EMAIL_RATE_MAX,
+    analyticsRateMax: v.ANALYTICS_RATE_MAX,
+    logRateMax: v.LOG_RATE_MAX,
+    logsPerChannel: v.LOG_MAX_PER_CHANNEL,
+    trustProxy: v.TRUST_PROXY,
+    devOnNetwork: v.CHANNEL_DEV_ON_NETWORK === true,
+    devKeepData: v.CHANNEL_DEV_KEEP_DATA === true,
+    paymentSettleMs: v.PAYMENT_SETTLE_MS,
+    clipConcurrency: v.CLIP_CONCURRENCY,
+    clipLeaseMs: v.CLIP_LEASE_MS,
+    slowQueryMs: v.SLOW_QUERY_MS,
+  };
+}
