@@ -65,7 +65,6 @@ export interface Queryable {
  */
 const NOTIFICATION_CHECK_MS = 3000;
 
-
 /** The advisory lock key that migrations and seeding hold ("channel" in ASCII). */
 const MIGRATION_LOCK = 0x6368616e6e656c;
 
