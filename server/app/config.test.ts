@@ -72,12 +72,16 @@ describe('configuration', () => {
   });
 
   test('a real start with PORT=abc stops at once: one line naming PORT, exit code 1', () => {
-    for (const [env, variable] of [
-      [{ PORT: 'abc' }, 'PORT'],
-      [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
-      [{ CHANNEL_DEV: 'maybe' }, 'CHANNEL_DEV'],
+    // Through main.ts as the tests start it, and through the package's command (server/bin) as an operator does.
+    const main = ['--import', 'tsx', 'server/main.ts'];
+    const command = ['server/bin/channel-server.mjs'];
+    for (const [env, variable, args] of [
+      [{ PORT: 'abc' }, 'PORT', main],
+      [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL', main],
+      [{ CHANNEL_DEV: 'maybe' }, 'CHANNEL_DEV', command],
+      [{ PORT: '99999' }, 'PORT', command],
     ] as const) {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      const run = spawnSync(process.execPath, args, {
         cwd: ROOT,
         env: { PATH: process.env.PATH, ...env },
         encoding: 'utf8',
