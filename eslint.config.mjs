@@ -135,19 +135,26 @@ const selectorRegex = (regex) => `/${regex.replaceAll('/', '\\/')}/`;
  * blocks match the same file, so every src block repeats the src-wide NO_DEMO_OR_ELEMENTS pattern. The same
  * patterns hold for a dynamic `import()` and a type's `import('…')`, which no-restricted-imports does not look at.
  */
+const importSyntax = (...patterns) =>
+  patterns.flatMap(({ regex, message }) => [
+    { selector: `ImportExpression[source.value=${selectorRegex(regex)}]`, message },
+    { selector: `TSImportType[argument.literal.value=${selectorRegex(regex)}]`, message },
+  ]);
 const boundary = (files, ...patterns) => ({
   files,
   rules: {
     'no-restricted-imports': ['error', { patterns }],
-    'no-restricted-syntax': [
-      'error',
-      ...patterns.flatMap(({ regex, message }) => [
-        { selector: `ImportExpression[source.value=${selectorRegex(regex)}]`, message },
-        { selector: `TSImportType[argument.literal.value=${selectorRegex(regex)}]`, message },
-      ]),
-    ],
+    'no-restricted-syntax': ['error', ...importSyntax(...patterns)],
   },
 });
+
+/** A domain of the channel server from server/http: a sibling folder (type imports are allowed). */
+const HTTP_RUNS_NO_DOMAIN = {
+  regex: '^\\.\\./(?!\\.\\./)[^/]+/',
+  message:
+    'server/http imports no domain at run time (type imports are fine): take what it needs as a ' +
+    'parameter or callback, or move the code into the domain that owns it.',
+};
 
 export default tseslint.config(
   {
@@ -269,15 +276,16 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              regex: '^\\.\\./(?!\\.\\./)[^/]+/',
-              allowTypeImports: true,
-              message:
-                'server/http imports no domain at run time (type imports are fine): take what it needs as a ' +
-                'parameter or callback, or move the code into the domain that owns it.',
-            },
-          ],
+          patterns: [{ ...HTTP_RUNS_NO_DOMAIN, allowTypeImports: true }],
+        },
+      ],
+      // A lazy import() runs the domain's code too (a type's `import('…')` does not); the folder's other rules repeat.
+      'no-restricted-syntax': [
+        'error',
+        ...importSyntax(DEMO_ONLY_CONTRACT, NO_DEV_OR_TESTING),
+        {
+          selector: `ImportExpression[source.value=${selectorRegex(HTTP_RUNS_NO_DOMAIN.regex)}]`,
+          message: HTTP_RUNS_NO_DOMAIN.message,
         },
       ],
     },

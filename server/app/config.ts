@@ -52,12 +52,15 @@ const httpUrl = z
   .trim()
   .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http:// or https:// URL');
 
-/** postgres://user:password@host:port/database. The value is never repeated in the message: it holds a password. */
+/**
+ * postgres://user:password@host:port/database (or a socket's `postgres:///database?host=/run/postgresql`). The value
+ * is never repeated in the message: it holds a password.
+ */
 const databaseUrl = z
   .string()
   .trim()
   .refine(
-    (v) => URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol) && new URL(v).hostname !== '',
+    (v) => URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol),
     'must be a postgres://user:password@host:port/database URL',
   );
 

@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import { endpoints, type Order } from '../../src/api/contract.js';
 import { PAYMENT_MESSAGES } from './payments.js';
 import { createTestPayments } from './providers/test.js';
-import { applyPaymentEvent } from './settlement.js';
+import { PAYMENTS_OFF } from './providers/provider.js';
+import { applyPaymentEvent, createSettlement } from './settlement.js';
 import { Harness, ok, type Account, type Answer } from '../testing/harness.js';
 
 /** Purchases settle this long (server clock, ms) after stripe/buy; short, so the timer test waits little. */
@@ -668,6 +669,26 @@ describe('payment events (what a processor says about an order, as a webhook wil
         ['paid', 'New subscription'],
         ['paid', 'Subscription Renewal'],
       ],
+    );
+  });
+
+  test('without a card processor, what falls due fails with the reason instead of waiting for ever', async () => {
+    const { email, token } = await newUser();
+    const { monthly } = await offers();
+    const created = await bought({ type: 'subscription', id: monthly.id, payment_method: await card() }, token);
+    // A start with no processor (production today) settling the database a start with one left a purchase in.
+    const none = createSettlement(h.server.db, () => h.nowMs, undefined);
+    try {
+      tick(SETTLE_MS);
+      await none.settle();
+    } finally {
+      none.stop();
+    }
+    const failed = await order(created.id, token);
+    assert.deepEqual([failed.status, failed.activity_status, failed.error], ['failed', 'inactive', PAYMENTS_OFF]);
+    assert.deepEqual(
+      (await devOrders(email))[0]!.transactions.map((t) => t.status),
+      ['failed'],
     );
   });
 });

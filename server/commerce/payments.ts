@@ -34,7 +34,7 @@ import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
 import { Checks, idOf, refuse, truthy, type ApiRequest, type Handlers } from '../http/handler.js';
 import { HttpError } from '../http/http.js';
 import { createSettlement } from './settlement.js';
-import type { PaymentProvider } from './providers/provider.js';
+import { PAYMENTS_OFF, type PaymentProvider } from './providers/provider.js';
 
 /** How long an auto-renewal cancellation is "processing" (ms). */
 const CANCEL_DELAY_MS = 1000;
@@ -77,8 +77,7 @@ export interface PaymentsContext {
   provider?: PaymentProvider;
 }
 
-/** The answer of card calls when no card processor is set up (production mode of the reference server). */
-export const PAYMENTS_OFF = 'Card payments are not set up on this server.';
+export { PAYMENTS_OFF };
 
 type PaymentEndpoint =
   'pricing' | 'applyCoupon' | 'buy' | 'listCards' | 'setupIntent' | 'startTrial' | 'unsubscribe' | 'customerPortal';

@@ -17,7 +17,7 @@
  */
 import { addPeriod } from './account-data.js';
 import type { ChannelDb, Row } from '../storage/db.js';
-import type { PaymentProvider } from './providers/provider.js';
+import { PAYMENTS_OFF, type ChargeResult, type PaymentProvider } from './providers/provider.js';
 
 /** At most this many periods are renewed at once (a clock moved years ahead should not write thousands of rows). */
 const MAX_RENEWALS = 36;
@@ -137,8 +137,9 @@ export async function applyPaymentEvent(
 }
 
 /**
- * Payment settling over one database, on the server clock `clockMs` (ms), charging through the card processor (none:
- * nothing is charged, and orders wait; production has no card calls without one, payments.ts).
+ * Payment settling over one database, on the server clock `clockMs` (ms), charging through the card processor.
+ * Without one nothing can be charged: what falls due (a database's pending purchases and renewals from a start that
+ * had a processor) fails with PAYMENTS_OFF, as a declined card does, rather than waiting for ever.
  */
 export function createSettlement(
   db: ChannelDb,
@@ -151,6 +152,22 @@ export function createSettlement(
   stop(): void;
 } {
   const timers = new Set<NodeJS.Timeout>();
+  const unpaid: ChargeResult = { paid: false, message: PAYMENTS_OFF };
+  /** The processor settling charges, or one that can charge nothing. */
+  const charger: PaymentProvider = provider ?? {
+    name: 'none',
+    claim: async () => 'badPaymentMethod',
+    charge: async () => unpaid,
+    saveCard: async () => undefined,
+    savedCards: async () => [],
+    createSetupIntent: async () => {
+      throw new Error(PAYMENTS_OFF);
+    },
+    setupConfirmed: async () => false,
+    portalUrl: async () => {
+      throw new Error(PAYMENTS_OFF);
+    },
+  };
 
   /** Runs settle() once `ms` have passed (the reads in between settle lazily anyway). */
   function settleLater(ms: number): void {
@@ -178,7 +195,7 @@ export function createSettlement(
   }
 
   /** A subscription whose period ended: renewed period by period with its card while auto-renewal is on, else expired. */
-  async function renewOrExpire(order: Row, now: number, charger: PaymentProvider | undefined): Promise<void> {
+  async function renewOrExpire(order: Row, now: number, charger: PaymentProvider): Promise<void> {
     const end = Number(order.expires_at);
     if (order.auto_renewal === 'cancelled') {
       await db.run(
@@ -187,7 +204,6 @@ export function createSettlement(
       );
       return;
     }
-    if (!charger) return;
     const orderId = Number(order.id);
     for (let n = 0; n < MAX_RENEWALS; n++) {
       const current = await db.get('SELECT * FROM orders WHERE id = ?', [orderId]);
@@ -211,7 +227,7 @@ export function createSettlement(
       const order = await db.get(`SELECT * FROM orders WHERE id = ? FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`, [id]);
       if (!order) return;
       if (order.settles_at !== null && Number(order.settles_at) <= nowMs) {
-        if (provider) await settleOrder(order, provider, now);
+        await settleOrder(order, charger, now);
         return;
       }
       if (order.renewal_cancel_at !== null && Number(order.renewal_cancel_at) <= nowMs) {
@@ -228,7 +244,7 @@ export function createSettlement(
         order.expires_at !== null &&
         Number(order.expires_at) <= now &&
         order.renewal_cancel_at === null;
-      if (ended) await renewOrExpire(order, now, provider);
+      if (ended) await renewOrExpire(order, now, charger);
     });
   }
 

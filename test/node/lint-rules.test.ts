@@ -172,6 +172,10 @@ describe("the channel server's boundaries (server/README.md, Rules)", () => {
       "import { listEvents } from '../catalog/events.js';\nexport const h = listEvents;",
     );
     assert.ok(refusedBy(value, 'server/http imports no domain at run time'), value.join('; '));
+    const lazy = await lint('server/http/probe.ts', "export const load = () => import('../catalog/events.js');");
+    assert.ok(refusedBy(lazy, 'server/http imports no domain at run time'), lazy.join('; '));
+    const stub = await lint('server/http/probe.ts', "export const load = () => import('../dev/stripe.js');");
+    assert.ok(refusedBy(stub, 'imports neither server/dev/'), stub.join('; '));
     assert.deepEqual(
       await lint('server/http/probe.ts', "import type { Clock } from '../catalog/events.js';\nexport type C = Clock;"),
       [],

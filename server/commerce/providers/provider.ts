@@ -2,12 +2,16 @@
  * The card processor behind checkout, as commerce sees it: one interface, chosen at start from configuration
  * (app/server.ts) and never by a caller. Its first implementation is the test processor (test.ts: the test cards of
  * the dev-mode Stripe stand-in, dev/stripe.ts); Stripe itself is the next. Without one (production today) every call
- * that charges, saves or lists cards answers 503 (payments.ts, PAYMENTS_OFF).
+ * that charges, saves or lists cards answers 503 with PAYMENTS_OFF, and whatever falls due to be charged (an order
+ * of a database that ran with one, a renewal) fails with it (settlement.ts).
  *
  * Card data never reaches it: only payment method ids, which the browser got from the processor's own script.
  */
 import type { SavedCard } from '../../../src/api/contract.js';
 import type { Row } from '../../storage/db.js';
+
+/** The answer of card calls, and the error of a charge, when no card processor is set up. */
+export const PAYMENTS_OFF = 'Card payments are not set up on this server.';
 
 /** What charging an order's payment method did. */
 export type ChargeResult = { paid: true } | { paid: false; message: string };
