@@ -73,6 +73,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST_PORT: String(HOST_PORT),
+      METRICS_PORT: '0',
       DATA_DIR: dataDir,
       // A new data directory starts from a ready-made database (made once, kept in .cache/) instead of creating and
       // seeding one, which takes PGlite 10 to 40 s.

@@ -64,6 +64,7 @@ async function serverProcess(env: Record<string, string>): Promise<{ origin: str
     env: {
       ...process.env,
       PORT: String(port),
+      METRICS_PORT: '0',
       RATE_LIMIT_MAX: '100000000',
       API_KEY_RATE_MAX: '100000000',
       REGISTRATION_RATE_MAX: '100000000',

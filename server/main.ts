@@ -7,19 +7,23 @@ import { join } from 'node:path';
 import { StartRefused } from './storage/data-dir.js';
 import { ConfigError, readConfig } from './app/config.js';
 import { startServer } from './app/server.js';
+import { createLogger, useLogger } from './observability/log.js';
 
-let options;
+let config;
 try {
-  options = readConfig(process.env, process.argv.slice(2));
+  config = readConfig(process.env, process.argv.slice(2));
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`[channel-server] ${error.message}`);
   process.exit(1);
 }
-const server = await startServer(options).catch((error: NodeJS.ErrnoException) => {
+useLogger(createLogger({ level: config.logLevel }));
+const server = await startServer(config.server).catch((error: NodeJS.ErrnoException) => {
   // The common failure is a port already taken (often by an earlier demo server): say which, without a stack.
   if (error.code === 'EADDRINUSE') {
-    console.error(`Port in use: ${error.message}. Set PORT (and HOST_PORT, default PORT+1) to free ports.`);
+    console.error(
+      `Port in use: ${error.message}. Set PORT (and HOST_PORT, default PORT+1; METRICS_PORT, default 9464) to free ports.`,
+    );
     process.exit(1);
   }
   // A refusal the operator can act on (DATA_DIR held, dev mode on a database not the demo's): its line, no stack.
@@ -29,6 +33,12 @@ const server = await startServer(options).catch((error: NodeJS.ErrnoException) =
   }
   throw error;
 });
+
+// First, so the line is out before the ready lines below (the tests read it once those are printed).
+if (server.metricsPort)
+  console.log(
+    `Operations (health, readiness, metrics): http://${config.server.metricsHost ?? '127.0.0.1'}:${server.metricsPort}/`,
+  );
 
 if (server.mode === 'dev') {
   const rule = '='.repeat(100);
@@ -61,13 +71,15 @@ if (server.mode === 'dev') {
   console.log('The demo pages and test stand-ins are off; CHANNEL_DEV=1 turns them on for local development.');
 }
 
-// Stop cleanly on Ctrl-C / docker stop: running clip cuts are handed back to the queue, the database is closed.
-// Nothing depends on it: every answered request's writes are committed already.
+// SIGTERM (a rolling deploy, docker stop) and Ctrl-C drain: readiness turns 503, the listeners accept nothing new,
+// requests in flight get DRAIN_SECONDS to finish, running clip cuts are handed back to the queue, the database is
+// closed; exit 0. A second signal ends the process at once (exit 1). Nothing depends on the drain for data: every
+// answered request's writes are committed already.
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) process.exit(1);
     stopping = true;
-    void server.stop().then(() => process.exit(0));
+    void server.stop({ drainMs: config.drainMs }).then(() => process.exit(0));
   });
 }

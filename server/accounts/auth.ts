@@ -47,6 +47,7 @@ import { addressKey, HttpError } from '../http/http.js';
 import { SlidingWindow } from '../http/limits.js';
 import { siteLink, type Mailer } from '../mail/mail.js';
 import type { IdentityProviders } from '../identity/provider.js';
+import { log } from '../observability/log.js';
 
 /** Server messages (the API's standard texts where it has them). */
 export const MESSAGES = {
@@ -544,7 +545,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       for (const clip of await deleteUser(db, user.id!)) {
         // The account is gone whatever happens to a clip's files: one that cannot be removed is told, not answered.
         await ctx.removeClip(clip).catch((error: unknown) => {
-          console.error(`[channel-server] the files of clip ${clip} could not be removed: ${String(error)}`);
+          log().error(`the files of clip ${clip} could not be removed: ${String(error)}`);
         });
       }
       return { data: { message: 'Your account has been deleted.' } };

@@ -35,7 +35,11 @@ describe('configuration', () => {
   });
 
   test('values are read with their types; unset and empty mean the default', () => {
-    const options = readConfig(
+    const {
+      server: options,
+      drainMs,
+      logLevel,
+    } = readConfig(
       {
         PORT: ' 9090 ',
         CHANNEL_DEV: 'true',
@@ -51,10 +55,12 @@ describe('configuration', () => {
     assert.deepEqual(options.allowedHosts, ['tv.example:443', 'cdn.example:443']);
     assert.equal(options.hostPort, undefined);
     assert.equal(options.trustProxy, 2);
-    const defaults = readConfig({}, []);
+    assert.deepEqual([drainMs, logLevel, options.metricsPort], [20_000, 'warn', 9464]);
+    const defaults = readConfig({}, []).server;
     assert.deepEqual([defaults.mode, defaults.port, defaults.databaseUrl], ['production', 8080, undefined]);
-    assert.equal(readConfig({}, ['--dev']).mode, 'dev');
-    assert.equal(readConfig({ CHANNEL_DEV: '0' }, []).mode, 'production');
+    assert.equal(readConfig({}, ['--dev']).server.mode, 'dev');
+    assert.equal(readConfig({ CHANNEL_DEV: '0' }, []).server.mode, 'production');
+    assert.equal(readConfig({ LOG_LEVEL: 'debug', DRAIN_SECONDS: '3' }, []).drainMs, 3000);
   });
 
   test('a bad value is refused naming its variable, and a database URL is never repeated', () => {
@@ -68,6 +74,7 @@ describe('configuration', () => {
     assert.equal(url.message, 'DATABASE_URL: must be a postgres://user:password@host:port/database URL');
     assert.doesNotMatch(url.message, /hunter2/);
     assert.equal(refusal({ DATABASE_URL: 'postgres//broken' }).variable, 'DATABASE_URL');
+    assert.match(refusal({ LOG_LEVEL: 'loud' }).message, /^LOG_LEVEL: /);
     assert.match(refusal({}, ['--production']).message, /^arguments: unknown --production/);
   });
 

@@ -103,6 +103,18 @@ export const VARIABLES = {
   PAYMENT_SETTLE_MS: variable(integer(0), '3000', 'how long after payment an order settles (test payments)'),
   CLIP_CONCURRENCY: variable(integer(1, 2), '2', 'clip jobs (ffmpeg cuts) at once'),
   CLIP_LEASE_MS: variable(integer(1000), '30000', 'how long a clip job is held without news from its process'),
+  METRICS_PORT: variable(integer(0, 65535), '9464', 'the operations listener: /healthz, /readyz, /metrics'),
+  METRICS_HOST: variable(text, '`127.0.0.1`', "the operations listener's interface"),
+  DRAIN_SECONDS: variable(
+    integer(0, 3600),
+    '20',
+    'how long requests in flight may take to finish once SIGTERM arrives',
+  ),
+  LOG_LEVEL: variable(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    'info (dev mode: warn)',
+    'the least severe log lines written',
+  ),
   CHANNEL_DEV_ON_NETWORK: variable(flag, 'off', 'dev mode may listen beyond loopback'),
   CHANNEL_DEV_KEEP_DATA: variable(flag, 'off', 'dev mode runs on a database it did not seed, as it is'),
   SLOW_QUERY_MS: variable(integer(0), 'none', 'statements slower than this many ms are logged'),
@@ -124,12 +136,29 @@ export function readVariables(env: NodeJS.ProcessEnv): Values {
   return values as Values;
 }
 
-/** The server's options from the environment and the command line (`--dev`). */
-export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): ServerOptions {
+/** What a start is given: the server's options, and how the process around it runs. */
+export interface Config {
+  server: ServerOptions;
+  /** How long a stop lets requests in flight finish (DRAIN_SECONDS), in ms. */
+  drainMs: number;
+  /** The log level (LOG_LEVEL). */
+  logLevel: string;
+}
+
+/** The configuration from the environment and the command line (`--dev`). */
+export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Config {
   const v = readVariables(env);
   const unknown = argv.filter((arg) => arg.startsWith('-') && arg !== '--dev');
   if (unknown.length > 0) throw new ConfigError('arguments', `unknown ${unknown.join(' ')} (the only one is --dev)`);
   const dev = argv.includes('--dev') || v.CHANNEL_DEV === true;
+  return {
+    drainMs: (v.DRAIN_SECONDS ?? 20) * 1000,
+    logLevel: v.LOG_LEVEL ?? (dev ? 'warn' : 'info'),
+    server: serverOptions(v, dev),
+  };
+}
+
+function serverOptions(v: Values, dev: boolean): ServerOptions {
   return {
     mode: dev ? 'dev' : 'production',
     host: v.HOST,
@@ -158,5 +187,7 @@ export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Ser
     clipConcurrency: v.CLIP_CONCURRENCY,
     clipLeaseMs: v.CLIP_LEASE_MS,
     slowQueryMs: v.SLOW_QUERY_MS,
+    metricsPort: v.METRICS_PORT ?? 9464,
+    metricsHost: v.METRICS_HOST,
   };
 }

@@ -31,6 +31,8 @@ import type { MediaServer } from '../media/streams.js';
 import { join } from 'node:path';
 import { discoveryLink, embedTarget, handleOembed, type OembedOptions } from '../channel/oembed.js';
 import type { Origins, PathHandler } from '../http/types.js';
+import { log } from '../observability/log.js';
+import { requestIdOf } from '../observability/request-log.js';
 
 /** The demo page where media-chrome drives the player (its controls' templates need inline styles). */
 const MEDIA_CHROME_PAGE = '/media-chrome.html';
@@ -125,7 +127,7 @@ const wrap =
         sendJson(res, 400, { message: 'Malformed URL: a percent escape is invalid.' }, {}, { cors });
       } else {
         // The code and message only: the error object of a failed statement holds its values (emails, hashes).
-        console.error(`[channel-server] a request failed: ${errorSummary(error)}`);
+        log().error({ reqId: requestIdOf(req), err: error }, `a request failed: ${errorSummary(error)}`);
         sendJson(res, 500, { message: 'Server Error' }, {}, { cors });
       }
     });

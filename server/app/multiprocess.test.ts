@@ -378,6 +378,34 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
       }
     }),
   );
+
+  test(
+    'a process stopped by SIGTERM while cutting a clip drains (exit 0) and hands the cut back: the other cuts it',
+    showingOutput(pair, async () => {
+      const fan = await pair.a.signIn(FAN.email, FAN.password);
+      const made = await pair.a.send('clip', clipBody('Handed back', 30), fan);
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      const id = Number(made.body.data.id);
+      const held = await until('the cut to start', async () => {
+        const row = await pair.row('SELECT status, lease_owner, progress FROM clips WHERE id = $1', [id]);
+        return row.status === 'processing' && Number(row.progress) >= 1 && row;
+      });
+      const stopping = holder(String(held.lease_owner));
+      assert.ok(stopping, `the lease owner ${String(held.lease_owner)} is one of the two`);
+      const survivor = stopping === pair.a ? pair.b : pair.a;
+      try {
+        assert.equal(await stopping.terminate(), 0, stopping.output());
+        const owners = (await cutOwners(id)).filter(({ owner }) => owner !== held.lease_owner);
+        assert.ok(
+          owners.length > 0 && owners.every(({ owner }) => holder(owner) === survivor),
+          `after the stop, only ${survivor.name} held it (${owners.map(({ owner }) => owner).join(', ')})`,
+        );
+        await assertCut(id, 2, fan, survivor);
+      } finally {
+        await stopping.start();
+      }
+    }),
+  );
 });
 
 describe('a process on a host whose clock runs 45 s ahead', { skip }, () => {

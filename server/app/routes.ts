@@ -17,6 +17,7 @@ import { BoundedMap } from '../http/limits.js';
 import { API_KEY_TOUCH_SECONDS } from '../storage/maintenance.js';
 import type { MediaServer } from '../media/streams.js';
 import type { Origins } from '../http/types.js';
+import { nameRoute } from '../observability/request-log.js';
 
 /** The answer to a call an account with a temporary password may not make yet. */
 const TEMPORARY_PASSWORD_LOCK = 'Choose a new password first: you signed in with a temporary password.';
@@ -85,6 +86,7 @@ export function createApi(ctx: ApiContext): ApiHandler {
   const routes = [
     ...(Object.keys(endpoints) as EndpointName[]).map((name) => ({
       ...endpoints[name],
+      name: name as string,
       handler: ctx.handlers[name],
     })),
     // Calls this server answers that the contract does not list: the TV side of device linking.
@@ -144,6 +146,7 @@ export function createApi(ctx: ApiContext): ApiHandler {
       break;
     }
     if (!route) throw new HttpError(404, 'Not found.');
+    nameRoute(req, route.name);
 
     const body = await readBody(req);
     const query = url.searchParams;

@@ -9,12 +9,11 @@ import { request as httpRequest } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { format } from 'node:util';
 import { cachedEventOrigins } from '../catalog/events.js';
 import { DEV_SECRET_HEADER } from './exposure.js';
 import { MAX_LOGS_PER_CHANNEL, prune } from '../storage/maintenance.js';
 import type { RunningServer } from './server.js';
-import { Harness, ok, request, startTestServer, type Answer } from '../testing/harness.js';
+import { captureLog, Harness, ok, request, startTestServer, type Answer } from '../testing/harness.js';
 
 const h = new Harness();
 /** A production-mode server (no CHANNEL_DEV): what a channel runs as shipped. */
@@ -1055,9 +1054,7 @@ describe('low', () => {
     const email = `logged-${Date.now()}@example.com`;
     // A constraint the registration's INSERT breaks: the database refuses the row it was given.
     await h.server.db.run("ALTER TABLE users ADD CONSTRAINT refuse_logged CHECK (email NOT LIKE 'logged-%') NOT VALID");
-    const logged: string[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => logged.push(format(...args));
+    const { lines: logged, restore } = captureLog();
     let status = 0;
     try {
       const res = await apiPost('v2/auth/register', {
@@ -1070,13 +1067,17 @@ describe('low', () => {
       });
       status = res.status;
     } finally {
-      console.error = original;
+      restore();
       await h.server.db.run('ALTER TABLE users DROP CONSTRAINT refuse_logged');
     }
     assert.equal(status, 500);
     const text = logged.join('\n');
     ok(text.includes('23514') && text.includes('refuse_logged'), `the code and message are logged: ${text}`);
     ok(!text.includes(email) && !text.includes('scrypt$'), `no bound value is logged: ${text}`);
+    const line = logged
+      .map((l) => JSON.parse(l) as { level: number; reqId?: string; err?: { stack?: string } })
+      .find((l) => l.level === 50);
+    ok(line?.reqId && line.err?.stack, `the error is logged with its request id and stack: ${text}`);
   });
 
   test('answers that carry a token or a secret are never kept by a cache (no-store)', async () => {

@@ -37,7 +37,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,10 @@ import { importSqlite } from '../storage/sqlite-import.js';
 import { handleSocial } from '../dev/social.js';
 import { handleStripe } from '../dev/stripe.js';
 import { MediaServer } from '../media/streams.js';
+import { log, type Logger } from '../observability/log.js';
+import { createMetrics } from '../observability/metrics.js';
+import { observeRequests } from '../observability/request-log.js';
+import { drainListener, listenOperations, type Operations, type Phase } from './operations.js';
 import type { Origins, PathHandler } from '../http/types.js';
 /** The repository root (this file is server/app/server.ts). */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -178,6 +182,15 @@ export interface ServerOptions {
   analyticsLimits?: StoreLimits;
   /** Statements slower than this many ms are logged (SLOW_QUERY_MS). */
   slowQueryMs?: number | undefined;
+  /**
+   * The operations listener's port (health, readiness, metrics: operations.ts; METRICS_PORT); 0 picks a free one.
+   * Without it there is none (in-process tests).
+   */
+  metricsPort?: number | undefined;
+  /** Its interface (METRICS_HOST); default 127.0.0.1. */
+  metricsHost?: string | undefined;
+  /** Where this server's request log goes; default the process's logger (observability/log.ts). */
+  logger?: Logger | undefined;
 }
 
 /** A started server: where it listens, its database and media, and how to stop it. */
@@ -203,8 +216,15 @@ export interface RunningServer {
   libraryMedia: LibraryMedia;
   /** The clip job queue (tests queue a clip of their own making with it). */
   clips: ClipJobs;
-  /** Closes both listeners and the database. */
-  stop(): Promise<void>;
+  /** The operations listener's port (0 when there is none). */
+  metricsPort: number;
+  /** Where the server is in its life: readiness answers 503 unless 'ready'. */
+  phase(): Phase;
+  /**
+   * Stops: readiness turns 503, the listeners accept nothing new, requests in flight get `drainMs` (default 0) to
+   * finish, clip jobs hand back their leases, the database closes, then the operations listener.
+   */
+  stop(options?: { drainMs?: number }): Promise<void>;
 }
 
 /**
@@ -248,6 +268,20 @@ async function assemble(
   opened: Array<() => Promise<void>>,
 ): Promise<RunningServer> {
   const rootDir = options.rootDir ?? REPO_ROOT;
+  // The operations listener answers from the first moment (readiness 503 while starting) to the last of a stop.
+  let phase: Phase = 'starting';
+  const started: { db?: ChannelDb } = {};
+  const metrics = createMetrics();
+  const logger = options.logger ?? log();
+  let operations: Operations | undefined;
+  if (options.metricsPort !== undefined) {
+    operations = await listenOperations(options.metricsHost ?? '127.0.0.1', options.metricsPort, {
+      phase: () => phase,
+      db: () => started.db,
+      registry: metrics.registry,
+    });
+    opened.push(() => operations!.close());
+  }
   const siteDir = options.siteDir ?? join(rootDir, 'demo', 'site');
   const distDir = options.distDir ?? join(rootDir, 'dist');
   const nowMs = options.now ?? Date.now;
@@ -292,18 +326,16 @@ async function assemble(
     chooseStreamSource({ dev, mediaDir }).prepare(),
     ensureLibraryMedia(mediaDir, librarySpecs(loadFixtures(fixturesDir))),
   ]);
+  started.db = db;
   const clipsDir = options.clipsDir ?? join(dataDir, 'clips');
   // A channel that ran the SQLite-era server: what its visitors did comes over once (sqlite-import.ts), before
   // anything reads the secrets, settings or clips. A failed import stops the start: nothing half-imported is served.
-  await importSqlite(
-    db,
-    join(dataDir, 'channel.sqlite'),
-    (message) => console.log(`[channel-server] ${message}`),
-    clipsDir,
-  ).catch(async (error: unknown) => {
-    await db.close();
-    throw error;
-  });
+  await importSqlite(db, join(dataDir, 'channel.sqlite'), (message) => logger.info(message), clipsDir).catch(
+    async (error: unknown) => {
+      await db.close();
+      throw error;
+    },
+  );
   const clipJobs = new ClipJobs({
     db,
     library,
@@ -515,8 +547,38 @@ async function assemble(
     analytics: { beacons, datalake },
     standIns,
   });
-  const main = createServer(listeners.main);
-  const host = dev ? createServer(listeners.host) : undefined;
+  // Every request is logged and measured (observability/request-log.ts); while draining, none keeps its connection.
+  // The answers not yet sent: a drain closes their connections once they are (no keep-alive into a closed server).
+  const unanswered = new Set<ServerResponse>();
+  const observed = (listener: RequestListener, name: 'main' | 'cms'): RequestListener => {
+    const inner = observeRequests(listener, { logger, metrics, listener: name });
+    return (req, res) => {
+      if (phase === 'draining') res.setHeader('Connection', 'close');
+      unanswered.add(res);
+      res.once('close', () => unanswered.delete(res));
+      inner(req, res);
+    };
+  };
+  const main = createServer(observed(listeners.main, 'main'));
+  const host = dev ? createServer(observed(listeners.host, 'cms')) : undefined;
+  metrics.watch({
+    pool: () => db.poolState(),
+    clipQueue: async () => {
+      const row = await db.get(
+        "SELECT count(*) FILTER (WHERE status = 'queued') AS queued, count(*) FILTER (WHERE status = 'processing') AS processing FROM clips",
+      );
+      return { queued: Number(row?.queued ?? 0), processing: Number(row?.processing ?? 0) };
+    },
+    pendingEmails: () => services.mailer.pending(),
+    settlementLag: async () => {
+      const now = nowMs();
+      const row = await db.get(
+        'SELECT min(settles_at) AS due FROM orders WHERE settles_at IS NOT NULL AND settles_at <= ?',
+        [now],
+      );
+      return row?.due === null || row?.due === undefined ? 0 : (now - Number(row.due)) / 1000;
+    },
+  });
   // Idle keep-alive connections stay open longer than a client or a proxy in front waits before reusing one (60 s
   // is the usual load balancer's), so a reused connection is never one the server is closing at that moment (the
   // client would see ECONNRESET). Node's default is 5 s.
@@ -536,6 +598,7 @@ async function assemble(
 
   const timers: NodeJS.Timeout[] = [];
   const fail = async (error: unknown): Promise<never> => {
+    phase = 'draining';
     await clipJobs.stop();
     main.close();
     host?.close();
@@ -577,7 +640,7 @@ async function assemble(
   };
   await maintain().catch(fail);
   const pruneTimer = setInterval(() => {
-    maintain().catch((error: unknown) => console.error(`[channel-server] pruning failed: ${errorSummary(error)}`));
+    maintain().catch((error: unknown) => logger.error({ err: error }, `pruning failed: ${errorSummary(error)}`));
   }, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
   timers.push(pruneTimer);
@@ -585,12 +648,7 @@ async function assemble(
   // Serialise the events once for the usual origin now rather than inside the first big request.
   await warmEventJson(db, clock(), origins.bundle).catch(fail);
 
-  const close = (server: Server) =>
-    new Promise<void>((resolveClose) => {
-      server.close(() => resolveClose());
-      server.closeAllConnections(); // keep-alive sockets would otherwise hold stop() open
-    });
-
+  phase = 'ready';
   let stopped: Promise<void> | undefined;
   return {
     mode,
@@ -605,15 +663,27 @@ async function assemble(
     media: library,
     libraryMedia,
     clips: clipJobs,
-    stop() {
-      stopped ??= Promise.all([close(main), host ? close(host) : undefined, clipJobs.stop()]).then(async () => {
+    metricsPort: operations?.port ?? 0,
+    phase: () => phase,
+    stop(stopOptions = {}) {
+      // Readiness says 503 first; then the listeners drain while the clip jobs hand back their leases.
+      phase = 'draining';
+      const drainMs = stopOptions.drainMs ?? 0;
+      for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+      stopped ??= Promise.all([
+        drainListener(main, drainMs),
+        host ? drainListener(host, drainMs) : undefined,
+        clipJobs.stop(),
+      ]).then(async () => {
         for (const timer of timers) clearInterval(timer);
         payments.stop();
         requestLimiter.stop();
         datalakeLimiter.stop();
         if (devSecret) rmSync(secretFile, { force: true });
         await db.close();
+        await operations?.close();
         lock.release();
+        logger.flush();
       });
       return stopped;
     },

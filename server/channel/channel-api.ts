@@ -21,6 +21,7 @@ import type { SettingsCopies } from './settings-copy.js';
 import { prerollJson } from '../catalog/catalog.js';
 import { capApiKeys, MAX_LOG_ENTRY_BYTES } from '../storage/maintenance.js';
 import type { Origins, PathHandler } from '../http/types.js';
+import { log } from '../observability/log.js';
 
 /** Answered to a log entry past its address's quota, or to a channel whose log store is full. */
 export const LOG_QUOTA_MESSAGE = 'Too many log entries from this address. Please try again later.';
@@ -152,7 +153,7 @@ export function createChannels(ctx: ChannelContext): Channels {
     const changed = (channelId?: number) => {
       reload(channelId)
         .then(() => storeSettings(channelId))
-        .catch((error: unknown) => console.error('[channel-server] could not read the changed settings:', error));
+        .catch((error: unknown) => log().error({ err: error }, 'could not read the changed settings'));
     };
     await db.listen(
       'channel_settings',

@@ -39,6 +39,7 @@ import { privateTree, type ChannelDb } from '../storage/db.js';
 import { FFMPEG, run } from '../media/ffmpeg.js';
 import { FRAME_RATE, hlsOutput, readRendition, type Asset, type MediaLibrary } from '../media/media.js';
 import { CLIP_TIME_LIMIT_SECONDS } from '../../src/api/contract.js';
+import { log } from '../observability/log.js';
 
 /**
  * The database's clock in ms: every lease and time limit is read on it, so processes on hosts whose clocks differ
@@ -75,7 +76,7 @@ export interface ClipJobsOptions {
   leaseMs?: number;
   /** How often the queue looks for work besides being woken (ms); default 1 s. */
   pollMs?: number;
-  /** Where failures are told; default console.error. */
+  /** Where failures are told; default the process's log (as errors). */
   log?(message: string): void;
   /** How long a clip may take from its request to done (ms, database clock); default CLIP_TIME_LIMIT_SECONDS. */
   timeLimitMs?: number;
@@ -320,7 +321,8 @@ export class ClipJobs {
   }
 
   private report(message: string): void {
-    (this.options.log ?? console.error)(`[channel-server] ${message}`);
+    if (this.options.log) this.options.log(message);
+    else log().error(message);
   }
 
   /** Runs one job this process holds; every write names the lease, so a job taken over or deleted writes nothing. */

@@ -18,6 +18,7 @@
 import { addPeriod } from './account-data.js';
 import type { ChannelDb, Row } from '../storage/db.js';
 import { PAYMENTS_OFF, type ChargeResult, type PaymentProvider } from './providers/provider.js';
+import { log } from '../observability/log.js';
 
 /** At most this many periods are renewed at once (a clock moved years ahead should not write thousands of rows). */
 const MAX_RENEWALS = 36;
@@ -173,7 +174,7 @@ export function createSettlement(
   function settleLater(ms: number): void {
     const timer = setTimeout(() => {
       timers.delete(timer);
-      settleDue(null).catch((error: unknown) => console.error('[channel-server] settling payments failed', error));
+      settleDue(null).catch((error: unknown) => log().error({ err: error }, 'settling payments failed'));
     }, ms);
     timer.unref();
     timers.add(timer);
@@ -265,7 +266,7 @@ export function createSettlement(
   }
 
   const interval = setInterval(() => {
-    settleDue(null).catch((error: unknown) => console.error('[channel-server] settling payments failed', error));
+    settleDue(null).catch((error: unknown) => log().error({ err: error }, 'settling payments failed'));
   }, SETTLE_INTERVAL_MS);
   interval.unref();
 

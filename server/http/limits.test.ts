@@ -11,7 +11,7 @@ import { Recorder } from '../analytics/analytics.js';
 import type { ChannelDb } from '../storage/db.js';
 import { addressKey, clientIp } from './http.js';
 import { BoundedMap, RateLimiter, SharedRateLimiter, SlidingWindow } from './limits.js';
-import { openTestDb } from '../testing/harness.js';
+import { captureLog, openTestDb } from '../testing/harness.js';
 
 describe('shared limits', () => {
   let db: ChannelDb;
@@ -141,14 +141,12 @@ describe('shared limits', () => {
         down ? Promise.reject(new Error('down')) : db.all(sql, params as never),
     } as unknown as ChannelDb;
     const limiter = new SharedRateLimiter(flaky, 'requests-down', 10, 10_000, () => now);
-    const logged = console.error;
-    const lines: string[] = [];
-    console.error = (...args: unknown[]) => lines.push(args.join(' '));
+    const { lines, restore } = captureLog();
     let waits: number[];
     try {
       waits = await Promise.all(Array.from({ length: 12 }, async () => limiter.hit('addr')));
     } finally {
-      console.error = logged;
+      restore();
     }
     assert.equal(refusedOf(waits), 2);
     assert.ok(

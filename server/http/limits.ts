@@ -15,6 +15,7 @@
  * the least recently touched entry first.
  */
 import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
+import { log } from '../observability/log.js';
 
 /** A Map of at most `capacity` entries; setting a key makes it the newest, and the oldest is dropped past the cap. */
 export class BoundedMap<K, V> {
@@ -307,7 +308,7 @@ export class SharedRateLimiter {
       if (performance.now() >= this.downUntil) this.downUntil = performance.now() + FALLBACK_MS;
       if (performance.now() - this.loggedAt >= FALLBACK_LOG_MS) {
         this.loggedAt = performance.now();
-        console.error('[channel-server] could not read the shared request counts:', (error as Error).message);
+        log().error(`could not read the shared request counts: ${(error as Error).message}`);
       }
       // Admitted within what this process alone has seen of the window: never more than the limit per process.
       for (const { key, asked } of batch) {

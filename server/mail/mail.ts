@@ -24,6 +24,8 @@ export interface Mailer {
   readonly name: string;
   /** Sends (or queues) one email, `now` in UNIX seconds. */
   send(email: Email, now: number): Promise<void>;
+  /** How many emails it accepted and has not handed to the mail service yet (the metrics). */
+  pending(): Promise<number>;
 }
 
 /** `{site}{path}?{query}`: a link to one of the site's account routes (a site with a base path keeps it). */

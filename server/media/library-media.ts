@@ -18,6 +18,7 @@ import { HttpError } from '../http/http.js';
 import { FFMPEG, run } from './ffmpeg.js';
 import { lock } from './media.js';
 import { CORS_HEADERS, pipeFile } from '../http/static.js';
+import { log as logger } from '../observability/log.js';
 
 /** Bump when the recipe changes (older folders are deleted). */
 export const LIBRARY_MEDIA_VERSION = 1;
@@ -64,7 +65,7 @@ export const libraryAssetPaths = (key: string) => ({
 export async function ensureLibraryMedia(
   root: string,
   specs: LibraryAssetSpec[],
-  log: (message: string) => void = console.log,
+  log: (message: string) => void = (message) => logger().info(message),
 ): Promise<LibraryMedia> {
   const name = `library-v${LIBRARY_MEDIA_VERSION}`;
   const dir = join(root, name);

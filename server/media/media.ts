@@ -28,6 +28,7 @@ import {
   vttTime,
   type ThumbnailTrack,
 } from './thumbnails.js';
+import { log as logger } from '../observability/log.js';
 
 export const MEDIA_VERSION = 2;
 /** Every generated segment lasts this long; live playlists advance one segment per this many seconds. */
@@ -95,7 +96,10 @@ export const segmentPath = (asset: Asset, track: Track, index: number) =>
   join(asset.name, track.name, track.segments[index]!.file);
 
 /** Answers the library under `root`, generating it first when missing or incomplete. */
-export async function ensureMedia(root: string, log: (message: string) => void = console.log): Promise<MediaLibrary> {
+export async function ensureMedia(
+  root: string,
+  log: (message: string) => void = (message) => logger().info(message),
+): Promise<MediaLibrary> {
   const dir = join(root, `v${MEDIA_VERSION}`);
   const cached = readManifest(dir);
   if (cached) return cached;

@@ -41,6 +41,7 @@ import { join } from 'node:path';
 import { StartRefused } from './data-dir.js';
 import { MIGRATIONS } from './migrations.js';
 import { bind, type Params, type SqlValue } from './sql.js';
+import { log } from '../observability/log.js';
 
 export type { Params, SqlValue } from './sql.js';
 
@@ -112,13 +113,32 @@ interface Engine {
   listen(channel: string, onMessage: (payload: string) => void): Promise<void>;
   /** Calls `fn` each time a lost listener connection is back and listening again (notifications may be missed). */
   onReconnect(fn: () => void): void;
+  /** Its connections: how many there are, how many are idle, how many statements wait for one (the metrics). */
+  pool(): PoolState;
   close(): Promise<void>;
+}
+
+/** A database's connections at one moment. */
+export interface PoolState {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 async function pgliteEngine(dir: string): Promise<Engine> {
   const { PGlite } = await import('@electric-sql/pglite');
   const pg = await PGlite.create(dir, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber } });
+  /** Statements and transactions asked of the one connection and not done yet (the one running included). */
+  let asked = 0;
   const query: Engine['query'] = async (text, values) => {
+    asked++;
+    try {
+      return await statement(text, values);
+    } finally {
+      asked--;
+    }
+  };
+  const statement: Engine['query'] = async (text, values) => {
     // PGlite runs each statement synchronously on this thread, and the statements waiting for it follow one another
     // in promise callbacks: fifty of them would hold the event loop for 100 ms and more, with no request read and
     // no answer sent meanwhile. Each statement waits its turn behind the I/O that is ready instead.
@@ -129,6 +149,7 @@ async function pgliteEngine(dir: string): Promise<Engine> {
   return {
     kind: 'pglite',
     query,
+    pool: () => ({ total: 1, idle: asked === 0 ? 1 : 0, waiting: Math.max(0, asked - 1) }),
     async transaction(fn) {
       // PGlite runs one statement at a time: a transaction holds it, and other statements wait their turn.
       return pg.transaction(async (tx) =>
@@ -173,7 +194,7 @@ async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
   };
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types, application_name: 'channel-server' });
   // An idle client whose server went away must not take the process down; the next checkout reconnects.
-  pool.on('error', (error) => console.error('[channel-server] a database connection failed:', error.message));
+  pool.on('error', (error) => log().error(`a database connection failed: ${error.message}`));
   const run = async (client: Pick<import('pg').PoolClient, 'query'>, text: string, values: readonly unknown[]) => {
     const result = await client.query<Row>({ text, values: values as unknown[] });
     return { rows: result.rows, count: result.rowCount ?? result.rows.length };
@@ -198,9 +219,7 @@ async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
       lost = true;
       if (closed || listener !== client) return;
       listener = undefined;
-      console.error(
-        `[channel-server] the database listener was lost${error ? ` (${error.message})` : ''}; reconnecting`,
-      );
+      log().error(`the database listener was lost${error ? ` (${error.message})` : ''}; reconnecting`);
       client.end().catch(() => undefined);
       scheduleReconnect();
     };
@@ -233,12 +252,12 @@ async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
           }
           listener = client;
           retryMs = LISTENER_RETRY_FIRST_MS;
-          console.error('[channel-server] the database listener is back');
+          log().warn('the database listener is back');
           for (const fn of reconnected) fn();
         },
         (error: unknown) => {
-          console.error(
-            `[channel-server] the database listener could not reconnect (${(error as Error).message}); ` +
+          log().error(
+            `the database listener could not reconnect (${(error as Error).message}); ` +
               `trying again in ${retryMs / 1000} s`,
           );
           scheduleReconnect();
@@ -251,6 +270,7 @@ async function postgresEngine(url: string, poolSize: number): Promise<Engine> {
   return {
     kind: 'postgres',
     query: (text, values) => run(pool, text, values),
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async transaction(fn) {
       for (let attempt = 1; ; attempt++) {
         const client = await pool.connect();
@@ -390,6 +410,11 @@ export class ChannelDb implements Queryable {
     return this.engine.kind;
   }
 
+  /** The connections at this moment (see PoolState). */
+  poolState(): PoolState {
+    return this.engine.pool();
+  }
+
   /** Opens (and when needed creates, migrates and seeds) the database; see OpenOptions. */
   static async open(options: OpenOptions): Promise<ChannelDb> {
     let db: ChannelDb;
@@ -431,15 +456,15 @@ export class ChannelDb implements Queryable {
           // A production process serves it now: whatever it records (real accounts, orders) is the channel's, so
           // dev mode must never again empty it as the demo's.
           await this.run('DELETE FROM meta WHERE key = ?', [DEMO_MARK]);
-          console.warn(
-            "[channel-server] this database was the demo's; served in production mode it is the channel's from now " +
+          log().warn(
+            "this database was the demo's; served in production mode it is the channel's from now " +
               'on: dev mode will refuse it (CHANNEL_DEV_KEEP_DATA=1 runs dev mode on it as it is, never reseeding).',
           );
         }
         if (seeded.value === digest) return;
         if (!options.dev || !demo || options.keepData) {
-          console.warn(
-            '[channel-server] the fixtures changed since this database was seeded; it keeps its own data. ' +
+          log().warn(
+            'the fixtures changed since this database was seeded; it keeps its own data. ' +
               'Seed a new database (an empty DATA_DIR or DATABASE_URL) to see them.',
           );
           return;
@@ -488,6 +513,11 @@ export class ChannelDb implements Queryable {
     return MIGRATIONS.length;
   }
 
+  /** The newest migration this code knows (as schemaVersion, from an instance). */
+  schemaVersion(): number {
+    return MIGRATIONS.length;
+  }
+
   private scopeQuery(): Engine['query'] {
     if (this.closed) throw new Error('The database is closed.');
     const scope = this.scope.getStore();
@@ -512,10 +542,7 @@ export class ChannelDb implements Queryable {
       return await this.scopeQuery()(text, values).catch(withoutValues);
     } finally {
       const ms = performance.now() - started;
-      if (ms > slow)
-        console.warn(
-          `[channel-server] slow statement, ${ms.toFixed(0)} ms: ${text.replace(/\s+/g, ' ').slice(0, 200)}`,
-        );
+      if (ms > slow) log().warn(`slow statement, ${ms.toFixed(0)} ms: ${text.replace(/\s+/g, ' ').slice(0, 200)}`);
     }
   }
 
@@ -614,7 +641,7 @@ export class ChannelDb implements Queryable {
     } catch (error) {
       // Said once per outage: the database is down, and every statement says so anyway.
       if (!this.watchFailing && !this.closed)
-        console.error('[channel-server] could not check for missed notifications:', (error as Error).message);
+        log().error(`could not check for missed notifications: ${(error as Error).message}`);
       this.watchFailing = true;
       return;
     }
@@ -623,7 +650,7 @@ export class ChannelDb implements Queryable {
       // Lower than heard: the counts started again (a dev-mode reseed emptied the database).
       if ((this.due.get(channel) ?? 0) <= heard && count >= heard) continue;
       this.heard.set(channel, count);
-      console.warn(`[channel-server] a notification on ${channel} did not arrive: reading what it changes again`);
+      log().warn(`a notification on ${channel} did not arrive: reading what it changes again`);
       this.missed(channel);
     }
     this.due = counts;

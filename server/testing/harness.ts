@@ -12,6 +12,18 @@ import { ChannelDb } from '../storage/db.js';
 import { DEV_SECRET_HEADER } from '../app/exposure.js';
 import { seedDatabase } from '../fixtures/seed.js';
 import { startServer, type RunningServer, type ServerOptions } from '../app/server.js';
+import { createLogger, log, useLogger } from '../observability/log.js';
+
+/**
+ * Makes the process's log write into `lines` (each one a JSON line, every level) until `restore()`: what a test
+ * asserts the server logged, or never logged.
+ */
+export function captureLog(): { lines: string[]; restore(): void } {
+  const before = log();
+  const lines: string[] = [];
+  useLogger(createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } }));
+  return { lines, restore: () => useLogger(before) };
+}
 
 /** Ready-made embedded databases (db.ts OpenOptions.templates): a test server starts in a second, not in 10 to 40. */
 export const DATABASE_TEMPLATES = join(import.meta.dirname, '..', '..', '.cache', 'db-templates');

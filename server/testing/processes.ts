@@ -91,6 +91,10 @@ export class ServerProcess {
   private drained: Promise<void> = Promise.resolve();
   /** The API origin of the current start (`http://localhost:PORT`). */
   base = '';
+  /** The operations listener's origin of the current start (health, readiness, metrics). */
+  operations = '';
+  /** Everything the process wrote to its standard output, every start (the log lines). */
+  stdout = '';
   /** The dev secret of the current start (DATA_DIR/dev-secret). */
   devSecret = '';
   /** A `demo` api key (any process's key is valid in every process: they are rows). */
@@ -171,6 +175,8 @@ export class ServerProcess {
       ...this.options.env,
       PORT: String(port),
       HOST_PORT: String(hostPort),
+      // The operations listener on a free port (main.ts prints it: `operations`).
+      METRICS_PORT: '0',
       DATA_DIR: this.options.dataDir,
     };
     for (const name of Object.keys(env)) if (env[name] === undefined) delete env[name];
@@ -193,6 +199,9 @@ export class ServerProcess {
       ready = this.printed.includes(readyLine);
     };
     child.stdout!.on('data', keep);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      this.stdout += chunk.toString();
+    });
     child.stderr!.on('data', keep);
     live.add(child);
     this.child = child;
@@ -216,6 +225,8 @@ export class ServerProcess {
       // one request: every path counts against the request limit, shared by both processes of a pair, and a slow
       // start polled over HTTP would spend a low limit (the limit tests' 20) before the tests begin.
       if (ready) {
+        this.operations =
+          /Operations \(health, readiness, metrics\): (http:\/\/[^/\s]+)\//.exec(this.printed)?.[1] ?? '';
         const status = await fetch(`${this.base}/api/settings?channel_key=demo`)
           .then((res) => res.status)
           .catch(() => 0);
@@ -243,6 +254,14 @@ export class ServerProcess {
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await this.exited;
     clearTimeout(timer);
+  }
+
+  /** Sends SIGTERM (the drain, main.ts) without waiting; answers the exit code once the process has ended. */
+  terminate(): Promise<number | null> {
+    const child = this.child;
+    assert.ok(child, `server ${this.name} is not running`);
+    child.kill('SIGTERM');
+    return this.exited.then(() => this.exitCode);
   }
 
   /** Fetches a path of this process's API origin; `/__dev/` calls carry the dev secret. */
