@@ -315,6 +315,24 @@ describe('library items and downloads', () => {
     const bytes = Buffer.from(await file.arrayBuffer());
     assert.equal(bytes.length, h.server.media.download.bytes);
     assert.equal(bytes.subarray(4, 8).toString('latin1'), 'ftyp');
+    // A download that broke off resumes where it stopped, and one already complete is not sent again.
+    assert.equal(file.headers.get('accept-ranges'), 'bytes');
+    const rest = await fetch(download.url, { headers: { Range: `bytes=1000-` } });
+    assert.equal(rest.status, 206);
+    assert.equal(rest.headers.get('content-range'), `bytes 1000-${bytes.length - 1}/${bytes.length}`);
+    assert.ok(Buffer.from(await rest.arrayBuffer()).equals(bytes.subarray(1000)), 'the rest of the same file');
+    const etag = file.headers.get('etag');
+    ok(etag && file.headers.get('last-modified'), 'an ETag and a Last-Modified');
+    assert.equal(
+      (await fetch(download.url, { headers: { 'If-None-Match': etag, 'Cache-Control': 'max-age=0' } })).status,
+      304,
+    );
+    const head = await fetch(download.url, { method: 'HEAD' });
+    assert.deepEqual(
+      [head.status, head.headers.get('content-length'), (await head.arrayBuffer()).byteLength],
+      [200, String(bytes.length), 0],
+    );
+    assert.equal((await fetch(download.url, { headers: { Range: `bytes=${bytes.length}-` } })).status, 416);
     // The download URL is not a playback URL, and a playback URL does not download.
     assert.equal((await h.call(download.url.replace(/download\/.*$/, 'master.m3u8'))).status, 404);
     const vod = Harness.mediaUrl(await h.event('paid-finished', 'subscriber'), 'vod')!;

@@ -75,6 +75,43 @@ test('production: chunks and the versioned loader a year and immutable, the alia
     assert.equal((await get(prod.origin, '/channel-elements.js')).get('sourcemap'), 'channel-elements.js.map');
     assert.equal((await get(prod.origin, `/chunks/${shared}`)).get('sourcemap'), `${shared}.map`);
     assert.equal((await get(prod.origin, `/chunks/${table}`)).get('sourcemap'), null, 'a table has no map');
+    // Validators: a revalidated file (no-cache) costs a 304, not its bytes, and HEAD and ranges work on the bundle.
+    // (`max-age=0` as a browser's revalidation sends it: fetch() adds `no-cache` to a request with validators of its
+    // own, which asks for the whole answer.)
+    const entry = await fetch(`${prod.origin}/index.js`);
+    const entryText = await entry.text();
+    const validators = { etag: entry.headers.get('etag'), modified: entry.headers.get('last-modified') };
+    assert.ok(validators.etag && validators.modified, 'an ETag and a Last-Modified');
+    assert.equal(
+      (
+        await fetch(`${prod.origin}/index.js`, {
+          headers: { 'If-None-Match': validators.etag, 'Cache-Control': 'max-age=0' },
+        })
+      ).status,
+      304,
+    );
+    assert.equal(
+      (
+        await fetch(`${prod.origin}/index.js`, {
+          headers: { 'If-Modified-Since': validators.modified, 'Cache-Control': 'max-age=0' },
+        })
+      ).status,
+      304,
+    );
+    const head = await fetch(`${prod.origin}/index.js`, { method: 'HEAD' });
+    assert.deepEqual([head.status, head.headers.get('content-length')], [200, String(Buffer.byteLength(entryText))]);
+    assert.equal(head.headers.get('content-type'), 'text/javascript; charset=utf-8', 'our type, not a guess');
+    const part = await fetch(`${prod.origin}/index.js`, { headers: { Range: 'bytes=0-9' } });
+    assert.deepEqual([part.status, await part.text()], [206, entryText.slice(0, 10)]);
+    // A rendered page (placeholders filled in) has its content's ETag: the same page again is a 304, with its policy.
+    const page = await fetch(`${dev.origin}/`);
+    const pageTag = page.headers.get('etag');
+    assert.ok(pageTag, 'a page has an ETag');
+    const again = await fetch(`${dev.origin}/`, {
+      headers: { 'If-None-Match': pageTag, 'Cache-Control': 'max-age=0' },
+    });
+    assert.equal(again.status, 304);
+    assert.ok(again.headers.get('content-security-policy'), 'the 304 keeps the policy');
     assert.equal(await cache(dev.origin, `/chunks/${shared}`), 'no-cache');
     assert.equal(await cache(dev.origin, `/${loader.file}`), 'no-cache');
     assert.equal(await cache(dev.origin, '/channel-elements.js'), 'no-cache');

@@ -1,12 +1,14 @@
 /**
  * Static files for the demo: the built bundle (dist/), the demo pages (demo/site/) and generated placeholder art.
+ * Files go through files.ts (`send`: ETag, Last-Modified, 304, ranges, HEAD); the headers are ours.
  * Kept separate from the API so the "CMS host" listener can reuse the page serving without any of the API.
  */
-import { createReadStream, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename, extname, join, resolve, sep } from 'node:path';
 import * as z from 'zod/mini';
+import { sendFile, sendRendered } from './files.js';
 
 const MIME: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -146,29 +148,12 @@ export async function serveStatic(
       headers['Content-Security-Policy'] =
         contentSecurityPolicy(options.bundleOrigin, options.inlineStyles, options.frameable) +
         (options.trustedTypes ? `; require-trusted-types-for 'script'; trusted-types ${options.trustedTypes}` : '');
-    const body = Buffer.from(html);
-    res.writeHead(200, { ...headers, 'Content-Length': String(body.length) });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    sendRendered(req, res, Buffer.from(html), headers);
     return true;
   }
-  res.writeHead(200, { ...headers, 'Content-Length': String(info.size) });
-  if (req.method === 'HEAD') {
-    res.end();
-    return true;
-  }
-  pipeFile(file, res);
+  // ETag, Last-Modified, 304, ranges and HEAD (files.ts).
+  sendFile(req, res, file, headers);
   return true;
-}
-
-/**
- * Streams a file (or a byte range of it) as the body of an answer whose headers are written. A file that vanished
- * or cannot be read after the headers went (a clip deleted mid-download, a disk fault) ends the connection, which the
- * client sees as an incomplete answer, instead of an unhandled error that would stop the server.
- */
-export function pipeFile(file: string, res: ServerResponse, range?: { start: number; end: number }): void {
-  const stream = createReadStream(file, range);
-  stream.on('error', () => res.destroy());
-  stream.pipe(res);
 }
 
 /** Escapes text for SVG content. */

@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { HttpError } from '../http/http.js';
 import { FFMPEG, run } from './ffmpeg.js';
 import { lock } from './media.js';
-import { CORS_HEADERS, pipeFile } from '../http/static.js';
+import { sendFile } from '../http/files.js';
+import { CORS_HEADERS } from '../http/static.js';
 import { log as logger } from '../observability/log.js';
 
 /** Bump when the recipe changes (older folders are deleted). */
@@ -181,26 +182,6 @@ async function generate(dir: string, specs: LibraryAssetSpec[]): Promise<Library
 }
 
 /**
- * The one byte range a `Range` header asks of a file of `size` bytes; 'unsatisfiable' when it starts past the end;
- * undefined (send the whole file) when there is none, it is malformed or it asks for several ranges.
- */
-export function byteRange(
-  header: string | undefined,
-  size: number,
-): { start: number; end: number } | 'unsatisfiable' | undefined {
-  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!m || (m[1] === '' && m[2] === '')) return undefined;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    return suffix > 0 && size > 0 ? { start: Math.max(0, size - suffix), end: size - 1 } : 'unsatisfiable';
-  }
-  const start = Number(m[1]);
-  if (m[2] !== '' && Number(m[2]) < start) return undefined;
-  if (start >= size) return 'unsatisfiable';
-  return { start, end: m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1) };
-}
-
-/**
  * Serves `/media/library/{key}.jpg|.mp4` (answers true), else leaves the request alone (false). Public, cacheable
  * (an hour, then revalidated by ETag), readable from any origin, with byte ranges (Safari plays no video without
  * them). Only the manifest's files are served: the key is looked up, never joined into a path.
@@ -215,34 +196,16 @@ export function libraryMediaHandler(
     const made = m ? files.get(m[1]!) : undefined;
     if (!made) throw new HttpError(404, 'Not found.');
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'Method not allowed.');
-    const { file, bytes, etag } = m![2] === 'jpg' ? made.image : made.preview;
+    const { file, etag } = m![2] === 'jpg' ? made.image : made.preview;
     const headers: Record<string, string> = {
       'Content-Type': m![2] === 'jpg' ? 'image/jpeg' : 'video/mp4',
       'Cache-Control': `public, max-age=${MAX_AGE_SECONDS}`,
       ETag: etag,
-      'Accept-Ranges': 'bytes',
       'X-Content-Type-Options': 'nosniff',
       ...CORS_HEADERS,
     };
-    if (req.headers['if-none-match']?.split(/\s*,\s*/).includes(etag)) {
-      res.writeHead(304, headers);
-      res.end();
-      return true;
-    }
-    const range = byteRange(req.headers.range, bytes);
-    if (range === 'unsatisfiable') {
-      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${bytes}`, 'Content-Length': '0' });
-      res.end();
-      return true;
-    }
-    const { start, end } = range ?? { start: 0, end: bytes - 1 };
-    res.writeHead(range ? 206 : 200, {
-      ...headers,
-      'Content-Length': String(end - start + 1),
-      ...(range ? { 'Content-Range': `bytes ${start}-${end}/${bytes}` } : {}),
-    });
-    if (req.method === 'HEAD') res.end();
-    else pipeFile(join(library.dir, file), res, { start, end });
+    // 304 by the ETag, ranges and HEAD: files.ts.
+    sendFile(req, res, join(library.dir, file), headers);
     return true;
   };
 }

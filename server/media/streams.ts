@@ -29,7 +29,8 @@ import { LIVE_LEAD, livePlaylist, masterPlaylist, segmentExtension, vodPlaylist 
 import { BoundedMap } from '../http/limits.js';
 import { SEGMENT_SECONDS, segmentPath, type Asset, type MediaLibrary, type Track } from './media.js';
 import { liveThumbnailsVtt, THUMBS_FOLDER, THUMBS_SPRITE, THUMBS_VTT } from './thumbnails.js';
-import { CORS_HEADERS, pipeFile } from '../http/static.js';
+import { sendFile } from '../http/files.js';
+import { CORS_HEADERS } from '../http/static.js';
 
 /** The files of a stream kept apart from the library (a clip's): its folder, poster and MP4. */
 export interface StreamFiles {
@@ -392,17 +393,19 @@ function classify(rest: string): MediaRequestKind | 'unknown' {
 }
 
 function send(req: IncomingMessage, res: ServerResponse, answer: MediaAnswer): void {
-  const isFile = typeof answer.body === 'object' && !Buffer.isBuffer(answer.body);
-  const length = isFile ? (answer.body as { bytes: number }).bytes : Buffer.byteLength(answer.body as string | Buffer);
-  res.writeHead(answer.status, {
+  const headers = {
     'Content-Type': answer.type,
-    'Content-Length': String(length),
     'Cache-Control': 'no-cache',
     'X-Content-Type-Options': 'nosniff',
     ...CORS_HEADERS,
     ...answer.headers,
-  });
-  if (req.method === 'HEAD') res.end();
-  else if (isFile) pipeFile((answer.body as { file: string }).file, res);
-  else res.end(answer.body as string | Buffer);
+  };
+  // A file (a download): its ETag, ranges and HEAD from files.ts, so a download that broke off resumes.
+  if (typeof answer.body === 'object' && !Buffer.isBuffer(answer.body) && answer.status === 200) {
+    sendFile(req, res, answer.body.file, headers);
+    return;
+  }
+  const body = answer.body as string | Buffer;
+  res.writeHead(answer.status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
