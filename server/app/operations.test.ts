@@ -136,7 +136,7 @@ describe('behind a load balancer', () => {
     );
     assert.deepEqual(
       [line.method, line.route, line.status, typeof line.ms, line.msg, typeof line.time],
-      ['POST', 'login', 200, 'number', 'request', 'string'],
+      ['POST', 'login', 200, 'number', 'request', 'number'],
     );
     await until('the other two to be logged', async () => {
       const ids = logLines().map((entry) => entry.reqId);

@@ -1,0 +1,55 @@
+/**
+ * The log's redaction (log.ts): whatever a caller hands it, no password, token, api key, card detail or full email
+ * address is written, at any depth, in a message or in an error's message and stack.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createLogger, scrub } from './log.js';
+
+/** The lines a logger writes for `write`. */
+function linesOf(write: (logger: ReturnType<typeof createLogger>) => void): string {
+  const lines: string[] = [];
+  write(createLogger({ level: 'trace', destination: { write: (line: string) => void lines.push(line) } }));
+  return lines.join('');
+}
+
+test('secrets are redacted by name at any depth, and emails, bearer tokens and key values scrubbed from any text', () => {
+  const error = new Error('no account for jane.doe@example.com (Bearer abc.def.ghi)');
+  const text = linesOf((logger) => {
+    logger.info(
+      { password: 'hunter2-pass', user: { token: 'tok_123456', profile: { api_key: 'key-9876' } } },
+      'sign-in',
+    );
+    logger.warn({ card: { number: '4242424242424242', cvc: '123' }, payment_method: 'pm_secret' }, 'card');
+    logger.error({ err: error, url: '/api/profile?api_key=key-5555&x=1' }, 'failed for sam@example.org');
+  });
+  for (const secret of [
+    'hunter2-pass',
+    'tok_123456',
+    'key-9876',
+    '4242424242424242',
+    'pm_secret',
+    'jane.doe@',
+    'sam@',
+    'abc.def.ghi',
+    'key-5555',
+  ])
+    assert.ok(!text.includes(secret), `${secret} was written: ${text}`);
+  assert.match(text, /"password":"\[redacted\]"/);
+  assert.match(text, /j…@example\.com/, 'the domain of an address stays');
+  assert.match(text, /"stack":"Error: no account for j…@example\.com/, 'the error keeps its stack');
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.deepEqual(
+    lines.map((l) => [l.level, l.msg]),
+    [
+      [30, 'sign-in'],
+      [40, 'card'],
+      [50, 'failed for s…@example.org'],
+    ],
+  );
+  // A text with nothing to scrub is left as it is.
+  assert.equal(scrub('GET login 200'), 'GET login 200');
+});
