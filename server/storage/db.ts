@@ -2,7 +2,8 @@
 /**
  * The channel server's storage: PostgreSQL, in one of two engines behind one interface.
  *
- * - **PGlite** (the default, no set-up): Postgres compiled to WebAssembly, in this process, its data directory
+ * - **PGlite** (the default, no set-up): Postgres compiled to WebAssembly, in this process but on a thread of its
+ *   own (pglite-worker.ts), so a long statement never holds up a request's answer; its data directory
  *   `DATA_DIR/pgdata`. Every statement is written through to its files before it answers, so a row acknowledged
  *   is there after a crash (`SIGKILL`) and a restart. One process only: PGlite is single-user (a start holds
  *   DATA_DIR, data-dir.ts, so a second process is refused rather than opening it too).
@@ -40,6 +41,7 @@ import {
 import { join } from 'node:path';
 import { StartRefused } from './data-dir.js';
 import { MIGRATIONS } from './migrations.js';
+import { startPgliteThread } from './pglite-worker.js';
 import { bind, type Params, type SqlValue } from './sql.js';
 import { log } from '../observability/log.js';
 
@@ -126,53 +128,36 @@ export interface PoolState {
 }
 
 async function pgliteEngine(dir: string): Promise<Engine> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pg = await PGlite.create(dir, { parsers: { [INT8]: toNumber, [NUMERIC]: toNumber } });
-  /** Statements and transactions asked of the one connection and not done yet (the one running included). */
-  let asked = 0;
-  const query: Engine['query'] = async (text, values) => {
-    asked++;
-    try {
-      return await statement(text, values);
-    } finally {
-      asked--;
-    }
-  };
-  const statement: Engine['query'] = async (text, values) => {
-    // PGlite runs each statement synchronously on this thread, and the statements waiting for it follow one another
-    // in promise callbacks: fifty of them would hold the event loop for 100 ms and more, with no request read and
-    // no answer sent meanwhile. Each statement waits its turn behind the I/O that is ready instead.
-    await new Promise((resolve) => setImmediate(resolve));
-    const result = await pg.query<Row>(text, values as unknown[]);
-    return { rows: result.rows, count: result.affectedRows ?? result.rows.length };
-  };
+  // On a thread of its own (pglite-worker.ts): its statements never hold up the thread that answers requests.
+  const thread = await startPgliteThread<Row>(dir);
   return {
     kind: 'pglite',
-    query,
-    pool: () => ({ total: 1, idle: asked === 0 ? 1 : 0, waiting: Math.max(0, asked - 1) }),
+    query: (text, values) => thread.query(text, values),
+    pool: () => {
+      const asked = thread.pending();
+      return { total: 1, idle: asked === 0 ? 1 : 0, waiting: Math.max(0, asked - 1) };
+    },
     async transaction(fn) {
       // PGlite runs one statement at a time: a transaction holds it, and other statements wait their turn.
-      return pg.transaction(async (tx) =>
-        fn(
-          async (text, values) => {
-            const result = await tx.query<Row>(text, values as unknown[]);
-            return { rows: result.rows, count: result.affectedRows ?? result.rows.length };
-          },
-          async (text) => {
-            await tx.exec(text);
-          },
-        ),
-      );
+      const tx = await thread.begin();
+      let result;
+      try {
+        result = await fn(
+          (text, values) => thread.query(text, values, tx),
+          (text) => thread.exec(text, tx),
+        );
+      } catch (error) {
+        await thread.end(tx, false);
+        throw error;
+      }
+      await thread.end(tx, true);
+      return result;
     },
-    async exec(text) {
-      await pg.exec(text);
-    },
-    async listen(channel, onMessage) {
-      await pg.listen(channel, onMessage);
-    },
+    exec: (text) => thread.exec(text),
+    listen: (channel, onMessage) => thread.listen(channel, onMessage),
     // In this process: there is no connection to lose.
     onReconnect: () => undefined,
-    close: () => pg.close(),
+    close: () => thread.close(),
   };
 }
 
