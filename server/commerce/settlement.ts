@@ -17,7 +17,10 @@
  */
 import { addPeriod } from './account-data.js';
 import type { ChannelDb, Row } from '../storage/db.js';
-import { PAYMENTS_OFF, type ChargeResult, type PaymentProvider } from './providers/provider.js';
+import { PAYMENTS_OFF, type PaymentProvider } from './providers/provider.js';
+
+/** What settling needs of the card processor: charging an order, and keeping a paid order's card. */
+export type Charger = Pick<PaymentProvider, 'charge' | 'saveCard'>;
 import { log } from '../observability/log.js';
 
 /** At most this many periods are renewed at once (a clock moved years ahead should not write thousands of rows). */
@@ -54,7 +57,7 @@ export type PaymentEvent =
  */
 export async function applyPaymentEvent(
   db: ChannelDb,
-  provider: PaymentProvider,
+  provider: Charger,
   event: PaymentEvent,
   now: number,
 ): Promise<boolean> {
@@ -153,21 +156,10 @@ export function createSettlement(
   stop(): void;
 } {
   const timers = new Set<NodeJS.Timeout>();
-  const unpaid: ChargeResult = { paid: false, message: PAYMENTS_OFF };
-  /** The processor settling charges, or one that can charge nothing. */
-  const charger: PaymentProvider = provider ?? {
-    name: 'none',
-    claim: async () => 'badPaymentMethod',
-    charge: async () => unpaid,
+  /** The processor settling charges, or, without one, one that charges nothing. */
+  const charger: Charger = provider ?? {
+    charge: async () => ({ paid: false, message: PAYMENTS_OFF }),
     saveCard: async () => undefined,
-    savedCards: async () => [],
-    createSetupIntent: async () => {
-      throw new Error(PAYMENTS_OFF);
-    },
-    setupConfirmed: async () => false,
-    portalUrl: async () => {
-      throw new Error(PAYMENTS_OFF);
-    },
   };
 
   /** Runs settle() once `ms` have passed (the reads in between settle lazily anyway). */
@@ -181,7 +173,7 @@ export function createSettlement(
   }
 
   /** A pending order charged at its settles_at moment, and the outcome applied. */
-  async function settleOrder(order: Row, charger: PaymentProvider, now: number): Promise<void> {
+  async function settleOrder(order: Row, now: number): Promise<void> {
     const at = Math.floor(Number(order.settles_at) / 1000);
     const charge = await charger.charge(order);
     const orderId = Number(order.id);
@@ -196,7 +188,7 @@ export function createSettlement(
   }
 
   /** A subscription whose period ended: renewed period by period with its card while auto-renewal is on, else expired. */
-  async function renewOrExpire(order: Row, now: number, charger: PaymentProvider): Promise<void> {
+  async function renewOrExpire(order: Row, now: number): Promise<void> {
     const end = Number(order.expires_at);
     if (order.auto_renewal === 'cancelled') {
       await db.run(
@@ -228,7 +220,7 @@ export function createSettlement(
       const order = await db.get(`SELECT * FROM orders WHERE id = ? FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`, [id]);
       if (!order) return;
       if (order.settles_at !== null && Number(order.settles_at) <= nowMs) {
-        await settleOrder(order, charger, now);
+        await settleOrder(order, now);
         return;
       }
       if (order.renewal_cancel_at !== null && Number(order.renewal_cancel_at) <= nowMs) {
@@ -245,7 +237,7 @@ export function createSettlement(
         order.expires_at !== null &&
         Number(order.expires_at) <= now &&
         order.renewal_cancel_at === null;
-      if (ended) await renewOrExpire(order, now, charger);
+      if (ended) await renewOrExpire(order, now);
     });
   }
 

@@ -96,7 +96,6 @@ export function createLogger(options: LogOptions = {}): Logger {
           );
         },
       },
-      serializers: { err: (error: unknown) => scrubbed(error) },
     },
     pretty
       ? pino.transport({ target: 'pino-pretty', options: { colorize: true, translateTime: 'SYS:HH:MM:ss' } })
