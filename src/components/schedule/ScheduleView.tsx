@@ -225,7 +225,7 @@ export function ScheduleView(props: {
             watchUrl: options.watchUrl,
             base: env().baseUrl() ?? 'http://localhost/',
             currency,
-            channelName: settings?.name,
+            channelName: settings?.name ?? undefined,
           }}
         />
       ) : null}
