@@ -248,7 +248,10 @@ export function createSchedule(): Schedule {
       : await getClient().call(channelApi.events, { query: eventsQuery(current, offset), signal });
     return {
       data: answer.data,
-      meta: { total: Math.min(answer.meta.total, current.limit ?? Number.POSITIVE_INFINITY) },
+      meta: {
+        total: Math.min(answer.meta.total, current.limit ?? Number.POSITIVE_INFINITY),
+        skipped: answer.meta.skipped,
+      },
     };
   }
 
