@@ -3,7 +3,7 @@
  * and the log entry of a failed request. Re-exported by contract.ts, which the server and the tests import (browser code imports this module).
  */
 import * as z from 'zod/mini';
-import { endpointTable, envelope, flag, id, list, maybeText, num, obj, opt, paged, text } from './schema-kit.js';
+import { endpointTable, envelope, flag, id, list, maybeText, num, obj, opt, paged, text, time } from './schema-kit.js';
 import { EventList, EventLocation, Message, User } from './channel-schemas.js';
 
 // ---------------------------------------------------------------- offers
@@ -78,9 +78,9 @@ export const Order = obj({
   currency: maybeText,
   /** A short reference the viewer can quote to support. */
   reference: maybeText,
-  created_at: num,
+  created_at: time,
   /** When access ends (subscriptions: the end of the paid period). */
-  expires_at: opt(num),
+  expires_at: opt(time),
   /** Subscriptions: the subscription's own state and its auto-renewal (active or cancelled). */
   subscription_status: opt(z.string()),
   auto_renewal: opt(z.enum(['active', 'cancelled'])),
@@ -96,7 +96,7 @@ export const Transaction = obj({
   status: text,
   amount: num,
   currency: maybeText,
-  created_at: num,
+  created_at: time,
   product_name: maybeText,
   /** 'New subscription' (created) or 'Subscription Renewal' (updated). */
   label: maybeText,
@@ -148,7 +148,7 @@ export const Clip = obj({
   progress: opt(num),
   /** Where it was cut from: the recording (`vod`) or the live window (`live`). */
   source: opt(z.string()),
-  created_at: opt(num),
+  created_at: opt(time),
   event: opt(
     obj({
       id: id,

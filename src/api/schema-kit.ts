@@ -24,6 +24,17 @@ export const num = z.pipe(
   z.union([z.number(), z.string().check(z.regex(/^-?\d+(\.\d+)?$/))]),
   z.transform((v) => Number(v)),
 );
+/**
+ * A moment as UNIX seconds: a number, a numeric string, or a date and time as a back end's timestamps write it
+ * (`2026-01-02T10:00:00.000000Z`, `2026-01-02 10:00:00`, read as UTC without a zone).
+ */
+export const time = z.union([
+  num,
+  z.pipe(
+    z.string().check(z.regex(/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d/)),
+    z.transform((v) => Math.floor(Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v.replace(' ', 'T')}Z`) / 1000)),
+  ),
+]);
 /** A flag that may arrive as 0/1, "0"/"1" or a boolean (e.g. auth.remote_auth is 0 or 1, treated as boolean). */
 export const flag = z.pipe(
   z.union([z.boolean(), z.number(), z.string()]),

@@ -13,6 +13,7 @@ import { ApiError, isCancel } from '../api/errors.js';
 export interface PagedItems<T, S extends string = never> {
   status: 'idle' | 'loading' | 'ready' | 'error' | S;
   items: T[];
+  /** How many items the list holds: the server's count, less the records left out as unreadable so far. */
   total: number;
   /** How many of the list's records the pages so far held, those left out as unreadable included: the next offset. */
   read?: number;
@@ -110,7 +111,7 @@ export function createPager<Q, T, S extends string = never>(
       $state.set({
         status: 'ready',
         items,
-        total: answer.meta.total,
+        total: answer.meta.total - (read - items.length),
         loadingMore: false,
         ...(read !== items.length && { read }),
       });
@@ -143,10 +144,9 @@ export function createPager<Q, T, S extends string = never>(
     },
     more() {
       const state = $state.get();
-      const read = state.read ?? state.items.length;
-      if (state.status !== 'ready' || state.loadingMore || read >= state.total) return;
+      if (state.status !== 'ready' || state.loadingMore || state.items.length >= state.total) return;
       $state.set({ ...state, loadingMore: true, error: undefined });
-      void load(read, pageSize, true, generation);
+      void load(state.read ?? state.items.length, pageSize, true, generation);
     },
     refresh() {
       const state = $state.get();

@@ -187,6 +187,19 @@ describe('the tolerant reader', () => {
     expect(User.parse({ id: 3, email: 'a@b.test', email_verified: '1' }).email_verified).to.equal(true);
   });
 
+  it('reads a record’s timestamps as a back end writes them: seconds, or a date and time (UTC without a zone)', () => {
+    const order = (created_at: unknown) =>
+      Order.parse({ id: '1', type: 'event', status: 'Paid', product: { id: '2', pivot: {} }, created_at }).created_at;
+    expect(order(1_767_348_000)).to.equal(1_767_348_000);
+    expect(order('1767348000')).to.equal(1_767_348_000);
+    expect(order('2026-01-02T10:00:00.000000Z')).to.equal(1_767_348_000);
+    expect(order('2026-01-02 10:00:00')).to.equal(1_767_348_000);
+    expect(order('2026-01-02T11:00:00+01:00')).to.equal(1_767_348_000);
+    expect(
+      Order.safeParse({ id: 1, type: 'event', status: 'Paid', product: { id: 2 }, created_at: 'soon' }).success,
+    ).to.equal(false);
+  });
+
   it('reads categories’ children by the list rule', () => {
     const sport = EventCategory.parse({ id: 1, name: 'Hockey', children: [{ id: 2, name: 'U18' }, { id: 3 }] });
     expect(sport.children?.map((c) => c.id)).to.deep.equal([2]);
