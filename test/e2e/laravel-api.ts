@@ -159,6 +159,8 @@ const event = (
     ...rest,
   };
 };
+/** A basketball game's category. */
+const basketball = { event_category_id: '3', category: { id: '3', name: 'Basketball', ...stamps } };
 const events: LaravelEvent[] = [
   event('101', 'Hawks at Owls: the final', {
     home: 12,
@@ -177,18 +179,11 @@ const events: LaravelEvent[] = [
     single_event_package_id: '201',
     event_utc_ts: String(NOW + 2 * DAY),
   }),
-  event('103', 'Foxes vs Bears', {
-    home: 14,
-    away: 13,
-    event_category_id: '3',
-    category: { id: '3', name: 'Basketball', ...stamps },
-    event_utc_ts: String(NOW + 3 * DAY),
-  }),
+  event('103', 'Foxes vs Bears', { home: 14, away: 13, ...basketball, event_utc_ts: String(NOW + 3 * DAY) }),
   event('104', 'Bears at Foxes', {
     home: 13,
     away: 14,
-    event_category_id: '3',
-    category: { id: '3', name: 'Basketball', ...stamps },
+    ...basketball,
     stream_status: 'live',
     event_utc_ts: String(NOW - 600),
   }),

@@ -15,6 +15,7 @@ import { createRoot } from 'react-dom/client';
 import { ScheduleView, SCHEDULE_DEFAULTS } from '../../src/components/schedule/index.js';
 import { ElementShell } from '../../src/components/ui/shell.js';
 import type { OpenRequest, ViewHost } from '../../src/components/ui/view.js';
+import { pointer } from '../unit/helpers.js';
 
 // Mocha globals (web-test-runner's default framework); tsconfig types only list node.
 declare function describe(name: string, body: () => void): void;
@@ -481,7 +482,7 @@ describe('<channel-schedule>', () => {
       expect(unsafe!.getBoundingClientRect().height).to.be.closeTo(box.height, 1);
       // Pointing at the card plays its preview, muted and silent for screen readers; leaving stops it.
       const card = links(el)[1]!;
-      card.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, relatedTarget: document.body }));
+      pointer(card, true);
       await waitUntil(() => gala!.querySelector('video'), 'the preview');
       const video = gala!.querySelector('video')!;
       expect([...video.querySelectorAll('source')].map((s) => s.getAttribute('src'))).to.deep.equal([
@@ -493,7 +494,7 @@ describe('<channel-schedule>', () => {
         'true',
         'nodownload noremoteplayback',
       ]);
-      card.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, relatedTarget: document.body }));
+      pointer(card, false);
       await waitUntil(() => !gala!.querySelector('video'), 'the preview gone');
       // Focus plays it too.
       card.focus();
