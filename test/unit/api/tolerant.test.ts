@@ -7,6 +7,8 @@
 import { expect } from '@open-wc/testing';
 import { ApiClient } from '../../../src/api/client.js';
 import {
+  DatalakeAnswer,
+  DatalakeHash,
   ErrorBody,
   Event,
   EventCategory,
@@ -198,6 +200,15 @@ describe('the tolerant reader', () => {
     expect(
       Order.safeParse({ id: 1, type: 'event', status: 'Paid', product: { id: 2 }, created_at: 'soon' }).success,
     ).to.equal(false);
+  });
+
+  it('reads the analytics service’s answers by the same rule', () => {
+    expect(DatalakeHash.parse({ data: { hash: 'h-1', created_at: null }, meta: [] }).data.hash).to.equal('h-1');
+    expect(DatalakeAnswer.parse({ data: { id: '12', session_uuid: null } }).data).to.deep.equal({
+      id: 12,
+      session_uuid: null,
+    });
+    expect(DatalakeHash.safeParse({ data: { hash: null } }).success, 'a hash is required').to.equal(false);
   });
 
   it('reads categories’ children by the list rule', () => {
