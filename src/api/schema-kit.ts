@@ -157,8 +157,8 @@ const pageMeta = obj({
 
 /**
  * A page of a list, `{ data, meta }`, read by the list's rule: `meta` as ours, whatever the back end wrote (without
- * one, the page is the whole list), and `skipped`, how many records of the page were left out, so the next page
- * starts where the server's did.
+ * one, the page is the whole list), and `skipped` when records of the page were left out (how many), so the next
+ * page starts where the server's did.
  */
 export const paged = <T extends z.ZodMiniType>(item: T) => {
   const records = list(item);
@@ -171,7 +171,10 @@ export const paged = <T extends z.ZodMiniType>(item: T) => {
       const offset =
         meta.offset ?? (meta.from ? meta.from - 1 : meta.current_page ? (meta.current_page - 1) * limit : 0);
       const skipped = data.length - kept.length;
-      return { data: kept, meta: { total: meta.total ?? offset + data.length, offset, limit, skipped } };
+      return {
+        data: kept,
+        meta: { total: meta.total ?? offset + data.length, offset, limit, ...(skipped > 0 && { skipped }) },
+      };
     }),
   );
 };
