@@ -27,28 +27,7 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 
 const production = process.env.NODE_ENV !== 'development';
 
-/**
- * React's API from Preact (preact/compat): the same components, hooks and r2wc elements on a runtime a fifth of
- * react-dom's size (src/README.md, "Choices worth knowing"). TypeScript still checks against React's types.
- */
-const REACT_ON_PREACT = {
-  react: 'preact/compat',
-  'react-dom': 'preact/compat',
-  'react-dom/client': new URL('./scripts/preact-root.mjs', import.meta.url).pathname,
-  'react/jsx-runtime': 'preact/jsx-runtime',
-};
-function reactOnPreact() {
-  return {
-    name: 'react-on-preact',
-    resolveId(source, importer, options) {
-      const to = REACT_ON_PREACT[source];
-      return to ? this.resolve(to, importer, { ...options, skipSelf: true }) : null;
-    },
-  };
-}
-
 const plugins = () => [
-  reactOnPreact(),
   replace({
     preventAssignment: true,
     values: { 'process.env.NODE_ENV': JSON.stringify(production ? 'production' : 'development') },
@@ -138,7 +117,7 @@ let table;
 function manualChunks(id) {
   // The libraries. (A library module anything here imports lands in this chunk, however little uses it: nanostores'
   // map store did, for two stores of other elements, which are plain atoms now.)
-  if (/node_modules[\\/](preact|@r2wc|nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
+  if (/node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
   // French texts stay a chunk of their own, fetched only when an element speaks French; form, checkout, library
   // and clips texts only by the elements that have them; the player's English with the player's code.
   if (

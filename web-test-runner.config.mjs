@@ -51,16 +51,10 @@ function esbuildTestBundlePlugin() {
           tsconfig: path.join(rootDir, 'tsconfig.browser.json'),
           define: { 'process.env.NODE_ENV': '"development"' },
           logLevel: 'silent',
-          // React's API from Preact, as the build gives it (rollup.config.mjs reactOnPreact): the tests run what ships.
-          alias: {
-            react: 'preact/compat',
-            'react-dom/client': path.join(rootDir, 'scripts/preact-root.mjs'),
-            'react-dom': 'preact/compat',
-          },
           // @sinonjs/fake-timers requires Node's util only on a path browsers never take.
           external: ['util'],
           // Records the CSS parts our elements render (see test/parts-probe.ts and partsReport below).
-          inject: [path.join(rootDir, 'test/parts-probe.ts'), path.join(rootDir, 'test/sync-render.ts')],
+          inject: [path.join(rootDir, 'test/parts-probe.ts')],
         });
         const js = result.outputFiles.find((file) => file.path.endsWith('.js'));
         return { body: js.text, type: 'js' };

@@ -29,10 +29,10 @@ export function redactMessage(text: string): string {
     .slice(0, REPORT_MAX);
 }
 
-/** The first component names of a component stack or an error's frames ("at Foo (…)" or "Foo@…" lines). */
+/** The first component names of a React component stack ("at Foo (…)" or "Foo@…" lines). */
 function componentsOf(stack: string | null | undefined): string {
   if (!stack) return '';
-  const names = [...stack.matchAll(/(?:^|\n)\s*(?:at\s+)?(?:[\w$]+\.)?([A-Z][\w$]*)/g)].map((m) => m[1]!);
+  const names = [...stack.matchAll(/(?:^|\n)\s*(?:at\s+)?([A-Z][\w$]*)/g)].map((m) => m[1]!);
   return [...new Set(names)].slice(0, 3).join(' < ');
 }
 
@@ -45,8 +45,7 @@ export function reportElementError(tag: string, error: unknown, componentStack?:
     if (reported.has(key) || reported.size >= REPORTS_MAX) return;
     reported.add(key);
     if (!$config.get()) return;
-    // Preact gives no component stack: the error's own frames name the functions it went through.
-    const where = componentsOf(componentStack || stackOf(error).split('\n').slice(1).join('\n'));
+    const where = componentsOf(componentStack);
     const page = env().location();
     getClient().report(
       error instanceof ChunkLoadError ? 'chunk' : 'element',

@@ -119,7 +119,6 @@ describe('<channel-player> media API', () => {
   it('before anything plays: a paused element with nothing loaded, and the values the page set kept for later', async () => {
     serve(ON_DEMAND);
     const el = await mount('muted');
-    // (Whether the stage is there yet depends on how soon the event answered: its stream type is checked below.)
     expect({
       paused: el.paused,
       ended: el.ended,
@@ -132,6 +131,7 @@ describe('<channel-player> media API', () => {
       videoWidth: el.videoWidth,
       videoHeight: el.videoHeight,
       adPlaying: el.adPlaying,
+      streamType: el.streamType,
       muted: el.muted,
       volume: el.volume,
       playbackRate: el.playbackRate,
@@ -147,6 +147,7 @@ describe('<channel-player> media API', () => {
       videoWidth: 0,
       videoHeight: 0,
       adPlaying: false,
+      streamType: undefined,
       muted: true,
       volume: 1,
       playbackRate: 1,

@@ -13,7 +13,7 @@ import { SEARCH_DEBOUNCE_MS } from '../../src/stores/library.js';
 import { resetSession } from '../../src/stores/session.js';
 import { signIn } from '../../src/stores/sign-in.js';
 import { start } from '../../elements/channel-schedule.js';
-import { FakeServer, ok, pointer, type Recorded } from '../unit/helpers.js';
+import { FakeServer, ok, type Recorded } from '../unit/helpers.js';
 import { API, KEYS, startupRoutes } from './site-harness.js';
 import {
   CATEGORIES,
@@ -95,7 +95,8 @@ function type(input: HTMLInputElement, value: string): void {
 }
 
 const searchInput = (el: Element) => $<HTMLInputElement>(el, '[part~="search-input"]')!;
-const hover = (node: Element, on = true) => pointer(node, on);
+const hover = (node: Element, on = true) =>
+  node.dispatchEvent(new MouseEvent(on ? 'mouseover' : 'mouseout', { bubbles: true, composed: true }));
 
 describe('<channel-schedule kind="library">', () => {
   before(() => {

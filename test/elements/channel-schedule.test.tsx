@@ -15,7 +15,6 @@ import { createRoot } from 'react-dom/client';
 import { ScheduleView, SCHEDULE_DEFAULTS } from '../../src/components/schedule/index.js';
 import { ElementShell } from '../../src/components/ui/shell.js';
 import type { OpenRequest, ViewHost } from '../../src/components/ui/view.js';
-import { pointer } from '../unit/helpers.js';
 
 // Mocha globals (web-test-runner's default framework); tsconfig types only list node.
 declare function describe(name: string, body: () => void): void;
@@ -482,7 +481,7 @@ describe('<channel-schedule>', () => {
       expect(unsafe!.getBoundingClientRect().height).to.be.closeTo(box.height, 1);
       // Pointing at the card plays its preview, muted and silent for screen readers; leaving stops it.
       const card = links(el)[1]!;
-      pointer(card, true);
+      card.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, relatedTarget: document.body }));
       await waitUntil(() => gala!.querySelector('video'), 'the preview');
       const video = gala!.querySelector('video')!;
       expect([...video.querySelectorAll('source')].map((s) => s.getAttribute('src'))).to.deep.equal([
@@ -494,7 +493,7 @@ describe('<channel-schedule>', () => {
         'true',
         'nodownload noremoteplayback',
       ]);
-      pointer(card, false);
+      card.dispatchEvent(new MouseEvent('mouseout', { bubbles: true, relatedTarget: document.body }));
       await waitUntil(() => !gala!.querySelector('video'), 'the preview gone');
       // Focus plays it too.
       card.focus();

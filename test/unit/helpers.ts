@@ -329,16 +329,3 @@ export function fakeAddress(start: string) {
 
 /** Intl uses narrow and plain no-break spaces and a real minus sign; compare text as a reader sees it. */
 export const plain = (s: string | undefined) => s?.replace(/[\u202f\u00a0]/g, ' ').replace(/\u2212/g, '-');
-
-/**
- * The pointer moving onto `node` (or off it), as a browser tells it: `mouseover` (or `mouseout`), which bubbles, and
- * `mouseenter` (or `mouseleave`) on the node and each of its ancestors, across shadow roots.
- */
-export function pointer(node: Element, over: boolean): void {
-  node.dispatchEvent(
-    new MouseEvent(over ? 'mouseover' : 'mouseout', { bubbles: true, composed: true, relatedTarget: document.body }),
-  );
-  for (let at: Node | null = node; at && at !== document; at = at.parentNode ?? (at as ShadowRoot).host ?? null)
-    if (at instanceof Element)
-      at.dispatchEvent(new MouseEvent(over ? 'mouseenter' : 'mouseleave', { relatedTarget: document.body }));
-}

@@ -5,10 +5,11 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { atom, computed } from 'nanostores';
-import { act } from 'preact/test-utils';
-import { createElement as h, useLayoutEffect } from 'react';
+import { act, createElement as h, useLayoutEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useStore } from '../../../../src/components/ui/use-store.js';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 function mount(node: ReturnType<typeof h>): { host: HTMLElement; unmount(): void } {
   const host = document.createElement('div');
