@@ -82,15 +82,35 @@ export const aliased = <S extends z.core.$ZodLooseShape>(shape: S) =>
     }),
   );
 
-/** A record a list left out: its place, its id when it has one, and the field that could not be read. */
-export interface Dropped {
-  index: number;
-  id?: string | undefined;
-  path: string;
+/**
+ * What a list (or a record of records) left out while an answer is read: the raw list or record it was in, its
+ * place there, and the path of the field that could not be read inside it.
+ */
+interface Note {
+  within: object;
+  at: string | number;
+  path: PropertyKey[];
 }
 
-/** Where `list` notes what it leaves out while an answer is read (`readAnswer`). */
-let dropped: Dropped[] | undefined;
+/** Where `keep` notes what it leaves out while an answer is read (`readAnswer`); undefined outside one. */
+let notes: Note[] | undefined;
+
+/**
+ * Reads `value`, the entry `at` of `within` (a raw list or record), with `item`. What it cannot read is noted, and
+ * what was noted inside it forgotten: it is left out whole, and reported as itself.
+ */
+function keep<T extends z.ZodMiniType>(item: T, within: object, at: string | number, value: unknown) {
+  const outer = notes;
+  const inner = (notes = outer && []);
+  const read = item.safeParse(value) as z.core.util.SafeParseResult<z.output<T>>;
+  notes = outer;
+  if (read.success) outer?.push(...inner!);
+  else outer?.push({ within, at, path: read.error.issues[0]?.path ?? [] });
+  return read;
+}
+
+/** A list as it came (the raw array itself, so that `readAnswer` can tell where in the answer it was). */
+const anyList = z.custom<unknown[]>(Array.isArray);
 
 /**
  * A list of records: each read on its own, the unreadable ones left out (and noted for `readAnswer`), so one bad
@@ -98,48 +118,67 @@ let dropped: Dropped[] | undefined;
  */
 export const list = <T extends z.ZodMiniType>(item: T) =>
   z.pipe(
-    z.array(z.unknown()),
-    z.transform((records) => {
-      const kept: z.output<T>[] = [];
-      records.forEach((record, index) => {
-        const read = item.safeParse(record);
-        if (read.success) kept.push(read.data);
-        else {
-          const key = (record as { id?: unknown } | null)?.id;
-          dropped?.push({
-            index,
-            id: typeof key === 'number' || typeof key === 'string' ? String(key).slice(0, 40) : undefined,
-            path: read.error.issues[0]?.path.join('.') ?? '',
-          });
-        }
-      });
-      return kept;
-    }),
+    anyList,
+    z.transform((records) =>
+      records.flatMap((record, index) => {
+        const read = keep(item, records, index, record);
+        return read.success ? [read.data] : [];
+      }),
+    ),
   );
 
 /**
  * Reads `value` with `schema`, with what its lists left out as the lines the client reports for `service` (its
- * endpoint): the record's id, else its place, and the field that could not be read; never a value.
+ * endpoint): the id of the outermost record it was in (when it has one) and the path of the field that could not be
+ * read, from the answer's top; never a value. Nothing is reported of an answer that cannot be read at all: its own
+ * error is.
  */
 export function readAnswer<S extends z.ZodMiniType>(
   schema: S,
   value: unknown,
   service: string,
 ): { result: z.core.util.SafeParseResult<z.output<S>>; dropped: string[] } {
-  const outer = dropped;
-  const mine: Dropped[] = (dropped = []);
+  const outer = notes;
+  const mine: Note[] = (notes = []);
   try {
     const result = schema.safeParse(value) as z.core.util.SafeParseResult<z.output<S>>;
-    return {
-      result,
-      dropped: mine.map(
-        ({ index, id, path }) =>
-          `${service}: left out a record it cannot read (${id === undefined ? `#${index}` : `id ${id}`}, field ${path || '(record)'})`,
-      ),
-    };
+    return { result, dropped: result.success ? lines(value, mine, service) : [] };
   } finally {
-    dropped = outer;
+    notes = outer;
   }
+}
+
+/**
+ * The lines of `found` (notes of `answer`): where in the answer each entry was (its containers found by identity, in
+ * one walk), and the id of the outermost record on that path.
+ */
+function lines(answer: unknown, found: Note[], service: string): string[] {
+  if (!found.length) return [];
+  const wanted = new Set(found.map((note) => note.within));
+  const places = new Map<object, string[]>();
+  const path: string[] = [];
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    if (wanted.has(node)) places.set(node, [...path]);
+    for (const key of Object.keys(node)) {
+      path.push(key);
+      walk((node as Record<string, unknown>)[key]);
+      path.pop();
+    }
+  };
+  walk(answer);
+  return found.map(({ within, at, path: inside }) => {
+    const full = [...(places.get(within) ?? []), at, ...inside].map(String);
+    let node = answer;
+    let id: string | undefined;
+    for (const key of full) {
+      node = (node as Record<string, unknown> | null | undefined)?.[key];
+      const own = node && typeof node === 'object' && !Array.isArray(node) && (node as { id?: unknown }).id;
+      if (id === undefined && (typeof own === 'number' || typeof own === 'string')) id = String(own).slice(0, 40);
+    }
+    const what = typeof at === 'number' ? 'a record' : 'an entry';
+    return `${service}: left out ${what} it cannot read (${id === undefined ? '' : `id ${id}, `}field ${full.join('.')})`;
+  });
 }
 
 /**
@@ -163,7 +202,7 @@ const pageMeta = obj({
 export const paged = <T extends z.ZodMiniType>(item: T) => {
   const records = list(item);
   return z.pipe(
-    obj({ data: z.array(z.unknown()), meta: opt(pageMeta) }),
+    obj({ data: anyList, meta: opt(pageMeta) }),
     z.transform(({ data, meta: given }) => {
       const kept = records.parse(data);
       const meta = given ?? {};

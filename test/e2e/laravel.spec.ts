@@ -104,7 +104,9 @@ for (const way of WAYS) {
       await expect(schedule.locator('[part~="error"]')).toHaveCount(0);
       // The form was refused (422), the same call went again as JSON.
       expect(keys).toEqual(['application/x-www-form-urlencoded', 'application/json']);
-      await expect.poll(() => reports).toContain('events: left out a record it cannot read (id 199, field name)');
+      await expect
+        .poll(() => reports)
+        .toContain('events: left out a record it cannot read (id 199, field data.5.name)');
 
       const sports = schedule.locator('[part~="filters"] select').nth(1);
       const narrowed = page.waitForRequest(

@@ -152,9 +152,48 @@ describe('the tolerant reader', () => {
     expect(result.data!.data.map((e) => e.id)).to.deep.equal([7, 9]);
     expect(result.data!.meta).to.deep.equal({ total: 4, offset: 0, limit: 10, skipped: 2 });
     expect(dropped).to.deep.equal([
-      'events: left out a record it cannot read (id 8, field name)',
-      'events: left out a record it cannot read (#3, field (record))',
+      'events: left out a record it cannot read (id 8, field data.1.name)',
+      'events: left out a record it cannot read (field data.3)',
     ]);
+  });
+
+  it('names the outermost record and the whole path of what a list inside a record left out', () => {
+    const team = { id: 14, name: 'Hawks' };
+    const badTeam = { id: 15, name: null };
+    const withTeams = { ...EVENT, participants: [team, badTeam] };
+    const listed = readAnswer(EventList, { data: [{ ...EVENT, id: 6 }, withTeams] }, 'events');
+    expect(listed.result.data!.data[1]!.participants.map((p) => p.id)).to.deep.equal([14]);
+    expect(listed.dropped).to.deep.equal([
+      'events: left out a record it cannot read (id 7, field data.1.participants.1.name)',
+    ]);
+    const alone = readAnswer(endpoints.event.response, { data: withTeams }, 'event');
+    expect(alone.dropped).to.deep.equal([
+      'event: left out a record it cannot read (id 7, field data.participants.1.name)',
+    ]);
+    // A team's own team (a club's squad), two lists down: still the event and the whole path.
+    const club = {
+      id: 16,
+      name: 'Club',
+      children: [
+        { id: 17, name: 'U18' },
+        { id: 18, name: ['U16'] },
+      ],
+    };
+    const nested = readAnswer(EventList, { data: [{ ...EVENT, participants: [club] }] }, 'events');
+    expect(nested.dropped).to.deep.equal([
+      'events: left out a record it cannot read (id 7, field data.0.participants.0.children.1.name)',
+    ]);
+  });
+
+  it('reports nothing inside a record left out (the record is), nor of an answer it rejects (its error is)', () => {
+    const badEvent = { ...EVENT, id: 8, stream_status: null, participants: [{ id: 15, name: null }] };
+    const listed = readAnswer(EventList, { data: [EVENT, badEvent] }, 'events');
+    expect(listed.dropped).to.deep.equal([
+      'events: left out a record it cannot read (id 8, field data.1.stream_status)',
+    ]);
+    const rejected = readAnswer(endpoints.event.response, { data: badEvent }, 'event');
+    expect(rejected.result.success).to.equal(false);
+    expect(rejected.dropped).to.deep.equal([]);
   });
 
   it('reads Laravel’s pagination envelope (meta and links) as ours, and a list without meta as whole', () => {
@@ -252,7 +291,7 @@ describe('the client with the tolerant reader', () => {
     expect(w.server.logs).to.have.length(1);
     const entry = w.server.logs[0]!.body as Record<string, unknown>;
     expect(entry).to.deep.include({ status: 0, service: 'events', channel: 'demo' });
-    expect(entry.message).to.equal('events: left out a record it cannot read (id 8, field name)');
+    expect(entry.message).to.equal('events: left out a record it cannot read (id 8, field data.1.name)');
     expect(entry.url).to.equal(`${API}/events?team=hawks`);
     expect(JSON.stringify(entry)).to.not.contain('viewer@example.test');
     expect(JSON.stringify(entry)).to.not.contain('ak-1');
