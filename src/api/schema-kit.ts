@@ -8,7 +8,8 @@
  * - an optional field accepts absence and `null`, and a value it cannot read, and takes its default (`opt`);
  * - an object accepts `[]` as empty (PHP's `json_encode` of an empty array: `obj`, `dict`);
  * - a list keeps every record it can read and leaves out the others (`list`), each noted for the client to report;
- *   a list is an error only when it is not a list;
+ *   a list is an error only when it is not a list; a record of keys to values (`dict`: colours, static blocks) keeps
+ *   the same way every value it can read;
  * - what is required stays required: a record without it is no record.
  * URLs and HTML are not this rule's business: their rules (src/lib/url-rules.ts, the sanitizer) stay as strict.
  */
@@ -48,9 +49,6 @@ const emptyArrayAsObject = z.transform((v: unknown) => (Array.isArray(v) && !v.l
 
 /** An object of the contract: unknown fields ignored, `[]` read as empty. */
 export const obj = <S extends z.core.$ZodLooseShape>(shape: S) => z.pipe(emptyArrayAsObject, z.object(shape));
-
-/** A record (keys to values) of the contract, `[]` read as empty. */
-export const dict = <V extends z.core.SomeType>(value: V) => z.pipe(emptyArrayAsObject, z.record(z.string(), value));
 
 /**
  * An optional field: absent, `null` or a value it cannot read is `fallback` (the spec's default), else undefined
@@ -127,8 +125,33 @@ export const list = <T extends z.ZodMiniType>(item: T) =>
     ),
   );
 
+/** A record (keys to values) as it came, `[]` read as empty (the raw object itself, as `anyList`). */
+const anyRecord = z.pipe(
+  emptyArrayAsObject,
+  z.custom<Record<string, unknown>>((v) => !!v && typeof v === 'object' && !Array.isArray(v)),
+);
+
 /**
- * Reads `value` with `schema`, with what its lists left out as the lines the client reports for `service` (its
+ * A record (keys to values) of the contract, `[]` read as empty: each value read on its own, as a list's records,
+ * an unreadable one left out (and noted for `readAnswer`), so one bad value (a colour written null) costs that entry
+ * only. Not a record at all is an error.
+ */
+export const dict = <V extends z.ZodMiniType>(value: V) =>
+  z.pipe(
+    anyRecord,
+    z.transform(
+      (entries) =>
+        Object.fromEntries(
+          Object.entries(entries).flatMap(([key, entry]) => {
+            const read = keep(value, entries, key, entry);
+            return read.success ? [[key, read.data]] : [];
+          }),
+        ) as Record<string, z.output<V>>,
+    ),
+  );
+
+/**
+ * Reads `value` with `schema`, with what its lists and dicts left out as the lines the client reports for `service` (its
  * endpoint): the id of the outermost record it was in (when it has one) and the path of the field that could not be
  * read, from the answer's top; never a value. Nothing is reported of an answer that cannot be read at all: its own
  * error is.

@@ -121,6 +121,43 @@ describe('the tolerant reader', () => {
     ]);
   });
 
+  it('reads colours, static blocks and social providers entry by entry: one it cannot read costs that entry only', () => {
+    const colors = readAnswer(
+      endpoints.colors.response,
+      { data: { 'body-background': '#101010', 'header-text-color': null, 'footer-background': 5 } },
+      'colors',
+    );
+    expect(colors.result.data!.data).to.deep.equal({ 'body-background': '#101010' });
+    expect(colors.dropped).to.deep.equal([
+      'colors: left out an entry it cannot read (field data.header-text-color)',
+      'colors: left out an entry it cannot read (field data.footer-background)',
+    ]);
+    expect(readAnswer(endpoints.colors.response, { data: [] }, 'colors').result.data!.data).to.deep.equal({});
+    const settings = readAnswer(
+      endpoints.settings.response,
+      {
+        data: {
+          static_blocks: { footer: { en: 'Hello', fr: null }, header: 'none', terms: { en: 'Terms' } },
+          social: {
+            google: { client_id: 'g-1', authorize_url: 'https://accounts.test/auth', scope: null },
+            facebook: { client_id: null },
+          },
+        },
+      },
+      'settings',
+    );
+    expect(settings.result.data!.data.static_blocks).to.deep.equal({ footer: { en: 'Hello' }, terms: { en: 'Terms' } });
+    expect(Object.keys(settings.result.data!.data.social!)).to.deep.equal(['google']);
+    expect(settings.dropped).to.deep.equal([
+      'settings: left out an entry it cannot read (field data.static_blocks.footer.fr)',
+      'settings: left out an entry it cannot read (field data.static_blocks.header)',
+      'settings: left out an entry it cannot read (field data.social.facebook.client_id)',
+    ]);
+    // Not a record at all: that field takes its default, the rest of the settings apply.
+    expect(Settings.parse({ name: 'Demo', static_blocks: 'footer' })).to.deep.include({ name: 'Demo' });
+    expect(Settings.parse({ static_blocks: 'footer' }).static_blocks).to.equal(undefined);
+  });
+
   it('reads prerolls one by one, and their options leniently', () => {
     const read = prerollsOf([
       { id: 1, url: 'https://ads.test/1.m3u8', weight: null, for_live: '1' },
