@@ -25,17 +25,32 @@ export const num = z.pipe(
   z.union([z.number(), z.string().check(z.regex(/^-?\d+(\.\d+)?$/))]),
   z.transform((v) => Number(v)),
 );
+/** A date and time as a back end writes it: `2026-01-02T10:00:00.000000Z`, `2026-01-02 10:00:00`, with a zone or not. */
+const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d))?/;
+
+/**
+ * A date and time as UNIX seconds (UTC when it names no zone), or NaN when it names no moment: MySQL's zero date
+ * (`0000-00-00 00:00:00`), a month 13, a February 31 (which `Date.parse` would roll over into March), an hour 24.
+ */
+function dateSeconds(v: string): number {
+  const [, year, month, day, hour, minute, second] = DATE_TIME.exec(v)!.map(Number) as number[];
+  const date = new Date(Date.UTC(year!, month! - 1, day));
+  return date.getUTCMonth() !== month! - 1 || date.getUTCDate() !== day || hour! > 23 || minute! > 59 || second! > 59
+    ? NaN
+    : Math.floor(Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v.replace(' ', 'T')}Z`) / 1000);
+}
+
 /**
  * A moment as UNIX seconds: a number, a numeric string, or a date and time as a back end's timestamps write it
- * (`2026-01-02T10:00:00.000000Z`, `2026-01-02 10:00:00`, read as UTC without a zone).
+ * (`dateSeconds`). One that names no moment, or one too far for a date to hold (ECMAScript's ±8.64e12 s), is
+ * unreadable: a required time makes its record unreadable, an optional one takes its default; never NaN, which a
+ * date format throws on.
  */
-export const time = z.union([
-  num,
-  z.pipe(
-    z.string().check(z.regex(/^\d{4}-\d\d-\d\d[T ]\d\d:\d\d/)),
-    z.transform((v) => Math.floor(Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v.replace(' ', 'T')}Z`) / 1000)),
-  ),
-]);
+export const time = z.pipe(
+  z.union([num, z.pipe(z.string().check(z.regex(DATE_TIME)), z.transform(dateSeconds))]),
+  z.number().check(z.gte(-8.64e12), z.lte(8.64e12)),
+);
+
 /** A flag that may arrive as 0/1, "0"/"1" or a boolean (e.g. auth.remote_auth is 0 or 1, treated as boolean). */
 export const flag = z.pipe(
   z.union([z.boolean(), z.number(), z.string()]),

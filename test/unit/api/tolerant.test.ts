@@ -7,6 +7,7 @@
 import { expect } from '@open-wc/testing';
 import { ApiClient } from '../../../src/api/client.js';
 import {
+  Clip,
   DatalakeAnswer,
   DatalakeHash,
   ErrorBody,
@@ -277,6 +278,47 @@ describe('the tolerant reader', () => {
     expect(
       Order.safeParse({ id: 1, type: 'event', status: 'Paid', product: { id: 2 }, created_at: 'soon' }).success,
     ).to.equal(false);
+  });
+
+  it('reads a time that names no moment as unreadable, never NaN: the record is left out, an optional time defaulted', () => {
+    const order = { id: 1, type: 'event', status: 'Paid', product: { id: 2 } };
+    for (const created_at of [
+      '0000-00-00 00:00:00',
+      '2026-13-01 10:00',
+      '2026-02-31 10:00:00',
+      '2026-02-29T10:00:00Z',
+      '2026-01-02 24:00:00',
+      '2026-01-02 10:60',
+      '2026-01-02 10:00:61',
+      1e20,
+      '99999999999999',
+    ]) {
+      const read = Order.safeParse({ ...order, created_at });
+      expect(read.success, `${created_at}: ${JSON.stringify(read.data)}`).to.equal(false);
+    }
+    expect(Order.parse({ ...order, created_at: '2024-02-29 23:59:59' }).created_at).to.equal(1_709_251_199);
+    // An order in a list: left out, reported; the others read.
+    const { result, dropped } = readAnswer(
+      endpoints.orders.response,
+      {
+        data: [
+          { ...order, created_at: '0000-00-00 00:00:00' },
+          { ...order, id: 2, created_at: 1_767_348_000 },
+        ],
+      },
+      'orders',
+    );
+    expect(result.data!.data.map((o) => o.id)).to.deep.equal([2]);
+    expect(dropped).to.deep.equal(['orders: left out a record it cannot read (id 1, field data.0.created_at)']);
+    const transactions = readAnswer(
+      endpoints.transactions.response,
+      { data: [{ id: 3, order_id: 1, status: 'paid', amount: 4, created_at: '2026-02-30 08:00:00' }] },
+      'transactions',
+    );
+    expect(transactions.result.data!.data).to.deep.equal([]);
+    // An optional time takes its default (none).
+    const clip = { id: 4, event_id: 7, name: 'Goal', start_time: 3, duration: 10 };
+    expect(Clip.parse({ ...clip, created_at: '0000-00-00 00:00:00' }).created_at).to.equal(undefined);
   });
 
   it('reads the analytics service’s answers by the same rule', () => {
