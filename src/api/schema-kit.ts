@@ -4,7 +4,8 @@
  * elements read them all.
  *
  * - unknown fields are ignored (zod's objects strip them);
- * - flags accept `true`/`false`, `1`/`0` and `"1"`/`"0"`; ids and numbers accept numeric strings;
+ * - flags accept `true`/`false`, `1`/`0`, `"1"`/`"0"` and `"true"`/`"false"` (any letter case), nothing else; ids and
+ *   numbers accept numeric strings;
  * - an optional field accepts absence and `null`, and a value it cannot read, and takes its default (`opt`);
  * - an object accepts `[]` as empty (PHP's `json_encode` of an empty array: `obj`, `dict`);
  * - a list keeps every record it can read and leaves out the others (`list`), each noted for the client to report;
@@ -51,10 +52,18 @@ export const time = z.pipe(
   z.number().check(z.gte(-8.64e12), z.lte(8.64e12)),
 );
 
-/** A flag that may arrive as 0/1, "0"/"1" or a boolean (e.g. auth.remote_auth is 0 or 1, treated as boolean). */
+/** What a flag may be written as (letter case aside), each true value before its false one. */
+const FLAGS: unknown[] = [true, false, 1, 0, '1', '0', 'true', 'false'];
+/** A flag's place in FLAGS (-1: not a flag). */
+const flagAt = (v: unknown) => FLAGS.indexOf(typeof v === 'string' ? v.toLowerCase() : v);
+
+/**
+ * A flag written as a boolean, 0/1, "0"/"1" or "true"/"false" in any letter case (auth.remote_auth is 0 or 1, treated as
+ * boolean). Anything else ("yes", 2) is unreadable, never false.
+ */
 export const flag = z.pipe(
-  z.union([z.boolean(), z.number(), z.string()]),
-  z.transform((v) => v === true || v === 1 || v === '1' || v === 'true'),
+  z.custom<unknown>((v) => flagAt(v) >= 0),
+  z.transform((v) => flagAt(v) % 2 === 0),
 );
 /** A string. */
 export const text = z.string();

@@ -48,7 +48,13 @@ export { EARLY_DECISION_MS };
 /** The chunks are fetched anyway when the early video has shown no frame this long after it was set (ms). */
 export const EARLY_FRAME_WAIT_MS = 1_200;
 
-const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+/** A flag as the contract reads one (schema-kit.ts `flag`): true, false, or undefined when it cannot be read. */
+const flagRead = (v: unknown): boolean | undefined => {
+  const at = [true, false, 1, 0, '1', '0', 'true', 'false'].indexOf(
+    (typeof v === 'string' ? v.toLowerCase() : v) as never,
+  );
+  return at < 0 ? undefined : at % 2 === 0;
+};
 
 /** A boolean attribute as the player reads it: present and not "false". */
 const attr = (el: Element, name: string) => {
@@ -184,19 +190,19 @@ export function earlyDecision(
 
 /**
  * The prerolls a guest could be shown, from the settings' answer: none when they are off (`preroll_options.enabled`
- * given and not true, 1, '1' or 'true', as preroll-schemas.ts `prerollOptionsOf` reads it) or there are none (absent
+ * read as false, as preroll-schemas.ts `prerollOptionsOf` reads it: a value it cannot read leaves them on) or there are none (absent
  * or null); null when the list is malformed (the player reads it otherwise: nothing starts early).
  */
 export function prerollsOfSettings(answer: unknown): PrerollRule[] | null {
   const settings = answer as { prerolls?: unknown; preroll_options?: { enabled?: unknown } } | undefined;
   const flags = settings?.preroll_options;
-  if (flags && typeof flags === 'object' && flags.enabled != null && !truthy(flags.enabled)) return [];
+  if (flags && typeof flags === 'object' && flagRead(flags.enabled) === false) return [];
   return settings?.prerolls == null ? [] : prerollsFromAnswer(settings.prerolls);
 }
 
-/** Whether the geo answer blocks the guest's region; undefined without one (the player waits for it). */
-const geoBlockedOf = (geo: unknown): boolean | undefined =>
-  geo && typeof geo === 'object' ? truthy((geo as { is_geo_blocked?: unknown }).is_geo_blocked) : undefined;
+/** Whether the geo answer blocks the guest's region; undefined without one (the player waits for it). Exported for the agreement test. */
+export const geoBlockedOf = (geo: unknown): boolean | undefined =>
+  geo && typeof geo === 'object' ? flagOf((geo as { is_geo_blocked?: unknown }).is_geo_blocked) : undefined;
 
 /** An http(s) URL. */
 const isHttp = (url: string) => {
@@ -214,8 +220,7 @@ const idOf = (v: unknown): number | undefined =>
 const numOf = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
 /** An optional flag as the contract reads one: absent, null or unreadable is `absent`. */
-const flagOf = (v: unknown, absent = false): boolean =>
-  ['boolean', 'number', 'string'].includes(typeof v) ? truthy(v) : absent;
+const flagOf = (v: unknown, absent = false): boolean => flagRead(v) ?? absent;
 /** An optional id as the contract reads one: null stays null, absent or unreadable is undefined. */
 const maybeIdOf = (v: unknown): number | null | undefined => (v === null ? null : idOf(v));
 const MALFORMED = new Error('malformed');

@@ -42,17 +42,32 @@ describe('the tolerant reader', () => {
     expect(read.name).to.equal('Final');
   });
 
-  it('reads flags written true/false, 1/0 and "1"/"0"', () => {
+  it('reads flags written true/false, 1/0, "1"/"0" and "true"/"false" in any letter case', () => {
     for (const [raw, want] of [
       [true, true],
       [1, true],
       ['1', true],
+      ['true', true],
+      ['TRUE', true],
+      ['True', true],
       [false, false],
       [0, false],
       ['0', false],
+      ['false', false],
+      ['FALSE', false],
     ] as const) {
-      expect(Event.parse({ ...EVENT, has_access: raw }).has_access, JSON.stringify(raw)).to.equal(want);
+      expect(Event.parse({ ...EVENT, has_recording: raw }).has_recording, JSON.stringify(raw)).to.equal(want);
       expect(Settings.parse({ auth: { remote_auth: raw } }).auth.remote_auth, JSON.stringify(raw)).to.equal(want);
+    }
+  });
+
+  it('reads anything else as a flag it cannot read, never as false: an optional flag takes its default', () => {
+    for (const raw of ['yes', 'no', 2, -1, '', ' 1', {}, []]) {
+      expect(Event.parse({ ...EVENT, has_recording: raw }).has_recording, JSON.stringify(raw)).to.equal(true);
+      expect(
+        User.parse({ id: 3, email: 'a@b.test', email_verified: raw }).email_verified,
+        JSON.stringify(raw),
+      ).to.equal(undefined);
     }
   });
 

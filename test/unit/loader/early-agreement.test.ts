@@ -16,7 +16,13 @@ import { parsePlayerProps } from '../../../src/components/player/attributes.js';
 import { resumeStorageKey, STORAGE_PREFIX } from '../../../src/lib/api-paths.js';
 import type { EarlyChoice } from '../../../src/lib/early-video.js';
 import { suppressionKey } from '../../../src/lib/preroll-rules.js';
-import { earlyDecision, prerollsFromAnswer, prerollsOfSettings, type Stored } from '../../../src/loader/early-video.js';
+import {
+  earlyDecision,
+  geoBlockedOf,
+  prerollsFromAnswer,
+  prerollsOfSettings,
+  type Stored,
+} from '../../../src/loader/early-video.js';
 import { playsNatively } from '../../../src/media/engine.js';
 import { choosePreroll, suppress, visitorId } from '../../../src/media/prerolls.js';
 import { resumePosition } from '../../../src/media/resume.js';
@@ -105,8 +111,7 @@ function loaderStart(c: Case): EarlyChoice | undefined | 'no list' {
   for (const [name, value] of Object.entries(c.tag ?? { autoplay: '', muted: '' })) el.setAttribute(name, value);
   const list = prerollsOfSettings({ name: 'Demo', ...c.settings });
   if (list === null) return 'no list';
-  const geo = (c.geo ?? { is_geo_blocked: false }) as { is_geo_blocked?: unknown };
-  const blocked = [true, 1, '1', 'true'].includes(geo.is_geo_blocked as never);
+  const blocked = geoBlockedOf(c.geo ?? { is_geo_blocked: false })!;
   const stored: Stored = { positions: c.positions, visitor: visitorId() };
   return earlyDecision(el, c.event, list, blocked, stored, c.mse ?? true, c.random ?? 0);
 }
@@ -177,11 +182,11 @@ describe('the early video’s decision and the player’s agree', () => {
     const page = { type: 'embedded', url: 'https://embed.test/e/1' };
     const cases = product({
       type: [undefined, 'free', 'register', 'paid', 'ppv', 'other', null],
-      has_access: [undefined, false, true, 1, '0'],
+      has_access: [undefined, false, true, 1, '0', 'TRUE'],
       stream_status: ['live', 'upcoming', 'finished', 'soon'],
-      has_recording: [undefined, false, true],
+      has_recording: [undefined, false, true, 'False'],
       is_geo_blocked: [undefined, true, '0'],
-      geo: [false, true, '1'],
+      geo: [false, true, '1', 'True'],
       media: [
         [stream],
         [recording],
@@ -232,7 +237,9 @@ describe('the early video’s decision and the player’s agree', () => {
       { type: null },
       { has_access: {} },
       { has_access: '1' },
+      { has_access: 'yes' },
       { has_recording: null },
+      { has_recording: 2 },
       { is_geo_blocked: [] },
       { is_geo_blocked: 1 },
       { media: 'https://media.test/live.m3u8' },
@@ -334,6 +341,8 @@ const TOLERATED: unknown[] = [
   [{ id: 1, url: url(1), weight: '2', for_vod: 1 }],
   [{ id: 1, url: url(1), weight: null, for_vod: '1', for_live: null }],
   [{ id: 1, url: url(1), for_vod: null, for_live: 1 }],
+  [{ id: 1, url: url(1), for_vod: 'TRUE', for_live: 'yes' }],
+  [{ id: 1, url: url(1), for_vod: 'False', for_live: 'True' }],
   [{ id: 1, url: url(1), event_categories: '3', for_vod: true }],
   [{ id: 1, url: url(1), event_categories: ['x', 3], for_vod: true }],
   [{ id: 1, url: url(1), location_id: '5a', for_vod: true }],
@@ -424,7 +433,15 @@ describe('the early video’s preroll and the player’s agree', () => {
                 localStorage.getItem(`${STORAGE_PREFIX}${suppressionKey('visitor-v-agree', target.eventId, first.id)}`),
               ).to.not.equal(null);
           }
-          for (const preroll_options of [undefined, { enabled: 0 }, { enabled: '1' }, { enabled: null }, []]) {
+          for (const preroll_options of [
+            undefined,
+            { enabled: 0 },
+            { enabled: '1' },
+            { enabled: null },
+            [],
+            { enabled: 'FALSE' },
+            { enabled: 'no' },
+          ]) {
             for (const random of DRAWS) {
               const c: Case = { event: rawEvent, settings: { prerolls: raw, preroll_options }, mse: false, random };
               const want = expected(c);
