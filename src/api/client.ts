@@ -284,7 +284,7 @@ export class ApiClient {
     mayRetryKey: () => boolean,
   ): Promise<unknown> {
     const { name, method } = spec;
-    // A form body the API refused for this channel goes as JSON (remembered: `asJson`).
+    // A form body this channel's API refused before goes as JSON (stored once a JSON answer was read: `formRefused`).
     let form = spec.form && !(await this.formRefused());
     for (;;) {
       const keyName = spec.keyless ? CHANNEL_KEY_PARAM : API_KEY_PARAM;
@@ -292,7 +292,8 @@ export class ApiClient {
       const query = { ...options.query, ...(keyInQuery ? { [keyName]: key } : {}) };
       const url = `${this.apiUrl}/${path}${queryString(query)}`;
       const headers: Record<string, string> = { Accept: 'application/json' };
-      const token = !form && this.hooks.token();
+      // Never on a form's call (get_api_key), whichever body it goes as: the spec's get_api_key takes channel_key only.
+      const token = !spec.form && this.hooks.token();
       if (token) headers.Authorization = `Bearer ${token}`;
       const init: RequestInit = { method, headers };
       if (!keyInQuery) {
@@ -304,12 +305,16 @@ export class ApiClient {
 
       const { response, text } = await this.send(url, init, signal, options.retries ?? 1, name, requestData);
       report.answer(response.status, text.length);
-      if (response.ok) return this.parse(text, spec.response, url, name, requestData);
+      if (response.ok) {
+        const value = this.parse(text, spec.response, url, name, requestData);
+        // An API that reads only JSON answered it: JSON from now on for this channel.
+        if (spec.form && !form) env().storage.set(formRefusedStorageKey(await this.hooks.channelKey()), true);
+        return value;
+      }
 
       if (form && FORM_REFUSALS.includes(response.status)) {
-        // An API that reads only JSON: the same call once more as JSON, and JSON from now on for this channel.
+        // Maybe an API that reads only JSON: the same call once more as JSON.
         form = false;
-        env().storage.set(formRefusedStorageKey(await this.hooks.channelKey()), true);
         continue;
       }
       const { message, errors } = readError(text, response.status);

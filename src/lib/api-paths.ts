@@ -9,7 +9,8 @@
 /** Path (relative to the API base) of `POST get_api_key`, which the loader may send before the code arrives. */
 export const GET_API_KEY_PATH = 'get_api_key';
 /**
- * The body type of `get_api_key`: a form (`channel_key=…`), never JSON, and it carries no sign-in token (it needs
+ * The body type of `get_api_key`: a form (`channel_key=…`), JSON only for a channel whose API refused the form (the
+ * client's retry; the loader's early call is always a form), and it carries no sign-in token either way (it needs
  * none). A cross-origin POST with a form body and no other headers than the safelisted ones is a CORS "simple"
  * request: the browser sends it at once, where a JSON one waits for a preflight (`OPTIONS`) answer first. That
  * round trip would sit in every new visitor's start-up chain (keys file, then `get_api_key`, then the keyed calls),
