@@ -6,7 +6,9 @@
  * - unknown fields are ignored (zod's objects strip them);
  * - flags accept `true`/`false`, `1`/`0`, `"1"`/`"0"` and `"true"`/`"false"` (any letter case), nothing else; ids and
  *   numbers accept numeric strings;
- * - an optional field accepts absence and `null`, and a value it cannot read, and takes its default (`opt`);
+ * - an optional field accepts absence and `null`, and a value it cannot read, and takes its default (`opt`); one of
+ *   money or access takes its default for absence and `null` only, a value it cannot read makes its record
+ *   unreadable (`optStrict`);
  * - an object accepts `[]` as empty (PHP's `json_encode` of an empty array: `obj`, `dict`);
  * - a list keeps every record it can read and leaves out the others (`list`), each noted for the client to report;
  *   a list is an error only when it is not a list; a record of keys to values (`dict`: colours, static blocks) keeps
@@ -89,6 +91,29 @@ export function opt(schema: z.ZodMiniType, fallback?: unknown): z.ZodMiniType {
   return fallback === undefined
     ? z.optional(z.catch(z.optional(z.nullable(schema)), undefined))
     : z._default(z.catch(schema, fallback as never), fallback as never);
+}
+
+/**
+ * An optional field of money or access (a price, a fee, an event's type, a geo-block...): absent or `null` is
+ * `fallback` (the spec's default), else undefined (null kept), as `opt`; but a value it cannot read is not guessed:
+ * its record cannot be read (left out of its list and reported, or its answer refused), so that a paid event never
+ * reads as free, nor a fee of "0,50" as 0.
+ */
+export function optStrict<T extends z.ZodMiniType>(schema: T): z.ZodMiniOptional<z.ZodMiniNullable<T>>;
+export function optStrict<T extends z.ZodMiniType>(
+  schema: T,
+  fallback: z.core.util.NoUndefined<z.output<T>>,
+): z.ZodMiniDefault<z.ZodMiniPipe<z.ZodMiniTransform, T>>;
+export function optStrict(schema: z.ZodMiniType, fallback?: unknown): z.ZodMiniType {
+  return fallback === undefined
+    ? z.optional(z.nullable(schema))
+    : z._default(
+        z.pipe(
+          z.transform((v) => v ?? fallback),
+          schema as never,
+        ),
+        fallback as never,
+      );
 }
 
 /** A string that may be absent, null or unreadable (undefined then). */

@@ -200,9 +200,15 @@ export function prerollsOfSettings(answer: unknown): PrerollRule[] | null {
   return settings?.prerolls == null ? [] : prerollsFromAnswer(settings.prerolls);
 }
 
-/** Whether the geo answer blocks the guest's region; undefined without one (the player waits for it). Exported for the agreement test. */
-export const geoBlockedOf = (geo: unknown): boolean | undefined =>
-  geo && typeof geo === 'object' ? flagOf((geo as { is_geo_blocked?: unknown }).is_geo_blocked) : undefined;
+/**
+ * Whether the geo answer blocks the guest's region; undefined without one, or when its flag cannot be read (the
+ * contract's `Geo` refuses it: the player decides). Exported for the agreement test.
+ */
+export const geoBlockedOf = (geo: unknown): boolean | undefined => {
+  if (!geo || typeof geo !== 'object') return undefined;
+  const v = (geo as { is_geo_blocked?: unknown }).is_geo_blocked;
+  return v == null ? false : flagRead(v);
+};
 
 /** An http(s) URL. */
 const isHttp = (url: string) => {
@@ -221,6 +227,8 @@ const numOf = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
 /** An optional flag as the contract reads one: absent, null or unreadable is `absent`. */
 const flagOf = (v: unknown, absent = false): boolean => flagRead(v) ?? absent;
+/** A flag of access as the contract reads one (schema-kit.ts `optStrict`): absent or null is false, unreadable no event. */
+const accessFlagOf = (v: unknown): boolean => (v == null ? false : must(flagRead(v)));
 /** An optional id as the contract reads one: null stays null, absent or unreadable is undefined. */
 const maybeIdOf = (v: unknown): number | null | undefined => (v === null ? null : idOf(v));
 const MALFORMED = new Error('malformed');
@@ -252,15 +260,20 @@ export function eventFromAnswer(raw: unknown): StartEvent | null {
     const status = e.stream_status;
     if (status !== 'live' && status !== 'upcoming' && status !== 'finished') throw MALFORMED;
     if (typeof e.name !== 'string') throw MALFORMED;
+    // A price or a pass it cannot read makes the contract refuse the event (schema-kit.ts `optStrict`): so does the
+    // loader.
+    if (e.price != null) must(numOf(e.price));
+    if (e.single_event_package_id != null) must(idOf(e.single_event_package_id));
     return {
       kind: 'event',
       id: must(idOf(e.id)),
-      type: typeof e.type === 'string' ? e.type : 'free',
-      hasAccess: flagOf(e.has_access),
+      // Absent or null is free; anything else but a string is no event (never free: schema-kit.ts `optStrict`).
+      type: e.type == null ? 'free' : typeof e.type === 'string' ? e.type : must<string>(undefined),
+      hasAccess: accessFlagOf(e.has_access),
       status,
       startsAt: must(numOf(e.event_utc_ts)),
       hasRecording: flagOf(e.has_recording, true),
-      geoBlocked: flagOf(e.is_geo_blocked),
+      geoBlocked: accessFlagOf(e.is_geo_blocked),
       media: listOf(e.media, (m) => {
         const { type, url } = (m ?? {}) as { type?: unknown; url?: unknown };
         if (typeof type !== 'string' || typeof url !== 'string') throw MALFORMED;

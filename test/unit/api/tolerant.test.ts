@@ -8,6 +8,7 @@ import { expect } from '@open-wc/testing';
 import { ApiClient } from '../../../src/api/client.js';
 import {
   Clip,
+  Coupon,
   DatalakeAnswer,
   DatalakeHash,
   ErrorBody,
@@ -15,12 +16,18 @@ import {
   EventCategory,
   EventList,
   Favourites,
+  Geo,
   Order,
   Package,
   Participant,
   ParticipantGroup,
+  Pricing,
   Slide,
+  Subscription,
+  Transaction,
   User,
+  UserAccess,
+  VodItem,
   endpoints,
 } from '../../../src/api/contract.js';
 import { InvalidResponseError } from '../../../src/api/errors.js';
@@ -190,6 +197,102 @@ describe('the tolerant reader', () => {
       enabled: false,
       suppression_minutes: 30,
     });
+  });
+
+  it('never guesses money or access: absent or null takes the default, a value it cannot read refuses the record', () => {
+    const pricing = { type: 'event', id: 1, name: 'Final', price: 5, total: 5, currency: 'EUR' };
+    const order = { id: 1, type: 'package', status: 'paid', product: { id: 2 }, created_at: 1_767_348_000 };
+    const offer = { id: 3, name: 'Pass', price: 5 };
+    /** Each money or access field: a record it belongs to, its value when absent (and null), values it cannot read. */
+    const fields: [
+      string,
+      { safeParse(v: unknown): { success: boolean; data?: unknown } },
+      object,
+      string,
+      unknown,
+      unknown[],
+    ][] = [
+      ['Event', Event, EVENT, 'type', 'free', [5, {}, false, []]],
+      ['Event', Event, EVENT, 'has_access', false, ['yes', 2, {}]],
+      ['Event', Event, EVENT, 'is_geo_blocked', undefined, ['no', []]],
+      ['Event', Event, EVENT, 'price', undefined, ['0,50', '', {}, true]],
+      ['Event', Event, EVENT, 'single_event_package_id', undefined, ['x', '-1', {}]],
+      ['VodItem', VodItem, { id: 1, title: 'Goal' }, 'type', 'free', [1, {}]],
+      ['VodItem', VodItem, { id: 1, title: 'Goal' }, 'has_access', false, ['yes', 'on']],
+      ['Geo', Geo, {}, 'is_geo_blocked', false, ['yes', 2]],
+      ['User', User, { id: 3, email: 'a@b.test' }, 'trial_period_used', false, ['yes']],
+      ['User', User, { id: 3, email: 'a@b.test' }, 'is_geo_blocked', false, ['no']],
+      ['User', User, { id: 3, email: 'a@b.test' }, 'capabilities', [], ['no_ads', {}]],
+      ['UserAccess', UserAccess, {}, 'capabilities', [], ['no_ads']],
+      ['Pricing', Pricing, pricing, 'service_fee', 0, ['0,50', '1.2.3', {}]],
+      ['Pricing', Pricing, pricing, 'discount', 0, ['0,50', []]],
+      ['Pricing', Pricing, pricing, 'base_price', undefined, ['9,99']],
+      ['Pricing', Pricing, pricing, 'trial_period', undefined, ['7 days']],
+      ['Pricing', Pricing, pricing, 'offer', undefined, [12]],
+      ['Pricing', Pricing, pricing, 'purchased', false, ['yes']],
+      ['Pricing', Pricing, pricing, 'participant_id', undefined, ['Hawks']],
+      ['Coupon', Coupon, { code: 'C', discount: 1 }, 'percent', undefined, ['10%']],
+      ['Package', Package, offer, 'service_fee', undefined, ['0,50']],
+      ['Package', Package, offer, 'is_team_pass', false, ['yes']],
+      ['Package', Package, offer, 'type', 'category', [3]],
+      ['Package', Package, offer, 'participants', [], ['4,5', {}]],
+      ['Package', Package, offer, 'event_categories', [], [7]],
+      ['Subscription', Subscription, offer, 'offer', 'monthly', [1]],
+      ['Subscription', Subscription, offer, 'trial_period', undefined, ['a week']],
+      ['Order', Order, order, 'price', undefined, ['4,99']],
+      ['Order', Order, order, 'currency', undefined, [978]],
+      ['Order', Order, order, 'activity_status', undefined, [1]],
+      ['Order', Order, order, 'expires_at', undefined, ['0000-00-00 00:00:00', 'never']],
+      ['Order', Order, order, 'subscription_status', undefined, [0]],
+      ['Order', Order, order, 'auto_renewal', undefined, ['Active', true]],
+      [
+        'Transaction',
+        Transaction,
+        { id: 1, order_id: 1, status: 'paid', amount: 4, created_at: 1 },
+        'currency',
+        undefined,
+        [978],
+      ],
+    ];
+    for (const [name, schema, record, field, absent, unreadable] of fields) {
+      const at = `${name}.${field}`;
+      const { [field]: _, ...without } = record as Record<string, unknown>;
+      expect((schema.safeParse(without).data as Record<string, unknown>)[field], `${at} absent`).to.deep.equal(absent);
+      const withNull = (schema.safeParse({ ...without, [field]: null }).data as Record<string, unknown>)[field];
+      expect(withNull, `${at} null`).to.deep.equal(absent ?? null);
+      for (const value of unreadable) {
+        expect(schema.safeParse({ ...without, [field]: value }).success, `${at}: ${JSON.stringify(value)}`).to.equal(
+          false,
+        );
+      }
+    }
+    // What an order covers is never guessed either: none is the whole package.
+    for (const product of [
+      { id: 2, participant_id: 'Hawks' },
+      { id: 2, event_category_id: {} },
+    ]) {
+      expect(Order.safeParse({ ...order, product }).success, JSON.stringify(product)).to.equal(false);
+    }
+    // Read, where readable, as written.
+    const fee = Pricing.parse({ ...pricing, service_fee: '0.50', discount: '1', purchased: '0' });
+    expect([fee.service_fee, fee.discount, fee.purchased]).to.deep.equal([0.5, 1, false]);
+    // In a list: that record is left out and reported; the others read.
+    const { result, dropped } = readAnswer(
+      EventList,
+      {
+        data: [
+          { ...EVENT, type: 'paid', price: '4,99' },
+          { ...EVENT, id: 8, type: 5 },
+          { ...EVENT, id: 9 },
+        ],
+      },
+      'events',
+    );
+    expect(result.data!.data.map((e) => [e.id, e.type])).to.deep.equal([[9, 'free']]);
+    expect(dropped).to.deep.equal([
+      'events: left out a record it cannot read (id 7, field data.0.price)',
+      'events: left out a record it cannot read (id 8, field data.1.type)',
+    ]);
   });
 
   it('keeps every record of a list it can read and notes the ones left out, with id and field', () => {

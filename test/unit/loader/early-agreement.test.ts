@@ -65,9 +65,10 @@ function playerStart(c: Case): EarlyChoice | undefined {
   if (!parsed.success) return undefined;
   const item = fromEvent(parsed.data, parsed.data.name);
   const settings = Settings.parse({ name: 'Demo', ...c.settings });
-  const geo = Geo.parse(c.geo ?? { is_geo_blocked: false });
+  // A geo answer it cannot read blocks nobody (the session's geo is best effort).
+  const geo = Geo.safeParse(c.geo ?? { is_geo_blocked: false }).data;
   // A guest: no user.
-  const access = decideAccess(item, undefined, geo.is_geo_blocked);
+  const access = decideAccess(item, undefined, geo?.is_geo_blocked ?? false);
   if (access.kind !== 'play') return undefined;
   const attributes = c.tag ?? { autoplay: '', muted: '' };
   const options = parsePlayerProps({
@@ -111,7 +112,9 @@ function loaderStart(c: Case): EarlyChoice | undefined | 'no list' {
   for (const [name, value] of Object.entries(c.tag ?? { autoplay: '', muted: '' })) el.setAttribute(name, value);
   const list = prerollsOfSettings({ name: 'Demo', ...c.settings });
   if (list === null) return 'no list';
-  const blocked = geoBlockedOf(c.geo ?? { is_geo_blocked: false })!;
+  const blocked = geoBlockedOf(c.geo ?? { is_geo_blocked: false });
+  // The early video waits for a geo answer that says the guest is not blocked (early-video.ts `unless`).
+  if (blocked === undefined) return undefined;
   const stored: Stored = { positions: c.positions, visitor: visitorId() };
   return earlyDecision(el, c.event, list, blocked, stored, c.mse ?? true, c.random ?? 0);
 }
@@ -123,6 +126,8 @@ function expected(c: Case): EarlyChoice | undefined | 'no list' {
   const on = prerollOptionsOf(settings.preroll_options).enabled !== false;
   // A list the player cannot read plays none; the loader has nothing to agree with, and starts nothing.
   if (on && c.settings?.prerolls != null && !PrerollList.safeParse(c.settings.prerolls).success) return 'no list';
+  // A geo answer the contract cannot read: the player takes nobody as blocked, the loader starts nothing.
+  if (c.geo && !Geo.safeParse(c.geo).success) return undefined;
   const start = playerStart(c);
   return start && http(start.stream) && (!start.preroll || http(start.preroll.url)) ? start : undefined;
 }
@@ -181,12 +186,12 @@ describe('the early video’s decision and the player’s agree', () => {
     const recording = { type: 'vod', url: VOD };
     const page = { type: 'embedded', url: 'https://embed.test/e/1' };
     const cases = product({
-      type: [undefined, 'free', 'register', 'paid', 'ppv', 'other', null],
-      has_access: [undefined, false, true, 1, '0', 'TRUE'],
+      type: [undefined, 'free', 'register', 'paid', 'ppv', 'other', null, 1],
+      has_access: [undefined, false, true, 1, '0', 'TRUE', 'yes'],
       stream_status: ['live', 'upcoming', 'finished', 'soon'],
       has_recording: [undefined, false, true, 'False'],
-      is_geo_blocked: [undefined, true, '0'],
-      geo: [false, true, '1', 'True'],
+      is_geo_blocked: [undefined, true, '0', 'no'],
+      geo: [false, true, '1', 'True', 'yes', null],
       media: [
         [stream],
         [recording],
@@ -222,6 +227,19 @@ describe('the early video’s decision and the player’s agree', () => {
       { event_utc_ts: null },
       { stream_status: undefined },
       { stream_status: 'LIVE' },
+      // Money and access are never guessed (schema-kit.ts `optStrict`): a type, an access or geo flag, a price it
+      // cannot read make no event, where a default would have made a paid event free and playable.
+      { type: 1 },
+      { type: {} },
+      { type: false },
+      { has_access: 'yes' },
+      { has_access: {} },
+      { is_geo_blocked: [] },
+      { is_geo_blocked: 'yes' },
+      { price: '0,50' },
+      { price: {} },
+      { single_event_package_id: 'x' },
+      { single_event_package_id: {} },
     ];
     for (const patch of malformed) {
       const c: Case = { event: event({ type: 'free', media: [{ type: 'live', url: LIVE }], ...patch }), mse: false };
@@ -231,17 +249,21 @@ describe('the early video’s decision and the player’s agree', () => {
   });
 
   it('on optional fields another back end writes its own way: both read them by the same rule', () => {
-    // Null, a numeric string, a value that cannot be read: the field takes its default, in both readers.
+    // Null, a numeric string, a value that cannot be read (but of money or access): the field takes its default, in
+    // both readers.
     const tolerated = [
       { event_utc_ts: '1705000000' },
       { type: null },
-      { has_access: {} },
+      { has_access: null },
       { has_access: '1' },
-      { has_access: 'yes' },
       { has_recording: null },
       { has_recording: 2 },
-      { is_geo_blocked: [] },
+      { is_geo_blocked: null },
       { is_geo_blocked: 1 },
+      { price: null },
+      { price: '0.50' },
+      { single_event_package_id: null },
+      { single_event_package_id: '12' },
       { media: 'https://media.test/live.m3u8' },
       { media: [null, { type: 'live', url: LIVE }] },
       { media: null },
