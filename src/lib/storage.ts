@@ -17,8 +17,10 @@ export const DEFAULT_LIFETIME_MS = 31104e6;
 export const CHANNEL_CACHE_DATE = Date.UTC(2022, 7, 1);
 
 /**
- * A stored entry's value, or undefined when the entry is unparsable, has the wrong shape or has expired at `now`.
- * Wrapped, so that a stored null is told apart from no value.
+ * A stored entry's value, or undefined when the entry is unparsable, has the wrong shape, has expired at `now` or was
+ * written before the channel cache date (a `t` that is not a time counts as such; an entry without one, of an
+ * earlier version of ours, is kept). Wrapped, so that a stored null is told apart from no value. Every key goes
+ * through it: the storage's and the loader's reads (src/loader/early.ts `storedValue`).
  */
 export function entryValue(raw: string, now: number): { v: unknown } | undefined {
   let entry: unknown;
@@ -32,7 +34,8 @@ export function entryValue(raw: string, now: number): { v: unknown } | undefined
     entry === null ||
     !('v' in entry) ||
     !('e' in entry) ||
-    typeof entry.e !== 'number'
+    typeof entry.e !== 'number' ||
+    ('t' in entry && !(typeof entry.t === 'number' && entry.t >= CHANNEL_CACHE_DATE))
   ) {
     return undefined;
   }
@@ -94,7 +97,7 @@ export class ExpiringStorage {
     const raw = this.call(() => this.backing.getItem(STORAGE_PREFIX + key));
     if (raw == null) return undefined;
     const entry = entryValue(raw, this.now());
-    if (!entry || (accept && !accept(entry.v)) || (JSON.parse(raw) as { t?: number }).t! < CHANNEL_CACHE_DATE) {
+    if (!entry || (accept && !accept(entry.v))) {
       this.remove(key);
       return undefined;
     }
