@@ -368,10 +368,7 @@ export class ApiClient {
       throw error;
     }
     const { result, dropped } = readAnswer(schema, json, service);
-    for (const message of dropped) {
-      if (!this.reported.has(message)) this.report(service, message, trackedUrl(url));
-      this.reported.add(message);
-    }
+    this.reportLeftOut(service, dropped, url);
     if (!result.success) {
       const issues = result.error.issues
         .slice(0, 5)
@@ -387,6 +384,18 @@ export class ApiClient {
   /** Posts the JSON log entry of a failure (fire and forget; a failing log call is never logged). */
   private log(error: ApiError, service: string, url: string, requestData: unknown): void {
     this.post(error.status, service, error.message, redactData(requestData ?? null), redactUrl(url));
+  }
+
+  /**
+   * Reports what reading an answer of `service` (at `url`) left out (schema-kit.ts `readAnswer`'s lines), each line
+   * once for the client's life: the answer's own reading, and a part of one read later on its own (the settings'
+   * prerolls, read by the player alone).
+   */
+  reportLeftOut(service: string, lines: readonly string[], url: string): void {
+    for (const message of lines) {
+      if (!this.reported.has(message)) this.report(service, message, trackedUrl(url));
+      this.reported.add(message);
+    }
   }
 
   /**

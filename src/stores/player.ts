@@ -352,11 +352,15 @@ export function createPlayer(): PlayerStore {
       if (noAds || options.enabled === false || early === null) return undefined;
       const eventId = `${state.item.kind === 'vod' ? 'vod-' : ''}${state.item.id}`;
       const viewer = user ? `user-${user.id}` : `visitor-${visitorId()}`;
+      // The list comes with the settings (the spec's place for it), never a request here; one left out is reported
+      // as any answer's record (once a page), also when the loader chose the preroll.
+      const { prerolls, dropped } = prerollsOf(settings?.prerolls);
+      const client = getClient();
+      client.reportLeftOut(channelApi.settings.name, dropped, `${client.apiUrl}/${channelApi.settings.path}`);
       const chosen =
         early ??
         choosePreroll(
-          // The list comes with the settings (the spec's place for it): read once per page, never a request here.
-          prerollsOf(settings?.prerolls),
+          prerolls,
           { eventId, live: state.access.live, locationId: state.item.locationId, categoryId: state.item.categoryId },
           { key: viewer, noAds },
         );

@@ -182,16 +182,18 @@ describe('the tolerant reader', () => {
   });
 
   it('reads prerolls one by one, and their options leniently', () => {
-    const read = prerollsOf([
+    const { prerolls, dropped } = prerollsOf([
       { id: 1, url: 'https://ads.test/1.m3u8', weight: null, for_live: '1' },
       { id: 2, weight: 3 },
       { id: '3', url: 'https://ads.test/3.m3u8', weight: '2', event_categories: [] },
     ]);
-    expect(read.map((p) => [p.id, p.weight, p.for_live])).to.deep.equal([
+    expect(prerolls.map((p) => [p.id, p.weight, p.for_live])).to.deep.equal([
       [1, 1, true],
       [3, 2, false],
     ]);
-    expect(prerollsOf('none')).to.deep.equal([]);
+    // Named as in the settings' answer, for the client to report as any answer's (the player store does).
+    expect(dropped).to.deep.equal(['settings: left out a record it cannot read (id 2, field data.prerolls.1.url)']);
+    expect(prerollsOf('none')).to.deep.equal({ prerolls: [], dropped: [] });
     expect(prerollOptionsOf([])).to.deep.equal({});
     expect(prerollOptionsOf({ enabled: '0', suppression_minutes: '30' })).to.deep.equal({
       enabled: false,
