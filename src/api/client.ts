@@ -284,7 +284,8 @@ export class ApiClient {
     mayRetryKey: () => boolean,
   ): Promise<unknown> {
     const { name, method } = spec;
-    // A form body this channel's API refused before goes as JSON (stored once a JSON answer was read: `formRefused`).
+    // A form's call (get_api_key) goes as JSON at once for a channel whose API refused the form and then answered the
+    // JSON retry with an answer that was read (stored below: `formRefused`); else as a form.
     let form = spec.form && !(await this.formRefused());
     for (;;) {
       const keyName = spec.keyless ? CHANNEL_KEY_PARAM : API_KEY_PARAM;

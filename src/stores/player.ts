@@ -383,7 +383,8 @@ export function createPlayer(): PlayerStore {
       const answer = await api.call(accountApi.downloadEvent, { params: { id: state.item.id }, cache: false });
       // After a download the user's access info is reloaded.
       await reloadUserAccess();
-      // A file from the channel's media origins only (url-rules.ts); anything else is the download's failure.
+      // An https file (a signed storage URL, wherever it is), or an http one on the channel's media origins only
+      // (url-rules.ts `downloadUrl`); anything else is the download's failure.
       const apiUrl = $config.get()?.apiUrl ?? '';
       const url = downloadUrl(answer.data.url, mediaOrigins(apiUrl, state.event?.media ?? []));
       if (!url) throw new ApiError('invalid-response', 'the download is not an http(s) file of the channel');

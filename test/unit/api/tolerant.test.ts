@@ -22,6 +22,7 @@ import {
   Participant,
   ParticipantGroup,
   Pricing,
+  Settings,
   Slide,
   Subscription,
   Transaction,
@@ -31,8 +32,6 @@ import {
   endpoints,
 } from '../../../src/api/contract.js';
 import { InvalidResponseError } from '../../../src/api/errors.js';
-// The browser's settings (contract.ts gives the server's stricter ones under the same name).
-import { Settings } from '../../../src/api/channel-schemas.js';
 import { prerollOptionsOf, prerollsOf } from '../../../src/api/preroll-schemas.js';
 import { readAnswer } from '../../../src/api/schema-kit.js';
 import { installWorld, ok, settle, teardown, type World } from '../helpers.js';
