@@ -388,14 +388,16 @@ export class ApiClient {
   }
 
   /**
-   * Reports what reading an answer of `service` (at `url`) left out (schema-kit.ts `readAnswer`'s lines), each line
+   * Reports what reading an answer of `service` (at `url`) left out (schema-kit.ts `readAnswer`'s lines), each record
    * once for the client's life: the answer's own reading, and a part of one read later on its own (the settings'
-   * prerolls, read by the player alone).
+   * prerolls, read by the player alone). A record named by its id is the same wherever it stands: another answer (a
+   * filter, the next page) lists it at another place, which does not make it another report.
    */
   reportLeftOut(service: string, lines: readonly string[], url: string): void {
     for (const message of lines) {
-      if (!this.reported.has(message)) this.report(service, message, trackedUrl(url));
-      this.reported.add(message);
+      const record = message.includes('(id ') ? message.replace(/\.\d+(?=[.)])/g, '.*') : message;
+      if (!this.reported.has(record)) this.report(service, message, trackedUrl(url));
+      this.reported.add(record);
     }
   }
 

@@ -496,6 +496,21 @@ describe('the client with the tolerant reader', () => {
     expect(JSON.stringify(entry)).to.not.contain('secret-token');
   });
 
+  it('reports a record once wherever it stands: a filtered answer lists it at another place', async () => {
+    const bad = { ...EVENT, id: 8, name: null };
+    const other = { ...EVENT, id: 9, name: {} };
+    w.server.on('GET', `${API}/events`, (request) => ok(request.query.sport ? [bad, other] : [EVENT, EVENT, bad]));
+    await client.call(endpoints.events, { cache: false });
+    await client.call(endpoints.events, { cache: false, query: { sport: 'hockey' } });
+    await w.advance(0);
+    // Both answers were read (the second's records at other places), the record 8 reported once.
+    expect(w.server.to('GET', `${API}/events`)).to.have.length(2);
+    expect(w.server.logs.map((entry) => (entry.body as { message: string }).message)).to.deep.equal([
+      'events: left out a record it cannot read (id 8, field data.2.name)',
+      'events: left out a record it cannot read (id 9, field data.1.name)',
+    ]);
+  });
+
   it('fails with InvalidResponseError when a single record misses what is required', async () => {
     w.server.on('GET', `${API}/events/8`, ok({ ...EVENT, id: 8, name: null }));
     const { error } = await settle(client.call(endpoints.event, { params: { id: 8 } }));
