@@ -99,7 +99,7 @@ describe('ExpiringStorage', () => {
     backing.setItem('rudy_api_key.ck', entry(undefined));
     expect(storage.get('api_key.ck')).to.equal('ak-old');
     // One whose date is not a time is not trusted.
-    for (const t of [null, '2026-01-01', String(T0)]) {
+    for (const t of [null, '2026-01-01', true, {}]) {
       backing.setItem('rudy_api_key.ck', JSON.stringify({ v: 'ak-old', e: T0 + 1000, t }));
       expect(storage.get('api_key.ck'), JSON.stringify(t)).to.equal(undefined);
       expect(backing.getItem('rudy_api_key.ck'), 'removed').to.equal(null);
