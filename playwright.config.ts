@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { PARTS_E2E_DIR } from './test/e2e/parts-dir.js';
-import { E2E_HOST_PORT, E2E_LARAVEL_PORT, E2E_PORT } from './test/e2e/ports.js';
+import { E2E_HOST_PORT, E2E_LARAVEL_HOST_PORT, E2E_LARAVEL_PORT, E2E_PORT } from './test/e2e/ports.js';
 // @ts-expect-error TS7016: chromium.mjs is plain JS shared with web-test-runner.config.mjs and ensure-chromium.mjs,
 // and has no declaration file. Adding scripts/chromium.d.mts would make this line (and the cast below) unnecessary.
 import { testLaunchOptions } from './scripts/chromium.mjs';
@@ -91,14 +91,19 @@ export default defineConfig({
     },
     {
       // The second channel API (test/e2e/laravel-api.ts): the spec's calls with a Laravel/MySQL back end's habits, and
-      // the host pages of the journeys against it (laravel.spec.ts); the bundle comes from the server above.
+      // the host pages of the journeys against it (laravel.spec.ts) on an origin of their own, so that every call to it
+      // is cross-origin (CORS, preflights); the bundle comes from the server above.
       command: 'node --import tsx test/e2e/laravel-api.ts',
       url: `http://localhost:${E2E_LARAVEL_PORT}/keys/laravel-demo.json`,
       reuseExistingServer: false,
       timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
-      env: { LARAVEL_PORT: String(E2E_LARAVEL_PORT), BUNDLE_ORIGIN: `http://localhost:${PORT}` },
+      env: {
+        LARAVEL_PORT: String(E2E_LARAVEL_PORT),
+        LARAVEL_HOST_PORT: String(E2E_LARAVEL_HOST_PORT),
+        BUNDLE_ORIGIN: `http://localhost:${PORT}`,
+      },
     },
   ],
 });

@@ -5,7 +5,7 @@
  * the handler and send its answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { endpoints, NO_KEY_MESSAGE, Settings, type EndpointName } from '../../src/api/contract.js';
+import { endpoints, NO_KEY_MESSAGE, StoredSettings, type EndpointName } from '../../src/api/contract.js';
 import { accessFor, bearer, userByToken, type Access } from '../accounts/accounts.js';
 import { viewerOf } from '../catalog/catalog-api.js';
 import type { Channels } from '../channel/channel-api.js';
@@ -175,7 +175,7 @@ export function createApi(ctx: ApiContext): ApiHandler {
     const now = ctx.clock();
     let access: Promise<Access> | undefined;
     let view: Promise<EventView> | undefined;
-    let settings: Settings | undefined;
+    let settings: StoredSettings | undefined;
     // The bearer token's user, looked up once per request (access and user both need it); their payments that fell
     // due are settled first, so what they read is up to date.
     let tokenUser: Promise<Row | undefined> | undefined;
@@ -204,7 +204,7 @@ export function createApi(ctx: ApiContext): ApiHandler {
       origin,
       media: channels.media,
       clock: now,
-      settings: () => (settings ??= Settings.parse(channels.settingsOf(channelId))),
+      settings: () => (settings ??= StoredSettings.parse(channels.settingsOf(channelId))),
       // A missing, unknown or expired token is a guest: public calls still answer, user() answers 401. So is an
       // account that must still replace its temporary password: it has no rights until it does.
       access: () =>

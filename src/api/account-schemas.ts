@@ -3,7 +3,21 @@
  * and the log entry of a failed request. Re-exported by contract.ts, which the server and the tests import (browser code imports this module).
  */
 import * as z from 'zod/mini';
-import { endpointTable, envelope, flag, id, list, maybeText, num, obj, opt, paged, text, time } from './schema-kit.js';
+import {
+  endpointTable,
+  envelope,
+  flag,
+  id,
+  list,
+  maybeText,
+  num,
+  obj,
+  opt,
+  optStrict,
+  paged,
+  text,
+  time,
+} from './schema-kit.js';
 import { EventList, EventLocation, Message, User } from './channel-schemas.js';
 
 // ---------------------------------------------------------------- offers
@@ -13,8 +27,8 @@ const offerFields = {
   id: id,
   name: text,
   price: num,
-  base_price: opt(num),
-  service_fee: opt(num),
+  base_price: optStrict(num),
+  service_fee: optStrict(num),
   weight: opt(num, 0),
   period: maybeText,
   description: maybeText,
@@ -23,12 +37,15 @@ const offerFields = {
 /** A package: a single-event pass, a category pass or a team pass. */
 export const Package = obj({
   ...offerFields,
-  /** Categories covered (category and team passes). */
-  event_categories: opt(list(id), []),
-  /** Teams a team pass can be bought for (one is chosen at purchase). */
-  participants: opt(list(id), []),
-  is_team_pass: opt(flag, false),
-  type: opt(z.string(), 'category'),
+  /**
+   * Categories covered (category and team passes). Access: a list it cannot read makes no package, never one that
+   * covers no category or, for `participants`, every team.
+   */
+  event_categories: optStrict(list(id), []),
+  /** Teams a team pass can be bought for (one is chosen at purchase); none is every team of its categories. */
+  participants: optStrict(list(id), []),
+  is_team_pass: optStrict(flag, false),
+  type: optStrict(z.string(), 'category'),
   offer: maybeText,
 });
 export type Package = z.infer<typeof Package>;
@@ -36,9 +53,9 @@ export type Package = z.infer<typeof Package>;
 /** A subscription: covers every paid event while active. */
 export const Subscription = obj({
   ...offerFields,
-  offer: opt(z.string(), 'monthly'),
+  offer: optStrict(z.string(), 'monthly'),
   /** Trial length in days; none when 0 or absent. */
-  trial_period: opt(num),
+  trial_period: optStrict(num),
 });
 export type Subscription = z.infer<typeof Subscription>;
 
@@ -66,24 +83,25 @@ export const Order = obj({
   id: id,
   type: z.enum(ORDER_TYPES),
   status: text,
-  activity_status: maybeText,
+  activity_status: optStrict(text),
   product: obj({
     id: id,
     name: maybeText,
-    event_category_id: opt(id),
-    participant_id: opt(id),
+    /** What the order covers (none: the whole package), so never guessed. */
+    event_category_id: optStrict(id),
+    participant_id: optStrict(id),
   }),
   /** Amount charged and its currency (the channel's). */
-  price: opt(num),
-  currency: maybeText,
+  price: optStrict(num),
+  currency: optStrict(text),
   /** A short reference the viewer can quote to support. */
   reference: maybeText,
   created_at: time,
   /** When access ends (subscriptions: the end of the paid period). */
-  expires_at: opt(time),
+  expires_at: optStrict(time),
   /** Subscriptions: the subscription's own state and its auto-renewal (active or cancelled). */
-  subscription_status: opt(z.string()),
-  auto_renewal: opt(z.enum(['active', 'cancelled'])),
+  subscription_status: optStrict(z.string()),
+  auto_renewal: optStrict(z.enum(['active', 'cancelled'])),
   /** The order's failure reason, when failed. */
   error: maybeText,
 });
@@ -95,7 +113,7 @@ export const Transaction = obj({
   order_id: id,
   status: text,
   amount: num,
-  currency: maybeText,
+  currency: optStrict(text),
   created_at: time,
   product_name: maybeText,
   /** 'New subscription' (created) or 'Subscription Renewal' (updated). */
@@ -214,24 +232,24 @@ export const Pricing = obj({
   id: id,
   name: text,
   price: num,
-  base_price: opt(num),
-  service_fee: opt(num, 0),
-  discount: opt(num, 0),
+  base_price: optStrict(num),
+  service_fee: optStrict(num, 0),
+  discount: optStrict(num, 0),
   total: num,
   currency: text,
   coupon: maybeText,
   /** Subscriptions: monthly or annual, and the trial length in days the user may still have. */
-  offer: maybeText,
-  trial_period: opt(num),
+  offer: optStrict(text),
+  trial_period: optStrict(num),
   /** Team passes: the team the pass is bought for. */
-  participant_id: opt(id),
+  participant_id: optStrict(id),
   /** The user already holds a paid, active order for it. */
-  purchased: opt(flag, false),
+  purchased: optStrict(flag, false),
 });
 export type Pricing = z.infer<typeof Pricing>;
 
 /** `GET apply_coupon`: a valid code and what it takes off. */
-export const Coupon = obj({ code: text, discount: num, percent: opt(num) });
+export const Coupon = obj({ code: text, discount: num, percent: optStrict(num) });
 export type Coupon = z.infer<typeof Coupon>;
 
 /** A saved card (`GET stripe/list-cards`). */

@@ -17,6 +17,7 @@ import {
   num,
   obj,
   opt,
+  optStrict,
   paged,
   text,
 } from './schema-kit.js';
@@ -60,6 +61,11 @@ export const ApiKeyResponse = envelope(obj({ api_key: text }));
 export const Settings = obj({
   name: maybeText,
   language: opt(text, 'en'),
+  /**
+   * The currency of prices that name none (an event's, an offer's). Read field by field as the rest, so that it never
+   * stops the start-up: what a checkout charges comes with its own currency, read strictly (account-schemas.ts
+   * `Pricing`).
+   */
   currency: opt(text, 'USD'),
   'google-analytics': maybeText,
   'yare-analytics': maybeText,
@@ -109,7 +115,7 @@ export const Geo = obj({
   country: maybeText,
   country_code: maybeText,
   ip: maybeText,
-  is_geo_blocked: opt(flag, false),
+  is_geo_blocked: optStrict(flag, false),
 });
 export type Geo = z.infer<typeof Geo>;
 
@@ -124,10 +130,10 @@ export const User = obj({
   last_name: maybeText,
   temporary_password: opt(flag, false),
   gender: opt(z.enum(['M', 'W'])),
-  capabilities: opt(list(z.string()), []),
-  trial_period_used: opt(flag, false),
+  capabilities: optStrict(list(z.string()), []),
+  trial_period_used: optStrict(flag, false),
   featureCount: opt(obj({ clips: num, downloads: num })),
-  is_geo_blocked: opt(flag, false),
+  is_geo_blocked: optStrict(flag, false),
   /**
    * False until the emailed verification link was followed (registration by email); absent (the spec's User has no
    * such field) is unknown: after a registration the verification notice shows unless it is true.
@@ -246,10 +252,10 @@ export type EventMedia = z.infer<typeof EventMedia>;
 export const Event = obj({
   id: id,
   name: text,
-  type: opt(z.string(), 'free'),
+  type: optStrict(z.string(), 'free'),
   event_utc_ts: num,
   time_zone: maybeText,
-  has_access: opt(flag, false),
+  has_access: optStrict(flag, false),
   participants: opt(list(Participant), []),
   home_team_id: opt(id),
   location_id: opt(id),
@@ -259,10 +265,10 @@ export const Event = obj({
   stream_status: z.enum(STREAM_STATUSES),
   image: maybeText,
   description: maybeText,
-  price: opt(num),
-  is_geo_blocked: opt(flag),
+  price: optStrict(num),
+  is_geo_blocked: optStrict(flag),
   /** The single-event pass that sells this event (paid and ppv events). */
-  single_event_package_id: opt(id),
+  single_event_package_id: optStrict(id),
   /** Length in seconds (scheduled for live and upcoming, the recording's for finished). */
   duration: opt(num),
   /** A finished event has a recording to watch. */
@@ -306,7 +312,7 @@ export const MAX_EVENTS_PAGE = 5000;
 
 /** `GET user/access`: the signed-in user's capabilities and feature counts, reloaded after a download. */
 export const UserAccess = obj({
-  capabilities: opt(list(z.string()), []),
+  capabilities: optStrict(list(z.string()), []),
   featureCount: opt(obj({ clips: num, downloads: num })),
 });
 export type UserAccess = z.infer<typeof UserAccess>;

@@ -284,7 +284,8 @@ export class ApiClient {
     mayRetryKey: () => boolean,
   ): Promise<unknown> {
     const { name, method } = spec;
-    // A form body the API refused for this channel goes as JSON (remembered: `asJson`).
+    // A form's call (get_api_key) goes as JSON at once for a channel whose API refused the form and then answered the
+    // JSON retry with an answer that was read (stored below: `formRefused`); else as a form.
     let form = spec.form && !(await this.formRefused());
     for (;;) {
       const keyName = spec.keyless ? CHANNEL_KEY_PARAM : API_KEY_PARAM;
@@ -292,7 +293,8 @@ export class ApiClient {
       const query = { ...options.query, ...(keyInQuery ? { [keyName]: key } : {}) };
       const url = `${this.apiUrl}/${path}${queryString(query)}`;
       const headers: Record<string, string> = { Accept: 'application/json' };
-      const token = !form && this.hooks.token();
+      // Never on a form's call (get_api_key), whichever body it goes as: the spec's get_api_key takes channel_key only.
+      const token = !spec.form && this.hooks.token();
       if (token) headers.Authorization = `Bearer ${token}`;
       const init: RequestInit = { method, headers };
       if (!keyInQuery) {
@@ -304,12 +306,16 @@ export class ApiClient {
 
       const { response, text } = await this.send(url, init, signal, options.retries ?? 1, name, requestData);
       report.answer(response.status, text.length);
-      if (response.ok) return this.parse(text, spec.response, url, name, requestData);
+      if (response.ok) {
+        const value = this.parse(text, spec.response, url, name, requestData);
+        // An API that reads only JSON answered it: JSON from now on for this channel.
+        if (spec.form && !form) env().storage.set(formRefusedStorageKey(await this.hooks.channelKey()), true);
+        return value;
+      }
 
       if (form && FORM_REFUSALS.includes(response.status)) {
-        // An API that reads only JSON: the same call once more as JSON, and JSON from now on for this channel.
+        // Maybe an API that reads only JSON: the same call once more as JSON.
         form = false;
-        env().storage.set(formRefusedStorageKey(await this.hooks.channelKey()), true);
         continue;
       }
       const { message, errors } = readError(text, response.status);
@@ -363,10 +369,7 @@ export class ApiClient {
       throw error;
     }
     const { result, dropped } = readAnswer(schema, json, service);
-    for (const message of dropped) {
-      if (!this.reported.has(message)) this.report(service, message, trackedUrl(url));
-      this.reported.add(message);
-    }
+    this.reportLeftOut(service, dropped, url);
     if (!result.success) {
       const issues = result.error.issues
         .slice(0, 5)
@@ -382,6 +385,20 @@ export class ApiClient {
   /** Posts the JSON log entry of a failure (fire and forget; a failing log call is never logged). */
   private log(error: ApiError, service: string, url: string, requestData: unknown): void {
     this.post(error.status, service, error.message, redactData(requestData ?? null), redactUrl(url));
+  }
+
+  /**
+   * Reports what reading an answer of `service` (at `url`) left out (schema-kit.ts `readAnswer`'s lines), each record
+   * once for the client's life: the answer's own reading, and a part of one read later on its own (the settings'
+   * prerolls, read by the player alone). A record named by its id is the same wherever it stands: another answer (a
+   * filter, the next page) lists it at another place, which does not make it another report.
+   */
+  reportLeftOut(service: string, lines: readonly string[], url: string): void {
+    for (const message of lines) {
+      const record = message.includes('(id ') ? message.replace(/\.\d+(?=[.)])/g, '.*') : message;
+      if (!this.reported.has(record)) this.report(service, message, trackedUrl(url));
+      this.reported.add(record);
+    }
   }
 
   /**

@@ -12,6 +12,7 @@ import { channelApi } from './channel-schemas.js';
 import { contentApi } from './content-schemas.js';
 import { siteApi } from './site-schemas.js';
 import { vodApi } from './vod-schemas.js';
+import { flag } from './schema-kit.js';
 
 export * from './channel-schemas.js';
 export * from './site-schemas.js';
@@ -21,7 +22,6 @@ export * from './account-schemas.js';
 export * from './analytics-schemas.js';
 /** Wraps a payload schema in the `{ data }` envelope. */
 export { envelope, type Endpoint } from './schema-kit.js';
-import { flag } from './schema-kit.js';
 /** The partner slug orders (`stripe/buy`, `start_trial`) and every datalake body may carry as `partner`. */
 export { PARTNER_MAX, PARTNER_PATTERN, partnerSlug } from '../lib/ids.js';
 
@@ -30,12 +30,12 @@ export { PARTNER_MAX, PARTNER_PATTERN, partnerSlug } from '../lib/ids.js';
 const someText = z.optional(z.nullable(z.string()));
 
 /**
- * The settings as the reference server takes them to store (server/channel/settings-rules.ts refuses the others):
- * every field of the tolerant `Settings` (channel-schemas.ts) typed as it is meant, with no value read as a default.
- * It stands in for that `Settings` here, where the server and the tests import the contract; the browser reads any
- * channel's settings with the tolerant one (field by field, a field it cannot read taking its default).
+ * The settings as the reference server takes them to store and serves them (server/channel/settings-rules.ts refuses
+ * the others): every field of the tolerant `Settings` (channel-schemas.ts, which the browser reads any channel's
+ * settings with: field by field, a field it cannot read taking its default) typed as it is meant, with no value read
+ * as a default.
  */
-export const Settings = z.object({
+export const StoredSettings = z.object({
   name: z.optional(z.string()),
   language: z._default(z.string(), 'en'),
   currency: z._default(z.string(), 'USD'),
@@ -59,7 +59,7 @@ export const Settings = z.object({
   stripe: z.optional(z.nullable(z.object({ publishable_key: z.string() }))),
   gtag_url: someText,
 });
-export type Settings = z.infer<typeof Settings>;
+export type StoredSettings = z.infer<typeof StoredSettings>;
 
 // ---------------------------------------------------------------- the endpoint table
 

@@ -3,7 +3,7 @@
  * contract.ts: only the player reads it, so it goes with the player's chunks, not the session's (rollup.config.mjs).
  */
 import * as z from 'zod/mini';
-import { flag, id, list, num, obj, opt, text } from './schema-kit.js';
+import { flag, id, list, num, obj, opt, readAnswer, text } from './schema-kit.js';
 
 /** A preroll: played before the main video of matching events. */
 export const Preroll = obj({
@@ -31,7 +31,15 @@ export function prerollOptionsOf(raw: unknown): PrerollOptions {
   return PrerollOptions.safeParse(raw).data ?? {};
 }
 
-/** The prerolls of `settings.prerolls`: absent or null, or a list that does not parse, is none. */
-export function prerollsOf(raw: unknown): Preroll[] {
-  return (raw == null ? undefined : PrerollList.safeParse(raw).data) ?? [];
+/** The prerolls' place in the settings' answer, so that what is left out is named as there (`data.prerolls.1.url`). */
+const SettingsPrerolls = obj({ data: obj({ prerolls: PrerollList }) });
+
+/**
+ * The prerolls of `settings.prerolls` (absent or null, or not a list, is none), and the lines of those left out, for
+ * the client to report as it reports any answer's (client.ts `reportLeftOut`: endpoint `settings`, id, field).
+ */
+export function prerollsOf(raw: unknown): { prerolls: Preroll[]; dropped: string[] } {
+  if (raw == null) return { prerolls: [], dropped: [] };
+  const { result, dropped } = readAnswer(SettingsPrerolls, { data: { prerolls: raw } }, 'settings');
+  return { prerolls: result.data?.data.prerolls ?? [], dropped };
 }

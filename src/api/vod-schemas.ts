@@ -2,7 +2,20 @@
  * The contract's schemas of the video-on-demand library: categories, items, pages of items and rails. Re-exported by contract.ts, which the server and the tests import (browser code imports this module).
  */
 import * as z from 'zod/mini';
-import { endpointTable, envelope, flag, id, list, maybeText, num, obj, opt, paged, text } from './schema-kit.js';
+import {
+  endpointTable,
+  envelope,
+  flag,
+  id,
+  list,
+  maybeText,
+  num,
+  obj,
+  opt,
+  optStrict,
+  paged,
+  text,
+} from './schema-kit.js';
 import { EventMedia } from './channel-schemas.js';
 
 /** A library category (`GET vod-media-categories`). */
@@ -25,8 +38,8 @@ export const VodItem = obj({
   id: id,
   title: text,
   date: maybeText,
-  type: opt(z.string(), 'free'),
-  has_access: opt(flag, false),
+  type: optStrict(z.string(), 'free'),
+  has_access: optStrict(flag, false),
   duration: opt(num),
   description: maybeText,
   event_category_id: opt(id),

@@ -48,7 +48,13 @@ export { EARLY_DECISION_MS };
 /** The chunks are fetched anyway when the early video has shown no frame this long after it was set (ms). */
 export const EARLY_FRAME_WAIT_MS = 1_200;
 
-const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+/** A flag as the contract reads one (schema-kit.ts `flag`): true, false, or undefined when it cannot be read. */
+const flagRead = (v: unknown): boolean | undefined => {
+  const at = [true, false, 1, 0, '1', '0', 'true', 'false'].indexOf(
+    (typeof v === 'string' ? v.toLowerCase() : v) as never,
+  );
+  return at < 0 ? undefined : at % 2 === 0;
+};
 
 /** A boolean attribute as the player reads it: present and not "false". */
 const attr = (el: Element, name: string) => {
@@ -184,19 +190,25 @@ export function earlyDecision(
 
 /**
  * The prerolls a guest could be shown, from the settings' answer: none when they are off (`preroll_options.enabled`
- * given and not true, 1, '1' or 'true', as preroll-schemas.ts `prerollOptionsOf` reads it) or there are none (absent
+ * read as false, as preroll-schemas.ts `prerollOptionsOf` reads it: a value it cannot read leaves them on) or there are none (absent
  * or null); null when the list is malformed (the player reads it otherwise: nothing starts early).
  */
 export function prerollsOfSettings(answer: unknown): PrerollRule[] | null {
   const settings = answer as { prerolls?: unknown; preroll_options?: { enabled?: unknown } } | undefined;
   const flags = settings?.preroll_options;
-  if (flags && typeof flags === 'object' && flags.enabled != null && !truthy(flags.enabled)) return [];
+  if (flags && typeof flags === 'object' && flagRead(flags.enabled) === false) return [];
   return settings?.prerolls == null ? [] : prerollsFromAnswer(settings.prerolls);
 }
 
-/** Whether the geo answer blocks the guest's region; undefined without one (the player waits for it). */
-const geoBlockedOf = (geo: unknown): boolean | undefined =>
-  geo && typeof geo === 'object' ? truthy((geo as { is_geo_blocked?: unknown }).is_geo_blocked) : undefined;
+/**
+ * Whether the geo answer blocks the guest's region; undefined without one, or when its flag cannot be read (the
+ * contract's `Geo` refuses it: the player decides). Exported for the agreement test.
+ */
+export const geoBlockedOf = (geo: unknown): boolean | undefined => {
+  if (!geo || typeof geo !== 'object') return undefined;
+  const v = (geo as { is_geo_blocked?: unknown }).is_geo_blocked;
+  return v == null ? false : flagRead(v);
+};
 
 /** An http(s) URL. */
 const isHttp = (url: string) => {
@@ -214,8 +226,9 @@ const idOf = (v: unknown): number | undefined =>
 const numOf = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
 /** An optional flag as the contract reads one: absent, null or unreadable is `absent`. */
-const flagOf = (v: unknown, absent = false): boolean =>
-  ['boolean', 'number', 'string'].includes(typeof v) ? truthy(v) : absent;
+const flagOf = (v: unknown, absent = false): boolean => flagRead(v) ?? absent;
+/** A flag of access as the contract reads one (schema-kit.ts `optStrict`): absent or null is false, unreadable no event. */
+const accessFlagOf = (v: unknown): boolean => (v == null ? false : must(flagRead(v)));
 /** An optional id as the contract reads one: null stays null, absent or unreadable is undefined. */
 const maybeIdOf = (v: unknown): number | null | undefined => (v === null ? null : idOf(v));
 const MALFORMED = new Error('malformed');
@@ -247,15 +260,20 @@ export function eventFromAnswer(raw: unknown): StartEvent | null {
     const status = e.stream_status;
     if (status !== 'live' && status !== 'upcoming' && status !== 'finished') throw MALFORMED;
     if (typeof e.name !== 'string') throw MALFORMED;
+    // A price or a pass it cannot read makes the contract refuse the event (schema-kit.ts `optStrict`): so does the
+    // loader.
+    if (e.price != null) must(numOf(e.price));
+    if (e.single_event_package_id != null) must(idOf(e.single_event_package_id));
     return {
       kind: 'event',
       id: must(idOf(e.id)),
-      type: typeof e.type === 'string' ? e.type : 'free',
-      hasAccess: flagOf(e.has_access),
+      // Absent or null is free; anything else but a string is no event (never free: schema-kit.ts `optStrict`).
+      type: e.type == null ? 'free' : typeof e.type === 'string' ? e.type : must<string>(undefined),
+      hasAccess: accessFlagOf(e.has_access),
       status,
       startsAt: must(numOf(e.event_utc_ts)),
       hasRecording: flagOf(e.has_recording, true),
-      geoBlocked: flagOf(e.is_geo_blocked),
+      geoBlocked: accessFlagOf(e.is_geo_blocked),
       media: listOf(e.media, (m) => {
         const { type, url } = (m ?? {}) as { type?: unknown; url?: unknown };
         if (typeof type !== 'string' || typeof url !== 'string') throw MALFORMED;

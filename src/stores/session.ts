@@ -233,12 +233,17 @@ export function startSession(): Promise<void> {
       );
       const [settings, colors] = await Promise.all([
         loadSettings(),
-        api.call(channelApi.colors, { global: true }),
+        // The colours are the theme's, never a reason not to start: without them the elements wear their defaults (the
+        // failure is logged by the client).
+        api.call(channelApi.colors).then(
+          (answer) => answer.data,
+          () => ({}),
+        ),
         keyed,
       ]);
       if (mine !== generation) return;
       $settings.set(settings);
-      $colors.set(colors.data);
+      $colors.set(colors);
       $startup.set(ready(undefined));
       // The analytics layer starts once the channel's keys for it are known (and waits for its moment).
       startAnalytics();

@@ -13,13 +13,19 @@
  *   Laravel's envelope: `data`, `links` and `meta` (current_page, from, per_page, total...);
  * - `get_api_key` reads JSON only: a form body is refused with 422, as a Laravel FormRequest over `$request->json()`
  *   would;
- * - an order paid asynchronously: `created` until 2.5 s after `stripe/buy`, then `Paid`.
+ * - an order paid asynchronously: `created` until 2.5 s after `stripe/buy`, then `Paid`;
+ * - CORS as Laravel's HandleCors middleware does it, for the host pages' origin only: a preflight (`OPTIONS` with
+ *   Access-Control-Request-Method) is answered 204 with the method and headers asked for, and no cache (Laravel's
+ *   `max_age` 0), every answer names the allowed origin; another origin gets no CORS headers (the browser refuses).
+ *   The preflights it answered are listed at `GET /__preflights` for the journeys to check.
  *
- * It also serves the host pages the journeys open (the bundle comes from the reference server's origin), its own HLS
- * media (made with ffmpeg at start: a preroll and a recording) and the small part of Stripe's API that the Stripe.js
- * test double (demo/site/stripe-test-double.js, served from here) calls.
+ * It also serves, on a second port (another origin, as a channel's site is not its API's), the host pages the journeys
+ * open (the bundle comes from the reference server's origin); from the API's origin, its own HLS media (made with
+ * ffmpeg at start: a preroll and a recording) and the small part of Stripe's API that the Stripe.js test double
+ * (demo/site/stripe-test-double.js, served from here too, as Stripe.js comes from Stripe's own origin) calls.
  *
- * Run: `node --import tsx test/e2e/laravel-api.ts` with LARAVEL_PORT and BUNDLE_ORIGIN (playwright.config.ts does).
+ * Run: `node --import tsx test/e2e/laravel-api.ts` with LARAVEL_PORT, LARAVEL_HOST_PORT and BUNDLE_ORIGIN
+ * (playwright.config.ts does).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +36,9 @@ import path from 'node:path';
 
 const PORT = Number(process.env.LARAVEL_PORT ?? 8092);
 const ORIGIN = `http://localhost:${PORT}`;
+const HOST_PORT = Number(process.env.LARAVEL_HOST_PORT ?? PORT + 1);
+/** The host pages' origin: the one origin the API's CORS allows. */
+const HOST_ORIGIN = `http://localhost:${HOST_PORT}`;
 const BUNDLE = process.env.BUNDLE_ORIGIN ?? 'http://localhost:8090';
 /** The embed key of the page, and the channel key its keys file names. */
 export const LARAVEL_EMBED_KEY = 'laravel-demo';
@@ -576,7 +585,7 @@ const page = (title: string, lang: string, body: string, stripe = false) => `<!d
   <link rel="icon" href="data:,">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${title}</title>
-  ${stripe ? '<script src="/stripe-test-double.js"></script>' : ''}
+  ${stripe ? `<script src="${ORIGIN}/stripe-test-double.js"></script>` : ''}
   <script src="${BUNDLE}/channel-elements.js" data-channel-key="${LARAVEL_EMBED_KEY}" data-api-url="${ORIGIN}/api"
     data-keys-url="${ORIGIN}/keys" data-lang="${lang === 'fr' ? 'fr' : 'en'}" async></script>
 </head>
@@ -694,11 +703,35 @@ async function readBody(req: http.IncomingMessage): Promise<{ raw: string; json:
   return { raw, json: /application\/json/.test(req.headers['content-type'] ?? '') };
 }
 
+/** The preflights answered (method and path asked for, the headers asked for), for the journeys to check. */
+const preflights: { method: string; path: string; headers: string }[] = [];
+
+/** CORS headers as Laravel's HandleCors writes them on an answer: for the host pages' origin only. */
+const corsHeaders = (req: http.IncomingMessage): Record<string, string> =>
+  req.headers.origin === HOST_ORIGIN ? { 'Access-Control-Allow-Origin': HOST_ORIGIN, Vary: 'Origin' } : {};
+
+/** A preflight's answer (HandleCors): 204, the method and headers asked for, allowed for the host pages' origin. */
+function preflight(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const method = String(req.headers['access-control-request-method']);
+  const headers = String(req.headers['access-control-request-headers'] ?? '');
+  if (req.headers.origin === HOST_ORIGIN) preflights.push({ method, path: req.url ?? '', headers });
+  res.writeHead(204, {
+    ...corsHeaders(req),
+    ...(req.headers.origin === HOST_ORIGIN && {
+      'Access-Control-Allow-Methods': method,
+      'Access-Control-Allow-Headers': headers,
+    }),
+    Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+  });
+  res.end();
+}
+
 async function answer(req: http.IncomingMessage): Promise<Answer> {
   const url = new URL(req.url ?? '/', ORIGIN);
   const method = req.method ?? 'GET';
-  const host = hostPage(url) ?? mediaFile(url);
-  if (host) return host;
+  if (url.pathname === '/__preflights') return json(preflights);
+  const media = mediaFile(url);
+  if (media) return media;
   if (url.pathname === '/stripe-test-double.js') return { status: 200, type: 'text/javascript', body: stripeDouble };
   if (url.pathname === `/keys/${LARAVEL_EMBED_KEY}.json`)
     return json({ channel_key: CHANNEL_KEY, name: 'Laravel Sports Network', ...stamps });
@@ -727,22 +760,29 @@ async function answer(req: http.IncomingMessage): Promise<Answer> {
   return api(method, route, url, body, token ? tokens.get(token) : undefined);
 }
 
+/** Writes `a` with the headers every answer of the API carries (and the CORS ones for `req`'s origin). */
+function send(req: http.IncomingMessage, res: http.ServerResponse, a: Answer): void {
+  const text = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
+  res.writeHead(a.status, {
+    'Content-Type': a.type ?? 'application/json',
+    'Cache-Control': 'no-store',
+    ...corsHeaders(req),
+  });
+  res.end(typeof a.body === 'string' && a.type === 'video/mp2t' ? Buffer.from(text, 'latin1') : text);
+}
+
+// The API, its media, keys file and Stripe's stand-in.
 http
   .createServer((req, res) => {
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) return preflight(req, res);
     answer(req).then(
-      (a) => {
-        const text = typeof a.body === 'string' ? a.body : JSON.stringify(a.body);
-        res.writeHead(a.status, {
-          'Content-Type': a.type ?? 'application/json',
-          'Cache-Control': 'no-store',
-          'Access-Control-Allow-Origin': '*',
-        });
-        res.end(typeof a.body === 'string' && a.type === 'video/mp2t' ? Buffer.from(text, 'latin1') : text);
-      },
-      (error: unknown) => {
-        res.writeHead(500, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ message: 'Server Error', exception: String(error) }));
-      },
+      (a) => send(req, res, a),
+      (error: unknown) => send(req, res, json({ message: 'Server Error', exception: String(error) }, 500)),
     );
   })
   .listen(PORT, () => console.log(`laravel-api: ${ORIGIN}`));
+
+// The host pages, on an origin of their own.
+http
+  .createServer((req, res) => send(req, res, hostPage(new URL(req.url ?? '/', HOST_ORIGIN)) ?? NOT_FOUND))
+  .listen(HOST_PORT, () => console.log(`laravel-api's host pages: ${HOST_ORIGIN}`));

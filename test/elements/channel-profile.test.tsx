@@ -933,6 +933,19 @@ describe('<channel-profile>', () => {
       await showsPart(el, 'current-password');
     });
 
+    it('an order whose date names no moment (MySQL’s zero date) is left out; the others show, the tab works', async () => {
+      useFakePlatform({ token: true });
+      world.server.on(
+        'GET',
+        `${API}/orders`,
+        ok([{ ...ORDERS[1]!, id: 4, created_at: '0000-00-00 00:00:00' }, ORDERS[0]]),
+      );
+      const el = await fixture(html`<channel-profile section="orders"></channel-profile>`);
+      await waitUntil(() => $$(el, '[part~="order"]').length === 1, 'the readable order', { timeout: 4000 });
+      expect(text(el)).to.contain('All-access monthly').and.not.contain('Spring Final');
+      expect(has(el, 'error')).to.equal(false);
+    });
+
     it('a list refused by the temporary-password lock (403) says why, translated, with Try again', async () => {
       useFakePlatform({ token: true });
       world.server.on('GET', `${API}/orders`, {

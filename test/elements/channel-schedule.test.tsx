@@ -1207,7 +1207,7 @@ describe('<channel-schedule>', () => {
       expect(logs).to.have.length(1);
       expect(logs[0]!.body).to.deep.include({
         service: 'events',
-        message: 'events: left out a record it cannot read (id 150, field name)',
+        message: 'events: left out a record it cannot read (id 150, field data.1.name)',
       });
     });
 

@@ -87,8 +87,9 @@ export const loadCustomForm = (alias: string): Promise<void> => forms.load(alias
 export type FormField = CustomForm['fields'][number];
 
 /**
- * The spec's phone rule: 10 to 14 digits with an optional leading plus and separators (spaces, dots, dashes, a group in
- * brackets: `+1 (555) 010-2000`), and its digits-in-brackets pattern (`(555)0102000`, `[555] 0102000`).
+ * What a phone number may be made of (the spec's rule): an optional leading plus, then digits, spaces, dots, dashes
+ * and round or square brackets in any order (`+1 (555) 010-2000`, `(555)0102000`, `[555] 0102000`); brackets are
+ * not checked for pairs. `isPhone` adds the count: 10 to 14 digits.
  */
 const PHONE_SHAPE = /^\+?[\d\s().[\]-]+$/;
 

@@ -257,6 +257,8 @@ describe('ApiClient', () => {
       it(`sends get_api_key once more as JSON when the API refuses its form (${status}), and as JSON from then on`, async () => {
         const refusal = { status, body: { message: 'The channel key field is required.' } };
         w.server.on('POST', `${API}/get_api_key`, refusal, ok({ api_key: 'from-json' }), ok({ api_key: 'again' }));
+        // A signed-in viewer's token stays off it as JSON too: the same credentials as the form (channel_key only).
+        state.token = 'secret-token';
         expect((await client.call(endpoints.getApiKey)).data.api_key).to.equal('from-json');
         await client.call(endpoints.getApiKey);
         const json = { accept: 'application/json', 'content-type': 'application/json' };
@@ -278,12 +280,28 @@ describe('ApiClient', () => {
       });
     }
 
-    it('sends get_api_key as JSON once only: an API that refuses that too is an error', async () => {
+    it('sends get_api_key as JSON once only: an API that refuses that too is an error, and keeps its form', async () => {
       const refusal = { status: 422, body: { message: 'Unprocessable' } };
-      w.server.on('POST', `${API}/get_api_key`, refusal, refusal, ok({ api_key: 'never' }));
+      w.server.on('POST', `${API}/get_api_key`, refusal, refusal, ok({ api_key: 'form-after-all' }));
       const { error } = await settle(client.call(endpoints.getApiKey));
       expect((error as HttpError).status).to.equal(422);
       expect(w.server.calls).to.have.length(2);
+      // JSON was no better: nothing is remembered, the next call (a new client's too) is a form again.
+      await new ApiClient({ apiUrl: API }, client.hooks).call(endpoints.getApiKey);
+      expect(w.server.calls.map((r) => r.headers['content-type'])).to.deep.equal([
+        'application/x-www-form-urlencoded',
+        'application/json',
+        'application/x-www-form-urlencoded',
+      ]);
+    });
+
+    it('remembers JSON for get_api_key only once a JSON answer could be read', async () => {
+      const refusal = { status: 415, body: { message: 'Unsupported' } };
+      w.server.on('POST', `${API}/get_api_key`, refusal, ok({ nothing: 'here' }), ok({ api_key: 'form' }));
+      const { error } = await settle(client.call(endpoints.getApiKey));
+      expect(error).to.be.instanceOf(InvalidResponseError);
+      await new ApiClient({ apiUrl: API }, client.hooks).call(endpoints.getApiKey);
+      expect(w.server.calls.at(-1)!.headers['content-type']).to.equal('application/x-www-form-urlencoded');
     });
 
     it('keeps the form for any other refusal (a 403 is the answer, not the body type)', async () => {

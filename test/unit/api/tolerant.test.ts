@@ -7,6 +7,8 @@
 import { expect } from '@open-wc/testing';
 import { ApiClient } from '../../../src/api/client.js';
 import {
+  Clip,
+  Coupon,
   DatalakeAnswer,
   DatalakeHash,
   ErrorBody,
@@ -14,17 +16,22 @@ import {
   EventCategory,
   EventList,
   Favourites,
+  Geo,
   Order,
   Package,
   Participant,
   ParticipantGroup,
+  Pricing,
+  Settings,
   Slide,
+  Subscription,
+  Transaction,
   User,
+  UserAccess,
+  VodItem,
   endpoints,
 } from '../../../src/api/contract.js';
 import { InvalidResponseError } from '../../../src/api/errors.js';
-// The browser's settings (contract.ts gives the server's stricter ones under the same name).
-import { Settings } from '../../../src/api/channel-schemas.js';
 import { prerollOptionsOf, prerollsOf } from '../../../src/api/preroll-schemas.js';
 import { readAnswer } from '../../../src/api/schema-kit.js';
 import { installWorld, ok, settle, teardown, type World } from '../helpers.js';
@@ -41,17 +48,32 @@ describe('the tolerant reader', () => {
     expect(read.name).to.equal('Final');
   });
 
-  it('reads flags written true/false, 1/0 and "1"/"0"', () => {
+  it('reads flags written true/false, 1/0, "1"/"0" and "true"/"false" in any letter case', () => {
     for (const [raw, want] of [
       [true, true],
       [1, true],
       ['1', true],
+      ['true', true],
+      ['TRUE', true],
+      ['True', true],
       [false, false],
       [0, false],
       ['0', false],
+      ['false', false],
+      ['FALSE', false],
     ] as const) {
-      expect(Event.parse({ ...EVENT, has_access: raw }).has_access, JSON.stringify(raw)).to.equal(want);
+      expect(Event.parse({ ...EVENT, has_recording: raw }).has_recording, JSON.stringify(raw)).to.equal(want);
       expect(Settings.parse({ auth: { remote_auth: raw } }).auth.remote_auth, JSON.stringify(raw)).to.equal(want);
+    }
+  });
+
+  it('reads anything else as a flag it cannot read, never as false: an optional flag takes its default', () => {
+    for (const raw of ['yes', 'no', 2, -1, '', ' 1', {}, []]) {
+      expect(Event.parse({ ...EVENT, has_recording: raw }).has_recording, JSON.stringify(raw)).to.equal(true);
+      expect(
+        User.parse({ id: 3, email: 'a@b.test', email_verified: raw }).email_verified,
+        JSON.stringify(raw),
+      ).to.equal(undefined);
     }
   });
 
@@ -121,22 +143,157 @@ describe('the tolerant reader', () => {
     ]);
   });
 
+  it('reads colours, static blocks and social providers entry by entry: one it cannot read costs that entry only', () => {
+    const colors = readAnswer(
+      endpoints.colors.response,
+      { data: { 'body-background': '#101010', 'header-text-color': null, 'footer-background': 5 } },
+      'colors',
+    );
+    expect(colors.result.data!.data).to.deep.equal({ 'body-background': '#101010' });
+    expect(colors.dropped).to.deep.equal([
+      'colors: left out an entry it cannot read (field data.header-text-color)',
+      'colors: left out an entry it cannot read (field data.footer-background)',
+    ]);
+    expect(readAnswer(endpoints.colors.response, { data: [] }, 'colors').result.data!.data).to.deep.equal({});
+    const settings = readAnswer(
+      endpoints.settings.response,
+      {
+        data: {
+          static_blocks: { footer: { en: 'Hello', fr: null }, header: 'none', terms: { en: 'Terms' } },
+          social: {
+            google: { client_id: 'g-1', authorize_url: 'https://accounts.test/auth', scope: null },
+            facebook: { client_id: null },
+          },
+        },
+      },
+      'settings',
+    );
+    expect(settings.result.data!.data.static_blocks).to.deep.equal({ footer: { en: 'Hello' }, terms: { en: 'Terms' } });
+    expect(Object.keys(settings.result.data!.data.social!)).to.deep.equal(['google']);
+    expect(settings.dropped).to.deep.equal([
+      'settings: left out an entry it cannot read (field data.static_blocks.footer.fr)',
+      'settings: left out an entry it cannot read (field data.static_blocks.header)',
+      'settings: left out an entry it cannot read (field data.social.facebook.client_id)',
+    ]);
+    // Not a record at all: that field takes its default, the rest of the settings apply.
+    expect(Settings.parse({ name: 'Demo', static_blocks: 'footer' })).to.deep.include({ name: 'Demo' });
+    expect(Settings.parse({ static_blocks: 'footer' }).static_blocks).to.equal(undefined);
+  });
+
   it('reads prerolls one by one, and their options leniently', () => {
-    const read = prerollsOf([
+    const { prerolls, dropped } = prerollsOf([
       { id: 1, url: 'https://ads.test/1.m3u8', weight: null, for_live: '1' },
       { id: 2, weight: 3 },
       { id: '3', url: 'https://ads.test/3.m3u8', weight: '2', event_categories: [] },
     ]);
-    expect(read.map((p) => [p.id, p.weight, p.for_live])).to.deep.equal([
+    expect(prerolls.map((p) => [p.id, p.weight, p.for_live])).to.deep.equal([
       [1, 1, true],
       [3, 2, false],
     ]);
-    expect(prerollsOf('none')).to.deep.equal([]);
+    // Named as in the settings' answer, for the client to report as any answer's (the player store does).
+    expect(dropped).to.deep.equal(['settings: left out a record it cannot read (id 2, field data.prerolls.1.url)']);
+    expect(prerollsOf('none')).to.deep.equal({ prerolls: [], dropped: [] });
     expect(prerollOptionsOf([])).to.deep.equal({});
     expect(prerollOptionsOf({ enabled: '0', suppression_minutes: '30' })).to.deep.equal({
       enabled: false,
       suppression_minutes: 30,
     });
+  });
+
+  it('never guesses money or access: absent or null takes the default, a value it cannot read refuses the record', () => {
+    const pricing = { type: 'event', id: 1, name: 'Final', price: 5, total: 5, currency: 'EUR' };
+    const order = { id: 1, type: 'package', status: 'paid', product: { id: 2 }, created_at: 1_767_348_000 };
+    const offer = { id: 3, name: 'Pass', price: 5 };
+    /** Each money or access field: a record it belongs to, its value when absent (and null), values it cannot read. */
+    const fields: [
+      string,
+      { safeParse(v: unknown): { success: boolean; data?: unknown } },
+      object,
+      string,
+      unknown,
+      unknown[],
+    ][] = [
+      ['Event', Event, EVENT, 'type', 'free', [5, {}, false, []]],
+      ['Event', Event, EVENT, 'has_access', false, ['yes', 2, {}]],
+      ['Event', Event, EVENT, 'is_geo_blocked', undefined, ['no', []]],
+      ['Event', Event, EVENT, 'price', undefined, ['0,50', '', {}, true]],
+      ['Event', Event, EVENT, 'single_event_package_id', undefined, ['x', '-1', {}]],
+      ['VodItem', VodItem, { id: 1, title: 'Goal' }, 'type', 'free', [1, {}]],
+      ['VodItem', VodItem, { id: 1, title: 'Goal' }, 'has_access', false, ['yes', 'on']],
+      ['Geo', Geo, {}, 'is_geo_blocked', false, ['yes', 2]],
+      ['User', User, { id: 3, email: 'a@b.test' }, 'trial_period_used', false, ['yes']],
+      ['User', User, { id: 3, email: 'a@b.test' }, 'is_geo_blocked', false, ['no']],
+      ['User', User, { id: 3, email: 'a@b.test' }, 'capabilities', [], ['no_ads', {}]],
+      ['UserAccess', UserAccess, {}, 'capabilities', [], ['no_ads']],
+      ['Pricing', Pricing, pricing, 'service_fee', 0, ['0,50', '1.2.3', {}]],
+      ['Pricing', Pricing, pricing, 'discount', 0, ['0,50', []]],
+      ['Pricing', Pricing, pricing, 'base_price', undefined, ['9,99']],
+      ['Pricing', Pricing, pricing, 'trial_period', undefined, ['7 days']],
+      ['Pricing', Pricing, pricing, 'offer', undefined, [12]],
+      ['Pricing', Pricing, pricing, 'purchased', false, ['yes']],
+      ['Pricing', Pricing, pricing, 'participant_id', undefined, ['Hawks']],
+      ['Coupon', Coupon, { code: 'C', discount: 1 }, 'percent', undefined, ['10%']],
+      ['Package', Package, offer, 'service_fee', undefined, ['0,50']],
+      ['Package', Package, offer, 'is_team_pass', false, ['yes']],
+      ['Package', Package, offer, 'type', 'category', [3]],
+      ['Package', Package, offer, 'participants', [], ['4,5', {}]],
+      ['Package', Package, offer, 'event_categories', [], [7]],
+      ['Subscription', Subscription, offer, 'offer', 'monthly', [1]],
+      ['Subscription', Subscription, offer, 'trial_period', undefined, ['a week']],
+      ['Order', Order, order, 'price', undefined, ['4,99']],
+      ['Order', Order, order, 'currency', undefined, [978]],
+      ['Order', Order, order, 'activity_status', undefined, [1]],
+      ['Order', Order, order, 'expires_at', undefined, ['0000-00-00 00:00:00', 'never']],
+      ['Order', Order, order, 'subscription_status', undefined, [0]],
+      ['Order', Order, order, 'auto_renewal', undefined, ['Active', true]],
+      [
+        'Transaction',
+        Transaction,
+        { id: 1, order_id: 1, status: 'paid', amount: 4, created_at: 1 },
+        'currency',
+        undefined,
+        [978],
+      ],
+    ];
+    for (const [name, schema, record, field, absent, unreadable] of fields) {
+      const at = `${name}.${field}`;
+      const { [field]: _, ...without } = record as Record<string, unknown>;
+      expect((schema.safeParse(without).data as Record<string, unknown>)[field], `${at} absent`).to.deep.equal(absent);
+      const withNull = (schema.safeParse({ ...without, [field]: null }).data as Record<string, unknown>)[field];
+      expect(withNull, `${at} null`).to.deep.equal(absent ?? null);
+      for (const value of unreadable) {
+        expect(schema.safeParse({ ...without, [field]: value }).success, `${at}: ${JSON.stringify(value)}`).to.equal(
+          false,
+        );
+      }
+    }
+    // What an order covers is never guessed either: none is the whole package.
+    for (const product of [
+      { id: 2, participant_id: 'Hawks' },
+      { id: 2, event_category_id: {} },
+    ]) {
+      expect(Order.safeParse({ ...order, product }).success, JSON.stringify(product)).to.equal(false);
+    }
+    // Read, where readable, as written.
+    const fee = Pricing.parse({ ...pricing, service_fee: '0.50', discount: '1', purchased: '0' });
+    expect([fee.service_fee, fee.discount, fee.purchased]).to.deep.equal([0.5, 1, false]);
+    // In a list: that record is left out and reported; the others read.
+    const { result, dropped } = readAnswer(
+      EventList,
+      {
+        data: [
+          { ...EVENT, type: 'paid', price: '4,99' },
+          { ...EVENT, id: 8, type: 5 },
+          { ...EVENT, id: 9 },
+        ],
+      },
+      'events',
+    );
+    expect(result.data!.data.map((e) => [e.id, e.type])).to.deep.equal([[9, 'free']]);
+    expect(dropped).to.deep.equal([
+      'events: left out a record it cannot read (id 7, field data.0.price)',
+      'events: left out a record it cannot read (id 8, field data.1.type)',
+    ]);
   });
 
   it('keeps every record of a list it can read and notes the ones left out, with id and field', () => {
@@ -152,9 +309,48 @@ describe('the tolerant reader', () => {
     expect(result.data!.data.map((e) => e.id)).to.deep.equal([7, 9]);
     expect(result.data!.meta).to.deep.equal({ total: 4, offset: 0, limit: 10, skipped: 2 });
     expect(dropped).to.deep.equal([
-      'events: left out a record it cannot read (id 8, field name)',
-      'events: left out a record it cannot read (#3, field (record))',
+      'events: left out a record it cannot read (id 8, field data.1.name)',
+      'events: left out a record it cannot read (field data.3)',
     ]);
+  });
+
+  it('names the outermost record and the whole path of what a list inside a record left out', () => {
+    const team = { id: 14, name: 'Hawks' };
+    const badTeam = { id: 15, name: null };
+    const withTeams = { ...EVENT, participants: [team, badTeam] };
+    const listed = readAnswer(EventList, { data: [{ ...EVENT, id: 6 }, withTeams] }, 'events');
+    expect(listed.result.data!.data[1]!.participants.map((p) => p.id)).to.deep.equal([14]);
+    expect(listed.dropped).to.deep.equal([
+      'events: left out a record it cannot read (id 7, field data.1.participants.1.name)',
+    ]);
+    const alone = readAnswer(endpoints.event.response, { data: withTeams }, 'event');
+    expect(alone.dropped).to.deep.equal([
+      'event: left out a record it cannot read (id 7, field data.participants.1.name)',
+    ]);
+    // A team's own team (a club's squad), two lists down: still the event and the whole path.
+    const club = {
+      id: 16,
+      name: 'Club',
+      children: [
+        { id: 17, name: 'U18' },
+        { id: 18, name: ['U16'] },
+      ],
+    };
+    const nested = readAnswer(EventList, { data: [{ ...EVENT, participants: [club] }] }, 'events');
+    expect(nested.dropped).to.deep.equal([
+      'events: left out a record it cannot read (id 7, field data.0.participants.0.children.1.name)',
+    ]);
+  });
+
+  it('reports nothing inside a record left out (the record is), nor of an answer it rejects (its error is)', () => {
+    const badEvent = { ...EVENT, id: 8, stream_status: null, participants: [{ id: 15, name: null }] };
+    const listed = readAnswer(EventList, { data: [EVENT, badEvent] }, 'events');
+    expect(listed.dropped).to.deep.equal([
+      'events: left out a record it cannot read (id 8, field data.1.stream_status)',
+    ]);
+    const rejected = readAnswer(endpoints.event.response, { data: badEvent }, 'event');
+    expect(rejected.result.success).to.equal(false);
+    expect(rejected.dropped).to.deep.equal([]);
   });
 
   it('reads Laravel’s pagination envelope (meta and links) as ours, and a list without meta as whole', () => {
@@ -201,6 +397,47 @@ describe('the tolerant reader', () => {
     expect(
       Order.safeParse({ id: 1, type: 'event', status: 'Paid', product: { id: 2 }, created_at: 'soon' }).success,
     ).to.equal(false);
+  });
+
+  it('reads a time that names no moment as unreadable, never NaN: the record is left out, an optional time defaulted', () => {
+    const order = { id: 1, type: 'event', status: 'Paid', product: { id: 2 } };
+    for (const created_at of [
+      '0000-00-00 00:00:00',
+      '2026-13-01 10:00',
+      '2026-02-31 10:00:00',
+      '2026-02-29T10:00:00Z',
+      '2026-01-02 24:00:00',
+      '2026-01-02 10:60',
+      '2026-01-02 10:00:61',
+      1e20,
+      '99999999999999',
+    ]) {
+      const read = Order.safeParse({ ...order, created_at });
+      expect(read.success, `${created_at}: ${JSON.stringify(read.data)}`).to.equal(false);
+    }
+    expect(Order.parse({ ...order, created_at: '2024-02-29 23:59:59' }).created_at).to.equal(1_709_251_199);
+    // An order in a list: left out, reported; the others read.
+    const { result, dropped } = readAnswer(
+      endpoints.orders.response,
+      {
+        data: [
+          { ...order, created_at: '0000-00-00 00:00:00' },
+          { ...order, id: 2, created_at: 1_767_348_000 },
+        ],
+      },
+      'orders',
+    );
+    expect(result.data!.data.map((o) => o.id)).to.deep.equal([2]);
+    expect(dropped).to.deep.equal(['orders: left out a record it cannot read (id 1, field data.0.created_at)']);
+    const transactions = readAnswer(
+      endpoints.transactions.response,
+      { data: [{ id: 3, order_id: 1, status: 'paid', amount: 4, created_at: '2026-02-30 08:00:00' }] },
+      'transactions',
+    );
+    expect(transactions.result.data!.data).to.deep.equal([]);
+    // An optional time takes its default (none).
+    const clip = { id: 4, event_id: 7, name: 'Goal', start_time: 3, duration: 10 };
+    expect(Clip.parse({ ...clip, created_at: '0000-00-00 00:00:00' }).created_at).to.equal(undefined);
   });
 
   it('reads the analytics service’s answers by the same rule', () => {
@@ -252,11 +489,26 @@ describe('the client with the tolerant reader', () => {
     expect(w.server.logs).to.have.length(1);
     const entry = w.server.logs[0]!.body as Record<string, unknown>;
     expect(entry).to.deep.include({ status: 0, service: 'events', channel: 'demo' });
-    expect(entry.message).to.equal('events: left out a record it cannot read (id 8, field name)');
+    expect(entry.message).to.equal('events: left out a record it cannot read (id 8, field data.1.name)');
     expect(entry.url).to.equal(`${API}/events?team=hawks`);
     expect(JSON.stringify(entry)).to.not.contain('viewer@example.test');
     expect(JSON.stringify(entry)).to.not.contain('ak-1');
     expect(JSON.stringify(entry)).to.not.contain('secret-token');
+  });
+
+  it('reports a record once wherever it stands: a filtered answer lists it at another place', async () => {
+    const bad = { ...EVENT, id: 8, name: null };
+    const other = { ...EVENT, id: 9, name: {} };
+    w.server.on('GET', `${API}/events`, (request) => ok(request.query.sport ? [bad, other] : [EVENT, EVENT, bad]));
+    await client.call(endpoints.events, { cache: false });
+    await client.call(endpoints.events, { cache: false, query: { sport: 'hockey' } });
+    await w.advance(0);
+    // Both answers were read (the second's records at other places), the record 8 reported once.
+    expect(w.server.to('GET', `${API}/events`)).to.have.length(2);
+    expect(w.server.logs.map((entry) => (entry.body as { message: string }).message)).to.deep.equal([
+      'events: left out a record it cannot read (id 8, field data.2.name)',
+      'events: left out a record it cannot read (id 9, field data.1.name)',
+    ]);
   });
 
   it('fails with InvalidResponseError when a single record misses what is required', async () => {

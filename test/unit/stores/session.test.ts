@@ -258,6 +258,41 @@ describe('session', () => {
       expect(byPath(w, SETTINGS)).to.have.length(3);
     });
 
+    it('starts with the colours it can read: one written null is left out (reported once), never the start-up’s error', async () => {
+      configure();
+      w.server.on('GET', `${API}/color-settings/web`, ok({ 'body-background': '#101010', 'header-text-color': null }));
+      await startSession();
+      expect($startup.get().status).to.equal('ready');
+      expect($colors.get()).to.deep.equal({ 'body-background': '#101010' });
+      await w.advance(0);
+      expect(w.server.logs.map((r) => (r.body as { message: string }).message)).to.deep.equal([
+        'colors: left out an entry it cannot read (field data.header-text-color)',
+      ]);
+    });
+
+    for (const [name, reply] of [
+      ['not a record', ok('#101010')],
+      ['a server error', { status: 500, body: { message: 'Server Error' } }],
+    ] as const) {
+      it(`starts without colours when their answer is ${name} (the elements wear their defaults)`, async () => {
+        configure();
+        const fired: Event[] = [];
+        w.events.addEventListener('api_key_error', (e) => fired.push(e));
+        w.server.on('GET', `${API}/color-settings/web`, reply);
+        const started = startSession();
+        await w.advance(1_000);
+        await started;
+        expect($startup.get()).to.deep.equal({ status: 'ready', value: undefined });
+        expect($colors.get()).to.deep.equal({});
+        expect($settings.get()?.name).to.equal('Demo');
+        expect(fired, 'no global error').to.have.length(0);
+        // The failure is logged all the same.
+        expect(w.server.logs.map((r) => new URL((r.body as { url: string }).url).pathname)).to.include(
+          '/api/color-settings/web',
+        );
+      });
+    }
+
     it('reads the stored copy under /storage/settings/ when GET settings fails, and starts with it', async () => {
       configure();
       const fired: Event[] = [];
