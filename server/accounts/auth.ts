@@ -32,6 +32,7 @@ import {
   deleteUser,
   endSessions,
   hashPassword,
+  insertUser,
   issueToken,
   login,
   logout,
@@ -45,7 +46,7 @@ import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
 import { Checks, refuse, truthy, type ApiRequest, type Handlers, type ServerOnlyRoute } from '../http/handler.js';
 import { addressKey, HttpError } from '../http/http.js';
 import { SlidingWindow } from '../http/limits.js';
-import { siteLink, type Mailer } from '../mail/mail.js';
+import { languageOf, siteLink, type Mailer } from '../mail/mail.js';
 import type { IdentityProviders } from '../identity/provider.js';
 import { log } from '../observability/log.js';
 
@@ -159,9 +160,12 @@ function accountLink(r: ApiRequest, path: string, query: Record<string, string |
   const site = r.settings().site_url?.trim();
   return site ? siteLink(site, path, query) : siteLink(r.origin, path, { ...query, channel_key: r.channelKey });
 }
-/** The channel's display name for emails. */
-const channelName = (r: ApiRequest) => r.settings().name ?? r.channelKey;
-const greeting = (user: Row) => `Hello${user.first_name ? ` ${String(user.first_name)}` : ''},`;
+/** The name an email greets its account by (its first name), if any. */
+const greetingName = (user: Row) => (user.first_name ? String(user.first_name) : null);
+/** The language of an account's emails: its own, else (undefined) the channel's. */
+const languageOfUser = (user: Row) => languageOf(user.language);
+/** An emailed link's lifetime, as the emails say it. */
+const LINK_MINUTES = LINK_TTL / 60;
 
 /** A device code as typed by a viewer: case and separators do not matter. */
 const normaliseCode = (value: unknown) =>
@@ -224,9 +228,8 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       {
         channelId: r.channelId,
         to: email,
-        subject: `Verify your email address for ${channelName(r)}`,
-        text: `${greeting(user)}\n\nPlease confirm your email address by opening this link within 60 minutes:\n${link}\n\nIf you did not create an account, you can ignore this email.`,
-        links: [link],
+        language: languageOfUser(user),
+        letter: { kind: 'verify', name: greetingName(user), link, minutes: LINK_MINUTES },
       },
       r.clock.now,
     );
@@ -311,15 +314,27 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // 422, not 429: the client reads 429 as an api-key problem.
       const address = addressKey(r.ip);
       if ('wait' in (await registrations.take(address, r.clock.now))) throw refuse('email', MESSAGES.tooManyAccounts);
-      const user = await createUser(
-        db,
-        r.channelId,
-        { email: email!, password: password!, first_name: firstName, last_name: lastName, news: truthy(r.body.news) },
-        r.clock.now,
-      );
+      const passwordHash = await hashPassword(password!);
+      // The account and its verification email are one write: the email is queued with the account, or neither is.
+      const user = await db.transaction(async () => {
+        const made = await insertUser(
+          db,
+          r.channelId,
+          {
+            email: email!,
+            first_name: firstName,
+            last_name: lastName,
+            news: truthy(r.body.news),
+            language: languageOf(r.body.language) ?? null,
+          },
+          passwordHash,
+          r.clock.now,
+        );
+        if (made) await sendVerification(r, made);
+        return made;
+      });
       // Someone else may have registered the same address while the password was being hashed.
       if (!user) throw refuse('email', MESSAGES.emailTaken);
-      await sendVerification(r, user);
       return session(await issueToken(db, user.id!, r.clock.now), user);
     },
 
@@ -403,20 +418,22 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const held = await holdEmail('reset', email!, r);
       const user = held ? undefined : await userByEmail(db, r.channelId, email!);
       if (user) {
-        const link = accountLink(r, '/password-reset', {
-          email: String(user.email),
-          token: await newLink(user, 'reset', r.clock.now),
+        // The link and its email are one write.
+        await db.transaction(async () => {
+          const link = accountLink(r, '/password-reset', {
+            email: String(user.email),
+            token: await newLink(user, 'reset', r.clock.now),
+          });
+          await mailer.send(
+            {
+              channelId: r.channelId,
+              to: String(user.email),
+              language: languageOfUser(user),
+              letter: { kind: 'reset', name: greetingName(user), link, minutes: LINK_MINUTES },
+            },
+            r.clock.now,
+          );
         });
-        await mailer.send(
-          {
-            channelId: r.channelId,
-            to: String(user.email),
-            subject: `Reset your ${channelName(r)} password`,
-            text: `${greeting(user)}\n\nSomeone asked to reset the password of your account. To choose a new one, open this link within 60 minutes:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.`,
-            links: [link],
-          },
-          r.clock.now,
-        );
       }
       // The same answer whether sent, held or unknown, so the form tells nobody who has an account, or how often
       // someone asked; the links sent earlier stay valid.
@@ -487,24 +504,28 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
         await wrongCodesFrom.forgive(byAddress.id);
         throw refuse('code', wrongCodesMessage(byAccount.wait));
       }
-      // Linked by whoever sets its user first: a code is linked to one account, once.
-      const linked = await db.run(
-        'UPDATE device_codes SET user_id = ?, linked_at = ? WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL',
-        [user.id!, now, code, r.channelId, now],
-      );
+      // Linked by whoever sets its user first: a code is linked to one account, once; the owner is told in the same
+      // write.
+      const linked = await db.transaction(async () => {
+        const count = await db.run(
+          'UPDATE device_codes SET user_id = ?, linked_at = ? WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL',
+          [user.id!, now, code, r.channelId, now],
+        );
+        if (count > 0)
+          await mailer.send(
+            {
+              channelId: r.channelId,
+              to: String(user.email),
+              language: languageOfUser(user),
+              letter: { kind: 'device-linked', name: greetingName(user) },
+            },
+            now,
+          );
+        return count;
+      });
       if (linked === 0) throw refuse('code', MESSAGES.badDeviceCode);
       await wrongCodesFrom.forgive(byAddress.id);
       await wrongCodes.forgive(byAccount.id);
-      await mailer.send(
-        {
-          channelId: r.channelId,
-          to: String(user.email),
-          subject: `A device was linked to your ${channelName(r)} account`,
-          text: `${greeting(user)}\n\nA device was just linked to your account with a code. If it was not you, change your password.`,
-          links: [],
-        },
-        now,
-      );
       return { data: { message: MESSAGES.deviceLinked } };
     },
 
@@ -513,20 +534,21 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // An earlier deletion link stays valid, so a held request loses nothing.
       const held = await holdEmail('delete', String(user.email), r);
       if (held) throw new HttpError(422, heldMessage(held, String(user.email)));
-      const link = accountLink(r, '/confirm-account-deletion', {
-        email: String(user.email),
-        token: await newLink(user, 'delete', r.clock.now),
+      await db.transaction(async () => {
+        const link = accountLink(r, '/confirm-account-deletion', {
+          email: String(user.email),
+          token: await newLink(user, 'delete', r.clock.now),
+        });
+        await mailer.send(
+          {
+            channelId: r.channelId,
+            to: String(user.email),
+            language: languageOfUser(user),
+            letter: { kind: 'delete', name: greetingName(user), link, minutes: LINK_MINUTES },
+          },
+          r.clock.now,
+        );
       });
-      await mailer.send(
-        {
-          channelId: r.channelId,
-          to: String(user.email),
-          subject: `Confirm the deletion of your ${channelName(r)} account`,
-          text: `${greeting(user)}\n\nTo delete your account and everything in it for good, open this link within 60 minutes and confirm:\n${link}\n\nIf you did not ask for this, ignore this email: nothing is deleted.`,
-          links: [link],
-        },
-        r.clock.now,
-      );
       return {
         data: { message: `We sent a link to ${String(user.email)}. Open it to confirm the deletion of your account.` },
       };
@@ -541,8 +563,22 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // An unknown email answers like a wrong link, so the form does not tell who has an account.
       if (!user || (await linkOf(user, 'delete', token!, r.clock.now)) !== 'valid')
         throw new HttpError(422, MESSAGES.deletionLinkInvalid);
-      // The rows first (one transaction), then the clips' files and any cut still running: answered once all are gone.
-      for (const clip of await deleteUser(db, user.id!)) {
+      // The rows first (one transaction, with the email saying so), then the clips' files and any cut still running:
+      // answered once all are gone.
+      const clips = await db.transaction(async () => {
+        const deleted = await deleteUser(db, user.id!);
+        await mailer.send(
+          {
+            channelId: r.channelId,
+            to: String(user.email),
+            language: languageOfUser(user),
+            letter: { kind: 'deleted', name: greetingName(user) },
+          },
+          r.clock.now,
+        );
+        return deleted;
+      });
+      for (const clip of clips) {
         // The account is gone whatever happens to a clip's files: one that cannot be removed is told, not answered.
         await ctx.removeClip(clip).catch((error: unknown) => {
           log().error(`the files of clip ${clip} could not be removed: ${String(error)}`);

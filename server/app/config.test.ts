@@ -78,6 +78,22 @@ describe('configuration', () => {
     assert.match(refusal({}, ['--production']).message, /^arguments: unknown --production/);
   });
 
+  test('mail: SMTP_URL needs MAIL_FROM, and a bad SMTP_URL is refused without repeating its password', () => {
+    const smtp = readConfig(
+      { SMTP_URL: 'smtps://mailer:hunter2@smtp.example:465', MAIL_FROM: 'no-reply@tv.example' },
+      [],
+    ).server;
+    assert.deepEqual([smtp.smtpUrl, smtp.mailFrom], ['smtps://mailer:hunter2@smtp.example:465', 'no-reply@tv.example']);
+    assert.equal(
+      refusal({ SMTP_URL: 'smtp://mailer:hunter2@smtp.example:587' }).message,
+      'MAIL_FROM: is needed with SMTP_URL (the sender of every email)',
+    );
+    const bad = refusal({ SMTP_URL: 'https://mailer:hunter2@smtp.example', MAIL_FROM: 'no-reply@tv.example' });
+    assert.equal(bad.variable, 'SMTP_URL');
+    assert.doesNotMatch(bad.message, /hunter2/);
+    assert.equal(refusal({ MAIL_FROM: 'Channel <no-reply@tv.example>' }).variable, 'MAIL_FROM');
+  });
+
   test('a real start with PORT=abc stops at once: one line naming PORT, exit code 1', () => {
     // Through main.ts as the tests start it, and through the package's command (server/bin) as an operator does.
     const main = ['--import', 'tsx', 'server/main.ts'];

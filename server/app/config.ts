@@ -64,6 +64,24 @@ const databaseUrl = z
     'must be a postgres://user:password@host:port/database URL',
   );
 
+/**
+ * smtp://user:password@host:port (STARTTLS when offered) or smtps://... (TLS from the start). The value is never
+ * repeated in the message: it holds a password.
+ */
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine(
+    (v) => URL.canParse(v) && /^smtps?:$/.test(new URL(v).protocol) && new URL(v).hostname !== '',
+    'must be an smtp://user:password@host:port or smtps://user:password@host:port URL',
+  );
+
+/** A bare email address (the sender's; the channel's name is its display name). */
+const address = z
+  .string()
+  .trim()
+  .regex(/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/, 'must be an email address, such as no-reply@tv.example.com');
+
 /** One variable: how its text is read, its default as the docs show it, and what it means. */
 interface Variable<T> {
   schema: z.ZodType<T, string>;
@@ -103,6 +121,8 @@ export const VARIABLES = {
   PAYMENT_SETTLE_MS: variable(integer(0), '3000', 'how long after payment an order settles (test payments)'),
   CLIP_CONCURRENCY: variable(integer(1, 2), '2', 'clip jobs (ffmpeg cuts) at once'),
   CLIP_LEASE_MS: variable(integer(1000), '30000', 'how long a clip job is held without news from its process'),
+  SMTP_URL: variable(smtpUrl, 'none', 'the mail service emails are sent through'),
+  MAIL_FROM: variable(address, 'none', "the sender's address of every email (needed with SMTP_URL)"),
   METRICS_PORT: variable(integer(0, 65535), '9464', 'the operations listener: /healthz, /readyz, /metrics'),
   METRICS_HOST: variable(text, '`127.0.0.1`', "the operations listener's interface"),
   DRAIN_SECONDS: variable(
@@ -151,6 +171,8 @@ export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
   const unknown = argv.filter((arg) => arg.startsWith('-') && arg !== '--dev');
   if (unknown.length > 0) throw new ConfigError('arguments', `unknown ${unknown.join(' ')} (the only one is --dev)`);
   const dev = argv.includes('--dev') || v.CHANNEL_DEV === true;
+  if (v.SMTP_URL && !v.MAIL_FROM)
+    throw new ConfigError('MAIL_FROM', 'is needed with SMTP_URL (the sender of every email)');
   return {
     drainMs: (v.DRAIN_SECONDS ?? 20) * 1000,
     logLevel: v.LOG_LEVEL ?? (dev ? 'warn' : 'info'),
@@ -187,6 +209,8 @@ function serverOptions(v: Values, dev: boolean): ServerOptions {
     clipConcurrency: v.CLIP_CONCURRENCY,
     clipLeaseMs: v.CLIP_LEASE_MS,
     slowQueryMs: v.SLOW_QUERY_MS,
+    smtpUrl: v.SMTP_URL,
+    mailFrom: v.MAIL_FROM,
     metricsPort: v.METRICS_PORT ?? 9464,
     metricsHost: v.METRICS_HOST,
   };

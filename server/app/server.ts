@@ -12,8 +12,8 @@
  * library-api.ts (the video-on-demand library), auth.ts (sign-in, registration, social sign-in, verification,
  * reset, deletion, profile update, device linking and the TV's device-code routes), account-data.ts (orders,
  * transactions), clips.ts (clips, cut by the job queue of clip-jobs.ts), favourites.ts and payments.ts.
- * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go to the outbox (mail.ts, GET /__dev/outbox,
- * demo/site/outbox.html); social providers are played by local stand-in pages (dev/social.ts, /__social/...); the
+ * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go
+ * through the mail queue (mail/queue.ts: SMTP, or in dev mode the outbox, GET /__dev/outbox, demo/site/outbox.html); social providers are played by local stand-in pages (dev/social.ts, /__social/...); the
  * site's account routes (/verify-email, /auth/login/google/callback, ...) serve demo/site/account.html on both
  * listeners (production: server/pages/account.html, for the channel the link names); demo/site/tv.html plays a TV
  * that shows a device code to link.
@@ -81,6 +81,7 @@ import {
 import { librarySpecs } from '../fixtures/library-seed.js';
 import type { MediaLibrary } from '../media/media.js';
 import { chooseServices, chooseStreamSource } from './services.js';
+import { brandsOf } from '../mail/brand.js';
 import { createPayments } from '../commerce/payments.js';
 import { createApi } from './routes.js';
 import { seedDatabase } from '../fixtures/seed.js';
@@ -191,6 +192,13 @@ export interface ServerOptions {
   metricsHost?: string | undefined;
   /** Where this server's request log goes; default the process's logger (observability/log.ts). */
   logger?: Logger | undefined;
+  /** The mail service (SMTP_URL): without it dev mode records emails in the outbox, production sends none. */
+  smtpUrl?: string | undefined;
+  /** The sender's address (MAIL_FROM); needed with smtpUrl. */
+  mailFrom?: string | undefined;
+  /** Tests: the mail queue's first retry wait and its lease (ms; default a minute each). */
+  mailRetryMs?: number | undefined;
+  mailLeaseMs?: number | undefined;
 }
 
 /** A started server: where it listens, its database and media, and how to stop it. */
@@ -418,7 +426,24 @@ async function assemble(
     limiter: datalakeLimiter,
     addressOf: (req: IncomingMessage) => addressOf(req),
   };
-  const services = chooseServices({ dev, mediaDir }, db);
+  const services = chooseServices(
+    {
+      dev,
+      mediaDir,
+      mail: {
+        smtpUrl: options.smtpUrl,
+        from: options.mailFrom ?? `no-reply@${configuredOrigin ? new URL(configuredOrigin).hostname : 'localhost'}`,
+        brandOf: brandsOf(db, channels.settingsOf),
+        nowMs,
+        retryMs: options.mailRetryMs,
+        leaseMs: options.mailLeaseMs,
+        failed: (reason) => metrics.emailFailed(reason),
+      },
+    },
+    db,
+  );
+  if (!dev && !options.smtpUrl)
+    logger.warn('no SMTP_URL: emails are queued but none is sent (each fails after 24 hours); see docs/server.md');
   const authContext = {
     db,
     identity: services.identity,
@@ -600,6 +625,7 @@ async function assemble(
   const fail = async (error: unknown): Promise<never> => {
     phase = 'draining';
     await clipJobs.stop();
+    await services.mailer.stop();
     main.close();
     host?.close();
     payments.stop();
@@ -611,6 +637,8 @@ async function assemble(
   };
   // Seeded done clips get their files before anyone can ask for them (cached: instant after the first start).
   await clipJobs.start().catch(fail);
+  // Emails queued before this start (by a process that stopped or died) go now; new ones as they are queued.
+  await services.mailer.start().catch(fail);
   const port = await listen(main, options.port ?? 8080).catch(fail);
   origins.bundle = configuredOrigin ?? `http://localhost:${port}`;
   hosts.main = allowedHostsFor(port, listenHost, origins.bundle, options.allowedHosts);
@@ -635,6 +663,7 @@ async function assemble(
     await prune(db, clock().now);
     await pruneLimits(db, nowMs(), LONGEST_LIMIT_WINDOW_MS);
     await analyticsStore.prune();
+    await services.mailer.prune();
     // The embedded database has no autovacuum: the planner's statistics are brought up to date here.
     if (db.kind === 'pglite') await db.analyze();
   };
@@ -674,6 +703,7 @@ async function assemble(
         drainListener(main, drainMs),
         host ? drainListener(host, drainMs) : undefined,
         clipJobs.stop(),
+        services.mailer.stop(),
       ]).then(async () => {
         for (const timer of timers) clearInterval(timer);
         payments.stop();
