@@ -83,6 +83,8 @@ import type { MediaLibrary } from '../media/media.js';
 import { chooseServices, chooseStreamSource } from './services.js';
 import { brandsOf } from '../mail/brand.js';
 import { createPayments } from '../commerce/payments.js';
+import { onPaymentApplied } from '../commerce/settlement.js';
+import { paymentEmails } from '../mail/receipts.js';
 import { createApi } from './routes.js';
 import { seedDatabase } from '../fixtures/seed.js';
 import { importSqlite } from '../storage/sqlite-import.js';
@@ -453,6 +455,17 @@ async function assemble(
     emailsPerAddress: options.emailRateMax,
     removeClip: (id: number) => clipJobs.remove(id),
   };
+  // Receipts and renewal notices are queued with the payment events they tell of, whoever applies them.
+  onPaymentApplied(
+    db,
+    paymentEmails({
+      db,
+      mailer: services.mailer,
+      settingsOf: channels.settingsOf,
+      origin: () => origins.bundle,
+      nowMs,
+    }),
+  );
   const payments = createPayments({
     db,
     nowMs,

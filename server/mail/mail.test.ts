@@ -143,6 +143,78 @@ describe('email through SMTP', () => {
     assert.equal(smtp.to(viewer).length, 3, 'the fourth copy was not sent');
   });
 
+  test("payments: a receipt, a renewal and a refused renewal, each once, in the buyer's language", async () => {
+    const email = fresh('buyer');
+    const res = await h.post('/api/v2/auth/register', {
+      api_key: h.key,
+      first_name: 'Léa',
+      last_name: 'Achat',
+      email,
+      password: 'mail-pass-1',
+      password_confirmation: 'mail-pass-1',
+      terms: true,
+      // The account's language: its emails are in French on the English channel.
+      language: 'fr',
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const headers = { Authorization: `Bearer ${res.body.data.token}` };
+    const api = (path: string) => h.call(`/api/${path}?api_key=${h.key}`, { headers });
+    const monthly = (await h.keyless('subscriptions')).body.data[0];
+    const card = await h.call('/__stripe/v1/payment_methods', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: 'Bearer pk_test_demo' },
+      body: new URLSearchParams({
+        type: 'card',
+        'card[number]': '4242424242424242',
+        'card[exp_month]': '12',
+        'card[exp_year]': '2040',
+        'card[cvc]': '123',
+      }).toString(),
+    });
+    const bought = await h.post(
+      '/api/stripe/buy',
+      {
+        api_key: h.key,
+        idempotency_key: crypto.randomUUID(),
+        type: 'subscription',
+        id: monthly.id,
+        payment_method: card.body.id,
+      },
+      headers,
+    );
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    const orderId = bought.body.data.order.id;
+    h.nowMs += 5000;
+    assert.equal((await api(`orders/${orderId}`)).body.data.status, 'paid');
+    const [, receipt] = await smtp.waitFor(email, 2);
+    assert.equal(receipt!.mail.subject, `Votre reçu Demo Sports Network\u00a0: ${monthly.name}`);
+    const text = String(receipt!.mail.text);
+    ok(text.includes('Bonjour Léa,') && /Montant payé: [\d,]+\s\$US/.test(text), text);
+    ok(/\/login\?channel_key=demo$/m.test(text), 'a link to the orders');
+    // A month on (coming back every 16 days, so the token lives): the renewal, charged and told.
+    for (let n = 0; n < 2; n++) {
+      h.nowMs += 16 * 86400_000;
+      await api('profile');
+    }
+    const renewal = (await smtp.waitFor(email, 3))[2]!;
+    assert.equal(renewal.mail.subject, `Votre abonnement ${monthly.name} a été renouvelé`);
+    // The card is refused at the next one: the subscription ends, and the buyer is told.
+    await h.server.db.run("UPDATE payment_methods SET outcome = 'card_declined' WHERE id = ?", [card.body.id]);
+    for (let n = 0; n < 2; n++) {
+      h.nowMs += 16 * 86400_000;
+      await api('profile');
+    }
+    const refused = (await smtp.waitFor(email, 4))[3]!;
+    assert.equal(refused.mail.subject, `Nous n'avons pas pu renouveler votre abonnement ${monthly.name}`);
+    await sleep(2500);
+    assert.deepEqual(
+      (await queued(email)).map((e) => e.kind).reverse(),
+      ['verify', 'receipt', 'renewal', 'renewal-failed'],
+      'each once',
+    );
+    assert.equal(smtp.to(email).length, 4);
+  });
+
   test('a request never waits for the mail service: answered while the service still holds the email', async () => {
     const email = fresh('slow');
     smtp.hold = true;
