@@ -123,6 +123,7 @@ export const VARIABLES = {
   CLIP_LEASE_MS: variable(integer(1000), '30000', 'how long a clip job is held without news from its process'),
   SMTP_URL: variable(smtpUrl, 'none', 'the mail service emails are sent through'),
   MAIL_FROM: variable(address, 'none', "the sender's address of every email (needed with SMTP_URL)"),
+  MAIL_LEASE_MS: variable(integer(1000), '60000', 'how long an email being sent is held without news from its process'),
   METRICS_PORT: variable(integer(0, 65535), '9464', 'the operations listener: /healthz, /readyz, /metrics'),
   METRICS_HOST: variable(text, '`127.0.0.1`', "the operations listener's interface"),
   DRAIN_SECONDS: variable(
@@ -211,6 +212,7 @@ function serverOptions(v: Values, dev: boolean): ServerOptions {
     slowQueryMs: v.SLOW_QUERY_MS,
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
+    mailLeaseMs: v.MAIL_LEASE_MS,
     metricsPort: v.METRICS_PORT ?? 9464,
     metricsHost: v.METRICS_HOST,
   };

@@ -198,9 +198,10 @@ export interface ServerOptions {
   smtpUrl?: string | undefined;
   /** The sender's address (MAIL_FROM); needed with smtpUrl. */
   mailFrom?: string | undefined;
-  /** Tests: the mail queue's first retry wait and its lease (ms; default a minute each). */
-  mailRetryMs?: number | undefined;
+  /** How long an email being sent is held without news from its process (MAIL_LEASE_MS; default a minute). */
   mailLeaseMs?: number | undefined;
+  /** Tests: the mail queue's first retry wait (ms; default a minute). */
+  mailRetryMs?: number | undefined;
 }
 
 /** A started server: where it listens, its database and media, and how to stop it. */

@@ -2,7 +2,8 @@
  * A real SMTP server inside the test process (the `smtp-server` package), for the tests of the mail queue: it
  * takes logins, answers RCPT TO and DATA as the test says (accept, refuse a recipient for good with 550, refuse for
  * now with 451, or hold the DATA answer back until released), and keeps every message it accepted, parsed with
- * `mailparser`, with its raw source and envelope. `stop()` takes it down and `start()` brings it back on the same
+ * `mailparser`, with its raw source and envelope. A message whose sender goes away before it is answered (a
+ * process killed while the service held its DATA answer back) is not kept: the sender never heard it was taken. `stop()` takes it down and `start()` brings it back on the same
  * port: SMTP down, then up again. Not a test file itself.
  */
 import { once } from 'node:events';
@@ -29,7 +30,8 @@ export class TestSmtp {
   /** How each recipient is answered (default: accepted). */
   answer: (address: string) => Answer = () => 'accept';
   private server: SMTPServer | undefined;
-  private holding: Array<() => void> = [];
+  /** DATA answers held back, by the session (connection) that waits for them. */
+  private holding = new Map<string, () => void>();
   /** Hold every DATA answer until `release()` (the sender waits, as on a slow service). */
   hold = false;
 
@@ -73,6 +75,9 @@ export class TestSmtp {
           callback(Object.assign(new Error('4.2.1 Mailbox busy, try again later'), { responseCode: 451 }));
         else callback();
       },
+      onClose: (session: SMTPServerSession) => {
+        this.holding.delete(session.id);
+      },
       onData: (stream, session: SMTPServerSession, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -92,7 +97,7 @@ export class TestSmtp {
               })
               .catch((error: Error) => callback(error));
           };
-          if (this.hold) this.holding.push(accept);
+          if (this.hold) this.holding.set(session.id, accept);
           else accept();
         });
       },
@@ -105,12 +110,14 @@ export class TestSmtp {
   /** Answers the DATA held back so far (and stops holding). */
   release(): void {
     this.hold = false;
-    for (const accept of this.holding.splice(0)) accept();
+    const held = [...this.holding.values()];
+    this.holding.clear();
+    for (const accept of held) accept();
   }
 
-  /** How many DATA answers are held back now. */
+  /** How many DATA answers are held back now (of senders still connected). */
   get held(): number {
-    return this.holding.length;
+    return this.holding.size;
   }
 
   /** Takes the server down (connections refused), closing what is open. */
