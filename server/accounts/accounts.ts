@@ -238,7 +238,7 @@ export async function insertUser(
 
 /**
  * Deletes an account and everything that is only its own: tokens, links, favourites, clips, orders, devices, saved
- * cards, setup intents and portal sessions, in one transaction. Answers the ids of the clips deleted, whose files
+ * cards, setup intents, portal sessions and linked social identities, in one transaction. Answers the ids of the clips deleted, whose files
  * and running cuts the caller removes (clip-jobs.ts `remove`) once the rows are gone.
  */
 export async function deleteUser(db: ChannelDb, userId: SqlValue): Promise<number[]> {
@@ -253,6 +253,7 @@ export async function deleteUser(db: ChannelDb, userId: SqlValue): Promise<numbe
     'payment_methods',
     'setup_intents',
     'portal_sessions',
+    'social_identities',
   ];
   return db.transaction(async () => {
     // The user's row locked first: a request of theirs in flight (a clip being asked for) waits, or finishes before.

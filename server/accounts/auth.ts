@@ -1,7 +1,7 @@
 /* eslint-disable max-lines -- the accounts API, one handler map sharing the throttling and token rules (the TV's device-code routes could go apart) */
 /**
- * The accounts API of the contract (sign-in, registration, social sign-in, email verification, password reset,
- * account deletion, profile update, device linking) and the TV side of device linking, which is not in the contract:
+ * The accounts API of the contract (sign-in, registration, email verification, password reset, account deletion,
+ * profile update, device linking; social sign-in is social-sign-in.ts) and the TV side of device linking, which is not in the contract:
  *
  *   POST /api/auth/device-code          (keyed) → { data: { code, expires_in } }: a 6-character code (A–Z, 2–9)
  *                                        for 10 minutes; 403 when the channel's auth.remote_auth is off
@@ -17,18 +17,15 @@
  * (reset, verification, deletion) per email address and 20 of any kind per client address within an hour, a link's
  * lifetime. A new link never voids an earlier one (a few stay valid at once; using one spends them all), so however
  * often someone asks, the owner's link still works. The reset form answers the same whether it sent a link, was
- * throttled or knows no such account; the signed-in forms say when to ask again. Changing
- * the password needs the current one and ends every other session of the account. A social sign-in that lands on
- * an account nobody verified clears its password and ends its sessions: whoever registered the address first
- * (perhaps not its owner) is out. Password reset and deletion links answer the same for an unknown email as for a
- * wrong link, so neither form tells who has an account. A reset link is refused to a caller signed in with a live
- * token ('You are already logged in'): it signs out first.
+ * throttled or knows no such account; the signed-in forms say when to ask again. Changing the password needs the
+ * current one and ends every other session of the account (social-sign-in.ts ends those of an account nobody
+ * verified when its address signs in socially). Password reset and deletion links answer the same for an unknown
+ * email as for a wrong link, so neither form tells who has an account. A reset link is refused to a caller signed in
+ * with a live token ('You are already logged in'): it signs out first.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { SOCIAL_PROVIDERS, type SocialProvider } from '../../src/api/contract.js';
 import {
   bearer,
-  createUser,
   deleteUser,
   endSessions,
   hashPassword,
@@ -47,7 +44,6 @@ import { Checks, refuse, truthy, type ApiRequest, type Handlers, type ServerOnly
 import { addressKey, HttpError } from '../http/http.js';
 import { SlidingWindow } from '../http/limits.js';
 import { languageOf, siteLink, type Mailer } from '../mail/mail.js';
-import type { IdentityProviders } from '../identity/provider.js';
 import { log } from '../observability/log.js';
 
 /** Server messages (the API's standard texts where it has them). */
@@ -126,8 +122,6 @@ export interface AuthContext {
   emailsPerAddress?: number;
   /** Removes a deleted clip's files and stops its cut, in whichever process runs it (clip-jobs.ts `remove`). */
   removeClip(id: number): Promise<void>;
-  /** Social sign-in's providers (chosen at start: app/services.ts); a network without one refuses every code. */
-  identity: IdentityProviders;
   /** Sends the emailed links (chosen at start: app/services.ts). */
   mailer: Mailer;
 }
@@ -142,7 +136,6 @@ type AuthEndpoint =
   | 'login'
   | 'logout'
   | 'register'
-  | 'socialLogin'
   | 'emailVerify'
   | 'emailVerifyResend'
   | 'passwordResetRequest'
@@ -336,45 +329,6 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // Someone else may have registered the same address while the password was being hashed.
       if (!user) throw refuse('email', MESSAGES.emailTaken);
       return session(await issueToken(db, user.id!, r.clock.now), user);
-    },
-
-    socialLogin: async (r) => {
-      const provider = r.params.provider!;
-      if (!(SOCIAL_PROVIDERS as readonly string[]).includes(provider)) throw new HttpError(404, 'Provider not found.');
-      const checks = new Checks(r.body);
-      const code = checks.text('code');
-      const redirectUri = checks.text('redirect_uri');
-      checks.done();
-      const now = r.clock.now;
-      const profile = await ctx.identity[provider as SocialProvider]?.redeem(r.channelId, code!, redirectUri!, now);
-      if (!profile) throw refuse('code', MESSAGES.wrongAuthData);
-      let user = await userByEmail(db, r.channelId, profile.email);
-      if (!user) {
-        user = await createUser(
-          db,
-          r.channelId,
-          {
-            email: profile.email,
-            password: null,
-            first_name: profile.first_name,
-            last_name: profile.last_name,
-            provider,
-            verifiedAt: now,
-          },
-          now,
-        );
-        if (!user) throw refuse('code', MESSAGES.wrongAuthData);
-      } else if (user.email_verified_at === null) {
-        // The provider vouches for the address, and nothing vouched for whoever registered it with a password: it
-        // may have been someone else, waiting for the owner to use the account. Their password, their open links and
-        // every session made with them end here; the owner can choose a password later by resetting it.
-        await db.run(
-          'UPDATE users SET email_verified_at = ?, password_hash = NULL, temporary_password = 0, updated_at = ? WHERE id = ?',
-          [now, now, user.id!],
-        );
-        await endSessions(db, user.id!);
-      }
-      return session(await issueToken(db, user.id!, now), user);
     },
 
     emailVerify: async (r) => {

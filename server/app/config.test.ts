@@ -94,6 +94,37 @@ describe('configuration', () => {
     assert.equal(refusal({ MAIL_FROM: 'Channel <no-reply@tv.example>' }).variable, 'MAIL_FROM');
   });
 
+  test('social sign-in: a secret turns a provider on; its URLs are the provider’s own, or on loopback (tests)', () => {
+    const none = readConfig({}, []).server;
+    assert.deepEqual([none.google, none.facebook], [undefined, undefined]);
+    const both = readConfig({ GOOGLE_CLIENT_SECRET: 'g-secret', FACEBOOK_APP_SECRET: 'fb-secret' }, []).server;
+    assert.deepEqual(both.google, { clientSecret: 'g-secret', issuer: 'https://accounts.google.com' });
+    assert.deepEqual(both.facebook, {
+      appSecret: 'fb-secret',
+      graphUrl: 'https://graph.facebook.com/v21.0',
+      authorizeUrl: 'https://www.facebook.com/v21.0/dialog/oauth',
+    });
+    const tests = readConfig(
+      {
+        GOOGLE_CLIENT_SECRET: 'g-secret',
+        GOOGLE_ISSUER_URL: 'http://127.0.0.1:4567',
+        FACEBOOK_APP_SECRET: 'fb-secret',
+        FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/v22.0',
+        FACEBOOK_AUTHORIZE_URL: 'http://localhost:4568/v21.0/dialog/oauth',
+      },
+      [],
+    ).server;
+    assert.equal(tests.google?.issuer, 'http://127.0.0.1:4567');
+    assert.equal(tests.facebook?.graphUrl, 'https://graph.facebook.com/v22.0');
+    for (const [name, value] of [
+      ['GOOGLE_ISSUER_URL', 'https://accounts.evil.example'],
+      ['GOOGLE_ISSUER_URL', 'http://accounts.google.com'],
+      ['FACEBOOK_GRAPH_URL', 'https://graph.facebook.com.evil.example/v21.0'],
+      ['FACEBOOK_AUTHORIZE_URL', 'http://10.0.0.5/dialog/oauth'],
+    ] as const)
+      assert.match(refusal({ [name]: value }).message, new RegExp(`^${name}: must be an https URL on `), value);
+  });
+
   test('a real start with PORT=abc stops at once: one line naming PORT, exit code 1', () => {
     // Through main.ts as the tests start it, and through the package's command (server/bin) as an operator does.
     const main = ['--import', 'tsx', 'server/main.ts'];

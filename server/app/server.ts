@@ -41,7 +41,8 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EndpointName } from '../../src/api/contract.js';
+import type { EndpointName, SocialProvider } from '../../src/api/contract.js';
+import type { IdentityProviders } from '../identity/provider.js';
 import { accountDataHandlers } from '../commerce/account-data.js';
 import { DATALAKE_PER_MINUTE, Recorder } from '../analytics/analytics.js';
 import { AnalyticsStore, type StoreLimits } from '../analytics/analytics-store.js';
@@ -82,6 +83,9 @@ import { librarySpecs } from '../fixtures/library-seed.js';
 import type { MediaLibrary } from '../media/media.js';
 import { chooseServices, chooseStreamSource } from './services.js';
 import { brandsOf } from '../mail/brand.js';
+import type { GoogleOptions } from '../identity/google.js';
+import type { FacebookOptions } from '../identity/facebook.js';
+import { socialHandlers } from '../accounts/social-sign-in.js';
 import { createPayments } from '../commerce/payments.js';
 import { onPaymentApplied } from '../commerce/settlement.js';
 import { paymentEmails } from '../mail/receipts.js';
@@ -202,6 +206,10 @@ export interface ServerOptions {
   mailLeaseMs?: number | undefined;
   /** Tests: the mail queue's first retry wait (ms; default a minute). */
   mailRetryMs?: number | undefined;
+  /** Google sign-in (GOOGLE_CLIENT_SECRET, GOOGLE_ISSUER_URL); without it, dev mode's stand-in or none. */
+  google?: GoogleOptions | undefined;
+  /** Facebook sign-in (FACEBOOK_APP_SECRET, FACEBOOK_GRAPH_URL, FACEBOOK_AUTHORIZE_URL); likewise. */
+  facebook?: FacebookOptions | undefined;
 }
 
 /** A started server: where it listens, its database and media, and how to stop it. */
@@ -397,6 +405,8 @@ async function assemble(
   const gtag = new Recorder(nowMs);
 
   // ------------------------------------------------------------------ the API, one module per area
+  /** Social sign-in's providers, once chosen below (the settings served name where each goes). */
+  let identity: IdentityProviders = {};
   const channels = createChannels({
     db,
     dev,
@@ -412,6 +422,7 @@ async function assemble(
     logLimiter: new RateLimiter(db, 'logs', options.logRateMax ?? LOG_ENTRIES_PER_ADDRESS, LOG_QUOTA_WINDOW_MS, nowMs),
     logsPerChannel: options.logsPerChannel ?? MAX_LOGS_PER_CHANNEL,
     copies: settingsCopies(join(dataDir, 'storage', 'settings')),
+    socialEndpoint: (provider) => identity[provider as SocialProvider]?.endpoint(),
   });
   await channels.load();
   /** The channel whose analytics key this is (settings 'yare-analytics'), from the channels' settings in memory. */
@@ -433,6 +444,9 @@ async function assemble(
     {
       dev,
       mediaDir,
+      origin: () => origins.bundle,
+      google: options.google,
+      facebook: options.facebook,
       mail: {
         smtpUrl: options.smtpUrl,
         from: options.mailFrom ?? `no-reply@${configuredOrigin ? new URL(configuredOrigin).hostname : 'localhost'}`,
@@ -445,11 +459,11 @@ async function assemble(
     },
     db,
   );
+  identity = services.identity;
   if (!dev && !options.smtpUrl)
     logger.warn('no SMTP_URL: emails are queued but none is sent (each fails after 24 hours); see docs/server.md');
   const authContext = {
     db,
-    identity: services.identity,
     mailer: services.mailer,
     verifySecret: await secret('verify_secret'),
     registrationsPerAddress: options.registrationRateMax,
@@ -486,6 +500,7 @@ async function assemble(
   const charge = async (r: ApiRequest, hits: number) => tooMany(await requestLimiter.hit(addressKey(r.ip), hits));
   const handlers: Record<EndpointName, Handler> = {
     ...authHandlers(authContext),
+    ...socialHandlers({ db, identity: services.identity, sitesOf: channels.sitesOf }),
     ...payments.handlers,
     ...accountDataHandlers(db),
     ...favouriteHandlers(db, charge),

@@ -6,7 +6,9 @@
  *   payments          commerce/providers/provider.ts     the test cards (test.ts)      none: card calls answer 503
  *   mail              mail/mail.ts (the queue, queue.ts) SMTP with SMTP_URL, else the  SMTP with SMTP_URL, else none
  *                                                        recording outbox (outbox.ts)  (emails wait, then fail)
- *   identity          identity/provider.ts               the stand-ins (stand-in.ts)   none: social sign-in refused
+ *   identity          identity/provider.ts               Google and Facebook with      Google and Facebook with
+ *                                                        their secrets, else their     their secrets, else none
+ *                                                        stand-ins (stand-in.ts)       (that network is not offered)
  *   stream sources    media/sources/source.ts            the generated test media      the generated test media
  *
  * The stand-ins answer only in dev mode: the pages and APIs they need (dev/stripe.ts, dev/social.ts) are mounted
@@ -16,6 +18,8 @@ import { createTestPayments } from '../commerce/providers/test.js';
 import type { PaymentProvider } from '../commerce/providers/provider.js';
 import type { IdentityProviders } from '../identity/provider.js';
 import { createStandInIdentity } from '../identity/stand-in.js';
+import { facebookIdentity, type FacebookOptions } from '../identity/facebook.js';
+import { googleIdentity, type GoogleOptions } from '../identity/google.js';
 import type { Brand } from '../mail/letters.js';
 import type { MailTransport } from '../mail/mail.js';
 import { recordingTransport } from '../mail/outbox.js';
@@ -31,6 +35,12 @@ export interface ServiceChoice {
   dev: boolean;
   /** The generated media's cache folder. */
   mediaDir: string;
+  /** This server's public origin (the stand-ins' authorize pages are there). */
+  origin(): string;
+  /** Google sign-in, when its secret is set. */
+  google: GoogleOptions | undefined;
+  /** Facebook sign-in, when its secret is set. */
+  facebook: FacebookOptions | undefined;
   mail: {
     /** SMTP_URL: the mail service; without it dev mode records, and production sends nothing. */
     smtpUrl: string | undefined;
@@ -64,6 +74,15 @@ function mailTransport(choice: ServiceChoice): MailTransport {
   return choice.dev ? recordingTransport() : noTransport();
 }
 
+/** Social sign-in: each network's real provider when its secret is set, else in dev mode its stand-in. */
+function chooseIdentity(choice: ServiceChoice, db: ChannelDb): IdentityProviders {
+  const real: IdentityProviders = {
+    ...(choice.google ? { google: googleIdentity(choice.google) } : {}),
+    ...(choice.facebook ? { facebook: facebookIdentity(choice.facebook) } : {}),
+  };
+  return choice.dev ? { ...createStandInIdentity(db, choice.origin), ...real } : real;
+}
+
 /** The services over the server's database. */
 export function chooseServices(choice: ServiceChoice, db: ChannelDb): Services {
   const { mail } = choice;
@@ -81,6 +100,6 @@ export function chooseServices(choice: ServiceChoice, db: ChannelDb): Services {
       leaseMs: mail.leaseMs,
       failed: mail.failed,
     }),
-    identity: choice.dev ? createStandInIdentity(db) : {},
+    identity: chooseIdentity(choice, db),
   };
 }

@@ -362,6 +362,29 @@ CREATE INDEX outbox_to ON outbox (lower(to_email));
 ALTER TABLE users ADD COLUMN language text CHECK (language IN ('en', 'fr'));
 `;
 
+/**
+ * Migration: social sign-in with PKCE and accounts linked by the provider's subject (accounts/social-sign-in.ts).
+ * An attempt is one sign-in under way: its state (only the SHA-256), the api key that started it (SHA-256: the
+ * viewer's browser), its channel, network and redirect URI, its nonce and PKCE verifier; one-time, 10 minutes. An
+ * identity is a provider's person (subject) linked to an account of a channel. The stand-in pages' codes keep the
+ * challenge and nonce they were asked with, and whether the page said the address is verified.
+ */
+const SOCIAL_SIGN_IN = `
+CREATE TABLE social_attempts (
+  state_hash text PRIMARY KEY, channel_id bigint NOT NULL, provider text NOT NULL, api_key_hash text NOT NULL,
+  redirect_uri text NOT NULL, nonce text NOT NULL, code_verifier text NOT NULL, expires_at bigint NOT NULL);
+CREATE INDEX social_attempts_expiry ON social_attempts (expires_at);
+CREATE TABLE social_identities (
+  channel_id bigint NOT NULL, provider text NOT NULL, subject text NOT NULL,
+  user_id bigint NOT NULL REFERENCES users(id), created_at bigint NOT NULL,
+  PRIMARY KEY (channel_id, provider, subject));
+CREATE INDEX social_identities_user ON social_identities (user_id);
+ALTER TABLE social_codes
+  ADD COLUMN code_challenge text NOT NULL DEFAULT '',
+  ADD COLUMN nonce text NOT NULL DEFAULT '',
+  ADD COLUMN email_verified integer NOT NULL DEFAULT 1;
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
 export const MIGRATIONS: readonly string[] = [
   SCHEMA,
@@ -370,4 +393,5 @@ export const MIGRATIONS: readonly string[] = [
   NOTIFICATION_VERSIONS,
   AUTH_LINKS,
   MAIL_QUEUE,
+  SOCIAL_SIGN_IN,
 ];
