@@ -21,7 +21,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SOCIAL_PROVIDERS, type SocialProvider } from '../../src/api/contract.js';
-import { callbackOf, challengeOf, type IdentityProviders, type SocialProfile } from '../identity/provider.js';
+import { callbackOf, challengeOf, reasonOf, type IdentityProviders, type SocialProfile } from '../identity/provider.js';
 import { endSessions, insertUser, issueToken, tokenHash, userByEmail, userJson } from './accounts.js';
 import type { ChannelDb, Row } from '../storage/db.js';
 import { Checks, refuse, type Handler } from '../http/handler.js';
@@ -37,6 +37,7 @@ export const SOCIAL_MESSAGES = {
     'The email address of the social account is not verified. Verify it with the provider, or register with your email address instead.',
   notFound: 'Provider not found.',
   badRedirect: "The redirect URI is not one of this channel's sign-in callbacks.",
+  unavailable: 'Social sign-in is not available right now. Please try again later.',
 } as const;
 
 /** How long an attempt waits for its code, in seconds. */
@@ -146,14 +147,21 @@ export function socialHandlers(ctx: SocialContext): { socialStart: Handler; soci
           now + ATTEMPT_TTL,
         ],
       );
-      const url = await provider.authorizeUrl({
-        channelId: r.channelId,
-        clientId,
-        redirectUri: redirectUri!,
-        state,
-        nonce,
-        codeChallenge: challengeOf(verifier),
-      });
+      let url: string;
+      try {
+        url = await provider.authorizeUrl({
+          channelId: r.channelId,
+          clientId,
+          redirectUri: redirectUri!,
+          state,
+          nonce,
+          codeChallenge: challengeOf(verifier),
+        });
+      } catch (error) {
+        // Google's discovery document could not be read: the provider is unreachable for now.
+        log().error(`social sign-in with ${name} could not start: ${reasonOf(error)}`);
+        throw new HttpError(503, SOCIAL_MESSAGES.unavailable);
+      }
       return { data: { url } };
     },
 

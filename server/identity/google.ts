@@ -73,6 +73,10 @@ export function googleIdentity(options: GoogleOptions): IdentityProvider {
     return config;
   }
 
+  // Read at once, so the settings served name the authorization endpoint from the start; a failure here is tried
+  // again by the first sign-in.
+  discover().catch(() => undefined);
+
   return {
     endpoint: () => discovered?.authorization_endpoint ?? issuer.href,
     async authorizeUrl(request: AuthorizeRequest): Promise<string> {

@@ -285,6 +285,34 @@ describe('Facebook through OAuth 2 and the Graph API', () => {
 });
 
 describe('production mode', () => {
+  test('Google unreachable: starting a sign-in answers 503 with a message saying to try later', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'channel-identity-down-'));
+    // Port 9 (discard) on loopback: nothing listens, the discovery is refused.
+    const prod = await startTestServer({
+      port: 0,
+      dataDir: join(dir, 'data'),
+      google: { issuer: 'http://127.0.0.1:9', clientSecret: GOOGLE_SECRET },
+    });
+    try {
+      const post = (path: string, body: unknown) =>
+        request(`${prod.origin}/api/${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const key = (await post('get_api_key', { channel_key: 'demo' })).body.data.api_key;
+      const res = await post('v2/auth/social/google/start', {
+        api_key: key,
+        redirect_uri: `${prod.origin}/auth/login/google/callback`,
+      });
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      assert.equal(res.body.message, 'Social sign-in is not available right now. Please try again later.');
+    } finally {
+      await prod.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('offers the providers set up and no other, and never a stand-in', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'channel-identity-prod-'));
     const prod = await startTestServer({
