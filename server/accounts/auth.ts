@@ -248,6 +248,25 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
     return token;
   }
 
+  /** A new reset or deletion link, emailed to its account: the link and its email are one write. */
+  async function emailLink(r: ApiRequest, user: Row, purpose: 'reset' | 'delete'): Promise<void> {
+    await db.transaction(async () => {
+      const link = accountLink(r, purpose === 'reset' ? '/password-reset' : '/confirm-account-deletion', {
+        email: String(user.email),
+        token: await newLink(user, purpose, r.clock.now),
+      });
+      await mailer.send(
+        {
+          channelId: r.channelId,
+          to: String(user.email),
+          language: languageOfUser(user),
+          letter: { kind: purpose, name: greetingName(user), link, minutes: LINK_MINUTES },
+        },
+        r.clock.now,
+      );
+    });
+  }
+
   /** The user's link of a purpose whose token this is: 'expired' past its lifetime, undefined when there is none. */
   async function linkOf(
     user: Row,
@@ -372,22 +391,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const held = await holdEmail('reset', email!, r);
       const user = held ? undefined : await userByEmail(db, r.channelId, email!);
       if (user) {
-        // The link and its email are one write.
-        await db.transaction(async () => {
-          const link = accountLink(r, '/password-reset', {
-            email: String(user.email),
-            token: await newLink(user, 'reset', r.clock.now),
-          });
-          await mailer.send(
-            {
-              channelId: r.channelId,
-              to: String(user.email),
-              language: languageOfUser(user),
-              letter: { kind: 'reset', name: greetingName(user), link, minutes: LINK_MINUTES },
-            },
-            r.clock.now,
-          );
-        });
+        await emailLink(r, user, 'reset');
       }
       // The same answer whether sent, held or unknown, so the form tells nobody who has an account, or how often
       // someone asked; the links sent earlier stay valid.
@@ -488,21 +492,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // An earlier deletion link stays valid, so a held request loses nothing.
       const held = await holdEmail('delete', String(user.email), r);
       if (held) throw new HttpError(422, heldMessage(held, String(user.email)));
-      await db.transaction(async () => {
-        const link = accountLink(r, '/confirm-account-deletion', {
-          email: String(user.email),
-          token: await newLink(user, 'delete', r.clock.now),
-        });
-        await mailer.send(
-          {
-            channelId: r.channelId,
-            to: String(user.email),
-            language: languageOfUser(user),
-            letter: { kind: 'delete', name: greetingName(user), link, minutes: LINK_MINUTES },
-          },
-          r.clock.now,
-        );
-      });
+      await emailLink(r, user, 'delete');
       return {
         data: { message: `We sent a link to ${String(user.email)}. Open it to confirm the deletion of your account.` },
       };

@@ -10,9 +10,9 @@
  */
 import { createHmac } from 'node:crypto';
 import * as client from 'openid-client';
+import { clientConfigs, insecureLoopback, textOf as text } from './clients.js';
 import {
   callbackUrl,
-  isLoopbackUrl,
   reasonOf,
   type AuthorizeRequest,
   type IdentityProvider,
@@ -24,7 +24,6 @@ export const FACEBOOK_AUTHORIZE_URL = 'https://www.facebook.com/v21.0/dialog/oau
 export const FACEBOOK_GRAPH_URL = 'https://graph.facebook.com/v21.0';
 /** What a sign-in asks Facebook for: the address and the public profile (the name). */
 const SCOPE = 'email,public_profile';
-const TIMEOUT_SECONDS = 10;
 
 export interface FacebookOptions {
   authorizeUrl: string;
@@ -41,39 +40,24 @@ interface GraphProfile {
   last_name?: unknown;
 }
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
-
 export function facebookIdentity(options: FacebookOptions): IdentityProvider {
   const graph = options.graphUrl.replace(/\/+$/, '');
-  const insecure = [options.authorizeUrl, graph].some(
-    (url) => new URL(url).protocol === 'http:' && isLoopbackUrl(new URL(url)),
-  );
+  const insecure = insecureLoopback(options.authorizeUrl, graph);
   // Facebook publishes no metadata: its two endpoints, as its documentation names them.
   const server: client.ServerMetadata = {
     issuer: 'https://www.facebook.com',
     authorization_endpoint: options.authorizeUrl,
     token_endpoint: `${graph}/oauth/access_token`,
   };
-  const configs = new Map<string, client.Configuration>();
-
-  function configOf(clientId: string): client.Configuration {
-    let config = configs.get(clientId);
-    if (!config) {
-      // The app secret goes in the token request's body (client_secret_post), as Facebook reads it.
-      config = new client.Configuration(server, clientId, options.appSecret);
-      config.timeout = TIMEOUT_SECONDS;
-      if (insecure) client.allowInsecureRequests(config);
-      configs.set(clientId, config);
-    }
-    return config;
-  }
+  // The app secret goes in the token request's body (client_secret_post), as Facebook reads it.
+  const configOf = clientConfigs(() => server, options.appSecret, insecure);
 
   const proof = (accessToken: string) => createHmac('sha256', options.appSecret).update(accessToken).digest('hex');
 
   return {
     endpoint: () => options.authorizeUrl,
     async authorizeUrl(request: AuthorizeRequest): Promise<string> {
-      return client.buildAuthorizationUrl(configOf(request.clientId), {
+      return client.buildAuthorizationUrl(await configOf(request.clientId), {
         redirect_uri: request.redirectUri,
         response_type: 'code',
         scope: SCOPE,
@@ -84,7 +68,7 @@ export function facebookIdentity(options: FacebookOptions): IdentityProvider {
     },
     async redeem(redemption: Redemption): Promise<Redeemed> {
       try {
-        const config = configOf(redemption.clientId);
+        const config = await configOf(redemption.clientId);
         const tokens = await client.authorizationCodeGrant(config, callbackUrl(redemption), {
           pkceCodeVerifier: redemption.codeVerifier,
           expectedState: redemption.state,

@@ -7,9 +7,9 @@
  * does not say is verified (`email_verified`) is not vouched for.
  */
 import * as client from 'openid-client';
+import { clientConfigs, insecureLoopback, textOf as text, TIMEOUT_SECONDS } from './clients.js';
 import {
   callbackUrl,
-  isLoopbackUrl,
   reasonOf,
   type AuthorizeRequest,
   type IdentityProvider,
@@ -21,8 +21,6 @@ import {
 export const GOOGLE_ISSUER = 'https://accounts.google.com';
 /** What a sign-in asks Google for: who (openid), their address, their name. */
 const SCOPE = 'openid email profile';
-/** How long a call to the issuer may take. */
-const TIMEOUT_SECONDS = 10;
 
 export interface GoogleOptions {
   /** GOOGLE_ISSUER_URL: Google's, or (tests) an issuer on loopback. */
@@ -31,16 +29,12 @@ export interface GoogleOptions {
   clientSecret: string;
 }
 
-/** A claim as text, if it is one. */
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
-
 export function googleIdentity(options: GoogleOptions): IdentityProvider {
   const issuer = new URL(options.issuer);
   // openid-client speaks only https, unless told otherwise: which config.ts allows for a loopback issuer alone.
-  const insecure = issuer.protocol === 'http:' && isLoopbackUrl(issuer);
+  const insecure = insecureLoopback(issuer.href);
   let metadata: Promise<client.ServerMetadata> | undefined;
   let discovered: client.ServerMetadata | undefined;
-  const configs = new Map<string, client.Configuration>();
 
   /** The issuer's metadata: discovered on first use, and again after a discovery that failed. */
   function discover(): Promise<client.ServerMetadata> {
@@ -60,18 +54,8 @@ export function googleIdentity(options: GoogleOptions): IdentityProvider {
     return metadata;
   }
 
-  /** One channel's client: its id, the server's secret, signatures checked. */
-  async function configOf(clientId: string): Promise<client.Configuration> {
-    const known = configs.get(clientId);
-    if (known) return known;
-    const config = new client.Configuration(await discover(), clientId, options.clientSecret);
-    config.timeout = TIMEOUT_SECONDS;
-    if (insecure) client.allowInsecureRequests(config);
-    // The ID token's signature checked against the issuer's keys, not only trusted for coming over TLS.
-    client.enableNonRepudiationChecks(config);
-    configs.set(clientId, config);
-    return config;
-  }
+  /** One channel's client: the ID token's signature checked against the issuer's keys, not only trusted for TLS. */
+  const configOf = clientConfigs(discover, options.clientSecret, insecure, client.enableNonRepudiationChecks);
 
   // Read at once, so the settings served name the authorization endpoint from the start; a failure here is tried
   // again by the first sign-in.

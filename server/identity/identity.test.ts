@@ -285,67 +285,56 @@ describe('Facebook through OAuth 2 and the Graph API', () => {
 });
 
 describe('production mode', () => {
-  test('Google unreachable: starting a sign-in answers 503 with a message saying to try later', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'channel-identity-down-'));
-    // Port 9 (discard) on loopback: nothing listens, the discovery is refused.
-    const prod = await startTestServer({
-      port: 0,
-      dataDir: join(dir, 'data'),
-      google: { issuer: 'http://127.0.0.1:9', clientSecret: GOOGLE_SECRET },
-    });
-    try {
-      const post = (path: string, body: unknown) =>
-        request(`${prod.origin}/api/${path}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-      const key = (await post('get_api_key', { channel_key: 'demo' })).body.data.api_key;
-      const res = await post('v2/auth/social/google/start', {
-        api_key: key,
-        redirect_uri: `${prod.origin}/auth/login/google/callback`,
+  /**
+   * A production server with `google` (no stand-ins, no Facebook secret), running `body` with a way to start a
+   * sign-in on it; stopped and removed afterwards.
+   */
+  async function withProduction(
+    google: { issuer: string; clientSecret: string },
+    body: (origin: string, start: (provider: string) => Promise<Answer>) => Promise<void>,
+  ): Promise<void> {
+    const dir = mkdtempSync(join(tmpdir(), 'channel-identity-prod-'));
+    const prod = await startTestServer({ port: 0, dataDir: join(dir, 'data'), google });
+    const post = (path: string, json: unknown) =>
+      request(`${prod.origin}/api/${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(json),
       });
-      assert.equal(res.status, 503, JSON.stringify(res.body));
-      assert.equal(res.body.message, 'Social sign-in is not available right now. Please try again later.');
+    try {
+      const key = (await post('get_api_key', { channel_key: 'demo' })).body.data.api_key;
+      await body(prod.origin, (provider) =>
+        post(`v2/auth/social/${provider}/start`, {
+          api_key: key,
+          redirect_uri: `${prod.origin}/auth/login/${provider}/callback`,
+        }),
+      );
     } finally {
       await prod.stop();
       rmSync(dir, { recursive: true, force: true });
     }
+  }
+
+  test('Google unreachable: starting a sign-in answers 503 with a message saying to try later', async () => {
+    // Port 9 (discard) on loopback: nothing listens, the discovery is refused.
+    await withProduction({ issuer: 'http://127.0.0.1:9', clientSecret: GOOGLE_SECRET }, async (_origin, startAt) => {
+      const res = await startAt('google');
+      assert.equal(res.status, 503, JSON.stringify(res.body));
+      assert.equal(res.body.message, 'Social sign-in is not available right now. Please try again later.');
+    });
   });
 
   test('offers the providers set up and no other, and never a stand-in', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'channel-identity-prod-'));
-    const prod = await startTestServer({
-      port: 0,
-      dataDir: join(dir, 'data'),
-      google: { issuer: op.issuer, clientSecret: GOOGLE_SECRET },
-    });
-    try {
+    await withProduction({ issuer: op.issuer, clientSecret: GOOGLE_SECRET }, async (origin, startAt) => {
       const settings = endpoints.settings.response.parse(
-        (await request(`${prod.origin}/api/settings?channel_key=demo`)).body,
+        (await request(`${origin}/api/settings?channel_key=demo`)).body,
       ).data;
       assert.deepEqual(Object.keys(settings.social ?? {}), ['google']);
-      assert.equal((await request(`${prod.origin}/__social/google/authorize`)).status, 404);
-      const key = (
-        await request(`${prod.origin}/api/get_api_key`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ channel_key: 'demo' }),
-        })
-      ).body.data.api_key;
-      const startAt = (provider: string) =>
-        request(`${prod.origin}/api/v2/auth/social/${provider}/start`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ api_key: key, redirect_uri: `${prod.origin}/auth/login/${provider}/callback` }),
-        });
+      assert.equal((await request(`${origin}/__social/google/authorize`)).status, 404);
       assert.equal((await startAt('facebook')).status, 404);
       const google = await startAt('google');
       assert.equal(google.status, 200, JSON.stringify(google.body));
       ok(String(google.body.data.url).startsWith(`${op.issuer}/auth?`), google.body.data.url);
-    } finally {
-      await prod.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
