@@ -26,11 +26,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { buyerSession, freePort, LIFTED_LIMITS, viewerMix } from './server-mix.js';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { startPostgres } from '../scripts/postgres.mjs';
 
@@ -45,17 +45,6 @@ const POSTS_PER_SECOND = 3;
 const MIX = ONLY !== 'analytics-posts';
 const TEMPLATES = join(ROOT, '.cache', 'db-templates');
 
-/** A free local port. */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
 /** One server process in production mode, limits lifted; resolves once it answers. */
 async function serverProcess(env: Record<string, string>): Promise<{ origin: string; child: ChildProcess }> {
   const port = await freePort();
@@ -64,10 +53,7 @@ async function serverProcess(env: Record<string, string>): Promise<{ origin: str
     env: {
       ...process.env,
       PORT: String(port),
-      METRICS_PORT: '0',
-      RATE_LIMIT_MAX: '100000000',
-      API_KEY_RATE_MAX: '100000000',
-      REGISTRATION_RATE_MAX: '100000000',
+      ...LIFTED_LIMITS,
       DATABASE_TEMPLATES: TEMPLATES,
       ...env,
     },
@@ -98,47 +84,6 @@ const stopAll = async (children: ChildProcess[]) => {
     ),
   );
 };
-
-const post = async (url: string, body: unknown) => {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { data: Record<string, string> };
-};
-
-/** A new api key of the demo channel and the signed-in demo buyer's token on it. */
-async function buyerSession(origin: string): Promise<{ apiKey: string; token: string }> {
-  const apiKey = (await post(`${origin}/api/get_api_key`, { channel_key: 'demo' })).data.api_key!;
-  const login = await post(`${origin}/api/v2/auth/login`, {
-    api_key: apiKey,
-    email: 'buyer@demo-sports.example',
-    password: 'demo-password',
-  });
-  return { apiKey, token: login.data.token! };
-}
-
-/** The viewer mix's requests, with a returning viewer's api key and a signed-in viewer's token. */
-async function viewerMix(origin: string): Promise<autocannon.Request[]> {
-  const { apiKey, token } = await buyerSession(origin);
-  const events = (await (await fetch(`${origin}/api/events?api_key=${apiKey}&limit=1`)).json()) as {
-    data: Array<{ id: number }>;
-  };
-  return [
-    {
-      method: 'POST',
-      path: '/api/get_api_key',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ channel_key: 'demo' }),
-    },
-    { method: 'GET', path: '/api/settings?channel_key=demo' },
-    { method: 'GET', path: `/api/events?api_key=${apiKey}&limit=20` },
-    { method: 'GET', path: `/api/events/${events.data[0]!.id}?api_key=${apiKey}` },
-    { method: 'GET', path: `/api/profile?api_key=${apiKey}`, headers: { authorization: `Bearer ${token}` } },
-  ];
-}
 
 interface Figures {
   config: string;

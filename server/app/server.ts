@@ -37,7 +37,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,7 +97,7 @@ import { handleStripe } from '../dev/stripe.js';
 import { MediaServer } from '../media/streams.js';
 import { log, type Logger } from '../observability/log.js';
 import { createMetrics } from '../observability/metrics.js';
-import { observeRequests } from '../observability/request-log.js';
+import { observedServerOptions, observeRequests, type ObservedListener } from '../observability/request-log.js';
 import { drainListener, listenOperations, type Operations, type Phase } from './operations.js';
 import type { Origins, PathHandler } from '../http/types.js';
 /** The repository root (this file is server/app/server.ts). */
@@ -601,20 +601,13 @@ async function assemble(
     analytics: { beacons, datalake },
     standIns,
   });
-  // Every request is logged and measured (observability/request-log.ts); while draining, none keeps its connection.
-  // The answers not yet sent: a drain closes their connections once they are (no keep-alive into a closed server).
-  const unanswered = new Set<ServerResponse>();
-  const observed = (listener: RequestListener, name: 'main' | 'cms'): RequestListener => {
-    const inner = observeRequests(listener, { logger, metrics, listener: name });
-    return (req, res) => {
-      if (phase === 'draining') res.setHeader('Connection', 'close');
-      unanswered.add(res);
-      res.once('close', () => unanswered.delete(res));
-      inner(req, res);
-    };
-  };
-  const main = createServer(observed(listeners.main, 'main'));
-  const host = dev ? createServer(observed(listeners.host, 'cms')) : undefined;
+  // Every request is logged and measured (observability/request-log.ts); while draining, no answer keeps its
+  // connection (no keep-alive into a closed server), whether it came before the drain began or after.
+  const draining = () => phase === 'draining';
+  const observed = (listener: RequestListener, name: 'main' | 'cms'): ObservedListener =>
+    observeRequests(listener, { logger, metrics, listener: name, draining });
+  const main = createServer(observedServerOptions, observed(listeners.main, 'main'));
+  const host = dev ? createServer(observedServerOptions, observed(listeners.host, 'cms')) : undefined;
   metrics.watch({
     pool: () => db.poolState(),
     clipQueue: async () => {
@@ -727,7 +720,6 @@ async function assemble(
       // Readiness says 503 first; then the listeners drain while the clip jobs hand back their leases.
       phase = 'draining';
       const drainMs = stopOptions.drainMs ?? 0;
-      for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
       stopped ??= Promise.all([
         drainListener(main, drainMs),
         host ? drainListener(host, drainMs) : undefined,

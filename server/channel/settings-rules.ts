@@ -9,8 +9,9 @@
  *   is sent there): http(s) URLs without credentials; authorize pages https.
  * - `logo`: an http(s) URL or a path on this server.
  * - `mux.beacon_domain`: a host name with an optional port, nothing else (mux-embed builds the beacon URL from it).
- * And as a whole they must match the contract's `Settings` that every client parses them with (social authorize
- * pages aside, which the server fills in when it serves them), or every later call that reads them would fail.
+ * And as a whole they must match the contract's strict `Settings` (social authorize pages aside, which the server
+ * fills in when it serves them): this server sends what the spec says. (The elements read settings field by field,
+ * so a field they cannot read would only fall back to its default; the check keeps it from being stored at all.)
  */
 import { Settings } from '../../src/api/contract.js';
 

@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import { idOfAnswer, REQUEST_ID_HEADER } from '../observability/request-log.js';
 import { CORS_HEADERS } from './static.js';
 
 /** Laravel's top-level message for a 422 with field errors. */
@@ -117,14 +118,18 @@ export function sendText(
   headers: Record<string, string> = {},
   options: SendOptions = {},
 ): void {
-  res.writeHead(status, {
+  const head: Record<string, string> = {
     'Content-Type': 'application/json; charset=utf-8',
     'Cache-Control': 'no-cache',
     'Content-Length': String(Buffer.byteLength(text)),
     'X-Content-Type-Options': 'nosniff',
     ...(options.cors === false ? {} : CORS_HEADERS),
     ...headers,
-  });
+  };
+  // The request's id among them, not set apart (request-log.ts: a header set apart makes every header slower).
+  const id = idOfAnswer(res);
+  if (id !== '') head[REQUEST_ID_HEADER] = id;
+  res.writeHead(status, head);
   res.end(text);
 }
 

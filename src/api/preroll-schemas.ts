@@ -3,26 +3,26 @@
  * contract.ts: only the player reads it, so it goes with the player's chunks, not the session's (rollup.config.mjs).
  */
 import * as z from 'zod/mini';
-import { flag, id, text } from './schema-kit.js';
+import { flag, id, list, num, obj, opt, text } from './schema-kit.js';
 
 /** A preroll: played before the main video of matching events. */
-export const Preroll = z.object({
+export const Preroll = obj({
   id: id,
   url: text,
-  weight: z._default(z.number(), 1),
-  location_id: z.optional(z.nullable(id)),
-  event_categories: z._default(z.array(id), []),
-  for_vod: z._default(flag, false),
-  for_live: z._default(flag, false),
+  weight: opt(num, 1),
+  location_id: opt(id),
+  event_categories: opt(list(id), []),
+  for_vod: opt(flag, false),
+  for_live: opt(flag, false),
 });
 export type Preroll = z.infer<typeof Preroll>;
 /** The channel's preroll list, as its settings give it. */
-export const PrerollList = z.array(Preroll);
+export const PrerollList = list(Preroll);
 
 /** Ours, beside the list (`settings.preroll_options`): the prerolls' switch and their suppression time. */
-export const PrerollOptions = z.object({
-  enabled: z.optional(z.nullable(flag)),
-  suppression_minutes: z.optional(z.nullable(z.number())),
+export const PrerollOptions = obj({
+  enabled: opt(flag),
+  suppression_minutes: opt(num),
 });
 export type PrerollOptions = z.infer<typeof PrerollOptions>;
 

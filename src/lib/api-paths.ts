@@ -56,6 +56,8 @@ export const channelKeyStorageKey = (configured: string): string => `channel_key
 export const apiKeyStorageKey = (channelKey: string): string => `api_key.${channelKey}`;
 /** Storage key of the signed-in user's bearer token for a configured channel. */
 export const tokenStorageKey = (configured: string): string => `token.${configured}`;
+/** Where the client remembers that a channel's API refused `get_api_key`'s form body (it then sends JSON). */
+export const formRefusedStorageKey = (channelKey: string): string => `json_api_key.${channelKey}`;
 /**
  * Storage key of a viewer's resume positions on a channel (`userId` absent: this browser's guest). The loader reads
  * the guest's before it starts a video early (early-video.ts), so a resumed video never starts from the beginning.

@@ -1,8 +1,9 @@
 /**
  * Local storage with the `rudy_` prefix and per-entry lifetimes.
  *
- * Each entry is stored as `{"v": value, "e": expiresAtMs}`. A value that fails to parse, has the wrong shape or
- * has expired is dropped rather than trusted. Storage that throws (Safari private mode, sandboxed iframes,
+ * Each entry is stored as `{"v": value, "e": expiresAtMs, "t": writtenAtMs}`. A value that fails to parse, has the
+ * wrong shape or has expired is dropped rather than trusted, and so is one written before the spec's channel cache
+ * date (CHANNEL_CACHE_DATE). Storage that throws (Safari private mode, sandboxed iframes,
  * disabled cookies) falls back to an in-memory map for the rest of the page's life.
  */
 import { STORAGE_PREFIX } from './api-paths.js';
@@ -12,6 +13,8 @@ import { toJson } from './json.js';
 export { STORAGE_PREFIX };
 /** Default lifetime of a stored value: about 360 days. */
 export const DEFAULT_LIFETIME_MS = 31104e6;
+/** The spec's channel cache date (2022-08-01, UTC): stored data written before it is discarded. */
+export const CHANNEL_CACHE_DATE = Date.UTC(2022, 7, 1);
 
 /**
  * A stored entry's value, or undefined when the entry is unparsable, has the wrong shape or has expired at `now`.
@@ -91,7 +94,7 @@ export class ExpiringStorage {
     const raw = this.call(() => this.backing.getItem(STORAGE_PREFIX + key));
     if (raw == null) return undefined;
     const entry = entryValue(raw, this.now());
-    if (!entry || (accept && !accept(entry.v))) {
+    if (!entry || (accept && !accept(entry.v)) || (JSON.parse(raw) as { t?: number }).t! < CHANNEL_CACHE_DATE) {
       this.remove(key);
       return undefined;
     }
@@ -100,7 +103,8 @@ export class ExpiringStorage {
 
   /** Stores a JSON-serialisable value for `lifetimeMs` (default about 360 days). */
   set(key: string, value: unknown, lifetimeMs = DEFAULT_LIFETIME_MS): void {
-    const raw = toJson({ v: value, e: this.now() + lifetimeMs });
+    const now = this.now();
+    const raw = toJson({ v: value, e: now + lifetimeMs, t: now });
     this.call(() => this.backing.setItem(STORAGE_PREFIX + key, raw));
   }
 

@@ -371,7 +371,8 @@ export async function playerClip(
       // A deleted clip (or a mistyped link) is what the viewer is told, not a fault to log.
       skipLog: [404],
     });
-    return answer.data;
+    // A shared clip still being made is failed after the time limit too: its page stops looking and says so.
+    return expire(answer.data);
   }
   if (!$user.get()) return undefined;
   const find = () => {

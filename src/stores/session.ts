@@ -324,15 +324,14 @@ export async function retryProfile(): Promise<void> {
 }
 
 /**
- * The Reload button of the start-up error screen: fetch a new api key and run start-up again
- * (in place: an embedded element reloads its own data rather than the host's page).
+ * The Reload button of the start-up error screen, as the spec says: fetch a new api key (stored for the next page),
+ * then reload the page. A key that cannot be had is the reloaded page's start-up error.
  */
-export function reloadSession(): Promise<void> {
+export async function reloadSession(): Promise<void> {
   dropKeys('api_key');
-  client?.clearCache();
   $apiKeyError.set(undefined);
-  startPromise = undefined;
-  return startSession();
+  await apiKey().catch(() => undefined);
+  env().reloadPage();
 }
 
 /** Forgets everything (a new `configure()`, or tests). */

@@ -86,8 +86,11 @@ export const loadCustomForm = (alias: string): Promise<void> => forms.load(alias
 /** A custom form's field as the form describes it. */
 export type FormField = CustomForm['fields'][number];
 
-/** A phone number: 10 to 14 digits, an optional leading plus, and spaces, dots, dashes or brackets between. */
-const PHONE_SHAPE = /^\+?[\d\s().-]+$/;
+/**
+ * The spec's phone rule: 10 to 14 digits with an optional leading plus and separators (spaces, dots, dashes, a group in
+ * brackets: `+1 (555) 010-2000`), and its digits-in-brackets pattern (`(555)0102000`, `[555] 0102000`).
+ */
+const PHONE_SHAPE = /^\+?[\d\s().[\]-]+$/;
 
 /** True for a phone number the spec accepts. */
 export function isPhone(value: string): boolean {

@@ -4,6 +4,7 @@
  */
 import { expect } from '@open-wc/testing';
 import {
+  CHANNEL_CACHE_DATE,
   DEFAULT_LIFETIME_MS,
   ExpiringStorage,
   MemoryStorage,
@@ -43,10 +44,10 @@ describe('ExpiringStorage', () => {
     );
   });
 
-  it("writes under the 'rudy_' prefix as { v, e }", () => {
+  it("writes under the 'rudy_' prefix as { v, e, t }", () => {
     expect(STORAGE_PREFIX).to.equal('rudy_');
     storage.set('lang', 'fr');
-    expect(JSON.parse(backing.getItem('rudy_lang')!)).to.deep.equal({ v: 'fr', e: T0 + 31104e6 });
+    expect(JSON.parse(backing.getItem('rudy_lang')!)).to.deep.equal({ v: 'fr', e: T0 + 31104e6, t: T0 });
     expect(backing.getItem('lang')).to.equal(null);
     expect(storage.get('lang')).to.equal('fr');
     expect(storage.inMemory).to.equal(false);
@@ -84,6 +85,19 @@ describe('ExpiringStorage', () => {
       expect(backing.getItem('rudy_key')).to.equal(null);
     });
   }
+
+  it('drops stored data written before the spec’s channel cache date, 2022-08-01; keeps what came after', () => {
+    expect(new Date(CHANNEL_CACHE_DATE).toISOString()).to.equal('2022-08-01T00:00:00.000Z');
+    const entry = (t: number | undefined) => JSON.stringify({ v: 'ak-old', e: T0 + 1000, t });
+    backing.setItem('rudy_api_key.ck', entry(CHANNEL_CACHE_DATE - 1));
+    expect(storage.get('api_key.ck')).to.equal(undefined);
+    expect(backing.getItem('rudy_api_key.ck'), 'removed').to.equal(null);
+    backing.setItem('rudy_api_key.ck', entry(CHANNEL_CACHE_DATE));
+    expect(storage.get('api_key.ck')).to.equal('ak-old');
+    // An entry that does not say when it was written (an earlier version of ours) is kept.
+    backing.setItem('rudy_api_key.ck', entry(undefined));
+    expect(storage.get('api_key.ck')).to.equal('ak-old');
+  });
 
   it('drops and removes a value its reader rejects', () => {
     storage.set('api_key.ck', 42);

@@ -207,25 +207,46 @@ describe('the early video’s decision and the player’s agree', () => {
   });
 
   it('on events the contract refuses: the player shows an error, nothing starts early', () => {
+    // What is required stays required.
     const malformed = [
       { id: 'x' },
       { id: null },
       { name: 3 },
-      { event_utc_ts: '1705000000' },
+      { name: null },
+      { event_utc_ts: 'soon' },
+      { event_utc_ts: null },
       { stream_status: undefined },
-      { has_access: {} },
-      { has_recording: null },
-      { is_geo_blocked: [] },
-      { media: 'https://media.test/live.m3u8' },
-      { media: [null] },
-      { event_category_id: 'five' },
-      { location_id: 'x' },
+      { stream_status: 'LIVE' },
     ];
     for (const patch of malformed) {
       const c: Case = { event: event({ type: 'free', media: [{ type: 'live', url: LIVE }], ...patch }), mse: false };
       expect(Event.safeParse(c.event).success, JSON.stringify(patch)).to.equal(false);
       expect(loaderStart(c), JSON.stringify(patch)).to.equal(undefined);
     }
+  });
+
+  it('on optional fields another back end writes its own way: both read them by the same rule', () => {
+    // Null, a numeric string, a value that cannot be read: the field takes its default, in both readers.
+    const tolerated = [
+      { event_utc_ts: '1705000000' },
+      { type: null },
+      { has_access: {} },
+      { has_access: '1' },
+      { has_recording: null },
+      { is_geo_blocked: [] },
+      { is_geo_blocked: 1 },
+      { media: 'https://media.test/live.m3u8' },
+      { media: [null, { type: 'live', url: LIVE }] },
+      { media: null },
+      { event_category_id: 'five' },
+      { location_id: 'x' },
+    ];
+    const cases = tolerated.map((patch): Case => {
+      const c: Case = { event: event({ type: 'free', media: [{ type: 'live', url: LIVE }], ...patch }), mse: false };
+      expect(Event.safeParse(c.event).success, JSON.stringify(patch)).to.equal(true);
+      return c;
+    });
+    expect(agree(cases), 'cases that started early').to.be.above(5);
   });
 
   it('on the tag and the engine: autoplay, muted, the engine asked for, with and without Media Source Extensions', () => {
@@ -300,19 +321,27 @@ const LISTS: unknown[][] = [
   [{ id: 9, url: 'javascript:alert(1)', for_vod: true, for_live: true }],
 ];
 
-/** Lists the contract refuses: the early video must refuse them too. */
-const MALFORMED: unknown[] = [
-  { id: 1, url: url(1) },
-  [{ id: 'one', url: url(1) }],
-  [{ id: 1 }],
-  [{ id: 1, url: url(1), weight: '2' }],
-  [{ id: 1, url: url(1), weight: null }],
-  [{ id: 1, url: url(1), for_vod: null }],
-  [{ id: 1, url: url(1), event_categories: '3' }],
-  [{ id: 1, url: url(1), event_categories: ['x'] }],
-  [{ id: 1, url: url(1), location_id: '5a' }],
-  [null],
+/**
+ * Lists with records another back end wrote its own way: read one by one by both, a record without what is
+ * required left out (the preroll with id 8 always stays).
+ */
+const TOLERATED: unknown[] = [
+  [
+    { id: 'one', url: url(1) },
+    { id: 8, url: url(8), for_vod: true, for_live: true },
+  ],
+  [{ id: 1 }, { id: 8, url: url(8), for_vod: true, for_live: true }],
+  [{ id: 1, url: url(1), weight: '2', for_vod: 1 }],
+  [{ id: 1, url: url(1), weight: null, for_vod: '1', for_live: null }],
+  [{ id: 1, url: url(1), for_vod: null, for_live: 1 }],
+  [{ id: 1, url: url(1), event_categories: '3', for_vod: true }],
+  [{ id: 1, url: url(1), event_categories: ['x', 3], for_vod: true }],
+  [{ id: 1, url: url(1), location_id: '5a', for_vod: true }],
+  [null, [], 'x', { id: 8, url: url(8), for_vod: true, for_live: true }],
 ];
+
+/** What is not a list: the early video refuses it (the player plays none). */
+const MALFORMED: unknown[] = [{ id: 1, url: url(1) }, 'x', 3];
 
 /** Raw events: on demand and live, with and without a category and a location, ids as strings too. */
 const EVENTS: Record<string, unknown>[] = [
@@ -344,7 +373,7 @@ describe('the early video’s preroll and the player’s agree', () => {
   afterEach(clear);
 
   it('read the same lists, and refuse the same malformed ones', () => {
-    for (const raw of LISTS) {
+    for (const raw of [...LISTS, ...TOLERATED]) {
       expect(prerollsFromAnswer(raw), JSON.stringify(raw)).to.deep.equal(PrerollList.parse(raw));
       // The player reads the list in the settings.
       expect(prerollsOf(Settings.parse({ prerolls: raw }).prerolls), JSON.stringify(raw)).to.deep.equal(
@@ -356,6 +385,11 @@ describe('the early video’s preroll and the player’s agree', () => {
       expect(prerollsOf(raw)).to.deep.equal([]);
       expect(prerollsOfSettings({ prerolls: raw })).to.deep.equal([]);
     }
+    // One record left out, the rest read.
+    expect(PrerollList.parse(TOLERATED[0]).map((p) => p.id)).to.deep.equal([8]);
+    expect(PrerollList.parse(TOLERATED[3])).to.deep.equal([
+      { id: 1, url: url(1), weight: 1, event_categories: [], for_vod: true, for_live: false },
+    ]);
     for (const raw of MALFORMED) {
       expect(PrerollList.safeParse(raw).success, JSON.stringify(raw)).to.equal(false);
       expect(prerollsFromAnswer(raw), JSON.stringify(raw)).to.equal(null);
@@ -371,7 +405,7 @@ describe('the early video’s preroll and the player’s agree', () => {
     for (const suppressed of [false, true]) {
       clear();
       store('visitor', 'v-agree');
-      for (const raw of [...LISTS, ...MALFORMED]) {
+      for (const raw of [...LISTS, ...TOLERATED, ...MALFORMED]) {
         const list = prerollsOf(raw);
         for (const rawEvent of EVENTS) {
           const item = fromEvent(Event.parse(rawEvent), 'x');
