@@ -125,7 +125,7 @@ describe('configuration', () => {
       assert.match(refusal({ [name]: value }).message, new RegExp(`^${name}: must be an https URL on `), value);
   });
 
-  test('a real start with PORT=abc stops at once: one line naming PORT, exit code 1', () => {
+  test('a real start with a bad value (PORT=abc, a bad SMTP_URL or Google issuer...) stops at once: one line naming it, exit code 1', () => {
     // Through main.ts as the tests start it, and through the package's command (server/bin) as an operator does.
     const main = ['--import', 'tsx', 'server/main.ts'];
     const command = ['server/bin/channel-server.mjs'];
@@ -134,6 +134,15 @@ describe('configuration', () => {
       [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL', main],
       [{ CHANNEL_DEV: 'maybe' }, 'CHANNEL_DEV', command],
       [{ PORT: '99999' }, 'PORT', command],
+      // Mail and social sign-in: a password in SMTP_URL is never repeated.
+      [{ SMTP_URL: 'https://mailer:hunter2@smtp.example', MAIL_FROM: 'no-reply@tv.example' }, 'SMTP_URL', command],
+      [{ SMTP_URL: 'smtps://mailer:hunter2@smtp.example:465' }, 'MAIL_FROM', main],
+      [
+        { GOOGLE_CLIENT_SECRET: 'g-secret', GOOGLE_ISSUER_URL: 'https://accounts.evil.example' },
+        'GOOGLE_ISSUER_URL',
+        command,
+      ],
+      [{ FACEBOOK_APP_SECRET: 'fb-secret', FACEBOOK_GRAPH_URL: 'http://10.0.0.5/v21.0' }, 'FACEBOOK_GRAPH_URL', main],
     ] as const) {
       const run = spawnSync(process.execPath, args, {
         cwd: ROOT,
@@ -146,6 +155,7 @@ describe('configuration', () => {
       assert.equal(lines.length, 1, run.stderr);
       assert.match(lines[0]!, new RegExp(`^\\[channel-server\\] ${variable}: `));
       assert.equal(run.stdout, '');
+      assert.doesNotMatch(run.stderr, /hunter2|g-secret|fb-secret/);
     }
   });
 });
