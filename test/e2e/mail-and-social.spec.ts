@@ -229,7 +229,7 @@ for (const [lang, failed, unverified] of [
       email: `unverified-${lang}-${Date.now()}@gmail.test`,
       email_verified: false,
     });
-    const refusedAt = async (at: Page, why: string, message = failed) => {
+    const refusedAt = async (at: Page, why: string, message: string = failed) => {
       const form = at.locator('channel-profile');
       await expect(form, why).toContainText(message, { timeout: 15_000 });
       await expect(form.locator('[part~="sign-in"]'), why).toBeVisible();
