@@ -30,6 +30,7 @@ const API_KEY_CACHE_MS = 60_000;
 const SECRET_ANSWERS = new Set([
   'login',
   'register',
+  'socialStart',
   'socialLogin',
   'getApiKey',
   'deviceCode',

@@ -6,7 +6,9 @@
  *
  * Money moves only through `applyPaymentEvent`: what the processor said about one order (a purchase paid or failed,
  * a renewal period paid or failed), applied once to the order's row and its transactions. The timers below get those
- * events by charging what is due; a processor's signed webhook will hand it the same events.
+ * events by charging what is due; a processor's signed webhook will hand it the same events. Whatever else an applied
+ * event means (the viewer's receipt: mail/receipts.ts) listens through `onPaymentApplied`, in the event's
+ * transaction, whoever applied it.
  *
  * Who settles. Any process: each order is settled in a transaction that locks its row (`FOR UPDATE`; the timers
  * `SKIP LOCKED` rows another process holds) and checks it is still due, so an order is settled exactly once however
@@ -49,6 +51,17 @@ export type PaymentEvent =
   | { type: 'purchase_failed'; orderId: number; at: number; message: string }
   | { type: 'renewal_paid'; orderId: number; at: number }
   | { type: 'renewal_failed'; orderId: number; at: number; message: string };
+
+/** Told of one payment event applied, in its transaction, with the order's row as it was before. */
+export type PaymentListener = (event: PaymentEvent, order: Row) => Promise<void>;
+
+/** The listeners of each database's payment events (app/server.ts adds the receipts). */
+const listeners = new WeakMap<ChannelDb, PaymentListener[]>();
+
+/** Tells `listener` of every payment event applied on `db` from now on, inside the event's transaction. */
+export function onPaymentApplied(db: ChannelDb, listener: PaymentListener): void {
+  listeners.set(db, [...(listeners.get(db) ?? []), listener]);
+}
 
 /**
  * Applies one payment event to its order, in one transaction holding the order's row: a purchase's only while it is
@@ -95,6 +108,7 @@ export async function applyPaymentEvent(
         event.type === 'purchase_paid' ? 'paid' : 'failed',
         order.id!,
       ]);
+      for (const listener of listeners.get(db) ?? []) await listener(event, order);
       return true;
     }
     // A renewal: of the period that starts where the order's paid time ends, while it renews.
@@ -136,6 +150,7 @@ export async function applyPaymentEvent(
         [event.message, event.at, order.id!],
       );
     }
+    for (const listener of listeners.get(db) ?? []) await listener(event, order);
     return true;
   });
 }

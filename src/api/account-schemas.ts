@@ -275,6 +275,9 @@ export const Unsubscribe = obj({ status: z.enum(['processing', 'finished']) });
 /** `GET stripe/customer-portal`: where the user manages cards and invoices. */
 export const CustomerPortal = obj({ url: text });
 
+/** A social sign-in started (`POST v2/auth/social/{provider}/start`): the provider's URL to send the browser to. */
+export const SocialStart = obj({ url: text });
+
 // ---------------------------------------------------------------- downloads
 
 /** `GET download-event/{id}`: where to download the recording (a signed, short-lived URL). */
@@ -308,7 +311,17 @@ export const accountApi = endpointTable({
   login: { method: 'POST', path: 'v2/auth/login', keyless: false, response: envelope(AuthSession) },
   /** `{ email, password, password_confirmation, first_name, last_name, terms: true, news? }`; signs in. */
   register: { method: 'POST', path: 'v2/auth/register', keyless: false, response: envelope(AuthSession) },
-  /** `{ code, redirect_uri }` from the provider's redirect (its `state` carried the api key). */
+  /**
+   * `{ redirect_uri }`: starts a sign-in with the provider (ours, beside the spec): the URL to send the browser to,
+   * with the attempt's `state`, nonce and PKCE challenge, bound to this api key.
+   */
+  socialStart: {
+    method: 'POST',
+    path: 'v2/auth/social/{provider}/start',
+    keyless: false,
+    response: envelope(SocialStart),
+  },
+  /** `{ code, state, iss?, redirect_uri }` from the provider's redirect to the site's callback; signs in. */
   socialLogin: { method: 'POST', path: 'v2/auth/social/{provider}', keyless: false, response: envelope(AuthSession) },
   /** `{ email, expires, signature }` from the emailed link. */
   emailVerify: { method: 'POST', path: 'auth/email-verify', keyless: false, response: envelope(Message) },
