@@ -20,8 +20,8 @@ export class ChunkIntegrityError extends Error {
   constructor(file: string, expected?: string) {
     super(
       expected
-        ? `${file} does not match its integrity hash (expected ${expected}): not run`
-        : `${file} is not in this loader\u2019s build: not run`,
+        ? `${file} does not match its integrity hash (expected ${expected})`
+        : `${file} is not in this loader\u2019s build`,
     );
     this.name = 'ChunkIntegrityError';
   }

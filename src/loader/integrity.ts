@@ -148,7 +148,7 @@ export function installVerifier(tables: Record<string, TableRef>, chunkBase: str
       return join(whole!).then(() => (known.has(file) ? verify(url) : Promise.reject(new ChunkIntegrityError(url))));
     }
     if (!supported) {
-      if (!warned) console.warn('channel-elements: chunks load unchecked (no modulepreload).');
+      if (!warned) console.warn('channel-elements: no modulepreload, chunks unchecked');
       warned = true;
       return Promise.resolve();
     }
