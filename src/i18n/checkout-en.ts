@@ -95,6 +95,8 @@ export const checkoutEn = {
     incompleteCvc: "Your card's security code is incomplete.",
     expired: 'Your card has expired.',
     incorrectCvc: "Your card's security code is incorrect.",
+    authFailed:
+      'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
   },
   waiting: {
     title: 'Processing your payment…',

@@ -37,7 +37,10 @@ export class CheckoutError extends Error {
   }
 }
 
-/** Stripe refused the card (createPaymentMethod or confirmCardSetup): its code and message for the viewer. */
+/**
+ * Stripe refused the card (the Payment Element's check, createConfirmationToken, or a failed 3-D Secure in
+ * handleNextAction): its code and message for the viewer.
+ */
 export class CardError extends Error {
   override name = 'CardError';
   readonly code: string | undefined;
@@ -76,6 +79,9 @@ export function cardMessageKey(
     ['incomplete_cvc', /security code is incomplete/i, 'incompleteCvc'],
     ['expired_card', /card has expired/i, 'expired'],
     ['incorrect_cvc', /security code is incorrect/i, 'incorrectCvc'],
+    // 3-D Secure failed, or the viewer closed the bank's challenge.
+    ['payment_intent_authentication_failure', /unable to authenticate your payment method/i, 'authFailed'],
+    ['setup_intent_authentication_failure', /unable to authenticate your payment method/i, 'authFailed'],
   ];
   const hit = known.find(([c, pattern]) => c === code || pattern.test(message));
   return hit ? `checkout:card.${hit[2]}` : undefined;
