@@ -131,7 +131,7 @@ describe('configuration', () => {
     }
   });
 
-  test('a real start with PORT=abc stops at once: one line naming PORT, exit code 1', () => {
+  test('a real start with PORT=abc (or a live Stripe key sent elsewhere) stops at once: one line naming it, exit code 1', () => {
     // Through main.ts as the tests start it, and through the package's command (server/bin) as an operator does.
     const main = ['--import', 'tsx', 'server/main.ts'];
     const command = ['server/bin/channel-server.mjs'];
@@ -140,6 +140,16 @@ describe('configuration', () => {
       [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL', main],
       [{ CHANNEL_DEV: 'maybe' }, 'CHANNEL_DEV', command],
       [{ PORT: '99999' }, 'PORT', command],
+      // A live key sent to another API origin: refused before anything starts, the key never repeated.
+      [
+        {
+          STRIPE_SECRET_KEY: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+          STRIPE_WEBHOOK_SECRET: 'whsec_0123456789abcdef',
+          STRIPE_API_URL: 'http://127.0.0.1:12111',
+        },
+        'STRIPE_API_URL',
+        main,
+      ],
     ] as const) {
       const run = spawnSync(process.execPath, args, {
         cwd: ROOT,
@@ -152,6 +162,7 @@ describe('configuration', () => {
       assert.equal(lines.length, 1, run.stderr);
       assert.match(lines[0]!, new RegExp(`^\\[channel-server\\] ${variable}: `));
       assert.equal(run.stdout, '');
+      assert.doesNotMatch(run.stderr, /4eC39|0123456789abcdef/, 'a secret is never repeated');
     }
   });
 });

@@ -10,12 +10,19 @@ import { after, before, describe, test } from 'node:test';
 import { endpoints, type Order } from '../../src/api/contract.js';
 import type { ServerOptions } from '../app/server.js';
 import type { StripeEvent } from '../dev/stripe-objects.js';
-import { Harness, ok } from '../testing/harness.js';
+import { createLogger } from '../observability/log.js';
+import { captureLog, Harness, ok } from '../testing/harness.js';
+import { sleep } from '../testing/processes.js';
 import { CARDS, TestStripe } from '../testing/stripe.js';
+import { createStripeProvider } from './providers/stripe.js';
 import { SETTLEMENT_MESSAGES } from './settlement.js';
-import { ABANDONED_MS, RECONCILE_GRACE_MS } from './webhooks.js';
+import { ABANDONED_MS, createPaymentEvents, RECONCILE_GRACE_MS } from './webhooks.js';
 
-const options: ServerOptions = {};
+/** Every line the server logs while this file runs (the secrets test reads them all). */
+const logged: string[] = [];
+const options: ServerOptions = {
+  logger: createLogger({ level: 'trace', destination: { write: (line: string) => void logged.push(line) } }),
+};
 const h = new Harness(options);
 const stripe = new TestStripe(() => h.nowMs);
 before(async () => {
@@ -162,6 +169,41 @@ describe('signatures', () => {
   });
 });
 
+describe('deliveries', () => {
+  test('a webhook the server could not apply (Stripe unreachable for its read-back): 500, nothing kept; sent again, applied once', async () => {
+    const token = await newUser();
+    const created = await paidWithWebhooksHeld(token);
+    const intent = stripe.intentsOf(created.id)[0]!.id;
+    // The read-back fails as long as the SDK tries (its first call and its two retries).
+    let failures = 3;
+    stripe.double.beforeAnswer = async (method, path) => {
+      if (method === 'GET' && path === `/v1/payment_intents/${intent}` && failures-- > 0)
+        throw new Error('connection lost');
+    };
+    const { lines, restore } = captureLog();
+    try {
+      stripe.double.webhooks.release();
+      await stripe.idle();
+    } finally {
+      stripe.double.beforeAnswer = undefined;
+      restore();
+    }
+    ok(
+      lines.some((line) => line.includes('"level":50') && line.includes('connection to Stripe')),
+      `the failure is logged: ${lines.join('\n')}`,
+    );
+    const event = eventOf('payment_intent.succeeded', intent);
+    assert.deepEqual(
+      stripe.double.webhooks.deliveries.filter((d) => d.event === event.id).map((d) => d.status),
+      [500, 200],
+      'refused with a 5xx, then sent again and taken',
+    );
+    assert.equal((await order(created.id, token)).status, 'paid');
+    assert.deepEqual(await transactions(created.id), [['paid', 4.99, null]]);
+    assert.equal(await applied(event.id), 1);
+  });
+});
+
 /** Moves the server's (and the double's) clock. */
 function tick(ms: number): void {
   h.nowMs += ms;
@@ -238,11 +280,7 @@ describe('each kind of event', () => {
   });
 
   test('customer.subscription.updated and .deleted: auto-renewal off and on again in Stripe’s dashboard; cancelled at once: canceled', async () => {
-    const { monthly } = await offers();
-    const token = await newUser();
-    const { order: created } = await buy(token, { type: 'subscription', id: monthly.id });
-    await stripe.idle();
-    const subscription = String((await row(created.id)).processor_subscription);
+    const { token, created, subscription } = await subscribed();
     await stripe.sdk.subscriptions.update(subscription, { cancel_at_period_end: true });
     await stripe.idle();
     assert.equal((await order(created.id, token)).auto_renewal, 'cancelled');
@@ -255,6 +293,34 @@ describe('each kind of event', () => {
     assert.deepEqual(
       [ended.activity_status, ended.subscription_status, ended.auto_renewal],
       ['inactive', 'canceled', 'cancelled'],
+    );
+    assert.equal(await access('ppv-live', token), false);
+  });
+
+  test('customer.subscription.deleted at the period’s end (auto-renewal off): expired, access ends', async () => {
+    const { token, created, subscription } = await subscribed();
+    await stripe.sdk.subscriptions.update(subscription, { cancel_at_period_end: true });
+    await stripe.idle();
+    assert.equal(await access('ppv-live', token), true, 'paid through its period');
+    for (let day = 0; day < 30; day += 10) {
+      tick(10 * DAY * 1000);
+      assert.equal((await get('profile', token)).status, 200);
+    }
+    stripe.double.billing.advance(subscription);
+    await stripe.idle();
+    ok(
+      stripe.double.webhooks.deliveries.some((d) => d.type === 'customer.subscription.deleted' && d.status === 200),
+      'customer.subscription.deleted was delivered',
+    );
+    const ended = await order(created.id, token);
+    assert.deepEqual(
+      [ended.status, ended.activity_status, ended.subscription_status, ended.auto_renewal],
+      ['paid', 'inactive', 'expired', 'cancelled'],
+    );
+    assert.deepEqual(
+      (await transactions(created.id)).map((t) => t[2]),
+      ['New subscription'],
+      'nothing charged at the end',
     );
     assert.equal(await access('ppv-live', token), false);
   });
@@ -304,6 +370,15 @@ describe('each kind of event', () => {
   });
 });
 
+/** A new viewer's monthly subscription, paid with 4242: the order and its Stripe subscription. */
+async function subscribed() {
+  const { monthly } = await offers();
+  const token = await newUser();
+  const { order: created } = await buy(token, { type: 'subscription', id: monthly.id });
+  await stripe.idle();
+  return { token, created, subscription: String((await row(created.id)).processor_subscription) };
+}
+
 async function offers() {
   const subscriptions = endpoints.subscriptions.response.parse(
     (await h.keyless('subscriptions', 'no_limit=1')).body,
@@ -330,11 +405,7 @@ describe('events out of order', () => {
   });
 
   test('subscription updates delivered in reverse: the subscription as it is now wins', async () => {
-    const { monthly } = await offers();
-    const token = await newUser();
-    const { order: created } = await buy(token, { type: 'subscription', id: monthly.id });
-    await stripe.idle();
-    const subscription = String((await row(created.id)).processor_subscription);
+    const { token, created, subscription } = await subscribed();
     stripe.double.webhooks.hold();
     await stripe.sdk.subscriptions.update(subscription, { cancel_at_period_end: true });
     await stripe.sdk.subscriptions.update(subscription, { cancel_at_period_end: false });
@@ -416,5 +487,79 @@ describe('the reconciliation', () => {
     await h.server.reconcile();
     const failed = await order(id, token);
     assert.deepEqual([failed.status, failed.error], ['failed', SETTLEMENT_MESSAGES.notCompleted]);
+  });
+
+  test('it runs at start, then every interval on its own', async () => {
+    const events = createPaymentEvents({
+      db: h.server.db,
+      nowMs: () => h.nowMs,
+      providers: () => createStripeProvider(options.stripe!, () => h.nowMs),
+      channelOf: (key) => (key === 'demo' ? { id: 1, key } : undefined),
+      intervalMs: 50,
+    });
+    const lost = async (key: string) => {
+      const token = await newUser();
+      const { order: created, secret } = await buy(token, await eventProduct(key), CARDS.auth);
+      stripe.double.webhooks.loseNext((e) => e.type === 'payment_intent.succeeded');
+      await stripe.authenticate(secret!, true);
+      await stripe.idle();
+      assert.equal((await order(created.id, token)).status, 'created', 'the webhook was lost');
+      return { id: created.id, token };
+    };
+    const first = await lost('paid-finished');
+    tick(RECONCILE_GRACE_MS + 1000);
+    await events.start();
+    try {
+      assert.equal((await order(first.id, first.token)).status, 'paid', 'read back by the run at start');
+      const second = await lost('paid-live');
+      tick(RECONCILE_GRACE_MS + 1000);
+      let status = '';
+      for (let n = 0; n < 100 && status !== 'paid'; n++) {
+        await sleep(20);
+        status = (await order(second.id, second.token)).status;
+      }
+      assert.equal(status, 'paid', 'read back by a later run, nobody asking');
+    } finally {
+      await events.stop();
+    }
+  });
+});
+
+describe('secrets', () => {
+  test('the secret key and the webhook secret are never in GET settings nor in the log; client secrets never logged', async () => {
+    const { lines, restore } = captureLog();
+    let settings: unknown;
+    let secret: string | undefined;
+    try {
+      settings = (await h.keyless('settings')).body;
+      const token = await newUser();
+      const bought = await buy(token, await eventProduct('paid-finished'), CARDS.auth);
+      secret = bought.secret;
+      await stripe.authenticate(secret!, true);
+      await stripe.idle();
+      await h.call('/stripe/webhooks/demo', {
+        method: 'POST',
+        headers: { 'Stripe-Signature': 't=1,v1=00' },
+        body: '{}',
+      });
+      await h.server.reconcile();
+    } finally {
+      restore();
+    }
+    const text = JSON.stringify(settings);
+    ok(text.includes('pk_test_'), `the publishable key is in the settings: ${text}`);
+    ok(secret?.includes('_secret_'), 'the buyer got the client secret');
+    // What the server logged while this file ran (every kind of webhook, refused ones too), and its modules now.
+    const log = [...logged, ...lines].join('\n');
+    ok(
+      logged.some((line) => line.includes('stripeWebhook')),
+      'the server logged its webhooks',
+    );
+    for (const [what, value] of [
+      ['the secret key', stripe.secretKey],
+      ['the webhook secret', stripe.webhookSecret],
+    ] as const)
+      ok(!text.includes(value) && !log.includes(value), `${what} was given away`);
+    ok(!log.includes(secret!), 'the client secret was logged');
   });
 });

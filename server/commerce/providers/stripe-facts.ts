@@ -132,7 +132,10 @@ export function stripeFacts(stripe: Stripe, now: () => number) {
       kind: 'subscription',
       refs,
       status: sub.status as SubscriptionStatus,
-      cancelAtPeriodEnd: sub.cancel_at_period_end,
+      // Ended at its period's end (expired) rather than before (canceled), whatever the flag says once it ended.
+      cancelAtPeriodEnd:
+        sub.cancel_at_period_end ||
+        (sub.status === 'canceled' && item !== undefined && (sub.ended_at ?? 0) >= item.current_period_end),
       periodEnd: item?.current_period_end ?? 0,
       trialEnd: sub.trial_end,
       readAt,
