@@ -568,23 +568,35 @@ describe('stripe/buy', () => {
   });
 
   test('amounts in the currency’s minor units: cents for USD and EUR, whole yen for JPY', async () => {
+    const id = h.id('ppv-live');
+    const listed = Number((await h.server.db.get('SELECT price FROM events WHERE id = ?', [id]))!.price);
     try {
-      for (const [currency, minor] of [
-        ['EUR', 2499],
-        ['JPY', 25],
-        ['USD', 2499],
+      // A yen price is whole (2,500 JPY); JPY is zero-decimal at Stripe: 2500, not 250000.
+      for (const [currency, price, minor] of [
+        ['EUR', 24.99, 2499],
+        ['JPY', 2500, 2500],
+        ['USD', 24.99, 2499],
       ] as const) {
         await h.post('/__dev/settings?channel_key=demo', { currency });
-        const { token } = await newUser();
-        const created = await bought(
-          { ...(await eventProduct('ppv-live')), confirmation_token: await stripe.token() },
-          token,
-        );
-        assert.deepEqual([created.currency, created.price, created.status], [currency, 24.99, 'paid']);
+        await h.server.db.run('UPDATE events SET price = ? WHERE id = ?', [price, id]);
+        const { email, token } = await newUser();
+        const product = await eventProduct('ppv-live');
+        const quoted = endpoints.pricing.response.parse(
+          (await pricing(`type=event&id=${id}&single_event_package_id=${product.single_event_package_id}`, token)).body,
+        ).data;
+        assert.deepEqual([quoted.total, quoted.currency], [price, currency], 'the total the Payment Element is given');
+        const created = await bought({ ...product, confirmation_token: await stripe.token() }, token);
+        assert.deepEqual([created.currency, created.price, created.status], [currency, price, 'paid']);
         const [intent] = stripe.intentsOf(created.id);
         assert.deepEqual([intent!.amount, intent!.currency], [minor, currency.toLowerCase()]);
+        assert.deepEqual(
+          stripe.chargesOf(await customerOf(email)).map((c) => [c.amount, c.currency]),
+          [[minor, currency.toLowerCase()]],
+          'one charge of that amount',
+        );
       }
     } finally {
+      await h.server.db.run('UPDATE events SET price = ? WHERE id = ?', [listed, id]);
       await h.call('/__dev/settings?channel_key=demo', { method: 'DELETE' });
     }
   });
