@@ -431,7 +431,12 @@ async function assemble(
     addressOf: (req: IncomingMessage) => addressOf(req),
   };
   const serviceChoice = { dev, mediaDir, stripe: options.stripe, nowMs };
-  const stripe = await chooseStripe(serviceChoice, dataDir, () => origins.bundle);
+  const stripe = await chooseStripe(
+    serviceChoice,
+    dataDir,
+    () => origins.bundle,
+    () => origins.cms,
+  );
   opened.push(async () => stripe.double?.close());
   const services = chooseServices(serviceChoice, db, stripe.account);
   const authContext = {

@@ -18,6 +18,8 @@ export interface PageContext {
   styleOrigin(): string;
   /** Where the browser reaches the double. */
   browserBase(): string;
+  /** The origins besides the double's own whose pages show its challenge page in a frame. */
+  framedBy(): string[];
 }
 
 const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
@@ -143,5 +145,6 @@ export function challengePage(res: ServerResponse, ctx: PageContext, challenge: 
 <form method="post" class="stand-in-actions"><input type="hidden" name="result" value="fail"><button type="submit">Fail authentication</button></form>
 </section>`
     : '<p role="status">This authentication is over. You can close this page.</p>';
-  standInPage(res, ctx.styleOrigin(), open ? 200 : 404, `Authentication ${html(challenge.slice(0, 8))}`, body);
+  const title = `Authentication ${html(challenge.slice(0, 8))}`;
+  standInPage(res, ctx.styleOrigin(), open ? 200 : 404, title, body, ctx.framedBy());
 }
