@@ -196,13 +196,21 @@ export async function devOrders(request: APIRequestContext, email: string, chann
   return ((await answer.json()) as { data: DevOrder[] }).data;
 }
 
-/** From a checkout's summary to its card step, then types a card into the (light DOM) card field. */
+/**
+ * From a checkout's summary to its card step, then types a card into the (light DOM) Payment Element, whose labels
+ * are in the checkout's language (English or French).
+ */
 export async function enterCard(checkout: Locator, number: string): Promise<void> {
   await checkout.locator('[part~="continue"]').click();
   await expect(checkout.locator('[part~="payment"]')).toBeVisible();
+  await typeCard(checkout, number);
+}
+
+/** Types a card into the checkout's Payment Element (already shown), replacing what was there. */
+export async function typeCard(checkout: Locator, number: string): Promise<void> {
   const field = checkout.locator('[slot="card"]');
-  await field.getByLabel('Card number').fill(number);
-  await field.getByLabel(/^Expiry/).fill('12 / 34');
+  await field.getByLabel(/^(Card number|Numéro de carte)$/).fill(number);
+  await field.getByLabel(/^(Expiry|Date d'expiration)/).fill('12 / 34');
   await field.getByLabel('CVC').fill('123');
 }
 
