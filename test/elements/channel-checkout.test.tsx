@@ -688,12 +688,12 @@ describe('<channel-checkout>', () => {
       expect(keys[0]).not.to.equal(keys[1]);
     });
 
-    it('a buy the server cannot take says so; Pay again retries the same attempt (same idempotency key)', async () => {
+    it('a buy lost on the way (the network) or that the server cannot take says so; Pay again retries the same attempt (same idempotency key)', async () => {
       signedIn();
       world.server.on(
         'POST',
         `${API}/stripe/buy`,
-        { status: 503, body: { message: 'Service Unavailable' } },
+        new TypeError('Failed to fetch'),
         { status: 503, body: {} },
         ok({ order: ORDER() }),
       );
@@ -723,6 +723,32 @@ describe('<channel-checkout>', () => {
       expect(partText(el, 'pay-error')).to.equal('Your card number is incorrect.');
       expect(calls('POST', 'stripe/buy')).to.have.length(0);
     });
+
+    for (const [lang, connection] of [
+      ['en', 'We could not reach our payment provider. Check your connection and try again.'],
+      ['fr', "Nous n'avons pas pu joindre notre prestataire de paiement. Vérifiez votre connexion et réessayez."],
+    ] as const) {
+      it(`Stripe out of reach (${lang}): says so, translated, and sends nothing; Pay again once it is back`, async () => {
+        signedIn();
+        const el = await fixture(html`<channel-checkout event-id="501" lang=${lang}></channel-checkout>`);
+        await toPayment(el);
+        await enterCard(el, '4242 4242 4242 4242');
+        // Stripe.js cannot reach Stripe (the viewer's connection dropped): no token, nothing goes to our API.
+        stripeLog.offline = true;
+        press(el, 'pay');
+        await showsPart(el, 'pay-error');
+        expect(partText(el, 'pay-error')).to.equal(connection);
+        expect(part(el, 'pay-error')!.getAttribute('role')).to.equal('alert');
+        expect(calls('POST', 'stripe/buy')).to.have.length(0);
+        expect(stripeLog.tokens).to.have.length(0);
+        stripeLog.offline = false;
+        press(el, 'pay');
+        await showsPart(el, 'waiting');
+        expect(calls('POST', 'stripe/buy')).to.have.length(1);
+        await poll();
+        await showsPart(el, 'success');
+      });
+    }
 
     it('the bounded wait ends in "we\'ll let you know" with the order reference; a request error offers Retry', async () => {
       signedIn();

@@ -5,7 +5,8 @@
  * reads it; `handleNextAction` answers as the test set (`stripeLog.nextAction`): the challenge completed, or
  * failed (a closed challenge answers the same). Stripe's documented test numbers make a ConfirmationToken
  * (`ctoken_<last 4>`; the server decides their outcome), an empty field is incomplete, any other number is
- * incorrect.
+ * incorrect. With `stripeLog.offline`, Stripe cannot be reached: createConfirmationToken answers Stripe.js's
+ * `api_connection_error`, as it does when the viewer's connection drops.
  */
 import type {
   StripeElements,
@@ -28,6 +29,8 @@ export interface FakeStripeLog {
   nextActions: string[];
   /** How the next challenges end (default: completed). */
   nextAction: 'complete' | 'fail';
+  /** Stripe's API cannot be reached (the viewer's connection dropped). */
+  offline: boolean;
 }
 
 /** The fake's record (reset by `resetFakeStripe`). */
@@ -38,6 +41,7 @@ export const stripeLog: FakeStripeLog = {
   tokens: [],
   nextActions: [],
   nextAction: 'complete',
+  offline: false,
 };
 
 const KNOWN = [
@@ -101,6 +105,8 @@ const fakeInstance: StripeLike = {
   },
   async createConfirmationToken({ elements }) {
     const entry = (elements as FakeElements).entry;
+    if (stripeLog.offline)
+      return { error: { type: 'api_connection_error', message: 'An error occurred with our connection to Stripe.' } };
     const digits = digitsIn(entry.node);
     if (!KNOWN.includes(digits))
       return { error: { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.' } };
@@ -140,6 +146,7 @@ export function resetFakeStripe(): void {
   stripeLog.tokens.length = 0;
   stripeLog.nextActions.length = 0;
   stripeLog.nextAction = 'complete';
+  stripeLog.offline = false;
 }
 
 /** Types a number into the Payment Element mounted last (as a viewer would in Stripe's field). */

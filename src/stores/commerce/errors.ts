@@ -44,9 +44,12 @@ export class CheckoutError extends Error {
 export class CardError extends Error {
   override name = 'CardError';
   readonly code: string | undefined;
+  /** Stripe's kind of error: `api_connection_error` when Stripe could not be reached (the viewer's network). */
+  readonly type: string | undefined;
   constructor(failure: StripeFailure | undefined) {
     super(failure?.message || 'The card was not accepted.');
     this.code = failure?.code;
+    this.type = failure?.type;
   }
 }
 
@@ -66,9 +69,11 @@ export function isPromoRefusal(error: unknown): boolean {
 
 /** The translation key of a known card message (Stripe codes, or the order's error text), else undefined. */
 export function cardMessageKey(
-  error: { code?: string | undefined; message?: string | undefined } | string,
+  error: { code?: string | undefined; type?: string | undefined; message?: string | undefined } | string,
 ): string | undefined {
   const code = typeof error === 'string' ? undefined : error.code;
+  // Stripe.js could not reach Stripe (the viewer's connection): no card was refused.
+  if (typeof error !== 'string' && error.type === 'api_connection_error') return 'checkout:card.connection';
   const message = typeof error === 'string' ? error : (error.message ?? '');
   const known: [string, RegExp, string][] = [
     ['card_declined', /card was declined/i, 'declined'],
