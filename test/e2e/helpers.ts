@@ -5,6 +5,7 @@ import {
   expect,
   type APIRequestContext,
   type BrowserContext,
+  type FrameLocator,
   type Locator,
   type Page,
   type Request,
@@ -212,6 +213,23 @@ export async function typeCard(checkout: Locator, number: string): Promise<void>
   await field.getByLabel(/^(Card number|Numéro de carte)$/).fill(number);
   await field.getByLabel(/^(Expiry|Date d'expiration)/).fill('12 / 34');
   await field.getByLabel('CVC').fill('123');
+}
+
+/** Stripe's authentication test card: the payment asks for 3-D Secure (the bank's challenge) on the page. */
+export const CARD_3DS = '4000 0025 0000 3155';
+
+/** The bank's 3-D Secure challenge the Stripe double shows over the page: its dialog, and its page inside. */
+export function stripeChallenge(page: Page): { dialog: Locator; frame: FrameLocator } {
+  const dialog = page.locator('dialog.stripe-double-challenge');
+  return { dialog, frame: page.frameLocator('dialog.stripe-double-challenge iframe') };
+}
+
+/** Completes the challenge shown over the page (its "Complete authentication" button), as the cardholder would. */
+export async function completeChallenge(page: Page): Promise<void> {
+  const { dialog, frame } = stripeChallenge(page);
+  await expect(dialog).toBeVisible({ timeout: 10_000 });
+  await frame.getByRole('button', { name: 'Complete authentication' }).click();
+  await expect(dialog).toHaveCount(0);
 }
 
 /** A channel's finished events as a guest sees them (`GET events?stream_status=finished`), newest first. */
