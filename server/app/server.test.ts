@@ -749,7 +749,7 @@ describe('http', () => {
     assert.equal(page.status, 200);
     ok((await page.text()).includes('Complete authentication'));
     const csp = page.headers.get('content-security-policy') ?? '';
-    assert.match(csp, new RegExp(`frame-ancestors 'self' ${server.hostOrigin}(;|$)`), csp);
+    assert.match(csp, /frame-ancestors 'self' \*(;|$)/, csp);
   });
 
   test('directory traversal is refused', async () => {

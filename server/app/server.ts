@@ -431,12 +431,7 @@ async function assemble(
     addressOf: (req: IncomingMessage) => addressOf(req),
   };
   const serviceChoice = { dev, mediaDir, stripe: options.stripe, nowMs };
-  const stripe = await chooseStripe(
-    serviceChoice,
-    dataDir,
-    () => origins.bundle,
-    () => origins.cms,
-  );
+  const stripe = await chooseStripe(serviceChoice, dataDir, () => origins.bundle);
   opened.push(async () => stripe.double?.close());
   const services = chooseServices(serviceChoice, db, stripe.account);
   const authContext = {
@@ -544,9 +539,10 @@ async function assemble(
     };
     const socialContext = { db, now: () => clock().now, bundleOrigin: () => origins.bundle, sites: channels.sitesOf };
     standIns.push(
+      // Before handleDev, which answers 404 for every /__dev/ path it does not know (/__dev/stripe/* among them).
+      ...(stripe.double ? [stripeDevEndpoints(stripe.double, devSecret!), stripeMount(stripe.double)] : []),
       (req, res, url) => handleDev(req, res, url, devContext),
       (req, res, url) => handleGtagCollect(req, res, url.pathname, gtag),
-      ...(stripe.double ? [stripeDevEndpoints(stripe.double, devSecret!), stripeMount(stripe.double)] : []),
       (req, res, url) => handleSocial(req, res, url, socialContext),
     );
   }

@@ -60,7 +60,6 @@ export async function chooseStripe(
   choice: ServiceChoice,
   dataDir: string,
   bundleOrigin: () => string,
-  hostOrigin: () => string,
 ): Promise<{ account: StripeAccount | undefined; double: StripeDouble | undefined }> {
   if (choice.stripe || !choice.dev) return { account: choice.stripe, double: undefined };
   const secretKey = `sk_test_double_${randomBytes(12).toString('hex')}`;
@@ -69,8 +68,6 @@ export async function chooseStripe(
     now: choice.nowMs,
     browserBase: () => `${bundleOrigin()}/__stripe`,
     styleOrigin: bundleOrigin,
-    // The CMS host's pages run the checkout too, and show the challenge in a frame.
-    framedBy: () => [hostOrigin()].filter(Boolean),
     stateFile: join(dataDir, 'stripe-double.json'),
   });
   const apiUrl = await double.listen(0);

@@ -37,11 +37,6 @@ export interface StripeDoubleOptions {
   browserBase?: () => string;
   /** The origin whose demo styles its pages use (default: the browser base's). */
   styleOrigin?: () => string;
-  /**
-   * The origins besides the browser base's whose pages show the challenge page in a frame (dev mode: the CMS host,
-   * whose pages run the checkout too).
-   */
-  framedBy?: () => string[];
   /** Delays of the attempts after a webhook delivery failed (default 1 s, 5 s, 30 s, 2 min, 10 min). */
   retryDelaysMs?: number[];
   /** A file it keeps its state in (dev mode: saved cards and subscriptions outlive a restart). */
@@ -104,7 +99,6 @@ export class StripeDouble {
       billing: this.billing,
       browserBase,
       styleOrigin: () => options.styleOrigin?.() ?? new URL(browserBase()).origin,
-      framedBy: () => options.framedBy?.() ?? [],
     };
     this.routes = apiRoutes({
       ledger: this.ledger,
