@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { PARTS_E2E_DIR } from './test/e2e/parts-dir.js';
-import { E2E_HOST_PORT, E2E_PORT } from './test/e2e/ports.js';
+import { E2E_HOST_PORT, E2E_LARAVEL_HOST_PORT, E2E_LARAVEL_PORT, E2E_PORT } from './test/e2e/ports.js';
 // @ts-expect-error TS7016: chromium.mjs is plain JS shared with web-test-runner.config.mjs and ensure-chromium.mjs,
 // and has no declaration file. Adding scripts/chromium.d.mts would make this line (and the cast below) unnecessary.
 import { testLaunchOptions } from './scripts/chromium.mjs';
@@ -62,30 +62,48 @@ export default defineConfig({
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
   },
-  webServer: {
-    // Dev mode: the demo pages, stand-ins and /__dev/ endpoints the specs drive (they read its secret from DATA_DIR).
-    command: 'node --import tsx server/main.ts --dev',
-    url: `http://localhost:${PORT}/api/settings?channel_key=demo`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: process.env.E2E_SERVER_LOGS === '1' ? 'pipe' : 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      HOST_PORT: String(HOST_PORT),
-      METRICS_PORT: '0',
-      DATA_DIR: dataDir,
-      // A new data directory starts from a ready-made database (made once, kept in .cache/) instead of creating and
-      // seeding one, which takes PGlite 10 to 40 s.
-      DATABASE_TEMPLATES: path.join(import.meta.dirname, '.cache', 'db-templates'),
-      // Specs sign in, buy and start fresh visitors many times from one address; keep the limiters out of the way.
-      RATE_LIMIT_MAX: '100000',
-      API_KEY_RATE_MAX: '100000',
-      REGISTRATION_RATE_MAX: '100000',
-      EMAIL_RATE_MAX: '100000',
-      // Every failure the specs provoke posts a log entry from this one address, and some specs read theirs back.
-      LOG_RATE_MAX: '100000',
-      LOG_MAX_PER_CHANNEL: '100000',
+  webServer: [
+    {
+      // Dev mode: the demo pages, stand-ins and /__dev/ endpoints the specs drive (they read its secret from DATA_DIR).
+      command: 'node --import tsx server/main.ts --dev',
+      url: `http://localhost:${PORT}/api/settings?channel_key=demo`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: process.env.E2E_SERVER_LOGS === '1' ? 'pipe' : 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        HOST_PORT: String(HOST_PORT),
+        METRICS_PORT: '0',
+        DATA_DIR: dataDir,
+        // A new data directory starts from a ready-made database (made once, kept in .cache/) instead of creating and
+        // seeding one, which takes PGlite 10 to 40 s.
+        DATABASE_TEMPLATES: path.join(import.meta.dirname, '.cache', 'db-templates'),
+        // Specs sign in, buy and start fresh visitors many times from one address; keep the limiters out of the way.
+        RATE_LIMIT_MAX: '100000',
+        API_KEY_RATE_MAX: '100000',
+        REGISTRATION_RATE_MAX: '100000',
+        EMAIL_RATE_MAX: '100000',
+        // Every failure the specs provoke posts a log entry from this one address, and some specs read theirs back.
+        LOG_RATE_MAX: '100000',
+        LOG_MAX_PER_CHANNEL: '100000',
+      },
     },
-  },
+    {
+      // The second channel API (test/e2e/laravel-api.ts): the spec's calls with a Laravel/MySQL back end's habits, and
+      // the host pages of the journeys against it (laravel.spec.ts) on an origin of their own, so that every call to it
+      // is cross-origin (CORS, preflights); the bundle comes from the server above.
+      command: 'node --import tsx test/e2e/laravel-api.ts',
+      url: `http://localhost:${E2E_LARAVEL_PORT}/keys/laravel-demo.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        LARAVEL_PORT: String(E2E_LARAVEL_PORT),
+        LARAVEL_HOST_PORT: String(E2E_LARAVEL_HOST_PORT),
+        BUNDLE_ORIGIN: `http://localhost:${PORT}`,
+      },
+    },
+  ],
 });

@@ -1,7 +1,7 @@
 /**
  * Records each CSS part our elements render, under the nearest `channel-*` tag whose shadow root holds it: a part
- * counts when it is set on an element in one of our shadow roots, or when an element carrying one is put there
- * (React builds a subtree before it inserts it). Each new (tag, part) goes to `window.__channelPartSeen` when the
+ * counts when it is set on an element in one of our shadow roots (as an attribute or as the `part` property, which
+ * some renderers set), or when an element carrying one is put there (a subtree is built before it is inserted). Each new (tag, part) goes to `window.__channelPartSeen` when the
  * page has it (the Playwright fixtures expose it), else into `window.__channelParts`.
  * Self-contained (it is also handed to Playwright's addInitScript, which sends its source to the page).
  * `npm test` checks what the tests saw against elements/surface.ts (scripts/manifest.ts --parts).
@@ -44,6 +44,18 @@ export function installPartsProbe(): void {
     setAttribute.call(this, name, value);
     if (name === 'part') record(this);
   };
+  // A renderer may set `part` as a property (its value goes to the attribute without setAttribute).
+  const partProperty = Object.getOwnPropertyDescriptor(Element.prototype, 'part');
+  if (partProperty?.set) {
+    const setPart = partProperty.set;
+    Object.defineProperty(Element.prototype, 'part', {
+      ...partProperty,
+      set(this: Element, value: string) {
+        setPart.call(this, value);
+        record(this);
+      },
+    });
+  }
   const appendChild = Node.prototype.appendChild;
   Node.prototype.appendChild = function <T extends Node>(this: Node, node: T): T {
     const result = appendChild.call(this, node) as T;

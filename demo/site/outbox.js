@@ -1,6 +1,6 @@
-// The demo outbox (outbox.html): lists the emails the reference server recorded (GET /__dev/outbox), newest first,
-// with their links clickable. Refreshes every 3 s while the page is visible. External file: the demo CSP forbids
-// inline script.
+// The demo outbox (outbox.html): lists the emails of the reference server's mail queue (GET /__dev/outbox), newest
+// first, sent or still waiting, with their links clickable. Refreshes every 3 s while the page is visible. External
+// file: the demo CSP forbids inline script.
 //
 // The dev endpoints answer only with this start's dev secret (dev-secret.js takes it from the address the server
 // prints, `outbox.html#dev-secret=…`); after a restart the page asks for the new link.
@@ -39,8 +39,11 @@
     emails.forEach(function (email) {
       var item = el('li', 'outbox-email');
       item.appendChild(el('h2', null, email.subject));
-      var when = new Date(email.sent_at * 1000).toLocaleString();
-      item.appendChild(el('p', 'outbox-meta', 'To ' + email.to + ' · ' + when + ' · channel ' + email.channel_key));
+      var when = new Date((email.sent_at || email.queued_at) * 1000).toLocaleString();
+      var state = email.status === 'sent' ? 'sent' : email.status + ' (' + email.attempts + ' attempts)';
+      item.appendChild(
+        el('p', 'outbox-meta', 'To ' + email.to + ' · ' + when + ' · ' + state + ' · channel ' + email.channel_key),
+      );
       item.appendChild(el('pre', 'outbox-text', email.text));
       if (email.links.length) {
         var links = el('ul', 'outbox-links');

@@ -650,21 +650,23 @@ describe('favourites', () => {
 });
 
 describe('social sign-in', () => {
-  const callback = () => `${h.base}/auth/login/google/callback`;
-  const authorizeUrl = (query: Record<string, string>) =>
-    `${h.base}/__social/google/authorize?${new URLSearchParams(query)}`;
-  const valid = () => ({
-    client_id: 'demo-google-client',
-    redirect_uri: callback(),
-    response_type: 'code',
-    scope: 'openid email profile',
-    state: h.key,
-  });
-  /** Posts the stand-in's form as a browser would; answers the redirect target. */
+  const callback = (provider = 'google') => `${h.base}/auth/login/${provider}/callback`;
+  /** Starts a sign-in as the client does (POST .../start); answers the stand-in page's URL it gives. */
+  async function start(provider = 'google', key = h.key): Promise<URL> {
+    const res = await h.post(`/api/v2/auth/social/${provider}/start`, {
+      api_key: key,
+      redirect_uri: callback(provider),
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    return new URL(endpoints.socialStart.response.parse(res.body).data.url);
+  }
+  /** Posts the stand-in's form as a browser would (the request's fields, and more); answers the redirect target. */
   async function submit(
     fields: Record<string, string>,
+    provider = 'google',
   ): Promise<{ status: number; location: URL | null; text: string }> {
-    const res = await fetch(`${h.base}/__social/google/authorize`, {
+    const res = await fetch(`${h.base}/__social/${provider}/authorize`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(fields).toString(),
@@ -673,6 +675,23 @@ describe('social sign-in', () => {
     const location = res.headers.get('location');
     return { status: res.status, location: location ? new URL(location) : null, text: await res.text() };
   }
+  /** A whole sign-in up to the code: started, then Continue as `email`; answers the callback's code and state. */
+  async function code(
+    email = 'social.fan@example.com',
+    extra: Record<string, string> = { email_verified: '1' },
+    provider = 'google',
+    key = h.key,
+  ): Promise<{ code: string; state: string }> {
+    const url = await start(provider, key);
+    const back = await submit(
+      { ...Object.fromEntries(url.searchParams), action: 'continue', email, ...extra },
+      provider,
+    );
+    assert.equal(back.status, 303, back.text);
+    return { code: back.location!.searchParams.get('code')!, state: back.location!.searchParams.get('state')! };
+  }
+  const signIn = (redeem: { code: string; state: string }, provider = 'google', key = h.key) =>
+    h.post(`/api/v2/auth/social/${provider}`, { api_key: key, ...redeem, redirect_uri: callback(provider) });
 
   test('settings name the stand-ins on the public origin, whatever address the request used; the site URL is left to the server origin', async () => {
     const settings = endpoints.settings.response.parse((await h.keyless('settings')).body).data;
@@ -691,8 +710,17 @@ describe('social sign-in', () => {
     assert.equal(fr.social?.google?.client_id, 'demo-fr-google-client');
   });
 
-  test('round trip: the stand-in page, Continue redirects with a one-time code, the API signs in', async () => {
-    const page = await fetch(authorizeUrl(valid()));
+  test('round trip: start (state, nonce, PKCE), the stand-in page, Continue redirects with a one-time code, the API signs in', async () => {
+    const url = await start();
+    assert.equal(`${url.origin}${url.pathname}`, `${h.base}/__social/google/authorize`);
+    const q = Object.fromEntries(url.searchParams);
+    assert.deepEqual(
+      [q.client_id, q.redirect_uri, q.response_type, q.code_challenge_method],
+      ['demo-google-client', callback(), 'code', 'S256'],
+    );
+    ok(/^[\w-]{43}$/.test(q.state!) && /^[\w-]{43}$/.test(q.nonce!) && /^[\w-]{43}$/.test(q.code_challenge!), q.state);
+    ok(!url.href.includes(h.key), 'the api key is not sent to the provider');
+    const page = await fetch(url);
     assert.equal(page.status, 200);
     ok(
       (page.headers.get('content-security-policy') ?? '').includes("script-src 'self'"),
@@ -700,26 +728,28 @@ describe('social sign-in', () => {
     );
     const html = await page.text();
     ok(html.includes('<form method="post"') && html.includes('value="social.fan@example.com"'), html);
+    ok(/name="email_verified" value="1" checked/.test(html), 'verified by default');
     ok(!/<script|style=|\son\w+=/i.test(html), 'no inline script, style or event handler');
 
     const back = await submit({
-      ...valid(),
+      ...q,
       action: 'continue',
       email: 'social.fan@example.com',
+      email_verified: '1',
       first_name: 'Social',
       last_name: 'Fan',
     });
     assert.equal(back.status, 303);
     assert.equal(`${back.location!.origin}${back.location!.pathname}`, callback());
-    assert.equal(back.location!.searchParams.get('state'), h.key);
-    const code = back.location!.searchParams.get('code')!;
-    ok(code, 'a code');
+    assert.equal(back.location!.searchParams.get('state'), q.state);
+    const redeem = { code: back.location!.searchParams.get('code')!, state: q.state! };
     // The callback route serves the account page.
     const callbackPage = await fetch(back.location!);
     assert.equal(callbackPage.status, 200);
     ok((await callbackPage.text()).includes('<channel-profile'));
 
-    const res = await post('v2/auth/social/google', { code, redirect_uri: callback() });
+    const res = await signIn(redeem);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
     const session = endpoints.socialLogin.response.parse(res.body).data;
     assert.deepEqual(
       [session.user.email, session.user.provider, session.user.email_verified, session.user.first_name],
@@ -729,89 +759,90 @@ describe('social sign-in', () => {
       endpoints.profile.response.parse((await get('profile', session.token)).body).data.email,
       'social.fan@example.com',
     );
-    // One-time.
-    assertFieldError(
-      await post('v2/auth/social/google', { code, redirect_uri: callback() }),
-      'code',
-      'Wrong auth data',
-    );
+    // One-time: the attempt is spent.
+    assertFieldError(await signIn(redeem), 'code', 'Wrong auth data');
     // The same person again: the same account.
-    const second = await submit({ ...valid(), action: 'continue', email: 'social.fan@example.com' });
-    const again = endpoints.socialLogin.response.parse(
-      (
-        await post('v2/auth/social/google', {
-          code: second.location!.searchParams.get('code'),
-          redirect_uri: callback(),
-        })
-      ).body,
-    ).data;
+    const again = endpoints.socialLogin.response.parse((await signIn(await code())).body).data;
     assert.equal(again.user.id, session.user.id);
-    // An existing email account signs in as itself.
-    const fanCode = (await submit({ ...valid(), action: 'continue', email: FAN.email })).location!.searchParams.get(
-      'code',
-    );
-    const fan = endpoints.socialLogin.response.parse(
-      (await post('v2/auth/social/google', { code: fanCode, redirect_uri: callback() })).body,
-    ).data;
+    // An existing (verified) email account: linked to it, it signs in as itself.
+    const fan = endpoints.socialLogin.response.parse((await signIn(await code(FAN.email))).body).data;
     assert.deepEqual([fan.user.email, fan.user.provider], [FAN.email, 'email']);
   });
 
-  test('codes are bound to their redirect_uri, provider and channel, and expire after 5 minutes', async () => {
-    const code = async () =>
-      (await submit({ ...valid(), action: 'continue', email: 'social.fan@example.com' })).location!.searchParams.get(
-        'code',
-      )!;
+  test('an attempt is bound to its api key, channel, provider and redirect URI; a stand-in code lives 5 minutes', async () => {
+    // Another browser (another api key) cannot bring back this one's code and state.
+    assertFieldError(await signIn(await code(), 'google', await h.apiKey('demo')), 'code', 'Wrong auth data');
+    // A state of no attempt at all.
+    assertFieldError(await signIn({ ...(await code()), state: 'x'.repeat(43) }), 'code', 'Wrong auth data');
     assertFieldError(
-      await post('v2/auth/social/google', {
-        code: await code(),
+      await h.post('/api/v2/auth/social/google', {
+        api_key: h.key,
+        ...(await code()),
         redirect_uri: `${h.base}/other/auth/login/google/callback`,
       }),
       'code',
       'Wrong auth data',
     );
     assertFieldError(
-      await post('v2/auth/social/facebook', { code: await code(), redirect_uri: callback() }),
+      await h.post('/api/v2/auth/social/facebook', { api_key: h.key, ...(await code()), redirect_uri: callback() }),
       'code',
       'Wrong auth data',
     );
     const frKey = await h.apiKey('demo-fr');
-    const fr = await h.post('/api/v2/auth/social/google', {
-      api_key: frKey,
-      code: await code(),
-      redirect_uri: callback(),
-    });
-    assertFieldError(fr, 'code', 'Wrong auth data');
+    assertFieldError(await signIn(await code(), 'google', frKey), 'code', 'Wrong auth data');
     const late = await code();
     h.nowMs += 301_000;
-    assertFieldError(
-      await post('v2/auth/social/google', { code: late, redirect_uri: callback() }),
-      'code',
-      'Wrong auth data',
+    assertFieldError(await signIn(late), 'code', 'Wrong auth data');
+    // Start refuses a redirect URI that is not one of the channel's callbacks, and an unknown network.
+    const bad = await post('v2/auth/social/google/start', {
+      redirect_uri: 'https://evil.example/auth/login/google/callback',
+    });
+    assertFieldError(bad, 'redirect_uri', "The redirect URI is not one of this channel's sign-in callbacks.");
+    assert.equal((await post('v2/auth/social/twitter/start', { redirect_uri: callback() })).status, 404);
+    assert.equal(
+      (await post('v2/auth/social/twitter', { code: 'x', state: 'y', redirect_uri: callback() })).status,
+      404,
     );
-    assert.equal((await post('v2/auth/social/twitter', { code: 'x', redirect_uri: callback() })).status, 404);
     assert.deepEqual(Object.keys((await post('v2/auth/social/google', {})).body.errors).sort(), [
       'code',
       'redirect_uri',
+      'state',
     ]);
   });
 
-  test('Cancel redirects with access_denied; a bad client or redirect_uri gets an error page and no redirect', async () => {
-    const cancel = await submit({ ...valid(), action: 'cancel', email: '' });
+  test('a first sign-in without a verified address makes no account, and says why', async () => {
+    const email = 'unverified.social@example.com';
+    const unverified = await signIn(await code(email, {}));
+    assertFieldError(
+      unverified,
+      'code',
+      'The email address of the social account is not verified. Verify it with the provider, or register with your email address instead.',
+    );
+    assert.equal((await h.server.db.get('SELECT count(*) AS n FROM users WHERE email = ?', [email]))!.n, 0);
+  });
+
+  test('Cancel redirects with access_denied; a bad client, redirect_uri or missing PKCE gets an error page and no redirect', async () => {
+    const valid = Object.fromEntries((await start()).searchParams);
+    const cancel = await submit({ ...valid, action: 'cancel', email: '' });
     assert.equal(cancel.status, 303);
     assert.equal(cancel.location!.searchParams.get('error'), 'access_denied');
-    assert.equal(cancel.location!.searchParams.get('state'), h.key);
+    assert.equal(cancel.location!.searchParams.get('state'), valid.state);
     assert.equal(cancel.location!.searchParams.get('code'), null);
-    const badEmail = await submit({ ...valid(), action: 'continue', email: 'nope' });
+    const badEmail = await submit({ ...valid, action: 'continue', email: 'nope' });
     assert.equal(badEmail.status, 422);
     ok(badEmail.text.includes('A valid email address is required') && badEmail.location === null);
+    const authorizeUrl = (query: Record<string, string>) =>
+      `${h.base}/__social/google/authorize?${new URLSearchParams(query)}`;
     for (const bad of [
-      { ...valid(), client_id: 'someone-else' },
-      { ...valid(), client_id: 'demo-facebook-client' },
-      { ...valid(), redirect_uri: 'https://evil.example/steal' },
-      { ...valid(), redirect_uri: 'javascript:alert(1)//auth/login/google/callback' },
-      { ...valid(), redirect_uri: `${h.base}/auth/login/facebook/callback` },
-      { ...valid(), response_type: 'token' },
-      { ...valid(), state: '' },
+      { ...valid, client_id: 'someone-else' },
+      { ...valid, client_id: 'demo-facebook-client' },
+      { ...valid, redirect_uri: 'https://evil.example/steal' },
+      { ...valid, redirect_uri: 'javascript:alert(1)//auth/login/google/callback' },
+      { ...valid, redirect_uri: `${h.base}/auth/login/facebook/callback` },
+      { ...valid, response_type: 'token' },
+      { ...valid, state: '' },
+      { ...valid, code_challenge: '' },
+      { ...valid, code_challenge_method: 'plain' },
     ]) {
       const page = await fetch(authorizeUrl(bad), { redirect: 'manual' });
       assert.equal(page.status, 400, JSON.stringify(bad));

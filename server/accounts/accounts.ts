@@ -187,6 +187,8 @@ export interface NewUser {
   provider?: string;
   /** When the email address was verified (social providers vouch for it), else null. */
   verifiedAt?: number | null;
+  /** The language of the account's emails ('en' or 'fr'); null: the channel's. */
+  language?: string | null;
 }
 
 /** Creates an account (with the `watch` right, like the seeded viewers) and answers its row; undefined if the email is taken. */
@@ -197,11 +199,25 @@ export async function createUser(
   now: number,
 ): Promise<Row | undefined> {
   const passwordHash = user.password === null ? null : await hashPassword(user.password);
+  return insertUser(db, channelId, user, passwordHash, now);
+}
+
+/**
+ * Creates an account whose password is hashed already (`createUser` hashes, then calls this): a caller that writes
+ * more in the same transaction (the verification email) hashes first, so no transaction waits for scrypt.
+ */
+export async function insertUser(
+  db: ChannelDb,
+  channelId: number,
+  user: Omit<NewUser, 'password'>,
+  passwordHash: string | null,
+  now: number,
+): Promise<Row | undefined> {
   // The email may have been taken while the password was hashed (two registrations at once, in one process or
   // two): the unique index decides, and the second gets no account.
   return db.get(
     `INSERT INTO users (channel_id, email, password_hash, first_name, last_name, capabilities_json, news, provider,
-       email_verified_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       email_verified_at, language, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (channel_id, lower(email)) DO NOTHING RETURNING *`,
     [
       channelId,
@@ -213,6 +229,7 @@ export async function createUser(
       user.news ? 1 : 0,
       user.provider ?? 'email',
       user.verifiedAt ?? null,
+      user.language ?? null,
       now,
       now,
     ],
@@ -221,7 +238,7 @@ export async function createUser(
 
 /**
  * Deletes an account and everything that is only its own: tokens, links, favourites, clips, orders, devices, saved
- * cards, setup intents and portal sessions, in one transaction. Answers the ids of the clips deleted, whose files
+ * cards, setup intents, portal sessions and linked social identities, in one transaction. Answers the ids of the clips deleted, whose files
  * and running cuts the caller removes (clip-jobs.ts `remove`) once the rows are gone.
  */
 export async function deleteUser(db: ChannelDb, userId: SqlValue): Promise<number[]> {
@@ -236,6 +253,7 @@ export async function deleteUser(db: ChannelDb, userId: SqlValue): Promise<numbe
     'payment_methods',
     'setup_intents',
     'portal_sessions',
+    'social_identities',
   ];
   return db.transaction(async () => {
     // The user's row locked first: a request of theirs in flight (a clip being asked for) waits, or finishes before.

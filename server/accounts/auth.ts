@@ -1,7 +1,7 @@
 /* eslint-disable max-lines -- the accounts API, one handler map sharing the throttling and token rules (the TV's device-code routes could go apart) */
 /**
- * The accounts API of the contract (sign-in, registration, social sign-in, email verification, password reset,
- * account deletion, profile update, device linking) and the TV side of device linking, which is not in the contract:
+ * The accounts API of the contract (sign-in, registration, email verification, password reset, account deletion,
+ * profile update, device linking; social sign-in is social-sign-in.ts) and the TV side of device linking, which is not in the contract:
  *
  *   POST /api/auth/device-code          (keyed) → { data: { code, expires_in } }: a 6-character code (A–Z, 2–9)
  *                                        for 10 minutes; 403 when the channel's auth.remote_auth is off
@@ -17,21 +17,19 @@
  * (reset, verification, deletion) per email address and 20 of any kind per client address within an hour, a link's
  * lifetime. A new link never voids an earlier one (a few stay valid at once; using one spends them all), so however
  * often someone asks, the owner's link still works. The reset form answers the same whether it sent a link, was
- * throttled or knows no such account; the signed-in forms say when to ask again. Changing
- * the password needs the current one and ends every other session of the account. A social sign-in that lands on
- * an account nobody verified clears its password and ends its sessions: whoever registered the address first
- * (perhaps not its owner) is out. Password reset and deletion links answer the same for an unknown email as for a
- * wrong link, so neither form tells who has an account. A reset link is refused to a caller signed in with a live
- * token ('You are already logged in'): it signs out first.
+ * throttled or knows no such account; the signed-in forms say when to ask again. Changing the password needs the
+ * current one and ends every other session of the account (social-sign-in.ts ends those of an account nobody
+ * verified when its address signs in socially). Password reset and deletion links answer the same for an unknown
+ * email as for a wrong link, so neither form tells who has an account. A reset link is refused to a caller signed in
+ * with a live token ('You are already logged in'): it signs out first.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import { SOCIAL_PROVIDERS, type SocialProvider } from '../../src/api/contract.js';
 import {
   bearer,
-  createUser,
   deleteUser,
   endSessions,
   hashPassword,
+  insertUser,
   issueToken,
   login,
   logout,
@@ -45,8 +43,7 @@ import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
 import { Checks, refuse, truthy, type ApiRequest, type Handlers, type ServerOnlyRoute } from '../http/handler.js';
 import { addressKey, HttpError } from '../http/http.js';
 import { SlidingWindow } from '../http/limits.js';
-import { siteLink, type Mailer } from '../mail/mail.js';
-import type { IdentityProviders } from '../identity/provider.js';
+import { languageOf, siteLink, type Mailer } from '../mail/mail.js';
 import { log } from '../observability/log.js';
 
 /** Server messages (the API's standard texts where it has them). */
@@ -125,8 +122,6 @@ export interface AuthContext {
   emailsPerAddress?: number;
   /** Removes a deleted clip's files and stops its cut, in whichever process runs it (clip-jobs.ts `remove`). */
   removeClip(id: number): Promise<void>;
-  /** Social sign-in's providers (chosen at start: app/services.ts); a network without one refuses every code. */
-  identity: IdentityProviders;
   /** Sends the emailed links (chosen at start: app/services.ts). */
   mailer: Mailer;
 }
@@ -141,7 +136,6 @@ type AuthEndpoint =
   | 'login'
   | 'logout'
   | 'register'
-  | 'socialLogin'
   | 'emailVerify'
   | 'emailVerifyResend'
   | 'passwordResetRequest'
@@ -159,9 +153,12 @@ function accountLink(r: ApiRequest, path: string, query: Record<string, string |
   const site = r.settings().site_url?.trim();
   return site ? siteLink(site, path, query) : siteLink(r.origin, path, { ...query, channel_key: r.channelKey });
 }
-/** The channel's display name for emails. */
-const channelName = (r: ApiRequest) => r.settings().name ?? r.channelKey;
-const greeting = (user: Row) => `Hello${user.first_name ? ` ${String(user.first_name)}` : ''},`;
+/** The name an email greets its account by (its first name), if any. */
+const greetingName = (user: Row) => (user.first_name ? String(user.first_name) : null);
+/** The language of an account's emails: its own, else (undefined) the channel's. */
+const languageOfUser = (user: Row) => languageOf(user.language);
+/** An emailed link's lifetime, as the emails say it. */
+const LINK_MINUTES = LINK_TTL / 60;
 
 /** A device code as typed by a viewer: case and separators do not matter. */
 const normaliseCode = (value: unknown) =>
@@ -224,9 +221,8 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       {
         channelId: r.channelId,
         to: email,
-        subject: `Verify your email address for ${channelName(r)}`,
-        text: `${greeting(user)}\n\nPlease confirm your email address by opening this link within 60 minutes:\n${link}\n\nIf you did not create an account, you can ignore this email.`,
-        links: [link],
+        language: languageOfUser(user),
+        letter: { kind: 'verify', name: greetingName(user), link, minutes: LINK_MINUTES },
       },
       r.clock.now,
     );
@@ -250,6 +246,25 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       { user: user.id!, purpose, keep: EMAILS_PER_RECIPIENT },
     );
     return token;
+  }
+
+  /** A new reset or deletion link, emailed to its account: the link and its email are one write. */
+  async function emailLink(r: ApiRequest, user: Row, purpose: 'reset' | 'delete'): Promise<void> {
+    await db.transaction(async () => {
+      const link = accountLink(r, purpose === 'reset' ? '/password-reset' : '/confirm-account-deletion', {
+        email: String(user.email),
+        token: await newLink(user, purpose, r.clock.now),
+      });
+      await mailer.send(
+        {
+          channelId: r.channelId,
+          to: String(user.email),
+          language: languageOfUser(user),
+          letter: { kind: purpose, name: greetingName(user), link, minutes: LINK_MINUTES },
+        },
+        r.clock.now,
+      );
+    });
   }
 
   /** The user's link of a purpose whose token this is: 'expired' past its lifetime, undefined when there is none. */
@@ -311,55 +326,28 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // 422, not 429: the client reads 429 as an api-key problem.
       const address = addressKey(r.ip);
       if ('wait' in (await registrations.take(address, r.clock.now))) throw refuse('email', MESSAGES.tooManyAccounts);
-      const user = await createUser(
-        db,
-        r.channelId,
-        { email: email!, password: password!, first_name: firstName, last_name: lastName, news: truthy(r.body.news) },
-        r.clock.now,
-      );
-      // Someone else may have registered the same address while the password was being hashed.
-      if (!user) throw refuse('email', MESSAGES.emailTaken);
-      await sendVerification(r, user);
-      return session(await issueToken(db, user.id!, r.clock.now), user);
-    },
-
-    socialLogin: async (r) => {
-      const provider = r.params.provider!;
-      if (!(SOCIAL_PROVIDERS as readonly string[]).includes(provider)) throw new HttpError(404, 'Provider not found.');
-      const checks = new Checks(r.body);
-      const code = checks.text('code');
-      const redirectUri = checks.text('redirect_uri');
-      checks.done();
-      const now = r.clock.now;
-      const profile = await ctx.identity[provider as SocialProvider]?.redeem(r.channelId, code!, redirectUri!, now);
-      if (!profile) throw refuse('code', MESSAGES.wrongAuthData);
-      let user = await userByEmail(db, r.channelId, profile.email);
-      if (!user) {
-        user = await createUser(
+      const passwordHash = await hashPassword(password!);
+      // The account and its verification email are one write: the email is queued with the account, or neither is.
+      const user = await db.transaction(async () => {
+        const made = await insertUser(
           db,
           r.channelId,
           {
-            email: profile.email,
-            password: null,
-            first_name: profile.first_name,
-            last_name: profile.last_name,
-            provider,
-            verifiedAt: now,
+            email: email!,
+            first_name: firstName,
+            last_name: lastName,
+            news: truthy(r.body.news),
+            language: languageOf(r.body.language) ?? null,
           },
-          now,
+          passwordHash,
+          r.clock.now,
         );
-        if (!user) throw refuse('code', MESSAGES.wrongAuthData);
-      } else if (user.email_verified_at === null) {
-        // The provider vouches for the address, and nothing vouched for whoever registered it with a password: it
-        // may have been someone else, waiting for the owner to use the account. Their password, their open links and
-        // every session made with them end here; the owner can choose a password later by resetting it.
-        await db.run(
-          'UPDATE users SET email_verified_at = ?, password_hash = NULL, temporary_password = 0, updated_at = ? WHERE id = ?',
-          [now, now, user.id!],
-        );
-        await endSessions(db, user.id!);
-      }
-      return session(await issueToken(db, user.id!, now), user);
+        if (made) await sendVerification(r, made);
+        return made;
+      });
+      // Someone else may have registered the same address while the password was being hashed.
+      if (!user) throw refuse('email', MESSAGES.emailTaken);
+      return session(await issueToken(db, user.id!, r.clock.now), user);
     },
 
     emailVerify: async (r) => {
@@ -403,20 +391,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       const held = await holdEmail('reset', email!, r);
       const user = held ? undefined : await userByEmail(db, r.channelId, email!);
       if (user) {
-        const link = accountLink(r, '/password-reset', {
-          email: String(user.email),
-          token: await newLink(user, 'reset', r.clock.now),
-        });
-        await mailer.send(
-          {
-            channelId: r.channelId,
-            to: String(user.email),
-            subject: `Reset your ${channelName(r)} password`,
-            text: `${greeting(user)}\n\nSomeone asked to reset the password of your account. To choose a new one, open this link within 60 minutes:\n${link}\n\nIf it was not you, ignore this email: your password stays as it is.`,
-            links: [link],
-          },
-          r.clock.now,
-        );
+        await emailLink(r, user, 'reset');
       }
       // The same answer whether sent, held or unknown, so the form tells nobody who has an account, or how often
       // someone asked; the links sent earlier stay valid.
@@ -487,24 +462,28 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
         await wrongCodesFrom.forgive(byAddress.id);
         throw refuse('code', wrongCodesMessage(byAccount.wait));
       }
-      // Linked by whoever sets its user first: a code is linked to one account, once.
-      const linked = await db.run(
-        'UPDATE device_codes SET user_id = ?, linked_at = ? WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL',
-        [user.id!, now, code, r.channelId, now],
-      );
+      // Linked by whoever sets its user first: a code is linked to one account, once; the owner is told in the same
+      // write.
+      const linked = await db.transaction(async () => {
+        const count = await db.run(
+          'UPDATE device_codes SET user_id = ?, linked_at = ? WHERE code = ? AND channel_id = ? AND expires_at > ? AND user_id IS NULL',
+          [user.id!, now, code, r.channelId, now],
+        );
+        if (count > 0)
+          await mailer.send(
+            {
+              channelId: r.channelId,
+              to: String(user.email),
+              language: languageOfUser(user),
+              letter: { kind: 'device-linked', name: greetingName(user) },
+            },
+            now,
+          );
+        return count;
+      });
       if (linked === 0) throw refuse('code', MESSAGES.badDeviceCode);
       await wrongCodesFrom.forgive(byAddress.id);
       await wrongCodes.forgive(byAccount.id);
-      await mailer.send(
-        {
-          channelId: r.channelId,
-          to: String(user.email),
-          subject: `A device was linked to your ${channelName(r)} account`,
-          text: `${greeting(user)}\n\nA device was just linked to your account with a code. If it was not you, change your password.`,
-          links: [],
-        },
-        now,
-      );
       return { data: { message: MESSAGES.deviceLinked } };
     },
 
@@ -513,20 +492,7 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // An earlier deletion link stays valid, so a held request loses nothing.
       const held = await holdEmail('delete', String(user.email), r);
       if (held) throw new HttpError(422, heldMessage(held, String(user.email)));
-      const link = accountLink(r, '/confirm-account-deletion', {
-        email: String(user.email),
-        token: await newLink(user, 'delete', r.clock.now),
-      });
-      await mailer.send(
-        {
-          channelId: r.channelId,
-          to: String(user.email),
-          subject: `Confirm the deletion of your ${channelName(r)} account`,
-          text: `${greeting(user)}\n\nTo delete your account and everything in it for good, open this link within 60 minutes and confirm:\n${link}\n\nIf you did not ask for this, ignore this email: nothing is deleted.`,
-          links: [link],
-        },
-        r.clock.now,
-      );
+      await emailLink(r, user, 'delete');
       return {
         data: { message: `We sent a link to ${String(user.email)}. Open it to confirm the deletion of your account.` },
       };
@@ -541,8 +507,22 @@ export function authHandlers(ctx: AuthContext): Handlers<AuthEndpoint> {
       // An unknown email answers like a wrong link, so the form does not tell who has an account.
       if (!user || (await linkOf(user, 'delete', token!, r.clock.now)) !== 'valid')
         throw new HttpError(422, MESSAGES.deletionLinkInvalid);
-      // The rows first (one transaction), then the clips' files and any cut still running: answered once all are gone.
-      for (const clip of await deleteUser(db, user.id!)) {
+      // The rows first (one transaction, with the email saying so), then the clips' files and any cut still running:
+      // answered once all are gone.
+      const clips = await db.transaction(async () => {
+        const deleted = await deleteUser(db, user.id!);
+        await mailer.send(
+          {
+            channelId: r.channelId,
+            to: String(user.email),
+            language: languageOfUser(user),
+            letter: { kind: 'deleted', name: greetingName(user) },
+          },
+          r.clock.now,
+        );
+        return deleted;
+      });
+      for (const clip of clips) {
         // The account is gone whatever happens to a clip's files: one that cannot be removed is told, not answered.
         await ctx.removeClip(clip).catch((error: unknown) => {
           log().error(`the files of clip ${clip} could not be removed: ${String(error)}`);

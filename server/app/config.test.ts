@@ -131,7 +131,54 @@ describe('configuration', () => {
     }
   });
 
-  test('a real start with PORT=abc (or a live Stripe key sent elsewhere) stops at once: one line naming it, exit code 1', () => {
+  test('mail: SMTP_URL needs MAIL_FROM, and a bad SMTP_URL is refused without repeating its password', () => {
+    const smtp = readConfig(
+      { SMTP_URL: 'smtps://mailer:hunter2@smtp.example:465', MAIL_FROM: 'no-reply@tv.example' },
+      [],
+    ).server;
+    assert.deepEqual([smtp.smtpUrl, smtp.mailFrom], ['smtps://mailer:hunter2@smtp.example:465', 'no-reply@tv.example']);
+    assert.equal(
+      refusal({ SMTP_URL: 'smtp://mailer:hunter2@smtp.example:587' }).message,
+      'MAIL_FROM: is needed with SMTP_URL (the sender of every email)',
+    );
+    const bad = refusal({ SMTP_URL: 'https://mailer:hunter2@smtp.example', MAIL_FROM: 'no-reply@tv.example' });
+    assert.equal(bad.variable, 'SMTP_URL');
+    assert.doesNotMatch(bad.message, /hunter2/);
+    assert.equal(refusal({ MAIL_FROM: 'Channel <no-reply@tv.example>' }).variable, 'MAIL_FROM');
+  });
+
+  test('social sign-in: a secret turns a provider on; its URLs are the provider’s own, or on loopback (tests)', () => {
+    const none = readConfig({}, []).server;
+    assert.deepEqual([none.google, none.facebook], [undefined, undefined]);
+    const both = readConfig({ GOOGLE_CLIENT_SECRET: 'g-secret', FACEBOOK_APP_SECRET: 'fb-secret' }, []).server;
+    assert.deepEqual(both.google, { clientSecret: 'g-secret', issuer: 'https://accounts.google.com' });
+    assert.deepEqual(both.facebook, {
+      appSecret: 'fb-secret',
+      graphUrl: 'https://graph.facebook.com/v21.0',
+      authorizeUrl: 'https://www.facebook.com/v21.0/dialog/oauth',
+    });
+    const tests = readConfig(
+      {
+        GOOGLE_CLIENT_SECRET: 'g-secret',
+        GOOGLE_ISSUER_URL: 'http://127.0.0.1:4567',
+        FACEBOOK_APP_SECRET: 'fb-secret',
+        FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/v22.0',
+        FACEBOOK_AUTHORIZE_URL: 'http://localhost:4568/v21.0/dialog/oauth',
+      },
+      [],
+    ).server;
+    assert.equal(tests.google?.issuer, 'http://127.0.0.1:4567');
+    assert.equal(tests.facebook?.graphUrl, 'https://graph.facebook.com/v22.0');
+    for (const [name, value] of [
+      ['GOOGLE_ISSUER_URL', 'https://accounts.evil.example'],
+      ['GOOGLE_ISSUER_URL', 'http://accounts.google.com'],
+      ['FACEBOOK_GRAPH_URL', 'https://graph.facebook.com.evil.example/v21.0'],
+      ['FACEBOOK_AUTHORIZE_URL', 'http://10.0.0.5/dialog/oauth'],
+    ] as const)
+      assert.match(refusal({ [name]: value }).message, new RegExp(`^${name}: must be an https URL on `), value);
+  });
+
+  test('a real start with a bad value (PORT=abc, a bad SMTP_URL or Google issuer, a live Stripe key sent elsewhere...) stops at once: one line naming it, exit code 1', () => {
     // Through main.ts as the tests start it, and through the package's command (server/bin) as an operator does.
     const main = ['--import', 'tsx', 'server/main.ts'];
     const command = ['server/bin/channel-server.mjs'];
@@ -150,6 +197,15 @@ describe('configuration', () => {
         'STRIPE_API_URL',
         main,
       ],
+      // Mail and social sign-in: a password in SMTP_URL is never repeated.
+      [{ SMTP_URL: 'https://mailer:hunter2@smtp.example', MAIL_FROM: 'no-reply@tv.example' }, 'SMTP_URL', command],
+      [{ SMTP_URL: 'smtps://mailer:hunter2@smtp.example:465' }, 'MAIL_FROM', main],
+      [
+        { GOOGLE_CLIENT_SECRET: 'g-secret', GOOGLE_ISSUER_URL: 'https://accounts.evil.example' },
+        'GOOGLE_ISSUER_URL',
+        command,
+      ],
+      [{ FACEBOOK_APP_SECRET: 'fb-secret', FACEBOOK_GRAPH_URL: 'http://10.0.0.5/v21.0' }, 'FACEBOOK_GRAPH_URL', main],
     ] as const) {
       const run = spawnSync(process.execPath, args, {
         cwd: ROOT,
@@ -162,7 +218,11 @@ describe('configuration', () => {
       assert.equal(lines.length, 1, run.stderr);
       assert.match(lines[0]!, new RegExp(`^\\[channel-server\\] ${variable}: `));
       assert.equal(run.stdout, '');
-      assert.doesNotMatch(run.stderr, /4eC39|0123456789abcdef/, 'a secret is never repeated');
+      assert.doesNotMatch(
+        run.stderr,
+        /4eC39|0123456789abcdef|hunter2|g-secret|fb-secret/,
+        'a secret is never repeated',
+      );
     }
   });
 });

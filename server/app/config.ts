@@ -8,6 +8,8 @@
 import * as z from 'zod';
 import { isLoopback } from './exposure.js';
 import type { ServerOptions } from './server.js';
+import { FACEBOOK_AUTHORIZE_URL, FACEBOOK_GRAPH_URL } from '../identity/facebook.js';
+import { GOOGLE_ISSUER } from '../identity/google.js';
 
 /** A start refused by its configuration: the variable and what is wrong with its value. */
 export class ConfigError extends Error {
@@ -81,6 +83,42 @@ const apiOrigin = httpUrl.refine((v) => {
   return (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash && !url.username;
 }, 'must be an origin (http://127.0.0.1:PORT), with no path');
 
+/**
+ * smtp://user:password@host:port (STARTTLS when offered) or smtps://... (TLS from the start). The value is never
+ * repeated in the message: it holds a password.
+ */
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine(
+    (v) => URL.canParse(v) && /^smtps?:$/.test(new URL(v).protocol) && new URL(v).hostname !== '',
+    'must be an smtp://user:password@host:port or smtps://user:password@host:port URL',
+  );
+
+/** A bare email address (the sender's; the channel's name is its display name). */
+const address = z
+  .string()
+  .trim()
+  .regex(/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/, 'must be an email address, such as no-reply@tv.example.com');
+
+/**
+ * An https URL on one of a provider's own origins, or (tests) any http(s) URL on loopback: a secret is never sent
+ * anywhere else.
+ */
+const providerUrl = (origins: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (v) => {
+        if (!URL.canParse(v)) return false;
+        const url = new URL(v);
+        const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+        return origins.includes(url.origin) || (loopback && /^https?:$/.test(url.protocol));
+      },
+      `must be an https URL on ${origins.join(' or ')}, or on loopback (tests)`,
+    );
+
 /** One variable: how its text is read, its default as the docs show it, and what it means. */
 interface Variable<T> {
   schema: z.ZodType<T, string>;
@@ -130,6 +168,26 @@ export const VARIABLES = {
   STRIPE_API_URL: variable(apiOrigin, 'none', "tests only: a Stripe double's origin, with a test key, on loopback"),
   CLIP_CONCURRENCY: variable(integer(1, 2), '2', 'clip jobs (ffmpeg cuts) at once'),
   CLIP_LEASE_MS: variable(integer(1000), '30000', 'how long a clip job is held without news from its process'),
+  SMTP_URL: variable(smtpUrl, 'none', 'the mail service emails are sent through'),
+  MAIL_FROM: variable(address, 'none', "the sender's address of every email (needed with SMTP_URL)"),
+  MAIL_LEASE_MS: variable(integer(1000), '60000', 'how long an email being sent is held without news from its process'),
+  GOOGLE_CLIENT_SECRET: variable(text, 'none', 'the client secret of the Google sign-in (OAuth) client'),
+  GOOGLE_ISSUER_URL: variable(
+    providerUrl(['https://accounts.google.com']),
+    '`https://accounts.google.com`',
+    "Google's OpenID issuer",
+  ),
+  FACEBOOK_APP_SECRET: variable(text, 'none', 'the app secret of the Facebook Login app'),
+  FACEBOOK_GRAPH_URL: variable(
+    providerUrl(['https://graph.facebook.com']),
+    '`https://graph.facebook.com/v21.0`',
+    "Facebook's Graph API, with its version",
+  ),
+  FACEBOOK_AUTHORIZE_URL: variable(
+    providerUrl(['https://www.facebook.com']),
+    '`https://www.facebook.com/v21.0/dialog/oauth`',
+    "Facebook's login dialog",
+  ),
   METRICS_PORT: variable(integer(0, 65535), '9464', 'the operations listener: /healthz, /readyz, /metrics'),
   METRICS_HOST: variable(text, '`127.0.0.1`', "the operations listener's interface"),
   DRAIN_SECONDS: variable(
@@ -178,6 +236,8 @@ export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
   const unknown = argv.filter((arg) => arg.startsWith('-') && arg !== '--dev');
   if (unknown.length > 0) throw new ConfigError('arguments', `unknown ${unknown.join(' ')} (the only one is --dev)`);
   const dev = argv.includes('--dev') || v.CHANNEL_DEV === true;
+  if (v.SMTP_URL && !v.MAIL_FROM)
+    throw new ConfigError('MAIL_FROM', 'is needed with SMTP_URL (the sender of every email)');
   return {
     drainMs: (v.DRAIN_SECONDS ?? 20) * 1000,
     logLevel: v.LOG_LEVEL ?? (dev ? 'warn' : 'info'),
@@ -242,6 +302,19 @@ function serverOptions(v: Values, dev: boolean): ServerOptions {
     clipConcurrency: v.CLIP_CONCURRENCY,
     clipLeaseMs: v.CLIP_LEASE_MS,
     slowQueryMs: v.SLOW_QUERY_MS,
+    smtpUrl: v.SMTP_URL,
+    mailFrom: v.MAIL_FROM,
+    mailLeaseMs: v.MAIL_LEASE_MS,
+    google: v.GOOGLE_CLIENT_SECRET
+      ? { clientSecret: v.GOOGLE_CLIENT_SECRET, issuer: v.GOOGLE_ISSUER_URL ?? GOOGLE_ISSUER }
+      : undefined,
+    facebook: v.FACEBOOK_APP_SECRET
+      ? {
+          appSecret: v.FACEBOOK_APP_SECRET,
+          graphUrl: v.FACEBOOK_GRAPH_URL ?? FACEBOOK_GRAPH_URL,
+          authorizeUrl: v.FACEBOOK_AUTHORIZE_URL ?? FACEBOOK_AUTHORIZE_URL,
+        }
+      : undefined,
     metricsPort: v.METRICS_PORT ?? 9464,
     metricsHost: v.METRICS_HOST,
   };

@@ -14,6 +14,7 @@ import { SOCIAL_PROVIDERS } from '../../src/api/contract.js';
 import { handleAnalytics, type DatalakeContext, type Recorder } from '../analytics/analytics.js';
 import { fixturePictures, servePlaceholderArt } from '../catalog/catalog-api.js';
 import type { ChannelDb } from '../storage/db.js';
+import { tokenHash } from '../accounts/accounts.js';
 import { isDevPath } from '../dev/endpoints.js';
 import { hostAllowed } from './exposure.js';
 import { addressKey, errorSummary, HttpError, refuseNulInTarget, requestUrl, sendJson, tooMany } from '../http/http.js';
@@ -180,8 +181,8 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
 
   /**
    * The channel an account route's page is for, in production: the link's `channel_key` (emailed links to this
-   * server carry it), else the channel of the api key a social callback's `state` carries, else the server's only
-   * channel. A key no channel has, or none on a server of several channels, is a 404 saying so.
+   * server carry it), else the channel of the sign-in a social callback's `state` names (accounts/social-sign-in.ts),
+   * else the server's only channel. A key no channel has, or none on a server of several channels, is a 404 saying so.
    */
   async function accountChannel(url: URL): Promise<string> {
     const named = url.searchParams.get('channel_key');
@@ -193,8 +194,8 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
     const state = url.searchParams.get('state');
     if (state) {
       const row = await db.get(
-        'SELECT c.channel_key FROM api_keys k JOIN channels c ON c.id = k.channel_id WHERE k.api_key = ?',
-        [state],
+        'SELECT c.channel_key FROM social_attempts a JOIN channels c ON c.id = a.channel_id WHERE a.state_hash = ?',
+        [tokenHash(state)],
       );
       if (row) return String(row.channel_key);
     }

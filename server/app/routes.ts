@@ -5,7 +5,7 @@
  * the handler and send its answer.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { endpoints, NO_KEY_MESSAGE, Settings, type EndpointName } from '../../src/api/contract.js';
+import { endpoints, NO_KEY_MESSAGE, StoredSettings, type EndpointName } from '../../src/api/contract.js';
 import { accessFor, bearer, userByToken, type Access } from '../accounts/accounts.js';
 import { viewerOf } from '../catalog/catalog-api.js';
 import type { Channels } from '../channel/channel-api.js';
@@ -30,6 +30,7 @@ const API_KEY_CACHE_MS = 60_000;
 const SECRET_ANSWERS = new Set([
   'login',
   'register',
+  'socialStart',
   'socialLogin',
   'getApiKey',
   'deviceCode',
@@ -173,7 +174,7 @@ export function createApi(ctx: ApiContext): ApiHandler {
     const now = ctx.clock();
     let access: Promise<Access> | undefined;
     let view: Promise<EventView> | undefined;
-    let settings: Settings | undefined;
+    let settings: StoredSettings | undefined;
     // The bearer token's user, looked up once per request (access and user both need it).
     let tokenUser: Promise<Row | undefined> | undefined;
     const userOfToken = () =>
@@ -197,7 +198,7 @@ export function createApi(ctx: ApiContext): ApiHandler {
       origin,
       media: channels.media,
       clock: now,
-      settings: () => (settings ??= Settings.parse(channels.settingsOf(channelId))),
+      settings: () => (settings ??= StoredSettings.parse(channels.settingsOf(channelId))),
       // A missing, unknown or expired token is a guest: public calls still answer, user() answers 401. So is an
       // account that must still replace its temporary password: it has no rights until it does.
       access: () =>

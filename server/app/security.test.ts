@@ -113,39 +113,47 @@ async function register(
   return { email, token: String(res.body.data.token) };
 }
 
-/** The social stand-in's authorize request for the demo's Google client, back to `redirect`. */
-const authorize = (redirect: string, email: string) =>
+/** The social stand-in's authorize request for the demo's Google client, back to `redirect` (a started one's `query`). */
+const authorize = (redirect: string, email: string, query: Record<string, string> = {}) =>
   new URLSearchParams({
     client_id: 'demo-google-client',
     redirect_uri: redirect,
     response_type: 'code',
     scope: 'openid email profile',
-    state: h.key,
+    state: 'some-state',
+    nonce: 'some-nonce',
+    code_challenge: 'c'.repeat(43),
+    code_challenge_method: 'S256',
+    ...query,
     action: 'continue',
     email,
+    email_verified: '1',
     first_name: 'Vic',
     last_name: 'Tim',
   }).toString();
 
 const googleCallback = () => `${h.base}/auth/login/google/callback`;
 
-/** The Google stand-in's one-time code for `email`, as its owner would get it. */
-async function socialCode(email: string): Promise<string> {
+/** A sign-in with the Google stand-in as `email`, as its owner would make it: started, then its code and state. */
+async function socialCode(email: string): Promise<{ code: string; state: string }> {
+  const started = await apiPost('v2/auth/social/google/start', { redirect_uri: googleCallback() });
+  assert.equal(started.status, 200, JSON.stringify(started.body));
+  const query = Object.fromEntries(new URL(String(started.body.data.url)).searchParams);
   const back = await fetch(`${h.base}/__social/google/authorize`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: authorize(googleCallback(), email),
+    body: authorize(googleCallback(), email, query),
     redirect: 'manual',
   });
   assert.equal(back.status, 303);
   const code = new URL(back.headers.get('location')!).searchParams.get('code');
   ok(code, 'a code');
-  return code;
+  return { code, state: query.state! };
 }
 
 /** Redeems a stand-in code with the channel's API; answers the new token. */
-async function redeem(code: string): Promise<string> {
-  const res = await apiPost('v2/auth/social/google', { code, redirect_uri: googleCallback() });
+async function redeem(code: { code: string; state: string }): Promise<string> {
+  const res = await apiPost('v2/auth/social/google', { ...code, redirect_uri: googleCallback() });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return String(res.body.data.token);
 }
@@ -410,7 +418,9 @@ describe('critical: the social sign-in stand-in', () => {
       client_id: 'demo-google-client',
       redirect_uri: `${h.base}/auth/login/google/callback`,
       response_type: 'code',
-      state: h.key,
+      state: 'some-state',
+      code_challenge: 'c'.repeat(43),
+      code_challenge_method: 'S256',
     });
     const page = await fetch(`${h.base}/__social/google/authorize?${query}`);
     assert.equal(page.status, 200);
@@ -1124,7 +1134,7 @@ describe('low', () => {
       'register',
     );
     noStore(
-      await apiPost('v2/auth/social/google', { code: await socialCode(email), redirect_uri: googleCallback() }),
+      await apiPost('v2/auth/social/google', { ...(await socialCode(email)), redirect_uri: googleCallback() }),
       'social',
     );
     const tvKey = await h.apiKey('demo');

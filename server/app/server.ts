@@ -12,8 +12,8 @@
  * library-api.ts (the video-on-demand library), auth.ts (sign-in, registration, social sign-in, verification,
  * reset, deletion, profile update, device linking and the TV's device-code routes), account-data.ts (orders,
  * transactions), clips.ts (clips, cut by the job queue of clip-jobs.ts), favourites.ts and payments.ts.
- * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go to the outbox (mail.ts, GET /__dev/outbox,
- * demo/site/outbox.html); social providers are played by local stand-in pages (dev/social.ts, /__social/...); the
+ * routes.ts routes `/api/` requests over that map; listeners.ts says what each listener answers, in which order. Emails go
+ * through the mail queue (mail/queue.ts: SMTP, or in dev mode the outbox, GET /__dev/outbox, demo/site/outbox.html); social providers are played by local stand-in pages (dev/social.ts, /__social/...); the
  * site's account routes (/verify-email, /auth/login/google/callback, ...) serve demo/site/account.html on both
  * listeners (production: server/pages/account.html, for the channel the link names); demo/site/tv.html plays a TV
  * that shows a device code to link.
@@ -43,7 +43,8 @@ import { createServer, type IncomingMessage, type RequestListener, type Server }
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EndpointName } from '../../src/api/contract.js';
+import type { EndpointName, SocialProvider } from '../../src/api/contract.js';
+import type { IdentityProviders } from '../identity/provider.js';
 import { accountDataHandlers } from '../commerce/account-data.js';
 import { DATALAKE_PER_MINUTE, Recorder } from '../analytics/analytics.js';
 import { AnalyticsStore, type StoreLimits } from '../analytics/analytics-store.js';
@@ -82,8 +83,14 @@ import {
 } from '../media/library-media.js';
 import { librarySpecs } from '../fixtures/library-seed.js';
 import type { MediaLibrary } from '../media/media.js';
-import { chooseServices, chooseStreamSource, chooseStripe } from './services.js';
+import { chooseServices, chooseStreamSource, chooseStripe, type ServiceChoice } from './services.js';
+import { brandsOf } from '../mail/brand.js';
+import type { GoogleOptions } from '../identity/google.js';
+import type { FacebookOptions } from '../identity/facebook.js';
+import { socialHandlers } from '../accounts/social-sign-in.js';
 import { createPayments } from '../commerce/payments.js';
+import { onPaymentApplied } from '../commerce/settlement.js';
+import { paymentEmails } from '../mail/receipts.js';
 import { createApi } from './routes.js';
 import { seedDatabase } from '../fixtures/seed.js';
 import { importSqlite } from '../storage/sqlite-import.js';
@@ -199,6 +206,18 @@ export interface ServerOptions {
   metricsHost?: string | undefined;
   /** Where this server's request log goes; default the process's logger (observability/log.ts). */
   logger?: Logger | undefined;
+  /** The mail service (SMTP_URL): without it dev mode records emails in the outbox, production sends none. */
+  smtpUrl?: string | undefined;
+  /** The sender's address (MAIL_FROM); needed with smtpUrl. */
+  mailFrom?: string | undefined;
+  /** How long an email being sent is held without news from its process (MAIL_LEASE_MS; default a minute). */
+  mailLeaseMs?: number | undefined;
+  /** Tests: the mail queue's first retry wait (ms; default a minute). */
+  mailRetryMs?: number | undefined;
+  /** Google sign-in (GOOGLE_CLIENT_SECRET, GOOGLE_ISSUER_URL); without it, dev mode's stand-in or none. */
+  google?: GoogleOptions | undefined;
+  /** Facebook sign-in (FACEBOOK_APP_SECRET, FACEBOOK_GRAPH_URL, FACEBOOK_AUTHORIZE_URL); likewise. */
+  facebook?: FacebookOptions | undefined;
 }
 
 /** A started server: where it listens, its database and media, and how to stop it. */
@@ -335,7 +354,7 @@ async function assemble(
   opened.push(async () => (await opening.catch(() => undefined))?.close());
   const [db, library, libraryMedia] = await Promise.all([
     opening,
-    chooseStreamSource({ dev, mediaDir, nowMs }).prepare(),
+    chooseStreamSource({ dev, mediaDir }).prepare(),
     ensureLibraryMedia(mediaDir, librarySpecs(loadFixtures(fixturesDir))),
   ]);
   started.db = db;
@@ -398,6 +417,8 @@ async function assemble(
   const gtag = new Recorder(nowMs);
 
   // ------------------------------------------------------------------ the API, one module per area
+  /** Social sign-in's providers, once chosen below (the settings served name where each goes). */
+  let identity: IdentityProviders = {};
   const channels = createChannels({
     db,
     dev,
@@ -413,6 +434,7 @@ async function assemble(
     logLimiter: new RateLimiter(db, 'logs', options.logRateMax ?? LOG_ENTRIES_PER_ADDRESS, LOG_QUOTA_WINDOW_MS, nowMs),
     logsPerChannel: options.logsPerChannel ?? MAX_LOGS_PER_CHANNEL,
     copies: settingsCopies(join(dataDir, 'storage', 'settings')),
+    socialEndpoint: (provider) => identity[provider as SocialProvider]?.endpoint(),
   });
   await channels.load();
   /** The channel whose analytics key this is (settings 'yare-analytics'), from the channels' settings in memory. */
@@ -430,19 +452,49 @@ async function assemble(
     limiter: datalakeLimiter,
     addressOf: (req: IncomingMessage) => addressOf(req),
   };
-  const serviceChoice = { dev, mediaDir, stripe: options.stripe, nowMs };
+  const serviceChoice: ServiceChoice = {
+    dev,
+    mediaDir,
+    stripe: options.stripe,
+    nowMs,
+    origin: () => origins.bundle,
+    google: options.google,
+    facebook: options.facebook,
+    mail: {
+      smtpUrl: options.smtpUrl,
+      from: options.mailFrom ?? `no-reply@${configuredOrigin ? new URL(configuredOrigin).hostname : 'localhost'}`,
+      brandOf: brandsOf(db, channels.settingsOf),
+      nowMs,
+      retryMs: options.mailRetryMs,
+      leaseMs: options.mailLeaseMs,
+      failed: (reason) => metrics.emailFailed(reason),
+    },
+  };
   const stripe = await chooseStripe(serviceChoice, dataDir, () => origins.bundle);
   opened.push(async () => stripe.double?.close());
   const services = chooseServices(serviceChoice, db, stripe.account);
+  identity = services.identity;
+  if (!dev && !options.smtpUrl)
+    logger.warn('no SMTP_URL: emails are queued but none is sent (each fails after 24 hours); see docs/server.md');
   const authContext = {
     db,
-    identity: services.identity,
     mailer: services.mailer,
     verifySecret: await secret('verify_secret'),
     registrationsPerAddress: options.registrationRateMax,
     emailsPerAddress: options.emailRateMax,
     removeClip: (id: number) => clipJobs.remove(id),
   };
+  // Receipts and renewal notices are queued with the payment events they tell of, whoever applies them.
+  onPaymentApplied(
+    db,
+    paymentEmails({
+      db,
+      mailer: services.mailer,
+      settingsOf: channels.settingsOf,
+      origin: () => origins.bundle,
+      nowMs,
+    }),
+  );
   const payments = createPayments({
     db,
     nowMs,
@@ -471,6 +523,7 @@ async function assemble(
   const charge = async (r: ApiRequest, hits: number) => tooMany(await requestLimiter.hit(addressKey(r.ip), hits));
   const handlers: Record<EndpointName, Handler> = {
     ...authHandlers(authContext),
+    ...socialHandlers({ db, identity: services.identity, sitesOf: channels.sitesOf }),
     ...payments.handlers,
     ...accountDataHandlers(db),
     ...favouriteHandlers(db, charge),
@@ -612,6 +665,7 @@ async function assemble(
   const fail = async (error: unknown): Promise<never> => {
     phase = 'draining';
     await clipJobs.stop();
+    await services.mailer.stop();
     main.close();
     host?.close();
     await paymentEvents.stop();
@@ -624,6 +678,8 @@ async function assemble(
   };
   // Seeded done clips get their files before anyone can ask for them (cached: instant after the first start).
   await clipJobs.start().catch(fail);
+  // Emails queued before this start (by a process that stopped or died) go now; new ones as they are queued.
+  await services.mailer.start().catch(fail);
   const port = await listen(main, options.port ?? 8080).catch(fail);
   origins.bundle = configuredOrigin ?? `http://localhost:${port}`;
   hosts.main = allowedHostsFor(port, listenHost, origins.bundle, options.allowedHosts);
@@ -648,6 +704,7 @@ async function assemble(
     await prune(db, clock().now);
     await pruneLimits(db, nowMs(), LONGEST_LIMIT_WINDOW_MS);
     await analyticsStore.prune();
+    await services.mailer.prune();
     // The embedded database has no autovacuum: the planner's statistics are brought up to date here.
     if (db.kind === 'pglite') await db.analyze();
   };
@@ -700,6 +757,7 @@ async function assemble(
         drainListener(main, drainMs),
         host ? drainListener(host, drainMs) : undefined,
         clipJobs.stop(),
+        services.mailer.stop(),
       ]).then(async () => {
         for (const timer of timers) clearInterval(timer);
         await paymentEvents.stop();

@@ -6,8 +6,8 @@
  * per channel (settings-copy.ts), which this module writes and serves.
  *
  * Settings as stored are the channel's; settings as served are completed per server: stored media paths become
- * absolute on the public origin, and in dev mode the stand-ins (Mux beacons, social sign-in, the tag manager) are
- * filled in where the channel names no real one.
+ * absolute on the public origin, in dev mode the stand-ins (Mux beacons, the tag manager) are filled in where the
+ * channel names no real one, and the social networks offered are those this server can sign in with.
  */
 import { randomBytes } from 'node:crypto';
 import { LogEntry, type EndpointName } from '../../src/api/contract.js';
@@ -42,6 +42,8 @@ export interface ChannelContext {
   logsPerChannel: number;
   /** The stored copies of the settings (`/storage/settings/{key}.json`). */
   copies: SettingsCopies;
+  /** Where sign-in with a social network goes, if this server has a provider for it (identity/provider.ts). */
+  socialEndpoint(provider: string): string | undefined;
 }
 
 /** The contract endpoints this module answers. */
@@ -196,13 +198,14 @@ export function createChannels(ctx: ChannelContext): Channels {
     // so 127.0.0.1 and [::1] are named localhost.
     if (dev && mux && !mux.beacon_domain)
       mux.beacon_domain = new URL(origins.bundle).host.replace(/^(127\.0\.0\.1|\[::1\])(?=:|$)/, 'localhost');
-    // Social sign-in goes to the channel's real provider when its settings name one; in dev mode, to this server's
-    // stand-in authorize pages otherwise. A provider with nowhere to go is not offered.
+    // A social network is offered when the channel names its client id and this server has a provider for it (the
+    // real one when its secret is set, in dev mode else the stand-in); `authorize_url` says where sign-in goes, and
+    // the client starts it with `POST v2/auth/social/{provider}/start` (accounts/social-sign-in.ts).
     const social = settings.social as Record<string, { authorize_url?: string | null }> | null | undefined;
     for (const [provider, client] of Object.entries(social ?? {})) {
-      if (!client.authorize_url && dev)
-        client.authorize_url = new URL(`/__social/${encodeURIComponent(provider)}/authorize`, origins.bundle).href;
-      if (!client.authorize_url) delete social![provider];
+      const endpoint = ctx.socialEndpoint(provider);
+      if (endpoint) client.authorize_url = endpoint;
+      else delete social![provider];
     }
     // The tag manager is this server's stand-in in dev mode (it records what is pushed, GET /__dev/gtag) unless
     // one is named; in production the client loads Google's.

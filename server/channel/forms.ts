@@ -1,14 +1,16 @@
 /**
  * Custom forms filled in by viewers (the site's contacts form, `POST custom-forms/{alias}`): each value is checked
- * against its field's rules with the spec's messages, the submission is stored and sent to the channel's contact
- * address (settings `static_blocks.contacts.email`) through the outbox. Bounded: values by size, submissions per
- * client address by a rate limit, stored submissions per channel by a cap.
+ * against its field's rules with the spec's messages, the submission is stored and emailed to the channel's contact
+ * address (settings `static_blocks.contacts.email`, in the channel's language, replies going to the viewer), with a
+ * copy to the viewer (the signed-in account's address, else the form's email field; at most COPIES_PER_HOUR an
+ * hour to one address, so the form cannot be used to flood someone's inbox). Bounded: values by size, submissions
+ * per client address by a rate limit, stored submissions per channel by a cap.
  */
 import type { ChannelDb } from '../storage/db.js';
 import { INVALID, isEmail, EMAIL_MESSAGE, type ApiRequest, type HandlerResult } from '../http/handler.js';
 import { addressKey, HttpError, tooMany } from '../http/http.js';
 import type { RateLimiter } from '../http/limits.js';
-import type { Mailer } from '../mail/mail.js';
+import { languageOf, type Mailer } from '../mail/mail.js';
 
 /** Submissions one client address may send per window (see server.ts). */
 export const FORM_SUBMISSIONS_PER_ADDRESS = 10;
@@ -18,6 +20,9 @@ export const MAX_FIELD_CHARS = 5_000;
 const MAX_TOTAL_CHARS = 20_000;
 /** Stored submissions kept per channel (the oldest go first). */
 export const MAX_SUBMISSIONS_PER_CHANNEL = 5_000;
+
+/** Copies of the contact form one address receives per hour, at most. */
+const COPIES_PER_HOUR = 3;
 
 /** A phone number: 10 to 14 digits, an optional leading +, spaces, dots, dashes and brackets between. */
 const PHONE = /^\+?[\d\s.()-]+$/;
@@ -83,7 +88,9 @@ export function submitForm(db: ChannelDb, limiter: RateLimiter, mailer: Mailer) 
     const now = r.clock.now;
     const user = (await r.access()).user;
     const to = r.settings().static_blocks?.contacts?.email;
-    // The submission and its email are one write: both are kept, or neither.
+    const emailField = fields.find((f) => f.type === 'email' && values.get(f.name));
+    const viewer = user ? String(user.email) : emailField ? values.get(emailField.name) : undefined;
+    // The submission and its emails are one write: all are kept, or none.
     await db.transaction(async () => {
       await db.run(
         'INSERT INTO form_submissions (channel_id, form_alias, values_json, user_id, ip, created_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -94,24 +101,37 @@ export function submitForm(db: ChannelDb, limiter: RateLimiter, mailer: Mailer) 
          SELECT id FROM form_submissions WHERE channel_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)`,
         [r.channelId, r.channelId, MAX_SUBMISSIONS_PER_CHANNEL],
       );
-      if (to) {
-        // One line per field: a value's own line breaks are indented, so no value can pass for another field.
-        const lines = fields
-          .filter((f) => values.get(f.name))
-          .map((f) => `${f.label}: ${values.get(f.name)!.replace(/\r\n?|\n/g, '\n  ')}`)
-          .join('\n');
+      // One line per field in the emails' text: a value's own line breaks are indented (layout.ts), so no value can
+      // pass for another field.
+      const filled = fields
+        .filter((f) => values.get(f.name))
+        .map((f) => ({ label: f.label, value: values.get(f.name)! }));
+      const form = String(row.name);
+      if (to)
+        await mailer.send(
+          { channelId: r.channelId, to, letter: { kind: 'contact', form, fields: filled }, replyTo: viewer },
+          now,
+        );
+      if (viewer && (await copiesTo(db, r.channelId, viewer, now)) < COPIES_PER_HOUR)
         await mailer.send(
           {
             channelId: r.channelId,
-            to,
-            subject: `${String(row.name)}: a new message from the site`,
-            text: lines,
-            links: [],
+            to: viewer,
+            language: languageOf(user?.language),
+            letter: { kind: 'contact-copy', form, fields: filled },
           },
           now,
         );
-      }
     });
     return { status: 201, body: { data: { message: 'Thank you: your message was sent.' } } };
   };
+}
+
+/** How many copies of the contact form an address was sent in the last hour. */
+async function copiesTo(db: ChannelDb, channelId: number, address: string, now: number): Promise<number> {
+  const row = await db.get(
+    "SELECT count(*) AS n FROM outbox WHERE channel_id = ? AND kind = 'contact-copy' AND lower(to_email) = lower(?) AND queued_at > ?",
+    [channelId, address, now - 3600],
+  );
+  return Number(row?.n ?? 0);
 }

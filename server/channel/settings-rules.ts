@@ -9,10 +9,11 @@
  *   is sent there): http(s) URLs without credentials; authorize pages https.
  * - `logo`: an http(s) URL or a path on this server.
  * - `mux.beacon_domain`: a host name with an optional port, nothing else (mux-embed builds the beacon URL from it).
- * And as a whole they must match the contract's `Settings` that every client parses them with (social authorize
- * pages aside, which the server fills in when it serves them), or every later call that reads them would fail.
+ * And as a whole they must match the contract's strict `StoredSettings` (social authorize pages aside, which the server
+ * fills in when it serves them): this server sends what the spec says. (The elements read settings field by field,
+ * so a field they cannot read would only fall back to its default; the check keeps it from being stored at all.)
  */
-import { Settings } from '../../src/api/contract.js';
+import { StoredSettings } from '../../src/api/contract.js';
 
 type Problems = Record<string, string[]>;
 
@@ -100,7 +101,7 @@ export function settingsProblems(settings: unknown, scriptOrigins: readonly stri
     for (const client of Object.values(served.social))
       if (isObject(client) && !client.authorize_url) client.authorize_url = 'https://provider.invalid/';
   }
-  const parsed = Settings.safeParse(served);
+  const parsed = StoredSettings.safeParse(served);
   if (!parsed.success) {
     for (const issue of parsed.error.issues)
       fail(issue.path.join('.') || 'settings', `Does not match the settings contract: ${issue.message}`);

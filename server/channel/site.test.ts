@@ -5,6 +5,7 @@
  * (dev mode only). Run: node --import tsx --test server/channel/site.test.ts
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -186,8 +187,13 @@ describe('the demo sites’ deep-link fallback', () => {
       assert.match(opened.text, /<script src="[^"]+\/channel-elements\.js" data-channel-key="demo-fr" async>/);
       ok(opened.text.includes('<channel-profile>'), 'the account flow');
       ok(!/outbox|data-channel-key="demo"/.test(opened.text), 'nothing of the demo page');
-      // A social callback names no channel_key: the api key its state carries does.
-      const callback = await page(`/auth/login/google/callback?code=abc&state=${key}`);
+      // A social callback names no channel_key: the sign-in its state names does (an attempt started on demo-fr).
+      await prod.db.run(
+        `INSERT INTO social_attempts (state_hash, channel_id, provider, api_key_hash, redirect_uri, nonce, code_verifier, expires_at)
+         SELECT ?, id, 'google', 'k', 'r', 'n', 'v', 9999999999 FROM channels WHERE channel_key = 'demo-fr'`,
+        [createHash('sha256').update('the-state').digest('hex')],
+      );
+      const callback = await page('/auth/login/google/callback?code=abc&state=the-state');
       assert.match(callback.text, /data-channel-key="demo-fr"/);
       const unknown = await page('/password-reset?channel_key=nope&email=a%40b.c&token=x');
       assert.equal(unknown.status, 404);

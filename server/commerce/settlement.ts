@@ -16,6 +16,10 @@
  * - A trial's card saved: the trial starts (access until the trial's end; the account's trial is used).
  * - A refund in full: the order is Refunded and its access ends. A dispute: access is suspended, the order says why.
  *   Both stay: nothing a subscription says later makes the order active again.
+ *
+ * Whatever else an applied fact means to the viewer (their receipt: mail/receipts.ts) listens through
+ * `onPaymentApplied`, in the fact's transaction, as a PaymentEvent: a purchase paid or refused, a renewal paid or
+ * refused.
  */
 import type { ChannelDb, Row } from '../storage/db.js';
 import type { PaymentFact, PaymentRefs } from './providers/provider.js';
@@ -227,6 +231,52 @@ async function dispute(db: ChannelDb, order: Row, fact: Extract<PaymentFact, { k
 }
 
 /**
+ * What an applied fact meant for the buyer. `at`: when (UNIX seconds). A purchase is paid by its first charge (a
+ * one-time payment, or a subscription's first invoice that charged anything, after a trial too); a renewal by a later
+ * invoice.
+ */
+export type PaymentEvent =
+  | { type: 'purchase_paid'; orderId: number; at: number }
+  | { type: 'purchase_failed'; orderId: number; at: number; message: string }
+  | { type: 'renewal_paid'; orderId: number; at: number }
+  | { type: 'renewal_failed'; orderId: number; at: number; message: string };
+
+/** Told of one payment event applied, in its transaction, with the order's row as it was before. */
+export type PaymentListener = (event: PaymentEvent, order: Row) => Promise<void>;
+
+/** The listeners of each database's payment events (app/server.ts adds the receipts). */
+const listeners = new WeakMap<ChannelDb, PaymentListener[]>();
+
+/** Tells `listener` of every payment event applied on `db` from now on, inside the event's transaction. */
+export function onPaymentApplied(db: ChannelDb, listener: PaymentListener): void {
+  listeners.set(db, [...(listeners.get(db) ?? []), listener]);
+}
+
+/**
+ * The event a fact that changed its order means for the buyer, if any (a subscription's state read back, a trial
+ * starting, a refund or a dispute tell nothing of their own). `before`: the order's row before the fact;
+ * `firstCharge`: no paid transaction before it.
+ */
+function eventOf(fact: PaymentFact, before: Row, firstCharge: boolean): PaymentEvent | undefined {
+  const orderId = Number(before.id);
+  const { at } = fact;
+  if (fact.kind === 'payment') {
+    if (fact.state.status === 'failed') return { type: 'purchase_failed', orderId, at, message: fact.state.message };
+    return fact.state.status === 'succeeded' && before.type !== 'subscription'
+      ? { type: 'purchase_paid', orderId, at }
+      : undefined;
+  }
+  if (fact.kind !== 'invoice') return undefined;
+  const message = fact.message ?? 'The payment failed.';
+  if (fact.paid) {
+    if (before.status !== 'created' && before.status !== 'failed' && before.status !== 'paid') return undefined;
+    return { type: firstCharge ? 'purchase_paid' : 'renewal_paid', orderId, at };
+  }
+  if (before.status === 'created') return { type: 'purchase_failed', orderId, at, message };
+  return before.status === 'paid' && !fact.first ? { type: 'renewal_failed', orderId, at, message } : undefined;
+}
+
+/**
  * Applies one fact to the order it is about (in the channel `channel`), in one transaction holding the order's row.
  * Answers the order's id when the fact changed it, undefined when it changed nothing (about no order of this channel,
  * applied already, or about an order past it).
@@ -240,11 +290,16 @@ export async function applyPaymentEvent(
     const order = await orderOf(db, channel, fact.refs);
     if (!order) return undefined;
     await remember(db, order, fact.refs);
+    const before = { ...order };
+    const firstCharge = fact.kind === 'invoice' && !(await paidTransaction(db, Number(order.id)));
     const apply = { payment, invoice, subscription, setup, refund, dispute }[fact.kind] as (
       db: ChannelDb,
       order: Row,
       fact: PaymentFact,
     ) => Promise<boolean>;
-    return (await apply(db, order, fact)) ? Number(order.id) : undefined;
+    if (!(await apply(db, order, fact))) return undefined;
+    const event = eventOf(fact, before, firstCharge);
+    if (event) for (const listener of listeners.get(db) ?? []) await listener(event, before);
+    return Number(order.id);
   });
 }

@@ -3,9 +3,11 @@
  * only in dev mode (exposure.ts), answer only requests carrying this start's secret in the `X-Channel-Dev-Secret`
  * header (403 otherwise), and never send CORS headers, so no web page on another origin can call or read them:
  *
- *   GET    /__dev/outbox[?to=]                  the emails the server "sent" (verification, password reset, account
- *          deletion, device linked), newest first: { data: [{ id, channel_key, to, subject, text, links: [url],
- *          sent_at }] }; DELETE [?to=] clears them (all, or one address's). demo/site/outbox.html shows them.
+ *   GET    /__dev/outbox[?to=]                  the mail queue's emails (verification, password reset, account
+ *          deletion, device linked, contact form, receipts...), newest first: { data: [{ id, channel_key, to, kind,
+ *          language, subject, text, html, links: [url], reply_to, message_id, status: pending|sent|failed,
+ *          attempts, queued_at, sent_at }] } (mail/outbox.ts); DELETE [?to=] clears them (all, or one address's;
+ *          pending ones are then never sent). demo/site/outbox.html shows them.
  *   GET    /__dev/settings[?channel_key=demo]   a channel's stored settings; POST merges the JSON body into them
  *          (objects merge key by key: `{ "auth": { "remote_auth": 0 } }`); DELETE restores the fixture's
  *          settings

@@ -1,9 +1,11 @@
 /**
  * Local stand-ins for the social providers' authorize pages, so the whole social sign-in round trip runs offline:
  *
- *   GET  /__social/{google|facebook}/authorize?client_id&redirect_uri&response_type=code&scope&state
+ *   GET  /__social/{google|facebook}/authorize?client_id&redirect_uri&response_type=code&scope&state&nonce
+ *        &code_challenge&code_challenge_method=S256
  *        a small HTML form (no inline script or style: the demo CSP applies) with an email (prefilled
- *        social.fan@example.com), a first and last name, "Continue" and "Cancel"
+ *        social.fan@example.com), whether the provider has verified it (checked), a first and last name, "Continue"
+ *        and "Cancel"
  *   POST /__social/{provider}/authorize   (the form) Continue: 303 to `redirect_uri?code&state`; Cancel: 303 to
  *        `redirect_uri?error=access_denied&state`
  *
@@ -13,16 +15,17 @@
  * redirect_uri exactly `{site}/auth/login/{provider}/callback` for one of the channel's configured sites (its
  * `site_url`, else this server's public origin; in dev mode also the demo's CMS host), as a real provider matches
  * the redirect URIs registered for its client. Otherwise it shows an error page and redirects nowhere (no open
- * redirect, and no code handed to another host). Codes are one-time, live 5 minutes, and are bound to their
- * channel, provider and redirect_uri; the channel API's `POST v2/auth/social/{provider}` redeems them (auth.ts)
- * through the stand-in identity provider (identity/stand-in.ts).
+ * redirect, and no code handed to another host). As with PKCE at a real provider, a code_challenge (S256) is
+ * required. Codes are one-time, live 5 minutes, and are bound to their channel, provider, redirect_uri, challenge and
+ * nonce; the channel API's `POST v2/auth/social/{provider}` redeems them (accounts/social-sign-in.ts) through the
+ * stand-in identity provider (identity/stand-in.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SOCIAL_PROVIDERS, type SocialProvider } from '../../src/api/contract.js';
 import { tokenHash } from '../accounts/accounts.js';
 import type { ChannelDb } from '../storage/db.js';
-import type { SocialProfile } from '../identity/provider.js';
+import { callbackOf } from '../identity/provider.js';
 import { EMAIL_MESSAGE, isEmail } from '../http/handler.js';
 import { readBody } from '../http/http.js';
 import { html, seeOther as redirect, standInPage } from './stand-in-page.js';
@@ -40,15 +43,6 @@ export interface SocialContext {
   sites(channelId: number): string[];
 }
 
-/** The one redirect URI a provider accepts for a site. */
-export function callbackOf(site: string, provider: SocialProvider): string {
-  const url = new URL(site);
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/auth/login/${provider}/callback`;
-  url.search = '';
-  url.hash = '';
-  return url.href;
-}
-
 /** The authorize request's parameters. */
 interface AuthorizeRequest {
   client_id: string;
@@ -56,6 +50,17 @@ interface AuthorizeRequest {
   response_type: string;
   scope: string;
   state: string;
+  nonce: string;
+  code_challenge: string;
+  code_challenge_method: string;
+}
+
+/** Who the form signs in as. */
+interface Profile {
+  email: string;
+  email_verified: boolean;
+  first_name: string | null;
+  last_name: string | null;
 }
 
 const isProvider = (name: string): name is SocialProvider => (SOCIAL_PROVIDERS as readonly string[]).includes(name);
@@ -91,6 +96,9 @@ export async function handleSocial(
     response_type: field('response_type'),
     scope: field('scope'),
     state: field('state'),
+    nonce: field('nonce'),
+    code_challenge: field('code_challenge'),
+    code_challenge_method: field('code_challenge_method'),
   };
   const problem = await checkRequest(ctx, provider, request);
   if (typeof problem === 'string') {
@@ -107,14 +115,15 @@ export async function handleSocial(
     redirect(res, request.redirect_uri, { error: 'access_denied', state: request.state });
     return true;
   }
-  const profile = {
+  const profile: Profile = {
     email: field('email').trim(),
+    email_verified: field('email_verified') === '1',
     first_name: field('first_name').trim() || null,
     last_name: field('last_name').trim() || null,
   };
   if (req.method === 'POST') {
     if (isEmail(profile.email)) {
-      const code = await issueCode(ctx.db, problem.channelId, provider, profile, request.redirect_uri, ctx.now());
+      const code = await issueCode(ctx.db, problem.channelId, provider, profile, request, ctx.now());
       redirect(res, request.redirect_uri, { code, state: request.state });
       return true;
     }
@@ -122,7 +131,14 @@ export async function handleSocial(
     return true;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-  form(res, ctx, provider, request, { email: 'social.fan@example.com', first_name: 'Social', last_name: 'Fan' }, 200);
+  form(
+    res,
+    ctx,
+    provider,
+    request,
+    { email: 'social.fan@example.com', email_verified: true, first_name: 'Social', last_name: 'Fan' },
+    200,
+  );
   return true;
 }
 
@@ -141,6 +157,8 @@ async function checkRequest(
     return `The redirect_uri must be exactly one of this client's callbacks: ${allowed.join(', ')}.`;
   }
   if (!request.state) return 'The state parameter is required.';
+  if (!request.code_challenge || request.code_challenge_method !== 'S256')
+    return 'A PKCE code_challenge with code_challenge_method=S256 is required.';
   return { channelId };
 }
 
@@ -160,22 +178,26 @@ async function issueCode(
   db: ChannelDb,
   channelId: number,
   provider: SocialProvider,
-  profile: SocialProfile,
-  redirectUri: string,
+  profile: Profile,
+  request: AuthorizeRequest,
   now: number,
 ): Promise<string> {
   const code = randomBytes(24).toString('hex');
   await db.run('DELETE FROM social_codes WHERE expires_at <= ?', [now]);
   await db.run(
-    'INSERT INTO social_codes (code_hash, channel_id, provider, email, first_name, last_name, redirect_uri, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    `INSERT INTO social_codes (code_hash, channel_id, provider, email, email_verified, first_name, last_name,
+       redirect_uri, code_challenge, nonce, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       tokenHash(code),
       channelId,
       provider,
       profile.email,
+      profile.email_verified ? 1 : 0,
       profile.first_name,
       profile.last_name,
-      redirectUri,
+      request.redirect_uri,
+      request.code_challenge,
+      request.nonce,
       now + CODE_TTL,
     ],
   );
@@ -188,7 +210,7 @@ function form(
   ctx: SocialContext,
   provider: SocialProvider,
   request: AuthorizeRequest,
-  profile: { email: string; first_name: string | null; last_name: string | null },
+  profile: Profile,
   status: number,
   error?: string,
 ): void {
@@ -209,6 +231,7 @@ ${hidden}
 <p>This page stands in for ${NAMES[provider]} so the demo runs offline. <strong>${html(site)}</strong> asks to sign you in with this account${request.scope ? ` (scope: ${html(request.scope)})` : ''}.</p>
 ${error ? `<p class="stand-in-error" role="alert" id="email-error">${html(error)}</p>` : ''}
 ${input('email', 'Email', profile.email, 'email', ` autocomplete="email" required${error ? ' aria-invalid="true" aria-describedby="email-error"' : ''}`)}
+<label class="stand-in-field"><input type="checkbox" name="email_verified" value="1"${profile.email_verified ? ' checked' : ''}> ${NAMES[provider]} has verified this address</label>
 ${input('first_name', 'First name', profile.first_name, 'text', ' autocomplete="given-name"')}
 ${input('last_name', 'Last name', profile.last_name, 'text', ' autocomplete="family-name"')}
 <p class="stand-in-actions"><button type="submit" name="action" value="continue">Continue</button>

@@ -5,7 +5,7 @@
  * auth.ts, account-data.ts, favourites.ts, payments.ts) adds its own.
  */
 import type { IncomingMessage } from 'node:http';
-import { EMAIL_PATTERN, type EndpointName, type Settings } from '../../src/api/contract.js';
+import { EMAIL_PATTERN, type EndpointName, type StoredSettings } from '../../src/api/contract.js';
 import type { Access } from '../accounts/accounts.js';
 import type { Row, SqlValue } from '../storage/db.js';
 import type { Clock, EventView, MediaUrl } from '../catalog/events.js';
@@ -29,7 +29,7 @@ export interface ApiRequest {
   media: MediaUrl;
   clock: Clock;
   /** The channel's settings as `GET /settings` answers them for this request. */
-  settings(): Settings;
+  settings(): StoredSettings;
   /** The caller's rights, from the bearer token (computed on first use). */
   access(): Promise<Access>;
   /** The signed-in user, or a 401. */

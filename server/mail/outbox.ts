@@ -1,42 +1,39 @@
 /**
- * The outbox: every email the server "sends" is recorded here instead of leaving the machine, so a developer
- * (GET /__dev/outbox, the demo's outbox.html) or a test can read it and follow its links. Only the newest
- * OUTBOX_LIMIT emails are kept. The outbox can be read only in dev mode (GET /__dev/outbox, with the dev secret).
+ * The recording outbox (dev mode without SMTP_URL, and the tests): a transport that delivers nothing, so every
+ * email the queue sends stays in the `outbox` table with its text, where a developer (GET /__dev/outbox, the demo's
+ * outbox.html) or a test reads it and follows its links. The outbox can be read only in dev mode (GET /__dev/outbox,
+ * with the dev secret); it lists what the queue holds, whatever the transport: pending, sent or failed.
  */
 import type { ChannelDb } from '../storage/db.js';
-import type { Email, Mailer } from './mail.js';
+import type { MailTransport } from './mail.js';
 
-/** One recorded email, as GET /__dev/outbox lists it. */
+/** One email of the queue, as GET /__dev/outbox lists it. */
 export interface OutboxEmail {
   id: number;
   channel_key: string;
   to: string;
+  kind: string;
+  language: string;
   subject: string;
   text: string;
+  html: string;
   links: string[];
-  sent_at: number;
+  reply_to: string | null;
+  message_id: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  /** When it was queued, UNIX seconds. */
+  queued_at: number;
+  /** When it was sent (recorded), or null. */
+  sent_at: number | null;
 }
 
-/** How many recorded emails are kept (the oldest go first). */
-export const OUTBOX_LIMIT = 1000;
-
-/** The mailer that records every email in the database's outbox. */
-export function createOutbox(db: ChannelDb): Mailer {
-  return {
-    name: 'outbox',
-    // Recorded is as far as an email goes here: none is ever waiting.
-    pending: async () => 0,
-    async send(email: Email, now: number) {
-      await db.run(
-        'INSERT INTO outbox (channel_id, to_email, subject, text, links_json, sent_at) VALUES (?, ?, ?, ?, ?, ?)',
-        [email.channelId, email.to, email.subject, email.text, JSON.stringify(email.links), now],
-      );
-      await db.run('DELETE FROM outbox WHERE id <= (SELECT max(id) FROM outbox) - ?::bigint', [OUTBOX_LIMIT]);
-    },
-  };
+/** The transport that records: every email is "sent" at once, and the queue keeps it. */
+export function recordingTransport(): MailTransport {
+  return { name: 'outbox', deliver: async () => ({ sent: true }), close: async () => undefined };
 }
 
-/** The recorded emails, newest first, optionally only those to one address (any case). */
+/** The queue's emails, newest first, optionally only those to one address (any case). */
 export async function listOutbox(db: ChannelDb, to: string | null): Promise<OutboxEmail[]> {
   const rows = await db.all(
     `SELECT o.*, c.channel_key FROM outbox o JOIN channels c ON c.id = o.channel_id
@@ -47,14 +44,22 @@ export async function listOutbox(db: ChannelDb, to: string | null): Promise<Outb
     id: Number(row.id),
     channel_key: String(row.channel_key),
     to: String(row.to_email),
+    kind: String(row.kind),
+    language: String(row.language),
     subject: String(row.subject),
     text: String(row.text),
+    html: String(row.html),
     links: JSON.parse(String(row.links_json)) as string[],
-    sent_at: Number(row.sent_at),
+    reply_to: row.reply_to === null ? null : String(row.reply_to),
+    message_id: String(row.message_id),
+    status: String(row.status) as OutboxEmail['status'],
+    attempts: Number(row.attempts),
+    queued_at: Number(row.queued_at),
+    sent_at: row.sent_at === null ? null : Number(row.sent_at),
   }));
 }
 
-/** Forgets recorded emails (all, or those to one address). */
+/** Forgets the queue's emails (all, or those to one address): pending ones too, which are then never sent. */
 export async function clearOutbox(db: ChannelDb, to: string | null): Promise<void> {
   if (to) await db.run('DELETE FROM outbox WHERE lower(to_email) = lower(?)', [to]);
   else await db.run('DELETE FROM outbox');

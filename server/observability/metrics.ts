@@ -1,8 +1,8 @@
 /**
  * The server's metrics in Prometheus's text format (prom-client), one registry per server: requests by route,
  * method and status (routes are the contract's endpoint names and a few fixed kinds: bounded labels, never a path),
- * 429 refusals, the database's connections, the clip queue, pending emails, how late settlement is, and the
- * process's defaults (CPU, memory, event loop lag, handles). What it reads from the database it reads when scraped.
+ * 429 refusals, the database's connections, the clip queue, pending and failed emails, how late settlement is, and
+ * the process's defaults (CPU, memory, event loop lag, handles). What it reads from the database it reads when scraped.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolState } from '../storage/db.js';
@@ -25,6 +25,8 @@ export interface ServerMetrics {
   request(route: string, method: string, status: number, seconds: number): void;
   /** The database and queues become readable (once the server has them). */
   watch(sources: MetricSources): void;
+  /** Counts an email this process failed: refused by the mail service for good, or not delivered within 24 h. */
+  emailFailed(reason: 'rejected' | 'expired'): void;
 }
 
 /** The methods a label may name; any other counts as OTHER (a client can send any token). */
@@ -78,6 +80,12 @@ export function createMetrics(): ServerMetrics {
       if (sources) this.set(await sources.pendingEmails());
     },
   });
+  const emailsFailed = new Counter({
+    name: 'channel_emails_failed_total',
+    help: 'Emails given up on: refused by the mail service for good (rejected) or not delivered within 24 h (expired).',
+    labelNames: ['reason'],
+    registers: [registry],
+  });
   new Gauge({
     name: 'channel_settlement_lag_seconds',
     help: 'How far past its moment the oldest payment due to settle is (0 when none is).',
@@ -95,6 +103,9 @@ export function createMetrics(): ServerMetrics {
     },
     watch(next) {
       sources = next;
+    },
+    emailFailed(reason) {
+      emailsFailed.inc({ reason });
     },
   };
 }

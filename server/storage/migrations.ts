@@ -331,6 +331,61 @@ CREATE INDEX user_links_user ON user_links (user_id, purpose, id);
 `;
 
 /**
+ * Migration: the outbox becomes the mail queue (mail/queue.ts). An email is queued (status 'pending') in the
+ * transaction of what caused it, written out (subject, text, html) in `language`, with its Message-ID; a process
+ * leases it (lease_owner until lease_until, ms on the database's clock) and sends it; next_attempt_at (ms, server
+ * clock) is when it is due, again after a temporary failure; error says why the last attempt failed. queued_at (the
+ * old sent_at) is when it was queued, sent_at when it went. The rows recorded before were never sent anywhere; they
+ * are kept as the outbox saw them ('sent', to it) and never go out. Accounts get a language for their emails (null:
+ * the channel's).
+ */
+const MAIL_QUEUE = `
+ALTER TABLE outbox RENAME COLUMN sent_at TO queued_at;
+ALTER TABLE outbox
+  ADD COLUMN kind text NOT NULL DEFAULT 'message',
+  ADD COLUMN language text NOT NULL DEFAULT 'en',
+  ADD COLUMN html text NOT NULL DEFAULT '',
+  ADD COLUMN from_name text NOT NULL DEFAULT '',
+  ADD COLUMN reply_to text,
+  ADD COLUMN message_id text NOT NULL DEFAULT '',
+  ADD COLUMN status text NOT NULL DEFAULT 'sent' CHECK (status IN ('pending', 'sent', 'failed')),
+  ADD COLUMN attempts integer NOT NULL DEFAULT 0,
+  ADD COLUMN next_attempt_at bigint NOT NULL DEFAULT 0,
+  ADD COLUMN lease_owner text,
+  ADD COLUMN lease_until bigint,
+  ADD COLUMN sent_at bigint,
+  ADD COLUMN error text;
+UPDATE outbox SET sent_at = queued_at, message_id = '<outbox-' || id || '@channel-server.invalid>';
+ALTER TABLE outbox ALTER COLUMN status SET DEFAULT 'pending';
+CREATE INDEX outbox_due ON outbox (next_attempt_at, id) WHERE status = 'pending';
+CREATE INDEX outbox_to ON outbox (lower(to_email));
+ALTER TABLE users ADD COLUMN language text CHECK (language IN ('en', 'fr'));
+`;
+
+/**
+ * Migration: social sign-in with PKCE and accounts linked by the provider's subject (accounts/social-sign-in.ts).
+ * An attempt is one sign-in under way: its state (only the SHA-256), the api key that started it (SHA-256: the
+ * viewer's browser), its channel, network and redirect URI, its nonce and PKCE verifier; one-time, 10 minutes. An
+ * identity is a provider's person (subject) linked to an account of a channel. The stand-in pages' codes keep the
+ * challenge and nonce they were asked with, and whether the page said the address is verified.
+ */
+const SOCIAL_SIGN_IN = `
+CREATE TABLE social_attempts (
+  state_hash text PRIMARY KEY, channel_id bigint NOT NULL, provider text NOT NULL, api_key_hash text NOT NULL,
+  redirect_uri text NOT NULL, nonce text NOT NULL, code_verifier text NOT NULL, expires_at bigint NOT NULL);
+CREATE INDEX social_attempts_expiry ON social_attempts (expires_at);
+CREATE TABLE social_identities (
+  channel_id bigint NOT NULL, provider text NOT NULL, subject text NOT NULL,
+  user_id bigint NOT NULL REFERENCES users(id), created_at bigint NOT NULL,
+  PRIMARY KEY (channel_id, provider, subject));
+CREATE INDEX social_identities_user ON social_identities (user_id);
+ALTER TABLE social_codes
+  ADD COLUMN code_challenge text NOT NULL DEFAULT '',
+  ADD COLUMN nonce text NOT NULL DEFAULT '',
+  ADD COLUMN email_verified integer NOT NULL DEFAULT 1;
+`;
+
+/**
  * Migration: card payments through Stripe (commerce/payments.ts, settlement.ts, webhooks.ts). Orders are no longer
  * settled by a timer: a purchase keeps the processor's objects it is paid through (payment_intent; a subscription's
  * processor_subscription; a trial's setup_intent, the card it saves) and is settled by the processor's signed
@@ -382,5 +437,7 @@ export const MIGRATIONS: readonly string[] = [
   ANALYTICS_TOTALS,
   NOTIFICATION_VERSIONS,
   AUTH_LINKS,
+  MAIL_QUEUE,
+  SOCIAL_SIGN_IN,
   STRIPE_PAYMENTS,
 ];

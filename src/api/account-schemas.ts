@@ -3,8 +3,22 @@
  * and the log entry of a failed request. Re-exported by contract.ts, which the server and the tests import (browser code imports this module).
  */
 import * as z from 'zod/mini';
-import { endpointTable, envelope, flag, id, maybeText, text } from './schema-kit.js';
-import { EventList, EventLocation, Message, PageMeta, User } from './channel-schemas.js';
+import {
+  endpointTable,
+  envelope,
+  flag,
+  id,
+  list,
+  maybeText,
+  num,
+  obj,
+  opt,
+  optStrict,
+  paged,
+  text,
+  time,
+} from './schema-kit.js';
+import { EventList, EventLocation, Message, User } from './channel-schemas.js';
 
 // ---------------------------------------------------------------- offers
 
@@ -12,40 +26,43 @@ import { EventList, EventLocation, Message, PageMeta, User } from './channel-sch
 const offerFields = {
   id: id,
   name: text,
-  price: z.number(),
-  base_price: z.optional(z.nullable(z.number())),
-  service_fee: z.optional(z.nullable(z.number())),
-  weight: z._default(z.number(), 0),
+  price: num,
+  base_price: optStrict(num),
+  service_fee: optStrict(num),
+  weight: opt(num, 0),
   period: maybeText,
   description: maybeText,
 };
 
 /** A package: a single-event pass, a category pass or a team pass. */
-export const Package = z.object({
+export const Package = obj({
   ...offerFields,
-  /** Categories covered (category and team passes). */
-  event_categories: z._default(z.array(id), []),
-  /** Teams a team pass can be bought for (one is chosen at purchase). */
-  participants: z._default(z.array(id), []),
-  is_team_pass: z._default(flag, false),
-  type: z._default(z.string(), 'category'),
+  /**
+   * Categories covered (category and team passes). Access: a list it cannot read makes no package, never one that
+   * covers no category or, for `participants`, every team.
+   */
+  event_categories: optStrict(list(id), []),
+  /** Teams a team pass can be bought for (one is chosen at purchase); none is every team of its categories. */
+  participants: optStrict(list(id), []),
+  is_team_pass: optStrict(flag, false),
+  type: optStrict(z.string(), 'category'),
   offer: maybeText,
 });
 export type Package = z.infer<typeof Package>;
 
 /** A subscription: covers every paid event while active. */
-export const Subscription = z.object({
+export const Subscription = obj({
   ...offerFields,
-  offer: z._default(z.string(), 'monthly'),
+  offer: optStrict(z.string(), 'monthly'),
   /** Trial length in days; none when 0 or absent. */
-  trial_period: z.optional(z.nullable(z.number())),
+  trial_period: optStrict(num),
 });
 export type Subscription = z.infer<typeof Subscription>;
 
 // ---------------------------------------------------------------- accounts
 
 /** The answer of login, registration and social sign-in: a bearer token and the user. */
-export const AuthSession = z.object({ token: text, user: User });
+export const AuthSession = obj({ token: text, user: User });
 export type AuthSession = z.infer<typeof AuthSession>;
 
 /** Social sign-in providers. */
@@ -62,41 +79,42 @@ export const TRANSACTION_STATUSES = ['created', 'failed', 'paid', 'refunded'] as
 export const SUBSCRIPTION_STATUSES = ['expired', 'inactive', 'active', 'canceled'] as const;
 
 /** An order (`GET orders`, `GET orders/{id}`). Unknown statuses are kept as text. */
-export const Order = z.object({
+export const Order = obj({
   id: id,
   type: z.enum(ORDER_TYPES),
   status: text,
-  activity_status: maybeText,
-  product: z.object({
+  activity_status: optStrict(text),
+  product: obj({
     id: id,
     name: maybeText,
-    event_category_id: z.optional(z.nullable(id)),
-    participant_id: z.optional(z.nullable(id)),
+    /** What the order covers (none: the whole package), so never guessed. */
+    event_category_id: optStrict(id),
+    participant_id: optStrict(id),
   }),
   /** Amount charged and its currency (the channel's). */
-  price: z.optional(z.nullable(z.number())),
-  currency: maybeText,
+  price: optStrict(num),
+  currency: optStrict(text),
   /** A short reference the viewer can quote to support. */
   reference: maybeText,
-  created_at: z.number(),
+  created_at: time,
   /** When access ends (subscriptions: the end of the paid period). */
-  expires_at: z.optional(z.nullable(z.number())),
+  expires_at: optStrict(time),
   /** Subscriptions: the subscription's own state and its auto-renewal (active or cancelled). */
-  subscription_status: z.optional(z.nullable(z.string())),
-  auto_renewal: z.optional(z.nullable(z.enum(['active', 'cancelled']))),
+  subscription_status: optStrict(z.string()),
+  auto_renewal: optStrict(z.enum(['active', 'cancelled'])),
   /** The order's failure reason, when failed. */
   error: maybeText,
 });
 export type Order = z.infer<typeof Order>;
 
 /** A payment transaction of an order (`GET transactions`). `label` names subscription charges. */
-export const Transaction = z.object({
+export const Transaction = obj({
   id: id,
   order_id: id,
   status: text,
-  amount: z.number(),
-  currency: maybeText,
-  created_at: z.number(),
+  amount: num,
+  currency: optStrict(text),
+  created_at: time,
   product_name: maybeText,
   /** 'New subscription' (created) or 'Subscription Renewal' (updated). */
   label: maybeText,
@@ -135,31 +153,29 @@ export const CLIP_TAGS = ['highlight', 'goal', 'save', 'assist', 'defense', 'cel
  * scheduled start (`event_utc_ts`). `media` lists, once the clip is done and only for callers who may play it,
  * its `vod` HLS stream (a signed URL) and its `image` poster.
  */
-export const Clip = z.object({
+export const Clip = obj({
   id: id,
   uuid: maybeText,
   event_id: id,
   name: text,
-  start_time: z.number(),
-  duration: z.number(),
-  tags: z._default(z.array(z.string()), []),
-  status: z._default(z.string(), 'processing'),
+  start_time: num,
+  duration: num,
+  tags: opt(list(z.string()), []),
+  status: opt(z.string(), 'processing'),
   /** Cutting progress, 0 to 100, while queued or processing. */
-  progress: z.optional(z.nullable(z.number())),
+  progress: opt(num),
   /** Where it was cut from: the recording (`vod`) or the live window (`live`). */
-  source: z.optional(z.nullable(z.string())),
-  created_at: z.optional(z.number()),
-  event: z.optional(
-    z.nullable(
-      z.object({
-        id: id,
-        name: text,
-        event_utc_ts: z.optional(z.nullable(z.number())),
-        image: maybeText,
-      }),
-    ),
+  source: opt(z.string()),
+  created_at: opt(time),
+  event: opt(
+    obj({
+      id: id,
+      name: text,
+      event_utc_ts: opt(num),
+      image: maybeText,
+    }),
   ),
-  media: z._default(z.array(z.object({ type: text, url: text })), []),
+  media: opt(list(obj({ type: text, url: text })), []),
 });
 export type Clip = z.infer<typeof Clip>;
 
@@ -178,7 +194,7 @@ export const FAVORITABLE_TYPES = ['participant', 'group', 'category'] as const;
 export type FavoritableType = (typeof FAVORITABLE_TYPES)[number];
 
 /** One favourite (`POST /favorite` answers it; `GET /favorites` lists them by kind). */
-export const Favourite = z.object({
+export const Favourite = obj({
   /** The favourite's own id, for `DELETE /favorite/{id}`. */
   id: id,
   favoritable_id: id,
@@ -192,12 +208,12 @@ export type Favourite = z.infer<typeof Favourite>;
  * events and event locations follow from them (the events of those teams, schools and sports, and where they are
  * played) and are read-only.
  */
-export const Favourites = z.object({
-  participant: z._default(z.array(Favourite), []),
-  participant_group: z._default(z.array(Favourite), []),
-  event_category: z._default(z.array(Favourite), []),
-  favorite_event: z._default(z.array(z.object({ id: id, name: text, event_utc_ts: z.number() })), []),
-  event_location: z._default(z.array(EventLocation), []),
+export const Favourites = obj({
+  participant: opt(list(Favourite), []),
+  participant_group: opt(list(Favourite), []),
+  event_category: opt(list(Favourite), []),
+  favorite_event: opt(list(obj({ id: id, name: text, event_utc_ts: num })), []),
+  event_location: opt(list(EventLocation), []),
 });
 export type Favourites = z.infer<typeof Favourites>;
 
@@ -211,65 +227,69 @@ export type ProductType = (typeof PRODUCT_TYPES)[number];
  * `GET pricing`: the price breakdown of one product for the signed-in user, with an optional coupon. The service
  * fee is shown as 'Taxes'; total = price - discount + service_fee.
  */
-export const Pricing = z.object({
+export const Pricing = obj({
   type: z.enum(PRODUCT_TYPES),
   id: id,
   name: text,
-  price: z.number(),
-  base_price: z.optional(z.nullable(z.number())),
-  service_fee: z._default(z.number(), 0),
-  discount: z._default(z.number(), 0),
-  total: z.number(),
+  price: num,
+  base_price: optStrict(num),
+  service_fee: optStrict(num, 0),
+  discount: optStrict(num, 0),
+  total: num,
   currency: text,
   coupon: maybeText,
   /** Subscriptions: monthly or annual, and the trial length in days the user may still have. */
-  offer: maybeText,
-  trial_period: z.optional(z.nullable(z.number())),
+  offer: optStrict(text),
+  trial_period: optStrict(num),
   /** Team passes: the team the pass is bought for. */
-  participant_id: z.optional(z.nullable(id)),
+  participant_id: optStrict(id),
   /** The user already holds a paid, active order for it. */
-  purchased: z._default(flag, false),
+  purchased: optStrict(flag, false),
 });
 export type Pricing = z.infer<typeof Pricing>;
 
 /** `GET apply_coupon`: a valid code and what it takes off. */
-export const Coupon = z.object({ code: text, discount: z.number(), percent: z.optional(z.nullable(z.number())) });
+export const Coupon = obj({ code: text, discount: num, percent: optStrict(num) });
 export type Coupon = z.infer<typeof Coupon>;
 
 /** A saved card (`GET stripe/list-cards`). */
-export const SavedCard = z.object({
+export const SavedCard = obj({
   id: text,
   brand: text,
   last4: text,
-  exp_month: z.number(),
-  exp_year: z.number(),
+  exp_month: num,
+  exp_year: num,
 });
 export type SavedCard = z.infer<typeof SavedCard>;
 
 /**
  * `POST stripe/buy` (and `start_trial`) answers the order at once: paid or failed when the card processor answered
  * so, else created (settled by its webhooks: poll `orders/{id}`). `action`: the card asks for 3-D Secure, which the
- * browser finishes with Stripe.js and this client secret (`handleNextAction`).
+ * browser finishes with Stripe.js and this client secret (`handleNextAction`); absent or null without one, and an
+ * answer whose action cannot be read is refused (never a challenge skipped).
  */
-export const Purchase = z.object({
+export const Purchase = obj({
   order: Order,
-  action: z.optional(z.nullable(z.object({ client_secret: text }))),
+  action: optStrict(obj({ client_secret: text })),
 });
 export type Purchase = z.infer<typeof Purchase>;
 
 /** `POST stripe/setup-intent`. */
-export const SetupIntent = z.object({ client_secret: text });
+export const SetupIntent = obj({ client_secret: text });
 
 /** `POST stripe/unsubscribe`: auto-renewal cancellation is processing, then finished. */
-export const Unsubscribe = z.object({ status: z.enum(['processing', 'finished']) });
+export const Unsubscribe = obj({ status: z.enum(['processing', 'finished']) });
 
 /** `GET stripe/customer-portal`: where the user manages cards and invoices. */
-export const CustomerPortal = z.object({ url: text });
+export const CustomerPortal = obj({ url: text });
+
+/** A social sign-in started (`POST v2/auth/social/{provider}/start`): the provider's URL to send the browser to. */
+export const SocialStart = obj({ url: text });
 
 // ---------------------------------------------------------------- downloads
 
 /** `GET download-event/{id}`: where to download the recording (a signed, short-lived URL). */
-export const Download = z.object({ url: text, filename: maybeText });
+export const Download = obj({ url: text, filename: maybeText });
 export type Download = z.infer<typeof Download>;
 
 // ---------------------------------------------------------------- logging
@@ -291,15 +311,25 @@ export type LogEntry = z.infer<typeof LogEntry>;
 /** The calls of what a viewer buys and owns: offers, accounts, orders, clips, favourites, payments, downloads. */
 export const accountApi = endpointTable({
   downloadEvent: { method: 'GET', path: 'download-event/{id}', keyless: false, response: envelope(Download) },
-  packages: { method: 'GET', path: 'packages', keyless: true, response: envelope(z.array(Package)) },
+  packages: { method: 'GET', path: 'packages', keyless: true, response: envelope(list(Package)) },
   package: { method: 'GET', path: 'packages/{id}', keyless: true, response: envelope(Package) },
-  subscriptions: { method: 'GET', path: 'subscriptions', keyless: true, response: envelope(z.array(Subscription)) },
+  subscriptions: { method: 'GET', path: 'subscriptions', keyless: true, response: envelope(list(Subscription)) },
   subscription: { method: 'GET', path: 'subscriptions/{id}', keyless: true, response: envelope(Subscription) },
   /** `{ email, password }`. Wrong credentials: 422 'Invalid email or password. Please try again.' */
   login: { method: 'POST', path: 'v2/auth/login', keyless: false, response: envelope(AuthSession) },
   /** `{ email, password, password_confirmation, first_name, last_name, terms: true, news? }`; signs in. */
   register: { method: 'POST', path: 'v2/auth/register', keyless: false, response: envelope(AuthSession) },
-  /** `{ code, redirect_uri }` from the provider's redirect (its `state` carried the api key). */
+  /**
+   * `{ redirect_uri }`: starts a sign-in with the provider (ours, beside the spec): the URL to send the browser to,
+   * with the attempt's `state`, nonce and PKCE challenge, bound to this api key.
+   */
+  socialStart: {
+    method: 'POST',
+    path: 'v2/auth/social/{provider}/start',
+    keyless: false,
+    response: envelope(SocialStart),
+  },
+  /** `{ code, state, iss?, redirect_uri }` from the provider's redirect to the site's callback; signs in. */
   socialLogin: { method: 'POST', path: 'v2/auth/social/{provider}', keyless: false, response: envelope(AuthSession) },
   /** `{ email, expires, signature }` from the emailed link. */
   emailVerify: { method: 'POST', path: 'auth/email-verify', keyless: false, response: envelope(Message) },
@@ -326,23 +356,23 @@ export const accountApi = endpointTable({
     method: 'GET',
     path: 'orders',
     keyless: false,
-    response: z.object({ data: z.array(Order), meta: z.optional(PageMeta) }),
+    response: paged(Order),
   },
   order: { method: 'GET', path: 'orders/{id}', keyless: false, response: envelope(Order) },
   transactions: {
     method: 'GET',
     path: 'transactions',
     keyless: false,
-    response: z.object({ data: z.array(Transaction), meta: z.optional(PageMeta) }),
+    response: paged(Transaction),
   },
-  userClips: { method: 'GET', path: 'clips/user', keyless: false, response: envelope(z.array(Clip)) },
+  userClips: { method: 'GET', path: 'clips/user', keyless: false, response: envelope(list(Clip)) },
   /**
    * `{ event_id, name, start_time, duration, tags }` (ClipRequest): queues the clip (answered `queued`); 422 with
    * `errors` by field ('Field is required', 'Please select tag', 'Your clip duration is longer than the end time').
    */
   createClip: { method: 'POST', path: 'clip', keyless: false, response: envelope(Clip) },
   /** The signed-in user's clips of one event, newest first. */
-  eventClips: { method: 'GET', path: 'clips/event/{id}', keyless: false, response: envelope(z.array(Clip)) },
+  eventClips: { method: 'GET', path: 'clips/event/{id}', keyless: false, response: envelope(list(Clip)) },
   /** The events the signed-in user has clips of. */
   eventsWithClip: { method: 'GET', path: 'events/with_clip', keyless: false, response: EventList },
   /** `?uuid=`: a shared clip, for anyone with its link (no sign-in); 404 'Clip not found.' otherwise. */
@@ -365,7 +395,7 @@ export const accountApi = endpointTable({
    * Purchase).
    */
   buy: { method: 'POST', path: 'stripe/buy', keyless: false, response: envelope(Purchase) },
-  listCards: { method: 'GET', path: 'stripe/list-cards', keyless: false, response: envelope(z.array(SavedCard)) },
+  listCards: { method: 'GET', path: 'stripe/list-cards', keyless: false, response: envelope(list(SavedCard)) },
   setupIntent: { method: 'POST', path: 'stripe/setup-intent', keyless: false, response: envelope(SetupIntent) },
   /** `{ subscription_id, confirmation_token | payment_method, idempotency_key }`: the card is saved for the trial. */
   startTrial: { method: 'POST', path: 'stripe/subscription/start_trial', keyless: false, response: envelope(Purchase) },

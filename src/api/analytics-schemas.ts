@@ -12,6 +12,7 @@
  */
 import * as z from 'zod/mini';
 import { PARTNER_MAX, PARTNER_PATTERN } from '../lib/ids.js';
+import { envelope, maybeText, num, obj } from './schema-kit.js';
 import { ANALYTICS_TEXT_MAX, API_TRACKER_BATCH, DATALAKE_EVENTS, VIDEO_EVENTS } from './analytics-limits.js';
 
 export * from './analytics-limits.js';
@@ -46,8 +47,8 @@ const viewer = {
   user_email: optionalText,
 };
 
-/** `GET datalake/hash/`: a new session hash. */
-export const DatalakeHash = z.object({ data: z.object({ hash: text }) });
+/** `GET datalake/hash/`: a new session hash (an answer: read by the tolerant rule, schema-kit.ts). */
+export const DatalakeHash = envelope(obj({ hash: text }));
 export type DatalakeHash = z.infer<typeof DatalakeHash>;
 
 /** `POST datalake/session/`: sent once when a session is made (then kept 24 h). */
@@ -142,4 +143,4 @@ export const DatalakeVideoViewing = z.object({
 export type DatalakeVideoViewing = z.infer<typeof DatalakeVideoViewing>;
 
 /** The answer to every datalake POST; `session/` adds the session's uuid. */
-export const DatalakeAnswer = z.object({ data: z.object({ id: z.number(), session_uuid: z.optional(z.string()) }) });
+export const DatalakeAnswer = envelope(obj({ id: num, session_uuid: maybeText }));

@@ -5,15 +5,30 @@
  * shows none of them carries none of their code.
  */
 import * as z from 'zod/mini';
-import { endpointTable, envelope, flag, id, maybeText, text } from './schema-kit.js';
+import {
+  aliased,
+  dict,
+  endpointTable,
+  envelope,
+  flag,
+  id,
+  list,
+  maybeText,
+  num,
+  obj,
+  opt,
+  optStrict,
+  paged,
+  text,
+} from './schema-kit.js';
 import * as paths from '../lib/api-paths.js';
 
 // ---------------------------------------------------------------- errors
 
 /** The error body every failing API call answers with. */
-export const ErrorBody = z.object({
-  message: z.optional(z.string()),
-  errors: z.optional(z.record(z.string(), z.union([z.array(z.string()), z.string()]))),
+export const ErrorBody = obj({
+  message: maybeText,
+  errors: opt(dict(z.union([z.array(z.string()), z.string()]))),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
@@ -21,35 +36,43 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 export const NO_KEY_MESSAGE = 'No chanel or api key found.';
 
 /** A plain `{ data: { message } }` answer (logout, reset requests, verification, device linking). */
-export const Message = z.object({ message: text });
+export const Message = obj({ message: text });
 export type Message = z.infer<typeof Message>;
 
 // ---------------------------------------------------------------- keys
 
 /** The keys host's JSON for an embed key: `GET {keysUrl}/{channelKey}.json`. */
-export const ChannelKeyFile = z.object({
+export const ChannelKeyFile = obj({
   channel_key: text,
-  name: z.optional(text),
+  name: maybeText,
 });
 export type ChannelKeyFile = z.infer<typeof ChannelKeyFile>;
 
 /** `POST /get_api_key` body and answer. */
 export const GetApiKeyBody = z.object({ channel_key: text });
-export const ApiKeyResponse = envelope(z.object({ api_key: text }));
+export const ApiKeyResponse = envelope(obj({ api_key: text }));
 
 // ---------------------------------------------------------------- channel
 
-/** Channel settings (`GET /settings`, also `/storage/settings/{channel_key}.json`). */
-export const Settings = z.object({
-  name: z.optional(text),
-  language: z._default(z.string(), 'en'),
-  currency: z._default(z.string(), 'USD'),
+/**
+ * Channel settings (`GET /settings`, also `/storage/settings/{channel_key}.json`), read field by field: a field that
+ * cannot be read (null, `[]` for a list, a wrong type) takes its default and the rest applies.
+ */
+export const Settings = obj({
+  name: maybeText,
+  language: opt(text, 'en'),
+  /**
+   * The currency of prices that name none (an event's, an offer's). Read field by field as the rest, so that it never
+   * stops the start-up: what a checkout charges comes with its own currency, read strictly (account-schemas.ts
+   * `Pricing`).
+   */
+  currency: opt(text, 'USD'),
   'google-analytics': maybeText,
   'yare-analytics': maybeText,
-  auth: z._default(z.object({ remote_auth: z._default(flag, false) }), { remote_auth: false }),
+  auth: opt(obj({ remote_auth: opt(flag, false) }), { remote_auth: false }),
   /**
-   * The channel's prerolls (the spec's list), read by the player alone (preroll-schemas.ts `prerollsOf`: a list
-   * that does not parse is none), so a page without a player carries none of their schema and a bad list costs no
+   * The channel's prerolls (the spec's list), read by the player alone (preroll-schemas.ts `prerollsOf`: one by one,
+   * an unreadable one left out), so a page without a player carries none of their schema and a bad list costs no
    * element its settings.
    */
   prerolls: z.optional(z.unknown()),
@@ -59,24 +82,22 @@ export const Settings = z.object({
    * the player alone (preroll-schemas.ts `prerollOptionsOf`: a value it cannot read is the defaults).
    */
   preroll_options: z.optional(z.unknown()),
-  static_blocks: z.optional(z.record(z.string(), z.record(z.string(), z.string()))),
+  static_blocks: opt(dict(dict(z.string()))),
   logo: maybeText,
   /**
    * Social sign-in (google and facebook): per provider, the OAuth client id and the provider's authorize page.
    * Production names the real providers; the reference server names its local stand-ins.
    */
-  social: z.optional(
-    z.nullable(z.record(z.string(), z.object({ client_id: text, authorize_url: text, scope: z.optional(text) }))),
-  ),
+  social: opt(dict(obj({ client_id: text, authorize_url: text, scope: maybeText }))),
   /**
    * Where the channel's site answers the account routes of emailed links (`/verify-email`, `/password-reset`,
    * `/confirm-account-deletion`) and social callbacks (`/auth/login/{provider}/callback`).
    */
   site_url: maybeText,
   /** Video analytics (mux-embed): the environment key and, for self-hosted collection, the beacon domain. */
-  mux: z.optional(z.nullable(z.object({ env_key: text, beacon_domain: maybeText }))),
+  mux: opt(obj({ env_key: text, beacon_domain: maybeText })),
   /** Card payments: the Stripe publishable key `loadStripe` is called with. */
-  stripe: z.optional(z.nullable(z.object({ publishable_key: text }))),
+  stripe: opt(obj({ publishable_key: text })),
   /**
    * The tag-manager script to load when 'google-analytics' is set, the tag id included; when absent, Google's
    * `https://www.googletagmanager.com/gtag/js?id={google-analytics}`. The reference server names its local stand-in.
@@ -86,15 +107,15 @@ export const Settings = z.object({
 export type Settings = z.infer<typeof Settings>;
 
 /** `GET /color-settings/web`: colour name to CSS hex colour. */
-export const ColorSettings = z.record(z.string(), z.string());
+export const ColorSettings = dict(z.string());
 export type ColorSettings = z.infer<typeof ColorSettings>;
 
 /** `GET /geo`. */
-export const Geo = z.object({
+export const Geo = obj({
   country: maybeText,
   country_code: maybeText,
   ip: maybeText,
-  is_geo_blocked: z._default(flag, false),
+  is_geo_blocked: optStrict(flag, false),
 });
 export type Geo = z.infer<typeof Geo>;
 
@@ -102,28 +123,31 @@ export type Geo = z.infer<typeof Geo>;
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 /** The signed-in user (`GET /profile`). */
-export const User = z.object({
+export const User = obj({
   id: id,
   email: text,
   first_name: maybeText,
   last_name: maybeText,
-  temporary_password: z._default(flag, false),
-  gender: z.optional(z.nullable(z.enum(['M', 'W']))),
-  capabilities: z._default(z.array(z.string()), []),
-  trial_period_used: z._default(flag, false),
-  featureCount: z.optional(z.object({ clips: z.number(), downloads: z.number() })),
-  is_geo_blocked: z._default(flag, false),
-  /** False until the emailed verification link was followed (registration by email). */
-  email_verified: z._default(flag, true),
+  temporary_password: opt(flag, false),
+  gender: opt(z.enum(['M', 'W'])),
+  capabilities: optStrict(list(z.string()), []),
+  trial_period_used: optStrict(flag, false),
+  featureCount: opt(obj({ clips: num, downloads: num })),
+  is_geo_blocked: optStrict(flag, false),
+  /**
+   * False until the emailed verification link was followed (registration by email); absent (the spec's User has no
+   * such field) is unknown: after a registration the verification notice shows unless it is true.
+   */
+  email_verified: opt(flag),
   /** The user opted in to news by email at registration or in the profile. */
-  news: z._default(flag, false),
+  news: opt(flag, false),
   /** How the account signs in: `email`, or the social provider that created it. */
-  provider: z._default(z.string(), 'email'),
+  provider: opt(z.string(), 'email'),
   /**
    * False for an account made by social sign-in that never set a password: changing the password then needs
    * no current one. Channel APIs that do not send it have passwords on every account, hence the default.
    */
-  has_password: z._default(flag, true),
+  has_password: opt(flag, true),
 });
 export type User = z.infer<typeof User>;
 
@@ -135,35 +159,35 @@ const participantFields = {
   name: text,
   short_name: maybeText,
   alias: maybeText,
-  images: z.optional(z.nullable(z.object({ logo: maybeText }))),
+  images: opt(obj({ logo: maybeText })),
   color: maybeText,
-  properties: z.optional(z.nullable(z.object({ gender: maybeText, sport: maybeText }))),
-  participant_group_id: z.optional(z.nullable(id)),
+  properties: opt(obj({ gender: maybeText, sport: maybeText })),
+  participant_group_id: opt(id),
 };
 
 /**
  * A team or athlete. `children`: the team's own teams (a club's squads), one level as the team pickers show them;
  * each child is also listed on its own in `GET participants`.
  */
-export const Participant = z.object({
+export const Participant = aliased({
   ...participantFields,
-  children: z.optional(z.nullable(z.array(z.object(participantFields)))),
+  children: opt(list(aliased(participantFields))),
 });
 export type Participant = z.infer<typeof Participant>;
 
 /** A school (participant group). */
-export const ParticipantGroup = z.object({
+export const ParticipantGroup = aliased({
   id: id,
   name: text,
   alias: maybeText,
   image: maybeText,
   /** The school's properties (`conference`, `division`, `league`, ...): what `participant-group-properties` lists. */
-  properties: z.optional(z.nullable(z.record(z.string(), z.nullable(z.string())))),
+  properties: opt(dict(z.nullable(z.string()))),
 });
 export type ParticipantGroup = z.infer<typeof ParticipantGroup>;
 
 /** `GET /participant-group-properties`: the filterable properties and their values. */
-export const GroupProperty = z.object({ name: text, values: z.array(z.string()) });
+export const GroupProperty = obj({ name: text, values: list(z.string()) });
 export type GroupProperty = z.infer<typeof GroupProperty>;
 
 /** An event category (sport); top-level categories may have children. */
@@ -176,20 +200,20 @@ export interface EventCategory {
   gender?: string | null | undefined;
   children?: EventCategory[] | undefined;
 }
-export const EventCategory: z.ZodMiniType<EventCategory> = z.object({
+export const EventCategory: z.ZodMiniType<EventCategory> = obj({
   id: id,
   name: text,
   alias: maybeText,
-  parent_id: z.optional(z.nullable(id)),
+  parent_id: opt(id),
   sport: maybeText,
   gender: maybeText,
   get children() {
-    return z.optional(z.array(EventCategory));
+    return opt(list(EventCategory));
   },
 }) as unknown as z.ZodMiniType<EventCategory>;
 
 /** `GET /events-locations`. */
-export const EventLocation = z.object({
+export const EventLocation = obj({
   id: id,
   name: text,
   city: maybeText,
@@ -221,47 +245,44 @@ export const MEDIA_KINDS = [
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /** One media item of an event or library item. Unknown kinds are kept as strings and ignored. */
-export const EventMedia = z.object({ type: text, url: text });
+export const EventMedia = obj({ type: text, url: text });
 export type EventMedia = z.infer<typeof EventMedia>;
 
 /** An event, as listed and as fetched alone. */
-export const Event = z.object({
+export const Event = obj({
   id: id,
   name: text,
-  type: z._default(z.string(), 'free'),
-  event_utc_ts: z.number(),
+  type: optStrict(z.string(), 'free'),
+  event_utc_ts: num,
   time_zone: maybeText,
-  has_access: z._default(flag, false),
-  participants: z._default(z.array(Participant), []),
-  home_team_id: z.optional(z.nullable(id)),
-  location_id: z.optional(z.nullable(id)),
-  location: z.optional(z.nullable(EventLocation)),
-  event_category_id: z.optional(z.nullable(id)),
-  category: z.optional(z.nullable(z.object({ id: id, name: text }))),
+  has_access: optStrict(flag, false),
+  participants: opt(list(Participant), []),
+  home_team_id: opt(id),
+  location_id: opt(id),
+  location: opt(EventLocation),
+  event_category_id: opt(id),
+  category: opt(obj({ id: id, name: text })),
   stream_status: z.enum(STREAM_STATUSES),
   image: maybeText,
   description: maybeText,
-  price: z.optional(z.nullable(z.number())),
-  is_geo_blocked: z.optional(flag),
+  price: optStrict(num),
+  is_geo_blocked: optStrict(flag),
   /** The single-event pass that sells this event (paid and ppv events). */
-  single_event_package_id: z.optional(z.nullable(id)),
+  single_event_package_id: optStrict(id),
   /** Length in seconds (scheduled for live and upcoming, the recording's for finished). */
-  duration: z.optional(z.nullable(z.number())),
+  duration: opt(num),
   /** A finished event has a recording to watch. */
-  has_recording: z._default(flag, true),
+  has_recording: opt(flag, true),
   /**
    * Media of the event by kind. Stream kinds (`live`, `vod`) are listed only for callers with access: their URLs
    * are signed, short-lived playback URLs that the media server checks.
    */
-  media: z._default(z.array(EventMedia), []),
+  media: opt(list(EventMedia), []),
 });
 export type Event = z.infer<typeof Event>;
 
-/** Pagination metadata of list answers. */
-export const PageMeta = z.object({ total: z.number(), offset: z.number(), limit: z.number() });
-
-/** `GET /events`. */
-export const EventList = z.object({ data: z.array(Event), meta: PageMeta });
+/** `GET /events`: a page of events. */
+export const EventList = paged(Event);
 export type EventList = z.infer<typeof EventList>;
 
 /** The query of `GET /events` (all optional; the server answers 422 with `errors` for invalid values). */
@@ -290,9 +311,9 @@ export type EventQuery = z.infer<typeof EventQuery>;
 export const MAX_EVENTS_PAGE = 5000;
 
 /** `GET user/access`: the signed-in user's capabilities and feature counts, reloaded after a download. */
-export const UserAccess = z.object({
-  capabilities: z._default(z.array(z.string()), []),
-  featureCount: z.optional(z.object({ clips: z.number(), downloads: z.number() })),
+export const UserAccess = obj({
+  capabilities: optStrict(list(z.string()), []),
+  featureCount: opt(obj({ clips: num, downloads: num })),
 });
 export type UserAccess = z.infer<typeof UserAccess>;
 
@@ -311,26 +332,26 @@ export const channelApi = endpointTable({
     method: 'GET',
     path: 'events-categories',
     keyless: false,
-    response: envelope(z.array(EventCategory)),
+    response: envelope(list(EventCategory)),
   },
   eventLocations: {
     method: 'GET',
     path: 'events-locations',
     keyless: true,
-    response: envelope(z.array(EventLocation)),
+    response: envelope(list(EventLocation)),
   },
-  participants: { method: 'GET', path: 'participants', keyless: true, response: envelope(z.array(Participant)) },
+  participants: { method: 'GET', path: 'participants', keyless: true, response: envelope(list(Participant)) },
   participantGroups: {
     method: 'GET',
     path: 'participant-groups',
     keyless: true,
-    response: envelope(z.array(ParticipantGroup)),
+    response: envelope(list(ParticipantGroup)),
   },
   groupProperties: {
     method: 'GET',
     path: 'participant-group-properties',
     keyless: false,
-    response: envelope(z.array(GroupProperty)),
+    response: envelope(list(GroupProperty)),
   },
   userAccess: { method: 'GET', path: 'user/access', keyless: false, response: envelope(UserAccess) },
   log: { method: 'POST', path: 'logs', keyless: true, response: z.unknown() },

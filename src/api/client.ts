@@ -15,7 +15,8 @@
  *   statuses), fire the global api-key error;
  * - a cancelled request passes through untouched (the caller's AbortError is rethrown as is);
  * - a failed request posts a JSON log entry to the logging endpoint, except the skip codes;
- * - every answer is parsed with its contract schema; a mismatch is an InvalidResponseError, never a crash.
+ * - every answer is read by the tolerant rule (schema-kit.ts): what is required missing is an InvalidResponseError,
+ *   never a crash; a record a list leaves out is reported once (endpoint, id, field), never shown.
  *
  * The attempts of one request (timeout, body limit, retries, cancellation) are in http.ts; this module does the
  * rest. It knows nothing of stores, the loader or the DOM: keys, the user token, the reactions and the loader's
@@ -23,16 +24,20 @@
  */
 import type * as z from 'zod/mini';
 import { channelApi } from './channel-schemas.js';
-import type { Endpoint } from './schema-kit.js';
-import { ApiError, HttpError, InvalidResponseError, TimeoutError, isCancel } from './errors.js';
-import { RETRY_DELAY_MS, abortReason, readError, send, throwIfAborted } from './http.js';
+import { readAnswer, type Endpoint } from './schema-kit.js';
+import { ApiError, HttpError, InvalidResponseError } from './errors.js';
+import { RETRY_DELAY_MS, abortReason, callReporter, readError, send, throwIfAborted, type CallReport } from './http.js';
 import { env, sleep } from '../lib/env.js';
-import { API_KEY_PARAM, CHANNEL_KEY_PARAM, FORM_TYPE } from '../lib/api-paths.js';
+import { API_KEY_PARAM, CHANNEL_KEY_PARAM, FORM_TYPE, formRefusedStorageKey } from '../lib/api-paths.js';
 import { redactData, redactUrl, trackedUrl } from '../lib/url.js';
 import { toJson } from '../lib/json.js';
 
 /** The request rules' figures and the Retry-After reading, where callers and tests have always found them. */
 export { MAX_BODY_BYTES, MAX_RETRY_AFTER_MS, REQUEST_TIMEOUT_MS, RETRY_DELAY_MS, retryAfterMs } from './http.js';
+export type { CallReport } from './http.js';
+
+/** The answers of an API that refuses a form body where the spec names no body type (`get_api_key`). */
+const FORM_REFUSALS = [400, 415, 422];
 
 /** Lifetime of cached GET answers (the store cache: 60 s). */
 export const CACHE_TTL_MS = 60_000;
@@ -68,24 +73,6 @@ export interface ClientHooks {
    * reports. `url` has no keys, tokens, one-time values or personal data.
    */
   onCallEnd?(call: CallReport): void;
-}
-
-/** One finished API call, as the request tracker reports it. */
-export interface CallReport {
-  /** The contract's endpoint name, or the service of a call outside the API base (`channel-key`). */
-  service: string;
-  method: string;
-  url: string;
-  /** The HTTP status; 0 for a network fault or a timeout. */
-  status: number;
-  /** The error's message, or 'OK'. */
-  message: string;
-  /** The answer's length in characters. */
-  length: number;
-  /** From the call to its answer, retries and waits included (ms). */
-  time_ms: number;
-  /** When the call started (ms since the epoch). */
-  at: number;
 }
 
 /** Where the client sends requests. */
@@ -144,6 +131,8 @@ export function queryString(query: Record<string, string | number | boolean | un
 export class ApiClient {
   private readonly inflight = new Map<string, Shared>();
   private readonly cache = new Map<string, { at: number; value: unknown }>();
+  /** The records left out already reported (each once). */
+  private readonly reported = new Set<string>();
   private config: ClientConfig;
 
   constructor(
@@ -207,7 +196,7 @@ export class ApiClient {
 
   /** Fetches and validates JSON outside the API base (the keys host), with the same timeout and retry. */
   async fetchJson<S extends z.ZodMiniType>(url: string, schema: S, service: string): Promise<z.output<S>> {
-    const report = this.reporter(service, 'GET', url);
+    const report = callReporter(this.hooks.onCallEnd, service, 'GET', url);
     try {
       const { response, text } = await this.send(url, { method: 'GET' }, undefined, 1, service, undefined);
       report.answer(response.status, text.length);
@@ -226,48 +215,11 @@ export class ApiClient {
     }
   }
 
-  /**
-   * Notes a call for the request tracker: `answer` records the status and length of the last answer, `fail` ends the
-   * call (with that answer's status, else 0 and the error's message; a cancelled call is not reported), `done` ends
-   * a successful one.
-   */
-  private reporter(service: string, method: string, url: string) {
-    const at = env().now();
-    let status = 0;
-    let length = 0;
-    let ended = false;
-    const end = (message: string) => {
-      if (ended) return;
-      ended = true;
-      try {
-        this.hooks.onCallEnd?.({
-          service,
-          method,
-          url: trackedUrl(url),
-          status,
-          message,
-          length,
-          time_ms: Math.max(0, Math.round(env().now() - at)),
-          at,
-        });
-      } catch {
-        // The tracker never breaks a call.
-      }
-    };
-    return {
-      answer(s: number, l: number) {
-        status = s;
-        length = l;
-      },
-      done: () => end('OK'),
-      fail(error: unknown) {
-        if (isCancel(error) && !(error instanceof TimeoutError)) {
-          ended = true;
-          return;
-        }
-        end(error instanceof Error ? error.message : String(error));
-      },
-    };
+  /** Whether this channel's API refused a form body before (`get_api_key` then goes as JSON). */
+  private async formRefused(): Promise<boolean> {
+    return (
+      env().storage.get(formRefusedStorageKey(await this.hooks.channelKey()), (v): v is true => v === true) === true
+    );
   }
 
   /** Joins one caller to a shared request, honouring that caller's own cancel signal. */
@@ -301,7 +253,12 @@ export class ApiClient {
     const method = spec.method as string;
     const keyInQuery = method === 'GET' || method === 'DELETE';
     let keyRetried = false;
-    const report = this.reporter(name, method, `${this.apiUrl}/${path}${queryString(options.query ?? {})}`);
+    const report = callReporter(
+      this.hooks.onCallEnd,
+      name,
+      method,
+      `${this.apiUrl}/${path}${queryString(options.query ?? {})}`,
+    );
     try {
       const value = await this.attempts(spec, path, options, signal, keyInQuery, report, () => {
         if (keyRetried) return false;
@@ -327,26 +284,40 @@ export class ApiClient {
     mayRetryKey: () => boolean,
   ): Promise<unknown> {
     const { name, method } = spec;
+    // A form's call (get_api_key) goes as JSON at once for a channel whose API refused the form and then answered the
+    // JSON retry with an answer that was read (stored below: `formRefused`); else as a form.
+    let form = spec.form && !(await this.formRefused());
     for (;;) {
       const keyName = spec.keyless ? CHANNEL_KEY_PARAM : API_KEY_PARAM;
       const key = spec.keyless ? await this.hooks.channelKey() : await this.hooks.apiKey();
       const query = { ...options.query, ...(keyInQuery ? { [keyName]: key } : {}) };
       const url = `${this.apiUrl}/${path}${queryString(query)}`;
       const headers: Record<string, string> = { Accept: 'application/json' };
+      // Never on a form's call (get_api_key), whichever body it goes as: the spec's get_api_key takes channel_key only.
       const token = !spec.form && this.hooks.token();
       if (token) headers.Authorization = `Bearer ${token}`;
       const init: RequestInit = { method, headers };
       if (!keyInQuery) {
         const body = { ...options.body, [keyName]: key };
-        headers['Content-Type'] = spec.form ? FORM_TYPE : 'application/json';
-        init.body = spec.form ? String(new URLSearchParams(body as Record<string, string>)) : toJson(body);
+        headers['Content-Type'] = form ? FORM_TYPE : 'application/json';
+        init.body = form ? String(new URLSearchParams(body as Record<string, string>)) : toJson(body);
       }
       const requestData = options.body ?? options.query;
 
       const { response, text } = await this.send(url, init, signal, options.retries ?? 1, name, requestData);
       report.answer(response.status, text.length);
-      if (response.ok) return this.parse(text, spec.response, url, name, requestData);
+      if (response.ok) {
+        const value = this.parse(text, spec.response, url, name, requestData);
+        // An API that reads only JSON answered it: JSON from now on for this channel.
+        if (spec.form && !form) env().storage.set(formRefusedStorageKey(await this.hooks.channelKey()), true);
+        return value;
+      }
 
+      if (form && FORM_REFUSALS.includes(response.status)) {
+        // Maybe an API that reads only JSON: the same call once more as JSON.
+        form = false;
+        continue;
+      }
       const { message, errors } = readError(text, response.status);
       const keyError = errors.channel_key ? 'channel_key' : errors.api_key ? 'api_key' : undefined;
       if (keyError && mayRetryKey()) {
@@ -397,7 +368,8 @@ export class ApiClient {
       this.log(error, service, url, requestData);
       throw error;
     }
-    const result = schema.safeParse(json);
+    const { result, dropped } = readAnswer(schema, json, service);
+    this.reportLeftOut(service, dropped, url);
     if (!result.success) {
       const issues = result.error.issues
         .slice(0, 5)
@@ -413,6 +385,20 @@ export class ApiClient {
   /** Posts the JSON log entry of a failure (fire and forget; a failing log call is never logged). */
   private log(error: ApiError, service: string, url: string, requestData: unknown): void {
     this.post(error.status, service, error.message, redactData(requestData ?? null), redactUrl(url));
+  }
+
+  /**
+   * Reports what reading an answer of `service` (at `url`) left out (schema-kit.ts `readAnswer`'s lines), each record
+   * once for the client's life: the answer's own reading, and a part of one read later on its own (the settings'
+   * prerolls, read by the player alone). A record named by its id is the same wherever it stands: another answer (a
+   * filter, the next page) lists it at another place, which does not make it another report.
+   */
+  reportLeftOut(service: string, lines: readonly string[], url: string): void {
+    for (const message of lines) {
+      const record = message.includes('(id ') ? message.replace(/\.\d+(?=[.)])/g, '.*') : message;
+      if (!this.reported.has(record)) this.report(service, message, trackedUrl(url));
+      this.reported.add(record);
+    }
   }
 
   /**

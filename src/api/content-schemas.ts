@@ -3,7 +3,7 @@
  * alone (the site's first render needs none of them). Re-exported by contract.ts, which the server and tests import.
  */
 import * as z from 'zod/mini';
-import { endpointTable, envelope, flag, id, text } from './schema-kit.js';
+import { endpointTable, envelope, flag, id, list, num, obj, opt, text } from './schema-kit.js';
 import { Message } from './channel-schemas.js';
 
 /**
@@ -12,34 +12,34 @@ import { Message } from './channel-schemas.js';
  * page loads.)
  */
 export const PageBlock = z.union([
-  z.object({ type: z.enum(['paragraph']), html: text }),
-  z.object({ type: z.enum(['image']), url: text, alt: z._default(z.string(), '') }),
-  z.object({ type: z.enum(['static-block']), ref: text }),
+  obj({ type: z.enum(['paragraph']), html: text }),
+  obj({ type: z.enum(['image']), url: text, alt: opt(z.string(), '') }),
+  obj({ type: z.enum(['static-block']), ref: text }),
 ]);
 export type PageBlock = z.infer<typeof PageBlock>;
 
 /** `GET /pages/{alias}`. */
-export const PageDetail = z.object({ id: id, name: text, url: text, blocks: z.array(PageBlock) });
+export const PageDetail = obj({ id: id, name: text, url: text, blocks: list(PageBlock) });
 export type PageDetail = z.infer<typeof PageDetail>;
 
 /** `GET /faq`: answers are HTML, sanitized by the client. */
-export const Faq = z.object({ id: id, question: text, answer: text });
+export const Faq = obj({ id: id, question: text, answer: text });
 export type Faq = z.infer<typeof Faq>;
 
 /** `GET /custom-forms/{alias}` (404 tolerated, yields nothing). */
-export const CustomForm = z.object({
+export const CustomForm = obj({
   alias: text,
   name: text,
-  fields: z.array(
-    z.object({
+  fields: list(
+    obj({
       name: text,
       label: text,
       /** text, email, phone, textarea (anything else reads as text). */
-      type: z._default(z.string(), 'text'),
-      required: z._default(flag, false),
+      type: opt(z.string(), 'text'),
+      required: opt(flag, false),
       /** Length bounds of the value, when the channel sets them. */
-      min_length: z.optional(z.nullable(z.number())),
-      max_length: z.optional(z.nullable(z.number())),
+      min_length: opt(num),
+      max_length: opt(num),
     }),
   ),
 });
@@ -54,7 +54,7 @@ export type FormSubmission = z.infer<typeof FormSubmission>;
 /** The content pages' calls: a channel page, the FAQ, a custom form and its submission. */
 export const contentApi = endpointTable({
   page: { method: 'GET', path: 'pages/{alias}', keyless: true, response: envelope(PageDetail) },
-  faq: { method: 'GET', path: 'faq', keyless: true, response: envelope(z.array(Faq)) },
+  faq: { method: 'GET', path: 'faq', keyless: true, response: envelope(list(Faq)) },
   customForm: { method: 'GET', path: 'custom-forms/{alias}', keyless: false, response: envelope(CustomForm) },
   /**
    * `{ values: { [field name]: value } }` (FormSubmission): stores a filled-in custom form and sends it to the

@@ -7,7 +7,7 @@
 import { ErrorBody } from './channel-schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, TimeoutError, isCancel } from './errors.js';
 import { env, sleep } from '../lib/env.js';
-import { redactUrl } from '../lib/url.js';
+import { redactUrl, trackedUrl } from '../lib/url.js';
 
 /** Request timeout. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -182,4 +182,71 @@ export function abortReason(signal: AbortSignal): unknown {
 /** Throws the abort reason of a signal that has aborted. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw abortReason(signal);
+}
+
+/** One finished API call, as the request tracker reports it. */
+export interface CallReport {
+  /** The contract's endpoint name, or the service of a call outside the API base (`channel-key`). */
+  service: string;
+  method: string;
+  url: string;
+  /** The HTTP status; 0 for a network fault or a timeout. */
+  status: number;
+  /** The error's message, or 'OK'. */
+  message: string;
+  /** The answer's length in characters. */
+  length: number;
+  /** From the call to its answer, retries and waits included (ms). */
+  time_ms: number;
+  /** When the call started (ms since the epoch). */
+  at: number;
+}
+
+/**
+ * Notes a call for the request tracker (`onCallEnd`): `answer` records the status and length of the last answer,
+ * `fail` ends the call (with that answer's status, else 0 and the error's message; a cancelled call is not reported),
+ * `done` ends a successful one.
+ */
+export function callReporter(
+  onCallEnd: ((call: CallReport) => void) | undefined,
+  service: string,
+  method: string,
+  url: string,
+) {
+  const at = env().now();
+  let status = 0;
+  let length = 0;
+  let ended = false;
+  const end = (message: string) => {
+    if (ended) return;
+    ended = true;
+    try {
+      onCallEnd?.({
+        service,
+        method,
+        url: trackedUrl(url),
+        status,
+        message,
+        length,
+        time_ms: Math.max(0, Math.round(env().now() - at)),
+        at,
+      });
+    } catch {
+      // The tracker never breaks a call.
+    }
+  };
+  return {
+    answer(s: number, l: number) {
+      status = s;
+      length = l;
+    },
+    done: () => end('OK'),
+    fail(error: unknown) {
+      if (isCancel(error) && !(error instanceof TimeoutError)) {
+        ended = true;
+        return;
+      }
+      end(error instanceof Error ? error.message : String(error));
+    },
+  };
 }

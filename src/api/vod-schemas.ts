@@ -2,16 +2,29 @@
  * The contract's schemas of the video-on-demand library: categories, items, pages of items and rails. Re-exported by contract.ts, which the server and the tests import (browser code imports this module).
  */
 import * as z from 'zod/mini';
-import { endpointTable, envelope, flag, id, maybeText, text } from './schema-kit.js';
-import { EventMedia, PageMeta } from './channel-schemas.js';
+import {
+  endpointTable,
+  envelope,
+  flag,
+  id,
+  list,
+  maybeText,
+  num,
+  obj,
+  opt,
+  optStrict,
+  paged,
+  text,
+} from './schema-kit.js';
+import { EventMedia } from './channel-schemas.js';
 
 /** A library category (`GET vod-media-categories`). */
-export const VodCategory = z.object({
+export const VodCategory = obj({
   id: id,
   name: text,
   alias: maybeText,
   /** How many items it holds. */
-  items_count: z.optional(z.number()),
+  items_count: opt(num),
 });
 export type VodCategory = z.infer<typeof VodCategory>;
 
@@ -21,29 +34,29 @@ export type VodCategory = z.infer<typeof VodCategory>;
  * `vod_media_access` capability or an active subscription. `assets` are its `image` (a thumbnail) and `preview`
  * (a short silent MP4 loop shown on hover); `media` adds the `vod` stream for callers with access.
  */
-export const VodItem = z.object({
+export const VodItem = obj({
   id: id,
   title: text,
   date: maybeText,
-  type: z._default(z.string(), 'free'),
-  has_access: z._default(flag, false),
-  duration: z.optional(z.nullable(z.number())),
+  type: optStrict(z.string(), 'free'),
+  has_access: optStrict(flag, false),
+  duration: opt(num),
   description: maybeText,
-  event_category_id: z.optional(z.nullable(id)),
-  vod_media_category_id: z.optional(z.nullable(id)),
-  category: z.optional(z.nullable(z.object({ id: id, name: text }))),
-  assets: z._default(z.array(z.object({ type: text, path: text })), []),
+  event_category_id: opt(id),
+  vod_media_category_id: opt(id),
+  category: opt(obj({ id: id, name: text })),
+  assets: opt(list(obj({ type: text, path: text })), []),
   /** As for events: the `vod` stream only for callers with access. */
-  media: z._default(z.array(EventMedia), []),
+  media: opt(list(EventMedia), []),
 });
 export type VodItem = z.infer<typeof VodItem>;
 
 /** A page of library items (`GET vod-media-items`, `GET vod-media/search`). */
-export const VodItemList = z.object({ data: z.array(VodItem), meta: PageMeta });
+export const VodItemList = paged(VodItem);
 export type VodItemList = z.infer<typeof VodItemList>;
 
 /** A rail of the library (`GET vod-media-rails`): a titled row of items. */
-export const VodRail = z.object({ id: id, title: text, vod_media_items: z._default(z.array(VodItem), []) });
+export const VodRail = obj({ id: id, title: text, vod_media_items: opt(list(VodItem), []) });
 export type VodRail = z.infer<typeof VodRail>;
 
 /** Library search defaults (spec: limit 10, offset 0, sorted by date, newest first). */
@@ -63,9 +76,9 @@ export const vodApi = endpointTable({
     method: 'GET',
     path: 'vod-media-categories',
     keyless: false,
-    response: envelope(z.array(VodCategory)),
+    response: envelope(list(VodCategory)),
   },
   /** title, limit (10), offset (0), sort_field (date; or title), vod_media_category_id. */
   vodSearch: { method: 'GET', path: 'vod-media/search', keyless: false, response: VodItemList },
-  vodRails: { method: 'GET', path: 'vod-media-rails', keyless: false, response: envelope(z.array(VodRail)) },
+  vodRails: { method: 'GET', path: 'vod-media-rails', keyless: false, response: envelope(list(VodRail)) },
 });

@@ -13,5 +13,9 @@ export const filtersEn = {
   male: 'Men',
   female: 'Women',
   clear: 'Clear filters',
+  category: 'Category',
+  team: 'Team',
+  school: 'School',
+  location: 'Venue',
   properties: { conference: 'Conference', division: 'Division', league: 'League' },
 } as const;

@@ -139,6 +139,10 @@ export const formsEn = {
       returning: 'You are signed in. Taking you back…',
       cancelled: 'Sign-in was cancelled.',
       failed: 'Sign-in could not be completed. Please try again.',
+      emailMissing:
+        'Your social account did not share an email address, so no account was made. Register with your email address instead.',
+      emailUnverified:
+        'The email address of your social account is not verified yet, so no account was made. Verify it with the provider first, or register with your email address.',
     },
     header: {
       greeting: 'Hello, {{name}}',

@@ -139,6 +139,10 @@ export const formsFr: Translation<typeof formsEn> = {
       returning: 'Vous êtes connecté. Retour à la page précédente…',
       cancelled: 'La connexion a été annulée.',
       failed: "La connexion n'a pas pu aboutir. Veuillez réessayer.",
+      emailMissing:
+        "Votre compte de réseau social n'a partagé aucune adresse e-mail : aucun compte n'a été créé. Inscrivez-vous plutôt avec votre adresse e-mail.",
+      emailUnverified:
+        "L'adresse e-mail de votre compte de réseau social n'est pas encore vérifiée : aucun compte n'a été créé. Vérifiez-la d'abord auprès du fournisseur, ou inscrivez-vous avec votre adresse e-mail.",
     },
     header: {
       greeting: 'Bonjour, {{name}}',

@@ -184,6 +184,10 @@ export const fr: Translation<
       male: 'Hommes',
       female: 'Femmes',
       clear: 'Effacer les filtres',
+      category: 'Catégorie',
+      team: 'Équipe',
+      school: 'École',
+      location: 'Lieu',
       properties: { conference: 'Conférence', division: 'Division', league: 'Ligue' },
     },
     calendar: {

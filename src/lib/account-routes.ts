@@ -17,6 +17,8 @@ export type AccountRoute =
       provider: (typeof CALLBACK_PROVIDERS)[number];
       code: string;
       state: string;
+      /** The issuer the provider says it is (RFC 9207), when it says. */
+      iss: string;
       error: string;
     };
 
@@ -29,6 +31,7 @@ export const ONE_TIME_PARAMS: Record<AccountRoute['kind'], readonly string[]> = 
   'social-callback': [
     'code',
     'state',
+    'iss',
     'error',
     'error_description',
     'error_reason',
@@ -64,7 +67,14 @@ export function parseAccountRoute(href: string): AccountRoute | undefined {
   if (callback) {
     const provider = CALLBACK_PROVIDERS.find((p) => p === callback[1]);
     if (!provider || !given('social-callback')) return undefined;
-    return { kind: 'social-callback', provider, code: q('code'), state: q('state'), error: q('error') };
+    return {
+      kind: 'social-callback',
+      provider,
+      code: q('code'),
+      state: q('state'),
+      iss: q('iss'),
+      error: q('error'),
+    };
   }
   if (/\/verify-email\/?$/.test(path) && given('verify-email')) {
     return { kind: 'verify-email', email: q('email'), expires: q('expires'), signature: q('signature') };

@@ -9,11 +9,13 @@
 /** Path (relative to the API base) of `POST get_api_key`, which the loader may send before the code arrives. */
 export const GET_API_KEY_PATH = 'get_api_key';
 /**
- * The body type of `get_api_key`: a form (`channel_key=…`), never JSON, and it carries no sign-in token (it needs
- * none). A cross-origin POST with a form body and no other headers than the safelisted ones is a CORS "simple"
- * request: the browser sends it at once, where a JSON one waits for a preflight (`OPTIONS`) answer first. That
- * round trip would sit in every new visitor's start-up chain (keys file, then `get_api_key`, then the keyed calls),
- * early video or not. Servers of the API read forms (ours: server/http/http.ts `readBody`).
+ * The body type of `get_api_key`: a form (`channel_key=…`); JSON only where the channel's API refused the form (400,
+ * 415, 422) and then read the same call as JSON, which the client remembers for that channel (client.ts; the
+ * loader's early call is always a form). It carries no sign-in token either way (it needs none). A cross-origin POST
+ * with a form body and no other headers than the safelisted ones is a CORS "simple" request: the browser sends it at
+ * once, where a JSON one waits for a preflight (`OPTIONS`) answer first. That round trip would sit in every new
+ * visitor's start-up chain (keys file, then `get_api_key`, then the keyed calls), early video or not. The spec names
+ * no body type; ours reads both (server/http/http.ts `readBody`).
  */
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 /** Path of the channel settings. */
@@ -56,6 +58,8 @@ export const channelKeyStorageKey = (configured: string): string => `channel_key
 export const apiKeyStorageKey = (channelKey: string): string => `api_key.${channelKey}`;
 /** Storage key of the signed-in user's bearer token for a configured channel. */
 export const tokenStorageKey = (configured: string): string => `token.${configured}`;
+/** Where the client remembers that a channel's API refused `get_api_key`'s form body (it then sends JSON). */
+export const formRefusedStorageKey = (channelKey: string): string => `json_api_key.${channelKey}`;
 /**
  * Storage key of a viewer's resume positions on a channel (`userId` absent: this browser's guest). The loader reads
  * the guest's before it starts a video early (early-video.ts), so a resumed video never starts from the beginning.

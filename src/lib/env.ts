@@ -21,6 +21,8 @@ export interface Environment {
   location: () => PageLocation | undefined;
   /** Replaces the page's address without navigating (one-time values leave the address bar). */
   replaceUrl: (url: string) => void;
+  /** Reloads the page (the start-up error's Reload, as the spec says); does nothing outside a browser. */
+  reloadPage: () => void;
   /** Adds an entry to the session history without navigating (a route change of the site). */
   pushUrl: (url: string) => void;
   /** Per-tab storage (a social sign-in's return address); null where the browser refuses it. */
@@ -74,6 +76,9 @@ function defaults(): Environment {
     location: () => (typeof location === 'undefined' ? undefined : location),
     replaceUrl: (url) => {
       if (typeof history !== 'undefined') history.replaceState(history.state, '', url);
+    },
+    reloadPage: () => {
+      if (typeof location !== 'undefined') location.reload();
     },
     pushUrl: (url) => {
       if (typeof history !== 'undefined') history.pushState(null, '', url);

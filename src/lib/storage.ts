@@ -1,8 +1,9 @@
 /**
  * Local storage with the `rudy_` prefix and per-entry lifetimes.
  *
- * Each entry is stored as `{"v": value, "e": expiresAtMs}`. A value that fails to parse, has the wrong shape or
- * has expired is dropped rather than trusted. Storage that throws (Safari private mode, sandboxed iframes,
+ * Each entry is stored as `{"v": value, "e": expiresAtMs, "t": writtenAtMs}`. A value that fails to parse, has the
+ * wrong shape or has expired is dropped rather than trusted, and so is one written before the spec's channel cache
+ * date (CHANNEL_CACHE_DATE). Storage that throws (Safari private mode, sandboxed iframes,
  * disabled cookies) falls back to an in-memory map for the rest of the page's life.
  */
 import { STORAGE_PREFIX } from './api-paths.js';
@@ -12,25 +13,27 @@ import { toJson } from './json.js';
 export { STORAGE_PREFIX };
 /** Default lifetime of a stored value: about 360 days. */
 export const DEFAULT_LIFETIME_MS = 31104e6;
+/**
+ * The spec's channel cache date (2022-08-01, UTC): stored data written before it is discarded. Written as the number
+ * (`Date.UTC(2022, 7, 1)`), so that the loader, which reads stored entries too, carries no call (its 4 KB budget).
+ */
+export const CHANNEL_CACHE_DATE = 1_659_312_000_000;
 
 /**
- * A stored entry's value, or undefined when the entry is unparsable, has the wrong shape or has expired at `now`.
- * Wrapped, so that a stored null is told apart from no value.
+ * A stored entry's value, or undefined when the entry is unparsable, has the wrong shape, has expired at `now` or was
+ * written before the channel cache date (a `t` that is no number of milliseconds, such as `null` or a date's text,
+ * counts as such; an entry without one, of an earlier version of ours, is kept). `raw` null (nothing stored) is none. Wrapped, so that a stored null is told apart from no value. Every key goes
+ * through it: the storage's and the loader's reads (src/loader/early.ts `storedValue`).
  */
-export function entryValue(raw: string, now: number): { v: unknown } | undefined {
-  let entry: unknown;
+export function entryValue(raw: string | null, now: number): { v: unknown } | undefined {
+  let entry: { v?: unknown; e?: unknown; t?: unknown } | null;
   try {
-    entry = JSON.parse(raw);
+    entry = JSON.parse(raw ?? '') as typeof entry;
   } catch {
     return undefined;
   }
-  if (
-    typeof entry !== 'object' ||
-    entry === null ||
-    !('v' in entry) ||
-    !('e' in entry) ||
-    typeof entry.e !== 'number'
-  ) {
+  // A number `e` is found on an object only (JSON's other values have none): `in` may ask it then.
+  if (typeof entry?.e !== 'number' || !('v' in entry) || ('t' in entry && !(Number(entry.t) >= CHANNEL_CACHE_DATE))) {
     return undefined;
   }
   return entry.e > now ? { v: entry.v } : undefined;
@@ -100,7 +103,8 @@ export class ExpiringStorage {
 
   /** Stores a JSON-serialisable value for `lifetimeMs` (default about 360 days). */
   set(key: string, value: unknown, lifetimeMs = DEFAULT_LIFETIME_MS): void {
-    const raw = toJson({ v: value, e: this.now() + lifetimeMs });
+    const now = this.now();
+    const raw = toJson({ v: value, e: now + lifetimeMs, t: now });
     this.call(() => this.backing.setItem(STORAGE_PREFIX + key, raw));
   }
 

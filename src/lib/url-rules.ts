@@ -6,8 +6,9 @@
  * - a script (the tag manager's `gtag_url`): from Google's tag manager, or from an origin the page itself allows
  *   (`data-script-origins`);
  * - a navigation (`location.assign`: the customer portal, a social sign-in's authorize URL): http(s) only;
- * - a download (an event's or a clip's MP4): http(s) on the channel's media origins, the API's own and those of the
- *   item's media.
+ * - a download (an event's or a clip's MP4): https on any host the API names (a storage host: a download is a
+ *   navigation, never a script sink), and plain http only on the channel's media origins, the API's own and those of
+ *   the item's media (a development server).
  * Each takes absolute URLs only: an answer's URL names its scheme and host, so a path is never resolved against a
  * page it was not written for.
  * A URL that fails its rule gives undefined: the caller shows its failure message and goes nowhere.
@@ -45,10 +46,12 @@ export function siteBase(url: unknown): string | undefined {
   return navigationUrl(typeof url === 'string' ? url.trim() : url)?.replace(/\/+$/, '');
 }
 
-/** A file to download: absolute http(s), on one of `origins` (see `mediaOrigins`). */
+/** A file to download: absolute https on any host, or http on one of `origins` (see `mediaOrigins`). */
 export function downloadUrl(url: unknown, origins: readonly string[]): string | undefined {
   const parsed = parse(url);
-  return parsed && web(parsed) && origins.includes(parsed.origin) ? parsed.href : undefined;
+  return parsed?.protocol === 'https:' || (parsed && web(parsed) && origins.includes(parsed.origin))
+    ? parsed.href
+    : undefined;
 }
 
 /** The channel's media origins for an item: the API's, and those of the item's own media URLs (relative: the API's). */

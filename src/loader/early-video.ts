@@ -48,7 +48,13 @@ export { EARLY_DECISION_MS };
 /** The chunks are fetched anyway when the early video has shown no frame this long after it was set (ms). */
 export const EARLY_FRAME_WAIT_MS = 1_200;
 
-const truthy = (v: unknown) => v === true || v === 1 || v === '1' || v === 'true';
+/** A flag as the contract reads one (schema-kit.ts `flag`): true, false, or undefined when it cannot be read. */
+const flagRead = (v: unknown): boolean | undefined => {
+  const at = [true, false, 1, 0, '1', '0', 'true', 'false'].indexOf(
+    (typeof v === 'string' ? v.toLowerCase() : v) as never,
+  );
+  return at < 0 ? undefined : at % 2 === 0;
+};
 
 /** A boolean attribute as the player reads it: present and not "false". */
 const attr = (el: Element, name: string) => {
@@ -184,19 +190,25 @@ export function earlyDecision(
 
 /**
  * The prerolls a guest could be shown, from the settings' answer: none when they are off (`preroll_options.enabled`
- * given and not true, 1, '1' or 'true', as preroll-schemas.ts `prerollOptionsOf` reads it) or there are none (absent
+ * read as false, as preroll-schemas.ts `prerollOptionsOf` reads it: a value it cannot read leaves them on) or there are none (absent
  * or null); null when the list is malformed (the player reads it otherwise: nothing starts early).
  */
 export function prerollsOfSettings(answer: unknown): PrerollRule[] | null {
   const settings = answer as { prerolls?: unknown; preroll_options?: { enabled?: unknown } } | undefined;
   const flags = settings?.preroll_options;
-  if (flags && typeof flags === 'object' && flags.enabled != null && !truthy(flags.enabled)) return [];
+  if (flags && typeof flags === 'object' && flagRead(flags.enabled) === false) return [];
   return settings?.prerolls == null ? [] : prerollsFromAnswer(settings.prerolls);
 }
 
-/** Whether the geo answer blocks the guest's region; undefined without one (the player waits for it). */
-const geoBlockedOf = (geo: unknown): boolean | undefined =>
-  geo && typeof geo === 'object' ? truthy((geo as { is_geo_blocked?: unknown }).is_geo_blocked) : undefined;
+/**
+ * Whether the geo answer blocks the guest's region; undefined without one, or when its flag cannot be read (the
+ * contract's `Geo` refuses it: the player decides). Exported for the agreement test.
+ */
+export const geoBlockedOf = (geo: unknown): boolean | undefined => {
+  if (!geo || typeof geo !== 'object') return undefined;
+  const v = (geo as { is_geo_blocked?: unknown }).is_geo_blocked;
+  return v == null ? false : flagRead(v);
+};
 
 /** An http(s) URL. */
 const isHttp = (url: string) => {
@@ -210,20 +222,36 @@ const isHttp = (url: string) => {
 /** An id as the contract reads one: a number, or a string of digits. */
 const idOf = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : undefined;
-/** A flag as the contract reads one (absent: `absent`); undefined when it is not one. */
-const flagOf = (v: unknown, absent = false): boolean | undefined =>
-  v === undefined ? absent : ['boolean', 'number', 'string'].includes(typeof v) ? truthy(v) : undefined;
-/** An optional, nullable id as the contract reads one (absent and null stay so). */
-const maybeIdOf = (v: unknown): number | null | undefined => (v == null ? (v as null | undefined) : must(idOf(v)));
+/** A number as the contract reads one: a number, or a numeric string. */
+const numOf = (v: unknown): number | undefined =>
+  typeof v === 'number' ? v : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
+/** An optional flag as the contract reads one: absent, null or unreadable is `absent`. */
+const flagOf = (v: unknown, absent = false): boolean => flagRead(v) ?? absent;
+/** A flag of access as the contract reads one (schema-kit.ts `optStrict`): absent or null is false, unreadable no event. */
+const accessFlagOf = (v: unknown): boolean => (v == null ? false : must(flagRead(v)));
+/** An optional id as the contract reads one: null stays null, absent or unreadable is undefined. */
+const maybeIdOf = (v: unknown): number | null | undefined => (v === null ? null : idOf(v));
 const MALFORMED = new Error('malformed');
 const must = <T>(v: T | undefined): T => {
   if (v === undefined) throw MALFORMED;
   return v;
 };
+/** An optional list as the contract reads one (schema-kit.ts `list`): the entries `read` can read, else none. */
+const listOf = <T>(v: unknown, read: (entry: unknown) => T): T[] =>
+  Array.isArray(v)
+    ? v.flatMap((entry: unknown) => {
+        try {
+          return [read(entry)];
+        } catch {
+          return [];
+        }
+      })
+    : [];
 
 /**
  * An event answer as the player reads it (the contract's `Event`, then `fromEvent`): what the start rules need, or
- * null when the fields they read would not parse (the player shows an error). Exported for the agreement test.
+ * null when a field they need is required and cannot be read (the player shows an error). Exported for the
+ * agreement test.
  */
 export function eventFromAnswer(raw: unknown): StartEvent | null {
   if (!raw || typeof raw !== 'object') return null;
@@ -231,22 +259,22 @@ export function eventFromAnswer(raw: unknown): StartEvent | null {
   try {
     const status = e.stream_status;
     if (status !== 'live' && status !== 'upcoming' && status !== 'finished') throw MALFORMED;
-    // The contract's default is for a missing type only (null is malformed).
-    const type = e.type === undefined ? 'free' : e.type;
-    const media = e.media === undefined ? [] : e.media;
-    if (typeof type !== 'string' || typeof e.name !== 'string' || typeof e.event_utc_ts !== 'number') throw MALFORMED;
-    if (!Array.isArray(media)) throw MALFORMED;
+    if (typeof e.name !== 'string') throw MALFORMED;
+    // A price or a pass it cannot read makes the contract refuse the event (schema-kit.ts `optStrict`): so does the
+    // loader.
+    if (e.price != null) must(numOf(e.price));
+    if (e.single_event_package_id != null) must(idOf(e.single_event_package_id));
     return {
       kind: 'event',
       id: must(idOf(e.id)),
-      type,
-      hasAccess: must(flagOf(e.has_access)),
+      // Absent or null is free; anything else but a string is no event (never free: schema-kit.ts `optStrict`).
+      type: e.type == null ? 'free' : typeof e.type === 'string' ? e.type : must<string>(undefined),
+      hasAccess: accessFlagOf(e.has_access),
       status,
-      startsAt: e.event_utc_ts,
-      hasRecording: must(flagOf(e.has_recording, true)),
-      geoBlocked: must(flagOf(e.is_geo_blocked)),
-      // Every media entry must be well formed (the player rejects the whole event otherwise).
-      media: media.map((m: unknown) => {
+      startsAt: must(numOf(e.event_utc_ts)),
+      hasRecording: flagOf(e.has_recording, true),
+      geoBlocked: accessFlagOf(e.is_geo_blocked),
+      media: listOf(e.media, (m) => {
         const { type, url } = (m ?? {}) as { type?: unknown; url?: unknown };
         if (typeof type !== 'string' || typeof url !== 'string') throw MALFORMED;
         return { type, url };
@@ -260,34 +288,28 @@ export function eventFromAnswer(raw: unknown): StartEvent | null {
 }
 
 /**
- * A preroll list as the contract's `PrerollList` reads it (numbers for ids, flags as booleans, the defaults), or
- * null when it would not parse: the player then has no list to agree with. Exported for the agreement test.
+ * A preroll list as the contract's `PrerollList` reads it (one by one, an unreadable one left out; numbers for ids,
+ * flags as booleans, the defaults), or null when it is not a list: the player then has no list to agree with.
+ * Exported for the agreement test.
  */
 export function prerollsFromAnswer(raw: unknown): PrerollRule[] | null {
   if (!Array.isArray(raw)) return null;
-  try {
-    return raw.map((entry: unknown) => {
-      if (!entry || typeof entry !== 'object') throw MALFORMED;
-      const p = entry as Record<string, unknown>;
-      const weight = p.weight === undefined ? 1 : p.weight;
-      const categories = p.event_categories === undefined ? [] : p.event_categories;
-      if (typeof p.url !== 'string' || typeof weight !== 'number' || !Number.isFinite(weight)) throw MALFORMED;
-      if (!Array.isArray(categories)) throw MALFORMED;
-      const preroll: PrerollRule = {
-        id: must(idOf(p.id)),
-        url: p.url,
-        weight,
-        event_categories: categories.map((c: unknown) => must(idOf(c))),
-        for_vod: must(flagOf(p.for_vod)),
-        for_live: must(flagOf(p.for_live)),
-      };
-      // Absent stays absent, as the contract leaves it.
-      if ('location_id' in p) preroll.location_id = maybeIdOf(p.location_id);
-      return preroll;
-    });
-  } catch {
-    return null;
-  }
+  return listOf(raw, (entry) => {
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw MALFORMED;
+    const p = entry as Record<string, unknown>;
+    if (typeof p.url !== 'string') throw MALFORMED;
+    const preroll: PrerollRule = {
+      id: must(idOf(p.id)),
+      url: p.url,
+      weight: numOf(p.weight) ?? 1,
+      event_categories: listOf(p.event_categories, (c) => must(idOf(c))),
+      for_vod: flagOf(p.for_vod),
+      for_live: flagOf(p.for_live),
+    };
+    // Absent stays absent, as the contract leaves it.
+    if ('location_id' in p) preroll.location_id = maybeIdOf(p.location_id);
+    return preroll;
+  });
 }
 
 /**

@@ -41,8 +41,7 @@ type WithApiKey<T> = Record<typeof API_KEY_PARAM, T>;
 /** A stored value that has not expired (wrapped: a stored null is a value), read as the session's storage reads it. */
 export function storedValue(name: string): { v: unknown } | undefined {
   try {
-    const raw = localStorage.getItem(STORAGE_PREFIX + name);
-    return raw == null ? undefined : entryValue(raw, Date.now());
+    return entryValue(localStorage.getItem(STORAGE_PREFIX + name), Date.now());
   } catch {
     return undefined;
   }

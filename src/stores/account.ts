@@ -98,7 +98,8 @@ const ALREADY_VERIFIED = 'forms:server.alreadyVerified';
 /** The signed-in user's email address is verified: every view follows (the banner goes). */
 function markVerified(email: string): void {
   const user = $user.get();
-  if (user && !user.email_verified && sameEmail(user.email, email)) $user.set({ ...user, email_verified: true });
+  if (user && user.email_verified !== true && sameEmail(user.email, email))
+    $user.set({ ...user, email_verified: true });
 }
 
 /**

@@ -278,7 +278,8 @@ export function remakeClip(clip: Clip): Promise<Outcome<Clip>> {
 export async function downloadClip(clip: Pick<Clip, 'id' | 'media'>): Promise<Outcome<string>> {
   const outcome = await attempt(async () => {
     const answer = await getClient().call(accountApi.clipDownload, { params: { id: clip.id }, cache: false });
-    // A file from the channel's media origins only (url-rules.ts); anything else is the download's failure.
+    // An https file (a signed storage URL, wherever it is), or an http one on the channel's media origins only
+    // (url-rules.ts `downloadUrl`); anything else is the download's failure.
     const apiUrl = $config.get()?.apiUrl ?? '';
     const url = downloadUrl(answer.data.url, mediaOrigins(apiUrl, clip.media));
     if (!url) throw new ApiError('invalid-response', 'the clip download is not an http(s) file of the channel');
@@ -371,7 +372,8 @@ export async function playerClip(
       // A deleted clip (or a mistyped link) is what the viewer is told, not a fault to log.
       skipLog: [404],
     });
-    return answer.data;
+    // A shared clip still being made is failed after the time limit too: its page stops looking and says so.
+    return expire(answer.data);
   }
   if (!$user.get()) return undefined;
   const find = () => {

@@ -13,7 +13,10 @@ import { ApiError, isCancel } from '../api/errors.js';
 export interface PagedItems<T, S extends string = never> {
   status: 'idle' | 'loading' | 'ready' | 'error' | S;
   items: T[];
+  /** How many items the list holds: the server's count, less the records left out as unreadable so far. */
   total: number;
+  /** How many of the list's records the pages so far held, those left out as unreadable included: the next offset. */
+  read?: number;
   loadingMore: boolean;
   /** The first page's failure (status `error`), or the last "more" failure (status `ready`). */
   error?: ApiError | undefined;
@@ -31,7 +34,7 @@ export interface PageRequest {
 /** A page as the API lists it: its items and how many the whole list holds. */
 export interface Page<T> {
   data: T[];
-  meta: { total: number };
+  meta: { total: number; skipped?: number };
 }
 
 /** What `fetchPage` settled on instead of a page: one of the owner's statuses, with an empty list. */
@@ -102,8 +105,16 @@ export function createPager<Q, T, S extends string = never>(
         $state.set(empty(answer.settled));
         return;
       }
-      const before = offset === 0 ? [] : $state.get().items;
-      $state.set({ status: 'ready', items: [...before, ...answer.data], total: answer.meta.total, loadingMore: false });
+      const items = [...(offset === 0 ? [] : $state.get().items), ...answer.data];
+      // Records left out (the tolerant reader's) still count where the next page starts.
+      const read = offset + answer.data.length + (answer.meta.skipped ?? 0);
+      $state.set({
+        status: 'ready',
+        items,
+        total: answer.meta.total - (read - items.length),
+        loadingMore: false,
+        ...(read !== items.length && { read }),
+      });
     } catch (error) {
       if (isCancel(error) || mine !== generation) return;
       const failure = error instanceof ApiError ? error : new ApiError('network', String(error));
@@ -135,7 +146,7 @@ export function createPager<Q, T, S extends string = never>(
       const state = $state.get();
       if (state.status !== 'ready' || state.loadingMore || state.items.length >= state.total) return;
       $state.set({ ...state, loadingMore: true, error: undefined });
-      void load(state.items.length, pageSize, true, generation);
+      void load(state.read ?? state.items.length, pageSize, true, generation);
     },
     refresh() {
       const state = $state.get();

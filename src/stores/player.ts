@@ -352,11 +352,15 @@ export function createPlayer(): PlayerStore {
       if (noAds || options.enabled === false || early === null) return undefined;
       const eventId = `${state.item.kind === 'vod' ? 'vod-' : ''}${state.item.id}`;
       const viewer = user ? `user-${user.id}` : `visitor-${visitorId()}`;
+      // The list comes with the settings (the spec's place for it), never a request here; one left out is reported
+      // as any answer's record (once a page), also when the loader chose the preroll.
+      const { prerolls, dropped } = prerollsOf(settings?.prerolls);
+      const client = getClient();
+      client.reportLeftOut(channelApi.settings.name, dropped, `${client.apiUrl}/${channelApi.settings.path}`);
       const chosen =
         early ??
         choosePreroll(
-          // The list comes with the settings (the spec's place for it): read once per page, never a request here.
-          prerollsOf(settings?.prerolls),
+          prerolls,
           { eventId, live: state.access.live, locationId: state.item.locationId, categoryId: state.item.categoryId },
           { key: viewer, noAds },
         );
@@ -379,7 +383,8 @@ export function createPlayer(): PlayerStore {
       const answer = await api.call(accountApi.downloadEvent, { params: { id: state.item.id }, cache: false });
       // After a download the user's access info is reloaded.
       await reloadUserAccess();
-      // A file from the channel's media origins only (url-rules.ts); anything else is the download's failure.
+      // An https file (a signed storage URL, wherever it is), or an http one on the channel's media origins only
+      // (url-rules.ts `downloadUrl`); anything else is the download's failure.
       const apiUrl = $config.get()?.apiUrl ?? '';
       const url = downloadUrl(answer.data.url, mediaOrigins(apiUrl, state.event?.media ?? []));
       if (!url) throw new ApiError('invalid-response', 'the download is not an http(s) file of the channel');

@@ -45,6 +45,11 @@ export interface ScheduleQuery {
 
 /** The filters a viewer can choose in a schedule; '' means "All" (overriding the view's option). */
 export interface ScheduleFilters {
+  /** A sport category, a team, a school or a venue the view's options (the site's address) narrow to. */
+  category?: string | undefined;
+  team?: string | undefined;
+  school?: string | undefined;
+  location?: string | undefined;
   gender?: string | undefined;
   sport?: string | undefined;
   city?: string | undefined;
@@ -55,8 +60,20 @@ export interface ScheduleFilters {
   properties?: Record<string, string> | undefined;
 }
 
-/** Every filter of the filter bar set to "All" (the calendar's day is its own: Clear filters keeps it). */
-export const NO_FILTERS: ScheduleFilters = { gender: '', sport: '', city: '', state: '' };
+/**
+ * Every filter of the filter bar set to "All", those the view's options (the site's address) gave included (the
+ * calendar's day is its own: Clear filters keeps it).
+ */
+export const NO_FILTERS: ScheduleFilters = {
+  gender: '',
+  sport: '',
+  city: '',
+  state: '',
+  category: '',
+  team: '',
+  school: '',
+  location: '',
+};
 
 /** The filters that set every filter of the bar to "All", school properties in effect included. */
 export function clearedFilters(current: ScheduleFilters): ScheduleFilters {
@@ -78,6 +95,10 @@ export const RESERVED_QUERY_NAMES: ReadonlySet<string> = new Set([
 /** The filters in effect: each chosen one, else the view's option. */
 export function effectiveFilters(base: ScheduleQuery, chosen: ScheduleFilters): ScheduleFilters {
   return {
+    category: chosen.category ?? base.category,
+    team: chosen.team ?? base.team,
+    school: chosen.school ?? base.school,
+    location: chosen.location ?? base.location,
     gender: chosen.gender ?? base.gender,
     sport: chosen.sport ?? base.sport,
     city: chosen.city ?? base.city,
@@ -105,10 +126,6 @@ export function narrows(filters: ScheduleFilters): boolean {
 export function scheduleQuery(base: ScheduleQuery, chosen: ScheduleFilters): ScheduleQuery {
   return {
     kind: base.kind,
-    category: base.category,
-    team: base.team,
-    school: base.school,
-    location: base.location,
     limit: base.limit,
     ...narrowing(effectiveFilters(base, chosen)),
     ...(base.favourites ? { favourites: true } : {}),
@@ -248,7 +265,10 @@ export function createSchedule(): Schedule {
       : await getClient().call(channelApi.events, { query: eventsQuery(current, offset), signal });
     return {
       data: answer.data,
-      meta: { total: Math.min(answer.meta.total, current.limit ?? Number.POSITIVE_INFINITY) },
+      meta: {
+        total: Math.min(answer.meta.total, current.limit ?? Number.POSITIVE_INFINITY),
+        skipped: answer.meta.skipped,
+      },
     };
   }
 

@@ -233,12 +233,17 @@ export function startSession(): Promise<void> {
       );
       const [settings, colors] = await Promise.all([
         loadSettings(),
-        api.call(channelApi.colors, { global: true }),
+        // The colours are the theme's, never a reason not to start: without them the elements wear their defaults (the
+        // failure is logged by the client).
+        api.call(channelApi.colors).then(
+          (answer) => answer.data,
+          () => ({}),
+        ),
         keyed,
       ]);
       if (mine !== generation) return;
       $settings.set(settings);
-      $colors.set(colors.data);
+      $colors.set(colors);
       $startup.set(ready(undefined));
       // The analytics layer starts once the channel's keys for it are known (and waits for its moment).
       startAnalytics();
@@ -324,15 +329,14 @@ export async function retryProfile(): Promise<void> {
 }
 
 /**
- * The Reload button of the start-up error screen: fetch a new api key and run start-up again
- * (in place: an embedded element reloads its own data rather than the host's page).
+ * The Reload button of the start-up error screen, as the spec says: fetch a new api key (stored for the next page),
+ * then reload the page. A key that cannot be had is the reloaded page's start-up error.
  */
-export function reloadSession(): Promise<void> {
+export async function reloadSession(): Promise<void> {
   dropKeys('api_key');
-  client?.clearCache();
   $apiKeyError.set(undefined);
-  startPromise = undefined;
-  return startSession();
+  await apiKey().catch(() => undefined);
+  env().reloadPage();
 }
 
 /** Forgets everything (a new `configure()`, or tests). */

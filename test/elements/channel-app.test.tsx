@@ -227,13 +227,17 @@ describe('<channel-app>', () => {
     });
   });
 
-  it('a failed start-up shows WHOOPS with Reload, which starts again', async () => {
+  it('a failed start-up shows WHOOPS with Reload, which fetches a new api key and then reloads the page', async () => {
     // The network fails (a server error would be an api-key error: Reload would wait 60 s).
     world('/', (s) => s.on('GET', `${API}/menu`, new TypeError('Failed to fetch')));
+    const reloads: string[] = [];
+    setEnv({ reloadPage: () => void reloads.push(server.calls.map((c) => c.path).join(' ')) });
     const el = await fixture(html`<channel-app></channel-app>`);
     await shows(el, 'WHOOPS!');
-    server.on('GET', `${API}/menu`, ok(MENU));
+    const keysBefore = server.to('POST', `${API}/get_api_key`).length;
     shadow(el).querySelector<HTMLButtonElement>('[part~="error"] button')!.click();
-    await shows(el, 'Schools');
+    await waitUntil(() => reloads.length === 1, 'the page reloaded');
+    expect(server.to('POST', `${API}/get_api_key`), 'a new api key first').to.have.length(keysBefore + 1);
+    expect(reloads[0]!.endsWith(`${API}/get_api_key`), 'the key, then the reload').to.equal(true);
   });
 });

@@ -734,6 +734,20 @@ describe('<channel-player> clips', () => {
       expect(world.server.to('GET', sharedUrl), 'no more looks once done').to.have.length(2);
     });
 
+    it('a shared clip still being made after 5 minutes stops being looked at and says it failed', async () => {
+      useFakePlatform();
+      world.server.on('GET', sharedUrl, ok(clip('processing', { progress: 10 })));
+      const el = await fixture(html`<channel-player clip-id="9" share=${UUID}></channel-player>`);
+      await showsPart(el, 'clip-making');
+      // Looked at every 10 s at most: the look after the 5 minutes finds it failed.
+      for (let waited = 0; waited <= 300_000; waited += 10_000) await world.advance(10_000);
+      await showsPart(el, 'clip-failed');
+      expect(part(el, 'clip-failed')!.textContent).to.equal('Your clip creation failed');
+      const looks = world.server.to('GET', sharedUrl).length;
+      await world.advance(120_000);
+      expect(world.server.to('GET', sharedUrl), 'no more looks once failed').to.have.length(looks);
+    });
+
     it('a deleted clip or a wrong share id: "This clip is no longer available"; a failed one says so', async () => {
       useFakePlatform();
       world.server.on('GET', sharedUrl, { status: 404, body: { message: 'Clip not found.' } });

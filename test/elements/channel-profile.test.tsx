@@ -462,21 +462,29 @@ describe('<channel-profile>', () => {
       });
     });
 
-    it('the Google button saves this page and goes to the provider with state = the api key', async () => {
+    it("the Google button saves this page, asks the server to start and goes to the provider's URL it answers", async () => {
       const { assigned, restore: stay } = captureNavigation();
+      world.server.on(
+        'POST',
+        `${API}/v2/auth/social/google/start`,
+        ok({ url: 'https://accounts.test/auth?client_id=g-client&state=st-1&code_challenge=cc' }),
+      );
       try {
         const el = await fixture(html`<channel-profile></channel-profile>`);
         await showsPart(el, 'social-google');
         part(el, 'social-google')!.click();
         await until(() => assigned.length === 1, 'the redirect');
-        const url = new URL(assigned[0]!);
-        expect(url.origin + url.pathname).to.equal('https://accounts.test/auth');
-        expect(url.searchParams.get('state')).to.equal('ak-1');
-        expect(url.searchParams.get('redirect_uri')).to.equal(`${location.origin}/auth/login/google/callback`);
+        expect(assigned).to.deep.equal(['https://accounts.test/auth?client_id=g-client&state=st-1&code_challenge=cc']);
+        expect(calls('POST', 'v2/auth/social/google/start')[0]!.body).to.deep.equal({
+          redirect_uri: `${location.origin}/auth/login/google/callback`,
+          api_key: 'ak-1',
+        });
         expect(sessionStorage.getItem('rudy_return.demo')).to.equal(location.href);
+        expect(sessionStorage.getItem('rudy_social_state.demo')).to.equal('st-1');
       } finally {
         stay();
         sessionStorage.removeItem('rudy_return.demo');
+        sessionStorage.removeItem('rudy_social_state.demo');
       }
     });
 
@@ -931,6 +939,19 @@ describe('<channel-profile>', () => {
       expect(sent).not.to.have.property('current_password');
       // The account has a password now: changing it again asks for it.
       await showsPart(el, 'current-password');
+    });
+
+    it('an order whose date names no moment (MySQL’s zero date) is left out; the others show, the tab works', async () => {
+      useFakePlatform({ token: true });
+      world.server.on(
+        'GET',
+        `${API}/orders`,
+        ok([{ ...ORDERS[1]!, id: 4, created_at: '0000-00-00 00:00:00' }, ORDERS[0]]),
+      );
+      const el = await fixture(html`<channel-profile section="orders"></channel-profile>`);
+      await waitUntil(() => $$(el, '[part~="order"]').length === 1, 'the readable order', { timeout: 4000 });
+      expect(text(el)).to.contain('All-access monthly').and.not.contain('Spring Final');
+      expect(has(el, 'error')).to.equal(false);
     });
 
     it('a list refused by the temporary-password lock (403) says why, translated, with Try again', async () => {
@@ -1442,7 +1463,8 @@ describe('<channel-profile>', () => {
       world.server.on('POST', `${API}/v2/auth/social/google`, ok({ token: TOKEN, user: USER({ provider: 'google' }) }));
       const { assigned, restore: stay } = captureNavigation();
       sessionStorage.setItem('rudy_return.demo', `${location.origin}/watch/501`);
-      restore = atPath('/auth/login/google/callback?code=one-time&state=ak-1');
+      sessionStorage.setItem('rudy_social_state.demo', 'st-1');
+      restore = atPath('/auth/login/google/callback?code=one-time&state=st-1&iss=https%3A%2F%2Faccounts.test');
       try {
         const events = await firedDuring('channel-login', async () => {
           await fixture(html`<channel-profile></channel-profile>`);
@@ -1452,6 +1474,8 @@ describe('<channel-profile>', () => {
         expect(events.map((e) => e.detail)).to.deep.equal([{ method: 'google' }]);
         expect(calls('POST', 'v2/auth/social/google')[0]!.body).to.deep.equal({
           code: 'one-time',
+          state: 'st-1',
+          iss: 'https://accounts.test',
           redirect_uri: `${location.origin}/auth/login/google/callback`,
           api_key: 'ak-1',
         });
@@ -1462,8 +1486,9 @@ describe('<channel-profile>', () => {
       }
     });
 
-    it('a callback with a foreign state is refused without a request; a cancelled one says so', async () => {
+    it('a callback with a state other than the one this tab started is refused without a request; a cancelled one says so', async () => {
       useFakePlatform();
+      sessionStorage.setItem('rudy_social_state.demo', 'st-1');
       restore = atPath('/auth/login/google/callback?code=one-time&state=someone-else');
       const el = await fixture(html`<channel-profile></channel-profile>`);
       await shows(el, 'Sign-in could not be completed. Please try again.');

@@ -1185,10 +1185,30 @@ describe('<channel-schedule>', () => {
 
     it('a malformed events answer shows a clear message, not a blank element', async () => {
       eventsAnswer = () =>
-        json({ data: [{ id: 1, name: 'no time, no status' }], meta: { total: 1, offset: 0, limit: 50 } });
+        json({ data: { id: 1, name: 'a record where the list belongs' }, meta: { total: 1, offset: 0, limit: 50 } });
       const el = await fixture(html`<channel-schedule></channel-schedule>`);
       await shows(el, 'The channel sent data this page cannot read. Please try again later.');
       expect($(el, '[part~="error"] button')?.textContent).to.equal('Try again');
+    });
+
+    it('one record it cannot read costs that record only: the others show, it is reported once, never shown', async () => {
+      const broken = { id: 150, name: null, participants: 'Hawks, Owls', event_utc_ts: T0, stream_status: 'live' };
+      // As another back end writes them: numeric strings, 0/1, nulls, [] for empty objects, fields we do not know.
+      const laravel = { ...PAID, id: '102', event_utc_ts: String(PAID.event_utc_ts), price: '9.99', location: [] };
+      eventsAnswer = () => json(eventList([LIVE_FREE, broken, laravel, { ...PURCHASED, pivot: { package_id: 1 } }]));
+      const el = await fixture(html`<channel-schedule></channel-schedule>`);
+      await shows(el, 'Spring Swimming Gala');
+      await shows(el, 'Championship Final');
+      expect($(el, '[part~="error"]'), 'no error shown').to.equal(null);
+      const links = [...el.shadowRoot!.querySelectorAll('[part~="event-link"]')];
+      expect(links, 'the three readable events').to.have.length(3);
+      await waitUntil(() => wire.some((r) => r.url.pathname === '/api/logs'), 'the report');
+      const logs = wire.filter((r) => r.url.pathname === '/api/logs');
+      expect(logs).to.have.length(1);
+      expect(logs[0]!.body).to.deep.include({
+        service: 'events',
+        message: 'events: left out a record it cannot read (id 150, field data.1.name)',
+      });
     });
 
     it('a non-JSON events answer shows the same clear message', async () => {

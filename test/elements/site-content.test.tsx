@@ -326,7 +326,7 @@ describe('site FAQ page', () => {
   it('a malformed answer shows an error with Retry', async () => {
     const page = render(FaqPage, {
       path: '/faq',
-      setup: channel((server) => server.on('GET', `${API}/faq`, ok([{ id: 'x' }]), ok(FAQ))),
+      setup: channel((server) => server.on('GET', `${API}/faq`, ok({ id: 'x' }), ok(FAQ))),
     });
     await shows(page, 'The questions could not be loaded.');
     await shows(page, 'The channel sent data this page cannot read');

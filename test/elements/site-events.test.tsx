@@ -50,4 +50,45 @@ describe('site events lists', () => {
       school: 'northfield',
     });
   });
+
+  it('filters from the address show in the filter bar as chosen, and Clear filters clears them', async () => {
+    const withCatalogues = (server: FakeServer) => {
+      api(server);
+      server
+        .on('GET', `${API}/events-categories`, ok([{ id: 3, name: 'Hockey', children: [{ id: 7, name: 'U18' }] }]))
+        .on('GET', `${API}/participants`, ok([{ id: 9, name: 'Hawks' }]))
+        .on('GET', `${API}/events-locations`, ok([{ id: 4, name: 'Harbor Arena', city: 'Boston' }]))
+        .on('GET', `${API}/participant-groups`, ok([{ id: 2, name: 'Northfield', alias: 'northfield' }]));
+    };
+    page = renderSitePage(EventsPage, {
+      path: '/schedule?event_category_id=7&participant_id=9&location=4&school=northfield&division=II&sport=hockey',
+      setup: withCatalogues,
+    });
+    const select = (label: string) =>
+      [...page!.root.querySelectorAll('[part~="filters"] label')]
+        .find((l) => l.firstChild?.textContent === label)
+        ?.querySelector('select');
+    const shown = (label: string) => {
+      const s = select(label);
+      return s ? s.selectedOptions[0]?.textContent : undefined;
+    };
+    await waitUntil(() => shown('Category') === 'U18' && shown('Team') === 'Hawks', 'the chosen filters', {
+      timeout: 4000,
+    });
+    expect([shown('Venue'), shown('School'), shown('Division'), shown('Sport')]).to.deep.equal([
+      'Harbor Arena',
+      'Northfield',
+      'II',
+      'hockey',
+    ]);
+    const clear = [...page.root.querySelectorAll('[part~="filters"] button')].find(
+      (b) => b.textContent === 'Clear filters',
+    );
+    (clear as HTMLButtonElement).click();
+    await waitUntil(() => page!.server.to('GET', `${API}/events`).length === 2, 'the list asked again');
+    const query = page.server.to('GET', `${API}/events`)[1]!.query;
+    for (const name of ['category', 'team', 'location', 'school', 'division', 'sport'])
+      expect(query, name).to.not.have.property(name);
+    await waitUntil(() => ['Category', 'Team', 'Venue', 'School'].every((l) => shown(l) === 'All'), 'every filter All');
+  });
 });

@@ -746,7 +746,7 @@ for (const full of [false, true]) {
     });
 
     test(
-      `URLs from answers: navigations (social sign-in's authorize URL, the customer portal)`,
+      `URLs from answers: navigations (social sign-in's authorize and start URLs, the customer portal)`,
       details,
       async ({ page, context, request }) => {
         const watch = await plantDetector(context, page);
@@ -777,7 +777,22 @@ for (const full of [false, true]) {
           );
           await page.evaluate(() => localStorage.clear());
         }
-        await profile.locator('[part~="social-facebook"]').click();
+        // The URL a sign-in goes to is the server's answer to its start: a vector there goes nowhere (the form says
+        // the sign-in could not start); the control is gone to.
+        let started = '';
+        await page.route(
+          (url) => url.origin === BUNDLE_ORIGIN && url.pathname === '/api/v2/auth/social/facebook/start',
+          (route) => route.fulfill({ json: { data: { url: started } } }),
+        );
+        const facebook = profile.locator('[part~="social-facebook"]');
+        for (const v of urls.filter((u) => !absoluteHttp(u.text))) {
+          started = v.text;
+          await facebook.click();
+          await expect(profile.locator('[part~="social"] [part~="form-error"]'), `#${v.n} ${v.label}`).toBeVisible();
+          await expect(facebook).toBeEnabled();
+        }
+        started = `${landed}?client_id=xss-facebook&state=s`;
+        await facebook.click();
         await expect(page).toHaveURL(new RegExp(`^${landed}\\?client_id=xss-facebook&`));
 
         // The customer portal: each vector is the portal's failure message; the control goes there.
@@ -824,7 +839,11 @@ for (const full of [false, true]) {
         await button.click();
         await expect(page).toHaveURL(landed);
         await expectNothingRan(page, watch, found);
-        report({ 'social authorize URL': urls.length, 'customer portal URL': refused.length });
+        report({
+          'social authorize URL': urls.length,
+          'social start URL': urls.filter((u) => !absoluteHttp(u.text)).length,
+          'customer portal URL': refused.length,
+        });
       },
     );
 
@@ -833,7 +852,8 @@ for (const full of [false, true]) {
       await signedIn(page, request);
       const downloads: string[] = [];
       page.on('download', (d) => downloads.push(d.url()));
-      // A file elsewhere (not a media origin of the channel), and a file of the channel's own origin: the control.
+      // A plain-http file elsewhere (not a media origin of the channel), and a file of the channel's own origin: the
+      // control.
       // (The browser's downloads are seen as they start, whatever answers them.)
       const elsewhere = `${HOST_ORIGIN}/__xss/file.mp4`;
       const control = `${BUNDLE_ORIGIN}/__xss/file.mp4`;
@@ -855,7 +875,8 @@ for (const full of [false, true]) {
           return route.fulfill({ json: { data: { url: file } } });
         },
       );
-      const cases = [...urls.map((v) => v.text), elsewhere];
+      // An https URL is a download the API may name anywhere (a navigation, never a script sink): not a refusal.
+      const cases = [...urls.map((v) => v.text).filter((url) => !url.startsWith('https://')), elsewhere];
       /** Clicks the button once per URL: each is its failure message, then the control downloads. */
       const tryAll = async (button: Locator, failure: Locator) => {
         for (const [i, url] of cases.entries()) {

@@ -214,6 +214,8 @@ export interface World {
   logger: ReturnType<typeof recordingLogger>['logger'];
   lines: ReturnType<typeof recordingLogger>['lines'];
   events: EventTarget;
+  /** When the page was reloaded (`env().reloadPage`), by the fake clock. */
+  reloads: number[];
   /** Settles async work, advances the fake clock by `ms` (firing timers in order), settles again. */
   advance(ms: number): Promise<void>;
 }
@@ -230,6 +232,7 @@ export function installWorld(): World {
   );
   const { logger, lines } = recordingLogger();
   const events = new EventTarget();
+  const reloads: number[] = [];
   setEnv({
     fetch: server.fetch,
     now: () => clock.now,
@@ -238,8 +241,10 @@ export function installWorld(): World {
     storage,
     logger,
     eventTarget: events,
+    reloadPage: () => void reloads.push(clock.now),
   });
   return {
+    reloads,
     clock,
     server,
     storage,

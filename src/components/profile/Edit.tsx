@@ -83,10 +83,13 @@ export function EditSection(props: { user: User; locked: boolean }): ReactNode {
         <div className="field" part="field">
           <span className="label">{t(k('edit.email'))}</span>
           <span className="value">{user.email}</span>
-          <span className="detail" part="email-state">
-            {user.email_verified ? t(k('edit.verified')) : t(k('edit.notVerified'))}
-          </span>
-          {user.email_verified ? null : (
+          {/* An API that does not say (the spec's User has no such field) gets no state. */}
+          {user.email_verified == null ? null : (
+            <span className="detail" part="email-state">
+              {user.email_verified ? t(k('edit.verified')) : t(k('edit.notVerified'))}
+            </span>
+          )}
+          {user.email_verified !== false ? null : (
             <div className="actions">
               <ResendButton />
             </div>

@@ -62,7 +62,7 @@ export function SignedIn(props: { user: User; section: ProfileSection; onSignOut
           onSignOut={props.onSignOut}
         />
       </header>
-      {user.email_verified ? null : (
+      {user.email_verified !== false ? null : (
         <div className="banner" part="message verify-banner">
           <p>{t(k('verifyNotice.banner'), { email: user.email })}</p>
           <ResendButton />

@@ -5,7 +5,7 @@
 import { useStore } from '../ui/use-store.js';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import type { EventCategory } from '../../api/channel-schemas.js';
-import { categories, groupProperties, locations } from '../../stores/catalog.js';
+import { categories, groupProperties, locations, participantGroups, participants } from '../../stores/catalog.js';
 import { RESERVED_QUERY_NAMES, type ScheduleFilters } from '../../stores/schedule.js';
 import { useElement, useStyles } from '../ui/context.js';
 import { addBundledTexts } from '../../i18n/index.js';
@@ -14,8 +14,15 @@ import { filtersEn } from '../../i18n/filters-en.js';
 // The filters' English texts travel with them, not in the shared chunk: added as this module is evaluated.
 addBundledTexts('en', { schedule: { filters: filtersEn } });
 
-/** The filter form: the values in effect, and the viewer's choices back to the schedule. */
+/** A filter the view's options narrow to (the site's address: `event_category_id`, `participant_id`...). */
+type Scope = 'category' | 'team' | 'school' | 'location';
+
+/**
+ * The filter form: the values in effect, and the viewer's choices back to the schedule. `scoped` are the filters the
+ * view's options gave (a category, a team, a school, a venue): shown as chosen, each with its "All".
+ */
 export function FilterBar(props: {
+  scoped?: readonly Scope[];
   value: ScheduleFilters;
   onChange(next: ScheduleFilters): void;
   onClear(): void;
@@ -25,12 +32,18 @@ export function FilterBar(props: {
   const cats = useStore(categories.$items);
   const locs = useStore(locations.$items);
   const schoolProperties = useStore(groupProperties.$items);
+  const teams = useStore(participants.$items);
+  const schools = useStore(participantGroups.$items);
+  const scoped = props.scoped ?? [];
+  const scopedKey = scoped.join();
   useEffect(() => {
     // Filters are best effort: without the catalogues they offer only "All" (and no school property).
     categories.load().catch(() => undefined);
     locations.load().catch(() => undefined);
     groupProperties.load().catch(() => undefined);
-  }, []);
+    if (scopedKey.includes('team')) participants.load().catch(() => undefined);
+    if (scopedKey.includes('school')) participantGroups.load().catch(() => undefined);
+  }, [scopedKey]);
 
   const sports = useMemo(() => sportOptions(cats ?? []), [cats]);
   const cities = useMemo(() => unique((locs ?? []).map((l) => l.city)), [locs]);
@@ -41,6 +54,16 @@ export function FilterBar(props: {
   const setProperty = (name: string) => (e: { target: { value: string } }) =>
     props.onChange({ ...v, properties: { ...v.properties, [name]: e.target.value || '' } });
   const properties = (schoolProperties ?? []).filter((p) => !RESERVED_QUERY_NAMES.has(p.name) && p.values.length);
+  // A property the address chose that the channel does not list still shows, as chosen.
+  for (const [name, value] of Object.entries(v.properties ?? {}))
+    if (value && !RESERVED_QUERY_NAMES.has(name) && !properties.some((p) => p.name === name))
+      properties.push({ name, values: [value] });
+  const scopeOptions: Record<Scope, [string, string][]> = {
+    category: flatten(cats ?? []).map((c) => [String(c.id), c.name]),
+    team: (teams ?? []).map((p) => [String(p.id), p.name]),
+    school: (schools ?? []).map((g) => [g.alias ?? g.name, g.name]),
+    location: (locs ?? []).map((l) => [String(l.id), l.name]),
+  };
 
   return (
     <form
@@ -50,6 +73,16 @@ export function FilterBar(props: {
       part="filters"
       onSubmit={(e) => e.preventDefault()}
     >
+      {scoped.map((scope) => (
+        <Select
+          key={scope}
+          label={t(`schedule.filters.${scope}`)}
+          value={v[scope]}
+          onChange={(e) => props.onChange({ ...v, [scope]: e.target.value || '' })}
+        >
+          {choices(scopeOptions[scope], v[scope])}
+        </Select>
+      ))}
       <Select label={t('schedule.filters.gender')} value={v.gender} onChange={set('gender')}>
         <option value="male">{t('schedule.filters.male')}</option>
         <option value="female">{t('schedule.filters.female')}</option>
@@ -89,6 +122,11 @@ export function FilterBar(props: {
   );
 }
 
+/** Every category of the tree, children after their parent. */
+function flatten(tree: EventCategory[]): EventCategory[] {
+  return tree.flatMap((c) => [c, ...flatten(c.children ?? [])]);
+}
+
 /** A labelled select whose first choice is "All" (''). */
 function Select(props: {
   label: string;
@@ -113,10 +151,12 @@ function Select(props: {
  * catalogue listing it.
  */
 function choices(options: readonly (readonly [string, string])[], current: string | undefined): ReactNode[] {
+  // A value given by its name rather than its id (`?team=Hawks`) shows as that option's name.
+  const named = current && options.find(([, label]) => label.toLowerCase() === current.toLowerCase());
   const all =
     !current || options.some(([v]) => v.toLowerCase() === current.toLowerCase())
       ? options
-      : [...options, [current, current] as const];
+      : [...options, [current, named ? named[1] : current] as const];
   return all.map(([value, label]) => (
     <option key={value} value={value}>
       {label}

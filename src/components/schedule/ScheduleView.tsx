@@ -211,6 +211,7 @@ export function ScheduleView(props: {
       ) : null}
       {options.showFilters && FilterBar ? (
         <FilterBar
+          scoped={SCOPES.filter((scope) => options[scope])}
           value={filters}
           onChange={(next) => schedule.filter(next)}
           onClear={() => schedule.filter(clearedFilters(filters))}
@@ -225,13 +226,16 @@ export function ScheduleView(props: {
             watchUrl: options.watchUrl,
             base: env().baseUrl() ?? 'http://localhost/',
             currency,
-            channelName: settings?.name,
+            channelName: settings?.name ?? undefined,
           }}
         />
       ) : null}
     </section>
   );
 }
+
+/** The filters a view's options may narrow to beyond the bar's own (the site's address): the bar shows them too. */
+const SCOPES = ['category', 'team', 'school', 'location'] as const;
 
 const useDayPicker = lazyPart('the calendar', () => import('./DayPicker.js').then((m) => m.DayPicker));
 const useFilterBar = lazyPart('the filters', () => import('./FilterBar.js').then((m) => m.FilterBar));

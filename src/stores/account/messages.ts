@@ -49,6 +49,8 @@ const SERVER_MESSAGES: [RegExp, string][] = [
   [/too many sign-ins at once/i, 'forms:account.server.busy'],
   [/current password field is required/i, 'forms:account.server.currentPasswordRequired'],
   [/current password is incorrect/i, 'forms:account.server.currentPasswordWrong'],
+  [/social account shared no email address/i, 'forms:account.social.emailMissing'],
+  [/email address of the social account is not verified/i, 'forms:account.social.emailUnverified'],
   // In the default namespace, not `forms`: elements without forms (player, schedule) show it too.
   [TEMPORARY_PASSWORD_LOCK, 'errors.temporaryPassword'],
   // Clips: the server's validation texts are the client's own; the rest are the `clips` namespace's.

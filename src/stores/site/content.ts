@@ -86,8 +86,12 @@ export const loadCustomForm = (alias: string): Promise<void> => forms.load(alias
 /** A custom form's field as the form describes it. */
 export type FormField = CustomForm['fields'][number];
 
-/** A phone number: 10 to 14 digits, an optional leading plus, and spaces, dots, dashes or brackets between. */
-const PHONE_SHAPE = /^\+?[\d\s().-]+$/;
+/**
+ * What a phone number may be made of (the spec's rule): an optional leading plus, then digits, spaces, dots, dashes
+ * and round or square brackets in any order (`+1 (555) 010-2000`, `(555)0102000`, `[555] 0102000`); brackets are
+ * not checked for pairs. `isPhone` adds the count: 10 to 14 digits.
+ */
+const PHONE_SHAPE = /^\+?[\d\s().[\]-]+$/;
 
 /** True for a phone number the spec accepts. */
 export function isPhone(value: string): boolean {

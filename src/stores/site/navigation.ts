@@ -52,10 +52,11 @@ export const siteGuard: Guard = (to, from) => {
   const user = $user.get();
   if (user?.temporary_password && to.name !== 'profileEdit') return '/profile/edit';
   if (user && CLOSED_WHEN_SIGNED_IN.includes(to.name as RouteName) && !isResetLink(to)) return '/';
-  // Once verified, the notice and a bare verification page have nothing left to say (an emailed link still opens).
+  // Once verified, the notice and a bare verification page have nothing left to say (an emailed link still opens);
+  // a profile that does not say (the spec's User has no such field) keeps the notice.
   if (
     user &&
-    user.email_verified !== false &&
+    user.email_verified === true &&
     (to.name === 'verifyNotice' || (to.name === 'verifyEmail' && !isVerifyLink(to)))
   )
     return '/';

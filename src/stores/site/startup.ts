@@ -59,11 +59,10 @@ export function startSite(): Promise<void> {
   return loading;
 }
 
-/** The Reload button of the site's start-up error: a new api key, then start-up again, in place. */
+/** The Reload button of the site's start-up error: a new api key, then the page reloaded (reloadSession). */
 export async function reloadSite(): Promise<void> {
   loading = undefined;
   await reloadSession();
-  await startSite();
 }
 
 /** Page entries of the menu (`type: page` with a site url): they open the generic content page too. */

@@ -253,6 +253,64 @@ describe('ApiClient', () => {
       expect(w.server.requests.map((r) => r.body)).to.deep.equal([{ channel_key: 'ck-1' }, { channel_key: 'ck-1' }]);
     });
 
+    for (const status of [400, 415, 422]) {
+      it(`sends get_api_key once more as JSON when the API refuses its form (${status}), and as JSON from then on`, async () => {
+        const refusal = { status, body: { message: 'The channel key field is required.' } };
+        w.server.on('POST', `${API}/get_api_key`, refusal, ok({ api_key: 'from-json' }), ok({ api_key: 'again' }));
+        // A signed-in viewer's token stays off it as JSON too: the same credentials as the form (channel_key only).
+        state.token = 'secret-token';
+        expect((await client.call(endpoints.getApiKey)).data.api_key).to.equal('from-json');
+        await client.call(endpoints.getApiKey);
+        const json = { accept: 'application/json', 'content-type': 'application/json' };
+        const form = { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' };
+        expect(
+          w.server.requests.map((r) => r.headers),
+          'a form, then JSON, remembered',
+        ).to.deep.equal([form, json, json]);
+        expect(w.server.requests.map((r) => r.body)).to.deep.equal([
+          { channel_key: 'ck-1' },
+          { channel_key: 'ck-1' },
+          { channel_key: 'ck-1' },
+        ]);
+        // A new client on the same page (a new configure()) keeps the channel's choice: it is stored.
+        const fresh = new ApiClient({ apiUrl: API }, client.hooks);
+        w.server.on('POST', `${API}/get_api_key`, ok({ api_key: 'third' }));
+        await fresh.call(endpoints.getApiKey);
+        expect(w.server.requests.at(-1)!.headers).to.deep.equal(json);
+      });
+    }
+
+    it('sends get_api_key as JSON once only: an API that refuses that too is an error, and keeps its form', async () => {
+      const refusal = { status: 422, body: { message: 'Unprocessable' } };
+      w.server.on('POST', `${API}/get_api_key`, refusal, refusal, ok({ api_key: 'form-after-all' }));
+      const { error } = await settle(client.call(endpoints.getApiKey));
+      expect((error as HttpError).status).to.equal(422);
+      expect(w.server.calls).to.have.length(2);
+      // JSON was no better: nothing is remembered, the next call (a new client's too) is a form again.
+      await new ApiClient({ apiUrl: API }, client.hooks).call(endpoints.getApiKey);
+      expect(w.server.calls.map((r) => r.headers['content-type'])).to.deep.equal([
+        'application/x-www-form-urlencoded',
+        'application/json',
+        'application/x-www-form-urlencoded',
+      ]);
+    });
+
+    it('remembers JSON for get_api_key only once a JSON answer could be read', async () => {
+      const refusal = { status: 415, body: { message: 'Unsupported' } };
+      w.server.on('POST', `${API}/get_api_key`, refusal, ok({ nothing: 'here' }), ok({ api_key: 'form' }));
+      const { error } = await settle(client.call(endpoints.getApiKey));
+      expect(error).to.be.instanceOf(InvalidResponseError);
+      await new ApiClient({ apiUrl: API }, client.hooks).call(endpoints.getApiKey);
+      expect(w.server.calls.at(-1)!.headers['content-type']).to.equal('application/x-www-form-urlencoded');
+    });
+
+    it('keeps the form for any other refusal (a 403 is the answer, not the body type)', async () => {
+      w.server.on('POST', `${API}/get_api_key`, { status: 403, body: { message: 'Closed' } });
+      const { error } = await settle(client.call(endpoints.getApiKey));
+      expect((error as HttpError).status).to.equal(403);
+      expect(w.server.calls).to.have.length(1);
+    });
+
     it('sends channel_key in the body of the keyless POST logs', async () => {
       await client.call(endpoints.log, { body: { message: 'hello' } });
       expect(w.server.requests.map((r) => [r.method, r.url, r.body])).to.deep.equal([
@@ -780,12 +838,13 @@ describe('ApiClient', () => {
 
   describe('invalid responses', () => {
     it('turns a schema mismatch into InvalidResponseError (and logs it)', async () => {
-      w.server.on('GET', `${API}/settings`, ok({ language: 5 }));
-      const { error } = await settle(client.call(endpoints.settings));
+      // What is required stays required: an event without its name is no event.
+      w.server.on('GET', `${API}/events/7`, ok({ id: 7, event_utc_ts: 1, stream_status: 'live' }));
+      const { error } = await settle(client.call(endpoints.event, { params: { id: 7 } }));
       expect(error).to.be.instanceOf(InvalidResponseError);
       expect((error as InvalidResponseError).kind).to.equal('invalid-response');
-      expect((error as InvalidResponseError).issues).to.contain('data.language');
-      expect((error as InvalidResponseError).url).to.equal(`${API}/settings?channel_key=ck-1`);
+      expect((error as InvalidResponseError).issues).to.contain('data.name');
+      expect((error as InvalidResponseError).url).to.equal(`${API}/events/7?api_key=REDACTED`);
       await w.advance(0);
       expect(w.server.logs).to.have.length(1);
       expect((w.server.logs[0]!.body as { status: number }).status).to.equal(200);

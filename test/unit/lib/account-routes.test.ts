@@ -28,7 +28,18 @@ describe('account routes', () => {
       provider: 'facebook',
       code: '',
       state: '',
+      iss: '',
       error: 'access_denied',
+    });
+    expect(
+      parseAccountRoute('https://s.test/auth/login/google/callback?code=c&state=s&iss=https%3A%2F%2Faccounts.test'),
+    ).to.deep.equal({
+      kind: 'social-callback',
+      provider: 'google',
+      code: 'c',
+      state: 's',
+      iss: 'https://accounts.test',
+      error: '',
     });
     expect(parseAccountRoute('https://s.test/auth/login/twitter/callback?code=x'), 'unknown provider').to.equal(
       undefined,

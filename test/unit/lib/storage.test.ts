@@ -4,6 +4,7 @@
  */
 import { expect } from '@open-wc/testing';
 import {
+  CHANNEL_CACHE_DATE,
   DEFAULT_LIFETIME_MS,
   ExpiringStorage,
   MemoryStorage,
@@ -11,6 +12,7 @@ import {
   isString,
   type KeyValueStorage,
 } from '../../../src/lib/storage.js';
+import { storedValue } from '../../../src/loader/early.js';
 import { T0, createClock } from '../helpers.js';
 
 /** A MemoryStorage that can be made to throw, counting calls. */
@@ -43,10 +45,10 @@ describe('ExpiringStorage', () => {
     );
   });
 
-  it("writes under the 'rudy_' prefix as { v, e }", () => {
+  it("writes under the 'rudy_' prefix as { v, e, t }", () => {
     expect(STORAGE_PREFIX).to.equal('rudy_');
     storage.set('lang', 'fr');
-    expect(JSON.parse(backing.getItem('rudy_lang')!)).to.deep.equal({ v: 'fr', e: T0 + 31104e6 });
+    expect(JSON.parse(backing.getItem('rudy_lang')!)).to.deep.equal({ v: 'fr', e: T0 + 31104e6, t: T0 });
     expect(backing.getItem('lang')).to.equal(null);
     expect(storage.get('lang')).to.equal('fr');
     expect(storage.inMemory).to.equal(false);
@@ -84,6 +86,43 @@ describe('ExpiringStorage', () => {
       expect(backing.getItem('rudy_key')).to.equal(null);
     });
   }
+
+  it('drops stored data written before the spec’s channel cache date, 2022-08-01; keeps what came after', () => {
+    expect(new Date(CHANNEL_CACHE_DATE).toISOString()).to.equal('2022-08-01T00:00:00.000Z');
+    const entry = (t: number | undefined) => JSON.stringify({ v: 'ak-old', e: T0 + 1000, t });
+    backing.setItem('rudy_api_key.ck', entry(CHANNEL_CACHE_DATE - 1));
+    expect(storage.get('api_key.ck')).to.equal(undefined);
+    expect(backing.getItem('rudy_api_key.ck'), 'removed').to.equal(null);
+    backing.setItem('rudy_api_key.ck', entry(CHANNEL_CACHE_DATE));
+    expect(storage.get('api_key.ck')).to.equal('ak-old');
+    // An entry that does not say when it was written (an earlier version of ours) is kept.
+    backing.setItem('rudy_api_key.ck', entry(undefined));
+    expect(storage.get('api_key.ck')).to.equal('ak-old');
+    // One whose date is not a time is not trusted.
+    for (const t of [null, '2026-01-01', true, {}]) {
+      backing.setItem('rudy_api_key.ck', JSON.stringify({ v: 'ak-old', e: T0 + 1000, t }));
+      expect(storage.get('api_key.ck'), JSON.stringify(t)).to.equal(undefined);
+      expect(backing.getItem('rudy_api_key.ck'), 'removed').to.equal(null);
+    }
+  });
+
+  it('applies the channel cache date to the loader’s reads too (src/loader/early.ts storedValue, every key)', () => {
+    const key = 'visitor_id';
+    const write = (t: unknown) =>
+      localStorage.setItem(STORAGE_PREFIX + key, JSON.stringify({ v: 'visitor-1', e: Date.now() + 1000, t }));
+    try {
+      write(CHANNEL_CACHE_DATE - 1);
+      expect(storedValue(key), 'written before the date').to.equal(undefined);
+      write('2026-01-01');
+      expect(storedValue(key), 'a date that is not a time').to.equal(undefined);
+      write(CHANNEL_CACHE_DATE);
+      expect(storedValue(key)).to.deep.equal({ v: 'visitor-1' });
+      write(undefined);
+      expect(storedValue(key), 'no date (an earlier version of ours)').to.deep.equal({ v: 'visitor-1' });
+    } finally {
+      localStorage.removeItem(STORAGE_PREFIX + key);
+    }
+  });
 
   it('drops and removes a value its reader rejects', () => {
     storage.set('api_key.ck', 42);

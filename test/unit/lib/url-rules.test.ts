@@ -50,7 +50,7 @@ describe('URLs from API answers', () => {
       expect(siteBase(url), String(url)).to.equal(undefined);
   });
 
-  it('a download comes from the channel’s media origins only: the API’s and its item’s media', () => {
+  it('a download is https on any host the API names (a storage host), plain http on the channel’s origins only', () => {
     const origins = mediaOrigins('https://api.example/api', [
       { url: 'https://cdn.example/vod/1/master.m3u8?sig=1' },
       { url: 'javascript:alert(1)' },
@@ -60,9 +60,16 @@ describe('URLs from API answers', () => {
     expect(origins).to.deep.equal(['https://api.example', 'https://cdn.example', 'https://api.example']);
     expect(downloadUrl('https://cdn.example/dl/1.mp4?sig=2', origins)).to.equal('https://cdn.example/dl/1.mp4?sig=2');
     expect(downloadUrl('https://api.example/media/1.mp4', origins)).to.equal('https://api.example/media/1.mp4');
+    // A download is a navigation: the storage host the API names for it is taken as it is.
+    expect(downloadUrl('https://storage.example/bucket/1.mp4?X-Amz-Signature=1', origins)).to.equal(
+      'https://storage.example/bucket/1.mp4?X-Amz-Signature=1',
+    );
+    expect(downloadUrl('http://localhost:8080/media/1.mp4', ['http://localhost:8080'])).to.equal(
+      'http://localhost:8080/media/1.mp4',
+    );
     for (const url of [
       ...HOSTILE,
-      'https://evil.example/1.mp4',
+      'http://storage.example/1.mp4',
       'http://cdn.example/1.mp4',
       '//cdn.example/1.mp4',
       '/media/1.mp4',

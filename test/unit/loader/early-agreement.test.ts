@@ -16,7 +16,13 @@ import { parsePlayerProps } from '../../../src/components/player/attributes.js';
 import { resumeStorageKey, STORAGE_PREFIX } from '../../../src/lib/api-paths.js';
 import type { EarlyChoice } from '../../../src/lib/early-video.js';
 import { suppressionKey } from '../../../src/lib/preroll-rules.js';
-import { earlyDecision, prerollsFromAnswer, prerollsOfSettings, type Stored } from '../../../src/loader/early-video.js';
+import {
+  earlyDecision,
+  geoBlockedOf,
+  prerollsFromAnswer,
+  prerollsOfSettings,
+  type Stored,
+} from '../../../src/loader/early-video.js';
 import { playsNatively } from '../../../src/media/engine.js';
 import { choosePreroll, suppress, visitorId } from '../../../src/media/prerolls.js';
 import { resumePosition } from '../../../src/media/resume.js';
@@ -59,9 +65,10 @@ function playerStart(c: Case): EarlyChoice | undefined {
   if (!parsed.success) return undefined;
   const item = fromEvent(parsed.data, parsed.data.name);
   const settings = Settings.parse({ name: 'Demo', ...c.settings });
-  const geo = Geo.parse(c.geo ?? { is_geo_blocked: false });
+  // A geo answer it cannot read blocks nobody (the session's geo is best effort).
+  const geo = Geo.safeParse(c.geo ?? { is_geo_blocked: false }).data;
   // A guest: no user.
-  const access = decideAccess(item, undefined, geo.is_geo_blocked);
+  const access = decideAccess(item, undefined, geo?.is_geo_blocked ?? false);
   if (access.kind !== 'play') return undefined;
   const attributes = c.tag ?? { autoplay: '', muted: '' };
   const options = parsePlayerProps({
@@ -91,7 +98,7 @@ function playerStart(c: Case): EarlyChoice | undefined {
     enabled === false
       ? undefined
       : choosePreroll(
-          prerollsOf(settings.prerolls),
+          prerollsOf(settings.prerolls).prerolls,
           target,
           { key: `visitor-${visitorId()}`, noAds: false },
           c.random ?? 0,
@@ -105,8 +112,9 @@ function loaderStart(c: Case): EarlyChoice | undefined | 'no list' {
   for (const [name, value] of Object.entries(c.tag ?? { autoplay: '', muted: '' })) el.setAttribute(name, value);
   const list = prerollsOfSettings({ name: 'Demo', ...c.settings });
   if (list === null) return 'no list';
-  const geo = (c.geo ?? { is_geo_blocked: false }) as { is_geo_blocked?: unknown };
-  const blocked = [true, 1, '1', 'true'].includes(geo.is_geo_blocked as never);
+  const blocked = geoBlockedOf(c.geo ?? { is_geo_blocked: false });
+  // The early video waits for a geo answer that says the guest is not blocked (early-video.ts `unless`).
+  if (blocked === undefined) return undefined;
   const stored: Stored = { positions: c.positions, visitor: visitorId() };
   return earlyDecision(el, c.event, list, blocked, stored, c.mse ?? true, c.random ?? 0);
 }
@@ -118,6 +126,8 @@ function expected(c: Case): EarlyChoice | undefined | 'no list' {
   const on = prerollOptionsOf(settings.preroll_options).enabled !== false;
   // A list the player cannot read plays none; the loader has nothing to agree with, and starts nothing.
   if (on && c.settings?.prerolls != null && !PrerollList.safeParse(c.settings.prerolls).success) return 'no list';
+  // A geo answer the contract cannot read: the player takes nobody as blocked, the loader starts nothing.
+  if (c.geo && !Geo.safeParse(c.geo).success) return undefined;
   const start = playerStart(c);
   return start && http(start.stream) && (!start.preroll || http(start.preroll.url)) ? start : undefined;
 }
@@ -149,6 +159,12 @@ const freeEvent = (status: string) =>
     ],
   });
 
+/** A guest's case of an event's fields (undefined: absent) and the geo answer's flag (`geo`). */
+const guestCase = ({ geo, ...fields }: Record<string, unknown>): Case => ({
+  event: event(Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined))),
+  geo: { is_geo_blocked: geo },
+});
+
 /** Compares both sides on each case; returns how many started something. */
 function agree(cases: Case[]): number {
   let started = 0;
@@ -177,11 +193,11 @@ describe('the early video’s decision and the player’s agree', () => {
     const page = { type: 'embedded', url: 'https://embed.test/e/1' };
     const cases = product({
       type: [undefined, 'free', 'register', 'paid', 'ppv', 'other', null],
-      has_access: [undefined, false, true, 1, '0'],
+      has_access: [undefined, false, true, 1, '0', 'TRUE'],
       stream_status: ['live', 'upcoming', 'finished', 'soon'],
-      has_recording: [undefined, false, true],
+      has_recording: [undefined, false, true, 'False'],
       is_geo_blocked: [undefined, true, '0'],
-      geo: [false, true, '1'],
+      geo: [false, true, '1', 'True'],
       media: [
         [stream],
         [recording],
@@ -196,36 +212,92 @@ describe('the early video’s decision and the player’s agree', () => {
         [{ type: 'live' }],
         undefined,
       ],
-    }).map(({ geo, ...fields }): Case => {
-      const patch = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-      return { event: event(patch), geo: { is_geo_blocked: geo } };
-    });
+    }).map(guestCase);
     const started = agree(cases);
     // Both starts and refusals are covered.
     expect(started).to.be.above(100);
     expect(cases.length - started).to.be.above(1000);
   });
 
+  it('on money and access it cannot read, in every combination with readable ones: neither guesses', () => {
+    // A type, an access or geo flag it cannot read refuses the event (schema-kit.ts `optStrict`), a geo answer's
+    // leaves the loader waiting; beside the values that play, so that a guess would show as a start.
+    const stream = { type: 'live', url: LIVE };
+    const recording = { type: 'vod', url: VOD };
+    const cases = product({
+      type: [undefined, 'free', 'paid', 1, {}],
+      has_access: [undefined, true, 'yes', 2],
+      is_geo_blocked: [undefined, false, 'no'],
+      price: [undefined, '0.50', '0,50'],
+      geo: [false, 'yes', null, true],
+      stream_status: ['live', 'finished'],
+      media: [[stream], [recording, stream]],
+    }).map(guestCase);
+    const started = agree(cases);
+    expect(started).to.be.above(20);
+    expect(cases.length - started).to.be.above(1000);
+  });
+
   it('on events the contract refuses: the player shows an error, nothing starts early', () => {
+    // What is required stays required.
     const malformed = [
       { id: 'x' },
       { id: null },
       { name: 3 },
-      { event_utc_ts: '1705000000' },
+      { name: null },
+      { event_utc_ts: 'soon' },
+      { event_utc_ts: null },
       { stream_status: undefined },
+      { stream_status: 'LIVE' },
+      // Money and access are never guessed (schema-kit.ts `optStrict`): a type, an access or geo flag, a price it
+      // cannot read make no event, where a default would have made a paid event free and playable.
+      { type: 1 },
+      { type: {} },
+      { type: false },
+      { has_access: 'yes' },
       { has_access: {} },
-      { has_recording: null },
       { is_geo_blocked: [] },
-      { media: 'https://media.test/live.m3u8' },
-      { media: [null] },
-      { event_category_id: 'five' },
-      { location_id: 'x' },
+      { is_geo_blocked: 'yes' },
+      { price: '0,50' },
+      { price: {} },
+      { single_event_package_id: 'x' },
+      { single_event_package_id: {} },
     ];
     for (const patch of malformed) {
       const c: Case = { event: event({ type: 'free', media: [{ type: 'live', url: LIVE }], ...patch }), mse: false };
       expect(Event.safeParse(c.event).success, JSON.stringify(patch)).to.equal(false);
       expect(loaderStart(c), JSON.stringify(patch)).to.equal(undefined);
     }
+  });
+
+  it('on optional fields another back end writes its own way: both read them by the same rule', () => {
+    // Null, a numeric string, a value that cannot be read (but of money or access): the field takes its default, in
+    // both readers.
+    const tolerated = [
+      { event_utc_ts: '1705000000' },
+      { type: null },
+      { has_access: null },
+      { has_access: '1' },
+      { has_recording: null },
+      { has_recording: 2 },
+      { is_geo_blocked: null },
+      { is_geo_blocked: 1 },
+      { price: null },
+      { price: '0.50' },
+      { single_event_package_id: null },
+      { single_event_package_id: '12' },
+      { media: 'https://media.test/live.m3u8' },
+      { media: [null, { type: 'live', url: LIVE }] },
+      { media: null },
+      { event_category_id: 'five' },
+      { location_id: 'x' },
+    ];
+    const cases = tolerated.map((patch): Case => {
+      const c: Case = { event: event({ type: 'free', media: [{ type: 'live', url: LIVE }], ...patch }), mse: false };
+      expect(Event.safeParse(c.event).success, JSON.stringify(patch)).to.equal(true);
+      return c;
+    });
+    expect(agree(cases), 'cases that started early').to.be.above(5);
   });
 
   it('on the tag and the engine: autoplay, muted, the engine asked for, with and without Media Source Extensions', () => {
@@ -300,19 +372,29 @@ const LISTS: unknown[][] = [
   [{ id: 9, url: 'javascript:alert(1)', for_vod: true, for_live: true }],
 ];
 
-/** Lists the contract refuses: the early video must refuse them too. */
-const MALFORMED: unknown[] = [
-  { id: 1, url: url(1) },
-  [{ id: 'one', url: url(1) }],
-  [{ id: 1 }],
-  [{ id: 1, url: url(1), weight: '2' }],
-  [{ id: 1, url: url(1), weight: null }],
-  [{ id: 1, url: url(1), for_vod: null }],
-  [{ id: 1, url: url(1), event_categories: '3' }],
-  [{ id: 1, url: url(1), event_categories: ['x'] }],
-  [{ id: 1, url: url(1), location_id: '5a' }],
-  [null],
+/**
+ * Lists with records another back end wrote its own way: read one by one by both, a record without what is
+ * required left out (the preroll with id 8 always stays).
+ */
+const TOLERATED: unknown[] = [
+  [
+    { id: 'one', url: url(1) },
+    { id: 8, url: url(8), for_vod: true, for_live: true },
+  ],
+  [{ id: 1 }, { id: 8, url: url(8), for_vod: true, for_live: true }],
+  [{ id: 1, url: url(1), weight: '2', for_vod: 1 }],
+  [{ id: 1, url: url(1), weight: null, for_vod: '1', for_live: null }],
+  [{ id: 1, url: url(1), for_vod: null, for_live: 1 }],
+  [{ id: 1, url: url(1), for_vod: 'TRUE', for_live: 'yes' }],
+  [{ id: 1, url: url(1), for_vod: 'False', for_live: 'True' }],
+  [{ id: 1, url: url(1), event_categories: '3', for_vod: true }],
+  [{ id: 1, url: url(1), event_categories: ['x', 3], for_vod: true }],
+  [{ id: 1, url: url(1), location_id: '5a', for_vod: true }],
+  [null, [], 'x', { id: 8, url: url(8), for_vod: true, for_live: true }],
 ];
+
+/** What is not a list: the early video refuses it (the player plays none). */
+const MALFORMED: unknown[] = [{ id: 1, url: url(1) }, 'x', 3];
 
 /** Raw events: on demand and live, with and without a category and a location, ids as strings too. */
 const EVENTS: Record<string, unknown>[] = [
@@ -344,24 +426,29 @@ describe('the early video’s preroll and the player’s agree', () => {
   afterEach(clear);
 
   it('read the same lists, and refuse the same malformed ones', () => {
-    for (const raw of LISTS) {
+    for (const raw of [...LISTS, ...TOLERATED]) {
       expect(prerollsFromAnswer(raw), JSON.stringify(raw)).to.deep.equal(PrerollList.parse(raw));
       // The player reads the list in the settings.
-      expect(prerollsOf(Settings.parse({ prerolls: raw }).prerolls), JSON.stringify(raw)).to.deep.equal(
+      expect(prerollsOf(Settings.parse({ prerolls: raw }).prerolls).prerolls, JSON.stringify(raw)).to.deep.equal(
         PrerollList.parse(raw),
       );
     }
     // None given: absent or null (as PHP APIs send it) is no prerolls for both.
     for (const raw of [undefined, null]) {
-      expect(prerollsOf(raw)).to.deep.equal([]);
+      expect(prerollsOf(raw)).to.deep.equal({ prerolls: [], dropped: [] });
       expect(prerollsOfSettings({ prerolls: raw })).to.deep.equal([]);
     }
+    // One record left out, the rest read.
+    expect(PrerollList.parse(TOLERATED[0]).map((p) => p.id)).to.deep.equal([8]);
+    expect(PrerollList.parse(TOLERATED[3])).to.deep.equal([
+      { id: 1, url: url(1), weight: 1, event_categories: [], for_vod: true, for_live: false },
+    ]);
     for (const raw of MALFORMED) {
       expect(PrerollList.safeParse(raw).success, JSON.stringify(raw)).to.equal(false);
       expect(prerollsFromAnswer(raw), JSON.stringify(raw)).to.equal(null);
       // The player plays none of a list it cannot read, and the rest of the settings stand; the loader starts nothing.
       const settings = Settings.parse({ name: 'Demo', prerolls: raw });
-      expect([prerollsOf(settings.prerolls), settings.name], JSON.stringify(raw)).to.deep.equal([[], 'Demo']);
+      expect([prerollsOf(settings.prerolls).prerolls, settings.name], JSON.stringify(raw)).to.deep.equal([[], 'Demo']);
     }
   });
 
@@ -371,8 +458,8 @@ describe('the early video’s preroll and the player’s agree', () => {
     for (const suppressed of [false, true]) {
       clear();
       store('visitor', 'v-agree');
-      for (const raw of [...LISTS, ...MALFORMED]) {
-        const list = prerollsOf(raw);
+      for (const raw of [...LISTS, ...TOLERATED, ...MALFORMED]) {
+        const list = prerollsOf(raw).prerolls;
         for (const rawEvent of EVENTS) {
           const item = fromEvent(Event.parse(rawEvent), 'x');
           const target = {
@@ -390,7 +477,15 @@ describe('the early video’s preroll and the player’s agree', () => {
                 localStorage.getItem(`${STORAGE_PREFIX}${suppressionKey('visitor-v-agree', target.eventId, first.id)}`),
               ).to.not.equal(null);
           }
-          for (const preroll_options of [undefined, { enabled: 0 }, { enabled: '1' }, { enabled: null }, []]) {
+          for (const preroll_options of [
+            undefined,
+            { enabled: 0 },
+            { enabled: '1' },
+            { enabled: null },
+            [],
+            { enabled: 'FALSE' },
+            { enabled: 'no' },
+          ]) {
             for (const random of DRAWS) {
               const c: Case = { event: rawEvent, settings: { prerolls: raw, preroll_options }, mse: false, random };
               const want = expected(c);

@@ -279,8 +279,8 @@ describe('the early video', () => {
     ['no geo answer (the player waits for it)', { geo: answer({ message: 'down' }, 500) }],
     ['an event answer that failed', { 'event:7': answer({ message: 'Not found' }, 404) }],
     [
-      'a preroll list that does not parse (the player plays none of it; nothing starts early)',
-      { prerolls: [{ id: 'one', url: 1 }] },
+      'a preroll list that is not a list (the player plays none of it; nothing starts early)',
+      { prerolls: { id: 1, url: 'http://127.0.0.1:9/ad.m3u8' } },
     ],
     [
       'a preroll that would come first with a URL that is not http(s)',
@@ -364,14 +364,14 @@ describe('the early video', () => {
     expect([decided.atOnce, decided.value]).to.deep.equal([true, null]);
   });
 
-  it('decides at the first answer that rules it out: a malformed preroll list does not wait for the event', async () => {
+  it('decides at the first answer that rules it out: a preroll list that is not a list does not wait for the event', async () => {
     el = player();
     const never = new Promise<Response>(() => undefined);
     const decided = await onFakeClock(() =>
       run(el, {
         'event:7': never,
         geo: never,
-        prerolls: [{ id: 1, url: 'http://127.0.0.1:9/ad.m3u8', weight: 'heavy' }],
+        prerolls: 'http://127.0.0.1:9/ad.m3u8',
       }),
     );
     expect([decided.atOnce, decided.value]).to.deep.equal([true, null]);

@@ -2,7 +2,7 @@
  * The accounts store (src/stores/account.ts) and its session actions (src/stores/sign-in.ts: signIn, logout)
  * against the fake world: what goes over the wire (method, path, body, Authorization header, never a token in a
  * URL), what the stores hold afterwards, the validation rules (nothing sent when one fails), the server messages,
- * and the social sign-in's URL, return page and state check.
+ * and the social sign-in's start, return page and state check.
  */
 import { expect } from '@open-wc/testing';
 import { Clip, Order, Transaction, User, endpoints } from '../../../src/api/contract.js';
@@ -345,44 +345,48 @@ describe('accounts', () => {
     });
     afterEach(() => stay());
 
-    it("builds the provider's URL: client id, the site's callback, code, scope, state = the api key; no token", async () => {
+    /** The server's answer to a sign-in's start: the provider's URL with the attempt's state. */
+    const started = (state = 'st-1') =>
+      ok({ url: `https://accounts.test/o/oauth2/auth?client_id=g-client&state=${state}&code_challenge=cc` });
+    const STATE_KEY = 'rudy_social_state.demo';
+
+    it("asks the server for the provider's URL, for the site's callback, with no token in it", async () => {
       await signedIn();
-      const url = new URL((await socialAuthorizeUrl('google'))!);
-      expect(url.origin + url.pathname).to.equal('https://accounts.test/o/oauth2/auth');
-      expect(Object.fromEntries(url.searchParams)).to.deep.equal({
-        client_id: 'g-client',
+      w.server.on('POST', `${API}/v2/auth/social/google/start`, started());
+      const url = await socialAuthorizeUrl('google');
+      expect(url).to.equal('https://accounts.test/o/oauth2/auth?client_id=g-client&state=st-1&code_challenge=cc');
+      expect(only('POST', 'v2/auth/social/google/start').body).to.deep.equal({
         redirect_uri: `${SITE}/auth/login/google/callback`,
-        response_type: 'code',
-        scope: 'openid email',
-        state: 'ak-1',
+        api_key: 'ak-1',
       });
-      expect(url.toString()).not.to.contain(TOKEN);
-      const facebook = new URL((await socialAuthorizeUrl('facebook'))!);
-      expect(facebook.searchParams.get('redirect_uri')).to.equal(`${SITE}/auth/login/facebook/callback`);
-      expect(facebook.searchParams.has('scope')).to.equal(false);
+      expect(sessionStorage.getItem(STATE_KEY)).to.equal('st-1');
+      tokenOnlyInHeaders();
     });
 
-    it('a provider whose authorize URL is not an absolute http(s) URL is not offered, and goes nowhere', async () => {
-      for (const bad of ['javascript:alert(1)', 'data:text/html,x', '/o/oauth2/auth', ' javascript:alert(1)']) {
-        $settings.set({
-          ...$settings.get()!,
-          social: {
-            google: { client_id: 'g-client', authorize_url: bad },
-            facebook: { client_id: 'fb-client', authorize_url: 'https://facebook.test/dialog/oauth' },
-          },
-        });
-        expect(socialProviders(), bad).to.deep.equal(['facebook']);
-        expect(await socialAuthorizeUrl('google'), bad).to.equal(undefined);
-        expect((await startSocial('google')).ok, bad).to.equal(false);
-      }
+    it('a provider the settings do not offer is not asked for; a URL that is not http(s) goes nowhere', async () => {
+      $settings.set({
+        ...$settings.get()!,
+        social: {
+          google: { client_id: 'g-client', authorize_url: 'javascript:alert(1)' },
+          facebook: { client_id: 'fb-client', authorize_url: 'https://facebook.test/dialog/oauth' },
+        },
+      });
+      expect(socialProviders()).to.deep.equal(['facebook']);
+      expect(await socialAuthorizeUrl('google')).to.equal(undefined);
+      expect((await startSocial('google')).ok).to.equal(false);
+      expect(calls('POST', 'v2/auth/social/google/start')).to.have.length(0);
+      w.server.on('POST', `${API}/v2/auth/social/facebook/start`, ok({ url: 'javascript:alert(1)' }));
+      expect((await startSocial('facebook')).ok).to.equal(false);
       expect(assigned).to.deep.equal([]);
     });
 
     it('saves this page to come back to and sends the browser to the provider', async () => {
+      w.server.on('POST', `${API}/v2/auth/social/google/start`, started());
       const outcome = await startSocial('google');
       expect(outcome.ok).to.equal(true);
-      expect(assigned).to.have.length(1);
-      expect(assigned[0]).to.match(/^https:\/\/accounts\.test\/o\/oauth2\/auth\?client_id=g-client&/);
+      expect(assigned).to.deep.equal([
+        'https://accounts.test/o/oauth2/auth?client_id=g-client&state=st-1&code_challenge=cc',
+      ]);
       expect(sessionStorage.getItem(RETURN_KEY)).to.equal(location.href);
     });
 
@@ -391,14 +395,16 @@ describe('accounts', () => {
         kind: 'social-callback',
         provider: 'google',
         code: 'one-time-code',
-        state: 'ak-1',
+        state: 'st-1',
+        iss: '',
         error: '',
         ...fields,
       }) as const;
 
-    it('refuses a state other than the api key in use, sending nothing', async () => {
+    it('refuses a state other than the one this tab started, and a missing code, sending nothing', async () => {
       const before = w.server.calls.length;
-      const failure = refused(await completeSocial(callback({ state: 'ak-other' })));
+      sessionStorage.setItem(STATE_KEY, 'st-1');
+      const failure = refused(await completeSocial(callback({ state: 'st-other' })));
       expect(failure.message).to.deep.equal({ key: 'forms:account.social.failed' });
       expect(refused(await completeSocial(callback({ code: '' }))).message).to.deep.equal({
         key: 'forms:account.social.failed',
@@ -417,18 +423,29 @@ describe('accounts', () => {
       expect(calls('POST', 'v2/auth/social/google')).to.have.length(0);
     });
 
-    it('posts the code and redirect URI, signs in and answers the saved page once', async () => {
+    it('posts the code, state, issuer and redirect URI, signs in and answers the saved page once', async () => {
       sessionStorage.setItem(RETURN_KEY, `${location.origin}/watch/12?x=1`);
+      sessionStorage.setItem(STATE_KEY, 'st-1');
       w.server.on('POST', `${API}/v2/auth/social/google`, ok(session({ provider: 'google' })));
-      const outcome = await completeSocial(callback({}));
+      const outcome = await completeSocial(callback({ iss: 'https://accounts.test' }));
       expect(outcome).to.deep.equal({ ok: true, value: { returnTo: `${location.origin}/watch/12?x=1` } });
       expect(only('POST', 'v2/auth/social/google').body).to.deep.equal({
         code: 'one-time-code',
+        state: 'st-1',
+        iss: 'https://accounts.test',
         redirect_uri: `${SITE}/auth/login/google/callback`,
         api_key: 'ak-1',
       });
       expect($user.get()?.provider).to.equal('google');
       expect(sessionStorage.getItem(RETURN_KEY)).to.equal(null);
+      expect(sessionStorage.getItem(STATE_KEY)).to.equal(null);
+    });
+
+    it('a tab that kept no state (a site on another origin) leaves the check to the server', async () => {
+      sessionStorage.removeItem(STATE_KEY);
+      w.server.on('POST', `${API}/v2/auth/social/google`, ok(session({ provider: 'google' })));
+      expect((await completeSocial(callback({}))).ok).to.equal(true);
+      expect((only('POST', 'v2/auth/social/google').body as { state: string }).state).to.equal('st-1');
     });
 
     it('never returns to another origin', async () => {
@@ -438,9 +455,20 @@ describe('accounts', () => {
       expect(outcome).to.deep.equal({ ok: true, value: { returnTo: undefined } });
     });
 
-    it('a refused code reads as "could not be completed"', async () => {
+    it('a refused code reads as "could not be completed"; a social account without a verified address says so', async () => {
       w.server.on('POST', `${API}/v2/auth/social/google`, unprocessable('Invalid code', { code: ['Invalid code'] }));
       expect(refused(await completeSocial(callback({}))).message).to.deep.equal({ key: 'forms:account.social.failed' });
+      const server = {
+        emailUnverified:
+          'The email address of the social account is not verified. Verify it with the provider, or register with your email address instead.',
+        emailMissing: 'The social account shared no email address. Register with your email address instead.',
+      };
+      for (const [key, message] of Object.entries(server)) {
+        w.server.on('POST', `${API}/v2/auth/social/google`, unprocessable(message, { code: [message] }));
+        expect(refused(await completeSocial(callback({}))).message, key).to.deep.equal({
+          key: `forms:account.social.${key}`,
+        });
+      }
     });
   });
 

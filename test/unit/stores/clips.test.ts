@@ -503,14 +503,20 @@ describe('clips: the shared list', () => {
     expect($user.get()?.featureCount).to.deep.equal({ clips: 3, downloads: 1 });
   });
 
-  it('a download URL that is a script, or a file of another origin, is the download’s failure', async () => {
+  it('a download URL that is a script, plain http elsewhere, or a path is the download’s failure', async () => {
     w.server.on('GET', `${API}/user/access`, ok({ capabilities: ['clipping'] }));
-    for (const url of ['javascript:alert(1)', 'data:text/html,x', 'https://elsewhere.test/6.mp4', '/api/files/6.mp4']) {
+    for (const url of ['javascript:alert(1)', 'data:text/html,x', 'http://elsewhere.test/6.mp4', '/api/files/6.mp4']) {
       w.server.on('GET', `${API}/clip/download/6`, ok({ url }));
       const outcome = await downloadClip({ id: 6, media: OWN_MEDIA });
       expect(outcome.ok, url).to.equal(false);
       expect(outcome.ok === false && outcome.failure.message, url).to.deep.equal({ key: 'errors.generic' });
     }
+    // An https storage host the API names is taken (a download is a navigation, never a script).
+    w.server.on('GET', `${API}/clip/download/6`, ok({ url: 'https://storage.test/clips/6.mp4?sig=1' }));
+    expect(await downloadClip({ id: 6, media: OWN_MEDIA })).to.deep.equal({
+      ok: true,
+      value: 'https://storage.test/clips/6.mp4?sig=1',
+    });
     // The API's own origin is the channel's too.
     w.server.on('GET', `${API}/clip/download/6`, ok({ url: 'http://api.test/api/files/6.mp4' }));
     expect(await downloadClip({ id: 6, media: [] })).to.deep.equal({

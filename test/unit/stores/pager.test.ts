@@ -50,6 +50,23 @@ describe('pager', () => {
     expect(s.asked, 'nothing past the total').to.have.length(2);
   });
 
+  it('a page whose unreadable records were left out still ends where the server’s did: "more" goes on from there', async () => {
+    const s = scripted();
+    const pager = createPager(3, s.fetchPage);
+    pager.show('a');
+    // Three records on the server's first page, one of them left out by the reader.
+    s.pending[0]!.resolve({ data: ['a0', 'a2'], meta: { total: 5, skipped: 1 } });
+    await flush();
+    pager.more();
+    s.pending[1]!.resolve({ data: ['a3', 'a4'], meta: { total: 5 } });
+    await flush();
+    expect(s.asked.map((r) => r.offset)).to.deep.equal([0, 3]);
+    // The count shown is what can be read: the server's five, less the one left out.
+    expect(pager.$state.get()).to.deep.include({ items: ['a0', 'a2', 'a3', 'a4'], read: 5, total: 4 });
+    pager.more();
+    expect(s.asked, 'nothing past the total').to.have.length(2);
+  });
+
   it('never shows the answer to a query the viewer moved on from, and aborts its request', async () => {
     const s = scripted();
     const pager = createPager(2, s.fetchPage);

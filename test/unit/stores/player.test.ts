@@ -84,3 +84,54 @@ describe('player store: reloads on access changes', () => {
     expect(await reloads()).to.equal(0);
   });
 });
+
+describe('player store: the settings’ prerolls', () => {
+  let w: World;
+  let player: PlayerStore;
+
+  afterEach(() => {
+    player.destroy();
+    $config.set(undefined);
+    resetSession();
+    teardown();
+  });
+
+  it('reports a preroll left out of the list like any record left out: once, with its id and field', async () => {
+    w = installWorld();
+    w.storage.set('channel_key.demo', 'ck-1');
+    w.storage.set('api_key.ck-1', 'ak-1');
+    const prerolls = [
+      { id: 4, url: 'https://ads.test/4.m3u8', for_live: 1 },
+      { id: 5, url: null, for_live: 1 },
+    ];
+    w.server
+      .on('GET', `${API}/settings`, ok({ prerolls }))
+      .on('GET', `${API}/color-settings/web`, ok({}))
+      .on('GET', `${API}/geo`, ok({}))
+      .on(
+        'GET',
+        EVENT,
+        ok({
+          id: 501,
+          name: 'Final',
+          type: 'free',
+          event_utc_ts: 1_705_000_000,
+          stream_status: 'live',
+          media: [{ type: 'live', url: 'https://media.test/live.m3u8' }],
+        }),
+      );
+    setConfig({ channelKey: 'demo', apiUrl: API, keysUrl: 'http://keys.test/keys' }, 'http://cdn.test/x.js');
+    player = createPlayer();
+    player.setTarget({ kind: 'event', id: '501' });
+    await until(() => player.$state.get().status === 'ready', 'the event shown');
+    expect((await player.takePreroll())?.id, 'the readable one plays').to.equal(4);
+    // The next start (a replay, a reload of the stream) reads the list again: nothing more is reported.
+    await player.takePreroll();
+    await w.advance(0);
+    const logs = w.server.logs.map((r) => r.body as Record<string, unknown>);
+    expect(logs.map((entry) => entry.message)).to.deep.equal([
+      'settings: left out a record it cannot read (id 5, field data.prerolls.1.url)',
+    ]);
+    expect(logs[0]).to.deep.include({ status: 0, service: 'settings', url: `${API}/settings` });
+  });
+});

@@ -138,11 +138,14 @@ describe('router guards', () => {
     router.navigate('/registration');
     expect(router.$route.get().name, 'signed in: away from registration').to.equal('home');
     router.navigate('/verify-notice');
+    expect(router.$route.get().name, 'not said to be verified: the notice stays').to.equal('verifyNotice');
+    $user.set({ id: 1, email: 'a@b.c', temporary_password: false, email_verified: true } as never);
+    router.navigate('/verify-notice');
     expect(router.$route.get().name, 'verified: away from the verification notice').to.equal('home');
     $user.set({ id: 1, email: 'a@b.c', temporary_password: false, email_verified: false } as never);
     router.navigate('/verify-notice');
     expect(router.$route.get().name, 'not verified yet: the notice stays').to.equal('verifyNotice');
-    $user.set({ id: 1, email: 'a@b.c', temporary_password: false } as never);
+    $user.set({ id: 1, email: 'a@b.c', temporary_password: false, email_verified: true } as never);
     router.navigate('/password-reset?email=a%40b.c&token=t-1');
     expect(router.$route.get().name, 'but not from a reset link: its page asks to sign out').to.equal('passwordReset');
     router.recheck();

@@ -51,9 +51,7 @@ describe('schedule query', () => {
     const base = { kind: 'live' as const, team: 'hawks', sport: 'hockey', city: 'Boston', location: '4', limit: 20 };
     expect(scheduleQuery(base, {})).to.deep.equal({
       kind: 'live',
-      category: undefined,
       team: 'hawks',
-      school: undefined,
       location: '4',
       limit: 20,
       sport: 'hockey',
@@ -61,6 +59,10 @@ describe('schedule query', () => {
     });
     const chosen = { sport: 'basketball', city: '' };
     expect(effectiveFilters(base, chosen)).to.deep.equal({
+      category: undefined,
+      team: 'hawks',
+      school: undefined,
+      location: '4',
       gender: undefined,
       sport: 'basketball',
       city: '',
@@ -71,6 +73,8 @@ describe('schedule query', () => {
     expect(scheduleQuery(base, chosen)).to.deep.include({ sport: 'basketball' }).and.not.have.property('city');
     expect(narrows(effectiveFilters(base, chosen))).to.equal(true);
     expect(narrows(effectiveFilters(base, NO_FILTERS))).to.equal(false);
+    // The options' team and venue (the site's address) are filters of the bar too: Clear filters clears them.
+    expect(scheduleQuery(base, NO_FILTERS)).to.deep.equal({ kind: 'live', limit: 20 });
   });
 
   it("a calendar day: the chosen one over the option, '' for all days; Clear filters keeps it", () => {
