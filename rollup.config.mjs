@@ -118,6 +118,8 @@ function manualChunks(id) {
   // The libraries. (A library module anything here imports lands in this chunk, however little uses it: nanostores'
   // map store did, for two stores of other elements, which are plain atoms now.)
   if (/node_modules[\\/](react|react-dom|scheduler|@r2wc|nanostores|zod|i18next)[\\/]/.test(id)) return 'session';
+  // Stripe.js's loader: its own chunk, fetched only when the checkout's card step opens (named, so a test can see it).
+  if (/node_modules[\\/]@stripe[\\/]/.test(id)) return 'stripe';
   // French texts stay a chunk of their own, fetched only when an element speaks French; form, checkout, library
   // and clips texts only by the elements that have them; the player's English with the player's code.
   if (

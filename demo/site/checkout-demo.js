@@ -1,4 +1,5 @@
-// The checkout demo page: what to sell (from the query, e.g. ?event=paid-live or ?package=1, or the buttons), a
+// The checkout demo page: what to sell (from the query, e.g. ?event=paid-live or ?package=1, or the buttons), its
+// language (?lang=fr), a
 // log of the public events, and a player of the paid live game that unlocks when its order is paid.
 (function () {
   var checkout = document.getElementById('checkout');
@@ -23,6 +24,16 @@
 
   if (ids['paid-live']) player.setAttribute('event-id', String(ids['paid-live']));
   fromQuery();
+  // ?lang=fr: the page in French (the elements and Stripe's card field follow it).
+  var lang = new URLSearchParams(location.search).get('lang');
+  if (lang === 'fr' || lang === 'en') {
+    document.documentElement.lang = lang;
+    document
+      .querySelectorAll('channel-checkout, channel-profile, channel-player, channel-schedule')
+      .forEach(function (el) {
+        el.setAttribute('lang', lang);
+      });
+  }
 
   document.getElementById('checkout-cases').addEventListener('click', function (e) {
     var b = e.target.closest('button');

@@ -11,20 +11,30 @@
  * train that @stripe/stripe-js expects, so it does not warn about a version mismatch). Supported:
  *
  *   Stripe(publishableKey)                        (with or without `new`)
- *   stripe.elements() → elements.create('card', options) → a card element: mount(node or selector), on/once/off
- *     ('ready', 'change', 'focus', 'blur', 'escape'), focus(), blur(), clear(), update(options), unmount(),
- *     destroy(). It renders into the mount node's light DOM three labelled inputs, "Card number",
- *     "Expiry (MM / YY)" and "CVC", and an error area; the mount node gets Stripe's state classes
- *     (StripeElement, --empty, --focus, --complete, --invalid). Change events carry { elementType: 'card',
- *     empty, complete, brand, error? } with Stripe's validation messages.
- *   stripe.createPaymentMethod({ type: 'card', card, billing_details }) → { paymentMethod } | { error }
- *   stripe.confirmCardSetup(clientSecret, { payment_method: { card } | 'pm_…' }) → { setupIntent } | { error }
- *   stripe.confirmCardPayment(clientSecret, { payment_method: { card } | 'pm_…' }) → { paymentIntent } | { error }
+ *   stripe.elements({ mode: 'payment' | 'subscription' | 'setup', amount, currency, locale, setupFutureUsage })
+ *     (a deferred intent: amount in minor units, required but for setup) → elements.update(options),
+ *     elements.submit() → {} | { error } (validates the field, showing its first problem; must come before a
+ *     token), elements.getElement('payment'), and elements.create('payment', options) → the Payment Element:
+ *     mount(node or selector), on/once/off ('ready', 'change', 'focus', 'blur', 'escape'), focus(), blur(),
+ *     clear(), update(options), collapse(), unmount(), destroy(). It renders into the mount node's light DOM the card
+ *     tab: three labelled inputs, "Card number", "Expiry (MM / YY)" and "CVC" (French with locale 'fr':
+ *     "Numéro de carte", "Date d'expiration (MM / AA)", "CVC"), and an error area; the mount node gets Stripe's
+ *     state classes (StripeElement, --empty, --focus, --complete, --invalid). Change events carry
+ *     { elementType: 'payment', empty, complete, collapsed, value: { type: 'card' } }.
+ *   stripe.createConfirmationToken({ elements, params }) → { confirmationToken } | { error }
+ *   stripe.handleNextAction({ clientSecret }) → { paymentIntent } | { setupIntent } | { error }: an intent that
+ *     asks for 3-D Secure shows the double's challenge page (Complete / Fail) in a modal dialog over the page, in an
+ *     iframe; closing the dialog (its Cancel button, or Escape) fails the authentication, as the bank's would. Then
+ *     the intent is read back: succeeded (or processing) resolves with it; a failed authentication resolves
+ *     { error } with Stripe's code (payment_intent_authentication_failure) and message.
  *
- * Card data goes only to the reference server's fake Stripe API (POST /__stripe/v1/..., server/dev/stripe.ts) on
- * the origin this script was loaded from, with the publishable key as Bearer. Test cards: 4242 4242 4242 4242
- * succeeds, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds; any other valid number is
- * refused as incorrect. Plain script: no modules, no eval, no inline styles (the demo's CSP applies).
+ * Card data goes only to the reference server's Stripe double (POST /__stripe/v1/confirmation_tokens,
+ * server/dev/stripe-api.ts) on the origin this script was loaded from, with the publishable key as Bearer; intents
+ * are read there by their client secret (GET /__stripe/v1/payment_intents/:id?client_secret=…). The test cards
+ * decide (server/dev/stripe-cards.ts): 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined,
+ * 4000 0000 0000 9995 has insufficient funds, 4000 0025 0000 3155, 4000 0027 6000 3184 and 4000 0000 0000 3220 ask
+ * for authentication; any other valid number is refused as incorrect. Plain script: no modules, no eval, no inline
+ * styles or scripts (the demo's CSP applies; styles are set through the CSSOM).
  */
 (function () {
   'use strict';
@@ -34,18 +44,54 @@
   var script = document.currentScript;
   var API_BASE = new URL('/__stripe/v1/', script && script.src ? script.src : window.location.href).href;
 
-  /** Stripe.js's validation messages, by code. */
-  var MESSAGES = {
-    incomplete_number: 'Your card number is incomplete.',
-    invalid_number: 'Your card number is invalid.',
-    incomplete_expiry: "Your card's expiration date is incomplete.",
-    invalid_expiry_month: "Your card's expiration month is invalid.",
-    invalid_expiry_year: "Your card's expiration year is invalid.",
-    invalid_expiry_year_past: "Your card's expiration year is in the past.",
-    invalid_expiry_month_past: "Your card's expiration date is in the past.",
-    incomplete_cvc: "Your card's security code is incomplete.",
+  /** Stripe.js's validation messages and the field's own words, by language. */
+  var TEXTS = {
+    en: {
+      number: 'Card number',
+      expiry: 'Expiry (MM / YY)',
+      expiryPlaceholder: 'MM / YY',
+      cvc: 'CVC',
+      card: 'Card',
+      challenge: 'Authenticate your payment',
+      challengeFrame: 'Your bank’s authentication page',
+      cancel: 'Cancel',
+      incomplete_number: 'Your card number is incomplete.',
+      invalid_number: 'Your card number is invalid.',
+      incomplete_expiry: "Your card's expiration date is incomplete.",
+      invalid_expiry_month: "Your card's expiration month is invalid.",
+      invalid_expiry_year: "Your card's expiration year is invalid.",
+      invalid_expiry_year_past: "Your card's expiration year is in the past.",
+      invalid_expiry_month_past: "Your card's expiration date is in the past.",
+      incomplete_cvc: "Your card's security code is incomplete.",
+    },
+    fr: {
+      number: 'Numéro de carte',
+      expiry: "Date d'expiration (MM / AA)",
+      expiryPlaceholder: 'MM / AA',
+      cvc: 'CVC',
+      card: 'Carte',
+      challenge: 'Authentifiez votre paiement',
+      challengeFrame: "La page d'authentification de votre banque",
+      cancel: 'Annuler',
+      incomplete_number: 'Le numéro de votre carte est incomplet.',
+      invalid_number: 'Le numéro de votre carte est invalide.',
+      incomplete_expiry: "La date d'expiration de votre carte est incomplète.",
+      invalid_expiry_month: "Le mois d'expiration de votre carte n'est pas valide.",
+      invalid_expiry_year: "L'année d'expiration de votre carte n'est pas valide.",
+      invalid_expiry_year_past: "L'année d'expiration de votre carte est déjà passée.",
+      invalid_expiry_month_past: "La date d'expiration de votre carte est déjà passée.",
+      incomplete_cvc: 'Le code de sécurité de votre carte est incomplet.',
+    },
   };
   var CONNECTION_ERROR = { type: 'api_connection_error', message: 'An error occurred with our connection to Stripe.' };
+  var MODES = ['payment', 'subscription', 'setup'];
+
+  function textsFor(locale) {
+    var lang = String(locale || navigator.language || 'en')
+      .toLowerCase()
+      .split('-')[0];
+    return TEXTS[lang] || TEXTS.en;
+  }
 
   function IntegrationError(message) {
     var error = new Error(message);
@@ -122,7 +168,7 @@
    * The card's state: empty, complete, and the error to show. `all` checks every field as a submission does
    * (incomplete fields are errors); otherwise incomplete fields count only once the viewer left them.
    */
-  function validate(fields, touched, all) {
+  function validate(fields, touched, all, messages) {
     var number = fields.number;
     var brand = brandOf(number);
     var length = brand === 'amex' ? 15 : 16;
@@ -154,15 +200,15 @@
       empty: !number && !fields.expiry.month && !fields.expiry.year && !fields.cvc,
       complete: complete,
       brand: brand,
-      error: code ? { type: 'validation_error', code: code, message: MESSAGES[code] } : undefined,
+      error: code ? { type: 'validation_error', code: code, message: messages[code] } : undefined,
     };
   }
 
-  /** Internal access to a card element's data, for the Stripe instance that created it. */
+  /** Internal access to a Payment Element's data, for the Stripe instance that created it. */
   var internals = new WeakMap();
   var nextId = 0;
 
-  function createCardElement(stripe, group, options) {
+  function createPaymentElement(group, options) {
     var id = 'stripe-double-' + ++nextId;
     var fields = { number: '', expiry: { month: '', year: '' }, cvc: '' };
     var touched = { number: false, expiry: false, cvc: false };
@@ -173,7 +219,8 @@
     var inputs = null;
     var errorArea = null;
     var destroyed = false;
-    var state = validate(fields, touched, false);
+    var texts = textsFor(group.options().locale);
+    var state = validate(fields, touched, false, texts);
 
     var classNames = function () {
       var custom = settings.classes || {};
@@ -189,7 +236,7 @@
     function emit(type, detail) {
       (listeners[type] || []).slice().forEach(function (listener) {
         if (listener.once) element.off(type, listener.handler);
-        listener.handler(Object.assign({ elementType: 'card' }, detail || {}));
+        listener.handler(Object.assign({ elementType: 'payment' }, detail || {}));
       });
     }
 
@@ -218,27 +265,26 @@
       ['number', 'expiry', 'cvc'].forEach(function (name) {
         if (field === name) inputs[name].setAttribute('aria-invalid', 'true');
         else inputs[name].removeAttribute('aria-invalid');
-        inputs[name].disabled = Boolean(settings.disabled);
+        inputs[name].disabled = Boolean(settings.readOnly);
       });
     }
 
     /** Recomputes the state and fires change when anything a listener sees changed. */
     function update(all) {
       var previous = state;
-      state = validate(fields, touched, all);
+      state = validate(fields, touched, all, texts);
       render();
       var changed =
         previous.empty !== state.empty ||
         previous.complete !== state.complete ||
-        previous.brand !== state.brand ||
         (previous.error && previous.error.code) !== (state.error && state.error.code);
+      if (!all) group.changed();
       if (changed || !all)
         emit('change', {
           empty: state.empty,
           complete: state.complete,
-          brand: state.brand,
-          error: state.error,
-          value: { postalCode: '' },
+          collapsed: false,
+          value: { type: 'card' },
         });
     }
 
@@ -295,25 +341,28 @@
       return wrapper;
     }
 
+    /** The card tab (the only payment method the double offers), its fields in a row. */
     function build() {
       root = document.createElement('div');
       root.className = 'stripe-double';
-      root.style.display = 'grid';
-      root.style.gridTemplateColumns = 'minmax(0, 2fr) minmax(0, 1fr) minmax(0, 1fr)';
-      root.style.gap = '8px';
+      root.setAttribute('role', 'group');
+      root.setAttribute('aria-label', texts.card);
+      var row = document.createElement('div');
+      row.style.display = 'grid';
+      row.style.gridTemplateColumns = 'repeat(auto-fit, minmax(8rem, 1fr))';
+      row.style.gap = '8px';
       inputs = {};
-      root.append(
-        field('number', 'Card number', 'cc-number', '1234 1234 1234 1234'),
-        field('expiry', 'Expiry (MM / YY)', 'cc-exp', 'MM / YY'),
-        field('cvc', 'CVC', 'cc-csc', 'CVC'),
+      row.append(
+        field('number', texts.number, 'cc-number', '1234 1234 1234 1234'),
+        field('expiry', texts.expiry, 'cc-exp', texts.expiryPlaceholder),
+        field('cvc', texts.cvc, 'cc-csc', 'CVC'),
       );
       errorArea = document.createElement('p');
       errorArea.id = id + '-error';
       errorArea.className = 'stripe-double-error';
       errorArea.setAttribute('aria-live', 'polite');
-      errorArea.style.gridColumn = '1 / -1';
-      errorArea.style.margin = '0';
-      root.append(errorArea);
+      errorArea.style.margin = '4px 0 0';
+      root.append(row, errorArea);
       inputs.number.value = formatNumber(fields.number);
       inputs.expiry.value = formatExpiry(fields.expiry);
       inputs.cvc.value = fields.cvc;
@@ -389,6 +438,9 @@
           });
         update(false);
       },
+      collapse: function () {
+        alive();
+      },
       update: function (next) {
         alive();
         Object.assign(settings, next || {});
@@ -397,7 +449,6 @@
     };
 
     internals.set(element, {
-      stripe: stripe,
       mounted: function () {
         return mountNode !== null;
       },
@@ -412,6 +463,14 @@
           exp_year: String(2000 + Number(fields.expiry.year)),
           cvc: fields.cvc,
         };
+      },
+      /** The words of another language (elements.update({ locale })). */
+      relabel: function () {
+        texts = textsFor(group.options().locale);
+        if (!mountNode) return;
+        var node = mountNode;
+        element.unmount();
+        element.mount(node);
       },
     });
     return element;
@@ -429,16 +488,19 @@
     }
   }
 
-  /** Posts form params to the fake API; answers { ok, json }, a connection error when it cannot be reached. */
-  function post(key, path, fields) {
+  /** Calls the double's API; answers { ok, json }, a connection error when it cannot be reached. */
+  function call(key, method, path, fields) {
     var params = new URLSearchParams();
     Object.keys(fields).forEach(function (name) {
       flatten(params, name, fields[name]);
     });
-    return fetch(API_BASE + path, {
-      method: 'POST',
-      headers: { Authorization: 'Bearer ' + key, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: params.toString(),
+    var get = method === 'GET';
+    return fetch(API_BASE + path + (get ? '?' + params.toString() : ''), {
+      method: method,
+      headers: get
+        ? { Authorization: 'Bearer ' + key }
+        : { Authorization: 'Bearer ' + key, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: get ? undefined : params.toString(),
       credentials: 'omit',
     })
       .then(function (res) {
@@ -451,132 +513,241 @@
       });
   }
 
+  /** The deferred intent's options, checked as Stripe.js checks them. */
+  function checkOptions(options) {
+    if (MODES.indexOf(options.mode) < 0)
+      throw IntegrationError(
+        'Invalid value for elements(): mode should be one of the following strings: payment, setup, subscription. You specified: ' +
+          String(options.mode) +
+          '.',
+      );
+    if (
+      options.mode !== 'setup' &&
+      !(typeof options.amount === 'number' && options.amount >= 0 && options.amount % 1 === 0)
+    )
+      throw IntegrationError(
+        'Invalid value for elements(): amount should be a positive integer (in the currency’s smallest unit) when mode is ' +
+          options.mode +
+          '. You specified: ' +
+          String(options.amount) +
+          '.',
+      );
+    if (!/^[a-z]{3}$/.test(String(options.currency)))
+      throw IntegrationError(
+        'Invalid value for elements(): currency should be a lowercase three-letter ISO currency code. You specified: ' +
+          String(options.currency) +
+          '.',
+      );
+    if (
+      options.setupFutureUsage &&
+      options.setupFutureUsage !== 'off_session' &&
+      options.setupFutureUsage !== 'on_session'
+    )
+      throw IntegrationError('Invalid value for elements(): setupFutureUsage should be off_session or on_session.');
+  }
+
+  /**
+   * The challenge of an intent that asks for 3-D Secure: its page (the double's, Complete / Fail) in an iframe of a
+   * modal dialog. Resolves once the page answered (the iframe loads again after its form) or the viewer closed the
+   * dialog, which fails the authentication first.
+   */
+  function challenge(key, url, texts) {
+    return new Promise(function (resolve) {
+      var dialog = document.createElement('dialog');
+      dialog.className = 'stripe-double-challenge';
+      dialog.setAttribute('aria-label', texts.challenge);
+      dialog.style.width = 'min(480px, calc(100vw - 32px))';
+      dialog.style.height = 'min(640px, calc(100vh - 32px))';
+      dialog.style.padding = '0';
+      dialog.style.border = '0';
+      dialog.style.borderRadius = '8px';
+      var frame = document.createElement('iframe');
+      frame.title = texts.challengeFrame;
+      frame.src = url;
+      frame.style.display = 'block';
+      frame.style.width = '100%';
+      frame.style.height = 'calc(100% - 48px)';
+      frame.style.border = '0';
+      var cancel = document.createElement('button');
+      cancel.type = 'button';
+      cancel.textContent = texts.cancel;
+      cancel.style.margin = '8px';
+      dialog.append(frame, cancel);
+      var loads = 0;
+      var done = false;
+      function finish() {
+        if (done) return;
+        done = true;
+        if (dialog.open) dialog.close();
+        dialog.remove();
+        resolve();
+      }
+      function fail() {
+        if (done) return;
+        var id = url.slice(url.lastIndexOf('/') + 1);
+        call(key, 'POST', '3ds/' + encodeURIComponent(id), { result: 'fail' }).then(finish);
+      }
+      frame.addEventListener('load', function () {
+        // The first load is the challenge; the next one is its answer (the form posted).
+        if (++loads > 1) finish();
+      });
+      cancel.addEventListener('click', fail);
+      dialog.addEventListener('cancel', function (event) {
+        event.preventDefault();
+        fail();
+      });
+      document.body.append(dialog);
+      dialog.showModal();
+    });
+  }
+
   function Stripe(publishableKey, options) {
     if (!(this instanceof Stripe)) return new Stripe(publishableKey, options);
     if (typeof publishableKey !== 'string' || publishableKey === '') {
       throw IntegrationError('Please call Stripe() with your publishable key. You used an empty string.');
     }
-    // ES5 like Stripe.js's own global: the nested functions reach the instance through `self`.
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- ES5 code without arrow functions (see above)
-    var self = this;
     var key = publishableKey;
+    var instanceLocale = options && options.locale;
+    /** The Elements groups of this instance and their state. */
+    var groups = new WeakMap();
 
-    /** The card fields of a card element of this instance: { card } or { error }; throws on misuse. */
-    function cardOf(element) {
-      var inside = element && internals.get(element);
-      if (!inside || inside.stripe !== self) {
-        throw IntegrationError(
-          'Invalid value for card: the card must be a card Element created by this Stripe instance.',
-        );
-      }
-      if (!inside.mounted()) {
-        throw IntegrationError(
-          'We could not retrieve data from the specified Element. Please make sure the Element you are attempting to use is still mounted.',
-        );
-      }
-      var card = inside.card();
-      return card.error ? { error: card.error } : { card: card };
-    }
-
-    /** payment_method / payment_method_data params for a confirmation, or { error }. */
-    function methodParams(data) {
-      var method = data && data.payment_method;
-      if (typeof method === 'string') return { params: { payment_method: method } };
-      if (method && method.card) {
-        var read = cardOf(method.card);
-        if (read.error) return { error: read.error };
-        return {
-          params: { payment_method_data: { type: 'card', card: read.card, billing_details: method.billing_details } },
-        };
-      }
-      return { params: {} };
-    }
-
-    /** Confirms a setup or payment intent by its client secret. */
-    function confirm(kind, resultName, clientSecret, data) {
-      var pattern = kind === 'setup_intents' ? /^(seti_[A-Za-z0-9]+)_secret_\w+$/ : /^(pi_[A-Za-z0-9]+)_secret_\w+$/;
-      var match = pattern.exec(String(clientSecret));
-      if (!match) {
-        return Promise.reject(
-          IntegrationError(
-            'Invalid value for ' +
-              resultName +
-              ' confirmation: clientSecret should be a client secret of the form ${id}_secret_${secret}.',
-          ),
-        );
-      }
-      var method;
-      try {
-        method = methodParams(data);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      if (method.error) return Promise.resolve({ error: method.error });
-      return post(
-        key,
-        kind + '/' + match[1] + '/confirm',
-        Object.assign({ client_secret: clientSecret }, method.params),
-      ).then(function (answer) {
-        var result = {};
-        if (answer.ok) result[resultName] = answer.json;
-        else result.error = answer.json.error || CONNECTION_ERROR;
-        return result;
-      });
-    }
-
-    this.elements = function () {
-      var cards = [];
+    this.elements = function (elementsOptions) {
+      var settings = Object.assign({ locale: instanceLocale }, elementsOptions);
+      checkOptions(settings);
+      var payment = null;
+      var submitted = false;
       var group = {
         create: function (type, elementOptions) {
-          if (type !== 'card')
-            throw IntegrationError('The Stripe.js test double only has the card Element, not "' + String(type) + '".');
-          if (cards.length) throw IntegrationError('Can only create one Element of type card.');
-          var element = createCardElement(self, group, elementOptions);
-          cards.push(element);
-          return element;
+          if (type !== 'payment')
+            throw IntegrationError(
+              'The Stripe.js test double only has the Payment Element, not "' + String(type) + '".',
+            );
+          if (payment) throw IntegrationError('Can only create one Element of type payment.');
+          payment = createPaymentElement(inside, elementOptions);
+          return payment;
         },
         getElement: function (type) {
-          return type === 'card' && cards.length ? cards[0] : null;
+          return type === 'payment' ? payment : null;
         },
-        update: function () {},
-        forget: function (element) {
-          cards = cards.filter(function (card) {
-            return card !== element;
-          });
+        update: function (next) {
+          var merged = Object.assign({}, settings, next || {});
+          checkOptions(merged);
+          var relabel = merged.locale !== settings.locale;
+          settings = merged;
+          if (relabel && payment) internals.get(payment).relabel();
+        },
+        submit: function () {
+          if (!payment || !internals.get(payment).mounted())
+            return Promise.resolve({
+              error: { type: 'validation_error', message: 'The Payment Element is not mounted.' },
+            });
+          var card = internals.get(payment).card();
+          submitted = !card.error;
+          return Promise.resolve(card.error ? { error: card.error } : {});
         },
       };
+      var inside = {
+        options: function () {
+          return settings;
+        },
+        changed: function () {
+          submitted = false;
+        },
+        forget: function (element) {
+          if (payment === element) payment = null;
+        },
+      };
+      groups.set(group, {
+        inside: inside,
+        submitted: function () {
+          return submitted;
+        },
+        payment: function () {
+          return payment;
+        },
+      });
       return group;
     };
 
-    this.createPaymentMethod = function (typeOrData, legacyCard, legacyData) {
-      var data =
-        typeof typeOrData === 'string'
-          ? Object.assign({ type: typeOrData, card: legacyCard }, legacyData)
-          : typeOrData || {};
-      if (data.type !== 'card')
-        return Promise.reject(IntegrationError('The Stripe.js test double only creates card payment methods.'));
-      var read;
-      try {
-        read = cardOf(data.card);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      if (read.error) return Promise.resolve({ error: read.error });
-      return post(key, 'payment_methods', {
-        type: 'card',
-        card: read.card,
-        billing_details: data.billing_details,
+    this.createConfirmationToken = function (data) {
+      var group = data && data.elements;
+      var known = group && groups.get(group);
+      if (!known)
+        return Promise.reject(
+          IntegrationError('Invalid value for createConfirmationToken: elements should be an Elements group.'),
+        );
+      var payment = known.payment();
+      if (!payment || !internals.get(payment).mounted())
+        return Promise.reject(
+          IntegrationError(
+            'We could not retrieve data from the specified Element. Please make sure the Element you are attempting to use is still mounted.',
+          ),
+        );
+      if (!known.submitted())
+        return Promise.resolve({
+          error: {
+            type: 'invalid_request_error',
+            message:
+              'elements.submit() must be called before stripe.createConfirmationToken(). Call elements.submit() as soon as your customer presses pay, prior to any asynchronous work.',
+          },
+        });
+      var card = internals.get(payment).card();
+      if (card.error) return Promise.resolve({ error: card.error });
+      var params = (data && data.params) || {};
+      var methodData = params.payment_method_data || {};
+      return call(key, 'POST', 'confirmation_tokens', {
+        payment_method_data: { type: 'card', card: card, billing_details: methodData.billing_details },
+        setup_future_usage: known.inside.options().setupFutureUsage || undefined,
       }).then(function (answer) {
-        return answer.ok ? { paymentMethod: answer.json } : { error: answer.json.error || CONNECTION_ERROR };
+        return answer.ok ? { confirmationToken: answer.json } : { error: answer.json.error || CONNECTION_ERROR };
       });
     };
 
-    this.confirmCardSetup = function (clientSecret, data) {
-      return confirm('setup_intents', 'setupIntent', clientSecret, data);
-    };
+    /** An intent read back by its client secret: { intent } or { error }. */
+    function readIntent(kind, id, clientSecret) {
+      return call(key, 'GET', kind + '/' + id, { client_secret: clientSecret }).then(function (answer) {
+        return answer.ok ? { intent: answer.json } : { error: answer.json.error || CONNECTION_ERROR };
+      });
+    }
 
-    this.confirmCardPayment = function (clientSecret, data) {
-      return confirm('payment_intents', 'paymentIntent', clientSecret, data);
+    /** handleNextAction's answer for an intent as it now stands. */
+    function outcome(intent) {
+      var setup = intent.object === 'setup_intent';
+      var failure = setup ? intent.last_setup_error : intent.last_payment_error;
+      if (intent.status === 'requires_payment_method' && failure) {
+        var error = Object.assign({}, failure);
+        error[setup ? 'setup_intent' : 'payment_intent'] = intent;
+        return { error: error };
+      }
+      var result = {};
+      result[setup ? 'setupIntent' : 'paymentIntent'] = intent;
+      return result;
+    }
+
+    this.handleNextAction = function (data) {
+      var clientSecret = String((data && data.clientSecret) || '');
+      var match = /^((pi|seti)_[A-Za-z0-9]+)_secret_\w+$/.exec(clientSecret);
+      if (!match)
+        return Promise.reject(
+          IntegrationError(
+            'Invalid value for handleNextAction: clientSecret should be a client secret of the form ${id}_secret_${secret}.',
+          ),
+        );
+      var kind = match[2] === 'pi' ? 'payment_intents' : 'setup_intents';
+      var texts = textsFor(instanceLocale || document.documentElement.lang);
+      return readIntent(kind, match[1], clientSecret).then(function (read) {
+        if (read.error) return { error: read.error };
+        var next = read.intent.next_action;
+        var url = next && next.use_stripe_sdk && next.use_stripe_sdk.stripe_js;
+        if (read.intent.status !== 'requires_action' || !url) return outcome(read.intent);
+        return challenge(key, url, texts)
+          .then(function () {
+            return readIntent(kind, match[1], clientSecret);
+          })
+          .then(function (after) {
+            return after.error ? { error: after.error } : outcome(after.intent);
+          });
+      });
     };
 
     // What @stripe/stripe-js calls on the instance it made; nothing to do here.

@@ -78,6 +78,59 @@ describe('configuration', () => {
     assert.match(refusal({}, ['--production']).message, /^arguments: unknown --production/);
   });
 
+  test('Stripe: the key and webhook secret go together; another API origin only with a test key on loopback; never repeated', () => {
+    const key = 'sk_test_4eC39HqLyjWDarjtT1zdp7dc';
+    const secret = 'whsec_0123456789abcdef';
+    assert.equal(readConfig({}, []).server.stripe, undefined, 'none: production answers the card calls 503');
+    assert.deepEqual(readConfig({ STRIPE_SECRET_KEY: key, STRIPE_WEBHOOK_SECRET: secret }, []).server.stripe, {
+      secretKey: key,
+      webhookSecret: secret,
+      apiUrl: undefined,
+    });
+    const double = { STRIPE_SECRET_KEY: key, STRIPE_WEBHOOK_SECRET: secret, STRIPE_API_URL: 'http://127.0.0.1:12111' };
+    assert.equal(readConfig(double, []).server.stripe?.apiUrl, 'http://127.0.0.1:12111');
+    assert.equal(
+      readConfig({ ...double, STRIPE_API_URL: 'http://[::1]:12111/' }, []).server.stripe?.apiUrl,
+      'http://[::1]:12111/',
+    );
+    const refusals: Array<[Record<string, string>, string]> = [
+      [
+        { STRIPE_SECRET_KEY: key },
+        'STRIPE_WEBHOOK_SECRET: must be set with STRIPE_SECRET_KEY: verified webhooks decide access',
+      ],
+      [{ STRIPE_WEBHOOK_SECRET: secret }, 'STRIPE_SECRET_KEY: must be set with STRIPE_WEBHOOK_SECRET'],
+      [
+        { STRIPE_SECRET_KEY: 'pk_test_123', STRIPE_WEBHOOK_SECRET: secret },
+        'STRIPE_SECRET_KEY: must be a Stripe secret key (sk_live_… or sk_test_…)',
+      ],
+      [
+        { STRIPE_SECRET_KEY: key, STRIPE_WEBHOOK_SECRET: 'hunter2' },
+        "STRIPE_WEBHOOK_SECRET: must be a webhook endpoint's signing secret (whsec_…)",
+      ],
+      [
+        { ...double, STRIPE_SECRET_KEY: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc' },
+        'STRIPE_API_URL: is for a test double only: STRIPE_SECRET_KEY must be a test key (sk_test_…)',
+      ],
+      [
+        { ...double, STRIPE_API_URL: 'http://stripe-mock.internal:12111' },
+        'STRIPE_API_URL: is for a test double only: it must be a loopback address (127.0.0.1, [::1], localhost)',
+      ],
+      [
+        { ...double, STRIPE_API_URL: 'http://127.0.0.1:12111/v1' },
+        'STRIPE_API_URL: must be an origin (http://127.0.0.1:PORT), with no path',
+      ],
+      [
+        { STRIPE_API_URL: 'http://127.0.0.1:12111' },
+        'STRIPE_API_URL: is for a test double only: STRIPE_SECRET_KEY must be a test key (sk_test_…)',
+      ],
+    ];
+    for (const [env, message] of refusals) {
+      const refused = refusal(env);
+      assert.equal(refused.message, message);
+      assert.doesNotMatch(refused.message, /4eC39|0123456789abcdef|hunter2/, 'a secret is never repeated');
+    }
+  });
+
   test('mail: SMTP_URL needs MAIL_FROM, and a bad SMTP_URL is refused without repeating its password', () => {
     const smtp = readConfig(
       { SMTP_URL: 'smtps://mailer:hunter2@smtp.example:465', MAIL_FROM: 'no-reply@tv.example' },
@@ -125,7 +178,7 @@ describe('configuration', () => {
       assert.match(refusal({ [name]: value }).message, new RegExp(`^${name}: must be an https URL on `), value);
   });
 
-  test('a real start with a bad value (PORT=abc, a bad SMTP_URL or Google issuer...) stops at once: one line naming it, exit code 1', () => {
+  test('a real start with a bad value (PORT=abc, a bad SMTP_URL or Google issuer, a live Stripe key sent elsewhere...) stops at once: one line naming it, exit code 1', () => {
     // Through main.ts as the tests start it, and through the package's command (server/bin) as an operator does.
     const main = ['--import', 'tsx', 'server/main.ts'];
     const command = ['server/bin/channel-server.mjs'];
@@ -134,6 +187,16 @@ describe('configuration', () => {
       [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL', main],
       [{ CHANNEL_DEV: 'maybe' }, 'CHANNEL_DEV', command],
       [{ PORT: '99999' }, 'PORT', command],
+      // A live key sent to another API origin: refused before anything starts, the key never repeated.
+      [
+        {
+          STRIPE_SECRET_KEY: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+          STRIPE_WEBHOOK_SECRET: 'whsec_0123456789abcdef',
+          STRIPE_API_URL: 'http://127.0.0.1:12111',
+        },
+        'STRIPE_API_URL',
+        main,
+      ],
       // Mail and social sign-in: a password in SMTP_URL is never repeated.
       [{ SMTP_URL: 'https://mailer:hunter2@smtp.example', MAIL_FROM: 'no-reply@tv.example' }, 'SMTP_URL', command],
       [{ SMTP_URL: 'smtps://mailer:hunter2@smtp.example:465' }, 'MAIL_FROM', main],
@@ -155,7 +218,11 @@ describe('configuration', () => {
       assert.equal(lines.length, 1, run.stderr);
       assert.match(lines[0]!, new RegExp(`^\\[channel-server\\] ${variable}: `));
       assert.equal(run.stdout, '');
-      assert.doesNotMatch(run.stderr, /hunter2|g-secret|fb-secret/);
+      assert.doesNotMatch(
+        run.stderr,
+        /4eC39|0123456789abcdef|hunter2|g-secret|fb-secret/,
+        'a secret is never repeated',
+      );
     }
   });
 });

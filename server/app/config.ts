@@ -6,6 +6,7 @@
  * holds them together: app/config.test.ts).
  */
 import * as z from 'zod';
+import { isLoopback } from './exposure.js';
 import type { ServerOptions } from './server.js';
 import { FACEBOOK_AUTHORIZE_URL, FACEBOOK_GRAPH_URL } from '../identity/facebook.js';
 import { GOOGLE_ISSUER } from '../identity/google.js';
@@ -65,6 +66,22 @@ const databaseUrl = z
     (v) => URL.canParse(v) && /^postgres(ql)?:$/.test(new URL(v).protocol),
     'must be a postgres://user:password@host:port/database URL',
   );
+
+/**
+ * A Stripe key or secret of a kind (`sk_`, `whsec_`), or a restricted key (`rk_`) for a secret key. The value is never
+ * repeated in the message: it is a secret.
+ */
+const stripeSecret = (prefixes: readonly string[], shape: string) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => prefixes.some((prefix) => v.startsWith(prefix)) && /^[\w]+$/.test(v), `must be ${shape}`);
+
+/** Where the Stripe SDK sends its calls instead of api.stripe.com: an http(s) origin, nothing after it. */
+const apiOrigin = httpUrl.refine((v) => {
+  const url = new URL(v);
+  return (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash && !url.username;
+}, 'must be an origin (http://127.0.0.1:PORT), with no path');
 
 /**
  * smtp://user:password@host:port (STARTTLS when offered) or smtps://... (TLS from the start). The value is never
@@ -138,7 +155,17 @@ export const VARIABLES = {
   ANALYTICS_RATE_MAX: variable(integer(1), '600', 'analytics service calls per client address per minute'),
   LOG_RATE_MAX: variable(integer(1), '60', 'client log entries per client address per clock hour'),
   LOG_MAX_PER_CHANNEL: variable(integer(1), '2000', 'client log entries a channel keeps'),
-  PAYMENT_SETTLE_MS: variable(integer(0), '3000', 'how long after payment an order settles (test payments)'),
+  STRIPE_SECRET_KEY: variable(
+    stripeSecret(['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], 'a Stripe secret key (sk_live_… or sk_test_…)'),
+    'none',
+    "every channel's Stripe secret key: card payments through Stripe",
+  ),
+  STRIPE_WEBHOOK_SECRET: variable(
+    stripeSecret(['whsec_'], "a webhook endpoint's signing secret (whsec_…)"),
+    'none',
+    "the signing secret of every channel's webhook endpoint",
+  ),
+  STRIPE_API_URL: variable(apiOrigin, 'none', "tests only: a Stripe double's origin, with a test key, on loopback"),
   CLIP_CONCURRENCY: variable(integer(1, 2), '2', 'clip jobs (ffmpeg cuts) at once'),
   CLIP_LEASE_MS: variable(integer(1000), '30000', 'how long a clip job is held without news from its process'),
   SMTP_URL: variable(smtpUrl, 'none', 'the mail service emails are sent through'),
@@ -218,8 +245,37 @@ export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
   };
 }
 
+/**
+ * The Stripe account every channel charges through, or none. The key and the webhook secret go together (a payment
+ * is settled only by a signed webhook or a read-back); another API origin is for a test double only: a test key, on
+ * a loopback address, so no live key is ever sent anywhere but to Stripe.
+ */
+function stripeOptions(v: Values): ServerOptions['stripe'] {
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: apiUrl } = v;
+  if (secretKey && !webhookSecret)
+    throw new ConfigError(
+      'STRIPE_WEBHOOK_SECRET',
+      'must be set with STRIPE_SECRET_KEY: verified webhooks decide access',
+    );
+  if (webhookSecret && !secretKey) throw new ConfigError('STRIPE_SECRET_KEY', 'must be set with STRIPE_WEBHOOK_SECRET');
+  if (apiUrl !== undefined) {
+    if (!secretKey || !/^(sk|rk)_test_/.test(secretKey))
+      throw new ConfigError(
+        'STRIPE_API_URL',
+        'is for a test double only: STRIPE_SECRET_KEY must be a test key (sk_test_…)',
+      );
+    if (!isLoopback(new URL(apiUrl).hostname))
+      throw new ConfigError(
+        'STRIPE_API_URL',
+        'is for a test double only: it must be a loopback address (127.0.0.1, [::1], localhost)',
+      );
+  }
+  return secretKey && webhookSecret ? { secretKey, webhookSecret, apiUrl } : undefined;
+}
+
 function serverOptions(v: Values, dev: boolean): ServerOptions {
   return {
+    stripe: stripeOptions(v),
     mode: dev ? 'dev' : 'production',
     host: v.HOST,
     publicUrl: v.PUBLIC_URL,
@@ -243,7 +299,6 @@ function serverOptions(v: Values, dev: boolean): ServerOptions {
     trustProxy: v.TRUST_PROXY,
     devOnNetwork: v.CHANNEL_DEV_ON_NETWORK === true,
     devKeepData: v.CHANNEL_DEV_KEEP_DATA === true,
-    paymentSettleMs: v.PAYMENT_SETTLE_MS,
     clipConcurrency: v.CLIP_CONCURRENCY,
     clipLeaseMs: v.CLIP_LEASE_MS,
     slowQueryMs: v.SLOW_QUERY_MS,

@@ -1,6 +1,6 @@
 /**
  * What each of the two listeners answers, in order. The API/bundle listener: CORS preflights, the API (routes.ts),
- * the keys host and static settings, the media server, the library's pictures, the analytics collectors, in dev
+ * the card processor's webhooks, the keys host and static settings, the media server, the library's pictures, the analytics collectors, in dev
  * mode the dev endpoints and stand-ins, placeholder art, then files: the site's account routes, the built bundle
  * and (in dev mode) the demo pages. The CMS host listener (dev mode only) serves the demo pages and nothing else. Every request is first
  * checked against the listener's own host names and counted against its address, and refused (422) when its path or
@@ -96,6 +96,8 @@ export interface ListenerContext {
   /** The library's public pictures, /media/library/ (library-media.ts). */
   libraryFiles(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   analytics: { beacons: Recorder | undefined; datalake: DatalakeContext };
+  /** The card processor's webhooks (`POST /stripe/webhooks/{channel key}`, commerce/webhooks.ts). */
+  webhooks: PathHandler;
   /** Dev mode only: the dev endpoints and the stand-ins (tag manager, Stripe, social providers), tried in order. */
   standIns: PathHandler[];
 }
@@ -285,6 +287,7 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
       await ctx.api(req, res, url, path.slice('/api/'.length).replace(/\/+$/, ''));
       return;
     }
+    if (await ctx.webhooks(req, res, url)) return;
     if (await ctx.channelFiles(req, res, url)) return;
     if (await ctx.media.handle(req, res, path)) return;
     if (ctx.libraryFiles(req, res, path)) return;

@@ -1,8 +1,8 @@
 /**
  * Two server processes on one PostgreSQL database, as a channel runs behind a load balancer: real processes
  * (`server/main.ts --dev`), each with its own data folder and one shared clips folder. What one process does, the
- * other sees: a sign-in, a paid order and the access it gives, a purchase sent to both at once (one order), the
- * limits (one count for both), the clip queue (a clip whose process is killed is cut by the other, once), and a
+ * other sees: a sign-in, a paid order and the access it gives, a purchase sent to both at once (one order, one
+ * charge), a Stripe webhook delivered to both at once (applied once), the limits (one count for both), the clip queue (a clip whose process is killed is cut by the other, once), and a
  * first start of both at once on an empty database (migrated and seeded once), and a process whose listener
  * connection is cut (it reconnects and reads again what it may have missed) or whose notification never came.
  *
@@ -19,8 +19,10 @@ import { endpoints } from '../../src/api/contract.js';
 import { listenerName } from '../storage/db.js';
 import { FFMPEG, FFPROBE } from '../media/ffmpeg.js';
 import { MIGRATIONS } from '../storage/migrations.js';
-import { ACCOUNTS, testDatabase } from '../testing/harness.js';
-import { CARDS, idempotencyKey, ServerProcess, sleep, until, type DevOrder } from '../testing/processes.js';
+import { PAYMENT_MESSAGES } from '../commerce/payments.js';
+import { ACCOUNTS, testDatabase, type Answer } from '../testing/harness.js';
+import { idempotencyKey, ServerProcess, sleep, until, type DevOrder } from '../testing/processes.js';
+import { CARDS, TestStripe } from '../testing/stripe.js';
 
 const skip = !process.env.DATABASE_URL && 'needs DATABASE_URL (npm run test:postgres)';
 const FAN = { email: 'fan@example.com', password: 'fan-pass-1' };
@@ -31,6 +33,8 @@ class Pair {
   b!: ServerProcess;
   sql!: Client;
   clipsDir = '';
+  /** The Stripe double both charge through. */
+  readonly stripe = new TestStripe();
   private database: Awaited<ReturnType<typeof testDatabase>> | undefined;
   private tmp = '';
 
@@ -40,17 +44,21 @@ class Pair {
     const url = this.database.options.databaseUrl!;
     this.tmp = mkdtempSync(join(tmpdir(), 'channel-multiprocess-test-'));
     this.clipsDir = join(this.tmp, 'clips');
-    const shared = { DATABASE_URL: url, CLIPS_DIR: this.clipsDir, ...env };
+    await this.stripe.start();
+    const shared = { DATABASE_URL: url, CLIPS_DIR: this.clipsDir, ...this.stripe.env, ...env };
     this.a = new ServerProcess('A', { dataDir: join(this.tmp, 'a'), env: shared });
     this.b = new ServerProcess('B', { dataDir: join(this.tmp, 'b'), env: shared });
     const { default: pg } = await import('pg');
     this.sql = new pg.Client({ connectionString: url });
     await this.sql.connect();
     await Promise.all([this.a.start(), this.b.start()]);
+    // Stripe's endpoint is the load balancer's: one process gets each event.
+    this.stripe.sendTo([this.a.base]);
   }
 
   async stop(): Promise<void> {
     await Promise.all([this.a?.stop(), this.b?.stop()]);
+    await this.stripe.close();
     await this.sql?.end();
     await this.database?.drop();
     if (this.tmp) rmSync(this.tmp, { recursive: true, force: true });
@@ -90,7 +98,6 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
   const pair = new Pair();
   before(() =>
     pair.start({
-      PAYMENT_SETTLE_MS: '500',
       // A clip whose process died is taken over this long after its last renewal.
       CLIP_LEASE_MS: '3000',
       CLIP_CONCURRENCY: '1',
@@ -150,7 +157,7 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
       );
       const bought = await pair.a.send(
         'stripe/buy',
-        { ...product, payment_method: await pair.a.card(CARDS.ok), idempotency_key: idempotencyKey() },
+        { ...product, confirmation_token: await pair.stripe.token(), idempotency_key: idempotencyKey() },
         token,
       );
       assert.equal(bought.status, 200, JSON.stringify(bought.body));
@@ -180,14 +187,30 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
       for (const key of ['paid-live', 'ppv-live', 'paid-finished']) {
         const { email, token } = await newUser(pair.b);
         const product = await pair.a.eventProduct(key);
-        const [cardA, cardB] = [await pair.a.card(CARDS.ok), await pair.b.card(CARDS.ok)];
+        const [cardA, cardB] = [await pair.stripe.token(), await pair.stripe.token()];
         const [viaA, viaB] = await Promise.all([
-          pair.a.send('stripe/buy', { ...product, payment_method: cardA, idempotency_key: idempotencyKey() }, token),
-          pair.b.send('stripe/buy', { ...product, payment_method: cardB, idempotency_key: idempotencyKey() }, token),
+          pair.a.send(
+            'stripe/buy',
+            { ...product, confirmation_token: cardA, idempotency_key: idempotencyKey() },
+            token,
+          ),
+          pair.b.send(
+            'stripe/buy',
+            { ...product, confirmation_token: cardB, idempotency_key: idempotencyKey() },
+            token,
+          ),
         ]);
-        assert.equal(viaA.status, 200, JSON.stringify(viaA.body));
-        assert.equal(viaB.status, 200, JSON.stringify(viaB.body));
-        assert.equal(viaA.body.data.order.id, viaB.body.data.order.id, `${key}: both answer the same order`);
+        // 4242 pays in Stripe's answer: the purchase that comes second finds the first one's order still being paid
+        // (the same order), or paid already (bought: 422). Never a second order.
+        const accepted = [viaA, viaB].filter((res) => res.status === 200);
+        assert.ok(accepted.length >= 1, `${key}: one of them is accepted`);
+        for (const res of [viaA, viaB].filter((res) => res.status !== 200))
+          assert.deepEqual([res.status, res.body.message], [422, PAYMENT_MESSAGES.purchased], `${key}: bought already`);
+        assert.equal(
+          new Set(accepted.map((res) => res.body.data.order.id)).size,
+          1,
+          `${key}: both answer the same order`,
+        );
         const settled = await until(`${key}: the order to settle`, async () => {
           const orders: DevOrder[] = await pair.a.devOrders(email);
           return orders.every((o) => o.status !== 'created') && orders;
@@ -197,6 +220,64 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
           [['paid', ['paid']]],
           `${key}: one order, paid, charged once`,
         );
+        assert.equal(pair.stripe.intentsOf(settled[0]!.id).length, 1, `${key}: one PaymentIntent`);
+        const customer = String(
+          (
+            await pair.row(
+              'SELECT customer FROM payment_customers pc JOIN users u ON u.id = pc.user_id WHERE u.email = $1',
+              [email],
+            )
+          ).customer,
+        );
+        assert.equal(pair.stripe.chargesOf(customer).length, 1, `${key}: one charge`);
+      }
+    }),
+  );
+
+  test(
+    'a Stripe webhook reaching A and B at once (each time, three times) is applied once',
+    showingOutput(pair, async () => {
+      const { email, token } = await newUser(pair.a);
+      const bought = await pair.a.send(
+        'stripe/buy',
+        {
+          ...(await pair.a.eventProduct('paid-finished')),
+          confirmation_token: await pair.stripe.token(CARDS.auth),
+          idempotency_key: idempotencyKey(),
+        },
+        token,
+      );
+      assert.equal(bought.status, 200, JSON.stringify(bought.body));
+      const id = Number(bought.body.data.order.id);
+      // Both are the endpoint now (a retry that a second balancer routed elsewhere, or a second endpoint).
+      pair.stripe.sendTo([pair.a.base, pair.b.base]);
+      try {
+        pair.stripe.double.webhooks.hold();
+        await pair.stripe.authenticate(String(bought.body.data.action.client_secret), true);
+        const [event] = pair.stripe
+          .events('payment_intent.succeeded')
+          .filter((e) => (e.data.object as { metadata: { order_id: string } }).metadata.order_id === String(id));
+        assert.ok(event, 'Stripe paid');
+        pair.stripe.double.webhooks.release();
+        await pair.stripe.idle();
+        for (let n = 0; n < 3; n++) {
+          const answers: Answer[] = await Promise.all([
+            pair.stripe.postEvent(pair.a.base, event),
+            pair.stripe.postEvent(pair.b.base, event),
+          ]);
+          assert.deepEqual(
+            answers.map((a) => a.status),
+            [200, 200],
+          );
+        }
+        const deliveries = pair.stripe.double.webhooks.deliveries.filter((d) => d.event === event.id);
+        assert.deepEqual(deliveries.map((d) => d.status).sort(), [200, 200], 'both took it');
+        const [order] = await pair.b.devOrders(email);
+        assert.deepEqual([order!.status, order!.transactions.map((t) => t.status)], ['paid', ['paid']]);
+        const applied = await pair.row('SELECT count(*) AS n FROM payment_events WHERE id = $1', [event.id]);
+        assert.equal(Number(applied.n), 1, 'recorded once');
+      } finally {
+        pair.stripe.sendTo([pair.a.base]);
       }
     }),
   );

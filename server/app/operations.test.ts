@@ -1,7 +1,8 @@
 /**
  * Running behind a load balancer, as an operator runs the server: a real production-mode process (main.ts) with
  * its operations listener (operations.ts). Health and readiness, the metrics in Prometheus's text format, one JSON
- * log line per request with no secret in any line, and SIGTERM's drain.
+ * log line per request with no secret in any line, card payments once a Stripe account is configured (here the
+ * test's Stripe double, through the same SDK code), and SIGTERM's drain.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,17 +10,22 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { endpoints } from '../../src/api/contract.js';
 import { testDatabase } from '../testing/harness.js';
-import { ServerProcess, sleep, until } from '../testing/processes.js';
+import { idempotencyKey, ServerProcess, sleep, until } from '../testing/processes.js';
+import { CARDS, TestStripe } from '../testing/stripe.js';
 
 const VIEWER = { email: 'viewer@example.com', password: 'viewer-pass-1' };
 
 let database: Awaited<ReturnType<typeof testDatabase>>;
 let tmp = '';
 let server: ServerProcess;
+/** The channel's Stripe account: STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_API_URL name this double. */
+const stripe = new TestStripe();
 
 before(async () => {
   database = await testDatabase();
+  await stripe.start();
   tmp = mkdtempSync(join(tmpdir(), 'channel-operations-test-'));
   server = new ServerProcess('ops', {
     dataDir: join(tmp, 'data'),
@@ -29,13 +35,16 @@ before(async () => {
       DATABASE_TEMPLATES: database.options.databaseTemplates,
       DRAIN_SECONDS: '30',
       LOG_LEVEL: 'info',
+      ...stripe.env,
     },
   });
   await server.start();
+  stripe.sendTo([server.base]);
 });
 
 after(async () => {
   await server.kill();
+  await stripe.close();
   await database.drop();
   rmSync(tmp, { recursive: true, force: true });
 });
@@ -72,6 +81,50 @@ function logLines(): Array<Record<string, unknown>> {
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+describe('card payments in production, once a Stripe account is configured', () => {
+  test('no 503: a purchase is a PaymentIntent, 3-D Secure is handed to the browser, the signed webhook unlocks the event', async () => {
+    const token = await server.register('production-payer@example.com', 'payer-pass-1');
+    const listed = endpoints.events.response.parse((await server.get('events', token)).body).data;
+    const onSale = listed.find((e) => e.single_event_package_id !== null && !e.has_access);
+    assert.ok(onSale, 'an event on sale');
+    const bought = await server.send(
+      'stripe/buy',
+      {
+        type: 'event',
+        id: onSale.id,
+        single_event_package_id: onSale.single_event_package_id,
+        confirmation_token: await stripe.token(CARDS.auth),
+        idempotency_key: idempotencyKey(),
+      },
+      token,
+    );
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    const purchase = endpoints.buy.response.parse(bought.body).data;
+    assert.equal(purchase.order.status, 'created', 'waiting for the authentication');
+    const secret = purchase.action?.client_secret;
+    assert.ok(secret, 'the intent’s client secret for handleNextAction');
+    const intent = secret.split('_secret_')[0]!;
+    const charged = stripe.double.ledger.paymentIntent(intent);
+    assert.deepEqual([charged.metadata.order_id, charged.currency], [String(purchase.order.id), 'usd']);
+    assert.equal((await stripe.authenticate(secret, true)).status, 'succeeded');
+    await stripe.idle();
+    const delivered = stripe
+      .events('payment_intent.succeeded')
+      .find((e) => (e.data.object as { id: string }).id === intent);
+    assert.ok(delivered, 'Stripe sent payment_intent.succeeded');
+    const order = endpoints.order.response.parse((await server.get(`orders/${purchase.order.id}`, token)).body).data;
+    assert.deepEqual([order.status, order.activity_status], ['paid', 'active']);
+    const event = endpoints.event.response.parse((await server.get(`events/${onSale.id}`, token)).body).data;
+    assert.equal(event.has_access, true, 'the event unlocks');
+    // A body not signed with the webhook secret changes nothing.
+    const forged = await stripe.postEvent(server.base, delivered, stripe.signature('{}'));
+    assert.equal(forged.status, 400);
+    // Neither secret is ever written to the log.
+    for (const secret of [stripe.secretKey, stripe.webhookSecret])
+      assert.ok(!server.stdout.includes(secret), 'a Stripe secret in the log');
+  });
+});
 
 describe('behind a load balancer', () => {
   test('health and readiness answer on their own listener, and the metrics parse as Prometheus text', async () => {

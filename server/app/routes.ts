@@ -56,9 +56,7 @@ export interface ApiContext {
   mediaServer: MediaServer;
   /** The test recording's length in whole seconds (what a finished event's duration shows). */
   recordingSeconds: number;
-  /** Settles a signed-in caller's payments that fell due, before anything reads their orders or access. */
-  settleFor(userId: number): Promise<void>;
-  /** The server clock, ms (when payments fall due). */
+  /** The server clock, ms. */
   nowMs(): number;
 }
 
@@ -177,19 +175,14 @@ export function createApi(ctx: ApiContext): ApiHandler {
     let access: Promise<Access> | undefined;
     let view: Promise<EventView> | undefined;
     let settings: StoredSettings | undefined;
-    // The bearer token's user, looked up once per request (access and user both need it); their payments that fell
-    // due are settled first, so what they read is up to date.
+    // The bearer token's user, looked up once per request (access and user both need it).
     let tokenUser: Promise<Row | undefined> | undefined;
     const userOfToken = () =>
       (tokenUser ??= (async () => {
         const user = await userByToken(db, channelId, bearer(req.headers.authorization), now.now, ctx.nowMs());
-        if (!user) return undefined;
-        const due = user.payment_due;
-        delete user.payment_due;
-        if (!due) return user;
-        await ctx.settleFor(Number(user.id));
-        // Read again: settling changed what the user holds (a trial used, orders paid).
-        return (await userByToken(db, channelId, bearer(req.headers.authorization), now.now, ctx.nowMs())) ?? user;
+        // Nothing falls due on a timer any more (payments are settled by the processor's webhooks): not the API's.
+        if (user) delete user.payment_due;
+        return user;
       })());
     const r: ApiRequest = {
       req,

@@ -200,6 +200,39 @@ describe('critical: the dev endpoints', () => {
       assert.equal(res.status, 404, `${init?.method ?? 'GET'} ${path}`);
     }
     assert.equal(prod.hostPort, 0, 'no CMS host listener');
+    // No Stripe key: card payments answer 503 (nothing half done), and so does the webhook endpoint.
+    const key = String(
+      (
+        await at('/api/get_api_key', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ channel_key: 'demo' }),
+        })
+      ).body.data.api_key,
+    );
+    for (const [method, path] of [
+      ['POST', 'stripe/buy'],
+      ['POST', 'stripe/subscription/start_trial'],
+      ['POST', 'stripe/setup-intent'],
+      ['GET', 'stripe/list-cards'],
+      ['GET', 'stripe/customer-portal'],
+    ] as const) {
+      const res =
+        method === 'GET'
+          ? await at(`/api/${path}?api_key=${key}`)
+          : await at(`/api/${path}`, {
+              method,
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ api_key: key }),
+            });
+      assert.deepEqual([res.status, res.body.message], [503, 'Card payments are not set up on this server.'], path);
+    }
+    const hook = await at('/stripe/webhooks/demo', {
+      method: 'POST',
+      headers: { 'Stripe-Signature': 't=1,v1=0' },
+      body: '{}',
+    });
+    assert.deepEqual([hook.status, hook.body.message], [503, 'Card payments are not set up on this server.']);
     // The channel itself still works, without stand-ins in its settings.
     const settings = (await at('/api/settings?channel_key=demo')).body.data;
     assert.equal(settings.name, 'Demo Sports Network');

@@ -728,6 +728,30 @@ describe('http', () => {
     assert.equal((await fetch(`${server.hostOrigin}/channel-elements.js`)).status, 404);
   });
 
+  test('dev mode’s Stripe double: a CMS host page may frame its 3-D Secure challenge, and only such pages may', async () => {
+    // The host origin's pages (and the bundle origin's) may frame the bundle origin, where the challenge lives.
+    for (const origin of [server.origin, server.hostOrigin]) {
+      const csp = (await fetch(`${origin}/`)).headers.get('content-security-policy') ?? '';
+      ok(csp.includes(`frame-src 'self' ${server.origin}`), csp);
+      ok(csp.includes("frame-ancestors 'self'") && !csp.includes(`frame-ancestors 'self' ${server.hostOrigin}`), csp);
+    }
+    const double = server.stripeDouble;
+    ok(double, 'dev mode without a Stripe key runs the double');
+    const method = double.ledger.createPaymentMethod(
+      { number: '4000002500003155', exp_month: 12, exp_year: 2040, cvc: '123' },
+      { email: null, name: null },
+    );
+    const intent = double.ledger.createPaymentIntent({ amount: 499, currency: 'usd' });
+    double.ledger.confirmPayment(intent, { paymentMethod: method.id }, false);
+    const url = String(intent.next_action?.use_stripe_sdk?.stripe_js);
+    ok(url.startsWith(`${server.origin}/__stripe/v1/3ds/`), url);
+    const page = await fetch(url, { headers: { Accept: 'text/html' } });
+    assert.equal(page.status, 200);
+    ok((await page.text()).includes('Complete authentication'));
+    const csp = page.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /frame-ancestors 'self' \*(;|$)/, csp);
+  });
+
   test('directory traversal is refused', async () => {
     for (const port of [server.port, server.hostPort]) {
       for (const path of [

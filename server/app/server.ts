@@ -18,10 +18,12 @@
  * listeners (production: server/pages/account.html, for the channel the link names); demo/site/tv.html plays a TV
  * that shows a device code to link.
  *
- * Checkout and payments are payments.ts (pricing, coupons, purchases settling asynchronously, saved cards, trials,
- * unsubscribe, the customer portal), over a fake Stripe API and portal page under /__stripe/ (dev/stripe.ts) that the
- * browser reaches through demo/site/stripe-test-double.js, served at /stripe-test-double.js and installed as
- * `window.Stripe`. A channel with a 'google-analytics' id gets `gtag_url`: the local tag-manager stand-in
+ * Checkout and payments are payments.ts (pricing, coupons, purchases, saved cards, trials, unsubscribe, the
+ * customer portal) through the channel's card processor (Stripe, services.ts), settled by its verified webhooks and
+ * a reconciliation (webhooks.ts). In dev mode, without a Stripe key, the processor is the Stripe double
+ * (dev/stripe.ts) on a loopback port of its own, also mounted under /__stripe/ for the browser, which reaches it
+ * through demo/site/stripe-test-double.js (Stripe.js's double, served at /stripe-test-double.js and installed as
+ * `window.Stripe`). A channel with a 'google-analytics' id gets `gtag_url`: the local tag-manager stand-in
  * (demo/site/gtag-stand-in.js), whose events are recorded at /__dev/gtag.
  *
  * `startServer` is used in-process by tests (port 0) and by server/main.ts. It makes the test media and the
@@ -81,7 +83,7 @@ import {
 } from '../media/library-media.js';
 import { librarySpecs } from '../fixtures/library-seed.js';
 import type { MediaLibrary } from '../media/media.js';
-import { chooseServices, chooseStreamSource } from './services.js';
+import { chooseServices, chooseStreamSource, chooseStripe, type ServiceChoice } from './services.js';
 import { brandsOf } from '../mail/brand.js';
 import type { GoogleOptions } from '../identity/google.js';
 import type { FacebookOptions } from '../identity/facebook.js';
@@ -93,7 +95,10 @@ import { createApi } from './routes.js';
 import { seedDatabase } from '../fixtures/seed.js';
 import { importSqlite } from '../storage/sqlite-import.js';
 import { handleSocial } from '../dev/social.js';
-import { handleStripe } from '../dev/stripe.js';
+import type { StripeDouble } from '../dev/stripe.js';
+import { stripeDevEndpoints, stripeMount } from '../dev/stripe-dev.js';
+import { createPaymentEvents, RECONCILE_GRACE_MS, webhookPath } from '../commerce/webhooks.js';
+import type { StripeAccount } from '../commerce/providers/stripe.js';
 import { MediaServer } from '../media/streams.js';
 import { log, type Logger } from '../observability/log.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -173,8 +178,11 @@ export interface ServerOptions {
   mediaDir?: string;
   /** Lifetime of signed playback and download URLs, in seconds (default 7200). */
   mediaTtlSeconds?: number;
-  /** How long a purchase stays pending before the card's outcome settles it, in ms of the server clock (default 3000). */
-  paymentSettleMs?: number;
+  /**
+   * The Stripe account every channel charges through (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_URL).
+   * Without one, production answers the card calls 503, and dev mode runs a Stripe double of its own.
+   */
+  stripe?: StripeAccount | undefined;
   /** Clip jobs (ffmpeg cuts) at once, 1 or 2 (CLIP_CONCURRENCY; default 2). */
   clipConcurrency?: number;
   /** How long a clip may take from its request to done (ms); default CLIP_TIME_LIMIT_SECONDS (tests shorten it). */
@@ -239,6 +247,10 @@ export interface RunningServer {
   metricsPort: number;
   /** Where the server is in its life: readiness answers 503 unless 'ready'. */
   phase(): Phase;
+  /** Reads back now the payments that should have been settled (the reconciliation's run; tests call it). */
+  reconcile(): Promise<void>;
+  /** Dev mode's Stripe double, when it runs one (no Stripe key of its own). */
+  stripeDouble: StripeDouble | undefined;
   /**
    * Stops: readiness turns 503, the listeners accept nothing new, requests in flight get `drainMs` (default 0) to
    * finish, clip jobs hand back their leases, the database closes, then the operations listener.
@@ -440,25 +452,27 @@ async function assemble(
     limiter: datalakeLimiter,
     addressOf: (req: IncomingMessage) => addressOf(req),
   };
-  const services = chooseServices(
-    {
-      dev,
-      mediaDir,
-      origin: () => origins.bundle,
-      google: options.google,
-      facebook: options.facebook,
-      mail: {
-        smtpUrl: options.smtpUrl,
-        from: options.mailFrom ?? `no-reply@${configuredOrigin ? new URL(configuredOrigin).hostname : 'localhost'}`,
-        brandOf: brandsOf(db, channels.settingsOf),
-        nowMs,
-        retryMs: options.mailRetryMs,
-        leaseMs: options.mailLeaseMs,
-        failed: (reason) => metrics.emailFailed(reason),
-      },
+  const serviceChoice: ServiceChoice = {
+    dev,
+    mediaDir,
+    stripe: options.stripe,
+    nowMs,
+    origin: () => origins.bundle,
+    google: options.google,
+    facebook: options.facebook,
+    mail: {
+      smtpUrl: options.smtpUrl,
+      from: options.mailFrom ?? `no-reply@${configuredOrigin ? new URL(configuredOrigin).hostname : 'localhost'}`,
+      brandOf: brandsOf(db, channels.settingsOf),
+      nowMs,
+      retryMs: options.mailRetryMs,
+      leaseMs: options.mailLeaseMs,
+      failed: (reason) => metrics.emailFailed(reason),
     },
-    db,
-  );
+  };
+  const stripe = await chooseStripe(serviceChoice, dataDir, () => origins.bundle);
+  opened.push(async () => stripe.double?.close());
+  const services = chooseServices(serviceChoice, db, stripe.account);
   identity = services.identity;
   if (!dev && !options.smtpUrl)
     logger.warn('no SMTP_URL: emails are queued but none is sent (each fails after 24 hours); see docs/server.md');
@@ -484,9 +498,18 @@ async function assemble(
   const payments = createPayments({
     db,
     nowMs,
-    settleMs: options.paymentSettleMs ?? 3000,
     knownOrigins: () => (dev ? [origins.bundle, origins.cms] : [origins.bundle]),
-    provider: services.payments,
+    providers: services.payments,
+  });
+  // The processor's webhooks, and the reconciliation that reads back what they should have said.
+  const paymentEvents = createPaymentEvents({
+    db,
+    nowMs,
+    providers: services.payments,
+    channelOf: (key) => {
+      const channel = channels.byKey(key);
+      return channel ? { id: Number(channel.id), key: String(channel.channel_key) } : undefined;
+    },
   });
   // The limit every request passes (listeners.ts); a big page of events counts as more (catalog-api.ts).
   const requestLimiter = new SharedRateLimiter(
@@ -533,8 +556,6 @@ async function assemble(
     channels,
     mediaServer,
     recordingSeconds,
-    // A signed-in caller's purchases, cancellations and renewals that fell due are settled before anything reads them.
-    settleFor: (userId) => payments.settleFor(userId),
     nowMs,
   });
 
@@ -547,12 +568,6 @@ async function assemble(
   );
 
   // ------------------------------------------------------------------ dev mode's endpoints and stand-ins
-  const stripeContext = {
-    db,
-    nowMs,
-    fingerprintSecret: await secret('card_fingerprint_secret'),
-    bundleOrigin: () => origins.bundle,
-  };
   const standIns: PathHandler[] = [];
   if (dev) {
     const devContext = {
@@ -577,9 +592,10 @@ async function assemble(
     };
     const socialContext = { db, now: () => clock().now, bundleOrigin: () => origins.bundle, sites: channels.sitesOf };
     standIns.push(
+      // Before handleDev, which answers 404 for every /__dev/ path it does not know (/__dev/stripe/* among them).
+      ...(stripe.double ? [stripeDevEndpoints(stripe.double, devSecret!), stripeMount(stripe.double)] : []),
       (req, res, url) => handleDev(req, res, url, devContext),
       (req, res, url) => handleGtagCollect(req, res, url.pathname, gtag),
-      (req, res, url) => handleStripe(req, res, url, stripeContext),
       (req, res, url) => handleSocial(req, res, url, socialContext),
     );
   }
@@ -599,6 +615,7 @@ async function assemble(
     media: mediaServer,
     libraryFiles: libraryMediaHandler(libraryMedia),
     analytics: { beacons, datalake },
+    webhooks: paymentEvents.handleWebhook,
     standIns,
   });
   // Every request is logged and measured (observability/request-log.ts); while draining, no answer keeps its
@@ -617,13 +634,14 @@ async function assemble(
       return { queued: Number(row?.queued ?? 0), processing: Number(row?.processing ?? 0) };
     },
     pendingEmails: () => services.mailer.pending(),
+    // How long past the moment a webhook should have come the oldest order still being paid has waited.
     settlementLag: async () => {
-      const now = nowMs();
+      const due = nowMs() - RECONCILE_GRACE_MS;
       const row = await db.get(
-        'SELECT min(settles_at) AS due FROM orders WHERE settles_at IS NOT NULL AND settles_at <= ?',
-        [now],
+        "SELECT min(payment_attempt_at) AS since FROM orders WHERE status = 'created' AND payment_attempt_at <= ?",
+        [due],
       );
-      return row?.due === null || row?.due === undefined ? 0 : (now - Number(row.due)) / 1000;
+      return row?.since === null || row?.since === undefined ? 0 : (due - Number(row.since)) / 1000;
     },
   });
   // Idle keep-alive connections stay open longer than a client or a proxy in front waits before reusing one (60 s
@@ -650,7 +668,8 @@ async function assemble(
     await services.mailer.stop();
     main.close();
     host?.close();
-    payments.stop();
+    await paymentEvents.stop();
+    await stripe.double?.close();
     requestLimiter.stop();
     datalakeLimiter.stop();
     for (const timer of timers) clearInterval(timer);
@@ -699,6 +718,18 @@ async function assemble(
   // Serialise the events once for the usual origin now rather than inside the first big request.
   await warmEventJson(db, clock(), origins.bundle).catch(fail);
 
+  // Dev mode's Stripe double sends every channel's events to that channel's endpoint here, as Stripe would.
+  if (stripe.double && stripe.account) {
+    for (const row of await db.all('SELECT channel_key FROM channels ORDER BY id'))
+      stripe.double.addEndpoint(
+        `${origins.bundle}${webhookPath(String(row.channel_key))}`,
+        stripe.account.webhookSecret,
+      );
+  }
+  // What should have been settled while no process listened: read back now (without holding up the start), then
+  // every few minutes.
+  paymentEvents.start().catch((error: unknown) => logger.error({ err: error }, 'the payments reconciliation failed'));
+
   phase = 'ready';
   let stopped: Promise<void> | undefined;
   return {
@@ -716,6 +747,8 @@ async function assemble(
     clips: clipJobs,
     metricsPort: operations?.port ?? 0,
     phase: () => phase,
+    reconcile: () => paymentEvents.reconcile(),
+    stripeDouble: stripe.double,
     stop(stopOptions = {}) {
       // Readiness says 503 first; then the listeners drain while the clip jobs hand back their leases.
       phase = 'draining';
@@ -727,7 +760,8 @@ async function assemble(
         services.mailer.stop(),
       ]).then(async () => {
         for (const timer of timers) clearInterval(timer);
-        payments.stop();
+        await paymentEvents.stop();
+        await stripe.double?.close();
         requestLimiter.stop();
         datalakeLimiter.stop();
         if (devSecret) rmSync(secretFile, { force: true });

@@ -1,364 +1,302 @@
-/* eslint-disable max-lines -- checkout and payments share pricing, orders and idempotency (coupons and the portal could go apart) */
 /**
- * Checkout and payments of the contract: pricing with the API's errors, coupons, purchases that settle
- * asynchronously, saved cards, setup intents and trials, auto-renewal cancellation and the customer portal. The
- * card processor is the PaymentProvider chosen at start (providers/provider.ts: the test cards in dev mode, none in
- * production yet); card data never reaches these calls, only PaymentMethod ids.
+ * Checkout and payments of the contract: pricing and coupons (products.ts), purchases and trials through the
+ * channel's card processor (providers/provider.ts: Stripe), saved cards, setup intents, auto-renewal and the customer
+ * portal. Card data never reaches these calls: only the Payment Element's confirmation token or a saved card's id.
  *
- * Money. A product's listed price includes its service fee (shown as 'Taxes'): the Hockey Season Pass lists 29.99,
- * base 27.99 plus 2.00. `GET pricing` breaks it down as price = the price before fees (base_price, else the listed
- * price minus the fee), discount = the coupon's share of that price, total = price - discount + service_fee,
- * rounded to cents: the listed price when there is no coupon. An event sells at its own price (else its
- * single-event pass's), with that pass's fee.
+ * A purchase (`POST stripe/buy`; a trial: `stripe/subscription/start_trial`). The order is committed first (status
+ * `created`, its transaction `created`), then the processor is asked, under the purchase's idempotency key: a
+ * PaymentIntent of the total (events and packages), or a subscription whose first charge (or, with a trial, whose
+ * card's setup) is confirmed with what the buyer gave. The answer is the order, plus `action.client_secret` when
+ * the card asks for 3-D Secure (the browser finishes it with Stripe.js). What the processor answered is applied
+ * through settlement (a decline fails the order at once); the rest comes by its webhooks (webhooks.ts), or a
+ * read-back of them: the order poll sees it.
  *
- * Purchases. `POST stripe/buy` answers at once with the order `created` (and its transaction `created`). At
- * `settles_at` (server clock + the paymentSettleMs option, 3 s by default) the test card's outcome settles it as a
- * payment webhook would: paid and active (subscriptions until the end of their first period, auto-renewal active;
- * transaction paid), or failed with the card's message (transaction failed). `settle()` (settlement.ts) runs
- * before every API call and on a timer, so any read after the delay sees the outcome, after a restart too. It also
- * finishes auto-renewal cancellations (a second after `stripe/unsubscribe`), renews subscriptions whose period ended
- * by charging their card again ('Subscription Renewal'), and expires cancelled ones at the end of their period.
+ * The same `idempotency_key` and user always answer the same order, and the processor the same payment (a retry
+ * reads it back, or asks again under the same key): a retry or a double click never charges twice. While an order
+ * is being paid, another purchase of the same product by the same user under another key (a second device, two
+ * tabs) answers that order too, once read back: one product, one order, one charge.
  *
- * The same `idempotency_key` and user always answer the same order: a retry or a double click never charges twice.
- * While an order is being paid (created, not settled), another purchase of the same product by the same user under
- * another key (a second device) answers that order too: one product, one order, one charge.
- *
- * Partners. A purchase or trial may name the `partner` it is attributed to (the page's `data-partner`, or a `trk`
- * that is a partner slug: docs/partners.md, "Partner attribution"): a slug, stored with the order; anything else is a 422.
- * `partnerSales()` is what the dev analytics page shows of them.
+ * Partners. A purchase or trial may name the `partner` it is attributed to (docs/partners.md): a slug, stored with
+ * the order; anything else is a 422. `partnerSales()` is what the dev analytics page shows of them.
  */
-import { PARTNER_MAX, PRODUCT_TYPES, partnerSlug, type ProductType } from '../../src/api/contract.js';
+import { partnerSlug, type ProductType } from '../../src/api/contract.js';
 import { nextRenewal, orderJson } from './account-data.js';
-import type { AccessFacts } from '../accounts/accounts.js';
 import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
-import { Checks, idOf, refuse, truthy, type ApiRequest, type Handlers } from '../http/handler.js';
+import { Checks, idOf, refuse, type ApiRequest, type Handlers } from '../http/handler.js';
 import { HttpError } from '../http/http.js';
-import { createSettlement } from './settlement.js';
-import { PAYMENTS_OFF, type PaymentProvider } from './providers/provider.js';
+import { log } from '../observability/log.js';
+import { blank, cents, createProducts, PAYMENT_MESSAGES, type Product } from './products.js';
+import { createSales, type PartnerSales } from './sales.js';
+import { actionOf, applyFacts } from './webhooks.js';
+import {
+  PAYMENTS_OFF,
+  type PaymentFact,
+  type PaymentProvider,
+  type PaymentProviders,
+  type PaymentSource,
+  type Sale,
+} from './providers/provider.js';
 
-/** How long an auto-renewal cancellation is "processing" (ms). */
-const CANCEL_DELAY_MS = 1000;
-const DAY = 86400;
-const FREE_EVENT_TYPES = new Set(['free', 'register']);
-
-/** Messages of the checkout (the first four, the pricing refusals and the coupon's, are the API's standard texts). */
-export const PAYMENT_MESSAGES = {
-  noId: 'id not selected',
-  noSingleEventPackage: 'A paid event needs a single-event package id',
-  noTeam: 'Package is TeamPass but team not selected',
-  wrongCoupon: 'Wrong promo code',
-  freeEvent: 'This event is free: there is nothing to buy.',
-  otherPackage: 'The single-event package does not sell this event.',
-  singleAsPackage: 'A single-event package is bought with its event (type event).',
-  otherTeam: 'The selected team is not part of this pass.',
-  purchased: 'You have already purchased this.',
-  badPaymentMethod: 'The payment method is invalid.',
-  spentPaymentMethod: 'This card was already used for another payment. Please enter it again.',
-  otherPurchase: 'This idempotency key was used for another purchase.',
-  noTrial: 'This subscription has no trial.',
-  trialUsed: 'The trial has already been used.',
-  trialNeedsCard: 'A trial needs a card.',
-  notActive: 'This subscription is not active.',
-  badPartner: `The partner must be a slug: lowercase letters and digits, words joined by hyphens, at most ${PARTNER_MAX} characters.`,
-} as const;
+export { PAYMENT_MESSAGES, PAYMENTS_OFF, type PartnerSales };
 
 export interface PaymentsContext {
   db: ChannelDb;
   /** Server clock, ms. */
   nowMs(): number;
-  /** How long after `stripe/buy` an order settles (ms). */
-  settleMs: number;
   /** Origins a customer portal's return_url may lead to besides the caller's (the CMS host). */
   knownOrigins(): string[];
   /**
-   * The card processor (chosen at start from configuration). Without one every call that charges, saves or lists
-   * cards answers 503 instead of failing half-way.
+   * Each channel's card processor (chosen at start from configuration). Without one every call that charges, saves
+   * or lists cards answers 503 instead of failing half-way.
    */
-  provider?: PaymentProvider;
+  providers: PaymentProviders | undefined;
 }
-
-export { PAYMENTS_OFF };
 
 type PaymentEndpoint =
   'pricing' | 'applyCoupon' | 'buy' | 'listCards' | 'setupIntent' | 'startTrial' | 'unsubscribe' | 'customerPortal';
 
-/** What a checkout sells, resolved from `type` and `id` (and the event's pass, the team of a team pass). */
-interface Product {
-  type: ProductType;
-  id: number;
-  name: string;
-  /** Before fees (see the header), the base price as stored, and the fee. */
-  price: number;
-  basePrice: number | null;
-  fee: number;
-  /** Subscriptions: monthly or annual, and the stored trial days. */
-  offer: string | null;
-  trialDays: number | null;
-  /** Team passes: the team chosen, and every team of the pass. */
-  participantId: number | null;
-  teams: number[];
-  teamPass: boolean;
-  /** Events: what access depends on. */
-  facts?: AccessFacts;
-}
-
-const cents = (n: number) => Math.round(n * 100) / 100;
-const blank = (value: unknown) => value === undefined || value === null || value === '';
-const isProductType = (value: unknown): value is ProductType =>
-  typeof value === 'string' && (PRODUCT_TYPES as readonly string[]).includes(value);
-
-/** A listed price split into the price before fees and the fee. */
-function split(
-  listed: number,
-  base: SqlValue | undefined,
-  fee: SqlValue | undefined,
-): Pick<Product, 'price' | 'basePrice' | 'fee'> {
-  const serviceFee = fee === null || fee === undefined ? 0 : Number(fee);
-  const basePrice = base === null || base === undefined ? null : Number(base);
-  return { price: basePrice ?? cents(listed - serviceFee), basePrice, fee: serviceFee };
-}
+/** An order's processor objects, as the processor's facts name them. */
+const refsOf = (order: Row, channel: string) => ({
+  channel,
+  orderId: Number(order.id),
+  paymentIntent: order.payment_intent === null ? undefined : String(order.payment_intent),
+  subscription: order.processor_subscription === null ? undefined : String(order.processor_subscription),
+  setupIntent: order.setup_intent === null ? undefined : String(order.setup_intent),
+});
 
 export function createPayments(ctx: PaymentsContext): {
   handlers: Handlers<PaymentEndpoint>;
-  settle(): Promise<void>;
-  settleFor(userId: number): Promise<void>;
-  stop(): void;
   devOrders(channelKey: string, email: string | null): Promise<unknown[]>;
   partnerSales(channelKey: string, since?: number): Promise<PartnerSales[]>;
 } {
   const { db } = ctx;
-  // Settling runs for a signed-in caller before their request reads anything, and on timers (settlement.ts);
-  // `stop()` clears those timers.
-  const { settle, settleFor, settleLater, stop } = createSettlement(db, ctx.nowMs, ctx.provider);
-  /** The card processor, for the calls that run only with one (the others answer 503 first, below). */
-  const provider = (): PaymentProvider => {
-    if (!ctx.provider) throw new HttpError(503, PAYMENTS_OFF);
-    return ctx.provider;
-  };
   const nowSeconds = () => Math.floor(ctx.nowMs() / 1000);
+  const { productOf, couponOf, discountOf, requestedCoupon, purchased, pricingJson } = createProducts(db, nowSeconds);
+  /** The channel's card processor, for the calls that run only with one (503 otherwise). */
+  const provider = (r: ApiRequest): PaymentProvider => {
+    const found = ctx.providers?.(r.channelKey);
+    if (!found) throw new HttpError(503, PAYMENTS_OFF);
+    return found;
+  };
+  const channelOf = (r: ApiRequest) => ({ id: r.channelId, key: r.channelKey });
 
-  /**
-   * The product a request names. `strict` applies the checks that a purchase needs (the event's single-event
-   * package id, the team of a team pass); a coupon only needs the product and its price.
-   */
-  async function productOf(r: ApiRequest, field: (name: string) => unknown, strict: boolean): Promise<Product> {
-    const type = field('type');
-    if (!isProductType(type)) throw refuse('type', `The type must be one of ${PRODUCT_TYPES.join(', ')}.`);
-    if (blank(field('id'))) throw refuse('id', PAYMENT_MESSAGES.noId);
-    const id = idOf(field('id')) ?? 0;
-    const none = { offer: null, trialDays: null, participantId: null, teams: [], teamPass: false };
-    if (type === 'event') {
-      const row = await db.get(
-        'SELECT id, name, type, price, category_id, single_event_package_id FROM events WHERE channel_id = ? AND id = ?',
-        [r.channelId, id],
-      );
-      if (!row) throw new HttpError(404, 'Event not found.');
-      const pass =
-        row.single_event_package_id === null
-          ? undefined
-          : await db.get('SELECT * FROM packages WHERE id = ?', [row.single_event_package_id!]);
-      const listed = row.price ?? pass?.price;
-      if (FREE_EVENT_TYPES.has(String(row.type)) || listed === null || listed === undefined)
-        throw refuse('id', PAYMENT_MESSAGES.freeEvent);
-      if (strict) {
-        const given = field('single_event_package_id');
-        if (blank(given)) throw refuse('single_event_package_id', PAYMENT_MESSAGES.noSingleEventPackage);
-        if (idOf(given) !== Number(row.single_event_package_id))
-          throw refuse('single_event_package_id', PAYMENT_MESSAGES.otherPackage);
-      }
-      const samePrice = pass !== undefined && Number(pass.price) === Number(listed);
-      const participants = (
-        await db.all('SELECT participant_id FROM event_participants WHERE event_id = ? ORDER BY position', [id])
-      ).map((p) => Number(p.participant_id));
-      return {
-        ...none,
-        type,
-        id,
-        name: String(row.name),
-        ...split(Number(listed), samePrice ? pass.base_price : null, pass?.service_fee),
-        facts: {
-          id,
-          type: String(row.type),
-          categoryId: row.category_id === null ? null : Number(row.category_id),
-          participants,
-        },
-      };
-    }
-    if (type === 'package') {
-      const row = await db.get('SELECT * FROM packages WHERE channel_id = ? AND id = ?', [r.channelId, id]);
-      if (!row) throw new HttpError(404, 'Package not found.');
-      if (row.type === 'single') throw refuse('id', PAYMENT_MESSAGES.singleAsPackage);
-      const teams = (
-        await db.all('SELECT participant_id FROM package_participants WHERE package_id = ? ORDER BY participant_id', [
-          id,
-        ])
-      ).map((p) => Number(p.participant_id));
-      const teamPass = Boolean(row.is_team_pass);
-      let participantId: number | null = null;
-      if (teamPass) {
-        const given = field('participant_id');
-        if (blank(given)) {
-          if (strict) throw refuse('participant_id', PAYMENT_MESSAGES.noTeam);
-        } else {
-          participantId = idOf(given) ?? 0;
-          if (!teams.includes(participantId)) throw refuse('participant_id', PAYMENT_MESSAGES.otherTeam);
-        }
-      }
-      return {
-        ...none,
-        type,
-        id,
-        name: String(row.name),
-        ...split(Number(row.price), row.base_price, row.service_fee),
-        participantId,
-        teams,
-        teamPass,
-        offer: row.offer === null ? null : String(row.offer),
-      };
-    }
-    const row = await db.get('SELECT * FROM subscriptions WHERE channel_id = ? AND id = ?', [r.channelId, id]);
-    if (!row) throw new HttpError(404, 'Subscription not found.');
-    return {
-      ...none,
-      type,
-      id,
-      name: String(row.name),
-      ...split(Number(row.price), row.base_price, row.service_fee),
-      offer: String(row.offer),
-      trialDays: row.trial_period === null ? null : Number(row.trial_period),
-    };
+  /** The viewer's customer at the processor: made on first use, once (whoever asks first keeps it). */
+  async function customerOf(r: ApiRequest, user: Row, processor: PaymentProvider): Promise<string> {
+    const userId = Number(user.id);
+    const known = await db.get('SELECT customer FROM payment_customers WHERE user_id = ?', [userId]);
+    if (known) return String(known.customer);
+    const customer = await processor.createCustomer({ channel: r.channelKey, userId, email: String(user.email) });
+    await db.run(
+      'INSERT INTO payment_customers (user_id, channel_id, customer, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO NOTHING',
+      [userId, r.channelId, customer, nowSeconds()],
+    );
+    return String((await db.get('SELECT customer FROM payment_customers WHERE user_id = ?', [userId]))!.customer);
   }
 
-  /** A channel's coupon by code (any case), if any. */
-  const couponOf = (channelId: number, code: string): Promise<Row | undefined> =>
-    db.get('SELECT * FROM coupons WHERE channel_id = ? AND upper(code) = upper(?)', [channelId, code.trim()]);
-
-  /** What a coupon takes off a price before fees: a percentage of it, or a fixed amount (never more than the price). */
-  const discountOf = (coupon: Row, price: number) =>
-    coupon.percent !== null
-      ? cents((price * Number(coupon.percent)) / 100)
-      : Math.min(cents(Number(coupon.amount)), price);
-
-  /** The coupon a request names (`coupon`), if any; a 422 'Wrong promo code' for an unknown one. */
-  async function requestedCoupon(r: ApiRequest, value: unknown): Promise<Row | undefined> {
-    if (blank(value)) return undefined;
-    const coupon = typeof value === 'string' ? await couponOf(r.channelId, value) : undefined;
-    if (!coupon) throw refuse('coupon', PAYMENT_MESSAGES.wrongCoupon);
-    return coupon;
-  }
-
-  /** The user's paid, active, unexpired orders of one product: their teams (null for anything but a team pass). */
-  const heldOrders = async (userId: SqlValue, type: ProductType, productId: number) =>
-    (
-      await db.all(
-        `SELECT participant_id FROM orders WHERE user_id = ? AND type = ? AND product_id = ? AND status = 'paid' AND activity_status = 'active'
-         AND (expires_at IS NULL OR expires_at > ?)`,
-        [userId, type, productId, nowSeconds()],
-      )
-    ).map((row) => (row.participant_id === null ? null : Number(row.participant_id)));
-
-  /**
-   * Whether the caller holds the product already: an event they can watch through a purchase (its pass, a package,
-   * a subscription); a package with a paid, active order (a team pass: for the chosen team, or for every team when
-   * none is chosen); a subscription with a paid, active order.
-   */
-  async function purchased(r: ApiRequest, product: Product): Promise<boolean> {
-    const access = await r.access();
-    const user = access.user;
-    if (!user) return false;
-    // Held whether or not the account may watch now (the `watch` right): a held pass is never sold twice.
-    if (product.facts) return access.entitled(product.facts);
-    const held = await heldOrders(user.id!, product.type, product.id);
-    if (!product.teamPass) return held.length > 0;
-    if (product.participantId !== null) return held.includes(product.participantId);
-    return product.teams.length > 0 && product.teams.every((team) => held.includes(team));
-  }
-
-  /** The contract's Pricing of a product for the caller. */
-  async function pricingJson(
-    r: ApiRequest,
-    product: Product,
-    coupon: Row | undefined,
-  ): Promise<Record<string, unknown>> {
-    const discount = coupon ? discountOf(coupon, product.price) : 0;
-    const trialUsed = Boolean((await r.access()).user?.trial_period_used);
-    return {
-      type: product.type,
-      id: product.id,
-      name: product.name,
-      price: product.price,
-      base_price: product.basePrice,
-      service_fee: product.fee,
-      discount,
-      total: cents(product.price - discount + product.fee),
-      currency: r.settings().currency,
-      coupon: coupon ? String(coupon.code) : null,
-      offer: product.offer,
-      trial_period: product.type === 'subscription' ? (trialUsed ? 0 : (product.trialDays ?? 0)) : null,
-      participant_id: product.participantId,
-      purchased: await purchased(r, product),
-    };
-  }
-
-  /**
-   * The signed-in buyer (else 401), the request's idempotency key, another required field and the partner, if any
-   * (else 422).
-   */
-  async function buyer(
-    r: ApiRequest,
-    required: string,
-  ): Promise<{
-    user: Row;
-    userId: number;
-    key: string;
-    fields: Record<string, string | undefined>;
-    partner: string | null;
-  }> {
+  /** The signed-in buyer (else 401), the idempotency key, what pays and the partner, if any (else 422). */
+  async function buyer(r: ApiRequest, required: string | undefined) {
     const user = await r.user();
     const checks = new Checks(r.body);
     const key = checks.text('idempotency_key');
-    const fields = { [required]: checks.text(required) };
+    const field = required ? checks.text(required) : undefined;
     if (key !== undefined && key.length > 255)
       checks.fail('idempotency_key', 'The idempotency key may not be greater than 255 characters.');
+    const token = typeof r.body.confirmation_token === 'string' ? r.body.confirmation_token.trim() : '';
+    const method = typeof r.body.payment_method === 'string' ? r.body.payment_method.trim() : '';
     const partner = blank(r.body.partner) ? null : (partnerSlug(r.body.partner) ?? null);
     if (!blank(r.body.partner) && partner === null) checks.fail('partner', PAYMENT_MESSAGES.badPartner);
+    if (!token && !method) {
+      const message = required ? PAYMENT_MESSAGES.trialNeedsCard : PAYMENT_MESSAGES.noPaymentMethod;
+      // Alone, it is the answer's message (what the checkout shows); with others, one of them.
+      if (Object.keys(checks.errors).length === 0) throw refuse('payment_method', message);
+      checks.fail('payment_method', message);
+    }
     checks.done();
-    return { user, userId: Number(user.id), key: key!, fields, partner };
+    const source: PaymentSource = token ? { confirmationToken: token } : { paymentMethod: method };
+    return { user, userId: Number(user.id), key: key!, field, source, partner };
   }
 
   /** The order of a user's idempotency key, if any; a 422 when the key was used for another product. */
-  async function replay(
-    userId: SqlValue,
-    key: string,
-    type: ProductType,
-    productId: number,
-    participantId: number | null,
-  ): Promise<Row | undefined> {
+  async function replay(userId: SqlValue, key: string, product: Product): Promise<Row | undefined> {
     const order = await db.get('SELECT * FROM orders WHERE user_id = ? AND idempotency_key = ?', [userId, key]);
     if (!order) return undefined;
     const same =
-      order.type === type &&
-      Number(order.product_id) === productId &&
-      (order.participant_id === null ? null : Number(order.participant_id)) === participantId;
+      order.type === product.type &&
+      Number(order.product_id) === product.id &&
+      (order.participant_id === null ? null : Number(order.participant_id)) === product.participantId;
     if (!same) throw refuse('idempotency_key', PAYMENT_MESSAGES.otherPurchase);
     return order;
   }
 
-  /**
-   * The user's order of this very product that is still being paid (created, not yet settled), if any: a second
-   * purchase made meanwhile under another key (a second device, or a tab that kept no shared storage) answers that
-   * order instead of charging a second time.
-   */
+  /** The user's order of this very product still being paid, if any (a second device's purchase answers it). */
   const underWay = (userId: SqlValue, type: ProductType, productId: number, participantId: number | null) =>
     db.get(
-      `SELECT id FROM orders WHERE user_id = ? AND type = ? AND product_id = ? AND participant_id IS NOT DISTINCT FROM ?::bigint AND status = 'created'
-       AND settles_at IS NOT NULL ORDER BY id LIMIT 1`,
+      `SELECT * FROM orders WHERE user_id = ? AND type = ? AND product_id = ? AND participant_id IS NOT DISTINCT FROM ?::bigint
+       AND status = 'created' ORDER BY id LIMIT 1`,
       [userId, type, productId, participantId],
     );
 
-  const purchase = async (orderId: SqlValue) => ({
-    data: { order: await orderJson(db, (await db.get('SELECT * FROM orders WHERE id = ?', [orderId]))!, nowSeconds()) },
-  });
+  /** What the processor says now of an order, applied; answers the client secret of a payment the buyer finishes. */
+  async function readBack(r: ApiRequest, order: Row, customer: string, processor: PaymentProvider) {
+    const facts = await processor.readBack({ ...refsOf(order, r.channelKey), customer });
+    await applyFacts(db, channelOf(r), facts, processor);
+    return actionOf(facts);
+  }
+
+  /** Asks the processor for an order's payment (again, under the same key, on a retry) and applies its answer. */
+  async function charge(
+    r: ApiRequest,
+    order: Row,
+    product: Product,
+    input: { customer: string; source: PaymentSource; key: string; saveCard: boolean },
+    processor: PaymentProvider,
+  ): Promise<string | undefined> {
+    const orderId = Number(order.id);
+    const idempotencyKey = `purchase:${r.channelKey}:${String(order.user_id)}:${input.key}`;
+    let sale: Sale;
+    try {
+      sale =
+        product.type === 'subscription'
+          ? await processor.subscribe({
+              channel: r.channelKey,
+              orderId,
+              customer: input.customer,
+              sale: {
+                id: product.id,
+                name: product.name,
+                offer: product.offer === 'annual' ? 'annual' : 'monthly',
+                amount: cents(product.price + product.fee),
+                currency: String(order.currency),
+                discount:
+                  order.coupon === null
+                    ? null
+                    : { code: String(order.coupon), amount: cents(product.price + product.fee - Number(order.price)) },
+                trialDays: order.is_trial ? product.trialDays : null,
+              },
+              source: input.source,
+              idempotencyKey,
+            })
+          : await processor.pay({
+              channel: r.channelKey,
+              orderId,
+              customer: input.customer,
+              amount: Number(order.price),
+              currency: String(order.currency),
+              description: product.name,
+              source: input.source,
+              saveCard: input.saveCard,
+              idempotencyKey,
+            });
+    } catch (error) {
+      // The processor could not be reached, or is busy with the same purchase: the order waits, and is read back
+      // (the next retry, a webhook or the reconciliation settles it).
+      log().warn({ err: error, order: orderId }, 'the card processor did not answer a purchase');
+      return undefined;
+    }
+    const at = nowSeconds();
+    if (sale.trialEnd)
+      await db.run('UPDATE orders SET expires_at = ? WHERE id = ? AND expires_at IS NULL', [sale.trialEnd, orderId]);
+    await db.run('UPDATE orders SET payment_attempt_at = ? WHERE id = ?', [ctx.nowMs(), orderId]);
+    const refs = { ...sale.refs, channel: r.channelKey, orderId };
+    const facts: PaymentFact[] = [
+      sale.refs.setupIntent
+        ? { kind: 'setup', refs, state: sale.state, paymentMethod: sale.paymentMethod ?? null, at }
+        : { kind: 'payment', refs, state: sale.state, at },
+    ];
+    // A subscription paid (or a trial's card saved) at once: its invoice and its period, read back.
+    if (product.type === 'subscription' && sale.state.status === 'succeeded')
+      facts.push(...(await processor.readBack(refs).catch(() => [])));
+    await applyFacts(db, channelOf(r), facts, processor);
+    return sale.state.status === 'requires_action' ? sale.state.clientSecret : undefined;
+  }
+
+  /** A purchase or a trial (see the file comment). */
+  async function purchase(r: ApiRequest, trial: boolean) {
+    const { user, userId, key, field, source, partner } = await buyer(r, trial ? 'subscription_id' : undefined);
+    const product = trial
+      ? await productOf(r, (name) => (name === 'type' ? 'subscription' : name === 'id' ? field : undefined), true)
+      : await productOf(r, (name) => r.body[name], true);
+    if (trial && !(Number(product.trialDays) > 0)) throw refuse('subscription_id', PAYMENT_MESSAGES.noTrial);
+    const processor = provider(r);
+    const customer = await customerOf(r, user, processor);
+    if ('paymentMethod' in source && !(await processor.savedCards(customer)).some((c) => c.id === source.paymentMethod))
+      throw refuse('payment_method', PAYMENT_MESSAGES.badPaymentMethod);
+    for (let round = 0; ; round++) {
+      // One purchase of a user at a time, in every process: the user's row is locked until this one is committed,
+      // so a second purchase (a double click, a second device) sees the first one's order.
+      const placed = await db.transaction(async () => {
+        const locked = (await db.get('SELECT * FROM users WHERE id = ? FOR UPDATE', [userId]))!;
+        const mine = await replay(userId, key, product);
+        if (mine) return { order: mine, fresh: false, sameKey: true };
+        const other = await underWay(userId, product.type, product.id, product.participantId);
+        if (other) return { order: other, fresh: false, sameKey: false };
+        if (trial && locked.trial_period_used) throw refuse('subscription_id', PAYMENT_MESSAGES.trialUsed);
+        if (await purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
+        const pricing = await pricingJson(r, product, trial ? undefined : await requestedCoupon(r, r.body.coupon));
+        const now = nowSeconds();
+        const amount = trial ? 0 : Number(pricing.total);
+        const id = await db.insert(
+          `INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, price, currency, coupon,
+           idempotency_key, is_trial, created_at, updated_at, partner, payment_attempt_at)
+         VALUES (?, ?, ?, ?, ?, 'created', 'inactive', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            r.channelId,
+            userId,
+            product.type,
+            product.id,
+            product.participantId,
+            amount,
+            String(pricing.currency),
+            pricing.coupon as string | null,
+            key,
+            trial ? 1 : 0,
+            now,
+            now,
+            partner,
+            ctx.nowMs(),
+          ],
+        );
+        // A trial charges nothing now: its transactions come with its invoices.
+        if (!trial)
+          await db.run(
+            "INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, 'created', ?, ?, ?, ?)",
+            [
+              id,
+              userId,
+              amount,
+              String(pricing.currency),
+              product.type === 'subscription' ? 'New subscription' : null,
+              now,
+            ],
+          );
+        return { order: (await db.get('SELECT * FROM orders WHERE id = ?', [id]))!, fresh: true, sameKey: true };
+      });
+      const { order } = placed;
+      let action: string | undefined;
+      const unasked =
+        order.payment_intent === null && order.processor_subscription === null && order.setup_intent === null;
+      if (order.status === 'created' && placed.sameKey && unasked) {
+        // New, or sent again before the processor's answer was kept: asked (again) under the same key.
+        action = await charge(
+          r,
+          order,
+          product,
+          { customer, source, key, saveCard: Boolean(r.body.save_card) && !trial },
+          processor,
+        );
+      } else if (order.status === 'created') {
+        action = await readBack(r, order, customer, processor).catch(() => undefined);
+        const now = await db.get('SELECT status FROM orders WHERE id = ?', [order.id!]);
+        // Another device's purchase that failed meanwhile: this one goes ahead with a new order.
+        if (!placed.sameKey && now?.status === 'failed' && round === 0) continue;
+        if (!placed.sameKey) action = undefined; // its client secret is the other device's to use
+      }
+      const row = (await db.get('SELECT * FROM orders WHERE id = ?', [order.id!]))!;
+      return {
+        data: { order: await orderJson(db, row, nowSeconds()), action: action ? { client_secret: action } : null },
+      };
+    }
+  }
 
   /** Where the portal's "Return to the site" goes: an http(s) URL of a known origin, else this server. */
   function returnUrl(r: ApiRequest): string {
@@ -405,115 +343,19 @@ export function createPayments(ctx: PaymentsContext): {
       return { data: { code: String(coupon.code), discount, percent } };
     },
 
-    buy: async (r) => {
-      const { userId, key, fields, partner } = await buyer(r, 'payment_method');
-      const product = await productOf(r, (name) => r.body[name], true);
-      // One purchase of a user at a time, in every process: the user's row is locked until this one is committed,
-      // so a second purchase (a double click, a second device) sees the first one's order (replay, underWay).
-      const orderId = await db.transaction(async () => {
-        await db.get('SELECT id FROM users WHERE id = ? FOR UPDATE', [userId]);
-        const earlier =
-          (await replay(userId, key, product.type, product.id, product.participantId)) ??
-          (await underWay(userId, product.type, product.id, product.participantId));
-        if (earlier) return Number(earlier.id);
-        if (await purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
-        const pricing = await pricingJson(r, product, await requestedCoupon(r, r.body.coupon));
-        // The card becomes the buyer's (an unattached one spent on this order: the lock above is on this buyer's row
-        // only, so the processor makes sure two buyers sending one card cannot both spend it).
-        const paymentMethod = fields.payment_method!;
-        const claimed = await provider().claim(r.channelId, userId, paymentMethod);
-        if (typeof claimed === 'string') throw refuse('payment_method', PAYMENT_MESSAGES[claimed]);
-        const now = nowSeconds();
-        const saveIt = truthy(r.body.save_card) && !claimed.saved;
-        const id = await db.insert(
-          `INSERT INTO orders (channel_id, user_id, type, product_id, participant_id, status, activity_status, price, currency, coupon,
-           idempotency_key, payment_method, save_card, settles_at, created_at, updated_at, partner)
-         VALUES (?, ?, ?, ?, ?, 'created', 'inactive', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            r.channelId,
-            userId,
-            product.type,
-            product.id,
-            product.participantId,
-            Number(pricing.total),
-            String(pricing.currency),
-            pricing.coupon as string | null,
-            key,
-            paymentMethod,
-            saveIt ? 1 : 0,
-            ctx.nowMs() + ctx.settleMs,
-            now,
-            now,
-            partner,
-          ],
-        );
-        await db.run(
-          "INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, 'created', ?, ?, ?, ?)",
-          [
-            id,
-            userId,
-            Number(pricing.total),
-            String(pricing.currency),
-            product.type === 'subscription' ? 'New subscription' : null,
-            now,
-          ],
-        );
-        settleLater(ctx.settleMs);
-        return id;
-      });
-      return purchase(orderId);
-    },
+    buy: (r) => purchase(r, false),
+    startTrial: (r) => purchase(r, true),
 
-    listCards: async (r) => ({ data: await provider().savedCards(Number((await r.user()).id)) }),
+    listCards: async (r) => {
+      const processor = provider(r);
+      const known = await db.get('SELECT customer FROM payment_customers WHERE user_id = ?', [(await r.user()).id!]);
+      return { data: known ? await processor.savedCards(String(known.customer)) : [] };
+    },
 
     setupIntent: async (r) => {
-      const user = await r.user();
-      return {
-        data: { client_secret: await provider().createSetupIntent(r.channelId, Number(user.id), nowSeconds()) },
-      };
-    },
-
-    startTrial: async (r) => {
-      const { userId, key, fields, partner } = await buyer(r, 'subscription_id');
-      const product = await productOf(
-        r,
-        (name) => (name === 'type' ? 'subscription' : name === 'id' ? fields.subscription_id : undefined),
-        true,
-      );
-      // One purchase of a user at a time, in every process (see buy).
-      const orderId = await db.transaction(async () => {
-        const user = (await db.get('SELECT * FROM users WHERE id = ? FOR UPDATE', [userId]))!;
-        const earlier = await replay(userId, key, 'subscription', product.id, null);
-        if (earlier) return Number(earlier.id);
-        if (!(Number(product.trialDays) > 0)) throw refuse('subscription_id', PAYMENT_MESSAGES.noTrial);
-        if (user.trial_period_used) throw refuse('subscription_id', PAYMENT_MESSAGES.trialUsed);
-        if (await purchased(r, product)) throw new HttpError(422, PAYMENT_MESSAGES.purchased);
-        const paymentMethod = typeof r.body.payment_method === 'string' ? r.body.payment_method : '';
-        if (!(await provider().setupConfirmed(r.channelId, userId, paymentMethod)))
-          throw refuse('payment_method', PAYMENT_MESSAGES.trialNeedsCard);
-        const now = nowSeconds();
-        // Nothing is charged now: the card is charged when the trial ends, unless auto-renewal was cancelled by then.
-        const id = await db.insert(
-          `INSERT INTO orders (channel_id, user_id, type, product_id, status, activity_status, price, currency, subscription_status, auto_renewal,
-           idempotency_key, payment_method, is_trial, created_at, updated_at, expires_at, partner)
-         VALUES (?, ?, 'subscription', ?, 'paid', 'active', 0, ?, 'active', 'active', ?, ?, 1, ?, ?, ?, ?)`,
-          [
-            r.channelId,
-            userId,
-            product.id,
-            r.settings().currency,
-            key,
-            paymentMethod,
-            now,
-            now,
-            now + Number(product.trialDays) * DAY,
-            partner,
-          ],
-        );
-        await db.run('UPDATE users SET trial_period_used = 1, updated_at = ? WHERE id = ?', [now, userId]);
-        return id;
-      });
-      return purchase(orderId);
+      const processor = provider(r);
+      const customer = await customerOf(r, await r.user(), processor);
+      return { data: { client_secret: await processor.createSetupIntent(customer) } };
     },
 
     unsubscribe: async (r) => {
@@ -527,33 +369,37 @@ export function createPayments(ctx: PaymentsContext): {
       ]);
       if (!order) throw new HttpError(404, 'Order not found.');
       if (order.auto_renewal === 'cancelled') return { data: { status: 'finished' } };
-      if (order.renewal_cancel_at !== null) return { data: { status: 'processing' } };
       if (order.status !== 'paid' || order.activity_status !== 'active')
         throw refuse('order_id', PAYMENT_MESSAGES.notActive);
-      // Access lasts to the end of the period already paid for.
-      const offer = String(
-        (await db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!]))?.offer ?? 'monthly',
-      );
-      const end = order.expires_at ?? nextRenewal(Number(order.created_at), offer, nowSeconds());
-      await db.run('UPDATE orders SET renewal_cancel_at = ?, expires_at = ?, updated_at = ? WHERE id = ?', [
-        ctx.nowMs() + CANCEL_DELAY_MS,
-        end,
-        nowSeconds(),
-        order.id!,
-      ]);
-      settleLater(CANCEL_DELAY_MS);
-      return { data: { status: 'processing' } };
+      if (order.processor_subscription === null) {
+        // A subscription no processor renews (seeded, or of the SQLite era): it lasts to the end of its period.
+        const offer = String(
+          (await db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!]))?.offer ?? 'monthly',
+        );
+        const end = order.expires_at ?? nextRenewal(Number(order.created_at), offer, nowSeconds());
+        await db.run("UPDATE orders SET auto_renewal = 'cancelled', expires_at = ?, updated_at = ? WHERE id = ?", [
+          end,
+          nowSeconds(),
+          order.id!,
+        ]);
+        return { data: { status: 'finished' } };
+      }
+      const processor = provider(r);
+      const facts = await processor.cancelAtPeriodEnd(String(order.processor_subscription), true);
+      await applyFacts(db, channelOf(r), facts, processor);
+      const now = await db.get('SELECT auto_renewal FROM orders WHERE id = ?', [order.id!]);
+      return { data: { status: now?.auto_renewal === 'cancelled' ? 'finished' : 'processing' } };
     },
 
     customerPortal: async (r) => {
-      const user = await r.user();
-      const session = { channelId: r.channelId, userId: Number(user.id), returnUrl: returnUrl(r), now: nowSeconds() };
-      return { data: { url: await provider().portalUrl({ ...session, origin: r.origin }) } };
+      const processor = provider(r);
+      const customer = await customerOf(r, await r.user(), processor);
+      return { data: { url: await processor.portalUrl(customer, returnUrl(r)) } };
     },
   };
 
-  // The calls that charge, save or list cards need the card processor: 503 without one.
-  if (!ctx.provider) {
+  // The calls that charge, save or list cards need the card processor: 503 without one, before anything else.
+  if (!ctx.providers) {
     for (const name of ['buy', 'listCards', 'setupIntent', 'startTrial', 'customerPortal'] as const) {
       handlers[name] = async () => {
         throw new HttpError(503, PAYMENTS_OFF);
@@ -561,78 +407,5 @@ export function createPayments(ctx: PaymentsContext): {
     }
   }
 
-  /** `GET /__dev/orders`: a channel's orders (of one email, when given), newest first, with their payment details. */
-  async function devOrders(channelKey: string, email: string | null): Promise<unknown[]> {
-    await settle();
-    const rows = await db.all(
-      `SELECT o.*, u.email, pm.brand, pm.last4 FROM orders o JOIN users u ON u.id = o.user_id JOIN channels c ON c.id = o.channel_id
-       LEFT JOIN payment_methods pm ON pm.id = o.payment_method
-       WHERE c.channel_key = ? AND (?::text IS NULL OR lower(u.email) = lower(?::text)) ORDER BY o.id DESC`,
-      [channelKey, email, email],
-    );
-    return Promise.all(
-      rows.map(async (row) => ({
-        ...(await orderJson(db, row, nowSeconds())),
-        email: String(row.email),
-        coupon: row.coupon,
-        partner: row.partner,
-        is_trial: Boolean(row.is_trial),
-        card: row.last4 === null ? null : { brand: String(row.brand), last4: String(row.last4) },
-        transactions: (
-          await db.all('SELECT id, status, amount, label FROM transactions WHERE order_id = ? ORDER BY id', [row.id!])
-        ).map((t) => ({ id: Number(t.id), status: String(t.status), amount: Number(t.amount), label: t.label })),
-      })),
-    );
-  }
-
-  /**
-   * A channel's sales per partner (orders made at or after `since`, server seconds), settled as of now: orders made,
-   * orders paid, and what paid transactions brought in (renewals included), per currency; orders with no partner
-   * are the row whose partner is null (sold directly). In order of first appearance.
-   */
-  async function partnerSales(channelKey: string, since = 0): Promise<PartnerSales[]> {
-    await settle();
-    const sales = new Map<string | null, PartnerSales>();
-    const entry = (partner: SqlValue) => {
-      const key = partner === null ? null : String(partner);
-      let found = sales.get(key);
-      if (!found) sales.set(key, (found = { partner: key, orders: 0, paid: 0, revenue: {} }));
-      return found;
-    };
-    const where = 'c.channel_key = ? AND o.created_at >= ?';
-    for (const row of await db.all(
-      `SELECT o.partner, COUNT(*) AS orders, COUNT(*) FILTER (WHERE o.status = 'paid') AS paid FROM orders o
-       JOIN channels c ON c.id = o.channel_id WHERE ${where} GROUP BY o.partner ORDER BY o.partner COLLATE "C" NULLS FIRST`,
-      [channelKey, since],
-    )) {
-      Object.assign(entry(row.partner ?? null), { orders: Number(row.orders), paid: Number(row.paid) });
-    }
-    for (const row of await db.all(
-      `SELECT o.partner, t.currency, SUM(t.amount) AS amount FROM transactions t JOIN orders o ON o.id = t.order_id
-       JOIN channels c ON c.id = o.channel_id WHERE ${where} AND t.status = 'paid' GROUP BY o.partner, t.currency`,
-      [channelKey, since],
-    )) {
-      entry(row.partner ?? null).revenue[String(row.currency ?? '')] = cents(Number(row.amount));
-    }
-    return [...sales.values()];
-  }
-
-  return {
-    handlers,
-    settle,
-    settleFor,
-    devOrders,
-    partnerSales,
-    stop,
-  };
-}
-
-/** A partner's sales (GET /__dev/analytics, `partners`): orders made and paid, and paid amounts per currency. */
-export interface PartnerSales {
-  /** The partner's slug; null for the orders no partner brought. */
-  partner: string | null;
-  orders: number;
-  paid: number;
-  /** Currency code -> amount of paid transactions. */
-  revenue: Record<string, number>;
+  return { handlers, ...createSales(db, nowSeconds) };
 }

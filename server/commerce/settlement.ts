@@ -1,50 +1,239 @@
 /**
- * Settling what falls due on the server clock: a pending purchase is charged at its `settles_at` moment, paid or
- * failed by what the card processor answers (providers/provider.ts; its card saved when asked), an auto-renewal
- * cancellation finishes, a subscription whose period ended is renewed period by period with its card (or made
- * inactive when the card is declined), and a cancelled one expires.
+ * Settlement: money and access move only here, through `applyPaymentEvent`, from a fact the card processor stated
+ * (providers/provider.ts: an answer of its API, a verified webhook, or a read-back of the reconciliation), in one
+ * transaction holding the order's row. Each fact is applied once: a fact about an order already past it (a paid
+ * order's payment succeeding again, an invoice whose transaction exists) changes nothing, so a webhook delivered
+ * twice, two processes receiving it, or a read-back after the webhook count once, in any order.
  *
- * Money moves only through `applyPaymentEvent`: what the processor said about one order (a purchase paid or failed,
- * a renewal period paid or failed), applied once to the order's row and its transactions. The timers below get those
- * events by charging what is due; a processor's signed webhook will hand it the same events. Whatever else an applied
- * event means (the viewer's receipt: mail/receipts.ts) listens through `onPaymentApplied`, in the event's
- * transaction, whoever applied it.
+ * - A one-time payment: succeeded, the order is paid and active (its transaction paid); failed, the order fails
+ *   with the processor's message. A payment that succeeds after its order failed (money did move) pays it.
+ * - A subscription's invoice: its transaction, one per invoice ('New subscription' for the first charge, 'Subscription
+ *   Renewal' after); paid, the order is paid and active through the invoice's period; refused, the first charge
+ *   fails the order, a renewal's makes it inactive with the message (a later paid invoice makes it active again).
+ * - A subscription read back: auto-renewal on or off (cancel at the period's end), active through its period,
+ *   inactive while past due, ended (expired at the period's end, canceled before) when Stripe ended it. An older
+ *   read never overwrites a newer one.
+ * - A trial's card saved: the trial starts (access until the trial's end; the account's trial is used).
+ * - A refund in full: the order is Refunded and its access ends. A dispute: access is suspended, the order says why.
+ *   Both stay: nothing a subscription says later makes the order active again.
  *
- * Who settles. Any process: each order is settled in a transaction that locks its row (`FOR UPDATE`; the timers
- * `SKIP LOCKED` rows another process holds) and checks it is still due, so an order is settled exactly once however
- * many processes try at the same moment.
- * A signed-in caller's due orders are settled before their request reads anything (routes.ts, `settleFor`), a timer
- * settles everyone's every SETTLE_INTERVAL_MS, and a purchase or cancellation asks for a run at its due time, so any
- * read after the delay sees the outcome, after a restart too.
+ * Whatever else an applied fact means to the viewer (their receipt: mail/receipts.ts) listens through
+ * `onPaymentApplied`, in the fact's transaction, as a PaymentEvent: a purchase paid or refused, a renewal paid or
+ * refused.
  */
-import { addPeriod } from './account-data.js';
 import type { ChannelDb, Row } from '../storage/db.js';
-import { PAYMENTS_OFF, type PaymentProvider } from './providers/provider.js';
+import type { PaymentFact, PaymentRefs } from './providers/provider.js';
 
-/** What settling needs of the card processor: charging an order, and keeping a paid order's card. */
-export type Charger = Pick<PaymentProvider, 'charge' | 'saveCard'>;
-import { log } from '../observability/log.js';
+/** What a refunded or disputed order says. */
+export const SETTLEMENT_MESSAGES = {
+  refunded: 'The payment was refunded.',
+  disputed: (reason: string) =>
+    `Access is suspended: the payment is disputed with the bank (${reason.replace(/_/g, ' ')}).`,
+  notCompleted: 'The payment was not completed.',
+} as const;
 
-/** At most this many periods are renewed at once (a clock moved years ahead should not write thousands of rows). */
-const MAX_RENEWALS = 36;
-/** How often every process looks for anything due (a purchase's own timer comes sooner). */
-export const SETTLE_INTERVAL_MS = 5000;
+/** The order a fact is about, in this channel, its row locked: by the metadata the processor kept, or its objects. */
+async function orderOf(
+  db: ChannelDb,
+  channel: { id: number; key: string },
+  refs: PaymentRefs,
+): Promise<Row | undefined> {
+  const one = (where: string, value: string | number) =>
+    db.get(`SELECT * FROM orders WHERE channel_id = ? AND ${where} = ? FOR UPDATE`, [channel.id, value]);
+  if (refs.orderId !== undefined && refs.channel === channel.key) {
+    const order = await one('id', refs.orderId);
+    if (order) return order;
+  }
+  if (refs.subscription) {
+    const order = await one('processor_subscription', refs.subscription);
+    if (order) return order;
+  }
+  if (refs.setupIntent) {
+    const order = await one('setup_intent', refs.setupIntent);
+    if (order) return order;
+  }
+  return refs.paymentIntent ? one('payment_intent', refs.paymentIntent) : undefined;
+}
 
-/** What is due: pending purchases, finishing cancellations, ended subscription periods (of one user, or everyone). */
-const DUE = `
-  SELECT id FROM orders WHERE settles_at IS NOT NULL AND settles_at <= :nowMs AND (:user::bigint IS NULL OR user_id = :user)
-  UNION
-  SELECT id FROM orders WHERE renewal_cancel_at IS NOT NULL AND renewal_cancel_at <= :nowMs
-    AND (:user::bigint IS NULL OR user_id = :user)
-  UNION
-  SELECT id FROM orders WHERE type = 'subscription' AND status = 'paid' AND activity_status = 'active'
-    AND expires_at IS NOT NULL AND expires_at <= :now AND renewal_cancel_at IS NULL
-    AND (:user::bigint IS NULL OR user_id = :user)
-  ORDER BY id`;
+/** Keeps on the order the processor objects a fact names that it does not know yet. */
+async function remember(db: ChannelDb, order: Row, refs: PaymentRefs): Promise<void> {
+  const subscription = order.type === 'subscription';
+  const known: Array<[string, string | undefined]> = [
+    ['processor_subscription', subscription ? refs.subscription : undefined],
+    ['setup_intent', refs.setupIntent],
+    // A subscription's payments are its invoices': the order keeps its subscription, not each intent.
+    ['payment_intent', subscription ? undefined : refs.paymentIntent],
+  ];
+  for (const [column, value] of known)
+    if (value && order[column] === null) {
+      await db.run(`UPDATE orders SET ${column} = ? WHERE id = ?`, [value, order.id!]);
+      order[column] = value;
+    }
+}
+
+const paidTransaction = (db: ChannelDb, orderId: number) =>
+  db.get("SELECT 1 AS ok FROM transactions WHERE order_id = ? AND status IN ('paid', 'refunded') LIMIT 1", [orderId]);
+
+/** The order fails (a refused first payment, an abandoned one): only while it is still being paid. */
+async function fail(db: ChannelDb, order: Row, message: string, at: number): Promise<boolean> {
+  if (order.status !== 'created') return false;
+  await db.run(
+    "UPDATE orders SET status = 'failed', activity_status = 'inactive', error = ?, updated_at = ?, payment_attempt_at = NULL WHERE id = ?",
+    [message, at, order.id!],
+  );
+  await db.run("UPDATE transactions SET status = 'failed' WHERE order_id = ? AND status = 'created'", [order.id!]);
+  return true;
+}
+
+async function payment(db: ChannelDb, order: Row, fact: Extract<PaymentFact, { kind: 'payment' }>): Promise<boolean> {
+  const { state, at } = fact;
+  if (state.status === 'failed') return fail(db, order, state.message, at);
+  // A subscription is paid by its invoices; a one-time order by its intent.
+  if (state.status !== 'succeeded' || order.type === 'subscription') return false;
+  if (order.status !== 'created' && order.status !== 'failed') return false;
+  await db.run(
+    `UPDATE orders SET status = 'paid', activity_status = 'active', error = NULL, updated_at = ?, payment_attempt_at = NULL
+     WHERE id = ?`,
+    [at, order.id!],
+  );
+  await db.run("UPDATE transactions SET status = 'paid' WHERE order_id = ? AND status IN ('created', 'failed')", [
+    order.id!,
+  ]);
+  return true;
+}
+
+async function invoice(db: ChannelDb, order: Row, fact: Extract<PaymentFact, { kind: 'invoice' }>): Promise<boolean> {
+  if (order.type !== 'subscription') return false;
+  const orderId = Number(order.id);
+  // A trial's invoice of nothing pays for nothing: the trial starts with its card (a setup fact).
+  if (fact.paid && fact.amount <= 0) return false;
+  const existing = await db.get('SELECT * FROM transactions WHERE order_id = ? AND invoice = ?', [
+    orderId,
+    fact.invoice,
+  ]);
+  if (
+    existing &&
+    (existing.status === 'paid' || existing.status === 'refunded' || (!fact.paid && existing.status === 'failed'))
+  )
+    return false;
+  const status = fact.paid ? 'paid' : 'failed';
+  const opening = order.status === 'created';
+  if (existing) {
+    await db.run('UPDATE transactions SET status = ?, amount = ? WHERE id = ?', [status, fact.amount, existing.id!]);
+  } else if (
+    opening &&
+    (await db.run(
+      "UPDATE transactions SET status = ?, invoice = ?, amount = ?, currency = ? WHERE order_id = ? AND status = 'created' AND invoice IS NULL",
+      [status, fact.invoice, fact.amount, fact.currency, orderId],
+    )) > 0
+  ) {
+    // The purchase's own transaction now names its invoice.
+  } else {
+    const label = (await paidTransaction(db, orderId)) ? 'Subscription Renewal' : 'New subscription';
+    await db.run(
+      'INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at, invoice) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [orderId, order.user_id!, status, fact.amount, fact.currency, label, fact.at, fact.invoice],
+    );
+  }
+  if (!fact.paid) {
+    if (opening) return fail(db, order, fact.message ?? 'The payment failed.', fact.at);
+    if (order.status === 'paid' && !fact.first)
+      await db.run(
+        "UPDATE orders SET activity_status = 'inactive', subscription_status = 'inactive', error = ?, updated_at = ? WHERE id = ?",
+        [fact.message ?? 'The payment failed.', fact.at, orderId],
+      );
+    return true;
+  }
+  // Refunded or disputed orders keep their state; the invoice is recorded all the same.
+  if (order.status !== 'created' && order.status !== 'failed' && order.status !== 'paid') return true;
+  await db.run(
+    `UPDATE orders SET status = 'paid', activity_status = 'active', subscription_status = 'active',
+       auto_renewal = coalesce(auto_renewal, 'active'), error = NULL, payment_attempt_at = NULL, updated_at = ?,
+       expires_at = greatest(coalesce(expires_at, 0), ?) WHERE id = ?`,
+    [fact.at, fact.periodEnd, orderId],
+  );
+  return true;
+}
+
+async function subscription(
+  db: ChannelDb,
+  order: Row,
+  fact: Extract<PaymentFact, { kind: 'subscription' }>,
+): Promise<boolean> {
+  if (order.type !== 'subscription') return false;
+  if (order.processor_read_at !== null && Number(order.processor_read_at) > fact.readAt) return false;
+  await db.run('UPDATE orders SET processor_read_at = ? WHERE id = ?', [fact.readAt, order.id!]);
+  const ended = fact.status === 'canceled' || fact.status === 'incomplete_expired';
+  if (order.status === 'created') return ended ? fail(db, order, SETTLEMENT_MESSAGES.notCompleted, fact.at) : false;
+  if (order.status !== 'paid') return false;
+  const live = fact.status === 'active' || fact.status === 'trialing';
+  const next = {
+    activity_status: live ? 'active' : 'inactive',
+    subscription_status: live ? 'active' : ended ? (fact.cancelAtPeriodEnd ? 'expired' : 'canceled') : 'inactive',
+    auto_renewal: ended || fact.cancelAtPeriodEnd ? 'cancelled' : 'active',
+    expires_at: live
+      ? Math.max(
+          Number(order.expires_at ?? 0),
+          fact.status === 'trialing' ? (fact.trialEnd ?? fact.periodEnd) : fact.periodEnd,
+        )
+      : order.expires_at === null
+        ? null
+        : Number(order.expires_at),
+  };
+  const same = (Object.keys(next) as Array<keyof typeof next>).every((key) =>
+    key === 'expires_at'
+      ? (order.expires_at === null ? null : Number(order.expires_at)) === next.expires_at
+      : order[key] === next[key],
+  );
+  if (same) return false;
+  await db.run(
+    'UPDATE orders SET activity_status = ?, subscription_status = ?, auto_renewal = ?, expires_at = ?, updated_at = ? WHERE id = ?',
+    [next.activity_status, next.subscription_status, next.auto_renewal, next.expires_at, fact.at, order.id!],
+  );
+  return true;
+}
+
+async function setup(db: ChannelDb, order: Row, fact: Extract<PaymentFact, { kind: 'setup' }>): Promise<boolean> {
+  if (fact.state.status === 'failed') return fail(db, order, fact.state.message, fact.at);
+  if (fact.state.status !== 'succeeded' || order.status !== 'created' || !order.is_trial) return false;
+  // The trial's card is saved: the trial starts, and the account's one trial is used.
+  await db.run(
+    `UPDATE orders SET status = 'paid', activity_status = 'active', subscription_status = 'active',
+       auto_renewal = 'active', error = NULL, payment_attempt_at = NULL, updated_at = ? WHERE id = ?`,
+    [fact.at, order.id!],
+  );
+  await db.run('UPDATE users SET trial_period_used = 1, updated_at = ? WHERE id = ?', [fact.at, order.user_id!]);
+  return true;
+}
+
+async function refund(db: ChannelDb, order: Row, fact: Extract<PaymentFact, { kind: 'refund' }>): Promise<boolean> {
+  if (order.status === 'refunded') return false;
+  await db.run(
+    "UPDATE orders SET status = 'refunded', activity_status = 'inactive', error = ?, payment_attempt_at = NULL, updated_at = ? WHERE id = ?",
+    [SETTLEMENT_MESSAGES.refunded, fact.at, order.id!],
+  );
+  if (fact.invoice)
+    await db.run("UPDATE transactions SET status = 'refunded' WHERE order_id = ? AND invoice = ?", [
+      order.id!,
+      fact.invoice,
+    ]);
+  else await db.run("UPDATE transactions SET status = 'refunded' WHERE order_id = ? AND status = 'paid'", [order.id!]);
+  return true;
+}
+
+async function dispute(db: ChannelDb, order: Row, fact: Extract<PaymentFact, { kind: 'dispute' }>): Promise<boolean> {
+  if (order.status === 'refunded' || order.status === 'disputed') return false;
+  await db.run(
+    "UPDATE orders SET status = 'disputed', activity_status = 'inactive', error = ?, updated_at = ? WHERE id = ?",
+    [SETTLEMENT_MESSAGES.disputed(fact.reason), fact.at, order.id!],
+  );
+  return true;
+}
 
 /**
- * What the card processor said about one order. `at` is when (UNIX seconds): a purchase's settling moment, or the
- * start of the renewal period that was charged (which also names that period, so it is applied once).
+ * What an applied fact meant for the buyer. `at`: when (UNIX seconds). A purchase is paid by its first charge (a
+ * one-time payment, or a subscription's first invoice that charged anything, after a trial too); a renewal by a later
+ * invoice.
  */
 export type PaymentEvent =
   | { type: 'purchase_paid'; orderId: number; at: number }
@@ -64,228 +253,53 @@ export function onPaymentApplied(db: ChannelDb, listener: PaymentListener): void
 }
 
 /**
- * Applies one payment event to its order, in one transaction holding the order's row: a purchase's only while it is
- * still being paid, a renewal's only for the period the order is at. Answers whether it changed anything (an event
- * applied already, or about an order in another state, changes nothing: a webhook delivered twice counts once).
+ * The event a fact that changed its order means for the buyer, if any (a subscription's state read back, a trial
+ * starting, a refund or a dispute tell nothing of their own). `before`: the order's row before the fact;
+ * `firstCharge`: no paid transaction before it.
  */
-export async function applyPaymentEvent(
-  db: ChannelDb,
-  provider: Charger,
-  event: PaymentEvent,
-  now: number,
-): Promise<boolean> {
-  return db.transaction(async () => {
-    const order = await db.get('SELECT * FROM orders WHERE id = ? FOR UPDATE', [event.orderId]);
-    if (!order) return false;
-    if (event.type === 'purchase_paid' || event.type === 'purchase_failed') {
-      if (order.status !== 'created' || order.settles_at === null) return false;
-      if (event.type === 'purchase_paid') {
-        const subscription = order.type === 'subscription';
-        const offer = subscription
-          ? String(
-              (await db.get('SELECT offer FROM subscriptions WHERE id = ?', [order.product_id!]))?.offer ?? 'monthly',
-            )
-          : null;
-        await db.run(
-          `UPDATE orders SET status = 'paid', activity_status = 'active', settles_at = NULL, updated_at = ?, expires_at = ?,
-             subscription_status = ?, auto_renewal = ? WHERE id = ?`,
-          [
-            event.at,
-            offer ? addPeriod(event.at, offer) : null,
-            subscription ? 'active' : null,
-            subscription ? 'active' : null,
-            order.id!,
-          ],
-        );
-        if (order.save_card) await provider.saveCard(Number(order.user_id), String(order.payment_method));
-      } else {
-        await db.run(
-          "UPDATE orders SET status = 'failed', activity_status = 'inactive', settles_at = NULL, updated_at = ?, error = ? WHERE id = ?",
-          [event.at, event.message, order.id!],
-        );
-      }
-      await db.run("UPDATE transactions SET status = ? WHERE order_id = ? AND status = 'created'", [
-        event.type === 'purchase_paid' ? 'paid' : 'failed',
-        order.id!,
-      ]);
-      for (const listener of listeners.get(db) ?? []) await listener(event, order);
-      return true;
-    }
-    // A renewal: of the period that starts where the order's paid time ends, while it renews.
-    const renews =
-      order.type === 'subscription' &&
-      order.status === 'paid' &&
-      order.activity_status === 'active' &&
-      order.auto_renewal !== 'cancelled' &&
-      Number(order.expires_at) === event.at;
-    if (!renews) return false;
-    const sub = await db.get('SELECT offer, price FROM subscriptions WHERE id = ?', [order.product_id!]);
-    const charged = Number(
-      (await db.get("SELECT count(*) AS n FROM transactions WHERE order_id = ? AND status = 'paid'", [order.id!]))?.n ??
-        0,
-    );
-    const label = charged === 0 ? 'New subscription' : 'Subscription Renewal'; // a trial's first charge opens it
-    const paid = event.type === 'renewal_paid';
-    await db.run(
-      'INSERT INTO transactions (order_id, user_id, status, amount, currency, label, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [
-        order.id!,
-        order.user_id!,
-        paid ? 'paid' : 'failed',
-        Number(sub?.price ?? order.price ?? 0),
-        order.currency ?? null,
-        label,
-        event.at,
-      ],
-    );
-    if (paid) {
-      await db.run('UPDATE orders SET expires_at = ?, updated_at = ? WHERE id = ?', [
-        addPeriod(event.at, String(sub?.offer ?? 'monthly')),
-        now,
-        order.id!,
-      ]);
-    } else {
-      await db.run(
-        "UPDATE orders SET activity_status = 'inactive', subscription_status = 'inactive', auto_renewal = 'cancelled', error = ?, updated_at = ? WHERE id = ?",
-        [event.message, event.at, order.id!],
-      );
-    }
-    for (const listener of listeners.get(db) ?? []) await listener(event, order);
-    return true;
-  });
+function eventOf(fact: PaymentFact, before: Row, firstCharge: boolean): PaymentEvent | undefined {
+  const orderId = Number(before.id);
+  const { at } = fact;
+  if (fact.kind === 'payment') {
+    if (fact.state.status === 'failed') return { type: 'purchase_failed', orderId, at, message: fact.state.message };
+    return fact.state.status === 'succeeded' && before.type !== 'subscription'
+      ? { type: 'purchase_paid', orderId, at }
+      : undefined;
+  }
+  if (fact.kind !== 'invoice') return undefined;
+  const message = fact.message ?? 'The payment failed.';
+  if (fact.paid) {
+    if (before.status !== 'created' && before.status !== 'failed' && before.status !== 'paid') return undefined;
+    return { type: firstCharge ? 'purchase_paid' : 'renewal_paid', orderId, at };
+  }
+  if (before.status === 'created') return { type: 'purchase_failed', orderId, at, message };
+  return before.status === 'paid' && !fact.first ? { type: 'renewal_failed', orderId, at, message } : undefined;
 }
 
 /**
- * Payment settling over one database, on the server clock `clockMs` (ms), charging through the card processor.
- * Without one nothing can be charged: what falls due (a database's pending purchases and renewals from a start that
- * had a processor) fails with PAYMENTS_OFF, as a declined card does, rather than waiting for ever.
+ * Applies one fact to the order it is about (in the channel `channel`), in one transaction holding the order's row.
+ * Answers the order's id when the fact changed it, undefined when it changed nothing (about no order of this channel,
+ * applied already, or about an order past it).
  */
-export function createSettlement(
+export async function applyPaymentEvent(
   db: ChannelDb,
-  clockMs: () => number,
-  provider: PaymentProvider | undefined,
-): {
-  settle(): Promise<void>;
-  settleFor(userId: number): Promise<void>;
-  settleLater(ms: number): void;
-  stop(): void;
-} {
-  const timers = new Set<NodeJS.Timeout>();
-  /** The processor settling charges, or, without one, one that charges nothing. */
-  const charger: Charger = provider ?? {
-    charge: async () => ({ paid: false, message: PAYMENTS_OFF }),
-    saveCard: async () => undefined,
-  };
-
-  /** Runs settle() once `ms` have passed (the reads in between settle lazily anyway). */
-  function settleLater(ms: number): void {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      settleDue(null).catch((error: unknown) => log().error({ err: error }, 'settling payments failed'));
-    }, ms);
-    timer.unref();
-    timers.add(timer);
-  }
-
-  /** A pending order charged at its settles_at moment, and the outcome applied. */
-  async function settleOrder(order: Row, now: number): Promise<void> {
-    const at = Math.floor(Number(order.settles_at) / 1000);
-    const charge = await charger.charge(order);
-    const orderId = Number(order.id);
-    await applyPaymentEvent(
-      db,
-      charger,
-      charge.paid
-        ? { type: 'purchase_paid', orderId, at }
-        : { type: 'purchase_failed', orderId, at, message: charge.message },
-      now,
-    );
-  }
-
-  /** A subscription whose period ended: renewed period by period with its card while auto-renewal is on, else expired. */
-  async function renewOrExpire(order: Row, now: number): Promise<void> {
-    const end = Number(order.expires_at);
-    if (order.auto_renewal === 'cancelled') {
-      await db.run(
-        "UPDATE orders SET activity_status = 'inactive', subscription_status = 'expired', updated_at = ? WHERE id = ?",
-        [end, order.id!],
-      );
-      return;
-    }
-    const orderId = Number(order.id);
-    for (let n = 0; n < MAX_RENEWALS; n++) {
-      const current = await db.get('SELECT * FROM orders WHERE id = ?', [orderId]);
-      const at = Number(current?.expires_at);
-      if (!current || current.activity_status !== 'active' || !(at <= now)) return;
-      const charge = await charger.charge(current);
-      const event: PaymentEvent = charge.paid
-        ? { type: 'renewal_paid', orderId, at }
-        : { type: 'renewal_failed', orderId, at, message: charge.message };
-      if (!(await applyPaymentEvent(db, charger, event, now)) || !charge.paid) return;
-    }
-  }
-
-  /**
-   * Settles one order if it is still due, holding its row: another process settling it at the same moment skips it
-   * (SKIP LOCKED), and one that comes after sees it no longer due.
-   */
-  async function settleOne(id: number, nowMs: number, wait: boolean): Promise<void> {
-    const now = Math.floor(nowMs / 1000);
-    await db.transaction(async () => {
-      const order = await db.get(`SELECT * FROM orders WHERE id = ? FOR UPDATE${wait ? '' : ' SKIP LOCKED'}`, [id]);
-      if (!order) return;
-      if (order.settles_at !== null && Number(order.settles_at) <= nowMs) {
-        await settleOrder(order, now);
-        return;
-      }
-      if (order.renewal_cancel_at !== null && Number(order.renewal_cancel_at) <= nowMs) {
-        await db.run(
-          "UPDATE orders SET auto_renewal = 'cancelled', renewal_cancel_at = NULL, updated_at = ? WHERE id = ?",
-          [now, id],
-        );
-        return;
-      }
-      const ended =
-        order.type === 'subscription' &&
-        order.status === 'paid' &&
-        order.activity_status === 'active' &&
-        order.expires_at !== null &&
-        Number(order.expires_at) <= now &&
-        order.renewal_cancel_at === null;
-      if (ended) await renewOrExpire(order, now);
-    });
-  }
-
-  /**
-   * Settles whatever is due at the server clock's now (of one user, or everyone's); see the header. A user's own
-   * request waits for an order another process is settling at that moment (its answer must show the outcome); the
-   * timers skip it.
-   */
-  async function settleDue(userId: number | null): Promise<void> {
-    const nowMs = clockMs();
-    const params = { ':nowMs': nowMs, ':now': Math.floor(nowMs / 1000), ':user': userId };
-    // An order can be due twice over (a renewal after its cancellation finished): a few passes settle both.
-    for (let pass = 0; pass < 3; pass++) {
-      const due = await db.all(DUE, params);
-      if (due.length === 0) return;
-      for (const row of due) await settleOne(Number(row.id), nowMs, userId !== null);
-    }
-  }
-
-  const interval = setInterval(() => {
-    settleDue(null).catch((error: unknown) => log().error({ err: error }, 'settling payments failed'));
-  }, SETTLE_INTERVAL_MS);
-  interval.unref();
-
-  return {
-    settle: () => settleDue(null),
-    settleFor: (userId) => settleDue(userId),
-    settleLater,
-    /** Clears the timers (the server is stopping). */
-    stop() {
-      clearInterval(interval);
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-    },
-  };
+  channel: { id: number; key: string },
+  fact: PaymentFact,
+): Promise<number | undefined> {
+  return db.transaction(async () => {
+    const order = await orderOf(db, channel, fact.refs);
+    if (!order) return undefined;
+    await remember(db, order, fact.refs);
+    const before = { ...order };
+    const firstCharge = fact.kind === 'invoice' && !(await paidTransaction(db, Number(order.id)));
+    const apply = { payment, invoice, subscription, setup, refund, dispute }[fact.kind] as (
+      db: ChannelDb,
+      order: Row,
+      fact: PaymentFact,
+    ) => Promise<boolean>;
+    if (!(await apply(db, order, fact))) return undefined;
+    const event = eventOf(fact, before, firstCharge);
+    if (event) for (const listener of listeners.get(db) ?? []) await listener(event, before);
+    return Number(order.id);
+  });
 }

@@ -11,13 +11,17 @@ export function html(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Sends a stand-in page: `content` is trusted HTML (escape what goes into it with html()). */
+/**
+ * Sends a stand-in page: `content` is trusted HTML (escape what goes into it with html()); `framedBy`: the origins
+ * besides its own whose pages may show it in a frame.
+ */
 export function standInPage(
   res: ServerResponse,
   bundleOrigin: string,
   status: number,
   title: string,
   content: string,
+  framedBy: readonly string[] = [],
 ): void {
   const body = Buffer.from(`<!doctype html>
 <html lang="en">
@@ -42,7 +46,7 @@ ${content}
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': String(body.length),
     'Cache-Control': 'no-store',
-    'Content-Security-Policy': contentSecurityPolicy(bundleOrigin),
+    'Content-Security-Policy': contentSecurityPolicy(bundleOrigin, false, framedBy),
     'X-Content-Type-Options': 'nosniff',
   });
   res.end(body);

@@ -36,8 +36,15 @@ export const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Max-Age': '600',
 };
 
-/** The strict policy demo pages run under, so the bundle is proven to work without inline scripts or styles. */
-export function contentSecurityPolicy(bundleOrigin: string, inlineStyles = false, frameable = false): string {
+/**
+ * The strict policy demo pages run under, so the bundle is proven to work without inline scripts or styles.
+ * `frameable`: true for any page to frame it (the embed layout), a list of origins for those besides its own.
+ */
+export function contentSecurityPolicy(
+  bundleOrigin: string,
+  inlineStyles = false,
+  frameable: boolean | readonly string[] = false,
+): string {
   return [
     "default-src 'self'",
     `script-src 'self' ${bundleOrigin}`,
@@ -52,8 +59,11 @@ export function contentSecurityPolicy(bundleOrigin: string, inlineStyles = false
     "font-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    // The embed layout (oembed.ts) is for partners' pages to frame; every other page only for its own origin.
-    frameable ? 'frame-ancestors *' : "frame-ancestors 'self'",
+    // Pages on the CMS host show the Stripe double's 3-D Secure challenge (on the bundle origin) in a frame.
+    `frame-src 'self' ${bundleOrigin}`,
+    // The embed layout (oembed.ts) is for partners' pages to frame; every other page only for its own origin (and
+    // the origins it names: the challenge page, for the CMS host's pages).
+    frameable === true ? 'frame-ancestors *' : ["frame-ancestors 'self'", ...(frameable || [])].join(' '),
   ].join('; ');
 }
 

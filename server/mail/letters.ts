@@ -193,7 +193,7 @@ const en: Words = {
   renewalFailed: {
     subject: (product) => `We could not renew your ${product} subscription`,
     text: (product) =>
-      `Your card was declined when we tried to renew your ${product} subscription, so it has ended. You can subscribe again at any time with another card.`,
+      `Your card was declined when we tried to renew your ${product} subscription, so your access is paused. Update your card from your orders: the renewal is tried again, and your access comes back once it is paid.`,
     action: 'See my orders',
   },
 };
@@ -262,7 +262,7 @@ const fr: Words = {
   renewalFailed: {
     subject: (product) => `Nous n'avons pas pu renouveler votre abonnement ${product}`,
     text: (product) =>
-      `Votre carte a été refusée lors du renouvellement de votre abonnement ${product}, qui a donc pris fin. Vous pouvez vous réabonner à tout moment avec une autre carte.`,
+      `Votre carte a été refusée lors du renouvellement de votre abonnement ${product}\u00a0: votre accès est suspendu. Mettez votre carte à jour depuis vos commandes\u00a0: le renouvellement sera retenté, et votre accès reviendra dès qu'il sera payé.`,
     action: 'Voir mes commandes',
   },
 };

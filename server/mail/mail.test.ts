@@ -160,17 +160,20 @@ describe('email through SMTP', () => {
     const headers = { Authorization: `Bearer ${res.body.data.token}` };
     const api = (path: string) => h.call(`/api/${path}?api_key=${h.key}`, { headers });
     const monthly = (await h.keyless('subscriptions')).body.data[0];
-    const card = await h.call('/__stripe/v1/payment_methods', {
+    // The browser's confirmation token of a test card (Stripe.js with the channel's publishable key, at dev mode's
+    // Stripe double), then the purchase: 4242 pays in Stripe's answer.
+    const token = await h.call('/__stripe/v1/confirmation_tokens', {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: 'Bearer pk_test_demo' },
       body: new URLSearchParams({
-        type: 'card',
-        'card[number]': '4242424242424242',
-        'card[exp_month]': '12',
-        'card[exp_year]': '2040',
-        'card[cvc]': '123',
+        'payment_method_data[type]': 'card',
+        'payment_method_data[card][number]': '4242424242424242',
+        'payment_method_data[card][exp_month]': '12',
+        'payment_method_data[card][exp_year]': '2040',
+        'payment_method_data[card][cvc]': '123',
       }).toString(),
     });
+    assert.equal(token.status, 200, JSON.stringify(token.body));
     const bought = await h.post(
       '/api/stripe/buy',
       {
@@ -178,32 +181,38 @@ describe('email through SMTP', () => {
         idempotency_key: crypto.randomUUID(),
         type: 'subscription',
         id: monthly.id,
-        payment_method: card.body.id,
+        confirmation_token: token.body.id,
       },
       headers,
     );
     assert.equal(bought.status, 200, JSON.stringify(bought.body));
     const orderId = bought.body.data.order.id;
-    h.nowMs += 5000;
-    assert.equal((await api(`orders/${orderId}`)).body.data.status, 'paid');
+    await until('the order paid', async () => (await api(`orders/${orderId}`)).body.data.status === 'paid');
     const [, receipt] = await smtp.waitFor(email, 2);
     assert.equal(receipt!.mail.subject, `Votre reçu Demo Sports Network\u00a0: ${monthly.name}`);
     const text = String(receipt!.mail.text);
     ok(text.includes('Bonjour Léa,') && /Montant payé: [\d,]+\s\$US/.test(text), text);
     ok(/\/login\?channel_key=demo$/m.test(text), 'a link to the orders');
-    // A month on (coming back every 16 days, so the token lives): the renewal, charged and told.
-    for (let n = 0; n < 2; n++) {
-      h.nowMs += 16 * 86400_000;
-      await api('profile');
-    }
+    // The period ends (what the channel's operator does in Stripe's dashboard, on the double): Stripe bills the next
+    // one with the saved card and says so by webhook; the buyer is told.
+    const renew = () => h.call(`/__dev/stripe/renew?channel_key=demo&order_id=${orderId}`, { method: 'POST' });
+    assert.equal((await renew()).status, 200);
     const renewal = (await smtp.waitFor(email, 3))[2]!;
     assert.equal(renewal.mail.subject, `Votre abonnement ${monthly.name} a été renouvelé`);
-    // The card is refused at the next one: the subscription ends, and the buyer is told.
-    await h.server.db.run("UPDATE payment_methods SET outcome = 'card_declined' WHERE id = ?", [card.body.id]);
-    for (let n = 0; n < 2; n++) {
-      h.nowMs += 16 * 86400_000;
-      await api('profile');
-    }
+    // The subscription renews with a card that asks for authentication every time, and nobody is there at the next
+    // renewal: it is refused, and the buyer is told.
+    const double = h.server.stripeDouble!;
+    const subscription = String(
+      (await h.server.db.get('SELECT processor_subscription FROM orders WHERE id = ?', [orderId]))!
+        .processor_subscription,
+    );
+    const strict = double.ledger.createPaymentMethod(
+      { number: '4000002760003184', exp_month: 12, exp_year: 2040, cvc: '123' },
+      { email: null, name: null },
+    );
+    double.ledger.attach(strict, double.billing.subscription(subscription).customer);
+    double.billing.updateSubscription(subscription, { defaultPaymentMethod: strict.id });
+    assert.equal((await renew()).status, 200);
     const refused = (await smtp.waitFor(email, 4))[3]!;
     assert.equal(refused.mail.subject, `Nous n'avons pas pu renouveler votre abonnement ${monthly.name}`);
     await sleep(2500);

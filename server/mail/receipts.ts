@@ -1,8 +1,8 @@
 /**
  * The emails payments send, queued in the transaction that applies the payment event (commerce/settlement.ts
- * `onPaymentApplied`), whoever applies it (the settling timers, a request settling its caller's orders, a
- * processor's webhook): a purchase paid gets a receipt, a renewal paid says so with its amount, and a renewal
- * refused says the subscription ended. A purchase refused is told by the checkout itself, on the page, and gets no
+ * `onPaymentApplied`), whoever applies it (Stripe's answer to the purchase, its verified webhook, or the
+ * reconciliation's read-back, in any process: once): a purchase paid gets a receipt, a renewal paid says so with its
+ * amount, and a renewal refused says so. A purchase refused is told by the checkout itself, on the page, and gets no
  * email. Each goes to the buyer, in their account's language (else the channel's), and links to their orders.
  */
 import type { PaymentEvent, PaymentListener } from '../commerce/settlement.js';

@@ -50,6 +50,19 @@ test('secrets are redacted by name at any depth, and emails, bearer tokens and k
       [50, 'failed for s…@example.org'],
     ],
   );
+  // Stripe's secrets, wherever a text quotes them (an SDK error, a configuration dump); an intent keeps its id.
+  const stripe = linesOf((logger) => {
+    logger.error(
+      {
+        err: new Error('Invalid API Key provided: sk_live_51Habcdef0123 (whsec_abc123def)'),
+        stripe: { secretKey: 'x1' },
+      },
+      'stripe failed for rk_test_998877 and pi_3Abc_secret_XyZ987, seti_9_secret_Q1',
+    );
+  });
+  for (const secret of ['51Habcdef0123', 'whsec_abc123def', 'rk_test_998877', 'XyZ987', 'secret_Q1', 'x1'])
+    assert.ok(!stripe.includes(secret), `${secret} was written: ${stripe}`);
+  assert.match(stripe, /pi_3Abc_secret_\[redacted\]/);
   // A text with nothing to scrub is left as it is.
   assert.equal(scrub('GET login 200'), 'GET login 200');
 });

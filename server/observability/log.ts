@@ -1,9 +1,10 @@
 /**
  * The server's log: JSON lines (pino), one object per line for a log system to index, pretty when it writes to a
- * terminal. What it must never hold, whatever a caller passes it: a password, a token, an api key, a card's details
- * or a full email address. Fields of those names are replaced at any depth, and every string is passed through
- * `scrub` (emails become `v…@example.com`, bearer tokens and `api_key=` values go). The request log holds no URL at
- * all (request-log.ts): paths and queries carry api keys, media grants and portal sessions.
+ * terminal. What it must never hold, whatever a caller passes it: a password, a token, an api key, a card's details,
+ * a full email address, or a Stripe secret (a secret key, a webhook signing secret, an intent's client secret).
+ * Fields of those names are replaced at any depth, and every string is passed through `scrub` (emails become
+ * `v…@example.com`; bearer tokens, `api_key=` values and Stripe's secrets go). The request log holds no URL at all
+ * (request-log.ts): paths and queries carry api keys, media grants and portal sessions.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
 
@@ -21,6 +22,9 @@ const SECRET_FIELDS = new Set([
   'card',
   'cvc',
   'payment_method',
+  'client_secret',
+  'secretkey',
+  'webhooksecret',
 ]);
 const REDACTED = '[redacted]';
 
@@ -28,15 +32,19 @@ const REDACTED = '[redacted]';
 const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)/g;
 
 /** What each of the patterns below needs in a text: most texts (a route, a method, an id) have none of it. */
-const SUSPECT = /[@=]|bearer/i;
+const SUSPECT = /[@=]|bearer|sk_|rk_|whsec_|_secret_/i;
 
-/** A text with emails, bearer tokens and secret query values taken out. */
+/** Stripe's secrets: secret and restricted keys, webhook signing secrets, intents' client secrets. */
+const STRIPE_SECRET = /\b(?:(?:sk|rk)_(?:live|test)_|whsec_)\w+|\b((?:pi|seti)_\w+?)_secret_\w+/g;
+
+/** A text with emails, bearer tokens, secret query values and Stripe's secrets taken out. */
 export function scrub(text: string): string {
   if (!SUSPECT.test(text)) return text;
   return text
     .replace(EMAIL, '$1…@$2')
     .replace(/\b(Bearer)\s+[\w.~+/=-]+/gi, '$1 [redacted]')
-    .replace(/([?&](?:api_key|token|signature|code|client_secret)=)[^&\s"']*/gi, '$1[redacted]');
+    .replace(/([?&](?:api_key|token|signature|code|client_secret)=)[^&\s"']*/gi, '$1[redacted]')
+    .replace(STRIPE_SECRET, (_, intent?: string) => (intent ? `${intent}_secret_[redacted]` : '[redacted]'));
 }
 
 /**

@@ -385,6 +385,51 @@ ALTER TABLE social_codes
   ADD COLUMN email_verified integer NOT NULL DEFAULT 1;
 `;
 
+/**
+ * Migration: card payments through Stripe (commerce/payments.ts, settlement.ts, webhooks.ts). Orders are no longer
+ * settled by a timer: a purchase keeps the processor's objects it is paid through (payment_intent; a subscription's
+ * processor_subscription; a trial's setup_intent, the card it saves) and is settled by the processor's signed
+ * webhooks or a read-back of them (the reconciliation), each applied once. payment_attempt_at (ms, server clock) is
+ * when the processor was last asked about it: the reconciliation reads back an order still pending a while after.
+ * processor_read_at (ms) is when the subscription's state applied to the order was read: an older read never
+ * overwrites a newer one (two events read back at once, committed in the other order).
+ * payment_customers: the buyer's customer at the processor, one per viewer (a viewer is one channel's; gone with the
+ * account).
+ * payment_events: the webhook events applied, per channel's endpoint (a replay changes nothing).
+ * A transaction of a subscription names the invoice it paid (one transaction per invoice).
+ * Pending orders of the timer era fail (their timer is gone); the trigger that kept users.payment_due_at goes.
+ */
+const STRIPE_PAYMENTS = `
+DROP TRIGGER orders_payment_due ON orders;
+DROP FUNCTION orders_payment_due();
+UPDATE users SET payment_due_at = NULL WHERE payment_due_at IS NOT NULL;
+UPDATE transactions SET status = 'failed' WHERE status = 'created';
+UPDATE orders SET status = 'failed', activity_status = 'inactive', settles_at = NULL,
+  error = coalesce(error, 'The payment was not completed.') WHERE status = 'created';
+UPDATE orders SET renewal_cancel_at = NULL, auto_renewal = 'cancelled' WHERE renewal_cancel_at IS NOT NULL;
+DROP INDEX orders_pending;
+DROP INDEX orders_renewal_cancel;
+DROP INDEX orders_one_pending;
+CREATE UNIQUE INDEX orders_one_pending ON orders (user_id, type, product_id, coalesce(participant_id, 0))
+  WHERE status = 'created';
+ALTER TABLE orders ADD COLUMN payment_intent text, ADD COLUMN setup_intent text,
+  ADD COLUMN processor_subscription text, ADD COLUMN payment_attempt_at bigint, ADD COLUMN processor_read_at bigint;
+CREATE UNIQUE INDEX orders_payment_intent ON orders (channel_id, payment_intent) WHERE payment_intent IS NOT NULL;
+CREATE UNIQUE INDEX orders_setup_intent ON orders (channel_id, setup_intent) WHERE setup_intent IS NOT NULL;
+CREATE UNIQUE INDEX orders_processor_subscription ON orders (channel_id, processor_subscription)
+  WHERE processor_subscription IS NOT NULL;
+CREATE INDEX orders_reconcile ON orders (payment_attempt_at) WHERE status = 'created';
+CREATE TABLE payment_customers (
+  user_id bigint PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE, channel_id bigint NOT NULL, customer text NOT NULL,
+  created_at bigint NOT NULL);
+CREATE TABLE payment_events (
+  channel_id bigint NOT NULL, id text NOT NULL, type text NOT NULL, received_at bigint NOT NULL,
+  PRIMARY KEY (channel_id, id));
+CREATE INDEX payment_events_received ON payment_events (received_at);
+ALTER TABLE transactions ADD COLUMN invoice text;
+CREATE UNIQUE INDEX transactions_invoice ON transactions (order_id, invoice) WHERE invoice IS NOT NULL;
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
 export const MIGRATIONS: readonly string[] = [
   SCHEMA,
@@ -394,4 +439,5 @@ export const MIGRATIONS: readonly string[] = [
   AUTH_LINKS,
   MAIL_QUEUE,
   SOCIAL_SIGN_IN,
+  STRIPE_PAYMENTS,
 ];

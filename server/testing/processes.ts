@@ -76,9 +76,6 @@ export interface DevOrder {
   transactions: Array<{ status: string; amount: number }>;
 }
 
-/** A card's number, as the fake Stripe takes it (any future expiry). */
-export const CARDS = { ok: '4242424242424242', declined: '4000000000000002' } as const;
-
 /** One server process: started, killed and started again on the same data folder. */
 export class ServerProcess {
   private child: ChildProcess | undefined;
@@ -319,25 +316,6 @@ export class ServerProcess {
     return String(res.body.data.token);
   }
 
-  /** A new payment method of a test card, made with the channel's publishable key (from its settings). */
-  async card(number: string = CARDS.ok): Promise<string> {
-    const settings = await this.call('/api/settings?channel_key=demo');
-    const publishable = String(settings.body.data.stripe.publishable_key);
-    const res = await this.call('/__stripe/v1/payment_methods', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: `Bearer ${publishable}` },
-      body: new URLSearchParams({
-        type: 'card',
-        'card[number]': number,
-        'card[exp_month]': '12',
-        'card[exp_year]': '2040',
-        'card[cvc]': '123',
-      }).toString(),
-    });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return String(res.body.id);
-  }
-
   /** What a single-event purchase of a demo event sends (its id and its single-event package). */
   async eventProduct(key: string): Promise<{ type: 'event'; id: number; single_event_package_id: number }> {
     const event = await this.get(`events/${this.id(key)}`);
@@ -352,7 +330,7 @@ export class ServerProcess {
     return endpoints.event.response.parse(res.body).data;
   }
 
-  /** The orders of the dev endpoint for one email (with their transactions), settled as of now. */
+  /** The orders of the dev endpoint for one email (with their transactions). */
   async devOrders(email: string): Promise<DevOrder[]> {
     const res = await this.call(`/__dev/orders?channel_key=demo&email=${encodeURIComponent(email)}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));

@@ -262,8 +262,16 @@ export const SavedCard = obj({
 });
 export type SavedCard = z.infer<typeof SavedCard>;
 
-/** `POST stripe/buy` answers the order at once (status created); it settles asynchronously. */
-export const Purchase = obj({ order: Order });
+/**
+ * `POST stripe/buy` (and `start_trial`) answers the order at once: paid or failed when the card processor answered
+ * so, else created (settled by its webhooks: poll `orders/{id}`). `action`: the card asks for 3-D Secure, which the
+ * browser finishes with Stripe.js and this client secret (`handleNextAction`); absent or null without one, and an
+ * answer whose action cannot be read is refused (never a challenge skipped).
+ */
+export const Purchase = obj({
+  order: Order,
+  action: optStrict(obj({ client_secret: text })),
+});
 export type Purchase = z.infer<typeof Purchase>;
 
 /** `POST stripe/setup-intent`. */
@@ -382,13 +390,14 @@ export const accountApi = endpointTable({
   /** code, type, id: a valid coupon, or 422 'Wrong promo code'. */
   applyCoupon: { method: 'GET', path: 'apply_coupon', keyless: false, response: envelope(Coupon) },
   /**
-   * `{ type, id, single_event_package_id?, participant_id?, coupon?, payment_method, save_card?, idempotency_key }`:
-   * the order at once (created); it settles asynchronously (poll `orders/{id}`).
+   * `{ type, id, single_event_package_id?, participant_id?, coupon?, confirmation_token | payment_method, save_card?,
+   * idempotency_key }`: the Payment Element's confirmation token, or a saved card's id. The order at once (see
+   * Purchase).
    */
   buy: { method: 'POST', path: 'stripe/buy', keyless: false, response: envelope(Purchase) },
   listCards: { method: 'GET', path: 'stripe/list-cards', keyless: false, response: envelope(list(SavedCard)) },
   setupIntent: { method: 'POST', path: 'stripe/setup-intent', keyless: false, response: envelope(SetupIntent) },
-  /** `{ subscription_id, payment_method, idempotency_key }` after a confirmed setup intent. */
+  /** `{ subscription_id, confirmation_token | payment_method, idempotency_key }`: the card is saved for the trial. */
   startTrial: { method: 'POST', path: 'stripe/subscription/start_trial', keyless: false, response: envelope(Purchase) },
   /** `{ order_id }`: cancels the subscription's auto-renewal. */
   unsubscribe: { method: 'POST', path: 'stripe/unsubscribe', keyless: false, response: envelope(Unsubscribe) },

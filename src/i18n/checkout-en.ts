@@ -95,6 +95,9 @@ export const checkoutEn = {
     incompleteCvc: "Your card's security code is incomplete.",
     expired: 'Your card has expired.',
     incorrectCvc: "Your card's security code is incorrect.",
+    connection: 'We could not reach our payment provider. Check your connection and try again.',
+    authFailed:
+      'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
   },
   waiting: {
     title: 'Processing your payment…',

@@ -98,6 +98,9 @@ export const checkoutFr: Translation<typeof checkoutEn> = {
     incompleteCvc: 'Le code de sécurité de votre carte est incomplet.',
     expired: 'Votre carte a expiré.',
     incorrectCvc: 'Le code de sécurité de votre carte est incorrect.',
+    connection: "Nous n'avons pas pu joindre notre prestataire de paiement. Vérifiez votre connexion et réessayez.",
+    authFailed:
+      'Nous ne parvenons pas à authentifier votre moyen de paiement. Veuillez choisir un autre moyen de paiement et réessayer.',
   },
   waiting: {
     title: 'Traitement de votre paiement…',

@@ -18,10 +18,10 @@ import { track } from './checkout/analytics.js';
 import { attemptFor, endAttempt, storeAttempt, storedAttempt } from './checkout/attempts.js';
 import { fetchOfferCards, loadProduct, type CheckoutTarget } from './checkout/product.js';
 import { placeOrder, type PaymentChoice } from './checkout/purchase.js';
-import { channelStripe } from './checkout/stripe.js';
+import { channelStripe, nextAction } from './checkout/stripe.js';
 import { entitlementsChanged } from './commerce/entitlements.js';
-import { CheckoutError, isPromoRefusal, PaymentFailedError } from './commerce/errors.js';
-import { waitForOrder } from './commerce/orders.js';
+import { CardError, CheckoutError, isPromoRefusal, PaymentFailedError } from './commerce/errors.js';
+import { orderOutcome, waitForOrder } from './commerce/orders.js';
 import { fetchPricing, pricingQuery, trialDays, type PricingRequest } from './commerce/pricing.js';
 import type { CheckoutState, CheckoutStore } from './checkout/types.js';
 import { $user, getClient, identified, startSession } from './session.js';
@@ -164,7 +164,7 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
     const user = $user.get();
     if (state.busy || state.view !== 'payment' || state.pricing?.status !== 'ready' || !state.product || !user) return;
     if (!choice) return patch({ payError: new CheckoutError('select-card') });
-    if (choice.kind === 'new' && !choice.card) return patch({ payError: new CheckoutError('card-not-ready') });
+    if (choice.kind === 'new' && !choice.elements) return patch({ payError: new CheckoutError('card-not-ready') });
     // Set before anything is awaited: a second press (a double click) finds the checkout busy.
     patch({ busy: true, payError: undefined });
     const pricing = state.pricing.value;
@@ -176,15 +176,32 @@ export function createCheckout(options: { onComplete?: (detail: PurchaseComplete
       { type: product.type, id: product.id, name: product.name, participant: state.team, trial },
       user.id,
     );
+    let placed: Order | undefined;
     try {
       const coupon = state.coupon.status === 'applied' ? state.coupon.code : undefined;
-      const order = await placeOrder({ product, team: state.team, coupon, choice, trial, key: attempt.key });
+      const { order, action } = await placeOrder({
+        product,
+        team: state.team,
+        coupon,
+        choice,
+        trial,
+        key: attempt.key,
+      });
+      placed = order;
       storeAttempt({ ...attempt, order: { id: order.id, reference: order.reference } });
       track('purchase', pricing, order.id);
+      // 3-D Secure: Stripe.js shows the bank's challenge; the order's status (webhooks) says the outcome.
+      if (action?.client_secret && orderOutcome(order) === 'pending') await nextAction(action.client_secret);
       if (!current(mine)) return;
       void follow(order, { type: product.type, id: product.id, name: product.name, trial });
     } catch (error) {
       if (isCancel(error) || !current(mine)) return;
+      if (placed && error instanceof CardError) {
+        // The authentication failed or was cancelled: this order fails; the next Pay is a new attempt (new key),
+        // from the card step, with Stripe's message.
+        endAttempt();
+        track('purchase_failed', pricing, placed.id);
+      }
       patch({ busy: false, payError: error });
     }
   }

@@ -5,6 +5,7 @@ import {
   expect,
   type APIRequestContext,
   type BrowserContext,
+  type FrameLocator,
   type Locator,
   type Page,
   type Request,
@@ -196,14 +197,39 @@ export async function devOrders(request: APIRequestContext, email: string, chann
   return ((await answer.json()) as { data: DevOrder[] }).data;
 }
 
-/** From a checkout's summary to its card step, then types a card into the (light DOM) card field. */
+/**
+ * From a checkout's summary to its card step, then types a card into the (light DOM) Payment Element, whose labels
+ * are in the checkout's language (English or French).
+ */
 export async function enterCard(checkout: Locator, number: string): Promise<void> {
   await checkout.locator('[part~="continue"]').click();
   await expect(checkout.locator('[part~="payment"]')).toBeVisible();
+  await typeCard(checkout, number);
+}
+
+/** Types a card into the checkout's Payment Element (already shown), replacing what was there. */
+export async function typeCard(checkout: Locator, number: string): Promise<void> {
   const field = checkout.locator('[slot="card"]');
-  await field.getByLabel('Card number').fill(number);
-  await field.getByLabel(/^Expiry/).fill('12 / 34');
+  await field.getByLabel(/^(Card number|Numéro de carte)$/).fill(number);
+  await field.getByLabel(/^(Expiry|Date d'expiration)/).fill('12 / 34');
   await field.getByLabel('CVC').fill('123');
+}
+
+/** Stripe's authentication test card: the payment asks for 3-D Secure (the bank's challenge) on the page. */
+export const CARD_3DS = '4000 0025 0000 3155';
+
+/** The bank's 3-D Secure challenge the Stripe double shows over the page: its dialog, and its page inside. */
+export function stripeChallenge(page: Page): { dialog: Locator; frame: FrameLocator } {
+  const dialog = page.locator('dialog.stripe-double-challenge');
+  return { dialog, frame: page.frameLocator('dialog.stripe-double-challenge iframe') };
+}
+
+/** Completes the challenge shown over the page (its "Complete authentication" button), as the cardholder would. */
+export async function completeChallenge(page: Page): Promise<void> {
+  const { dialog, frame } = stripeChallenge(page);
+  await expect(dialog).toBeVisible({ timeout: 10_000 });
+  await frame.getByRole('button', { name: 'Complete authentication' }).click();
+  await expect(dialog).toHaveCount(0);
 }
 
 /** A channel's finished events as a guest sees them (`GET events?stream_status=finished`), newest first. */

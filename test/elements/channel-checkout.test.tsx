@@ -23,7 +23,7 @@ import { start } from '../../elements/channel-checkout.js';
 import { makeElement } from '../../elements/define.js';
 import { SubscriptionActions } from '../../src/components/profile/SubscriptionActions.js';
 import { ElementShell, type ShellProps } from '../../src/components/ui/shell.js';
-import { resetFakeStripe, stripeLog, typeCard } from '../unit/fake-stripe.js';
+import { AUTH_FAILED, resetFakeStripe, stripeLog, typeCard } from '../unit/fake-stripe.js';
 import {
   captureNavigation,
   flush,
@@ -239,6 +239,27 @@ async function poll(): Promise<void> {
   await flush();
 }
 
+/**
+ * A channel with a tag manager: its script is any harmless file of an origin the page allows
+ * (src/lib/url-rules.ts). Answers the e-commerce events sent so far (the page's own page_view aside), the whole data
+ * layer as text, and the clean-up.
+ */
+function useTagManager(): { ecommerce(): unknown[][]; layer(): string; done(): void } {
+  useFakePlatform({ 'google-analytics': 'G-CHECKOUT', gtag_url: `${location.origin}/demo/site/demo-events.js` });
+  const w = window as unknown as { dataLayer?: IArguments[]; gtag?: unknown };
+  delete w.dataLayer;
+  delete w.gtag;
+  return {
+    ecommerce: () => (w.dataLayer ?? []).map((a) => [...a]).filter((a) => a[0] === 'event' && a[1] !== 'page_view'),
+    layer: () => JSON.stringify(w.dataLayer),
+    done() {
+      document.querySelectorAll('script[src*="/demo/site/demo-events.js"]').forEach((script) => script.remove());
+      delete w.dataLayer;
+      delete w.gtag;
+    },
+  };
+}
+
 // ------------------------------------------------------------------ tests
 
 /** The page's configuration, as the script tag would give it. */
@@ -305,7 +326,7 @@ describe('<channel-checkout>', () => {
       expect(pass.querySelector('s')!.getAttribute('aria-hidden')).to.equal('true');
       expect(pass.textContent!.replace(/\u00a0/g, ' ')).to.match(/^EUR €49\.00, regular price EUR €59\.00/);
       expect($$(el, '[part~="offer-price"]')[1]!.querySelector('s'), 'no regular price without one').to.equal(null);
-      expect(stripeLog.cards, 'no Stripe on the list').to.have.length(0);
+      expect(stripeLog.fields, 'no Stripe on the list').to.have.length(0);
       // A guest chooses the annual subscription: asked to sign in, then continues there once signed in.
       $$<HTMLButtonElement>(el, '[part~="offer-select"]')[3]!.click();
       await showsPart(el, 'sign-in');
@@ -510,18 +531,25 @@ describe('<channel-checkout>', () => {
   });
 
   describe('payment', () => {
-    it('Stripe loads only at the payment step; the card field mounts in light DOM through the card slot', async () => {
+    it('Stripe loads only at the payment step; the Payment Element (the price as a deferred intent) mounts in light DOM through the card slot', async () => {
       signedIn();
       const el = await fixture(html`<channel-checkout event-id="501"></channel-checkout>`);
       await showsPart(el, 'total');
-      expect(stripeLog.cards).to.have.length(0);
+      expect(stripeLog.fields).to.have.length(0);
       await toPayment(el);
       await waitUntil(
-        () => stripeLog.cards.length === 1 && stripeLog.cards[0]!.node !== undefined,
+        () => stripeLog.fields.length === 1 && stripeLog.fields[0]!.node !== undefined,
         'the card mounted',
         { timeout: 4000 },
       );
-      const node = stripeLog.cards[0]!.node!;
+      // EUR 13.13 in cents, the viewer's language.
+      expect(stripeLog.fields[0]!.options).to.deep.equal({
+        mode: 'payment',
+        amount: 1313,
+        currency: 'eur',
+        locale: 'en',
+      });
+      const node = stripeLog.fields[0]!.node!;
       expect(node.parentElement, 'a light-DOM child of the element').to.equal(el);
       expect(node.getAttribute('slot')).to.equal('card');
       const slot = $<HTMLSlotElement>(el, '[part~="card"] slot[name="card"]')!;
@@ -555,7 +583,8 @@ describe('<channel-checkout>', () => {
       press(el, 'pay');
       await showsPart(el, 'waiting');
       expect(calls('POST', 'stripe/buy')[0]!.body).to.include({ payment_method: 'pm_saved' });
-      expect(stripeLog.createPaymentMethod).to.equal(0);
+      expect(calls('POST', 'stripe/buy')[0]!.body).not.to.have.property('confirmation_token');
+      expect(stripeLog.tokens).to.have.length(0);
     });
 
     it('a double click buys once: waiting, then Payment successful and channel-purchase-complete with ids only', async () => {
@@ -571,7 +600,8 @@ describe('<channel-checkout>', () => {
       await showsPart(el, 'waiting');
       expect(partText(el, 'waiting')).to.include('Processing your payment…');
       expect(calls('POST', 'stripe/buy'), 'one buy').to.have.length(1);
-      expect(stripeLog.createPaymentMethod).to.equal(1);
+      expect(stripeLog.tokens).to.have.length(1);
+      expect(calls('POST', 'stripe/buy')[0]!.body).to.include({ confirmation_token: 'ctoken_4242' });
       await poll();
       expect(has(el, 'waiting')).to.equal(true);
       await poll();
@@ -591,11 +621,7 @@ describe('<channel-checkout>', () => {
     });
 
     it('sends the e-commerce events to the tag manager when the channel has one', async () => {
-      // The tag manager's script: any harmless file of an origin the page allows (src/lib/url-rules.ts).
-      useFakePlatform({ 'google-analytics': 'G-CHECKOUT', gtag_url: `${location.origin}/demo/site/demo-events.js` });
-      const w = window as unknown as { dataLayer?: IArguments[]; gtag?: unknown };
-      delete w.dataLayer;
-      delete w.gtag;
+      const tags = useTagManager();
       signedIn();
       const el = await fixture(html`<channel-checkout event-id="501"></channel-checkout>`);
       await toPayment(el);
@@ -603,11 +629,9 @@ describe('<channel-checkout>', () => {
       press(el, 'pay');
       await poll();
       await showsPart(el, 'success');
-      // Sent at idle moments, never in the middle of the payment; the page's own page_view aside.
-      const ecommerce = () =>
-        (w.dataLayer ?? []).map((a) => [...a]).filter((a) => a[0] === 'event' && a[1] !== 'page_view');
-      await waitUntil(() => ecommerce().length === 5, 'the e-commerce events', { timeout: 4000 });
-      const events = ecommerce();
+      // Sent at idle moments, never in the middle of the payment.
+      await waitUntil(() => tags.ecommerce().length === 5, 'the e-commerce events', { timeout: 4000 });
+      const events = tags.ecommerce();
       expect(events.map((a) => a[1])).to.deep.equal([
         'view_buy_page',
         'add_to_cart',
@@ -624,11 +648,9 @@ describe('<channel-checkout>', () => {
         value: 13.13,
         transaction_id: '70',
       });
-      expect(JSON.stringify(w.dataLayer)).not.to.match(/tok-|pm_|secret|4242|ak-/);
+      expect(tags.layer()).not.to.match(/tok-|pm_|ctoken_|secret|4242|ak-/);
       expect(document.querySelectorAll('script[src*="/demo/site/demo-events.js"]')).to.have.length(1);
-      document.querySelectorAll('script[src*="/demo/site/demo-events.js"]').forEach((script) => script.remove());
-      delete w.dataLayer;
-      delete w.gtag;
+      tags.done();
     });
 
     it('a declined card: the order error in a modal alert dialog; Escape returns to Pay; the next try is a new attempt', async () => {
@@ -666,12 +688,12 @@ describe('<channel-checkout>', () => {
       expect(keys[0]).not.to.equal(keys[1]);
     });
 
-    it('a buy the server cannot take says so; Pay again retries the same attempt (same idempotency key)', async () => {
+    it('a buy lost on the way (the network) or that the server cannot take says so; Pay again retries the same attempt (same idempotency key)', async () => {
       signedIn();
       world.server.on(
         'POST',
         `${API}/stripe/buy`,
-        { status: 503, body: { message: 'Service Unavailable' } },
+        new TypeError('Failed to fetch'),
         { status: 503, body: {} },
         ok({ order: ORDER() }),
       );
@@ -702,6 +724,32 @@ describe('<channel-checkout>', () => {
       expect(calls('POST', 'stripe/buy')).to.have.length(0);
     });
 
+    for (const [lang, connection] of [
+      ['en', 'We could not reach our payment provider. Check your connection and try again.'],
+      ['fr', "Nous n'avons pas pu joindre notre prestataire de paiement. Vérifiez votre connexion et réessayez."],
+    ] as const) {
+      it(`Stripe out of reach (${lang}): says so, translated, and sends nothing; Pay again once it is back`, async () => {
+        signedIn();
+        const el = await fixture(html`<channel-checkout event-id="501" lang=${lang}></channel-checkout>`);
+        await toPayment(el);
+        await enterCard(el, '4242 4242 4242 4242');
+        // Stripe.js cannot reach Stripe (the viewer's connection dropped): no token, nothing goes to our API.
+        stripeLog.offline = true;
+        press(el, 'pay');
+        await showsPart(el, 'pay-error');
+        expect(partText(el, 'pay-error')).to.equal(connection);
+        expect(part(el, 'pay-error')!.getAttribute('role')).to.equal('alert');
+        expect(calls('POST', 'stripe/buy')).to.have.length(0);
+        expect(stripeLog.tokens).to.have.length(0);
+        stripeLog.offline = false;
+        press(el, 'pay');
+        await showsPart(el, 'waiting');
+        expect(calls('POST', 'stripe/buy')).to.have.length(1);
+        await poll();
+        await showsPart(el, 'success');
+      });
+    }
+
     it('the bounded wait ends in "we\'ll let you know" with the order reference; a request error offers Retry', async () => {
       signedIn();
       world.server.on('GET', `${API}/orders/70`, ok(ORDER()));
@@ -725,41 +773,147 @@ describe('<channel-checkout>', () => {
       await showsPart(el, 'success');
     }).timeout(15000);
 
-    it('a trial: Start your 7-day free trial with a card, then the trial has started', async () => {
+    it('a trial: Start your 7-day free trial with a card (its setup through 3-D Secure), then the trial has started', async () => {
       signedIn();
-      world.server.on('POST', `${API}/stripe/setup-intent`, ok({ client_secret: 'seti_secret_9' })).on(
-        'POST',
-        `${API}/stripe/subscription/start_trial`,
-        ok({
-          order: ORDER({
-            id: 80,
-            type: 'subscription',
-            status: 'active',
-            activity_status: 'active',
-            product: { id: 31 },
-          }),
-        }),
-      );
+      const trial = { id: 80, type: 'subscription', product: { id: 31 } };
+      world.server
+        .on(
+          'POST',
+          `${API}/stripe/subscription/start_trial`,
+          ok({ order: ORDER({ ...trial, status: 'created' }), action: { client_secret: 'seti_9_secret_t' } }),
+        )
+        .on('GET', `${API}/orders/80`, ok(ORDER({ ...trial, status: 'active', activity_status: 'active' })));
       const completes = listen('channel-purchase-complete');
       const el = await fixture(html`<channel-checkout subscription-id="31"></channel-checkout>`);
       await showsPart(el, 'total');
       expect(partText(el, 'continue')).to.equal('Start your 7-day free trial');
       await toPayment(el);
       expect(partText(el, 'pay')).to.equal('Start your 7-day free trial');
-      await enterCard(el, '4242 4242 4242 4242');
+      // Nothing is charged now: the Payment Element saves a card.
+      expect(stripeLog.fields.at(-1)!.options).to.deep.equal({ mode: 'setup', currency: 'eur', locale: 'en' });
+      expect(has(el, 'new-card') && !text(el).includes('Save this card'), 'a trial saves its card anyway').to.equal(
+        true,
+      );
+      await enterCard(el, '4000 0025 0000 3155');
       press(el, 'pay');
+      await showsPart(el, 'waiting');
+      expect(stripeLog.nextActions).to.deep.equal(['seti_9_secret_t']);
+      await poll();
       await showsPart(el, 'success');
       completes.stop();
       expect(text(el)).to.include('Your free trial of All-access monthly has started.');
-      expect(stripeLog.confirmCardSetup).to.deep.equal(['seti_secret_9']);
       expect(calls('POST', 'stripe/subscription/start_trial')[0]!.body).to.include({
         subscription_id: 31,
-        payment_method: 'pm_4242',
+        confirmation_token: 'ctoken_3155',
       });
+      expect(calls('POST', 'stripe/setup-intent'), 'the server makes the setup intent').to.have.length(0);
       expect(calls('POST', 'stripe/buy')).to.have.length(0);
       expect(completes.seen.map((e) => e.detail)).to.deep.equal([
         { orderId: 80, product: { type: 'subscription', id: 31 } },
       ]);
+    });
+  });
+
+  describe('3-D Secure', () => {
+    const ACTION = { client_secret: 'pi_3ds_secret_x' };
+
+    it('the card asks for authentication: the challenge (handleNextAction), then the order poll, then success', async () => {
+      signedIn();
+      world.server.on('POST', `${API}/stripe/buy`, ok({ order: ORDER(), action: ACTION }));
+      const completes = listen('channel-purchase-complete');
+      const el = await fixture(html`<channel-checkout event-id="501"></channel-checkout>`);
+      await toPayment(el);
+      await enterCard(el, '4000 0025 0000 3155');
+      press(el, 'pay');
+      await showsPart(el, 'waiting');
+      expect(stripeLog.nextActions).to.deep.equal(['pi_3ds_secret_x']);
+      expect(calls('POST', 'stripe/buy')[0]!.body).to.include({ confirmation_token: 'ctoken_3155' });
+      await poll();
+      await showsPart(el, 'success');
+      completes.stop();
+      expect(completes.seen.map((e) => e.detail)).to.deep.equal([{ orderId: 70, product: { type: 'event', id: 501 } }]);
+    });
+
+    it('a saved card that asks for authentication goes through the challenge too', async () => {
+      signedIn();
+      world.server
+        .on(
+          'GET',
+          `${API}/stripe/list-cards`,
+          ok([{ id: 'pm_3184', brand: 'visa', last4: '3184', exp_month: 4, exp_year: 2031 }]),
+        )
+        .on('POST', `${API}/stripe/buy`, ok({ order: ORDER(), action: ACTION }));
+      const el = await fixture(html`<channel-checkout event-id="501"></channel-checkout>`);
+      await toPayment(el);
+      $<HTMLInputElement>(el, '[part~="saved-card"] input')!.click();
+      press(el, 'pay');
+      await showsPart(el, 'waiting');
+      expect(calls('POST', 'stripe/buy')[0]!.body).to.include({ payment_method: 'pm_3184' });
+      expect(stripeLog.nextActions).to.deep.equal(['pi_3ds_secret_x']);
+      await poll();
+      await showsPart(el, 'success');
+    });
+
+    for (const [lang, message] of [
+      ['en', AUTH_FAILED],
+      [
+        'fr',
+        'Nous ne parvenons pas à authentifier votre moyen de paiement. Veuillez choisir un autre moyen de paiement et réessayer.',
+      ],
+    ] as const) {
+      it(`the authentication failed (${lang}): back at the card step with Stripe’s message, the card field kept; the next Pay is a new attempt`, async () => {
+        signedIn();
+        world.server.on('POST', `${API}/stripe/buy`, ok({ order: ORDER(), action: ACTION }));
+        stripeLog.nextAction = 'fail';
+        const el = await fixture(html`<channel-checkout event-id="501" lang=${lang}></channel-checkout>`);
+        await toPayment(el);
+        await enterCard(el, '4000 0027 6000 3184');
+        press(el, 'pay');
+        await showsPart(el, 'pay-error');
+        expect(partText(el, 'pay-error')).to.equal(message);
+        expect(part(el, 'pay-error')!.getAttribute('role')).to.equal('alert');
+        expect(has(el, 'payment') && !has(el, 'waiting') && !has(el, 'failed-dialog')).to.equal(true);
+        expect(part<HTMLButtonElement>(el, 'pay')!.disabled).to.equal(false);
+        expect(stripeLog.fields, 'the same field').to.have.length(1);
+        expect(stripeLog.fields[0]!.node!.isConnected).to.equal(true);
+        expect(calls('GET', 'orders/70'), 'no wait for it').to.have.length(0);
+        // Another card: a new attempt (a new key), and the challenge completes this time.
+        stripeLog.nextAction = 'complete';
+        world.server.on('POST', `${API}/stripe/buy`, ok({ order: ORDER({ id: 71 }) }));
+        world.server.on('GET', `${API}/orders/71`, ok(ORDER({ id: 71, status: 'paid', activity_status: 'active' })));
+        typeCard('4242 4242 4242 4242');
+        press(el, 'pay');
+        await showsPart(el, 'waiting');
+        expect(has(el, 'pay-error')).to.equal(false);
+        const keys = calls('POST', 'stripe/buy').map((r) => (r.body as { idempotency_key: string }).idempotency_key);
+        expect(keys).to.have.length(2);
+        expect(keys[0]).not.to.equal(keys[1]);
+        await poll();
+        await showsPart(el, 'success');
+      });
+    }
+
+    it('sends purchase_failed for an order whose authentication failed', async () => {
+      const tags = useTagManager();
+      signedIn();
+      world.server.on('POST', `${API}/stripe/buy`, ok({ order: ORDER(), action: ACTION }));
+      stripeLog.nextAction = 'fail';
+      const el = await fixture(html`<channel-checkout event-id="501"></channel-checkout>`);
+      await toPayment(el);
+      await enterCard(el, '4000 0000 0000 3220');
+      press(el, 'pay');
+      await showsPart(el, 'pay-error');
+      await waitUntil(() => tags.ecommerce().length === 5, 'the e-commerce events', { timeout: 4000 });
+      expect(tags.ecommerce().map((a) => a[1])).to.deep.equal([
+        'view_buy_page',
+        'add_to_cart',
+        'begin_checkout',
+        'purchase',
+        'purchase_failed',
+      ]);
+      expect(tags.ecommerce().at(-1)![2]).to.deep.include({ transaction_id: '70' });
+      expect(tags.layer()).not.to.match(/ctoken_|pi_|secret|3220/);
+      tags.done();
     });
   });
 

@@ -19,7 +19,7 @@ import { formsFr } from '../../src/i18n/forms-fr.js';
 import { libraryEn } from '../../src/i18n/library-en.js';
 import { libraryFr } from '../../src/i18n/library-fr.js';
 import { expect, test } from '../e2e/fixtures.js';
-import { BUNDLE_ORIGIN, demoEventIds, registerViewer } from '../e2e/helpers.js';
+import { BUNDLE_ORIGIN, CARD_3DS, completeChallenge, demoEventIds, enterCard, registerViewer } from '../e2e/helpers.js';
 import { startFaultProxy, type FaultProxy, type ProxyFault } from './fault-proxy.js';
 
 // What the browser itself logs for the failures provoked here, and the session's one line when start-up fails.
@@ -180,17 +180,24 @@ const apiPath = (path: string) => path.split('?')[0]!;
 
 const CARD = '4242 4242 4242 4242';
 
-/** From the summary to the card step, a card typed into the (light DOM) card field, then Pay. */
-async function payWithCard(ctx: Ctx, checkout: Locator): Promise<void> {
+/** The Payment Element's card number field, in English or French. */
+const CARD_NUMBER = /^(Card number|Numéro de carte)$/;
+
+/** From the summary to the card step, a card typed into the (light DOM) Payment Element, then Pay. */
+async function payWithCard(ctx: Ctx, checkout: Locator, card = CARD): Promise<void> {
   await expect(checkout.locator('[part~="total"]').first()).toBeVisible({ timeout: 15_000 });
   ctx.total = (await checkout.locator('[part~="total"]').first().innerText()).replace(/^\D*/, '').trim();
-  await checkout.locator('[part~="continue"]').click();
-  await expect(checkout.locator('[part~="payment"]')).toBeVisible();
-  const field = ctx.page.locator('channel-checkout [slot="card"]');
-  await field.getByLabel('Card number').fill(CARD);
-  await field.getByLabel(/^Expiry/).fill('12 / 34');
-  await field.getByLabel('CVC').fill('123');
+  await enterCard(checkout, card);
   await checkout.locator('[part~="pay"]').click();
+}
+
+/**
+ * Pays with a card that asks for 3-D Secure and completes the bank's challenge: the order is not paid in stripe/buy's
+ * answer, so the checkout polls it until Stripe's webhook has paid it.
+ */
+async function payThroughChallenge(ctx: Ctx, checkout: Locator): Promise<void> {
+  await payWithCard(ctx, checkout, CARD_3DS);
+  await completeChallenge(ctx.page);
 }
 
 /** The chosen offer is still the one on screen. */
@@ -329,7 +336,7 @@ const CALLS: Call[] = [
       // Still the payment step of the chosen offer, at its price.
       await expect(element.locator('[part~="payment"]')).toContainText(ctx.total!);
       // The typed card is still in its field.
-      await expect(ctx.page.locator('channel-checkout [slot="card"]').getByLabel('Card number')).toHaveValue(CARD);
+      await expect(ctx.page.locator('channel-checkout [slot="card"]').getByLabel(CARD_NUMBER)).toHaveValue(CARD);
     },
   },
   {
@@ -340,7 +347,7 @@ const CALLS: Call[] = [
     head: STRIPE,
     element: 'channel-checkout',
     freshViewer: true,
-    act: payWithCard,
+    act: payThroughChallenge,
     shows: 'poll',
     works: (element) => expect(element.locator('[part~="success"]')).toBeVisible({ timeout: 30_000 }),
     // The pending order is still followed: its reference shows, and a reload would pick it up (stored attempt).

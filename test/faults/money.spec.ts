@@ -3,20 +3,24 @@
 // transaction, every `stripe/buy` that went over the wire carried the same idempotency key, and the viewer has the
 // product (a new page's checkout says it is purchased). The faults: a double click, the answer of stripe/buy lost or
 // a 500 after the server committed (the client's own retry, then the viewer pressing Pay again), a reload while the
-// order is polled, two tabs (shared storage) and two devices (none) paying at once, a tab paying what another one has
-// just bought, the network dropping between the purchase and the first poll, and a page that never comes back (the
-// server's settlement, the stand-in for a payment webhook, fulfils the order on its own).
+// order waits for 3-D Secure, two tabs (shared storage) and two devices (none) paying at once, a tab paying what
+// another one has just bought, the network dropping between the purchase and the first poll, and a page that never
+// comes back (Stripe's webhook pays the order on its own). 4242 is paid in stripe/buy's answer: a case that needs an
+// order to wait for pays with Stripe's 3-D Secure card (4000 0025 0000 3155) and completes the bank's challenge.
 // The forms: registration, a profile edit and the site's contact form keep every typed value through a failed submit
 // (a 500, a network fault), say so in the viewer's language, and a retry sends what was typed.
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page, Request, Route } from '@playwright/test';
 import { expect, test } from '../e2e/fixtures.js';
 import {
   BUNDLE_ORIGIN,
+  CARD_3DS,
   HOST_ORIGIN,
+  completeChallenge,
   devOrders,
   enterCard,
   registerViewer,
   signInWith,
+  stripeChallenge,
   type DevOrder,
 } from '../e2e/helpers.js';
 
@@ -105,7 +109,9 @@ const PURCHASE_CASES: {
   title: string;
   /** Runs in `npm test` too for this product (the others are @full). */
   fast?: Product['query'];
-  run(ctx: { page: Page; checkout: Locator; keys: string[] }): Promise<void>;
+  /** The card typed (4242, paid in stripe/buy's answer, unless the case needs an order to wait for: 3-D Secure). */
+  card?: string;
+  run(ctx: { page: Page; checkout: Locator; keys: string[]; request: APIRequestContext }): Promise<void>;
 }[] = [
   {
     title: 'a double click on Pay sends one purchase',
@@ -143,12 +149,18 @@ const PURCHASE_CASES: {
     },
   },
   {
-    title: 'a reload while the order is polled picks the same order up again',
-    async run({ page, checkout, keys }) {
+    title: 'a reload while the order waits for 3-D Secure picks the same order up again',
+    card: CARD_3DS,
+    async run({ page, checkout, keys, request }) {
       await checkout.locator('[part~="pay"]').click();
-      await expect(checkout.locator('[part~="waiting"]')).toBeVisible();
-      await page.waitForRequest(isOrderPoll);
+      const frame = stripeChallenge(page).dialog.locator('iframe');
+      await expect(frame).toBeVisible({ timeout: 10_000 });
+      const challenge = (await frame.getAttribute('src'))!;
       await page.reload();
+      await expect(page.locator('#checkout [part~="waiting"]')).toBeVisible({ timeout: 10_000 });
+      await page.waitForRequest(isOrderPoll);
+      // The cardholder completes the authentication elsewhere (the bank's app); Stripe's webhook pays the order.
+      expect((await request.post(challenge, { form: { result: 'complete' } })).ok()).toBe(true);
       await success(page.locator('#checkout'));
       expect(keys).toHaveLength(1);
     },
@@ -156,9 +168,11 @@ const PURCHASE_CASES: {
   {
     title: 'the network drops between the purchase and the first poll: the check fails, Try again finds it paid',
     fast: 'event=paid-live',
+    card: CARD_3DS,
     async run({ page, checkout, keys }) {
       await page.route('**/api/orders/*', (route) => route.abort('internetdisconnected'));
       await checkout.locator('[part~="pay"]').click();
+      await completeChallenge(page);
       const error = checkout.locator('[part~="error"]');
       await expect(error).toContainText('We could not check your payment', { timeout: 15_000 });
       await expect(error).toContainText('The channel cannot be reached.');
@@ -181,8 +195,8 @@ for (const product of PRODUCTS) {
           const email = await viewer(request, context, 'money');
           const keys = recordBuys(context);
           const checkout = await openCheckout(page, product);
-          await enterCard(checkout, CARD_OK);
-          await fault.run({ page, checkout, keys });
+          await enterCard(checkout, fault.card ?? CARD_OK);
+          await fault.run({ page, checkout, keys, request });
           await exactlyOneOrder(request, context, email, product, keys);
         },
       );
@@ -267,7 +281,7 @@ test('a tab that pays what another tab has just bought is told so, and nothing i
   await expect.poll(async () => (await devOrders(request, email)).map((o) => o.status)).toEqual(['paid']);
 });
 
-test('a page that never comes back after paying: the server’s settlement fulfils the order, and the viewer has it', async ({
+test('a page that never comes back after paying: Stripe’s webhook pays the order, and the viewer has it', async ({
   context,
   page,
   request,
@@ -277,12 +291,14 @@ test('a page that never comes back after paying: the server’s settlement fulfi
   // Nothing the page asks about the order gets through: only the server can settle it.
   await page.route('**/api/orders/**', (route) => route.abort('internetdisconnected'));
   const checkout = await openCheckout(page, product);
-  await enterCard(checkout, CARD_OK);
+  // A card that asks for 3-D Secure: stripe/buy answers the order unpaid, Stripe's webhook pays it later.
+  await enterCard(checkout, CARD_3DS);
   const bought = page.waitForResponse((r) => isBuy(r.request()));
   await checkout.locator('[part~="pay"]').click();
   expect((await bought).ok()).toBe(true);
+  await completeChallenge(page);
   await page.close();
-  // Past the settle delay (3 s), with no page polling: the dev read finds it paid.
+  // With no page polling: Stripe's webhook paid it, and the dev read finds it paid.
   await expect
     .poll(async () => (await devOrders(request, email)).map((o) => o.status), { timeout: 15_000 })
     .toEqual(['paid']);

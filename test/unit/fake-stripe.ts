@@ -1,46 +1,67 @@
 /**
- * A fake `window.Stripe` in the shape of Stripe.js (the part the checkout uses), like the reference server's
- * test double: `elements().create('card').mount(node)` renders a plain input labelled "Card number" inside the
- * node; `createPaymentMethod` and `confirmCardSetup` read it. Stripe's documented test numbers decide:
- * 4242 4242 4242 4242, 4000 0000 0000 0002 and 4000 0000 0000 9995 make a PaymentMethod (the server settles
- * them), an empty field is incomplete, any other number is incorrect.
+ * A fake `window.Stripe` in the shape of Stripe.js (the part the checkout uses), like the reference server's test
+ * double (demo/site/stripe-test-double.js): `elements(options).create('payment').mount(node)` renders a plain input
+ * labelled "Card number" inside the node; `elements.submit()` checks it is filled in; `createConfirmationToken`
+ * reads it; `handleNextAction` answers as the test set (`stripeLog.nextAction`): the challenge completed, or
+ * failed (a closed challenge answers the same). Stripe's documented test numbers make a ConfirmationToken
+ * (`ctoken_<last 4>`; the server decides their outcome), an empty field is incomplete, any other number is
+ * incorrect. With `stripeLog.offline`, Stripe cannot be reached: createConfirmationToken answers Stripe.js's
+ * `api_connection_error`, as it does when the viewer's connection drops.
  */
-import type { StripeCard, StripeFailure, StripeLike } from '../../src/lib/stripe.js';
+import type {
+  StripeElements,
+  StripeElementsOptions,
+  StripeFailure,
+  StripeLike,
+  StripePaymentElement,
+} from '../../src/lib/stripe.js';
 
 /** What the fake saw, for assertions. */
 export interface FakeStripeLog {
   /** Publishable keys Stripe was created with. */
   keys: string[];
-  /** Card fields created and the nodes they were mounted on. */
-  cards: { node: HTMLElement | undefined }[];
-  createPaymentMethod: number;
-  /** Client secrets confirmed. */
-  confirmCardSetup: string[];
+  /** Elements groups created (their options, as last updated) and the nodes their Payment Elements mounted on. */
+  fields: { options: StripeElementsOptions; node: HTMLElement | undefined }[];
+  submit: number;
+  /** The ConfirmationTokens made, with whether each saves its card for later. */
+  tokens: { id: string; setupFutureUsage: string | null }[];
+  /** Client secrets handleNextAction was given. */
+  nextActions: string[];
+  /** How the next challenges end (default: completed). */
+  nextAction: 'complete' | 'fail';
+  /** Stripe's API cannot be reached (the viewer's connection dropped). */
+  offline: boolean;
 }
 
 /** The fake's record (reset by `resetFakeStripe`). */
-export const stripeLog: FakeStripeLog = { keys: [], cards: [], createPaymentMethod: 0, confirmCardSetup: [] };
+export const stripeLog: FakeStripeLog = {
+  keys: [],
+  fields: [],
+  submit: 0,
+  tokens: [],
+  nextActions: [],
+  nextAction: 'complete',
+  offline: false,
+};
 
-const KNOWN = ['4242424242424242', '4000000000000002', '4000000000009995'];
+const KNOWN = [
+  '4242424242424242',
+  '4000000000000002',
+  '4000000000009995',
+  '4000002500003155',
+  '4000002760003184',
+  '4000000000003220',
+];
 
-/** Reads the card field: a PaymentMethod id, or Stripe's error. */
-function readCard(card: FakeCard): { id?: string; error?: StripeFailure } {
-  const input = card.node?.querySelector('input');
-  const digits = (input?.value ?? '').replace(/\D/g, '');
-  if (!digits)
-    return {
-      error: { type: 'validation_error', code: 'incomplete_number', message: 'Your card number is incomplete.' },
-    };
-  if (!KNOWN.includes(digits))
-    return { error: { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.' } };
-  return { id: `pm_${digits.slice(-4)}` };
-}
+/** Stripe's message for an authentication that did not succeed (failed, or the challenge closed). */
+export const AUTH_FAILED =
+  'We are unable to authenticate your payment method. Please choose a different payment method and try again.';
 
-class FakeCard implements StripeCard {
-  node: HTMLElement | undefined;
-  constructor(readonly entry: { node: HTMLElement | undefined }) {}
+const digitsIn = (node: HTMLElement | undefined) => (node?.querySelector('input')?.value ?? '').replace(/\D/g, '');
+
+class FakePaymentElement implements StripePaymentElement {
+  constructor(readonly entry: FakeStripeLog['fields'][number]) {}
   mount(node: HTMLElement): void {
-    this.node = node;
     this.entry.node = node;
     const label = document.createElement('label');
     label.textContent = 'Card number';
@@ -51,29 +72,61 @@ class FakeCard implements StripeCard {
     node.append(label);
   }
   destroy(): void {
-    this.node?.replaceChildren();
-    this.node = undefined;
+    this.entry.node?.replaceChildren();
+    this.entry.node = undefined;
+  }
+}
+
+class FakeElements implements StripeElements {
+  constructor(readonly entry: FakeStripeLog['fields'][number]) {}
+  create(): StripePaymentElement {
+    return new FakePaymentElement(this.entry);
+  }
+  update(options: Partial<StripeElementsOptions>): void {
+    this.entry.options = { ...this.entry.options, ...options };
+  }
+  async submit(): Promise<{ error?: StripeFailure }> {
+    stripeLog.submit++;
+    if (!this.entry.node)
+      return { error: { type: 'validation_error', message: 'The Payment Element is not mounted.' } };
+    if (!digitsIn(this.entry.node))
+      return {
+        error: { type: 'validation_error', code: 'incomplete_number', message: 'Your card number is incomplete.' },
+      };
+    return {};
   }
 }
 
 const fakeInstance: StripeLike = {
-  elements: () => ({
-    create: () => {
-      const entry = { node: undefined as HTMLElement | undefined };
-      stripeLog.cards.push(entry);
-      return new FakeCard(entry);
-    },
-  }),
-  async createPaymentMethod({ card }) {
-    stripeLog.createPaymentMethod++;
-    const read = readCard(card as FakeCard);
-    return read.error ? { error: read.error } : { paymentMethod: { id: read.id! } };
+  elements(options) {
+    const entry = { options, node: undefined };
+    stripeLog.fields.push(entry);
+    return new FakeElements(entry);
   },
-  async confirmCardSetup(secret, { payment_method }) {
-    stripeLog.confirmCardSetup.push(secret);
-    if (typeof payment_method === 'string') return { setupIntent: { payment_method } };
-    const read = readCard(payment_method.card as FakeCard);
-    return read.error ? { error: read.error } : { setupIntent: { payment_method: read.id! } };
+  async createConfirmationToken({ elements }) {
+    const entry = (elements as FakeElements).entry;
+    if (stripeLog.offline)
+      return { error: { type: 'api_connection_error', message: 'An error occurred with our connection to Stripe.' } };
+    const digits = digitsIn(entry.node);
+    if (!KNOWN.includes(digits))
+      return { error: { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.' } };
+    const token = { id: `ctoken_${digits.slice(-4)}`, setupFutureUsage: entry.options.setupFutureUsage ?? null };
+    stripeLog.tokens.push(token);
+    return { confirmationToken: { id: token.id } };
+  },
+  async handleNextAction({ clientSecret }) {
+    stripeLog.nextActions.push(clientSecret);
+    const id = clientSecret.replace(/_secret_.*$/, '');
+    const setup = id.startsWith('seti_');
+    if (stripeLog.nextAction === 'complete')
+      return setup ? { setupIntent: { id, status: 'succeeded' } } : { paymentIntent: { id, status: 'succeeded' } };
+    return {
+      error: {
+        type: 'invalid_request_error',
+        code: setup ? 'setup_intent_authentication_failure' : 'payment_intent_authentication_failure',
+        message: AUTH_FAILED,
+      },
+    };
   },
 };
 
@@ -88,14 +141,17 @@ export function resetFakeStripe(): void {
     return fakeInstance;
   };
   stripeLog.keys.length = 0;
-  stripeLog.cards.length = 0;
-  stripeLog.createPaymentMethod = 0;
-  stripeLog.confirmCardSetup.length = 0;
+  stripeLog.fields.length = 0;
+  stripeLog.submit = 0;
+  stripeLog.tokens.length = 0;
+  stripeLog.nextActions.length = 0;
+  stripeLog.nextAction = 'complete';
+  stripeLog.offline = false;
 }
 
-/** Types a number into the card field mounted last (as a viewer would in Stripe's field). */
+/** Types a number into the Payment Element mounted last (as a viewer would in Stripe's field). */
 export function typeCard(number: string): void {
-  const input = stripeLog.cards.at(-1)?.node?.querySelector('input');
+  const input = stripeLog.fields.at(-1)?.node?.querySelector('input');
   if (!input) throw new Error('no card field is mounted');
   input.value = number;
   input.dispatchEvent(new Event('input', { bubbles: true }));

@@ -1,49 +1,159 @@
 /**
- * The card processor behind checkout, as commerce sees it: one interface, chosen at start from configuration
- * (app/server.ts) and never by a caller. Its first implementation is the test processor (test.ts: the test cards of
- * the dev-mode Stripe stand-in, dev/stripe.ts); Stripe itself is the next. Without one (production today) every call
- * that charges, saves or lists cards answers 503 with PAYMENTS_OFF, and whatever falls due to be charged (an order
- * of a database that ran with one, a renewal) fails with it (settlement.ts).
+ * The card processor behind checkout, as commerce sees it: one interface, one implementation per channel chosen at
+ * start from configuration (app/services.ts), never by a caller. Its implementation is Stripe (stripe.ts, through
+ * the official `stripe` SDK: Stripe itself in production, the Stripe double of dev/stripe.ts in dev mode and the
+ * tests, reached by the same code). Without one (no STRIPE_SECRET_KEY in production) every call that charges, saves
+ * or lists cards answers 503 with PAYMENTS_OFF, and so does the webhook endpoint.
  *
- * Card data never reaches it: only payment method ids, which the browser got from the processor's own script.
+ * Card data never reaches it: only what the browser got from Stripe.js (a confirmation token of the Payment
+ * Element, or the id of a saved card). What it says about a payment comes back as facts (PaymentFact): the state of
+ * the processor's object read from its answer, from a verified webhook or from a read-back, which settlement.ts
+ * applies to the order, once.
  */
 import type { SavedCard } from '../../../src/api/contract.js';
-import type { Row } from '../../storage/db.js';
 
 /** The answer of card calls, and the error of a charge, when no card processor is set up. */
 export const PAYMENTS_OFF = 'Card payments are not set up on this server.';
 
-/** What charging an order's payment method did. */
-export type ChargeResult = { paid: true } | { paid: false; message: string };
+/** What pays: the Payment Element's confirmation token, or one of the buyer's saved cards. */
+export type PaymentSource = { confirmationToken: string } | { paymentMethod: string };
 
-/** Why a payment method cannot pay an order (the checkout's message keys, payments.ts PAYMENT_MESSAGES). */
-export type CardRefusal = 'badPaymentMethod' | 'spentPaymentMethod';
+/** Where a payment (or a card's setup) stands at the processor. */
+export type IntentState =
+  | { status: 'succeeded' }
+  /** 3-D Secure: the browser finishes it with the intent's client secret (never stored, never logged). */
+  | { status: 'requires_action'; clientSecret: string }
+  /** Under way (processing, or not confirmed yet). */
+  | { status: 'pending' }
+  | { status: 'failed'; message: string };
 
-export interface PaymentProvider {
-  /** Its name in configuration and logs (`test`, `stripe`). */
-  readonly name: string;
-  /**
-   * Makes a payment method the buyer's for one purchase, inside the purchase's transaction: a saved card of theirs
-   * stays saved; a card attached to nobody becomes theirs and spent (a second purchase with it is refused, whoever
-   * sends it). Answers whether it was a saved card, or why it cannot pay.
-   */
-  claim(channelId: number, userId: number, paymentMethod: string): Promise<{ saved: boolean } | CardRefusal>;
-  /** Charges what an order owes now (its purchase, or a renewal period) to its payment method. */
-  charge(order: Row): Promise<ChargeResult>;
-  /** Keeps a paid order's card among the buyer's saved cards (once per card and expiry). */
-  saveCard(userId: number, paymentMethod: string): Promise<void>;
-  /** The buyer's saved cards, newest first. */
-  savedCards(userId: number): Promise<SavedCard[]>;
-  /** A setup intent for a card to be confirmed in the browser (a trial's card); answers its client secret. */
-  createSetupIntent(channelId: number, userId: number, now: number): Promise<string>;
-  /** Whether the buyer confirmed this payment method through a setup intent of this channel. */
-  setupConfirmed(channelId: number, userId: number, paymentMethod: string): Promise<boolean>;
-  /** A customer portal session for the buyer: the URL to send them to, leading back to `returnUrl`. */
-  portalUrl(session: {
-    channelId: number;
-    userId: number;
-    returnUrl: string;
-    origin: string;
-    now: number;
-  }): Promise<string>;
+/** A subscription's state at the processor. */
+export type SubscriptionStatus =
+  'incomplete' | 'incomplete_expired' | 'trialing' | 'active' | 'past_due' | 'unpaid' | 'canceled' | 'paused';
+
+/** The processor's objects an order is paid through; `orderId`/`channel` are what the processor's metadata says. */
+export interface PaymentRefs {
+  channel?: string | undefined;
+  orderId?: number | undefined;
+  paymentIntent?: string | undefined;
+  subscription?: string | undefined;
+  setupIntent?: string | undefined;
 }
+
+/** What the processor says about an order, at `at` (UNIX seconds). */
+export type PaymentFact =
+  /** A one-time payment (an event's or a package's). */
+  | { kind: 'payment'; refs: PaymentRefs; state: IntentState; at: number }
+  /** A subscription's invoice: a period paid (or not), `first` for the subscription's first charge. */
+  | {
+      kind: 'invoice';
+      refs: PaymentRefs;
+      invoice: string;
+      paid: boolean;
+      /** What was charged, in the currency's major units, and the period it pays for (its end). */
+      amount: number;
+      currency: string;
+      periodEnd: number;
+      first: boolean;
+      message: string | null;
+      at: number;
+    }
+  /** A subscription as it stands (read back), `readAt` in ms: an older read never overwrites a newer one. */
+  | {
+      kind: 'subscription';
+      refs: PaymentRefs;
+      status: SubscriptionStatus;
+      cancelAtPeriodEnd: boolean;
+      periodEnd: number;
+      trialEnd: number | null;
+      readAt: number;
+      at: number;
+    }
+  /** A trial's card, saved through the subscription's setup intent. */
+  | { kind: 'setup'; refs: PaymentRefs; state: IntentState; paymentMethod: string | null; at: number }
+  /** The payment was refunded in full (`invoice`: which of a subscription's). */
+  | { kind: 'refund'; refs: PaymentRefs; invoice: string | null; at: number }
+  /** The cardholder disputed the payment with their bank. */
+  | { kind: 'dispute'; refs: PaymentRefs; reason: string; at: number };
+
+/** A subscription sold: its product, price and period, the coupon's share of the first charge, the trial. */
+export interface SubscriptionSale {
+  /** The channel's own subscription id and name; monthly (every 30 days) or annual (every 12 months). */
+  id: number;
+  name: string;
+  offer: 'monthly' | 'annual';
+  /** Each period's price (fees included), in the currency's major units. */
+  amount: number;
+  currency: string;
+  /** The channel's coupon: what it takes off the first charge, in major units. */
+  discount: { code: string; amount: number } | null;
+  trialDays: number | null;
+}
+
+/** What a sale at the processor made, and where its payment stands. */
+export interface Sale {
+  refs: PaymentRefs;
+  state: IntentState;
+  /** A subscription's trial end (UNIX seconds). */
+  trialEnd?: number | null;
+  /** A trial's card, once saved. */
+  paymentMethod?: string | null;
+}
+
+/** A webhook whose signature is missing, wrong or too old: answered 400, nothing changes. */
+export class WebhookRefused extends Error {}
+
+/** One channel's card processor. */
+export interface PaymentProvider {
+  /** Its name in configuration and logs. */
+  readonly name: string;
+  /** A new customer for a viewer (made once per viewer and channel: the caller keeps its id). */
+  createCustomer(input: { channel: string; userId: number; email: string }): Promise<string>;
+  /** A customer's saved cards, newest first. */
+  savedCards(customer: string): Promise<SavedCard[]>;
+  /** A one-time payment of an order, created and confirmed at once; `idempotencyKey` makes a retry the same one. */
+  pay(input: {
+    channel: string;
+    orderId: number;
+    customer: string;
+    amount: number;
+    currency: string;
+    description: string;
+    source: PaymentSource;
+    saveCard: boolean;
+    idempotencyKey: string;
+  }): Promise<Sale>;
+  /** A subscription of an order, its first charge confirmed (or, with a trial, its card saved) like a payment. */
+  subscribe(input: {
+    channel: string;
+    orderId: number;
+    customer: string;
+    sale: SubscriptionSale;
+    source: PaymentSource;
+    idempotencyKey: string;
+  }): Promise<Sale>;
+  /** Auto-renewal off (or on again): the subscription then, read back. */
+  cancelAtPeriodEnd(subscription: string, cancel: boolean): Promise<PaymentFact[]>;
+  /** Makes a saved card the one a subscription renews with (a trial's card, once saved). */
+  renewWith(subscription: string, paymentMethod: string): Promise<void>;
+  /** Cancels a payment nobody finished (an authentication abandoned). */
+  abandon(refs: PaymentRefs): Promise<void>;
+  /** A setup intent for the customer: its client secret. */
+  createSetupIntent(customer: string): Promise<string>;
+  /** A customer portal session: the URL to send the viewer to, leading back to `returnUrl`. */
+  portalUrl(customer: string, returnUrl: string): Promise<string>;
+  /**
+   * A webhook: checked against the channel's signing secret at `receivedAtMs` (WebhookRefused otherwise), and what
+   * it says as facts (the objects read back where their order matters).
+   */
+  webhook(
+    raw: Buffer,
+    signature: string | undefined,
+    receivedAtMs: number,
+  ): Promise<{ id: string; type: string; facts: PaymentFact[] }>;
+  /** What the processor says now about an order's objects (found by its customer and metadata when not known). */
+  readBack(refs: PaymentRefs & { customer?: string | undefined }): Promise<PaymentFact[]>;
+}
+
+/** The processor of each channel (by key); undefined for a channel without one. */
+export type PaymentProviders = (channelKey: string) => PaymentProvider | undefined;

@@ -1,14 +1,16 @@
 /**
  * The payment step: saved cards (a radio list) or a new card, the card field, Pay (or the trial's start), and
- * the failure popup. The card field is Stripe's: Stripe Elements cannot mount inside a shadow root (stripe/stripe-js
- * issues #143 and #399), so the view's root takes a light-DOM `<div slot="card">` (`attachLight`) that Stripe
- * mounts into, shown here through `<slot name="card">`. Stripe.js itself loads only when this step shows.
+ * the failure popup. The card field is Stripe's Payment Element with a deferred intent (mode, amount and currency
+ * of the price): Stripe Elements cannot mount inside a shadow root (stripe/stripe-js issues #143 and #399), so the
+ * view's root takes a light-DOM `<div slot="card">` (`attachLight`) that Stripe mounts into, shown here through
+ * `<slot name="card">`. Stripe.js itself loads only when this step shows.
  */
 import { useStore } from '../ui/use-store.js';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import type { SavedCard } from '../../api/account-schemas.js';
-import type { StripeCard } from '../../lib/stripe.js';
+import type { Pricing, SavedCard } from '../../api/account-schemas.js';
+import type { StripeElements, StripeElementsOptions, StripePaymentElement } from '../../lib/stripe.js';
 import type { CheckoutState, CheckoutStore } from '../../stores/checkout.js';
+import { elementsOptions } from '../../stores/checkout/stripe.js';
 import { CheckoutError } from '../../stores/commerce/errors.js';
 import { trialDays } from '../../stores/commerce/pricing.js';
 import { $user } from '../../stores/session.js';
@@ -34,7 +36,7 @@ export function Payment(props: { state: CheckoutState; store: CheckoutStore }): 
   // Saved cards that could not be loaded leave the new card as the way to pay.
   const cards = state.cards?.status === 'ready' ? state.cards.value : state.cards?.status === 'error' ? [] : undefined;
   const [method, setMethod] = useState<string | undefined>(undefined);
-  const [card, setCard] = useState<StripeCard | undefined>(undefined);
+  const [elements, setElements] = useState<StripeElements | undefined>(undefined);
   const [save, setSave] = useState(false);
   const days = trialDays(pricing, user);
   const total = pricing ? price(pricing.total, { currency: pricing.currency }) : '';
@@ -54,7 +56,7 @@ export function Payment(props: { state: CheckoutState; store: CheckoutStore }): 
 
   const pay = () => {
     if (!useNew && !method) return void store.pay(undefined);
-    void store.pay(useNew ? { kind: 'new', card, save } : { kind: 'saved', id: method! });
+    void store.pay(useNew ? { kind: 'new', elements, save } : { kind: 'saved', id: method! });
   };
 
   return (
@@ -74,7 +76,7 @@ export function Payment(props: { state: CheckoutState; store: CheckoutStore }): 
       ) : null}
       {useNew ? (
         <div className="new-card" part="new-card">
-          <CardField store={store} onCard={setCard} />
+          {pricing ? <CardField store={store} pricing={pricing} trial={days > 0} onElements={setElements} /> : null}
           {days > 0 ? null : (
             <label className="check">
               <input type="checkbox" checked={save} disabled={state.busy} onChange={(e) => setSave(e.target.checked)} />
@@ -191,21 +193,29 @@ function SavedCards(props: {
 }
 
 /**
- * Stripe's card field: a light-DOM `<div slot="card">` of the view's root, mounted by Stripe and shown
- * through the slot. Loads Stripe.js on first show; removes the field and its node when it goes away.
+ * Stripe's Payment Element: a light-DOM `<div slot="card">` of the view's root, mounted by Stripe and shown
+ * through the slot. Loads Stripe.js on first show; made again when the price, the mode or the language change;
+ * removes the field and its node when it goes away.
  */
-function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | undefined): void }): ReactNode {
+function CardField(props: {
+  store: CheckoutStore;
+  pricing: Pricing;
+  trial: boolean;
+  onElements(elements: StripeElements | undefined): void;
+}): ReactNode {
   const { t, lang } = useElement();
   const { attachLight } = useViewHost();
   const labelId = useId();
   const [status, setStatus] = useState<Async<void>>(LOADING);
   const [attempt, setAttempt] = useState(0);
-  const onCard = useRef(props.onCard);
-  onCard.current = props.onCard;
+  const onElements = useRef(props.onElements);
+  onElements.current = props.onElements;
+  const options = elementsOptions(props.pricing, props.trial, lang);
+  const optionsKey = JSON.stringify(options);
 
   useEffect(() => {
     let live = true;
-    let card: StripeCard | undefined;
+    let field: StripePaymentElement | undefined;
     let detach: (() => void) | undefined;
     const node = document.createElement('div');
     node.slot = 'card';
@@ -215,10 +225,11 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
       (stripe) => {
         if (!live) return;
         detach = attachLight(node);
-        card = stripe.elements({ locale: lang }).create('card');
-        card.mount(node);
+        const elements = stripe.elements(JSON.parse(optionsKey) as StripeElementsOptions);
+        field = elements.create('payment', { layout: 'tabs' });
+        field.mount(node);
         setStatus(ready(undefined));
-        onCard.current(card);
+        onElements.current(elements);
       },
       (error: unknown) => {
         if (live) setStatus(failed(error));
@@ -226,14 +237,14 @@ function CardField(props: { store: CheckoutStore; onCard(card: StripeCard | unde
     );
     return () => {
       live = false;
-      onCard.current(undefined);
-      if (card?.destroy) card.destroy();
-      else card?.unmount?.();
+      onElements.current(undefined);
+      if (field?.destroy) field.destroy();
+      else field?.unmount?.();
       if (detach) detach();
       else node.remove();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `props.store` is the view's one checkout store; a retry or a language remounts the field
-  }, [attachLight, lang, attempt]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `props.store` is the view's one checkout store; a retry, a language or another price remounts the field
+  }, [attachLight, optionsKey, attempt]);
 
   return (
     <div className="field">

@@ -37,13 +37,19 @@ export class CheckoutError extends Error {
   }
 }
 
-/** Stripe refused the card (createPaymentMethod or confirmCardSetup): its code and message for the viewer. */
+/**
+ * Stripe refused the card (the Payment Element's check, createConfirmationToken, or a failed 3-D Secure in
+ * handleNextAction): its code and message for the viewer.
+ */
 export class CardError extends Error {
   override name = 'CardError';
   readonly code: string | undefined;
+  /** Stripe's kind of error: `api_connection_error` when Stripe could not be reached (the viewer's network). */
+  readonly type: string | undefined;
   constructor(failure: StripeFailure | undefined) {
     super(failure?.message || 'The card was not accepted.');
     this.code = failure?.code;
+    this.type = failure?.type;
   }
 }
 
@@ -63,9 +69,11 @@ export function isPromoRefusal(error: unknown): boolean {
 
 /** The translation key of a known card message (Stripe codes, or the order's error text), else undefined. */
 export function cardMessageKey(
-  error: { code?: string | undefined; message?: string | undefined } | string,
+  error: { code?: string | undefined; type?: string | undefined; message?: string | undefined } | string,
 ): string | undefined {
   const code = typeof error === 'string' ? undefined : error.code;
+  // Stripe.js could not reach Stripe (the viewer's connection): no card was refused.
+  if (typeof error !== 'string' && error.type === 'api_connection_error') return 'checkout:card.connection';
   const message = typeof error === 'string' ? error : (error.message ?? '');
   const known: [string, RegExp, string][] = [
     ['card_declined', /card was declined/i, 'declined'],
@@ -76,6 +84,9 @@ export function cardMessageKey(
     ['incomplete_cvc', /security code is incomplete/i, 'incompleteCvc'],
     ['expired_card', /card has expired/i, 'expired'],
     ['incorrect_cvc', /security code is incorrect/i, 'incorrectCvc'],
+    // 3-D Secure failed, or the viewer closed the bank's challenge.
+    ['payment_intent_authentication_failure', /unable to authenticate your payment method/i, 'authFailed'],
+    ['setup_intent_authentication_failure', /unable to authenticate your payment method/i, 'authFailed'],
   ];
   const hit = known.find(([c, pattern]) => c === code || pattern.test(message));
   return hit ? `checkout:card.${hit[2]}` : undefined;

@@ -22,8 +22,8 @@ import { CheckoutError, PaymentFailedError } from '../../../src/stores/commerce/
 import { offerCards } from '../../../src/stores/commerce/offer-cards.js';
 import { MAX_WAIT_MS, POLL_MS, waitForOrder } from '../../../src/stores/commerce/orders.js';
 import { fetchPricing, pricingQuery, totalOf, trialDays } from '../../../src/stores/commerce/pricing.js';
-import type { StripeCard } from '../../../src/lib/stripe.js';
-import { resetFakeStripe, stripeLog } from '../fake-stripe.js';
+import type { StripeElements } from '../../../src/lib/stripe.js';
+import { AUTH_FAILED, resetFakeStripe, stripeLog } from '../fake-stripe.js';
 import { installWorld, ok, settle, T0, teardown, until, type Recorded, type World } from '../helpers.js';
 import { $settings, resetSession, startSession } from '../../../src/stores/session.js';
 import { signIn } from '../../../src/stores/sign-in.js';
@@ -339,17 +339,17 @@ describe('checkout', () => {
       await until(() => state().cards?.status === 'ready', 'the saved cards');
     }
 
-    /** Stripe's card field, mounted on a detached node, with a number typed in. */
-    async function newCard(number: string): Promise<StripeCard> {
+    /** Stripe's Payment Element (for a price in euros), mounted on a detached node, with a number typed in. */
+    async function newCard(number: string): Promise<StripeElements> {
       const node = document.createElement('div');
-      const card = (await store.stripe()).elements().create('card');
-      card.mount(node);
+      const elements = (await store.stripe()).elements({ mode: 'payment', amount: 1313, currency: 'eur' });
+      elements.create('payment').mount(node);
       node.querySelector('input')!.value = number;
-      return card;
+      return elements;
     }
 
-    /** A subscription with a 7-day trial; setup intents answer `secret`. */
-    function serveTrial(secret: string): void {
+    /** A subscription with a 7-day trial; start_trial answers `action` (3-D Secure) when given. */
+    function serveTrial(action?: string): void {
       w.server
         .on(
           'GET',
@@ -361,11 +361,13 @@ describe('checkout', () => {
           `${API}/pricing`,
           ok(pricing({ type: 'subscription', id: 31, name: 'All-access monthly', trial_period: 7 })),
         )
-        .on('POST', `${API}/stripe/setup-intent`, ok({ client_secret: secret }))
         .on(
           'POST',
           `${API}/stripe/subscription/start_trial`,
-          ok({ order: order({ type: 'subscription', product: { id: 31 }, status: 'active' }) }),
+          ok({
+            order: order({ type: 'subscription', product: { id: 31 }, status: action ? 'created' : 'active' }),
+            action: action ? { client_secret: action } : null,
+          }),
         );
     }
 
@@ -428,19 +430,69 @@ describe('checkout', () => {
       expect(buys()[0]!.body).to.include({ partner: 'acme-news', payment_method: 'pm_saved' });
     });
 
-    it('a new card becomes a PaymentMethod through Stripe; card data never reaches the API', async () => {
+    it('a new card becomes a ConfirmationToken through Stripe (saved when asked); card data never reaches the API', async () => {
       w.server.on('GET', `${API}/orders/70`, ok(order()));
       await atPayment();
-      await store.pay({ kind: 'new', card: await newCard('4242 4242 4242 4242'), save: true });
-      expect(stripeLog.createPaymentMethod).to.equal(1);
+      await store.pay({ kind: 'new', elements: await newCard('4242 4242 4242 4242'), save: true });
+      expect(stripeLog.submit, 'the field is validated first').to.equal(1);
+      expect(stripeLog.tokens).to.deep.equal([{ id: 'ctoken_4242', setupFutureUsage: 'off_session' }]);
       const body = buys()[0]!.body as Record<string, unknown>;
-      expect(body).to.include({ payment_method: 'pm_4242', save_card: true });
+      expect(body).to.include({ confirmation_token: 'ctoken_4242', save_card: true });
+      expect(body).not.to.have.property('payment_method');
       expect(JSON.stringify(w.server.requests.map((r) => [r.url, r.body]))).not.to.contain('4242424242424242');
+      expect(stripeLog.nextActions, 'no action asked').to.deep.equal([]);
+    });
+
+    it('3-D Secure: the answer’s action runs handleNextAction with its client secret, then the order is polled', async () => {
+      w.server
+        .on('POST', `${API}/stripe/buy`, ok({ order: created, action: { client_secret: 'pi_1_secret_a' } }))
+        .on('GET', `${API}/orders/70`, ok(order({ reference: 'ORD-70' })));
+      await atPayment();
+      await store.pay({ kind: 'new', elements: await newCard('4000 0025 0000 3155'), save: false });
+      expect(stripeLog.nextActions).to.deep.equal(['pi_1_secret_a']);
+      expect(stripeLog.tokens[0]!.setupFutureUsage, 'not saved').to.equal(null);
+      expect(state().view).to.equal('waiting');
+      await w.advance(POLL_MS);
+      await until(() => state().view === 'success', 'success');
+      expect(completed).to.deep.equal([{ orderId: 70, product: { type: 'event', id: 501 } }]);
+    });
+
+    it('3-D Secure failed (or the challenge closed): back at the card step with Stripe’s message; the next Pay is a new attempt', async () => {
+      w.server.on('POST', `${API}/stripe/buy`, ok({ order: created, action: { client_secret: 'pi_1_secret_a' } }));
+      stripeLog.nextAction = 'fail';
+      await atPayment();
+      await store.pay({ kind: 'new', elements: await newCard('4000 0027 6000 3184'), save: false });
+      expect(state().view).to.equal('payment');
+      expect(state().busy).to.equal(false);
+      expect((state().payError as Error).message).to.equal(AUTH_FAILED);
+      expect(calls('GET', 'orders/70'), 'no wait').to.have.length(0);
+      expect(storedAttempt(), 'the attempt is over').to.equal(undefined);
+      const first = (buys()[0]!.body as { idempotency_key: string }).idempotency_key;
+      stripeLog.nextAction = 'complete';
+      w.server
+        .on('POST', `${API}/stripe/buy`, ok({ order: { ...created, id: 71 } }))
+        .on('GET', `${API}/orders/71`, ok(order({ id: 71 })));
+      await store.pay({ kind: 'new', elements: await newCard('4242 4242 4242 4242'), save: false });
+      expect((buys()[1]!.body as { idempotency_key: string }).idempotency_key).not.to.equal(first);
+      expect(state().view).to.equal('waiting');
+    });
+
+    it('an order the server already settled (paid or failed) asks for no action', async () => {
+      w.server.on(
+        'POST',
+        `${API}/stripe/buy`,
+        ok({ order: order({ status: 'failed', activity_status: null, error: 'Your card was declined.' }) }),
+      );
+      await atPayment();
+      await store.pay({ kind: 'new', elements: await newCard('4000 0000 0000 0002'), save: false });
+      await until(() => state().failure !== undefined, 'the failure popup');
+      expect(state().failure?.error).to.equal('Your card was declined.');
+      expect(stripeLog.nextActions).to.deep.equal([]);
     });
 
     it('a card Stripe refuses shows its message and sends no order', async () => {
       await atPayment();
-      await store.pay({ kind: 'new', card: await newCard('1234'), save: false });
+      await store.pay({ kind: 'new', elements: await newCard('1234'), save: false });
       expect((state().payError as Error).message).to.equal('Your card number is incorrect.');
       expect(state().busy).to.equal(false);
       expect(buys()).to.have.length(0);
@@ -558,31 +610,38 @@ describe('checkout', () => {
       expect(storedAttempt()).to.equal(undefined);
     });
 
-    it('a trial: setup intent, Stripe confirms the card, start_trial; no charge', async () => {
-      serveTrial('seti_secret_1');
+    it('a trial: start_trial with the ConfirmationToken (the server saves the card); no charge', async () => {
+      serveTrial();
       await atPayment({ type: 'subscription', id: 31 });
-      await store.pay({ kind: 'new', card: await newCard('4242424242424242'), save: false });
+      await store.pay({ kind: 'new', elements: await newCard('4242424242424242'), save: false });
       await until(() => state().view === 'success', 'success');
-      expect(stripeLog.confirmCardSetup).to.deep.equal(['seti_secret_1']);
+      expect(stripeLog.tokens).to.deep.equal([{ id: 'ctoken_4242', setupFutureUsage: null }]);
+      expect(calls('POST', 'stripe/setup-intent'), 'the server makes the setup intent').to.have.length(0);
       expect(calls('POST', 'stripe/subscription/start_trial')[0]!.body).to.include({
         subscription_id: 31,
-        payment_method: 'pm_4242',
+        confirmation_token: 'ctoken_4242',
       });
       expect(buys()).to.have.length(0);
       expect(state().bought?.trial).to.equal(true);
       expect(completed).to.deep.equal([{ orderId: 70, product: { type: 'subscription', id: 31 } }]);
     });
 
-    it('a trial with a saved card confirms that card through a setup intent too', async () => {
-      serveTrial('seti_secret_2');
+    it('a trial with a saved card whose setup asks for 3-D Secure: handleNextAction with the setup intent’s secret', async () => {
+      serveTrial('seti_2_secret_b');
+      w.server.on(
+        'GET',
+        `${API}/orders/70`,
+        ok(order({ type: 'subscription', product: { id: 31 }, status: 'active' })),
+      );
       await atPayment({ type: 'subscription', id: 31 });
       await store.pay({ kind: 'saved', id: 'pm_saved' });
-      await until(() => state().view === 'success', 'success');
-      expect(stripeLog.confirmCardSetup).to.deep.equal(['seti_secret_2']);
+      expect(stripeLog.nextActions).to.deep.equal(['seti_2_secret_b']);
       expect(calls('POST', 'stripe/subscription/start_trial')[0]!.body).to.include({
         subscription_id: 31,
         payment_method: 'pm_saved',
       });
+      await w.advance(POLL_MS);
+      await until(() => state().view === 'success', 'success');
     });
   });
 
