@@ -768,6 +768,28 @@ describe('subscriptions on Stripe Billing', () => {
     );
   });
 
+  test('the same key sent again while the first charge waits for 3-D Secure (a second tab): one order, one challenge; authenticated, its invoice pays it', async () => {
+    const { email, token } = await newUser();
+    const { annual } = await offers();
+    const body = { type: 'subscription', id: annual.id, idempotency_key: newKey() };
+    const first = await bought({ ...body, confirmation_token: await stripe.token(CARDS.auth) }, token);
+    // The second tab's own card token, under the same attempt: the order is read back, nothing is made again.
+    const second = await bought({ ...body, confirmation_token: await stripe.token(CARDS.auth) }, token);
+    assert.deepEqual([second.id, second.status, second.action], [first.id, 'created', first.action]);
+    ok(first.action, 'the first charge asks for 3-D Secure');
+    assert.equal((await stripe.authenticate(first.action, true)).status, 'succeeded');
+    const paid = await settled(first.id, token);
+    assert.deepEqual([paid.status, paid.subscription_status], ['paid', 'active']);
+    const [row] = await devOrders(email);
+    const subscription = stripe.double.billing.subscription(row!.subscription!);
+    assert.equal(subscription.status, 'active');
+    const invoicePaid = stripe
+      .events('invoice.paid')
+      .filter((e) => (e.data.object as { id: string }).id === subscription.latest_invoice);
+    assert.equal(invoicePaid.length, 1, 'its first invoice paid, once');
+    assert.equal(stripe.chargesOf(await customerOf(email)).length, 1, 'one charge');
+  });
+
   test('a renewal refused: the order is inactive with the message; paid later, active again', async () => {
     const { token } = await newUser();
     const { monthly } = await offers();

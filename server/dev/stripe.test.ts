@@ -1,8 +1,9 @@
 /**
  * The Stripe double itself (dev/stripe.ts), as the official SDK and Stripe.js's double see it: the test cards and
  * Stripe's card errors, the keys (a publishable key only for what Stripe.js may call), idempotency keys, intents
- * read by their client secret, the 3-D Secure challenge page, amounts by currency (currencies.ts), and webhooks
- * signed as Stripe signs them and sent again after a 5xx. Run: node --import tsx --test server/dev/stripe.test.ts
+ * read by their client secret, the 3-D Secure challenge page, expansion that only reads (an invoice's payments),
+ * amounts by currency (currencies.ts), and webhooks signed as Stripe signs them and sent again after a 5xx.
+ * Run: node --import tsx --test server/dev/stripe.test.ts
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -146,6 +147,43 @@ describe('the SDK’s calls', () => {
     const again = await request(url, { headers: { Accept: 'text/html' } });
     ok(String(again.body).includes('This authentication is over'), 'answered once');
     ok(!String(again.body).includes('Complete authentication'), again.body);
+  });
+
+  test('an invoice read with its payments’ intents expanded is only read: authenticated, its intent still pays it', async () => {
+    const customer = await stripe.sdk.customers.create({ email: 'expanded@example.com' });
+    const product = await stripe.sdk.products.create({ name: 'Expanded' });
+    const price = await stripe.sdk.prices.create({
+      product: product.id,
+      unit_amount: 1200,
+      currency: 'usd',
+      recurring: { interval: 'month', interval_count: 12 },
+    });
+    const sub = await stripe.sdk.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: price.id }],
+      payment_behavior: 'default_incomplete',
+      payment_settings: { save_default_payment_method: 'on_subscription' },
+      expand: ['latest_invoice.payments'],
+    });
+    const invoice = sub.latest_invoice as Stripe.Invoice;
+    const intentId = String(invoice.payments!.data[0]!.payment.payment_intent);
+    const intent = await stripe.sdk.paymentIntents.confirm(intentId, {
+      confirmation_token: await stripe.token(CARDS.auth),
+    });
+    assert.equal(intent.status, 'requires_action');
+    // What the channel server reads while the buyer authenticates (a second tab's purchase reads the order back).
+    const read = await stripe.sdk.invoices.retrieve(invoice.id!, { expand: ['payments.data.payment.payment_intent'] });
+    assert.equal((read.payments!.data[0]!.payment.payment_intent as Stripe.PaymentIntent).id, intentId);
+    const listed = await stripe.sdk.invoicePayments.list({ invoice: invoice.id! });
+    assert.equal(listed.data[0]!.payment.payment_intent, intentId, 'still an id outside that answer');
+    assert.equal((await stripe.authenticate(intent.client_secret!, true)).status, 'succeeded');
+    const paid = await stripe.sdk.invoices.retrieve(invoice.id!);
+    assert.deepEqual([paid.status, paid.amount_paid], ['paid', 1200]);
+    assert.equal((await stripe.sdk.subscriptions.retrieve(sub.id)).status, 'active');
+    assert.equal(
+      stripe.events('invoice.paid').filter((e) => (e.data.object as { id: string }).id === invoice.id).length,
+      1,
+    );
   });
 });
 

@@ -295,7 +295,8 @@ export class StripeDouble {
       if (record.object === 'invoice' && head === 'payments')
         record.payments = {
           object: 'list',
-          data: this.billing.paymentsOf({ invoice: String(record.id) }),
+          // Copies: what is expanded inside them must not change the double's own payments.
+          data: structuredClone(this.billing.paymentsOf({ invoice: String(record.id) })),
           has_more: false,
         };
       else if (record.object === 'invoice' && head === 'confirmation_secret') {
