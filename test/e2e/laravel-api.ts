@@ -520,6 +520,9 @@ function api(
   }
   if (method === 'GET' && route === 'pricing') return pricing(url);
   if (method === 'POST' && route === 'stripe/buy') {
+    // What pays: the Payment Element's confirmation token (ctoken_…), or a saved card's id.
+    if (!/^(ctoken|pm)_\w+$/.test(String(body.confirmation_token ?? body.payment_method ?? '')))
+      return json({ message: 'The confirmation token field is required.' }, 422);
     const priced = pricing(url, body);
     if (priced.status !== 200) return priced;
     const order: Order = {
@@ -683,15 +686,18 @@ const stripeDouble = fs.readFileSync(
   'utf8',
 );
 
-/** `POST /__stripe/v1/payment_methods` for the test double: 4242 4242 4242 4242 only. */
+/**
+ * `POST /__stripe/v1/confirmation_tokens` for the test double (what Stripe.js's createConfirmationToken calls with the
+ * Payment Element's card): 4242 4242 4242 4242 only.
+ */
 function stripeApi(body: Record<string, unknown>): Answer {
-  const number = String(body['card[number]'] ?? '').replace(/\s/g, '');
+  const number = String(body['payment_method_data[card][number]'] ?? '').replace(/\s/g, '');
   if (number !== '4242424242424242')
     return json({ error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } }, 402);
   return json({
-    id: `pm_${randomBytes(6).toString('hex')}`,
-    object: 'payment_method',
-    card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 },
+    id: `ctoken_${randomBytes(6).toString('hex')}`,
+    object: 'confirmation_token',
+    payment_method_preview: { type: 'card', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034 } },
   });
 }
 
@@ -737,7 +743,8 @@ async function answer(req: http.IncomingMessage): Promise<Answer> {
     return json({ channel_key: CHANNEL_KEY, name: 'Laravel Sports Network', ...stamps });
   if (url.pathname === `/storage/settings/${CHANNEL_KEY}.json`) return json(settings);
   const { raw, json: isJson } = await readBody(req);
-  if (url.pathname === '/__stripe/v1/payment_methods') return stripeApi(Object.fromEntries(new URLSearchParams(raw)));
+  if (url.pathname === '/__stripe/v1/confirmation_tokens')
+    return stripeApi(Object.fromEntries(new URLSearchParams(raw)));
   if (!url.pathname.startsWith('/api/')) return NOT_FOUND;
   const route = url.pathname.slice('/api/'.length);
   let body: Record<string, unknown> = {};
