@@ -470,7 +470,7 @@ async function assemble(
       failed: (reason) => metrics.emailFailed(reason),
     },
   };
-  const stripe = await chooseStripe(serviceChoice, dataDir, () => origins.bundle);
+  const stripe = await chooseStripe(serviceChoice, dataDir);
   opened.push(async () => stripe.double?.close());
   const services = chooseServices(serviceChoice, db, stripe.account);
   identity = services.identity;

@@ -44,7 +44,7 @@ export interface ServiceChoice {
   stripe?: StripeAccount | undefined;
   /** Server clock, ms. */
   nowMs(): number;
-  /** This server's public origin (the stand-ins' authorize pages are there). */
+  /** This server's public origin (the stand-ins' pages are there: the social networks' and the Stripe double's). */
   origin(): string;
   /** Google sign-in, when its secret is set. */
   google: GoogleOptions | undefined;
@@ -85,15 +85,14 @@ export function chooseStreamSource(choice: Pick<ServiceChoice, 'dev' | 'mediaDir
 export async function chooseStripe(
   choice: ServiceChoice,
   dataDir: string,
-  bundleOrigin: () => string,
 ): Promise<{ account: StripeAccount | undefined; double: StripeDouble | undefined }> {
   if (choice.stripe || !choice.dev) return { account: choice.stripe, double: undefined };
   const secretKey = `sk_test_double_${randomBytes(12).toString('hex')}`;
   const double = new StripeDouble({
     secretKey,
     now: choice.nowMs,
-    browserBase: () => `${bundleOrigin()}/__stripe`,
-    styleOrigin: bundleOrigin,
+    browserBase: () => `${choice.origin()}/__stripe`,
+    styleOrigin: choice.origin,
     stateFile: join(dataDir, 'stripe-double.json'),
   });
   const apiUrl = await double.listen(0);
