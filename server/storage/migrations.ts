@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- the schema is one ordered list of migrations that never change once shipped */
 /**
  * The schema, as an ordered list of migrations: each runs once per database, in order, in the start-up transaction
  * (db.ts). Never edit a migration that has shipped; add the next one. Every id is an identity column, so no id is
@@ -430,6 +431,49 @@ ALTER TABLE transactions ADD COLUMN invoice text;
 CREATE UNIQUE INDEX transactions_invoice ON transactions (order_id, invoice) WHERE invoice IS NOT NULL;
 `;
 
+/**
+ * Migration 9: a channel runs its own catalogue (the operator API, server/operator/, and the command line).
+ * operators: the people who run a channel, by role ('owner': everything, secrets and operators included; 'editor':
+ * the catalogue). operator_tokens: their bearer tokens as the SHA-256 (hex) of the token, revocable; the database
+ * never holds a usable token. operator_audit: every change made through the API or the command line (who, when, what,
+ * the record before and after as JSON; a secret's value never: only that it was set). operator_idempotency: the answer
+ * to a create, per operator and Idempotency-Key, so a replay makes one record.
+ * channel_secrets: a channel's own secrets for outside services (Stripe's secret key and webhook secret, Google's and
+ * Facebook's client secrets), write-only through the API; they take the place of the server-wide environment
+ * variables for that channel.
+ * events.cancelled_at: a cancelled event leaves every list and answers 404 (the contract has no cancelled state).
+ * packages/subscriptions.processor_price: the Stripe Price that sells them, when the channel has Stripe.
+ * meta 'event_clock' = 'utc' (written when a production database is created): events.start_offset is then UNIX
+ * seconds (the anchor is 0); without it, seconds from each process's start (dev mode's demo, tests' seeds).
+ */
+const OPERATORS = `
+CREATE TABLE operators (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL REFERENCES channels(id),
+  email text NOT NULL, role text NOT NULL CHECK (role IN ('owner', 'editor')), created_at bigint NOT NULL,
+  removed_at bigint);
+CREATE UNIQUE INDEX operators_email ON operators (channel_id, lower(email)) WHERE removed_at IS NULL;
+CREATE TABLE operator_tokens (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, token_hash text NOT NULL UNIQUE,
+  operator_id bigint NOT NULL REFERENCES operators(id), label text, created_at bigint NOT NULL,
+  last_used_at bigint, revoked_at bigint);
+CREATE INDEX operator_tokens_operator ON operator_tokens (operator_id);
+CREATE TABLE operator_audit (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, channel_id bigint NOT NULL, operator_id bigint,
+  actor text NOT NULL, at bigint NOT NULL, action text NOT NULL, resource text NOT NULL, record_id text,
+  before_json text, after_json text);
+CREATE INDEX operator_audit_channel ON operator_audit (channel_id, id);
+CREATE TABLE operator_idempotency (
+  operator_id bigint NOT NULL, key text NOT NULL, request_hash text NOT NULL, status integer NOT NULL,
+  answer_json text NOT NULL, created_at bigint NOT NULL, PRIMARY KEY (operator_id, key));
+CREATE INDEX operator_idempotency_created ON operator_idempotency (created_at);
+CREATE TABLE channel_secrets (
+  channel_id bigint NOT NULL REFERENCES channels(id), name text NOT NULL, value text NOT NULL,
+  updated_at bigint NOT NULL, PRIMARY KEY (channel_id, name));
+ALTER TABLE events ADD COLUMN cancelled_at bigint;
+ALTER TABLE packages ADD COLUMN processor_price text;
+ALTER TABLE subscriptions ADD COLUMN processor_price text;
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
 export const MIGRATIONS: readonly string[] = [
   SCHEMA,
@@ -440,4 +484,5 @@ export const MIGRATIONS: readonly string[] = [
   MAIL_QUEUE,
   SOCIAL_SIGN_IN,
   STRIPE_PAYMENTS,
+  OPERATORS,
 ];
