@@ -57,7 +57,7 @@ import { settingsCopies } from '../channel/settings-copy.js';
 import { ChannelDb, privateTree } from '../storage/db.js';
 import { lockDataDir, StartRefused, type DataDirLock } from '../storage/data-dir.js';
 import { handleDev, handleGtagCollect } from '../dev/endpoints.js';
-import { forgetEventJson, warmEventJson, type Clock } from '../catalog/events.js';
+import { clockAnchor, forgetEventJson, warmEventJson, type Clock } from '../catalog/events.js';
 import {
   allowedHostsFor,
   DEFAULT_SCRIPT_ORIGINS,
@@ -154,6 +154,12 @@ export interface ServerOptions {
   clipsDir?: string;
   /** How long a clip job is held without news before another process takes it over (ms; tests shorten it). */
   clipLeaseMs?: number;
+  /**
+   * Seeds the fixtures (server/fixtures/*.json) into an empty database in production mode too (the tests' servers;
+   * dev mode always does). Without it a production start on an empty database leaves it empty: a channel comes in by
+   * the command line (`channel-server channel create` or `import`).
+   */
+  seedFixtures?: boolean;
   /** Tests: ready-made embedded databases to start from (db.ts OpenOptions.templates). */
   databaseTemplates?: string;
   /** New api keys per client address per 10 minutes before 429. Default 100. */
@@ -341,7 +347,8 @@ async function assemble(
     poolSize: options.databasePoolSize,
     slowQueryMs: options.slowQueryMs,
     fixturesDir,
-    seed: (fresh) => seedDatabase(fresh, fixturesDir, seededAt),
+    // Only dev mode and the tests seed the fixtures; a production start on an empty database leaves it empty.
+    seed: dev || options.seedFixtures ? (fresh) => seedDatabase(fresh, fixturesDir, seededAt) : undefined,
     dev,
     keepData: options.devKeepData,
     serves: true,
@@ -367,6 +374,11 @@ async function assemble(
       throw error;
     },
   );
+  if (!dev && !(await db.get('SELECT 1 AS one FROM channels LIMIT 1')))
+    logger.warn(
+      'this database has no channel yet: create one with `npx channel-server channel create --key KEY --name NAME` ' +
+        'or load a channel file with `npx channel-server import FILE` (docs/operating.md)',
+    );
   const clipJobs = new ClipJobs({
     db,
     library,
@@ -377,8 +389,9 @@ async function assemble(
     leaseMs: options.clipLeaseMs,
   });
 
-  // Event offsets count from this moment: after a restart, "live now" seed events are live again.
-  const anchor = Math.floor(nowMs() / 1000);
+  // Event offsets count from this moment on a seeded database (after a restart, "live now" seed events are live
+  // again), from 1970 on a production one (events.ts clockAnchor).
+  const anchor = await clockAnchor(db, Math.floor(nowMs() / 1000));
   const clock = (): Clock => ({ anchor, now: Math.floor(nowMs() / 1000) });
   const recordingSeconds = Math.round(library.main.duration);
   // Known once listening; the HTML placeholder, CSP and absolute media URLs all need the real API port.

@@ -9,16 +9,25 @@
 import { createHash } from 'node:crypto';
 import { EventQuery, MAX_EVENTS_PAGE, STREAM_STATUSES, type StreamStatus } from '../../src/api/contract.js';
 import type { AccessFacts } from '../accounts/accounts.js';
-import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
+import { EVENT_CLOCK, type ChannelDb, type Row, type SqlValue } from '../storage/db.js';
 import { HttpError, INVALID } from '../http/http.js';
 import { BoundedMap } from '../http/limits.js';
 
 /** What the server needs to turn stored offsets into times and statuses. */
 export interface Clock {
-  /** UNIX seconds at which the server started: stored event offsets count from here. */
+  /**
+   * What stored event offsets count from, in UNIX seconds: 0 on a production database (meta EVENT_CLOCK = 'utc',
+   * offsets are UNIX seconds), else the moment this process started (seeded fixtures: "live now" stays live).
+   */
   anchor: number;
   /** UNIX seconds now (read per request, so statuses move with the wall clock). */
   now: number;
+}
+
+/** The anchor of `db`'s event clock (see Clock.anchor) for a process started at `startSeconds` (UNIX seconds). */
+export async function clockAnchor(db: ChannelDb, startSeconds: number): Promise<number> {
+  const row = await db.get('SELECT value FROM meta WHERE key = ?', [EVENT_CLOCK]);
+  return row?.value === 'utc' ? 0 : startSeconds;
 }
 
 /** A contract `Event` as sent (types kept loose: the response is checked against the schema in tests). */

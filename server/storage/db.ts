@@ -17,8 +17,9 @@
  *
  * The schema is MIGRATIONS (migrations.ts), applied in order at start inside one transaction that holds an advisory
  * lock, so processes starting together migrate once and wait for each other. An empty database is then seeded from
- * the fixtures, under the same lock; dev mode marks what it seeds the demo's (DEMO_MARK), and empties and seeds again
- * only such a database.
+ * the fixtures (dev mode, tests), under the same lock; dev mode marks what it seeds the demo's (DEMO_MARK), and empties
+ * and seeds again only such a database. A production start or the command line creates it empty instead, its events
+ * timed in UNIX seconds (EVENT_CLOCK); a channel comes in by the command line (server/cli/).
  *
  * `notify`/`listen` keep every process's caches current. On a PostgreSQL server the listener is a connection of its
  * own, opened again when it is lost; each notification is counted in `notification_versions`, and a process that
@@ -76,6 +77,15 @@ const MIGRATION_LOCK = 0x6368616e6e656c;
  * mode may empty it and seed it again (its value is when it was seeded). Importing the SQLite era's data removes it.
  */
 export const DEMO_MARK = 'demo_data';
+
+/**
+ * The `meta` key of the event clock (migrations.ts, OPERATORS): 'utc' when events.start_offset holds UNIX seconds
+ * (a production database, created empty); absent when it counts from each process's start (seeded fixtures).
+ */
+export const EVENT_CLOCK = 'event_clock';
+
+/** The `meta` 'fixtures' value of a database created empty (no fixtures were seeded into it). */
+const CREATED_EMPTY = 'none';
 
 /** Why dev mode does not start on a database it did not seed, and what to do (one line; no DATABASE_URL in it). */
 function notTheDemos(pgliteDir: string | undefined): string {
@@ -341,10 +351,14 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Connections per process to that server (default 10). */
   poolSize?: number;
-  /** The fixtures seeded into an empty database. */
-  fixturesDir: string;
-  /** Writes the fixtures into an empty, migrated database (seed.ts; passed in so storage does not import it). */
-  seed(db: ChannelDb): Promise<void>;
+  /** The fixtures `seed` writes (their digest is stored, so a changed fixture is noticed); with `seed` only. */
+  fixturesDir?: string;
+  /**
+   * Writes the fixtures into an empty, migrated database (seed.ts; passed in so storage does not import it): dev mode
+   * and the tests. Without it (a production start, the command line) an empty database is created empty, a
+   * production database: no channel, and meta EVENT_CLOCK = 'utc' (events.start_offset in UNIX seconds).
+   */
+  seed?(db: ChannelDb): Promise<void>;
   /**
    * Dev mode: a database it seeds is marked the demo's (`meta` key DEMO_MARK), and one so marked that was seeded from
    * other fixtures is emptied and seeded again. A database without the mark (seeded by production mode, or by a
@@ -424,12 +438,13 @@ export class ChannelDb implements Queryable {
   }
 
   /**
-   * Migrates, then seeds an empty database (or, in dev mode, a demo's seeded from other fixtures), under the lock.
+   * Migrates, then seeds an empty database (or, in dev mode, a demo's seeded from other fixtures), or without `seed`
+   * marks it a production one (EVENT_CLOCK), under the lock.
    * Dev mode on a database that is not the demo's is refused here, inside the transaction: the migrations roll back
    * with it, so the refused start changes nothing.
    */
   private async prepare(options: OpenOptions): Promise<void> {
-    const digest = fixturesDigest(options.fixturesDir);
+    const digest = options.seed && options.fixturesDir ? fixturesDigest(options.fixturesDir) : CREATED_EMPTY;
     await this.transaction(async () => {
       await this.run('SELECT pg_advisory_xact_lock(?::bigint)', [MIGRATION_LOCK]);
       await this.migrate();
@@ -446,7 +461,8 @@ export class ChannelDb implements Queryable {
               'on: dev mode will refuse it (CHANNEL_DEV_KEEP_DATA=1 runs dev mode on it as it is, never reseeding).',
           );
         }
-        if (seeded.value === digest) return;
+        // The same fixtures, or none to compare with (a database created empty, or a start that seeds nothing).
+        if (seeded.value === digest || seeded.value === CREATED_EMPTY || !options.seed) return;
         if (!options.dev || !demo || options.keepData) {
           log().warn(
             'the fixtures changed since this database was seeded; it keeps its own data. ' +
@@ -469,7 +485,9 @@ export class ChannelDb implements Queryable {
         await this.run('CREATE SCHEMA public');
         await this.migrate();
       }
-      await options.seed(this);
+      if (options.seed) await options.seed(this);
+      // Created empty: a production database, whose events are timed in UNIX seconds from the start.
+      else await this.run("INSERT INTO meta (key, value) VALUES (?, 'utc')", [EVENT_CLOCK]);
       await this.run("INSERT INTO meta (key, value) VALUES ('fixtures', ?)", [digest]);
       if (options.dev)
         await this.run('INSERT INTO meta (key, value) VALUES (?, ?)', [DEMO_MARK, new Date().toISOString()]);
@@ -701,8 +719,8 @@ async function fromTemplate(dir: string, options: OpenOptions): Promise<void> {
   // Dev mode's copies carry the demo's mark (see OpenOptions.dev), production mode's do not: one template each.
   const key = createHash('sha256')
     .update(templates.key)
-    .update(options.dev ? 'demo' : 'own')
-    .update(fixturesDigest(options.fixturesDir))
+    .update(options.dev ? 'demo' : options.seed ? 'own' : 'empty')
+    .update(options.seed && options.fixturesDir ? fixturesDigest(options.fixturesDir) : CREATED_EMPTY)
     .update(MIGRATIONS.join('\n'))
     .digest('hex')
     .slice(0, 16);

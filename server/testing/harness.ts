@@ -34,7 +34,9 @@ export const DATABASE_TEMPLATES = join(import.meta.dirname, '..', '..', '.cache'
  */
 export async function testDatabase(): Promise<{ options: Partial<ServerOptions>; drop(): Promise<void> }> {
   const server = process.env.DATABASE_URL;
-  if (!server) return { options: { databaseTemplates: DATABASE_TEMPLATES }, drop: async () => undefined };
+  // Production-mode test servers start on the demo too (a real production start leaves a new database empty).
+  if (!server)
+    return { options: { databaseTemplates: DATABASE_TEMPLATES, seedFixtures: true }, drop: async () => undefined };
   const { default: pg } = await import('pg');
   const name = `channel_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server });
@@ -44,7 +46,7 @@ export async function testDatabase(): Promise<{ options: Partial<ServerOptions>;
   const url = new URL(server);
   url.pathname = `/${name}`;
   return {
-    options: { databaseUrl: url.href },
+    options: { databaseUrl: url.href, seedFixtures: true },
     async drop() {
       const client = new pg.Client({ connectionString: server });
       await client.connect();
