@@ -15,6 +15,9 @@
  * profile, which reads the database, one request at a time) measured alone and while datalake records are posted
  * at POSTS_PER_SECOND: the probe's p50, p99 and slowest, and each post's own time.
  *
+ * A production start leaves a new database empty: each database gets its channels first from the command line
+ * (`channel-server import`): the demo's file and the generated `bench` channel's, as an operator would load them.
+ *
  * The PostgreSQL server is a throw-away cluster (scripts/postgres.mjs), or `DATABASE_URL` when given (a database
  * is created in it and dropped after). Writes bench/results/server.json.
  *
@@ -23,7 +26,7 @@
  *   ANALYTICS_FILL     records in the full-analytics run (default 200,000)
  *   POSTS_FILL         records of the channel the analytics posts go to (default 500,000)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +34,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { buyerSession, freePort, LIFTED_LIMITS, viewerMix } from './server-mix.js';
+import { benchFixture } from '../server/fixtures/fixtures.js';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { startPostgres } from '../scripts/postgres.mjs';
 
@@ -44,6 +48,23 @@ const POSTS_PER_SECOND = 3;
 /** The viewer mix and the load runs; `analytics-posts` runs only that scenario. */
 const MIX = ONLY !== 'analytics-posts';
 const TEMPLATES = join(ROOT, '.cache', 'db-templates');
+
+/**
+ * Loads the demo and bench channels into a new database (DATA_DIR or DATABASE_URL in `env`) through the command
+ * line, as an operator would.
+ */
+function importChannels(env: Record<string, string>): void {
+  const benchFile = join(work, 'bench-channel.json');
+  writeFileSync(benchFile, JSON.stringify(benchFixture()));
+  for (const file of [join(ROOT, 'server', 'fixtures', 'demo.json'), benchFile]) {
+    const done = spawnSync(process.execPath, [join(ROOT, 'server', 'bin', 'channel-server.mjs'), 'import', file], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_TEMPLATES: TEMPLATES, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (done.status !== 0) throw new Error(`channel-server import ${file} exited with ${done.status}`);
+  }
+}
 
 /** One server process in production mode, limits lifted; resolves once it answers. */
 async function serverProcess(env: Record<string, string>): Promise<{ origin: string; child: ChildProcess }> {
@@ -270,6 +291,7 @@ try {
     const { PGlite } = await import('@electric-sql/pglite');
     if (MIX) {
       const dataDir = join(work, 'pglite');
+      importChannels({ DATA_DIR: dataDir });
       const one = await serverProcess({ DATA_DIR: dataDir });
       try {
         for (const connections of [50, 200]) results.push(await load('PGlite, 1 process', [one.origin], connections));
@@ -289,6 +311,7 @@ try {
     }
     // Analytics posts against a busy channel: a database of its own, made by a first start and then filled.
     const postsDir = join(work, 'pglite-posts');
+    importChannels({ DATA_DIR: postsDir });
     await stopAll([(await serverProcess({ DATA_DIR: postsDir })).child]);
     const lite = await PGlite.create(join(postsDir, 'pgdata'));
     await fillAnalytics((text, values) => lite.query(text, values), POSTS_FILL, POSTS_SPAN_MS);
@@ -319,6 +342,7 @@ try {
     try {
       if (MIX) {
         const url = database();
+        importChannels({ DATA_DIR: join(work, 'pg-a'), DATABASE_URL: url });
         const first = await serverProcess({ DATA_DIR: join(work, 'pg-a'), DATABASE_URL: url, CLIPS_DIR: clips });
         const children = [first.child];
         try {
@@ -338,6 +362,7 @@ try {
         }
       }
       const url = database('_posts');
+      importChannels({ DATA_DIR: join(work, 'pg-posts'), DATABASE_URL: url });
       const busy = await serverProcess({ DATA_DIR: join(work, 'pg-posts'), DATABASE_URL: url, CLIPS_DIR: clips });
       try {
         const db = new pg.Client({ connectionString: url });

@@ -82,14 +82,15 @@ function assertRefused(refused: { code: number | null; printed: string }, reason
 }
 
 describe('dev mode runs only on a database it seeded', () => {
-  test('on a production-seeded database --dev is refused and its data stays; CHANNEL_DEV_KEEP_DATA=1 runs on it as it is', async () => {
+  test('on a production database --dev is refused and its data stays; CHANNEL_DEV_KEEP_DATA=1 runs on it as it is', async () => {
     const dataDir = join(tmp, 'data');
     const production = server('production', dataDir, { mode: 'production' });
     await production.start();
     const owner = { email: 'customer@example.com', password: 'customer-pass-1' };
     await production.register(owner.email, owner.password);
     await production.stop();
-    assert.deepEqual(await seeding(dataDir), { fixtures: fixturesDigest(FIXTURES), demo: false });
+    // Created empty by the command line's import (a production database: no fixtures seeded, events in UTC).
+    assert.deepEqual(await seeding(dataDir), { fixtures: 'none', demo: false });
 
     // Refused whatever the fixtures: the same ones, and an older release's.
     const refusedSame = await server('dev', dataDir).refusedStart();
@@ -147,8 +148,8 @@ describe('dev mode runs only on a database it seeded', () => {
     await dev.start();
     await dev.stop();
     assert.equal((await seeding(dataDir)).demo, true, 'marked the demo');
-    // The demo goes live: a real customer registers in production mode.
-    const production = server('production', dataDir, { mode: 'production' });
+    // The demo goes live: a real customer registers in production mode (on the demo as dev mode seeded it).
+    const production = server('production', dataDir, { mode: 'production', imports: [] });
     await production.start();
     const owner = { email: 'first-customer@example.com', password: 'customer-pass-1' };
     await production.register(owner.email, owner.password);

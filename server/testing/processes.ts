@@ -2,7 +2,8 @@
  * Shared by the tests that run the server as real processes (crash.test.ts, multiprocess.test.ts): a
  * `node --import tsx server/main.ts --dev` child on free ports and a data folder of the test's, which a test can
  * kill (SIGKILL: no clean-up runs, as in a crash) and start again on the same data, plus the API calls those tests
- * make through it. Not a test file itself (`npm run test:server` runs *.test.ts).
+ * make through it. A production one starts on the demo imported by the command line (`channel-server import`), as
+ * an operator would load a channel. Not a test file itself (`npm run test:server` runs *.test.ts).
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -67,7 +68,16 @@ export interface ProcessOptions {
   mode?: 'dev' | 'production';
   /** Added to this process's environment; `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
+  /**
+   * Channel files the command line imports (`channel-server import FILE`, into the same database) before the first
+   * start: a production start leaves a new database empty. Default: the demo's (server/fixtures/demo.json) in
+   * production mode, none in dev mode (which seeds it). `[]` for a database that has its channel already.
+   */
+  imports?: string[];
 }
+
+/** The demo channel's file: what a production ServerProcess imports by default. */
+export const DEMO_FILE = join(ROOT, 'server', 'fixtures', 'demo.json');
 
 /** An order as GET /__dev/orders lists it (the fields these tests read). */
 export interface DevOrder {
@@ -84,6 +94,8 @@ export class ServerProcess {
   /** What the current (or last) start printed, and how it exited if it did. */
   private printed = '';
   private exitCode: number | null = null;
+  /** Whether the channel files (ProcessOptions.imports) are in the database already. */
+  private imported = false;
   /** Resolves once the current start's output is all read (its pipes closed). */
   private drained: Promise<void> = Promise.resolve();
   /** The API origin of the current start (`http://localhost:PORT`). */
@@ -125,6 +137,10 @@ export class ServerProcess {
    */
   async start(): Promise<void> {
     assert.equal(this.child, undefined, `server ${this.name} is running already`);
+    if (!this.imported) {
+      for (const file of this.options.imports ?? (this.dev ? [] : [DEMO_FILE])) await this.command('import', file);
+      this.imported = true;
+    }
     await this.spawnOnFreePorts();
     if (this.dev) this.devSecret = readFileSync(join(this.options.dataDir, 'dev-secret'), 'utf8').trim();
     const key = await this.post('/api/get_api_key', { channel_key: 'demo' });
@@ -161,7 +177,8 @@ export class ServerProcess {
     }
   }
 
-  private async spawn(port: number, hostPort: number): Promise<void> {
+  /** The process's environment: the test's, DATA_DIR and `more`. */
+  private environment(more: Record<string, string> = {}): Record<string, string> {
     const env: Record<string, string | undefined> = {
       ...process.env,
       // The test runner's own variables are not the server's business.
@@ -170,13 +187,39 @@ export class ServerProcess {
       DATABASE_TEMPLATES: undefined,
       CHANNEL_DEV: undefined,
       ...this.options.env,
+      ...more,
+      DATA_DIR: this.options.dataDir,
+    };
+    for (const name of Object.keys(env)) if (env[name] === undefined) delete env[name];
+    return env as Record<string, string>;
+  }
+
+  /**
+   * Runs `channel-server ...args` (the command line, server/cli/) on this process's database, as an operator
+   * would; fails the test unless it exits 0. Answers what it printed.
+   */
+  async command(...args: string[]): Promise<string> {
+    const child = spawn(process.execPath, ['server/bin/channel-server.mjs', ...args], {
+      cwd: ROOT,
+      env: this.environment(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    this.log += `\n[channel-server ${args.join(' ')}: exit ${code}]\n${printed}`;
+    assert.equal(code, 0, `channel-server ${args.join(' ')} failed for server ${this.name}:\n${printed}`);
+    return printed;
+  }
+
+  private async spawn(port: number, hostPort: number): Promise<void> {
+    const env = this.environment({
       PORT: String(port),
       HOST_PORT: String(hostPort),
       // The operations listener on a free port (main.ts prints it: `operations`).
       METRICS_PORT: '0',
-      DATA_DIR: this.options.dataDir,
-    };
-    for (const name of Object.keys(env)) if (env[name] === undefined) delete env[name];
+    });
     const args = ['--import', 'tsx', 'server/main.ts', ...(this.dev ? ['--dev'] : [])];
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
