@@ -6,7 +6,7 @@
  * never in a URL, an error message or the output.
  */
 import { randomUUID } from 'node:crypto';
-import { CliError } from './output.js';
+import { CliError, UsageError } from './output.js';
 
 /** The operator API's base path (server/operator/schemas.ts OPERATOR_API_BASE). */
 export const API_BASE = '/operator/v1';
@@ -28,12 +28,14 @@ export function connectionOf(
   try {
     parsed = new URL(url);
   } catch {
-    throw new CliError(`--url: '${url}' is not a URL (expected the operator listener, such as http://127.0.0.1:8082)`);
+    throw new UsageError(
+      `--url: '${url}' is not a URL (expected the operator listener, such as http://127.0.0.1:8082)`,
+    );
   }
-  if (!/^https?:$/.test(parsed.protocol)) throw new CliError(`--url: expected an http or https URL, not ${url}`);
+  if (!/^https?:$/.test(parsed.protocol)) throw new UsageError(`--url: expected an http or https URL, not ${url}`);
   const token = values.token ?? env.CHANNEL_OPERATOR_TOKEN;
   if (!token)
-    throw new CliError(
+    throw new UsageError(
       '--token: the operator API needs a token (--token, or better CHANNEL_OPERATOR_TOKEN, which stays out of ' +
         'the shell history); `channel-server operator add` prints one',
     );
@@ -49,7 +51,7 @@ export function needConnection(
 ): Connection {
   const connection = connectionOf(values, env);
   if (!connection)
-    throw new CliError(
+    throw new UsageError(
       '--url: this command works through the operator API: give --url and --token (or CHANNEL_OPERATOR_URL and ' +
         'CHANNEL_OPERATOR_TOKEN)',
     );

@@ -171,7 +171,8 @@ ${DIRECT_HELP}`,
       const id = await withDatabase(io.env, io.cwd, (db) =>
         importChannel(db, file, nowSeconds()).catch((error: unknown) => {
           if (error instanceof ChannelExists) throw new CliError(`${path}: channel_key: ${error.message}`);
-          throw error;
+          // One transaction: whatever the database refused, nothing of the file stays.
+          throw new CliError(`${path}: nothing imported: ${(error as Error).message}`);
         }),
       );
       answer(
@@ -281,7 +282,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     const values = parsed.values as Values;
     if (values.help) {
       io.out(
-        `${command.help}\n${command.api && !command.help.includes('--url') ? CONNECTION_HELP.slice(1) + '\n' : ''}`,
+        `${command.help}\n${command.api && !command.help.includes('CHANNEL_OPERATOR_TOKEN') ? CONNECTION_HELP.slice(1) + '\n' : ''}`,
       );
       return 0;
     }
