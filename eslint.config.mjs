@@ -152,6 +152,17 @@ const boundary = (files, ...patterns) => ({
  * A domain of the channel server from server/http: a sibling folder but observability/ (the log and metrics every
  * part writes to); type imports are allowed.
  */
+/**
+ * The command line (server/cli/) is a domain that reaches the database and the modules that write a channel: it
+ * imports storage/, channel/, operator/ and fixtures/ (and the log), never the server's assembly or its API.
+ */
+const CLI_REACHES_ONLY = {
+  regex: '^\\.\\./(?!storage/|channel/|operator/|fixtures/|observability/)[^/]+/',
+  message:
+    'server/cli imports only storage/, channel/, operator/ and fixtures/ (and observability/): a change it makes on ' +
+    'the database goes through the modules that own it, and everything else goes through the operator API.',
+};
+
 const HTTP_RUNS_NO_DOMAIN = {
   regex: '^\\.\\./(?!\\.\\./|observability/)[^/]+/',
   message:
@@ -268,6 +279,10 @@ export default tseslint.config(
   {
     ...boundary(['server/*/**'], DEMO_ONLY_CONTRACT, NO_DEV_OR_TESTING),
     ignores: ['server/app/**', 'server/dev/**', 'server/testing/**', 'server/**/*.test.ts'],
+  },
+  {
+    ...boundary(['server/cli/**'], DEMO_ONLY_CONTRACT, NO_DEV_OR_TESTING, CLI_REACHES_ONLY),
+    ignores: ['server/**/*.test.ts'],
   },
   {
     // http/ is the mechanism every domain uses (requests, answers, static files, limits): it may name a domain's
