@@ -38,7 +38,7 @@
  * also needs the per-start dev secret.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -347,8 +347,12 @@ async function assemble(
     poolSize: options.databasePoolSize,
     slowQueryMs: options.slowQueryMs,
     fixturesDir,
-    // Only dev mode and the tests seed the fixtures; a production start on an empty database leaves it empty.
-    seed: dev || options.seedFixtures ? (fresh) => seedDatabase(fresh, fixturesDir, seededAt) : undefined,
+    // Only dev mode and the tests seed the fixtures; a production start on an empty database leaves it empty. But
+    // for the SQLite era's data (sqlite-import.ts), which lands on the channels those fixtures made, as it did then.
+    seed:
+      dev || options.seedFixtures || existsSync(join(dataDir, 'channel.sqlite'))
+        ? (fresh) => seedDatabase(fresh, fixturesDir, seededAt)
+        : undefined,
     dev,
     keepData: options.devKeepData,
     serves: true,
