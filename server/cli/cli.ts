@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseChannelFile, ChannelFileError } from '../fixtures/channel-file.js';
+import { parseChannelFile, ChannelFileError, type ChannelFile } from '../fixtures/channel-file.js';
 import { exportChannel, NoSuchChannel } from '../fixtures/export.js';
 import { audit, ChannelExists, createChannel, importChannel } from '../fixtures/import.js';
 import { addOperator, OPERATOR_ROLES, OperatorExists, type OperatorRole } from '../operator/operators.js';
@@ -190,18 +190,21 @@ ${DIRECT_HELP}`,
 
 Writes the channel as a channel file (to FILE, else to standard output): every event with its start in UTC
 (starts_at), cancelled ones left out. Never a secret, an operator or token, nor a viewer's account or order.
-${DIRECT_HELP}`,
+${DIRECT_HELP}
+With --url and --token it asks the operator API instead (GET /channels/{key}/export).`,
     options: { channel: { type: 'string' }, out: { type: 'string' } },
+    api: true,
     async run({ values, io }) {
       const channel = need(values, 'channel');
-      if (connectionOf(values as { url?: string; token?: string }, io.env))
-        throw new UsageError('--url: export reads the database itself; the operator API has no export yet');
-      const file = await withDatabase(io.env, io.cwd, (db) =>
-        exportChannel(db, channel, nowSeconds()).catch((error: unknown) => {
-          if (error instanceof NoSuchChannel) throw new CliError(`--channel: ${error.message}`);
-          throw error;
-        }),
-      );
+      const connection = connectionOf(values as { url?: string; token?: string }, io.env);
+      const file = connection
+        ? (await request<ChannelFile>(connection, 'GET', `/channels/${encodeURIComponent(channel)}/export`)).data
+        : await withDatabase(io.env, io.cwd, (db) =>
+            exportChannel(db, channel, nowSeconds()).catch((error: unknown) => {
+              if (error instanceof NoSuchChannel) throw new CliError(`--channel: ${error.message}`);
+              throw error;
+            }),
+          );
       const text = `${JSON.stringify(file, null, 2)}\n`;
       const out = str(values, 'out');
       if (out) {
