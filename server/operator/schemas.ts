@@ -175,7 +175,9 @@ export const Operator = z.object({
   created_at: z.string(),
   tokens: z.array(OperatorToken),
 });
-/** A new operator or a new token: the token itself is shown this once. */
+/** A new operator, with its first token (shown this once). */
+export const OperatorCreated = Operator.extend({ token: z.string(), token_id: id });
+/** A new token: shown this once. */
 export const TokenIssued = z.object({ operator_id: id, token_id: id, token: z.string() });
 export const TokenCreate = z.object({ label: z.optional(z.nullable(z.string().max(100))) });
 
