@@ -9,7 +9,7 @@ import type * as z from 'zod';
 import type { Clock } from '../catalog/events.js';
 import type { ChannelDb, Row } from '../storage/db.js';
 import { invalid } from './engine.js';
-import { checkRefs, type Json, type ResourceStore } from './resources.js';
+import { refErrors, type Json, type ResourceStore } from './resources.js';
 import { EventCreate, EventPatch } from './schemas.js';
 
 const DEFAULT_MINUTES = 180;
@@ -87,13 +87,12 @@ export function eventStore(clock: () => Clock, languageOf: (channelId: number) =
   /** The event as it would be (`before` with `input` over it), checked across fields; what to store. */
   async function resolve(db: ChannelDb, channelId: number, input: Json, before: Json | undefined) {
     const merged = { ...before, ...input } as Json & z.infer<typeof EventCreate>;
-    await checkRefs(db, channelId, [
+    const errors: Record<string, string> = await refErrors(db, channelId, [
       { field: 'category_id', table: 'categories', ids: input.category_id },
       { field: 'location_id', table: 'locations', ids: input.location_id },
       { field: 'participant_ids', table: 'participants', ids: input.participant_ids },
       { field: 'home_team_id', table: 'participants', ids: input.home_team_id },
     ]);
-    const errors: Record<string, string> = {};
     const participants = merged.participant_ids ?? [];
     if (new Set(participants).size !== participants.length) errors.participant_ids = 'names a participant twice';
     let home = merged.home_team_id ?? null;

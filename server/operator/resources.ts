@@ -265,6 +265,16 @@ export async function checkRefs(
   channelId: number,
   refs: Array<{ field: string; table: string; ids: unknown }>,
 ): Promise<void> {
+  const errors = await refErrors(db, channelId, refs);
+  if (Object.keys(errors).length) throw invalid(errors);
+}
+
+/** The problems checkRefs refuses, by field. */
+export async function refErrors(
+  db: ChannelDb,
+  channelId: number,
+  refs: Array<{ field: string; table: string; ids: unknown }>,
+): Promise<Record<string, string>> {
   const errors: Record<string, string> = {};
   for (const { field, table, ids } of refs) {
     if (ids === null || ids === undefined) continue;
@@ -281,7 +291,7 @@ export async function checkRefs(
           `names no ${table.replace(/_/g, ' ')} of this channel`;
     });
   }
-  if (Object.keys(errors).length) throw invalid(errors);
+  return errors;
 }
 
 function tableStore(spec: TableSpec): ResourceStore {
