@@ -211,6 +211,7 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
   }
 
   async function patchChannel(call: Call, body: unknown): Promise<Answer> {
+    requireOwner(call);
     const input = parseBody(ChannelPatch, body);
     const channelId = call.operator.channelId;
     const after = await db.transaction(async () => {

@@ -233,7 +233,8 @@ describe('the operator API', () => {
     });
     assert.equal(bad.status, 422);
     assert.deepEqual(Object.keys(bad.body.errors).sort(), ['settings.logo', 'settings.site_url']);
-    const good = await call(editor, 'PATCH', '/channels/demo', { settings: { site_url: 'https://tv.example.com/' } });
+    assert.equal((await call(editor, 'PATCH', '/channels/demo', { settings: { logo: null } })).status, 403);
+    const good = await call(owner, 'PATCH', '/channels/demo', { settings: { site_url: 'https://tv.example.com/' } });
     assert.equal(good.status, 200, JSON.stringify(good.body));
     assert.equal(good.body.data.settings.site_url, 'https://tv.example.com/');
     assert.ok(good.body.data.settings.language, 'the other settings stay');
