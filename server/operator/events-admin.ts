@@ -8,7 +8,7 @@
 import type * as z from 'zod';
 import type { Clock } from '../catalog/events.js';
 import type { ChannelDb, Row } from '../storage/db.js';
-import { invalid } from './engine.js';
+import { invalid, OperatorError } from './engine.js';
 import { refErrors, type Json, type ResourceStore } from './resources.js';
 import { EventCreate, EventPatch } from './schemas.js';
 
@@ -198,10 +198,16 @@ export function eventStore(clock: () => Clock, languageOf: (channelId: number) =
       if (input.participant_ids !== undefined) await writeParticipants(db, id, participants);
     },
     async remove(db, channelId, id) {
-      const sold = await db.get('SELECT 1 AS one FROM orders WHERE type = ? AND product_id = ? LIMIT 1', ['event', id]);
-      if (sold) {
-        throw Object.assign(new Error('sold'), { code: '23503' });
-      }
+      const sold = await db.get(
+        "SELECT 1 AS one FROM orders WHERE type = 'event' AND product_id = ? UNION ALL SELECT 1 FROM clips WHERE event_id = ? LIMIT 1",
+        [id, id],
+      );
+      if (sold)
+        throw new OperatorError(
+          409,
+          'conflict',
+          'Orders or clips name this event: cancel it instead (POST …/events/{id}/cancel).',
+        );
       for (const table of ['event_participants', 'event_reschedules'])
         await db.run(`DELETE FROM ${table} WHERE event_id = ?`, [id]);
       await db.run('DELETE FROM events WHERE channel_id = ? AND id = ?', [channelId, id]);

@@ -684,6 +684,12 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
           'unauthorized',
           auth ? 'This token is unknown or revoked.' : 'An operator token is needed: Authorization: Bearer chop_…',
         );
+      // When a token was last used (at most once a minute each): what an owner reads before revoking old ones.
+      await db.run('UPDATE operator_tokens SET last_used_at = ? WHERE id = ? AND coalesce(last_used_at, 0) < ?', [
+        nowMs(),
+        operator.tokenId,
+        nowMs() - 60_000,
+      ]);
       const body = async () => {
         const type = (header(req, 'content-type') ?? '').toLowerCase();
         if (type && !type.startsWith('application/json'))

@@ -253,6 +253,78 @@ describe('the operator API', () => {
     assert.equal((await call(editor, 'POST', '/channels', { key: 'third', name: 'Third' })).status, 403);
   });
 
+  test('every catalogue resource is listed, made, read, changed and removed, each change audited', async () => {
+    const category = (await call(editor, 'POST', '/channels/demo/categories', { name: 'Curling' })).body.data.id;
+    const item = (
+      await call(editor, 'POST', '/channels/demo/library-items', { title: 'Replay', type: 'free', date: '2030-01-02' })
+    ).body.data.id;
+    const bodies: Record<string, [Record<string, unknown>, Record<string, unknown>]> = {
+      categories: [{ name: "Women's Curling", parent_id: category }, { sport: 'curling' }],
+      'participant-groups': [{ name: 'North School', properties: { conference: 'North' } }, { alias: 'north' }],
+      participants: [{ name: 'Rockets', logo: 'https://img.example.com/rockets.png' }, { color: '#112233' }],
+      locations: [{ name: 'Arena', time_zone: 'Europe/Paris' }, { city: 'Paris' }],
+      events: [
+        { name: 'Open', type: 'free', starts_at: '2030-07-01T18:00:00Z', time_zone: 'UTC', category_id: category },
+        { duration_minutes: 90 },
+      ],
+      packages: [{ name: 'Curling Pass', type: 'category', price: 20, category_ids: [category] }, { price: 25 }],
+      subscriptions: [{ name: 'Monthly', offer: 'monthly', period: 'month', price: 5 }, { trial_period: 7 }],
+      coupons: [{ code: 'CURL10', percent: 10 }, { percent: 15 }],
+      prerolls: [{ name: 'Bars', media: 'bars', for_live: true, category_ids: [category] }, { weight: 3 }],
+      'library-categories': [{ name: 'Highlights' }, { alias: 'highlights' }],
+      'library-items': [{ title: 'Best of', type: 'register' }, { duration: 60 }],
+      'library-rails': [{ title: 'Top', item_ids: [item] }, { title: 'Top picks' }],
+      pages: [{ name: 'About', url: '/about', alias: 'about-us', blocks: [{ type: 'text' }] }, { alt_name: 'Who' }],
+      menu: [{ name: 'Shop', url: '/shop' }, { custom_icon: 'cart' }],
+      slides: [{ title: 'Welcome', image: '/media/slide.png' }, { link: 'https://example.com/' }],
+      faq: [{ question: 'Why?', answer: 'Because.' }, { answer: 'Just because.' }],
+      forms: [{ alias: 'tip-off', name: 'Tips', fields: [{ name: 'tip', type: 'text' }] }, { name: 'Tip-offs' }],
+    };
+    for (const [resource, [create, patch]] of Object.entries(bodies)) {
+      const made = await call(editor, 'POST', `/channels/demo/${resource}`, create);
+      assert.equal(made.status, 201, `${resource}: ${JSON.stringify(made.body)}`);
+      const id = made.body.data.id as number;
+      for (const [field, value] of Object.entries(create))
+        assert.deepEqual(made.body.data[field], value, `${resource}.${field}`);
+      const read = await call(editor, 'GET', `/channels/demo/${resource}/${id}`);
+      assert.deepEqual(read.body.data, made.body.data, resource);
+      const changed = await call(editor, 'PATCH', `/channels/demo/${resource}/${id}`, patch, {
+        'If-Match': String(read.headers.get('etag')),
+      });
+      assert.equal(changed.status, 200, `${resource}: ${JSON.stringify(changed.body)}`);
+      for (const [field, value] of Object.entries(patch))
+        assert.deepEqual(changed.body.data[field], value, `${resource}.${field}`);
+      const page = await call(editor, 'GET', `/channels/demo/${resource}?limit=500`);
+      assert.equal(page.status, 200);
+      assert.ok(
+        page.body.data.some((r: { id: number }) => r.id === id),
+        `${resource} lists it`,
+      );
+      assert.equal(page.body.meta.limit, 500);
+      const stale = await call(editor, 'DELETE', `/channels/demo/${resource}/${id}`, undefined, {
+        'If-Match': String(made.headers.get('etag')),
+      });
+      assert.equal(stale.status, 409, resource);
+      assert.equal((await call(editor, 'DELETE', `/channels/demo/${resource}/${id}`)).status, 204, resource);
+      assert.equal((await call(editor, 'GET', `/channels/demo/${resource}/${id}`)).status, 404, resource);
+      const log = await call(owner, 'GET', '/channels/demo/audit?limit=3');
+      assert.deepEqual(
+        log.body.data.map((e: { action: string; resource: string; record_id: string }) => [
+          e.action,
+          e.resource,
+          e.record_id,
+        ]),
+        [
+          ['delete', resource, String(id)],
+          ['update', resource, String(id)],
+          ['create', resource, String(id)],
+        ],
+      );
+    }
+    const used = await call(editor, 'DELETE', `/channels/demo/categories/${category}`);
+    assert.equal(used.status, 204, 'nothing names it any more');
+  });
+
   test('serves its OpenAPI 3.1 document, which docs/operator-api.json is', async () => {
     const res = await call(undefined, 'GET', '/openapi.json');
     assert.equal(res.status, 200);

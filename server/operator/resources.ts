@@ -6,8 +6,9 @@
  */
 import type * as z from 'zod';
 import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
-import { invalid } from './engine.js';
+import { invalid, OperatorError } from './engine.js';
 import { RESOURCES, type ResourceName } from './schemas.js';
+import { SPECS, type Field, type TableSpec } from './tables.js';
 
 export type Json = Record<string, unknown>;
 
@@ -28,216 +29,6 @@ export interface ResourceStore {
   /** Problems of the record as it would be after a create or a change, by field (rules across fields). */
   check?(record: Json): Record<string, string>;
 }
-
-type Kind = 'text' | 'number' | 'bool' | 'json';
-
-interface Field {
-  field: string;
-  column?: string;
-  kind: Kind;
-  /** A record of the channel this field names (by id), in that table. */
-  ref?: string;
-  /** Stored when a create leaves the field out. */
-  fallback?: SqlValue;
-}
-
-interface Link {
-  field: string;
-  table: string;
-  own: string;
-  other: string;
-  /** Ordered links keep a position column. */
-  ordered?: boolean;
-  ref: string;
-}
-
-interface TableSpec {
-  name: ResourceName;
-  table: string;
-  fields: Field[];
-  links?: Link[];
-  position?: boolean;
-  unique?: string;
-  check?(record: Json): Record<string, string>;
-}
-
-const t = (field: string, extra: Partial<Field> = {}): Field => ({ field, kind: 'text', ...extra });
-const n = (field: string, extra: Partial<Field> = {}): Field => ({ field, kind: 'number', ...extra });
-const b = (field: string): Field => ({ field, kind: 'bool', fallback: 0 });
-const j = (field: string, column: string, fallback: string): Field => ({ field, column, kind: 'json', fallback });
-
-const SPECS: TableSpec[] = [
-  {
-    name: 'categories',
-    table: 'categories',
-    position: true,
-    fields: [t('name'), n('parent_id', { ref: 'categories' }), t('alias'), t('sport'), t('gender')],
-  },
-  {
-    name: 'participant-groups',
-    table: 'participant_groups',
-    fields: [t('name'), t('alias'), t('image'), j('properties', 'properties_json', '{}')],
-  },
-  {
-    name: 'participants',
-    table: 'participants',
-    fields: [
-      t('name'),
-      n('group_id', { ref: 'participant_groups' }),
-      n('parent_id', { ref: 'participants' }),
-      t('short_name'),
-      t('alias'),
-      t('logo'),
-      t('color'),
-      t('gender'),
-      t('sport'),
-    ],
-  },
-  { name: 'locations', table: 'locations', fields: [t('name'), t('city'), t('state'), t('time_zone')] },
-  {
-    name: 'packages',
-    table: 'packages',
-    position: true,
-    fields: [
-      t('name'),
-      t('type'),
-      n('price'),
-      n('base_price'),
-      n('service_fee'),
-      b('is_team_pass'),
-      n('weight', { fallback: 0 }),
-      t('offer'),
-      t('period'),
-      t('description'),
-      t('processor_price'),
-    ],
-    links: [
-      {
-        field: 'category_ids',
-        table: 'package_categories',
-        own: 'package_id',
-        other: 'category_id',
-        ref: 'categories',
-      },
-      {
-        field: 'participant_ids',
-        table: 'package_participants',
-        own: 'package_id',
-        other: 'participant_id',
-        ref: 'participants',
-      },
-    ],
-  },
-  {
-    name: 'subscriptions',
-    table: 'subscriptions',
-    position: true,
-    fields: [
-      t('name'),
-      t('offer'),
-      t('period'),
-      n('price'),
-      n('base_price'),
-      n('service_fee'),
-      n('trial_period'),
-      n('weight', { fallback: 0 }),
-      t('description'),
-      t('processor_price'),
-    ],
-  },
-  {
-    name: 'coupons',
-    table: 'coupons',
-    unique: 'code',
-    fields: [t('code'), n('percent'), n('amount')],
-    check: (coupon): Record<string, string> =>
-      ((coupon.percent ?? null) === null) === ((coupon.amount ?? null) === null)
-        ? { percent: 'give exactly one of percent and amount', amount: 'give exactly one of percent and amount' }
-        : {},
-  },
-  {
-    name: 'prerolls',
-    table: 'prerolls',
-    position: true,
-    fields: [
-      t('name'),
-      t('media'),
-      n('weight', { fallback: 1 }),
-      n('location_id', { ref: 'locations' }),
-      b('for_vod'),
-      b('for_live'),
-    ],
-    links: [
-      {
-        field: 'category_ids',
-        table: 'preroll_categories',
-        own: 'preroll_id',
-        other: 'category_id',
-        ref: 'categories',
-      },
-    ],
-  },
-  { name: 'library-categories', table: 'vod_categories', position: true, fields: [t('name'), t('alias')] },
-  {
-    name: 'library-items',
-    table: 'vod_items',
-    position: true,
-    fields: [
-      t('title'),
-      t('date'),
-      t('type'),
-      n('category_id', { ref: 'categories' }),
-      n('vod_category_id', { ref: 'vod_categories' }),
-      n('duration'),
-      t('asset'),
-      t('description'),
-    ],
-  },
-  {
-    name: 'library-rails',
-    table: 'vod_rails',
-    position: true,
-    fields: [t('title')],
-    links: [
-      {
-        field: 'item_ids',
-        table: 'vod_rail_items',
-        own: 'rail_id',
-        other: 'item_id',
-        ordered: true,
-        ref: 'vod_items',
-      },
-    ],
-  },
-  {
-    name: 'pages',
-    table: 'pages',
-    position: true,
-    unique: 'alias',
-    fields: [t('name'), t('alt_name'), t('url'), t('alias'), j('blocks', 'blocks_json', '[]')],
-  },
-  {
-    name: 'menu',
-    table: 'menu',
-    position: true,
-    fields: [
-      t('name'),
-      n('parent_id', { ref: 'menu' }),
-      t('alias'),
-      t('url'),
-      t('custom_icon'),
-      t('type', { fallback: 'link' }),
-    ],
-  },
-  {
-    name: 'slides',
-    table: 'slides',
-    position: true,
-    fields: [t('title'), t('image'), t('link'), t('slidable_type'), n('slidable_id')],
-  },
-  { name: 'faq', table: 'faq', position: true, fields: [t('question'), t('answer')] },
-  { name: 'forms', table: 'custom_forms', fields: [t('alias'), t('name'), j('fields', 'fields_json', '[]')] },
-];
 
 const columnOf = (f: Field) => f.column ?? f.field;
 
@@ -404,6 +195,20 @@ function tableStore(spec: TableSpec): ResourceStore {
       await writeLinks(db, id, input);
     },
     async remove(db, channelId, id) {
+      for (const use of spec.usedBy ?? []) {
+        const [other, column] = use.split('.') as [string, string];
+        if (await db.get(`SELECT 1 AS one FROM ${other} WHERE ${column} = ? LIMIT 1`, [id]))
+          throw new OperatorError(
+            409,
+            'conflict',
+            `Other records still name this one (${other.replace(/_/g, ' ')}): change or remove them first.`,
+          );
+      }
+      if (spec.name === 'packages' || spec.name === 'subscriptions') {
+        const type = spec.name === 'packages' ? 'package' : 'subscription';
+        if (await db.get('SELECT 1 AS one FROM orders WHERE type = ? AND product_id = ? LIMIT 1', [type, id]))
+          throw new OperatorError(409, 'conflict', 'Orders name this product: it cannot be removed.');
+      }
       for (const link of links) await db.run(`DELETE FROM ${link.table} WHERE ${link.own} = ?`, [id]);
       await db.run(`DELETE FROM ${table} WHERE channel_id = ? AND id = ?`, [channelId, id]);
     },
