@@ -93,6 +93,7 @@ import { onPaymentApplied } from '../commerce/settlement.js';
 import { paymentEmails } from '../mail/receipts.js';
 import { createApi } from './routes.js';
 import { CATALOG_CHANGED, operatorListener } from '../operator/operator-api.js';
+import { uploadsHandler } from '../operator/uploads.js';
 import { seedDatabase } from '../fixtures/seed.js';
 import { importSqlite } from '../storage/sqlite-import.js';
 import { handleSocial } from '../dev/social.js';
@@ -630,6 +631,7 @@ async function assemble(
     channelFiles: channels.handleFiles,
     media: mediaServer,
     libraryFiles: libraryMediaHandler(libraryMedia),
+    uploads: uploadsHandler(db),
     analytics: { beacons, datalake },
     webhooks: paymentEvents.handleWebhook,
     standIns,

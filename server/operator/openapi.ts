@@ -196,6 +196,24 @@ export function openApiDocument(): Json {
       },
     };
   }
+  paths['/channels/{key}/participants/{id}/logo'] = {
+    parameters: [key, idParam],
+    put: {
+      operationId: 'uploadParticipantLogo',
+      summary: "A participant's logo as an image body (PNG, JPEG, WebP or GIF, up to 2 MB), served at /media/uploads/",
+      parameters: [ifMatch],
+      requestBody: {
+        required: true,
+        content: Object.fromEntries(
+          ['image/png', 'image/jpeg', 'image/webp', 'image/gif'].map((type) => [
+            type,
+            { schema: { type: 'string', contentMediaType: type } },
+          ]),
+        ),
+      },
+      responses: { ...ok(one('Participants')), ...errors(404, 409, 413, 415, 422) },
+    },
+  };
   paths['/channels/{key}/events/{id}/cancel'] = {
     parameters: [key, idParam],
     post: {

@@ -59,6 +59,7 @@ import {
   type SecretGroup,
 } from './schemas.js';
 import { openApiDocument } from './openapi.js';
+import { readImage, storeImage } from './uploads.js';
 
 /** The notification every catalogue change sends (payload: the channel id): each process drops its cached events. */
 export const CATALOG_CHANGED = 'catalog_changed';
@@ -583,6 +584,31 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
       });
       await catalogueChanged(channelId);
       return { status: 204, body: null };
+    }
+    if (resource === 'participants' && rest.length === 2 && rest[1] === 'logo' && method === 'PUT') {
+      const image = await readImage(call.req);
+      const record = await db.transaction(async () => {
+        const before = await store.get(db, channelId, recordId, true);
+        if (!before) throw notFound('participant');
+        checkIfMatch(ifMatch, before);
+        const logo = await storeImage(db, channelId, image, at);
+        await store.update(db, channelId, recordId, { logo }, before);
+        const after = (await store.get(db, channelId, recordId))!;
+        await audit(db, {
+          channelId,
+          operator: call.operator,
+          at,
+          action: 'update',
+          resource,
+          recordId,
+          before,
+          after,
+        });
+        await db.notify(CATALOG_CHANGED, String(channelId));
+        return after;
+      });
+      await catalogueChanged(channelId);
+      return recordAnswer(record);
     }
     if (resource === 'events' && rest.length === 2 && rest[1] === 'cancel' && method === 'POST') {
       const record = await db.transaction(async () => {

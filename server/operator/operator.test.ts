@@ -325,6 +325,35 @@ describe('the operator API', () => {
     assert.equal(used.status, 204, 'nothing names it any more');
   });
 
+  test("a participant's logo is uploaded as an image, which every process serves from the database", async () => {
+    const team = (await call(editor, 'POST', '/channels/demo/participants', { name: 'Logo Team' })).body.data;
+    // A 1×1 PNG.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const upload = (body: Buffer, type: string) =>
+      request(api(`/channels/demo/participants/${team.id}/logo`), {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${editor}`, 'Content-Type': type },
+        body: new Uint8Array(body),
+      });
+    assert.equal((await upload(Buffer.from('<svg/>'), 'image/svg+xml')).status, 415);
+    const fake = await upload(Buffer.from('not a png at all'), 'image/png');
+    assert.equal(fake.status, 422);
+    assert.deepEqual(Object.keys(fake.body.errors), ['body']);
+    const res = await upload(png, 'image/png');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.match(res.body.data.logo, /^\/media\/uploads\/[0-9a-f]{32}\.png$/);
+    const listed = await h.keyless('participants', 'no_limit=1');
+    const served = listed.body.data.find((p: { id: number }) => p.id === team.id);
+    assert.equal(served.images.logo, `${h.base}${res.body.data.logo}`);
+    const image = await fetch(served.images.logo);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    assert.deepEqual(Buffer.from(await image.arrayBuffer()), png);
+  });
+
   test('serves its OpenAPI 3.1 document, which docs/operator-api.json is', async () => {
     const res = await call(undefined, 'GET', '/openapi.json');
     assert.equal(res.status, 200);
