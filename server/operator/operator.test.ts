@@ -6,6 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Harness, request, type Answer } from '../testing/harness.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { PaymentProvider } from '../commerce/providers/provider.js';
+import { log } from '../observability/log.js';
+import { operatorListener } from './operator-api.js';
 import { addOperator } from './operators.js';
 import { openApiDocument } from './openapi.js';
 
@@ -352,6 +357,69 @@ describe('the operator API', () => {
     assert.equal(image.status, 200);
     assert.equal(image.headers.get('content-type'), 'image/png');
     assert.deepEqual(Buffer.from(await image.arrayBuffer()), png);
+  });
+
+  test("packages and subscriptions are synced to the processor's prices once written, and keep its price id", async () => {
+    const synced: Array<Record<string, unknown>> = [];
+    const provider = {
+      syncPrice: async (product: Record<string, unknown>) => {
+        synced.push(product);
+        return `price_${String(product.kind)}_${String(product.amount)}`;
+      },
+    } as unknown as PaymentProvider;
+    // The same API over the same database, with a processor that syncs prices (the demo's double may not).
+    const server = createServer(
+      operatorListener({
+        db: h.server.db,
+        nowMs: () => h.nowMs,
+        clock: () => ({ anchor: 0, now: Math.floor(h.nowMs / 1000) }),
+        scriptOrigins: [],
+        channels: {
+          settingsChanged: async () => undefined,
+          storeSettings: async () => undefined,
+          settingsOf: () => ({ currency: 'EUR' }),
+        },
+        payments: (key) => (key === 'demo' ? provider : undefined),
+        logger: log(),
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/operator/v1/channels/demo`;
+    const send = (method: string, path: string, body: unknown) =>
+      request(`${base}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${editor}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    try {
+      const sub = await send('POST', '/subscriptions', {
+        name: 'Yearly',
+        offer: 'annual',
+        period: 'annual',
+        price: 50,
+      });
+      assert.equal(sub.status, 201, JSON.stringify(sub.body));
+      assert.equal(sub.body.data.processor_price, 'price_subscription_50');
+      assert.deepEqual(synced[0], {
+        kind: 'subscription',
+        id: sub.body.data.id,
+        name: 'Yearly',
+        amount: 50,
+        currency: 'EUR',
+        interval: 'year',
+        previous: null,
+      });
+      const changed = await send('PATCH', `/subscriptions/${sub.body.data.id}`, { price: 60 });
+      assert.equal(changed.body.data.processor_price, 'price_subscription_60');
+      assert.equal(synced[1]!.previous, 'price_subscription_50');
+      const pkg = await send('POST', '/packages', { name: 'Pass', type: 'category', price: 15 });
+      assert.equal(pkg.body.data.processor_price, 'price_package_15');
+      assert.equal(synced[2]!.interval, undefined);
+      const row = await h.server.db.get('SELECT processor_price FROM packages WHERE id = ?', [pkg.body.data.id]);
+      assert.equal(row!.processor_price, 'price_package_15');
+    } finally {
+      server.close();
+    }
   });
 
   test('serves its OpenAPI 3.1 document, which docs/operator-api.json is', async () => {
