@@ -7,6 +7,10 @@
  *              include
  *   --dist     (the build, last) writes dist/custom-elements.json and the React and Vue typings' entries
  *   --check    (npm test, before the build) fails when the committed reference or tags are not what the surface gives
+ *
+ * and the operator API's OpenAPI document, docs/operator-api.json, from its zod schemas (server/operator/openapi.ts):
+ * written by --sources, checked by --check.
+ *
  *   --parts    (npm test, last) fails when the CSS parts the tests saw rendered and the surface's parts disagree:
  *              test-results/parts.json (the element tests, written by the web test runner) and
  *              test-results/parts-e2e/ (the end-to-end tests)
@@ -15,6 +19,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { ELEMENTS, type ElementSurface, type Named } from '../elements/surface.js';
+import { openApiDocument } from '../server/operator/openapi.js';
 
 const MANIFEST = 'dist/custom-elements.json';
 const REFERENCE = 'elements/README.md';
@@ -449,6 +454,11 @@ export function partsMismatch(seen: Record<string, string[]>): string[] {
 }
 
 const TAGS = 'elements/tags.ts';
+const OPENAPI = 'docs/operator-api.json';
+const openApi = await format(JSON.stringify(openApiDocument()), {
+  ...(await resolveConfig(OPENAPI)),
+  filepath: OPENAPI,
+});
 const json = `${JSON.stringify(manifest(), null, 2)}\n`;
 const markdown = reference();
 const typed = await format(tags(), { ...(await resolveConfig(TAGS)), filepath: TAGS });
@@ -462,11 +472,14 @@ const fail = (problems: string[]) => {
 if (mode === '--check') {
   // The committed files are what the surface gives (run before the build, which would rewrite them).
   const current = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
-  fail(
-    [REFERENCE, TAGS]
+  fail([
+    ...[REFERENCE, TAGS]
       .filter((file) => current(file) !== (file === TAGS ? typed : markdown))
       .map((file) => `${file} is not what elements/surface.ts gives: run \`npm run build\` and commit it`),
-  );
+    ...(current(OPENAPI) === openApi
+      ? []
+      : [`${OPENAPI} is not what server/operator/schemas.ts gives: run \`npm run build\` and commit it`]),
+  ]);
   console.log(`manifest: ${elements.length} elements; ${REFERENCE} and ${TAGS} are up to date`);
 } else if (mode === '--parts') {
   const e2e = existsSync(PARTS_E2E) ? readdirSync(PARTS_E2E).filter((f) => f.endsWith('.json')) : [];
@@ -484,6 +497,7 @@ if (mode === '--check') {
   // Before the bundle and its declarations are built: the reference and the typed tags they include.
   writeFileSync(REFERENCE, markdown);
   writeFileSync(TAGS, typed);
+  writeFileSync(OPENAPI, openApi);
 } else if (mode === '--dist') {
   // After: the manifest and the framework typings' entries (types, and an empty module so that each entry also
   // resolves as JavaScript).

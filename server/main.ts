@@ -40,6 +40,11 @@ if (server.metricsPort)
     `Operations (health, readiness, metrics): http://${config.server.metricsHost ?? '127.0.0.1'}:${server.metricsPort}/`,
   );
 
+if (server.operatorPort)
+  console.log(
+    `Operator API: http://${config.server.operatorHost ?? '127.0.0.1'}:${server.operatorPort}/operator/v1/ (docs/operator-api.md)`,
+  );
+
 if (server.mode === 'dev') {
   const rule = '='.repeat(100);
   console.warn(rule);

@@ -190,6 +190,8 @@ export const VARIABLES = {
   ),
   METRICS_PORT: variable(integer(0, 65535), '9464', 'the operations listener: /healthz, /readyz, /metrics'),
   METRICS_HOST: variable(text, '`127.0.0.1`', "the operations listener's interface"),
+  OPERATOR_PORT: variable(integer(0, 65535), 'none', 'the operator API listener (/operator/v1/…); none when unset'),
+  OPERATOR_HOST: variable(text, '`127.0.0.1`', "the operator API listener's interface"),
   DRAIN_SECONDS: variable(
     integer(0, 3600),
     '20',
@@ -317,5 +319,7 @@ function serverOptions(v: Values, dev: boolean): ServerOptions {
       : undefined,
     metricsPort: v.METRICS_PORT ?? 9464,
     metricsHost: v.METRICS_HOST,
+    operatorPort: v.OPERATOR_PORT,
+    operatorHost: v.OPERATOR_HOST,
   };
 }

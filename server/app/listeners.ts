@@ -95,6 +95,8 @@ export interface ListenerContext {
   media: MediaServer;
   /** The library's public pictures, /media/library/ (library-media.ts). */
   libraryFiles(req: IncomingMessage, res: ServerResponse, path: string): boolean;
+  /** Images the operator API uploaded, /media/uploads/ (operator/uploads.ts). */
+  uploads(req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean>;
   analytics: { beacons: Recorder | undefined; datalake: DatalakeContext };
   /** The card processor's webhooks (`POST /stripe/webhooks/{channel key}`, commerce/webhooks.ts). */
   webhooks: PathHandler;
@@ -289,6 +291,7 @@ export async function createListeners(ctx: ListenerContext): Promise<{ main: Req
     }
     if (await ctx.webhooks(req, res, url)) return;
     if (await ctx.channelFiles(req, res, url)) return;
+    if (await ctx.uploads(req, res, path)) return;
     if (await ctx.media.handle(req, res, path)) return;
     if (ctx.libraryFiles(req, res, path)) return;
     if (await handleAnalytics(req, res, url, ctx.analytics)) return;

@@ -92,6 +92,8 @@ import { createPayments } from '../commerce/payments.js';
 import { onPaymentApplied } from '../commerce/settlement.js';
 import { paymentEmails } from '../mail/receipts.js';
 import { createApi } from './routes.js';
+import { CATALOG_CHANGED, operatorListener } from '../operator/operator-api.js';
+import { uploadsHandler } from '../operator/uploads.js';
 import { seedDatabase } from '../fixtures/seed.js';
 import { importSqlite } from '../storage/sqlite-import.js';
 import { handleSocial } from '../dev/social.js';
@@ -210,6 +212,13 @@ export interface ServerOptions {
   metricsPort?: number | undefined;
   /** Its interface (METRICS_HOST); default 127.0.0.1. */
   metricsHost?: string | undefined;
+  /**
+   * The operator API's listener port (operator/operator-api.ts; OPERATOR_PORT); 0 picks a free one. Without it there
+   * is none.
+   */
+  operatorPort?: number | undefined;
+  /** Its interface (OPERATOR_HOST); default 127.0.0.1 (loopback: the API changes the catalogue and secrets). */
+  operatorHost?: string | undefined;
   /** Where this server's request log goes; default the process's logger (observability/log.ts). */
   logger?: Logger | undefined;
   /** The mail service (SMTP_URL): without it dev mode records emails in the outbox, production sends none. */
@@ -251,6 +260,8 @@ export interface RunningServer {
   clips: ClipJobs;
   /** The operations listener's port (0 when there is none). */
   metricsPort: number;
+  /** The operator API listener's port (0 when there is none). */
+  operatorPort: number;
   /** Where the server is in its life: readiness answers 503 unless 'ready'. */
   phase(): Phase;
   /** Reads back now the payments that should have been settled (the reconciliation's run; tests call it). */
@@ -576,6 +587,12 @@ async function assemble(
     nowMs,
   });
 
+  // The operator API changed a channel's catalogue (in this process or another): every cached event is forgotten.
+  await db.listen(
+    CATALOG_CHANGED,
+    () => forgetEventJson(db),
+    () => forgetEventJson(db),
+  );
   // An event's schedule changed (the dev endpoints): every process forgets its cached form; all of them when
   // notifications may have been missed.
   await db.listen(
@@ -631,6 +648,7 @@ async function assemble(
     channelFiles: channels.handleFiles,
     media: mediaServer,
     libraryFiles: libraryMediaHandler(libraryMedia),
+    uploads: uploadsHandler(db),
     analytics: { beacons, datalake },
     webhooks: paymentEvents.handleWebhook,
     standIns,
@@ -638,9 +656,28 @@ async function assemble(
   // Every request is logged and measured (observability/request-log.ts); while draining, no answer keeps its
   // connection (no keep-alive into a closed server), whether it came before the drain began or after.
   const draining = () => phase === 'draining';
-  const observed = (listener: RequestListener, name: 'main' | 'cms'): ObservedListener =>
+  const observed = (listener: RequestListener, name: 'main' | 'cms' | 'operator'): ObservedListener =>
     observeRequests(listener, { logger, metrics, listener: name, draining });
   const main = createServer(observedServerOptions, observed(listeners.main, 'main'));
+  // The operator API (operator/operator-api.ts) on its own listener, when asked for: loopback unless told otherwise.
+  const operatorServer =
+    options.operatorPort === undefined
+      ? undefined
+      : createServer(
+          observedServerOptions,
+          observed(
+            operatorListener({
+              db,
+              nowMs,
+              clock,
+              scriptOrigins,
+              channels,
+              payments: services.payments,
+              logger,
+            }),
+            'operator',
+          ),
+        );
   const host = dev ? createServer(observedServerOptions, observed(listeners.host, 'cms')) : undefined;
   metrics.watch({
     pool: () => db.poolState(),
@@ -664,7 +701,7 @@ async function assemble(
   // Idle keep-alive connections stay open longer than a client or a proxy in front waits before reusing one (60 s
   // is the usual load balancer's), so a reused connection is never one the server is closing at that moment (the
   // client would see ECONNRESET). Node's default is 5 s.
-  for (const server of [main, host]) {
+  for (const server of [main, host, operatorServer]) {
     if (!server) continue;
     server.keepAliveTimeout = 65_000;
     server.headersTimeout = 66_000;
@@ -685,6 +722,7 @@ async function assemble(
     await services.mailer.stop();
     main.close();
     host?.close();
+    operatorServer?.close();
     await paymentEvents.stop();
     await stripe.double?.close();
     requestLimiter.stop();
@@ -706,6 +744,15 @@ async function assemble(
     origins.cms = `http://localhost:${hostPort}`;
     hosts.cms = allowedHostsFor(hostPort, listenHost, undefined, []);
   }
+  let operatorPort = 0;
+  if (operatorServer)
+    operatorPort = await new Promise<number>((resolveListen, reject) => {
+      operatorServer.once('error', reject);
+      operatorServer.listen(options.operatorPort, options.operatorHost ?? '127.0.0.1', () => {
+        operatorServer.off('error', reject);
+        resolveListen((operatorServer.address() as AddressInfo).port);
+      });
+    }).catch(fail);
   // The stored copies of the settings, as this start serves them (its origin, its mode's stand-ins).
   await channels.storeSettings().catch(fail);
 
@@ -763,6 +810,7 @@ async function assemble(
     libraryMedia,
     clips: clipJobs,
     metricsPort: operations?.port ?? 0,
+    operatorPort,
     phase: () => phase,
     reconcile: () => paymentEvents.reconcile(),
     stripeDouble: stripe.double,
@@ -773,6 +821,7 @@ async function assemble(
       stopped ??= Promise.all([
         drainListener(main, drainMs),
         host ? drainListener(host, drainMs) : undefined,
+        operatorServer ? drainListener(operatorServer, drainMs) : undefined,
         clipJobs.stop(),
         services.mailer.stop(),
       ]).then(async () => {

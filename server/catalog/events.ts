@@ -230,7 +230,8 @@ const EVENT_FROM = `
 
 /** Builds the WHERE clause and its named parameters for a filter. */
 async function whereClause(db: ChannelDb, channelId: number, filter: EventFilter, clock: Clock) {
-  const parts = ['e.channel_id = :channel'];
+  // A cancelled event (the operator API) leaves every list.
+  const parts = ['e.channel_id = :channel', 'e.cancelled_at IS NULL'];
   const params: Record<string, SqlValue> = { ':channel': channelId, ':rel': clock.now - clock.anchor };
   if (filter.status) parts.push(statusCondition(filter.status));
   if (filter.category) {
@@ -391,6 +392,8 @@ export interface CachedEvent extends AccessFacts {
   geoBlocked: boolean;
   /** `{"type":"image","url":...}`, or '' without an image. */
   imageMedia: string;
+  /** Cancelled (the operator API): in no list, and `GET /events/{id}` answers 404. */
+  cancelled: boolean;
 }
 
 /** How one caller sees events at one moment: the per-request inputs of render(). */
@@ -512,6 +515,7 @@ async function cachedEvents(
     const rows = await db.all(
       `SELECT e.id AS id, e.channel_id AS channel_id, e.type AS type, e.start_offset AS start_offset,
          e.duration AS duration, e.has_recording AS has_recording, e.is_geo_blocked AS geo, e.category_id AS category_id,
+         e.cancelled_at AS cancelled_at,
          (SELECT string_agg(participant_id::text, ',' ORDER BY position) FROM event_participants WHERE event_id = e.id)
            AS participant_ids,
          ${mediaSql('e.image')} AS image_url, ${EVENT_JSON}
@@ -533,6 +537,7 @@ async function cachedEvents(
         hasRecording: Boolean(row.has_recording),
         geoBlocked: Boolean(row.geo),
         imageMedia: row.image_url === null ? '' : JSON.stringify({ type: 'image', url: row.image_url }),
+        cancelled: row.cancelled_at !== null,
       });
     }
   }
@@ -754,7 +759,7 @@ export async function findEvent(
   origin: string,
 ): Promise<CachedEvent | undefined> {
   const event = (await cachedEvents(db, [id], clock, origin)).get(id);
-  return event?.channelId === channelId ? event : undefined;
+  return event?.channelId === channelId && !event.cancelled ? event : undefined;
 }
 
 /** A validated `GET /events` query, or a 422. */

@@ -88,7 +88,7 @@ export function createProducts(db: ChannelDb, nowSeconds: () => number) {
     const none = { offer: null, trialDays: null, participantId: null, teams: [], teamPass: false };
     if (type === 'event') {
       const row = await db.get(
-        'SELECT id, name, type, price, category_id, single_event_package_id FROM events WHERE channel_id = ? AND id = ?',
+        'SELECT id, name, type, price, category_id, single_event_package_id FROM events WHERE channel_id = ? AND id = ? AND cancelled_at IS NULL',
         [r.channelId, id],
       );
       if (!row) throw new HttpError(404, 'Event not found.');

@@ -106,7 +106,7 @@ export function kindOf(path: string): string {
 export interface ObserveOptions {
   logger: Logger;
   metrics: ServerMetrics;
-  listener: 'main' | 'cms';
+  listener: 'main' | 'cms' | 'operator';
   /** Whether the server is draining: an answer whose head is not sent yet then closes its connection. */
   draining?: () => boolean;
 }
@@ -131,7 +131,7 @@ export function observeRequests(listener: RequestListener, options: ObserveOptio
       let route = req.route;
       if (route === undefined) {
         const path = /^[^?#]*/.exec(req.url ?? '/')?.[0] ?? '/';
-        route = options.listener === 'cms' ? 'cms' : kindOf(path);
+        route = options.listener === 'main' ? kindOf(path) : options.listener;
       }
       const status = aborted ? 499 : res.statusCode;
       metrics.request(route, req.method ?? 'GET', status, seconds);

@@ -474,6 +474,18 @@ ALTER TABLE packages ADD COLUMN processor_price text;
 ALTER TABLE subscriptions ADD COLUMN processor_price text;
 `;
 
+/**
+ * Migration: images the operator API uploads (a participant's logo: `PUT …/participants/{id}/logo`), kept in the
+ * database so every process serves them (`/media/uploads/{name}`, operator/uploads.ts) whatever its DATA_DIR. name is
+ * the content's SHA-256 (hex, 32 characters) and its extension: the same image uploaded twice is one row, and its
+ * URL never changes meaning (served immutable). data is base64.
+ */
+const OPERATOR_UPLOADS = `
+CREATE TABLE uploads (
+  name text PRIMARY KEY, channel_id bigint NOT NULL REFERENCES channels(id), content_type text NOT NULL,
+  data text NOT NULL, created_at bigint NOT NULL);
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
 export const MIGRATIONS: readonly string[] = [
   SCHEMA,
@@ -485,4 +497,5 @@ export const MIGRATIONS: readonly string[] = [
   SOCIAL_SIGN_IN,
   STRIPE_PAYMENTS,
   OPERATORS,
+  OPERATOR_UPLOADS,
 ];

@@ -102,6 +102,8 @@ export class ServerProcess {
   base = '';
   /** The operations listener's origin of the current start (health, readiness, metrics). */
   operations = '';
+  /** The operator API listener's origin of the current start (`http://127.0.0.1:PORT`). */
+  operator = '';
   /** Everything the process wrote to its standard output, every start (the log lines). */
   stdout = '';
   /** The dev secret of the current start (DATA_DIR/dev-secret). */
@@ -186,6 +188,8 @@ export class ServerProcess {
       DATABASE_URL: undefined,
       DATABASE_TEMPLATES: undefined,
       CHANNEL_DEV: undefined,
+      // The operator API on a free port (main.ts prints it: `operator`).
+      OPERATOR_PORT: '0',
       ...this.options.env,
       ...more,
       DATA_DIR: this.options.dataDir,
@@ -267,6 +271,7 @@ export class ServerProcess {
       if (ready) {
         this.operations =
           /Operations \(health, readiness, metrics\): (http:\/\/[^/\s]+)\//.exec(this.printed)?.[1] ?? '';
+        this.operator = /Operator API: (http:\/\/[^/\s]+)\//.exec(this.printed)?.[1] ?? '';
         const status = await fetch(`${this.base}/api/settings?channel_key=demo`)
           .then((res) => res.status)
           .catch(() => 0);

@@ -153,6 +153,20 @@ export interface PaymentProvider {
   ): Promise<{ id: string; type: string; facts: PaymentFact[] }>;
   /** What the processor says now about an order's objects (found by its customer and metadata when not known). */
   readBack(refs: PaymentRefs & { customer?: string | undefined }): Promise<PaymentFact[]>;
+  /**
+   * The processor's price of a package or a subscription (of this provider's channel): its product made or renamed,
+   * the price of this amount (and interval) made, or found and kept, and `previous` (the stored one) archived when
+   * it is another. Answers the price's id, which the caller stores as the product's `processor_price`.
+   */
+  syncPrice?(product: {
+    kind: 'package' | 'subscription';
+    id: number;
+    name: string;
+    amount: number;
+    currency: string;
+    interval?: 'month' | 'year';
+    previous?: string | null;
+  }): Promise<string>;
 }
 
 /** The processor of each channel (by key); undefined for a channel without one. */
