@@ -88,6 +88,8 @@ export interface SubscriptionSale {
   /** The channel's coupon: what it takes off the first charge, in major units. */
   discount: { code: string; amount: number } | null;
   trialDays: number | null;
+  /** The price synced to the processor for it (`subscriptions.processor_price`), used when it matches the sale. */
+  price?: string | null | undefined;
 }
 
 /** What a sale at the processor made, and where its payment stands. */
@@ -153,6 +155,20 @@ export interface PaymentProvider {
   ): Promise<{ id: string; type: string; facts: PaymentFact[] }>;
   /** What the processor says now about an order's objects (found by its customer and metadata when not known). */
   readBack(refs: PaymentRefs & { customer?: string | undefined }): Promise<PaymentFact[]>;
+  /**
+   * The processor's price of a package or a subscription (of this provider's channel): its product made or renamed,
+   * the price of this amount (and interval) made, or found and kept, and `previous` (the stored one) archived when
+   * it is another. Answers the price's id, which the caller stores as the product's `processor_price`.
+   */
+  syncPrice?(product: {
+    kind: 'package' | 'subscription';
+    id: number;
+    name: string;
+    amount: number;
+    currency: string;
+    interval?: 'month' | 'year';
+    previous?: string | null;
+  }): Promise<string>;
 }
 
 /** The processor of each channel (by key); undefined for a channel without one. */
