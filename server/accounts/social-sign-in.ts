@@ -45,7 +45,8 @@ const ATTEMPT_TTL = 600;
 
 export interface SocialContext {
   db: ChannelDb;
-  identity: IdentityProviders;
+  /** Each channel's providers, by channel id. */
+  identity: (channelId: number) => IdentityProviders;
   /** The sites a channel's sign-ins may come back to (channel-api.ts `sitesOf`). */
   sitesOf(channelId: number): string[];
 }
@@ -61,7 +62,7 @@ export function socialHandlers(ctx: SocialContext): { socialStart: Handler; soci
   /** The provider of the path, and the channel's client id there; 404 when either is missing. */
   function providerOf(r: Parameters<Handler>[0]) {
     const name = r.params.provider ?? '';
-    const provider = isProvider(name) ? ctx.identity[name] : undefined;
+    const provider = isProvider(name) ? ctx.identity(r.channelId)[name] : undefined;
     const clientId = isProvider(name) ? r.settings().social?.[name]?.client_id : undefined;
     if (!provider || !clientId) throw new HttpError(404, SOCIAL_MESSAGES.notFound);
     return { name: name as SocialProvider, provider, clientId };
@@ -176,7 +177,7 @@ export function socialHandlers(ctx: SocialContext): { socialStart: Handler; soci
       const now = r.clock.now;
       // Spent by whoever deletes it: one attempt signs in once, in one process or two.
       const attempt = await db.get('DELETE FROM social_attempts WHERE state_hash = ? RETURNING *', [tokenHash(state!)]);
-      const provider = ctx.identity[name];
+      const provider = ctx.identity(r.channelId)[name];
       const clientId = r.settings().social?.[name]?.client_id;
       const bound =
         attempt !== undefined &&

@@ -119,11 +119,14 @@ describe('configuration', () => {
         { ...double, STRIPE_API_URL: 'http://127.0.0.1:12111/v1' },
         'STRIPE_API_URL: must be an origin (http://127.0.0.1:PORT), with no path',
       ],
-      [
-        { STRIPE_API_URL: 'http://127.0.0.1:12111' },
-        'STRIPE_API_URL: is for a test double only: STRIPE_SECRET_KEY must be a test key (sk_test_…)',
-      ],
     ];
+    // Alone, for the channels' own (test) keys.
+    const alone = readConfig({ STRIPE_API_URL: 'http://127.0.0.1:12111' }, []).server;
+    assert.deepEqual([alone.stripe, alone.stripeApiUrl], [undefined, 'http://127.0.0.1:12111']);
+    assert.match(
+      refusal({ STRIPE_API_URL: 'http://10.0.0.5:12111' }).message,
+      /^STRIPE_API_URL: is for a test double only/,
+    );
     for (const [env, message] of refusals) {
       const refused = refusal(env);
       assert.equal(refused.message, message);
@@ -147,9 +150,14 @@ describe('configuration', () => {
     assert.equal(refusal({ MAIL_FROM: 'Channel <no-reply@tv.example>' }).variable, 'MAIL_FROM');
   });
 
-  test('social sign-in: a secret turns a provider on; its URLs are the provider’s own, or on loopback (tests)', () => {
+  test('social sign-in: the server’s secret for the channels without their own; the URLs are the provider’s own, or on loopback (tests)', () => {
     const none = readConfig({}, []).server;
-    assert.deepEqual([none.google, none.facebook], [undefined, undefined]);
+    assert.deepEqual(
+      [none.google?.clientSecret, none.facebook?.appSecret],
+      [undefined, undefined],
+      'no server-wide secret: only the channels with their own sign in',
+    );
+    assert.equal(none.google?.issuer, 'https://accounts.google.com');
     const both = readConfig({ GOOGLE_CLIENT_SECRET: 'g-secret', FACEBOOK_APP_SECRET: 'fb-secret' }, []).server;
     assert.deepEqual(both.google, { clientSecret: 'g-secret', issuer: 'https://accounts.google.com' });
     assert.deepEqual(both.facebook, {

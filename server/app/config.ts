@@ -158,26 +158,38 @@ export const VARIABLES = {
   STRIPE_SECRET_KEY: variable(
     stripeSecret(['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'], 'a Stripe secret key (sk_live_… or sk_test_…)'),
     'none',
-    "every channel's Stripe secret key: card payments through Stripe",
+    'the Stripe secret key of the channels without their own: card payments through Stripe',
   ),
   STRIPE_WEBHOOK_SECRET: variable(
     stripeSecret(['whsec_'], "a webhook endpoint's signing secret (whsec_…)"),
     'none',
-    "the signing secret of every channel's webhook endpoint",
+    'the signing secret of the webhook endpoints of the channels without their own',
   ),
-  STRIPE_API_URL: variable(apiOrigin, 'none', "tests only: a Stripe double's origin, with a test key, on loopback"),
+  STRIPE_API_URL: variable(
+    apiOrigin,
+    'none',
+    "tests only: a Stripe double's origin, on loopback, for test keys (the server's and the channels' own)",
+  ),
   CLIP_CONCURRENCY: variable(integer(1, 2), '2', 'clip jobs (ffmpeg cuts) at once'),
   CLIP_LEASE_MS: variable(integer(1000), '30000', 'how long a clip job is held without news from its process'),
   SMTP_URL: variable(smtpUrl, 'none', 'the mail service emails are sent through'),
   MAIL_FROM: variable(address, 'none', "the sender's address of every email (needed with SMTP_URL)"),
   MAIL_LEASE_MS: variable(integer(1000), '60000', 'how long an email being sent is held without news from its process'),
-  GOOGLE_CLIENT_SECRET: variable(text, 'none', 'the client secret of the Google sign-in (OAuth) client'),
+  GOOGLE_CLIENT_SECRET: variable(
+    text,
+    'none',
+    'the client secret of the Google sign-in (OAuth) client of the channels without their own',
+  ),
   GOOGLE_ISSUER_URL: variable(
     providerUrl(['https://accounts.google.com']),
     '`https://accounts.google.com`',
     "Google's OpenID issuer",
   ),
-  FACEBOOK_APP_SECRET: variable(text, 'none', 'the app secret of the Facebook Login app'),
+  FACEBOOK_APP_SECRET: variable(
+    text,
+    'none',
+    'the app secret of the Facebook Login app of the channels without their own',
+  ),
   FACEBOOK_GRAPH_URL: variable(
     providerUrl(['https://graph.facebook.com']),
     '`https://graph.facebook.com/v21.0`',
@@ -248,9 +260,10 @@ export function readConfig(env: NodeJS.ProcessEnv, argv: readonly string[]): Con
 }
 
 /**
- * The Stripe account every channel charges through, or none. The key and the webhook secret go together (a payment
- * is settled only by a signed webhook or a read-back); another API origin is for a test double only: a test key, on
- * a loopback address, so no live key is ever sent anywhere but to Stripe.
+ * The Stripe account the channels without their own charge through, or none. The key and the webhook secret go
+ * together (a payment is settled only by a signed webhook or a read-back); another API origin is for a test double
+ * only: a test key, on a loopback address, so no live key is ever sent anywhere but to Stripe. STRIPE_API_URL alone
+ * (no server account) sends the channels' own test keys there (services.ts sends a live one nowhere).
  */
 function stripeOptions(v: Values): ServerOptions['stripe'] {
   const { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: apiUrl } = v;
@@ -261,7 +274,7 @@ function stripeOptions(v: Values): ServerOptions['stripe'] {
     );
   if (webhookSecret && !secretKey) throw new ConfigError('STRIPE_SECRET_KEY', 'must be set with STRIPE_WEBHOOK_SECRET');
   if (apiUrl !== undefined) {
-    if (!secretKey || !/^(sk|rk)_test_/.test(secretKey))
+    if (secretKey && !/^(sk|rk)_test_/.test(secretKey))
       throw new ConfigError(
         'STRIPE_API_URL',
         'is for a test double only: STRIPE_SECRET_KEY must be a test key (sk_test_…)',
@@ -278,6 +291,7 @@ function stripeOptions(v: Values): ServerOptions['stripe'] {
 function serverOptions(v: Values, dev: boolean): ServerOptions {
   return {
     stripe: stripeOptions(v),
+    stripeApiUrl: v.STRIPE_API_URL,
     mode: dev ? 'dev' : 'production',
     host: v.HOST,
     publicUrl: v.PUBLIC_URL,
@@ -307,16 +321,13 @@ function serverOptions(v: Values, dev: boolean): ServerOptions {
     smtpUrl: v.SMTP_URL,
     mailFrom: v.MAIL_FROM,
     mailLeaseMs: v.MAIL_LEASE_MS,
-    google: v.GOOGLE_CLIENT_SECRET
-      ? { clientSecret: v.GOOGLE_CLIENT_SECRET, issuer: v.GOOGLE_ISSUER_URL ?? GOOGLE_ISSUER }
-      : undefined,
-    facebook: v.FACEBOOK_APP_SECRET
-      ? {
-          appSecret: v.FACEBOOK_APP_SECRET,
-          graphUrl: v.FACEBOOK_GRAPH_URL ?? FACEBOOK_GRAPH_URL,
-          authorizeUrl: v.FACEBOOK_AUTHORIZE_URL ?? FACEBOOK_AUTHORIZE_URL,
-        }
-      : undefined,
+    // The issuer and URLs always (a channel may have a secret of its own), the server's secret when it is set.
+    google: { clientSecret: v.GOOGLE_CLIENT_SECRET, issuer: v.GOOGLE_ISSUER_URL ?? GOOGLE_ISSUER },
+    facebook: {
+      appSecret: v.FACEBOOK_APP_SECRET,
+      graphUrl: v.FACEBOOK_GRAPH_URL ?? FACEBOOK_GRAPH_URL,
+      authorizeUrl: v.FACEBOOK_AUTHORIZE_URL ?? FACEBOOK_AUTHORIZE_URL,
+    },
     metricsPort: v.METRICS_PORT ?? 9464,
     metricsHost: v.METRICS_HOST,
     operatorPort: v.OPERATOR_PORT,

@@ -84,6 +84,7 @@ import {
 import { librarySpecs } from '../fixtures/library-seed.js';
 import type { MediaLibrary } from '../media/media.js';
 import { chooseServices, chooseStreamSource, chooseStripe, type ServiceChoice } from './services.js';
+import { watchChannelSecrets } from '../channel/secrets.js';
 import { brandsOf } from '../mail/brand.js';
 import type { GoogleOptions } from '../identity/google.js';
 import type { FacebookOptions } from '../identity/facebook.js';
@@ -187,10 +188,13 @@ export interface ServerOptions {
   /** Lifetime of signed playback and download URLs, in seconds (default 7200). */
   mediaTtlSeconds?: number;
   /**
-   * The Stripe account every channel charges through (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_URL).
-   * Without one, production answers the card calls 503, and dev mode runs a Stripe double of its own.
+   * The Stripe account the channels without their own charge through (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET,
+   * STRIPE_API_URL). Without one, production answers those channels' card calls 503, and dev mode runs a Stripe
+   * double of its own.
    */
   stripe?: StripeAccount | undefined;
+  /** STRIPE_API_URL (tests): the Stripe double the channels' own test keys are sent to as well. */
+  stripeApiUrl?: string | undefined;
   /** Clip jobs (ffmpeg cuts) at once, 1 or 2 (CLIP_CONCURRENCY; default 2). */
   clipConcurrency?: number;
   /** How long a clip may take from its request to done (ms); default CLIP_TIME_LIMIT_SECONDS (tests shorten it). */
@@ -229,9 +233,12 @@ export interface ServerOptions {
   mailLeaseMs?: number | undefined;
   /** Tests: the mail queue's first retry wait (ms; default a minute). */
   mailRetryMs?: number | undefined;
-  /** Google sign-in (GOOGLE_CLIENT_SECRET, GOOGLE_ISSUER_URL); without it, dev mode's stand-in or none. */
+  /**
+   * Google sign-in (GOOGLE_ISSUER_URL, and GOOGLE_CLIENT_SECRET for the channels without their own); a channel with
+   * neither its own secret nor the server's gets dev mode's stand-in, or none.
+   */
   google?: GoogleOptions | undefined;
-  /** Facebook sign-in (FACEBOOK_APP_SECRET, FACEBOOK_GRAPH_URL, FACEBOOK_AUTHORIZE_URL); likewise. */
+  /** Facebook sign-in (FACEBOOK_GRAPH_URL, FACEBOOK_AUTHORIZE_URL, FACEBOOK_APP_SECRET); likewise. */
   facebook?: FacebookOptions | undefined;
 }
 
@@ -445,8 +452,8 @@ async function assemble(
   const gtag = new Recorder(nowMs);
 
   // ------------------------------------------------------------------ the API, one module per area
-  /** Social sign-in's providers, once chosen below (the settings served name where each goes). */
-  let identity: IdentityProviders = {};
+  /** Social sign-in's providers of each channel, once chosen below (the settings served name where each goes). */
+  let identity: (channelId: number) => IdentityProviders = () => ({});
   const channels = createChannels({
     db,
     dev,
@@ -462,7 +469,7 @@ async function assemble(
     logLimiter: new RateLimiter(db, 'logs', options.logRateMax ?? LOG_ENTRIES_PER_ADDRESS, LOG_QUOTA_WINDOW_MS, nowMs),
     logsPerChannel: options.logsPerChannel ?? MAX_LOGS_PER_CHANNEL,
     copies: settingsCopies(join(dataDir, 'storage', 'settings')),
-    socialEndpoint: (provider) => identity[provider as SocialProvider]?.endpoint(),
+    socialEndpoint: (provider, channelId) => identity(channelId)[provider as SocialProvider]?.endpoint(),
   });
   await channels.load();
   /** The channel whose analytics key this is (settings 'yare-analytics'), from the channels' settings in memory. */
@@ -484,6 +491,12 @@ async function assemble(
     dev,
     mediaDir,
     stripe: options.stripe,
+    stripeApiUrl: options.stripeApiUrl,
+    publishableKeyOf: (channelKey) => {
+      const channel = channels.byKey(channelKey);
+      const stripe = channel ? (channels.settingsOf(Number(channel.id)).stripe as { publishable_key?: unknown }) : null;
+      return typeof stripe?.publishable_key === 'string' ? stripe.publishable_key : undefined;
+    },
     nowMs,
     origin: () => origins.bundle,
     google: options.google,
@@ -500,7 +513,11 @@ async function assemble(
   };
   const stripe = await chooseStripe(serviceChoice, dataDir);
   opened.push(async () => stripe.double?.close());
-  const services = chooseServices(serviceChoice, db, stripe.account);
+  // Each channel's own secrets, in memory, read again on every process when they change (channel/secrets.ts).
+  const secrets = await watchChannelSecrets(db, (error) =>
+    logger.error({ err: error }, "could not read a channel's changed secrets"),
+  );
+  const services = chooseServices(serviceChoice, db, stripe.account, secrets);
   identity = services.identity;
   if (!dev && !options.smtpUrl)
     logger.warn('no SMTP_URL: emails are queued but none is sent (each fails after 24 hours); see docs/server.md');

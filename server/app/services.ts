@@ -12,19 +12,30 @@
  *                                                        stand-ins (stand-in.ts)           (that network is not offered)
  *   stream sources    media/sources/source.ts            the generated test media          the generated test media
  *
+ * Payments and identity are chosen per channel: a channel with secrets of its own (channel/secrets.ts: its Stripe
+ * secret key and webhook signing secret, its Google client secret, its Facebook app secret) goes through them, the
+ * others through the server's (the environment's). Each process keeps every channel's secrets in memory
+ * (watchChannelSecrets), read again when SECRETS_CHANGED names the channel, and makes a new Stripe client then.
+ *
  * The stand-ins answer only in dev mode: the pages and APIs they need (dev/stripe.ts, dev/social.ts) are mounted
  * only then (app/server.ts), and production never chooses them. Payments go through the same Stripe code in both
  * modes: dev mode without a Stripe key of its own points it at a Stripe double it starts on a loopback port.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { PaymentProviders } from '../commerce/providers/provider.js';
-import { createStripeProvider, type StripeAccount } from '../commerce/providers/stripe.js';
+import type { PaymentProvider, PaymentProviders } from '../commerce/providers/provider.js';
+import { createStripeProvider, keysDisagree, type StripeAccount } from '../commerce/providers/stripe.js';
+import type { SecretsWatch } from '../channel/secrets.js';
 import { StripeDouble } from '../dev/stripe.js';
-import type { IdentityProviders } from '../identity/provider.js';
+import type { IdentityProvider, IdentityProviders } from '../identity/provider.js';
 import { createStandInIdentity } from '../identity/stand-in.js';
-import { facebookIdentity, type FacebookOptions } from '../identity/facebook.js';
-import { googleIdentity, type GoogleOptions } from '../identity/google.js';
+import {
+  FACEBOOK_AUTHORIZE_URL,
+  FACEBOOK_GRAPH_URL,
+  facebookIdentity,
+  type FacebookOptions,
+} from '../identity/facebook.js';
+import { GOOGLE_ISSUER, googleIdentity, type GoogleOptions } from '../identity/google.js';
 import type { Brand } from '../mail/letters.js';
 import type { MailTransport } from '../mail/mail.js';
 import { recordingTransport } from '../mail/outbox.js';
@@ -32,6 +43,7 @@ import { createMailQueue, noTransport, type FailReason, type MailQueue } from '.
 import { smtpTransport } from '../mail/smtp.js';
 import { generatedMedia } from '../media/sources/generated.js';
 import type { StreamSource } from '../media/sources/source.js';
+import { log } from '../observability/log.js';
 import type { ChannelDb } from '../storage/db.js';
 
 /** What the choice depends on. */
@@ -40,15 +52,19 @@ export interface ServiceChoice {
   dev: boolean;
   /** The generated media's cache folder. */
   mediaDir: string;
-  /** The Stripe account every channel charges through (STRIPE_SECRET_KEY and the rest), if configured. */
+  /** The Stripe account the channels without their own charge through (STRIPE_SECRET_KEY and the rest), if set. */
   stripe?: StripeAccount | undefined;
+  /** STRIPE_API_URL (tests): where the channels' own test keys are sent too (a live key never is). */
+  stripeApiUrl?: string | undefined;
+  /** The channel's Stripe publishable key (its settings' `stripe.publishable_key`), to check it against the secret. */
+  publishableKeyOf?(channelKey: string): string | undefined;
   /** Server clock, ms. */
   nowMs(): number;
   /** This server's public origin (the stand-ins' pages are there: the social networks' and the Stripe double's). */
   origin(): string;
-  /** Google sign-in, when its secret is set. */
+  /** Google sign-in: its issuer, and the server's client secret if set (the channels may have their own). */
   google: GoogleOptions | undefined;
-  /** Facebook sign-in, when its secret is set. */
+  /** Facebook sign-in: its URLs, and the server's app secret if set (the channels may have their own). */
   facebook: FacebookOptions | undefined;
   mail: {
     /** SMTP_URL: the mail service; without it dev mode records, and production sends nothing. */
@@ -66,10 +82,11 @@ export interface ServiceChoice {
 
 /** The services that keep their state in the database. */
 export interface Services {
-  /** Each channel's card processor; undefined when none is set up. */
-  payments: PaymentProviders | undefined;
+  /** Each channel's card processor (undefined for a channel without one). */
+  payments: PaymentProviders;
   mailer: MailQueue;
-  identity: IdentityProviders;
+  /** Each channel's identity providers (by channel id). */
+  identity: (channelId: number) => IdentityProviders;
 }
 
 /** The stream source (chosen before the database opens: the media is made while it does). */
@@ -105,22 +122,117 @@ function mailTransport(choice: ServiceChoice): MailTransport {
   return choice.dev ? recordingTransport() : noTransport();
 }
 
-/** Social sign-in: each network's real provider when its secret is set, else in dev mode its stand-in. */
-function chooseIdentity(choice: ServiceChoice, db: ChannelDb): IdentityProviders {
-  const real: IdentityProviders = {
-    ...(choice.google ? { google: googleIdentity(choice.google) } : {}),
-    ...(choice.facebook ? { facebook: facebookIdentity(choice.facebook) } : {}),
+/**
+ * Social sign-in, per channel: a network's real provider when the channel has its own secret there or the server
+ * has one, else in dev mode its stand-in, else none (the network is not offered to that channel). One provider per
+ * network serves every channel, each with its secret; Google's is made (and its issuer discovered) once a secret
+ * of it is known.
+ */
+function chooseIdentity(
+  choice: ServiceChoice,
+  db: ChannelDb,
+  secrets: SecretsWatch,
+): (channelId: number) => IdentityProviders {
+  const standIns = choice.dev ? createStandInIdentity(db, choice.origin) : {};
+  const googleSecret = (channelId: number) =>
+    secrets.ofId(channelId).google_client_secret ?? choice.google?.clientSecret;
+  const facebookSecret = (channelId: number) =>
+    secrets.ofId(channelId).facebook_app_secret ?? choice.facebook?.appSecret;
+  let google: IdentityProvider | undefined;
+  const googleOf = () =>
+    (google ??= googleIdentity({ issuer: choice.google?.issuer ?? GOOGLE_ISSUER, secretOf: googleSecret }));
+  const facebook = facebookIdentity({
+    authorizeUrl: choice.facebook?.authorizeUrl ?? FACEBOOK_AUTHORIZE_URL,
+    graphUrl: choice.facebook?.graphUrl ?? FACEBOOK_GRAPH_URL,
+    secretOf: facebookSecret,
+  });
+  const warm = () => {
+    if (choice.google?.clientSecret || secrets.some('google_client_secret')) googleOf();
   };
-  return choice.dev ? { ...createStandInIdentity(db, choice.origin), ...real } : real;
+  warm();
+  secrets.onChange(warm);
+  return (channelId) => {
+    const real: IdentityProviders = {
+      ...(googleSecret(channelId) ? { google: googleOf() } : {}),
+      ...(facebookSecret(channelId) ? { facebook } : {}),
+    };
+    return { ...standIns, ...real };
+  };
 }
 
-/** The services over the server's database. */
-export function chooseServices(choice: ServiceChoice, db: ChannelDb, stripe: StripeAccount | undefined): Services {
+/**
+ * Card payments, per channel: Stripe with the channel's own secret key (and webhook signing secret) when it has
+ * one, else with the server's account; none without either. A channel with its own webhook signing secret but no
+ * key of its own is an endpoint of the server's account: its webhooks are checked against its own secret. A key of
+ * the channel's own never borrows the server's webhook secret (another account's): without its own, its webhooks
+ * are refused. The processors are made on first use and made again when the account they were made with changes.
+ * A live key with a test publishable key (or the reverse), or a live key of a channel's own with STRIPE_API_URL,
+ * leaves the channel without card payments, and the log says why (once, never the key).
+ */
+function choosePayments(
+  choice: ServiceChoice,
+  server: StripeAccount | undefined,
+  secrets: SecretsWatch,
+): PaymentProviders {
+  const made = new Map<string, { account: StripeAccount; provider: PaymentProvider }>();
+  const reported = new Set<string>();
+  const report = (channelKey: string, why: string) => {
+    if (reported.has(`${channelKey}\n${why}`)) return;
+    reported.add(`${channelKey}\n${why}`);
+    log().error(`channel ${channelKey} has no card payments: ${why}`);
+  };
+  // Forgotten at once when a channel's secrets change (made again on next use).
+  secrets.onChange(() => {
+    made.clear();
+    reported.clear();
+  });
+  const ownApiUrl = choice.stripeApiUrl ?? choice.stripe?.apiUrl;
+
+  function accountOf(channelKey: string): StripeAccount | undefined {
+    const own = secrets.ofKey(channelKey);
+    if (own.stripe_secret_key) {
+      if (ownApiUrl && !/^(sk|rk)_test_/.test(own.stripe_secret_key)) {
+        report(channelKey, 'its own Stripe secret key is a live key, and STRIPE_API_URL is for a test double only');
+        return undefined;
+      }
+      return { secretKey: own.stripe_secret_key, webhookSecret: own.stripe_webhook_secret ?? '', apiUrl: ownApiUrl };
+    }
+    if (!server) return undefined;
+    return own.stripe_webhook_secret ? { ...server, webhookSecret: own.stripe_webhook_secret } : server;
+  }
+
+  return (channelKey) => {
+    const account = accountOf(channelKey);
+    if (!account) return undefined;
+    const disagree = keysDisagree(account.secretKey, choice.publishableKeyOf?.(channelKey));
+    if (disagree) {
+      report(channelKey, disagree);
+      return undefined;
+    }
+    const known = made.get(channelKey);
+    if (
+      known &&
+      known.account.secretKey === account.secretKey &&
+      known.account.webhookSecret === account.webhookSecret &&
+      known.account.apiUrl === account.apiUrl
+    )
+      return known.provider;
+    const provider = createStripeProvider(account, choice.nowMs, channelKey);
+    made.set(channelKey, { account, provider });
+    return provider;
+  };
+}
+
+/** The services over the server's database and each channel's secrets. */
+export function chooseServices(
+  choice: ServiceChoice,
+  db: ChannelDb,
+  stripe: StripeAccount | undefined,
+  secrets: SecretsWatch,
+): Services {
   const { mail } = choice;
-  // One account for every channel for now: one processor, each channel's webhooks signed with the same secret.
-  const processor = stripe ? createStripeProvider(stripe, choice.nowMs) : undefined;
   return {
-    payments: processor ? () => processor : undefined,
+    payments: choosePayments(choice, stripe, secrets),
     mailer: createMailQueue({
       db,
       transport: mailTransport(choice),
@@ -133,6 +245,6 @@ export function chooseServices(choice: ServiceChoice, db: ChannelDb, stripe: Str
       leaseMs: mail.leaseMs,
       failed: mail.failed,
     }),
-    identity: chooseIdentity(choice, db),
+    identity: chooseIdentity(choice, db, secrets),
   };
 }

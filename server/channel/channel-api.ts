@@ -42,8 +42,8 @@ export interface ChannelContext {
   logsPerChannel: number;
   /** The stored copies of the settings (`/storage/settings/{key}.json`). */
   copies: SettingsCopies;
-  /** Where sign-in with a social network goes, if this server has a provider for it (identity/provider.ts). */
-  socialEndpoint(provider: string): string | undefined;
+  /** Where sign-in with a social network goes, if this server has a provider for it for the channel (identity/). */
+  socialEndpoint(provider: string, channelId: number): string | undefined;
 }
 
 /** The contract endpoints this module answers. */
@@ -199,11 +199,11 @@ export function createChannels(ctx: ChannelContext): Channels {
     if (dev && mux && !mux.beacon_domain)
       mux.beacon_domain = new URL(origins.bundle).host.replace(/^(127\.0\.0\.1|\[::1\])(?=:|$)/, 'localhost');
     // A social network is offered when the channel names its client id and this server has a provider for it (the
-    // real one when its secret is set, in dev mode else the stand-in); `authorize_url` says where sign-in goes, and
+    // real one when the channel's own secret or the server's is set, in dev mode else the stand-in); `authorize_url` says where sign-in goes, and
     // the client starts it with `POST v2/auth/social/{provider}/start` (accounts/social-sign-in.ts).
     const social = settings.social as Record<string, { authorize_url?: string | null }> | null | undefined;
     for (const [provider, client] of Object.entries(social ?? {})) {
-      const endpoint = ctx.socialEndpoint(provider);
+      const endpoint = ctx.socialEndpoint(provider, channelId);
       if (endpoint) client.authorize_url = endpoint;
       else delete social![provider];
     }

@@ -60,3 +60,77 @@ export async function setChannelSecrets(
   if (changed.length) await db.notify(SECRETS_CHANGED, String(channelId));
   return changed;
 }
+
+/** Each channel's secrets as this process knows them, kept current by SECRETS_CHANGED (watchChannelSecrets). */
+export interface SecretsWatch {
+  /** The secrets of the channel with this id (only those set; none for a channel without any). */
+  ofId(channelId: number): ChannelSecrets;
+  /** The secrets of the channel with this key. */
+  ofKey(channelKey: string): ChannelSecrets;
+  /** Whether some channel has this secret of its own. */
+  some(name: SecretName): boolean;
+  /** Calls `fn` once the secrets of a channel (undefined: of any channel) were read again after a change. */
+  onChange(fn: (channelId: number | undefined) => void): void;
+}
+
+/**
+ * Reads every channel's secrets now, and again for a channel each time SECRETS_CHANGED names it (every process hears
+ * every write, its own included), or for all of them when a notification may have been missed. The reads are made
+ * one after the other, so an older read never overwrites a newer one.
+ */
+export async function watchChannelSecrets(
+  db: ChannelDb,
+  failed: (error: unknown) => void = () => undefined,
+): Promise<SecretsWatch> {
+  const byId = new Map<number, { key: string; secrets: ChannelSecrets }>();
+  const idOfKey = new Map<string, number>();
+  const listeners: Array<(channelId: number | undefined) => void> = [];
+
+  async function read(channelId?: number): Promise<void> {
+    const rows = await db.all(
+      `SELECT c.id, c.channel_key, s.name, s.value FROM channels c JOIN channel_secrets s ON s.channel_id = c.id
+       ${channelId === undefined ? '' : 'WHERE c.id = ?'}`,
+      channelId === undefined ? [] : [channelId],
+    );
+    const fresh = new Map<number, { key: string; secrets: ChannelSecrets }>();
+    for (const row of rows) {
+      const id = Number(row.id);
+      const entry = fresh.get(id) ?? { key: String(row.channel_key), secrets: {} };
+      if ((SECRET_NAMES as readonly string[]).includes(String(row.name)))
+        entry.secrets[String(row.name) as SecretName] = String(row.value);
+      fresh.set(id, entry);
+    }
+    if (channelId === undefined) byId.clear();
+    else byId.delete(channelId);
+    for (const [id, entry] of fresh) byId.set(id, entry);
+    idOfKey.clear();
+    for (const [id, entry] of byId) idOfKey.set(entry.key, id);
+    for (const fn of listeners) fn(channelId);
+  }
+
+  let reading: Promise<void> = Promise.resolve();
+  const again = (channelId?: number) => {
+    reading = reading.then(() => read(channelId)).catch(failed);
+  };
+  // Listening first: a change made while the first read runs is read again after it.
+  await db.listen(
+    SECRETS_CHANGED,
+    (payload) => {
+      const id = Number(payload);
+      again(payload !== '' && Number.isInteger(id) ? id : undefined);
+    },
+    () => again(),
+  );
+  const first = reading.then(() => read());
+  reading = first.catch(failed);
+  await first;
+  return {
+    ofId: (channelId) => byId.get(channelId)?.secrets ?? {},
+    ofKey: (channelKey) => {
+      const id = idOfKey.get(channelKey);
+      return id === undefined ? {} : (byId.get(id)?.secrets ?? {});
+    },
+    some: (name) => [...byId.values()].some((entry) => entry.secrets[name] !== undefined),
+    onChange: (fn) => void listeners.push(fn),
+  };
+}

@@ -9,6 +9,10 @@
  *   is sent there): http(s) URLs without credentials; authorize pages https.
  * - `logo`: an http(s) URL or a path on this server.
  * - `mux.beacon_domain`: a host name with an optional port, nothing else (mux-embed builds the beacon URL from it).
+ * - `stripe.publishable_key`: a Stripe publishable key (`pk_live_…` or `pk_test_…`), the one Stripe.js loads with;
+ *   it must be of the same mode as the channel's secret key (app/services.ts refuses card payments otherwise).
+ * - `social.{provider}.client_id`: the channel's client (app) id at the network, one token of visible characters
+ *   (its secret is not a setting: channel/secrets.ts).
  * And as a whole they must match the contract's strict `StoredSettings` (social authorize pages aside, which the server
  * fills in when it serves them): this server sends what the spec says. (The elements read settings field by field,
  * so a field they cannot read would only fall back to its default; the check keeps it from being stored at all.)
@@ -73,10 +77,31 @@ export function settingsProblems(settings: unknown, scriptOrigins: readonly stri
           fail(`social.${provider}`, 'A social provider must be an object.');
           continue;
         }
+        const clientId = client.client_id;
+        if (typeof clientId !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(clientId)) {
+          fail(
+            `social.${provider}.client_id`,
+            'The client_id must be the client (app) id the network gave the channel: up to 255 visible characters, no spaces.',
+          );
+        }
         const authorize = client.authorize_url;
         if (optionalText(`social.${provider}.authorize_url`, authorize) && authorize && !urlOf(authorize, ['https:'])) {
           fail(`social.${provider}.authorize_url`, 'The authorize_url must be an https URL.');
         }
+      }
+    }
+  }
+
+  const stripe = settings.stripe;
+  if (stripe !== undefined && stripe !== null) {
+    if (!isObject(stripe)) fail('stripe', 'The stripe settings must be an object.');
+    else {
+      const key = stripe.publishable_key;
+      if (typeof key !== 'string' || !/^pk_(live|test)_[A-Za-z0-9_]+$/.test(key)) {
+        fail(
+          'stripe.publishable_key',
+          'The publishable_key must be a Stripe publishable key (pk_live_… or pk_test_…).',
+        );
       }
     }
   }

@@ -172,6 +172,7 @@ export function createPayments(ctx: PaymentsContext): {
                     ? null
                     : { code: String(order.coupon), amount: cents(product.price + product.fee - Number(order.price)) },
                 trialDays: order.is_trial ? product.trialDays : null,
+                price: product.processorPrice ?? null,
               },
               source: input.source,
               idempotencyKey,
@@ -398,13 +399,14 @@ export function createPayments(ctx: PaymentsContext): {
     },
   };
 
-  // The calls that charge, save or list cards need the card processor: 503 without one, before anything else.
-  if (!ctx.providers) {
-    for (const name of ['buy', 'listCards', 'setupIntent', 'startTrial', 'customerPortal'] as const) {
-      handlers[name] = async () => {
-        throw new HttpError(503, PAYMENTS_OFF);
-      };
-    }
+  // The calls that charge, save or list cards need the channel's card processor: 503 without one, before anything
+  // else (a channel may have one of its own while the server has none).
+  for (const name of ['buy', 'listCards', 'setupIntent', 'startTrial', 'customerPortal'] as const) {
+    const handler = handlers[name];
+    handlers[name] = async (r) => {
+      provider(r);
+      return handler(r);
+    };
   }
 
   return { handlers, ...createSales(db, nowSeconds) };

@@ -56,6 +56,8 @@ export interface Product {
   teamPass: boolean;
   /** Events: what access depends on. */
   facts?: AccessFacts;
+  /** Packages and subscriptions: the processor's price synced for them (`processor_price`), if any. */
+  processorPrice?: string | null;
 }
 
 export const cents = (n: number) => Math.round(n * 100) / 100;
@@ -165,6 +167,7 @@ export function createProducts(db: ChannelDb, nowSeconds: () => number) {
       ...split(Number(row.price), row.base_price, row.service_fee),
       offer: String(row.offer),
       trialDays: row.trial_period === null ? null : Number(row.trial_period),
+      processorPrice: row.processor_price == null ? null : String(row.processor_price),
     };
   }
 

@@ -178,23 +178,38 @@ export function apiRoutes(state: ApiState): Route[] {
       billing.createProduct({ id: text(params, 'id'), name: required(params, 'name'), metadata: metadataOf(params) }),
     ),
     route('GET', 'products/:id', 'secret', ({ ids }) => billing.product(ids[0]!)),
+    route('POST', 'products/:id', 'secret', ({ ids, params }) =>
+      billing.updateProduct(ids[0]!, {
+        name: text(params, 'name'),
+        active: flag(params, 'active'),
+        metadata: metadataOf(params),
+      }),
+    ),
     route('POST', 'prices', 'secret', ({ params }) => {
       const recurring = nested(params, 'recurring');
-      const interval = required(recurring, 'interval', 'recurring[interval]');
-      if (!['day', 'week', 'month', 'year'].includes(interval))
+      // Without `recurring`: a one-time price (a package's).
+      const interval = Object.keys(recurring).length ? required(recurring, 'interval', 'recurring[interval]') : null;
+      if (interval !== null && !['day', 'week', 'month', 'year'].includes(interval))
         throw invalid(`Invalid interval: ${interval}`, 'recurring[interval]');
       return billing.createPrice({
         product: required(params, 'product'),
         unit_amount: integer(params, 'unit_amount') ?? 0,
         currency: required(params, 'currency'),
-        recurring: {
-          interval: interval as Recurring['interval'],
-          interval_count: integer(recurring, 'interval_count') ?? 1,
-        },
+        recurring:
+          interval === null
+            ? null
+            : {
+                interval: interval as Recurring['interval'],
+                interval_count: integer(recurring, 'interval_count') ?? 1,
+              },
         lookup_key: text(params, 'lookup_key'),
         metadata: metadataOf(params),
       });
     }),
+    route('GET', 'prices/:id', 'secret', ({ ids }) => billing.price(ids[0]!)),
+    route('POST', 'prices/:id', 'secret', ({ ids, params }) =>
+      billing.updatePrice(ids[0]!, { active: flag(params, 'active'), metadata: metadataOf(params) }),
+    ),
     route('GET', 'prices', 'secret', ({ params }) =>
       list(billing.findPrices(texts(params, 'lookup_keys')), '/v1/prices'),
     ),

@@ -79,11 +79,38 @@ export class Billing implements LedgerObserver {
     return found;
   }
 
+  /** A product renamed, archived or made active again, or its metadata changed. */
+  updateProduct(id: string, params: { name?: string; active?: boolean; metadata?: Metadata }): Product {
+    const product = this.product(id);
+    const previous = { name: product.name, active: product.active };
+    if (params.name !== undefined) product.name = params.name;
+    if (params.active !== undefined) product.active = params.active;
+    if (params.metadata) product.metadata = { ...product.metadata, ...params.metadata };
+    this.ctx.emit('product.updated', product, previous);
+    return product;
+  }
+
+  price(id: string): Price {
+    const found = this.prices.get(id);
+    if (!found) throw missing('price', id);
+    return found;
+  }
+
+  /** A price archived (`active: false`) or made active again; its amount and period never change, as at Stripe. */
+  updatePrice(id: string, params: { active?: boolean; metadata?: Metadata }): Price {
+    const price = this.price(id);
+    const previous = { active: price.active };
+    if (params.active !== undefined) price.active = params.active;
+    if (params.metadata) price.metadata = { ...price.metadata, ...params.metadata };
+    this.ctx.emit('price.updated', price, previous);
+    return price;
+  }
+
   createPrice(params: {
     product: string;
     unit_amount: number;
     currency: string;
-    recurring: Recurring;
+    recurring: Recurring | null;
     lookup_key?: string;
     metadata?: Metadata;
   }): Price {
@@ -99,7 +126,7 @@ export class Billing implements LedgerObserver {
       recurring: params.recurring,
       lookup_key: params.lookup_key ?? null,
       active: true,
-      type: 'recurring',
+      type: params.recurring ? 'recurring' : 'one_time',
       metadata: params.metadata ?? {},
       created: this.now(),
       livemode: false,
@@ -164,6 +191,13 @@ export class Billing implements LedgerObserver {
     this.ledger.customer(params.customer);
     const price = this.prices.get(params.price);
     if (!price) throw missing('price', params.price, 'items[0][price]');
+    if (!price.active)
+      throw invalid(`The price specified is inactive. This field only accepts active prices.`, 'items[0][price]');
+    if (!price.recurring)
+      throw invalid(
+        'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.',
+        'items[0][price]',
+      );
     if (params.coupon) this.coupon(params.coupon);
     const now = this.now();
     const trialEnd = params.trialDays ? now + params.trialDays * 86400 : null;
@@ -424,7 +458,7 @@ export class Billing implements LedgerObserver {
     }
     const previous = { current_period_start: item.current_period_start, current_period_end: end };
     item.current_period_start = end;
-    item.current_period_end = addInterval(end, item.price.recurring);
+    item.current_period_end = addInterval(end, item.price.recurring!);
     const first = subscription.status === 'trialing';
     const { intent } = this.bill(
       subscription,

@@ -152,7 +152,7 @@ export interface SetupIntent extends Base {
 export interface Product extends Base {
   object: 'product';
   name: string;
-  active: true;
+  active: boolean;
   metadata: Metadata;
 }
 
@@ -166,10 +166,12 @@ export interface Price extends Base {
   product: string;
   unit_amount: number;
   currency: string;
-  recurring: Recurring;
+  /** Null for a one-time price (a package's). */
+  recurring: Recurring | null;
   lookup_key: string | null;
-  active: true;
-  type: 'recurring';
+  /** False once archived: it sells nothing new. */
+  active: boolean;
+  type: 'recurring' | 'one_time';
   metadata: Metadata;
 }
 

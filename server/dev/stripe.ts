@@ -29,7 +29,10 @@ import { parseParams, texts, type Params } from './stripe-params.js';
 import { Webhooks } from './stripe-webhooks.js';
 
 export interface StripeDoubleOptions {
-  /** The secret key the SDK calls with (any `pk_test_…` key is taken for the browser's calls). */
+  /**
+   * The secret key the SDK calls with (any `pk_test_…` key is taken for the browser's calls); `addSecretKey` adds
+   * others (a channel's own account: the double keeps one ledger for all of them).
+   */
   secretKey: string;
   /** The double's clock, ms (the channel server's in dev mode, so a test moving one moves both). */
   now?: () => number;
@@ -72,10 +75,13 @@ export class StripeDouble {
     method: string;
     path: string;
     key: 'secret' | 'publishable' | 'other';
+    /** The secret key of a secret call (which account called: tests only, never logged). */
+    secretKey?: string;
     idempotencyKey?: string;
     status: number;
   }> = [];
   private readonly routes: Route[];
+  private readonly secretKeys = new Set<string>();
   private readonly remembered = new Map<string, Remembered>();
   private readonly inProgress = new Set<string>();
   private readonly portals = new Map<string, { session: PortalSession; until: number; opened: boolean }>();
@@ -86,6 +92,7 @@ export class StripeDouble {
 
   constructor(private readonly options: StripeDoubleOptions) {
     this.now = options.now ?? Date.now;
+    this.secretKeys.add(options.secretKey);
     this.webhooks = new Webhooks(this.now, options.retryDelaysMs ?? [1000, 5000, 30_000, 120_000, 600_000]);
     const browserBase = () => options.browserBase?.() ?? this.url;
     const emit = (type: string, object: unknown, previous?: Record<string, unknown>) => {
@@ -107,6 +114,11 @@ export class StripeDouble {
       portalSession: (customer, returnUrl) => this.portalSession(customer, returnUrl),
     });
     if (options.stateFile) this.load(options.stateFile);
+  }
+
+  /** Takes calls with this secret key too (another account: a channel's own). */
+  addSecretKey(key: string): void {
+    this.secretKeys.add(key);
   }
 
   /** Listens on a loopback port (0: any free one); answers its origin. */
@@ -168,8 +180,7 @@ export class StripeDouble {
     }
     const params = parseParams(method === 'GET' || method === 'DELETE' ? search.slice(1) : bodyText);
     const key = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
-    const idempotencyKey =
-      method === 'POST' && key === this.options.secretKey ? req.headers['idempotency-key'] : undefined;
+    const idempotencyKey = method === 'POST' && this.secretKeys.has(key) ? req.headers['idempotency-key'] : undefined;
     const fingerprint = createHash('sha256').update(`${method} ${path} ${bodyText}`).digest('hex');
     if (typeof idempotencyKey === 'string') {
       const known = this.remembered.get(idempotencyKey);
@@ -198,7 +209,8 @@ export class StripeDouble {
       this.requests.push({
         method,
         path,
-        key: key === this.options.secretKey ? 'secret' : key.startsWith('pk_') ? 'publishable' : 'other',
+        key: this.secretKeys.has(key) ? 'secret' : key.startsWith('pk_') ? 'publishable' : 'other',
+        ...(this.secretKeys.has(key) ? { secretKey: key } : {}),
         ...(typeof idempotencyKey === 'string' ? { idempotencyKey } : {}),
         status,
       });
@@ -219,7 +231,7 @@ export class StripeDouble {
     try {
       const route = this.routes.find((r) => r.method === method && r.path.test(path));
       if (!route) throw unknownRoute(method, path);
-      const secret = key === this.options.secretKey;
+      const secret = this.secretKeys.has(key);
       const publishable = /^pk_test_\w+$/.test(key);
       if (route.access !== 'anyone' && !secret && !(publishable && route.access === 'publishable')) {
         const message = !key

@@ -2,7 +2,8 @@
  * Facebook through OAuth 2, with `openid-client`: the browser goes to Facebook's login dialog
  * (FACEBOOK_AUTHORIZE_URL, default https://www.facebook.com/v21.0/dialog/oauth) with PKCE and `state`; the code is
  * exchanged at the Graph API (FACEBOOK_GRAPH_URL, default https://graph.facebook.com/v21.0, `/oauth/access_token`)
- * with the app secret (FACEBOOK_APP_SECRET; the app id is the channel's, in its settings), and who signed in is
+ * with the app secret (the channel's own `facebook_app_secret`, else FACEBOOK_APP_SECRET; the app id is the
+ * channel's, in its settings), and who signed in is
  * read from the Graph API's `/me` (id, email, first_name, last_name), every call signed with `appsecret_proof` (the
  * access token's HMAC-SHA256 under the app secret), so a leaked token is of no use without the secret. Facebook
  * shares only an address its owner confirmed, so an address it shares is vouched for; none may come (a Facebook
@@ -10,7 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 import * as client from 'openid-client';
-import { clientConfigs, insecureLoopback, textOf as text } from './clients.js';
+import { clientConfigs, insecureLoopback, NO_SECRET, textOf as text, type SecretOf } from './clients.js';
 import {
   callbackUrl,
   reasonOf,
@@ -28,8 +29,8 @@ const SCOPE = 'email,public_profile';
 export interface FacebookOptions {
   authorizeUrl: string;
   graphUrl: string;
-  /** FACEBOOK_APP_SECRET. */
-  appSecret: string;
+  /** FACEBOOK_APP_SECRET: the server's, for the channels without their own. */
+  appSecret?: string | undefined;
 }
 
 /** What `/me` answers (the fields asked for). */
@@ -40,7 +41,10 @@ interface GraphProfile {
   last_name?: unknown;
 }
 
-export function facebookIdentity(options: FacebookOptions): IdentityProvider {
+/** Facebook sign-in, each channel with its app secret (`secretOf`). */
+export function facebookIdentity(
+  options: Omit<FacebookOptions, 'appSecret'> & { secretOf: SecretOf },
+): IdentityProvider {
   const graph = options.graphUrl.replace(/\/+$/, '');
   const insecure = insecureLoopback(options.authorizeUrl, graph);
   // Facebook publishes no metadata: its two endpoints, as its documentation names them.
@@ -50,14 +54,19 @@ export function facebookIdentity(options: FacebookOptions): IdentityProvider {
     token_endpoint: `${graph}/oauth/access_token`,
   };
   // The app secret goes in the token request's body (client_secret_post), as Facebook reads it.
-  const configOf = clientConfigs(() => server, options.appSecret, insecure);
+  const configs = clientConfigs(() => server, insecure);
+  const secretOf = (channelId: number) => {
+    const secret = options.secretOf(channelId);
+    if (!secret) throw new Error(NO_SECRET);
+    return secret;
+  };
 
-  const proof = (accessToken: string) => createHmac('sha256', options.appSecret).update(accessToken).digest('hex');
+  const proof = (accessToken: string, secret: string) => createHmac('sha256', secret).update(accessToken).digest('hex');
 
   return {
     endpoint: () => options.authorizeUrl,
     async authorizeUrl(request: AuthorizeRequest): Promise<string> {
-      return client.buildAuthorizationUrl(await configOf(request.clientId), {
+      return client.buildAuthorizationUrl(await configs(request.clientId, secretOf(request.channelId)), {
         redirect_uri: request.redirectUri,
         response_type: 'code',
         scope: SCOPE,
@@ -68,14 +77,15 @@ export function facebookIdentity(options: FacebookOptions): IdentityProvider {
     },
     async redeem(redemption: Redemption): Promise<Redeemed> {
       try {
-        const config = await configOf(redemption.clientId);
+        const secret = secretOf(redemption.channelId);
+        const config = await configs(redemption.clientId, secret);
         const tokens = await client.authorizationCodeGrant(config, callbackUrl(redemption), {
           pkceCodeVerifier: redemption.codeVerifier,
           expectedState: redemption.state,
         });
         const me = new URL(`${graph}/me`);
         me.searchParams.set('fields', 'id,email,first_name,last_name');
-        me.searchParams.set('appsecret_proof', proof(tokens.access_token));
+        me.searchParams.set('appsecret_proof', proof(tokens.access_token, secret));
         const res = await client.fetchProtectedResource(config, tokens.access_token, me, 'GET');
         if (!res.ok) return { refused: `the Graph API answered ${res.status}` };
         const profile = (await res.json()) as GraphProfile;

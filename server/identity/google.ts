@@ -1,13 +1,20 @@
 /**
  * Google through OpenID Connect, with `openid-client`: the issuer's metadata by discovery (GOOGLE_ISSUER_URL,
  * default https://accounts.google.com; read once, again after a failure), the authorization code flow with PKCE,
- * `state` and `nonce`, the code exchanged with the client secret (GOOGLE_CLIENT_SECRET; the client id is the
- * channel's, in its settings), and the ID token believed only once its signature checks against the issuer's keys
+ * `state` and `nonce`, the code exchanged with the client secret (the channel's own `google_client_secret`, else
+ * GOOGLE_CLIENT_SECRET; the client id is the channel's, in its settings), and the ID token believed only once its signature checks against the issuer's keys
  * (its JWKS, cached per client) and its `iss`, `aud`, `exp`, `iat` and `nonce` are right. An address the ID token
  * does not say is verified (`email_verified`) is not vouched for.
  */
 import * as client from 'openid-client';
-import { clientConfigs, insecureLoopback, textOf as text, TIMEOUT_SECONDS } from './clients.js';
+import {
+  clientConfigs,
+  insecureLoopback,
+  NO_SECRET,
+  textOf as text,
+  TIMEOUT_SECONDS,
+  type SecretOf,
+} from './clients.js';
 import {
   callbackUrl,
   reasonOf,
@@ -25,11 +32,12 @@ const SCOPE = 'openid email profile';
 export interface GoogleOptions {
   /** GOOGLE_ISSUER_URL: Google's, or (tests) an issuer on loopback. */
   issuer: string;
-  /** GOOGLE_CLIENT_SECRET. */
-  clientSecret: string;
+  /** GOOGLE_CLIENT_SECRET: the server's, for the channels without their own. */
+  clientSecret?: string | undefined;
 }
 
-export function googleIdentity(options: GoogleOptions): IdentityProvider {
+/** Google sign-in at `issuer`, each channel with its client secret (`secretOf`). */
+export function googleIdentity(options: { issuer: string; secretOf: SecretOf }): IdentityProvider {
   const issuer = new URL(options.issuer);
   // openid-client speaks only https, unless told otherwise: which config.ts allows for a loopback issuer alone.
   const insecure = insecureLoopback(issuer.href);
@@ -55,7 +63,12 @@ export function googleIdentity(options: GoogleOptions): IdentityProvider {
   }
 
   /** One channel's client: the ID token's signature checked against the issuer's keys, not only trusted for TLS. */
-  const configOf = clientConfigs(discover, options.clientSecret, insecure, client.enableNonRepudiationChecks);
+  const configs = clientConfigs(discover, insecure, client.enableNonRepudiationChecks);
+  const configOf = (channelId: number, clientId: string) => {
+    const secret = options.secretOf(channelId);
+    if (!secret) throw new Error(NO_SECRET);
+    return configs(clientId, secret);
+  };
 
   // Read at once, so the settings served name the authorization endpoint from the start; a failure here is tried
   // again by the first sign-in.
@@ -64,7 +77,7 @@ export function googleIdentity(options: GoogleOptions): IdentityProvider {
   return {
     endpoint: () => discovered?.authorization_endpoint ?? issuer.href,
     async authorizeUrl(request: AuthorizeRequest): Promise<string> {
-      const config = await configOf(request.clientId);
+      const config = await configOf(request.channelId, request.clientId);
       return client.buildAuthorizationUrl(config, {
         redirect_uri: request.redirectUri,
         response_type: 'code',
@@ -77,7 +90,7 @@ export function googleIdentity(options: GoogleOptions): IdentityProvider {
     },
     async redeem(redemption: Redemption): Promise<Redeemed> {
       try {
-        const config = await configOf(redemption.clientId);
+        const config = await configOf(redemption.channelId, redemption.clientId);
         const tokens = await client.authorizationCodeGrant(config, callbackUrl(redemption), {
           pkceCodeVerifier: redemption.codeVerifier,
           expectedState: redemption.state,

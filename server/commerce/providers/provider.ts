@@ -88,6 +88,8 @@ export interface SubscriptionSale {
   /** The channel's coupon: what it takes off the first charge, in major units. */
   discount: { code: string; amount: number } | null;
   trialDays: number | null;
+  /** The price synced to the processor for it (`subscriptions.processor_price`), used when it matches the sale. */
+  price?: string | null | undefined;
 }
 
 /** What a sale at the processor made, and where its payment stands. */

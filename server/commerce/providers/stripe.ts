@@ -34,6 +34,7 @@ import {
 /** A channel's Stripe account, as the server's configuration gives it. */
 export interface StripeAccount {
   secretKey: string;
+  /** Empty: none (a channel's own key without its own signing secret): every webhook is refused. */
   webhookSecret: string;
   /** Another API origin (the double's), for tests and dev mode. */
   apiUrl?: string | undefined;
@@ -63,8 +64,41 @@ const sourceParams = (source: PaymentSource) =>
     ? { confirmation_token: source.confirmationToken }
     : { payment_method: source.paymentMethod };
 
-/** The Stripe processor of one channel's account; `now` is the server's clock (ms). */
-export function createStripeProvider(account: StripeAccount, now: () => number = Date.now): PaymentProvider {
+/** Whether a Stripe key (secret `sk_`, restricted `rk_` or publishable `pk_`) is a live or a test one. */
+export const stripeModeOf = (key: string): 'live' | 'test' | undefined =>
+  /^(?:sk|rk|pk)_(live|test)_/.exec(key)?.[1] as 'live' | 'test' | undefined;
+
+/**
+ * Why a secret key and the publishable key the browser uses cannot work together (one live, the other test: every
+ * confirmation token Stripe.js makes would be refused), or undefined. Never repeats either key.
+ */
+export function keysDisagree(secretKey: string, publishableKey: string | undefined): string | undefined {
+  if (!publishableKey) return undefined;
+  const secret = stripeModeOf(secretKey);
+  const publishable = stripeModeOf(publishableKey);
+  if (!secret || !publishable || secret === publishable) return undefined;
+  return `the Stripe secret key is a ${secret} key but the publishable key (stripe.publishable_key) a ${publishable} one`;
+}
+
+/** Stripe's recurring period of a channel's offer: monthly is every 30 days, annual every 12 months. */
+const recurringOf = (offer: 'monthly' | 'annual') =>
+  offer === 'annual'
+    ? { interval: 'month' as const, interval_count: 12 }
+    : { interval: 'day' as const, interval_count: 30 };
+
+/** Stripe's answer to an object that does not exist. */
+const isMissing = (error: unknown) =>
+  error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing';
+
+/**
+ * The Stripe processor of one channel's account; `now` is the server's clock (ms); `channel` the key of the channel
+ * it sells for, `sellsFor` (syncPrice needs it: products and prices are named after the channel).
+ */
+export function createStripeProvider(
+  account: StripeAccount,
+  now: () => number = Date.now,
+  sellsFor?: string,
+): PaymentProvider {
   const api = account.apiUrl ? new URL(account.apiUrl) : undefined;
   const stripe = new Stripe(account.secretKey, {
     ...(api
@@ -82,36 +116,76 @@ export function createStripeProvider(account: StripeAccount, now: () => number =
   const seconds = () => Math.floor(now() / 1000);
   const { factsOf, intentFacts, subscriptionFacts } = stripeFacts(stripe, now);
 
-  /** A Price of a subscription's amount and period, found by its lookup key or made (once, whoever asks first). */
-  async function priceOf(channel: string, sale: SubscriptionSale): Promise<string> {
-    const amount = toMinorUnits(sale.amount, sale.currency);
-    const currency = sale.currency.toLowerCase();
-    const lookup = slug(`channel_${channel}_subscription_${sale.id}_${sale.offer}_${amount}_${currency}`);
-    const found = await stripe.prices.list({ lookup_keys: [lookup], limit: 1 });
-    if (found.data[0]) return found.data[0].id;
-    const productId = slug(`channel_${channel}_subscription_${sale.id}`);
+  /** The channel's Product of a package or a subscription: made once (whoever asks first), renamed when `name` says. */
+  async function productOf(owner: string, kind: 'package' | 'subscription', id: number, name?: string) {
+    const productId = slug(`channel_${owner}_${kind}_${id}`);
     try {
-      await stripe.products.retrieve(productId);
+      const found = await stripe.products.retrieve(productId);
+      if (name !== undefined && found.name !== name) await stripe.products.update(productId, { name });
     } catch (error) {
-      if (!(error instanceof Stripe.errors.StripeInvalidRequestError) || error.code !== 'resource_missing') throw error;
+      if (!isMissing(error)) throw error;
       await stripe.products.create(
-        { id: productId, name: sale.name, metadata: { channel, subscription_id: String(sale.id) } },
+        { id: productId, name: name ?? `${kind} ${id}`, metadata: { channel: owner, [`${kind}_id`]: String(id) } },
         { idempotencyKey: `product:${productId}` },
       );
     }
+    return productId;
+  }
+
+  /**
+   * The Price of a product's amount (and period), found by its lookup key (made active again if it was archived) or
+   * made, once whoever asks first. Prices never change at Stripe: another amount is another Price.
+   */
+  async function priceFor(
+    owner: string,
+    item: { kind: 'package' | 'subscription'; id: number; name: string; amount: number; currency: string },
+    offer?: 'monthly' | 'annual',
+  ): Promise<string> {
+    const amount = toMinorUnits(item.amount, item.currency);
+    const currency = item.currency.toLowerCase();
+    const lookup = slug(`channel_${owner}_${item.kind}_${item.id}${offer ? `_${offer}` : ''}_${amount}_${currency}`);
+    const found = (await stripe.prices.list({ lookup_keys: [lookup], limit: 1 })).data[0];
+    if (found) {
+      if (!found.active) await stripe.prices.update(found.id, { active: true });
+      return found.id;
+    }
+    const product = await productOf(owner, item.kind, item.id, item.name);
     const price = await stripe.prices.create(
       {
-        product: productId,
+        product,
         unit_amount: amount,
         currency,
-        recurring:
-          sale.offer === 'annual' ? { interval: 'month', interval_count: 12 } : { interval: 'day', interval_count: 30 },
+        ...(offer ? { recurring: recurringOf(offer) } : {}),
         lookup_key: lookup,
-        metadata: { channel, subscription_id: String(sale.id), offer: sale.offer },
+        metadata: { channel: owner, [`${item.kind}_id`]: String(item.id), ...(offer ? { offer } : {}) },
       },
       { idempotencyKey: `price:${lookup}` },
     );
     return price.id;
+  }
+
+  /**
+   * The Price a subscription is sold at: the one synced for it (`sale.price`) when it is active and says the sale's
+   * amount, currency and period; else the one of its lookup key.
+   */
+  async function priceOf(owner: string, sale: SubscriptionSale): Promise<string> {
+    if (sale.price) {
+      try {
+        const stored = await stripe.prices.retrieve(sale.price);
+        const recurring = recurringOf(sale.offer);
+        if (
+          stored.active &&
+          stored.unit_amount === toMinorUnits(sale.amount, sale.currency) &&
+          stored.currency === sale.currency.toLowerCase() &&
+          stored.recurring?.interval === recurring.interval &&
+          stored.recurring.interval_count === recurring.interval_count
+        )
+          return stored.id;
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+    }
+    return priceFor(owner, { kind: 'subscription', ...sale }, sale.offer);
   }
 
   /** The Stripe coupon of a channel's coupon on a first charge: the same amount off, once. */
@@ -281,6 +355,8 @@ export function createStripeProvider(account: StripeAccount, now: () => number =
     },
 
     async webhook(raw, signature, receivedAtMs) {
+      // A channel's own key without its own signing secret: nothing to check against (an empty secret would sign).
+      if (!account.webhookSecret) throw new WebhookRefused('No webhook signing secret is set for this channel.');
       let event: Stripe.Event;
       try {
         event = stripe.webhooks.constructEvent(
@@ -295,6 +371,22 @@ export function createStripeProvider(account: StripeAccount, now: () => number =
         throw new WebhookRefused('The signature is missing, wrong or too old.');
       }
       return { id: event.id, type: event.type, facts: await factsOf(event) };
+    },
+
+    async syncPrice(product) {
+      if (!sellsFor) throw new Error('syncPrice: this Stripe processor was made for no channel');
+      await productOf(sellsFor, product.kind, product.id, product.name);
+      const offer = product.kind === 'subscription' ? (product.interval === 'year' ? 'annual' : 'monthly') : undefined;
+      const price = await priceFor(sellsFor, product, offer);
+      if (product.previous && product.previous !== price) {
+        try {
+          await stripe.prices.update(product.previous, { active: false });
+        } catch (error) {
+          // Gone already (or made in another account): nothing to archive.
+          if (!isMissing(error)) throw error;
+        }
+      }
+      return price;
     },
 
     async readBack(refs) {
