@@ -158,6 +158,28 @@ describe('the operator API', () => {
     assert.equal(first.body.data.id, second.body.data.id);
     const third = await call(editor, 'POST', '/channels/demo/faq', body, key);
     assert.equal(third.body.data.id, first.body.data.id);
+    assert.equal(third.headers.get('idempotency-replayed'), 'true');
+    // A token is shown once: a replayed operator create answers none, and the database keeps none.
+    const opKey = { 'Idempotency-Key': crypto.randomUUID() };
+    const made = await call(
+      owner,
+      'POST',
+      '/channels/demo/operators',
+      { email: 'twice@example.com', role: 'editor' },
+      opKey,
+    );
+    const again = await call(
+      owner,
+      'POST',
+      '/channels/demo/operators',
+      { email: 'twice@example.com', role: 'editor' },
+      opKey,
+    );
+    assert.equal(again.status, 201);
+    assert.equal(again.body.data.id, made.body.data.id);
+    assert.equal(again.body.data.token, null);
+    const kept = await h.server.db.all('SELECT answer_json FROM operator_idempotency');
+    assert.doesNotMatch(JSON.stringify(kept), new RegExp(String(made.body.data.token)));
     const rows = await h.server.db.get("SELECT count(*) AS n FROM faq WHERE question = 'Replayed?'");
     assert.equal(Number(rows!.n), 1);
     const other = await call(editor, 'POST', '/channels/demo/faq', { ...body, answer: 'Twice.' }, key);
