@@ -275,6 +275,14 @@ describe('the operator API', () => {
     const token = String(made.body.data.owner.token);
     const mine = await call(token, 'GET', '/channels/second-channel');
     assert.equal(mine.body.data.settings.currency, 'EUR');
+    // The channel API serves it at once: its settings, an api key, its (empty) schedule.
+    const settings = await h.call('/api/settings?channel_key=second-channel');
+    assert.equal(settings.status, 200, JSON.stringify(settings.body));
+    assert.equal(settings.body.data.name, 'Second');
+    const key = await h.apiKey('second-channel');
+    const events = await h.call(`/api/events?api_key=${key}`);
+    assert.equal(events.status, 200, JSON.stringify(events.body));
+    assert.deepEqual(events.body.data, []);
     const again = await call(owner, 'POST', '/channels', { key: 'second-channel', name: 'Again' });
     assert.deepEqual(Object.keys(again.body.errors), ['key']);
     assert.equal((await call(editor, 'POST', '/channels', { key: 'third', name: 'Third' })).status, 403);
