@@ -120,7 +120,8 @@ export interface Answer {
  * Runs a create under an Idempotency-Key: the same key and body again answer what the first one did (no second
  * record); the same key with another body is a 422. The answer is stored in the create's own transaction, so a
  * create and its record of it commit together. Two requests with one key at once: the second waits on the first's
- * row (the primary key) and, once it committed, replays it.
+ * row (the primary key) and, once it committed, replays it. A replay says so (`Idempotency-Replayed: true`); a token
+ * in the first answer is not kept (the database holds no usable token), so a replay's is null.
  */
 export async function idempotent(
   db: ChannelDb,
@@ -148,7 +149,12 @@ export async function idempotent(
         { errors: { 'Idempotency-Key': 'was used with another request' } },
       );
     const answer = JSON.parse(String(row.answer_json)) as Answer;
-    return { ...answer, status: Number(row.status), replayed: true };
+    return {
+      ...answer,
+      status: Number(row.status),
+      headers: { ...answer.headers, 'Idempotency-Replayed': 'true' },
+      replayed: true,
+    };
   };
   const known = await stored();
   if (known) return known;
@@ -161,9 +167,10 @@ export async function idempotent(
         [operator.id, key, hash, nowMs],
       );
       const answer = await create();
+      // A token is shown once: the stored answer has none (a replay answers `token: null`).
       await db.run('UPDATE operator_idempotency SET status = ?, answer_json = ? WHERE operator_id = ? AND key = ?', [
         answer.status,
-        JSON.stringify(answer),
+        JSON.stringify(answer, (name, value: unknown) => (name === 'token' ? null : value)),
         operator.id,
         key,
       ]);

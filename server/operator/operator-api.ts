@@ -123,10 +123,13 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
   };
   let creates = 0;
 
-  /** What a committed change sets off in every process (this one first, so its answer already shows it). */
+  /**
+   * What a committed change sets off: this process forgets its cached events at once (so its answer already shows
+   * it; the others on the `catalog_changed` the change's transaction sent), and every process reads the channel's
+   * settings and prerolls again.
+   */
   async function catalogueChanged(channelId: number): Promise<void> {
     forgetEventJson(db);
-    await db.notify(CATALOG_CHANGED, String(channelId));
     await ctx.channels.settingsChanged(channelId);
   }
 

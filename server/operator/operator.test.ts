@@ -158,6 +158,28 @@ describe('the operator API', () => {
     assert.equal(first.body.data.id, second.body.data.id);
     const third = await call(editor, 'POST', '/channels/demo/faq', body, key);
     assert.equal(third.body.data.id, first.body.data.id);
+    assert.equal(third.headers.get('idempotency-replayed'), 'true');
+    // A token is shown once: a replayed operator create answers none, and the database keeps none.
+    const opKey = { 'Idempotency-Key': crypto.randomUUID() };
+    const made = await call(
+      owner,
+      'POST',
+      '/channels/demo/operators',
+      { email: 'twice@example.com', role: 'editor' },
+      opKey,
+    );
+    const again = await call(
+      owner,
+      'POST',
+      '/channels/demo/operators',
+      { email: 'twice@example.com', role: 'editor' },
+      opKey,
+    );
+    assert.equal(again.status, 201);
+    assert.equal(again.body.data.id, made.body.data.id);
+    assert.equal(again.body.data.token, null);
+    const kept = await h.server.db.all('SELECT answer_json FROM operator_idempotency');
+    assert.doesNotMatch(JSON.stringify(kept), new RegExp(String(made.body.data.token)));
     const rows = await h.server.db.get("SELECT count(*) AS n FROM faq WHERE question = 'Replayed?'");
     assert.equal(Number(rows!.n), 1);
     const other = await call(editor, 'POST', '/channels/demo/faq', { ...body, answer: 'Twice.' }, key);
@@ -253,6 +275,14 @@ describe('the operator API', () => {
     const token = String(made.body.data.owner.token);
     const mine = await call(token, 'GET', '/channels/second-channel');
     assert.equal(mine.body.data.settings.currency, 'EUR');
+    // The channel API serves it at once: its settings, an api key, its (empty) schedule.
+    const settings = await h.call('/api/settings?channel_key=second-channel');
+    assert.equal(settings.status, 200, JSON.stringify(settings.body));
+    assert.equal(settings.body.data.name, 'Second');
+    const key = await h.apiKey('second-channel');
+    const events = await h.call(`/api/events?api_key=${key}`);
+    assert.equal(events.status, 200, JSON.stringify(events.body));
+    assert.deepEqual(events.body.data, []);
     const again = await call(owner, 'POST', '/channels', { key: 'second-channel', name: 'Again' });
     assert.deepEqual(Object.keys(again.body.errors), ['key']);
     assert.equal((await call(editor, 'POST', '/channels', { key: 'third', name: 'Third' })).status, 403);
