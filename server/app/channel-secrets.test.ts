@@ -256,6 +256,43 @@ describe("a channel's own Stripe account (dev mode, the server's account set too
     );
   });
 
+  test("a signing secret alone is its endpoint's in the server's account; a key alone borrows no signing secret", async () => {
+    await setSecrets(h.server.db, 'demo-fr', { stripe_webhook_secret: OWN_WEBHOOK });
+    await until('demo-fr takes its own signature', async () => (await ping('demo-fr', OWN_WEBHOOK)).status === 200);
+    assert.equal((await ping('demo-fr', stripe.webhookSecret)).status, 400);
+    await setSecrets(h.server.db, 'demo-fr', { stripe_secret_key: OWN_KEY, stripe_webhook_secret: null });
+    const refused = await until('demo-fr refuses every signature', async () => {
+      const res = await ping('demo-fr', OWN_WEBHOOK);
+      return res.status === 400 && (await ping('demo-fr', stripe.webhookSecret)).status === 400 ? res : undefined;
+    });
+    assert.equal(refused.body.message, 'No webhook signing secret is set for this channel.');
+    await setSecrets(h.server.db, 'demo-fr', { stripe_secret_key: null });
+  });
+
+  test('the publishable key and the client ids are settings checked when written, each refusal naming its field', async () => {
+    const change = (body: unknown) =>
+      h.call('/__dev/settings?channel_key=demo-fr', {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: JSON.stringify(body),
+      });
+    try {
+      for (const [bad, field] of [
+        [{ stripe: { publishable_key: 'sk_test_123' } }, 'stripe.publishable_key'],
+        [{ stripe: { publishable_key: 'pk_demo' } }, 'stripe.publishable_key'],
+        [{ social: { google: { client_id: 'two words' } } }, 'social.google.client_id'],
+        [{ social: { facebook: { client_id: '' } } }, 'social.facebook.client_id'],
+      ] as const) {
+        const res = await change(bad);
+        assert.equal(res.status, 422, JSON.stringify(bad));
+        ok(res.body.errors?.[field]?.length, `${field} named: ${JSON.stringify(res.body)}`);
+      }
+      assert.equal((await change({ stripe: { publishable_key: 'pk_live_51Habc' } })).status, 200);
+    } finally {
+      await h.call('/__dev/settings?channel_key=demo-fr', { method: 'DELETE' });
+    }
+  });
+
   test('no secret is ever logged', () => {
     const text = log.lines.join('\n');
     for (const secret of [OWN_KEY, OWN_WEBHOOK, stripe.secretKey, stripe.webhookSecret])

@@ -10,13 +10,15 @@
  * DATABASE_URL they are skipped. Run: node scripts/postgres.mjs -- node --import tsx --test server/app/multiprocess.test.ts
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from 'pg';
 import { endpoints } from '../../src/api/contract.js';
-import { listenerName } from '../storage/db.js';
+import { ChannelDb, listenerName } from '../storage/db.js';
+import { setChannelSecrets } from '../channel/secrets.js';
 import { FFMPEG, FFPROBE } from '../media/ffmpeg.js';
 import { MIGRATIONS } from '../storage/migrations.js';
 import { PAYMENT_MESSAGES } from '../commerce/payments.js';
@@ -33,6 +35,8 @@ class Pair {
   b!: ServerProcess;
   sql!: Client;
   clipsDir = '';
+  /** The shared database's URL. */
+  url = '';
   /** The Stripe double both charge through. */
   readonly stripe = new TestStripe();
   private database: Awaited<ReturnType<typeof testDatabase>> | undefined;
@@ -42,6 +46,7 @@ class Pair {
   async start(env: Record<string, string>): Promise<void> {
     this.database = await testDatabase();
     const url = this.database.options.databaseUrl!;
+    this.url = url;
     this.tmp = mkdtempSync(join(tmpdir(), 'channel-multiprocess-test-'));
     this.clipsDir = join(this.tmp, 'clips');
     await this.stripe.start();
@@ -140,6 +145,50 @@ describe('two server processes on one PostgreSQL database', { skip }, () => {
       assert.equal(endpoints.profile.response.parse(profile.body).data.email, ACCOUNTS.buyer);
       assert.equal((await pair.b.send('auth/logout', {}, token)).status, 200);
       assert.equal((await pair.a.get('profile', token)).status, 401, 'signed out everywhere');
+    }),
+  );
+
+  test(
+    "a channel's own Stripe secrets, written by another process (the command line's direct write), are used by both",
+    showingOutput(pair, async () => {
+      const ownKey = `sk_test_multi_${randomBytes(12).toString('hex')}`;
+      const ownWebhook = `whsec_multi_${randomBytes(16).toString('hex')}`;
+      pair.stripe.double.addSecretKey(ownKey);
+      const dir = mkdtempSync(join(tmpdir(), 'channel-multiprocess-secrets-'));
+      const db = await ChannelDb.open({
+        dataDir: dir,
+        databaseUrl: pair.url,
+        poolSize: 2,
+        fixturesDir: join(import.meta.dirname, '..', 'fixtures'),
+        seed: async () => undefined,
+      });
+      const demoId = Number((await db.get("SELECT id FROM channels WHERE channel_key = 'demo'"))!.id);
+      const write = (values: Parameters<typeof setChannelSecrets>[2]) =>
+        db.transaction(() => setChannelSecrets(db, demoId, values, Date.now()));
+      const setupWith = async (server: ServerProcess, token: string) => {
+        const before = pair.stripe.double.requests.length;
+        const res = await server.send('stripe/setup-intent', {}, token);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        return pair.stripe.double.requests.slice(before).map((r) => r.secretKey);
+      };
+      try {
+        const { token } = await newUser(pair.a);
+        await write({ stripe_secret_key: ownKey, stripe_webhook_secret: ownWebhook });
+        for (const server of [pair.a, pair.b])
+          await until(`${server.name} to charge with the channel's own key`, async () => {
+            const keys = await setupWith(server, token);
+            return keys.length > 0 && keys.every((key) => key === ownKey);
+          });
+        await write({ stripe_secret_key: null, stripe_webhook_secret: null });
+        for (const server of [pair.a, pair.b])
+          await until(`${server.name} to charge with the server's key again`, async () => {
+            const keys = await setupWith(server, token);
+            return keys.length > 0 && keys.every((key) => key === pair.stripe.secretKey);
+          });
+      } finally {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
     }),
   );
 

@@ -3,13 +3,16 @@
  * an implementation. Each domain sees only its interface:
  *
  *   service           interface                          dev mode                          production
- *   payments          commerce/providers/provider.ts     Stripe (stripe.ts) over the       Stripe (STRIPE_SECRET_KEY),
- *                                                        Stripe double (dev/stripe.ts)     else none: card calls 503
+ *   payments          commerce/providers/provider.ts     Stripe (stripe.ts): the           Stripe: the channel's own
+ *                                                        channel's own key or the          key or STRIPE_SECRET_KEY,
+ *                                                        server's, else the Stripe double  else none: card calls 503
+ *                                                        (dev/stripe.ts)
  *   mail              mail/mail.ts (the queue, queue.ts) SMTP with SMTP_URL, else the      SMTP with SMTP_URL, else none
  *                                                        recording outbox (outbox.ts)      (emails wait, then fail)
- *   identity          identity/provider.ts               Google and Facebook with          Google and Facebook with
- *                                                        their secrets, else their         their secrets, else none
- *                                                        stand-ins (stand-in.ts)           (that network is not offered)
+ *   identity          identity/provider.ts               Google and Facebook with the      Google and Facebook with the
+ *                                                        channel's secret or the server's, channel's secret or the
+ *                                                        else their stand-ins              server's, else none (that
+ *                                                        (stand-in.ts)                     network is not offered)
  *   stream sources    media/sources/source.ts            the generated test media          the generated test media
  *
  * Payments and identity are chosen per channel: a channel with secrets of its own (channel/secrets.ts: its Stripe

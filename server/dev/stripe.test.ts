@@ -185,6 +185,44 @@ describe('the SDK’s calls', () => {
       1,
     );
   });
+
+  test('prices as at Stripe: one-time or recurring, archived and made active again, an archived or one-time one sells no subscription; products renamed', async () => {
+    const product = await stripe.sdk.products.create({ name: 'Old name' });
+    assert.equal((await stripe.sdk.products.update(product.id, { name: 'New name' })).name, 'New name');
+    const once = await stripe.sdk.prices.create({ product: product.id, unit_amount: 500, currency: 'usd' });
+    assert.deepEqual([once.type, once.recurring], ['one_time', null]);
+    const monthly = await stripe.sdk.prices.create({
+      product: product.id,
+      unit_amount: 900,
+      currency: 'usd',
+      recurring: { interval: 'day', interval_count: 30 },
+    });
+    assert.equal((await stripe.sdk.prices.update(monthly.id, { active: false })).active, false);
+    assert.equal((await stripe.sdk.prices.retrieve(monthly.id)).active, false);
+    const customer = await stripe.sdk.customers.create({ email: 'prices@example.com' });
+    for (const price of [monthly.id, once.id])
+      await assert.rejects(
+        stripe.sdk.subscriptions.create({ customer: customer.id, items: [{ price }] }),
+        (error: Error) => error instanceof Stripe.errors.StripeInvalidRequestError,
+      );
+    assert.equal((await stripe.sdk.prices.update(monthly.id, { active: true })).active, true);
+    const sub = await stripe.sdk.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: monthly.id }],
+      payment_behavior: 'default_incomplete',
+    });
+    assert.equal(sub.items.data[0]!.price.id, monthly.id);
+  });
+
+  test('another account’s secret key is taken once added, and each call says which key made it', async () => {
+    const other = `sk_test_other_${Date.now()}`;
+    const url = new URL(stripe.double.url);
+    const sdk = new Stripe(other, { host: url.hostname, port: Number(url.port), protocol: 'http', telemetry: false });
+    await assert.rejects(sdk.customers.create({ email: 'other@example.com' }), /Invalid API Key/);
+    stripe.double.addSecretKey(other);
+    await sdk.customers.create({ email: 'other@example.com' });
+    assert.equal(stripe.double.requests.at(-1)?.secretKey, other);
+  });
 });
 
 describe('webhooks', () => {

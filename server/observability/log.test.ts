@@ -63,6 +63,19 @@ test('secrets are redacted by name at any depth, and emails, bearer tokens and k
   for (const secret of ['51Habcdef0123', 'whsec_abc123def', 'rk_test_998877', 'XyZ987', 'secret_Q1', 'x1'])
     assert.ok(!stripe.includes(secret), `${secret} was written: ${stripe}`);
   assert.match(stripe, /pi_3Abc_secret_\[redacted\]/);
+  // A channel's own secrets by their names (a Google or Facebook secret has no pattern to be known by).
+  const own = linesOf((logger) => {
+    logger.warn(
+      {
+        secrets: { google_client_secret: 'g-own-1', facebook_app_secret: 'fb-own-2', stripe_webhook_secret: 'w-3' },
+        google: { clientSecret: 'g-own-4' },
+        facebook: { appSecret: 'fb-own-5' },
+      },
+      'secrets',
+    );
+  });
+  for (const secret of ['g-own-1', 'fb-own-2', 'w-3', 'g-own-4', 'fb-own-5'])
+    assert.ok(!own.includes(secret), `${secret} was written: ${own}`);
   // A text with nothing to scrub is left as it is.
   assert.equal(scrub('GET login 200'), 'GET login 200');
 });

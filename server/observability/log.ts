@@ -25,6 +25,13 @@ const SECRET_FIELDS = new Set([
   'client_secret',
   'secretkey',
   'webhooksecret',
+  // A channel's own secrets (channel/secrets.ts), by their stored names, and the providers' options.
+  'stripe_secret_key',
+  'stripe_webhook_secret',
+  'google_client_secret',
+  'facebook_app_secret',
+  'clientsecret',
+  'appsecret',
 ]);
 const REDACTED = '[redacted]';
 

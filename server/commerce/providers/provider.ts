@@ -1,9 +1,10 @@
 /**
- * The card processor behind checkout, as commerce sees it: one interface, one implementation per channel chosen at
- * start from configuration (app/services.ts), never by a caller. Its implementation is Stripe (stripe.ts, through
+ * The card processor behind checkout, as commerce sees it: one interface, one implementation per channel chosen from
+ * configuration and the channel's secrets (app/services.ts), never by a caller. Its implementation is Stripe (stripe.ts, through
  * the official `stripe` SDK: Stripe itself in production, the Stripe double of dev/stripe.ts in dev mode and the
- * tests, reached by the same code). Without one (no STRIPE_SECRET_KEY in production) every call that charges, saves
- * or lists cards answers 503 with PAYMENTS_OFF, and so does the webhook endpoint.
+ * tests, reached by the same code), with the channel's own secrets or the server's. Without one (in production, no
+ * secret key of the channel's own and no STRIPE_SECRET_KEY) every call that charges, saves or lists cards answers
+ * 503 with PAYMENTS_OFF, and so does the webhook endpoint.
  *
  * Card data never reaches it: only what the browser got from Stripe.js (a confirmation token of the Payment
  * Element, or the id of a saved card). What it says about a payment comes back as facts (PaymentFact): the state of

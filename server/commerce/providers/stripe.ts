@@ -14,6 +14,9 @@
  *   trial (`trial_period_days`) saves its card through the subscription's pending setup intent instead. The
  *   channel's coupon becomes a Stripe coupon of the same amount, for the first charge only (as the channel applies
  *   it: duration `once`).
+ * - Prices synced by the operator (syncPrice): a Product per package or subscription, renamed with it; a Price per
+ *   amount (and period), by the same lookup keys as a sale's, made active again if it comes back; the previous
+ *   Price archived. A subscription is sold at its synced Price when that one says the sale's amount and period.
  * - Webhooks are verified with the SDK's `constructEvent` against the channel's signing secret, at the server's
  *   clock; the objects whose state matters are read back from the API (their events may come in any order).
  */
