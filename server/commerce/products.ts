@@ -66,7 +66,7 @@ const isProductType = (value: unknown): value is ProductType =>
   typeof value === 'string' && (PRODUCT_TYPES as readonly string[]).includes(value);
 
 /** A listed price split into the price before fees and the fee. */
-function split(
+export function splitPrice(
   listed: number,
   base: SqlValue | undefined,
   fee: SqlValue | undefined,
@@ -116,7 +116,7 @@ export function createProducts(db: ChannelDb, nowSeconds: () => number) {
         type,
         id,
         name: String(row.name),
-        ...split(Number(listed), samePrice ? pass.base_price : null, pass?.service_fee),
+        ...splitPrice(Number(listed), samePrice ? pass.base_price : null, pass?.service_fee),
         facts: {
           id,
           type: String(row.type),
@@ -150,7 +150,7 @@ export function createProducts(db: ChannelDb, nowSeconds: () => number) {
         type,
         id,
         name: String(row.name),
-        ...split(Number(row.price), row.base_price, row.service_fee),
+        ...splitPrice(Number(row.price), row.base_price, row.service_fee),
         participantId,
         teams,
         teamPass,
@@ -164,7 +164,7 @@ export function createProducts(db: ChannelDb, nowSeconds: () => number) {
       type,
       id,
       name: String(row.name),
-      ...split(Number(row.price), row.base_price, row.service_fee),
+      ...splitPrice(Number(row.price), row.base_price, row.service_fee),
       offer: String(row.offer),
       trialDays: row.trial_period === null ? null : Number(row.trial_period),
       processorPrice: row.processor_price == null ? null : String(row.processor_price),

@@ -18,6 +18,7 @@ import { forgetEventJson, type Clock } from '../catalog/events.js';
 import type { Channels } from '../channel/channel-api.js';
 import { SECRET_NAMES, secretsSet, setChannelSecrets, type SecretName } from '../channel/secrets.js';
 import { settingsProblems } from '../channel/settings-rules.js';
+import { splitPrice } from '../commerce/products.js';
 import type { PaymentProviders } from '../commerce/providers/provider.js';
 import { HttpError, readBody, errorSummary } from '../http/http.js';
 import type { Logger } from '../observability/log.js';
@@ -468,14 +469,19 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
     const key = String((await db.get('SELECT channel_key FROM channels WHERE id = ?', [channelId]))!.channel_key);
     const provider = ctx.payments?.(key);
     if (!provider?.syncPrice) return record;
-    const period = String(record.period ?? '');
-    const interval = resource === 'subscriptions' ? (/^(year|annual)/i.test(period) ? 'year' : 'month') : undefined;
+    // What the buyer pays a period, as a sale charges it (products.ts: the price before fees plus the fee).
+    const { price: beforeFees, fee } = splitPrice(
+      Number(record.price),
+      record.base_price as number | null,
+      record.service_fee as number | null,
+    );
+    const interval = resource === 'subscriptions' ? (record.offer === 'annual' ? 'year' : 'month') : undefined;
     try {
       const price = await provider.syncPrice({
         kind: resource === 'packages' ? 'package' : 'subscription',
         id: Number(record.id),
         name: String(record.name),
-        amount: Number(record.price),
+        amount: Math.round((beforeFees + fee) * 100) / 100,
         currency: String(ctx.channels.settingsOf(channelId).currency ?? 'USD'),
         ...(interval ? { interval } : {}),
         previous: (record.processor_price as string | null) ?? null,

@@ -349,8 +349,9 @@ export const Package = withId({
 
 export const SubscriptionCreate = z.object({
   name: text(),
-  offer: text(100),
-  /** 'month' or 'annual' (or 'year'): how often it renews. */
+  /** How often it renews: monthly (every 30 days) or annual (every 12 months). */
+  offer: z.enum(['monthly', 'annual']),
+  /** How the period reads to viewers ('per month'). */
   period: z.optional(optionalText(50)),
   price: money,
   base_price: z.optional(z.nullable(money)),
