@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseChannelFile, ChannelFileError, type ChannelFile } from '../fixtures/channel-file.js';
+import { CHANNEL_KEY, parseChannelFile, ChannelFileError, type ChannelFile } from '../fixtures/channel-file.js';
 import { exportChannel, NoSuchChannel } from '../fixtures/export.js';
 import { audit, ChannelExists, createChannel, importChannel } from '../fixtures/import.js';
 import { addOperator, OPERATOR_ROLES, OperatorExists, type OperatorRole } from '../operator/operators.js';
@@ -54,8 +54,10 @@ the new channel, shown once).`,
       const currency = str(values, 'currency') ?? 'USD';
       if (!/^[A-Z]{3}$/.test(currency))
         throw new UsageError(`--currency: expected an ISO 4217 code in capitals (USD), not '${currency}'`);
-      if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(key))
-        throw new UsageError(`--key: expected lower-case letters, digits and dashes, not '${key}'`);
+      if (!CHANNEL_KEY.test(key) || key.length > 40)
+        throw new UsageError(
+          `--key: expected lower-case letters and digits in words joined by dashes (my-channel), at most 40, not '${key}'`,
+        );
       const connection = connectionOf(values as { url?: string; token?: string }, io.env);
       if (connection) {
         const created = await request<Record<string, unknown>>(connection, 'POST', '/channels', {
