@@ -4,6 +4,7 @@
  * docs/operator-api.json (`npm run build`; `npm run check:generated` fails when the committed one differs).
  */
 import * as z from 'zod';
+import { ChannelFile } from '../fixtures/channel-file.js';
 import * as s from './schemas.js';
 
 type Json = Record<string, unknown>;
@@ -142,6 +143,14 @@ export function openApiDocument(): Json {
       parameters: [key, idParam],
       delete: { operationId: 'revokeToken', responses: { ...noContent, ...errors(404) } },
     },
+    '/channels/{key}/export': {
+      parameters: [key],
+      get: {
+        operationId: 'exportChannel',
+        summary: 'The whole channel as a channel file (docs/operating.md): events in UTC, never secrets or accounts',
+        responses: { ...ok(one('ChannelFile')), ...errors() },
+      },
+    },
     '/channels/{key}/audit': {
       parameters: [key],
       get: {
@@ -164,6 +173,7 @@ export function openApiDocument(): Json {
       delete: { operationId: `remove${name}`, responses: { ...ok(one('Secrets')), ...errors() } },
     };
   }
+  schemas.ChannelFile = schemaOf(ChannelFile, 'output');
   for (const resource of s.RESOURCE_NAMES) {
     const { create, record } = s.RESOURCES[resource];
     const name = pascal(resource);

@@ -60,6 +60,7 @@ import {
   type SecretGroup,
 } from './schemas.js';
 import { openApiDocument } from './openapi.js';
+import { exportChannel } from '../fixtures/export.js';
 import { readImage, storeImage } from './uploads.js';
 
 /** The notification every catalogue change sends (payload: the channel id): each process drops its cached events. */
@@ -679,6 +680,11 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
     }
     if (what === 'operators') return operatorRoutes(call, parts.slice(2), body);
     if (what === 'tokens') return operatorRoutes(call, ['tokens', ...rest], body);
+    if (what === 'export') {
+      if (method !== 'GET' || rest.length) throw methodNotAllowed();
+      // Read by editors too: a channel file holds the catalogue and settings, never a secret, token or account.
+      return { status: 200, body: { data: await exportChannel(db, key, Math.floor(nowMs() / 1000)) } };
+    }
     if (what === 'audit') {
       if (method !== 'GET' || rest.length) throw methodNotAllowed();
       return auditList(call);

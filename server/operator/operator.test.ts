@@ -13,6 +13,7 @@ import { log } from '../observability/log.js';
 import { operatorListener } from './operator-api.js';
 import { addOperator } from './operators.js';
 import { openApiDocument } from './openapi.js';
+import { exportChannel } from '../fixtures/export.js';
 
 const h = new Harness({ operatorPort: 0 });
 let owner = '';
@@ -58,6 +59,18 @@ describe('the operator API', () => {
     assert.equal(mine.status, 200);
     assert.equal(mine.body.data.key, 'demo');
     assert.match(String(mine.headers.get('etag')), /^"[\w-]+"$/);
+  });
+
+  test('exports the channel as the command line does, to an editor too, without secrets or accounts', async () => {
+    const answer = await call(editor, 'GET', '/channels/demo/export');
+    assert.equal(answer.status, 200);
+    const file = answer.body.data as { channel_key: string; events: Array<{ starts_at?: string }>; users?: unknown };
+    const direct = await exportChannel(h.server.db, 'demo', Math.floor(h.nowMs / 1000));
+    assert.deepEqual(file, JSON.parse(JSON.stringify(direct)));
+    assert.equal(file.channel_key, 'demo');
+    assert.ok(file.events.length > 0 && file.events.every((event) => typeof event.starts_at === 'string'));
+    assert.equal(file.users, undefined);
+    assert.doesNotMatch(JSON.stringify(file), /sk_(test|live)_|whsec_|chop_/);
   });
 
   test('an editor can neither read nor set secrets, nor add operators, nor read the audit log', async () => {
