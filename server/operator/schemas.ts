@@ -11,6 +11,7 @@
  * Field names follow the tables (server/storage/migrations.ts) and the channel API's contract.
  */
 import * as z from 'zod';
+import { PageBlock } from '../channel/page-blocks.js';
 
 /** The API's base path. */
 export const OPERATOR_API_BASE = '/operator/v1';
@@ -452,7 +453,7 @@ export const PageCreate = z.object({
   url: text(500),
   alias: alias,
   /** The page's blocks, as the channel API's `GET /pages/{alias}` serves them. */
-  blocks: z.optional(z.array(z.record(z.string(), z.unknown()))),
+  blocks: z.optional(z.array(PageBlock).max(200)),
   position: z.optional(position),
 });
 export const Page = withId({
