@@ -358,6 +358,59 @@ describe('export then import', () => {
   });
 });
 
+test('a category tree of any depth, events by starts_at, and records without aliases come back as they went', async () => {
+  const file = parseChannelFile({
+    channel_key: 'deep',
+    name: 'Deep',
+    settings: { name: 'Deep', language: 'en', currency: 'USD' },
+    colors: {},
+    menu: [],
+    pages: [],
+    faq: [],
+    slides: [],
+    custom_forms: [],
+    categories: [
+      {
+        alias: 'hockey',
+        name: 'Hockey',
+        sport: 'hockey',
+        children: [{ alias: 'junior', name: 'Junior', children: [{ alias: 'u18', name: 'Under 18' }] }],
+      },
+    ],
+    participant_groups: [],
+    participants: [],
+    locations: [{ key: 'rink', name: 'The rink', time_zone: 'America/Chicago' }],
+    events: [
+      {
+        name: 'U18 final',
+        type: 'paid',
+        price: 4.99,
+        starts_at: '2026-12-06T01:00:00Z',
+        time_zone: 'America/Chicago',
+        duration: 7200,
+        category: 'u18',
+        location: 'rink',
+      },
+    ],
+    packages: [{ key: 'junior-pass', name: 'Junior pass', price: 19.99, categories: ['junior'] }],
+  });
+  const db = await ChannelDb.open({ dataDir: freshDataDir(), templates: { dir: DATABASE_TEMPLATES, key: 'empty' } });
+  try {
+    await importChannel(db, file, 1_800_000_000);
+    const back = await exportChannel(db, 'deep', 1_900_000_000);
+    const u18 = back.categories[0]!.children![0]!.children![0]!;
+    assert.deepEqual([u18.alias, u18.sport], ['u18', 'hockey'], 'the third level, its sport inherited');
+    assert.equal(back.events[0]!.starts_at, '2026-12-06T01:00:00Z');
+    assert.equal(back.events[0]!.category, 'u18');
+    assert.equal(back.events[0]!.location, 'location-1', 'a location is named by its id');
+    assert.deepEqual(back.packages![0]!.categories, ['junior'], 'the subtree by its root');
+    // The file it makes imports again (as another channel).
+    await importChannel(db, parseChannelFile({ ...back, channel_key: 'deep-copy' }), 1_900_000_000);
+  } finally {
+    await db.close();
+  }
+});
+
 describe('the API-backed commands (against a double of the operator API)', () => {
   let api: Server;
   let url = '';
