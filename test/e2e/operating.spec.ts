@@ -289,6 +289,10 @@ test('the schedule lists both games at their times in Chicago, viewed from New Y
   await expect(free).toContainText('Free');
   await expect(ppv).toContainText('Pay-per-view · USD $12.50');
   await expect(ppv.locator('[part~="badge-live"]')).toBeVisible();
+  // Teams without logos show their short names in round badges of the card's proportions (not squeezed to a letter).
+  const badge = await free.locator('[part~="event-team-logo"]').first().boundingBox();
+  expect(badge!.width).toBeGreaterThan(40);
+  expect(Math.abs(badge!.width - badge!.height)).toBeLessThan(2);
 });
 
 test('the page the command line made opens in <channel-app>', async ({ page }) => {

@@ -19,12 +19,13 @@ export const scheduleCss = /* css */ `
 .pic {
   position: relative; display: grid; grid-auto-flow: column; place-content: center; align-items: center; gap: 6%;
   aspect-ratio: 16 / 9; margin: -14px -46px 0 -14px; overflow: hidden; border-radius: var(--_radius) var(--_radius) 0 0;
+  container-type: inline-size;
   background: linear-gradient(135deg, var(--_line), var(--channel-card-background, var(--_surface)));
 }
 .pic > img, .pic .preview { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; }
 .pic .preview { background: #000; }
 .pic .team {
-  display: grid; place-items: center; width: 26%; aspect-ratio: 1; border-radius: 50%; padding: 5%;
+  display: grid; place-items: center; width: 26cqi; aspect-ratio: 1; border-radius: 50%; padding: 1.3cqi;
   background: var(--_team, var(--_line)); box-shadow: 0 0 0 2px #fff;
 }
 .pic .team img { width: 100%; height: 100%; object-fit: contain; }
