@@ -322,7 +322,10 @@ describe('the operator API', () => {
       'library-categories': [{ name: 'Highlights' }, { alias: 'highlights' }],
       'library-items': [{ title: 'Best of', type: 'register' }, { duration: 60 }],
       'library-rails': [{ title: 'Top', item_ids: [item] }, { title: 'Top picks' }],
-      pages: [{ name: 'About', url: '/about', alias: 'about-us', blocks: [{ type: 'paragraph', html: '<p>Who we are</p>' }] }, { alt_name: 'Who' }],
+      pages: [
+        { name: 'About', url: '/about', alias: 'about-us', blocks: [{ type: 'paragraph', html: '<p>Who we are</p>' }] },
+        { alt_name: 'Who' },
+      ],
       menu: [{ name: 'Shop', url: '/shop' }, { custom_icon: 'cart' }],
       slides: [{ title: 'Welcome', image: '/media/slide.png' }, { link: 'https://example.com/' }],
       faq: [{ question: 'Why?', answer: 'Because.' }, { answer: 'Just because.' }],
