@@ -683,7 +683,7 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
     if (what === 'export') {
       if (method !== 'GET' || rest.length) throw methodNotAllowed();
       // Read by editors too: a channel file holds the catalogue and settings, never a secret, token or account.
-      return { status: 200, body: { data: await exportChannel(db, key, Math.floor(nowMs() / 1000)) } };
+      return { status: 200, body: { data: await exportChannel(db, key, ctx.clock()) } };
     }
     if (what === 'audit') {
       if (method !== 'GET' || rest.length) throw methodNotAllowed();

@@ -14,6 +14,7 @@ import { operatorListener } from './operator-api.js';
 import { addOperator } from './operators.js';
 import { openApiDocument } from './openapi.js';
 import { exportChannel } from '../fixtures/export.js';
+import { clockAnchor } from '../catalog/events.js';
 
 const h = new Harness({ operatorPort: 0 });
 let owner = '';
@@ -65,7 +66,10 @@ describe('the operator API', () => {
     const answer = await call(editor, 'GET', '/channels/demo/export');
     assert.equal(answer.status, 200);
     const file = answer.body.data as { channel_key: string; events: Array<{ starts_at?: string }>; users?: unknown };
-    const direct = await exportChannel(h.server.db, 'demo', Math.floor(h.nowMs / 1000));
+    const direct = await exportChannel(h.server.db, 'demo', {
+      anchor: await clockAnchor(h.server.db, Math.floor(h.nowMs / 1000)),
+      now: Math.floor(h.nowMs / 1000),
+    });
     assert.deepEqual(file, JSON.parse(JSON.stringify(direct)));
     assert.equal(file.channel_key, 'demo');
     assert.ok(file.events.length > 0 && file.events.every((event) => typeof event.starts_at === 'string'));
@@ -267,6 +271,41 @@ describe('the operator API', () => {
     assert.equal(update.before.starts_at === update.after.starts_at && update.before.name === update.after.name, false);
   });
 
+  test("an event's ETag holds when it goes live with no edit; the export times it as the server does", async () => {
+    const saved = h.nowMs;
+    try {
+      const startsAt = new Date(h.nowMs + 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+      const made = await call(editor, 'POST', '/channels/demo/events', {
+        name: 'Goes Live Soon',
+        type: 'free',
+        starts_at: startsAt,
+        time_zone: 'UTC',
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      assert.equal(made.body.data.status, 'upcoming');
+      h.nowMs += 5 * 60_000;
+      const live = await call(editor, 'GET', `/channels/demo/events/${made.body.data.id}`);
+      assert.equal(live.body.data.status, 'live');
+      assert.equal(live.headers.get('etag'), made.headers.get('etag'), 'no edit: the same ETag');
+      const renamed = await call(
+        editor,
+        'PATCH',
+        `/channels/demo/events/${made.body.data.id}`,
+        { name: 'Live Now' },
+        { 'If-Match': String(made.headers.get('etag')) },
+      );
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+      assert.notEqual(renamed.headers.get('etag'), made.headers.get('etag'));
+      h.nowMs += 3 * 3600_000;
+      const file = (await call(editor, 'GET', '/channels/demo/export')).body.data as {
+        events: Array<{ name: string; starts_at?: string }>;
+      };
+      assert.equal(file.events.find((e) => e.name === 'Live Now')?.starts_at, startsAt);
+    } finally {
+      h.nowMs = saved;
+    }
+  });
+
   test('settings are merged and checked as the settings are: a bad URL is named', async () => {
     const bad = await call(owner, 'PATCH', '/channels/demo', {
       settings: { site_url: 'javascript:alert(1)', logo: 'ftp://x' },
@@ -322,7 +361,10 @@ describe('the operator API', () => {
       'library-categories': [{ name: 'Highlights' }, { alias: 'highlights' }],
       'library-items': [{ title: 'Best of', type: 'register' }, { duration: 60 }],
       'library-rails': [{ title: 'Top', item_ids: [item] }, { title: 'Top picks' }],
-      pages: [{ name: 'About', url: '/about', alias: 'about-us', blocks: [{ type: 'paragraph', html: '<p>Who we are</p>' }] }, { alt_name: 'Who' }],
+      pages: [
+        { name: 'About', url: '/about', alias: 'about-us', blocks: [{ type: 'paragraph', html: '<p>Who we are</p>' }] },
+        { alt_name: 'Who' },
+      ],
       menu: [{ name: 'Shop', url: '/shop' }, { custom_icon: 'cart' }],
       slides: [{ title: 'Welcome', image: '/media/slide.png' }, { link: 'https://example.com/' }],
       faq: [{ question: 'Why?', answer: 'Because.' }, { answer: 'Just because.' }],
