@@ -306,6 +306,29 @@ describe('the operator API', () => {
     }
   });
 
+  test('a cancelled event: its stream URL signed before is refused, and oEmbed no longer answers it', async () => {
+    const made = await call(editor, 'POST', '/channels/demo/events', {
+      name: 'Free And Live',
+      type: 'free',
+      starts_at: new Date(h.nowMs - 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      time_zone: 'UTC',
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.data.id as number;
+    const seen = await h.api(`events/${id}`);
+    assert.equal(seen.body.data.stream_status, 'live');
+    const url = Harness.mediaUrl(seen.body.data, 'live');
+    assert.ok(url, JSON.stringify(seen.body.data.media));
+    assert.equal((await h.call(url)).status, 200);
+    const oembed = `${h.server.origin}/oembed?format=json&url=${encodeURIComponent(`${h.server.origin}/site/watch/${id}`)}`;
+    assert.equal((await request(oembed)).status, 200);
+
+    assert.equal((await call(editor, 'POST', `/channels/demo/events/${id}/cancel`)).status, 200);
+    const refused = await h.call(url);
+    assert.equal(refused.status, 404);
+    assert.equal((await request(oembed)).status, 404);
+  });
+
   test('settings are merged and checked as the settings are: a bad URL is named', async () => {
     const bad = await call(owner, 'PATCH', '/channels/demo', {
       settings: { site_url: 'javascript:alert(1)', logo: 'ftp://x' },
