@@ -380,10 +380,15 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
       );
     }
     const operatorId = id(rest[1]);
-    const [target] = await operatorsJson(channelId, operatorId);
-    if (!target) throw notFound('operator');
+    const [found] = await operatorsJson(channelId, operatorId);
+    if (!found) throw notFound('operator');
     if (rest.length === 2 && method === 'DELETE') {
       await db.transaction(async () => {
+        // The channel's row is locked first: two removals at once are counted one after the other, so the second
+        // sees the first's and the channel never loses its last owner. The operator is read again under the lock.
+        await db.get('SELECT id FROM channels WHERE id = ? FOR UPDATE', [channelId]);
+        const [target] = await operatorsJson(channelId, operatorId);
+        if (!target) throw notFound('operator');
         if (target.role === 'owner') {
           const owners = await db.get(
             "SELECT count(*) AS n FROM operators WHERE channel_id = ? AND role = 'owner' AND removed_at IS NULL",
