@@ -845,4 +845,37 @@ describe('http', () => {
       await database.drop();
     }
   });
+
+  test("a production start fixes a seeded database's event clock once: a restart later moves no event", async () => {
+    const dataDir = join(tmp, 'data-clock');
+    const database = await testDatabase();
+    let now = Date.UTC(2030, 5, 15, 18, 0, 0);
+    const times = async (server: RunningServer) => {
+      const key = (
+        (await fetch(`${server.origin}/api/get_api_key`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ channel_key: 'demo' }),
+        }).then((r) => r.json())) as { data: { api_key: string } }
+      ).data.api_key;
+      const page = (await fetch(`${server.origin}/api/events?api_key=${key}&limit=500`).then((r) => r.json())) as {
+        data: Array<{ id: number; event_utc_ts: number }>;
+      };
+      return new Map(page.data.map((e) => [e.id, e.event_utc_ts]));
+    };
+    const first = await startTestServer({ port: 0, dataDir, siteDir, distDir, now: () => now }, database);
+    const before = await times(first);
+    await first.stop();
+    now += 7 * 3600_000;
+    const second = await startTestServer({ port: 0, dataDir, siteDir, distDir, now: () => now }, database);
+    try {
+      assert.ok(before.size > 10);
+      assert.deepEqual(await times(second), before, 'every event where the first start put it');
+      const clock = await second.db.get("SELECT value FROM meta WHERE key = 'event_clock'");
+      assert.equal(clock?.value, 'utc');
+    } finally {
+      await second.stop();
+      await database.drop();
+    }
+  });
 });

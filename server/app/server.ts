@@ -411,6 +411,10 @@ async function assemble(
     leaseMs: options.clipLeaseMs,
   });
 
+  // A production start fixes a seeded database's event clock, once (db.ts fixEventClock): operator writes and
+  // every process then agree on when an event is. Dev mode keeps its demo live at each start instead.
+  if (!dev && (await db.fixEventClock(Math.floor(nowMs() / 1000))))
+    logger.info('the events are now timed in UTC (meta event_clock): they stay where they are at this start');
   // Event offsets count from this moment on a seeded database (after a restart, "live now" seed events are live
   // again), from 1970 on a production one (events.ts clockAnchor).
   const anchor = await clockAnchor(db, Math.floor(nowMs() / 1000));

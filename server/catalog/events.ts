@@ -747,7 +747,9 @@ export async function eventForStream(
   clock: Clock,
   origin: string,
 ): Promise<CachedEvent | undefined> {
-  return (await cachedEvents(db, [id], clock, origin)).get(id);
+  const event = (await cachedEvents(db, [id], clock, origin)).get(id);
+  // A cancelled event's stream and download are refused like a missing one's, URLs signed before it was cancelled too.
+  return event && !event.cancelled ? event : undefined;
 }
 
 /** One event of the channel (cached form), or undefined. */

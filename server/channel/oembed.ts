@@ -79,7 +79,7 @@ export async function oembedAnswer(options: OembedOptions, query: URLSearchParam
   // Free events only: the embed layout has no checkout or sign-in to answer a paywall's or a sign-in button.
   const row = await options.db.get(
     `SELECT e.name, c.name AS channel FROM events e JOIN channels c ON c.id = e.channel_id
-     WHERE e.id = ? AND c.channel_key = ? AND e.type = 'free'`,
+     WHERE e.id = ? AND c.channel_key = ? AND e.type = 'free' AND e.cancelled_at IS NULL`,
     [target.eventId, target.channelKey],
   );
   if (!row) throw new HttpError(404, 'No such event, or not one that plays for everyone.');

@@ -17,6 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import { ChannelDb } from '../storage/db.js';
 import { operatorByToken } from '../operator/operators.js';
 import { exportChannel } from '../fixtures/export.js';
+import { clockAnchor } from '../catalog/events.js';
 import { importChannel } from '../fixtures/import.js';
 import { parseChannelFile } from '../fixtures/channel-file.js';
 import { startServer, type RunningServer } from '../app/server.js';
@@ -326,7 +327,16 @@ describe('export then import', () => {
     try {
       before = await answers(original);
       // The seeded database's clock counts from this server's start: `now` here.
-      file = parseChannelFile(JSON.parse(JSON.stringify(await exportChannel(original.db, 'demo', now / 1000))));
+      file = parseChannelFile(
+        JSON.parse(
+          JSON.stringify(
+            await exportChannel(original.db, 'demo', {
+              anchor: await clockAnchor(original.db, now / 1000),
+              now: now / 1000,
+            }),
+          ),
+        ),
+      );
     } finally {
       await original.stop();
     }
@@ -397,7 +407,7 @@ test('a category tree of any depth, events by starts_at, and records without ali
   const db = await ChannelDb.open({ dataDir: freshDataDir(), templates: { dir: DATABASE_TEMPLATES, key: 'empty' } });
   try {
     await importChannel(db, file, 1_800_000_000);
-    const back = await exportChannel(db, 'deep', 1_900_000_000);
+    const back = await exportChannel(db, 'deep', { anchor: await clockAnchor(db, 1_900_000_000), now: 1_900_000_000 });
     const u18 = back.categories[0]!.children![0]!.children![0]!;
     assert.deepEqual([u18.alias, u18.sport], ['u18', 'hockey'], 'the third level, its sport inherited');
     assert.equal(back.events[0]!.starts_at, '2026-12-06T01:00:00Z');

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CHANNEL_KEY, parseChannelFile, ChannelFileError, type ChannelFile } from '../fixtures/channel-file.js';
-import { exportChannel, NoSuchChannel } from '../fixtures/export.js';
+import { exportChannel, NoSuchChannel, toolClock } from '../fixtures/export.js';
 import { audit, ChannelExists, createChannel, importChannel } from '../fixtures/import.js';
 import { addOperator, OPERATOR_ROLES, OperatorExists, type OperatorRole } from '../operator/operators.js';
 import { connectionOf, request } from './api.js';
@@ -201,8 +201,8 @@ With --url and --token it asks the operator API instead (GET /channels/{key}/exp
       const connection = connectionOf(values as { url?: string; token?: string }, io.env);
       const file = connection
         ? (await request<ChannelFile>(connection, 'GET', `/channels/${encodeURIComponent(channel)}/export`)).data
-        : await withDatabase(io.env, io.cwd, (db) =>
-            exportChannel(db, channel, nowSeconds()).catch((error: unknown) => {
+        : await withDatabase(io.env, io.cwd, async (db) =>
+            exportChannel(db, channel, await toolClock(db, nowSeconds())).catch((error: unknown) => {
               if (error instanceof NoSuchChannel) throw new CliError(`--channel: ${error.message}`);
               throw error;
             }),

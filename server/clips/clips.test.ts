@@ -14,6 +14,7 @@ import { endpoints, type Clip } from '../../src/api/contract.js';
 import { CLIP_MESSAGES, CLIPS_PER_WINDOW } from './clips.js';
 import { FFMPEG, FFPROBE } from '../media/ffmpeg.js';
 import { Harness, ok } from '../testing/harness.js';
+import { forgetEventJson } from '../catalog/events.js';
 
 const h = new Harness();
 const FAN = { email: 'fan@example.com', password: 'fan-pass-1' };
@@ -293,6 +294,18 @@ describe('a clip from request to deletion', () => {
     );
     assert.deepEqual([all.data.length, all.meta.total], [2, 2]);
     assert.equal((await get('events/with_clip')).status, 401);
+    // A cancelled event leaves the list, and its count with it.
+    const cancel = async (at: number | null) => {
+      await h.server.db.run('UPDATE events SET cancelled_at = ? WHERE id = ?', [at, h.id('paid-finished')]);
+      forgetEventJson(h.server.db);
+    };
+    await cancel(Math.floor(h.nowMs / 1000));
+    try {
+      const left = endpoints.eventsWithClip.response.parse((await get('events/with_clip', fan)).body);
+      assert.deepEqual([left.data.map((e) => e.id), left.meta.total], [[h.id('free-finished')], 1]);
+    } finally {
+      await cancel(null);
+    }
 
     // Downloads: a real MP4 of the clip's length, counted.
     const link = endpoints.clipDownload.response.parse((await get(`clip/download/${clip.id}`, fan)).body).data;

@@ -311,7 +311,9 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
     },
     eventsWithClip: async (r) => {
       const user = await r.user();
-      const where = 'FROM clips c JOIN events e ON e.id = c.event_id WHERE c.user_id = ? AND e.channel_id = ?';
+      // A cancelled event is not listed (findEvent), so neither is it counted.
+      const where =
+        'FROM clips c JOIN events e ON e.id = c.event_id WHERE c.user_id = ? AND e.channel_id = ? AND e.cancelled_at IS NULL';
       const total = Number(
         (await db.get(`SELECT count(DISTINCT c.event_id) AS n ${where}`, [user.id!, r.channelId]))?.n ?? 0,
       );

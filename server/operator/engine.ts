@@ -54,9 +54,19 @@ export function parseBody<T extends z.ZodObject>(schema: T, body: unknown): z.in
   return parsed.data as z.infer<T>;
 }
 
-/** A record's ETag: a strong validator, the hash of its JSON. */
-export const etagOf = (record: unknown): string =>
-  `"${createHash('sha256').update(JSON.stringify(record)).digest('base64url').slice(0, 27)}"`;
+/**
+ * A record's ETag: a strong validator, the hash of its stored fields' JSON. An event's `status` is left out, but for
+ * whether it is cancelled (stored, cancelled_at): upcoming, live and finished follow the clock, and an ETag that
+ * changed when an event went live with no edit would refuse the next If-Match.
+ */
+export function etagOf(record: unknown): string {
+  let stored = record;
+  if (record !== null && typeof record === 'object' && 'status' in record) {
+    const { status, ...rest } = record as Record<string, unknown>;
+    stored = { ...rest, cancelled: status === 'cancelled' };
+  }
+  return `"${createHash('sha256').update(JSON.stringify(stored)).digest('base64url').slice(0, 27)}"`;
+}
 
 /**
  * Checks `If-Match` (absent: no check; `*`: any) against the record's current ETag; a stale one is a 409 carrying

@@ -380,10 +380,15 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
       );
     }
     const operatorId = id(rest[1]);
-    const [target] = await operatorsJson(channelId, operatorId);
-    if (!target) throw notFound('operator');
+    const [found] = await operatorsJson(channelId, operatorId);
+    if (!found) throw notFound('operator');
     if (rest.length === 2 && method === 'DELETE') {
       await db.transaction(async () => {
+        // The channel's row is locked first: two removals at once are counted one after the other, so the second
+        // sees the first's and the channel never loses its last owner. The operator is read again under the lock.
+        await db.get('SELECT id FROM channels WHERE id = ? FOR UPDATE', [channelId]);
+        const [target] = await operatorsJson(channelId, operatorId);
+        if (!target) throw notFound('operator');
         if (target.role === 'owner') {
           const owners = await db.get(
             "SELECT count(*) AS n FROM operators WHERE channel_id = ? AND role = 'owner' AND removed_at IS NULL",
@@ -683,7 +688,7 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
     if (what === 'export') {
       if (method !== 'GET' || rest.length) throw methodNotAllowed();
       // Read by editors too: a channel file holds the catalogue and settings, never a secret, token or account.
-      return { status: 200, body: { data: await exportChannel(db, key, Math.floor(nowMs() / 1000)) } };
+      return { status: 200, body: { data: await exportChannel(db, key, ctx.clock()) } };
     }
     if (what === 'audit') {
       if (method !== 'GET' || rest.length) throw methodNotAllowed();

@@ -14,6 +14,7 @@ import { operatorListener } from './operator-api.js';
 import { addOperator } from './operators.js';
 import { openApiDocument } from './openapi.js';
 import { exportChannel } from '../fixtures/export.js';
+import { clockAnchor } from '../catalog/events.js';
 
 const h = new Harness({ operatorPort: 0 });
 let owner = '';
@@ -65,7 +66,10 @@ describe('the operator API', () => {
     const answer = await call(editor, 'GET', '/channels/demo/export');
     assert.equal(answer.status, 200);
     const file = answer.body.data as { channel_key: string; events: Array<{ starts_at?: string }>; users?: unknown };
-    const direct = await exportChannel(h.server.db, 'demo', Math.floor(h.nowMs / 1000));
+    const direct = await exportChannel(h.server.db, 'demo', {
+      anchor: await clockAnchor(h.server.db, Math.floor(h.nowMs / 1000)),
+      now: Math.floor(h.nowMs / 1000),
+    });
     assert.deepEqual(file, JSON.parse(JSON.stringify(direct)));
     assert.equal(file.channel_key, 'demo');
     assert.ok(file.events.length > 0 && file.events.every((event) => typeof event.starts_at === 'string'));
@@ -123,6 +127,87 @@ describe('the operator API', () => {
     const revoked = await call(owner, 'DELETE', `/channels/demo/tokens/${added.body.data.token_id}`);
     assert.equal(revoked.status, 204);
     assert.equal((await call(token, 'GET', '/channels/demo/categories')).status, 401);
+  });
+
+  test('two owners removed at once: one goes, the other stays, the channel keeps an owner', async () => {
+    const made = await call(owner, 'POST', '/channels', { key: 'two-owners', name: 'Two owners' });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const first = String(made.body.data.owner.token);
+    const second = await call(first, 'POST', '/channels/two-owners/operators', {
+      email: 'b@example.com',
+      role: 'owner',
+    });
+    assert.equal(second.status, 201, JSON.stringify(second.body));
+    const ids = ((await call(first, 'GET', '/channels/two-owners/operators')).body.data as Array<{ id: number }>).map(
+      (o) => o.id,
+    );
+    assert.equal(ids.length, 2);
+    const removed = await Promise.all(ids.map((id) => call(first, 'DELETE', `/channels/two-owners/operators/${id}`)));
+    assert.deepEqual(removed.map((r) => r.status).sort(), [204, 409]);
+    assert.match(String(removed.find((r) => r.status === 409)!.body.message), /last owner/);
+    const left = await h.server.db.all(
+      "SELECT o.id FROM operators o JOIN channels c ON c.id = o.channel_id WHERE c.channel_key = 'two-owners' AND o.role = 'owner' AND o.removed_at IS NULL",
+    );
+    assert.equal(left.length, 1);
+  });
+
+  test('a category or menu item can be neither its own parent nor its own ancestor (422 parent_id)', async () => {
+    for (const resource of ['categories', 'menu']) {
+      const make = async (body: Record<string, unknown>) => {
+        const made = await call(editor, 'POST', `/channels/demo/${resource}`, body);
+        assert.equal(made.status, 201, JSON.stringify(made.body));
+        return made.body.data.id as number;
+      };
+      const top = await make({ name: `Top ${resource}` });
+      const middle = await make({ name: `Middle ${resource}`, parent_id: top });
+      const leaf = await make({ name: `Leaf ${resource}`, parent_id: middle });
+      for (const parent of [top, leaf, middle]) {
+        const loop = await call(editor, 'PATCH', `/channels/demo/${resource}/${top}`, { parent_id: parent });
+        assert.equal(loop.status, 422, `${resource}: ${top} under ${parent}`);
+        assert.deepEqual(Object.keys(loop.body.errors), ['parent_id']);
+      }
+      const self = await call(editor, 'PATCH', `/channels/demo/${resource}/${middle}`, { parent_id: middle });
+      assert.equal(self.status, 422);
+      assert.match(self.body.errors.parent_id, /own ancestor/);
+      // A move that makes no loop is fine, and so is leaving the tree.
+      assert.equal((await call(editor, 'PATCH', `/channels/demo/${resource}/${leaf}`, { parent_id: top })).status, 200);
+      assert.equal(
+        (await call(editor, 'PATCH', `/channels/demo/${resource}/${middle}`, { parent_id: null })).status,
+        200,
+      );
+      const read = await call(editor, 'GET', `/channels/demo/${resource}/${top}`);
+      assert.equal(read.body.data.parent_id, null);
+    }
+  });
+
+  test("a slide is about the home page, or a category, participant or group of the channel's (422 naming the field)", async () => {
+    const slide = (body: Record<string, unknown>) =>
+      call(editor, 'POST', '/channels/demo/slides', { title: 'S', ...body });
+    const bogus = await slide({ slidable_type: 'planet', slidable_id: 1 });
+    assert.equal(bogus.status, 422);
+    assert.deepEqual(Object.keys(bogus.body.errors), ['slidable_type']);
+    const otherChannels = await h.server.db.get(
+      "SELECT min(c.id) AS id FROM categories c JOIN channels ch ON ch.id = c.channel_id WHERE ch.channel_key <> 'demo'",
+    );
+    for (const [type, id] of [
+      ['category', 999_999_999],
+      ['category', Number(otherChannels!.id)],
+      ['participant', 999_999_999],
+      ['group', 999_999_999],
+    ] as const) {
+      const missing = await slide({ slidable_type: type, slidable_id: id });
+      assert.equal(missing.status, 422, `${type} ${id}`);
+      assert.deepEqual(Object.keys(missing.body.errors), ['slidable_id']);
+    }
+    assert.deepEqual(Object.keys((await slide({ slidable_type: 'group' })).body.errors), ['slidable_id']);
+    assert.deepEqual(Object.keys((await slide({ slidable_id: 1 })).body.errors), ['slidable_id']);
+    const category = (await call(editor, 'POST', '/channels/demo/categories', { name: 'Slid' })).body.data.id as number;
+    const made = await slide({ slidable_type: 'category', slidable_id: category });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const moved = await call(editor, 'PATCH', `/channels/demo/slides/${made.body.data.id}`, { slidable_type: 'group' });
+    assert.equal(moved.status, 422, 'the category id names no group');
+    assert.deepEqual(Object.keys(moved.body.errors), ['slidable_id']);
+    assert.equal((await slide({})).status, 201, 'a main slide');
   });
 
   test('a bad body is refused naming every field and its problem', async () => {
@@ -265,6 +350,64 @@ describe('the operator API', () => {
       (e: { action: string; resource: string }) => e.action === 'update' && e.resource === 'events',
     );
     assert.equal(update.before.starts_at === update.after.starts_at && update.before.name === update.after.name, false);
+  });
+
+  test("an event's ETag holds when it goes live with no edit; the export times it as the server does", async () => {
+    const saved = h.nowMs;
+    try {
+      const startsAt = new Date(h.nowMs + 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+      const made = await call(editor, 'POST', '/channels/demo/events', {
+        name: 'Goes Live Soon',
+        type: 'free',
+        starts_at: startsAt,
+        time_zone: 'UTC',
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      assert.equal(made.body.data.status, 'upcoming');
+      h.nowMs += 5 * 60_000;
+      const live = await call(editor, 'GET', `/channels/demo/events/${made.body.data.id}`);
+      assert.equal(live.body.data.status, 'live');
+      assert.equal(live.headers.get('etag'), made.headers.get('etag'), 'no edit: the same ETag');
+      const renamed = await call(
+        editor,
+        'PATCH',
+        `/channels/demo/events/${made.body.data.id}`,
+        { name: 'Live Now' },
+        { 'If-Match': String(made.headers.get('etag')) },
+      );
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+      assert.notEqual(renamed.headers.get('etag'), made.headers.get('etag'));
+      h.nowMs += 3 * 3600_000;
+      const file = (await call(editor, 'GET', '/channels/demo/export')).body.data as {
+        events: Array<{ name: string; starts_at?: string }>;
+      };
+      assert.equal(file.events.find((e) => e.name === 'Live Now')?.starts_at, startsAt);
+    } finally {
+      h.nowMs = saved;
+    }
+  });
+
+  test('a cancelled event: its stream URL signed before is refused, and oEmbed no longer answers it', async () => {
+    const made = await call(editor, 'POST', '/channels/demo/events', {
+      name: 'Free And Live',
+      type: 'free',
+      starts_at: new Date(h.nowMs - 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      time_zone: 'UTC',
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const id = made.body.data.id as number;
+    const seen = await h.api(`events/${id}`);
+    assert.equal(seen.body.data.stream_status, 'live');
+    const url = Harness.mediaUrl(seen.body.data, 'live');
+    assert.ok(url, JSON.stringify(seen.body.data.media));
+    assert.equal((await h.call(url)).status, 200);
+    const oembed = `${h.server.origin}/oembed?format=json&url=${encodeURIComponent(`${h.server.origin}/site/watch/${id}`)}`;
+    assert.equal((await request(oembed)).status, 200);
+
+    assert.equal((await call(editor, 'POST', `/channels/demo/events/${id}/cancel`)).status, 200);
+    const refused = await h.call(url);
+    assert.equal(refused.status, 404);
+    assert.equal((await request(oembed)).status, 404);
   });
 
   test('settings are merged and checked as the settings are: a bad URL is named', async () => {

@@ -111,6 +111,25 @@ function tableStore(spec: TableSpec): ResourceStore {
     ...links.filter((l) => l.field in input).map((l) => ({ field: l.field, table: l.ref, ids: input[l.field] })),
   ];
 
+  /**
+   * A tree's parent (a field naming a record of this same table: categories, participants, menu items) may be
+   * neither the record itself nor one of its descendants: its ancestors are walked up from the new parent.
+   */
+  async function checkAncestry(db: ChannelDb, channelId: number, id: number, input: Json): Promise<void> {
+    for (const f of fields.filter((f) => f.ref === table && typeof input[f.field] === 'number')) {
+      const seen = new Set<number>();
+      for (let at: number | null = input[f.field] as number; at !== null && !seen.has(at);) {
+        if (at === id) throw invalid({ [f.field]: `would make this record its own ancestor (a loop in the tree)` });
+        seen.add(at);
+        const row = await db.get(`SELECT ${columnOf(f)} AS up FROM ${table} WHERE channel_id = ? AND id = ?`, [
+          channelId,
+          at,
+        ]);
+        at = row?.up === null || row?.up === undefined ? null : Number(row.up);
+      }
+    }
+  }
+
   async function writeLinks(db: ChannelDb, id: number, input: Json): Promise<void> {
     for (const link of links) {
       const ids = input[link.field] as number[] | undefined;
@@ -150,7 +169,7 @@ function tableStore(spec: TableSpec): ResourceStore {
       return row ? toJson(db, row) : undefined;
     },
     async insert(db, channelId, input) {
-      await checkRefs(db, channelId, refsOf(input));
+      await checkRefs(db, channelId, [...refsOf(input), ...(spec.refsOf?.(input) ?? [])]);
       const names = ['channel_id'];
       const values: SqlValue[] = [channelId];
       for (const f of fields) {
@@ -173,8 +192,9 @@ function tableStore(spec: TableSpec): ResourceStore {
       await writeLinks(db, id, input);
       return id;
     },
-    async update(db, channelId, id, input) {
-      await checkRefs(db, channelId, refsOf(input));
+    async update(db, channelId, id, input, before) {
+      await checkRefs(db, channelId, [...refsOf(input), ...(spec.refsOf?.({ ...before, ...input }) ?? [])]);
+      await checkAncestry(db, channelId, id, input);
       const sets: string[] = [];
       const values: SqlValue[] = [];
       for (const f of fields) {

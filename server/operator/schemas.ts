@@ -488,7 +488,13 @@ export const SlideCreate = z.object({
   title: z.optional(optionalText(200)),
   image: z.optional(z.nullable(imageUrl)),
   link: z.optional(optionalText(500)),
-  slidable_type: z.optional(optionalText(50)),
+  slidable_type: z.optional(
+    z.nullable(
+      z.enum(['main', 'category', 'participant', 'group'], {
+        error: 'must be main, category, participant or group (or null: main)',
+      }),
+    ),
+  ),
   slidable_id: z.optional(ref),
   position: z.optional(position),
 });

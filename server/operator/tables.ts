@@ -41,7 +41,23 @@ export interface TableSpec {
   check?(record: Json): Record<string, string>;
   /** Where other records name one (table.column): a removal is refused while any does. */
   usedBy?: string[];
+  /**
+   * Fields naming a record in a table another field chooses (a slide's slidable_id, by its slidable_type), from the
+   * record as it would be: checked as `ref` fields are.
+   */
+  refsOf?(record: Json): Array<{ field: string; table: string; ids: unknown }>;
 }
+
+/**
+ * What a slide may be about, and the table its slidable_id names (the elements read them: src/stores/site/home.ts):
+ * `main` (or none) is the home page's, about nothing.
+ */
+export const SLIDABLE: Record<string, string | undefined> = {
+  main: undefined,
+  category: 'categories',
+  participant: 'participants',
+  group: 'participant_groups',
+};
 
 const t = (field: string, extra: Partial<Field> = {}): Field => ({ field, kind: 'text', ...extra });
 const n = (field: string, extra: Partial<Field> = {}): Field => ({ field, kind: 'number', ...extra });
@@ -244,6 +260,18 @@ export const SPECS: TableSpec[] = [
     table: 'slides',
     position: true,
     fields: [t('title'), t('image'), t('link'), t('slidable_type'), n('slidable_id')],
+    check: (slide): Record<string, string> => {
+      const type = (slide.slidable_type as string | null | undefined) ?? 'main';
+      const about = (slide.slidable_id ?? null) !== null;
+      if (type === 'main' && about)
+        return { slidable_id: 'must be empty for a main slide (slidable_type main or none)' };
+      if (type !== 'main' && !about) return { slidable_id: `is needed for a ${type} slide: the ${type}'s id` };
+      return {};
+    },
+    refsOf: (slide) => {
+      const table = SLIDABLE[(slide.slidable_type as string | null | undefined) ?? 'main'];
+      return table ? [{ field: 'slidable_id', table, ids: slide.slidable_id }] : [];
+    },
   },
   { name: 'faq', table: 'faq', position: true, fields: [t('question'), t('answer')] },
   { name: 'forms', table: 'custom_forms', fields: [t('alias'), t('name'), j('fields', 'fields_json', '[]')] },

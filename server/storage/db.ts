@@ -580,6 +580,25 @@ export class ChannelDb implements Queryable {
     });
   }
 
+  /**
+   * A production start on a database whose event clock still counts from each process's start (seeded by the tests'
+   * harness, by dev mode and then served, by a release before EVENT_CLOCK, or for the SQLite era's import): its
+   * offsets become UNIX seconds, once, placed from `startSeconds` (this start), so every event stays where it is now
+   * and never moves again at a restart or between processes. Under the migration lock, in one transaction; a second
+   * process finds the key written and changes nothing. Answers whether it converted.
+   */
+  async fixEventClock(startSeconds: number): Promise<boolean> {
+    return this.transaction(async () => {
+      await this.run('SELECT pg_advisory_xact_lock(?::bigint)', [MIGRATION_LOCK]);
+      if (await this.get('SELECT 1 AS utc FROM meta WHERE key = ?', [EVENT_CLOCK])) return false;
+      await this.run('UPDATE events SET start_offset = start_offset + ?::bigint', [startSeconds]);
+      // A dev reschedule keeps the event's original offset there (dev/endpoints.ts), on the same clock.
+      await this.run('UPDATE event_reschedules SET start_offset = start_offset + ?::bigint', [startSeconds]);
+      await this.run("INSERT INTO meta (key, value) VALUES (?, 'utc')", [EVENT_CLOCK]);
+      return true;
+    });
+  }
+
   /** Updates the planner's statistics (the embedded database has no autovacuum to do it). */
   async analyze(): Promise<void> {
     await this.engine.exec('ANALYZE');
