@@ -117,6 +117,12 @@ describe('a new installation, on the database directly', () => {
     assert.equal(again.code, 1);
     assert.match(again.err, /--key: a channel with the key 'my-channel' exists already/);
 
+    const editorFirst = await cli(
+      ['operator', 'add', '--channel', 'my-channel', '--email', 'ed@example.com', '--role', 'editor'],
+      env,
+    );
+    assert.equal(editorFirst.code, 1);
+    assert.match(editorFirst.err, /--role: on the database directly only a channel's first owner is made/);
     const added = await cli(
       ['operator', 'add', '--channel', 'my-channel', '--email', 'Owner@Example.com', '--role', 'owner'],
       env,
@@ -128,8 +134,17 @@ describe('a new installation, on the database directly', () => {
       ['operator', 'add', '--channel', 'my-channel', '--email', 'owner@example.com', '--role', 'editor'],
       env,
     );
-    assert.equal(twice.code, 1);
-    assert.match(twice.err, /--email: owner@example.com is already an operator/);
+    assert.equal(twice.code, 1, 'a second operator on the database directly');
+    assert.match(
+      twice.err,
+      /--url: my-channel has an owner already: add operators through the operator API with an owner's token \(--url and --token\)/,
+    );
+    const secondOwner = await cli(
+      ['operator', 'add', '--channel', 'my-channel', '--email', 'other@example.com', '--role', 'owner'],
+      env,
+    );
+    assert.equal(secondOwner.code, 1);
+    assert.match(secondOwner.err, /has an owner already/);
     const nowhere = await cli(['operator', 'add', '--channel', 'nope', '--email', 'a@b.co', '--role', 'editor'], env);
     assert.equal(nowhere.code, 1);
     assert.match(nowhere.err, /--channel: no channel has the key 'nope'/);

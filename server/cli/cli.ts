@@ -92,7 +92,8 @@ everything, secrets and operators included; an editor, the catalogue.
   --email EMAIL           who it is (the audit log names it)
   --role owner|editor
 ${DIRECT_HELP}
-With --url and --token (an owner's) it goes through the operator API instead.`,
+On the database directly it makes only the channel's first owner (refused once the channel has one). Every other
+operator is added with --url and --token (an owner's), through the operator API.`,
     options: { channel: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
     api: true,
     async run({ values, io, json }) {
@@ -118,6 +119,19 @@ With --url and --token (an owner's) it goes through the operator API instead.`,
             const row = await db.get('SELECT id FROM channels WHERE channel_key = ?', [channel]);
             if (!row) throw new CliError(`--channel: no channel has the key '${channel}'`);
             const channelId = Number(row.id);
+            // The command line makes a channel's first owner only; every other operator is an owner's decision.
+            const owner = await db.get(
+              "SELECT 1 AS found FROM operators WHERE channel_id = ? AND role = 'owner' AND removed_at IS NULL",
+              [channelId],
+            );
+            if (owner)
+              throw new CliError(
+                `--url: ${channel} has an owner already: add operators through the operator API with an owner's token (--url and --token)`,
+              );
+            if (role !== 'owner')
+              throw new CliError(
+                `--role: on the database directly only a channel's first owner is made; add an ${role} through the operator API (--url and --token)`,
+              );
             const now = nowSeconds();
             const added = await addOperator(db, channelId, email, role as OperatorRole, now * 1000).catch(
               (error: unknown) => {
