@@ -29,7 +29,10 @@ export const scheduleCss = /* css */ `
   background: var(--_team, var(--_line)); box-shadow: 0 0 0 2px #fff;
 }
 .pic .team img { width: 100%; height: 100%; object-fit: contain; }
-.pic .abbr { color: #fff; font-weight: 800; font-size: .85em; text-shadow: 0 1px 2px rgba(0,0,0,.6); overflow-wrap: anywhere; text-align: center; }
+.pic .abbr {
+  color: #fff; font-weight: 800; font-size: .85em; overflow-wrap: anywhere; text-align: center;
+  background: rgba(0,0,0,.6); padding: .1em .35em; border-radius: 4px;
+}
 .pic .at { font-weight: 800; color: var(--_muted); }
 .pic .badge.live { position: absolute; top: 8px; left: 8px; }
 .item > .star { background: var(--channel-card-background, var(--_surface)); }
