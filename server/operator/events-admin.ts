@@ -7,7 +7,7 @@
  */
 import type * as z from 'zod';
 import type { Clock } from '../catalog/events.js';
-import type { ChannelDb, Row } from '../storage/db.js';
+import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
 import { invalid, OperatorError } from './engine.js';
 import { refErrors, type Json, type ResourceStore } from './resources.js';
 import { EventCreate, EventPatch } from './schemas.js';
@@ -133,6 +133,21 @@ export function eventStore(clock: () => Clock, languageOf: (channelId: number) =
   }
 
   const offsetOf = (startsAt: string) => Math.floor(Date.parse(startsAt) / 1000) - clock().anchor;
+  /** An event's stored columns, in the order the insert and the update name them (after channel_id / before the id). */
+  const storedFields = ({ merged, home, packageId, price }: Awaited<ReturnType<typeof resolve>>): SqlValue[] => [
+    merged.name,
+    merged.type,
+    offsetOf(merged.starts_at),
+    (merged.duration_minutes ?? DEFAULT_MINUTES) * 60,
+    merged.time_zone,
+    home,
+    merged.location_id ?? null,
+    merged.category_id ?? null,
+    merged.image ?? null,
+    merged.description ?? null,
+    price,
+    packageId,
+  ];
 
   return {
     name: 'events',
@@ -148,53 +163,26 @@ export function eventStore(clock: () => Clock, languageOf: (channelId: number) =
     },
     get: (db, channelId, id, lock = false) => read(db, channelId, id, lock),
     async insert(db, channelId, input) {
-      const { merged, home, packageId, price, participants } = await resolve(db, channelId, input, undefined);
+      const resolved = await resolve(db, channelId, input, undefined);
       const id = await db.insert(
         `INSERT INTO events (channel_id, name, type, start_offset, duration, time_zone, home_team_id, location_id,
            category_id, image, description, price, single_event_package_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          channelId,
-          merged.name,
-          merged.type,
-          offsetOf(merged.starts_at),
-          (merged.duration_minutes ?? DEFAULT_MINUTES) * 60,
-          merged.time_zone,
-          home,
-          merged.location_id ?? null,
-          merged.category_id ?? null,
-          merged.image ?? null,
-          merged.description ?? null,
-          price,
-          packageId,
-        ],
+        [channelId, ...storedFields(resolved)],
       );
+      const { participants } = resolved;
       await writeParticipants(db, id, participants);
       return id;
     },
     async update(db, channelId, id, input, before) {
-      const { merged, home, packageId, price, participants } = await resolve(db, channelId, input, before);
+      const resolved = await resolve(db, channelId, input, before);
       await db.run(
         `UPDATE events SET name = ?, type = ?, start_offset = ?, duration = ?, time_zone = ?, home_team_id = ?,
            location_id = ?, category_id = ?, image = ?, description = ?, price = ?, single_event_package_id = ?
          WHERE channel_id = ? AND id = ?`,
-        [
-          merged.name,
-          merged.type,
-          offsetOf(merged.starts_at),
-          (merged.duration_minutes ?? DEFAULT_MINUTES) * 60,
-          merged.time_zone,
-          home,
-          merged.location_id ?? null,
-          merged.category_id ?? null,
-          merged.image ?? null,
-          merged.description ?? null,
-          price,
-          packageId,
-          channelId,
-          id,
-        ],
+        [...storedFields(resolved), channelId, id],
       );
+      const { participants } = resolved;
       if (input.participant_ids !== undefined) await writeParticipants(db, id, participants);
     },
     async remove(db, channelId, id) {
