@@ -19,6 +19,7 @@ import {
   eventListText,
   EVENTS_PER_HIT,
   eventStatus,
+  liveSpan,
   findEvent,
   listEvents,
   participantJson,
@@ -104,8 +105,9 @@ export function streamResolver(
     if (!event) return { kind: 'refused', status: 404, message: 'Stream not found.' };
     if (event.geoBlocked) return { kind: 'refused', status: 403, message: GEO_BLOCKED };
     const { anchor, now } = clock();
-    const start = anchor + event.start;
-    const finished = now >= start + event.duration;
+    const span = liveSpan(event);
+    const start = anchor + span.from;
+    const finished = now >= anchor + span.until;
     if (now < start) return { kind: 'refused', status: 404, message: 'The stream has not started yet.' };
     if (finished && !event.hasRecording)
       return { kind: 'refused', status: 404, message: 'This event has no recording.' };

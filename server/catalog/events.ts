@@ -203,15 +203,24 @@ async function schoolPropertyNames(db: ChannelDb, channelId: number): Promise<Se
   return new Set(rows.map((row) => String(row.name)));
 }
 
+/**
+ * When an event is live, on the events' clock (seconds from the anchor), in SQL: from the schedule, or for an ingest
+ * event from its push (migrations STREAM_SOURCES: upcoming until live_from is set, live until live_until). FAR stands
+ * for "not yet" (never reached by the clock). liveSpan() is the same rule in JS.
+ */
+const FAR = 9_000_000_000_000_000;
+const LIVE_FROM_SQL = `(CASE WHEN e.stream_source = 'ingest' THEN coalesce(e.live_from, ${FAR}) ELSE e.start_offset END)`;
+const LIVE_UNTIL_SQL = `(CASE WHEN e.stream_source = 'ingest' THEN coalesce(e.live_until, ${FAR}) ELSE e.start_offset + e.duration END)`;
+
 /** The SQL condition for one stream status, relative to `rel` (= now - anchor, bound as a parameter). */
 function statusCondition(status: StreamStatus): string {
   switch (status) {
     case 'live':
-      return 'e.start_offset <= :rel AND e.start_offset + e.duration > :rel';
+      return `${LIVE_FROM_SQL} <= :rel AND ${LIVE_UNTIL_SQL} > :rel`;
     case 'upcoming':
-      return 'e.start_offset > :rel';
+      return `${LIVE_FROM_SQL} > :rel`;
     case 'finished':
-      return 'e.start_offset + e.duration <= :rel';
+      return `${LIVE_UNTIL_SQL} <= :rel`;
   }
 }
 
@@ -336,9 +345,22 @@ export function participantJson(row: Row, media: MediaUrl): Record<string, unkno
   };
 }
 
+/** Where an event's stream comes from (migrations STREAM_SOURCES, docs/streams.md). */
+export type StreamSourceKind = 'generated' | 'url' | 'mux' | 'ingest';
+
+/** When an event is live, on the events' clock: [from, until); Infinity for "not yet". The rule of LIVE_FROM_SQL. */
+export function liveSpan(event: Pick<CachedEvent, 'source' | 'start' | 'duration' | 'liveFrom' | 'liveUntil'>): {
+  from: number;
+  until: number;
+} {
+  if (event.source !== 'ingest') return { from: event.start, until: event.start + event.duration };
+  return { from: event.liveFrom ?? Infinity, until: event.liveUntil ?? Infinity };
+}
+
 /** An event's status `rel` seconds after the anchor: the rule statusCondition() applies in SQL. */
-function statusAt(start: number, duration: number, rel: number): StreamStatus {
-  return rel < start ? 'upcoming' : rel < start + duration ? 'live' : 'finished';
+function statusAt(event: CachedEvent, rel: number): StreamStatus {
+  const { from, until } = liveSpan(event);
+  return rel < from ? 'upcoming' : rel < until ? 'live' : 'finished';
 }
 
 /** SQL for a media column: stored "/media/..." paths become absolute on this server (the :origin parameter). */
@@ -394,6 +416,12 @@ export interface CachedEvent extends AccessFacts {
   imageMedia: string;
   /** Cancelled (the operator API): in no list, and `GET /events/{id}` answers 404. */
   cancelled: boolean;
+  /** Where its stream comes from, and for an ingest event when its push made it live and until when (liveSpan). */
+  source: StreamSourceKind;
+  liveFrom: number | null;
+  liveUntil: number | null;
+  /** The length of its own recording once finished (an ingest event's), when known. */
+  recordingSeconds: number | null;
 }
 
 /** How one caller sees events at one moment: the per-request inputs of render(). */
@@ -412,8 +440,7 @@ export interface EventView {
 }
 
 /** The status of a cached event at the view's moment. */
-export const eventStatus = (event: CachedEvent, clock: Clock) =>
-  statusAt(event.start, event.duration, clock.now - clock.anchor);
+export const eventStatus = (event: CachedEvent, clock: Clock) => statusAt(event, clock.now - clock.anchor);
 
 /**
  * Text being rendered: fixed pieces, and between them the streams whose signed URLs each viewer gets its own of
@@ -433,7 +460,15 @@ interface Template {
 function writeEvent(out: Template, event: CachedEvent, view: EventView, access: boolean): void {
   const status = eventStatus(event, view.clock);
   const kind = status === 'live' ? 'live' : status === 'finished' && event.hasRecording ? 'vod' : undefined;
-  const duration = status !== 'finished' ? event.duration : event.hasRecording ? view.recordingSeconds : null;
+  // Once finished: the recording's length (the generated media's, or an ingest event's own when made); a url or mux
+  // source's recording is the channel's, its length the schedule's.
+  const recording =
+    event.source === 'generated'
+      ? view.recordingSeconds
+      : event.source === 'ingest'
+        ? event.recordingSeconds
+        : event.duration;
+  const duration = status !== 'finished' ? event.duration : event.hasRecording ? recording : null;
   let text = `${event.head},"stream_status":"${status}","has_access":${access},"duration":${duration},"media":[${event.imageMedia}`;
   if (kind && access && view.streams && !event.geoBlocked) {
     out.parts[out.parts.length - 1] += `${text}${event.imageMedia ? ',' : ''}{"type":"${kind}","url":"`;
@@ -515,7 +550,8 @@ async function cachedEvents(
     const rows = await db.all(
       `SELECT e.id AS id, e.channel_id AS channel_id, e.type AS type, e.start_offset AS start_offset,
          e.duration AS duration, e.has_recording AS has_recording, e.is_geo_blocked AS geo, e.category_id AS category_id,
-         e.cancelled_at AS cancelled_at,
+         e.cancelled_at AS cancelled_at, e.stream_source AS stream_source, e.live_from AS live_from,
+         e.live_until AS live_until, e.recording_seconds AS recording_seconds,
          (SELECT string_agg(participant_id::text, ',' ORDER BY position) FROM event_participants WHERE event_id = e.id)
            AS participant_ids,
          ${mediaSql('e.image')} AS image_url, ${EVENT_JSON}
@@ -538,6 +574,10 @@ async function cachedEvents(
         geoBlocked: Boolean(row.geo),
         imageMedia: row.image_url === null ? '' : JSON.stringify({ type: 'image', url: row.image_url }),
         cancelled: row.cancelled_at !== null,
+        source: String(row.stream_source) as StreamSourceKind,
+        liveFrom: row.live_from === null ? null : Number(row.live_from),
+        liveUntil: row.live_until === null ? null : Number(row.live_until),
+        recordingSeconds: row.recording_seconds === null ? null : Number(row.recording_seconds),
       });
     }
   }
@@ -661,8 +701,8 @@ function renderPage(events: CachedEvent[], access: boolean[], view: EventView): 
   events.forEach((event, i) => {
     if (i > 0) out.parts[out.parts.length - 1] += ',';
     writeEvent(out, event, view, access[i]!);
-    const end = event.start + event.duration;
-    until = Math.min(until, rel < event.start ? event.start : rel < end ? end : Infinity);
+    const span = liveSpan(event);
+    until = Math.min(until, rel < span.from ? span.from : rel < span.until ? span.until : Infinity);
   });
   const parts = out.parts.map((part) => Buffer.from(part));
   return {

@@ -486,6 +486,36 @@ CREATE TABLE uploads (
   data text NOT NULL, created_at bigint NOT NULL);
 `;
 
+/**
+ * Migration: a channel's own streams (docs/streams.md). Every event and library item has a stream source:
+ * `generated` (the server's test media, as before), `url` (an HLS URL of the channel's packager or CDN, stream_url),
+ * `mux` (a Mux playback id, mux_signed when its playback policy is signed: the server then mints a playback token per
+ * viewer with the channel's Mux signing key, secrets `mux_signing_key_id` and `mux_signing_private_key`) or, for
+ * events only, `ingest` (the channel's encoder pushes over RTMP into nginx, which packages HLS into INGEST_HLS_DIR).
+ * An ingest event's stream key (ingest_key, unique) is what its encoder publishes to; nginx's on_publish hook accepts
+ * only the current one. live_from/live_until are on the events' clock (as start_offset): when the push started, and
+ * when the event stops being live (the push ended plus the reconnect grace; null while pushing). An ingest event is
+ * upcoming until its first push, live from live_from until live_until, finished after. recording_seconds: the
+ * length of an ingest event's recording once its push has ended.
+ */
+const STREAM_SOURCES = `
+ALTER TABLE events ADD COLUMN stream_source text NOT NULL DEFAULT 'generated'
+  CHECK (stream_source IN ('generated', 'url', 'mux', 'ingest'));
+ALTER TABLE events ADD COLUMN stream_url text;
+ALTER TABLE events ADD COLUMN mux_playback_id text;
+ALTER TABLE events ADD COLUMN mux_signed integer NOT NULL DEFAULT 0;
+ALTER TABLE events ADD COLUMN ingest_key text;
+ALTER TABLE events ADD COLUMN live_from bigint;
+ALTER TABLE events ADD COLUMN live_until bigint;
+ALTER TABLE events ADD COLUMN recording_seconds double precision;
+CREATE UNIQUE INDEX events_ingest_key ON events (ingest_key) WHERE ingest_key IS NOT NULL;
+ALTER TABLE vod_items ADD COLUMN stream_source text NOT NULL DEFAULT 'generated'
+  CHECK (stream_source IN ('generated', 'url', 'mux'));
+ALTER TABLE vod_items ADD COLUMN stream_url text;
+ALTER TABLE vod_items ADD COLUMN mux_playback_id text;
+ALTER TABLE vod_items ADD COLUMN mux_signed integer NOT NULL DEFAULT 0;
+`;
+
 /** Every migration, oldest first; the index + 1 is its version. */
 export const MIGRATIONS: readonly string[] = [
   SCHEMA,
@@ -498,4 +528,5 @@ export const MIGRATIONS: readonly string[] = [
   STRIPE_PAYMENTS,
   OPERATORS,
   OPERATOR_UPLOADS,
+  STREAM_SOURCES,
 ];
