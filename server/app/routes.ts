@@ -15,6 +15,7 @@ import { refuseUnsafeIds, type ApiRequest, type Handler, type ServerOnlyRoute } 
 import { decodePathPart, HttpError, readBody, refuseUnsafeValues, sendJson, sendText } from '../http/http.js';
 import { BoundedMap } from '../http/limits.js';
 import { API_KEY_TOUCH_SECONDS } from '../storage/maintenance.js';
+import type { MuxAudience, MuxTokens } from '../media/sources/mux.js';
 import type { MediaServer } from '../media/streams.js';
 import type { Origins } from '../http/types.js';
 import { nameRoute } from '../observability/request-log.js';
@@ -54,6 +55,8 @@ export interface ApiContext {
   channels: Pick<Channels, 'byKey' | 'media' | 'settingsOf'>;
   /** Signs the playback URLs of the events a request sees. */
   mediaServer: MediaServer;
+  /** Mints the Mux playback tokens of signed Mux events (media/sources/mux.ts). */
+  muxTokens: MuxTokens;
   /** The test recording's length in whole seconds (what a finished event's duration shows). */
   recordingSeconds: number;
   /** The server clock, ms. */
@@ -224,6 +227,8 @@ export function createApi(ctx: ApiContext): ApiHandler {
             streams: !access.user?.is_geo_blocked,
             streamUrl: (stream: string) => mediaServer.signedUrl(origin, stream, viewerOf(r, access)),
             recordingSeconds: ctx.recordingSeconds,
+            muxToken: (channelId: number, playbackId: string, aud: MuxAudience) =>
+              ctx.muxTokens.token(channelId, playbackId, aud),
           };
         })()),
     };

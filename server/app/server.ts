@@ -85,6 +85,7 @@ import { librarySpecs } from '../fixtures/library-seed.js';
 import type { MediaLibrary } from '../media/media.js';
 import { chooseServices, chooseStreamSource, chooseStripe, type ServiceChoice } from './services.js';
 import { watchChannelSecrets } from '../channel/secrets.js';
+import { MuxTokens } from '../media/sources/mux.js';
 import { brandsOf } from '../mail/brand.js';
 import type { GoogleOptions } from '../identity/google.js';
 import type { FacebookOptions } from '../identity/facebook.js';
@@ -522,6 +523,19 @@ async function assemble(
     logger.error({ err: error }, "could not read a channel's changed secrets"),
   );
   const services = chooseServices(serviceChoice, db, stripe.account, secrets);
+  // Signed Mux events' playback tokens, with the channel's own signing key; a page of events lists a signed Mux
+  // event's stream only when its channel has one, so every rendered page is forgotten when a channel's secrets change.
+  const muxTokens = new MuxTokens(
+    (channelId) => {
+      const own = secrets.ofId(channelId);
+      return own.mux_signing_key_id && own.mux_signing_private_key
+        ? { keyId: own.mux_signing_key_id, privateKey: own.mux_signing_private_key }
+        : undefined;
+    },
+    mediaServer.ttlSeconds,
+    nowMs,
+  );
+  secrets.onChange(() => forgetEventJson(db));
   identity = services.identity;
   if (!dev && !options.smtpUrl)
     logger.warn('no SMTP_URL: emails are queued but none is sent (each fails after 24 hours); see docs/server.md');
@@ -585,6 +599,7 @@ async function assemble(
     ...libraryHandlers({
       db,
       mediaServer,
+      muxTokens,
       recordingSeconds,
       assets: (key) => (libraryMedia.files[key] ? libraryAssetPaths(key) : undefined),
     }),
@@ -604,6 +619,7 @@ async function assemble(
     addressOf,
     channels,
     mediaServer,
+    muxTokens,
     recordingSeconds,
     nowMs,
   });

@@ -96,13 +96,16 @@ export function streamResolver(
   return async (stream) => {
     const [, kind, id] = /^(?:(vod|dl)-)?(\d+)$/.exec(stream) ?? [];
     if (kind === 'vod') {
-      return (await db.get('SELECT 1 AS ok FROM vod_items WHERE id = ?', [Number(id)]))
+      // A url or mux item plays from elsewhere: nothing of it is here.
+      return (await db.get("SELECT 1 AS ok FROM vod_items WHERE id = ? AND stream_source = 'generated'", [Number(id)]))
         ? { kind: 'vod', asset: library.main }
         : { kind: 'refused', status: 404, message: 'Video not found.' };
     }
     // Every playlist and segment of every viewer asks this: the events' cached form answers, not the database.
     const event = id ? await eventForStream(db, Number(id), clock(), origin()) : undefined;
     if (!event) return { kind: 'refused', status: 404, message: 'Stream not found.' };
+    if (event.source === 'url' || event.source === 'mux')
+      return { kind: 'refused', status: 404, message: 'This event streams from elsewhere: nothing of it is here.' };
     if (event.geoBlocked) return { kind: 'refused', status: 403, message: GEO_BLOCKED };
     const { anchor, now } = clock();
     const span = liveSpan(event);
@@ -222,6 +225,8 @@ export function catalogHandlers(ctx: CatalogContext): Handlers<CatalogEndpoint> 
       if (!access.capabilities.has('download')) throw new HttpError(403, 'Your account cannot download videos.');
       if (!view.canWatch(event)) throw new HttpError(403, 'You do not have access to this event.');
       if (event.geoBlocked || !view.streams) throw new HttpError(403, GEO_BLOCKED);
+      if (event.source === 'url' || event.source === 'mux')
+        throw new HttpError(422, "This event's recording is not kept on this server: it cannot be downloaded here.");
       if (eventStatus(event, r.clock) !== 'finished' || !event.hasRecording) {
         throw new HttpError(422, 'Only a finished event with a recording can be downloaded.');
       }

@@ -12,6 +12,7 @@ import type { AccessFacts } from '../accounts/accounts.js';
 import { EVENT_CLOCK, type ChannelDb, type Row, type SqlValue } from '../storage/db.js';
 import { HttpError, INVALID } from '../http/http.js';
 import { BoundedMap } from '../http/limits.js';
+import { muxStoryboardUrl, muxStreamUrl, muxThumbnailUrl, type MuxAudience } from '../media/sources/mux.js';
 
 /** What the server needs to turn stored offsets into times and statuses. */
 export interface Clock {
@@ -422,6 +423,11 @@ export interface CachedEvent extends AccessFacts {
   liveUntil: number | null;
   /** The length of its own recording once finished (an ingest event's), when known. */
   recordingSeconds: number | null;
+  /** A `url` source's HLS URL, already escaped for a JSON string. */
+  streamUrl: string | null;
+  /** A `mux` source's playback id, and whether its playback policy is signed (a token per viewer then). */
+  muxPlaybackId: string | null;
+  muxSigned: boolean;
 }
 
 /** How one caller sees events at one moment: the per-request inputs of render(). */
@@ -437,6 +443,11 @@ export interface EventView {
   streamUrl(stream: string): string;
   /** Length of the recording a finished event plays. */
   recordingSeconds: number;
+  /**
+   * A Mux playback token of the channel for a playback id and audience (media/sources/mux.ts), or undefined when the
+   * channel has no signing key. Only called for viewers with access.
+   */
+  muxToken(channelId: number, playbackId: string, aud: MuxAudience): string | undefined;
 }
 
 /** The status of a cached event at the view's moment. */
@@ -448,8 +459,15 @@ export const eventStatus = (event: CachedEvent, clock: Clock) => statusAt(event,
  */
 interface Template {
   parts: string[];
-  streams: string[];
+  streams: CachedEvent[];
 }
+
+/**
+ * Whether an event's stream can be handed out at all: a signed Mux playback id needs the channel's signing key (a
+ * channel without one lists no stream for it; its pages are forgotten when the channel's secrets change).
+ */
+const streamable = (event: CachedEvent, view: EventView) =>
+  event.source !== 'mux' || !event.muxSigned || view.muxToken(event.channelId, event.muxPlaybackId!, 'v') !== undefined;
 
 /**
  * Writes a contract `Event` into `out`: the cached fixed part plus stream_status, has_access, duration (scheduled,
@@ -470,19 +488,33 @@ function writeEvent(out: Template, event: CachedEvent, view: EventView, access: 
         : event.duration;
   const duration = status !== 'finished' ? event.duration : event.hasRecording ? recording : null;
   let text = `${event.head},"stream_status":"${status}","has_access":${access},"duration":${duration},"media":[${event.imageMedia}`;
-  if (kind && access && view.streams && !event.geoBlocked) {
+  if (kind && access && view.streams && !event.geoBlocked && streamable(event, view)) {
     out.parts[out.parts.length - 1] += `${text}${event.imageMedia ? ',' : ''}{"type":"${kind}","url":"`;
-    out.streams.push(String(event.id));
+    out.streams.push(event);
     out.parts.push('');
     text = '"}';
   }
   out.parts[out.parts.length - 1] += `${text}]}`;
 }
 
-/** What goes in a stream's slot for this viewer: its signed playlist URL, then the thumbnails track's entry. */
-function streamMedia(view: EventView, stream: string): string {
+/**
+ * What goes in a stream's slot for this viewer, by the event's source: the generated media's (or an ingest event's)
+ * signed playlist URL and its thumbnails track; a `url` source's URL as the channel gave it (no thumbnails: the
+ * channel's packager has no track we know of); a Mux playback id's playlist and storyboard, each with its own token
+ * when signed, and for a signed one without an image of its own a poster (Mux's thumbnail, token audience `t`).
+ */
+function streamMedia(view: EventView, event: CachedEvent): string {
+  if (event.source === 'url') return event.streamUrl ?? '';
+  if (event.source === 'mux') {
+    const id = event.muxPlaybackId!;
+    const signed = (url: string, aud: MuxAudience) =>
+      event.muxSigned ? `${url}?token=${view.muxToken(event.channelId, id, aud) ?? ''}` : url;
+    const poster =
+      event.muxSigned && !event.imageMedia ? `"},{"type":"image","url":"${signed(muxThumbnailUrl(id), 't')}` : '';
+    return `${signed(muxStreamUrl(id), 'v')}"},{"type":"thumbnails","url":"${signed(muxStoryboardUrl(id), 's')}${poster}`;
+  }
   // The thumbnails track lives under the same signed stream folder (the grant signs the stream, not the file).
-  const url = view.streamUrl(stream);
+  const url = view.streamUrl(String(event.id));
   return `${url}"},{"type":"thumbnails","url":"${url.replace(/master\.m3u8$/, 'thumbs/thumbnails.vtt')}`;
 }
 
@@ -551,7 +583,8 @@ async function cachedEvents(
       `SELECT e.id AS id, e.channel_id AS channel_id, e.type AS type, e.start_offset AS start_offset,
          e.duration AS duration, e.has_recording AS has_recording, e.is_geo_blocked AS geo, e.category_id AS category_id,
          e.cancelled_at AS cancelled_at, e.stream_source AS stream_source, e.live_from AS live_from,
-         e.live_until AS live_until, e.recording_seconds AS recording_seconds,
+         e.live_until AS live_until, e.recording_seconds AS recording_seconds, e.stream_url AS stream_url,
+         e.mux_playback_id AS mux_playback_id, e.mux_signed AS mux_signed,
          (SELECT string_agg(participant_id::text, ',' ORDER BY position) FROM event_participants WHERE event_id = e.id)
            AS participant_ids,
          ${mediaSql('e.image')} AS image_url, ${EVENT_JSON}
@@ -561,6 +594,10 @@ async function cachedEvents(
     for (const row of rows) {
       // Postgres writes JSON with spaces around every colon and comma; the cache keeps it compact.
       const text = JSON.stringify(JSON.parse(String(row.event)));
+      const source = String(row.stream_source) as StreamSourceKind;
+      const muxId = source === 'mux' && row.mux_playback_id !== null ? String(row.mux_playback_id) : null;
+      // An unsigned Mux playback id's still is public: the poster of an event without its own image, for everyone.
+      const image = row.image_url ?? (muxId && !row.mux_signed ? muxThumbnailUrl(muxId) : null);
       cache.set(Number(row.id), {
         id: Number(row.id),
         channelId: Number(row.channel_id),
@@ -572,12 +609,16 @@ async function cachedEvents(
         duration: Number(row.duration),
         hasRecording: Boolean(row.has_recording),
         geoBlocked: Boolean(row.geo),
-        imageMedia: row.image_url === null ? '' : JSON.stringify({ type: 'image', url: row.image_url }),
+        imageMedia: image === null ? '' : JSON.stringify({ type: 'image', url: image }),
         cancelled: row.cancelled_at !== null,
-        source: String(row.stream_source) as StreamSourceKind,
+        source,
         liveFrom: row.live_from === null ? null : Number(row.live_from),
         liveUntil: row.live_until === null ? null : Number(row.live_until),
         recordingSeconds: row.recording_seconds === null ? null : Number(row.recording_seconds),
+        streamUrl:
+          source === 'url' && row.stream_url !== null ? JSON.stringify(String(row.stream_url)).slice(1, -1) : null,
+        muxPlaybackId: muxId,
+        muxSigned: Boolean(row.mux_signed),
       });
     }
   }
@@ -636,7 +677,7 @@ export async function listEventsJson(
  */
 interface RenderedPage {
   parts: Buffer[];
-  streams: string[];
+  streams: CachedEvent[];
   bytes: number;
   from: number;
   until: number;

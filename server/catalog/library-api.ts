@@ -18,7 +18,8 @@ import {
   type Handlers,
 } from '../http/handler.js';
 import { HttpError } from '../http/http.js';
-import type { MediaServer } from '../media/streams.js';
+import type { MediaServer, MediaViewer } from '../media/streams.js';
+import { muxStoryboardUrl, muxStreamUrl, type MuxAudience, type MuxTokens } from '../media/sources/mux.js';
 
 /** The contract endpoints this module answers. */
 export type LibraryEndpoint = Extract<
@@ -34,6 +35,8 @@ export interface LibraryContext {
   db: ChannelDb;
   /** Signs playback URLs. */
   mediaServer: MediaServer;
+  /** Mints signed Mux items' playback tokens. */
+  muxTokens: Pick<MuxTokens, 'token'>;
   /** The length of the test recording every item plays, in whole seconds (an item's duration unless it has one). */
   recordingSeconds: number;
   /** The public paths of an item's generated image and preview, if they were made. */
@@ -99,7 +102,38 @@ function searchQuery(query: URLSearchParams) {
 
 /** The library's contract handlers. */
 export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> {
-  const { db, mediaServer, recordingSeconds, assets } = ctx;
+  const { db, mediaServer, recordingSeconds, assets, muxTokens } = ctx;
+
+  /**
+   * An item's stream for a viewer with access, by its source (as events': catalog/events.ts streamMedia): the signed
+   * generated media with its thumbnails track, a `url` as the channel gave it, a Mux playback id's playlist and
+   * storyboard (with tokens when signed; none at all when the channel has no signing key).
+   */
+  const streamOf = (r: ApiRequest, row: Row, viewer: MediaViewer): Array<{ type: string; url: string }> => {
+    if (row.stream_source === 'url')
+      return row.stream_url === null ? [] : [{ type: 'vod', url: String(row.stream_url) }];
+    if (row.stream_source === 'mux' && row.mux_playback_id !== null) {
+      const id = String(row.mux_playback_id);
+      const signed = (url: string, aud: MuxAudience) => {
+        if (!row.mux_signed) return url;
+        const token = muxTokens.token(r.channelId, id, aud);
+        return token === undefined ? undefined : `${url}?token=${token}`;
+      };
+      const [video, storyboard] = [signed(muxStreamUrl(id), 'v'), signed(muxStoryboardUrl(id), 's')];
+      return video && storyboard
+        ? [
+            { type: 'vod', url: video },
+            { type: 'thumbnails', url: storyboard },
+          ]
+        : [];
+    }
+    // The thumbnails track lives under the same signed stream folder (as for events).
+    const stream = mediaServer.signedUrl(r.origin, `vod-${row.id}`, viewer);
+    return [
+      { type: 'vod', url: stream },
+      { type: 'thumbnails', url: stream.replace(/master\.m3u8$/, 'thumbs/thumbnails.vtt') },
+    ];
+  };
 
   /** Renders rows of ITEMS for one caller: access and the stream decided once per request. */
   const renderer = async (r: ApiRequest) => {
@@ -111,7 +145,6 @@ export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> 
       const paths = row.asset === null ? undefined : assets(String(row.asset));
       const image = paths ? r.media(paths.image)! : undefined;
       const preview = paths ? r.media(paths.preview)! : undefined;
-      const stream = allowed && streams ? mediaServer.signedUrl(r.origin, `vod-${row.id}`, viewer) : undefined;
       return {
         id: Number(row.id),
         title: String(row.title),
@@ -137,13 +170,7 @@ export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> 
                 { type: 'preview', url: preview },
               ]
             : []),
-          // The thumbnails track lives under the same signed stream folder (as for events).
-          ...(stream
-            ? [
-                { type: 'vod', url: stream },
-                { type: 'thumbnails', url: stream.replace(/master\.m3u8$/, 'thumbs/thumbnails.vtt') },
-              ]
-            : []),
+          ...(allowed && streams ? streamOf(r, row, viewer) : []),
         ],
       };
     };

@@ -12,6 +12,8 @@ export const SECRET_NAMES = [
   'stripe_webhook_secret',
   'google_client_secret',
   'facebook_app_secret',
+  'mux_signing_key_id',
+  'mux_signing_private_key',
 ] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 export type ChannelSecrets = Partial<Record<SecretName, string>>;

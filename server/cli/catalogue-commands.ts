@@ -78,6 +78,11 @@ const EVENT_OPTIONS = {
   duration: { type: 'string' },
   image: { type: 'string' },
   description: { type: 'string' },
+  'stream-url': { type: 'string' },
+  'mux-playback-id': { type: 'string' },
+  'mux-signed': { type: 'boolean' },
+  ingest: { type: 'boolean' },
+  'generated-stream': { type: 'boolean' },
 } as const;
 
 /** The API's event fields to the options that set them. */
@@ -94,6 +99,9 @@ const EVENT_FIELDS = {
   duration_minutes: '--duration',
   image: '--image',
   description: '--description',
+  stream: '--stream-url/--mux-playback-id/--ingest',
+  'stream.url': '--stream-url',
+  'stream.playback_id': '--mux-playback-id',
 };
 
 const EVENT_OPTIONS_HELP = `  --name NAME            as the schedule shows it
@@ -106,7 +114,13 @@ const EVENT_OPTIONS_HELP = `  --name NAME            as the schedule shows it
   --location ID          its venue
   --duration MINUTES     how long it stays live (default 180)
   --image URL            its picture
-  --description TEXT`;
+  --description TEXT
+Its stream (docs/streams.md; one of these, else the server's generated test media):
+  --stream-url URL       an HLS URL of the channel's packager or CDN (https), handed to viewers with access
+  --mux-playback-id ID   a Mux playback id; --mux-signed when its playback policy is signed (the channel's Mux
+                         signing key then makes a token per viewer: channel-server secrets set … mux)
+  --ingest               the channel's encoder pushes it over RTMP (channel-server events ingest ID shows where)
+  --generated-stream     back to the server's generated test media`;
 
 /** The event fields the options give (only those given). */
 function eventBody(values: Values, current?: Record_): Record<string, unknown> {
@@ -122,6 +136,7 @@ function eventBody(values: Values, current?: Record_): Record<string, unknown> {
   const away = idOf(values, 'away');
   if (away !== undefined && home === undefined) throw new UsageError('--home: required with --away');
   return withoutUndefined({
+    stream: streamOf(values),
     name: str(values, 'name'),
     type,
     starts_at: starts === undefined ? undefined : startsAtUtc(starts, zone!),
@@ -135,6 +150,27 @@ function eventBody(values: Values, current?: Record_): Record<string, unknown> {
     image: str(values, 'image'),
     description: str(values, 'description'),
   });
+}
+
+/** The `stream` the stream options give, or undefined without any. */
+function streamOf(values: Values): Record<string, unknown> | undefined {
+  const url = str(values, 'stream-url');
+  const mux = str(values, 'mux-playback-id');
+  const given = [url !== undefined, mux !== undefined, values.ingest === true, values['generated-stream'] === true];
+  if (given.filter(Boolean).length > 1)
+    throw new UsageError('--stream-url, --mux-playback-id, --ingest, --generated-stream: give one of them');
+  if (values['mux-signed'] && mux === undefined) throw new UsageError('--mux-signed: goes with --mux-playback-id');
+  if (url !== undefined) return { type: 'url', url };
+  if (mux !== undefined) return { type: 'mux', playback_id: mux, signed: values['mux-signed'] === true };
+  if (values.ingest) return { type: 'ingest' };
+  if (values['generated-stream']) return { type: 'generated' };
+  return undefined;
+}
+
+/** An event's stream as `events list` shows it: generated, url, mux (signed), ingest. */
+function streamCell(row: Record_): string {
+  const stream = row.stream as { type?: string; signed?: boolean } | undefined;
+  return stream?.type === 'mux' && stream.signed ? 'mux (signed)' : String(stream?.type ?? 'generated');
 }
 
 /** `2026-12-05 19:00` in the event's zone (the UTC instant when it has none). */
@@ -165,7 +201,7 @@ const EVENTS: Command[] = [
     api: true,
     help: `Usage: channel-server events add --channel KEY --name NAME --starts 2026-12-05T19:00 --tz America/Chicago
          --type free|register|paid|ppv [--price 9.99] [--category ID] [--home ID --away ID] [--location ID]
-         [--duration MINUTES]
+         [--duration MINUTES] [--stream-url URL | --mux-playback-id ID [--mux-signed] | --ingest]
 
 Adds an event to the channel's schedule and prints its id. The start is the local time in --tz, sent as UTC.
 
@@ -187,7 +223,7 @@ ${CONNECTION_HELP}`,
     api: true,
     help: `Usage: channel-server events list --channel KEY [--offset N] [--limit N]
 
-Lists the events (id, start in the event's time zone, status, type, price, name).
+Lists the events (id, start in the event's time zone, status, type, price, stream source, name).
 ${CONNECTION_HELP}`,
     options: LIST_OPTIONS,
     async run(run) {
@@ -197,6 +233,7 @@ ${CONNECTION_HELP}`,
         ['STATUS', (row) => row.status],
         ['TYPE', (row) => row.type],
         ['PRICE', (row) => row.price],
+        ['STREAM', streamCell],
         ['NAME', (row) => row.name],
       ]);
     },
@@ -208,6 +245,7 @@ ${CONNECTION_HELP}`,
     positionals: ['ID'],
     help: `Usage: channel-server events update ID --channel KEY [--name NAME] [--starts TIME] [--tz ZONE] [--type TYPE]
          [--price AMOUNT] [--category ID] [--home ID --away ID] [--location ID] [--duration MINUTES]
+         [--stream-url URL | --mux-playback-id ID [--mux-signed] | --ingest | --generated-stream]
 
 Changes the given fields of event ID (the others stay). A new --starts is read in --tz, else in the event's own
 time zone. The change is sent with the event's ETag (If-Match): if someone changed it meanwhile, it is refused.
@@ -268,25 +306,43 @@ const SECRET_GROUPS: Record<string, Array<[field: string, option: string, variab
   ],
   google: [['client_secret', 'client-secret', 'GOOGLE_CLIENT_SECRET']],
   facebook: [['app_secret', 'app-secret', 'FACEBOOK_APP_SECRET']],
+  mux: [
+    ['key_id', 'key-id', 'MUX_SIGNING_KEY_ID'],
+    ['private_key', 'private-key', 'MUX_SIGNING_PRIVATE_KEY'],
+  ],
 };
+/** Options naming a file that holds the value (a key as Mux hands it: the base64 of a PEM, or a PEM). */
+const FILE_OPTIONS = new Set(['private-key']);
+
+/** A file option's file, whole; a usage error naming the option when it cannot be read. */
+function readSecretFile(cwd: string, option: string, path: string): string {
+  try {
+    return readFileSync(resolve(cwd, path), 'utf8');
+  } catch (error) {
+    throw new UsageError(`--${option}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+}
 
 const SECRETS: Command[] = [
   {
     name: 'secrets set',
-    summary: "set a channel's Stripe, Google or Facebook secrets (owner)",
+    summary: "set a channel's Stripe, Google, Facebook or Mux secrets (owner)",
     api: true,
     positionals: ['GROUP'],
     help: `Usage: channel-server secrets set --channel KEY stripe --secret-key sk_… --webhook-secret whsec_…
        channel-server secrets set --channel KEY google --client-secret …
        channel-server secrets set --channel KEY facebook --app-secret …
+       channel-server secrets set --channel KEY mux --key-id ID --private-key FILE
        … --from-env | --stdin
 
 Stores the channel's own secrets for Stripe (its secret key and its webhook endpoint's signing secret), Google
-sign-in (the OAuth client secret) or Facebook sign-in (the app secret): write-only, never shown again, never
+sign-in (the OAuth client secret), Facebook sign-in (the app secret) or Mux (a signing key: its id, and FILE
+holding its private key as Mux hands it, the base64 of a PEM, or the PEM): write-only, never shown again, never
 logged. They take the place of the server-wide environment variables for this channel. An owner's token only.
 
 Give values so that they do not sit in the shell's history:
-  --from-env   read STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, GOOGLE_CLIENT_SECRET or FACEBOOK_APP_SECRET
+  --from-env   read STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, GOOGLE_CLIENT_SECRET, FACEBOOK_APP_SECRET, or
+               MUX_SIGNING_KEY_ID and MUX_SIGNING_PRIVATE_KEY (the base64 of the PEM)
   --stdin      read them from standard input, one a line, in the order above
                (printf '%s\\n%s\\n' "$KEY" "$WHSEC" | channel-server secrets set --channel demo stripe --stdin)
 The options (--secret-key, --webhook-secret, --client-secret, --app-secret) work too, but stay in the history.
@@ -297,15 +353,17 @@ ${CONNECTION_HELP}`,
       'webhook-secret': { type: 'string' },
       'client-secret': { type: 'string' },
       'app-secret': { type: 'string' },
+      'key-id': { type: 'string' },
+      'private-key': { type: 'string' },
       'from-env': { type: 'boolean' },
       stdin: { type: 'boolean' },
     },
     async run(run) {
       const group = run.positionals[0]!;
       const secrets = SECRET_GROUPS[group];
-      if (!secrets) throw new UsageError(`GROUP: expected one of stripe, google, facebook, not '${group}'`);
+      if (!secrets) throw new UsageError(`GROUP: expected one of stripe, google, facebook, mux, not '${group}'`);
       const own = new Set(secrets.map(([, option]) => option));
-      for (const option of ['secret-key', 'webhook-secret', 'client-secret', 'app-secret'])
+      for (const option of ['secret-key', 'webhook-secret', 'client-secret', 'app-secret', 'key-id', 'private-key'])
         if (str(run.values, option) !== undefined && !own.has(option))
           throw new UsageError(`--${option}: not one of ${group}'s secrets`);
       const lines = run.values.stdin ? (await run.io.stdin()).split(/\r?\n/).filter((line) => line.trim()) : [];
@@ -315,7 +373,9 @@ ${CONNECTION_HELP}`,
           ? run.io.env[variable]
           : run.values.stdin
             ? lines[i]
-            : str(run.values, option);
+            : FILE_OPTIONS.has(option) && str(run.values, option) !== undefined
+              ? readSecretFile(run.io.cwd, option, str(run.values, option)!)
+              : str(run.values, option);
         if (!value?.trim())
           throw new UsageError(
             run.values['from-env']

@@ -163,6 +163,9 @@ async function clipJson(r: ApiRequest, mediaServer: MediaServer, row: Row): Prom
  * (t + LIVE_LEAD * SEGMENT_SECONDS) mod length (hls.ts: segment n covers start + (n - LIVE_LEAD) segments).
  */
 function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number) {
+  // A url or mux event streams from elsewhere: there is nothing here to cut (the elements translate the text).
+  if (event.source === 'url' || event.source === 'mux')
+    throw refuse('event_id', 'This event has no recording on this server: clips are cut from recordings kept here.');
   const status = eventStatus(event, r.clock);
   if (status === 'upcoming')
     throw refuse('event_id', 'The event has not started yet: clips can be made once it is live.');

@@ -218,6 +218,11 @@ export class MediaServer {
     this.ttl = options.ttlSeconds ?? 2 * 3600;
   }
 
+  /** How long a signed URL holds (before its rounding up to the minute). */
+  get ttlSeconds(): number {
+    return this.ttl;
+  }
+
   private hmac(stream: string, expiry: number, viewer: string, address: string): string {
     return createHmac('sha256', this.options.secret)
       .update(`media:${stream}.${expiry}.${viewer}.${address}`)

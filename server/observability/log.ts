@@ -30,6 +30,9 @@ const SECRET_FIELDS = new Set([
   'stripe_webhook_secret',
   'google_client_secret',
   'facebook_app_secret',
+  'mux_signing_private_key',
+  'private_key',
+  'privatekey',
   'clientsecret',
   'appsecret',
 ]);

@@ -1,7 +1,7 @@
 /**
  * Events as the operator API writes them: a UTC start (`starts_at`) with an IANA time zone, stored as start_offset
  * from the clock's anchor (0 on a production database, whose offsets are UNIX seconds: see the OPERATORS
- * migration); a paid or ppv event is sold by a single-event package, made or reused at its price as the seed does
+ * migration); its `stream` in the STREAM_COLUMNS (stream-columns.ts); a paid or ppv event is sold by a single-event package, made or reused at its price as the seed does
  * (fixtures/seed.ts), or named by package_id; participants away first, home last. A cancelled event keeps its row
  * (orders name it) and leaves every list of the channel API (catalog/events.ts).
  */
@@ -11,12 +11,14 @@ import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
 import { invalid, OperatorError } from './engine.js';
 import { refErrors, type Json, type ResourceStore } from './resources.js';
 import { EventCreate, EventPatch } from './schemas.js';
+import { STREAM_COLUMNS, streamJson, streamValues } from './stream-columns.js';
 
 const DEFAULT_MINUTES = 180;
 const PAID = new Set(['paid', 'ppv']);
 
 const COLUMNS = `e.id, e.name, e.type, e.start_offset, e.duration, e.time_zone, e.price, e.category_id, e.location_id,
-  e.home_team_id, e.image, e.description, e.single_event_package_id, e.cancelled_at,
+  e.home_team_id, e.image, e.description, e.single_event_package_id, e.cancelled_at, e.stream_source, e.stream_url,
+  e.mux_playback_id, e.mux_signed,
   (SELECT string_agg(participant_id::text, ',' ORDER BY position) FROM event_participants WHERE event_id = e.id)
     AS participant_ids`;
 
@@ -46,6 +48,7 @@ function eventJson(row: Row, clock: Clock): Json {
     description: orNull(row.description, String),
     status,
     single_event_package_id: orNull(row.single_event_package_id, Number),
+    stream: streamJson(row),
   };
 }
 
@@ -147,6 +150,7 @@ export function eventStore(clock: () => Clock, languageOf: (channelId: number) =
     merged.description ?? null,
     price,
     packageId,
+    ...streamValues(merged.stream),
   ];
 
   return {
@@ -166,8 +170,8 @@ export function eventStore(clock: () => Clock, languageOf: (channelId: number) =
       const resolved = await resolve(db, channelId, input, undefined);
       const id = await db.insert(
         `INSERT INTO events (channel_id, name, type, start_offset, duration, time_zone, home_team_id, location_id,
-           category_id, image, description, price, single_event_package_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           category_id, image, description, price, single_event_package_id, ${STREAM_COLUMNS.join(', ')})
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [channelId, ...storedFields(resolved)],
       );
       const { participants } = resolved;
@@ -178,7 +182,8 @@ export function eventStore(clock: () => Clock, languageOf: (channelId: number) =
       const resolved = await resolve(db, channelId, input, before);
       await db.run(
         `UPDATE events SET name = ?, type = ?, start_offset = ?, duration = ?, time_zone = ?, home_team_id = ?,
-           location_id = ?, category_id = ?, image = ?, description = ?, price = ?, single_event_package_id = ?
+           location_id = ?, category_id = ?, image = ?, description = ?, price = ?, single_event_package_id = ?,
+           ${STREAM_COLUMNS.map((column) => `${column} = ?`).join(', ')}
          WHERE channel_id = ? AND id = ?`,
         [...storedFields(resolved), channelId, id],
       );

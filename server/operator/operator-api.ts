@@ -16,6 +16,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type * as z from 'zod';
 import { forgetEventJson, type Clock } from '../catalog/events.js';
 import type { Channels } from '../channel/channel-api.js';
+import { muxPrivateKeyPem } from '../media/sources/mux.js';
 import { SECRET_NAMES, secretsSet, setChannelSecrets, type SecretName } from '../channel/secrets.js';
 import { settingsProblems } from '../channel/settings-rules.js';
 import { splitPrice } from '../commerce/products.js';
@@ -90,6 +91,7 @@ const SECRET_FIELDS: Record<SecretGroup, Record<string, SecretName>> = {
   stripe: { secret_key: 'stripe_secret_key', webhook_secret: 'stripe_webhook_secret' },
   google: { client_secret: 'google_client_secret' },
   facebook: { app_secret: 'facebook_app_secret' },
+  mux: { key_id: 'mux_signing_key_id', private_key: 'mux_signing_private_key' },
 };
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -276,6 +278,8 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
     else {
       const input = parseBody(SecretsPut[group] as z.ZodObject, body) as Record<string, string>;
       for (const [field, name] of Object.entries(fields)) values[name] = input[field]!;
+      // Kept as PEM text, whether Mux's base64 of it or the PEM was given (checked by the schema).
+      if (group === 'mux') values.mux_signing_private_key = muxPrivateKeyPem(input.private_key!);
     }
     const channelId = call.operator.channelId;
     await db.transaction(async () => {

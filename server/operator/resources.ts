@@ -7,7 +7,8 @@
 import type * as z from 'zod';
 import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
 import { invalid, OperatorError } from './engine.js';
-import { RESOURCES, type ResourceName } from './schemas.js';
+import { RESOURCES, type ResourceName, type StreamInput } from './schemas.js';
+import { STREAM_COLUMNS, streamJson, streamValues } from './stream-columns.js';
 import { SPECS, type Field, type TableSpec } from './tables.js';
 
 export type Json = Record<string, unknown>;
@@ -31,6 +32,8 @@ export interface ResourceStore {
 }
 
 const columnOf = (f: Field) => f.column ?? f.field;
+/** The columns a field reads and writes (a stream's are four). */
+const columnsOf = (f: Field): readonly string[] => (f.kind === 'stream' ? STREAM_COLUMNS : [columnOf(f)]);
 
 function valueOf(f: Field, raw: SqlValue | undefined): unknown {
   if (raw === null || raw === undefined) return f.kind === 'bool' ? false : null;
@@ -88,11 +91,11 @@ export async function refErrors(
 function tableStore(spec: TableSpec): ResourceStore {
   const { table, fields, links = [], position } = spec;
   const schema = RESOURCES[spec.name].create as unknown as z.ZodObject;
-  const columns = ['id', ...fields.map(columnOf), ...(position ? ['position'] : [])];
+  const columns = ['id', ...fields.flatMap(columnsOf), ...(position ? ['position'] : [])];
 
   async function toJson(db: ChannelDb, row: Row): Promise<Json> {
     const out: Json = { id: Number(row.id) };
-    for (const f of fields) out[f.field] = valueOf(f, row[columnOf(f)]);
+    for (const f of fields) out[f.field] = f.kind === 'stream' ? streamJson(row) : valueOf(f, row[columnOf(f)]);
     for (const link of links) {
       const rows = await db.all(
         `SELECT ${link.other} AS id FROM ${link.table} WHERE ${link.own} = ? ORDER BY ${link.ordered ? 'position' : link.other}`,
@@ -174,6 +177,11 @@ function tableStore(spec: TableSpec): ResourceStore {
       const values: SqlValue[] = [channelId];
       for (const f of fields) {
         const value = input[f.field];
+        if (f.kind === 'stream') {
+          names.push(...STREAM_COLUMNS);
+          values.push(...streamValues(value as StreamInput | undefined));
+          continue;
+        }
         if (value === undefined && f.fallback === undefined) continue;
         names.push(columnOf(f));
         values.push(value === undefined ? f.fallback! : stored(f, value));
@@ -199,6 +207,11 @@ function tableStore(spec: TableSpec): ResourceStore {
       const values: SqlValue[] = [];
       for (const f of fields) {
         if (!(f.field in input)) continue;
+        if (f.kind === 'stream') {
+          sets.push(...STREAM_COLUMNS.map((column) => `${column} = ?`));
+          values.push(...streamValues(input[f.field] as StreamInput | undefined));
+          continue;
+        }
         sets.push(`${columnOf(f)} = ?`);
         values.push(stored(f, input[f.field]) ?? (f.fallback !== undefined ? f.fallback : null));
       }

@@ -12,6 +12,7 @@
  */
 import * as z from 'zod';
 import { PageBlock } from '../channel/page-blocks.js';
+import { MUX_KEY_ID, muxPrivateKeyPem } from '../media/sources/mux.js';
 
 /** The API's base path. */
 export const OPERATOR_API_BASE = '/operator/v1';
@@ -80,6 +81,44 @@ const timeZone = z.string().refine((v) => {
   }
 }, 'must be an IANA time zone, such as America/Chicago');
 
+/**
+ * Where an event's or library item's stream comes from (docs/streams.md "## Sources"): `generated` (the server's
+ * test media, the default), `url` (an HLS URL of the channel's packager or CDN: https, or http to this machine only,
+ * for development and tests), `mux` (a Mux playback id; `signed` for a signed playback policy: the server then mints
+ * a token per viewer with the channel's Mux signing key) or, for events only, `ingest` (the channel's encoder pushes
+ * over RTMP; its stream key is made and shown by `…/events/{id}/ingest`, never here).
+ */
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+const hlsUrl = z
+  .string()
+  .trim()
+  .max(2000, 'must be at most 2000 characters')
+  .refine((v) => {
+    if (!URL.canParse(v)) return false;
+    const url = new URL(v);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname));
+  }, 'must be an absolute https URL (http only to this machine: localhost, 127.0.0.1, [::1])');
+const muxPlaybackId = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{10,80}$/, "must be a Mux playback id (letters and digits, as Mux's dashboard shows it)");
+const streamVariants = (answer: boolean) =>
+  [
+    z.strictObject({ type: z.literal('generated') }),
+    z.strictObject({ type: z.literal('url'), url: answer ? z.string() : hlsUrl }),
+    z.strictObject({
+      type: z.literal('mux'),
+      playback_id: answer ? z.string() : muxPlaybackId,
+      signed: answer ? z.boolean() : z.optional(z.boolean()),
+    }),
+  ] as const;
+const ingestStream = z.strictObject({ type: z.literal('ingest') });
+export const EventStreamInput = z.discriminatedUnion('type', [...streamVariants(false), ingestStream]);
+export const LibraryStreamInput = z.discriminatedUnion('type', [...streamVariants(false)]);
+export const EventStream = z.discriminatedUnion('type', [...streamVariants(true), ingestStream]);
+export const LibraryStream = z.discriminatedUnion('type', [...streamVariants(true)]);
+export type StreamInput = z.infer<typeof EventStreamInput>;
+
 /** Every stored record carries its id; answers add `etag` in the ETag header, not the body. */
 const withId = <T extends z.ZodRawShape>(shape: T) => z.object({ id, ...shape });
 
@@ -121,7 +160,7 @@ export const ChannelCreated = Channel.extend({
 
 // ---------------------------------------------------------------- secrets (owner)
 
-export const SECRET_GROUPS = ['stripe', 'google', 'facebook'] as const;
+export const SECRET_GROUPS = ['stripe', 'google', 'facebook', 'mux'] as const;
 export type SecretGroup = (typeof SECRET_GROUPS)[number];
 
 /** Never repeated in a message: these are secrets. */
@@ -142,6 +181,21 @@ export const SecretsPut = {
   stripe: z.object({ secret_key: stripeKey, webhook_secret: webhookSecret }),
   google: z.object({ client_secret: plainSecret }),
   facebook: z.object({ app_secret: plainSecret }),
+  /** A Mux signing key (Settings, Signing keys in Mux's dashboard): its id, and its private key as Mux gives it. */
+  mux: z.object({
+    key_id: z.string().trim().regex(MUX_KEY_ID, "must be a Mux signing key's id (letters and digits)"),
+    private_key: z
+      .string()
+      .trim()
+      .max(20_000)
+      .superRefine((value, ctx) => {
+        try {
+          muxPrivateKeyPem(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        }
+      }),
+  }),
 } as const;
 
 /** Which secret is set and when; never its value. */
@@ -151,6 +205,8 @@ export const Secrets = z.object({
   stripe_webhook_secret: SecretState,
   google_client_secret: SecretState,
   facebook_app_secret: SecretState,
+  mux_signing_key_id: SecretState,
+  mux_signing_private_key: SecretState,
 });
 
 // ---------------------------------------------------------------- operators (owner)
@@ -293,6 +349,8 @@ export const EventCreate = z.object({
   home_team_id: z.optional(ref),
   image: z.optional(z.nullable(imageUrl)),
   description: z.optional(optionalText(5000)),
+  /** Where its stream comes from; `{ "type": "generated" }` when left out. */
+  stream: z.optional(EventStreamInput),
 });
 export type EventCreate = z.infer<typeof EventCreate>;
 export const EventPatch = EventCreate.partial();
@@ -311,6 +369,7 @@ export const Event = withId({
   description: z.nullable(z.string()),
   status: z.enum(EVENT_STATUSES),
   single_event_package_id: ref,
+  stream: EventStream,
 });
 export type Event = z.infer<typeof Event>;
 
@@ -427,6 +486,8 @@ export const LibraryItemCreate = z.object({
   asset: z.optional(optionalText(100)),
   description: z.optional(optionalText()),
   position: z.optional(position),
+  /** Where its stream comes from; `{ "type": "generated" }` when left out. */
+  stream: z.optional(LibraryStreamInput),
 });
 export const LibraryItem = withId({
   title: z.string(),
@@ -438,6 +499,7 @@ export const LibraryItem = withId({
   asset: z.nullable(z.string()),
   description: z.nullable(z.string()),
   position,
+  stream: LibraryStream,
 });
 
 export const LibraryRailCreate = z.object({

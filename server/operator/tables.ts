@@ -9,7 +9,8 @@ import type { ResourceName } from './schemas.js';
 /** A record as JSON. */
 type Json = Record<string, unknown>;
 
-export type Kind = 'text' | 'number' | 'bool' | 'json';
+/** `stream`: the four STREAM_COLUMNS (stream-columns.ts) as one `stream` object. */
+export type Kind = 'text' | 'number' | 'bool' | 'json' | 'stream';
 
 export interface Field {
   field: string;
@@ -216,6 +217,7 @@ export const SPECS: TableSpec[] = [
       n('duration'),
       t('asset'),
       t('description'),
+      { field: 'stream', kind: 'stream' },
     ],
   },
   {
