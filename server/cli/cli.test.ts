@@ -480,7 +480,7 @@ describe('the API-backed commands (against a double of the operator API)', () =>
             : send(409, { error: 'conflict', message: 'Changed meanwhile.', etag: '"v2"' });
         if (req.method === 'GET' && req.url?.startsWith('/operator/v1/channels/demo/events'))
           return send(200, { data: [event], meta: { total: 1, offset: 0, limit: 50 } });
-        if (req.method === 'PUT' && req.url === '/operator/v1/channels/demo/secrets/stripe')
+        if (req.method === 'PUT' && /^\/operator\/v1\/channels\/demo\/secrets\/(stripe|mux)$/.test(req.url!))
           return send(200, { data: {} });
         return send(404, { error: 'not_found', message: 'No such path.' });
       });
@@ -587,7 +587,7 @@ describe('the API-backed commands (against a double of the operator API)', () =>
     assert.equal(list.code, 0, list.err);
     assert.match(
       list.out,
-      /^ID +STARTS +STATUS +TYPE +PRICE +NAME\n7 +2026-12-05 19:00 America\/Chicago +upcoming +ppv +9\.99 +Final$/m,
+      /^ID +STARTS +STATUS +TYPE +PRICE +STREAM +NAME\n7 +2026-12-05 19:00 America\/Chicago +upcoming +ppv +9\.99 +generated +Final$/m,
     );
     const json = await cli(['events', 'list', '--channel', 'demo', '--json'], env());
     assert.equal(JSON.parse(json.out).data[0].id, 7);
@@ -599,6 +599,69 @@ describe('the API-backed commands (against a double of the operator API)', () =>
     assert.equal(unknown.code, 1);
     assert.match(unknown.err, /Unknown or revoked token\. \(the token is unknown or revoked/);
     assert.ok(!unknown.err.includes('chop_other'), 'the token is never printed');
+  });
+
+  test('events add and update set the stream: a URL, a Mux playback id (signed), ingest, or back to generated', async () => {
+    seen.length = 0;
+    const add = (...more: string[]) =>
+      cli(
+        [
+          'events',
+          'add',
+          '--channel',
+          'demo',
+          '--name',
+          'Final',
+          '--starts',
+          '2026-12-05T19:00',
+          '--tz',
+          'America/Chicago',
+          '--type',
+          'free',
+          ...more,
+        ],
+        env(),
+      );
+    const url = 'https://cdn.example.com/final/master.m3u8';
+    assert.equal((await add('--stream-url', url)).code, 0);
+    assert.deepEqual((seen.at(-1)!.body as { stream: unknown }).stream, { type: 'url', url });
+    assert.equal((await add('--mux-playback-id', 'PlaybackId0123456789', '--mux-signed')).code, 0);
+    assert.deepEqual((seen.at(-1)!.body as { stream: unknown }).stream, {
+      type: 'mux',
+      playback_id: 'PlaybackId0123456789',
+      signed: true,
+    });
+    assert.equal((await add('--ingest')).code, 0);
+    assert.deepEqual((seen.at(-1)!.body as { stream: unknown }).stream, { type: 'ingest' });
+    const two = await add('--ingest', '--stream-url', url);
+    assert.equal(two.code, 2);
+    assert.match(two.err, /give one of them/);
+    const alone = await add('--mux-signed');
+    assert.equal(alone.code, 2);
+    assert.match(alone.err, /--mux-signed: goes with --mux-playback-id/);
+    const back = await cli(['events', 'update', '7', '--channel', 'demo', '--generated-stream'], env());
+    assert.equal(back.code, 0, back.err);
+    assert.deepEqual(seen.at(-1)!.body, { stream: { type: 'generated' } });
+  });
+
+  test('secrets set mux reads the private key from its file and never prints it', async () => {
+    seen.length = 0;
+    const file = join(tmp, 'mux-key.txt');
+    writeFileSync(file, 'TUlJRXBBSUJBQUtDQVFFQXRoaXNpc2FrZXk=\n');
+    const set = await cli(
+      ['secrets', 'set', '--channel', 'demo', 'mux', '--key-id', 'KeyId0123456789', '--private-key', file],
+      env(),
+    );
+    assert.equal(set.code, 0, set.err);
+    assert.deepEqual(seen[0]!.body, { key_id: 'KeyId0123456789', private_key: 'TUlJRXBBSUJBQUtDQVFFQXRoaXNpc2FrZXk=' });
+    assert.match(set.out, /Set mux_key_id, mux_private_key/);
+    assert.ok(!(set.out + set.err).includes('TUlJ'), 'no value printed');
+    const missing = await cli(
+      ['secrets', 'set', '--channel', 'demo', 'mux', '--key-id', 'KeyId0123456789', '--private-key', join(tmp, 'none')],
+      env(),
+    );
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /--private-key: cannot read .*none \(ENOENT\)/);
   });
 
   test('secrets set reads values from the environment or stdin and never prints them', async () => {
