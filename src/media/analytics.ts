@@ -20,6 +20,8 @@ export interface VideoInfo {
   streamId: string;
   streamType: 'live' | 'vod';
   title: string;
+  /** The stream's URL: a Mux one (`https://stream.mux.com/{playback id}.m3u8`) names its playback id to Mux. */
+  url?: string | undefined;
 }
 
 /** A running monitor. */
@@ -124,7 +126,8 @@ export function monitorVideo(video: HTMLVideoElement, info: VideoInfo, context: 
               env_key: muxed.envKey,
               player_name: 'channel-player',
               player_init_time: context.startedAt,
-              video_id: info.streamId,
+              // A Mux stream's playback id, as Mux's own players name it (the URL reaches Mux redacted).
+              video_id: /^https:\/\/stream\.mux\.com\/(\w+)\.m3u8/.exec(info.url ?? '')?.[1] ?? info.streamId,
               video_title: info.title,
               video_stream_type: info.streamType === 'live' ? 'live' : 'on-demand',
               // Mux's field for grouping views by the site they came from: the page's partner.

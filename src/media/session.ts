@@ -259,7 +259,11 @@ export function initialize(video: HTMLVideoElement, options: SessionOptions): Me
         const firstFrameAt = earlyFrameAt;
         earlyFrameAt = undefined;
         if (context) {
-          monitor = (options.monitor ?? monitorVideo)(video, options.info, { ...context, startedAt, firstFrameAt });
+          monitor = (options.monitor ?? monitorVideo)(
+            video,
+            { ...options.info, url },
+            { ...context, startedAt, firstFrameAt },
+          );
         }
       },
     });

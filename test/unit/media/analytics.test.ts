@@ -150,6 +150,36 @@ describe('video analytics', () => {
     }
   });
 
+  it("names a Mux stream's playback id to Mux (video_id), and the stream id for any other stream", async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const fake = async () => ({
+      monitor: (_video: HTMLMediaElement, options: Record<string, unknown>) =>
+        void seen.push(options.data as Record<string, unknown>),
+      destroyMonitor: () => undefined,
+    });
+    const reporting = videoReporting({
+      config: config(true),
+      settings: { ...settings, mux: { env_key: 'envkey1' } },
+      user: user(),
+    });
+    const monitors = [
+      'https://stream.mux.com/qxb01i6T202018GFS02vp9RIe01icTcDCjVzQpmaB00CUisJ4.m3u8?token=eyJhbGciOi.x.y',
+      'https://cdn.example.com/live/master.m3u8',
+    ].map((url) =>
+      monitorVideo(
+        document.createElement('video'),
+        { streamId: '7', streamType: 'live', title: 'Final', url },
+        { ...reporting, startedAt: world.clock.now, loadMux: fake },
+      ),
+    );
+    await waitUntil(() => seen.length === 2, 'both monitors started', { timeout: 4000 });
+    expect(seen.map((data) => data.video_id).sort()).to.deep.equal([
+      '7',
+      'qxb01i6T202018GFS02vp9RIe01icTcDCjVzQpmaB00CUisJ4',
+    ]);
+    for (const monitor of monitors) monitor.destroy();
+  });
+
   it('sends nothing from a localhost page unless the analytics URL was given', async () => {
     expect(analyticsAllowed(config(false))).to.equal(
       location.hostname !== 'localhost' && location.hostname !== '127.0.0.1',
