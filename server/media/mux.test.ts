@@ -1,14 +1,14 @@
 /**
- * Mux playback tokens (mux.ts): a signing key read as Mux hands it (the base64 of a PEM) or as a PEM, other keys
+ * Mux playback tokens (sources/mux.ts): a signing key read as Mux hands it (the base64 of a PEM) or as a PEM, other keys
  * refused with a reason; tokens that verify with the key's public half, one per playback id, audience and minute
  * (a page of thousands of events signs a few), none for a channel without a key.
- * Run: node --import tsx --test server/media/sources/mux.test.ts
+ * Run: node --import tsx --test server/media/mux.test.ts
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { test } from 'node:test';
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
-import { muxPrivateKeyPem, MuxTokens } from './mux.js';
+import { muxPrivateKeyPem, MuxTokens } from './sources/mux.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
