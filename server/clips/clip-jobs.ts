@@ -494,6 +494,9 @@ export class ClipJobs {
         ...['-progress', 'pipe:1', '-nostats'],
         // Exactly the clip's frames: without this, the audio (slightly longer in the source) adds a stub segment.
         ...['-frames:v', String(Math.round(duration * FRAME_RATE))],
+        // A channel's encoder pushes at its own rate (30, 50, 59.94...): clips are made at the test media's, whose
+        // GOP length and frame count the rest assumes.
+        ...(own ? ['-r', String(FRAME_RATE)] : []),
         ...hlsOutput(wraps ? '[v]' : '0:v', wraps ? '[a]' : '0:a', 700, '360p'),
       ],
       tmp,
