@@ -5,17 +5,17 @@
  * Each round pushes a new stream with ffmpeg as an encoder would (`-re`, x264 veryfast zerolatency, a key frame every
  * 2 s, AAC, FLV over RTMP) into a throw-away nginx with the RTMP module (the configuration below: HLS in 2 s
  * fragments, the whole push kept), while two viewers wait for it: hls.js light (our player's engine) and a bare
- * `<video>` (the browser's own HLS engine). The picture carries its frame number as a strip of 16 black or white
- * blocks (ffmpeg's `geq`), which the viewer reads back from the frame on screen (a canvas, once per shown frame), so
- * that each frame's push time is known: the push's start (nginx's `on_publish` call, when the encoder's first bytes
- * arrive) plus its frame number over the frame rate.
+ * `<video>` (the browser's own HLS engine); one more of each joins JOIN_SECONDS into the push. The picture carries
+ * its frame number as a strip of 16 black or white blocks (ffmpeg's `geq`), which the viewer reads back from the
+ * frame on screen (a canvas, once per shown frame), so that each frame's push time is known: the push's start
+ * (nginx's `on_publish` call, when the encoder's first bytes arrive) plus its frame number over the frame rate.
  *
- * - first frame: from the push's start to the viewer's first frame on screen;
+ * - first frame: from the push's start (or the page's opening, for a viewer who joins) to its first frame on screen;
  * - behind live: how far behind the encoder a viewer plays (now minus the shown frame's push time), the median over
  *   its frames from 15 s to 25 s after the push began (steady state).
  * Targets (issue 52): first frame at most 10 s; behind live at most 3 segment durations plus 1 s (7 s at 2 s).
- * The median of BENCH_INGEST_ROUNDS pushes (default 3). WebKit (Safari's engine) is measured when Playwright's WebKit
- * is installed, which it is not on our machines (its download cannot reach its CDN): then it is reported as not run.
+ * The median of BENCH_INGEST_ROUNDS pushes (default 5). WebKit (Safari's engine) is measured when Playwright's WebKit
+ * is installed (`npx playwright install webkit`; the project itself uses Debian's Chromium), else reported as not run.
  *
  * Until the server serves an ingest event's folder under its signed URLs (part I1), the viewers read the folder
  * through nginx's own HTTP server: the figures are those of the packaging and the players, not of our server.
@@ -184,7 +184,11 @@ async function startNginx(dir: string, hook: number) {
 function push(rtmp: number, stream: string): ChildProcess {
   // Bit b of the frame number N as block b (20 px wide) of the top 20 rows: white for 1, black for 0.
   const strip = `geq=lum='255*mod(floor(N/pow(2,floor(X/20))),2)':cb=128:cr=128`;
-  const filter = `[0:v]scale=320:180[base];color=black:size=320x20:rate=${FPS},format=yuv420p,${strip}[bits];[base][bits]overlay=0:0:shortest=1,format=yuv420p[v]`;
+  const filter = [
+    '[0:v]scale=320:180[base]',
+    `color=black:size=320x20:rate=${FPS},format=yuv420p,${strip}[bits]`,
+    '[base][bits]overlay=0:0:shortest=1,format=yuv420p[v]',
+  ].join(';');
   return spawn(
     FFMPEG,
     [
@@ -199,7 +203,7 @@ function push(rtmp: number, stream: string): ChildProcess {
 }
 
 /** Runs the bench; answers its figures (printed by the caller). */
-export async function benchIngest(rounds = Number(process.env.BENCH_INGEST_ROUNDS ?? 3)): Promise<IngestBench> {
+export async function benchIngest(rounds = Number(process.env.BENCH_INGEST_ROUNDS ?? 5)): Promise<IngestBench> {
   if (!existsSync(NGINX) || !existsSync(RTMP_MODULE))
     return {
       rounds: 0,

@@ -232,7 +232,8 @@ export class ClipJobs {
          WHERE id = (SELECT id FROM clips WHERE status = 'queued'
                        OR (status = 'processing' AND (lease_until IS NULL OR lease_until < ${DB_NOW_MS}))
                      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, event_id, asset_offset, duration, attempts, requested_at + ?::bigint - ${DB_NOW_MS} AS time_left`,
+         RETURNING id, event_id, asset_offset, duration, attempts,
+           requested_at + ?::bigint - ${DB_NOW_MS} AS time_left`,
         [this.owner, this.leaseMs, this.now(), this.timeLimitMs],
       );
       if (!row) return;

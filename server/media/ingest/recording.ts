@@ -187,6 +187,10 @@ export async function folderThumbnail(dir: string, cacheDir: string, name: strin
   return file;
 }
 
+/** The concat demuxer's list of segments of the folder `dir`: absolute paths, quoted as its syntax wants. */
+const concatList = (dir: string, segments: FolderSegment[]) =>
+  segments.map((s) => `file '${join(dir, s.file).replace(/'/g, "'\\''")}'\n`).join('');
+
 /** A made recording: its file, size and length (seconds, as ffprobe reads the MP4). */
 export interface Recording {
   file: string;
@@ -227,8 +231,7 @@ export async function ensureRecording(dir: string, file: string): Promise<Record
     // The concat demuxer's list: absolute paths (the list lives beside the output, not in nginx's folder).
     const list = `${file}.${process.pid}.txt`;
     const scratch = `${file}.${process.pid}.tmp.mp4`;
-    const quote = (path: string) => `'${path.replace(/'/g, "'\\''")}'`;
-    writeFileSync(list, playlist.segments.map((s) => `file ${quote(join(dir, s.file))}\n`).join(''));
+    writeFileSync(list, concatList(dir, playlist.segments));
     try {
       await run(
         FFMPEG,
@@ -321,7 +324,7 @@ export class IngestMedia {
     );
     mkdirSync(dirname(list), { recursive: true });
     const folder = this.folder(eventId);
-    writeFileSync(list, covering.map((s) => `file '${join(folder, s.file).replace(/'/g, "'\\''")}'\n`).join(''));
+    writeFileSync(list, concatList(folder, covering));
     const skip = Math.max(0, offset - covering[0]!.start);
     return {
       args: ['-f', 'concat', '-safe', '0', '-i', list, '-ss', String(skip)],
