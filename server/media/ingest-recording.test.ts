@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { FFMPEG, FFPROBE } from './ffmpeg.js';
@@ -186,8 +187,10 @@ describe('the recording', () => {
 
   test('two processes at once make it once', async () => {
     const file = recordingFile(join(dataDir, 'three'), 7);
-    const script = `import('./server/media/ingest/recording.ts').then(async (m) => console.log(JSON.stringify(await m.ensureRecording(${JSON.stringify(folder)}, ${JSON.stringify(file)}))))`;
-    const child = () => exec(process.execPath, ['--import', 'tsx', '-e', script], { cwd: process.cwd() });
+    const module = pathToFileURL(join(import.meta.dirname, 'ingest', 'recording.ts')).href;
+    const call = `ensureRecording(${JSON.stringify(folder)}, ${JSON.stringify(file)})`;
+    const script = `import(${JSON.stringify(module)}).then(async (m) => console.log(JSON.stringify(await m.${call})))`;
+    const child = () => exec(process.execPath, ['--import', 'tsx', '-e', script]);
     const answers = (await Promise.all([child(), child()])).map((r) => JSON.parse(r.stdout) as { made: boolean });
     assert.deepEqual(answers.map((r) => r.made).sort(), [false, true]);
   });
