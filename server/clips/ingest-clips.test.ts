@@ -147,6 +147,11 @@ describe('a finished ingest event', () => {
     assert.equal(await probe(file, 'stream=width,height'), '160,90');
     ok(await blue(file, 0), 'segment 5 is the second push');
     for (const name of ['9.jpg', 'sprite.jpg']) assert.equal((await h.call(String(new URL(name, url)))).status, 404);
+    // A generated event's track has its sprite, and no pictures by segment.
+    const generated = Harness.mediaUrl(await eventOf('paid-finished'), 'thumbnails');
+    ok(generated);
+    assert.equal((await h.call(String(new URL('5.jpg', generated)))).status, 404);
+    assert.equal((await h.call(String(new URL('sprite.jpg', generated)))).status, 200);
     const forged = url.replace(/\/media\/s\/[^/]+\//, '/media/s/1.aaaaaaaaaaaaaaaa.bbb/');
     assert.equal((await h.call(String(new URL('5.jpg', forged)))).status, 403, 'signed like every media path');
   });
@@ -197,5 +202,17 @@ describe('a live ingest event', () => {
     const file = await clipFile('free-live', edge - 8, 4);
     assert.equal(Math.round(Number(await probe(file, 'format=duration'))), 4);
     assert.deepEqual([await blue(file, 0.5), await blue(file, 3)], [false, true]);
+    // Before the push's first segment there is nothing to cut.
+    const early = await h.post(
+      '/api/clip',
+      { api_key: h.key, event_id: h.id('free-live'), name: 'Early', start_time: edge - 20, duration: 4, tags: ['x'] },
+      auth(fan),
+    );
+    assert.equal(early.status, 422, JSON.stringify(early.body));
+  });
+
+  test('it has no download until it is finished', async () => {
+    const res = await get(`download-event/${h.id('free-live')}`, await h.token('subscriber'));
+    assert.equal(res.status, 422);
   });
 });
