@@ -37,7 +37,6 @@
  * stand-ins, the tag-manager stand-in, Mux beacon collection, `/__dev/`) exists only in dev mode, and `/__dev/`
  * also needs the per-start dev secret.
  */
-import { IngestMedia } from '../media/ingest/recording.js';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
@@ -104,6 +103,7 @@ import { stripeDevEndpoints, stripeMount } from '../dev/stripe-dev.js';
 import { createPaymentEvents, RECONCILE_GRACE_MS, webhookPath } from '../commerce/webhooks.js';
 import type { StripeAccount } from '../commerce/providers/stripe.js';
 import { MediaServer } from '../media/streams.js';
+import { IngestMedia } from '../media/ingest/recording.js';
 import { log, type Logger } from '../observability/log.js';
 import { createMetrics } from '../observability/metrics.js';
 import { observedServerOptions, observeRequests, type ObservedListener } from '../observability/request-log.js';

@@ -17,6 +17,7 @@ import {
   CLIP_MIN_SECONDS,
   CLIP_NAME_MAX_LENGTH,
   CLIP_TAG_MAX_LENGTH,
+  type StreamStatus,
 } from '../../src/api/contract.js';
 import { downloadName, viewerOf } from '../catalog/catalog-api.js';
 import type { ClipJobs } from './clip-jobs.js';
@@ -190,7 +191,7 @@ function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number, ing
  * on the event's clock as for any live event, the newest segment's end taken as now (as the thumbnails track and the
  * player's own live clock do), back to the folder's first segment or CLIP_LIVE_WINDOW_SECONDS.
  */
-function ingestSpanOf(r: ApiRequest, event: CachedEvent, status: string, ingest: IngestMedia | undefined) {
+function ingestSpanOf(r: ApiRequest, event: CachedEvent, status: StreamStatus, ingest: IngestMedia | undefined) {
   const playlist = ingest?.playlist(event.id);
   if (!playlist?.segments.length) throw refuse('event_id', 'This event has no recording.');
   if (status === 'finished') {
