@@ -9,7 +9,9 @@
  * - the player's time to first frame and JavaScript before it, against a bare hls.js light page and
  *   `@mux/mux-player` on the same local stream (bench/player.ts);
  * - the site (bench/site.ts), and clips and the library (bench/clips.ts): clip turnaround for 10 s and 60 s clips,
- *   and the library page's JavaScript before its first card.
+ *   and the library page's JavaScript before its first card;
+ * - a live stream pushed over RTMP into nginx (bench/ingest.ts): a viewer's first frame after the push starts, and
+ *   how far behind the encoder viewers play, with hls.js light and the browser's own HLS engine.
  *
  * Runs the reference server in-process on free ports with a throwaway data directory, in headless Chromium.
  * Prints a table and writes bench/results/latest.json.
@@ -25,6 +27,7 @@ import { startServer } from '../server/app/server.js';
 import { PrerollList } from '../src/api/preroll-schemas.js';
 import { matchingPrerolls } from '../src/lib/preroll-rules.js';
 import { benchClips } from './clips.js';
+import { benchIngest, ingestRows } from './ingest.js';
 import { benchAnalytics } from './analytics.js';
 import { playerSection } from './player.js';
 import { benchSite } from './site.js';
@@ -118,6 +121,9 @@ try {
   // --- clips (request to done, cut for real) and the library page
   const clips = await benchClips(browser, server.origin, server.hostOrigin, RUNS);
 
+  // --- a pushed live stream through nginx-rtmp: first frame and how far behind the encoder (bench/ingest.ts)
+  const ingest = await benchIngest();
+
   const results = {
     date: new Date().toISOString(),
     loader_gzip_bytes: loaderGz,
@@ -143,6 +149,7 @@ try {
     site,
     clips,
     analytics,
+    ingest,
   };
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
@@ -220,6 +227,7 @@ try {
       `${median(clips.libraryFirstCardMs).toFixed(0)} ms`,
       '',
     ],
+    ...ingestRows(ingest),
   ];
   printRows(rows);
   console.log(playerFiles);

@@ -104,6 +104,7 @@ import { stripeDevEndpoints, stripeMount } from '../dev/stripe-dev.js';
 import { createPaymentEvents, RECONCILE_GRACE_MS, webhookPath } from '../commerce/webhooks.js';
 import type { StripeAccount } from '../commerce/providers/stripe.js';
 import { MediaServer } from '../media/streams.js';
+import { IngestMedia } from '../media/ingest/recording.js';
 import { log, type Logger } from '../observability/log.js';
 import { createMetrics } from '../observability/metrics.js';
 import { observedServerOptions, observeRequests, type ObservedListener } from '../observability/request-log.js';
@@ -154,6 +155,11 @@ export interface ServerOptions {
   databaseUrl?: string;
   /** Connections per process to that server (`DATABASE_POOL_SIZE`, default 10). */
   databasePoolSize?: number;
+  /**
+   * The folder nginx-rtmp writes ingest events' HLS into (`INGEST_HLS_DIR`), one `event-{id}` folder per event: their
+   * thumbnails, recordings, downloads and clips are made from it (media/ingest/recording.ts). Unset: no ingest.
+   */
+  ingestHlsDir?: string | undefined;
   /** Where clips' files go (`CLIPS_DIR`): shared by every process of one channel server; default DATA_DIR/clips. */
   clipsDir?: string;
   /** How long a clip job is held without news before another process takes it over (ms; tests shorten it). */
@@ -402,8 +408,18 @@ async function assemble(
       'this database has no channel yet: create one with `npx channel-server channel create --key KEY --name NAME` ' +
         'or load a channel file with `npx channel-server import FILE` (docs/operating.md)',
     );
+  const ingest = options.ingestHlsDir ? new IngestMedia(options.ingestHlsDir, dataDir) : undefined;
   const clipJobs = new ClipJobs({
     db,
+    // An ingest event's clips are cut from its own media: its recording once finished, its segments while live.
+    inputOf:
+      ingest &&
+      (async (eventId, offset, duration) => {
+        const row = await db.get('SELECT stream_source, live_until FROM events WHERE id = ?', [eventId]);
+        if (row?.stream_source !== 'ingest') return undefined;
+        const finished = row.live_until !== null && clock().now - anchor >= Number(row.live_until);
+        return ingest.clipInput(eventId, offset, duration, finished);
+      }),
     library,
     clipsDir,
     nowMs,
@@ -435,7 +451,7 @@ async function assemble(
     return String((await db.get('SELECT value FROM meta WHERE key = ?', [name]))!.value);
   };
   const clipStream = clipStreams(db, clipJobs);
-  const eventStream = streamResolver(db, library, clock, () => origins.bundle);
+  const eventStream = streamResolver(db, library, clock, () => origins.bundle, ingest);
   const mediaServer = new MediaServer({
     library,
     secret: await secret('media_secret'),
@@ -603,7 +619,7 @@ async function assemble(
       recordingSeconds,
       assets: (key) => (libraryMedia.files[key] ? libraryAssetPaths(key) : undefined),
     }),
-    ...clipHandlers({ db, jobs: clipJobs, mediaServer, recordingSeconds, nowMs }),
+    ...clipHandlers({ db, jobs: clipJobs, mediaServer, recordingSeconds, ingest, nowMs }),
     submitForm: submitForm(
       db,
       new RateLimiter(db, 'forms', FORM_SUBMISSIONS_PER_ADDRESS, FORM_SUBMISSIONS_WINDOW_MS, nowMs),

@@ -30,7 +30,8 @@ import { listWindow, textOrNull as str, type ApiRequest, type Handlers } from '.
 import { addressKey, HttpError } from '../http/http.js';
 import type { MediaLibrary } from '../media/media.js';
 import { CORS_HEADERS, placeholderSvg } from '../http/static.js';
-import type { MediaServer, MediaViewer, StreamTarget } from '../media/streams.js';
+import type { MediaServer, MediaViewer, StreamTarget, ThumbnailSource } from '../media/streams.js';
+import type { IngestMedia } from '../media/ingest/recording.js';
 
 /** The region-block message. */
 const GEO_BLOCKED = 'This content is not available in your region.';
@@ -92,6 +93,7 @@ export function streamResolver(
   library: MediaLibrary,
   clock: () => Clock,
   origin: () => string,
+  ingest?: IngestMedia,
 ): (stream: string) => Promise<StreamTarget> {
   return async (stream) => {
     const [, kind, id] = /^(?:(vod|dl)-)?(\d+)$/.exec(stream) ?? [];
@@ -114,15 +116,25 @@ export function streamResolver(
     if (now < start) return { kind: 'refused', status: 404, message: 'The stream has not started yet.' };
     if (finished && !event.hasRecording)
       return { kind: 'refused', status: 404, message: 'This event has no recording.' };
+    // An ingest event's own media: its recording (made on the first download), its thumbnails from its segments.
+    const own = event.source === 'ingest' ? ingest : undefined;
     if (kind === 'dl') {
+      if (!finished) return { kind: 'refused', status: 404, message: 'The event has not finished.' };
       const row = await db.get('SELECT name FROM events WHERE id = ?', [event.id]);
-      return finished
-        ? { kind: 'download', filename: downloadName(String(row?.name ?? 'event')) }
-        : { kind: 'refused', status: 404, message: 'The event has not finished.' };
+      const filename = downloadName(String(row?.name ?? 'event'));
+      if (!own) return { kind: 'download', filename };
+      if (!own.playlist(event.id)?.segments.length)
+        return { kind: 'refused', status: 404, message: 'This event has no recording.' };
+      const recording = await own.recording(event.id);
+      return { kind: 'download', filename, file: { path: recording.file, bytes: recording.bytes } };
     }
+    const thumbnails: ThumbnailSource | undefined = own && {
+      vtt: () => own.thumbnailsVtt(event.id, finished ? undefined : { edge: now - (anchor + event.start) }),
+      picture: (name) => own.thumbnail(event.id, name),
+    };
     return finished
-      ? { kind: 'vod', asset: library.main }
-      : { kind: 'live', asset: library.main, startMs: start * 1000 };
+      ? { kind: 'vod', asset: library.main, ...(thumbnails && { thumbnails }) }
+      : { kind: 'live', asset: library.main, startMs: start * 1000, ...(thumbnails && { thumbnails }) };
   };
 }
 

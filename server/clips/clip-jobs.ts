@@ -39,6 +39,7 @@ import { privateTree, type ChannelDb } from '../storage/db.js';
 import { FFMPEG, run } from '../media/ffmpeg.js';
 import { FRAME_RATE, hlsOutput, readRendition, type Asset, type MediaLibrary } from '../media/media.js';
 import { CLIP_TIME_LIMIT_SECONDS } from '../../src/api/contract.js';
+import type { ClipInput } from '../media/ingest/recording.js';
 import { log } from '../observability/log.js';
 
 /**
@@ -80,10 +81,17 @@ export interface ClipJobsOptions {
   log?(message: string): void;
   /** How long a clip may take from its request to done (ms, database clock); default CLIP_TIME_LIMIT_SECONDS. */
   timeLimitMs?: number;
+  /**
+   * Where a clip of event `eventId` is cut when that event has media of its own (an ingest event's recording or live
+   * segments, ingest/recording.ts): ffmpeg input arguments starting at `offset`; undefined for the generated media.
+   */
+  inputOf?(eventId: number, offset: number, duration: number): Promise<ClipInput | undefined>;
 }
 
 /** One cut: where in the recording, how long, into which folder, reporting progress 0-100. */
 interface Cut {
+  /** The clip's event, whose own media it is cut from when it has some (inputOf). */
+  eventId?: number;
   offset: number;
   duration: number;
   dest: string;
@@ -224,7 +232,8 @@ export class ClipJobs {
          WHERE id = (SELECT id FROM clips WHERE status = 'queued'
                        OR (status = 'processing' AND (lease_until IS NULL OR lease_until < ${DB_NOW_MS}))
                      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, asset_offset, duration, attempts, requested_at + ?::bigint - ${DB_NOW_MS} AS time_left`,
+         RETURNING id, event_id, asset_offset, duration, attempts,
+           requested_at + ?::bigint - ${DB_NOW_MS} AS time_left`,
         [this.owner, this.leaseMs, this.now(), this.timeLimitMs],
       );
       if (!row) return;
@@ -244,7 +253,14 @@ export class ClipJobs {
       }
       const job: Job = { cancelled: false, done: Promise.resolve() };
       this.running.set(id, job);
-      job.done = this.process(id, Number(row.asset_offset), Number(row.duration), job, left).finally(() => {
+      job.done = this.process(
+        id,
+        Number(row.event_id),
+        Number(row.asset_offset),
+        Number(row.duration),
+        job,
+        left,
+      ).finally(() => {
         this.running.delete(id);
         this.wake(false);
       });
@@ -326,7 +342,14 @@ export class ClipJobs {
   }
 
   /** Runs one job this process holds; every write names the lease, so a job taken over or deleted writes nothing. */
-  private async process(id: number, offset: number, duration: number, job: Job, left: number): Promise<void> {
+  private async process(
+    id: number,
+    eventId: number,
+    offset: number,
+    duration: number,
+    job: Job,
+    left: number,
+  ): Promise<void> {
     const { db } = this.options;
     const now = () => this.now();
     // The lease is renewed while the cut runs; a renewal that finds the row gone or taken stops the cut.
@@ -357,6 +380,7 @@ export class ClipJobs {
       // and writes nothing more: its outcome needs the lease too).
       this.removeScratch(id);
       await this.cut({
+        eventId,
         offset,
         duration,
         dest: this.folder(id),
@@ -438,7 +462,17 @@ export class ClipJobs {
   }
 
   /** Cuts one clip into `dest` (through `{dest}.tmp`): HLS, MP4, poster, clip.json. */
-  private async cut({ offset, duration, dest, progress, started }: Cut): Promise<void> {
+  private async cut({ eventId, offset, duration, dest, progress, started }: Cut): Promise<void> {
+    const own = eventId === undefined ? undefined : await this.options.inputOf?.(eventId, offset, duration);
+    try {
+      await this.cutFrom(own, { offset, duration, dest, progress, started });
+    } finally {
+      own?.done();
+    }
+  }
+
+  /** cut() from `own` input, or else from the generated recording. */
+  private async cutFrom(own: ClipInput | undefined, { offset, duration, dest, progress, started }: Cut): Promise<void> {
     const { library } = this.options;
     // A scratch folder of this process's own: a process that took over a job never writes into the dead one's.
     const tmp = `${dest}.tmp.${this.owner}`;
@@ -447,11 +481,13 @@ export class ClipJobs {
     const source = join(library.dir, library.download.file);
     const total = library.main.duration;
     const start = ((offset % total) + total) % total;
-    const wraps = start + duration > total;
+    const wraps = !own && start + duration > total;
     // A cut that runs past the end continues from the start: the second input supplies what is missing.
-    const inputs = wraps
-      ? ['-ss', String(start), '-i', source, '-t', String(start + duration - total), '-i', source]
-      : ['-ss', String(start), '-t', String(duration), '-i', source];
+    const inputs = own
+      ? [...own.args, '-t', String(duration)]
+      : wraps
+        ? ['-ss', String(start), '-i', source, '-t', String(start + duration - total), '-i', source]
+        : ['-ss', String(start), '-t', String(duration), '-i', source];
     const streams = wraps ? ['-filter_complex', '[0:v][0:a][1:v][1:a]concat=n=2:v=1:a=1[v][a]'] : ([] as string[]);
     await ffmpegWithProgress(
       [
@@ -459,6 +495,9 @@ export class ClipJobs {
         ...['-progress', 'pipe:1', '-nostats'],
         // Exactly the clip's frames: without this, the audio (slightly longer in the source) adds a stub segment.
         ...['-frames:v', String(Math.round(duration * FRAME_RATE))],
+        // A channel's encoder pushes at its own rate (30, 50, 59.94...): clips are made at the test media's, whose
+        // GOP length and frame count the rest assumes.
+        ...(own ? ['-r', String(FRAME_RATE)] : []),
         ...hlsOutput(wraps ? '[v]' : '0:v', wraps ? '[a]' : '0:a', 700, '360p'),
       ],
       tmp,

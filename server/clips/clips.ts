@@ -17,6 +17,7 @@ import {
   CLIP_MIN_SECONDS,
   CLIP_NAME_MAX_LENGTH,
   CLIP_TAG_MAX_LENGTH,
+  type StreamStatus,
 } from '../../src/api/contract.js';
 import { downloadName, viewerOf } from '../catalog/catalog-api.js';
 import type { ClipJobs } from './clip-jobs.js';
@@ -28,6 +29,7 @@ import { HttpError } from '../http/http.js';
 import { RateLimiter } from '../http/limits.js';
 import { SEGMENT_SECONDS } from '../media/media.js';
 import type { MediaServer, StreamTarget } from '../media/streams.js';
+import type { IngestMedia } from '../media/ingest/recording.js';
 
 /** Clips one user may make per CLIPS_WINDOW_MS, and keep in all. */
 export const CLIPS_PER_WINDOW = 10;
@@ -64,6 +66,8 @@ export interface ClipsContext {
   mediaServer: MediaServer;
   /** The recording's length in seconds (the test media's `main`). */
   recordingSeconds: number;
+  /** Ingest events' own media (their HLS folders and recordings), when the server takes pushes. */
+  ingest?: IngestMedia | undefined;
   /** The server clock (ms), for the limit of clips per user and window. */
   nowMs(): number;
 }
@@ -162,13 +166,14 @@ async function clipJson(r: ApiRequest, mediaServer: MediaServer, row: Row): Prom
  * window's first segment) up to now. The live stream at t seconds after the scheduled start plays recording offset
  * (t + LIVE_LEAD * SEGMENT_SECONDS) mod length (hls.ts: segment n covers start + (n - LIVE_LEAD) segments).
  */
-function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number) {
+function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number, ingest: IngestMedia | undefined) {
   // A url or mux event streams from elsewhere: there is nothing here to cut (the elements translate the text).
   if (event.source === 'url' || event.source === 'mux')
     throw refuse('event_id', 'This event has no recording on this server: clips are cut from recordings kept here.');
   const status = eventStatus(event, r.clock);
   if (status === 'upcoming')
     throw refuse('event_id', 'The event has not started yet: clips can be made once it is live.');
+  if (event.source === 'ingest') return ingestSpanOf(r, event, status, ingest);
   if (status === 'finished') {
     if (!event.hasRecording) throw refuse('event_id', 'This event has no recording.');
     return { source: 'vod' as const, from: 0, to: recordingSeconds, offset: (start: number) => start };
@@ -180,6 +185,29 @@ function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number) {
     from: Math.max(-lead, since - CLIP_LIVE_WINDOW_SECONDS),
     to: since + LIVE_END_SLACK_SECONDS,
     offset: (start: number) => (((start + lead) % recordingSeconds) + recordingSeconds) % recordingSeconds,
+  };
+}
+
+/**
+ * spanOf() for an ingest event, whose media is its push's HLS folder: the asset offset is a position in the folder's
+ * playlist, which is the recording's timeline too. Finished: the recording, from 0 to its length. Live: start_time
+ * on the event's clock as for any live event, the newest segment's end taken as now (as the thumbnails track and the
+ * player's own live clock do), back to the folder's first segment or CLIP_LIVE_WINDOW_SECONDS.
+ */
+function ingestSpanOf(r: ApiRequest, event: CachedEvent, status: StreamStatus, ingest: IngestMedia | undefined) {
+  const playlist = ingest?.playlist(event.id);
+  if (!playlist?.segments.length) throw refuse('event_id', 'This event has no recording.');
+  if (status === 'finished') {
+    const length = event.recordingSeconds ?? playlist.duration;
+    return { source: 'vod' as const, from: 0, to: length, offset: (start: number) => start };
+  }
+  const edge = r.clock.now - (r.clock.anchor + event.start);
+  const first = edge - playlist.duration;
+  return {
+    source: 'live' as const,
+    from: Math.max(first, edge - CLIP_LIVE_WINDOW_SECONDS),
+    to: edge + LIVE_END_SLACK_SECONDS,
+    offset: (start: number) => Math.max(0, start - first),
   };
 }
 
@@ -220,7 +248,7 @@ type ClipEndpoint =
 
 /** The contract's clip handlers. */
 export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
-  const { db, jobs, mediaServer, recordingSeconds } = ctx;
+  const { db, jobs, mediaServer, recordingSeconds, ingest } = ctx;
   const limiter = new RateLimiter(db, 'clips', CLIPS_PER_WINDOW, CLIPS_WINDOW_MS, ctx.nowMs);
 
   /** One of the caller's clips by the path's id (with its event), or 404: another's clip is as unknown as none. */
@@ -254,7 +282,7 @@ export function clipHandlers(ctx: ClipsContext): Handlers<ClipEndpoint> {
       const view = await r.view();
       if (!view.canWatch(event)) throw new HttpError(403, 'You do not have access to this event.');
       if (event.geoBlocked || !view.streams) throw new HttpError(403, 'This content is not available in your region.');
-      const span = spanOf(r, event, recordingSeconds);
+      const span = spanOf(r, event, recordingSeconds, ingest);
       const clip = checkClip(r.body, span.from, span.to);
       const kept = Number((await db.get('SELECT count(*) AS n FROM clips WHERE user_id = ?', [user.id!]))?.n ?? 0);
       if (kept >= MAX_CLIPS_PER_USER)

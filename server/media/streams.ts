@@ -7,7 +7,8 @@
  *   /media/s/{grant}/{stream}/{track}/index.m3u8         media playlist (track: 360p, 180p, subs-en, subs-fr)
  *   /media/s/{grant}/{stream}/{track}/{n}.ts             segment n (.vtt for subtitles)
  *   /media/s/{grant}/{stream}/thumbs/thumbnails.vtt      the thumbnails track (thumbnails.ts), and its
- *   /media/s/{grant}/{stream}/thumbs/sprite.jpg          sprite (events and library items)
+ *   /media/s/{grant}/{stream}/thumbs/sprite.jpg          sprite (events and library items), or for an ingest
+ *   /media/s/{grant}/{stream}/thumbs/{n}.jpg             event its pictures (ingest/recording.ts)
  *   /media/s/{grant}/dl-{event}/download/{name}.mp4      a download
  *   /media/s/{grant}/clip-{id}/poster.jpg                a clip's poster
  *   /media/s/{grant}/clipdl-{id}/download/{name}.mp4     a clip's MP4 (only under its own download grant)
@@ -45,11 +46,20 @@ export interface StreamFiles {
   download?: { file: string; bytes: number; filename: string } | undefined;
 }
 
+/** A thumbnails track of a stream's own (an ingest event's): its WebVTT text and its pictures' files, made on demand. */
+export interface ThumbnailSource {
+  /** The WebVTT text, or undefined when there is nothing to show yet. */
+  vtt(): string | undefined;
+  /** The file of a picture the VTT names, or undefined when the name is none of them. */
+  picture(name: string): Promise<string | undefined>;
+}
+
 /** What a stream id plays at the moment of a request. */
 export type StreamTarget =
-  | { kind: 'live'; asset: Asset; startMs: number }
-  | { kind: 'vod'; asset: Asset; files?: StreamFiles }
-  | { kind: 'download'; filename: string }
+  | { kind: 'live'; asset: Asset; startMs: number; thumbnails?: ThumbnailSource }
+  | { kind: 'vod'; asset: Asset; files?: StreamFiles; thumbnails?: ThumbnailSource }
+  /** A download: `file` (an ingest event's recording), else the generated media's MP4. */
+  | { kind: 'download'; filename: string; file?: { path: string; bytes: number } }
   | { kind: 'refused'; status: number; message: string };
 
 /** Whom a signed URL is for: `u:{user id}` or `k:{api key}`, at the client address that asked. */
@@ -330,11 +340,16 @@ export class MediaServer {
     if (target.kind === 'refused') return refusal(target.status, target.message);
     if (target.kind === 'download') {
       if (kind !== 'download') return refusal(404, 'Not found.');
-      const { file, bytes } = this.options.library.download;
+      const { file, bytes } = target.file
+        ? { file: target.file.path, bytes: target.file.bytes }
+        : {
+            file: join(this.options.library.dir, this.options.library.download.file),
+            bytes: this.options.library.download.bytes,
+          };
       return {
         status: 200,
         type: 'video/mp4',
-        body: { file: join(this.options.library.dir, file), bytes },
+        body: { file, bytes },
         headers: { 'Content-Disposition': `attachment; filename="${target.filename}"` },
       };
     }
@@ -351,7 +366,8 @@ export class MediaServer {
     const { asset } = target;
     if (kind === 'thumbnails') {
       const name = rest.slice(THUMBS_FOLDER.length + 1);
-      if (!asset.thumbnails) return refusal(404, 'Not found.');
+      if (target.thumbnails) return ownThumbnail(target.thumbnails, name);
+      if (!asset.thumbnails || (name !== THUMBS_VTT && name !== THUMBS_SPRITE)) return refusal(404, 'Not found.');
       const type = name === THUMBS_VTT ? 'text/vtt; charset=utf-8' : 'image/jpeg';
       // A live event's cues are on the event's clock (see thumbnails.ts); a recording's are its positions.
       if (name === THUMBS_VTT && target.kind === 'live')
@@ -393,8 +409,21 @@ function classify(rest: string): MediaRequestKind | 'unknown' {
   if (/^[\w-]+\/\d+\.vtt$/.test(rest)) return 'subtitles';
   if (/^download\/[\w.-]+\.mp4$/.test(rest)) return 'download';
   if (rest === `${THUMBS_FOLDER}/${THUMBS_VTT}` || rest === `${THUMBS_FOLDER}/${THUMBS_SPRITE}`) return 'thumbnails';
+  if (new RegExp(`^${THUMBS_FOLDER}/\\d{1,12}\\.jpg$`).test(rest)) return 'thumbnails';
   if (rest === 'poster.jpg') return 'poster';
   return 'unknown';
+}
+
+/** A thumbnails file of a stream's own track (`thumbnails.vtt` or one of its pictures). */
+async function ownThumbnail(source: ThumbnailSource, name: string): Promise<MediaAnswer> {
+  if (name === THUMBS_VTT) {
+    const vtt = source.vtt();
+    return vtt === undefined
+      ? refusal(404, 'No thumbnails yet.')
+      : { status: 200, type: 'text/vtt; charset=utf-8', body: vtt };
+  }
+  const file = await source.picture(name);
+  return file ? { status: 200, type: 'image/jpeg', body: await readFile(file) } : refusal(404, 'Not found.');
 }
 
 function send(req: IncomingMessage, res: ServerResponse, answer: MediaAnswer): void {
