@@ -94,6 +94,7 @@ import { onPaymentApplied } from '../commerce/settlement.js';
 import { paymentEmails } from '../mail/receipts.js';
 import { createApi } from './routes.js';
 import { CATALOG_CHANGED, operatorListener } from '../operator/operator-api.js';
+import { ingestHooks, type IngestOptions } from '../media/ingest/ingest.js';
 import { uploadsHandler } from '../operator/uploads.js';
 import { seedDatabase } from '../fixtures/seed.js';
 import { importSqlite } from '../storage/sqlite-import.js';
@@ -223,6 +224,11 @@ export interface ServerOptions {
   operatorPort?: number | undefined;
   /** Its interface (OPERATOR_HOST); default 127.0.0.1 (loopback: the API changes the catalogue and secrets). */
   operatorHost?: string | undefined;
+  /**
+   * Live ingest (INGEST_RTMP_URL, INGEST_HLS_DIR, INGEST_GRACE_SECONDS; media/ingest/): nginx's hooks on the operator
+   * listener, ingest events' HLS folders, their stream keys. Without it an ingest event plays nothing.
+   */
+  ingest?: IngestOptions | undefined;
   /** Where this server's request log goes; default the process's logger (observability/log.ts). */
   logger?: Logger | undefined;
   /** The mail service (SMTP_URL): without it dev mode records emails in the outbox, production sends none. */
@@ -434,7 +440,7 @@ async function assemble(
     return String((await db.get('SELECT value FROM meta WHERE key = ?', [name]))!.value);
   };
   const clipStream = clipStreams(db, clipJobs);
-  const eventStream = streamResolver(db, library, clock, () => origins.bundle);
+  const eventStream = streamResolver(db, library, clock, () => origins.bundle, options.ingest?.hlsDir);
   const mediaServer = new MediaServer({
     library,
     secret: await secret('media_secret'),
@@ -687,15 +693,20 @@ async function assemble(
       : createServer(
           observedServerOptions,
           observed(
-            operatorListener({
-              db,
-              nowMs,
-              clock,
-              scriptOrigins,
-              channels,
-              payments: services.payments,
+            withIngestHooks(
+              operatorListener({
+                db,
+                nowMs,
+                clock,
+                scriptOrigins,
+                channels,
+                payments: services.payments,
+                logger,
+                ingestRtmpUrl: options.ingest?.rtmpUrl,
+              }),
+              options.ingest && ingestHooks({ db, clock, ingest: options.ingest, logger }),
               logger,
-            }),
+            ),
             'operator',
           ),
         );
@@ -859,5 +870,34 @@ async function assemble(
       });
       return stopped;
     },
+  };
+}
+
+/**
+ * The operator listener with nginx's ingest hooks in front (`/ingest/on_publish`, `/ingest/on_publish_done`:
+ * media/ingest/ingest.ts): loopback by default, like the operator API, since only nginx calls them.
+ */
+function withIngestHooks(
+  operatorApi: RequestListener,
+  hooks: ReturnType<typeof ingestHooks> | undefined,
+  logger: Logger,
+): RequestListener {
+  if (!hooks) return operatorApi;
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (!path.startsWith('/ingest/')) {
+      operatorApi(req, res);
+      return;
+    }
+    hooks(req, res, path).then(
+      (answered) => {
+        if (!answered) res.writeHead(404).end();
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, `ingest hook: ${errorSummary(error)}`);
+        // A failed hook refuses the push (nginx drops it) rather than letting an unchecked one through.
+        if (!res.headersSent) res.writeHead(500).end();
+      },
+    );
   };
 }

@@ -29,6 +29,7 @@ import {
 import { listWindow, textOrNull as str, type ApiRequest, type Handlers } from '../http/handler.js';
 import { addressKey, HttpError } from '../http/http.js';
 import type { MediaLibrary } from '../media/media.js';
+import { ingestFolder } from '../media/ingest/hls-folder.js';
 import { CORS_HEADERS, placeholderSvg } from '../http/static.js';
 import type { MediaServer, MediaViewer, StreamTarget } from '../media/streams.js';
 
@@ -85,13 +86,15 @@ export function viewerOf(r: ApiRequest, access: Access): MediaViewer {
 
 /**
  * What a signed stream id (`{event}`, `vod-{item}`, `dl-{event}`) plays now: read per request, as events go live,
- * finish or are rescheduled. Every event plays the one test recording of `library`.
+ * finish or are rescheduled. An event of the generated source plays the one test recording of `library`; an ingest
+ * event its own HLS folder under `ingestHlsDir` (INGEST_HLS_DIR), live from its push (liveSpan), then its recording.
  */
 export function streamResolver(
   db: ChannelDb,
   library: MediaLibrary,
   clock: () => Clock,
   origin: () => string,
+  ingestHlsDir?: string,
 ): (stream: string) => Promise<StreamTarget> {
   return async (stream) => {
     const [, kind, id] = /^(?:(vod|dl)-)?(\d+)$/.exec(stream) ?? [];
@@ -111,6 +114,11 @@ export function streamResolver(
     if (now < start) return { kind: 'refused', status: 404, message: 'The stream has not started yet.' };
     if (finished && !event.hasRecording)
       return { kind: 'refused', status: 404, message: 'This event has no recording.' };
+    if (event.source === 'ingest') {
+      if (!ingestHlsDir) return { kind: 'refused', status: 404, message: 'Live ingest is not set up on this server.' };
+      if (kind === 'dl') return { kind: 'refused', status: 404, message: "This event's download is not ready." };
+      return { kind: 'ingest', dir: ingestFolder(ingestHlsDir, event.id), live: !finished };
+    }
     if (kind === 'dl') {
       const row = await db.get('SELECT name FROM events WHERE id = ?', [event.id]);
       return finished
