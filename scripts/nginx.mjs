@@ -113,7 +113,7 @@ function ensureNginx() {
 }
 
 /** A port nobody listens on at this moment (the OS picks it). */
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -209,7 +209,9 @@ export async function startNginx({ hookOrigin, hlsDir: givenHlsDir, port } = {})
         'daemon off;',
         'worker_processes 1;',
         `pid ${join(prefix, 'nginx.pid')};`,
-        `error_log ${log} info;`,
+        // nginx-rtmp writes the stream name, which is the key, at `error` level when it relays a push ("notify:
+        // push 'KEY' to …"): `crit` keeps keys out of this log. NGINX_LOG_LEVEL=info shows everything (debugging).
+        `error_log ${log} ${process.env.NGINX_LOG_LEVEL || 'crit'};`,
         'events { worker_connections 256; }',
         rtmpBlock({ listen: `127.0.0.1:${chosen}`, hookOrigin, hlsDir }),
       ].join('\n'),

@@ -22,9 +22,8 @@ import pg from 'pg';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E_PORT } from './ports';
-// @ts-expect-error TS7016: plain JS scripts shared with the command line, without declaration files.
-import { startNginx } from '../../scripts/nginx.mjs';
-// @ts-expect-error TS7016: likewise.
+import { startNginx, type RunningNginx } from '../../scripts/nginx.mjs';
+// @ts-expect-error TS7016: scripts/postgres.mjs is plain JS without a declaration file.
 import { startPostgres } from '../../scripts/postgres.mjs';
 
 const run = promisify(execFile);
@@ -44,7 +43,7 @@ interface Started {
   stop(): Promise<void>;
 }
 let postgres: (Started & { url: string }) | undefined;
-let nginx: (Started & { rtmpUrl: string; hlsDir: string }) | undefined;
+let nginx: RunningNginx | undefined;
 let sql: pg.Client | undefined;
 let dataDir = '';
 let server: ChildProcess | undefined;
@@ -169,7 +168,7 @@ test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'channel-ingest-'));
   postgres = await startPostgres();
   nginx = await startNginx({ hookOrigin: `http://127.0.0.1:${OPERATOR_PORT}` });
-  rtmpUrl = nginx!.rtmpUrl;
+  rtmpUrl = nginx.rtmpUrl;
   await cli(['channel', 'create', '--key', CHANNEL, '--name', 'Lakeside Sports', '--currency', 'USD']);
   token = JSON.parse(
     await cli([
