@@ -149,6 +149,13 @@ describe('live ingest', () => {
   });
 
   test('a push that drops and comes back within the grace continues; after it, the event is finished', async () => {
+    // An end that does not name the push's key ends nothing.
+    await hook('on_publish_done', 'not-a-key');
+    assert.equal(
+      (await h.server.db.get('SELECT live_until FROM events WHERE id = ?', [eventId]))!.live_until,
+      null,
+      'still pushing',
+    );
     await hook('on_publish_done', key);
     assert.equal(await status(), 'live', 'live through the grace');
     const row = await h.server.db.get('SELECT live_from, recording_seconds FROM events WHERE id = ?', [eventId]);

@@ -61,8 +61,11 @@ export interface IngestHooksContext {
 export function ingestHooks(ctx: IngestHooksContext) {
   const { db, ingest, logger } = ctx;
   const grace = ingest.graceSeconds ?? RECONNECT_GRACE_SECONDS;
-  /** The event each accepted push is for, by nginx's client id: its end still finds it after a key rotation. */
-  const pushes = new Map<string, number>();
+  /**
+   * The event each accepted push is for and the key it used, by nginx's client id: its end still finds the event
+   * after a rotation of the key. An end must name the push's key, so nobody ends a live event without it.
+   */
+  const pushes = new Map<string, { id: number; key: string }>();
   const rel = () => {
     const { anchor, now } = ctx.clock();
     return Math.floor(now - anchor);
@@ -103,7 +106,7 @@ export function ingestHooks(ctx: IngestHooksContext) {
     await db.run('UPDATE events SET live_from = coalesce(live_from, ?), live_until = NULL WHERE id = ?', [now, id]);
     await changed();
     const client = form.get('clientid');
-    if (client) pushes.set(client, id);
+    if (client) pushes.set(client, { id, key });
     if (pushes.size > 1000) pushes.delete(pushes.keys().next().value!);
     logger.info({ event: id }, 'ingest: a push started');
     return { status: 302, location: relayUrl(ingest.rtmpUrl, id) };
@@ -115,8 +118,9 @@ export function ingestHooks(ctx: IngestHooksContext) {
     const row = key
       ? await db.get(`SELECT id FROM events WHERE ingest_key = ? AND stream_source = 'ingest'`, [key])
       : undefined;
-    const id = pushes.get(client) ?? (row ? Number(row.id) : undefined);
-    pushes.delete(client);
+    const push = pushes.get(client);
+    if (push?.key === key) pushes.delete(client);
+    const id = push?.key === key ? push.id : row ? Number(row.id) : undefined;
     if (id === undefined) return;
     const changes = await db.run(
       'UPDATE events SET live_until = ? WHERE id = ? AND live_from IS NOT NULL AND live_until IS NULL',
