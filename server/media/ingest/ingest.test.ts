@@ -156,7 +156,16 @@ describe('live ingest', () => {
       null,
       'still pushing',
     );
-    await hook('on_publish_done', key);
+    // The encoder comes back (client 12) before nginx notices the first connection (7) is gone: the first's late end
+    // ends nothing.
+    assert.equal((await hook('on_publish', key, '12')).status, 302);
+    await hook('on_publish_done', key, '7');
+    assert.equal(
+      (await h.server.db.get('SELECT live_until FROM events WHERE id = ?', [eventId]))!.live_until,
+      null,
+      'still pushing on the new connection',
+    );
+    await hook('on_publish_done', key, '12');
     assert.equal(await status(), 'live', 'live through the grace');
     const row = await h.server.db.get('SELECT live_from, recording_seconds FROM events WHERE id = ?', [eventId]);
     assert.equal(Number(row!.recording_seconds), 7.9);

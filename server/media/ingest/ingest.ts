@@ -65,7 +65,8 @@ export function ingestHooks(ctx: IngestHooksContext) {
    * The event each accepted push is for and the key it used, by nginx's client id: its end still finds the event
    * after a rotation of the key. An end must name the push's key, so nobody ends a live event without it.
    */
-  const pushes = new Map<string, { id: number; key: string }>();
+  const pushes = new Map<string, { id: number; key: string; seq: number }>();
+  let accepted = 0;
   const rel = () => {
     const { anchor, now } = ctx.clock();
     return Math.floor(now - anchor);
@@ -106,7 +107,7 @@ export function ingestHooks(ctx: IngestHooksContext) {
     await db.run('UPDATE events SET live_from = coalesce(live_from, ?), live_until = NULL WHERE id = ?', [now, id]);
     await changed();
     const client = form.get('clientid');
-    if (client) pushes.set(client, { id, key });
+    if (client) pushes.set(client, { id, key, seq: ++accepted });
     if (pushes.size > 1000) pushes.delete(pushes.keys().next().value!);
     logger.info({ event: id }, 'ingest: a push started');
     return { status: 302, location: relayUrl(ingest.rtmpUrl, id) };
@@ -122,6 +123,9 @@ export function ingestHooks(ctx: IngestHooksContext) {
     if (push?.key === key) pushes.delete(client);
     const id = push?.key === key ? push.id : row ? Number(row.id) : undefined;
     if (id === undefined) return;
+    // An encoder that comes back before nginx notices its old connection is gone: the old push's end comes after
+    // the new push began, and must not end the event the new one keeps live.
+    if (push && [...pushes.values()].some((other) => other.id === id && other.seq > push.seq)) return;
     const changes = await db.run(
       'UPDATE events SET live_until = ? WHERE id = ? AND live_from IS NOT NULL AND live_until IS NULL',
       [rel() + grace, id],
