@@ -62,6 +62,8 @@ function writeFolder(durations: number[], breakAt?: number, bytes = 50_000) {
 }
 
 const status = async () => (await h.event('countdown')).stream_status as string;
+/** The event's status as the operator API (and `events list`) shows it. */
+const operatorStatus = async () => (await operator('GET', `/events/${eventId}`)).body.data.status as string;
 
 before(async () => {
   await h.start();
@@ -110,6 +112,7 @@ describe('live ingest', () => {
 
   test('on_publish refuses a wrong key and another application; the right one goes live and relays', async () => {
     assert.equal(await status(), 'upcoming');
+    assert.equal(await operatorStatus(), 'upcoming');
     assert.equal((await hook('on_publish', 'not-a-key')).status, 403);
     assert.equal((await hook('on_publish', key, '7', 'hls')).status, 403);
     assert.equal(await status(), 'upcoming');
@@ -118,6 +121,7 @@ describe('live ingest', () => {
     assert.equal(accepted.status, 302);
     assert.equal(accepted.headers.get('location'), `rtmp://127.0.0.1:1936/hls/event-${eventId}`);
     assert.equal(await status(), 'live');
+    assert.equal(await operatorStatus(), 'live');
   });
 
   test('a live ingest event plays its folder: the whole event, no end, numbered segments only', async () => {
@@ -179,6 +183,7 @@ describe('live ingest', () => {
     h.nowMs += (GRACE + 1) * 1000;
     const event = await h.event('countdown');
     assert.equal(event.stream_status, 'finished');
+    assert.equal(await operatorStatus(), 'finished');
     assert.equal(event.duration, 13.9);
     const url = Harness.mediaUrl(event, 'vod');
     ok(url, JSON.stringify(event.media));
