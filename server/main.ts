@@ -8,6 +8,26 @@ import { StartRefused } from './storage/data-dir.js';
 import { ConfigError, readConfig } from './app/config.js';
 import { startServer } from './app/server.js';
 import { createLogger, useLogger } from './observability/log.js';
+import type { ServerOptions } from './app/server.js';
+import type { RunningNginx } from '../scripts/nginx.mjs';
+
+/**
+ * Dev mode runs live ingest on this machine (docs/streams.md, "Ingest") when nginx with its RTMP module is installed
+ * and INGEST_RTMP_URL is not set: a throw-away nginx (scripts/nginx.mjs) on loopback, its hooks on the operator
+ * listener (on OPERATOR_PORT, else a free port). Without nginx it says how to get it and runs without ingest.
+ */
+async function devIngest(options: ServerOptions): Promise<RunningNginx | undefined> {
+  if (options.mode !== 'dev' || options.ingest) return undefined;
+  const { freePort, INSTALL_HINT, nginxAvailable, startNginx } = await import('../scripts/nginx.mjs');
+  if (!nginxAvailable()) {
+    console.log(`Live ingest is off: ${INSTALL_HINT}`);
+    return undefined;
+  }
+  options.operatorPort = options.operatorPort || (await freePort());
+  const nginx = await startNginx({ hookOrigin: `http://127.0.0.1:${options.operatorPort}` });
+  options.ingest = { rtmpUrl: nginx.rtmpUrl, hlsDir: nginx.hlsDir };
+  return nginx;
+}
 
 let config;
 try {
@@ -18,6 +38,7 @@ try {
   process.exit(1);
 }
 useLogger(createLogger({ level: config.logLevel }));
+const nginx = await devIngest(config.server);
 const server = await startServer(config.server).catch((error: NodeJS.ErrnoException) => {
   // The common failure is a port already taken (often by an earlier demo server): say which, without a stack.
   if (error.code === 'EADDRINUSE') {
@@ -71,6 +92,10 @@ if (server.mode === 'dev') {
   console.log(
     'Test cards (any future expiry, any CVC): 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient funds',
   );
+  if (nginx)
+    console.log(
+      `Live ingest (nginx): encoders publish to ${nginx.rtmpUrl}/KEY; an ingest event's key: channel-server events ingest ID`,
+    );
 } else {
   console.log(`Channel API (production mode): ${server.origin}/api/`);
   console.log('The demo pages and test stand-ins are off; CHANNEL_DEV=1 turns them on for local development.');
@@ -85,6 +110,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) process.exit(1);
     stopping = true;
-    void server.stop({ drainMs: config.drainMs }).then(() => process.exit(0));
+    void server
+      .stop({ drainMs: config.drainMs })
+      .then(() => nginx?.stop())
+      .then(() => process.exit(0));
   });
 }

@@ -186,6 +186,35 @@ describe('configuration', () => {
       assert.match(refusal({ [name]: value }).message, new RegExp(`^${name}: must be an https URL on `), value);
   });
 
+  test('live ingest: an rtmp:// URL with its application, with INGEST_HLS_DIR and the operator listener', () => {
+    const ingest = { INGEST_RTMP_URL: 'rtmp://ingest.example.com/live', INGEST_HLS_DIR: 'hls', OPERATOR_PORT: '8082' };
+    assert.deepEqual(readConfig({ ...ingest, INGEST_GRACE_SECONDS: '15' }, []).server.ingest, {
+      rtmpUrl: 'rtmp://ingest.example.com/live',
+      hlsDir: join(process.cwd(), 'hls'),
+      graceSeconds: 15,
+    });
+    assert.equal(readConfig({}, []).server.ingest, undefined);
+    for (const url of [
+      'http://ingest.example.com/live',
+      'rtmp://ingest.example.com',
+      'rtmp://ingest.example.com/live/key/x',
+    ])
+      assert.match(
+        refusal({ ...ingest, INGEST_RTMP_URL: url }).message,
+        /^INGEST_RTMP_URL: must be an rtmp:\/\/host\[:port\]\/application URL/,
+      );
+    assert.match(
+      refusal({ ...ingest, INGEST_HLS_DIR: '' }).message,
+      /^INGEST_HLS_DIR: must be set with INGEST_RTMP_URL/,
+    );
+    assert.match(
+      refusal({ ...ingest, INGEST_RTMP_URL: '' }).message,
+      /^INGEST_RTMP_URL: must be set with INGEST_HLS_DIR/,
+    );
+    assert.match(refusal({ ...ingest, OPERATOR_PORT: '' }).message, /^OPERATOR_PORT: must be set with INGEST_RTMP_URL/);
+    assert.match(refusal({ ...ingest, INGEST_GRACE_SECONDS: '-1' }).message, /^INGEST_GRACE_SECONDS: must be a whole/);
+  });
+
   test('a real start with a bad value (PORT=abc, a bad SMTP_URL or Google issuer, a live Stripe key sent elsewhere...) stops at once: one line naming it, exit code 1', () => {
     // Through main.ts as the tests start it, and through the package's command (server/bin) as an operator does.
     const main = ['--import', 'tsx', 'server/main.ts'];

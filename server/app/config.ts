@@ -5,6 +5,7 @@
  * a stack trace. docs/server.md's table lists the same variables in the same order with the same defaults (a test
  * holds them together: app/config.test.ts).
  */
+import { resolve } from 'node:path';
 import * as z from 'zod';
 import { isLoopback } from './exposure.js';
 import type { ServerOptions } from './server.js';
@@ -204,6 +205,29 @@ export const VARIABLES = {
   METRICS_HOST: variable(text, '`127.0.0.1`', "the operations listener's interface"),
   OPERATOR_PORT: variable(integer(0, 65535), 'none', 'the operator API listener (/operator/v1/…); none when unset'),
   OPERATOR_HOST: variable(text, '`127.0.0.1`', "the operator API listener's interface"),
+  INGEST_RTMP_URL: variable(
+    z
+      .string()
+      .trim()
+      .refine(
+        (v) =>
+          URL.canParse(v) &&
+          new URL(v).protocol === 'rtmp:' &&
+          new URL(v).hostname !== '' &&
+          /^\/[\w-]+$/.test(new URL(v).pathname) &&
+          !new URL(v).search &&
+          !new URL(v).username,
+        'must be an rtmp://host[:port]/application URL, such as rtmp://ingest.example.com/live',
+      ),
+    'none',
+    "live ingest: what encoders publish to (nginx's RTMP listener and application); none turns ingest off",
+  ),
+  INGEST_HLS_DIR: variable(text, 'none', 'live ingest: the folder nginx writes HLS into (its hls_path)'),
+  INGEST_GRACE_SECONDS: variable(
+    integer(0, 3600),
+    '60',
+    'live ingest: how long a push that dropped may come back and continue the same live stream',
+  ),
   DRAIN_SECONDS: variable(
     integer(0, 3600),
     '20',
@@ -332,5 +356,24 @@ function serverOptions(v: Values, dev: boolean): ServerOptions {
     metricsHost: v.METRICS_HOST,
     operatorPort: v.OPERATOR_PORT,
     operatorHost: v.OPERATOR_HOST,
+    ingest: ingestOptions(v),
   };
+}
+
+/**
+ * Live ingest, or none: INGEST_RTMP_URL and INGEST_HLS_DIR go together, and nginx's hooks reach the operator
+ * listener, so OPERATOR_PORT must be set too.
+ */
+function ingestOptions(v: Values): ServerOptions['ingest'] {
+  const { INGEST_RTMP_URL: rtmpUrl, INGEST_HLS_DIR: hlsDir } = v;
+  if (rtmpUrl && !hlsDir)
+    throw new ConfigError('INGEST_HLS_DIR', "must be set with INGEST_RTMP_URL: it is where nginx's HLS is read");
+  if (hlsDir && !rtmpUrl) throw new ConfigError('INGEST_RTMP_URL', 'must be set with INGEST_HLS_DIR');
+  if (!rtmpUrl || !hlsDir) return undefined;
+  if (v.OPERATOR_PORT === undefined)
+    throw new ConfigError(
+      'OPERATOR_PORT',
+      "must be set with INGEST_RTMP_URL: nginx's hooks reach the operator listener",
+    );
+  return { rtmpUrl, hlsDir: resolve(hlsDir), graceSeconds: v.INGEST_GRACE_SECONDS };
 }

@@ -95,6 +95,7 @@ import { onPaymentApplied } from '../commerce/settlement.js';
 import { paymentEmails } from '../mail/receipts.js';
 import { createApi } from './routes.js';
 import { CATALOG_CHANGED, operatorListener } from '../operator/operator-api.js';
+import { ingestHooks, type IngestOptions } from '../media/ingest/ingest.js';
 import { uploadsHandler } from '../operator/uploads.js';
 import { seedDatabase } from '../fixtures/seed.js';
 import { importSqlite } from '../storage/sqlite-import.js';
@@ -155,11 +156,6 @@ export interface ServerOptions {
   databaseUrl?: string;
   /** Connections per process to that server (`DATABASE_POOL_SIZE`, default 10). */
   databasePoolSize?: number;
-  /**
-   * The folder nginx-rtmp writes ingest events' HLS into (`INGEST_HLS_DIR`), one `event-{id}` folder per event: their
-   * thumbnails, recordings, downloads and clips are made from it (media/ingest/recording.ts). Unset: no ingest.
-   */
-  ingestHlsDir?: string | undefined;
   /** Where clips' files go (`CLIPS_DIR`): shared by every process of one channel server; default DATA_DIR/clips. */
   clipsDir?: string;
   /** How long a clip job is held without news before another process takes it over (ms; tests shorten it). */
@@ -230,6 +226,11 @@ export interface ServerOptions {
   operatorPort?: number | undefined;
   /** Its interface (OPERATOR_HOST); default 127.0.0.1 (loopback: the API changes the catalogue and secrets). */
   operatorHost?: string | undefined;
+  /**
+   * Live ingest (INGEST_RTMP_URL, INGEST_HLS_DIR, INGEST_GRACE_SECONDS; media/ingest/): nginx's hooks on the operator
+   * listener, ingest events' HLS folders, their stream keys. Without it an ingest event plays nothing.
+   */
+  ingest?: IngestOptions | undefined;
   /** Where this server's request log goes; default the process's logger (observability/log.ts). */
   logger?: Logger | undefined;
   /** The mail service (SMTP_URL): without it dev mode records emails in the outbox, production sends none. */
@@ -408,7 +409,7 @@ async function assemble(
       'this database has no channel yet: create one with `npx channel-server channel create --key KEY --name NAME` ' +
         'or load a channel file with `npx channel-server import FILE` (docs/operating.md)',
     );
-  const ingest = options.ingestHlsDir ? new IngestMedia(options.ingestHlsDir, dataDir) : undefined;
+  const ingest = options.ingest ? new IngestMedia(options.ingest.hlsDir, dataDir) : undefined;
   const clipJobs = new ClipJobs({
     db,
     // An ingest event's clips are cut from its own media: its recording once finished, its segments while live.
@@ -719,15 +720,20 @@ async function assemble(
       : createServer(
           observedServerOptions,
           observed(
-            operatorListener({
-              db,
-              nowMs,
-              clock,
-              scriptOrigins,
-              channels,
-              payments: services.payments,
+            withIngestHooks(
+              operatorListener({
+                db,
+                nowMs,
+                clock,
+                scriptOrigins,
+                channels,
+                payments: services.payments,
+                logger,
+                ingestRtmpUrl: options.ingest?.rtmpUrl,
+              }),
+              options.ingest && ingestHooks({ db, clock, ingest: options.ingest, logger }),
               logger,
-            }),
+            ),
             'operator',
           ),
         );
@@ -891,5 +897,34 @@ async function assemble(
       });
       return stopped;
     },
+  };
+}
+
+/**
+ * The operator listener with nginx's ingest hooks in front (`/ingest/on_publish`, `/ingest/on_publish_done`:
+ * media/ingest/ingest.ts): loopback by default, like the operator API, since only nginx calls them.
+ */
+function withIngestHooks(
+  operatorApi: RequestListener,
+  hooks: ReturnType<typeof ingestHooks> | undefined,
+  logger: Logger,
+): RequestListener {
+  if (!hooks) return operatorApi;
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (!path.startsWith('/ingest/')) {
+      operatorApi(req, res);
+      return;
+    }
+    hooks(req, res, path).then(
+      (answered) => {
+        if (!answered) res.writeHead(404).end();
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, `ingest hook: ${errorSummary(error)}`);
+        // A failed hook refuses the push (nginx drops it) rather than letting an unchecked one through.
+        if (!res.headersSent) res.writeHead(500).end();
+      },
+    );
   };
 }

@@ -86,7 +86,8 @@ export function viewerOf(r: ApiRequest, access: Access): MediaViewer {
 
 /**
  * What a signed stream id (`{event}`, `vod-{item}`, `dl-{event}`) plays now: read per request, as events go live,
- * finish or are rescheduled. Every event plays the one test recording of `library`.
+ * finish or are rescheduled. An event of the generated source plays the one test recording of `library`; an ingest
+ * event its own HLS folder under `ingestHlsDir` (INGEST_HLS_DIR), live from its push (liveSpan), then its recording.
  */
 export function streamResolver(
   db: ChannelDb,
@@ -116,8 +117,11 @@ export function streamResolver(
     if (now < start) return { kind: 'refused', status: 404, message: 'The stream has not started yet.' };
     if (finished && !event.hasRecording)
       return { kind: 'refused', status: 404, message: 'This event has no recording.' };
-    // An ingest event's own media: its recording (made on the first download), its thumbnails from its segments.
+    // An ingest event plays its own HLS folder (nginx's); its recording (made on the first download) and its
+    // thumbnails (from its segments) come from recording.ts.
     const own = event.source === 'ingest' ? ingest : undefined;
+    if (event.source === 'ingest' && !own)
+      return { kind: 'refused', status: 404, message: 'Live ingest is not set up on this server.' };
     if (kind === 'dl') {
       if (!finished) return { kind: 'refused', status: 404, message: 'The event has not finished.' };
       const row = await db.get('SELECT name FROM events WHERE id = ?', [event.id]);
@@ -132,9 +136,10 @@ export function streamResolver(
       vtt: () => own.thumbnailsVtt(event.id, finished ? undefined : { edge: now - (anchor + event.start) }),
       picture: (name) => own.thumbnail(event.id, name),
     };
+    if (own) return { kind: 'ingest', dir: own.folder(event.id), live: !finished, ...(thumbnails && { thumbnails }) };
     return finished
-      ? { kind: 'vod', asset: library.main, ...(thumbnails && { thumbnails }) }
-      : { kind: 'live', asset: library.main, startMs: start * 1000, ...(thumbnails && { thumbnails }) };
+      ? { kind: 'vod', asset: library.main }
+      : { kind: 'live', asset: library.main, startMs: start * 1000 };
   };
 }
 

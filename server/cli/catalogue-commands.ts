@@ -294,6 +294,36 @@ ${CONNECTION_HELP}`,
       answer(run.io, run.json, cancelled.data, `Event ${id} cancelled.`);
     },
   },
+  {
+    name: 'events ingest',
+    summary: "print an ingest event's RTMP URL and stream key (--rotate: a new key)",
+    api: true,
+    positionals: ['ID'],
+    help: `Usage: channel-server events ingest ID --channel KEY [--rotate]
+
+Prints what event ID's encoder (OBS, vMix, a hardware encoder) is set up with: the RTMP URL (OBS: Server) and the
+stream key (OBS: Stream Key). The key is made on first ask; --rotate makes a new one, and the old one is refused at
+the encoder's next push. The event's stream must be an ingest one (docs/streams.md). The key is a secret: whoever has
+it can put pictures on the channel.
+${CONNECTION_HELP}`,
+    options: { channel: { type: 'string' }, rotate: { type: 'boolean' } },
+    async run(run) {
+      const id = idArgument(run);
+      const rotate = run.values.rotate === true;
+      const path = channelPath(run.values, `events/${id}/ingest${rotate ? '/rotate' : ''}`);
+      const got = await request<{ rtmp_url: string; stream_key: string }>(
+        connectionOf(run),
+        rotate ? 'POST' : 'GET',
+        path,
+      );
+      answer(
+        run.io,
+        run.json,
+        got.data,
+        `${rotate ? 'A new stream key: the old one no longer works.\n' : ''}RTMP URL:   ${got.data.rtmp_url}\nStream key: ${got.data.stream_key}`,
+      );
+    },
+  },
 ];
 
 // ---------------------------------------------------------------- secrets

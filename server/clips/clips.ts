@@ -22,7 +22,7 @@ import {
 import { downloadName, viewerOf } from '../catalog/catalog-api.js';
 import type { ClipJobs } from './clip-jobs.js';
 import type { ChannelDb, Row } from '../storage/db.js';
-import { eventStatus, findEvent, renderEvent, type CachedEvent } from '../catalog/events.js';
+import { eventStatus, findEvent, liveSpan, renderEvent, type CachedEvent } from '../catalog/events.js';
 import { Checks, idOf, listWindow, refuse, textOrNull, type ApiRequest, type Handlers } from '../http/handler.js';
 import { LIVE_LEAD } from '../media/hls.js';
 import { HttpError } from '../http/http.js';
@@ -178,7 +178,8 @@ function spanOf(r: ApiRequest, event: CachedEvent, recordingSeconds: number, ing
     if (!event.hasRecording) throw refuse('event_id', 'This event has no recording.');
     return { source: 'vod' as const, from: 0, to: recordingSeconds, offset: (start: number) => start };
   }
-  const since = r.clock.now - (r.clock.anchor + event.start);
+  // Seconds since it went live: its schedule's start, or an ingest event's first push (liveSpan).
+  const since = r.clock.now - (r.clock.anchor + liveSpan(event).from);
   const lead = LIVE_LEAD * SEGMENT_SECONDS;
   return {
     source: 'live' as const,

@@ -22,7 +22,7 @@ import { Harness, ok } from '../testing/harness.js';
 const exec = promisify(execFile);
 const tmp = mkdtempSync(join(tmpdir(), 'ingest-clips-test-'));
 const hlsDir = join(tmp, 'hls');
-const h = new Harness({ ingestHlsDir: hlsDir });
+const h = new Harness({ ingest: { hlsDir, rtmpUrl: 'rtmp://127.0.0.1:1935/live' } });
 const FAN = { email: 'fan@example.com', password: 'fan-pass-1' };
 let fan = '';
 /** The events' clock: seconds since its anchor now, and each event's start on it. */

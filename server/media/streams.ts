@@ -31,6 +31,13 @@ import { BoundedMap } from '../http/limits.js';
 import { SEGMENT_SECONDS, segmentPath, type Asset, type MediaLibrary, type Track } from './media.js';
 import { liveThumbnailsVtt, THUMBS_FOLDER, THUMBS_SPRITE, THUMBS_VTT } from './thumbnails.js';
 import { sendFile } from '../http/files.js';
+import {
+  INGEST_TRACK,
+  ingestMasterPlaylist,
+  ingestMediaPlaylist,
+  readHlsFolder,
+  SEGMENT_FILE,
+} from './ingest/hls-folder.js';
 import { CORS_HEADERS } from '../http/static.js';
 
 /** The files of a stream kept apart from the library (a clip's): its folder, poster and MP4. */
@@ -60,6 +67,8 @@ export type StreamTarget =
   | { kind: 'vod'; asset: Asset; files?: StreamFiles; thumbnails?: ThumbnailSource }
   /** A download: `file` (an ingest event's recording), else the generated media's MP4. */
   | { kind: 'download'; filename: string; file?: { path: string; bytes: number } }
+  /** An ingest event's HLS folder (ingest/hls-folder.ts): live while its push lasts, then its recording. */
+  | { kind: 'ingest'; dir: string; live: boolean; thumbnails?: ThumbnailSource }
   | { kind: 'refused'; status: number; message: string };
 
 /** Whom a signed URL is for: `u:{user id}` or `k:{api key}`, at the client address that asked. */
@@ -338,6 +347,13 @@ export class MediaServer {
 
   private async answer(target: StreamTarget, kind: MediaRequestKind, rest: string): Promise<MediaAnswer> {
     if (target.kind === 'refused') return refusal(target.status, target.message);
+    if (target.kind === 'ingest') {
+      if (kind === 'thumbnails')
+        return target.thumbnails
+          ? ownThumbnail(target.thumbnails, rest.slice(THUMBS_FOLDER.length + 1))
+          : refusal(404, 'Not found.');
+      return ingestAnswer(target, kind, rest);
+    }
     if (target.kind === 'download') {
       if (kind !== 'download') return refusal(404, 'Not found.');
       const { file, bytes } = target.file
@@ -399,6 +415,27 @@ export class MediaServer {
       headers: noCache,
     };
   }
+}
+
+/** An ingest event's answers: its playlists (ingest/hls-folder.ts) and segments (names checked: digits and .ts). */
+async function ingestAnswer(
+  target: Extract<StreamTarget, { kind: 'ingest' }>,
+  kind: MediaRequestKind,
+  rest: string,
+): Promise<MediaAnswer> {
+  const [trackName, file = ''] = rest.split('/');
+  const folder = kind === 'master' || kind === 'playlist' ? await readHlsFolder(target.dir) : undefined;
+  if (kind === 'master') return { status: 200, type: PLAYLIST, body: ingestMasterPlaylist(folder) };
+  if (trackName !== INGEST_TRACK) return refusal(404, 'Not found.');
+  if (kind === 'playlist') return { status: 200, type: PLAYLIST, body: ingestMediaPlaylist(folder, target.live) };
+  if (kind !== 'segment' || !SEGMENT_FILE.test(file)) return refusal(404, 'Not found.');
+  // A segment never changes once written: it may be kept (a playlist grows: send() marks it no-cache).
+  const data = await readFile(join(target.dir, file)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!data) return refusal(404, 'Not found.');
+  return { status: 200, type: 'video/mp2t', body: data, headers: { 'Cache-Control': 'private, max-age=3600' } };
 }
 
 /** What a path under a stream asks for. */

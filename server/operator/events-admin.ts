@@ -6,7 +6,7 @@
  * (orders name it) and leaves every list of the channel API (catalog/events.ts).
  */
 import type * as z from 'zod';
-import type { Clock } from '../catalog/events.js';
+import { liveSpan, type Clock, type StreamSourceKind } from '../catalog/events.js';
 import type { ChannelDb, Row, SqlValue } from '../storage/db.js';
 import { invalid, OperatorError } from './engine.js';
 import { refErrors, type Json, type ResourceStore } from './resources.js';
@@ -18,7 +18,7 @@ const PAID = new Set(['paid', 'ppv']);
 
 const COLUMNS = `e.id, e.name, e.type, e.start_offset, e.duration, e.time_zone, e.price, e.category_id, e.location_id,
   e.home_team_id, e.image, e.description, e.single_event_package_id, e.cancelled_at, e.stream_source, e.stream_url,
-  e.mux_playback_id, e.mux_signed,
+  e.mux_playback_id, e.mux_signed, e.live_from, e.live_until,
   (SELECT string_agg(participant_id::text, ',' ORDER BY position) FROM event_participants WHERE event_id = e.id)
     AS participant_ids`;
 
@@ -30,8 +30,16 @@ function eventJson(row: Row, clock: Clock): Json {
   const start = Number(row.start_offset);
   const duration = Number(row.duration);
   const rel = clock.now - clock.anchor;
+  // An ingest event is live from its encoder's push, not its schedule (liveSpan).
+  const span = liveSpan({
+    source: String(row.stream_source) as StreamSourceKind,
+    start,
+    duration,
+    liveFrom: row.live_from === null ? null : Number(row.live_from),
+    liveUntil: row.live_until === null ? null : Number(row.live_until),
+  });
   const status =
-    row.cancelled_at !== null ? 'cancelled' : rel < start ? 'upcoming' : rel < start + duration ? 'live' : 'finished';
+    row.cancelled_at !== null ? 'cancelled' : rel < span.from ? 'upcoming' : rel < span.until ? 'live' : 'finished';
   return {
     id: Number(row.id),
     name: String(row.name),

@@ -233,6 +233,42 @@ export function openApiDocument(): Json {
       responses: { ...ok(one('Events')), ...errors(404, 409) },
     },
   };
+  const ingestAnswer = {
+    200: {
+      description: "The event's RTMP URL and stream key (never cached: Cache-Control no-store)",
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['data'],
+            properties: {
+              data: {
+                type: 'object',
+                required: ['rtmp_url', 'stream_key'],
+                properties: { rtmp_url: { type: 'string' }, stream_key: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+  paths['/channels/{key}/events/{id}/ingest'] = {
+    parameters: [key, idParam],
+    get: {
+      operationId: 'eventStreamKey',
+      summary: "An ingest event's RTMP URL and stream key (made on first ask); 409 for another source",
+      responses: { ...ingestAnswer, ...errors(404, 409) },
+    },
+  };
+  paths['/channels/{key}/events/{id}/ingest/rotate'] = {
+    parameters: [key, idParam],
+    post: {
+      operationId: 'rotateEventStreamKey',
+      summary: "A new stream key for an ingest event: the old one is refused at the encoder's next push",
+      responses: { ...ingestAnswer, ...errors(404, 409) },
+    },
+  };
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

@@ -63,6 +63,7 @@ import {
 import { openApiDocument } from './openapi.js';
 import { exportChannel } from '../fixtures/export.js';
 import { readImage, storeImage } from './uploads.js';
+import { ingestKeyOf } from '../media/ingest/ingest.js';
 
 /** The notification every catalogue change sends (payload: the channel id): each process drops its cached events. */
 export const CATALOG_CHANGED = 'catalog_changed';
@@ -77,6 +78,8 @@ export interface OperatorContext {
   /** The card processor of each channel: packages and subscriptions are synced to its prices when it can. */
   payments: PaymentProviders | undefined;
   logger: Logger;
+  /** INGEST_RTMP_URL, when live ingest is set up: the URL the stream keys go with (media/ingest/ingest.ts). */
+  ingestRtmpUrl?: string | undefined;
 }
 
 interface Call {
@@ -654,7 +657,47 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
       await catalogueChanged(channelId);
       return recordAnswer(record);
     }
+    if (resource === 'events' && rest[1] === 'ingest') {
+      const rotate = rest.length === 3 && rest[2] === 'rotate' && method === 'POST';
+      if (!rotate && !(rest.length === 2 && method === 'GET')) throw methodNotAllowed();
+      return ingestKey(call, channelId, recordId, rotate, at);
+    }
     throw methodNotAllowed();
+  }
+
+  /**
+   * An ingest event's RTMP URL and stream key (media/ingest/ingest.ts): made on first ask, new on rotate. The key is
+   * audited as made or rotated, never written there; the answer is not stored by anyone (no-store).
+   */
+  async function ingestKey(call: Call, channelId: number, eventId: number, rotate: boolean, at: number) {
+    if (!ctx.ingestRtmpUrl)
+      throw new OperatorError(
+        409,
+        'conflict',
+        'Live ingest is not set up on this server: INGEST_RTMP_URL and INGEST_HLS_DIR (docs/streams.md).',
+      );
+    const rtmpUrl = ctx.ingestRtmpUrl;
+    const key = await db.transaction(async () => {
+      const made = await ingestKeyOf(db, channelId, eventId, rotate);
+      if (made === undefined) throw notFound('event');
+      if (made === 'not_ingest')
+        throw new OperatorError(
+          409,
+          'conflict',
+          "This event's stream is not pushed from an encoder: set its stream source to ingest first.",
+        );
+      if (made.made)
+        await audit(db, {
+          channelId,
+          operator: call.operator,
+          at,
+          action: rotate ? 'rotate_stream_key' : 'make_stream_key',
+          resource: 'events',
+          recordId: eventId,
+        });
+      return made.key;
+    });
+    return { status: 200, body: { data: { rtmp_url: rtmpUrl, stream_key: key } } };
   }
 
   // ---------------------------------------------------------------- routing

@@ -1,0 +1,336 @@
+// A live game pushed from an encoder goes on air (docs/streams.md, "Ingest"): a production server with live ingest,
+// nginx with its RTMP module from scripts/nginx.mjs (which installs Debian's packages when run as root), and ffmpeg
+// pushing a test pattern with a tone over RTMP as OBS would, to the URL and key `channel-server events ingest` prints.
+// A wrong key is refused by nginx; the push puts the game live on the schedule; a viewer's first frame comes within
+// 10 s of the push starting (measured precisely by the bench); the encoder drops and comes back within the reconnect
+// grace and the same live stream goes on; after five minutes of stream the viewer seeks back to the first minute;
+// once the push has ended and the grace passed, the game is finished and its recording plays from the start.
+//
+// To keep CI time small, the first push is real time (what a viewer meets at the start) and the second one sends its
+// five minutes four times faster than real time (ffmpeg -readrate 4): nginx packages it by its timestamps, so the
+// folder holds five minutes of game after about 75 s. The reconnect grace is 15 s here (60 s by default).
+//
+// The database is a throw-away PostgreSQL (scripts/postgres.mjs), so the test can set the event's stream source
+// with SQL while the server runs.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { E2E_PORT } from './ports';
+import { startNginx, type RunningNginx } from '../../scripts/nginx.mjs';
+// @ts-expect-error TS7016: scripts/postgres.mjs is plain JS without a declaration file.
+import { startPostgres } from '../../scripts/postgres.mjs';
+
+const run = promisify(execFile);
+const ROOT = path.join(import.meta.dirname, '..', '..');
+const BIN = path.join(ROOT, 'server', 'bin', 'channel-server.mjs');
+
+/** This spec's own ports, after those of operating.spec.ts: the production server, its operator API, the host. */
+const SERVER_PORT = E2E_PORT + 7;
+const OPERATOR_PORT = E2E_PORT + 8;
+const HOST_PORT = E2E_PORT + 9;
+const SERVER = `http://localhost:${SERVER_PORT}`;
+const HOST = `http://localhost:${HOST_PORT}`;
+const CHANNEL = 'lakeside';
+const GRACE_SECONDS = 15;
+
+interface Started {
+  stop(): Promise<void>;
+}
+let postgres: (Started & { url: string }) | undefined;
+let nginx: RunningNginx | undefined;
+let sql: pg.Client | undefined;
+let dataDir = '';
+let server: ChildProcess | undefined;
+let serverOutput = '';
+let host: http.Server | undefined;
+let token = '';
+let eventId = 0;
+let rtmpUrl = '';
+let streamKey = '';
+const pushes: ChildProcess[] = [];
+
+/** Runs `channel-server ARGS` as an operator would, on the database until there is a token, then the operator API. */
+async function cli(args: string[]): Promise<string> {
+  const api = token ? { CHANNEL_OPERATOR_URL: `http://127.0.0.1:${OPERATOR_PORT}`, CHANNEL_OPERATOR_TOKEN: token } : {};
+  const { stdout } = await run(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: postgres!.url, CHANNEL_DEV: undefined, ...api },
+    timeout: 120_000,
+  });
+  return stdout.trim();
+}
+
+/**
+ * ffmpeg pushing a 640x360 test pattern at 30 fps with a 1 kHz tone for `seconds`, as an encoder does (H.264 with a
+ * keyframe every 2 s, AAC, FLV over RTMP); `readrate` above 1 sends it faster than real time. Resolves with ffmpeg's
+ * exit code and its error output.
+ */
+function push(key: string, seconds: number, readrate = 1): { child: ChildProcess; done: Promise<[number, string]> } {
+  const child = spawn('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
+    ...(readrate === 1 ? ['-re'] : ['-readrate', String(readrate)]),
+    ...['-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=30:duration=${seconds}`],
+    ...(readrate === 1 ? ['-re'] : ['-readrate', String(readrate)]),
+    ...['-f', 'lavfi', '-i', `sine=frequency=1000:duration=${seconds}`],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-g', '60', '-pix_fmt', 'yuv420p'],
+    ...['-c:a', 'aac', '-b:a', '96k', '-f', 'flv', `${rtmpUrl}/${key}`],
+  ]);
+  pushes.push(child);
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const done = new Promise<[number, string]>((resolve) => child.once('exit', (code) => resolve([code ?? 1, errors])));
+  return { child, done };
+}
+
+/** The seconds nginx has packaged so far (the sum of its playlist's EXTINF). */
+function packagedSeconds(): number {
+  const file = path.join(nginx!.hlsDir, `event-${eventId}`, 'index.m3u8');
+  if (!fs.existsSync(file)) return 0;
+  return [...fs.readFileSync(file, 'utf8').matchAll(/#EXTINF:([\d.]+)/g)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+/** The event as a guest's channel API answers it. */
+async function eventAnswer(): Promise<{ stream_status: string; duration: number | null }> {
+  const key = await (
+    await fetch(`${SERVER}/api/get_api_key`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ channel_key: CHANNEL }),
+    })
+  ).json();
+  const res = await fetch(`${SERVER}/api/events/${eventId}?api_key=${key.data.api_key}`);
+  return (await res.json()).data;
+}
+
+function hostPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <link rel="icon" href="data:,">
+  <title>${title}</title>
+  <script src="${SERVER}/channel-elements.js" data-channel-key="${CHANNEL}" async></script>
+</head>
+<body>
+<h1>${title}</h1>
+${body}
+</body>
+</html>`;
+}
+
+async function startServer(): Promise<void> {
+  server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      CHANNEL_DEV: undefined,
+      PORT: String(SERVER_PORT),
+      OPERATOR_PORT: String(OPERATOR_PORT),
+      DATA_DIR: dataDir,
+      DATABASE_URL: postgres!.url,
+      METRICS_PORT: undefined,
+      INGEST_RTMP_URL: nginx!.rtmpUrl,
+      INGEST_HLS_DIR: nginx!.hlsDir,
+      INGEST_GRACE_SECONDS: String(GRACE_SECONDS),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stdout!.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
+  server.stderr!.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
+  const deadline = Date.now() + 120_000;
+  while (!serverOutput.includes('Channel API (production mode):')) {
+    if (server.exitCode !== null || Date.now() > deadline)
+      throw new Error(`the production server did not start:\n${serverOutput.slice(-4000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The player's video: where it plays and whether it has a frame. */
+const videoState = (page: Page) =>
+  page.locator('channel-player video').evaluate((video: HTMLVideoElement) => ({
+    time: video.currentTime,
+    ready: video.readyState,
+    paused: video.paused,
+    seekableEnd: video.seekable.length ? video.seekable.end(video.seekable.length - 1) : 0,
+    duration: video.duration,
+  }));
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'channel-ingest-'));
+  postgres = await startPostgres();
+  nginx = await startNginx({ hookOrigin: `http://127.0.0.1:${OPERATOR_PORT}` });
+  rtmpUrl = nginx.rtmpUrl;
+  await cli(['channel', 'create', '--key', CHANNEL, '--name', 'Lakeside Sports', '--currency', 'USD']);
+  token = JSON.parse(
+    await cli([
+      'operator',
+      'add',
+      '--channel',
+      CHANNEL,
+      '--email',
+      'owner@lakeside.example',
+      '--role',
+      'owner',
+      '--json',
+    ]),
+  ).token;
+  await startServer();
+  // Scheduled an hour ago: an ingest event is upcoming until its encoder pushes, whatever its schedule says.
+  const starts = new Date(Date.now() - 3600_000).toISOString().slice(0, 16);
+  eventId = Number(
+    await cli([
+      ...['events', 'add', '--channel', CHANNEL, '--name', 'Lakeside derby', '--starts', starts],
+      ...['--tz', 'UTC', '--type', 'free', '--duration', '120'],
+    ]),
+  );
+  // The event's stream source (the operator API's `stream` field and `events add --ingest` do this).
+  sql = new pg.Client({ connectionString: postgres!.url });
+  await sql.connect();
+  await sql.query("UPDATE events SET stream_source = 'ingest', has_recording = 1 WHERE id = $1", [eventId]);
+  await sql.query("NOTIFY catalog_changed, ''");
+  host = http
+    .createServer((req, res) => {
+      const url = new URL(req.url ?? '/', HOST);
+      const body =
+        url.pathname === '/schedule.html'
+          ? hostPage('Lakeside schedule', '<channel-schedule kind="all"></channel-schedule>')
+          : url.pathname === '/watch.html'
+            ? hostPage('Lakeside derby', `<channel-player event-id="${eventId}" autoplay muted></channel-player>`)
+            : undefined;
+      res.writeHead(body ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(body ?? 'not found');
+    })
+    .listen(HOST_PORT);
+});
+
+test.afterAll(async () => {
+  for (const child of pushes) if (child.exitCode === null) child.kill('SIGKILL');
+  host?.close();
+  await sql?.end();
+  if (server && server.exitCode === null) {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server!.once('exit', resolve));
+  }
+  await nginx?.stop();
+  await postgres?.stop();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const card = (page: Page) =>
+  page.locator('channel-schedule [part~="event"]').filter({ has: page.locator(`a[href$="/watch/${eventId}"]`) });
+
+test('the command line prints the RTMP URL and the stream key; nginx refuses a wrong key', async () => {
+  const printed = await cli(['events', 'ingest', String(eventId), '--channel', CHANNEL]);
+  const [, url, key] = /RTMP URL:\s+(\S+)\nStream key:\s+(\S+)/.exec(printed) ?? [];
+  expect(url).toBe(rtmpUrl);
+  expect(key).toMatch(/^[\w-]{32}$/);
+  streamKey = key!;
+  // A rotation makes a new key; the old one is refused from then on.
+  const rotated = await cli(['events', 'ingest', String(eventId), '--channel', CHANNEL, '--rotate']);
+  const newKey = /Stream key:\s+(\S+)/.exec(rotated)![1]!;
+  expect(newKey).not.toBe(streamKey);
+  for (const wrong of [streamKey, 'not-the-key']) {
+    const [code, errors] = await push(wrong, 5).done;
+    expect(code).not.toBe(0);
+    expect(errors).toMatch(/Input\/output error|Connection refused|Server error/i);
+  }
+  streamKey = newKey;
+  expect(packagedSeconds()).toBe(0);
+  expect((await eventAnswer()).stream_status).toBe('upcoming');
+  expect(serverOutput).not.toContain(streamKey);
+});
+
+test('a push goes live: the schedule shows it, a viewer sees a frame within 10 s, a drop within the grace continues', async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  const started = Date.now();
+  const first = push(streamKey, 16);
+  await expect.poll(async () => (await eventAnswer()).stream_status, { timeout: 10_000 }).toBe('live');
+  await page.goto(`${HOST}/watch.html`);
+  await expect
+    .poll(
+      async () => {
+        const state = await videoState(page).catch(() => undefined);
+        return Boolean(state && state.ready >= 2 && state.time > 0);
+      },
+      { timeout: 20_000, intervals: [100] },
+    )
+    .toBe(true);
+  const firstFrame = Date.now() - started;
+  test.info().annotations.push({ type: 'first frame after the push began (ms)', description: String(firstFrame) });
+  expect(firstFrame).toBeLessThan(10_000);
+
+  const schedule = await page.context().newPage();
+  await schedule.goto(`${HOST}/schedule.html`);
+  await expect(card(schedule).locator('[part~="badge-live"]')).toBeVisible({ timeout: 15_000 });
+  await schedule.close();
+
+  // The encoder drops (the first push ends) and comes back two seconds later: the same live stream goes on.
+  const [code] = await first.done;
+  expect(code).toBe(0);
+  await page.waitForTimeout(2000);
+  expect((await eventAnswer()).stream_status).toBe('live');
+  const before = packagedSeconds();
+  const second = push(streamKey, 300, 4);
+  // Five minutes of game, most of it sent faster than real time.
+  await expect.poll(packagedSeconds, { timeout: 150_000, intervals: [1000] }).toBeGreaterThan(300);
+  expect((await eventAnswer()).stream_status).toBe('live');
+  const playlist = fs.readFileSync(path.join(nginx!.hlsDir, `event-${eventId}`, 'index.m3u8'), 'utf8');
+  expect(playlist.match(/#EXT-X-DISCONTINUITY/g)?.length, 'one folder, two pushes').toBe(2);
+  expect(before).toBeGreaterThan(10);
+
+  // The viewer seeks back to the first minute (the DVR window is the whole event) and it plays there.
+  await page.locator('channel-player video').evaluate((video: HTMLVideoElement) => {
+    video.currentTime = 30;
+  });
+  await expect
+    .poll(
+      async () => {
+        const state = await videoState(page);
+        return state.time > 30.5 && state.time < 50 && state.ready >= 2;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  expect((await videoState(page)).seekableEnd).toBeGreaterThan(250);
+  expect((await second.done)[0]).toBe(0);
+  expect(serverOutput).not.toContain(streamKey);
+});
+
+test('after the push ends and the grace passes, the game is finished and plays from the start', async ({ page }) => {
+  test.setTimeout(120_000);
+  await expect
+    .poll(async () => (await eventAnswer()).stream_status, { timeout: (GRACE_SECONDS + 20) * 1000 })
+    .toBe('finished');
+  const event = await eventAnswer();
+  // The recording's own length, not the schedule's two hours.
+  expect(event.duration).toBeGreaterThan(300);
+  expect(event.duration).toBeLessThan(330);
+  // A push now is refused: the game is over.
+  const [code] = await push(streamKey, 3).done;
+  expect(code).not.toBe(0);
+
+  await page.goto(`${HOST}/watch.html`);
+  await expect
+    .poll(
+      async () => {
+        const state = await videoState(page).catch(() => undefined);
+        return Boolean(state && state.ready >= 2 && state.time > 0.5 && state.time < 20);
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  const state = await videoState(page);
+  expect(state.duration).toBeGreaterThan(300);
+  expect(serverOutput).not.toContain(streamKey);
+});
