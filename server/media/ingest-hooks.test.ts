@@ -11,10 +11,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { forgetEventJson } from '../../catalog/events.js';
-import { addOperator } from '../../operator/operators.js';
-import { captureLog, Harness, ok, request, type Answer } from '../../testing/harness.js';
-import { parseNginxPlaylist } from './hls-folder.js';
+import { addOperator } from '../operator/operators.js';
+import { captureLog, Harness, ok, request, type Answer } from '../testing/harness.js';
+import { parseNginxPlaylist } from './ingest/hls-folder.js';
 
 const hlsDir = mkdtempSync(join(tmpdir(), 'channel-ingest-test-'));
 const RTMP_URL = 'rtmp://ingest.example.com:1936/live';
@@ -24,10 +23,14 @@ let owner = '';
 let eventId = 0;
 const capture = captureLog();
 
-const operator = (method: string, path: string): Promise<Answer> =>
+const operator = (method: string, path: string, body?: unknown): Promise<Answer> =>
   request(`http://127.0.0.1:${h.server.operatorPort}/operator/v1/channels/demo${path}`, {
     method,
-    headers: { Authorization: `Bearer ${owner}` },
+    headers: {
+      Authorization: `Bearer ${owner}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
 /** What nginx posts to a hook. */
@@ -70,9 +73,10 @@ before(async () => {
   const channelId = Number((await h.server.db.get("SELECT id FROM channels WHERE channel_key = 'demo'"))!.id);
   owner = (await addOperator(h.server.db, channelId, 'owner@example.com', 'owner', h.nowMs)).token;
   eventId = h.id('countdown');
-  // Part of the operator API's stream field (another change); set directly here.
-  await h.server.db.run("UPDATE events SET stream_source = 'ingest', has_recording = 1 WHERE id = ?", [eventId]);
-  forgetEventJson(h.server.db);
+  // The event becomes an ingest one as an operator makes it so: the operator API's stream field.
+  const made = await operator('PATCH', `/events/${eventId}`, { stream: { type: 'ingest' } });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  assert.deepEqual(made.body.data.stream, { type: 'ingest' });
 });
 after(async () => {
   capture.restore();
