@@ -9,22 +9,16 @@
 // To keep CI time small, the first push is real time (what a viewer meets at the start) and the second one sends its
 // five minutes four times faster than real time (ffmpeg -readrate 4): nginx packages it by its timestamps, so the
 // folder holds five minutes of game after about 75 s. The reconnect grace is 15 s here (60 s by default).
-//
-// The database is a throw-away PostgreSQL (scripts/postgres.mjs), so the test can set the event's stream source
-// with SQL while the server runs.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E_PORT } from './ports';
 import { startNginx, type RunningNginx } from '../../scripts/nginx.mjs';
-// @ts-expect-error TS7016: scripts/postgres.mjs is plain JS without a declaration file.
-import { startPostgres } from '../../scripts/postgres.mjs';
 
 const run = promisify(execFile);
 const ROOT = path.join(import.meta.dirname, '..', '..');
@@ -39,12 +33,7 @@ const HOST = `http://localhost:${HOST_PORT}`;
 const CHANNEL = 'lakeside';
 const GRACE_SECONDS = 15;
 
-interface Started {
-  stop(): Promise<void>;
-}
-let postgres: (Started & { url: string }) | undefined;
 let nginx: RunningNginx | undefined;
-let sql: pg.Client | undefined;
 let dataDir = '';
 let server: ChildProcess | undefined;
 let serverOutput = '';
@@ -60,7 +49,7 @@ async function cli(args: string[]): Promise<string> {
   const api = token ? { CHANNEL_OPERATOR_URL: `http://127.0.0.1:${OPERATOR_PORT}`, CHANNEL_OPERATOR_TOKEN: token } : {};
   const { stdout } = await run(process.execPath, [BIN, ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: postgres!.url, CHANNEL_DEV: undefined, ...api },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: undefined, CHANNEL_DEV: undefined, ...api },
     timeout: 120_000,
   });
   return stdout.trim();
@@ -133,7 +122,7 @@ async function startServer(): Promise<void> {
       PORT: String(SERVER_PORT),
       OPERATOR_PORT: String(OPERATOR_PORT),
       DATA_DIR: dataDir,
-      DATABASE_URL: postgres!.url,
+      DATABASE_URL: undefined,
       METRICS_PORT: undefined,
       INGEST_RTMP_URL: nginx!.rtmpUrl,
       INGEST_HLS_DIR: nginx!.hlsDir,
@@ -166,7 +155,6 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'channel-ingest-'));
-  postgres = await startPostgres();
   nginx = await startNginx({ hookOrigin: `http://127.0.0.1:${OPERATOR_PORT}` });
   rtmpUrl = nginx.rtmpUrl;
   await cli(['channel', 'create', '--key', CHANNEL, '--name', 'Lakeside Sports', '--currency', 'USD']);
@@ -189,14 +177,9 @@ test.beforeAll(async () => {
   eventId = Number(
     await cli([
       ...['events', 'add', '--channel', CHANNEL, '--name', 'Lakeside derby', '--starts', starts],
-      ...['--tz', 'UTC', '--type', 'free', '--duration', '120'],
+      ...['--tz', 'UTC', '--type', 'free', '--duration', '120', '--ingest'],
     ]),
   );
-  // The event's stream source (the operator API's `stream` field and `events add --ingest` do this).
-  sql = new pg.Client({ connectionString: postgres!.url });
-  await sql.connect();
-  await sql.query("UPDATE events SET stream_source = 'ingest', has_recording = 1 WHERE id = $1", [eventId]);
-  await sql.query("NOTIFY catalog_changed, ''");
   host = http
     .createServer((req, res) => {
       const url = new URL(req.url ?? '/', HOST);
@@ -215,13 +198,11 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   for (const child of pushes) if (child.exitCode === null) child.kill('SIGKILL');
   host?.close();
-  await sql?.end();
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
     await new Promise((resolve) => server!.once('exit', resolve));
   }
   await nginx?.stop();
-  await postgres?.stop();
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
