@@ -123,7 +123,7 @@ async function startServer(): Promise<void> {
       OPERATOR_PORT: String(OPERATOR_PORT),
       DATA_DIR: dataDir,
       DATABASE_URL: undefined,
-      METRICS_PORT: undefined,
+      METRICS_PORT: String(E2E_PORT + 11),
       INGEST_RTMP_URL: nginx!.rtmpUrl,
       INGEST_HLS_DIR: nginx!.hlsDir,
       INGEST_GRACE_SECONDS: String(GRACE_SECONDS),

@@ -64,7 +64,7 @@ async function startServer(): Promise<void> {
       PORT: String(SERVER_PORT),
       OPERATOR_PORT: String(OPERATOR_PORT),
       DATA_DIR: dataDir,
-      METRICS_PORT: undefined,
+      METRICS_PORT: String(E2E_PORT + 16),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
