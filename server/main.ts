@@ -38,7 +38,11 @@ try {
   process.exit(1);
 }
 useLogger(createLogger({ level: config.logLevel }));
-const nginx = await devIngest(config.server);
+// A dev nginx that cannot start (a port, a broken install) leaves ingest off, not the demo.
+const nginx = await devIngest(config.server).catch((error: unknown) => {
+  console.log(`Live ingest is off: nginx did not start (${error instanceof Error ? error.message : String(error)})`);
+  return undefined;
+});
 const server = await startServer(config.server).catch((error: NodeJS.ErrnoException) => {
   // The common failure is a port already taken (often by an earlier demo server): say which, without a stack.
   if (error.code === 'EADDRINUSE') {

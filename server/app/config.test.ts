@@ -198,10 +198,11 @@ describe('configuration', () => {
       'http://ingest.example.com/live',
       'rtmp://ingest.example.com',
       'rtmp://ingest.example.com/live/key/x',
+      'rtmp://ingest.example.com/ingest',
     ])
       assert.match(
         refusal({ ...ingest, INGEST_RTMP_URL: url }).message,
-        /^INGEST_RTMP_URL: must be an rtmp:\/\/host\[:port\]\/application URL/,
+        /^INGEST_RTMP_URL: must be an rtmp:\/\/host\[:port\]\/live URL/,
       );
     assert.match(
       refusal({ ...ingest, INGEST_HLS_DIR: '' }).message,
@@ -213,6 +214,10 @@ describe('configuration', () => {
     );
     assert.match(refusal({ ...ingest, OPERATOR_PORT: '' }).message, /^OPERATOR_PORT: must be set with INGEST_RTMP_URL/);
     assert.match(refusal({ ...ingest, INGEST_GRACE_SECONDS: '-1' }).message, /^INGEST_GRACE_SECONDS: must be a whole/);
+    assert.match(
+      refusal({ ...ingest, INGEST_GRACE_SECONDS: '2' }).message,
+      /^INGEST_GRACE_SECONDS: must be at least 5/,
+    );
   });
 
   test('a real start with a bad value (PORT=abc, a bad SMTP_URL or Google issuer, a live Stripe key sent elsewhere...) stops at once: one line naming it, exit code 1', () => {

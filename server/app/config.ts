@@ -214,17 +214,18 @@ export const VARIABLES = {
           URL.canParse(v) &&
           new URL(v).protocol === 'rtmp:' &&
           new URL(v).hostname !== '' &&
-          /^\/[\w-]+$/.test(new URL(v).pathname) &&
+          new URL(v).pathname === '/live' &&
           !new URL(v).search &&
           !new URL(v).username,
-        'must be an rtmp://host[:port]/application URL, such as rtmp://ingest.example.com/live',
+        "must be an rtmp://host[:port]/live URL (nginx-rtmp.conf's application), such as rtmp://ingest.example.com/live",
       ),
     'none',
     "live ingest: what encoders publish to (nginx's RTMP listener and application); none turns ingest off",
   ),
   INGEST_HLS_DIR: variable(text, 'none', 'live ingest: the folder nginx writes HLS into (its hls_path)'),
   INGEST_GRACE_SECONDS: variable(
-    integer(0, 3600),
+    // At least 5 s: nginx closes the last segment just after it says the push ended.
+    integer(5, 3600),
     '60',
     'live ingest: how long a push that dropped may come back and continue the same live stream',
   ),

@@ -95,7 +95,7 @@ import { onPaymentApplied } from '../commerce/settlement.js';
 import { paymentEmails } from '../mail/receipts.js';
 import { createApi } from './routes.js';
 import { CATALOG_CHANGED, operatorListener } from '../operator/operator-api.js';
-import { ingestHooks, type IngestOptions } from '../media/ingest/ingest.js';
+import { ingestHooks, WATCH_INTERVAL_MS, type IngestOptions } from '../media/ingest/ingest.js';
 import { uploadsHandler } from '../operator/uploads.js';
 import { seedDatabase } from '../fixtures/seed.js';
 import { importSqlite } from '../storage/sqlite-import.js';
@@ -283,6 +283,8 @@ export interface RunningServer {
   reconcile(): Promise<void>;
   /** Dev mode's Stripe double, when it runs one (no Stripe key of its own). */
   stripeDouble: StripeDouble | undefined;
+  /** Live ingest's watchdog, run now (it runs every WATCH_INTERVAL_MS by itself): for tests. */
+  ingestWatch: (() => Promise<void>) | undefined;
   /**
    * Stops: readiness turns 503, the listeners accept nothing new, requests in flight get `drainMs` (default 0) to
    * finish, clip jobs hand back their leases, the database closes, then the operations listener.
@@ -713,6 +715,8 @@ async function assemble(
   const observed = (listener: RequestListener, name: 'main' | 'cms' | 'operator'): ObservedListener =>
     observeRequests(listener, { logger, metrics, listener: name, draining });
   const main = createServer(observedServerOptions, observed(listeners.main, 'main'));
+  // nginx's hooks for live ingest (media/ingest/ingest.ts), on the operator listener; its watchdog starts below.
+  const ingestHandler = options.ingest && ingestHooks({ db, clock, ingest: options.ingest, logger });
   // The operator API (operator/operator-api.ts) on its own listener, when asked for: loopback unless told otherwise.
   const operatorServer =
     options.operatorPort === undefined
@@ -730,8 +734,10 @@ async function assemble(
                 payments: services.payments,
                 logger,
                 ingestRtmpUrl: options.ingest?.rtmpUrl,
+                ingestHlsDir: options.ingest?.hlsDir,
+                discardIngestMedia: ingest && ((eventId) => ingest.discard(eventId)),
               }),
-              options.ingest && ingestHooks({ db, clock, ingest: options.ingest, logger }),
+              ingestHandler,
               logger,
             ),
             'operator',
@@ -837,6 +843,13 @@ async function assemble(
   }, PRUNE_INTERVAL_MS);
   pruneTimer.unref();
   timers.push(pruneTimer);
+  if (ingestHandler) {
+    const watchdog = setInterval(() => {
+      ingestHandler.watch().catch((error: unknown) => logger.error({ err: error }, 'ingest: the watchdog failed'));
+    }, WATCH_INTERVAL_MS);
+    watchdog.unref();
+    timers.push(watchdog);
+  }
 
   // Serialise the events once for the usual origin now rather than inside the first big request.
   await warmEventJson(db, clock(), origins.bundle).catch(fail);
@@ -873,6 +886,7 @@ async function assemble(
     phase: () => phase,
     reconcile: () => paymentEvents.reconcile(),
     stripeDouble: stripe.double,
+    ingestWatch: ingestHandler?.watch,
     stop(stopOptions = {}) {
       // Readiness says 503 first; then the listeners drain while the clip jobs hand back their leases.
       phase = 'draining';

@@ -296,20 +296,33 @@ ${CONNECTION_HELP}`,
   },
   {
     name: 'events ingest',
-    summary: "print an ingest event's RTMP URL and stream key (--rotate: a new key)",
+    summary: "print an ingest event's RTMP URL and stream key (--rotate: a new key; --reset: clear its pushes)",
     api: true,
     positionals: ['ID'],
-    help: `Usage: channel-server events ingest ID --channel KEY [--rotate]
+    help: `Usage: channel-server events ingest ID --channel KEY [--rotate | --reset]
 
 Prints what event ID's encoder (OBS, vMix, a hardware encoder) is set up with: the RTMP URL (OBS: Server) and the
 stream key (OBS: Stream Key). The key is made on first ask; --rotate makes a new one, and the old one is refused at
 the encoder's next push. The event's stream must be an ingest one (docs/streams.md). The key is a secret: whoever has
 it can put pictures on the channel.
+
+--reset clears what the event's encoder pushed so far (a test before the game made it live, then finished): the
+event is upcoming again, its recording is gone, and its next push starts the game. Refused while it is on air.
 ${CONNECTION_HELP}`,
-    options: { channel: { type: 'string' }, rotate: { type: 'boolean' } },
+    options: { channel: { type: 'string' }, rotate: { type: 'boolean' }, reset: { type: 'boolean' } },
     async run(run) {
       const id = idArgument(run);
       const rotate = run.values.rotate === true;
+      if (run.values.reset === true) {
+        if (rotate) throw new UsageError('--rotate, --reset: give one of them');
+        const reset = await request<Record<string, unknown>>(
+          connectionOf(run),
+          'POST',
+          channelPath(run.values, `events/${id}/ingest/reset`),
+        );
+        answer(run.io, run.json, reset.data, `Event ${id}: its pushes are cleared; it is upcoming until the next one.`);
+        return;
+      }
       const path = channelPath(run.values, `events/${id}/ingest${rotate ? '/rotate' : ''}`);
       const got = await request<{ rtmp_url: string; stream_key: string }>(
         connectionOf(run),

@@ -7,7 +7,7 @@
  * log line. The real nginx and an encoder are test/e2e/ingest.spec.ts's.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -196,6 +196,46 @@ describe('live ingest', () => {
     assert.match(playlist.body, /#EXT-X-ENDLIST\n$/);
     assert.match(playlist.body, /2\.ts\n#EXT-X-DISCONTINUITY\n#EXTINF:4\.000,\n3\.ts/);
     assert.equal((await hook('on_publish', key, '9')).status, 403, 'a finished event takes no more pushes');
+  });
+
+  test('a reset clears a finished push (an encoder test before the game): upcoming, its folder gone, refused on air', async () => {
+    const folder = join(hlsDir, `event-${eventId}`);
+    ok(existsSync(folder));
+    const reset = await operator('POST', `/events/${eventId}/ingest/reset`);
+    assert.equal(reset.status, 200, JSON.stringify(reset.body));
+    assert.equal(reset.body.data.status, 'upcoming');
+    assert.equal(await status(), 'upcoming');
+    assert.equal(existsSync(folder), false, "nginx's folder of the test push is gone");
+    const audit = await operator('GET', '/audit');
+    ok(JSON.stringify(audit.body).includes('reset_ingest'));
+
+    // The game: a push, and a second encoder on the same key that nginx accepts through on_publish and then drops
+    // as "already publishing": its end does not end the game.
+    assert.equal((await hook('on_publish', key, '20')).status, 302);
+    assert.equal((await hook('on_publish', key, '21')).status, 302);
+    await hook('on_publish_done', key, '21');
+    assert.equal(
+      (await h.server.db.get('SELECT live_until FROM events WHERE id = ?', [eventId]))!.live_until,
+      null,
+      'the first encoder is still on air',
+    );
+    assert.equal((await operator('POST', `/events/${eventId}/ingest/reset`)).status, 409, 'no reset on air');
+  });
+
+  test('the watchdog ends a push whose folder stopped growing without nginx saying so (nginx died)', async () => {
+    writeFolder([2, 2, 2]);
+    const index = join(hlsDir, `event-${eventId}`, 'index.m3u8');
+    // The folder grew just now (on the server's clock): the push is on air.
+    utimesSync(index, new Date(h.nowMs), new Date(h.nowMs));
+    await h.server.ingestWatch!();
+    assert.equal(await status(), 'live');
+    // No segment for the grace and half a minute more: the push is gone; the event ends a grace after the last one.
+    h.nowMs += (GRACE + 31) * 1000;
+    await h.server.ingestWatch!();
+    const row = await h.server.db.get('SELECT live_until FROM events WHERE id = ?', [eventId]);
+    ok(row!.live_until !== null, 'ended by the watchdog');
+    assert.equal(await status(), 'finished');
+    ok(capture.lines.some((line) => line.includes('without nginx saying so')));
   });
 
   test('the key is in no log line', () => {

@@ -26,6 +26,9 @@ const SECRET_FIELDS = new Set([
   'secretkey',
   'webhooksecret',
   // A channel's own secrets (channel/secrets.ts), by their stored names, and the providers' options.
+  // A live event's stream key (media/ingest/ingest.ts): whoever has it can put pictures on the channel.
+  'stream_key',
+  'ingest_key',
   'stripe_secret_key',
   'stripe_webhook_secret',
   'google_client_secret',

@@ -269,6 +269,15 @@ export function openApiDocument(): Json {
       responses: { ...ingestAnswer, ...errors(404, 409) },
     },
   };
+  paths['/channels/{key}/events/{id}/ingest/reset'] = {
+    parameters: [key, idParam],
+    post: {
+      operationId: 'resetEventIngest',
+      summary:
+        "Clears an ingest event's pushes (an encoder's test before the game): upcoming again, its recording gone; 409 while on air",
+      responses: { ...ok(one('Events')), ...errors(404, 409) },
+    },
+  };
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',

@@ -63,7 +63,7 @@ import {
 import { openApiDocument } from './openapi.js';
 import { exportChannel } from '../fixtures/export.js';
 import { readImage, storeImage } from './uploads.js';
-import { ingestKeyOf } from '../media/ingest/ingest.js';
+import { ingestKeyOf, resetIngest } from '../media/ingest/ingest.js';
 
 /** The notification every catalogue change sends (payload: the channel id): each process drops its cached events. */
 export const CATALOG_CHANGED = 'catalog_changed';
@@ -80,6 +80,9 @@ export interface OperatorContext {
   logger: Logger;
   /** INGEST_RTMP_URL, when live ingest is set up: the URL the stream keys go with (media/ingest/ingest.ts). */
   ingestRtmpUrl?: string | undefined;
+  /** INGEST_HLS_DIR, and what forgets the files made from an event's folder (a reset: media/ingest/recording.ts). */
+  ingestHlsDir?: string | undefined;
+  discardIngestMedia?: ((eventId: number) => void) | undefined;
 }
 
 interface Call {
@@ -657,6 +660,10 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
       await catalogueChanged(channelId);
       return recordAnswer(record);
     }
+    if (resource === 'events' && rest[1] === 'ingest' && rest[2] === 'reset' && rest.length === 3) {
+      if (method !== 'POST') throw methodNotAllowed();
+      return ingestReset(call, channelId, recordId, at, store);
+    }
     if (resource === 'events' && rest[1] === 'ingest') {
       const rotate = rest.length === 3 && rest[2] === 'rotate' && method === 'POST';
       if (!rotate && !(rest.length === 2 && method === 'GET')) throw methodNotAllowed();
@@ -698,6 +705,45 @@ export function operatorListener(ctx: OperatorContext): RequestListener {
       return made.key;
     });
     return { status: 200, body: { data: { rtmp_url: rtmpUrl, stream_key: key } } };
+  }
+
+  /**
+   * Clears an ingest event's pushes (media/ingest/ingest.ts resetIngest): upcoming again, its folder and recording
+   * gone, so that an encoder's test before the game is not the game. Audited; 409 while on air.
+   */
+  async function ingestReset(call: Call, channelId: number, eventId: number, at: number, store: ResourceStore) {
+    const hlsDir = ctx.ingestHlsDir;
+    if (!hlsDir)
+      throw new OperatorError(
+        409,
+        'conflict',
+        'Live ingest is not set up on this server: INGEST_RTMP_URL and INGEST_HLS_DIR (docs/streams.md).',
+      );
+    const { anchor, now } = ctx.clock();
+    await db.transaction(async () => {
+      const done = await resetIngest(db, channelId, eventId, now - anchor, hlsDir);
+      if (done === undefined) throw notFound('event');
+      if (done === 'not_ingest')
+        throw new OperatorError(409, 'conflict', "This event's stream is not pushed from an encoder.");
+      if (done === 'on_air')
+        throw new OperatorError(
+          409,
+          'conflict',
+          'This event is on air (its encoder is pushing, or may come back within the reconnect grace): stop the push first.',
+        );
+      await audit(db, {
+        channelId,
+        operator: call.operator,
+        at,
+        action: 'reset_ingest',
+        resource: 'events',
+        recordId: eventId,
+      });
+      await db.notify(CATALOG_CHANGED, String(channelId));
+    });
+    ctx.discardIngestMedia?.(eventId);
+    await catalogueChanged(channelId);
+    return recordAnswer((await store.get(db, channelId, eventId))!);
   }
 
   // ---------------------------------------------------------------- routing

@@ -11,6 +11,8 @@
  * (`catalog_changed`). The key is a secret: it is never logged, and the hooks log the event id only.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forgetEventJson, type Clock } from '../../catalog/events.js';
 import { readBody } from '../../http/http.js';
@@ -24,6 +26,9 @@ const CATALOG_CHANGED = 'catalog_changed';
 export const RECONNECT_GRACE_SECONDS = 60;
 /** nginx closes the last segment just after on_publish_done: the recording's length is read again this much later. */
 const LAST_SEGMENT_MS = 3000;
+/** How long past the grace an on-air folder may stand still before the watchdog ends its event, and how often it looks. */
+const STALL_SECONDS = 30;
+export const WATCH_INTERVAL_MS = 15_000;
 
 /** Where ingest runs: what encoders are told, where nginx writes HLS, and the grace. */
 export interface IngestOptions {
@@ -123,12 +128,18 @@ export function ingestHooks(ctx: IngestHooksContext) {
     if (push?.key === key) pushes.delete(client);
     const id = push?.key === key ? push.id : row ? Number(row.id) : undefined;
     if (id === undefined) return;
-    // An encoder that comes back before nginx notices its old connection is gone: the old push's end comes after
-    // the new push began, and must not end the event the new one keeps live.
-    if (push && [...pushes.values()].some((other) => other.id === id && other.seq > push.seq)) return;
+    // Another push of the event is still on: an encoder that came back before nginx noticed its old connection had
+    // gone (the old push's end comes after the new one began), or a second encoder on the same key, which nginx
+    // accepts through on_publish and then drops ("already publishing"): neither end stops the push still on air.
+    if ([...pushes.values()].some((other) => other.id === id)) return;
+    await endPush(id);
+  }
+
+  /** The event's push has ended: live until the grace is over, its recording's length read now and just after. */
+  async function endPush(id: number, at = rel() + grace): Promise<void> {
     const changes = await db.run(
       'UPDATE events SET live_until = ? WHERE id = ? AND live_from IS NOT NULL AND live_until IS NULL',
-      [rel() + grace, id],
+      [at, id],
     );
     if (!changes) return;
     logger.info({ event: id, graceSeconds: grace }, 'ingest: a push ended');
@@ -138,7 +149,30 @@ export function ingestHooks(ctx: IngestHooksContext) {
     }, LAST_SEGMENT_MS).unref();
   }
 
-  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+  /**
+   * The watchdog: an ingest event on air whose folder has not grown for the grace plus STALL_SECONDS has lost its
+   * push without nginx saying so (nginx stopped or crashed, or its on_publish_done found no channel server to call):
+   * it ends there, as if its push had ended when the folder last grew (a push on air writes a segment every few
+   * seconds). Any process may do it; the update is conditional, so one does.
+   */
+  async function watch(): Promise<void> {
+    const rows = await db.all(
+      `SELECT id, live_from FROM events
+       WHERE stream_source = 'ingest' AND live_from IS NOT NULL AND live_until IS NULL AND cancelled_at IS NULL`,
+    );
+    const { anchor, now } = ctx.clock();
+    for (const row of rows) {
+      const id = Number(row.id);
+      const grown = statSync(join(ingestFolder(ingest.hlsDir, id), 'index.m3u8'), { throwIfNoEntry: false });
+      const last = grown ? Math.floor(grown.mtimeMs / 1000) - anchor : Number(row.live_from);
+      if (now - anchor - last < grace + STALL_SECONDS) continue;
+      logger.warn({ event: id }, 'ingest: a push stopped without nginx saying so; the event ends');
+      for (const [client, push] of pushes) if (push.id === id) pushes.delete(client);
+      await endPush(id, last + grace);
+    }
+  }
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
     if (path !== '/ingest/on_publish' && path !== '/ingest/on_publish_done') return false;
     if (req.method !== 'POST') {
       res.writeHead(405, { Allow: 'POST' }).end();
@@ -156,6 +190,7 @@ export function ingestHooks(ctx: IngestHooksContext) {
     }
     return true;
   };
+  return Object.assign(handle, { watch });
 }
 
 /** An event's ingest key and URL, as the operator API and the command line give them. */
@@ -185,4 +220,31 @@ export async function ingestKeyOf(
   const key = newStreamKey();
   await db.run('UPDATE events SET ingest_key = ? WHERE id = ?', [key, eventId]);
   return { key, made: true };
+}
+
+/**
+ * Clears an ingest event's push (an encoder's test an hour before the game made it live, then finished): it is
+ * upcoming again, its folder and what was made from it go, and its next push starts a new recording. Refused while
+ * it is on air (pushing, or within the reconnect grace). Answers what stood in the way, or 'reset'.
+ */
+export async function resetIngest(
+  db: ChannelDb,
+  channelId: number,
+  eventId: number,
+  rel: number,
+  hlsDir: string,
+): Promise<'reset' | 'not_ingest' | 'on_air' | undefined> {
+  const row = await db.get(
+    'SELECT stream_source, live_from, live_until FROM events WHERE channel_id = ? AND id = ? FOR UPDATE',
+    [channelId, eventId],
+  );
+  if (!row) return undefined;
+  if (row.stream_source !== 'ingest') return 'not_ingest';
+  if (row.live_from !== null && (row.live_until === null || Number(row.live_until) > rel)) return 'on_air';
+  await db.run('UPDATE events SET live_from = NULL, live_until = NULL, recording_seconds = NULL WHERE id = ?', [
+    eventId,
+  ]);
+  // nginx's folder: it continues a folder it finds (hls_continuous), so the old push would stay in the new one.
+  rmSync(ingestFolder(hlsDir, eventId), { recursive: true, force: true });
+  return 'reset';
 }
