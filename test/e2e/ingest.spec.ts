@@ -4,7 +4,8 @@
 // A wrong key is refused by nginx; the push puts the game live on the schedule; a viewer's first frame comes within
 // 10 s of the push starting (measured precisely by the bench); the encoder drops and comes back within the reconnect
 // grace and the same live stream goes on; after five minutes of stream the viewer seeks back to the first minute;
-// once the push has ended and the grace passed, the game is finished and its recording plays from the start.
+// once the push has ended and the grace passed, the game is finished and its recording plays from the start, and a
+// clip cut from it (by a fan the channel file gave the clipping right) downloads as an MP4 that ffprobe reads.
 //
 // To keep CI time small, the first push is real time (what a viewer meets at the start) and the second one sends its
 // five minutes four times faster than real time (ffmpeg -readrate 4): nginx packages it by its timestamps, so the
@@ -32,6 +33,7 @@ const SERVER = `http://localhost:${SERVER_PORT}`;
 const HOST = `http://localhost:${HOST_PORT}`;
 const CHANNEL = 'lakeside';
 const GRACE_SECONDS = 15;
+const FAN = { email: 'fan@lakeside.example', password: 'fan-pass-1' };
 
 let nginx: RunningNginx | undefined;
 let dataDir = '';
@@ -45,11 +47,11 @@ let streamKey = '';
 const pushes: ChildProcess[] = [];
 
 /** Runs `channel-server ARGS` as an operator would, on the database until there is a token, then the operator API. */
-async function cli(args: string[]): Promise<string> {
+async function cli(args: string[], dir = dataDir): Promise<string> {
   const api = token ? { CHANNEL_OPERATOR_URL: `http://127.0.0.1:${OPERATOR_PORT}`, CHANNEL_OPERATOR_TOKEN: token } : {};
   const { stdout } = await run(process.execPath, [BIN, ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: undefined, CHANNEL_DEV: undefined, ...api },
+    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: undefined, CHANNEL_DEV: undefined, ...api },
     timeout: 120_000,
   });
   return stdout.trim();
@@ -157,7 +159,17 @@ test.beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'channel-ingest-'));
   nginx = await startNginx({ hookOrigin: `http://127.0.0.1:${OPERATOR_PORT}` });
   rtmpUrl = nginx.rtmpUrl;
-  await cli(['channel', 'create', '--key', CHANNEL, '--name', 'Lakeside Sports', '--currency', 'USD']);
+  // The channel, made and exported in a scratch folder, comes in by `import` with one fan's account (a channel file
+  // may carry accounts: the demo's do) who may cut and download clips.
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'channel-ingest-made-'));
+  const file = path.join(scratch, 'lakeside.json');
+  await cli(['channel', 'create', '--key', CHANNEL, '--name', 'Lakeside Sports', '--currency', 'USD'], scratch);
+  await cli(['export', '--channel', CHANNEL, '--out', file], scratch);
+  const channelFile = JSON.parse(fs.readFileSync(file, 'utf8'));
+  channelFile.users = [{ ...FAN, capabilities: ['watch', 'clipping', 'download_clip'] }];
+  fs.writeFileSync(file, JSON.stringify(channelFile));
+  await cli(['import', file]);
+  fs.rmSync(scratch, { recursive: true, force: true });
   token = JSON.parse(
     await cli([
       'operator',
@@ -315,3 +327,46 @@ test('after the push ends and the grace passes, the game is finished and plays f
   expect(state.duration).toBeGreaterThan(300);
   expect(serverOutput).not.toContain(streamKey);
 });
+
+test('a clip of the recording downloads as an MP4 that ffprobe reads', async () => {
+  test.setTimeout(120_000);
+  const api = (await (await fetch(`${SERVER}/api/get_api_key`, json({ channel_key: CHANNEL }))).json()).data.api_key;
+  const signedIn = await (await fetch(`${SERVER}/api/v2/auth/login`, json({ api_key: api, ...FAN }))).json();
+  const auth = { Authorization: `Bearer ${signedIn.data.token}` };
+  // Ten seconds from the first minute of the game, as the clip maker sends them.
+  const made = await fetch(
+    `${SERVER}/api/clip`,
+    json(
+      { api_key: api, event_id: eventId, name: 'Opening goal', start_time: 40, duration: 10, tags: ['highlight'] },
+      auth,
+    ),
+  );
+  expect(made.status, await made.clone().text()).toBe(201);
+  const id = (await made.json()).data.id as number;
+  await expect
+    .poll(
+      async () => {
+        const list = await (await fetch(`${SERVER}/api/clips/user?api_key=${api}`, { headers: auth })).json();
+        return (list.data as Array<{ id: number; status: string }>).find((clip) => clip.id === id)?.status;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe('done');
+  const link = await (await fetch(`${SERVER}/api/clip/download/${id}?api_key=${api}`, { headers: auth })).json();
+  const mp4 = await fetch(link.data.url);
+  expect(mp4.status).toBe(200);
+  expect(mp4.headers.get('content-type')).toBe('video/mp4');
+  const file = path.join(dataDir, `clip-${id}.mp4`);
+  fs.writeFileSync(file, new Uint8Array(await mp4.arrayBuffer()));
+  const { stdout } = await run('ffprobe', [
+    ...['-v', 'error', '-show_entries', 'stream=codec_name:format=duration', '-of', 'csv=p=0', file],
+  ]);
+  const lines = stdout.trim().split('\n');
+  expect(lines.slice(0, 2)).toEqual(['h264', 'aac']);
+  expect(Math.round(Number(lines[2]))).toBe(10);
+});
+
+/** A JSON POST's fetch options. */
+function json(body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) };
+}
