@@ -20,6 +20,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E_PORT } from './ports';
 import { startNginx, type RunningNginx } from '../../scripts/nginx.mjs';
+import { FFMPEG, FFPROBE } from '../../server/media/ffmpeg.js';
 
 const run = promisify(execFile);
 const ROOT = path.join(import.meta.dirname, '..', '..');
@@ -63,7 +64,7 @@ async function cli(args: string[], dir = dataDir): Promise<string> {
  * exit code and its error output.
  */
 function push(key: string, seconds: number, readrate = 1): { child: ChildProcess; done: Promise<[number, string]> } {
-  const child = spawn('ffmpeg', [
+  const child = spawn(FFMPEG, [
     ...['-hide_banner', '-loglevel', 'error', '-nostdin'],
     ...(readrate === 1 ? ['-re'] : ['-readrate', String(readrate)]),
     ...['-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=30:duration=${seconds}`],
@@ -358,7 +359,7 @@ test('a clip of the recording downloads as an MP4 that ffprobe reads', async () 
   expect(mp4.headers.get('content-type')).toBe('video/mp4');
   const file = path.join(dataDir, `clip-${id}.mp4`);
   fs.writeFileSync(file, new Uint8Array(await mp4.arrayBuffer()));
-  const { stdout } = await run('ffprobe', [
+  const { stdout } = await run(FFPROBE, [
     ...['-v', 'error', '-show_entries', 'stream=codec_name:format=duration', '-of', 'csv=p=0', file],
   ]);
   const lines = stdout.trim().split('\n');
