@@ -111,9 +111,7 @@ export function ingestMasterPlaylist(folder: HlsFolder | undefined): string {
  */
 export function ingestMediaPlaylist(folder: HlsFolder | undefined, live: boolean): string {
   const segments = folder?.segments ?? [];
-  // The longest segment rounded as the HLS spec rounds EXTINF (as hls.ts does), not up: hls.js plays 3 target
-  // durations behind the newest segment, and nginx's 2.023 s segments would make it 3 s, 3 s further from live.
-  const target = Math.max(1, ...segments.map((s) => Math.round(s.duration)));
+  const target = Math.max(1, ...segments.map((s) => Math.ceil(s.duration)));
   const lines = [
     '#EXTM3U',
     '#EXT-X-VERSION:3',
