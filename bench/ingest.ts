@@ -1,14 +1,21 @@
 /**
- * `npm run bench` (or alone: `node --import tsx bench/ingest.ts`): a pushed live stream's delays, end to end through
- * nginx-rtmp, measured in headless Chromium.
+ * `npm run bench` (or alone: `node --import tsx bench/ingest.ts`): a pushed live
+ * stream's delays, end to end through nginx-rtmp and our channel server, measured in headless Chromium.
  *
- * Each round pushes a new stream with ffmpeg as an encoder would (`-re`, x264 veryfast zerolatency, a key frame every
- * 2 s, AAC, FLV over RTMP) into a throw-away nginx with the RTMP module (the configuration below: HLS in 2 s
- * fragments, the whole push kept), while two viewers wait for it: hls.js light (our player's engine) and a bare
- * `<video>` (the browser's own HLS engine); one more of each joins JOIN_SECONDS into the push. The picture carries
- * its frame number as a strip of 16 black or white blocks (ffmpeg's `geq`), which the viewer reads back from the
- * frame on screen (a canvas, once per shown frame), so that each frame's push time is known: the push's start
- * (nginx's `on_publish` call, when the encoder's first bytes arrive) plus its frame number over the frame rate.
+ * The set-up is production's, as in test/e2e/ingest.spec.ts: nginx with its RTMP module from scripts/nginx.mjs (the
+ * repo's RTMP block, its hooks on our operator listener), a production channel server on its own ports with an
+ * embedded database in a temp DATA_DIR and INGEST_RTMP_URL / INGEST_HLS_DIR / INGEST_GRACE_SECONDS, a channel and an
+ * owner made with the command line. Each round makes a new free ingest event with `channel-server events add
+ * --ingest` and reads its stream key from `channel-server events ingest ID`; ffmpeg pushes to that URL and key as an
+ * encoder would (`-re`, x264 veryfast zerolatency, a key frame every 2 s, AAC, FLV over RTMP), while two viewers
+ * wait for it: hls.js light (our player's engine) and a bare `<video>` (the browser's own HLS engine); one more of
+ * each joins JOIN_SECONDS into the push. Each viewer's page (on a host page's origin, as an embed's is) asks the
+ * channel API for the event as a guest (a free event: a guest has access), every 250 ms until its answer carries the
+ * live stream, and plays that signed URL: the playlist and segments come from our server, out of nginx's folder.
+ * The picture carries its frame number as a strip of 16 black or white blocks (ffmpeg's `geq`), which the viewer
+ * reads back from the frame on screen (a canvas, once per shown frame), so that each frame's push time is known: the
+ * push's start (our server's log line "ingest: a push started", written when nginx's `on_publish` reaches it, that is
+ * when the encoder's first bytes arrive) plus its frame number over the frame rate.
  *
  * - first frame: from the push's start (or the page's opening, for a viewer who joins) to its first frame on screen;
  * - behind live: how far behind the encoder a viewer plays (now minus the shown frame's push time), the median over
@@ -16,30 +23,33 @@
  * Targets (issue 52): first frame at most 10 s; behind live at most 3 segment durations plus 1 s (7 s at 2 s).
  * The median of BENCH_INGEST_ROUNDS pushes (default 5). WebKit (Safari's engine) is measured when Playwright's WebKit
  * is installed (`npx playwright install webkit`; the project itself uses Debian's Chromium), else reported as not run.
- *
- * Until the server serves an ingest event's folder under its signed URLs (part I1), the viewers read the folder
- * through nginx's own HTTP server: the figures are those of the packaging and the players, not of our server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { chromium, webkit, type Browser } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
+import { freePort, startNginx, type RunningNginx } from '../scripts/nginx.mjs';
 import { FFMPEG } from '../server/media/ffmpeg.js';
 
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..');
+const BIN = join(ROOT, 'server', 'bin', 'channel-server.mjs');
+const CHANNEL = 'benchingest';
+/** nginx-rtmp's fragments (server/media/ingest/nginx-rtmp.conf: `hls_fragment 2s`, at the encoder's key frames). */
 const SEGMENT_SECONDS = 2;
 const FPS = 30;
 const PUSH_SECONDS = 28;
 const STEADY = { from: 15, to: 25 };
 /** When the second viewer of each engine opens its page, seconds after the push began. */
 const JOIN_SECONDS = 10;
+/** Each round's event ends this long after its push (the reconnect grace; 60 s by default, not measured here). */
+const GRACE_SECONDS = 5;
 const TARGETS = { firstFrameMs: 10_000, behindMs: (3 * SEGMENT_SECONDS + 1) * 1000 };
-const NGINX = process.env.NGINX_PATH || '/usr/sbin/nginx';
-const RTMP_MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
 
 /** One viewer's figures for one push. */
 interface ViewerRun {
@@ -58,58 +68,7 @@ const median = (xs: number[]) => {
   return s.length ? s[Math.floor(s.length / 2)]! : null;
 };
 
-/** A free TCP port on the loopback (listened to and closed). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** The throw-away nginx configuration: RTMP in, HLS out into `dir/hls/{stream}/`, served over HTTP with a page. */
-function nginxConf(dir: string, rtmp: number, http: number, hook: number): string {
-  return `daemon off;
-user root;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log warn;
-load_module ${RTMP_MODULE};
-events { worker_connections 256; }
-rtmp {
-  server {
-    listen 127.0.0.1:${rtmp};
-    application live {
-      live on;
-      hls on;
-      hls_path ${dir}/hls;
-      hls_nested on;
-      hls_fragment ${SEGMENT_SECONDS}s;
-      hls_playlist_length 4h;
-      hls_continuous on;
-      hls_cleanup off;
-      on_publish http://127.0.0.1:${hook}/publish;
-    }
-  }
-}
-http {
-  access_log off;
-  client_body_temp_path ${dir}/tmp/body;
-  proxy_temp_path ${dir}/tmp/proxy;
-  fastcgi_temp_path ${dir}/tmp/fastcgi;
-  uwsgi_temp_path ${dir}/tmp/uwsgi;
-  scgi_temp_path ${dir}/tmp/scgi;
-  types { text/html html; text/javascript mjs; application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
-  server {
-    listen 127.0.0.1:${http};
-    root ${dir}/www;
-    location /hls/ { alias ${dir}/hls/; add_header Cache-Control no-cache; }
-  }
-}
-`;
-}
-
-/** The viewer page: plays ?src= with hls.js light or, with ?engine=native, the browser's own; reads frame numbers. */
+/** The viewer page: plays the event's live stream with hls.js light or, with ?engine=native, the browser's own. */
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>ingest bench</title></head>
 <body><video id="video" muted autoplay playsinline width="320" height="180"></video>
@@ -117,7 +76,7 @@ const PAGE = `<!doctype html>
 `;
 const VIEWER = `import Hls from '/hls.light.mjs';
 const params = new URLSearchParams(location.search);
-const src = params.get('src');
+const server = params.get('server');
 const video = document.getElementById('video');
 const canvas = new OffscreenCanvas(320, 20);
 const context = canvas.getContext('2d', { willReadFrequently: true });
@@ -132,56 +91,62 @@ const read = () => {
   }
   return n;
 };
+// Once per shown frame. A new source may drop the callback (Chromium's own engine, set again after an error): it is
+// asked for again at each start.
+let callback = 0;
 const onFrame = () => {
   window.frames_.push({ at: Date.now(), n: read() });
-  video.requestVideoFrameCallback(onFrame);
+  callback = video.requestVideoFrameCallback(onFrame);
 };
-video.requestVideoFrameCallback(onFrame);
-// Before the push, the playlist is missing: ask again until it is there, as a viewer's page would.
-const start = () => {
+const watch = () => {
+  video.cancelVideoFrameCallback(callback);
+  callback = video.requestVideoFrameCallback(onFrame);
+};
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// The event's live stream as the channel API hands it to a guest: there once the push has begun.
+const streamUrl = async () => {
+  const answer = await fetch(server + '/api/get_api_key', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ channel_key: params.get('channel') }),
+  }).then((res) => res.json());
+  for (;;) {
+    const event = await fetch(server + '/api/events/' + params.get('event') + '?api_key=' + answer.data.api_key)
+      .then((res) => res.json())
+      .catch(() => undefined);
+    const live = event && event.data && (event.data.media || []).find((m) => m.type === 'live');
+    if (live) return new URL(live.url, server).href;
+    await wait(250);
+  }
+};
+// The playlist may lag the API's answer by a moment: ask again until it plays, as a viewer's page would.
+const start = (src) => {
   if (params.get('engine') === 'native') {
+    // The stream is on our server's origin, not the page's: a CORS request (the server allows any origin), else the
+    // canvas is tainted and the frame number cannot be read back.
+    video.crossOrigin = 'anonymous';
     video.src = src;
+    watch();
     video.play().catch(() => {});
-    video.onerror = () => setTimeout(start, 250);
+    video.onerror = () => setTimeout(() => start(src), 250);
     return;
   }
   const hls = new Hls();
   hls.on(Hls.Events.ERROR, (_, data) => {
     if (!data.fatal) return;
     hls.destroy();
-    setTimeout(start, 250);
+    setTimeout(() => start(src), 250);
   });
   hls.on(Hls.Events.MANIFEST_PARSED, () => video.play().catch(() => {}));
   hls.loadSource(src);
   hls.attachMedia(video);
+  watch();
 };
-start();
+streamUrl().then(start);
 `;
 
-/** Starts nginx with the configuration; answers it and its ports once it listens. */
-async function startNginx(dir: string, hook: number) {
-  const [rtmp, http] = [await freePort(), await freePort()];
-  for (const sub of ['hls', 'www', 'tmp']) mkdirSync(join(dir, sub), { recursive: true });
-  writeFileSync(join(dir, 'nginx.conf'), nginxConf(dir, rtmp, http, hook));
-  const child = spawn(NGINX, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`nginx stopped: ${err}`);
-    const up = await fetch(`http://127.0.0.1:${http}/index.html`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (up) return { child, rtmp, http };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`nginx did not start: ${err}`);
-}
-
 /** Pushes a test pattern whose top strip carries the frame number for PUSH_SECONDS, as an encoder would. */
-function push(rtmp: number, stream: string): ChildProcess {
+function push(url: string): ChildProcess {
   // Bit b of the frame number N as block b (20 px wide) of the top 20 rows: white for 1, black for 0.
   const strip = `geq=lum='255*mod(floor(N/pow(2,floor(X/20))),2)':cb=128:cr=128`;
   const filter = [
@@ -196,59 +161,154 @@ function push(rtmp: number, stream: string): ChildProcess {
       ...['-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=${FPS}`, '-f', 'lavfi', '-i', 'sine'],
       ...['-filter_complex', filter, '-map', '[v]', '-map', '1:a', '-t', String(PUSH_SECONDS)],
       ...['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-g', String(FPS * SEGMENT_SECONDS)],
-      ...['-c:a', 'aac', '-f', 'flv', `rtmp://127.0.0.1:${rtmp}/live/${stream}`],
+      ...['-c:a', 'aac', '-f', 'flv', url],
     ],
     { stdio: 'ignore' },
   );
 }
 
+/** A production channel server with live ingest, started as an operator would; its output is kept for its log. */
+class ChannelServer {
+  private child: ChildProcess | undefined;
+  output = '';
+  token = '';
+  constructor(
+    readonly dataDir: string,
+    readonly port: number,
+    readonly operatorPort: number,
+    readonly nginx: RunningNginx,
+  ) {}
+
+  get origin(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** `channel-server ARGS`: on the database until there is an operator token, then through the operator API. */
+  async cli(args: string[]): Promise<string> {
+    const api = this.token
+      ? { CHANNEL_OPERATOR_URL: `http://127.0.0.1:${this.operatorPort}`, CHANNEL_OPERATOR_TOKEN: this.token }
+      : {};
+    const { stdout } = await run(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: this.dataDir, DATABASE_URL: undefined, CHANNEL_DEV: undefined, ...api },
+      timeout: 120_000,
+    });
+    return stdout.trim();
+  }
+
+  async start(): Promise<void> {
+    this.child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        CHANNEL_DEV: undefined,
+        PORT: String(this.port),
+        OPERATOR_PORT: String(this.operatorPort),
+        DATA_DIR: this.dataDir,
+        DATABASE_URL: undefined,
+        // The operations listener on a free port (0): 9464, its default, may be another server's.
+        METRICS_PORT: '0',
+        INGEST_RTMP_URL: this.nginx.rtmpUrl,
+        INGEST_HLS_DIR: this.nginx.hlsDir,
+        INGEST_GRACE_SECONDS: String(GRACE_SECONDS),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    const deadline = Date.now() + 120_000;
+    while (!this.output.includes('Channel API (production mode):')) {
+      if (this.child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`the channel server did not start:\n${this.output.slice(-4000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  /** When our server accepted the push of `eventId` (its log line, written as nginx's on_publish reached it). */
+  pushStarted(eventId: number): number | undefined {
+    for (const line of this.output.split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const entry = JSON.parse(line) as { msg?: string; event?: number; time?: number };
+      if (entry.msg === 'ingest: a push started' && entry.event === eventId) return entry.time;
+    }
+    return undefined;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.child || this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child!.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** The host page's origin: the viewer page, its script and hls.js light. */
+function hostServer(): Server {
+  const files: Record<string, [string, string]> = {
+    '/index.html': ['text/html; charset=utf-8', PAGE],
+    '/viewer.mjs': ['text/javascript', VIEWER],
+    '/hls.light.mjs': [
+      'text/javascript',
+      readFileSync(join(ROOT, 'node_modules', 'hls.js', 'dist', 'hls.light.mjs'), 'utf8'),
+    ],
+  };
+  return createServer((req, res) => {
+    const file = files[new URL(req.url ?? '/', 'http://host').pathname];
+    if (!file) return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': file[0], 'Cache-Control': 'no-store' }).end(file[1]);
+  });
+}
+
 /** Runs the bench; answers its figures (printed by the caller). */
 export async function benchIngest(rounds = Number(process.env.BENCH_INGEST_ROUNDS ?? 5)): Promise<IngestBench> {
-  if (!existsSync(NGINX) || !existsSync(RTMP_MODULE))
-    return {
-      rounds: 0,
-      engines: {
-        all: 'not run: nginx and its RTMP module are missing (apt-get install -y nginx libnginx-mod-rtmp, as root)',
-      },
-    };
-  const dir = mkdtempSync(join(tmpdir(), 'ingest-bench-'));
-  const published = new Map<string, number>();
-  const hook: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    req.on('end', () => {
-      const name = new URLSearchParams(body).get('name');
-      if (name) published.set(name, Date.now());
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
-  mkdirSync(join(dir, 'www'));
-  writeFileSync(join(dir, 'www', 'index.html'), PAGE);
-  writeFileSync(join(dir, 'www', 'viewer.mjs'), VIEWER);
-  copyFileSync(
-    join(import.meta.dirname, '..', 'node_modules', 'hls.js', 'dist', 'hls.light.mjs'),
-    join(dir, 'www', 'hls.light.mjs'),
-  );
-  const nginx = await startNginx(dir, (hook.address() as AddressInfo).port);
-
-  const browsers: Record<string, Browser | string> = {
-    'hls.js light, Chromium': await chromium.launch(launchOptions() as Parameters<typeof chromium.launch>[0]),
-  };
-  browsers['own engine, Chromium'] = browsers['hls.js light, Chromium']!;
-  browsers['own engine, WebKit'] = await webkit
-    .launch()
-    .catch((error: Error) => `not run: Playwright's WebKit is not installed (${error.message.split('\n')[0]})`);
+  const [port, operatorPort, hostPort] = [await freePort(), await freePort(), await freePort()];
+  let nginx: RunningNginx;
+  try {
+    nginx = await startNginx({ hookOrigin: `http://127.0.0.1:${operatorPort}` });
+  } catch (error) {
+    // Not here and not installable by this process: the message says what to run.
+    return { rounds: 0, engines: { all: `not run: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}` } };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'ingest-bench-'));
+  const server = new ChannelServer(dataDir, port, operatorPort, nginx);
+  const host = hostServer();
+  const browsers: Record<string, Browser | string> = {};
   const runs: Record<string, ViewerRun[]> = {};
   try {
+    await server.cli(['channel', 'create', '--key', CHANNEL, '--name', 'Ingest bench', '--currency', 'USD']);
+    server.token = JSON.parse(
+      await server.cli([
+        ...['operator', 'add', '--channel', CHANNEL, '--email', 'owner@bench.example', '--role', 'owner', '--json'],
+      ]),
+    ).token;
+    await server.start();
+    await new Promise<void>((resolve) => host.listen(hostPort, '127.0.0.1', resolve));
+    browsers['hls.js light, Chromium'] = await chromium.launch(
+      launchOptions() as Parameters<typeof chromium.launch>[0],
+    );
+    browsers['own engine, Chromium'] = browsers['hls.js light, Chromium'];
+    browsers['own engine, WebKit'] = await webkit
+      .launch()
+      .catch((error: Error) => `not run: Playwright's WebKit is not installed (${error.message.split('\n')[0]})`);
     for (let round = 0; round < rounds; round++) {
-      const stream = `event-${round + 1}`;
-      const src = `http://127.0.0.1:${nginx.http}/hls/${stream}/index.m3u8`;
+      // A new free event each round, made and keyed as an operator does; scheduled before now, it is upcoming
+      // until its encoder pushes.
+      const starts = new Date(Date.now() - 600_000).toISOString().slice(0, 16);
+      const eventId = Number(
+        await server.cli([
+          ...['events', 'add', '--channel', CHANNEL, '--name', `Bench push ${round + 1}`, '--starts', starts],
+          ...['--tz', 'UTC', '--type', 'free', '--duration', '60', '--ingest'],
+        ]),
+      );
+      const printed = await server.cli(['events', 'ingest', String(eventId), '--channel', CHANNEL]);
+      const [, rtmpUrl, key] = /RTMP URL:\s+(\S+)\nStream key:\s+(\S+)/.exec(printed) ?? [];
+      if (!rtmpUrl || !key) throw new Error(`bench: \`events ingest\` printed no URL and key:\n${printed}`);
       const open = async (name: string, browser: Browser) => {
         const page = await (await browser.newContext()).newPage();
         const engine = name.startsWith('hls.js') ? 'hls' : 'native';
+        const query = new URLSearchParams({ engine, server: server.origin, channel: CHANNEL, event: String(eventId) });
         const at = Date.now();
-        await page.goto(`http://127.0.0.1:${nginx.http}/index.html?engine=${engine}&src=${encodeURIComponent(src)}`);
+        await page.goto(`http://127.0.0.1:${hostPort}/index.html?${query}`);
         return { page, at };
       };
       const live = Object.entries(browsers).filter((entry): entry is [string, Browser] => typeof entry[1] !== 'string');
@@ -256,14 +316,15 @@ export async function benchIngest(rounds = Number(process.env.BENCH_INGEST_ROUND
       const waiting = await Promise.all(
         live.map(async ([name, browser]) => ({ name, ...(await open(name, browser)) })),
       );
-      const encoder = push(nginx.rtmp, stream);
+      const encoder = push(`${rtmpUrl}/${key}`);
       const ended = new Promise((resolve) => encoder.once('close', resolve));
       await new Promise((resolve) => setTimeout(resolve, JOIN_SECONDS * 1000));
       const joining = await Promise.all(
         live.map(async ([name, browser]) => ({ name, ...(await open(name, browser)) })),
       );
       await ended;
-      const start = published.get(stream);
+      const start = server.pushStarted(eventId);
+      if (start === undefined) console.error(`bench: no "push started" line in the server's log for event ${eventId}`);
       const viewers = [
         ...waiting.map((v) => ({ ...v, key: `${v.name}|waiting`, from: start })),
         ...joining.map((v) => ({ ...v, key: `${v.name}|joining`, from: v.at })),
@@ -283,10 +344,10 @@ export async function benchIngest(rounds = Number(process.env.BENCH_INGEST_ROUND
   } finally {
     for (const browser of new Set(Object.values(browsers)))
       if (typeof browser !== 'string') await browser.close().catch(() => undefined);
-    nginx.child.kill('SIGTERM');
-    await new Promise((resolve) => nginx.child.once('close', resolve));
-    hook.close();
-    rmSync(dir, { recursive: true, force: true });
+    host.close();
+    await server.stop();
+    await nginx.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
   const engines: IngestBench['engines'] = {};
   for (const [name, browser] of Object.entries(browsers)) {
