@@ -225,7 +225,8 @@ export const INGEST_FRAGMENT_SECONDS = 2;
 /**
  * The media playlist's #EXT-X-TARGETDURATION floor: twice the fragment (an encoder's key frames every 2 s or so make
  * segments of 2 to 4 s; nginx's first is often near 4). It stays the same for the whole event unless nginx's own
- * value or a segment is longer (a key frame interval above 4 s, which docs/streams.md says to avoid).
+ * value or a segment is longer (key frames more than 4 s apart;
+ * docs/streams.md asks encoders for one every 2 s).
  */
 export const INGEST_TARGET_DURATION = 2 * INGEST_FRAGMENT_SECONDS;
 

@@ -19,7 +19,6 @@
  *   lines up the timestamps a reconnect restarts; aac_adtstoasc; faststart for progressive playback), made once the
  *   event is finished, on the first need (a download or a clip), under a lock (media.ts `lock`) so that several
  *   processes make it once, in a scratch file renamed into place.
- *
  * - Every need reads the folder through hls-folder.ts's cached reader (one parser, parsed once per version of
  *   index.m3u8). A picture is made only for a name the track names, once per name at a time, at most
  *   THUMBNAIL_RUNS ffmpeg runs at once per process, and again when its segment file is newer than it (the folder was
