@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -55,6 +55,15 @@ before(async () => {
   rel = Math.floor(h.nowMs / 1000) - (Number(event.event_utc_ts) - starts['free-live']!);
   await makeIngest('free-finished', 3600, 3000);
   await makeIngest('free-live', 20, null);
+  // A finished push that left no segment: nginx's playlist without any (the push ended before its first segment).
+  mkdirSync(join(hlsDir, `event-${h.id('register-finished')}`), { recursive: true });
+  writeFileSync(
+    join(hlsDir, `event-${h.id('register-finished')}`, 'index.m3u8'),
+    '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-TARGETDURATION:2\n',
+  );
+  await makeIngest('register-finished', 3600, 3000);
+  await h.server.db.run('UPDATE events SET has_recording = 1 WHERE id = ?', [h.id('register-finished')]);
+  forgetEventJson(h.server.db);
 });
 after(async () => {
   await h.stop();
@@ -180,6 +189,37 @@ describe('a finished ingest event', () => {
       auth(fan),
     );
     assert.equal(late.status, 422, 'a clip past the recording’s end is refused');
+  });
+});
+
+describe('a finished ingest event whose folder has no segment', () => {
+  test('has no recording: its playlists, thumbnails, download and clips all say so', async () => {
+    const event = await eventOf('register-finished');
+    assert.equal(event.stream_status, 'finished');
+    const master = Harness.mediaUrl(event, 'vod');
+    ok(master, 'the event is handed a media URL (its row says it has a recording)');
+    const noRecording = { message: 'This event has no recording.' };
+    for (const url of [master, String(new URL('source/index.m3u8', master)), String(new URL('source/0.ts', master))]) {
+      const res = await h.call(url);
+      assert.equal(res.status, 404, url);
+      assert.deepEqual(res.body, noRecording, url);
+    }
+    const thumbnails = Harness.mediaUrl(event, 'thumbnails');
+    ok(thumbnails);
+    assert.deepEqual((await h.call(thumbnails)).body, noRecording);
+    const res = await get(`download-event/${h.id('register-finished')}`, await h.token('subscriber'));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const link = endpoints.downloadEvent.response.parse(res.body).data;
+    const download = await h.call(link.url);
+    assert.equal(download.status, 404);
+    assert.deepEqual(download.body, noRecording);
+    const clip = await h.post(
+      '/api/clip',
+      { api_key: h.key, event_id: h.id('register-finished'), name: 'None', start_time: 0, duration: 4, tags: ['x'] },
+      auth(fan),
+    );
+    assert.equal(clip.status, 422);
+    assert.match(JSON.stringify(clip.body), /This event has no recording\./);
   });
 });
 

@@ -7,7 +7,18 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,10 +31,17 @@ import {
   folderThumbnailsVtt,
   IngestMedia,
   LIVE_THUMBS_LOOP,
-  parseFolderPlaylist,
-  readFolderPlaylist,
   recordingFile,
+  THUMBNAIL_RUNS,
+  thumbnailRuns,
 } from './ingest/recording.js';
+import {
+  ingestMasterPlaylist,
+  ingestMediaPlaylist,
+  parseNginxPlaylist as parseFolderPlaylist,
+  readHlsFolder,
+  readHlsFolderSync as readFolderPlaylist,
+} from './ingest/hls-folder.js';
 import { makeIngestFolder } from '../testing/ingest-folder.js';
 
 const exec = promisify(execFile);
@@ -182,7 +200,11 @@ describe('the recording', () => {
     const [a, b] = await Promise.all([ensureRecording(folder, file), ensureRecording(folder, file)]);
     assert.deepEqual([a.made, b.made].sort(), [false, true]);
     assert.equal(a.bytes, b.bytes);
-    assert.deepEqual(readdirSync(join(dataDir, 'two', 'recordings')), ['event-7.mp4'], 'no list, scratch or lock left');
+    assert.deepEqual(
+      readdirSync(join(dataDir, 'two', 'recordings')),
+      ['event-7.mp4', 'event-7.mp4.json'],
+      'the MP4 and its sidecar: no list, scratch or lock left',
+    );
   });
 
   test('two processes at once make it once', async () => {
@@ -198,7 +220,141 @@ describe('the recording', () => {
   test('a folder without segments has no recording', async () => {
     await assert.rejects(
       ensureRecording(join(hlsDir, 'event-9'), recordingFile(join(dataDir, 'four'), 9)),
-      /has no segments/,
+      /This event has no recording\./,
     );
+  });
+});
+
+/**
+ * A copy of event 7's folder as `event-{id}` whose playlist goes on with `more` segments (copies of 1.ts..6.ts,
+ * numbered on), as nginx's would when the push goes on. Answers the folder.
+ */
+function grownFolder(id: number, more: number): string {
+  const dir = join(hlsDir, `event-${id}`);
+  if (!existsSync(dir)) cpSync(folder, dir, { recursive: true });
+  const base = readFileSync(join(folder, 'index.m3u8'), 'utf8');
+  const lines: string[] = [];
+  for (let n = 7; n < 7 + more; n++) {
+    if (!existsSync(join(dir, `${n}.ts`))) copyFileSync(join(folder, `${1 + ((n - 7) % 6)}.ts`), join(dir, `${n}.ts`));
+    lines.push('#EXTINF:2.000,', `${n}.ts`);
+  }
+  writeFileSync(join(dir, 'index.m3u8'), base + lines.map((l) => `${l}\n`).join(''));
+  return dir;
+}
+
+describe('the folder, read once per version of its playlist', () => {
+  test('an unchanged playlist is not read again; a grown one is, sync and async alike', async () => {
+    const dir = grownFolder(20, 0);
+    const a = await readHlsFolder(dir);
+    assert.ok(a);
+    assert.equal(await readHlsFolder(dir), a, 'the same reading, not parsed again');
+    assert.equal(readFolderPlaylist(dir), a, 'the synchronous reader shares it');
+    grownFolder(20, 2);
+    const b = readFolderPlaylist(dir);
+    assert.notEqual(b, a);
+    assert.deepEqual(
+      b!.segments.slice(-2).map((s) => [s.file, s.start]),
+      [
+        ['7.ts', 14],
+        ['8.ts', 16],
+      ],
+    );
+    assert.equal(await readHlsFolder(dir), b);
+  });
+
+  test('the master playlist counts each segment’s size once, then only new ones', async () => {
+    const dir = grownFolder(21, 0);
+    const first = await ingestMasterPlaylist(await readHlsFolder(dir));
+    const rate = (text: string) => /AVERAGE-BANDWIDTH=(\d+)/.exec(text)?.[1];
+    assert.ok(Number(rate(first)) > 10_000, first);
+    // A counted segment is not looked at again: its file growing tenfold changes nothing.
+    writeFileSync(join(dir, '0.ts'), Buffer.alloc(statSync(join(dir, '0.ts')).size * 10));
+    assert.equal(await ingestMasterPlaylist(await readHlsFolder(dir)), first);
+    // A new one is counted: a huge 7.ts raises the peak.
+    writeFileSync(join(dir, '7.ts'), Buffer.alloc(4_000_000));
+    grownFolder(21, 1);
+    const grown = await ingestMasterPlaylist(await readHlsFolder(dir));
+    assert.match(grown, /BANDWIDTH=16000000,/);
+  });
+
+  test('the media playlist’s target duration stays the same from the first ask on, live and finished', async () => {
+    const target = (text: string) => /#EXT-X-TARGETDURATION:(\d+)/.exec(text)?.[1];
+    assert.equal(target(ingestMediaPlaylist(undefined, true)), '4', 'before any segment');
+    const dir = grownFolder(22, 0);
+    assert.equal(target(ingestMediaPlaylist(await readHlsFolder(dir), true)), '4');
+    assert.equal(target(ingestMediaPlaylist(await readHlsFolder(dir), false)), '4');
+    // nginx's own value, when larger, is kept (a segment may be as long as it says).
+    const text = readFileSync(join(dir, 'index.m3u8'), 'utf8').replace(
+      '#EXT-X-TARGETDURATION:2',
+      '#EXT-X-TARGETDURATION:6',
+    );
+    writeFileSync(join(dir, 'index.m3u8'), text);
+    assert.equal(target(ingestMediaPlaylist(await readHlsFolder(dir), true)), '6');
+  });
+});
+
+describe('thumbnail pictures, bounded', () => {
+  test('only the names the track names are made; one run per name at a time, at most THUMBNAIL_RUNS at once', async () => {
+    const dir = grownFolder(23, 42); // 98 s: ten cues
+    const cache = join(dataDir, 'thumbs-23');
+    const names = [...folderThumbnailsVtt(readFolderPlaylist(dir)!).matchAll(/^(\d+\.jpg)$/gm)].map((m) => m[1]!);
+    assert.equal(names.length, 10);
+    assert.equal(await folderThumbnail(dir, cache, '1.jpg'), undefined, 'a segment no cue names');
+    assert.equal(await folderThumbnail(dir, cache, '9.jpg'), undefined);
+    thumbnailRuns.most = 0;
+    const before = thumbnailRuns.made;
+    const files = await Promise.all([...names, ...names, ...names].map((name) => folderThumbnail(dir, cache, name)));
+    assert.deepEqual(
+      files.slice(0, 10),
+      names.map((name) => join(cache, name)),
+    );
+    assert.equal(thumbnailRuns.made - before, 10, 'each picture made once although asked three times at once');
+    assert.equal(thumbnailRuns.most, THUMBNAIL_RUNS);
+    assert.deepEqual(readdirSync(cache).sort(), [...names].sort());
+    // Asked again: nothing to make. A segment written anew (the folder reset and pushed again): made again.
+    await folderThumbnail(dir, cache, names[1]!);
+    assert.equal(thumbnailRuns.made - before, 10);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(dir, names[1]!.replace('.jpg', '.ts')), later, later);
+    await folderThumbnail(dir, cache, names[1]!);
+    assert.equal(thumbnailRuns.made - before, 11);
+  });
+});
+
+describe('the recording, kept and remade', () => {
+  test('its size and length are kept with it: later asks run no ffprobe', async () => {
+    const dir = grownFolder(24, 0);
+    const file = recordingFile(join(dataDir, 'five'), 24);
+    const made = await ensureRecording(dir, file);
+    assert.ok(made.made);
+    const sidecar = JSON.parse(readFileSync(`${file}.json`, 'utf8')) as { bytes: number; duration: number };
+    assert.equal(sidecar.bytes, statSync(file).size);
+    assert.ok(Math.abs(sidecar.duration - made.duration) < 0.001);
+    // A length that only the sidecar says (the MP4's own is 14 s): read back, not probed.
+    writeFileSync(`${file}.json`, JSON.stringify({ ...sidecar, duration: 99 }));
+    const later = new Date(Date.now() + 1000);
+    utimesSync(file, later, later); // another version of the file: this process reads the sidecar again
+    const again = await ensureRecording(dir, file);
+    assert.deepEqual([again.made, again.duration, again.bytes], [false, 99, sidecar.bytes]);
+  });
+
+  test('a folder that grew after it was made (a later push) has it made again; discard forgets it all', async () => {
+    const dir = grownFolder(25, 0);
+    const ingest = new IngestMedia(hlsDir, join(dataDir, 'six'));
+    const first = await ingest.recording(25);
+    assert.ok(Math.abs(first.duration - 14) < 0.5);
+    grownFolder(25, 3);
+    const second = await ingest.recording(25);
+    assert.equal(second.made, true, 'made again from the grown folder');
+    assert.ok(Math.abs(second.duration - 20) < 0.5, `20 s, not ${second.duration}`);
+    assert.equal((await ingest.recording(25)).made, false);
+    await ingest.thumbnail(25, '0.jpg');
+    assert.ok(existsSync(join(ingest.thumbsDir(25), '0.jpg')));
+    ingest.discard(25);
+    assert.ok(!existsSync(second.file) && !existsSync(`${second.file}.json`), 'the MP4 and its sidecar are gone');
+    assert.ok(!existsSync(ingest.thumbsDir(25)), 'the thumbnails are gone');
+    rmSync(dir, { recursive: true, force: true }); // the operator's reset clears the folder too
+    assert.equal(ingest.playlist(25), undefined);
+    await assert.rejects(ingest.recording(25), /This event has no recording\./);
   });
 });

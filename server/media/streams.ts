@@ -32,12 +32,13 @@ import { SEGMENT_SECONDS, segmentPath, type Asset, type MediaLibrary, type Track
 import { liveThumbnailsVtt, THUMBS_FOLDER, THUMBS_SPRITE, THUMBS_VTT } from './thumbnails.js';
 import { sendFile } from '../http/files.js';
 import {
-  INGEST_TRACK,
-  ingestMasterPlaylist,
-  ingestMediaPlaylist,
-  readHlsFolder,
-  SEGMENT_FILE,
-} from './ingest/hls-folder.js';
+  ingestAnswer,
+  type MediaAnswer,
+  ownThumbnail,
+  PLAYLIST,
+  refusal,
+  type ThumbnailSource,
+} from './ingest/answers.js';
 import { CORS_HEADERS } from '../http/static.js';
 
 /** The files of a stream kept apart from the library (a clip's): its folder, poster and MP4. */
@@ -53,13 +54,7 @@ export interface StreamFiles {
   download?: { file: string; bytes: number; filename: string } | undefined;
 }
 
-/** A thumbnails track of a stream's own (an ingest event's): its WebVTT text and its pictures' files, made on demand. */
-export interface ThumbnailSource {
-  /** The WebVTT text, or undefined when there is nothing to show yet. */
-  vtt(): string | undefined;
-  /** The file of a picture the VTT names, or undefined when the name is none of them. */
-  picture(name: string): Promise<string | undefined>;
-}
+export type { ThumbnailSource };
 
 /** What a stream id plays at the moment of a request. */
 export type StreamTarget =
@@ -211,21 +206,6 @@ export interface MediaServerOptions {
   preroll(id: number): Promise<Asset | undefined>;
 }
 
-/** A media answer before it is sent. */
-interface MediaAnswer {
-  status: number;
-  type: string;
-  body: string | Buffer | { file: string; bytes: number };
-  headers?: Record<string, string>;
-}
-
-const PLAYLIST = 'application/vnd.apple.mpegurl';
-const refusal = (status: number, message: string): MediaAnswer => ({
-  status,
-  type: 'application/json; charset=utf-8',
-  body: JSON.stringify({ message }),
-});
-
 export class MediaServer {
   readonly faults = new Faults();
   readonly requests = new MediaRequestLog();
@@ -347,13 +327,7 @@ export class MediaServer {
 
   private async answer(target: StreamTarget, kind: MediaRequestKind, rest: string): Promise<MediaAnswer> {
     if (target.kind === 'refused') return refusal(target.status, target.message);
-    if (target.kind === 'ingest') {
-      if (kind === 'thumbnails')
-        return target.thumbnails
-          ? ownThumbnail(target.thumbnails, rest.slice(THUMBS_FOLDER.length + 1))
-          : refusal(404, 'Not found.');
-      return ingestAnswer(target, kind, rest);
-    }
+    if (target.kind === 'ingest') return ingestAnswer(target, kind, rest);
     if (target.kind === 'download') {
       if (kind !== 'download') return refusal(404, 'Not found.');
       const { file, bytes } = target.file
@@ -417,27 +391,6 @@ export class MediaServer {
   }
 }
 
-/** An ingest event's answers: its playlists (ingest/hls-folder.ts) and segments (names checked: digits and .ts). */
-async function ingestAnswer(
-  target: Extract<StreamTarget, { kind: 'ingest' }>,
-  kind: MediaRequestKind,
-  rest: string,
-): Promise<MediaAnswer> {
-  const [trackName, file = ''] = rest.split('/');
-  const folder = kind === 'master' || kind === 'playlist' ? await readHlsFolder(target.dir) : undefined;
-  if (kind === 'master') return { status: 200, type: PLAYLIST, body: ingestMasterPlaylist(folder) };
-  if (trackName !== INGEST_TRACK) return refusal(404, 'Not found.');
-  if (kind === 'playlist') return { status: 200, type: PLAYLIST, body: ingestMediaPlaylist(folder, target.live) };
-  if (kind !== 'segment' || !SEGMENT_FILE.test(file)) return refusal(404, 'Not found.');
-  // A segment never changes once written: it may be kept (a playlist grows: send() marks it no-cache).
-  const data = await readFile(join(target.dir, file)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (!data) return refusal(404, 'Not found.');
-  return { status: 200, type: 'video/mp2t', body: data, headers: { 'Cache-Control': 'private, max-age=3600' } };
-}
-
 /** What a path under a stream asks for. */
 function classify(rest: string): MediaRequestKind | 'unknown' {
   if (rest === 'master.m3u8') return 'master';
@@ -449,18 +402,6 @@ function classify(rest: string): MediaRequestKind | 'unknown' {
   if (new RegExp(`^${THUMBS_FOLDER}/\\d{1,12}\\.jpg$`).test(rest)) return 'thumbnails';
   if (rest === 'poster.jpg') return 'poster';
   return 'unknown';
-}
-
-/** A thumbnails file of a stream's own track (`thumbnails.vtt` or one of its pictures). */
-async function ownThumbnail(source: ThumbnailSource, name: string): Promise<MediaAnswer> {
-  if (name === THUMBS_VTT) {
-    const vtt = source.vtt();
-    return vtt === undefined
-      ? refusal(404, 'No thumbnails yet.')
-      : { status: 200, type: 'text/vtt; charset=utf-8', body: vtt };
-  }
-  const file = await source.picture(name);
-  return file ? { status: 200, type: 'image/jpeg', body: await readFile(file) } : refusal(404, 'Not found.');
 }
 
 function send(req: IncomingMessage, res: ServerResponse, answer: MediaAnswer): void {

@@ -19,83 +19,46 @@
  *   lines up the timestamps a reconnect restarts; aac_adtstoasc; faststart for progressive playback), made once the
  *   event is finished, on the first need (a download or a clip), under a lock (media.ts `lock`) so that several
  *   processes make it once, in a scratch file renamed into place.
- *
- * The folder's playlist is read by readFolderPlaylist() alone (one function, so that it can be shared with the
- * serving of the folder).
+ * - Every need reads the folder through hls-folder.ts's cached reader (one parser, parsed once per version of
+ *   index.m3u8). A picture is made only for a name the track names, once per name at a time, at most
+ *   THUMBNAIL_RUNS ffmpeg runs at once per process, and again when its segment file is newer than it (the folder was
+ *   reset and pushed again). The recording keeps its size and length in a sidecar (`event-{id}.mp4.json`) with what
+ *   it was made from (the playlist's segments), so a download's requests (ranges too) run no ffprobe, and a
+ *   recording made from fewer segments than the folder has now (a later push into the folder, a build as the last
+ *   segment closed) is made again.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { FFMPEG, FFPROBE, run } from '../ffmpeg.js';
 import { lock } from '../media.js';
 import { vttTime } from '../thumbnails.js';
+import { forgetHlsFolder, type HlsFolder, type HlsSegment, NO_RECORDING, readHlsFolderSync } from './hls-folder.js';
+
+export { NO_RECORDING };
 
 /** About how many seconds of video one thumbnail stands for (a cue starts at the first segment past it). */
 export const INGEST_THUMB_INTERVAL = 10;
 /** Where a live track's clock wraps (seconds): a day, so that early content has room before it (see above). */
 export const LIVE_THUMBS_LOOP = 86_400;
+/** At most this many ffmpeg runs make pictures at once in one process (the others wait their turn). */
+export const THUMBNAIL_RUNS = 2;
 const THUMB_WIDTH = 160;
 const THUMB_HEIGHT = 90;
 
-/** One segment of the folder's playlist. */
-export interface FolderSegment {
-  /** Its file name in the folder (`17.ts`). */
-  file: string;
-  /** Seconds, from its EXTINF. */
-  duration: number;
-  /** Where it starts in the playlist (the sum of the durations before it). */
-  start: number;
-  /** A `#EXT-X-DISCONTINUITY` precedes it (the push began or came back). */
-  discontinuity: boolean;
-}
-
-/** The folder's playlist as read. */
-export interface FolderPlaylist {
-  segments: FolderSegment[];
-  /** The sum of the segments' durations. */
-  duration: number;
-  /** It has `#EXT-X-ENDLIST`. */
-  ended: boolean;
-}
+/** One segment of the folder's playlist (hls-folder.ts). */
+export type FolderSegment = HlsSegment;
+/** The folder's playlist as read (hls-folder.ts). */
+export type FolderPlaylist = HlsFolder;
 
 /** A segment file name as nginx-rtmp and ffmpeg write them: digits and `.ts`, nothing that leaves the folder. */
 const SEGMENT_FILE = /^(\d{1,12})\.ts$/;
 
-/** Reads a media playlist's text: its segments (plain file names only; others are skipped) in order. */
-export function parseFolderPlaylist(text: string): FolderPlaylist {
-  const segments: FolderSegment[] = [];
-  let start = 0;
-  let duration: number | undefined;
-  let discontinuity = false;
-  let ended = false;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '') continue;
-    const inf = /^#EXTINF:([\d.]+)/.exec(line);
-    if (inf) duration = Number(inf[1]);
-    else if (line === '#EXT-X-DISCONTINUITY') discontinuity = true;
-    else if (line === '#EXT-X-ENDLIST') ended = true;
-    else if (!line.startsWith('#')) {
-      if (duration !== undefined && Number.isFinite(duration) && SEGMENT_FILE.test(line)) {
-        segments.push({ file: line, duration, start, discontinuity });
-        start += duration;
-      }
-      duration = undefined;
-      discontinuity = false;
-    }
+/** The folder has no segments: there is nothing to make a recording of. */
+export class NoRecording extends Error {
+  constructor(readonly dir: string) {
+    super(NO_RECORDING);
   }
-  return { segments, duration: start, ended };
-}
-
-/** The playlist of the folder `dir` (`index.m3u8`), or undefined when it has none (no push yet). */
-export function readFolderPlaylist(dir: string): FolderPlaylist | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, 'index.m3u8'), 'utf8');
-  } catch {
-    return undefined;
-  }
-  return parseFolderPlaylist(text);
 }
 
 /** One thumbnail cue: from/to in the playlist's own time, and the segment whose first frame it shows. */
@@ -157,25 +120,68 @@ export function folderThumbnailsVtt(
   return `WEBVTT\n\n${text.join('\n\n')}\n`;
 }
 
+/** The picture names the thumbnails track of a playlist names (its cues' segments). */
+export function thumbnailNames(playlist: FolderPlaylist, interval = INGEST_THUMB_INTERVAL): Set<string> {
+  return new Set(cuesOf(playlist, interval).map((cue) => pictureOf(cue.segment)));
+}
+
+/** Pictures being made in this process, by file: a second ask for one waits for the same run. */
+const making = new Map<string, Promise<string>>();
+/** ffmpeg runs making pictures in this process: now, the most there were at once, and made in all. */
+export const thumbnailRuns = { running: 0, most: 0, made: 0 };
+const waitingRuns: Array<() => void> = [];
+
+/** Runs `work` when fewer than THUMBNAIL_RUNS others run (a finished one hands its turn to the next waiting). */
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (thumbnailRuns.running >= THUMBNAIL_RUNS) await new Promise<void>((resolve) => waitingRuns.push(resolve));
+  else thumbnailRuns.running++;
+  thumbnailRuns.most = Math.max(thumbnailRuns.most, thumbnailRuns.running);
+  thumbnailRuns.made++;
+  try {
+    return await work();
+  } finally {
+    const next = waitingRuns.shift();
+    if (next) next();
+    else thumbnailRuns.running--;
+  }
+}
+
+/** The modification time of a file, or undefined when it is not there. */
+const mtimeOf = (file: string) => statSync(file, { throwIfNoEntry: false })?.mtimeMs;
+
 /**
  * The file of thumbnail `name` (`{n}.jpg`) of the folder `dir`, made from segment `{n}.ts` into `cacheDir` on the
- * first request (a scratch file renamed into place, so concurrent makers never expose half a picture); undefined
- * when the name is no segment of the playlist.
+ * first request (a scratch file renamed into place, so concurrent makers never expose half a picture), and again
+ * when the segment is newer than it; undefined when the name is none the thumbnails track names.
  */
 export async function folderThumbnail(dir: string, cacheDir: string, name: string): Promise<string | undefined> {
   const m = /^(\d{1,12})\.jpg$/.exec(name);
   if (!m) return undefined;
+  const playlist = readHlsFolderSync(dir);
+  if (!playlist || !thumbnailNames(playlist).has(name)) return undefined;
   const file = join(cacheDir, name);
-  if (existsSync(file)) return file;
-  const segment = `${m[1]}.ts`;
-  if (!readFolderPlaylist(dir)?.segments.some((s) => s.file === segment)) return undefined;
+  const source = join(dir, `${m[1]}.ts`);
+  const made = mtimeOf(file);
+  const segment = mtimeOf(source);
+  if (segment === undefined) return undefined;
+  if (made !== undefined && made >= segment) return file;
+  let run = making.get(file);
+  if (!run) {
+    run = inTurn(() => makePicture(source, cacheDir, file)).finally(() => making.delete(file));
+    making.set(file, run);
+  }
+  return run;
+}
+
+/** Makes the picture `file` from the first frame of the segment `source`. */
+async function makePicture(source: string, cacheDir: string, file: string): Promise<string> {
   mkdirSync(cacheDir, { recursive: true });
   const scratch = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     await run(
       FFMPEG,
       [
-        ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', join(dir, segment)],
+        ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', '-i', source],
         ...['-frames:v', '1', '-vf', `scale=${THUMB_WIDTH}:${THUMB_HEIGHT}`, '-q:v', '4', '-f', 'image2', scratch],
       ],
       cacheDir,
@@ -191,17 +197,19 @@ export async function folderThumbnail(dir: string, cacheDir: string, name: strin
 const concatList = (dir: string, segments: FolderSegment[]) =>
   segments.map((s) => `file '${join(dir, s.file).replace(/'/g, "'\\''")}'\n`).join('');
 
-/** A made recording: its file, size and length (seconds, as ffprobe reads the MP4). */
+/** A made recording: its file, size and length (seconds, as ffprobe read the MP4 when it was made). */
 export interface Recording {
   file: string;
   bytes: number;
   duration: number;
-  /** This call made it (false: it was there, made before or by another process meanwhile). */
+  /** This call made it (false: it was there, made before or by another caller or process meanwhile). */
   made: boolean;
 }
 
 /** Where an event's recording is kept: DATA_DIR/recordings/event-{id}.mp4. */
 export const recordingFile = (dataDir: string, eventId: number) => join(dataDir, 'recordings', `event-${eventId}.mp4`);
+/** The recording's sidecar: its size, length and what it was made from. */
+const sidecarOf = (file: string) => `${file}.json`;
 
 /** An MP4's length in seconds (its container's duration). */
 export async function mp4Duration(file: string): Promise<number> {
@@ -209,29 +217,99 @@ export async function mp4Duration(file: string): Promise<number> {
   return Number(out.trim());
 }
 
+/** What a recording was made from: the playlist's segments (how many, the last, their length). */
+const sourceOf = (playlist: FolderPlaylist) =>
+  `${playlist.segments.length}:${playlist.segments.at(-1)?.file ?? ''}:${playlist.duration.toFixed(3)}`;
+
+/** A sidecar's content. */
+interface Sidecar {
+  bytes: number;
+  duration: number;
+  source: string;
+}
+
+/** Recordings known in this process, by file: the sidecar as read, and the MP4's mtime when it was read. */
+const known = new Map<string, Sidecar & { mtimeMs: number }>();
+/** Recordings being checked or made in this process, by file: later callers share the answer. */
+const building = new Map<string, Promise<Recording>>();
+
+/**
+ * The recording `file` if it is there, whole and made from `source`; its sidecar is read once per version. With
+ * `legacy` (under the lock only: no one is making it), an MP4 without a sidecar that is newer than the playlist counts
+ * too (its duration NaN: to be probed).
+ */
+function fresh(file: string, source: string, playlistFile: string, legacy = false): Sidecar | undefined {
+  const mp4 = statSync(file, { throwIfNoEntry: false });
+  if (!mp4) return undefined;
+  let sidecar = known.get(file);
+  if (sidecar?.mtimeMs !== mp4.mtimeMs) {
+    known.delete(file);
+    try {
+      const read = JSON.parse(readFileSync(sidecarOf(file), 'utf8')) as Sidecar;
+      sidecar = { ...read, mtimeMs: mp4.mtimeMs };
+    } catch {
+      // Made before sidecars, or the sidecar is being written (outside the lock).
+      if (!legacy) return undefined;
+      const playlist = statSync(playlistFile, { throwIfNoEntry: false });
+      return playlist && mp4.mtimeMs >= playlist.mtimeMs ? { bytes: mp4.size, duration: NaN, source } : undefined;
+    }
+    if (sidecar.bytes !== mp4.size) return undefined;
+    known.set(file, sidecar);
+  }
+  return sidecar.source === source ? sidecar : undefined;
+}
+
+/** Writes the sidecar of `file` (a scratch file renamed into place) and keeps it in memory. */
+function writeSidecar(file: string, sidecar: Sidecar): void {
+  const scratch = `${sidecarOf(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(scratch, JSON.stringify(sidecar));
+  renameSync(scratch, sidecarOf(file));
+  known.set(file, { ...sidecar, mtimeMs: statSync(file).mtimeMs });
+}
+
 /**
  * The recording of the folder `dir` as the MP4 `file`, made on the first call (later calls, in this process or
- * another, find it made). Throws when the folder has no segments. The caller asks only once the event is finished:
- * a recording made earlier would miss the end (delete the file to have it made again).
+ * another, find it made; calls while it is being made in this process share that making) and made again when the
+ * folder has other segments than it was made from. Throws NoRecording when the folder has no segments. The caller
+ * asks once the event is finished (a recording made while live is made again at the next need after it grew).
  */
-export async function ensureRecording(dir: string, file: string): Promise<Recording> {
-  const answer = async (made: boolean): Promise<Recording> => ({
-    file,
-    bytes: statSync(file).size,
-    duration: await mp4Duration(file),
-    made,
-  });
-  if (existsSync(file)) return answer(false);
+export function ensureRecording(dir: string, file: string): Promise<Recording> {
+  const pending = building.get(file);
+  if (pending) return pending.then((recording) => ({ ...recording, made: false }));
+  const work = makeRecording(dir, file).finally(() => building.delete(file));
+  building.set(file, work);
+  return work;
+}
+
+async function makeRecording(dir: string, file: string): Promise<Recording> {
+  const playlist = readHlsFolderSync(dir);
+  if (!playlist?.segments.length) throw new NoRecording(dir);
+  const source = sourceOf(playlist);
+  const playlistFile = join(dir, 'index.m3u8');
+  const found = async (sidecar: Sidecar): Promise<Recording> => {
+    if (Number.isNaN(sidecar.duration)) {
+      // An MP4 without a sidecar: probed once, and the sidecar written for the next asks.
+      sidecar = { bytes: statSync(file).size, duration: await mp4Duration(file), source };
+      writeSidecar(file, sidecar);
+    }
+    return { file, bytes: sidecar.bytes, duration: sidecar.duration, made: false };
+  };
+  const ready = fresh(file, source, playlistFile);
+  if (ready) return found(ready);
   mkdirSync(dirname(file), { recursive: true });
   const release = await lock(`${file}.lock`, 600_000);
   try {
-    if (existsSync(file)) return await answer(false); // another process made it while this one waited
-    const playlist = readFolderPlaylist(dir);
-    if (!playlist?.segments.length) throw new Error(`the ingest folder ${basename(dir)} has no segments`);
+    // Another process may have made it while this one waited; the folder may have grown meanwhile too.
+    const current = readHlsFolderSync(dir) ?? playlist;
+    const now = sourceOf(current);
+    known.delete(file);
+    const made = fresh(file, now, playlistFile, true);
+    if (made) return await found(made);
     // The concat demuxer's list: absolute paths (the list lives beside the output, not in nginx's folder).
-    const list = `${file}.${process.pid}.txt`;
-    const scratch = `${file}.${process.pid}.tmp.mp4`;
-    writeFileSync(list, concatList(dir, playlist.segments));
+    const unique = `${process.pid}-${randomBytes(4).toString('hex')}`;
+    const list = `${file}.${unique}.txt`;
+    const scratch = `${file}.${unique}.tmp.mp4`;
+    writeFileSync(list, concatList(dir, current.segments));
     try {
       await run(
         FFMPEG,
@@ -241,12 +319,15 @@ export async function ensureRecording(dir: string, file: string): Promise<Record
         ],
         dirname(file),
       );
+      const sidecar = { bytes: statSync(scratch).size, duration: await mp4Duration(scratch), source: now };
+      rmSync(sidecarOf(file), { force: true });
       renameSync(scratch, file);
+      writeSidecar(file, sidecar);
+      return { file, bytes: sidecar.bytes, duration: sidecar.duration, made: true };
     } finally {
       rmSync(list, { force: true });
       rmSync(scratch, { force: true });
     }
-    return await answer(true);
   } finally {
     release();
   }
@@ -275,8 +356,9 @@ export class IngestMedia {
     return join(this.hlsDir, `event-${eventId}`);
   }
 
+  /** The folder's playlist (hls-folder.ts's cached reader), or undefined before the push. */
   playlist(eventId: number): FolderPlaylist | undefined {
-    return readFolderPlaylist(this.folder(eventId));
+    return readHlsFolderSync(this.folder(eventId));
   }
 
   /** The finished event's recording, made on the first call. */
@@ -284,12 +366,23 @@ export class IngestMedia {
     return ensureRecording(this.folder(eventId), recordingFile(this.dataDir, eventId));
   }
 
+  /** Where the event's thumbnails are kept. */
+  thumbsDir(eventId: number): string {
+    return join(this.dataDir, 'recordings', 'thumbs', `event-${eventId}`);
+  }
+
   /**
-   * Forgets the event's recording, for a push that starts again after the event finished (on_publish):
-   * the next need makes them anew from the folder, which goes on where it stopped.
+   * Forgets what was made from the event's folder: its recording (the MP4 and its sidecar), its thumbnails and the
+   * cached playlist, for a push that starts again after the event finished (on_publish) or an operator's reset of
+   * its ingest (which clears the folder too): the next need makes them anew from the folder.
    */
   discard(eventId: number): void {
-    rmSync(recordingFile(this.dataDir, eventId), { force: true });
+    const file = recordingFile(this.dataDir, eventId);
+    rmSync(file, { force: true });
+    rmSync(sidecarOf(file), { force: true });
+    known.delete(file);
+    rmSync(this.thumbsDir(eventId), { recursive: true, force: true });
+    forgetHlsFolder(this.folder(eventId));
   }
 
   /** The thumbnails track (see folderThumbnailsVtt), or undefined before the push's first segment. */
@@ -300,7 +393,7 @@ export class IngestMedia {
 
   /** A thumbnail's file (`{n}.jpg`), made on the first request; undefined for a name that is no thumbnail. */
   thumbnail(eventId: number, name: string): Promise<string | undefined> {
-    return folderThumbnail(this.folder(eventId), join(this.dataDir, 'recordings', 'thumbs', `event-${eventId}`), name);
+    return folderThumbnail(this.folder(eventId), this.thumbsDir(eventId), name);
   }
 
   /**
