@@ -279,10 +279,13 @@ describe('the folder, read once per version of its playlist', () => {
 
   test('the media playlist’s target duration stays the same from the first ask on, live and finished', async () => {
     const target = (text: string) => /#EXT-X-TARGETDURATION:(\d+)/.exec(text)?.[1];
-    assert.equal(target(ingestMediaPlaylist(undefined, true)), '4', 'before any segment');
+    // The fragment (2 s): segments of an encoder with a key frame every 2 s, from the first one on.
+    assert.equal(target(ingestMediaPlaylist(undefined, true)), '2', 'before any segment');
     const dir = grownFolder(22, 0);
-    assert.equal(target(ingestMediaPlaylist(await readHlsFolder(dir), true)), '4');
-    assert.equal(target(ingestMediaPlaylist(await readHlsFolder(dir), false)), '4');
+    assert.equal(target(ingestMediaPlaylist(await readHlsFolder(dir), true)), '2');
+    grownFolder(22, 30);
+    assert.equal(target(ingestMediaPlaylist(await readHlsFolder(dir), true)), '2', 'a minute on');
+    assert.equal(target(ingestMediaPlaylist(await readHlsFolder(dir), false)), '2');
     // nginx's own value, when larger, is kept (a segment may be as long as it says).
     const text = readFileSync(join(dir, 'index.m3u8'), 'utf8').replace(
       '#EXT-X-TARGETDURATION:2',

@@ -223,12 +223,13 @@ export async function ingestMasterPlaylist(folder: HlsFolder | undefined): Promi
 /** nginx's hls_fragment in nginx-rtmp.conf (seconds): a segment is cut at the first key frame after it. */
 export const INGEST_FRAGMENT_SECONDS = 2;
 /**
- * The media playlist's #EXT-X-TARGETDURATION floor: twice the fragment (an encoder's key frames every 2 s or so make
- * segments of 2 to 4 s; nginx's first is often near 4). It stays the same for the whole event unless nginx's own
- * value or a segment is longer (key frames more than 4 s apart;
- * docs/streams.md asks encoders for one every 2 s).
+ * The media playlist's #EXT-X-TARGETDURATION floor: the fragment. nginx cuts at the first key frame after it, so an
+ * encoder with a key frame every 2 s (docs/streams.md asks for it) makes 2 s segments from the first one on (the
+ * `live` application's wait_key/wait_video start each relay at a key frame). It stays the same for the whole event
+ * unless nginx's own value or a segment is longer. A player holds about three target durations behind the live edge
+ * (hls.js), so this floor is the viewers' latency: twice it, and they sit 6 s further back.
  */
-export const INGEST_TARGET_DURATION = 2 * INGEST_FRAGMENT_SECONDS;
+export const INGEST_TARGET_DURATION = INGEST_FRAGMENT_SECONDS;
 
 /**
  * The media playlist: every segment of the event with its relative URI, so the whole event stays seekable. Live:
