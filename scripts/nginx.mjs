@@ -31,29 +31,16 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptInstall, isDebianLike, isRoot } from './debian.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The RTMP block every nginx of ours runs, tests' and production's alike. */
 export const RTMP_CONF = join(ROOT, 'server', 'media', 'ingest', 'nginx-rtmp.conf');
 /** Where Debian's libnginx-mod-rtmp puts the module. */
 const MODULE = '/usr/lib/nginx/modules/ngx_rtmp_module.so';
-const APT_TIMEOUT_MS = 15 * 60_000;
 /** nginx listens within a second; this much means something is wrong. */
 const START_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 10_000;
-
-const isRoot = () => process.getuid?.() === 0;
-
-/** True on Debian, Ubuntu and their derivatives (by /etc/os-release) when apt-get is present. */
-function isDebianLike() {
-  if (!existsSync('/usr/bin/apt-get')) return false;
-  try {
-    const osRelease = readFileSync('/etc/os-release', 'utf8');
-    return [...osRelease.matchAll(/^(?:ID|ID_LIKE)=(.*)$/gm)].some(([, value]) => /\b(debian|ubuntu)\b/.test(value));
-  } catch {
-    return false;
-  }
-}
 
 /** The nginx binary: /usr/sbin/nginx (Debian's), else one on the PATH. */
 function findNginx() {
@@ -68,20 +55,6 @@ function rtmpModule(binary) {
   const built = spawnSync(binary, ['-V'], { encoding: 'utf8' });
   if (/rtmp/i.test(`${built.stdout}${built.stderr}`)) return '';
   return existsSync(MODULE) ? `load_module ${MODULE};` : undefined;
-}
-
-/** Installs Debian's nginx and its RTMP module, non-interactively. */
-function aptInstall() {
-  console.log('nginx: nginx or its RTMP module is missing; installing the system packages.');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'nginx', 'libnginx-mod-rtmp']]) {
-    console.log(`nginx: $ apt-get ${args.join(' ')}`);
-    spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env,
-      timeout: APT_TIMEOUT_MS,
-    });
-  }
 }
 
 /** The message that says what to run when nginx with RTMP is not here. */
@@ -104,7 +77,8 @@ function ensureNginx() {
   let module = binary && rtmpModule(binary);
   if (binary && module !== undefined) return { binary, module };
   if (isRoot() && isDebianLike()) {
-    aptInstall();
+    console.log('nginx: nginx or its RTMP module is missing; installing the system packages.');
+    aptInstall('nginx', ['nginx', 'libnginx-mod-rtmp'], ['--no-install-recommends']);
     binary = findNginx();
     module = binary && rtmpModule(binary);
     if (binary && module !== undefined) return { binary, module };

@@ -19,25 +19,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aptInstall, isDebianLike, isRoot } from './debian.mjs';
 
-const APT_TIMEOUT_MS = 15 * 60_000;
 /** initdb and a start take seconds; this much means something is wrong (a lock, a full disk). */
 const STEP_TIMEOUT_MS = 120_000;
 /** Another program may take the free port we picked before the server binds it: pick again this many times. */
 const START_ATTEMPTS = 3;
-
-const isRoot = () => process.getuid?.() === 0;
-
-/** True on Debian, Ubuntu and their derivatives (by /etc/os-release) when apt-get is present. */
-function isDebianLike() {
-  if (!existsSync('/usr/bin/apt-get')) return false;
-  try {
-    const osRelease = readFileSync('/etc/os-release', 'utf8');
-    return [...osRelease.matchAll(/^(?:ID|ID_LIKE)=(.*)$/gm)].some(([, value]) => /\b(debian|ubuntu)\b/.test(value));
-  } catch {
-    return false;
-  }
-}
 
 /** The folder holding initdb and pg_ctl, or undefined: Debian's versioned folders (newest first), then the PATH. */
 function findBinDir() {
@@ -55,26 +42,13 @@ function findBinDir() {
   return dirs.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
 }
 
-/** Installs Debian's postgresql package, non-interactively (stdin closed, waiting for another apt run's lock). */
-function aptInstall() {
-  console.log('postgres: no PostgreSQL server binaries found; installing the system package.');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', 'postgresql']]) {
-    console.log(`postgres: $ apt-get ${args.join(' ')}`);
-    spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env,
-      timeout: APT_TIMEOUT_MS,
-    });
-  }
-}
-
 /** The binaries' folder, installing them when this process may; else an error that says what to run. */
 function ensureBinaries() {
   let dir = findBinDir();
   if (dir) return dir;
   if (isRoot() && isDebianLike()) {
-    aptInstall();
+    console.log('postgres: no PostgreSQL server binaries found; installing the system package.');
+    aptInstall('postgres', ['postgresql']);
     dir = findBinDir();
     if (dir) return dir;
   }
