@@ -150,7 +150,7 @@ export async function startNginx({ hookOrigin, hlsDir: givenHlsDir, port } = {})
   let child;
   let stopping;
   const stopNow = () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (child && child.exitCode === null && child.signalCode === null) child.stdin.end();
   };
   const onExit = () => {
     stopNow();
@@ -162,8 +162,11 @@ export async function startNginx({ hookOrigin, hlsDir: givenHlsDir, port } = {})
       process.off('exit', onExit);
       if (child && child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+        child.stdin.end();
+        const timer = setTimeout(() => {
+          killPid(join(prefix, 'nginx.pid'));
+          child.kill('SIGKILL');
+        }, STOP_TIMEOUT_MS);
         await exited;
         clearTimeout(timer);
       }
@@ -190,7 +193,12 @@ export async function startNginx({ hookOrigin, hlsDir: givenHlsDir, port } = {})
         rtmpBlock({ listen: `127.0.0.1:${chosen}`, hookOrigin, hlsDir }),
       ].join('\n'),
     );
-    child = spawn(binary, ['-p', prefix, '-c', conf, '-e', log], { stdio: ['ignore', 'ignore', 'pipe'] });
+    // nginx runs under a small shell that holds our end of a pipe: when this process ends in any way (SIGKILL
+    // included: a crash test, a killed dev server), the pipe closes and the shell stops nginx, so no nginx outlives
+    // the process that started it. The shell exits with nginx.
+    child = spawn('/bin/sh', ['-c', GUARD, binary, '-p', prefix, '-c', conf, '-e', log], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const deadline = Date.now() + START_TIMEOUT_MS;
@@ -205,6 +213,23 @@ export async function startNginx({ hookOrigin, hlsDir: givenHlsDir, port } = {})
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/**
+ * The shell nginx runs under (`sh -c GUARD nginx ARGS…`): nginx in the background with no stdin, a reader of the
+ * shell's stdin (our pipe, kept as fd 3) that stops nginx at its end, and the shell waiting for nginx to exit.
+ */
+const GUARD =
+  'exec 3<&0; "$0" "$@" </dev/null & n=$!; (read -r _ <&3; kill -TERM $n 2>/dev/null) & r=$!; ' +
+  'wait $n; s=$?; kill $r 2>/dev/null; exit $s';
+
+/** Kills the process whose pid a file holds (nginx's pid file), if any. */
+function killPid(file) {
+  try {
+    process.kill(Number(readFileSync(file, 'utf8')), 'SIGKILL');
+  } catch {
+    // no file, or no such process: nothing to stop
   }
 }
 
