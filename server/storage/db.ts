@@ -38,6 +38,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { StartRefused } from './data-dir.js';
@@ -758,16 +759,22 @@ async function fromTemplate(dir: string, options: OpenOptions): Promise<void> {
     }
     rmSync(scratch, { recursive: true, force: true });
   }
+  // Its time says when it was last used (set before copying): the clean-up below leaves what a test may be copying.
+  const now = new Date();
+  utimesSync(ready, now, now);
   mkdirSync(join(dir, '..'), { recursive: true });
   cpSync(ready, dir, { recursive: true });
-  // Templates of other keys (another seeding day, older migrations or fixtures) go, but for the newest few.
+  // Templates of other keys (another seeding day, older migrations or fixtures) go once unused for an hour, but for
+  // the newest few. (A test run uses several keys at once: seeding days, the demo, empty ones.)
   const others = readdirSync(templates.dir)
     .filter((name) => name !== key && /^[0-9a-f]{16}$/.test(name))
     .map((name) => ({ name, at: statSync(join(templates.dir, name)).mtimeMs }))
     .sort((a, b) => b.at - a.at);
-  for (const { name } of others.slice(TEMPLATES_KEPT - 1))
-    rmSync(join(templates.dir, name), { recursive: true, force: true });
+  for (const { name, at } of others.slice(TEMPLATES_KEPT - 1))
+    if (at < now.getTime() - TEMPLATE_IN_USE_MS) rmSync(join(templates.dir, name), { recursive: true, force: true });
 }
 
-/** How many ready-made databases a templates folder keeps (each is about 40 MB). */
-const TEMPLATES_KEPT = 4;
+/** How many ready-made databases a templates folder keeps when unused (each is about 40 MB). */
+const TEMPLATES_KEPT = 8;
+/** A template used this recently may be in use by a running test: it stays, however many there are. */
+const TEMPLATE_IN_USE_MS = 60 * 60 * 1000;

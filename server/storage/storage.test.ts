@@ -7,7 +7,7 @@
  * Run: node --import tsx --test server/storage/storage.test.ts
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -206,5 +206,34 @@ describe('a lock another machine holds', () => {
     utimesSync(file, old, old);
     const lock = lockDataDir(dataDir, false);
     lock.release();
+  });
+});
+
+describe('ready-made test databases (DATABASE_TEMPLATES)', () => {
+  test('a template used within the hour is never cleared away, however many there are; unused ones go past the newest few', async () => {
+    // What a test run has: several keys in use at once (seeding days, the demo, empty), and older ones left behind.
+    const templates = join(tmp, 'templates');
+    mkdirSync(templates);
+    const made = (name: string, hoursAgo: number) => {
+      mkdirSync(join(templates, name));
+      writeFileSync(join(templates, name, 'PG_VERSION'), '16\n');
+      const at = new Date(Date.now() - hoursAgo * 3600_000);
+      utimesSync(join(templates, name), at, at);
+    };
+    const inUse = Array.from({ length: 10 }, (_, i) => `a${String(i).padStart(15, '0')}`);
+    const unused = Array.from({ length: 10 }, (_, i) => `b${String(i).padStart(15, '0')}`);
+    inUse.forEach((name, i) => made(name, i / 60));
+    unused.forEach((name, i) => made(name, 2 + i));
+    const db = await ChannelDb.open({ dataDir: join(tmp, 'data'), templates: { dir: templates, key: 'empty' } });
+    await db.close();
+    const left = readdirSync(templates).filter((name) => /^[0-9a-f]{16}$/.test(name));
+    assert.equal(left.length, 11, `left: ${left.join(' ')}`);
+    for (const name of inUse) assert.ok(left.includes(name), `${name} is in use: kept`);
+    for (const name of unused) assert.ok(!left.includes(name), `${name}: unused for hours, past the newest 8: gone`);
+    // The one just made is there too, and a second database from it is a copy, not a new one.
+    const [own] = left.filter((name) => !inUse.includes(name));
+    const second = await ChannelDb.open({ dataDir: join(tmp, 'data2'), templates: { dir: templates, key: 'empty' } });
+    await second.close();
+    assert.ok(readdirSync(templates).includes(own!));
   });
 });
