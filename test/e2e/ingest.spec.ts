@@ -19,44 +19,33 @@ import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E_PORT } from './ports';
+import { ProductionServer } from './production';
 import { startNginx, type RunningNginx } from '../../scripts/nginx.mjs';
 import { FFMPEG, FFPROBE } from '../../server/media/ffmpeg.js';
 
 const run = promisify(execFile);
-const ROOT = path.join(import.meta.dirname, '..', '..');
-const BIN = path.join(ROOT, 'server', 'bin', 'channel-server.mjs');
 
 /** This spec's own ports, after those of operating.spec.ts: the production server, its operator API, the host. */
-const SERVER_PORT = E2E_PORT + 7;
-const OPERATOR_PORT = E2E_PORT + 8;
+const production = new ProductionServer('ingest', {
+  server: E2E_PORT + 7,
+  operator: E2E_PORT + 8,
+  metrics: E2E_PORT + 11,
+});
 const HOST_PORT = E2E_PORT + 9;
-const SERVER = `http://localhost:${SERVER_PORT}`;
+const SERVER = production.url;
 const HOST = `http://localhost:${HOST_PORT}`;
 const CHANNEL = 'lakeside';
 const GRACE_SECONDS = 15;
 const FAN = { email: 'fan@lakeside.example', password: 'fan-pass-1' };
 
 let nginx: RunningNginx | undefined;
-let dataDir = '';
-let server: ChildProcess | undefined;
-let serverOutput = '';
 let host: http.Server | undefined;
-let token = '';
 let eventId = 0;
 let rtmpUrl = '';
 let streamKey = '';
 const pushes: ChildProcess[] = [];
 
-/** Runs `channel-server ARGS` as an operator would, on the database until there is a token, then the operator API. */
-async function cli(args: string[], dir = dataDir): Promise<string> {
-  const api = token ? { CHANNEL_OPERATOR_URL: `http://127.0.0.1:${OPERATOR_PORT}`, CHANNEL_OPERATOR_TOKEN: token } : {};
-  const { stdout } = await run(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dir, DATABASE_URL: undefined, CHANNEL_DEV: undefined, ...api },
-    timeout: 120_000,
-  });
-  return stdout.trim();
-}
+const cli = (args: string[], dataDir?: string) => production.cli(args, dataDir);
 
 /**
  * ffmpeg pushing a 640x360 test pattern at 30 fps with a 1 kHz tone for `seconds`, as an encoder does (H.264 with a
@@ -116,33 +105,6 @@ ${body}
 </html>`;
 }
 
-async function startServer(): Promise<void> {
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      CHANNEL_DEV: undefined,
-      PORT: String(SERVER_PORT),
-      OPERATOR_PORT: String(OPERATOR_PORT),
-      DATA_DIR: dataDir,
-      DATABASE_URL: undefined,
-      METRICS_PORT: String(E2E_PORT + 11),
-      INGEST_RTMP_URL: nginx!.rtmpUrl,
-      INGEST_HLS_DIR: nginx!.hlsDir,
-      INGEST_GRACE_SECONDS: String(GRACE_SECONDS),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout!.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-  server.stderr!.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-  const deadline = Date.now() + 120_000;
-  while (!serverOutput.includes('Channel API (production mode):')) {
-    if (server.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the production server did not start:\n${serverOutput.slice(-4000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 /** The player's video: where it plays and whether it has a frame. */
 const videoState = (page: Page) =>
   page.locator('channel-player video').evaluate((video: HTMLVideoElement) => ({
@@ -157,8 +119,7 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'channel-ingest-'));
-  nginx = await startNginx({ hookOrigin: `http://127.0.0.1:${OPERATOR_PORT}` });
+  nginx = await startNginx({ hookOrigin: production.operatorUrl });
   rtmpUrl = nginx.rtmpUrl;
   // The channel, made and exported in a scratch folder, comes in by `import` with one fan's account (a channel file
   // may carry accounts: the demo's do) who may cut and download clips.
@@ -171,20 +132,12 @@ test.beforeAll(async () => {
   fs.writeFileSync(file, JSON.stringify(channelFile));
   await cli(['import', file]);
   fs.rmSync(scratch, { recursive: true, force: true });
-  token = JSON.parse(
-    await cli([
-      'operator',
-      'add',
-      '--channel',
-      CHANNEL,
-      '--email',
-      'owner@lakeside.example',
-      '--role',
-      'owner',
-      '--json',
-    ]),
-  ).token;
-  await startServer();
+  await production.addOwner(CHANNEL, 'owner@lakeside.example');
+  await production.start({
+    INGEST_RTMP_URL: nginx.rtmpUrl,
+    INGEST_HLS_DIR: nginx.hlsDir,
+    INGEST_GRACE_SECONDS: String(GRACE_SECONDS),
+  });
   // Scheduled an hour ago: an ingest event is upcoming until its encoder pushes, whatever its schedule says.
   const starts = new Date(Date.now() - 3600_000).toISOString().slice(0, 16);
   eventId = Number(
@@ -211,12 +164,8 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   for (const child of pushes) if (child.exitCode === null) child.kill('SIGKILL');
   host?.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server!.once('exit', resolve));
-  }
+  await production.stop();
   await nginx?.stop();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const card = (page: Page) =>
@@ -240,7 +189,7 @@ test('the command line prints the RTMP URL and the stream key; nginx refuses a w
   streamKey = newKey;
   expect(packagedSeconds()).toBe(0);
   expect((await eventAnswer()).stream_status).toBe('upcoming');
-  expect(serverOutput).not.toContain(streamKey);
+  expect(production.output).not.toContain(streamKey);
 });
 
 test('a push goes live: the schedule shows it, a viewer sees a frame within 10 s, a drop within the grace continues', async ({
@@ -298,7 +247,7 @@ test('a push goes live: the schedule shows it, a viewer sees a frame within 10 s
     .toBe(true);
   expect((await videoState(page)).seekableEnd).toBeGreaterThan(250);
   expect((await second.done)[0]).toBe(0);
-  expect(serverOutput).not.toContain(streamKey);
+  expect(production.output).not.toContain(streamKey);
 });
 
 test('after the push ends and the grace passes, the game is finished and plays from the start', async ({ page }) => {
@@ -326,7 +275,7 @@ test('after the push ends and the grace passes, the game is finished and plays f
     .toBe(true);
   const state = await videoState(page);
   expect(state.duration).toBeGreaterThan(300);
-  expect(serverOutput).not.toContain(streamKey);
+  expect(production.output).not.toContain(streamKey);
 });
 
 test('a clip of the recording downloads as an MP4 that ffprobe reads', async () => {
@@ -357,7 +306,7 @@ test('a clip of the recording downloads as an MP4 that ffprobe reads', async () 
   const mp4 = await fetch(link.data.url);
   expect(mp4.status).toBe(200);
   expect(mp4.headers.get('content-type')).toBe('video/mp4');
-  const file = path.join(dataDir, `clip-${id}.mp4`);
+  const file = path.join(production.dataDir, `clip-${id}.mp4`);
   fs.writeFileSync(file, new Uint8Array(await mp4.arrayBuffer()));
   const { stdout } = await run(FFPROBE, [
     ...['-v', 'error', '-show_entries', 'stream=codec_name:format=duration', '-of', 'csv=p=0', file],

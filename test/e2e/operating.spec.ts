@@ -4,25 +4,25 @@
 // Chicago, a package and a page). A host page on an origin of its own then shows what a viewer gets: the schedule lists
 // both games at their Chicago times, the page opens in <channel-app>, a guest meets the pay-per-view paywall with its
 // price, and a reschedule and a cancellation made by the command line reach the schedule within the store cache.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { E2E_PORT } from './ports';
+import { ProductionServer } from './production';
 
-const run = promisify(execFile);
-const ROOT = path.join(import.meta.dirname, '..', '..');
-const BIN = path.join(ROOT, 'server', 'bin', 'channel-server.mjs');
-
-/** This spec's own ports, after the four the run reserves (ports.ts): the production server, its operator API, the host. */
-const SERVER_PORT = E2E_PORT + 4;
-const OPERATOR_PORT = E2E_PORT + 5;
+/**
+ * The production server and the command line (production.ts), on this spec's own ports after the four the run reserves
+ * (ports.ts): the server, its operator API, the host page's server; the server's operations listener at +10.
+ */
+const production = new ProductionServer('operating', {
+  server: E2E_PORT + 4,
+  operator: E2E_PORT + 5,
+  metrics: E2E_PORT + 10,
+});
 const HOST_PORT = E2E_PORT + 6;
-const SERVER = `http://localhost:${SERVER_PORT}`;
+const SERVER = production.url;
 const HOST = `http://localhost:${HOST_PORT}`;
 const CHANNEL = 'prairie';
 const ZONE = 'America/Chicago';
@@ -64,32 +64,11 @@ const zoned = (local: string) => {
 const FREE_START = zoned(`${FREE_DAY}T19:00`);
 const FREE_MOVED = zoned(`${FREE_DAY}T17:30`);
 
-let dataDir = '';
-let server: ChildProcess | undefined;
-let serverOutput = '';
 let host: http.Server | undefined;
-let token = '';
 const ids: Record<string, number> = {};
 
-/**
- * Runs `channel-server ARGS` as an operator would; its stdout (it must succeed). Until there is a token the commands
- * work on the database (DATA_DIR); then through the operator API, the token in the environment.
- */
-async function cli(args: string[]): Promise<string> {
-  const api = token ? { CHANNEL_OPERATOR_URL: `http://127.0.0.1:${OPERATOR_PORT}`, CHANNEL_OPERATOR_TOKEN: token } : {};
-  const { stdout } = await run(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, CHANNEL_DEV: undefined, ...api },
-    timeout: 120_000,
-  });
-  return stdout.trim();
-}
-
-/** `cli` with --json: the answer's data. */
-async function cliJson<T = Record<string, unknown>>(args: string[]): Promise<T> {
-  const parsed = JSON.parse(await cli([...args, '--json'])) as { data?: T } & T;
-  return (parsed.data ?? parsed) as T;
-}
+const cli = (args: string[]) => production.cli(args);
+const cliJson = <T = Record<string, unknown>>(args: string[]) => production.cliJson<T>(args);
 
 const idOf = (record: Record<string, unknown>) => Number(record.id);
 
@@ -113,49 +92,14 @@ ${body}
 </html>`;
 }
 
-async function startServer(): Promise<void> {
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      CHANNEL_DEV: undefined,
-      PORT: String(SERVER_PORT),
-      OPERATOR_PORT: String(OPERATOR_PORT),
-      DATA_DIR: dataDir,
-      METRICS_PORT: String(E2E_PORT + 10),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout!.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-  server.stderr!.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-  const deadline = Date.now() + 120_000;
-  while (!serverOutput.includes('Channel API (production mode):')) {
-    if (server.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the production server did not start:\n${serverOutput.slice(-4000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'channel-operating-'));
   // Against the database, before anything serves it: the channel and its first owner (the token is printed once).
   await cli(['channel', 'create', '--key', CHANNEL, '--name', 'Prairie Sports Network', '--currency', 'USD']);
-  const owner = await cliJson<{ token: string }>([
-    'operator',
-    'add',
-    '--channel',
-    CHANNEL,
-    '--email',
-    'owner@prairie.example',
-    '--role',
-    'owner',
-  ]);
-  token = owner.token;
-  expect(token).toMatch(/^chop_/);
-  await startServer();
+  await production.addOwner(CHANNEL, 'owner@prairie.example');
+  await production.start();
   // Everything else through the operator API.
   ids.category = idOf(
     await cliJson(['categories', 'add', '--channel', CHANNEL, '--name', 'Basketball', '--sport', 'basketball']),
@@ -226,7 +170,7 @@ test.beforeAll(async () => {
       String(ids.category),
     ]),
   );
-  const blocks = path.join(dataDir, 'tickets-blocks.json');
+  const blocks = path.join(production.dataDir, 'tickets-blocks.json');
   fs.writeFileSync(
     blocks,
     JSON.stringify([{ type: 'paragraph', html: '<p>Season tickets are on sale at the arena box office.</p>' }]),
@@ -262,11 +206,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   host?.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server!.once('exit', resolve));
-  }
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await production.stop();
 });
 
 /** The schedule's card of an event, by its id (a match reads away @ home by short names, not by the event's name). */

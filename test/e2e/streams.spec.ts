@@ -3,80 +3,44 @@
 // HLS media with CORS, as a CDN would) plays in <channel-player> for a signed-in viewer, and a guest's answer carries
 // no URL; an event on a signed Mux playback id hands its viewer a playback token that verifies with the public half
 // of the channel's signing key (stored with `channel-server secrets set … mux`), names the playback id and expires.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { expect, test } from './fixtures';
 import { E2E_PORT } from './ports';
+import { ProductionServer } from './production';
 
-const run = promisify(execFile);
 const ROOT = path.join(import.meta.dirname, '..', '..');
-const BIN = path.join(ROOT, 'server', 'bin', 'channel-server.mjs');
 
 /** This spec's own ports, after those of the run (ports.ts) and of operating.spec.ts (+4 to +6). */
-const SERVER_PORT = E2E_PORT + 12;
-const OPERATOR_PORT = E2E_PORT + 13;
+const production = new ProductionServer('streams', {
+  server: E2E_PORT + 12,
+  operator: E2E_PORT + 13,
+  metrics: E2E_PORT + 16,
+});
 const HOST_PORT = E2E_PORT + 14;
 const CDN_PORT = E2E_PORT + 15;
-const SERVER = `http://localhost:${SERVER_PORT}`;
+const SERVER = production.url;
 const HOST = `http://localhost:${HOST_PORT}`;
 const CDN = `http://127.0.0.1:${CDN_PORT}`;
 const CHANNEL = 'lakeside';
 const PLAYBACK_ID = 'LakesideSignedPlayback0123456789abcdef';
 const KEY_ID = 'LakesideKey0123456789';
 
-let dataDir = '';
-let server: ChildProcess | undefined;
-let serverOutput = '';
 let host: http.Server | undefined;
 let cdn: http.Server | undefined;
 /** Paths the test's CDN was asked for. */
 const fetched: string[] = [];
-let token = '';
 let apiKey = '';
 const ids: Record<string, number> = {};
 const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
-async function cli(args: string[]): Promise<string> {
-  const api = token ? { CHANNEL_OPERATOR_URL: `http://127.0.0.1:${OPERATOR_PORT}`, CHANNEL_OPERATOR_TOKEN: token } : {};
-  const { stdout } = await run(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, CHANNEL_DEV: undefined, ...api },
-    timeout: 120_000,
-  });
-  return stdout.trim();
-}
+const cli = (args: string[]) => production.cli(args);
 
 /** `2026-12-07T15:04`: a UTC wall clock time, as --starts takes it with --tz UTC. */
 const utcLocal = (ms: number) => new Date(ms).toISOString().slice(0, 16);
-
-async function startServer(): Promise<void> {
-  server = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      CHANNEL_DEV: undefined,
-      PORT: String(SERVER_PORT),
-      OPERATOR_PORT: String(OPERATOR_PORT),
-      DATA_DIR: dataDir,
-      METRICS_PORT: String(E2E_PORT + 16),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout!.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-  server.stderr!.on('data', (chunk: Buffer) => (serverOutput += chunk.toString()));
-  const deadline = Date.now() + 120_000;
-  while (!serverOutput.includes('Channel API (production mode):')) {
-    if (server.exitCode !== null || Date.now() > deadline)
-      throw new Error(`the production server did not start:\n${serverOutput.slice(-4000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /**
  * The channel's "CDN": a copy of the generated media's 360p rendition (made by the server's first start in
@@ -92,7 +56,7 @@ function startCdn(): void {
     main: { renditions: Array<{ name: string; segments: Array<{ file: string; duration: number }> }> };
   };
   const rendition = manifest.main.renditions.find((r) => r.name === '360p') ?? manifest.main.renditions[0]!;
-  const copy = path.join(dataDir, 'cdn');
+  const copy = path.join(production.dataDir, 'cdn');
   fs.mkdirSync(copy);
   for (const segment of rendition.segments)
     fs.copyFileSync(path.join(media, version, 'main', rendition.name, segment.file), path.join(copy, segment.file));
@@ -130,23 +94,9 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(300_000);
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'channel-streams-'));
   await cli(['channel', 'create', '--key', CHANNEL, '--name', 'Lakeside Sports', '--currency', 'USD']);
-  const owner = JSON.parse(
-    await cli([
-      'operator',
-      'add',
-      '--channel',
-      CHANNEL,
-      '--email',
-      'owner@lakeside.example',
-      '--role',
-      'owner',
-      '--json',
-    ]),
-  ) as { token?: string; data?: { token: string } };
-  token = owner.data?.token ?? owner.token!;
-  await startServer();
+  await production.addOwner(CHANNEL, 'owner@lakeside.example');
+  await production.start();
   startCdn();
   const event = async (name: string, startsAgoMinutes: number, stream: string[]) =>
     Number(
@@ -171,7 +121,7 @@ test.beforeAll(async ({ request }) => {
   // Finished an hour ago: its recording plays from the channel's CDN.
   ids.replay = await event('Lakeside replay', 120, ['--stream-url', `${CDN}/replay/master.m3u8`]);
   ids.mux = await event('Lakeside on Mux', 10, ['--mux-playback-id', PLAYBACK_ID, '--mux-signed']);
-  const keyFile = path.join(dataDir, 'mux-key.txt');
+  const keyFile = path.join(production.dataDir, 'mux-key.txt');
   fs.writeFileSync(keyFile, Buffer.from(privateKey.export({ type: 'pkcs1', format: 'pem' })).toString('base64'));
   await cli(['secrets', 'set', '--channel', CHANNEL, 'mux', '--key-id', KEY_ID, '--private-key', keyFile]);
   const listed = await cli(['events', 'list', '--channel', CHANNEL]);
@@ -197,11 +147,7 @@ test.beforeAll(async ({ request }) => {
 test.afterAll(async () => {
   host?.close();
   cdn?.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server!.once('exit', resolve));
-  }
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await production.stop();
 });
 
 /** A new viewer's token (registered through the channel API, as the elements' sign-up does). */
@@ -282,6 +228,6 @@ test("a signed Mux event's answer carries a token that verifies with the public 
   const boardToken = new URL(storyboard).searchParams.get('token')!;
   expect((await jwtVerify(boardToken, key, { audience: 's' })).payload.sub).toBe(PLAYBACK_ID);
   // Nothing of a Mux stream is on the server: the key never leaves it, and its log holds no token.
-  expect(serverOutput).not.toContain(jwt);
-  expect(serverOutput).not.toMatch(/BEGIN RSA PRIVATE KEY/);
+  expect(production.output).not.toContain(jwt);
+  expect(production.output).not.toMatch(/BEGIN RSA PRIVATE KEY/);
 });
