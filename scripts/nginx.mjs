@@ -16,21 +16,12 @@
 // installs them when they are missing; otherwise it stops and says what to run. nginx's worker runs as www-data
 // when started as root, so the HLS folder is given to that user.
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMain, runCommand } from './command.mjs';
 import { aptInstall, isDebianLike, isRoot } from './debian.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -233,9 +224,6 @@ function killPid(file) {
   }
 }
 
-/** The signal numbers of the signals a command may end by, for the shell's 128+n exit code. */
-const SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
-
 /** The CLI: starts nginx, runs the command after `--` with INGEST_RTMP_URL and INGEST_HLS_DIR, stops nginx. */
 async function main(argv) {
   const split = argv.indexOf('--');
@@ -259,39 +247,14 @@ async function main(argv) {
   }
   console.log(`nginx: RTMP ingest at ${nginx.rtmpUrl}, HLS in ${nginx.hlsDir}, stopped when the command ends`);
   try {
-    return await new Promise((resolve) => {
-      const child = spawn(command[0], command.slice(1), {
-        stdio: 'inherit',
-        env: { ...process.env, INGEST_RTMP_URL: nginx.rtmpUrl, INGEST_HLS_DIR: nginx.hlsDir },
-      });
-      const forward = (signal) => () => {
-        if (signal !== 'SIGINT') child.kill(signal);
-      };
-      const handlers = ['SIGINT', 'SIGTERM', 'SIGHUP'].map((signal) => [signal, forward(signal)]);
-      for (const [signal, handler] of handlers) process.on(signal, handler);
-      const done = (code) => {
-        for (const [signal, handler] of handlers) process.off(signal, handler);
-        resolve(code);
-      };
-      child.on('error', (error) => {
-        console.error(`nginx: could not start ${command[0]}: ${error.message}`);
-        done(127);
-      });
-      child.on('exit', (code, signal) => done(code ?? 128 + (SIGNALS[signal] ?? 1)));
+    return await runCommand('nginx', command, {
+      ...process.env,
+      INGEST_RTMP_URL: nginx.rtmpUrl,
+      INGEST_HLS_DIR: nginx.hlsDir,
     });
   } finally {
     await nginx.stop().catch((error) => console.error(`nginx: stopping it failed: ${error.message}`));
   }
 }
 
-/** Whether this file is the script node was started with (not an import). */
-function isMain() {
-  if (!process.argv[1]) return false;
-  try {
-    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) process.exit(await main(process.argv.slice(2)));
+if (isMain(import.meta.url)) process.exit(await main(process.argv.slice(2)));

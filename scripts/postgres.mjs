@@ -13,12 +13,12 @@
 // newest first), else on the PATH. As root on Debian/Ubuntu it installs Debian's `postgresql` package when they are
 // missing; otherwise it stops and says what to run. Postgres refuses to run as root, so as root the cluster belongs
 // to the `postgres` user the package creates, and initdb and pg_ctl run as that user.
-import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isMain, runCommand } from './command.mjs';
 import { aptInstall, isDebianLike, isRoot } from './debian.mjs';
 
 /** initdb and a start take seconds; this much means something is wrong (a lock, a full disk). */
@@ -167,9 +167,6 @@ export async function startPostgres({ port } = {}) {
   }
 }
 
-/** The signal numbers of the signals a command may end by, for the shell's 128+n exit code. */
-const SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
-
 /** The CLI: starts a cluster, runs the command after `--` with DATABASE_URL, removes the cluster, exits like it. */
 async function main(argv) {
   const split = argv.indexOf('--');
@@ -194,41 +191,10 @@ async function main(argv) {
     console.log(`postgres: a throw-away server at ${pg.url}, removed when the command ends`);
   }
   try {
-    return await new Promise((resolve) => {
-      const child = spawn(command[0], command.slice(1), {
-        stdio: 'inherit',
-        env: pg ? { ...process.env, DATABASE_URL: pg.url } : process.env,
-      });
-      // Ctrl-C reaches the command too (same process group) and it decides how to end; a signal sent to us alone
-      // (a CI runner's SIGTERM) is passed on. Either way we wait for it, then remove the cluster.
-      const forward = (signal) => () => {
-        if (signal !== 'SIGINT') child.kill(signal);
-      };
-      const handlers = ['SIGINT', 'SIGTERM', 'SIGHUP'].map((signal) => [signal, forward(signal)]);
-      for (const [signal, handler] of handlers) process.on(signal, handler);
-      const done = (code) => {
-        for (const [signal, handler] of handlers) process.off(signal, handler);
-        resolve(code);
-      };
-      child.on('error', (error) => {
-        console.error(`postgres: could not start ${command[0]}: ${error.message}`);
-        done(127);
-      });
-      child.on('exit', (code, signal) => done(code ?? 128 + (SIGNALS[signal] ?? 1)));
-    });
+    return await runCommand('postgres', command, pg ? { ...process.env, DATABASE_URL: pg.url } : process.env);
   } finally {
     await pg?.stop().catch((error) => console.error(`postgres: stopping the server failed: ${error.message}`));
   }
 }
 
-/** Whether this file is the script node was started with (not an import). */
-function isMain() {
-  if (!process.argv[1]) return false;
-  try {
-    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isMain()) process.exit(await main(process.argv.slice(2)));
+if (isMain(import.meta.url)) process.exit(await main(process.argv.slice(2)));
