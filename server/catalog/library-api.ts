@@ -19,7 +19,13 @@ import {
 } from '../http/handler.js';
 import { HttpError } from '../http/http.js';
 import type { MediaServer, MediaViewer } from '../media/streams.js';
-import { muxStoryboardUrl, muxStreamUrl, type MuxAudience, type MuxTokens } from '../media/sources/mux.js';
+import {
+  muxStoryboardUrl,
+  muxStreamUrl,
+  muxThumbnailUrl,
+  type MuxAudience,
+  type MuxTokens,
+} from '../media/sources/mux.js';
 
 /** The contract endpoints this module answers. */
 export type LibraryEndpoint = Extract<
@@ -135,6 +141,18 @@ export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> 
     ];
   };
 
+  /**
+   * The picture of a Mux item without one of its own (as an event's poster): the playback id's still, public for an
+   * unsigned id, for a signed one only to viewers with access (a `t` token, none without the channel's signing key).
+   */
+  const muxStill = (r: ApiRequest, row: Row, watches: boolean): string | undefined => {
+    if (row.stream_source !== 'mux' || row.mux_playback_id === null) return undefined;
+    const id = String(row.mux_playback_id);
+    if (!row.mux_signed) return muxThumbnailUrl(id);
+    const token = watches ? muxTokens.token(r.channelId, id, 't') : undefined;
+    return token === undefined ? undefined : `${muxThumbnailUrl(id)}?token=${token}`;
+  };
+
   /** Renders rows of ITEMS for one caller: access and the stream decided once per request. */
   const renderer = async (r: ApiRequest) => {
     const access = await r.access();
@@ -145,6 +163,7 @@ export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> 
       const paths = row.asset === null ? undefined : assets(String(row.asset));
       const image = paths ? r.media(paths.image)! : undefined;
       const preview = paths ? r.media(paths.preview)! : undefined;
+      const still = paths ? undefined : muxStill(r, row, allowed && streams);
       return {
         id: Number(row.id),
         title: String(row.title),
@@ -162,14 +181,18 @@ export function libraryHandlers(ctx: LibraryContext): Handlers<LibraryEndpoint> 
               { type: 'image', path: image },
               { type: 'preview', path: preview },
             ]
-          : [],
+          : still
+            ? [{ type: 'image', path: still }]
+            : [],
         media: [
           ...(paths
             ? [
                 { type: 'image', url: image },
                 { type: 'preview', url: preview },
               ]
-            : []),
+            : still
+              ? [{ type: 'image', url: still }]
+              : []),
           ...(allowed && streams ? streamOf(r, row, viewer) : []),
         ],
       };

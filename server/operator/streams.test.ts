@@ -293,5 +293,25 @@ describe('stream sources', () => {
       currentDate: new Date(h.nowMs),
     });
     assert.equal(payload.sub, PLAYBACK_ID);
+    // No picture of its own: the playback id's still, with a `t` token for a viewer with access, none for a guest.
+    const still = media(signed, 'image')[0]!;
+    assert.ok(still.startsWith(`https://image.mux.com/${PLAYBACK_ID}/thumbnail.jpg?token=`), still);
+    assert.deepEqual(signed.assets, [{ type: 'image', path: still }]);
+    const stillToken = await jwtVerify(
+      new URL(still).searchParams.get('token')!,
+      await importSPKI(PUBLIC_PEM, 'RS256'),
+      { audience: 't', currentDate: new Date(h.nowMs) },
+    );
+    assert.equal(stillToken.payload.sub, PLAYBACK_ID);
+    const signedGuest = (await h.api(`vod-media-items/${id}`)).body.data;
+    assert.deepEqual([signedGuest.assets, signedGuest.media], [[], []]);
+    // An unsigned id's still is public: the guest's card has it too.
+    await call(editor, 'PATCH', `/channels/demo/library-items/${id}`, {
+      stream: { type: 'mux', playback_id: PLAYBACK_ID },
+    });
+    const publicStill = `https://image.mux.com/${PLAYBACK_ID}/thumbnail.jpg`;
+    const unsignedGuest = (await h.api(`vod-media-items/${id}`)).body.data;
+    assert.deepEqual(unsignedGuest.assets, [{ type: 'image', path: publicStill }]);
+    assert.deepEqual(unsignedGuest.media, [{ type: 'image', url: publicStill }]);
   });
 });
