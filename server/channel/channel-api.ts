@@ -155,7 +155,10 @@ export function createChannels(ctx: ChannelContext): Channels {
     const changed = (channelId?: number) => {
       reload(channelId)
         .then(() => storeSettings(channelId))
-        .catch((error: unknown) => log().error({ err: error }, 'could not read the changed settings'));
+        .catch((error: unknown) => {
+          // A stop closed the database while the reload read it: nothing is served from these copies any more.
+          if (!db.isClosed) log().error({ err: error }, 'could not read the changed settings');
+        });
     };
     await db.listen(
       'channel_settings',

@@ -517,6 +517,11 @@ export class ChannelDb implements Queryable {
     return MIGRATIONS.length;
   }
 
+  /** Whether close() was called (work still in flight then, a notification's reload say, has nothing to do). */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** The newest migration this code knows (as schemaVersion, from an instance). */
   schemaVersion(): number {
     return MIGRATIONS.length;
