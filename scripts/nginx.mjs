@@ -166,41 +166,52 @@ export async function startNginx({ hookOrigin, hlsDir: givenHlsDir, port } = {})
     return stopping;
   };
   try {
-    const chosen = port ?? (await freePort());
-    const conf = join(prefix, 'nginx.conf');
-    const log = join(prefix, 'error.log');
-    writeFileSync(
-      conf,
-      [
-        module,
-        user,
-        'daemon off;',
-        'worker_processes 1;',
-        `pid ${join(prefix, 'nginx.pid')};`,
-        // nginx-rtmp writes the stream name, which is the key, at `error` level when it relays a push ("notify:
-        // push 'KEY' to …"): `crit` keeps keys out of this log. NGINX_LOG_LEVEL=info shows everything (debugging).
-        `error_log ${log} ${process.env.NGINX_LOG_LEVEL || 'crit'};`,
-        'events { worker_connections 256; }',
-        rtmpBlock({ listen: `127.0.0.1:${chosen}`, hookOrigin, hlsDir }),
-      ].join('\n'),
-    );
-    // nginx runs under a small shell that holds our end of a pipe: when this process ends in any way (SIGKILL
-    // included: a crash test, a killed dev server), the pipe closes and the shell stops nginx, so no nginx outlives
-    // the process that started it. The shell exits with nginx.
-    child = spawn('/bin/sh', ['-c', GUARD, binary, '-p', prefix, '-c', conf, '-e', log], {
-      stdio: ['pipe', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!(await listening(chosen))) {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        const tail = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-10).join('\n') : '';
-        throw new Error(`nginx: it did not start on 127.0.0.1:${chosen}.\n${stderr}${tail}`.trim());
+    // A free port may be taken by another process before nginx binds it: nginx then stops at once, and another port
+    // is tried. nginx writes its pid file once its listeners are open, so a listener of someone else's on the chosen
+    // port is never taken for nginx.
+    for (let attempt = 1; ; attempt++) {
+      const chosen = port ?? (await freePort());
+      const conf = join(prefix, 'nginx.conf');
+      const log = join(prefix, 'error.log');
+      const pidFile = join(prefix, 'nginx.pid');
+      rmSync(pidFile, { force: true });
+      writeFileSync(
+        conf,
+        [
+          module,
+          user,
+          'daemon off;',
+          'worker_processes 1;',
+          `pid ${pidFile};`,
+          // nginx-rtmp writes the stream name, which is the key, at `error` level when it relays a push ("notify:
+          // push 'KEY' to …"): `crit` keeps keys out of this log. NGINX_LOG_LEVEL=info shows everything (debugging).
+          `error_log ${log} ${process.env.NGINX_LOG_LEVEL || 'crit'};`,
+          'events { worker_connections 256; }',
+          rtmpBlock({ listen: `127.0.0.1:${chosen}`, hookOrigin, hlsDir }),
+        ].join('\n'),
+      );
+      // nginx runs under a small shell that holds our end of a pipe: when this process ends in any way (SIGKILL
+      // included: a crash test, a killed dev server), the pipe closes and the shell stops nginx, so no nginx outlives
+      // the process that started it. The shell exits with nginx.
+      const started = spawn('/bin/sh', ['-c', GUARD, binary, '-p', prefix, '-c', conf, '-e', log], {
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
+      child = started;
+      let stderr = '';
+      started.stderr.on('data', (chunk) => (stderr += chunk));
+      const deadline = Date.now() + START_TIMEOUT_MS;
+      const up = async () => started.exitCode === null && existsSync(pidFile) && (await listening(chosen));
+      let ready = await up();
+      while (!ready && started.exitCode === null && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        ready = await up();
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (ready) return { rtmpUrl: `rtmp://127.0.0.1:${chosen}/live`, hlsDir, errorLog: log, stop };
+      const tail = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').slice(-10).join('\n') : '';
+      const why = `${stderr}${tail}`.trim();
+      if (port === undefined && attempt < 3 && started.exitCode !== null && /in use/i.test(why)) continue;
+      throw new Error(`nginx: it did not start on 127.0.0.1:${chosen}.\n${why}`.trim());
     }
-    return { rtmpUrl: `rtmp://127.0.0.1:${chosen}/live`, hlsDir, errorLog: log, stop };
   } catch (error) {
     await stop();
     throw error;
