@@ -39,9 +39,13 @@ import type { VideoReporting } from '../media/analytics.js';
 import { $geoBlocked, $settings, $user, getClient, identified, startSession } from './session.js';
 import { reloadUserAccess } from './sign-in.js';
 
-/** Re-checks of an upcoming event: one at its start time, then every RECHECK_MS, at most RECHECKS more times. */
+/**
+ * Re-checks of an upcoming event: one at its start time, then every RECHECK_MS RECHECKS times, then every
+ * RECHECK_SLOW_MS for as long as it is shown (a live ingest event is upcoming until its encoder pushes, however late).
+ */
 export const RECHECK_MS = 10_000;
 export const RECHECKS = 30;
+export const RECHECK_SLOW_MS = 60_000;
 /** Longest single wait before an upcoming event's start (timers cannot wait for days; we look again). */
 export const MAX_WAIT_MS = 3_600_000;
 
@@ -250,11 +254,11 @@ export function createPlayer(): PlayerStore {
     if (access.kind === 'paywall' && !keepOffers) void loadOffers(item);
   }
 
-  /** Waits for the start time, then re-checks a bounded number of times until the stream is live. */
+  /** Waits for the start time, then re-checks until the stream is live: often at first, then once a minute. */
   function scheduleRecheck(startsAt: number | undefined): void {
     const untilStart = startsAt === undefined ? 0 : startsAt * 1000 - env().now();
-    if (untilStart <= 0 && rechecks >= RECHECKS) return;
-    const wait = untilStart > 0 ? Math.min(untilStart + 500, MAX_WAIT_MS) : RECHECK_MS;
+    const wait =
+      untilStart > 0 ? Math.min(untilStart + 500, MAX_WAIT_MS) : rechecks < RECHECKS ? RECHECK_MS : RECHECK_SLOW_MS;
     timer = env().setTimeout(() => {
       timer = undefined;
       if (untilStart <= 0) rechecks++;

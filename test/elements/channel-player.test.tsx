@@ -10,7 +10,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { Package, Subscription, User } from '../../src/api/contract.js';
 import { setEnv } from '../../src/lib/env.js';
 import { GIVE_UP_MS, RELOAD_EVERY_MS } from '../../src/media/playback.js';
-import { RECHECK_MS, RECHECKS } from '../../src/stores/player.js';
+import { RECHECK_MS, RECHECK_SLOW_MS, RECHECKS } from '../../src/stores/player.js';
 import { resetSession } from '../../src/stores/session.js';
 import { signIn } from '../../src/stores/sign-in.js';
 import { start } from '../../elements/channel-player.js';
@@ -516,7 +516,7 @@ describe('<channel-player>', () => {
       await pressPlay(el, LIVE_URL);
     });
 
-    it(`stops after ${RECHECKS} re-checks when the event stays upcoming`, async () => {
+    it(`re-checks every ${RECHECK_MS / 1000} s ${RECHECKS} times, then once a minute while the event stays upcoming, and plays once it is live`, async () => {
       serveEvent(ok(upcoming));
       const el = await fixture(html`<channel-player event-id="501" prefer-playback="native"></channel-player>`);
       await showsPart(el, 'countdown-clock');
@@ -524,9 +524,15 @@ describe('<channel-player>', () => {
       await advanceTo(2, 90_500);
       await shows(el, 'Starting soon… the stream begins by itself.');
       for (let n = 1; n <= RECHECKS; n++) await advanceTo(2 + n, RECHECK_MS);
-      await world.advance(RECHECK_MS * 10);
+      // Then once a minute (an encoder late by half an hour still starts the stream by itself).
+      await world.advance(RECHECK_SLOW_MS - 1000);
       await flush();
       expect(eventCalls()).to.have.length(2 + RECHECKS);
+      await advanceTo(3 + RECHECKS, 1000);
+      serveEvent(ok(event({ event_utc_ts: startsAt, media: live() })));
+      await advanceTo(4 + RECHECKS, RECHECK_SLOW_MS);
+      await waitUntil(() => video(el), 'the video', { timeout: 4000 });
+      expect(partText(el, 'badge-live')).to.equal('Live');
     });
 
     it('removing the element stops the re-checks', async () => {
