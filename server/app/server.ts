@@ -716,7 +716,7 @@ async function assemble(
     observeRequests(listener, { logger, metrics, listener: name, draining });
   const main = createServer(observedServerOptions, observed(listeners.main, 'main'));
   // nginx's hooks for live ingest (media/ingest/ingest.ts), on the operator listener; its watchdog starts below.
-  const ingestHandler = options.ingest && ingestHooks({ db, clock, ingest: options.ingest, logger, media: ingest });
+  const ingestHandler = options.ingest && ingestHooks({ db, clock, ingest: options.ingest, logger });
   // The operator API (operator/operator-api.ts) on its own listener, when asked for: loopback unless told otherwise.
   const operatorServer =
     options.operatorPort === undefined

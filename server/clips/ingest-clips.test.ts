@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { endpoints } from '../../src/api/contract.js';
 import { forgetEventJson } from '../catalog/events.js';
 import { FFMPEG, FFPROBE } from '../media/ffmpeg.js';
-import { LIVE_THUMBS_LOOP, recordingFile } from '../media/ingest/recording.js';
+import { LIVE_THUMBS_LOOP } from '../media/ingest/recording.js';
 import { makeIngestFolder } from '../testing/ingest-folder.js';
 import { Harness, ok } from '../testing/harness.js';
 
@@ -163,23 +163,6 @@ describe('a finished ingest event', () => {
     assert.equal((await h.call(String(new URL('sprite.jpg', generated)))).status, 200);
     const forged = url.replace(/\/media\/s\/[^/]+\//, '/media/s/1.aaaaaaaaaaaaaaaa.bbb/');
     assert.equal((await h.call(String(new URL('5.jpg', forged)))).status, 403, 'signed like every media path');
-  });
-
-  test('its recording is made by the watchdog once its grace is over, before anyone asks, once', async () => {
-    const file = recordingFile(h.dataDir, h.id('free-finished'));
-    ok(!existsSync(file), 'not made before');
-    // The live event's push is on air: its folder grew just now (else the watchdog would end it).
-    const growing = new Date(h.nowMs);
-    utimesSync(join(hlsDir, `event-${h.id('free-live')}`, 'index.m3u8'), growing, growing);
-    await h.server.ingestWatch!();
-    ok(existsSync(file), 'made by the watchdog');
-    const made = statSync(file).mtimeMs;
-    await h.server.ingestWatch!();
-    assert.equal(statSync(file).mtimeMs, made, 'not made again');
-    // The folder without a segment has none, and that is no failure.
-    ok(!existsSync(recordingFile(h.dataDir, h.id('register-finished'))));
-    // The live event's is made once it has finished, not before.
-    ok(!existsSync(recordingFile(h.dataDir, h.id('free-live'))));
   });
 
   test('its download is the recording: one MP4 of both pushes, 14 s', async () => {

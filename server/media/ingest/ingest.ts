@@ -19,7 +19,6 @@ import { readBody } from '../../http/http.js';
 import type { Logger } from '../../observability/log.js';
 import type { ChannelDb } from '../../storage/db.js';
 import { ingestFolder, readHlsFolder } from './hls-folder.js';
-import { NoRecording, type IngestMedia } from './recording.js';
 
 /** The notification a catalogue change sends (operator/operator-api.ts CATALOG_CHANGED): each process drops its cache. */
 const CATALOG_CHANGED = 'catalog_changed';
@@ -30,8 +29,6 @@ const LAST_SEGMENT_MS = 3000;
 /** How long past the grace an on-air folder may stand still before the watchdog ends its event, and how often it looks. */
 const STALL_SECONDS = 30;
 export const WATCH_INTERVAL_MS = 15_000;
-/** How long after its end the watchdog still makes a finished event's recording it has not made (a restart's gap). */
-const PREPARE_WITHIN_SECONDS = 86_400;
 
 /** Where ingest runs: what encoders are told, where nginx writes HLS, and the grace. */
 export interface IngestOptions {
@@ -60,8 +57,6 @@ export interface IngestHooksContext {
   clock(): Clock;
   ingest: IngestOptions;
   logger: Logger;
-  /** Where the recordings are made: the watchdog makes each finished event's once its grace is over. */
-  media?: IngestMedia | undefined;
 }
 
 /**
@@ -158,8 +153,7 @@ export function ingestHooks(ctx: IngestHooksContext) {
    * The watchdog: an ingest event on air whose folder has not grown for the grace plus STALL_SECONDS has lost its
    * push without nginx saying so (nginx stopped or crashed, or its on_publish_done found no channel server to call):
    * it ends there, as if its push had ended when the folder last grew (a push on air writes a segment every few
-   * seconds). Any process may do it; the update is conditional, so one does. Then the recordings of events just
-   * finished are made (prepare).
+   * seconds). Any process may do it; the update is conditional, so one does.
    */
   async function watch(): Promise<void> {
     const rows = await db.all(
@@ -175,50 +169,6 @@ export function ingestHooks(ctx: IngestHooksContext) {
       logger.warn({ event: id }, 'ingest: a push stopped without nginx saying so; the event ends');
       for (const [client, push] of pushes) if (push.id === id) pushes.delete(client);
       await endPush(id, last + grace);
-    }
-    await prepare();
-  }
-
-  /**
-   * Pushes (event and end) whose recording this process has made or tried: each once. A push after a reset or
-   * after the event finished has another end, so its recording is made again.
-   */
-  const prepared = new Set<string>();
-  let preparing = false;
-
-  /**
-   * Makes the recording (the MP4 downloads and clips are cut from) of each event whose push ended and whose grace is
-   * over, so that the first download or clip after the game does not wait for it: one at a time, in the background
-   * of the watchdog (another process making the same file meanwhile is waited for: recording.ts's lock).
-   */
-  async function prepare(): Promise<void> {
-    const media = ctx.media;
-    if (!media || preparing) return;
-    preparing = true;
-    try {
-      const now = rel();
-      const rows = await db.all(
-        `SELECT id, live_until FROM events
-         WHERE stream_source = 'ingest' AND live_from IS NOT NULL AND cancelled_at IS NULL
-           AND live_until IS NOT NULL AND live_until <= ? AND live_until > ?
-         ORDER BY live_until DESC`,
-        [now, now - PREPARE_WITHIN_SECONDS],
-      );
-      for (const row of rows) {
-        const push = `${row.id}:${row.live_until}`;
-        if (prepared.has(push)) continue;
-        prepared.add(push);
-        const id = Number(row.id);
-        try {
-          const recording = await media.recording(id);
-          if (recording.made) logger.info({ event: id, bytes: recording.bytes }, 'ingest: the recording was made');
-        } catch (error) {
-          if (!(error instanceof NoRecording))
-            logger.error({ err: error, event: id }, 'ingest: making the recording failed (made again when asked)');
-        }
-      }
-    } finally {
-      preparing = false;
     }
   }
 
