@@ -175,6 +175,7 @@ export async function startNginx({ hookOrigin, hlsDir: givenHlsDir, port } = {})
       const log = join(prefix, 'error.log');
       const pidFile = join(prefix, 'nginx.pid');
       rmSync(pidFile, { force: true });
+      rmSync(log, { force: true });
       writeFileSync(
         conf,
         [

@@ -750,25 +750,35 @@ async function fromTemplate(dir: string, options: OpenOptions): Promise<void> {
     .digest('hex')
     .slice(0, 16);
   const ready = join(templates.dir, key);
-  if (!existsSync(join(ready, 'PG_VERSION'))) {
-    // Made in a scratch folder and renamed, so test processes starting together never copy half a template.
-    const scratch = `${ready}.${process.pid}.tmp`;
-    rmSync(scratch, { recursive: true, force: true });
-    mkdirSync(templates.dir, { recursive: true });
-    const db = await ChannelDb.open({ ...options, templates: undefined, dataDir: scratch });
-    await db.close();
-    try {
-      renameSync(join(scratch, 'pgdata'), ready);
-    } catch {
-      // Another process made it meanwhile.
-    }
-    rmSync(scratch, { recursive: true, force: true });
-  }
-  // Its time says when it was last used (set before copying): the clean-up below leaves what a test may be copying.
   const now = new Date();
-  utimesSync(ready, now, now);
-  mkdirSync(join(dir, '..'), { recursive: true });
-  cpSync(ready, dir, { recursive: true });
+  for (let attempt = 1; ; attempt++) {
+    if (!existsSync(join(ready, 'PG_VERSION'))) {
+      // Made in a scratch folder and renamed, so test processes starting together never copy half a template.
+      const scratch = `${ready}.${process.pid}.tmp`;
+      rmSync(scratch, { recursive: true, force: true });
+      mkdirSync(templates.dir, { recursive: true });
+      const db = await ChannelDb.open({ ...options, templates: undefined, dataDir: scratch });
+      await db.close();
+      try {
+        renameSync(join(scratch, 'pgdata'), ready);
+      } catch {
+        // Another process made it meanwhile.
+      }
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    try {
+      // Its time says when it was last used (set before copying): the clean-up below leaves what a test may be
+      // copying.
+      utimesSync(ready, now, now);
+      mkdirSync(join(dir, '..'), { recursive: true });
+      cpSync(ready, dir, { recursive: true });
+      break;
+    } catch (error) {
+      // Another process's clean-up took it (unused for an hour) between the look and the copy: it is made again.
+      rmSync(dir, { recursive: true, force: true });
+      if (attempt > 1 || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
   // Templates of other keys (another seeding day, older migrations or fixtures) go once unused for an hour, but for
   // the newest few. (A test run uses several keys at once: seeding days, the demo, empty ones.)
   const others = readdirSync(templates.dir)

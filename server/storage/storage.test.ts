@@ -7,7 +7,7 @@
  * Run: node --import tsx --test server/storage/storage.test.ts
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
@@ -210,30 +210,62 @@ describe('a lock another machine holds', () => {
 });
 
 describe('ready-made test databases (DATABASE_TEMPLATES)', () => {
-  test('a template used within the hour is never cleared away, however many there are; unused ones go past the newest few', async () => {
-    // What a test run has: several keys in use at once (seeding days, the demo, empty), and older ones left behind.
-    const templates = join(tmp, 'templates');
+  /** A templates folder with fake templates of other keys, each last used `hoursAgo`. */
+  const folder = (name: string, ages: Record<string, number>) => {
+    const templates = join(tmp, name);
     mkdirSync(templates);
-    const made = (name: string, hoursAgo: number) => {
-      mkdirSync(join(templates, name));
-      writeFileSync(join(templates, name, 'PG_VERSION'), '16\n');
+    for (const [key, hoursAgo] of Object.entries(ages)) {
+      mkdirSync(join(templates, key));
+      writeFileSync(join(templates, key, 'PG_VERSION'), '16\n');
       const at = new Date(Date.now() - hoursAgo * 3600_000);
-      utimesSync(join(templates, name), at, at);
-    };
-    const inUse = Array.from({ length: 10 }, (_, i) => `a${String(i).padStart(15, '0')}`);
-    const unused = Array.from({ length: 10 }, (_, i) => `b${String(i).padStart(15, '0')}`);
-    inUse.forEach((name, i) => made(name, i / 60));
-    unused.forEach((name, i) => made(name, 2 + i));
-    const db = await ChannelDb.open({ dataDir: join(tmp, 'data'), templates: { dir: templates, key: 'empty' } });
-    await db.close();
-    const left = readdirSync(templates).filter((name) => /^[0-9a-f]{16}$/.test(name));
+      utimesSync(join(templates, key), at, at);
+    }
+    return templates;
+  };
+  const open = async (templates: string, dataDir: string) =>
+    (await ChannelDb.open({ dataDir: join(tmp, dataDir), templates: { dir: templates, key: 'empty' } })).close();
+  const keys = (templates: string) => readdirSync(templates).filter((name) => /^[0-9a-f]{16}$/.test(name));
+  const names = (letter: string, n: number) =>
+    Array.from({ length: n }, (_, i) => `${letter}${String(i).padStart(15, '0')}`);
+
+  test('a template used within the hour is never cleared away, however many there are', async () => {
+    // What a test run has: several keys in use at once (seeding days, the demo, empty), and older ones left behind.
+    const inUse = names('a', 10);
+    const unused = names('b', 10);
+    const templates = folder('busy', {
+      ...Object.fromEntries(inUse.map((key, i) => [key, i / 60])),
+      ...Object.fromEntries(unused.map((key, i) => [key, 2 + i])),
+    });
+    await open(templates, 'data');
+    const left = keys(templates);
     assert.equal(left.length, 11, `left: ${left.join(' ')}`);
-    for (const name of inUse) assert.ok(left.includes(name), `${name} is in use: kept`);
-    for (const name of unused) assert.ok(!left.includes(name), `${name}: unused for hours, past the newest 8: gone`);
-    // The one just made is there too, and a second database from it is a copy, not a new one.
-    const [own] = left.filter((name) => !inUse.includes(name));
-    const second = await ChannelDb.open({ dataDir: join(tmp, 'data2'), templates: { dir: templates, key: 'empty' } });
-    await second.close();
-    assert.ok(readdirSync(templates).includes(own!));
+    for (const key of inUse) assert.ok(left.includes(key), `${key} is in use: kept`);
+    for (const key of unused) assert.ok(!left.includes(key), `${key}: unused for hours, past the newest 8: gone`);
+  });
+
+  test('unused ones go but for the newest 8; the one used is marked used at each copy', async () => {
+    const inUse = names('a', 3);
+    const unused = names('b', 10);
+    const templates = folder('quiet', {
+      ...Object.fromEntries(inUse.map((key, i) => [key, i / 60])),
+      ...Object.fromEntries(unused.map((key, i) => [key, 2 + i])),
+    });
+    await open(templates, 'data');
+    const left = keys(templates);
+    // The one made now, the three in use and the four newest unused ones: eight.
+    assert.deepEqual(
+      left.filter((key) => !key.startsWith('a') && !key.startsWith('b')).length,
+      1,
+      `left: ${left.join(' ')}`,
+    );
+    assert.deepEqual(left.filter((key) => key.startsWith('a')).sort(), inUse);
+    assert.deepEqual(left.filter((key) => key.startsWith('b')).sort(), unused.slice(0, 4));
+    // A second database is a copy of it, and its time says it was used just now.
+    const [made] = left.filter((key) => !key.startsWith('a') && !key.startsWith('b'));
+    const past = new Date(Date.now() - 3 * 3600_000);
+    utimesSync(join(templates, made!), past, past);
+    await open(templates, 'data2');
+    assert.ok(statSync(join(templates, made!)).mtimeMs > Date.now() - 60_000, 'marked used');
+    assert.deepEqual(keys(templates).sort(), left.sort(), 'no new template made');
   });
 });
