@@ -24,21 +24,18 @@
  * The median of BENCH_INGEST_ROUNDS pushes (default 5). WebKit (Safari's engine) is measured when Playwright's WebKit
  * is installed (`npx playwright install webkit`; the project itself uses Debian's Chromium), else reported as not run.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { chromium, webkit, type Browser } from '@playwright/test';
 // @ts-expect-error: a plain .mjs helper without type declarations
 import { launchOptions } from '../scripts/chromium.mjs';
 import { freePort, startNginx, type RunningNginx } from '../scripts/nginx.mjs';
 import { FFMPEG } from '../server/media/ffmpeg.js';
+import { ProductionServer } from '../test/e2e/production.js';
 
-const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..');
-const BIN = join(ROOT, 'server', 'bin', 'channel-server.mjs');
 const CHANNEL = 'benchingest';
 /** nginx-rtmp's fragments (server/media/ingest/nginx-rtmp.conf: `hls_fragment 2s`, at the encoder's key frames). */
 const SEGMENT_SECONDS = 2;
@@ -167,79 +164,14 @@ function push(url: string): ChildProcess {
   );
 }
 
-/** A production channel server with live ingest, started as an operator would; its output is kept for its log. */
-class ChannelServer {
-  private child: ChildProcess | undefined;
-  output = '';
-  token = '';
-  constructor(
-    readonly dataDir: string,
-    readonly port: number,
-    readonly operatorPort: number,
-    readonly nginx: RunningNginx,
-  ) {}
-
-  get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
+/** When our server accepted the push of `eventId`: its log line, written as nginx's on_publish reached it. */
+function pushStarted(output: string, eventId: number): number | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const entry = JSON.parse(line) as { msg?: string; event?: number; time?: number };
+    if (entry.msg === 'ingest: a push started' && entry.event === eventId) return entry.time;
   }
-
-  /** `channel-server ARGS`: on the database until there is an operator token, then through the operator API. */
-  async cli(args: string[]): Promise<string> {
-    const api = this.token
-      ? { CHANNEL_OPERATOR_URL: `http://127.0.0.1:${this.operatorPort}`, CHANNEL_OPERATOR_TOKEN: this.token }
-      : {};
-    const { stdout } = await run(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: this.dataDir, DATABASE_URL: undefined, CHANNEL_DEV: undefined, ...api },
-      timeout: 120_000,
-    });
-    return stdout.trim();
-  }
-
-  async start(): Promise<void> {
-    this.child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'main.ts')], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        CHANNEL_DEV: undefined,
-        PORT: String(this.port),
-        OPERATOR_PORT: String(this.operatorPort),
-        DATA_DIR: this.dataDir,
-        DATABASE_URL: undefined,
-        // The operations listener on a free port (0): 9464, its default, may be another server's.
-        METRICS_PORT: '0',
-        INGEST_RTMP_URL: this.nginx.rtmpUrl,
-        INGEST_HLS_DIR: this.nginx.hlsDir,
-        INGEST_GRACE_SECONDS: String(GRACE_SECONDS),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
-    const deadline = Date.now() + 120_000;
-    while (!this.output.includes('Channel API (production mode):')) {
-      if (this.child.exitCode !== null || Date.now() > deadline)
-        throw new Error(`the channel server did not start:\n${this.output.slice(-4000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-
-  /** When our server accepted the push of `eventId` (its log line, written as nginx's on_publish reached it). */
-  pushStarted(eventId: number): number | undefined {
-    for (const line of this.output.split('\n')) {
-      if (!line.startsWith('{')) continue;
-      const entry = JSON.parse(line) as { msg?: string; event?: number; time?: number };
-      if (entry.msg === 'ingest: a push started' && entry.event === eventId) return entry.time;
-    }
-    return undefined;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.child || this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child!.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
-  }
+  return undefined;
 }
 
 /** The host page's origin: the viewer page, its script and hls.js light. */
@@ -269,19 +201,21 @@ export async function benchIngest(rounds = Number(process.env.BENCH_INGEST_ROUND
     // Not here and not installable by this process: the message says what to run.
     return { rounds: 0, engines: { all: `not run: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}` } };
   }
-  const dataDir = mkdtempSync(join(tmpdir(), 'ingest-bench-'));
-  const server = new ChannelServer(dataDir, port, operatorPort, nginx);
+  // A production channel server with live ingest, started as an operator would (test/e2e/production.ts); the
+  // operations listener on a free port (0): 9464, its default, may be another server's.
+  const server = new ProductionServer('ingest-bench', { server: port, operator: operatorPort, metrics: 0 });
+  const origin = `http://127.0.0.1:${port}`;
   const host = hostServer();
   const browsers: Record<string, Browser | string> = {};
   const runs: Record<string, ViewerRun[]> = {};
   try {
     await server.cli(['channel', 'create', '--key', CHANNEL, '--name', 'Ingest bench', '--currency', 'USD']);
-    server.token = JSON.parse(
-      await server.cli([
-        ...['operator', 'add', '--channel', CHANNEL, '--email', 'owner@bench.example', '--role', 'owner', '--json'],
-      ]),
-    ).token;
-    await server.start();
+    await server.addOwner(CHANNEL, 'owner@bench.example');
+    await server.start({
+      INGEST_RTMP_URL: nginx.rtmpUrl,
+      INGEST_HLS_DIR: nginx.hlsDir,
+      INGEST_GRACE_SECONDS: String(GRACE_SECONDS),
+    });
     await new Promise<void>((resolve) => host.listen(hostPort, '127.0.0.1', resolve));
     browsers['hls.js light, Chromium'] = await chromium.launch(
       launchOptions() as Parameters<typeof chromium.launch>[0],
@@ -306,7 +240,7 @@ export async function benchIngest(rounds = Number(process.env.BENCH_INGEST_ROUND
       const open = async (name: string, browser: Browser) => {
         const page = await (await browser.newContext()).newPage();
         const engine = name.startsWith('hls.js') ? 'hls' : 'native';
-        const query = new URLSearchParams({ engine, server: server.origin, channel: CHANNEL, event: String(eventId) });
+        const query = new URLSearchParams({ engine, server: origin, channel: CHANNEL, event: String(eventId) });
         const at = Date.now();
         await page.goto(`http://127.0.0.1:${hostPort}/index.html?${query}`);
         return { page, at };
@@ -323,7 +257,7 @@ export async function benchIngest(rounds = Number(process.env.BENCH_INGEST_ROUND
         live.map(async ([name, browser]) => ({ name, ...(await open(name, browser)) })),
       );
       await ended;
-      const start = server.pushStarted(eventId);
+      const start = pushStarted(server.output, eventId);
       if (start === undefined) console.error(`bench: no "push started" line in the server's log for event ${eventId}`);
       const viewers = [
         ...waiting.map((v) => ({ ...v, key: `${v.name}|waiting`, from: start })),
@@ -347,7 +281,6 @@ export async function benchIngest(rounds = Number(process.env.BENCH_INGEST_ROUND
     host.close();
     await server.stop();
     await nginx.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
   const engines: IngestBench['engines'] = {};
   for (const [name, browser] of Object.entries(browsers)) {

@@ -65,6 +65,9 @@ function writeFolder(durations: number[], breakAt?: number, bytes = 50_000) {
 }
 
 const status = async () => (await h.event('countdown')).stream_status as string;
+/** When the event's push ends (its grace included), as stored: null while an encoder pushes. */
+const liveUntil = async () =>
+  (await h.server.db.get('SELECT live_until FROM events WHERE id = ?', [eventId]))!.live_until;
 /** The event's status as the operator API (and `events list`) shows it. */
 const operatorStatus = async () => (await operator('GET', `/events/${eventId}`)).body.data.status as string;
 
@@ -159,20 +162,12 @@ describe('live ingest', () => {
   test('a push that drops and comes back within the grace continues; after it, the event is finished', async () => {
     // An end that does not name the push's key ends nothing.
     await hook('on_publish_done', 'not-a-key');
-    assert.equal(
-      (await h.server.db.get('SELECT live_until FROM events WHERE id = ?', [eventId]))!.live_until,
-      null,
-      'still pushing',
-    );
+    assert.equal(await liveUntil(), null, 'still pushing');
     // The encoder comes back (client 12) before nginx notices the first connection (7) is gone: the first's late end
     // ends nothing.
     assert.equal((await hook('on_publish', key, '12')).status, 302);
     await hook('on_publish_done', key, '7');
-    assert.equal(
-      (await h.server.db.get('SELECT live_until FROM events WHERE id = ?', [eventId]))!.live_until,
-      null,
-      'still pushing on the new connection',
-    );
+    assert.equal(await liveUntil(), null, 'still pushing on the new connection');
     await hook('on_publish_done', key, '12');
     assert.equal(await status(), 'live', 'live through the grace');
     const row = await h.server.db.get('SELECT live_from, recording_seconds FROM events WHERE id = ?', [eventId]);
@@ -214,11 +209,7 @@ describe('live ingest', () => {
     assert.equal((await hook('on_publish', key, '20')).status, 302);
     assert.equal((await hook('on_publish', key, '21')).status, 302);
     await hook('on_publish_done', key, '21');
-    assert.equal(
-      (await h.server.db.get('SELECT live_until FROM events WHERE id = ?', [eventId]))!.live_until,
-      null,
-      'the first encoder is still on air',
-    );
+    assert.equal(await liveUntil(), null, 'the first encoder is still on air');
     assert.equal((await operator('POST', `/events/${eventId}/ingest/reset`)).status, 409, 'no reset on air');
   });
 
@@ -232,8 +223,7 @@ describe('live ingest', () => {
     // No segment for the grace and half a minute more: the push is gone; the event ends a grace after the last one.
     h.nowMs += (GRACE + 31) * 1000;
     await h.server.ingestWatch!();
-    const row = await h.server.db.get('SELECT live_until FROM events WHERE id = ?', [eventId]);
-    ok(row!.live_until !== null, 'ended by the watchdog');
+    ok((await liveUntil()) !== null, 'ended by the watchdog');
     assert.equal(await status(), 'finished');
     ok(capture.lines.some((line) => line.includes('without nginx saying so')));
   });

@@ -227,15 +227,19 @@ describe('ready-made test databases (DATABASE_TEMPLATES)', () => {
   const keys = (templates: string) => readdirSync(templates).filter((name) => /^[0-9a-f]{16}$/.test(name));
   const names = (letter: string, n: number) =>
     Array.from({ length: n }, (_, i) => `${letter}${String(i).padStart(15, '0')}`);
+  /** `inUse` templates used in the last minutes and 10 unused for 2 to 11 hours, in a folder of their own. */
+  const scene = (name: string, inUse: number) => {
+    const [used, unused] = [names('a', inUse), names('b', 10)];
+    const templates = folder(name, {
+      ...Object.fromEntries(used.map((key, i) => [key, i / 60])),
+      ...Object.fromEntries(unused.map((key, i) => [key, 2 + i])),
+    });
+    return { templates, inUse: used, unused };
+  };
 
   test('a template used within the hour is never cleared away, however many there are', async () => {
     // What a test run has: several keys in use at once (seeding days, the demo, empty), and older ones left behind.
-    const inUse = names('a', 10);
-    const unused = names('b', 10);
-    const templates = folder('busy', {
-      ...Object.fromEntries(inUse.map((key, i) => [key, i / 60])),
-      ...Object.fromEntries(unused.map((key, i) => [key, 2 + i])),
-    });
+    const { templates, inUse, unused } = scene('busy', 10);
     await open(templates, 'data');
     const left = keys(templates);
     assert.equal(left.length, 11, `left: ${left.join(' ')}`);
@@ -244,12 +248,7 @@ describe('ready-made test databases (DATABASE_TEMPLATES)', () => {
   });
 
   test('unused ones go but for the newest 8; the one used is marked used at each copy', async () => {
-    const inUse = names('a', 3);
-    const unused = names('b', 10);
-    const templates = folder('quiet', {
-      ...Object.fromEntries(inUse.map((key, i) => [key, i / 60])),
-      ...Object.fromEntries(unused.map((key, i) => [key, 2 + i])),
-    });
+    const { templates, inUse, unused } = scene('quiet', 3);
     await open(templates, 'data');
     const left = keys(templates);
     // The one made now, the three in use and the four newest unused ones: eight.

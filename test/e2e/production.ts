@@ -1,7 +1,7 @@
 // A production channel server started as an operator starts one (server/main.ts without CHANNEL_DEV, on a new
 // embedded database in a DATA_DIR of its own), and the command line (`channel-server`) run as an operator runs it:
 // on that database until the operator has a token, then through the operator API. The specs that go from nothing to
-// a channel start from it (operating.spec.ts, streams.spec.ts, ingest.spec.ts).
+// a channel start from it (operating.spec.ts, streams.spec.ts, ingest.spec.ts), and so does the ingest bench.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
