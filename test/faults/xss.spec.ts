@@ -383,9 +383,11 @@ for (const full of [false, true]) {
         const profile = page.locator('channel-profile');
         await expect(profile.locator('[part~="favourite"]')).toHaveCount(text.length * 3, { timeout: 20_000 });
         const kind = (k: string) => `[part~="favourite-group"][data-kind="${k}"]`;
-        await expect
-          .poll(() => profile.locator(`${kind('event_category')} option`).count(), { timeout: 10_000 })
-          .toBeGreaterThan(text.length);
+        // Each picker fills from its own answer: all three before they are read.
+        for (const picker of ['participant', 'participant_group', 'event_category'])
+          await expect
+            .poll(() => profile.locator(`${kind(picker)} option`).count(), { timeout: 10_000 })
+            .toBeGreaterThan(text.length);
         const found = await look(page, {
           teams: `${kind('participant')} select`,
           schools: `${kind('participant_group')} select`,
